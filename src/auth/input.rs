@@ -1,0 +1,188 @@
+//! Account form inputs that validate themselves at the edge, so handlers
+//! never pass raw strings inward.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
+
+/// An email address, trimmed and lower-cased (addresses compare case-insensitively).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct EmailAddress(String);
+
+impl EmailAddress {
+    pub const MAX_LEN: usize = 254;
+
+    pub fn parse(raw: &str) -> Result<Self, InputError> {
+        let email = raw.trim().to_lowercase();
+        let invalid =
+            || InputError("Please enter a valid email address, like name@example.org.".into());
+        if email.is_empty() || email.len() > Self::MAX_LEN || email.chars().any(char::is_whitespace)
+        {
+            return Err(invalid());
+        }
+        let (local, domain) = email.split_once('@').ok_or_else(invalid)?;
+        let domain_ok = domain.contains('.')
+            && !domain.starts_with('.')
+            && !domain.ends_with('.')
+            && !domain.contains("..")
+            && !domain.contains('@');
+        if local.is_empty() || !domain_ok || email.contains(['<', '>', ',', ';', '"']) {
+            return Err(invalid());
+        }
+        Ok(Self(email))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for EmailAddress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A person's name as shown in pairings and standings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DisplayName(String);
+
+impl DisplayName {
+    pub const MAX_CHARS: usize = 60;
+
+    pub fn parse(raw: &str) -> Result<Self, InputError> {
+        let name = collapse_spaces(raw);
+        if name.is_empty() {
+            return Err(InputError("Please enter a name.".into()));
+        }
+        if name.chars().count() > Self::MAX_CHARS {
+            return Err(InputError(format!(
+                "Names are at most {} characters.",
+                Self::MAX_CHARS
+            )));
+        }
+        if name.chars().any(char::is_control) {
+            return Err(InputError(
+                "Names cannot contain control characters.".into(),
+            ));
+        }
+        Ok(Self(name))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+/// A new password that meets the length rules (length beats composition rules).
+#[derive(Clone, PartialEq, Eq)]
+pub struct NewPassword(String);
+
+impl fmt::Debug for NewPassword {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("NewPassword(***)")
+    }
+}
+
+impl NewPassword {
+    pub const MIN_CHARS: usize = 10;
+    pub const MAX_CHARS: usize = 256;
+
+    pub fn parse(raw: &str) -> Result<Self, InputError> {
+        let count = raw.chars().count();
+        if count < Self::MIN_CHARS {
+            return Err(InputError(format!(
+                "Passwords need at least {} characters.",
+                Self::MIN_CHARS
+            )));
+        }
+        if count > Self::MAX_CHARS {
+            return Err(InputError(format!(
+                "Passwords are at most {} characters.",
+                Self::MAX_CHARS
+            )));
+        }
+        if raw.trim().is_empty() {
+            return Err(InputError("A password cannot be only spaces.".into()));
+        }
+        Ok(Self(raw.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An optional short text field (club, region, game names): trimmed, empty means none.
+pub fn optional_text(
+    raw: &str,
+    what: &str,
+    max_chars: usize,
+) -> Result<Option<String>, InputError> {
+    let text = collapse_spaces(raw);
+    if text.is_empty() {
+        return Ok(None);
+    }
+    if text.chars().count() > max_chars {
+        return Err(InputError(format!(
+            "{what} is at most {max_chars} characters."
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(InputError(format!(
+            "{what} cannot contain control characters."
+        )));
+    }
+    Ok(Some(text))
+}
+
+fn collapse_spaces(raw: &str) -> String {
+    raw.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_are_normalised_and_checked() {
+        assert_eq!(
+            EmailAddress::parse("  Ada@Example.ORG ").unwrap().as_str(),
+            "ada@example.org"
+        );
+        for bad in [
+            "",
+            "ada",
+            "ada@",
+            "@x.org",
+            "ada@x",
+            "a b@x.org",
+            "a@x..org",
+            "a@@x.org",
+            "<a@x.org>",
+        ] {
+            assert!(EmailAddress::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn names_and_passwords() {
+        assert_eq!(
+            DisplayName::parse("  Ada   Lovelace ").unwrap().as_str(),
+            "Ada Lovelace"
+        );
+        assert!(DisplayName::parse("   ").is_err());
+        assert!(DisplayName::parse(&"x".repeat(61)).is_err());
+        assert!(NewPassword::parse("short").is_err());
+        assert!(NewPassword::parse("          ").is_err());
+        assert!(NewPassword::parse("long enough pass").is_ok());
+        assert_eq!(optional_text("  ", "Club", 10).unwrap(), None);
+        assert!(optional_text("a very long club name", "Club", 10).is_err());
+    }
+}

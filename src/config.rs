@@ -1,0 +1,511 @@
+//! Typed settings: defaults, then flags and environment (clap handles the
+//! layering), validated once at start-up into [`Settings`]. Nothing here is a
+//! global: the settings travel inside the application state.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use rand::RngCore;
+
+/// Where the database lives, decided from `DATABASE_URL`.
+#[derive(Clone, PartialEq, Eq)]
+pub enum DatabaseUrl {
+    /// An embedded SQLite database file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection string (`postgres://` or `postgresql://`).
+    Postgres(String),
+}
+
+impl DatabaseUrl {
+    /// Accepts `postgres://…`, `postgresql://…`, `sqlite://path`, `sqlite:path`
+    /// or a plain file path (SQLite).
+    pub fn parse(raw: &str) -> Result<Self, ConfigError> {
+        let raw = raw.trim();
+        if raw.is_empty() {
+            return Err(ConfigError::Invalid("DATABASE_URL is empty".into()));
+        }
+        if raw.starts_with("postgres://") || raw.starts_with("postgresql://") {
+            return Ok(Self::Postgres(raw.to_owned()));
+        }
+        let path = raw
+            .strip_prefix("sqlite://")
+            .or_else(|| raw.strip_prefix("sqlite:"))
+            .unwrap_or(raw);
+        if path.contains("://") {
+            return Err(ConfigError::Invalid(format!(
+                "DATABASE_URL scheme not supported (use postgres:// or a SQLite file path): {}",
+                redact_url(raw)
+            )));
+        }
+        Ok(Self::Sqlite(PathBuf::from(path)))
+    }
+
+    pub fn backend_name(&self) -> &'static str {
+        match self {
+            Self::Sqlite(_) => "sqlite",
+            Self::Postgres(_) => "postgres",
+        }
+    }
+}
+
+impl fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl fmt::Display for DatabaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Sqlite(path) => write!(f, "sqlite:{}", path.display()),
+            Self::Postgres(url) => f.write_str(&redact_url(url)),
+        }
+    }
+}
+
+/// Hides a password in a connection URL so it can be logged.
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    match rest.split_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split(':').next().unwrap_or_default();
+            if userinfo.contains(':') {
+                format!("{scheme}://{user}:***@{host}")
+            } else {
+                format!("{scheme}://{user}@{host}")
+            }
+        }
+        None => url.to_owned(),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Environment {
+    Development,
+    Production,
+}
+
+/// How outgoing mail leaves the server.
+#[derive(Clone, PartialEq, Eq)]
+pub enum MailTransport {
+    /// No SMTP server configured: mails are written as `.eml` files.
+    Outbox(PathBuf),
+    /// `smtp://host:port` (plain or STARTTLS) or `smtps://host:port` (TLS).
+    Smtp(SmtpUrl),
+}
+
+impl fmt::Debug for MailTransport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Outbox(dir) => write!(f, "outbox:{}", dir.display()),
+            Self::Smtp(url) => write!(f, "{}", redact_url(&url.raw)),
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct SmtpUrl {
+    pub raw: String,
+    pub tls: SmtpTls,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SmtpTls {
+    /// Plain SMTP (a relay on the same machine or a test server).
+    None,
+    /// Upgrade with STARTTLS, refusing to send without it.
+    Starttls,
+    /// Implicit TLS from the first byte (usually port 465).
+    Tls,
+}
+
+/// The server secret: signs session tokens and cookies.
+#[derive(Clone)]
+pub struct Secret(Vec<u8>);
+
+impl Secret {
+    pub const MIN_LEN: usize = 32;
+
+    pub fn parse(raw: &str) -> Result<Self, ConfigError> {
+        let raw = raw.trim();
+        if raw.len() < Self::MIN_LEN {
+            return Err(ConfigError::Invalid(format!(
+                "SOULSTONE_SECRET must be at least {} characters long",
+                Self::MIN_LEN
+            )));
+        }
+        Ok(Self(raw.as_bytes().to_vec()))
+    }
+
+    pub fn generate() -> Self {
+        let mut bytes = [0u8; 32];
+        rand::rng().fill_bytes(&mut bytes);
+        Self(hex::encode(bytes).into_bytes())
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("invalid setting: {0}")]
+    Invalid(String),
+    #[error(
+        "SOULSTONE_SECRET is required in production (at least {} characters)",
+        Secret::MIN_LEN
+    )]
+    MissingSecret,
+    #[error("cannot use {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The raw flags and environment variables, shared by every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct SettingsArgs {
+    /// Database: a SQLite file path (default under the data directory) or a postgres:// URL.
+    #[arg(long, env = "DATABASE_URL", global = true)]
+    pub database_url: Option<String>,
+
+    /// Directory for the embedded database, the development secret and the mail outbox.
+    #[arg(
+        long,
+        env = "SOULSTONE_DATA_DIR",
+        default_value = "data",
+        global = true
+    )]
+    pub data_dir: PathBuf,
+
+    /// Address to listen on.
+    #[arg(
+        long,
+        env = "SOULSTONE_BIND",
+        default_value = "127.0.0.1:8080",
+        global = true
+    )]
+    pub bind: SocketAddr,
+
+    /// Public URL of the site, used in links sent by mail (default: http://<bind>).
+    #[arg(long, env = "SOULSTONE_BASE_URL", global = true)]
+    pub base_url: Option<String>,
+
+    /// Secret used to sign sessions; generated and kept under the data directory in development.
+    #[arg(long, env = "SOULSTONE_SECRET", hide_env_values = true, global = true)]
+    pub secret: Option<String>,
+
+    /// Run in production mode (also SOULSTONE_ENV=production).
+    #[arg(long, global = true)]
+    pub production: bool,
+
+    #[arg(long = "env", env = "SOULSTONE_ENV", value_enum, global = true)]
+    pub environment: Option<Environment>,
+
+    /// SMTP server, e.g. smtp://user:pass@mail.example.org:587; without it mails go to the outbox directory.
+    #[arg(
+        long,
+        env = "SOULSTONE_SMTP_URL",
+        hide_env_values = true,
+        global = true
+    )]
+    pub smtp_url: Option<String>,
+
+    /// Transport security for SMTP.
+    #[arg(long, env = "SOULSTONE_SMTP_TLS", value_enum, global = true)]
+    pub smtp_tls: Option<SmtpTls>,
+
+    /// Sender address of outgoing mail.
+    #[arg(
+        long,
+        env = "SOULSTONE_MAIL_FROM",
+        default_value = "Soulstone <noreply@soulstone.invalid>",
+        global = true
+    )]
+    pub mail_from: String,
+
+    /// Maximum number of pooled database connections.
+    #[arg(
+        long,
+        env = "SOULSTONE_DB_POOL_SIZE",
+        default_value_t = 8,
+        global = true
+    )]
+    pub db_pool_size: u32,
+
+    /// Number of HTTP worker threads (default: one per core).
+    #[arg(long, env = "SOULSTONE_WORKERS", global = true)]
+    pub workers: Option<usize>,
+
+    /// Log as JSON lines instead of human-readable text.
+    #[arg(long, env = "SOULSTONE_LOG_JSON", global = true)]
+    pub log_json: bool,
+
+    /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
+    #[arg(long, env = "SOULSTONE_TRUST_PROXY", global = true)]
+    pub trust_proxy: bool,
+}
+
+/// Validated settings; built once and passed to whatever needs them.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub bind: SocketAddr,
+    pub database_url: DatabaseUrl,
+    pub data_dir: PathBuf,
+    pub environment: Environment,
+    pub secret: Secret,
+    pub base_url: String,
+    pub mail: MailTransport,
+    pub mail_from: String,
+    pub db_pool_size: u32,
+    pub workers: Option<usize>,
+    pub log_json: bool,
+    pub trust_proxy: bool,
+}
+
+/// What resolving the settings had to say that the operator should know.
+#[derive(Debug, Default)]
+pub struct SettingsNotes {
+    pub warnings: Vec<String>,
+}
+
+impl Settings {
+    /// Validates the raw arguments. In development a missing secret is
+    /// generated once and kept in `<data_dir>/secret`.
+    pub fn resolve(args: &SettingsArgs) -> Result<(Self, SettingsNotes), ConfigError> {
+        let mut notes = SettingsNotes::default();
+        let environment = if args.production {
+            Environment::Production
+        } else {
+            args.environment.unwrap_or(Environment::Development)
+        };
+        let database_url = match &args.database_url {
+            Some(raw) => DatabaseUrl::parse(raw)?,
+            None => DatabaseUrl::Sqlite(args.data_dir.join("soulstone.db")),
+        };
+        let secret = match (&args.secret, environment) {
+            (Some(raw), _) => Secret::parse(raw)?,
+            (None, Environment::Production) => return Err(ConfigError::MissingSecret),
+            (None, Environment::Development) => {
+                let (secret, created) = load_or_create_dev_secret(&args.data_dir)?;
+                let path = args.data_dir.join("secret");
+                notes.warnings.push(if created {
+                    format!(
+                        "SOULSTONE_SECRET is not set: generated a development secret in {}",
+                        path.display()
+                    )
+                } else {
+                    format!(
+                        "SOULSTONE_SECRET is not set: using the development secret in {}",
+                        path.display()
+                    )
+                });
+                secret
+            }
+        };
+        let mail = match &args.smtp_url {
+            Some(raw) => MailTransport::Smtp(parse_smtp_url(raw, args.smtp_tls)?),
+            None => MailTransport::Outbox(args.data_dir.join("outbox")),
+        };
+        let base_url = args
+            .base_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", args.bind))
+            .trim_end_matches('/')
+            .to_owned();
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(ConfigError::Invalid(format!(
+                "SOULSTONE_BASE_URL must start with http:// or https://, got {base_url}"
+            )));
+        }
+        if args.db_pool_size == 0 {
+            return Err(ConfigError::Invalid(
+                "SOULSTONE_DB_POOL_SIZE must be at least 1".into(),
+            ));
+        }
+        Ok((
+            Self {
+                bind: args.bind,
+                database_url,
+                data_dir: args.data_dir.clone(),
+                environment,
+                secret,
+                base_url,
+                mail,
+                mail_from: args.mail_from.clone(),
+                db_pool_size: args.db_pool_size,
+                workers: args.workers,
+                log_json: args.log_json,
+                trust_proxy: args.trust_proxy,
+            },
+            notes,
+        ))
+    }
+
+    pub fn is_production(&self) -> bool {
+        self.environment == Environment::Production
+    }
+}
+
+fn parse_smtp_url(raw: &str, tls: Option<SmtpTls>) -> Result<SmtpUrl, ConfigError> {
+    let raw = raw.trim();
+    let default_tls = if raw.starts_with("smtps://") {
+        SmtpTls::Tls
+    } else if raw.starts_with("smtp://") {
+        SmtpTls::None
+    } else {
+        return Err(ConfigError::Invalid(format!(
+            "SOULSTONE_SMTP_URL must start with smtp:// or smtps://, got {}",
+            redact_url(raw)
+        )));
+    };
+    Ok(SmtpUrl {
+        raw: raw.to_owned(),
+        tls: tls.unwrap_or(default_tls),
+    })
+}
+
+fn load_or_create_dev_secret(data_dir: &Path) -> Result<(Secret, bool), ConfigError> {
+    let path = data_dir.join("secret");
+    let io_err = |source| ConfigError::Io {
+        path: path.clone(),
+        source,
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(raw) => Ok((Secret::parse(&raw)?, false)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(data_dir).map_err(io_err)?;
+            let secret = Secret::generate();
+            write_private_file(&path, secret.as_bytes()).map_err(io_err)?;
+            Ok((secret, true))
+        }
+        Err(err) => Err(io_err(err)),
+    }
+}
+
+/// Writes a file readable only by its owner (where the platform allows).
+fn write_private_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
+    file.write_all(contents)?;
+    file.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct TestCli {
+        #[command(flatten)]
+        settings: SettingsArgs,
+    }
+
+    fn args(extra: &[&str]) -> SettingsArgs {
+        let mut argv = vec!["soulstone"];
+        argv.extend_from_slice(extra);
+        TestCli::parse_from(argv).settings
+    }
+
+    #[test]
+    fn database_url_forms() {
+        assert_eq!(
+            DatabaseUrl::parse("postgres://u:p@h/db").unwrap(),
+            DatabaseUrl::Postgres("postgres://u:p@h/db".into())
+        );
+        assert_eq!(
+            DatabaseUrl::parse("sqlite://data/x.db").unwrap(),
+            DatabaseUrl::Sqlite("data/x.db".into())
+        );
+        assert_eq!(
+            DatabaseUrl::parse("x.db").unwrap(),
+            DatabaseUrl::Sqlite("x.db".into())
+        );
+        assert!(DatabaseUrl::parse("mysql://h/db").is_err());
+        assert!(DatabaseUrl::parse("  ").is_err());
+    }
+
+    #[test]
+    fn passwords_are_redacted() {
+        assert_eq!(
+            redact_url("postgres://user:hunter2@host/db"),
+            "postgres://user:***@host/db"
+        );
+        let shown = format!("{:?}", DatabaseUrl::parse("postgresql://a:b@c/d").unwrap());
+        assert!(!shown.contains(":b@"), "{shown}");
+    }
+
+    #[test]
+    fn production_requires_a_secret() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().to_str().unwrap();
+        let err = Settings::resolve(&args(&["--production", "--data-dir", data])).unwrap_err();
+        assert!(matches!(err, ConfigError::MissingSecret));
+        assert!(!dir.path().join("secret").exists());
+    }
+
+    #[test]
+    fn development_secret_is_generated_once_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("nested");
+        let data = data.to_str().unwrap();
+        let (first, notes) = Settings::resolve(&args(&["--data-dir", data])).unwrap();
+        assert_eq!(notes.warnings.len(), 1);
+        let (second, _) = Settings::resolve(&args(&["--data-dir", data])).unwrap();
+        assert_eq!(first.secret.as_bytes(), second.secret.as_bytes());
+        assert!(first.secret.as_bytes().len() >= Secret::MIN_LEN);
+        assert_eq!(
+            first.database_url,
+            DatabaseUrl::Sqlite(PathBuf::from(data).join("soulstone.db"))
+        );
+    }
+
+    #[test]
+    fn short_secret_is_refused() {
+        let err = Settings::resolve(&args(&["--secret", "short"])).unwrap_err();
+        assert!(err.to_string().contains("at least 32"), "{err}");
+    }
+
+    #[test]
+    fn smtp_url_picks_tls_from_scheme() {
+        let secret = "x".repeat(40);
+        let (s, _) = Settings::resolve(&args(&[
+            "--secret",
+            &secret,
+            "--smtp-url",
+            "smtps://mail.example.org",
+        ]))
+        .unwrap();
+        assert!(matches!(
+            s.mail,
+            MailTransport::Smtp(SmtpUrl {
+                tls: SmtpTls::Tls,
+                ..
+            })
+        ));
+        assert!(
+            Settings::resolve(&args(&["--secret", &secret, "--smtp-url", "http://x"])).is_err()
+        );
+    }
+}

@@ -1,0 +1,332 @@
+//! Accounts, session revocation, single-use mail tokens and sign-in throttling.
+
+use super::WriteTransaction;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::schema::{accounts, email_tokens, login_failures, revoked_tokens};
+use super::{DbConnection, DbError};
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = accounts)]
+pub struct Account {
+    pub id: i64,
+    pub email: String,
+    pub display_name: String,
+    pub password_hash: String,
+    pub club: Option<String>,
+    pub region: Option<String>,
+    pub malifaux_name: Option<String>,
+    pub mage_knight_name: Option<String>,
+    pub is_admin: bool,
+    pub email_verified_at: Option<NaiveDateTime>,
+    pub session_generation: i32,
+    pub created_at: NaiveDateTime,
+    pub deleted_at: Option<NaiveDateTime>,
+}
+
+impl Account {
+    pub fn is_verified(&self) -> bool {
+        self.email_verified_at.is_some()
+    }
+}
+
+/// The profile fields an account holder edits.
+#[derive(Debug, Clone, Default, PartialEq, Eq, AsChangeset)]
+#[diesel(table_name = accounts, treat_none_as_null = true)]
+pub struct ProfileChanges {
+    pub display_name: String,
+    pub club: Option<String>,
+    pub region: Option<String>,
+    pub malifaux_name: Option<String>,
+    pub mage_knight_name: Option<String>,
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = accounts)]
+pub struct NewAccount<'a> {
+    pub email: &'a str,
+    pub display_name: &'a str,
+    pub password_hash: &'a str,
+    pub club: Option<&'a str>,
+    pub region: Option<&'a str>,
+    pub is_admin: bool,
+    pub created_at: NaiveDateTime,
+}
+
+/// Creates an account; `Ok(None)` when the email is already taken.
+pub fn create_account(
+    conn: &mut DbConnection,
+    new: &NewAccount<'_>,
+) -> Result<Option<Account>, DbError> {
+    // A savepoint, so a duplicate leaves an enclosing PostgreSQL transaction usable.
+    let result = conn
+        .write_transaction(|conn| {
+            diesel::insert_into(accounts::table)
+                .values(new)
+                .returning(accounts::all_columns)
+                .get_result::<Account>(conn)
+        })
+        .map_err(DbError::from);
+    match result {
+        Ok(account) => Ok(Some(account)),
+        Err(err) if err.is_unique_violation() => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// A live (not deleted) account by its lower-cased email.
+pub fn find_by_email(conn: &mut DbConnection, email: &str) -> Result<Option<Account>, DbError> {
+    Ok(accounts::table
+        .filter(accounts::email.eq(email))
+        .filter(accounts::deleted_at.is_null())
+        .select(Account::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// A live account by id.
+pub fn find_by_id(conn: &mut DbConnection, id: i64) -> Result<Option<Account>, DbError> {
+    Ok(accounts::table
+        .find(id)
+        .filter(accounts::deleted_at.is_null())
+        .select(Account::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn update_profile(
+    conn: &mut DbConnection,
+    id: i64,
+    changes: &ProfileChanges,
+) -> Result<(), DbError> {
+    diesel::update(accounts::table.find(id))
+        .set(changes)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Sets a new password hash and ends every session; returns the new session generation.
+pub fn set_password(conn: &mut DbConnection, id: i64, hash: &str) -> Result<i32, DbError> {
+    diesel::update(accounts::table.find(id))
+        .set((
+            accounts::password_hash.eq(hash),
+            accounts::session_generation.eq(accounts::session_generation + 1),
+        ))
+        .execute(conn)?;
+    Ok(accounts::table
+        .find(id)
+        .select(accounts::session_generation)
+        .first(conn)?)
+}
+
+pub fn mark_email_verified(
+    conn: &mut DbConnection,
+    id: i64,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::update(
+        accounts::table
+            .find(id)
+            .filter(accounts::email_verified_at.is_null()),
+    )
+    .set(accounts::email_verified_at.eq(now))
+    .execute(conn)?;
+    Ok(())
+}
+
+pub fn set_admin(conn: &mut DbConnection, id: i64, is_admin: bool) -> Result<(), DbError> {
+    diesel::update(accounts::table.find(id))
+        .set(accounts::is_admin.eq(is_admin))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Deletes an account by anonymising it: results it played stay, with no
+/// personal data left, and every session ends.
+pub fn anonymise_account(
+    conn: &mut DbConnection,
+    id: i64,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    conn.write_transaction(|conn| {
+        diesel::update(accounts::table.find(id))
+            .set((
+                accounts::email.eq(format!("deleted-{id}@deleted.invalid")),
+                accounts::display_name.eq(format!("Deleted player #{id}")),
+                accounts::password_hash.eq(""),
+                accounts::club.eq(None::<String>),
+                accounts::region.eq(None::<String>),
+                accounts::malifaux_name.eq(None::<String>),
+                accounts::mage_knight_name.eq(None::<String>),
+                accounts::is_admin.eq(false),
+                accounts::session_generation.eq(accounts::session_generation + 1),
+                accounts::deleted_at.eq(Some(now)),
+            ))
+            .execute(conn)?;
+        diesel::delete(email_tokens::table.filter(email_tokens::account_id.eq(id)))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
+pub fn count_admins(conn: &mut DbConnection) -> Result<i64, DbError> {
+    Ok(accounts::table
+        .filter(accounts::is_admin.eq(true))
+        .filter(accounts::deleted_at.is_null())
+        .count()
+        .get_result(conn)?)
+}
+
+/// Remembers a signed-out token until it would have expired.
+pub fn revoke_token(
+    conn: &mut DbConnection,
+    jti: &str,
+    expires_at: NaiveDateTime,
+) -> Result<(), DbError> {
+    let inserted = conn
+        .write_transaction(|conn| {
+            diesel::insert_into(revoked_tokens::table)
+                .values((
+                    revoked_tokens::jti.eq(jti),
+                    revoked_tokens::expires_at.eq(expires_at),
+                ))
+                .execute(conn)
+        })
+        .map_err(DbError::from);
+    match inserted {
+        // Signing out twice is fine.
+        Err(err) if err.is_unique_violation() => Ok(()),
+        other => other.map(|_| ()),
+    }
+}
+
+pub fn is_token_revoked(conn: &mut DbConnection, jti: &str) -> Result<bool, DbError> {
+    Ok(diesel::select(diesel::dsl::exists(
+        revoked_tokens::table.filter(revoked_tokens::jti.eq(jti)),
+    ))
+    .get_result(conn)?)
+}
+
+/// Drops revocations of tokens that have expired anyway, and old failure records.
+pub fn purge_expired(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    failures_before: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::delete(revoked_tokens::table.filter(revoked_tokens::expires_at.lt(now)))
+        .execute(conn)?;
+    diesel::delete(login_failures::table.filter(login_failures::at.lt(failures_before)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// What a mailed single-use token is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmailTokenPurpose {
+    VerifyEmail,
+    ResetPassword,
+}
+
+impl EmailTokenPurpose {
+    fn code(self) -> &'static str {
+        match self {
+            Self::VerifyEmail => "verify_email",
+            Self::ResetPassword => "reset_password",
+        }
+    }
+}
+
+pub fn create_email_token(
+    conn: &mut DbConnection,
+    account_id: i64,
+    purpose: EmailTokenPurpose,
+    token_hash: &str,
+    now: NaiveDateTime,
+    expires_at: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::insert_into(email_tokens::table)
+        .values((
+            email_tokens::account_id.eq(account_id),
+            email_tokens::purpose.eq(purpose.code()),
+            email_tokens::token_hash.eq(token_hash),
+            email_tokens::created_at.eq(now),
+            email_tokens::expires_at.eq(expires_at),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The account a live token belongs to, without using it up.
+pub fn peek_email_token(
+    conn: &mut DbConnection,
+    purpose: EmailTokenPurpose,
+    token_hash: &str,
+    now: NaiveDateTime,
+) -> Result<Option<i64>, DbError> {
+    Ok(email_tokens::table
+        .filter(email_tokens::token_hash.eq(token_hash))
+        .filter(email_tokens::purpose.eq(purpose.code()))
+        .filter(email_tokens::used_at.is_null())
+        .filter(email_tokens::expires_at.gt(now))
+        .select(email_tokens::account_id)
+        .first(conn)
+        .optional()?)
+}
+
+/// Uses up a token: succeeds once, for an unexpired token of the purpose.
+pub fn consume_email_token(
+    conn: &mut DbConnection,
+    purpose: EmailTokenPurpose,
+    token_hash: &str,
+    now: NaiveDateTime,
+) -> Result<Option<i64>, DbError> {
+    conn.write_transaction(|conn| {
+        let Some(account_id) = peek_email_token(conn, purpose, token_hash, now)? else {
+            return Ok(None);
+        };
+        // The `used_at IS NULL` guard makes a concurrent second use update nothing.
+        let updated = diesel::update(
+            email_tokens::table
+                .filter(email_tokens::token_hash.eq(token_hash))
+                .filter(email_tokens::used_at.is_null()),
+        )
+        .set(email_tokens::used_at.eq(now))
+        .execute(conn)?;
+        Ok((updated == 1).then_some(account_id))
+    })
+}
+
+pub fn record_login_failure(
+    conn: &mut DbConnection,
+    keys: &[&str],
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    for key in keys {
+        diesel::insert_into(login_failures::table)
+            .values((
+                login_failures::throttle_key.eq(*key),
+                login_failures::at.eq(now),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+pub fn count_login_failures(
+    conn: &mut DbConnection,
+    key: &str,
+    since: NaiveDateTime,
+) -> Result<i64, DbError> {
+    Ok(login_failures::table
+        .filter(login_failures::throttle_key.eq(key))
+        .filter(login_failures::at.gt(since))
+        .count()
+        .get_result(conn)?)
+}
+
+pub fn clear_login_failures(conn: &mut DbConnection, key: &str) -> Result<(), DbError> {
+    diesel::delete(login_failures::table.filter(login_failures::throttle_key.eq(key)))
+        .execute(conn)?;
+    Ok(())
+}

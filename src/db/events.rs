@@ -1,0 +1,816 @@
+//! Events, their staff, registrations, rounds, games and the result audit trail.
+
+use super::WriteTransaction;
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::schema::{
+    event_staff, events, game_declarations, games, registrations, result_changes, rounds,
+};
+use super::{DbConnection, DbError};
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable, Serialize)]
+#[diesel(table_name = events)]
+pub struct Event {
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    pub venue: String,
+    pub starts_on: NaiveDate,
+    pub ends_on: NaiveDate,
+    pub game_system: String,
+    pub format: String,
+    pub rounds_planned: i32,
+    pub round_minutes: i32,
+    pub encounter_size: i32,
+    pub player_cap: Option<i32>,
+    pub registration_opens_at: Option<NaiveDateTime>,
+    pub registration_closes_at: Option<NaiveDateTime>,
+    pub visibility: String,
+    pub status: String,
+    pub pool_id: Option<i64>,
+    pub settings: String,
+    pub lists_published: bool,
+    pub version: i32,
+    pub created_by: i64,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+/// The editable fields of an event (everything but status and bookkeeping).
+#[derive(Debug, Clone, PartialEq, Eq, Insertable, AsChangeset)]
+#[diesel(table_name = events, treat_none_as_null = true)]
+pub struct EventFields {
+    pub name: String,
+    pub description: String,
+    pub venue: String,
+    pub starts_on: NaiveDate,
+    pub ends_on: NaiveDate,
+    pub game_system: String,
+    pub format: String,
+    pub rounds_planned: i32,
+    pub round_minutes: i32,
+    pub encounter_size: i32,
+    pub player_cap: Option<i32>,
+    pub registration_opens_at: Option<NaiveDateTime>,
+    pub registration_closes_at: Option<NaiveDateTime>,
+    pub visibility: String,
+    pub pool_id: Option<i64>,
+    pub settings: String,
+}
+
+pub fn insert_event(
+    conn: &mut DbConnection,
+    fields: &EventFields,
+    status: &str,
+    created_by: i64,
+    now: NaiveDateTime,
+) -> Result<Event, DbError> {
+    Ok(diesel::insert_into(events::table)
+        .values((
+            fields,
+            events::status.eq(status),
+            events::lists_published.eq(false),
+            events::version.eq(0),
+            events::created_by.eq(created_by),
+            events::created_at.eq(now),
+            events::updated_at.eq(now),
+        ))
+        .returning(events::all_columns)
+        .get_result::<Event>(conn)?)
+}
+
+pub fn update_event(
+    conn: &mut DbConnection,
+    id: i64,
+    fields: &EventFields,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::update(events::table.find(id))
+        .set((fields, events::updated_at.eq(now)))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn find_event(conn: &mut DbConnection, id: i64) -> Result<Option<Event>, DbError> {
+    Ok(events::table
+        .find(id)
+        .select(Event::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Public events that are not drafts, soonest first.
+pub fn list_public_events(conn: &mut DbConnection, limit: i64) -> Result<Vec<Event>, DbError> {
+    Ok(events::table
+        .filter(events::visibility.eq("public"))
+        .filter(events::status.ne("draft"))
+        .order((events::starts_on.desc(), events::id.desc()))
+        .limit(limit)
+        .select(Event::as_select())
+        .load(conn)?)
+}
+
+/// Events an account organises or judges.
+pub fn events_staffed_by(conn: &mut DbConnection, account_id: i64) -> Result<Vec<Event>, DbError> {
+    Ok(events::table
+        .inner_join(event_staff::table)
+        .filter(event_staff::account_id.eq(account_id))
+        .order((events::starts_on.desc(), events::id.desc()))
+        .select(Event::as_select())
+        .load(conn)?)
+}
+
+/// Events an account is registered for.
+pub fn events_entered_by(conn: &mut DbConnection, account_id: i64) -> Result<Vec<Event>, DbError> {
+    Ok(events::table
+        .inner_join(registrations::table)
+        .filter(registrations::account_id.eq(account_id))
+        .filter(registrations::status.ne("withdrawn"))
+        .order((events::starts_on.desc(), events::id.desc()))
+        .select(Event::as_select())
+        .load(conn)?)
+}
+
+pub fn set_event_status(
+    conn: &mut DbConnection,
+    id: i64,
+    status: &str,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    let finished_at = (status == "finished").then_some(now);
+    diesel::update(events::table.find(id))
+        .set((
+            events::status.eq(status),
+            events::updated_at.eq(now),
+            events::finished_at.eq(finished_at),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn set_lists_published(
+    conn: &mut DbConnection,
+    id: i64,
+    published: bool,
+) -> Result<(), DbError> {
+    diesel::update(events::table.find(id))
+        .set(events::lists_published.eq(published))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Moves the event's version on if it is still `expected`; false when
+/// someone else changed the rounds first.
+pub fn bump_event_version(
+    conn: &mut DbConnection,
+    id: i64,
+    expected: i32,
+) -> Result<bool, DbError> {
+    let updated = diesel::update(events::table.find(id).filter(events::version.eq(expected)))
+        .set(events::version.eq(expected + 1))
+        .execute(conn)?;
+    Ok(updated == 1)
+}
+
+// ---------------------------------------------------------------- staff
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = event_staff)]
+pub struct StaffMember {
+    pub event_id: i64,
+    pub account_id: i64,
+    pub role: String,
+}
+
+pub fn add_staff(
+    conn: &mut DbConnection,
+    event_id: i64,
+    account_id: i64,
+    role: &str,
+) -> Result<(), DbError> {
+    conn.write_transaction(|conn| {
+        diesel::delete(
+            event_staff::table
+                .filter(event_staff::event_id.eq(event_id))
+                .filter(event_staff::account_id.eq(account_id)),
+        )
+        .execute(conn)?;
+        diesel::insert_into(event_staff::table)
+            .values((
+                event_staff::event_id.eq(event_id),
+                event_staff::account_id.eq(account_id),
+                event_staff::role.eq(role),
+            ))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
+pub fn remove_staff(
+    conn: &mut DbConnection,
+    event_id: i64,
+    account_id: i64,
+) -> Result<bool, DbError> {
+    Ok(diesel::delete(
+        event_staff::table
+            .filter(event_staff::event_id.eq(event_id))
+            .filter(event_staff::account_id.eq(account_id)),
+    )
+    .execute(conn)?
+        == 1)
+}
+
+/// Staff with their display names and emails.
+pub fn list_staff(
+    conn: &mut DbConnection,
+    event_id: i64,
+) -> Result<Vec<(StaffMember, String, String)>, DbError> {
+    use super::schema::accounts;
+    Ok(event_staff::table
+        .inner_join(accounts::table.on(accounts::id.eq(event_staff::account_id)))
+        .filter(event_staff::event_id.eq(event_id))
+        .order((event_staff::role.desc(), accounts::display_name.asc()))
+        .select((
+            StaffMember::as_select(),
+            accounts::display_name,
+            accounts::email,
+        ))
+        .load(conn)?)
+}
+
+pub fn staff_role(
+    conn: &mut DbConnection,
+    event_id: i64,
+    account_id: i64,
+) -> Result<Option<String>, DbError> {
+    Ok(event_staff::table
+        .filter(event_staff::event_id.eq(event_id))
+        .filter(event_staff::account_id.eq(account_id))
+        .select(event_staff::role)
+        .first(conn)
+        .optional()?)
+}
+
+// ---------------------------------------------------------------- registrations
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable, Serialize)]
+#[diesel(table_name = registrations)]
+pub struct Registration {
+    pub id: i64,
+    pub event_id: i64,
+    pub account_id: Option<i64>,
+    pub display_name: String,
+    pub club: Option<String>,
+    pub status: String,
+    pub checked_in: bool,
+    pub dropped: bool,
+    pub dropped_after_round: Option<i32>,
+    pub joined_round: i32,
+    pub initial_points: i32,
+    pub fixed_table: Option<i32>,
+    pub faction: Option<String>,
+    pub army_list: Option<String>,
+    pub army_points: Option<i32>,
+    pub registered_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = registrations)]
+pub struct NewRegistration<'a> {
+    pub event_id: i64,
+    pub account_id: Option<i64>,
+    pub display_name: &'a str,
+    pub club: Option<&'a str>,
+    pub status: &'a str,
+    pub checked_in: bool,
+    pub joined_round: i32,
+    pub initial_points: i32,
+    pub registered_at: NaiveDateTime,
+}
+
+/// Inserts a registration; `Ok(None)` when the account is already registered.
+pub fn insert_registration(
+    conn: &mut DbConnection,
+    new: &NewRegistration<'_>,
+) -> Result<Option<Registration>, DbError> {
+    let result = conn
+        .write_transaction(|conn| {
+            diesel::insert_into(registrations::table)
+                .values(new)
+                .returning(registrations::all_columns)
+                .get_result::<Registration>(conn)
+        })
+        .map_err(DbError::from);
+    match result {
+        Ok(r) => Ok(Some(r)),
+        Err(err) if err.is_unique_violation() => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+pub fn find_registration(
+    conn: &mut DbConnection,
+    id: i64,
+) -> Result<Option<Registration>, DbError> {
+    Ok(registrations::table
+        .find(id)
+        .select(Registration::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn registration_of(
+    conn: &mut DbConnection,
+    event_id: i64,
+    account_id: i64,
+) -> Result<Option<Registration>, DbError> {
+    Ok(registrations::table
+        .filter(registrations::event_id.eq(event_id))
+        .filter(registrations::account_id.eq(account_id))
+        .select(Registration::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Every registration of an event, waitlist order (first come first served).
+pub fn list_registrations(
+    conn: &mut DbConnection,
+    event_id: i64,
+) -> Result<Vec<Registration>, DbError> {
+    Ok(registrations::table
+        .filter(registrations::event_id.eq(event_id))
+        .order((registrations::registered_at.asc(), registrations::id.asc()))
+        .select(Registration::as_select())
+        .load(conn)?)
+}
+
+pub fn count_registered(conn: &mut DbConnection, event_id: i64) -> Result<i64, DbError> {
+    Ok(registrations::table
+        .filter(registrations::event_id.eq(event_id))
+        .filter(registrations::status.eq("registered"))
+        .count()
+        .get_result(conn)?)
+}
+
+/// The changeable fields of a registration.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = registrations)]
+pub struct RegistrationChanges {
+    pub account_id: Option<Option<i64>>,
+    pub display_name: Option<String>,
+    pub club: Option<Option<String>>,
+    pub status: Option<String>,
+    pub checked_in: Option<bool>,
+    pub dropped: Option<bool>,
+    pub dropped_after_round: Option<Option<i32>>,
+    pub initial_points: Option<i32>,
+    pub fixed_table: Option<Option<i32>>,
+    pub faction: Option<Option<String>>,
+    pub army_list: Option<Option<String>>,
+    pub army_points: Option<Option<i32>>,
+}
+
+pub fn update_registration(
+    conn: &mut DbConnection,
+    id: i64,
+    changes: &RegistrationChanges,
+) -> Result<(), DbError> {
+    diesel::update(registrations::table.find(id))
+        .set(changes)
+        .execute(conn)?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------- rounds
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable, Serialize)]
+#[diesel(table_name = rounds)]
+pub struct Round {
+    pub id: i64,
+    pub event_id: i64,
+    pub number: i32,
+    pub status: String,
+    pub seed: i64,
+    pub pairing: String,
+    pub setup: Option<String>,
+    pub published_at: Option<NaiveDateTime>,
+    pub clock_started_at: Option<NaiveDateTime>,
+    pub created_at: NaiveDateTime,
+}
+
+/// Inserts a round; `Ok(None)` when that round number exists already.
+pub fn insert_round(
+    conn: &mut DbConnection,
+    event_id: i64,
+    number: i32,
+    seed: i64,
+    pairing: &str,
+    now: NaiveDateTime,
+) -> Result<Option<Round>, DbError> {
+    let result = conn
+        .write_transaction(|conn| {
+            diesel::insert_into(rounds::table)
+                .values((
+                    rounds::event_id.eq(event_id),
+                    rounds::number.eq(number),
+                    rounds::status.eq("draft"),
+                    rounds::seed.eq(seed),
+                    rounds::pairing.eq(pairing),
+                    rounds::created_at.eq(now),
+                ))
+                .returning(rounds::all_columns)
+                .get_result::<Round>(conn)
+        })
+        .map_err(DbError::from);
+    match result {
+        Ok(r) => Ok(Some(r)),
+        Err(err) if err.is_unique_violation() => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+pub fn list_rounds(conn: &mut DbConnection, event_id: i64) -> Result<Vec<Round>, DbError> {
+    Ok(rounds::table
+        .filter(rounds::event_id.eq(event_id))
+        .order(rounds::number.asc())
+        .select(Round::as_select())
+        .load(conn)?)
+}
+
+pub fn find_round(
+    conn: &mut DbConnection,
+    event_id: i64,
+    number: i32,
+) -> Result<Option<Round>, DbError> {
+    Ok(rounds::table
+        .filter(rounds::event_id.eq(event_id))
+        .filter(rounds::number.eq(number))
+        .select(Round::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn set_round_status(
+    conn: &mut DbConnection,
+    id: i64,
+    status: &str,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    let published_at = (status == "published").then_some(now);
+    diesel::update(rounds::table.find(id))
+        .set((
+            rounds::status.eq(status),
+            rounds::published_at.eq(published_at),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn set_round_setup(
+    conn: &mut DbConnection,
+    id: i64,
+    setup: Option<&str>,
+) -> Result<(), DbError> {
+    diesel::update(rounds::table.find(id))
+        .set(rounds::setup.eq(setup))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn start_round_clock(
+    conn: &mut DbConnection,
+    id: i64,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::update(rounds::table.find(id))
+        .set(rounds::clock_started_at.eq(Some(now)))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn delete_round(conn: &mut DbConnection, id: i64) -> Result<(), DbError> {
+    conn.write_transaction(|conn| {
+        let game_ids: Vec<i64> = games::table
+            .filter(games::round_id.eq(id))
+            .select(games::id)
+            .load(conn)?;
+        diesel::delete(
+            game_declarations::table.filter(game_declarations::game_id.eq_any(&game_ids)),
+        )
+        .execute(conn)?;
+        diesel::delete(result_changes::table.filter(result_changes::game_id.eq_any(&game_ids)))
+            .execute(conn)?;
+        diesel::delete(games::table.filter(games::round_id.eq(id))).execute(conn)?;
+        diesel::delete(rounds::table.find(id)).execute(conn)?;
+        Ok(())
+    })
+}
+
+// ---------------------------------------------------------------- games
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable, Serialize)]
+#[diesel(table_name = games)]
+pub struct GameRow {
+    pub id: i64,
+    pub event_id: i64,
+    pub round_id: Option<i64>,
+    pub table_number: Option<i32>,
+    pub player_a: i64,
+    pub player_b: Option<i64>,
+    pub setup: Option<String>,
+    pub status: String,
+    pub reported_by: Option<i64>,
+    pub confirmed_by: Option<i64>,
+    pub a_strategy_vp: Option<i32>,
+    pub a_scheme_vp: Option<i32>,
+    pub b_strategy_vp: Option<i32>,
+    pub b_scheme_vp: Option<i32>,
+    pub a_objectives: Option<i32>,
+    pub b_objectives: Option<i32>,
+    pub a_eliminated: Option<i32>,
+    pub b_eliminated: Option<i32>,
+    pub a_army: Option<i32>,
+    pub b_army: Option<i32>,
+    pub dispute_note: Option<String>,
+    pub version: i32,
+    pub played_at: Option<NaiveDateTime>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = games)]
+pub struct NewGame {
+    pub event_id: i64,
+    pub round_id: Option<i64>,
+    pub table_number: Option<i32>,
+    pub player_a: i64,
+    pub player_b: Option<i64>,
+    pub status: String,
+    pub played_at: Option<NaiveDateTime>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// Inserts games one row at a time (the two-backend connection has no batch
+/// insert); call inside a transaction.
+pub fn insert_games(conn: &mut DbConnection, new: &[NewGame]) -> Result<(), DbError> {
+    for game in new {
+        diesel::insert_into(games::table)
+            .values(game)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+pub fn insert_game(conn: &mut DbConnection, new: &NewGame) -> Result<GameRow, DbError> {
+    Ok(diesel::insert_into(games::table)
+        .values(new)
+        .returning(games::all_columns)
+        .get_result::<GameRow>(conn)?)
+}
+
+pub fn find_game(conn: &mut DbConnection, id: i64) -> Result<Option<GameRow>, DbError> {
+    Ok(games::table
+        .find(id)
+        .select(GameRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn games_of_event(conn: &mut DbConnection, event_id: i64) -> Result<Vec<GameRow>, DbError> {
+    Ok(games::table
+        .filter(games::event_id.eq(event_id))
+        .order((
+            games::round_id.asc(),
+            games::table_number.asc(),
+            games::id.asc(),
+        ))
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+pub fn games_of_round(conn: &mut DbConnection, round_id: i64) -> Result<Vec<GameRow>, DbError> {
+    Ok(games::table
+        .filter(games::round_id.eq(round_id))
+        .order((games::table_number.asc(), games::id.asc()))
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// The result fields of a game, as written by a report or a correction.
+#[derive(Debug, Clone, Default, PartialEq, Eq, AsChangeset, Serialize, Deserialize)]
+#[diesel(table_name = games, treat_none_as_null = true)]
+pub struct ResultFields {
+    pub a_strategy_vp: Option<i32>,
+    pub a_scheme_vp: Option<i32>,
+    pub b_strategy_vp: Option<i32>,
+    pub b_scheme_vp: Option<i32>,
+    pub a_objectives: Option<i32>,
+    pub b_objectives: Option<i32>,
+    pub a_eliminated: Option<i32>,
+    pub b_eliminated: Option<i32>,
+    pub a_army: Option<i32>,
+    pub b_army: Option<i32>,
+}
+
+impl ResultFields {
+    pub fn of(game: &GameRow) -> Self {
+        Self {
+            a_strategy_vp: game.a_strategy_vp,
+            a_scheme_vp: game.a_scheme_vp,
+            b_strategy_vp: game.b_strategy_vp,
+            b_scheme_vp: game.b_scheme_vp,
+            a_objectives: game.a_objectives,
+            b_objectives: game.b_objectives,
+            a_eliminated: game.a_eliminated,
+            b_eliminated: game.b_eliminated,
+            a_army: game.a_army,
+            b_army: game.b_army,
+        }
+    }
+}
+
+/// Writes a game's result and status if its version is still `expected`
+/// (otherwise someone else changed it first: returns false, changes nothing).
+#[allow(clippy::too_many_arguments)]
+pub fn write_result(
+    conn: &mut DbConnection,
+    id: i64,
+    expected_version: i32,
+    fields: Option<&ResultFields>,
+    status: &str,
+    reported_by: Option<Option<i64>>,
+    confirmed_by: Option<Option<i64>>,
+    dispute_note: Option<Option<&str>>,
+    now: NaiveDateTime,
+) -> Result<bool, DbError> {
+    let target = games::table
+        .find(id)
+        .filter(games::version.eq(expected_version));
+    let updated = diesel::update(target)
+        .set((
+            games::status.eq(status),
+            games::version.eq(expected_version + 1),
+            games::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    if updated == 1 {
+        let row = games::table.find(id);
+        if let Some(fields) = fields {
+            diesel::update(row).set(fields).execute(conn)?;
+        }
+        if let Some(reported_by) = reported_by {
+            diesel::update(row)
+                .set(games::reported_by.eq(reported_by))
+                .execute(conn)?;
+        }
+        if let Some(confirmed_by) = confirmed_by {
+            diesel::update(row)
+                .set(games::confirmed_by.eq(confirmed_by))
+                .execute(conn)?;
+        }
+        if let Some(note) = dispute_note {
+            diesel::update(row)
+                .set(games::dispute_note.eq(note))
+                .execute(conn)?;
+        }
+    }
+    Ok(updated == 1)
+}
+
+/// Moves players between games of a draft round.
+pub fn set_game_players(
+    conn: &mut DbConnection,
+    id: i64,
+    a: i64,
+    b: Option<i64>,
+    table: Option<i32>,
+) -> Result<(), DbError> {
+    diesel::update(games::table.find(id))
+        .set((
+            games::player_a.eq(a),
+            games::player_b.eq(b),
+            games::table_number.eq(table),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn set_game_setup(
+    conn: &mut DbConnection,
+    id: i64,
+    setup: Option<&str>,
+) -> Result<(), DbError> {
+    diesel::update(games::table.find(id))
+        .set(games::setup.eq(setup))
+        .execute(conn)?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------- declarations
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Serialize)]
+#[diesel(table_name = game_declarations)]
+pub struct Declaration {
+    pub game_id: i64,
+    pub registration_id: i64,
+    pub leader: String,
+    pub crew: String,
+}
+
+pub fn set_declaration(
+    conn: &mut DbConnection,
+    game_id: i64,
+    registration_id: i64,
+    leader: &str,
+    crew: &str,
+) -> Result<(), DbError> {
+    conn.write_transaction(|conn| {
+        diesel::delete(
+            game_declarations::table
+                .filter(game_declarations::game_id.eq(game_id))
+                .filter(game_declarations::registration_id.eq(registration_id)),
+        )
+        .execute(conn)?;
+        diesel::insert_into(game_declarations::table)
+            .values((
+                game_declarations::game_id.eq(game_id),
+                game_declarations::registration_id.eq(registration_id),
+                game_declarations::leader.eq(leader),
+                game_declarations::crew.eq(crew),
+            ))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
+pub fn declarations_of_event(
+    conn: &mut DbConnection,
+    event_id: i64,
+) -> Result<Vec<Declaration>, DbError> {
+    Ok(game_declarations::table
+        .inner_join(games::table.on(games::id.eq(game_declarations::game_id)))
+        .filter(games::event_id.eq(event_id))
+        .select(Declaration::as_select())
+        .load(conn)?)
+}
+
+// ---------------------------------------------------------------- audit trail
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Serialize)]
+#[diesel(table_name = result_changes)]
+pub struct ResultChange {
+    pub id: i64,
+    pub game_id: i64,
+    pub event_id: i64,
+    pub account_id: Option<i64>,
+    pub action: String,
+    pub before_json: Option<String>,
+    pub after_json: Option<String>,
+    pub note: Option<String>,
+    pub at: NaiveDateTime,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn record_result_change(
+    conn: &mut DbConnection,
+    game_id: i64,
+    event_id: i64,
+    account_id: Option<i64>,
+    action: &str,
+    before: Option<&str>,
+    after: Option<&str>,
+    note: Option<&str>,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::insert_into(result_changes::table)
+        .values((
+            result_changes::game_id.eq(game_id),
+            result_changes::event_id.eq(event_id),
+            result_changes::account_id.eq(account_id),
+            result_changes::action.eq(action),
+            result_changes::before_json.eq(before),
+            result_changes::after_json.eq(after),
+            result_changes::note.eq(note),
+            result_changes::at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn changes_of_game(
+    conn: &mut DbConnection,
+    game_id: i64,
+) -> Result<Vec<(ResultChange, Option<String>)>, DbError> {
+    use super::schema::accounts;
+    Ok(result_changes::table
+        .left_join(accounts::table.on(accounts::id.nullable().eq(result_changes::account_id)))
+        .filter(result_changes::game_id.eq(game_id))
+        .order(result_changes::id.asc())
+        .select((ResultChange::as_select(), accounts::display_name.nullable()))
+        .load(conn)?)
+}

@@ -1,0 +1,228 @@
+//! The mail outbox: mails wait here until a sender claims and delivers them.
+//! Claims are leases, so two instances never work on the same mail at once,
+//! and a crashed sender's claims lapse and are picked up again.
+
+use super::WriteTransaction;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer, Text, Timestamp};
+
+use super::schema::mail_outbox;
+use super::{DbConnection, DbError};
+
+pub const STATUS_PENDING: &str = "pending";
+pub const STATUS_SENT: &str = "sent";
+pub const STATUS_FAILED: &str = "failed";
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, QueryableByName)]
+#[diesel(table_name = mail_outbox)]
+pub struct OutboxMail {
+    pub id: i64,
+    pub to_address: String,
+    pub subject: String,
+    pub body_text: String,
+    pub status: String,
+    pub attempts: i32,
+    pub next_attempt_at: NaiveDateTime,
+    pub claimed_by: Option<String>,
+    pub claimed_until: Option<NaiveDateTime>,
+    pub last_error: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub sent_at: Option<NaiveDateTime>,
+    pub dedupe_key: Option<String>,
+}
+
+/// Queues a mail. With a `dedupe_key`, a second mail with the same key is
+/// not queued (returns `false`).
+pub fn enqueue(
+    conn: &mut DbConnection,
+    to: &str,
+    subject: &str,
+    body: &str,
+    dedupe_key: Option<&str>,
+    now: NaiveDateTime,
+) -> Result<bool, DbError> {
+    // A savepoint, so a duplicate leaves an enclosing PostgreSQL transaction usable.
+    let inserted = conn
+        .write_transaction(|conn| {
+            diesel::insert_into(mail_outbox::table)
+                .values((
+                    mail_outbox::to_address.eq(to),
+                    mail_outbox::subject.eq(subject),
+                    mail_outbox::body_text.eq(body),
+                    mail_outbox::status.eq(STATUS_PENDING),
+                    mail_outbox::attempts.eq(0),
+                    mail_outbox::next_attempt_at.eq(now),
+                    mail_outbox::created_at.eq(now),
+                    mail_outbox::dedupe_key.eq(dedupe_key),
+                ))
+                .execute(conn)
+        })
+        .map_err(DbError::from);
+    match inserted {
+        Ok(_) => Ok(true),
+        Err(err) if err.is_unique_violation() => Ok(false),
+        Err(err) => Err(err),
+    }
+}
+
+/// Claims up to `limit` due mails for `claimant` until `lease_until`.
+pub fn claim_due(
+    conn: &mut DbConnection,
+    claimant: &str,
+    now: NaiveDateTime,
+    lease_until: NaiveDateTime,
+    limit: i64,
+) -> Result<Vec<OutboxMail>, DbError> {
+    // Both backends update the chosen rows in one statement; PostgreSQL also
+    // skips rows another instance is claiming at this very moment.
+    let columns = "id, to_address, subject, body_text, status, attempts, next_attempt_at, \
+                   claimed_by, claimed_until, last_error, created_at, sent_at, dedupe_key";
+    let mails = match conn {
+        DbConnection::Postgres(conn) => diesel::sql_query(format!(
+            "UPDATE mail_outbox SET claimed_by = $1, claimed_until = $2 \
+             WHERE id IN (SELECT id FROM mail_outbox \
+                 WHERE status = 'pending' AND next_attempt_at <= $3 \
+                 AND (claimed_until IS NULL OR claimed_until < $3) \
+                 ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
+             RETURNING {columns}"
+        ))
+        .bind::<Text, _>(claimant)
+        .bind::<Timestamp, _>(lease_until)
+        .bind::<Timestamp, _>(now)
+        .bind::<BigInt, _>(limit)
+        .load::<OutboxMail>(conn)?,
+        DbConnection::Sqlite(conn) => diesel::sql_query(format!(
+            "UPDATE mail_outbox SET claimed_by = ?, claimed_until = ? \
+             WHERE id IN (SELECT id FROM mail_outbox \
+                 WHERE status = 'pending' AND next_attempt_at <= ? \
+                 AND (claimed_until IS NULL OR claimed_until < ?) \
+                 ORDER BY id LIMIT ?) \
+             RETURNING {columns}"
+        ))
+        .bind::<Text, _>(claimant)
+        .bind::<Timestamp, _>(lease_until)
+        .bind::<Timestamp, _>(now)
+        .bind::<Timestamp, _>(now)
+        .bind::<BigInt, _>(limit)
+        .load::<OutboxMail>(conn)?,
+    };
+    Ok(mails)
+}
+
+/// Records a delivery; only the claimant may (a lapsed claim changes nothing).
+pub fn mark_sent(
+    conn: &mut DbConnection,
+    id: i64,
+    claimant: &str,
+    now: NaiveDateTime,
+) -> Result<bool, DbError> {
+    let updated = diesel::update(
+        mail_outbox::table
+            .find(id)
+            .filter(mail_outbox::claimed_by.eq(claimant))
+            .filter(mail_outbox::status.eq(STATUS_PENDING)),
+    )
+    .set((
+        mail_outbox::status.eq(STATUS_SENT),
+        mail_outbox::sent_at.eq(Some(now)),
+        mail_outbox::attempts.eq(mail_outbox::attempts + 1),
+        mail_outbox::claimed_by.eq(None::<String>),
+        mail_outbox::claimed_until.eq(None::<NaiveDateTime>),
+        mail_outbox::last_error.eq(None::<String>),
+    ))
+    .execute(conn)?;
+    Ok(updated == 1)
+}
+
+/// Records a failed attempt: try again at `retry_at`, or give up (the mail
+/// stays, marked failed, for an admin to see and retry).
+pub fn mark_attempt_failed(
+    conn: &mut DbConnection,
+    id: i64,
+    claimant: &str,
+    error: &str,
+    retry_at: Option<NaiveDateTime>,
+) -> Result<(), DbError> {
+    let status = if retry_at.is_some() {
+        STATUS_PENDING
+    } else {
+        STATUS_FAILED
+    };
+    let error: String = error.chars().take(1_000).collect();
+    diesel::update(
+        mail_outbox::table
+            .find(id)
+            .filter(mail_outbox::claimed_by.eq(claimant)),
+    )
+    .set((
+        mail_outbox::status.eq(status),
+        mail_outbox::attempts.eq(mail_outbox::attempts + 1),
+        mail_outbox::last_error.eq(Some(error)),
+        mail_outbox::claimed_by.eq(None::<String>),
+        mail_outbox::claimed_until.eq(None::<NaiveDateTime>),
+        mail_outbox::next_attempt_at
+            .eq(retry_at.unwrap_or_else(|| chrono::DateTime::UNIX_EPOCH.naive_utc())),
+    ))
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Puts a failed mail back in the queue now.
+pub fn retry(conn: &mut DbConnection, id: i64, now: NaiveDateTime) -> Result<bool, DbError> {
+    let updated = diesel::update(
+        mail_outbox::table
+            .find(id)
+            .filter(mail_outbox::status.eq(STATUS_FAILED)),
+    )
+    .set((
+        mail_outbox::status.eq(STATUS_PENDING),
+        mail_outbox::next_attempt_at.eq(now),
+        mail_outbox::attempts.eq(0),
+    ))
+    .execute(conn)?;
+    Ok(updated == 1)
+}
+
+/// Mails not yet delivered (pending or failed), oldest first, for the admin page.
+pub fn undelivered(conn: &mut DbConnection, limit: i64) -> Result<Vec<OutboxMail>, DbError> {
+    Ok(mail_outbox::table
+        .filter(mail_outbox::status.ne(STATUS_SENT))
+        .order(mail_outbox::id.asc())
+        .limit(limit)
+        .select(OutboxMail::as_select())
+        .load(conn)?)
+}
+
+/// Counts by status, for the admin dashboard.
+pub fn count_by_status(conn: &mut DbConnection) -> Result<Vec<(String, i64)>, DbError> {
+    Ok(mail_outbox::table
+        .group_by(mail_outbox::status)
+        .select((mail_outbox::status, diesel::dsl::count_star()))
+        .order(mail_outbox::status.asc())
+        .load(conn)?)
+}
+
+/// All mails to an address, newest last (tests and support).
+pub fn to_address(conn: &mut DbConnection, address: &str) -> Result<Vec<OutboxMail>, DbError> {
+    Ok(mail_outbox::table
+        .filter(mail_outbox::to_address.eq(address))
+        .order(mail_outbox::id.asc())
+        .select(OutboxMail::as_select())
+        .load(conn)?)
+}
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = Integer)]
+    n: i32,
+}
+
+/// How many mails are waiting (pending), for health and tests.
+pub fn pending_count(conn: &mut DbConnection) -> Result<i64, DbError> {
+    let row: Count = diesel::sql_query(
+        "SELECT CAST(COUNT(*) AS INTEGER) AS n FROM mail_outbox WHERE status = 'pending'",
+    )
+    .get_result(conn)?;
+    Ok(i64::from(row.n))
+}

@@ -1,0 +1,162 @@
+//! Strategy and scheme pools: the shipped ones are kept in step with the
+//! files in `content/` at start-up; TOs add and edit their own.
+
+use super::WriteTransaction;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::schema::{events, pools};
+use super::{DbConnection, DbError};
+use crate::setup::pool::Pool;
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = pools)]
+pub struct PoolRow {
+    pub id: i64,
+    pub slug: String,
+    pub edition: String,
+    pub name: String,
+    pub definition: String,
+    pub shipped: bool,
+    pub owner_account_id: Option<i64>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+impl PoolRow {
+    /// The stored definition, validated again (it was valid when stored).
+    pub fn pool(&self) -> Result<Pool, DbError> {
+        Pool::parse_json(&self.definition).map_err(|err| {
+            DbError::Migration(format!("stored pool {} is invalid: {err}", self.slug))
+        })
+    }
+}
+
+/// Inserts or refreshes the shipped pools (never touching TOs' pools).
+pub fn sync_shipped(
+    conn: &mut DbConnection,
+    shipped: &[Pool],
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    conn.write_transaction(|conn| {
+        for pool in shipped {
+            let definition = pool.to_json();
+            let existing: Option<PoolRow> = pools::table
+                .filter(pools::slug.eq(pool.id()))
+                .select(PoolRow::as_select())
+                .first(conn)
+                .optional()?;
+            match existing {
+                Some(row) if row.shipped && row.definition != definition => {
+                    diesel::update(pools::table.find(row.id))
+                        .set((
+                            pools::definition.eq(&definition),
+                            pools::name.eq(pool.name()),
+                            pools::updated_at.eq(now),
+                        ))
+                        .execute(conn)?;
+                }
+                Some(_) => {}
+                None => {
+                    diesel::insert_into(pools::table)
+                        .values((
+                            pools::slug.eq(pool.id()),
+                            pools::edition.eq(pool.edition().code()),
+                            pools::name.eq(pool.name()),
+                            pools::definition.eq(&definition),
+                            pools::shipped.eq(true),
+                            pools::created_at.eq(now),
+                            pools::updated_at.eq(now),
+                        ))
+                        .execute(conn)?;
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Inserts a TO's pool; `Ok(None)` when the slug is taken.
+pub fn insert_pool(
+    conn: &mut DbConnection,
+    pool: &Pool,
+    owner: i64,
+    now: NaiveDateTime,
+) -> Result<Option<PoolRow>, DbError> {
+    let result = conn
+        .write_transaction(|conn| {
+            diesel::insert_into(pools::table)
+                .values((
+                    pools::slug.eq(pool.id()),
+                    pools::edition.eq(pool.edition().code()),
+                    pools::name.eq(pool.name()),
+                    pools::definition.eq(pool.to_json()),
+                    pools::shipped.eq(false),
+                    pools::owner_account_id.eq(Some(owner)),
+                    pools::created_at.eq(now),
+                    pools::updated_at.eq(now),
+                ))
+                .returning(pools::all_columns)
+                .get_result::<PoolRow>(conn)
+        })
+        .map_err(DbError::from);
+    match result {
+        Ok(row) => Ok(Some(row)),
+        Err(err) if err.is_unique_violation() => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+pub fn update_pool(
+    conn: &mut DbConnection,
+    id: i64,
+    pool: &Pool,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::update(pools::table.find(id))
+        .set((
+            pools::name.eq(pool.name()),
+            pools::edition.eq(pool.edition().code()),
+            pools::definition.eq(pool.to_json()),
+            pools::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn find_by_slug(conn: &mut DbConnection, slug: &str) -> Result<Option<PoolRow>, DbError> {
+    Ok(pools::table
+        .filter(pools::slug.eq(slug))
+        .select(PoolRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn find_by_id(conn: &mut DbConnection, id: i64) -> Result<Option<PoolRow>, DbError> {
+    Ok(pools::table
+        .find(id)
+        .select(PoolRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// All pools, shipped first, then by edition and name.
+pub fn list(conn: &mut DbConnection) -> Result<Vec<PoolRow>, DbError> {
+    Ok(pools::table
+        .order((
+            pools::shipped.desc(),
+            pools::edition.asc(),
+            pools::slug.asc(),
+        ))
+        .select(PoolRow::as_select())
+        .load(conn)?)
+}
+
+/// The names of running events that use a pool (editing it is refused then).
+pub fn running_events_using(conn: &mut DbConnection, pool_id: i64) -> Result<Vec<String>, DbError> {
+    Ok(events::table
+        .filter(events::pool_id.eq(pool_id))
+        .filter(events::status.eq("running"))
+        .select(events::name)
+        .load(conn)?)
+}

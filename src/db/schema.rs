@@ -1,0 +1,237 @@
+// The tables of both backends, kept by hand beside the migrations; the test
+// `schema_matches_migrations` checks this file against both databases.
+
+diesel::table! {
+    audit_log (id) {
+        id -> BigInt,
+        at -> Timestamp,
+        actor_account_id -> Nullable<BigInt>,
+        event_id -> Nullable<BigInt>,
+        action -> Text,
+        detail -> Text,
+    }
+}
+
+diesel::table! {
+    accounts (id) {
+        id -> BigInt,
+        email -> Text,
+        display_name -> Text,
+        password_hash -> Text,
+        club -> Nullable<Text>,
+        region -> Nullable<Text>,
+        malifaux_name -> Nullable<Text>,
+        mage_knight_name -> Nullable<Text>,
+        is_admin -> Bool,
+        email_verified_at -> Nullable<Timestamp>,
+        session_generation -> Integer,
+        created_at -> Timestamp,
+        deleted_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    revoked_tokens (jti) {
+        jti -> Text,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    email_tokens (id) {
+        id -> BigInt,
+        account_id -> BigInt,
+        purpose -> Text,
+        token_hash -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    login_failures (id) {
+        id -> BigInt,
+        throttle_key -> Text,
+        at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    mail_outbox (id) {
+        id -> BigInt,
+        to_address -> Text,
+        subject -> Text,
+        body_text -> Text,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        claimed_by -> Nullable<Text>,
+        claimed_until -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+        dedupe_key -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(email_tokens -> accounts (account_id));
+
+diesel::table! {
+    pools (id) {
+        id -> BigInt,
+        slug -> Text,
+        edition -> Text,
+        name -> Text,
+        definition -> Text,
+        shipped -> Bool,
+        owner_account_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    events (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        venue -> Text,
+        starts_on -> Date,
+        ends_on -> Date,
+        game_system -> Text,
+        format -> Text,
+        rounds_planned -> Integer,
+        round_minutes -> Integer,
+        encounter_size -> Integer,
+        player_cap -> Nullable<Integer>,
+        registration_opens_at -> Nullable<Timestamp>,
+        registration_closes_at -> Nullable<Timestamp>,
+        visibility -> Text,
+        status -> Text,
+        pool_id -> Nullable<BigInt>,
+        settings -> Text,
+        lists_published -> Bool,
+        version -> Integer,
+        created_by -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    event_staff (event_id, account_id) {
+        event_id -> BigInt,
+        account_id -> BigInt,
+        role -> Text,
+    }
+}
+
+diesel::table! {
+    registrations (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        account_id -> Nullable<BigInt>,
+        display_name -> Text,
+        club -> Nullable<Text>,
+        status -> Text,
+        checked_in -> Bool,
+        dropped -> Bool,
+        dropped_after_round -> Nullable<Integer>,
+        joined_round -> Integer,
+        initial_points -> Integer,
+        fixed_table -> Nullable<Integer>,
+        faction -> Nullable<Text>,
+        army_list -> Nullable<Text>,
+        army_points -> Nullable<Integer>,
+        registered_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    rounds (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        number -> Integer,
+        status -> Text,
+        seed -> BigInt,
+        pairing -> Text,
+        setup -> Nullable<Text>,
+        published_at -> Nullable<Timestamp>,
+        clock_started_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        round_id -> Nullable<BigInt>,
+        table_number -> Nullable<Integer>,
+        player_a -> BigInt,
+        player_b -> Nullable<BigInt>,
+        setup -> Nullable<Text>,
+        status -> Text,
+        reported_by -> Nullable<BigInt>,
+        confirmed_by -> Nullable<BigInt>,
+        a_strategy_vp -> Nullable<Integer>,
+        a_scheme_vp -> Nullable<Integer>,
+        b_strategy_vp -> Nullable<Integer>,
+        b_scheme_vp -> Nullable<Integer>,
+        a_objectives -> Nullable<Integer>,
+        b_objectives -> Nullable<Integer>,
+        a_eliminated -> Nullable<Integer>,
+        b_eliminated -> Nullable<Integer>,
+        a_army -> Nullable<Integer>,
+        b_army -> Nullable<Integer>,
+        dispute_note -> Nullable<Text>,
+        version -> Integer,
+        played_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    game_declarations (game_id, registration_id) {
+        game_id -> BigInt,
+        registration_id -> BigInt,
+        leader -> Text,
+        crew -> Text,
+    }
+}
+
+diesel::table! {
+    result_changes (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        event_id -> BigInt,
+        account_id -> Nullable<BigInt>,
+        action -> Text,
+        before_json -> Nullable<Text>,
+        after_json -> Nullable<Text>,
+        note -> Nullable<Text>,
+        at -> Timestamp,
+    }
+}
+
+diesel::joinable!(registrations -> events (event_id));
+diesel::joinable!(rounds -> events (event_id));
+diesel::joinable!(games -> rounds (round_id));
+diesel::joinable!(event_staff -> events (event_id));
+diesel::joinable!(events -> pools (pool_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    accounts,
+    audit_log,
+    email_tokens,
+    events,
+    event_staff,
+    registrations,
+    rounds,
+    games,
+    game_declarations,
+    result_changes,
+    pools,
+);

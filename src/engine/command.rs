@@ -1,0 +1,159 @@
+//! Commands: what a player (or the game flow) asks the engine to do. Each
+//! carries the state version it was made against; a stale one is refused.
+
+use serde::{Deserialize, Serialize};
+
+use super::Seat;
+use super::duel::DuelSpec;
+use super::fairness::Bytes32;
+use super::fate::{Card, Suit};
+use super::model::{ModelId, Token};
+
+/// Who sends a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    /// The game flow (turn sequence, scenario scripts, the server).
+    System,
+    Player(Seat),
+}
+
+/// A command with its sender and the version it was made against.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Submission {
+    pub by: Actor,
+    pub version: u64,
+    pub command: Command,
+}
+
+/// What a soulstone spent before a 3rd edition duel buys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Boost {
+    /// A positive fate modifier.
+    Modifier,
+    /// A suit added to the final duel total.
+    Suit(Suit),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    // ----- the game flow
+    /// Starts a duel (an action's duel, or a duel an ability calls for).
+    StartDuel {
+        spec: Box<DuelSpec>,
+    },
+    /// Damage from outside a duel (falling, hazards, tokens at end of turn).
+    DealDamage {
+        target: ModelId,
+        amount: u8,
+        #[serde(default)]
+        irreducible: bool,
+        #[serde(default)]
+        source: String,
+        /// The model credited if this kills the target.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        credit: Option<ModelId>,
+    },
+    /// A player draws cards (Start Phase, effects).
+    Draw {
+        seat: Seat,
+        count: u8,
+    },
+    /// Gives a model a token (or raises a 3rd edition condition's value).
+    GainToken {
+        model: ModelId,
+        token: Token,
+        value: u8,
+    },
+    /// End of turn: each player shuffles their discard pile into their deck.
+    ShuffleDiscards,
+    /// A new activation: once-per-activation reductions are available again.
+    NewActivation,
+    /// Ends the game and reveals the server seed.
+    EndGame,
+
+    // ----- players
+    /// A player's entropy for the deck shuffles (the digital cut).
+    Contribute {
+        entropy: Bytes32,
+    },
+    /// The resisting (or, in a friendly simple duel, the acting) model relents.
+    Relent,
+    /// ...or does not.
+    Resist,
+    /// Uses a token before the duel (Focused, Adaptable with a suit, Insight).
+    UseToken {
+        token: Token,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        suit: Option<Suit>,
+    },
+    /// 4th edition: discards a card of value 5 or less for a positive
+    /// modifier and the card's suit.
+    Empower {
+        card: Card,
+    },
+    /// 3rd edition: spends a soulstone for a positive modifier or a suit.
+    SpendSoulstone {
+        boost: Boost,
+    },
+    /// Done modifying the duel.
+    FinishModifying,
+    /// After Insight: keeps the top card on the deck...
+    KeepTopCard,
+    /// ...or discards it.
+    DiscardTopCard,
+    /// Chooses which revealed card the flip uses.
+    ChooseCard {
+        card: Card,
+    },
+    /// The suit the Red Joker takes (or none).
+    ChooseJokerSuit {
+        #[serde(default)]
+        suit: Option<Suit>,
+    },
+    /// Replaces the flipped card with one from the hand.
+    Cheat {
+        card: Card,
+    },
+    DeclineCheat,
+    DeclareTrigger {
+        name: String,
+    },
+    DeclineTrigger,
+    /// 3rd edition: spends a soulstone for a negative modifier on the damage flip.
+    BlockDamage,
+    DeclineBlock,
+    /// 3rd edition: spends a soulstone and flips to reduce damage by 1/2/3.
+    ReduceDamage,
+    DeclineReduce,
+    /// Uses an optional damage reduction of the damaged model.
+    UseReduction {
+        name: String,
+    },
+    DeclineReduction,
+    /// Picks which of several damage instances resolves next.
+    ResolveDamageFirst {
+        model: ModelId,
+    },
+    /// Discards down to the maximum hand size.
+    DiscardDown {
+        cards: Vec<Card>,
+    },
+}
+
+impl Command {
+    pub fn is_system(&self) -> bool {
+        matches!(
+            self,
+            Command::StartDuel { .. }
+                | Command::DealDamage { .. }
+                | Command::Draw { .. }
+                | Command::GainToken { .. }
+                | Command::ShuffleDiscards
+                | Command::NewActivation
+                | Command::EndGame
+        )
+    }
+}

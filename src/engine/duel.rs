@@ -1,0 +1,396 @@
+//! Duels: what an action (or ability) asks of the models, and where a duel
+//! in progress stands.
+
+use serde::{Deserialize, Serialize};
+
+use super::Seat;
+use super::fate::{Card, Suit};
+use super::limits::{MAX_DUEL_VALUE, MAX_NAME_LEN, MAX_TRIGGERS};
+use super::model::ModelId;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stat {
+    Df,
+    Wp,
+}
+
+/// The action's type, as far as duels and damage care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    #[default]
+    Melee,
+    Missile,
+    Magic,
+    Tactical,
+}
+
+/// A set of suits (a duel total's suits, a requirement).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Suits(u8);
+
+impl Suits {
+    pub fn none() -> Self {
+        Self(0)
+    }
+
+    pub fn of(suit: Suit) -> Self {
+        Self(1 << suit_bit(suit))
+    }
+
+    pub fn with(self, suit: Suit) -> Self {
+        Self(self.0 | (1 << suit_bit(suit)))
+    }
+
+    pub fn union(self, other: Suits) -> Self {
+        Self(self.0 | other.0)
+    }
+
+    pub fn contains_all(self, required: Suits) -> bool {
+        self.0 & required.0 == required.0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Suit> {
+        Suit::ALL
+            .into_iter()
+            .filter(move |s| self.0 & (1 << suit_bit(*s)) != 0)
+    }
+}
+
+fn suit_bit(suit: Suit) -> u8 {
+    match suit {
+        Suit::Rams => 0,
+        Suit::Masks => 1,
+        Suit::Tomes => 2,
+        Suit::Crows => 3,
+    }
+}
+
+impl Serialize for Suits {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Suits {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let suits = Vec::<Suit>::deserialize(deserializer)?;
+        Ok(suits.into_iter().fold(Suits::none(), Suits::with))
+    }
+}
+
+/// What a trigger does, for the effects the duel and damage rules touch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TriggerEffect {
+    /// When resolving: +N damage to the action's damage (additive).
+    AddDamage { amount: u8 },
+    /// When resolving: a separate damage instance of N to the target.
+    InstanceDamage { amount: u8 },
+    /// Immediately: the raise value becomes N.
+    SetRaiseValue { value: u8 },
+    /// After killing: the acting crew infuses a soulstone.
+    InfuseOnKill,
+    /// The target gains a token.
+    TargetGainsToken { token: super::model::Token },
+    /// Nothing the engine adjudicates (the effect is resolved outside the duel).
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TriggerSpec {
+    pub name: String,
+    /// Suits the final duel total must contain.
+    #[serde(default)]
+    pub suits: Suits,
+    /// Soulstones drained to declare it (a soulstone trigger needs no suit).
+    #[serde(default)]
+    pub soulstones: u8,
+    pub effect: TriggerEffect,
+}
+
+/// The damage an action deals on success.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DamageProfile {
+    /// No damage ("-"): raises and additive damage add nothing.
+    #[default]
+    None,
+    /// 4th edition: a fixed amount.
+    Fixed { amount: u8 },
+    /// 3rd edition: weak/moderate/severe by a damage flip.
+    Flip { weak: u8, moderate: u8, severe: u8 },
+}
+
+/// Everything a duel needs from the action and the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DuelSpec {
+    /// The action's name (for the log).
+    #[serde(default)]
+    pub action: String,
+    pub initiator: ModelId,
+    /// The initiator's Skl or stat for this duel.
+    pub skill: i16,
+    /// Suits built into the skill.
+    #[serde(default)]
+    pub skill_suits: Suits,
+    /// Fate modifiers printed on the action or from the situation (+/−).
+    #[serde(default)]
+    pub modifiers: i8,
+    /// The model that resists (an opposed duel) with this stat.
+    #[serde(default)]
+    pub resister: Option<ModelId>,
+    #[serde(default)]
+    pub resist_stat: Option<Stat>,
+    /// A target model (for damage) when the duel is a simple duel.
+    #[serde(default)]
+    pub target: Option<ModelId>,
+    #[serde(default)]
+    pub tn: Option<i16>,
+    #[serde(default)]
+    pub tn_suits: Suits,
+    #[serde(default)]
+    pub kind: ActionKind,
+    /// Whether the action targets an enemy model (Distracted, Entranced).
+    #[serde(default)]
+    pub targets_enemy: bool,
+    #[serde(default)]
+    pub damage: DamageProfile,
+    #[serde(default)]
+    pub irreducible: bool,
+    /// 4th edition raise value (5 unless an effect changes it).
+    #[serde(default = "default_raise_value")]
+    pub raise_value: u8,
+    #[serde(default)]
+    pub triggers: Vec<TriggerSpec>,
+    /// 3rd edition: the resister's resistance triggers.
+    #[serde(default)]
+    pub resist_triggers: Vec<TriggerSpec>,
+    /// The duel was generated by a friendly model: the other side may relent.
+    #[serde(default)]
+    pub friendly: bool,
+    /// A tactical action the initiator declared itself (no relenting to it).
+    #[serde(default)]
+    pub own_tactical: bool,
+    #[serde(default)]
+    pub cannot_cheat: bool,
+    /// The target has cover against this attack.
+    #[serde(default)]
+    pub cover: bool,
+}
+
+fn default_raise_value() -> u8 {
+    5
+}
+
+impl DuelSpec {
+    pub fn is_opposed(&self) -> bool {
+        self.resister.is_some()
+    }
+
+    /// The model that takes the damage.
+    pub fn damaged_model(&self) -> Option<ModelId> {
+        self.resister.or(self.target)
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        let in_range = |v: i16| (-MAX_DUEL_VALUE..=MAX_DUEL_VALUE).contains(&v);
+        if !in_range(self.skill) || self.tn.is_some_and(|tn| !in_range(tn)) {
+            return Err(format!(
+                "skills and TNs must be between -{MAX_DUEL_VALUE} and {MAX_DUEL_VALUE}"
+            ));
+        }
+        if self.resister.is_some() != self.resist_stat.is_some() {
+            return Err(
+                "an opposed duel needs both a resister and the stat it resists with".into(),
+            );
+        }
+        if self.resister.is_none() && self.tn.is_none() {
+            return Err("a duel needs a resister, a TN, or both".into());
+        }
+        if self.resister == Some(self.initiator) {
+            return Err("a model cannot resist its own duel".into());
+        }
+        if self.triggers.len() + self.resist_triggers.len() > MAX_TRIGGERS {
+            return Err(format!("at most {MAX_TRIGGERS} triggers"));
+        }
+        if self.raise_value == 0 {
+            return Err("the raise value must be at least 1".into());
+        }
+        if self.action.chars().count() > MAX_NAME_LEN
+            || self
+                .triggers
+                .iter()
+                .chain(&self.resist_triggers)
+                .any(|t| t.name.trim().is_empty() || t.name.chars().count() > MAX_NAME_LEN)
+        {
+            return Err(format!("names are 1–{MAX_NAME_LEN} characters"));
+        }
+        if !(-10..=10).contains(&self.modifiers) {
+            return Err("fate modifiers must be between -10 and 10".into());
+        }
+        Ok(())
+    }
+}
+
+/// The two sides of a duel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Initiator,
+    Resister,
+}
+
+impl Role {
+    pub fn index(self) -> usize {
+        match self {
+            Role::Initiator => 0,
+            Role::Resister => 1,
+        }
+    }
+}
+
+/// One side of a duel in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    pub model: ModelId,
+    /// The player who decides for this side.
+    pub seat: Seat,
+    /// The stat or skill the side flips with.
+    pub base: i16,
+    pub modifiers: i8,
+    pub suits: Suits,
+    pub relented: bool,
+    pub modified: bool,
+    pub empowered: bool,
+    pub soulstone_spent: bool,
+    /// Focused was used (3rd edition: it also helps the damage flip that follows).
+    pub used_focused: bool,
+    /// Cards this side revealed and has not yet chosen from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revealed: Vec<Card>,
+    pub card: Option<Card>,
+    pub joker_suit: Option<Suit>,
+    pub joker_suit_chosen: bool,
+    pub flipped_black_joker: bool,
+    pub flipped_red_joker: bool,
+    pub cheat_decided: bool,
+    pub trigger: Option<String>,
+    pub trigger_decided: bool,
+}
+
+impl Side {
+    pub fn new(model: ModelId, seat: Seat, base: i16, suits: Suits, modifiers: i8) -> Self {
+        Self {
+            model,
+            seat,
+            base,
+            modifiers,
+            suits,
+            relented: false,
+            modified: false,
+            empowered: false,
+            soulstone_spent: false,
+            used_focused: false,
+            revealed: Vec::new(),
+            card: None,
+            joker_suit: None,
+            joker_suit_chosen: false,
+            flipped_black_joker: false,
+            flipped_red_joker: false,
+            cheat_decided: false,
+            trigger: None,
+            trigger_decided: false,
+        }
+    }
+
+    /// The duel total with the card now in the conflict.
+    pub fn total(&self) -> i16 {
+        self.base + self.card.map(|c| i16::from(c.value())).unwrap_or(0)
+    }
+
+    /// The suits of the duel total.
+    pub fn all_suits(&self) -> Suits {
+        let card_suit = self.card.and_then(|c| {
+            if c.is_red_joker() {
+                self.joker_suit
+            } else {
+                c.suit()
+            }
+        });
+        match card_suit {
+            Some(suit) => self.suits.with(suit),
+            None => self.suits,
+        }
+    }
+}
+
+/// Where a duel stands; each step waits for a decision or moves on by itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum DuelStep {
+    /// Whether the other side relents (friendly duels only).
+    Relent { role: Role },
+    /// Step A: modifying the duel, one side after the other.
+    Modify { role: Role },
+    /// Insight: the side looked at its top card (secret: it is the deck's
+    /// top card) and keeps or discards it.
+    InsightTop { role: Role },
+    /// Step B: cards are flipped; a side with a choice picks its card.
+    Choose { role: Role },
+    /// Step C: cheating, in order.
+    Cheat { order: [Role; 2], next: u8 },
+    /// A Red Joker in the conflict takes a suit (or none).
+    JokerSuit { role: Role },
+    /// Step E: triggers, in order.
+    Triggers { order: [Role; 2], next: u8 },
+    /// Steps F and G: the outcome (moves on by itself).
+    Outcome,
+}
+
+/// A duel in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Duel {
+    pub spec: DuelSpec,
+    pub step: DuelStep,
+    pub sides: Vec<Side>,
+    pub raise_value: u8,
+}
+
+impl Duel {
+    pub fn side(&self, role: Role) -> Option<&Side> {
+        self.sides.get(role.index())
+    }
+
+    pub fn side_mut(&mut self, role: Role) -> Option<&mut Side> {
+        self.sides.get_mut(role.index())
+    }
+
+    pub fn roles(&self) -> impl Iterator<Item = Role> {
+        [Role::Initiator, Role::Resister]
+            .into_iter()
+            .take(self.sides.len())
+    }
+}
+
+/// The outcome of a finished duel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub success: bool,
+    pub initiator_total: i16,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resister_total: Option<i16>,
+    /// An opposed tie (the initiator wins, damage is 1 less in 4th edition).
+    pub tie: bool,
+    /// 4th edition raises of the successful initiator.
+    pub raises: u8,
+    /// 3rd edition: initiator total minus resister total.
+    pub margin: i16,
+}

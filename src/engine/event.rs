@@ -1,0 +1,277 @@
+//! Events: everything that happens in a game. Applying them is the only way
+//! the state changes, and the list of events is the game log. Events that
+//! carry secrets (a drawn card, a card looked at) are redacted for the other
+//! player by [`Event::for_viewer`].
+
+use serde::{Deserialize, Serialize};
+
+use super::Seat;
+use super::damage::{DamageInstance, DamageProgress};
+use super::duel::{DuelSpec, DuelStep, Outcome, Role, Suits};
+use super::fairness::Bytes32;
+use super::fate::{Card, Suit};
+use super::model::{ModelId, Token};
+use super::view::Viewer;
+
+/// Damage, step by step (for the log and the damage examples).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DamageReport {
+    pub target: ModelId,
+    /// The damage before raises and additions (the action's Dmg, a flip's result...).
+    pub base: u8,
+    pub raises_added: u8,
+    pub additions: Vec<(String, u8)>,
+    /// "Dealt": before reductions.
+    pub dealt: u8,
+    pub reductions: Vec<(String, u8)>,
+    /// What reaches the model after reductions.
+    pub amount: u8,
+    pub irreducible: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    Contributed {
+        seat: Seat,
+        entropy: Bytes32,
+    },
+    /// A deck was shuffled (`with_deck`: the cards still in it were included,
+    /// otherwise the discard pile became the deck).
+    DeckShuffled {
+        seat: Seat,
+        number: u32,
+        cards: u8,
+        with_deck: bool,
+    },
+    /// A card was drawn into the hand; `card` is hidden from the opponent.
+    Drew {
+        seat: Seat,
+        card: Option<Card>,
+    },
+    TokenGained {
+        model: ModelId,
+        token: Token,
+        value: u8,
+    },
+    /// A token was used or removed (its value drops by `by`).
+    TokenRemoved {
+        model: ModelId,
+        token: Token,
+        by: u8,
+    },
+    DuelStarted {
+        spec: Box<DuelSpec>,
+        initiator_seat: Seat,
+        resister_seat: Option<Seat>,
+        initiator_base: i16,
+        resister_base: Option<i16>,
+    },
+    Relented {
+        role: Role,
+    },
+    RelentDeclined {
+        role: Role,
+    },
+    ModifierAdded {
+        role: Role,
+        amount: i8,
+        source: String,
+    },
+    SuitAdded {
+        role: Role,
+        suit: Suit,
+        source: String,
+    },
+    /// 4th edition: a card of value 5 or less discarded to empower.
+    Empowered {
+        role: Role,
+        seat: Seat,
+        card: Card,
+    },
+    /// A soulstone was drained from the pool (`role`: for a side of the duel).
+    SoulstoneSpent {
+        seat: Seat,
+        purpose: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        role: Option<Role>,
+    },
+    /// A model removed a token to use it in a duel.
+    TokenUsed {
+        role: Role,
+        model: ModelId,
+        token: Token,
+    },
+    SoulstoneInfused {
+        seat: Seat,
+    },
+    /// Insight: the player looks at the top card; hidden from the opponent.
+    TopCardSeen {
+        seat: Seat,
+        card: Option<Card>,
+    },
+    TopCardKept {
+        seat: Seat,
+    },
+    TopCardDiscarded {
+        seat: Seat,
+        card: Card,
+    },
+    FinishedModifying {
+        role: Role,
+    },
+    /// Cards flipped for a side (or a damage flip); all are public.
+    Revealed {
+        seat: Seat,
+        role: Option<Role>,
+        cards: Vec<Card>,
+    },
+    CardChosen {
+        seat: Seat,
+        role: Option<Role>,
+        card: Card,
+    },
+    /// Revealed cards not chosen go to the discard pile.
+    RevealedDiscarded {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    CheatSkipped {
+        role: Role,
+        reason: String,
+    },
+    Cheated {
+        seat: Seat,
+        role: Option<Role>,
+        card_in: Card,
+        card_out: Card,
+    },
+    CheatDeclined {
+        role: Option<Role>,
+    },
+    JokerSuitChosen {
+        role: Role,
+        suit: Option<Suit>,
+    },
+    TotalsAnnounced {
+        initiator: i16,
+        initiator_suits: Suits,
+        resister: Option<i16>,
+        resister_suits: Option<Suits>,
+        last: bool,
+    },
+    TriggerDeclared {
+        role: Role,
+        name: String,
+    },
+    TriggerDeclined {
+        role: Role,
+    },
+    RaiseValueChanged {
+        value: u8,
+    },
+    DuelResolved {
+        outcome: Outcome,
+    },
+    /// The conflict is cleared: its cards go to their discard piles.
+    ConflictCleared {
+        cards: Vec<(Seat, Card)>,
+    },
+    DuelEnded,
+    /// 3rd edition: a soulstone puts a negative modifier on the damage flip.
+    DamageBlocked {
+        seat: Seat,
+        model: ModelId,
+    },
+    /// 3rd edition: a soulstone reduction flip.
+    DamageReductionFlip {
+        seat: Seat,
+        card: Card,
+        by: u8,
+    },
+    ReductionUsed {
+        model: ModelId,
+        name: String,
+    },
+    /// Damage waiting to be resolved after what is resolving now.
+    QueueDamage {
+        instance: Box<DamageInstance>,
+    },
+    /// A queued damage instance starts resolving.
+    DequeueDamage {
+        index: usize,
+    },
+    /// Damage timing moves on (`None`: done).
+    DamageStep {
+        progress: Option<Box<DamageProgress>>,
+    },
+    /// The duel moves to its next step.
+    DuelStep {
+        step: DuelStep,
+    },
+    /// Both players contributed; the decks are shuffled and play can begin.
+    ContributionsComplete,
+    DamageDealt {
+        report: DamageReport,
+    },
+    HealthChanged {
+        model: ModelId,
+        from: u16,
+        to: u16,
+    },
+    ModelKilled {
+        model: ModelId,
+        credit: Option<ModelId>,
+    },
+    RemainsDropped {
+        model: ModelId,
+    },
+    ModelRemoved {
+        model: ModelId,
+    },
+    /// A damage flip (3rd edition) awaits its attacker's decisions.
+    DamageFlipStarted {
+        seat: Seat,
+        target: ModelId,
+        modifiers: i8,
+    },
+    DamageFlipEnded,
+    HandOverLimit {
+        seat: Seat,
+        excess: u8,
+    },
+    Discarded {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    ActivationStarted,
+    SeedRevealed {
+        seed: Bytes32,
+    },
+    GameEnded,
+}
+
+impl Event {
+    /// The event as a viewer may see it: the opponent's drawn cards and
+    /// cards looked at in secret are hidden; everything else is public.
+    pub fn for_viewer(&self, viewer: Viewer) -> Event {
+        let hidden_from = |seat: Seat| viewer != Viewer::Player(seat);
+        match self {
+            Event::Drew {
+                seat,
+                card: Some(_),
+            } if hidden_from(*seat) => Event::Drew {
+                seat: *seat,
+                card: None,
+            },
+            Event::TopCardSeen {
+                seat,
+                card: Some(_),
+            } if hidden_from(*seat) => Event::TopCardSeen {
+                seat: *seat,
+                card: None,
+            },
+            other => other.clone(),
+        }
+    }
+}

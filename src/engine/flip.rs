@@ -1,0 +1,77 @@
+//! Flips under fate modifiers: how many cards are revealed and which of them
+//! may be used.
+
+use super::fate::Card;
+use super::limits::MAX_REVEALED;
+
+/// Cards revealed for a net fate modifier: one, plus one per modifier, at
+/// most four (positive and negative modifiers cancel before this).
+pub fn reveal_count(net_modifier: i8) -> usize {
+    1 + usize::from(net_modifier.unsigned_abs()).min(MAX_REVEALED - 1)
+}
+
+/// The revealed cards the flipper may choose. The Black Joker must always be
+/// taken; with a positive modifier any card may be; with a negative one the
+/// lowest value (any of them on a tie) or the Red Joker; with none there is
+/// a single card.
+pub fn allowed_choices(revealed: &[Card], net_modifier: i8) -> Vec<Card> {
+    if revealed.is_empty() {
+        return Vec::new();
+    }
+    if revealed.contains(&Card::BLACK_JOKER) {
+        return vec![Card::BLACK_JOKER];
+    }
+    if net_modifier > 0 {
+        return revealed.to_vec();
+    }
+    if net_modifier < 0 {
+        let lowest = revealed
+            .iter()
+            .filter(|c| !c.is_red_joker())
+            .map(|c| c.value())
+            .min();
+        return revealed
+            .iter()
+            .copied()
+            .filter(|c| c.is_red_joker() || Some(c.value()) == lowest)
+            .collect();
+    }
+    revealed[..1].to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(names: &[&str]) -> Vec<Card> {
+        names.iter().map(|n| n.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn modifiers_reveal_one_card_each_up_to_four() {
+        assert_eq!(reveal_count(0), 1);
+        assert_eq!(reveal_count(2), 3);
+        assert_eq!(reveal_count(-3), 4);
+        assert_eq!(reveal_count(-7), 4);
+        assert_eq!(reveal_count(i8::MIN), 4);
+    }
+
+    #[test]
+    fn joker_and_lowest_card_rules() {
+        assert_eq!(
+            allowed_choices(&cards(&["4R", "7M", "12T"]), 2),
+            cards(&["4R", "7M", "12T"])
+        );
+        assert_eq!(
+            allowed_choices(&cards(&["4R", "7M", "12T", "4C"]), -3),
+            cards(&["4R", "4C"])
+        );
+        assert_eq!(
+            allowed_choices(&cards(&["9R", "RJ"]), -1),
+            cards(&["9R", "RJ"])
+        );
+        assert_eq!(allowed_choices(&cards(&["RJ", "BJ"]), 1), cards(&["BJ"]));
+        assert_eq!(allowed_choices(&cards(&["RJ"]), -1), cards(&["RJ"]));
+        assert!(allowed_choices(&[], 1).is_empty());
+    }
+}

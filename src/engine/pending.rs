@@ -1,0 +1,242 @@
+//! What the engine waits for. The options are worked out by asking
+//! [`decide`](super::decide) about every command that could make sense now,
+//! so `pending` and `decide` can never disagree.
+
+use serde::{Deserialize, Serialize};
+
+use super::command::{Actor, Boost, Command, Submission};
+use super::duel::DuelStep;
+use super::fate::{Card, Suit};
+use super::model::Token;
+use super::state::{GameState, Phase};
+use super::{Seat, decide};
+
+/// One legal choice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Choice {
+    /// Send exactly this command.
+    Command { command: Command },
+    /// Send `discard_down` with exactly `count` of these cards.
+    DiscardCards { count: u8, from: Vec<Card> },
+    /// Send `contribute` with any 32 bytes of your own entropy.
+    Entropy,
+}
+
+/// A player's open decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decision {
+    pub seat: Seat,
+    pub prompt: String,
+    pub choices: Vec<Choice>,
+}
+
+/// Everything the game waits for. Empty `decisions` with `waiting_for_game`
+/// means the game flow (turn sequence, server) acts next.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub version: u64,
+    pub decisions: Vec<Decision>,
+    pub waiting_for_game: bool,
+    pub ended: bool,
+}
+
+impl Pending {
+    pub fn seats(&self) -> Vec<Seat> {
+        self.decisions.iter().map(|d| d.seat).collect()
+    }
+
+    pub fn for_seat(&self, seat: Seat) -> Option<&Decision> {
+        self.decisions.iter().find(|d| d.seat == seat)
+    }
+}
+
+/// The decisions the game waits for, with every legal option.
+pub fn pending(state: &GameState) -> Pending {
+    let mut decisions = Vec::new();
+    match &state.phase {
+        Phase::Contributions => {
+            for seat in Seat::BOTH {
+                if state.fairness.contributions[seat.index()].is_none() {
+                    decisions.push(Decision {
+                        seat,
+                        prompt: "contribute entropy for the deck shuffles (the digital cut)".into(),
+                        choices: vec![Choice::Entropy],
+                    });
+                }
+            }
+        }
+        Phase::HandLimit { seat } => {
+            let player = state.player(*seat);
+            let excess = player
+                .hand
+                .len()
+                .saturating_sub(usize::from(state.edition.max_hand()));
+            decisions.push(Decision {
+                seat: *seat,
+                prompt: format!("discard {excess} card(s) down to the maximum hand size"),
+                choices: vec![Choice::DiscardCards {
+                    count: u8::try_from(excess).unwrap_or(u8::MAX),
+                    from: player.hand.as_slice().to_vec(),
+                }],
+            });
+        }
+        Phase::Duel { .. } | Phase::Damage { .. } => {
+            for seat in Seat::BOTH {
+                let choices: Vec<Choice> = candidates(state, seat)
+                    .into_iter()
+                    .filter(|command| {
+                        let submission = Submission {
+                            by: Actor::Player(seat),
+                            version: state.version,
+                            command: command.clone(),
+                        };
+                        decide(state, &submission).is_ok()
+                    })
+                    .map(|command| Choice::Command { command })
+                    .collect();
+                if !choices.is_empty() {
+                    decisions.push(Decision {
+                        seat,
+                        prompt: prompt(state),
+                        choices,
+                    });
+                }
+            }
+        }
+        Phase::Idle | Phase::Ended => {}
+    }
+    Pending {
+        version: state.version,
+        waiting_for_game: decisions.is_empty() && matches!(state.phase, Phase::Idle),
+        ended: matches!(state.phase, Phase::Ended),
+        decisions,
+    }
+}
+
+fn prompt(state: &GameState) -> String {
+    match &state.phase {
+        Phase::Duel { duel } => match duel.step {
+            DuelStep::Relent { .. } => "relent to this friendly duel, or resist".into(),
+            DuelStep::Modify { .. } => "modify the duel, or finish modifying".into(),
+            DuelStep::InsightTop { .. } => {
+                "keep the card you looked at on top of your deck, or discard it".into()
+            }
+            DuelStep::Choose { .. } => "choose which revealed card to use".into(),
+            DuelStep::Cheat { .. } => "cheat fate with a card from your hand, or decline".into(),
+            DuelStep::JokerSuit { .. } => "choose the Red Joker's suit (or none)".into(),
+            DuelStep::Triggers { .. } => "declare a trigger, or decline".into(),
+            DuelStep::Outcome => "the duel is resolving".into(),
+        },
+        Phase::Damage { progress } => match progress.stage {
+            super::damage::DamageStage::Order => {
+                "choose which damaged model resolves its damage first".into()
+            }
+            super::damage::DamageStage::Block => {
+                "spend a soulstone to put a negative modifier on the damage flip, or decline".into()
+            }
+            super::damage::DamageStage::FlipChoose => "choose the damage flip's card".into(),
+            super::damage::DamageStage::FlipCheat => "cheat the damage flip, or decline".into(),
+            super::damage::DamageStage::Reductions => "use a damage reduction, or decline".into(),
+            super::damage::DamageStage::SoulstoneReduce => {
+                "spend a soulstone to reduce the damage, or decline".into()
+            }
+        },
+        _ => String::new(),
+    }
+}
+
+/// Every player command that could be legal now (decide filters them).
+fn candidates(state: &GameState, seat: Seat) -> Vec<Command> {
+    let player = state.player(seat);
+    let hand = player.hand.as_slice();
+    let mut commands = Vec::new();
+    match &state.phase {
+        Phase::Duel { duel } => match &duel.step {
+            DuelStep::Relent { .. } => commands.extend([Command::Relent, Command::Resist]),
+            DuelStep::Modify { .. } => {
+                commands.push(Command::FinishModifying);
+                for token in [Token::Focused, Token::Insight] {
+                    commands.push(Command::UseToken { token, suit: None });
+                }
+                for suit in Suit::ALL {
+                    commands.push(Command::UseToken {
+                        token: Token::Adaptable,
+                        suit: Some(suit),
+                    });
+                }
+                commands.extend(hand.iter().map(|&card| Command::Empower { card }));
+                commands.push(Command::SpendSoulstone {
+                    boost: Boost::Modifier,
+                });
+                commands.extend(Suit::ALL.map(|suit| Command::SpendSoulstone {
+                    boost: Boost::Suit(suit),
+                }));
+            }
+            DuelStep::InsightTop { .. } => {
+                commands.extend([Command::KeepTopCard, Command::DiscardTopCard])
+            }
+            DuelStep::Choose { role } => {
+                if let Some(side) = duel.side(*role) {
+                    commands.extend(
+                        side.revealed
+                            .iter()
+                            .map(|&card| Command::ChooseCard { card }),
+                    );
+                }
+            }
+            DuelStep::Cheat { .. } => {
+                commands.extend(hand.iter().map(|&card| Command::Cheat { card }));
+                commands.push(Command::DeclineCheat);
+            }
+            DuelStep::JokerSuit { .. } => {
+                commands.push(Command::ChooseJokerSuit { suit: None });
+                commands
+                    .extend(Suit::ALL.map(|suit| Command::ChooseJokerSuit { suit: Some(suit) }));
+            }
+            DuelStep::Triggers { .. } => {
+                let names = duel
+                    .spec
+                    .triggers
+                    .iter()
+                    .chain(&duel.spec.resist_triggers)
+                    .map(|t| t.name.clone());
+                commands.extend(names.map(|name| Command::DeclareTrigger { name }));
+                commands.push(Command::DeclineTrigger);
+            }
+            DuelStep::Outcome => {}
+        },
+        Phase::Damage { progress } => {
+            for instance in &state.damage_queue {
+                let command = Command::ResolveDamageFirst {
+                    model: instance.target,
+                };
+                if !commands.contains(&command) {
+                    commands.push(command);
+                }
+            }
+            commands.extend([Command::BlockDamage, Command::DeclineBlock]);
+            commands.extend(
+                player
+                    .revealed
+                    .as_slice()
+                    .iter()
+                    .map(|&card| Command::ChooseCard { card }),
+            );
+            commands.extend(hand.iter().map(|&card| Command::Cheat { card }));
+            commands.push(Command::DeclineCheat);
+            if let Some(model) = state.model(progress.instance.target) {
+                commands.extend(model.reductions.iter().map(|r| Command::UseReduction {
+                    name: r.name.clone(),
+                }));
+            }
+            commands.extend([
+                Command::DeclineReduction,
+                Command::ReduceDamage,
+                Command::DeclineReduce,
+            ]);
+        }
+        _ => {}
+    }
+    commands
+}

@@ -1,0 +1,1858 @@
+//! `decide`: checks a command against the rules and works out every event
+//! it causes, running the automatic steps that follow until the game waits
+//! for a decision again. It works on a copy of the state, applying each
+//! event with `apply` as it goes, so the events alone reproduce the state.
+
+use super::command::{Actor, Boost, Command, Submission};
+use super::damage::{
+    DamageAmount, DamageInstance, DamageProgress, DamageStage, accuracy, band, flip_damage,
+};
+use super::duel::{
+    ActionKind, DamageProfile, Duel, DuelStep, Outcome, Role, Side, TriggerEffect, TriggerSpec,
+};
+use super::error::RuleError;
+use super::event::{DamageReport, Event};
+use super::fate::Card;
+use super::flip::{allowed_choices, reveal_count};
+use super::limits::{MAX_DRAW, MAX_EVENTS_PER_COMMAND, MAX_QUEUED_DAMAGE, MAX_TOKEN_VALUE};
+use super::model::{ModelId, Token};
+use super::state::{GameState, Phase, apply};
+use super::{Edition, Seat};
+
+/// See the module documentation.
+pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
+    if submission.version != state.version {
+        return Err(RuleError::StaleVersion {
+            made_for: submission.version,
+            current: state.version,
+        });
+    }
+    let mut sim = Sim {
+        state: state.clone(),
+        events: Vec::new(),
+    };
+    sim.command(submission.by, &submission.command)?;
+    sim.advance()?;
+    Ok(sim.events)
+}
+
+struct Sim {
+    state: GameState,
+    events: Vec<Event>,
+}
+
+fn refuse<T>(reason: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError::not_allowed(reason))
+}
+
+impl Sim {
+    fn emit(&mut self, event: Event) -> Result<(), RuleError> {
+        if self.events.len() >= MAX_EVENTS_PER_COMMAND {
+            return Err(RuleError::Limit {
+                reason: "one command caused too many events".into(),
+            });
+        }
+        apply(&mut self.state, &event);
+        self.events.push(event);
+        Ok(())
+    }
+
+    fn fourth(&self) -> bool {
+        self.state.edition == Edition::Fourth
+    }
+
+    fn duel(&self) -> Result<&Duel, RuleError> {
+        self.state.duel().ok_or(RuleError::NothingPending)
+    }
+
+    fn side(&self, role: Role) -> Result<&Side, RuleError> {
+        self.duel()?.side(role).ok_or(RuleError::NothingPending)
+    }
+
+    fn require_seat(by: Actor, seat: Seat) -> Result<(), RuleError> {
+        match by {
+            Actor::Player(p) if p == seat => Ok(()),
+            Actor::Player(_) => Err(RuleError::NotYourTurn {
+                waiting_for: seat.label().into(),
+            }),
+            Actor::System => Err(RuleError::NotYourTurn {
+                waiting_for: seat.label().into(),
+            }),
+        }
+    }
+
+    fn model_owner(&self, id: ModelId) -> Result<Seat, RuleError> {
+        self.state
+            .model(id)
+            .map(|m| m.owner)
+            .ok_or_else(|| RuleError::invalid(format!("there is no model {}", id.0)))
+    }
+
+    // ------------------------------------------------------------ commands
+
+    fn command(&mut self, by: Actor, command: &Command) -> Result<(), RuleError> {
+        if command.is_system() {
+            if by != Actor::System {
+                return Err(RuleError::SystemOnly);
+            }
+            return self.system_command(command);
+        }
+        let Actor::Player(seat) = by else {
+            return refuse("the game flow cannot make a player's decision");
+        };
+        match self.state.phase.clone() {
+            Phase::Contributions => match command {
+                Command::Contribute { entropy } => {
+                    if self.state.fairness.contributions[seat.index()].is_some() {
+                        return refuse("you have already contributed your entropy");
+                    }
+                    self.emit(Event::Contributed {
+                        seat,
+                        entropy: *entropy,
+                    })
+                }
+                _ => refuse("both players must first contribute entropy for the shuffles"),
+            },
+            Phase::Duel { duel } => self.duel_command(seat, &duel, command),
+            Phase::Damage { progress } => self.damage_command(seat, &progress, command),
+            Phase::HandLimit { seat: over } => {
+                Self::require_seat(by, over)?;
+                let Command::DiscardDown { cards } = command else {
+                    return refuse("discard down to your maximum hand size first");
+                };
+                let excess = self
+                    .state
+                    .player(over)
+                    .hand
+                    .len()
+                    .saturating_sub(usize::from(self.state.edition.max_hand()));
+                if cards.len() != excess {
+                    return refuse(format!("discard exactly {excess} card(s)"));
+                }
+                let mut distinct = cards.clone();
+                distinct.sort_unstable();
+                distinct.dedup();
+                if distinct.len() != cards.len() {
+                    return refuse("each card can only be discarded once");
+                }
+                for card in cards {
+                    if !self.state.player(over).hand.contains(*card) {
+                        return Err(RuleError::CardNotInHand {
+                            seat: over,
+                            card: card.to_string(),
+                        });
+                    }
+                }
+                self.emit(Event::Discarded {
+                    seat: over,
+                    cards: cards.clone(),
+                })
+            }
+            Phase::Idle => Err(RuleError::NothingPending),
+            Phase::Ended => Err(RuleError::GameOver),
+        }
+    }
+
+    fn system_command(&mut self, command: &Command) -> Result<(), RuleError> {
+        let idle = matches!(self.state.phase, Phase::Idle);
+        match command {
+            Command::EndGame => {
+                if matches!(self.state.phase, Phase::Ended) {
+                    return Err(RuleError::GameOver);
+                }
+                self.emit(Event::SeedRevealed {
+                    seed: self.state.fairness.seed,
+                })?;
+                self.emit(Event::GameEnded)
+            }
+            _ if !idle => refuse("finish what is in progress first"),
+            Command::StartDuel { spec } => self.start_duel(spec),
+            Command::DealDamage {
+                target,
+                amount,
+                irreducible,
+                source,
+                credit,
+            } => {
+                self.model_owner(*target)?;
+                if let Some(credit) = credit {
+                    self.model_owner(*credit)?;
+                }
+                let instance = DamageInstance {
+                    target: *target,
+                    source: if source.is_empty() {
+                        "damage".into()
+                    } else {
+                        source.clone()
+                    },
+                    credit: *credit,
+                    attacker: None,
+                    amount: DamageAmount::Fixed { amount: *amount },
+                    modifiers: 0,
+                    raises: 0,
+                    additions: Vec::new(),
+                    tie: false,
+                    cover: false,
+                    irreducible: *irreducible,
+                    infuse_on_kill: None,
+                    batch: self.batch(),
+                };
+                self.queue(instance)
+            }
+            Command::Draw { seat, count } => {
+                if *count > MAX_DRAW {
+                    return Err(RuleError::Limit {
+                        reason: format!("draw at most {MAX_DRAW} cards at once"),
+                    });
+                }
+                for _ in 0..*count {
+                    self.draw(*seat)?;
+                }
+                Ok(())
+            }
+            Command::GainToken {
+                model,
+                token,
+                value,
+            } => {
+                self.model_owner(*model)?;
+                if *value == 0 || *value > MAX_TOKEN_VALUE {
+                    return refuse(format!("a token's value is 1–{MAX_TOKEN_VALUE}"));
+                }
+                self.gain_token(*model, *token, *value)
+            }
+            Command::ShuffleDiscards => {
+                for seat in Seat::BOTH {
+                    let cards =
+                        self.state.player(seat).deck.len() + self.state.player(seat).discard.len();
+                    let number = self.state.fairness.shuffles[seat.index()] + 1;
+                    self.emit(Event::DeckShuffled {
+                        seat,
+                        number,
+                        cards: cards as u8,
+                        with_deck: true,
+                    })?;
+                }
+                Ok(())
+            }
+            Command::NewActivation => self.emit(Event::ActivationStarted),
+            _ => refuse("not a system command"),
+        }
+    }
+
+    fn batch(&self) -> u32 {
+        u32::try_from(self.state.version).unwrap_or(u32::MAX)
+    }
+
+    fn queue(&mut self, instance: DamageInstance) -> Result<(), RuleError> {
+        if self.state.damage_queue.len() >= MAX_QUEUED_DAMAGE {
+            return Err(RuleError::Limit {
+                reason: "too much damage is waiting to be resolved".into(),
+            });
+        }
+        self.emit(Event::QueueDamage {
+            instance: Box::new(instance),
+        })
+    }
+
+    /// Gains a token, following the one-per-name and cancelling rules.
+    fn gain_token(&mut self, model: ModelId, token: Token, value: u8) -> Result<(), RuleError> {
+        let Some(m) = self.state.model(model) else {
+            return Ok(());
+        };
+        if self.fourth() {
+            if m.tokens.has(token) {
+                return Ok(());
+            }
+            if let Some(other) = token.cancelled_by()
+                && m.tokens.has(other)
+            {
+                // Gaining a token that its opposite cancels removes both.
+                return self.emit(Event::TokenRemoved {
+                    model,
+                    token: other,
+                    by: 1,
+                });
+            }
+            self.emit(Event::TokenGained {
+                model,
+                token,
+                value: 1,
+            })
+        } else {
+            if let Some(other) = token.cancelled_by()
+                && m.tokens.has(other)
+            {
+                let present = m.tokens.value(other);
+                self.emit(Event::TokenRemoved {
+                    model,
+                    token: other,
+                    by: present,
+                })?;
+                return Ok(());
+            }
+            self.emit(Event::TokenGained {
+                model,
+                token,
+                value,
+            })
+        }
+    }
+
+    // ------------------------------------------------------------ cards
+
+    /// Makes sure a deck has a card, reshuffling the discard pile if empty.
+    fn ensure_deck(&mut self, seat: Seat) -> Result<bool, RuleError> {
+        if !self.state.player(seat).deck.is_empty() {
+            return Ok(true);
+        }
+        let discard = self.state.player(seat).discard.len();
+        if discard == 0 {
+            return Ok(false);
+        }
+        let number = self.state.fairness.shuffles[seat.index()] + 1;
+        self.emit(Event::DeckShuffled {
+            seat,
+            number,
+            cards: discard as u8,
+            with_deck: false,
+        })?;
+        Ok(true)
+    }
+
+    fn draw(&mut self, seat: Seat) -> Result<(), RuleError> {
+        if !self.ensure_deck(seat)? {
+            return Ok(());
+        }
+        let card = self.state.player(seat).deck.top();
+        self.emit(Event::Drew { seat, card })
+    }
+
+    /// Reveals `count` cards from the top of a deck (reshuffling as needed).
+    fn reveal(
+        &mut self,
+        seat: Seat,
+        role: Option<Role>,
+        count: usize,
+    ) -> Result<Vec<Card>, RuleError> {
+        let mut cards = Vec::with_capacity(count);
+        // One event per run of cards from the same deck; the deck is
+        // reshuffled from the discard pile if it runs out part way.
+        while cards.len() < count && self.ensure_deck(seat)? {
+            let deck = self.state.player(seat).deck;
+            let batch: Vec<Card> = deck.top_down().take(count - cards.len()).collect();
+            self.emit(Event::Revealed {
+                seat,
+                role,
+                cards: batch.clone(),
+            })?;
+            cards.extend(batch);
+        }
+        Ok(cards)
+    }
+
+    /// Puts a revealed card in the conflict and discards the rest.
+    fn choose(&mut self, seat: Seat, role: Option<Role>, card: Card) -> Result<(), RuleError> {
+        let revealed = match role {
+            Some(role) => self.side(role)?.revealed.clone(),
+            None => self.state.player(seat).revealed.as_slice().to_vec(),
+        };
+        self.emit(Event::CardChosen { seat, role, card })?;
+        let rest: Vec<Card> = revealed.into_iter().filter(|c| *c != card).collect();
+        if !rest.is_empty() {
+            self.emit(Event::RevealedDiscarded { seat, cards: rest })?;
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ duels
+
+    fn start_duel(&mut self, spec: &super::duel::DuelSpec) -> Result<(), RuleError> {
+        spec.validate().map_err(RuleError::invalid)?;
+        let fourth = self.fourth();
+        let initiator = self
+            .state
+            .model(spec.initiator)
+            .filter(|m| !m.killed)
+            .ok_or_else(|| {
+                RuleError::invalid(format!("model {} is not in play", spec.initiator.0))
+            })?;
+        let initiator_seat = initiator.owner;
+        let (resister_seat, resister_base) = match (spec.resister, spec.resist_stat) {
+            (Some(id), Some(stat)) => {
+                let m =
+                    self.state.model(id).filter(|m| !m.killed).ok_or_else(|| {
+                        RuleError::invalid(format!("model {} is not in play", id.0))
+                    })?;
+                (Some(m.owner), Some(m.stat(stat, fourth)))
+            }
+            _ => (None, None),
+        };
+        if let Some(target) = spec.target {
+            self.model_owner(target)?;
+        }
+        self.emit(Event::DuelStarted {
+            spec: Box::new(spec.clone()),
+            initiator_seat,
+            resister_seat,
+            initiator_base: spec.skill,
+            resister_base,
+        })?;
+        // Distracted acts when the model targets an enemy.
+        let distracted = self
+            .state
+            .model(spec.initiator)
+            .map(|m| m.tokens.value(Token::Distracted))
+            .unwrap_or(0);
+        if spec.targets_enemy && distracted > 0 {
+            if fourth {
+                self.emit(Event::TokenRemoved {
+                    model: spec.initiator,
+                    token: Token::Distracted,
+                    by: 1,
+                })?;
+            }
+            self.emit(Event::ModifierAdded {
+                role: Role::Initiator,
+                amount: -1,
+                source: "Distracted".into(),
+            })?;
+        }
+        // Who may relent: the resister of a friendly opposed duel; in 4th
+        // edition also a model in a friendly simple duel it did not declare.
+        let relent = if spec.friendly && spec.is_opposed() {
+            Some(Role::Resister)
+        } else if spec.friendly && fourth && !spec.own_tactical {
+            Some(Role::Initiator)
+        } else {
+            None
+        };
+        let step = match relent {
+            Some(role) => DuelStep::Relent { role },
+            None => DuelStep::Modify {
+                role: Role::Initiator,
+            },
+        };
+        self.emit(Event::DuelStep { step })
+    }
+
+    fn duel_command(
+        &mut self,
+        seat: Seat,
+        duel: &Duel,
+        command: &Command,
+    ) -> Result<(), RuleError> {
+        let fourth = self.fourth();
+        match duel.step.clone() {
+            DuelStep::Relent { role } => {
+                let side = self.side(role)?.clone();
+                Self::require_seat(Actor::Player(seat), side.seat)?;
+                match command {
+                    Command::Relent => {
+                        self.emit(Event::Relented { role })?;
+                        let step = DuelStep::Modify {
+                            role: Role::Initiator,
+                        };
+                        self.emit(Event::DuelStep { step })
+                    }
+                    Command::Resist => {
+                        self.emit(Event::RelentDeclined { role })?;
+                        self.emit(Event::DuelStep {
+                            step: DuelStep::Modify {
+                                role: Role::Initiator,
+                            },
+                        })
+                    }
+                    _ => refuse("first decide whether to relent"),
+                }
+            }
+            DuelStep::Modify { role } => {
+                let side = self.side(role)?.clone();
+                Self::require_seat(Actor::Player(seat), side.seat)?;
+                self.modify(role, &side, command, fourth)
+            }
+            DuelStep::InsightTop { role } => {
+                let side = self.side(role)?.clone();
+                Self::require_seat(Actor::Player(seat), side.seat)?;
+                let card = self
+                    .state
+                    .player(seat)
+                    .deck
+                    .top()
+                    .ok_or(RuleError::NothingPending)?;
+                match command {
+                    Command::KeepTopCard => self.emit(Event::TopCardKept { seat })?,
+                    Command::DiscardTopCard => self.emit(Event::TopCardDiscarded { seat, card })?,
+                    _ => return refuse("keep or discard the card you looked at"),
+                }
+                self.emit(Event::DuelStep {
+                    step: DuelStep::Modify { role },
+                })
+            }
+            DuelStep::Choose { role } => {
+                let side = self.side(role)?.clone();
+                Self::require_seat(Actor::Player(seat), side.seat)?;
+                let Command::ChooseCard { card } = command else {
+                    return refuse("choose which revealed card to use");
+                };
+                let revealed = side.revealed.clone();
+                let allowed = allowed_choices(&revealed, side.modifiers);
+                if !allowed.contains(card) {
+                    return refuse(choice_reason(&revealed, side.modifiers));
+                }
+                self.choose(seat, Some(role), *card)?;
+                self.emit(Event::DuelStep {
+                    step: DuelStep::Choose { role },
+                })
+            }
+            DuelStep::Cheat { order, next } => {
+                let role = order[usize::from(next)];
+                let side = self.side(role)?.clone();
+                Self::require_seat(Actor::Player(seat), side.seat)?;
+                match command {
+                    Command::Cheat { card } => {
+                        if let Some(reason) = self.cheat_forbidden(role, fourth) {
+                            return refuse(reason);
+                        }
+                        if !self.state.player(seat).hand.contains(*card) {
+                            return Err(RuleError::CardNotInHand {
+                                seat,
+                                card: card.to_string(),
+                            });
+                        }
+                        let Some(out) = side.card else {
+                            return refuse("there is no card to replace");
+                        };
+                        self.emit(Event::Cheated {
+                            seat,
+                            role: Some(role),
+                            card_in: *card,
+                            card_out: out,
+                        })?;
+                    }
+                    Command::DeclineCheat => {
+                        self.emit(Event::CheatDeclined { role: Some(role) })?
+                    }
+                    _ => return refuse("cheat fate or decline"),
+                }
+                self.emit(Event::DuelStep {
+                    step: DuelStep::Cheat {
+                        order,
+                        next: next + 1,
+                    },
+                })
+            }
+            DuelStep::JokerSuit { role } => {
+                let side = self.side(role)?.clone();
+                Self::require_seat(Actor::Player(seat), side.seat)?;
+                let Command::ChooseJokerSuit { suit } = command else {
+                    return refuse("choose the Red Joker's suit (or none)");
+                };
+                self.emit(Event::JokerSuitChosen { role, suit: *suit })
+            }
+            DuelStep::Triggers { order, next } => {
+                let role = order[usize::from(next)];
+                let side = self.side(role)?.clone();
+                Self::require_seat(Actor::Player(seat), side.seat)?;
+                match command {
+                    Command::DeclareTrigger { name } => {
+                        let trigger = self
+                            .legal_triggers(role)?
+                            .into_iter()
+                            .find(|t| &t.name == name)
+                            .ok_or_else(|| RuleError::not_allowed(format!("{name} cannot be declared: its suits are not in the total, its soulstones cannot be paid, or it is not this duel's trigger")))?;
+                        for _ in 0..trigger.soulstones {
+                            self.emit(Event::SoulstoneSpent {
+                                seat,
+                                purpose: format!("trigger {}", trigger.name),
+                                role: None,
+                            })?;
+                        }
+                        self.emit(Event::TriggerDeclared {
+                            role,
+                            name: name.clone(),
+                        })?;
+                        if let TriggerEffect::SetRaiseValue { value } = trigger.effect {
+                            self.emit(Event::RaiseValueChanged {
+                                value: value.max(1),
+                            })?;
+                        }
+                    }
+                    Command::DeclineTrigger => self.emit(Event::TriggerDeclined { role })?,
+                    _ => return refuse("declare a trigger or decline"),
+                }
+                self.emit(Event::DuelStep {
+                    step: DuelStep::Triggers {
+                        order,
+                        next: next + 1,
+                    },
+                })
+            }
+            DuelStep::Outcome => Err(RuleError::NothingPending),
+        }
+    }
+
+    fn modify(
+        &mut self,
+        role: Role,
+        side: &Side,
+        command: &Command,
+        fourth: bool,
+    ) -> Result<(), RuleError> {
+        let seat = side.seat;
+        let model = self
+            .state
+            .model(side.model)
+            .cloned()
+            .ok_or(RuleError::NothingPending)?;
+        let opposed = self.duel()?.spec.is_opposed();
+        match command {
+            Command::FinishModifying => {
+                self.emit(Event::FinishedModifying { role })?;
+                if role == Role::Initiator && self.duel()?.sides.len() > 1 {
+                    self.emit(Event::DuelStep {
+                        step: DuelStep::Modify {
+                            role: Role::Resister,
+                        },
+                    })?;
+                }
+                Ok(())
+            }
+            Command::UseToken { token, suit } => {
+                if !model.tokens.has(*token) {
+                    return refuse(format!("{} has no {token:?} token", model.name));
+                }
+                match (token, fourth) {
+                    (Token::Focused, _) => {
+                        if !fourth && !opposed {
+                            return refuse("in 3rd edition Focused only helps opposed duels");
+                        }
+                        if side.used_focused {
+                            return refuse("Focused can be used once per duel");
+                        }
+                        self.emit(Event::TokenUsed {
+                            role,
+                            model: model.id,
+                            token: Token::Focused,
+                        })?;
+                        self.emit(Event::ModifierAdded {
+                            role,
+                            amount: 1,
+                            source: "Focused".into(),
+                        })
+                    }
+                    (Token::Adaptable, true) => {
+                        let Some(suit) = suit else {
+                            return refuse("name the suit Adaptable adds");
+                        };
+                        self.emit(Event::TokenUsed {
+                            role,
+                            model: model.id,
+                            token: Token::Adaptable,
+                        })?;
+                        self.emit(Event::SuitAdded {
+                            role,
+                            suit: *suit,
+                            source: "Adaptable".into(),
+                        })
+                    }
+                    (Token::Insight, true) => {
+                        if !self.ensure_deck(seat)? {
+                            return refuse("there is no card to look at");
+                        }
+                        self.emit(Event::TokenUsed {
+                            role,
+                            model: model.id,
+                            token: Token::Insight,
+                        })?;
+                        let card = self.state.player(seat).deck.top();
+                        self.emit(Event::TopCardSeen { seat, card })
+                    }
+                    _ => refuse(format!("{token:?} is not used before a duel")),
+                }
+            }
+            Command::Empower { card } => {
+                if !fourth {
+                    return refuse(
+                        "empowering is a 4th edition rule; in 3rd edition spend a soulstone",
+                    );
+                }
+                if side.empowered {
+                    return refuse("a model empowers a duel only once");
+                }
+                if !self.state.player(seat).hand.contains(*card) {
+                    return Err(RuleError::CardNotInHand {
+                        seat,
+                        card: card.to_string(),
+                    });
+                }
+                if card.value() > 5 {
+                    return refuse("only a card of value 5 or less can be discarded to empower");
+                }
+                self.emit(Event::Empowered {
+                    role,
+                    seat,
+                    card: *card,
+                })?;
+                self.emit(Event::ModifierAdded {
+                    role,
+                    amount: 1,
+                    source: "empowered".into(),
+                })?;
+                if let Some(suit) = card.suit() {
+                    self.emit(Event::SuitAdded {
+                        role,
+                        suit,
+                        source: format!("empowered with {card}"),
+                    })?;
+                }
+                Ok(())
+            }
+            Command::SpendSoulstone { boost } => {
+                if fourth {
+                    return refuse(
+                        "in 4th edition duels are empowered by discarding a card, not by soulstones",
+                    );
+                }
+                if !model.soulstone_user {
+                    return refuse(format!("{} cannot use soulstones", model.name));
+                }
+                if side.soulstone_spent {
+                    return refuse("a model spends one soulstone per duel");
+                }
+                if self.state.player(seat).soulstones == 0 {
+                    return refuse("the crew has no soulstones left");
+                }
+                self.emit(Event::SoulstoneSpent {
+                    seat,
+                    purpose: "duel".into(),
+                    role: Some(role),
+                })?;
+                match boost {
+                    Boost::Modifier => self.emit(Event::ModifierAdded {
+                        role,
+                        amount: 1,
+                        source: "soulstone".into(),
+                    }),
+                    Boost::Suit(suit) => self.emit(Event::SuitAdded {
+                        role,
+                        suit: *suit,
+                        source: "soulstone".into(),
+                    }),
+                }
+            }
+            _ => refuse("modify the duel (tokens, empower or soulstones) or finish modifying"),
+        }
+    }
+
+    /// Why a side may not cheat now (public reasons only), if it may not.
+    fn cheat_forbidden(&self, role: Role, fourth: bool) -> Option<String> {
+        let duel = self.state.duel()?;
+        let side = duel.side(role)?;
+        if side.relented {
+            return Some("a relenting model does not cheat".into());
+        }
+        if side.cheat_decided {
+            return Some("each player has one chance to cheat a duel".into());
+        }
+        if duel.spec.cannot_cheat {
+            return Some("this duel cannot be cheated".into());
+        }
+        if side.flipped_black_joker {
+            return Some("the Black Joker was flipped: it cannot be cheated".into());
+        }
+        let other = duel.side(match role {
+            Role::Initiator => Role::Resister,
+            Role::Resister => Role::Initiator,
+        });
+        if other.is_some_and(|o| o.flipped_red_joker) {
+            return Some("the opponent flipped the Red Joker: no cheating".into());
+        }
+        if !fourth && side.modifiers < 0 {
+            return Some("in 3rd edition a flip with a negative modifier cannot be cheated".into());
+        }
+        if fourth
+            && role == Role::Initiator
+            && duel.spec.targets_enemy
+            && self
+                .state
+                .model(side.model)
+                .is_some_and(|m| m.tokens.has(Token::Entranced))
+        {
+            return Some("Entranced: this action cannot be cheated".into());
+        }
+        if self.state.player(side.seat).hand.is_empty() {
+            return Some("the hand is empty".into());
+        }
+        None
+    }
+
+    fn legal_triggers(&self, role: Role) -> Result<Vec<TriggerSpec>, RuleError> {
+        let duel = self.duel()?;
+        let side = self.side(role)?;
+        let stunned = self
+            .state
+            .model(side.model)
+            .is_some_and(|m| m.tokens.has(Token::Stunned));
+        if side.relented || stunned {
+            return Ok(Vec::new());
+        }
+        let list = match role {
+            Role::Initiator => &duel.spec.triggers,
+            Role::Resister => &duel.spec.resist_triggers,
+        };
+        let suits = side.all_suits();
+        let soulstones = self.state.player(side.seat).soulstones;
+        Ok(list
+            .iter()
+            .filter(|t| suits.contains_all(t.suits) && u16::from(t.soulstones) <= soulstones)
+            .cloned()
+            .collect())
+    }
+
+    /// Runs the duel's automatic steps; false when a decision is awaited.
+    fn advance_duel(&mut self) -> Result<bool, RuleError> {
+        let fourth = self.fourth();
+        let duel = self.duel()?.clone();
+        match duel.step {
+            DuelStep::Relent { .. } | DuelStep::InsightTop { .. } => Ok(false),
+            DuelStep::Modify { role } => {
+                let side = self.side(role)?.clone();
+                if side.modified {
+                    if role == Role::Initiator && duel.sides.len() > 1 {
+                        self.emit(Event::DuelStep {
+                            step: DuelStep::Modify {
+                                role: Role::Resister,
+                            },
+                        })?;
+                    } else {
+                        self.flip_all()?;
+                    }
+                    return Ok(true);
+                }
+                // Nothing to decide, judging only from what both players can see.
+                let model = self.state.model(side.model).cloned();
+                let tokens_usable = model.as_ref().is_some_and(|m| {
+                    if fourth {
+                        [Token::Focused, Token::Adaptable, Token::Insight]
+                            .iter()
+                            .any(|t| m.tokens.has(*t))
+                    } else {
+                        m.tokens.has(Token::Focused) && duel.spec.is_opposed()
+                    }
+                });
+                let other_options = if fourth {
+                    !side.empowered && !self.state.player(side.seat).hand.is_empty()
+                } else {
+                    !side.soulstone_spent
+                        && model.as_ref().is_some_and(|m| m.soulstone_user)
+                        && self.state.player(side.seat).soulstones > 0
+                };
+                if !tokens_usable && !other_options {
+                    self.emit(Event::FinishedModifying { role })?;
+                    return Ok(true);
+                }
+                Ok(false)
+            }
+            DuelStep::Choose { role } => {
+                // The initiator (the active player) chooses first.
+                for r in duel.roles() {
+                    let side = self.side(r)?.clone();
+                    if side.relented || side.card.is_some() {
+                        continue;
+                    }
+                    if r != role {
+                        self.emit(Event::DuelStep {
+                            step: DuelStep::Choose { role: r },
+                        })?;
+                        return Ok(true);
+                    }
+                    return Ok(false);
+                }
+                self.after_flips()?;
+                Ok(true)
+            }
+            DuelStep::Cheat { order, next } => {
+                let Some(&role) = order.get(usize::from(next)) else {
+                    self.after_cheats()?;
+                    return Ok(true);
+                };
+                if duel.side(role).is_none() {
+                    self.emit(Event::DuelStep {
+                        step: DuelStep::Cheat {
+                            order,
+                            next: next + 1,
+                        },
+                    })?;
+                    return Ok(true);
+                }
+                if let Some(reason) = self.cheat_forbidden(role, fourth) {
+                    if !self.side(role)?.cheat_decided {
+                        self.emit(Event::CheatSkipped { role, reason })?;
+                    }
+                    self.emit(Event::DuelStep {
+                        step: DuelStep::Cheat {
+                            order,
+                            next: next + 1,
+                        },
+                    })?;
+                    return Ok(true);
+                }
+                Ok(false)
+            }
+            DuelStep::JokerSuit { .. } => {
+                for r in duel.roles() {
+                    let side = self.side(r)?.clone();
+                    if side.card.is_some_and(|c| c.is_red_joker()) && !side.joker_suit_chosen {
+                        if duel.step != (DuelStep::JokerSuit { role: r }) {
+                            self.emit(Event::DuelStep {
+                                step: DuelStep::JokerSuit { role: r },
+                            })?;
+                            return Ok(true);
+                        }
+                        return Ok(false);
+                    }
+                }
+                self.announce_final()?;
+                Ok(true)
+            }
+            DuelStep::Triggers { order, next } => {
+                let Some(&role) = order
+                    .get(usize::from(next))
+                    .filter(|_| usize::from(next) < self.trigger_slots())
+                else {
+                    self.emit(Event::DuelStep {
+                        step: DuelStep::Outcome,
+                    })?;
+                    return Ok(true);
+                };
+                if duel.side(role).is_none() || self.legal_triggers(role)?.is_empty() {
+                    if duel.side(role).is_some() {
+                        self.emit(Event::TriggerDeclined { role })?;
+                    }
+                    self.emit(Event::DuelStep {
+                        step: DuelStep::Triggers {
+                            order,
+                            next: next + 1,
+                        },
+                    })?;
+                    return Ok(true);
+                }
+                Ok(false)
+            }
+            DuelStep::Outcome => {
+                self.resolve_duel()?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// Step B: every side that did not relent flips.
+    fn flip_all(&mut self) -> Result<(), RuleError> {
+        let duel = self.duel()?.clone();
+        for role in duel.roles() {
+            let side = self.side(role)?.clone();
+            if side.relented {
+                continue;
+            }
+            let cards = self.reveal(side.seat, Some(role), reveal_count(side.modifiers))?;
+            let allowed = allowed_choices(&cards, side.modifiers);
+            if let [only] = allowed.as_slice() {
+                self.choose(side.seat, Some(role), *only)?;
+            }
+        }
+        self.emit(Event::DuelStep {
+            step: DuelStep::Choose {
+                role: Role::Initiator,
+            },
+        })
+    }
+
+    /// After the cards are chosen: announce totals, then cheating in order.
+    fn after_flips(&mut self) -> Result<(), RuleError> {
+        let duel = self.duel()?.clone();
+        self.announce(false)?;
+        let order = match (duel.side(Role::Initiator), duel.side(Role::Resister)) {
+            // The lower current total cheats first; on a tie, the resister.
+            (Some(i), Some(r)) => {
+                let (ti, tr) = (self.current_total(i), self.current_total(r));
+                if ti < tr {
+                    [Role::Initiator, Role::Resister]
+                } else {
+                    [Role::Resister, Role::Initiator]
+                }
+            }
+            _ => [Role::Initiator, Role::Resister],
+        };
+        self.emit(Event::DuelStep {
+            step: DuelStep::Cheat { order, next: 0 },
+        })
+    }
+
+    fn current_total(&self, side: &Side) -> i16 {
+        if side.relented {
+            // A relenting side's total equals the initiator's (never ahead).
+            return i16::MIN;
+        }
+        side.total()
+    }
+
+    fn after_cheats(&mut self) -> Result<(), RuleError> {
+        self.emit(Event::DuelStep {
+            step: DuelStep::JokerSuit {
+                role: Role::Initiator,
+            },
+        })
+    }
+
+    fn announce(&mut self, last: bool) -> Result<(), RuleError> {
+        let duel = self.duel()?.clone();
+        let initiator = duel
+            .side(Role::Initiator)
+            .ok_or(RuleError::NothingPending)?;
+        let (initiator_total, resister) = totals(&duel);
+        self.emit(Event::TotalsAnnounced {
+            initiator: initiator_total,
+            initiator_suits: initiator.all_suits(),
+            resister,
+            resister_suits: duel.side(Role::Resister).map(Side::all_suits),
+            last,
+        })
+    }
+
+    fn announce_final(&mut self) -> Result<(), RuleError> {
+        self.announce(true)?;
+        self.emit(Event::DuelStep {
+            step: DuelStep::Triggers {
+                order: [Role::Initiator, Role::Resister],
+                next: 0,
+            },
+        })
+    }
+
+    /// How many sides declare triggers: in 4th edition only the initiator,
+    /// in 3rd edition both (the initiator first).
+    fn trigger_slots(&self) -> usize {
+        if self.fourth() { 1 } else { 2 }
+    }
+
+    /// Steps F and G: the outcome, the conflict cleared, damage queued.
+    fn resolve_duel(&mut self) -> Result<(), RuleError> {
+        let fourth = self.fourth();
+        let duel = self.duel()?.clone();
+        let spec = duel.spec.clone();
+        let initiator = duel
+            .side(Role::Initiator)
+            .ok_or(RuleError::NothingPending)?
+            .clone();
+        let (initiator_total, resister_total) = totals(&duel);
+        let meets_tn = spec.tn.is_none_or(|tn| initiator_total >= tn)
+            && initiator.all_suits().contains_all(spec.tn_suits);
+        let beats_resister = resister_total.is_none_or(|r| initiator_total >= r);
+        let relented_simple = initiator.relented;
+        let success = meets_tn && beats_resister && !relented_simple;
+        let tie = success && resister_total == Some(initiator_total);
+        let raises = if fourth && success {
+            let baseline = match (resister_total, spec.tn) {
+                (Some(r), Some(tn)) => r.max(tn),
+                (Some(r), None) => r,
+                (None, Some(tn)) => tn,
+                (None, None) => initiator_total,
+            };
+            let from_margin = u8::try_from(
+                (initiator_total - baseline).max(0) / i16::from(duel.raise_value.max(1)),
+            )
+            .unwrap_or(u8::MAX);
+            from_margin.saturating_add(u8::from(initiator.flipped_red_joker))
+        } else {
+            0
+        };
+        let outcome = Outcome {
+            success,
+            initiator_total,
+            resister_total,
+            tie,
+            raises,
+            margin: resister_total.map(|r| initiator_total - r).unwrap_or(0),
+        };
+        self.emit(Event::DuelResolved { outcome })?;
+        let mut cleared = Vec::new();
+        for seat in Seat::BOTH {
+            for card in self.state.player(seat).conflict.as_slice() {
+                cleared.push((seat, *card));
+            }
+        }
+        if !cleared.is_empty() {
+            self.emit(Event::ConflictCleared { cards: cleared })?;
+        }
+        if success {
+            self.queue_action_damage(&duel, &outcome)?;
+        }
+        // Tokens that end with the action.
+        if spec.targets_enemy {
+            let model = self.state.model(spec.initiator).cloned();
+            if let Some(m) = model {
+                if fourth && m.tokens.has(Token::Entranced) {
+                    self.emit(Event::TokenRemoved {
+                        model: m.id,
+                        token: Token::Entranced,
+                        by: 1,
+                    })?;
+                }
+                if !fourth && m.tokens.has(Token::Distracted) {
+                    self.emit(Event::TokenRemoved {
+                        model: m.id,
+                        token: Token::Distracted,
+                        by: 1,
+                    })?;
+                }
+            }
+        }
+        self.emit(Event::DuelEnded)
+    }
+
+    fn queue_action_damage(&mut self, duel: &Duel, outcome: &Outcome) -> Result<(), RuleError> {
+        let fourth = self.fourth();
+        let spec = &duel.spec;
+        let Some(target) = spec.damaged_model() else {
+            return Ok(());
+        };
+        let initiator = duel.side(Role::Initiator).cloned();
+        let attacker_seat = initiator.as_ref().map(|s| s.seat);
+        let declared: Vec<TriggerSpec> = match initiator.as_ref().and_then(|s| s.trigger.clone()) {
+            Some(name) => spec
+                .triggers
+                .iter()
+                .filter(|t| t.name == name)
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        let infuse_on_kill = declared
+            .iter()
+            .any(|t| t.effect == TriggerEffect::InfuseOnKill)
+            .then_some(attacker_seat)
+            .flatten();
+        let batch = self.batch();
+        // "When resolving" effects on the target.
+        for trigger in &declared {
+            if let TriggerEffect::TargetGainsToken { token } = trigger.effect {
+                self.gain_token(target, token, 1)?;
+            }
+        }
+        let amount = match spec.damage {
+            DamageProfile::None => None,
+            DamageProfile::Fixed { amount } => Some(DamageAmount::Fixed { amount }),
+            DamageProfile::Flip {
+                weak,
+                moderate,
+                severe,
+            } => Some(DamageAmount::Flip {
+                weak,
+                moderate,
+                severe,
+            }),
+        };
+        if let Some(amount) = amount {
+            let mut additions: Vec<(String, u8)> = declared
+                .iter()
+                .filter_map(|t| match t.effect {
+                    TriggerEffect::AddDamage { amount } => Some((t.name.clone(), amount)),
+                    _ => None,
+                })
+                .collect();
+            // 4th edition Impact: +1 on the next successful damaging attack.
+            if fourth
+                && spec.is_opposed()
+                && self
+                    .state
+                    .model(spec.initiator)
+                    .is_some_and(|m| m.tokens.has(Token::Impact))
+            {
+                self.emit(Event::TokenRemoved {
+                    model: spec.initiator,
+                    token: Token::Impact,
+                    by: 1,
+                })?;
+                additions.push(("Impact".into(), 1));
+            }
+            let mut modifiers = 0;
+            if !fourth {
+                if spec.is_opposed() {
+                    modifiers += accuracy(outcome.margin);
+                }
+                if initiator.as_ref().is_some_and(|s| s.used_focused) {
+                    modifiers += 1;
+                }
+                if spec.cover {
+                    modifiers -= 1;
+                }
+            }
+            let raises = if fourth && spec.kind != ActionKind::Magic {
+                outcome.raises
+            } else {
+                0
+            };
+            self.queue(DamageInstance {
+                target,
+                source: if spec.action.is_empty() {
+                    "the action".into()
+                } else {
+                    spec.action.clone()
+                },
+                credit: Some(spec.initiator),
+                attacker: attacker_seat,
+                amount,
+                modifiers,
+                raises,
+                additions,
+                tie: fourth && outcome.tie,
+                cover: fourth && spec.cover,
+                irreducible: spec.irreducible,
+                infuse_on_kill,
+                batch,
+            })?;
+        }
+        // Instance damage from triggers follows the action's own damage.
+        for trigger in &declared {
+            if let TriggerEffect::InstanceDamage { amount } = trigger.effect {
+                self.queue(DamageInstance {
+                    target,
+                    source: trigger.name.clone(),
+                    credit: Some(spec.initiator),
+                    attacker: attacker_seat,
+                    amount: DamageAmount::Fixed { amount },
+                    modifiers: 0,
+                    raises: 0,
+                    additions: Vec::new(),
+                    tie: false,
+                    cover: fourth && spec.cover,
+                    irreducible: spec.irreducible,
+                    infuse_on_kill,
+                    batch: batch + 1,
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ damage
+
+    fn damage_command(
+        &mut self,
+        seat: Seat,
+        progress: &DamageProgress,
+        command: &Command,
+    ) -> Result<(), RuleError> {
+        let target_owner = self.model_owner(progress.instance.target)?;
+        let mut next = progress.clone();
+        match progress.stage {
+            DamageStage::Order => {
+                Self::require_seat(Actor::Player(seat), target_owner)?;
+                let Command::ResolveDamageFirst { model } = command else {
+                    return refuse("choose which damaged model resolves first");
+                };
+                let batch = progress.instance.batch;
+                let index = self
+                    .state
+                    .damage_queue
+                    .iter()
+                    .position(|d| d.batch == batch && d.target == *model)
+                    .ok_or_else(|| RuleError::not_allowed("that model has no damage waiting"))?;
+                let instance = self.state.damage_queue[index].clone();
+                self.emit(Event::DequeueDamage { index })?;
+                self.begin_damage(instance)
+            }
+            DamageStage::Block => {
+                Self::require_seat(Actor::Player(seat), target_owner)?;
+                match command {
+                    Command::BlockDamage => {
+                        self.emit(Event::SoulstoneSpent {
+                            seat,
+                            purpose: "block damage".into(),
+                            role: None,
+                        })?;
+                        self.emit(Event::DamageBlocked {
+                            seat,
+                            model: progress.instance.target,
+                        })?;
+                        next.flip_modifiers -= 1;
+                    }
+                    Command::DeclineBlock => {}
+                    _ => return refuse("spend a soulstone to block, or decline"),
+                }
+                self.damage_flip(next)
+            }
+            DamageStage::FlipChoose => {
+                let attacker = progress.instance.attacker.unwrap_or(target_owner);
+                Self::require_seat(Actor::Player(seat), attacker)?;
+                let Command::ChooseCard { card } = command else {
+                    return refuse("choose the damage flip's card");
+                };
+                let revealed = self.state.player(attacker).revealed.as_slice().to_vec();
+                if !allowed_choices(&revealed, progress.flip_modifiers).contains(card) {
+                    return refuse(choice_reason(&revealed, progress.flip_modifiers));
+                }
+                self.choose(attacker, None, *card)?;
+                next.card = Some(*card);
+                self.damage_after_flip_choice(next)
+            }
+            DamageStage::FlipCheat => {
+                let attacker = progress.instance.attacker.unwrap_or(target_owner);
+                Self::require_seat(Actor::Player(seat), attacker)?;
+                match command {
+                    Command::Cheat { card } => {
+                        if !self.state.player(attacker).hand.contains(*card) {
+                            return Err(RuleError::CardNotInHand {
+                                seat,
+                                card: card.to_string(),
+                            });
+                        }
+                        let Some(out) = progress.card else {
+                            return refuse("there is no card to replace");
+                        };
+                        self.emit(Event::Cheated {
+                            seat,
+                            role: None,
+                            card_in: *card,
+                            card_out: out,
+                        })?;
+                        next.card = Some(*card);
+                    }
+                    Command::DeclineCheat => self.emit(Event::CheatDeclined { role: None })?,
+                    _ => return refuse("cheat the damage flip or decline"),
+                }
+                self.damage_amount_from_card(next)
+            }
+            DamageStage::Reductions => {
+                Self::require_seat(Actor::Player(seat), target_owner)?;
+                let model = self
+                    .state
+                    .model(progress.instance.target)
+                    .cloned()
+                    .ok_or(RuleError::NothingPending)?;
+                let offered = self
+                    .optional_reduction(progress)
+                    .ok_or(RuleError::NothingPending)?;
+                let reduction = model.reductions[offered].clone();
+                next.next_reduction = offered as u8 + 1;
+                match command {
+                    Command::UseReduction { name } if *name == reduction.name => {
+                        for _ in 0..reduction.soulstones {
+                            self.emit(Event::SoulstoneSpent {
+                                seat,
+                                purpose: format!("{} reduction", reduction.name),
+                                role: None,
+                            })?;
+                        }
+                        self.emit(Event::ReductionUsed {
+                            model: model.id,
+                            name: reduction.name.clone(),
+                        })?;
+                        let before = next.amount;
+                        next.amount = if reduction.to_zero {
+                            0
+                        } else if reduction.can_reach_zero {
+                            next.amount.saturating_sub(reduction.amount)
+                        } else {
+                            floor_one(next.amount, reduction.amount)
+                        };
+                        next.reductions
+                            .push((reduction.name.clone(), before - next.amount));
+                    }
+                    Command::UseReduction { .. } => {
+                        return refuse(format!("the reduction on offer is {}", reduction.name));
+                    }
+                    Command::DeclineReduction => {}
+                    _ => return refuse("use the reduction or decline"),
+                }
+                self.damage_reductions(next)
+            }
+            DamageStage::SoulstoneReduce => {
+                Self::require_seat(Actor::Player(seat), target_owner)?;
+                match command {
+                    Command::ReduceDamage => {
+                        self.emit(Event::SoulstoneSpent {
+                            seat,
+                            purpose: "reduce damage".into(),
+                            role: None,
+                        })?;
+                        let cards = self.reveal(seat, None, 1)?;
+                        if let Some(card) = cards.first() {
+                            self.choose(seat, None, *card)?;
+                            let by = if card.is_black_joker() {
+                                0
+                            } else {
+                                band(*card) + 1
+                            };
+                            self.emit(Event::DamageReductionFlip {
+                                seat,
+                                card: *card,
+                                by,
+                            })?;
+                            let before = next.amount;
+                            next.amount = next.amount.saturating_sub(by);
+                            next.reductions
+                                .push(("soulstone".into(), before - next.amount));
+                            self.emit(Event::ConflictCleared {
+                                cards: vec![(seat, *card)],
+                            })?;
+                        }
+                    }
+                    Command::DeclineReduce => {}
+                    _ => return refuse("spend a soulstone to reduce the damage, or decline"),
+                }
+                self.suffer(next)
+            }
+        }
+    }
+
+    /// Takes the next queued damage (or asks which, when several were dealt at once).
+    fn start_next_damage(&mut self) -> Result<(), RuleError> {
+        let Some(first) = self.state.damage_queue.first().cloned() else {
+            return Ok(());
+        };
+        let mut targets: Vec<ModelId> = self
+            .state
+            .damage_queue
+            .iter()
+            .filter(|d| d.batch == first.batch)
+            .map(|d| d.target)
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        if targets.len() > 1 {
+            let progress = new_progress(first, DamageStage::Order);
+            return self.emit(Event::DamageStep {
+                progress: Some(Box::new(progress)),
+            });
+        }
+        self.emit(Event::DequeueDamage { index: 0 })?;
+        self.begin_damage(first)
+    }
+
+    fn begin_damage(&mut self, instance: DamageInstance) -> Result<(), RuleError> {
+        let killed = self.state.model(instance.target).is_none_or(|m| m.killed);
+        if killed {
+            // The target left play: the damage does nothing.
+            return self.emit(Event::DamageStep { progress: None });
+        }
+        match instance.amount {
+            DamageAmount::Fixed { amount } => {
+                let mut progress = new_progress(instance.clone(), DamageStage::Reductions);
+                progress.base = amount;
+                let raises = if amount > 0 || !instance.additions.is_empty() {
+                    instance.raises
+                } else {
+                    0
+                };
+                progress.raises_added = raises;
+                let additions: u8 = instance.additions.iter().map(|(_, a)| *a).sum();
+                progress.dealt = amount.saturating_add(raises).saturating_add(additions);
+                progress.amount = progress.dealt;
+                self.damage_reductions(progress)
+            }
+            DamageAmount::Flip { .. } => {
+                let mut progress = new_progress(instance.clone(), DamageStage::Block);
+                progress.flip_modifiers = instance.modifiers;
+                let target = self.state.model(instance.target).cloned();
+                let can_block = target.as_ref().is_some_and(|m| m.soulstone_user)
+                    && self
+                        .state
+                        .player(target.map(|m| m.owner).unwrap_or(Seat::A))
+                        .soulstones
+                        > 0;
+                if can_block {
+                    return self.emit(Event::DamageStep {
+                        progress: Some(Box::new(progress)),
+                    });
+                }
+                self.damage_flip(progress)
+            }
+        }
+    }
+
+    /// 3rd edition: the attacker flips for damage.
+    fn damage_flip(&mut self, mut progress: DamageProgress) -> Result<(), RuleError> {
+        let attacker = progress.instance.attacker.unwrap_or(Seat::A);
+        self.emit(Event::DamageFlipStarted {
+            seat: attacker,
+            target: progress.instance.target,
+            modifiers: progress.flip_modifiers,
+        })?;
+        let cards = self.reveal(attacker, None, reveal_count(progress.flip_modifiers))?;
+        let allowed = allowed_choices(&cards, progress.flip_modifiers);
+        if let [only] = allowed.as_slice() {
+            self.choose(attacker, None, *only)?;
+            progress.card = Some(*only);
+            return self.damage_after_flip_choice(progress);
+        }
+        if allowed.is_empty() {
+            progress.card = None;
+            progress.dealt = 0;
+            progress.amount = 0;
+            return self.damage_reductions(progress);
+        }
+        progress.stage = DamageStage::FlipChoose;
+        self.emit(Event::DamageStep {
+            progress: Some(Box::new(progress)),
+        })
+    }
+
+    fn damage_after_flip_choice(&mut self, mut progress: DamageProgress) -> Result<(), RuleError> {
+        let attacker = progress.instance.attacker.unwrap_or(Seat::A);
+        let black = progress.card.is_some_and(|c| c.is_black_joker());
+        let may_cheat =
+            progress.flip_modifiers >= 0 && !black && !self.state.player(attacker).hand.is_empty();
+        if may_cheat {
+            progress.stage = DamageStage::FlipCheat;
+            return self.emit(Event::DamageStep {
+                progress: Some(Box::new(progress)),
+            });
+        }
+        self.damage_amount_from_card(progress)
+    }
+
+    fn damage_amount_from_card(&mut self, mut progress: DamageProgress) -> Result<(), RuleError> {
+        let attacker = progress.instance.attacker.unwrap_or(Seat::A);
+        let card = progress.card;
+        if let (
+            DamageAmount::Flip {
+                weak,
+                moderate,
+                severe,
+            },
+            Some(card),
+        ) = (progress.instance.amount, card)
+        {
+            progress.base = flip_damage(card, weak, moderate, severe);
+            // The Black Joker's nothing cannot be raised by anything.
+            let additions: u8 = if card.is_black_joker() {
+                0
+            } else {
+                progress.instance.additions.iter().map(|(_, a)| *a).sum()
+            };
+            progress.dealt = progress.base.saturating_add(additions);
+            progress.amount = progress.dealt;
+            self.emit(Event::ConflictCleared {
+                cards: vec![(attacker, card)],
+            })?;
+        }
+        self.emit(Event::DamageFlipEnded)?;
+        self.damage_reductions(progress)
+    }
+
+    /// The next optional reduction the damaged model could use, if any.
+    fn optional_reduction(&self, progress: &DamageProgress) -> Option<usize> {
+        if progress.instance.irreducible || progress.amount == 0 {
+            return None;
+        }
+        let model = self.state.model(progress.instance.target)?;
+        let soulstones = self.state.player(model.owner).soulstones;
+        model
+            .reductions
+            .iter()
+            .enumerate()
+            .skip(usize::from(progress.next_reduction))
+            .find(|(index, r)| {
+                r.optional
+                    && u16::from(r.soulstones) <= soulstones
+                    && !(r.once_per_activation && model.reductions_used.contains(&(*index as u8)))
+            })
+            .map(|(index, _)| index)
+    }
+
+    /// Damage timing step 3, in this order: optional reductions (the damaged
+    /// model's choice), cover and named reductions (not below 1), the tie
+    /// (not below 0), Shielded (not below 0). Irreducible damage skips it.
+    fn damage_reductions(&mut self, mut progress: DamageProgress) -> Result<(), RuleError> {
+        if self.optional_reduction(&progress).is_some() {
+            progress.stage = DamageStage::Reductions;
+            return self.emit(Event::DamageStep {
+                progress: Some(Box::new(progress)),
+            });
+        }
+        let fourth = self.fourth();
+        let target = progress.instance.target;
+        if !progress.instance.irreducible && progress.amount > 0 {
+            let model = self.state.model(target).cloned();
+            if progress.instance.cover {
+                let before = progress.amount;
+                progress.amount = floor_one(progress.amount, 1);
+                progress
+                    .reductions
+                    .push(("cover".into(), before - progress.amount));
+            }
+            if let Some(model) = &model {
+                for (index, reduction) in model.reductions.iter().enumerate() {
+                    let used = reduction.once_per_activation
+                        && model.reductions_used.contains(&(index as u8));
+                    if reduction.optional || used || progress.amount == 0 {
+                        continue;
+                    }
+                    let before = progress.amount;
+                    progress.amount = if reduction.can_reach_zero {
+                        progress.amount.saturating_sub(reduction.amount)
+                    } else {
+                        floor_one(progress.amount, reduction.amount)
+                    };
+                    if reduction.once_per_activation {
+                        self.emit(Event::ReductionUsed {
+                            model: model.id,
+                            name: reduction.name.clone(),
+                        })?;
+                    }
+                    progress
+                        .reductions
+                        .push((reduction.name.clone(), before - progress.amount));
+                }
+            }
+            if progress.instance.tie {
+                let before = progress.amount;
+                progress.amount = progress.amount.saturating_sub(1);
+                progress
+                    .reductions
+                    .push(("tie".into(), before - progress.amount));
+            }
+            if model
+                .as_ref()
+                .is_some_and(|m| m.tokens.has(Token::Shielded))
+                && progress.amount > 0
+            {
+                self.emit(Event::TokenRemoved {
+                    model: target,
+                    token: Token::Shielded,
+                    by: 1,
+                })?;
+                let before = progress.amount;
+                progress.amount = progress.amount.saturating_sub(1);
+                progress
+                    .reductions
+                    .push(("Shielded".into(), before - progress.amount));
+            }
+        }
+        // 3rd edition: a soulstone may still reduce the damage, after everything else.
+        if !fourth && !progress.instance.irreducible && progress.amount > 0 {
+            let model = self.state.model(target).cloned();
+            let can = model.as_ref().is_some_and(|m| m.soulstone_user)
+                && self
+                    .state
+                    .player(model.map(|m| m.owner).unwrap_or(Seat::A))
+                    .soulstones
+                    > 0;
+            if can {
+                progress.stage = DamageStage::SoulstoneReduce;
+                return self.emit(Event::DamageStep {
+                    progress: Some(Box::new(progress)),
+                });
+            }
+        }
+        self.suffer(progress)
+    }
+
+    /// Steps 4–6: health goes down (never below 0); at 0 the model is killed.
+    fn suffer(&mut self, progress: DamageProgress) -> Result<(), RuleError> {
+        let target = progress.instance.target;
+        self.emit(Event::DamageStep { progress: None })?;
+        self.emit(Event::DamageDealt {
+            report: DamageReport {
+                target,
+                base: progress.base,
+                raises_added: progress.raises_added,
+                additions: progress.instance.additions.clone(),
+                dealt: progress.dealt,
+                reductions: progress.reductions.clone(),
+                amount: progress.amount,
+                irreducible: progress.instance.irreducible,
+            },
+        })?;
+        let Some(model) = self.state.model(target).cloned() else {
+            return Ok(());
+        };
+        if progress.amount == 0 {
+            return Ok(());
+        }
+        let to = model.health.saturating_sub(u16::from(progress.amount));
+        self.emit(Event::HealthChanged {
+            model: target,
+            from: model.health,
+            to,
+        })?;
+        if to == 0 {
+            self.killed(target, &progress.instance)?;
+        }
+        Ok(())
+    }
+
+    /// The killed timing.
+    fn killed(&mut self, target: ModelId, instance: &DamageInstance) -> Result<(), RuleError> {
+        let fourth = self.fourth();
+        let Some(model) = self.state.model(target).cloned() else {
+            return Ok(());
+        };
+        // 1. Heal or replace: a model healed above 0 is no longer killed.
+        if let Some(health) = model.rebirth_health {
+            let to = health.min(model.max_health);
+            if to > 0 {
+                return self.emit(Event::HealthChanged {
+                    model: target,
+                    from: 0,
+                    to,
+                });
+            }
+        }
+        // 2. After-killing triggers.
+        if let Some(seat) = instance.infuse_on_kill {
+            self.emit(Event::SoulstoneInfused { seat })?;
+        }
+        // 3. Other effects after being killed (Demise): damage queued for later.
+        if let Some(demise) = &model.demise {
+            let batch = self.batch();
+            for victim in &demise.targets {
+                if self.state.model(*victim).is_some_and(|m| !m.killed) {
+                    self.queue(DamageInstance {
+                        target: *victim,
+                        source: demise.name.clone(),
+                        credit: Some(target),
+                        attacker: Some(model.owner),
+                        amount: DamageAmount::Fixed {
+                            amount: demise.damage,
+                        },
+                        modifiers: 0,
+                        raises: 0,
+                        additions: Vec::new(),
+                        tie: false,
+                        cover: false,
+                        irreducible: demise.irreducible,
+                        infuse_on_kill: None,
+                        batch,
+                    })?;
+                }
+            }
+        }
+        // 4. The owner infuses a soulstone (4th edition; never peons or summoned models).
+        if fourth && model.infuses_on_death && !model.peon && !model.tokens.has(Token::Summon) {
+            self.emit(Event::SoulstoneInfused { seat: model.owner })?;
+        }
+        // 5. Remains (4th edition; peons leave none).
+        if fourth && !model.peon {
+            self.emit(Event::RemainsDropped { model: target })?;
+        }
+        // 6. Removed from the game.
+        self.emit(Event::ModelKilled {
+            model: target,
+            credit: instance.credit,
+        })
+    }
+
+    // ------------------------------------------------------------ the loop
+
+    /// Runs automatic steps until the game waits for a decision (or is idle).
+    fn advance(&mut self) -> Result<(), RuleError> {
+        for _ in 0..MAX_EVENTS_PER_COMMAND {
+            let progressed = match &self.state.phase {
+                Phase::Contributions => {
+                    if self
+                        .state
+                        .fairness
+                        .contributions
+                        .iter()
+                        .all(Option::is_some)
+                    {
+                        for seat in Seat::BOTH {
+                            let number = self.state.fairness.shuffles[seat.index()] + 1;
+                            let cards = self.state.player(seat).deck.len()
+                                + self.state.player(seat).discard.len();
+                            self.emit(Event::DeckShuffled {
+                                seat,
+                                number,
+                                cards: cards as u8,
+                                with_deck: true,
+                            })?;
+                        }
+                        self.emit(Event::ContributionsComplete)?;
+                        true
+                    } else {
+                        false
+                    }
+                }
+                Phase::Duel { .. } => self.advance_duel()?,
+                Phase::Damage { .. } | Phase::HandLimit { .. } | Phase::Ended => false,
+                Phase::Idle => {
+                    if !self.state.damage_queue.is_empty() {
+                        self.start_next_damage()?;
+                        true
+                    } else if let Some(seat) = self.over_hand_limit() {
+                        let excess = self.state.player(seat).hand.len()
+                            - usize::from(self.state.edition.max_hand());
+                        self.emit(Event::HandOverLimit {
+                            seat,
+                            excess: excess as u8,
+                        })?;
+                        true
+                    } else {
+                        false
+                    }
+                }
+            };
+            if !progressed {
+                return Ok(());
+            }
+        }
+        Err(RuleError::Limit {
+            reason: "the game did not settle".into(),
+        })
+    }
+
+    fn over_hand_limit(&self) -> Option<Seat> {
+        let max = usize::from(self.state.edition.max_hand());
+        Seat::BOTH
+            .into_iter()
+            .find(|s| self.state.player(*s).hand.len() > max)
+    }
+}
+
+fn new_progress(instance: DamageInstance, stage: DamageStage) -> DamageProgress {
+    DamageProgress {
+        instance,
+        stage,
+        flip_modifiers: 0,
+        card: None,
+        dealt: 0,
+        amount: 0,
+        reductions: Vec::new(),
+        next_reduction: 0,
+        base: 0,
+        raises_added: 0,
+    }
+}
+
+/// A reduction that never takes damage below 1 (unless it already was 0).
+fn floor_one(amount: u8, by: u8) -> u8 {
+    if amount == 0 {
+        return 0;
+    }
+    amount.saturating_sub(by).max(1)
+}
+
+/// Final totals: a relenting resister's total equals the initiator's.
+fn totals(duel: &Duel) -> (i16, Option<i16>) {
+    let initiator = duel
+        .side(Role::Initiator)
+        .map(|s| if s.relented { 0 } else { s.total() })
+        .unwrap_or(0);
+    let resister = duel
+        .side(Role::Resister)
+        .map(|s| if s.relented { initiator } else { s.total() });
+    (initiator, resister)
+}
+
+fn choice_reason(revealed: &[Card], modifiers: i8) -> String {
+    if revealed.iter().any(|c| c.is_black_joker()) {
+        "the Black Joker must be used".into()
+    } else if modifiers < 0 {
+        "with a negative modifier the lowest card must be used (or the Red Joker)".into()
+    } else {
+        "choose one of the revealed cards".into()
+    }
+}

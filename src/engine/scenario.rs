@@ -1,0 +1,434 @@
+//! Scenario files: the engine's test contract. A scenario sets up a game
+//! exactly (every deck's order, every hand, soulstones, models), scripts the
+//! commands, and may state the expected outcome. The format is documented in
+//! `docs/scenarios.md`; this module parses text and runs it (no files here).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::command::{Actor, Command, Submission};
+use super::error::RuleError;
+use super::event::Event;
+use super::fairness::{Bytes32, shuffle_cards};
+use super::fate::{Card, DECK_SIZE};
+use super::model::Model;
+use super::pile::Pile;
+use super::state::{Fairness, GameState, Phase, PlayerState};
+use super::{Edition, Seat, apply, decide, pending};
+
+/// Scenario files are small; anything bigger is a mistake or an attack.
+pub const MAX_SCENARIO_BYTES: usize = 256 * 1024;
+pub const MAX_STEPS: usize = 2_000;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    /// Where the example comes from (a rulebook section), in our words.
+    #[serde(default)]
+    pub source: String,
+    #[serde(default)]
+    pub description: String,
+    pub edition: Edition,
+    /// The server seed (used by reshuffles during the scenario).
+    #[serde(default)]
+    pub seed: Bytes32,
+    /// The players' entropy contributions (default: zeros).
+    #[serde(default)]
+    pub contributions: [Bytes32; 2],
+    pub players: ScenarioPlayers,
+    #[serde(default)]
+    pub models: Vec<Model>,
+    #[serde(default)]
+    pub steps: Vec<Step>,
+    #[serde(default)]
+    pub expect: Option<Expect>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioPlayers {
+    #[serde(default)]
+    pub a: ScenarioPlayer,
+    #[serde(default)]
+    pub b: ScenarioPlayer,
+}
+
+/// Where the cards a scenario does not place go.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rest {
+    /// Under the listed deck cards, in the standard order (1–13 of Rams,
+    /// Masks, Tomes, Crows, then the Black and Red Jokers).
+    #[default]
+    Ordered,
+    /// Under the listed deck cards, shuffled with the scenario's seed.
+    Shuffled,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioPlayer {
+    /// The top of the deck, top card first.
+    #[serde(default)]
+    pub deck: Vec<Card>,
+    #[serde(default)]
+    pub hand: Vec<Card>,
+    /// The discard pile, bottom card first.
+    #[serde(default)]
+    pub discard: Vec<Card>,
+    #[serde(default)]
+    pub removed: Vec<Card>,
+    #[serde(default)]
+    pub soulstones: u16,
+    #[serde(default)]
+    pub rest: Rest,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepActor {
+    System,
+    A,
+    B,
+}
+
+impl StepActor {
+    fn actor(self) -> Actor {
+        match self {
+            StepActor::System => Actor::System,
+            StepActor::A => Actor::Player(Seat::A),
+            StepActor::B => Actor::Player(Seat::B),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    pub by: StepActor,
+    pub command: Command,
+    /// The version the command claims (default: the current one).
+    #[serde(default)]
+    pub version: Option<u64>,
+    /// The step must be refused with this error code (e.g. "not_allowed"),
+    /// and the state must stay unchanged.
+    #[serde(default)]
+    pub refused: Option<String>,
+    #[serde(default)]
+    pub note: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// Each pattern must match an event, in this order (other events may
+    /// come between). A pattern matches when every field it names matches.
+    #[serde(default)]
+    pub events: Vec<Value>,
+    /// A pattern for the final state (fields not named are not checked;
+    /// lists must have the same length).
+    #[serde(default)]
+    pub state: Option<Value>,
+    /// The seats the game waits for at the end.
+    #[serde(default)]
+    pub waiting_for: Option<Vec<Seat>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StepReport {
+    pub index: usize,
+    pub by: StepActor,
+    pub command: Command,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub events: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<RuleError>,
+}
+
+/// The result of running a scenario.
+#[derive(Debug, Clone, Serialize)]
+pub struct Run {
+    pub name: String,
+    pub initial: GameState,
+    pub steps: Vec<StepReport>,
+    pub events: Vec<Event>,
+    #[serde(rename = "final")]
+    pub final_state: GameState,
+    /// Unexpected refusals and, when checked, expectations not met.
+    pub failures: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScenarioError {
+    #[error("the scenario file is not valid: {0}")]
+    Parse(String),
+    #[error("the scenario's setup is not valid: {0}")]
+    Setup(String),
+}
+
+impl Scenario {
+    pub fn from_toml(text: &str) -> Result<Self, ScenarioError> {
+        if text.len() > MAX_SCENARIO_BYTES {
+            return Err(ScenarioError::Parse(format!(
+                "larger than {MAX_SCENARIO_BYTES} bytes"
+            )));
+        }
+        toml::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))
+    }
+
+    pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
+        if text.len() > MAX_SCENARIO_BYTES {
+            return Err(ScenarioError::Parse(format!(
+                "larger than {MAX_SCENARIO_BYTES} bytes"
+            )));
+        }
+        serde_json::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))
+    }
+
+    /// The exact starting state the scenario describes.
+    pub fn initial_state(&self) -> Result<GameState, ScenarioError> {
+        if self.steps.len() > MAX_STEPS {
+            return Err(ScenarioError::Setup(format!("at most {MAX_STEPS} steps")));
+        }
+        let fairness = Fairness {
+            contributions: [Some(self.contributions[0]), Some(self.contributions[1])],
+            ..Fairness::new(self.seed)
+        };
+        let mut players = [PlayerState::default(), PlayerState::default()];
+        for (seat, (setup, player)) in Seat::BOTH.into_iter().zip(
+            [&self.players.a, &self.players.b]
+                .into_iter()
+                .zip(&mut players),
+        ) {
+            *player = build_player(seat, setup, &fairness)?;
+        }
+        let state = GameState {
+            version: 0,
+            edition: self.edition,
+            fairness,
+            players,
+            models: self.models.clone(),
+            phase: Phase::Idle,
+            damage_queue: Vec::new(),
+            last_outcome: None,
+        };
+        state
+            .validate()
+            .map_err(|e| ScenarioError::Setup(e.to_string()))?;
+        Ok(state)
+    }
+
+    /// Runs every step. A refusal the scenario did not expect stops the run
+    /// and is reported in `failures`.
+    pub fn run(&self) -> Result<Run, ScenarioError> {
+        let initial = self.initial_state()?;
+        let mut state = initial.clone();
+        let mut events = Vec::new();
+        let mut steps = Vec::new();
+        let mut failures = Vec::new();
+        for (index, step) in self.steps.iter().enumerate() {
+            let submission = Submission {
+                by: step.by.actor(),
+                version: step.version.unwrap_or(state.version),
+                command: step.command.clone(),
+            };
+            let mut report = StepReport {
+                index: index + 1,
+                by: step.by,
+                command: step.command.clone(),
+                events: None,
+                refused: None,
+            };
+            match decide(&state, &submission) {
+                Ok(new_events) => {
+                    for event in &new_events {
+                        apply(&mut state, event);
+                    }
+                    report.events = Some(new_events.len());
+                    events.extend(new_events);
+                    if let Some(code) = &step.refused {
+                        failures.push(format!(
+                            "step {}: expected a refusal ({code}) but the command was accepted",
+                            index + 1
+                        ));
+                    }
+                }
+                Err(error) => {
+                    let code = error_code(&error);
+                    match &step.refused {
+                        Some(expected) if *expected == code => {}
+                        Some(expected) => failures.push(format!(
+                            "step {}: expected a refusal {expected} but got {code}: {error}",
+                            index + 1
+                        )),
+                        None => failures.push(format!("step {}: refused: {error}", index + 1)),
+                    }
+                    report.refused = Some(error);
+                    let stop = step.refused.is_none();
+                    steps.push(report);
+                    if stop {
+                        break;
+                    }
+                    continue;
+                }
+            }
+            steps.push(report);
+        }
+        Ok(Run {
+            name: self.name.clone(),
+            initial,
+            steps,
+            events,
+            final_state: state,
+            failures,
+        })
+    }
+
+    /// Runs the scenario and checks its expectations; the failures, if any.
+    pub fn check(&self) -> Result<Run, ScenarioError> {
+        let mut run = self.run()?;
+        if let Some(expect) = &self.expect {
+            run.failures.extend(check_expectations(expect, &run));
+        }
+        Ok(run)
+    }
+}
+
+fn build_player(
+    seat: Seat,
+    setup: &ScenarioPlayer,
+    fairness: &Fairness,
+) -> Result<PlayerState, ScenarioError> {
+    let placed: Vec<Card> = setup
+        .deck
+        .iter()
+        .chain(&setup.hand)
+        .chain(&setup.discard)
+        .chain(&setup.removed)
+        .copied()
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for card in &placed {
+        if !seen.insert(*card) {
+            return Err(ScenarioError::Setup(format!(
+                "{} places the card {card} twice",
+                seat.label()
+            )));
+        }
+    }
+    let mut rest: Vec<Card> = Card::all().filter(|c| !seen.contains(c)).collect();
+    if setup.rest == Rest::Shuffled {
+        rest = shuffle_cards(
+            &fairness.seed,
+            seat,
+            0,
+            &fairness.contributions_or_zero(),
+            &rest,
+        );
+    }
+    let mut deck_top_down = setup.deck.clone();
+    deck_top_down.extend(rest);
+    debug_assert_eq!(
+        deck_top_down.len() + setup.hand.len() + setup.discard.len() + setup.removed.len(),
+        DECK_SIZE
+    );
+    Ok(PlayerState {
+        deck: Pile::from_top_down(&deck_top_down),
+        hand: Pile::from_bottom_up(&setup.hand),
+        discard: Pile::from_bottom_up(&setup.discard),
+        removed: Pile::from_bottom_up(&setup.removed),
+        revealed: Pile::new(),
+        conflict: Pile::new(),
+        soulstones: setup.soulstones,
+    })
+}
+
+/// The machine-readable code of an error ("not_allowed", "stale_version"...).
+pub fn error_code(error: &RuleError) -> String {
+    serde_json::to_value(error)
+        .ok()
+        .and_then(|v| v.get("code").and_then(Value::as_str).map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn check_expectations(expect: &Expect, run: &Run) -> Vec<String> {
+    let mut failures = Vec::new();
+    let events: Vec<Value> = run
+        .events
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap_or(Value::Null))
+        .collect();
+    let mut position = 0;
+    for (number, pattern) in expect.events.iter().enumerate() {
+        match events[position..]
+            .iter()
+            .position(|event| matches(pattern, event, "").is_ok())
+        {
+            Some(offset) => position += offset + 1,
+            None => {
+                let closest = events[position..]
+                    .iter()
+                    .filter(|e| e.get("type") == pattern.get("type"))
+                    .filter_map(|e| matches(pattern, e, "event").err())
+                    .next()
+                    .unwrap_or_else(|| "no event of that type follows".into());
+                failures.push(format!(
+                    "expected event #{} {pattern} was not found in order: {closest}",
+                    number + 1
+                ));
+                break;
+            }
+        }
+    }
+    if let Some(pattern) = &expect.state {
+        let state = serde_json::to_value(&run.final_state).unwrap_or(Value::Null);
+        if let Err(message) = matches(pattern, &state, "state") {
+            failures.push(message);
+        }
+    }
+    if let Some(seats) = &expect.waiting_for {
+        let waiting = pending(&run.final_state).seats();
+        if &waiting != seats {
+            failures.push(format!(
+                "expected the game to wait for {seats:?}, but it waits for {waiting:?}"
+            ));
+        }
+    }
+    failures
+}
+
+/// Whether `actual` has everything `pattern` names (see [`Expect`]).
+pub fn matches(pattern: &Value, actual: &Value, path: &str) -> Result<(), String> {
+    match (pattern, actual) {
+        (Value::Object(fields), Value::Object(actual_fields)) => {
+            for (key, expected) in fields {
+                let here = format!("{path}.{key}");
+                let Some(value) = actual_fields.get(key) else {
+                    if expected.is_null() {
+                        continue;
+                    }
+                    return Err(format!("{here} is missing (expected {expected})"));
+                };
+                matches(expected, value, &here)?;
+            }
+            Ok(())
+        }
+        (Value::Array(items), Value::Array(actual_items)) => {
+            if items.len() != actual_items.len() {
+                return Err(format!(
+                    "{path} has {} entries, expected {}: {actual}",
+                    actual_items.len(),
+                    items.len()
+                ));
+            }
+            for (index, (expected, value)) in items.iter().zip(actual_items).enumerate() {
+                matches(expected, value, &format!("{path}[{index}]"))?;
+            }
+            Ok(())
+        }
+        (Value::Number(a), Value::Number(b)) if a.as_f64() == b.as_f64() => Ok(()),
+        (expected, value) if expected == value => Ok(()),
+        (expected, value) => Err(format!("{path} is {value}, expected {expected}")),
+    }
+}

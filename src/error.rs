@@ -1,0 +1,203 @@
+//! The service's error type as the web layer sees it, rendered as an HTML page
+//! for people and as a JSON body for the API. Neither ever shows a panic
+//! message, a query or a stack: internal details go to the log only.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::ContentType;
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+
+use crate::db::DbError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("The page you asked for does not exist.")]
+    NotFound,
+    /// Input that failed validation; the message says what to fix.
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("Please sign in to continue.")]
+    Unauthorized,
+    /// A page that needs a signed-in user: answered by a redirect to the
+    /// sign-in page, which returns to this path afterwards.
+    #[error("Please sign in to continue.")]
+    SignInRequired(String),
+    #[error("{0}")]
+    Forbidden(String),
+    /// The request clashes with the current state (a duplicate, a stale form).
+    #[error("{0}")]
+    Conflict(String),
+    #[error("Too many attempts. Please wait a moment and try again.")]
+    TooManyRequests,
+    #[error("The service is temporarily unavailable. Please try again shortly.")]
+    Unavailable,
+    #[error("Something went wrong on our side. The error has been logged.")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::BadRequest(message.into())
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::Forbidden(message.into())
+    }
+
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::Conflict(message.into())
+    }
+
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        Self::Internal(detail.to_string())
+    }
+
+    /// A stable machine-readable code for API clients.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::NotFound => "not_found",
+            Self::BadRequest(_) => "invalid_input",
+            Self::Unauthorized | Self::SignInRequired(_) => "unauthorized",
+            Self::Forbidden(_) => "forbidden",
+            Self::Conflict(_) => "conflict",
+            Self::TooManyRequests => "too_many_requests",
+            Self::Unavailable => "unavailable",
+            Self::Internal(_) => "internal",
+        }
+    }
+
+    /// A short heading for the error page.
+    pub fn title(&self) -> &'static str {
+        match self {
+            Self::NotFound => "Not found",
+            Self::BadRequest(_) => "Please check your input",
+            Self::Unauthorized | Self::SignInRequired(_) => "Sign in required",
+            Self::Forbidden(_) => "Not allowed",
+            Self::Conflict(_) => "Conflict",
+            Self::TooManyRequests => "Slow down",
+            Self::Unavailable => "Unavailable",
+            Self::Internal(_) => "Server error",
+        }
+    }
+
+    /// What may be shown to the client: internal details stay in the log.
+    pub fn public_message(&self) -> String {
+        self.to_string()
+    }
+
+    fn log(&self) {
+        match self {
+            Self::Internal(detail) => tracing::error!(error = %detail, "internal error"),
+            Self::Unavailable => tracing::warn!("service unavailable"),
+            _ => {}
+        }
+    }
+}
+
+impl From<DbError> for AppError {
+    fn from(err: DbError) -> Self {
+        match err {
+            DbError::Query(diesel::result::Error::NotFound) => Self::NotFound,
+            DbError::Pool(_) | DbError::Connection(_) => {
+                tracing::error!(error = %err, "database unavailable");
+                Self::Unavailable
+            }
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<diesel::result::Error> for AppError {
+    fn from(err: diesel::result::Error) -> Self {
+        DbError::from(err).into()
+    }
+}
+
+impl From<actix_web::error::BlockingError> for AppError {
+    fn from(err: actix_web::error::BlockingError) -> Self {
+        Self::Internal(format!("blocking task failed: {err}"))
+    }
+}
+
+impl From<askama::Error> for AppError {
+    fn from(err: askama::Error) -> Self {
+        Self::Internal(format!("template rendering failed: {err}"))
+    }
+}
+
+impl ResponseError for AppError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::SignInRequired(_) => StatusCode::SEE_OTHER,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        self.log();
+        if let Self::SignInRequired(next) = self {
+            let query = serde_urlencoded::to_string([("next", next.as_str())]).unwrap_or_default();
+            return HttpResponse::SeeOther()
+                .insert_header((
+                    actix_web::http::header::LOCATION,
+                    format!("/signin?{query}"),
+                ))
+                .finish();
+        }
+        let body = crate::web::error_page::render(self);
+        HttpResponse::build(self.status_code())
+            .content_type(ContentType::html())
+            .body(body)
+    }
+}
+
+/// The JSON body of every API error.
+#[derive(Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct ApiErrorBody {
+    pub error: String,
+    pub message: String,
+}
+
+/// An [`AppError`] answered as JSON, for handlers under `/api/v1`.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct ApiError(#[from] pub AppError);
+
+impl From<DbError> for ApiError {
+    fn from(err: DbError) -> Self {
+        Self(err.into())
+    }
+}
+
+impl From<diesel::result::Error> for ApiError {
+    fn from(err: diesel::result::Error) -> Self {
+        Self(err.into())
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(err: actix_web::error::BlockingError) -> Self {
+        Self(err.into())
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.0.status_code()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        self.0.log();
+        HttpResponse::build(self.status_code()).json(ApiErrorBody {
+            error: self.0.code().to_owned(),
+            message: self.0.public_message(),
+        })
+    }
+}

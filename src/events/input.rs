@@ -1,0 +1,717 @@
+//! The event form (and its JSON twin), validated field by field into the
+//! values the database stores. Nothing half-valid gets through.
+
+use chrono::{NaiveDate, NaiveDateTime};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::{EventError, EventFormat, EventSettings, LeagueMode, LeagueSettings};
+use crate::db::events::{Event, EventFields};
+use crate::systems::GameSystem;
+use crate::tournament::{Scoring, Tiebreaker};
+
+/// Accepts a JSON string, number, boolean or null as text, so the same
+/// struct reads an HTML form and a JSON body.
+pub fn lenient<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let value = serde_json::Value::deserialize(deserializer)?;
+    Ok(match value {
+        serde_json::Value::Null => String::new(),
+        serde_json::Value::String(s) => s,
+        serde_json::Value::Bool(b) => {
+            if b {
+                "on".into()
+            } else {
+                String::new()
+            }
+        }
+        serde_json::Value::Array(items) => items
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| v.to_string())
+            })
+            .collect::<Vec<_>>()
+            .join(","),
+        other => other.to_string(),
+    })
+}
+
+/// Like [`lenient`], for optional fields: absent or null stays `None`.
+pub fn lenient_opt<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    let text = lenient(deserializer)?;
+    Ok(Some(text))
+}
+
+/// The raw event form. Every field is text, as typed.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EventInput {
+    #[serde(deserialize_with = "lenient")]
+    pub name: String,
+    #[serde(deserialize_with = "lenient")]
+    pub description: String,
+    #[serde(deserialize_with = "lenient")]
+    pub venue: String,
+    #[serde(deserialize_with = "lenient")]
+    pub starts_on: String,
+    #[serde(deserialize_with = "lenient")]
+    pub ends_on: String,
+    #[serde(deserialize_with = "lenient")]
+    pub game_system: String,
+    #[serde(deserialize_with = "lenient")]
+    pub format: String,
+    #[serde(deserialize_with = "lenient")]
+    pub rounds_planned: String,
+    #[serde(deserialize_with = "lenient")]
+    pub round_minutes: String,
+    #[serde(deserialize_with = "lenient")]
+    pub encounter_size: String,
+    #[serde(deserialize_with = "lenient")]
+    pub player_cap: String,
+    #[serde(deserialize_with = "lenient")]
+    pub registration_opens_at: String,
+    #[serde(deserialize_with = "lenient")]
+    pub registration_closes_at: String,
+    #[serde(deserialize_with = "lenient")]
+    pub visibility: String,
+    #[serde(deserialize_with = "lenient")]
+    pub pool: String,
+    #[serde(deserialize_with = "lenient")]
+    pub points_win: String,
+    #[serde(deserialize_with = "lenient")]
+    pub points_draw: String,
+    #[serde(deserialize_with = "lenient")]
+    pub points_loss: String,
+    #[serde(deserialize_with = "lenient")]
+    pub bye_scored: String,
+    #[serde(deserialize_with = "lenient")]
+    pub bye_conceded: String,
+    /// Comma-separated codes (JSON may send a list).
+    #[serde(deserialize_with = "lenient")]
+    pub tiebreakers: String,
+    #[serde(deserialize_with = "lenient")]
+    pub tiebreaker_1: String,
+    #[serde(deserialize_with = "lenient")]
+    pub tiebreaker_2: String,
+    #[serde(deserialize_with = "lenient")]
+    pub tiebreaker_3: String,
+    #[serde(deserialize_with = "lenient")]
+    pub tiebreaker_4: String,
+    #[serde(deserialize_with = "lenient")]
+    pub tiebreaker_5: String,
+    #[serde(deserialize_with = "lenient")]
+    pub avoid_same_club: String,
+    #[serde(deserialize_with = "lenient")]
+    pub league_mode: String,
+    #[serde(deserialize_with = "lenient")]
+    pub league_max_games_vs_same: String,
+    #[serde(deserialize_with = "lenient")]
+    pub league_max_counted_games: String,
+}
+
+pub const MAX_ROUNDS: i32 = 20;
+pub const NAME_MAX: usize = 120;
+pub const DESCRIPTION_MAX: usize = 10_000;
+
+impl EventInput {
+    /// A form filled in with sensible defaults for a new event.
+    pub fn new_event_defaults(today: NaiveDate) -> Self {
+        let settings = EventSettings::defaults_for(GameSystem::Malifaux4);
+        let mut input = Self {
+            starts_on: today.to_string(),
+            ends_on: today.to_string(),
+            game_system: GameSystem::Malifaux4.code().into(),
+            format: "swiss".into(),
+            rounds_planned: "3".into(),
+            round_minutes: "135".into(),
+            encounter_size: "50".into(),
+            visibility: "public".into(),
+            league_mode: "rounds".into(),
+            ..Self::default()
+        };
+        input.set_settings(&settings);
+        input
+    }
+
+    /// The form for an existing event.
+    pub fn from_event(event: &Event, settings: &EventSettings, pool_slug: Option<&str>) -> Self {
+        let datetime = |v: Option<NaiveDateTime>| {
+            v.map(|t| t.format("%Y-%m-%dT%H:%M").to_string())
+                .unwrap_or_default()
+        };
+        let mut input = Self {
+            name: event.name.clone(),
+            description: event.description.clone(),
+            venue: event.venue.clone(),
+            starts_on: event.starts_on.to_string(),
+            ends_on: event.ends_on.to_string(),
+            game_system: event.game_system.clone(),
+            format: event.format.clone(),
+            rounds_planned: event.rounds_planned.to_string(),
+            round_minutes: event.round_minutes.to_string(),
+            encounter_size: event.encounter_size.to_string(),
+            player_cap: event.player_cap.map(|c| c.to_string()).unwrap_or_default(),
+            registration_opens_at: datetime(event.registration_opens_at),
+            registration_closes_at: datetime(event.registration_closes_at),
+            visibility: event.visibility.clone(),
+            pool: pool_slug.unwrap_or_default().to_owned(),
+            ..Self::default()
+        };
+        input.set_settings(settings);
+        input
+    }
+
+    fn set_settings(&mut self, settings: &EventSettings) {
+        self.points_win = settings.scoring.win.to_string();
+        self.points_draw = settings.scoring.draw.to_string();
+        self.points_loss = settings.scoring.loss.to_string();
+        self.bye_scored = settings.scoring.bye_scored.to_string();
+        self.bye_conceded = settings.scoring.bye_conceded.to_string();
+        let codes: Vec<&str> = settings.tiebreakers.iter().map(|t| t.code()).collect();
+        self.tiebreakers = codes.join(",");
+        let slots = [
+            &mut self.tiebreaker_1,
+            &mut self.tiebreaker_2,
+            &mut self.tiebreaker_3,
+            &mut self.tiebreaker_4,
+            &mut self.tiebreaker_5,
+        ];
+        for (slot, code) in slots
+            .into_iter()
+            .zip(codes.iter().copied().chain(std::iter::repeat("")))
+        {
+            *slot = code.to_owned();
+        }
+        self.avoid_same_club = if settings.avoid_same_club {
+            "on".into()
+        } else {
+            String::new()
+        };
+        self.league_mode = match settings.league.mode {
+            LeagueMode::Rounds => "rounds".into(),
+            LeagueMode::Open => "open".into(),
+        };
+        self.league_max_games_vs_same = settings
+            .league
+            .max_games_vs_same
+            .map(|v| v.to_string())
+            .unwrap_or_default();
+        self.league_max_counted_games = settings
+            .league
+            .max_counted_games
+            .map(|v| v.to_string())
+            .unwrap_or_default();
+    }
+
+    /// The tiebreaker in slot `n` (1-based), for the form's selects.
+    pub fn tiebreaker_slot(&self, n: usize) -> &str {
+        match n {
+            1 => &self.tiebreaker_1,
+            2 => &self.tiebreaker_2,
+            3 => &self.tiebreaker_3,
+            4 => &self.tiebreaker_4,
+            5 => &self.tiebreaker_5,
+            _ => "",
+        }
+    }
+
+    pub fn avoids_same_club(&self) -> bool {
+        is_checked(&self.avoid_same_club)
+    }
+}
+
+fn is_checked(value: &str) -> bool {
+    matches!(
+        value.trim().to_ascii_lowercase().as_str(),
+        "on" | "true" | "1" | "yes"
+    )
+}
+
+/// The validated event: the stored fields, and the pool it names (by slug).
+#[derive(Debug, Clone)]
+pub struct EventSpec {
+    pub fields: EventFields,
+    pub pool_slug: Option<String>,
+    pub settings: EventSettings,
+}
+
+struct Check {
+    problems: Vec<(&'static str, String)>,
+}
+
+impl Check {
+    fn fail(&mut self, field: &'static str, message: impl Into<String>) {
+        self.problems.push((field, message.into()));
+    }
+
+    fn int(
+        &mut self,
+        field: &'static str,
+        label: &str,
+        raw: &str,
+        min: i32,
+        max: i32,
+    ) -> Option<i32> {
+        match raw.trim().parse::<i32>() {
+            Ok(v) if (min..=max).contains(&v) => Some(v),
+            Ok(_) => {
+                self.fail(field, format!("{label} must be between {min} and {max}."));
+                None
+            }
+            Err(_) => {
+                self.fail(field, format!("{label} must be a whole number."));
+                None
+            }
+        }
+    }
+
+    fn optional_int(
+        &mut self,
+        field: &'static str,
+        label: &str,
+        raw: &str,
+        min: i32,
+        max: i32,
+    ) -> Option<Option<i32>> {
+        if raw.trim().is_empty() {
+            return Some(None);
+        }
+        self.int(field, label, raw, min, max).map(Some)
+    }
+
+    fn date(&mut self, field: &'static str, label: &str, raw: &str) -> Option<NaiveDate> {
+        match NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d") {
+            Ok(d) => Some(d),
+            Err(_) => {
+                self.fail(field, format!("{label} must be a date like 2026-11-28."));
+                None
+            }
+        }
+    }
+
+    fn optional_datetime(
+        &mut self,
+        field: &'static str,
+        label: &str,
+        raw: &str,
+    ) -> Option<Option<NaiveDateTime>> {
+        let raw = raw.trim();
+        if raw.is_empty() {
+            return Some(None);
+        }
+        for format in ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"] {
+            if let Ok(t) = NaiveDateTime::parse_from_str(raw, format) {
+                return Some(Some(t));
+            }
+        }
+        self.fail(
+            field,
+            format!("{label} must be a date and time like 2026-11-28T09:00."),
+        );
+        None
+    }
+
+    fn text(
+        &mut self,
+        field: &'static str,
+        label: &str,
+        raw: &str,
+        max: usize,
+        required: bool,
+    ) -> Option<String> {
+        let text = raw.trim().to_owned();
+        if required && text.is_empty() {
+            self.fail(field, format!("{label} is required."));
+            return None;
+        }
+        if text.chars().count() > max {
+            self.fail(field, format!("{label} is at most {max} characters."));
+            return None;
+        }
+        Some(text)
+    }
+}
+
+impl EventInput {
+    /// Validates every field; on failure lists every problem.
+    pub fn validate(&self) -> Result<EventSpec, EventError> {
+        let mut c = Check {
+            problems: Vec::new(),
+        };
+        let name = c.text("name", "The name", &self.name, NAME_MAX, true);
+        let description = c.text(
+            "description",
+            "The description",
+            &self.description,
+            DESCRIPTION_MAX,
+            false,
+        );
+        let venue = c.text("venue", "The venue", &self.venue, 200, false);
+        let starts_on = c.date("starts_on", "The first day", &self.starts_on);
+        let ends_on = c.date("ends_on", "The last day", &self.ends_on);
+        if let (Some(s), Some(e)) = (starts_on, ends_on)
+            && e < s
+        {
+            c.fail("ends_on", "The last day cannot be before the first day.");
+        }
+        let system: Option<GameSystem> = match self.game_system.parse() {
+            Ok(s) => Some(s),
+            Err(_) => {
+                c.fail("game_system", "Choose a game system.");
+                None
+            }
+        };
+        let format = EventFormat::parse(self.format.trim());
+        if format.is_none() {
+            c.fail("format", "Choose Swiss tournament or league.");
+        }
+        let rounds_planned = c.int(
+            "rounds_planned",
+            "The number of rounds",
+            &self.rounds_planned,
+            1,
+            MAX_ROUNDS,
+        );
+        let round_minutes = c.int(
+            "round_minutes",
+            "The round length",
+            &self.round_minutes,
+            10,
+            600,
+        );
+        let encounter_size = match system {
+            Some(GameSystem::MageKnight) => {
+                let size = c.int(
+                    "encounter_size",
+                    "The build total",
+                    &self.encounter_size,
+                    100,
+                    10_000,
+                );
+                if size.is_some_and(|s| s % 100 != 0) {
+                    c.fail(
+                        "encounter_size",
+                        "Mage Knight build totals are multiples of 100 points.",
+                    );
+                }
+                size
+            }
+            _ => c.int(
+                "encounter_size",
+                "The encounter size",
+                &self.encounter_size,
+                1,
+                200,
+            ),
+        };
+        let player_cap =
+            c.optional_int("player_cap", "The player cap", &self.player_cap, 2, 10_000);
+        let opens = c.optional_datetime(
+            "registration_opens_at",
+            "Registration opening",
+            &self.registration_opens_at,
+        );
+        let closes = c.optional_datetime(
+            "registration_closes_at",
+            "Registration closing",
+            &self.registration_closes_at,
+        );
+        if let (Some(Some(o)), Some(Some(cl))) = (opens, closes)
+            && cl <= o
+        {
+            c.fail(
+                "registration_closes_at",
+                "Registration must close after it opens.",
+            );
+        }
+        let visibility = match self.visibility.trim() {
+            v @ ("public" | "unlisted") => Some(v.to_owned()),
+            _ => {
+                c.fail("visibility", "Choose public or unlisted.");
+                None
+            }
+        };
+        let pool_slug = Some(self.pool.trim().to_owned()).filter(|s| !s.is_empty());
+        if pool_slug.is_some() && system == Some(GameSystem::MageKnight) {
+            c.fail(
+                "pool",
+                "Mage Knight events do not use a strategy and scheme pool.",
+            );
+        }
+        let win = c.int("points_win", "Points for a win", &self.points_win, 0, 100);
+        let draw = c.int(
+            "points_draw",
+            "Points for a draw",
+            &self.points_draw,
+            0,
+            100,
+        );
+        let loss = c.int(
+            "points_loss",
+            "Points for a loss",
+            &self.points_loss,
+            0,
+            100,
+        );
+        if let (Some(w), Some(d), Some(l)) = (win, draw, loss)
+            && !(w >= d && d >= l)
+        {
+            c.fail(
+                "points_win",
+                "A win must be worth at least a draw, and a draw at least a loss.",
+            );
+        }
+        let bye_scored = c.int("bye_scored", "VP for a bye", &self.bye_scored, 0, 100);
+        let bye_conceded = c.int(
+            "bye_conceded",
+            "VP conceded in a bye",
+            &self.bye_conceded,
+            0,
+            100,
+        );
+        let tiebreakers = self.parse_tiebreakers(&mut c);
+        let league_mode = match self.league_mode.trim() {
+            "" | "rounds" => Some(LeagueMode::Rounds),
+            "open" => Some(LeagueMode::Open),
+            _ => {
+                c.fail("league_mode", "Choose rounds or open play.");
+                None
+            }
+        };
+        let max_vs_same = c.optional_int(
+            "league_max_games_vs_same",
+            "The cap on games against one opponent",
+            &self.league_max_games_vs_same,
+            1,
+            100,
+        );
+        let max_counted = c.optional_int(
+            "league_max_counted_games",
+            "The cap on counted games",
+            &self.league_max_counted_games,
+            1,
+            1000,
+        );
+
+        if !c.problems.is_empty() {
+            return Err(EventError::Invalid(c.problems));
+        }
+        let (
+            Some(name),
+            Some(description),
+            Some(venue),
+            Some(starts_on),
+            Some(ends_on),
+            Some(system),
+            Some(format),
+            Some(rounds_planned),
+            Some(round_minutes),
+            Some(encounter_size),
+            Some(player_cap),
+            Some(opens),
+            Some(closes),
+            Some(visibility),
+            Some(win),
+            Some(draw),
+            Some(loss),
+            Some(bye_scored),
+            Some(bye_conceded),
+            Some(tiebreakers),
+            Some(league_mode),
+            Some(max_vs_same),
+            Some(max_counted),
+        ) = (
+            name,
+            description,
+            venue,
+            starts_on,
+            ends_on,
+            system,
+            format,
+            rounds_planned,
+            round_minutes,
+            encounter_size,
+            player_cap,
+            opens,
+            closes,
+            visibility,
+            win,
+            draw,
+            loss,
+            bye_scored,
+            bye_conceded,
+            tiebreakers,
+            league_mode,
+            max_vs_same,
+            max_counted,
+        )
+        else {
+            return Err(EventError::invalid("name", "The form could not be read."));
+        };
+        let settings = EventSettings {
+            scoring: Scoring {
+                win,
+                draw,
+                loss,
+                bye_scored,
+                bye_conceded,
+            },
+            tiebreakers,
+            avoid_same_club: self.avoids_same_club(),
+            league: LeagueSettings {
+                mode: league_mode,
+                max_games_vs_same: max_vs_same.map(|v| v as u32),
+                max_counted_games: max_counted.map(|v| v as u32),
+            },
+        };
+        let settings_json = serde_json::to_string(&settings)
+            .map_err(|err| EventError::Corrupt(format!("settings could not be stored: {err}")))?;
+        Ok(EventSpec {
+            fields: EventFields {
+                name,
+                description,
+                venue,
+                starts_on,
+                ends_on,
+                game_system: system.code().to_owned(),
+                format: format.code().to_owned(),
+                rounds_planned,
+                round_minutes,
+                encounter_size,
+                player_cap,
+                registration_opens_at: opens,
+                registration_closes_at: closes,
+                visibility,
+                pool_id: None,
+                settings: settings_json,
+            },
+            pool_slug,
+            settings,
+        })
+    }
+
+    fn parse_tiebreakers(&self, c: &mut Check) -> Option<Vec<Tiebreaker>> {
+        let slots = [
+            &self.tiebreaker_1,
+            &self.tiebreaker_2,
+            &self.tiebreaker_3,
+            &self.tiebreaker_4,
+            &self.tiebreaker_5,
+        ];
+        let from_slots = slots.iter().any(|s| !s.trim().is_empty());
+        let codes: Vec<String> = if from_slots {
+            slots
+                .iter()
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .collect()
+        } else {
+            self.tiebreakers
+                .split(',')
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .collect()
+        };
+        let mut result = Vec::new();
+        for code in codes {
+            match Tiebreaker::parse(&code) {
+                Some(t) if result.contains(&t) => {
+                    c.fail("tiebreakers", format!("{} is listed twice.", t.label()));
+                    return None;
+                }
+                Some(t) => result.push(t),
+                None => {
+                    c.fail("tiebreakers", format!("Unknown tiebreaker {code:?}."));
+                    return None;
+                }
+            }
+        }
+        Some(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn valid() -> EventInput {
+        let mut input =
+            EventInput::new_event_defaults(NaiveDate::from_ymd_opt(2026, 12, 5).unwrap());
+        input.name = "Winter Gaining Grounds".into();
+        input
+    }
+
+    #[test]
+    fn defaults_validate() {
+        let spec = valid().validate().unwrap();
+        assert_eq!(spec.fields.game_system, "m4e");
+        assert_eq!(
+            spec.settings.tiebreakers,
+            vec![Tiebreaker::VpDiff, Tiebreaker::VpScored, Tiebreaker::Sos]
+        );
+        assert_eq!(spec.settings.scoring.win, 3);
+    }
+
+    #[test]
+    fn every_problem_is_named() {
+        let mut input = valid();
+        input.name = "  ".into();
+        input.rounds_planned = "zero".into();
+        input.ends_on = "2026-12-01".into();
+        input.points_draw = "5".into();
+        input.tiebreaker_2 = "vp_diff".into();
+        let EventError::Invalid(problems) = input.validate().unwrap_err() else {
+            panic!("not invalid");
+        };
+        let fields: Vec<&str> = problems.iter().map(|(f, _)| *f).collect();
+        for expected in [
+            "name",
+            "rounds_planned",
+            "ends_on",
+            "points_win",
+            "tiebreakers",
+        ] {
+            assert!(
+                fields.contains(&expected),
+                "{expected} missing from {problems:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn mage_knight_needs_hundreds_and_no_pool() {
+        let mut input = valid();
+        input.game_system = "mk".into();
+        input.encounter_size = "250".into();
+        input.pool = "m3e-gg1".into();
+        let EventError::Invalid(problems) = input.validate().unwrap_err() else {
+            panic!("not invalid");
+        };
+        assert!(
+            problems
+                .iter()
+                .any(|(f, m)| *f == "encounter_size" && m.contains("multiples of 100"))
+        );
+        assert!(problems.iter().any(|(f, _)| *f == "pool"));
+    }
+
+    #[test]
+    fn json_numbers_and_lists_are_accepted() {
+        let input: EventInput = serde_json::from_value(serde_json::json!({
+            "name": "League", "starts_on": "2026-12-01", "ends_on": "2027-02-01",
+            "game_system": "m3e", "format": "league", "rounds_planned": 8, "round_minutes": 150,
+            "encounter_size": 50, "visibility": "unlisted", "points_win": 3, "points_draw": 1,
+            "points_loss": 0, "bye_scored": 5, "bye_conceded": 0, "tiebreakers": ["sos", "vp_diff"],
+            "avoid_same_club": true, "league_mode": "open", "league_max_games_vs_same": 2
+        }))
+        .unwrap();
+        let spec = input.validate().unwrap();
+        assert_eq!(
+            spec.settings.tiebreakers,
+            vec![Tiebreaker::Sos, Tiebreaker::VpDiff]
+        );
+        assert!(spec.settings.avoid_same_club);
+        assert_eq!(spec.settings.league.mode, LeagueMode::Open);
+        assert_eq!(spec.settings.league.max_games_vs_same, Some(2));
+    }
+}

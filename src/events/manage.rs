@@ -1,0 +1,231 @@
+//! Creating and editing events, their lifecycle, and their staff.
+
+use crate::db::WriteTransaction;
+
+use super::input::EventSpec;
+use super::registration::promote_waitlist;
+use super::{Access, Actor, Ctx, EventError, EventStatus, EventView, Role, require_not_finished};
+use crate::auth::input::EmailAddress;
+use crate::db::events as db_events;
+use crate::db::{DbConnection, accounts, audit, pools};
+use crate::systems::GameSystem;
+
+/// Finds the pool a form names and checks it fits the game system.
+fn resolve_pool(
+    conn: &mut DbConnection,
+    slug: Option<&str>,
+    system: &str,
+) -> Result<Option<i64>, EventError> {
+    let Some(slug) = slug else { return Ok(None) };
+    let row = pools::find_by_slug(conn, slug)?
+        .ok_or_else(|| EventError::invalid("pool", format!("There is no pool {slug:?}.")))?;
+    if row.edition != system {
+        let system_name = system
+            .parse::<GameSystem>()
+            .map(|s| s.name())
+            .unwrap_or(system);
+        return Err(EventError::invalid(
+            "pool",
+            format!(
+                "The pool {} is for another edition than {system_name}.",
+                row.name
+            ),
+        ));
+    }
+    Ok(Some(row.id))
+}
+
+/// Creates a draft event; the creator becomes its owner.
+pub fn create_event(
+    conn: &mut DbConnection,
+    actor: Actor,
+    spec: EventSpec,
+    ctx: &Ctx<'_>,
+) -> Result<EventView, EventError> {
+    conn.write_transaction(|conn| {
+        let mut fields = spec.fields;
+        fields.pool_id = resolve_pool(conn, spec.pool_slug.as_deref(), &fields.game_system)?;
+        let event = db_events::insert_event(
+            conn,
+            &fields,
+            EventStatus::Draft.code(),
+            actor.account_id,
+            ctx.now,
+        )?;
+        db_events::add_staff(conn, event.id, actor.account_id, "owner")?;
+        EventView::from_row(event)
+    })
+}
+
+/// Saves an edited event. Finished events only change by an admin, logged.
+pub fn update_event(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    spec: EventSpec,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    conn.write_transaction(|conn| {
+        let mut fields = spec.fields;
+        fields.pool_id = resolve_pool(conn, spec.pool_slug.as_deref(), &fields.game_system)?;
+        let has_rounds = !db_events::list_rounds(conn, view.id())?.is_empty();
+        if has_rounds && fields.game_system != view.event.game_system {
+            return Err(EventError::invalid(
+                "game_system",
+                "The game system cannot change once rounds have been paired.",
+            ));
+        }
+        db_events::update_event(conn, view.id(), &fields, ctx.now)?;
+        if view.status == EventStatus::Finished {
+            audit::record(
+                conn,
+                access.account_id(),
+                Some(view.id()),
+                "event.corrected",
+                "event settings edited after the event finished",
+                ctx.now,
+            )?;
+        }
+        let updated = db_events::find_event(conn, view.id())?.ok_or(EventError::NotFound)?;
+        promote_waitlist(conn, &EventView::from_row(updated)?, ctx)?;
+        Ok(())
+    })
+}
+
+/// Moves an event through its lifecycle: draft → registration → running →
+/// finished (and back one step where that makes sense).
+pub fn change_status(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    target: EventStatus,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    use EventStatus::{Draft, Finished, Registration, Running};
+    let allowed = match (view.status, target) {
+        (Draft, Registration)
+        | (Registration, Draft)
+        | (Registration, Running)
+        | (Draft, Running) => true,
+        (Running, Finished) => true,
+        // Reopening a finished event is a correction: admins only, logged.
+        (Finished, Running) => access.role == Role::Admin,
+        _ => false,
+    };
+    if !allowed {
+        return Err(EventError::Conflict(format!(
+            "An event that is {} cannot become {}.",
+            view.status.label().to_lowercase(),
+            target.label().to_lowercase()
+        )));
+    }
+    if target == Finished {
+        let rounds = db_events::list_rounds(conn, view.id())?;
+        if rounds.iter().any(|r| r.status == "draft") {
+            return Err(EventError::Conflict(
+                "A round is still a draft. Publish or delete it before finishing the event.".into(),
+            ));
+        }
+    }
+    conn.write_transaction(|conn| {
+        db_events::set_event_status(conn, view.id(), target.code(), ctx.now)?;
+        if view.status == Finished {
+            audit::record(
+                conn,
+                access.account_id(),
+                Some(view.id()),
+                "event.reopened",
+                "a finished event was reopened for corrections",
+                ctx.now,
+            )?;
+        }
+        Ok(())
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StaffRole {
+    Owner,
+    Judge,
+}
+
+impl StaffRole {
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Owner => "owner",
+            Self::Judge => "judge",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Self> {
+        match code.trim() {
+            "owner" | "co-organiser" | "co-organizer" => Some(Self::Owner),
+            "judge" => Some(Self::Judge),
+            _ => None,
+        }
+    }
+}
+
+/// Adds a judge or co-organiser by their account's email.
+pub fn add_staff_by_email(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    raw_email: &str,
+    role: StaffRole,
+    ctx: &Ctx<'_>,
+) -> Result<String, EventError> {
+    access.require_owner()?;
+    let email =
+        EmailAddress::parse(raw_email).map_err(|e| EventError::invalid("email", e.to_string()))?;
+    let account = accounts::find_by_email(conn, email.as_str())?.ok_or_else(|| {
+        EventError::invalid(
+            "email",
+            "No account uses that address. Ask them to sign up first.",
+        )
+    })?;
+    db_events::add_staff(conn, view.id(), account.id, role.code())?;
+    audit::record(
+        conn,
+        access.account_id(),
+        Some(view.id()),
+        "staff.added",
+        &format!("{} as {}", account.email, role.code()),
+        ctx.now,
+    )?;
+    Ok(account.display_name)
+}
+
+pub fn remove_staff(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    account_id: i64,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    access.require_owner()?;
+    let staff = db_events::list_staff(conn, view.id())?;
+    let owners = staff.iter().filter(|(s, _, _)| s.role == "owner").count();
+    let target = staff
+        .iter()
+        .find(|(s, _, _)| s.account_id == account_id)
+        .ok_or(EventError::NotFound)?;
+    if target.0.role == "owner" && owners == 1 {
+        return Err(EventError::Conflict(
+            "An event needs at least one organiser. Add another before removing this one.".into(),
+        ));
+    }
+    db_events::remove_staff(conn, view.id(), account_id)?;
+    audit::record(
+        conn,
+        access.account_id(),
+        Some(view.id()),
+        "staff.removed",
+        &target.2,
+        ctx.now,
+    )?;
+    Ok(())
+}

@@ -1,0 +1,368 @@
+//! Running events and leagues: the rules of who may do what and when, on top
+//! of the database and the pure pairing and standings code. Web pages and
+//! the JSON API both call these functions, so the rules live in one place.
+
+pub mod demo;
+pub mod input;
+pub mod manage;
+pub mod notify;
+pub mod registration;
+pub mod results;
+pub mod rounds;
+pub mod standings;
+
+use chrono::NaiveDateTime;
+use serde::{Deserialize, Serialize};
+
+use crate::db::events::{self as db_events, Event, Registration};
+use crate::db::{DbConnection, DbError};
+use crate::systems::GameSystem;
+use crate::tournament::{Scoring, Tiebreaker};
+
+/// Who is acting: a signed-in account (and whether it is a site admin).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Actor {
+    pub account_id: i64,
+    pub is_admin: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventStatus {
+    Draft,
+    Registration,
+    Running,
+    Finished,
+}
+
+impl EventStatus {
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Draft => "draft",
+            Self::Registration => "registration",
+            Self::Running => "running",
+            Self::Finished => "finished",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Self> {
+        [
+            Self::Draft,
+            Self::Registration,
+            Self::Running,
+            Self::Finished,
+        ]
+        .into_iter()
+        .find(|s| s.code() == code)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Draft => "Draft",
+            Self::Registration => "Registration open",
+            Self::Running => "Running",
+            Self::Finished => "Finished",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventFormat {
+    Swiss,
+    League,
+}
+
+impl EventFormat {
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Swiss => "swiss",
+            Self::League => "league",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Self> {
+        match code {
+            "swiss" => Some(Self::Swiss),
+            "league" => Some(Self::League),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeagueMode {
+    /// Weekly (or otherwise scheduled) rounds, paired like a Swiss event.
+    #[default]
+    Rounds,
+    /// Any two registered players record a game while the league runs.
+    Open,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeagueSettings {
+    #[serde(default)]
+    pub mode: LeagueMode,
+    /// At most this many recorded games between the same two players.
+    #[serde(default)]
+    pub max_games_vs_same: Option<u32>,
+    /// Only a player's first this-many games count in the standings.
+    #[serde(default)]
+    pub max_counted_games: Option<u32>,
+}
+
+/// Scoring, tiebreakers and pairing options, stored as JSON on the event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventSettings {
+    pub scoring: Scoring,
+    pub tiebreakers: Vec<Tiebreaker>,
+    #[serde(default)]
+    pub avoid_same_club: bool,
+    #[serde(default)]
+    pub league: LeagueSettings,
+}
+
+impl EventSettings {
+    pub fn defaults_for(system: GameSystem) -> Self {
+        let tiebreakers = if system == GameSystem::MageKnight {
+            vec![
+                Tiebreaker::PointsEliminated,
+                Tiebreaker::Sos,
+                Tiebreaker::VpDiff,
+            ]
+        } else {
+            vec![Tiebreaker::VpDiff, Tiebreaker::VpScored, Tiebreaker::Sos]
+        };
+        Self {
+            scoring: Scoring::default(),
+            tiebreakers,
+            avoid_same_club: false,
+            league: LeagueSettings::default(),
+        }
+    }
+}
+
+/// An event with its decoded settings.
+#[derive(Debug, Clone)]
+pub struct EventView {
+    pub event: Event,
+    pub status: EventStatus,
+    pub format: EventFormat,
+    pub system: GameSystem,
+    pub settings: EventSettings,
+}
+
+impl EventView {
+    pub fn from_row(event: Event) -> Result<Self, EventError> {
+        let status = EventStatus::parse(&event.status)
+            .ok_or_else(|| EventError::Corrupt(format!("status {:?}", event.status)))?;
+        let format = EventFormat::parse(&event.format)
+            .ok_or_else(|| EventError::Corrupt(format!("format {:?}", event.format)))?;
+        let system: GameSystem = event
+            .game_system
+            .parse()
+            .map_err(|_| EventError::Corrupt(format!("game system {:?}", event.game_system)))?;
+        let settings: EventSettings = serde_json::from_str(&event.settings)
+            .map_err(|err| EventError::Corrupt(format!("settings: {err}")))?;
+        Ok(Self {
+            event,
+            status,
+            format,
+            system,
+            settings,
+        })
+    }
+
+    pub fn id(&self) -> i64 {
+        self.event.id
+    }
+
+    pub fn is_open_league(&self) -> bool {
+        self.format == EventFormat::League && self.settings.league.mode == LeagueMode::Open
+    }
+
+    pub fn is_mage_knight(&self) -> bool {
+        self.system == GameSystem::MageKnight
+    }
+}
+
+/// What the actor is to this event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    Visitor,
+    Player,
+    Judge,
+    Owner,
+    Admin,
+}
+
+#[derive(Debug, Clone)]
+pub struct Access {
+    pub role: Role,
+    pub actor: Option<Actor>,
+    /// The actor's own registration, if any.
+    pub registration: Option<Registration>,
+}
+
+impl Access {
+    pub fn is_staff(&self) -> bool {
+        self.role >= Role::Judge
+    }
+
+    pub fn is_owner(&self) -> bool {
+        self.role >= Role::Owner
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.role == Role::Admin
+    }
+
+    pub fn account_id(&self) -> Option<i64> {
+        self.actor.map(|a| a.account_id)
+    }
+
+    pub fn require_staff(&self) -> Result<(), EventError> {
+        if self.is_staff() {
+            Ok(())
+        } else {
+            Err(EventError::Forbidden(
+                "Only the organisers and judges of this event can do that.".into(),
+            ))
+        }
+    }
+
+    pub fn require_owner(&self) -> Result<(), EventError> {
+        if self.is_owner() {
+            Ok(())
+        } else {
+            Err(EventError::Forbidden(
+                "Only the event's organiser can do that.".into(),
+            ))
+        }
+    }
+}
+
+/// Loads an event and the actor's relation to it; drafts are visible to staff only.
+pub fn load(
+    conn: &mut DbConnection,
+    event_id: i64,
+    actor: Option<Actor>,
+) -> Result<(EventView, Access), EventError> {
+    let event = db_events::find_event(conn, event_id)?.ok_or(EventError::NotFound)?;
+    let view = EventView::from_row(event)?;
+    let access = access_for(conn, &view, actor)?;
+    if view.status == EventStatus::Draft && !access.is_staff() {
+        return Err(EventError::NotFound);
+    }
+    Ok((view, access))
+}
+
+pub fn access_for(
+    conn: &mut DbConnection,
+    view: &EventView,
+    actor: Option<Actor>,
+) -> Result<Access, EventError> {
+    let Some(actor) = actor else {
+        return Ok(Access {
+            role: Role::Visitor,
+            actor: None,
+            registration: None,
+        });
+    };
+    let registration = db_events::registration_of(conn, view.id(), actor.account_id)?;
+    let role = if actor.is_admin {
+        Role::Admin
+    } else {
+        match db_events::staff_role(conn, view.id(), actor.account_id)?.as_deref() {
+            Some("owner") => Role::Owner,
+            Some(_) => Role::Judge,
+            None if registration
+                .as_ref()
+                .is_some_and(|r| r.status != "withdrawn") =>
+            {
+                Role::Player
+            }
+            None => Role::Visitor,
+        }
+    };
+    Ok(Access {
+        role,
+        actor: Some(actor),
+        registration,
+    })
+}
+
+/// Refuses changes to a finished event, except by a site admin (whose
+/// corrections are written to the audit log by the caller).
+pub fn require_not_finished(view: &EventView, access: &Access) -> Result<(), EventError> {
+    if view.status == EventStatus::Finished && access.role != Role::Admin {
+        return Err(EventError::Conflict(
+            "This event is finished and can no longer be changed. A site admin can make corrections.".into(),
+        ));
+    }
+    Ok(())
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EventError {
+    #[error("not found")]
+    NotFound,
+    #[error("{0}")]
+    Forbidden(String),
+    /// Input that failed validation, field by field.
+    #[error("{}", .0.iter().map(|(f, m)| format!("{f}: {m}")).collect::<Vec<_>>().join("; "))]
+    Invalid(Vec<(&'static str, String)>),
+    /// The request clashes with the event's current state.
+    #[error("{0}")]
+    Conflict(String),
+    #[error("stored event data is unreadable: {0}")]
+    Corrupt(String),
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error("mail could not be composed: {0}")]
+    Mail(#[from] askama::Error),
+    #[error(transparent)]
+    Pairing(#[from] crate::tournament::pairing::PairingError),
+    #[error(transparent)]
+    Setup(#[from] crate::setup::SetupError),
+}
+
+impl EventError {
+    pub fn invalid(field: &'static str, message: impl Into<String>) -> Self {
+        Self::Invalid(vec![(field, message.into())])
+    }
+}
+
+impl From<diesel::result::Error> for EventError {
+    fn from(err: diesel::result::Error) -> Self {
+        Self::Db(err.into())
+    }
+}
+
+impl From<EventError> for crate::error::AppError {
+    fn from(err: EventError) -> Self {
+        use crate::error::AppError;
+        match err {
+            EventError::NotFound => AppError::NotFound,
+            EventError::Forbidden(m) => AppError::Forbidden(m),
+            EventError::Invalid(_) => AppError::BadRequest(err.to_string()),
+            EventError::Conflict(m) => AppError::Conflict(m),
+            EventError::Db(db) => db.into(),
+            EventError::Pairing(p) => {
+                AppError::Conflict(format!("The round could not be paired: {p}"))
+            }
+            EventError::Setup(s) => {
+                AppError::Conflict(format!("The setup could not be generated: {s}"))
+            }
+            other => AppError::internal(other),
+        }
+    }
+}
+
+/// When an action happens and where the site lives (for links in mail).
+#[derive(Debug, Clone, Copy)]
+pub struct Ctx<'a> {
+    pub now: NaiveDateTime,
+    pub base_url: &'a str,
+}

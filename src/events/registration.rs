@@ -1,0 +1,539 @@
+//! Entries: self-registration with a cap and waitlist, walk-ins, check-in,
+//! drops, late entries, and declarations (faction, army list).
+
+use crate::db::WriteTransaction;
+
+use super::notify;
+use super::{Access, Ctx, EventError, EventStatus, EventView, Role, require_not_finished};
+use crate::auth::input::{DisplayName, EmailAddress, optional_text};
+use crate::db::events::{self as db_events, NewRegistration, Registration, RegistrationChanges};
+use crate::db::{DbConnection, accounts, audit};
+use crate::systems::GameSystem;
+
+pub const REGISTERED: &str = "registered";
+pub const WAITLISTED: &str = "waitlisted";
+pub const WITHDRAWN: &str = "withdrawn";
+
+/// Why registration is closed right now, if it is.
+pub fn registration_closed_reason(view: &EventView, now: chrono::NaiveDateTime) -> Option<String> {
+    if view.status != EventStatus::Registration {
+        return Some(match view.status {
+            EventStatus::Draft => "Registration has not opened yet.".into(),
+            EventStatus::Running => {
+                "The event has started; ask the organiser about a late entry.".into()
+            }
+            _ => "The event is over.".into(),
+        });
+    }
+    if let Some(opens) = view.event.registration_opens_at
+        && now < opens
+    {
+        return Some(format!(
+            "Registration opens at {} UTC.",
+            opens.format("%Y-%m-%d %H:%M")
+        ));
+    }
+    if let Some(closes) = view.event.registration_closes_at
+        && now >= closes
+    {
+        return Some(format!(
+            "Registration closed at {} UTC.",
+            closes.format("%Y-%m-%d %H:%M")
+        ));
+    }
+    None
+}
+
+/// The number of the round being played (0 before the first pairing).
+fn current_round(conn: &mut DbConnection, event_id: i64) -> Result<i32, EventError> {
+    Ok(db_events::list_rounds(conn, event_id)?
+        .last()
+        .map(|r| r.number)
+        .unwrap_or(0))
+}
+
+/// A player signs up: registered while there is room, waitlisted after.
+pub fn register_self(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    ctx: &Ctx<'_>,
+) -> Result<Registration, EventError> {
+    let actor = access
+        .actor
+        .ok_or_else(|| EventError::Forbidden("Sign in to register.".into()))?;
+    if let Some(reason) = registration_closed_reason(view, ctx.now) {
+        return Err(EventError::Conflict(reason));
+    }
+    conn.write_transaction(|conn| {
+        let account = accounts::find_by_id(conn, actor.account_id)?.ok_or(EventError::NotFound)?;
+        let registered = db_events::count_registered(conn, view.id())?;
+        let full = view
+            .event
+            .player_cap
+            .is_some_and(|cap| registered >= i64::from(cap));
+        let status = if full { WAITLISTED } else { REGISTERED };
+        if let Some(existing) = db_events::registration_of(conn, view.id(), actor.account_id)? {
+            if existing.status != WITHDRAWN {
+                return Err(EventError::Conflict(
+                    "You are already registered for this event.".into(),
+                ));
+            }
+            // Coming back after withdrawing: back of the queue.
+            db_events::update_registration(
+                conn,
+                existing.id,
+                &RegistrationChanges {
+                    status: Some(status.into()),
+                    dropped: Some(false),
+                    ..RegistrationChanges::default()
+                },
+            )?;
+            return db_events::find_registration(conn, existing.id)?.ok_or(EventError::NotFound);
+        }
+        let registration = db_events::insert_registration(
+            conn,
+            &NewRegistration {
+                event_id: view.id(),
+                account_id: Some(account.id),
+                display_name: &account.display_name,
+                club: account.club.as_deref(),
+                status,
+                checked_in: false,
+                joined_round: 1,
+                initial_points: 0,
+                registered_at: ctx.now,
+            },
+        )?
+        .ok_or_else(|| EventError::Conflict("You are already registered for this event.".into()))?;
+        Ok(registration)
+    })
+}
+
+/// A player withdraws before the event starts (afterwards they drop).
+pub fn withdraw_self(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    let registration = access
+        .registration
+        .clone()
+        .filter(|r| r.status != WITHDRAWN)
+        .ok_or_else(|| EventError::Conflict("You are not registered for this event.".into()))?;
+    match view.status {
+        EventStatus::Draft | EventStatus::Registration => conn.write_transaction(|conn| {
+            db_events::update_registration(
+                conn,
+                registration.id,
+                &RegistrationChanges {
+                    status: Some(WITHDRAWN.into()),
+                    checked_in: Some(false),
+                    ..RegistrationChanges::default()
+                },
+            )?;
+            promote_waitlist(conn, view, ctx)?;
+            Ok(())
+        }),
+        EventStatus::Running => set_dropped(conn, view, access, registration.id, true, ctx),
+        EventStatus::Finished => Err(EventError::Conflict("The event is over.".into())),
+    }
+}
+
+/// Moves waitlisted players up while there is room; mails each of them.
+pub fn promote_waitlist(
+    conn: &mut DbConnection,
+    view: &EventView,
+    ctx: &Ctx<'_>,
+) -> Result<Vec<Registration>, EventError> {
+    if !matches!(view.status, EventStatus::Draft | EventStatus::Registration) {
+        return Ok(Vec::new());
+    }
+    let all = db_events::list_registrations(conn, view.id())?;
+    let registered = all.iter().filter(|r| r.status == REGISTERED).count() as i64;
+    let room = match view.event.player_cap {
+        Some(cap) => usize::try_from((i64::from(cap) - registered).max(0)).unwrap_or(0),
+        None => usize::MAX,
+    };
+    let mut promoted = Vec::new();
+    for waiting in all.iter().filter(|r| r.status == WAITLISTED).take(room) {
+        db_events::update_registration(
+            conn,
+            waiting.id,
+            &RegistrationChanges {
+                status: Some(REGISTERED.into()),
+                ..RegistrationChanges::default()
+            },
+        )?;
+        notify::waitlist_promoted(conn, view, waiting, ctx)?;
+        promoted.push(waiting.clone());
+    }
+    Ok(promoted)
+}
+
+/// The organiser adds a player without an account (name only), before the
+/// event or as a late entry with the given starting points.
+pub fn add_walk_in(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    raw_name: &str,
+    raw_club: &str,
+    initial_points: i32,
+    ctx: &Ctx<'_>,
+) -> Result<Registration, EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    let name =
+        DisplayName::parse(raw_name).map_err(|e| EventError::invalid("name", e.to_string()))?;
+    let club = optional_text(raw_club, "Club", 80)
+        .map_err(|e| EventError::invalid("club", e.to_string()))?;
+    if !(-100..=100).contains(&initial_points) {
+        return Err(EventError::invalid(
+            "initial_points",
+            "Starting points must be between -100 and 100.",
+        ));
+    }
+    conn.write_transaction(|conn| {
+        let round = current_round(conn, view.id())?;
+        // Late entries join the next round to be paired.
+        let joined_round = if view.status == EventStatus::Running {
+            round + 1
+        } else {
+            1
+        };
+        let registration = db_events::insert_registration(
+            conn,
+            &NewRegistration {
+                event_id: view.id(),
+                account_id: None,
+                display_name: name.as_str(),
+                club: club.as_deref(),
+                status: REGISTERED,
+                checked_in: view.status == EventStatus::Running,
+                joined_round,
+                initial_points,
+                registered_at: ctx.now,
+            },
+        )?
+        .ok_or_else(|| EventError::Conflict("That player is already registered.".into()))?;
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "player.added",
+            &format!("{} (round {joined_round})", name.as_str()),
+            ctx.now,
+        )?;
+        Ok(registration)
+    })
+}
+
+fn registration_in(
+    conn: &mut DbConnection,
+    view: &EventView,
+    registration_id: i64,
+) -> Result<Registration, EventError> {
+    db_events::find_registration(conn, registration_id)?
+        .filter(|r| r.event_id == view.id())
+        .ok_or(EventError::NotFound)
+}
+
+/// Links a walk-in entry to an account, so its holder can report results.
+pub fn link_walk_in(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    registration_id: i64,
+    raw_email: &str,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    let email =
+        EmailAddress::parse(raw_email).map_err(|e| EventError::invalid("email", e.to_string()))?;
+    conn.write_transaction(|conn| {
+        let registration = registration_in(conn, view, registration_id)?;
+        if registration.account_id.is_some() {
+            return Err(EventError::Conflict(
+                "This entry already belongs to an account.".into(),
+            ));
+        }
+        let account = accounts::find_by_email(conn, email.as_str())?
+            .ok_or_else(|| EventError::invalid("email", "No account uses that address."))?;
+        if db_events::registration_of(conn, view.id(), account.id)?.is_some() {
+            return Err(EventError::Conflict(format!(
+                "{} already has an entry in this event.",
+                account.display_name
+            )));
+        }
+        db_events::update_registration(
+            conn,
+            registration.id,
+            &RegistrationChanges {
+                account_id: Some(Some(account.id)),
+                ..RegistrationChanges::default()
+            },
+        )?;
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "player.linked",
+            &format!("{} → {}", registration.display_name, account.email),
+            ctx.now,
+        )?;
+        Ok(())
+    })
+}
+
+pub fn set_checked_in(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    registration_id: i64,
+    checked_in: bool,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    let registration = registration_in(conn, view, registration_id)?;
+    if registration.status != REGISTERED {
+        return Err(EventError::Conflict(format!(
+            "{} is {} and cannot be checked in.",
+            registration.display_name, registration.status
+        )));
+    }
+    db_events::update_registration(
+        conn,
+        registration.id,
+        &RegistrationChanges {
+            checked_in: Some(checked_in),
+            ..RegistrationChanges::default()
+        },
+    )?;
+    Ok(())
+}
+
+/// Drops (or un-drops) a player: staff for anyone, players for themselves.
+pub fn set_dropped(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    registration_id: i64,
+    dropped: bool,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    require_not_finished(view, access)?;
+    let own = access
+        .registration
+        .as_ref()
+        .is_some_and(|r| r.id == registration_id);
+    if !(access.is_staff() || (own && dropped)) {
+        return Err(EventError::Forbidden("Only organisers can do that.".into()));
+    }
+    conn.write_transaction(|conn| {
+        let registration = registration_in(conn, view, registration_id)?;
+        let round = current_round(conn, view.id())?;
+        db_events::update_registration(
+            conn,
+            registration.id,
+            &RegistrationChanges {
+                dropped: Some(dropped),
+                dropped_after_round: Some(dropped.then_some(round)),
+                ..RegistrationChanges::default()
+            },
+        )?;
+        let action = if dropped {
+            "player.dropped"
+        } else {
+            "player.undropped"
+        };
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            action,
+            &registration.display_name,
+            ctx.now,
+        )?;
+        Ok(())
+    })
+}
+
+/// What an organiser may change about an entry.
+#[derive(Debug, Clone, Default)]
+pub struct EntryUpdate {
+    pub display_name: String,
+    pub club: String,
+    pub initial_points: String,
+    pub fixed_table: String,
+}
+
+pub fn update_entry(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    registration_id: i64,
+    update: &EntryUpdate,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    let mut problems = Vec::new();
+    let name = DisplayName::parse(&update.display_name)
+        .map_err(|e| problems.push(("display_name", e.to_string())))
+        .ok();
+    let club = optional_text(&update.club, "Club", 80)
+        .map_err(|e| problems.push(("club", e.to_string())))
+        .ok();
+    let initial_points = match update.initial_points.trim() {
+        "" => Some(0),
+        raw => match raw.parse::<i32>() {
+            Ok(v) if (-100..=100).contains(&v) => Some(v),
+            _ => {
+                problems.push((
+                    "initial_points",
+                    "Starting points must be a whole number between -100 and 100.".into(),
+                ));
+                None
+            }
+        },
+    };
+    let fixed_table = match update.fixed_table.trim() {
+        "" => Some(None),
+        raw => match raw.parse::<i32>() {
+            Ok(v) if (1..=5_000).contains(&v) => Some(Some(v)),
+            _ => {
+                problems.push((
+                    "fixed_table",
+                    "A fixed table is a table number from 1.".into(),
+                ));
+                None
+            }
+        },
+    };
+    let (Some(name), Some(club), Some(initial_points), Some(fixed_table)) =
+        (name, club, initial_points, fixed_table)
+    else {
+        return Err(EventError::Invalid(problems));
+    };
+    conn.write_transaction(|conn| {
+        let registration = registration_in(conn, view, registration_id)?;
+        db_events::update_registration(
+            conn,
+            registration.id,
+            &RegistrationChanges {
+                display_name: Some(name.into_string()),
+                club: Some(club),
+                initial_points: Some(initial_points),
+                fixed_table: Some(fixed_table),
+                ..RegistrationChanges::default()
+            },
+        )?;
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "player.edited",
+            &registration.display_name,
+            ctx.now,
+        )?;
+        Ok(())
+    })
+}
+
+/// A faction (Malifaux) or army list (Mage Knight) for the event.
+#[derive(Debug, Clone, Default)]
+pub struct DeclarationInput {
+    pub faction: String,
+    pub army_list: String,
+    pub army_points: String,
+}
+
+pub const MALIFAUX_FACTIONS: &[&str] = &[
+    "Guild",
+    "Arcanists",
+    "Resurrectionists",
+    "Neverborn",
+    "Outcasts",
+    "Bayou",
+    "Ten Thunders",
+    "Explorer's Society",
+];
+
+pub fn declare(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    registration_id: i64,
+    input: &DeclarationInput,
+) -> Result<(), EventError> {
+    require_not_finished(view, access)?;
+    let own = access
+        .registration
+        .as_ref()
+        .is_some_and(|r| r.id == registration_id);
+    if !(own || access.is_staff()) {
+        return Err(EventError::Forbidden(
+            "You can only declare for your own entry.".into(),
+        ));
+    }
+    if own && !access.is_staff() && view.event.lists_published {
+        return Err(EventError::Conflict(
+            "Lists are published; ask the organiser to change yours.".into(),
+        ));
+    }
+    let registration = registration_in(conn, view, registration_id)?;
+    let changes = if view.system == GameSystem::MageKnight {
+        let list = optional_text(&input.army_list.replace('\r', ""), "The army list", 5_000)
+            .map_err(|e| EventError::invalid("army_list", e.to_string()))?;
+        let points: i32 = input.army_points.trim().parse().map_err(|_| {
+            EventError::invalid("army_points", "Enter the army's build total in points.")
+        })?;
+        if points < 1 || points > view.event.encounter_size {
+            return Err(EventError::invalid(
+                "army_points",
+                format!(
+                    "The army must cost between 1 and {} points (the event's build total).",
+                    view.event.encounter_size
+                ),
+            ));
+        }
+        RegistrationChanges {
+            army_list: Some(list),
+            army_points: Some(Some(points)),
+            ..RegistrationChanges::default()
+        }
+    } else {
+        let faction = input.faction.trim();
+        if !MALIFAUX_FACTIONS.contains(&faction) {
+            return Err(EventError::invalid(
+                "faction",
+                "Choose one of the factions.",
+            ));
+        }
+        RegistrationChanges {
+            faction: Some(Some(faction.to_owned())),
+            ..RegistrationChanges::default()
+        }
+    };
+    db_events::update_registration(conn, registration.id, &changes)?;
+    Ok(())
+}
+
+pub fn set_lists_published(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    published: bool,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    db_events::set_lists_published(conn, view.id(), published)?;
+    Ok(())
+}
+
+/// Whether this viewer may see other players' factions and lists.
+pub fn can_see_lists(view: &EventView, access: &Access) -> bool {
+    view.event.lists_published || access.is_staff() || access.role == Role::Admin
+}

@@ -1,0 +1,711 @@
+//! Results: a player reports, the opponent confirms or disputes, the
+//! organisers resolve disputes and may enter or correct any result. Every
+//! change is kept (who, when, old → new), and a stale form changes nothing.
+
+use crate::db::WriteTransaction;
+use serde::{Deserialize, Serialize};
+
+use super::registration::REGISTERED;
+use super::rounds::{
+    EventData, GAME_BYE, GAME_CONFIRMED, GAME_DISPUTED, GAME_PENDING, GAME_REPORTED, GAME_RESOLVED,
+    score_of,
+};
+use super::{Access, Ctx, EventError, EventStatus, EventView, Role, notify, require_not_finished};
+use crate::db::events::{self as db_events, GameRow, NewGame, ResultFields};
+use crate::db::{DbConnection, audit};
+use crate::systems::GameSystem;
+use crate::tournament::{GameScore, Outcome};
+
+/// The most VP a crew can score from the strategy and from schemes, per edition.
+pub fn vp_limits(system: GameSystem) -> (i32, i32) {
+    match system {
+        // 4th edition: at most 5 from the strategy and 5 from schemes.
+        GameSystem::Malifaux4 => (5, 5),
+        // 3rd edition: 4 from the strategy, 2 from each of two schemes.
+        GameSystem::Malifaux3 => (4, 4),
+        // 1st edition: 4 from the strategy; up to three schemes of at most
+        // 2 VP each, plus 1 each for announcing.
+        GameSystem::Malifaux1 => (4, 9),
+        GameSystem::MageKnight => (0, 0),
+    }
+}
+
+/// Mage Knight games have 1 + number of players objectives.
+pub const MAGE_KNIGHT_OBJECTIVES: i32 = 3;
+
+/// The result form, as typed (JSON numbers are accepted too).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ResultInput {
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub a_strategy_vp: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub a_scheme_vp: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub b_strategy_vp: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub b_scheme_vp: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub a_objectives: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub b_objectives: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub a_eliminated: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub b_eliminated: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub a_army: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub b_army: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub a_leader: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub a_crew: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub b_leader: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub b_crew: Option<String>,
+    /// The game version the form was made from.
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub version: Option<String>,
+    #[serde(deserialize_with = "crate::events::input::lenient_opt")]
+    pub note: Option<String>,
+}
+
+/// Leader and crew of each side (Malifaux), as declared with the result.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Declarations {
+    pub a: Option<(String, String)>,
+    pub b: Option<(String, String)>,
+}
+
+fn number(
+    problems: &mut Vec<(&'static str, String)>,
+    field: &'static str,
+    label: &str,
+    raw: &Option<String>,
+    min: i32,
+    max: i32,
+) -> Option<i32> {
+    let raw = raw.as_deref().unwrap_or("").trim();
+    match raw.parse::<i32>() {
+        Ok(v) if (min..=max).contains(&v) => Some(v),
+        Ok(_) => {
+            problems.push((field, format!("{label} must be between {min} and {max}.")));
+            None
+        }
+        Err(_) if raw.is_empty() => {
+            problems.push((field, format!("{label} is required.")));
+            None
+        }
+        Err(_) => {
+            problems.push((field, format!("{label} must be a whole number.")));
+            None
+        }
+    }
+}
+
+fn declaration(
+    leader: &Option<String>,
+    crew: &Option<String>,
+) -> Result<Option<(String, String)>, String> {
+    let leader = leader.as_deref().unwrap_or("").trim();
+    let crew = crew.as_deref().unwrap_or("").trim();
+    if leader.is_empty() && crew.is_empty() {
+        return Ok(None);
+    }
+    if leader.chars().count() > 80 || crew.chars().count() > 2_000 {
+        return Err("The leader is at most 80 characters, the crew at most 2000.".into());
+    }
+    Ok(Some((leader.to_owned(), crew.replace('\r', ""))))
+}
+
+impl ResultInput {
+    /// Validates against the event's game system and limits.
+    pub fn validate(&self, view: &EventView) -> Result<(ResultFields, Declarations), EventError> {
+        let mut p = Vec::new();
+        let fields = if view.system == GameSystem::MageKnight {
+            let build = view.event.encounter_size;
+            let fields = ResultFields {
+                a_objectives: number(
+                    &mut p,
+                    "a_objectives",
+                    "Objectives of the first player",
+                    &self.a_objectives,
+                    0,
+                    MAGE_KNIGHT_OBJECTIVES,
+                ),
+                b_objectives: number(
+                    &mut p,
+                    "b_objectives",
+                    "Objectives of the second player",
+                    &self.b_objectives,
+                    0,
+                    MAGE_KNIGHT_OBJECTIVES,
+                ),
+                a_eliminated: number(
+                    &mut p,
+                    "a_eliminated",
+                    "Points eliminated by the first player",
+                    &self.a_eliminated,
+                    0,
+                    build,
+                ),
+                b_eliminated: number(
+                    &mut p,
+                    "b_eliminated",
+                    "Points eliminated by the second player",
+                    &self.b_eliminated,
+                    0,
+                    build,
+                ),
+                a_army: number(
+                    &mut p,
+                    "a_army",
+                    "The first player's army size",
+                    &self.a_army,
+                    1,
+                    build,
+                ),
+                b_army: number(
+                    &mut p,
+                    "b_army",
+                    "The second player's army size",
+                    &self.b_army,
+                    1,
+                    build,
+                ),
+                ..ResultFields::default()
+            };
+            if let (Some(a), Some(b)) = (fields.a_objectives, fields.b_objectives)
+                && a + b > MAGE_KNIGHT_OBJECTIVES
+            {
+                p.push((
+                    "a_objectives",
+                    format!(
+                        "There are only {MAGE_KNIGHT_OBJECTIVES} objectives in a two-player game."
+                    ),
+                ));
+            }
+            if let (Some(a_el), Some(b_army)) = (fields.a_eliminated, fields.b_army)
+                && a_el > b_army
+            {
+                p.push((
+                    "a_eliminated",
+                    "A player cannot eliminate more points than the opposing army had.".into(),
+                ));
+            }
+            if let (Some(b_el), Some(a_army)) = (fields.b_eliminated, fields.a_army)
+                && b_el > a_army
+            {
+                p.push((
+                    "b_eliminated",
+                    "A player cannot eliminate more points than the opposing army had.".into(),
+                ));
+            }
+            fields
+        } else {
+            let (strategy, schemes) = vp_limits(view.system);
+            ResultFields {
+                a_strategy_vp: number(
+                    &mut p,
+                    "a_strategy_vp",
+                    "Strategy VP of the first player",
+                    &self.a_strategy_vp,
+                    0,
+                    strategy,
+                ),
+                a_scheme_vp: number(
+                    &mut p,
+                    "a_scheme_vp",
+                    "Scheme VP of the first player",
+                    &self.a_scheme_vp,
+                    0,
+                    schemes,
+                ),
+                b_strategy_vp: number(
+                    &mut p,
+                    "b_strategy_vp",
+                    "Strategy VP of the second player",
+                    &self.b_strategy_vp,
+                    0,
+                    strategy,
+                ),
+                b_scheme_vp: number(
+                    &mut p,
+                    "b_scheme_vp",
+                    "Scheme VP of the second player",
+                    &self.b_scheme_vp,
+                    0,
+                    schemes,
+                ),
+                ..ResultFields::default()
+            }
+        };
+        let mut declarations = Declarations::default();
+        if view.system != GameSystem::MageKnight {
+            match declaration(&self.a_leader, &self.a_crew) {
+                Ok(d) => declarations.a = d,
+                Err(m) => p.push(("a_leader", m)),
+            }
+            match declaration(&self.b_leader, &self.b_crew) {
+                Ok(d) => declarations.b = d,
+                Err(m) => p.push(("b_leader", m)),
+            }
+        }
+        if p.is_empty() {
+            Ok((fields, declarations))
+        } else {
+            Err(EventError::Invalid(p))
+        }
+    }
+
+    pub fn expected_version(&self) -> Result<i32, EventError> {
+        self.version
+            .as_deref()
+            .unwrap_or("")
+            .trim()
+            .parse()
+            .map_err(|_| {
+                EventError::invalid(
+                    "version",
+                    "The form is missing its version; reload the page.",
+                )
+            })
+    }
+}
+
+/// A game of this event that has an opponent.
+fn game_in(conn: &mut DbConnection, view: &EventView, game_id: i64) -> Result<GameRow, EventError> {
+    let game = db_events::find_game(conn, game_id)?
+        .filter(|g| g.event_id == view.id())
+        .ok_or(EventError::NotFound)?;
+    if game.status == GAME_BYE || game.player_b.is_none() {
+        return Err(EventError::Conflict(
+            "A bye has no result to report.".into(),
+        ));
+    }
+    Ok(game)
+}
+
+fn round_is_published(
+    conn: &mut DbConnection,
+    view: &EventView,
+    game: &GameRow,
+) -> Result<bool, EventError> {
+    let Some(round_id) = game.round_id else {
+        return Ok(true);
+    };
+    Ok(db_events::list_rounds(conn, view.id())?
+        .iter()
+        .any(|r| r.id == round_id && r.status != "draft"))
+}
+
+/// Which side of the game the actor plays, if any.
+fn side_of(access: &Access, game: &GameRow) -> Option<char> {
+    let reg = access.registration.as_ref()?;
+    if reg.id == game.player_a {
+        Some('a')
+    } else if Some(reg.id) == game.player_b {
+        Some('b')
+    } else {
+        None
+    }
+}
+
+fn stale() -> EventError {
+    EventError::Conflict(
+        "This result was changed by someone else while you had the page open. Nothing was saved; the page now shows the current result.".into(),
+    )
+}
+
+fn result_json(fields: &ResultFields) -> String {
+    serde_json::to_string(fields).unwrap_or_default()
+}
+
+/// A short human description of a result, for mails and the history.
+pub fn result_summary(a: &str, b: &str, game: &GameRow, fields: &ResultFields) -> String {
+    let row = GameRow {
+        a_strategy_vp: fields.a_strategy_vp,
+        a_scheme_vp: fields.a_scheme_vp,
+        b_strategy_vp: fields.b_strategy_vp,
+        b_scheme_vp: fields.b_scheme_vp,
+        a_objectives: fields.a_objectives,
+        b_objectives: fields.b_objectives,
+        a_eliminated: fields.a_eliminated,
+        b_eliminated: fields.b_eliminated,
+        a_army: fields.a_army,
+        b_army: fields.b_army,
+        ..game.clone()
+    };
+    match score_of(&row) {
+        Some(GameScore::Malifaux { a_vp, b_vp }) => format!("{a} {a_vp} – {b_vp} {b}"),
+        Some(
+            score @ GameScore::MageKnight {
+                a_objectives,
+                b_objectives,
+                a_eliminated,
+                b_eliminated,
+                ..
+            },
+        ) => {
+            let winner = match score.outcome() {
+                Outcome::AWins => a,
+                Outcome::BWins => b,
+                Outcome::Draw => "nobody (a draw)",
+            };
+            format!(
+                "{a} {a_objectives} objectives, {a_eliminated} points eliminated; {b} {b_objectives} objectives, {b_eliminated} points eliminated; winner: {winner}"
+            )
+        }
+        None => "no result".into(),
+    }
+}
+
+/// Reports (player) or enters (staff) a result.
+pub fn report(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    game_id: i64,
+    input: &ResultInput,
+    ctx: &Ctx<'_>,
+) -> Result<GameRow, EventError> {
+    require_not_finished(view, access)?;
+    let (fields, declarations) = input.validate(view)?;
+    let expected = input.expected_version()?;
+    conn.write_transaction(|conn| {
+        let game = game_in(conn, view, game_id)?;
+        if !round_is_published(conn, view, &game)? {
+            return Err(EventError::Conflict(
+                "This round is not published yet.".into(),
+            ));
+        }
+        let side = side_of(access, &game);
+        let staff = access.is_staff();
+        if side.is_none() && !staff {
+            return Err(EventError::Forbidden(
+                "Only the two players and the organisers can report this result.".into(),
+            ));
+        }
+        if game.version != expected {
+            return Err(stale());
+        }
+        let actor = access.account_id();
+        let before = (game.status != GAME_PENDING).then(|| result_json(&ResultFields::of(&game)));
+        let (status, action) = if staff && side.is_none() {
+            (
+                GAME_RESOLVED,
+                if game.status == GAME_PENDING {
+                    "entered"
+                } else {
+                    "corrected"
+                },
+            )
+        } else if staff
+            && matches!(
+                game.status.as_str(),
+                GAME_CONFIRMED | GAME_RESOLVED | GAME_DISPUTED
+            )
+        {
+            (GAME_RESOLVED, "corrected")
+        } else {
+            match game.status.as_str() {
+                GAME_PENDING => (GAME_REPORTED, "reported"),
+                GAME_REPORTED if game.reported_by == actor => (GAME_REPORTED, "amended"),
+                // Both players reported: the same result confirms it, another disputes it.
+                GAME_REPORTED if ResultFields::of(&game) == fields => (GAME_CONFIRMED, "confirmed"),
+                GAME_REPORTED => (GAME_DISPUTED, "disputed"),
+                _ => {
+                    return Err(EventError::Conflict(
+                        "This result is settled. Ask an organiser if it needs correcting.".into(),
+                    ));
+                }
+            }
+        };
+        let reported_by = (status == GAME_REPORTED).then_some(Some(actor).flatten());
+        let confirmed_by = (status == GAME_CONFIRMED).then_some(actor);
+        let note = (status == GAME_DISPUTED)
+            .then_some(Some("The two players reported different results."));
+        if !db_events::write_result(
+            conn,
+            game.id,
+            expected,
+            Some(&fields),
+            status,
+            reported_by,
+            confirmed_by,
+            note,
+            ctx.now,
+        )? {
+            return Err(stale());
+        }
+        for (registration, declared) in [
+            (Some(game.player_a), &declarations.a),
+            (game.player_b, &declarations.b),
+        ] {
+            if let (Some(registration), Some((leader, crew))) = (registration, declared) {
+                db_events::set_declaration(conn, game.id, registration, leader, crew)?;
+            }
+        }
+        let after = result_json(&fields);
+        db_events::record_result_change(
+            conn,
+            game.id,
+            view.id(),
+            actor,
+            action,
+            before.as_deref(),
+            Some(&after),
+            None,
+            ctx.now,
+        )?;
+        if view.status == EventStatus::Finished && access.role == Role::Admin {
+            audit::record(
+                conn,
+                actor,
+                Some(view.id()),
+                "result.corrected",
+                &format!("game {}", game.id),
+                ctx.now,
+            )?;
+        }
+        if status == GAME_REPORTED {
+            let opponent = if side == Some('a') {
+                game.player_b
+            } else {
+                Some(game.player_a)
+            };
+            let opponent = match opponent {
+                Some(id) => db_events::find_registration(conn, id)?,
+                None => None,
+            };
+            if let Some(opponent) = opponent {
+                let reporter = access
+                    .registration
+                    .as_ref()
+                    .map(|r| r.display_name.clone())
+                    .unwrap_or_else(|| "An organiser".into());
+                let (a, b) = if side == Some('a') {
+                    (reporter.clone(), opponent.display_name.clone())
+                } else {
+                    (opponent.display_name.clone(), reporter.clone())
+                };
+                let summary = result_summary(&a, &b, &game, &fields);
+                notify::result_to_confirm(conn, view, &game, &reporter, &opponent, &summary, ctx)?;
+            }
+        }
+        db_events::find_game(conn, game.id)?.ok_or(EventError::NotFound)
+    })
+}
+
+/// The opponent (or staff) confirms a reported result.
+pub fn confirm(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    game_id: i64,
+    expected: i32,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    require_not_finished(view, access)?;
+    conn.write_transaction(|conn| {
+        let game = game_in(conn, view, game_id)?;
+        let side = side_of(access, &game);
+        let actor = access.account_id();
+        if side.is_none() && !access.is_staff() {
+            return Err(EventError::Forbidden(
+                "Only the players of this game and the organisers can confirm its result.".into(),
+            ));
+        }
+        if game.status != GAME_REPORTED {
+            return Err(EventError::Conflict(
+                "There is no reported result waiting for confirmation.".into(),
+            ));
+        }
+        if side.is_some() && game.reported_by == actor && !access.is_staff() {
+            return Err(EventError::Forbidden(
+                "Only the opponent of the player who reported can confirm.".into(),
+            ));
+        }
+        if !db_events::write_result(
+            conn,
+            game.id,
+            expected,
+            None,
+            GAME_CONFIRMED,
+            None,
+            Some(actor),
+            None,
+            ctx.now,
+        )? {
+            return Err(stale());
+        }
+        db_events::record_result_change(
+            conn,
+            game.id,
+            view.id(),
+            actor,
+            "confirmed",
+            None,
+            None,
+            None,
+            ctx.now,
+        )?;
+        Ok(())
+    })
+}
+
+/// The opponent disputes a reported result; an organiser resolves it.
+pub fn dispute(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    game_id: i64,
+    expected: i32,
+    note: &str,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    require_not_finished(view, access)?;
+    let note = note.trim();
+    if note.chars().count() > 1_000 {
+        return Err(EventError::invalid(
+            "note",
+            "The note is at most 1000 characters.",
+        ));
+    }
+    conn.write_transaction(|conn| {
+        let game = game_in(conn, view, game_id)?;
+        let side = side_of(access, &game);
+        let actor = access.account_id();
+        if side.is_none() {
+            return Err(EventError::Forbidden(
+                "Only the players of this game can dispute its result.".into(),
+            ));
+        }
+        if game.status != GAME_REPORTED {
+            return Err(EventError::Conflict(
+                "Only a reported result can be disputed.".into(),
+            ));
+        }
+        if game.reported_by == actor {
+            return Err(EventError::Forbidden(
+                "Only the opponent of the player who reported can dispute.".into(),
+            ));
+        }
+        let note = if note.is_empty() {
+            "Disputed by the opponent."
+        } else {
+            note
+        };
+        if !db_events::write_result(
+            conn,
+            game.id,
+            expected,
+            None,
+            GAME_DISPUTED,
+            None,
+            None,
+            Some(Some(note)),
+            ctx.now,
+        )? {
+            return Err(stale());
+        }
+        db_events::record_result_change(
+            conn,
+            game.id,
+            view.id(),
+            actor,
+            "disputed",
+            None,
+            None,
+            Some(note),
+            ctx.now,
+        )?;
+        Ok(())
+    })
+}
+
+/// League open play: a registered player records a game against another.
+pub fn record_open_game(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    opponent_id: i64,
+    input: &ResultInput,
+    ctx: &Ctx<'_>,
+) -> Result<GameRow, EventError> {
+    if !view.is_open_league() {
+        return Err(EventError::Conflict(
+            "Only open-play leagues record games outside rounds.".into(),
+        ));
+    }
+    if view.status != EventStatus::Running {
+        return Err(EventError::Conflict(
+            "Games can be recorded while the league is running.".into(),
+        ));
+    }
+    let me = access
+        .registration
+        .clone()
+        .filter(|r| r.status == REGISTERED && !r.dropped)
+        .ok_or_else(|| {
+            EventError::Forbidden("Only registered players can record league games.".into())
+        })?;
+    if opponent_id == me.id {
+        return Err(EventError::invalid(
+            "opponent",
+            "Choose an opponent other than yourself.",
+        ));
+    }
+    let (fields, declarations) = input.validate(view)?;
+    conn.write_transaction(|conn| {
+        let opponent = db_events::find_registration(conn, opponent_id)?
+            .filter(|r| r.event_id == view.id() && r.status == REGISTERED && !r.dropped)
+            .ok_or_else(|| EventError::invalid("opponent", "Choose a registered player of this league."))?;
+        let data = EventData::load(conn, view.id())?;
+        if let Some(cap) = view.settings.league.max_games_vs_same {
+            let played = data
+                .games
+                .iter()
+                .filter(|g| {
+                    let pair = (g.player_a, g.player_b.unwrap_or(-1));
+                    pair == (me.id, opponent.id) || pair == (opponent.id, me.id)
+                })
+                .count();
+            if played >= cap as usize {
+                return Err(EventError::Conflict(format!(
+                    "You have already recorded {played} game(s) against {}; this league allows {cap}.",
+                    opponent.display_name
+                )));
+            }
+        }
+        let game = db_events::insert_game(
+            conn,
+            &NewGame {
+                event_id: view.id(),
+                round_id: None,
+                table_number: None,
+                player_a: me.id,
+                player_b: Some(opponent.id),
+                status: GAME_PENDING.into(),
+                played_at: Some(ctx.now),
+                created_at: ctx.now,
+                updated_at: ctx.now,
+            },
+        )?;
+        let actor = access.account_id();
+        if !db_events::write_result(conn, game.id, game.version, Some(&fields), GAME_REPORTED, Some(actor), None, None, ctx.now)? {
+            return Err(stale());
+        }
+        for (registration, declared) in [(me.id, &declarations.a), (opponent.id, &declarations.b)] {
+            if let Some((leader, crew)) = declared {
+                db_events::set_declaration(conn, game.id, registration, leader, crew)?;
+            }
+        }
+        db_events::record_result_change(conn, game.id, view.id(), actor, "reported", None, Some(&result_json(&fields)), None, ctx.now)?;
+        let summary = result_summary(&me.display_name, &opponent.display_name, &game, &fields);
+        notify::result_to_confirm(conn, view, &game, &me.display_name, &opponent, &summary, ctx)?;
+        db_events::find_game(conn, game.id)?.ok_or(EventError::NotFound)
+    })
+}

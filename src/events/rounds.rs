@@ -1,0 +1,773 @@
+//! Rounds: pairing the next round as a draft, adjusting it by hand,
+//! publishing it (with mail to every player), setups, and the round clock.
+
+use crate::db::WriteTransaction;
+use std::collections::{BTreeMap, BTreeSet};
+
+use rand::RngCore;
+
+use super::registration::REGISTERED;
+use super::{Access, Ctx, EventError, EventStatus, EventView, notify, require_not_finished};
+use crate::db::events::{self as db_events, GameRow, NewGame, Registration, Round};
+use crate::db::{DbConnection, audit, pools};
+use crate::setup::{self, EncounterSize, Setup, SetupRequest, SetupResult};
+use crate::tournament::pairing::{PairingSettings, RoundPairing, pair_round};
+use crate::tournament::snapshot::{EventSnapshot, RoundRecord, SNAPSHOT_FORMAT};
+use crate::tournament::{Game, GameScore, Player};
+
+pub const GAME_PENDING: &str = "pending";
+pub const GAME_REPORTED: &str = "reported";
+pub const GAME_CONFIRMED: &str = "confirmed";
+pub const GAME_DISPUTED: &str = "disputed";
+pub const GAME_RESOLVED: &str = "resolved";
+pub const GAME_BYE: &str = "bye";
+
+/// Whether a game's result counts (in standings and for pairing on).
+pub fn is_accepted(status: &str) -> bool {
+    matches!(status, GAME_CONFIRMED | GAME_RESOLVED | GAME_BYE)
+}
+
+/// Everything about an event's entries and games, loaded once.
+#[derive(Debug, Clone)]
+pub struct EventData {
+    pub registrations: Vec<Registration>,
+    pub rounds: Vec<Round>,
+    pub games: Vec<GameRow>,
+}
+
+impl EventData {
+    pub fn load(conn: &mut DbConnection, event_id: i64) -> Result<Self, EventError> {
+        Ok(Self {
+            registrations: db_events::list_registrations(conn, event_id)?,
+            rounds: db_events::list_rounds(conn, event_id)?,
+            games: db_events::games_of_event(conn, event_id)?,
+        })
+    }
+
+    pub fn registration(&self, id: i64) -> Option<&Registration> {
+        self.registrations.iter().find(|r| r.id == id)
+    }
+
+    pub fn name_of(&self, id: i64) -> &str {
+        self.registration(id)
+            .map(|r| r.display_name.as_str())
+            .unwrap_or("?")
+    }
+
+    pub fn round_number_of(&self, game: &GameRow) -> Option<i32> {
+        game.round_id
+            .and_then(|id| self.rounds.iter().find(|r| r.id == id))
+            .map(|r| r.number)
+    }
+
+    pub fn games_of_round(&self, round_id: i64) -> impl Iterator<Item = &GameRow> {
+        self.games
+            .iter()
+            .filter(move |g| g.round_id == Some(round_id))
+    }
+
+    /// The players as the pairing and standings code sees them.
+    pub fn tournament_players(&self) -> Vec<Player> {
+        self.registrations
+            .iter()
+            .filter(|r| r.status == REGISTERED)
+            .map(|r| Player {
+                id: r.id,
+                name: r.display_name.clone(),
+                club: r.club.clone(),
+                dropped: r.dropped,
+                fixed_table: r.fixed_table.and_then(|t| u32::try_from(t).ok()),
+                initial_points: r.initial_points,
+            })
+            .collect()
+    }
+
+    /// The games as the pairing and standings code sees them; results only
+    /// where accepted (confirmed, resolved by staff, or a bye).
+    pub fn tournament_games(&self) -> Vec<Game> {
+        self.games
+            .iter()
+            .map(|g| Game {
+                round: self.round_number_of(g).and_then(|n| u32::try_from(n).ok()),
+                table: g.table_number.and_then(|t| u32::try_from(t).ok()),
+                a: g.player_a,
+                b: g.player_b,
+                result: if is_accepted(&g.status) {
+                    score_of(g)
+                } else {
+                    None
+                },
+            })
+            .collect()
+    }
+}
+
+/// The stored result of a game as a score, if it has one.
+pub fn score_of(game: &GameRow) -> Option<GameScore> {
+    if let (Some(a_obj), Some(b_obj), Some(a_el), Some(b_el), Some(a_army), Some(b_army)) = (
+        game.a_objectives,
+        game.b_objectives,
+        game.a_eliminated,
+        game.b_eliminated,
+        game.a_army,
+        game.b_army,
+    ) {
+        return Some(GameScore::MageKnight {
+            a_objectives: a_obj,
+            b_objectives: b_obj,
+            a_eliminated: a_el,
+            b_eliminated: b_el,
+            a_army,
+            b_army,
+        });
+    }
+    match (
+        game.a_strategy_vp,
+        game.a_scheme_vp,
+        game.b_strategy_vp,
+        game.b_scheme_vp,
+    ) {
+        (Some(a1), Some(a2), Some(b1), Some(b2)) => Some(GameScore::Malifaux {
+            a_vp: a1 + a2,
+            b_vp: b1 + b2,
+        }),
+        _ => None,
+    }
+}
+
+fn round_in(conn: &mut DbConnection, view: &EventView, number: i32) -> Result<Round, EventError> {
+    db_events::find_round(conn, view.id(), number)?.ok_or(EventError::NotFound)
+}
+
+fn claim_version(
+    conn: &mut DbConnection,
+    view: &EventView,
+    expected: i32,
+) -> Result<(), EventError> {
+    if db_events::bump_event_version(conn, view.id(), expected)? {
+        Ok(())
+    } else {
+        Err(EventError::Conflict(
+            "The rounds were changed by someone else a moment ago (another organiser, another tab, or a double click). Nothing was changed; reload the page to see the current state.".into(),
+        ))
+    }
+}
+
+fn pairing_settings(view: &EventView, seed: u64) -> PairingSettings {
+    PairingSettings {
+        scoring: view.settings.scoring,
+        tiebreakers: view.settings.tiebreakers.clone(),
+        avoid_same_club: view.settings.avoid_same_club,
+        seed,
+    }
+}
+
+/// Pairs the next round as a draft for the organiser to review.
+pub fn pair_next_round(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    expected_version: i32,
+    ctx: &Ctx<'_>,
+) -> Result<Round, EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    if view.status != EventStatus::Running {
+        return Err(EventError::Conflict(
+            "Start the event before pairing a round.".into(),
+        ));
+    }
+    if view.is_open_league() {
+        return Err(EventError::Conflict(
+            "This league is open play: players record their own games, there are no rounds.".into(),
+        ));
+    }
+    conn.write_transaction(|conn| {
+        claim_version(conn, view, expected_version)?;
+        let data = EventData::load(conn, view.id())?;
+        if let Some(last) = data.rounds.last() {
+            if last.status == "draft" {
+                return Err(EventError::Conflict(format!(
+                    "Round {} is still a draft: publish or delete it first.",
+                    last.number
+                )));
+            }
+            let missing = data
+                .games_of_round(last.id)
+                .filter(|g| !is_accepted(&g.status))
+                .count();
+            if missing > 0 {
+                return Err(EventError::Conflict(format!(
+                    "Round {} still has {missing} result(s) to confirm or resolve.",
+                    last.number
+                )));
+            }
+        }
+        let number = data.rounds.last().map(|r| r.number).unwrap_or(0) + 1;
+        if number > view.event.rounds_planned {
+            return Err(EventError::Conflict(format!(
+                "All {} planned rounds are paired. Raise the number of rounds in the event settings to add one.",
+                view.event.rounds_planned
+            )));
+        }
+        let mut players = data.tournament_players();
+        let eligible = eligible_for(&data, number);
+        if eligible.len() < 2 {
+            return Err(EventError::Conflict(if number == 1 {
+                "Check in at least two players before pairing round 1.".into()
+            } else {
+                "At least two players must still be playing.".into()
+            }));
+        }
+        // Players not taking part this round are treated as dropped for the pairing.
+        for player in &mut players {
+            if !eligible.contains(&player.id) {
+                player.dropped = true;
+            }
+        }
+        let seed = rand::rng().next_u64();
+        let pairing = pair_round(&players, &data.tournament_games(), &pairing_settings(view, seed), number as u32)?;
+        let pairing_json = serde_json::to_string(&StoredPairing::from(&pairing))
+            .map_err(|e| EventError::Corrupt(e.to_string()))?;
+        let round = db_events::insert_round(conn, view.id(), number, seed as i64, &pairing_json, ctx.now)?
+            .ok_or_else(|| EventError::Conflict(format!("Round {number} was paired by someone else a moment ago.")))?;
+        let mut games: Vec<NewGame> = pairing
+            .pairs
+            .iter()
+            .map(|p| NewGame {
+                event_id: view.id(),
+                round_id: Some(round.id),
+                table_number: i32::try_from(p.table).ok(),
+                player_a: p.a,
+                player_b: Some(p.b),
+                status: GAME_PENDING.into(),
+                played_at: None,
+                created_at: ctx.now,
+                updated_at: ctx.now,
+            })
+            .collect();
+        if let Some(bye) = pairing.bye {
+            games.push(NewGame {
+                event_id: view.id(),
+                round_id: Some(round.id),
+                table_number: None,
+                player_a: bye,
+                player_b: None,
+                status: GAME_BYE.into(),
+                played_at: None,
+                created_at: ctx.now,
+                updated_at: ctx.now,
+            });
+        }
+        db_events::insert_games(conn, &games)?;
+        audit::record(conn, access.account_id(), Some(view.id()), "round.paired", &format!("round {number}, seed {seed}"), ctx.now)?;
+        Ok(round)
+    })
+}
+
+/// Which players the next round would pair (round 1: checked-in only).
+fn eligible_for(data: &EventData, number: i32) -> BTreeSet<i64> {
+    data.registrations
+        .iter()
+        .filter(|r| r.status == REGISTERED && !r.dropped && r.joined_round <= number)
+        .filter(|r| number > 1 || r.checked_in)
+        .map(|r| r.id)
+        .collect()
+}
+
+/// The event as a pairing snapshot: what `soulstone pair` needs to pair the
+/// next round exactly as the server would (with the snapshot's seed).
+pub fn snapshot_of(view: &EventView, data: &EventData) -> EventSnapshot {
+    let next = data.rounds.last().map(|r| r.number).unwrap_or(0) + 1;
+    let eligible = eligible_for(data, next);
+    let players = data
+        .tournament_players()
+        .into_iter()
+        .map(|mut p| {
+            p.dropped = !eligible.contains(&p.id);
+            p
+        })
+        .collect();
+    let games = data.tournament_games();
+    let rounds = data
+        .rounds
+        .iter()
+        .map(|r| RoundRecord {
+            number: r.number as u32,
+            games: games
+                .iter()
+                .filter(|g| g.round == Some(r.number as u32))
+                .map(|g| Game {
+                    round: None,
+                    ..g.clone()
+                })
+                .collect(),
+        })
+        .collect();
+    EventSnapshot {
+        format: SNAPSHOT_FORMAT.to_owned(),
+        event: Some(view.event.name.clone()),
+        settings: pairing_settings(view, rand::rng().next_u64()),
+        players,
+        rounds,
+    }
+}
+
+/// Makes a draft round from a pairing computed offline (`soulstone pair`).
+pub fn import_round(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    pairing: &RoundPairing,
+    expected_version: i32,
+    ctx: &Ctx<'_>,
+) -> Result<Round, EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    if view.status != EventStatus::Running {
+        return Err(EventError::Conflict(
+            "Start the event before adding a round.".into(),
+        ));
+    }
+    conn.write_transaction(|conn| {
+        claim_version(conn, view, expected_version)?;
+        let data = EventData::load(conn, view.id())?;
+        let number = data.rounds.last().map(|r| r.number).unwrap_or(0) + 1;
+        if pairing.round as i32 != number {
+            return Err(EventError::invalid(
+                "file",
+                format!(
+                    "The file pairs round {}, but the next round is {number}.",
+                    pairing.round
+                ),
+            ));
+        }
+        if data.rounds.last().is_some_and(|r| r.status == "draft") {
+            return Err(EventError::Conflict(
+                "The last round is still a draft: publish or delete it first.".into(),
+            ));
+        }
+        let eligible = eligible_for(&data, number);
+        let mut seen = BTreeSet::new();
+        let players = pairing
+            .pairs
+            .iter()
+            .flat_map(|p| [p.a, p.b])
+            .chain(pairing.bye);
+        for id in players {
+            if !eligible.contains(&id) {
+                return Err(EventError::invalid(
+                    "file",
+                    format!("Player {id} is not playing in round {number} of this event."),
+                ));
+            }
+            if !seen.insert(id) {
+                return Err(EventError::invalid(
+                    "file",
+                    format!("Player {id} appears twice."),
+                ));
+            }
+        }
+        if seen.len() != eligible.len() {
+            return Err(EventError::invalid(
+                "file",
+                "The file leaves out players who are playing this round.",
+            ));
+        }
+        let json = serde_json::to_string(&StoredPairing::from(pairing))
+            .map_err(|e| EventError::Corrupt(e.to_string()))?;
+        let round =
+            db_events::insert_round(conn, view.id(), number, pairing.seed as i64, &json, ctx.now)?
+                .ok_or_else(|| EventError::Conflict(format!("Round {number} exists already.")))?;
+        let mut games: Vec<NewGame> = pairing
+            .pairs
+            .iter()
+            .map(|p| NewGame {
+                event_id: view.id(),
+                round_id: Some(round.id),
+                table_number: i32::try_from(p.table).ok(),
+                player_a: p.a,
+                player_b: Some(p.b),
+                status: GAME_PENDING.into(),
+                played_at: None,
+                created_at: ctx.now,
+                updated_at: ctx.now,
+            })
+            .collect();
+        if let Some(bye) = pairing.bye {
+            games.push(NewGame {
+                event_id: view.id(),
+                round_id: Some(round.id),
+                table_number: None,
+                player_a: bye,
+                player_b: None,
+                status: GAME_BYE.into(),
+                played_at: None,
+                created_at: ctx.now,
+                updated_at: ctx.now,
+            });
+        }
+        db_events::insert_games(conn, &games)?;
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "round.imported",
+            &format!("round {number}"),
+            ctx.now,
+        )?;
+        Ok(round)
+    })
+}
+
+/// What is kept of the optimiser's answer with the round.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct StoredPairing {
+    pub seed: u64,
+    pub method: crate::tournament::pairing::PairingMethod,
+    pub proven_optimal: bool,
+    pub cost: crate::tournament::pairing::PairingCost,
+}
+
+impl From<&RoundPairing> for StoredPairing {
+    fn from(p: &RoundPairing) -> Self {
+        Self {
+            seed: p.seed,
+            method: p.method,
+            proven_optimal: p.proven_optimal,
+            cost: p.cost,
+        }
+    }
+}
+
+fn require_draft(round: &Round) -> Result<(), EventError> {
+    if round.status == "draft" {
+        Ok(())
+    } else {
+        Err(EventError::Conflict(format!(
+            "Round {} is published; its pairings can no longer change.",
+            round.number
+        )))
+    }
+}
+
+/// Swaps two players between their games (or the bye) in a draft round.
+pub fn swap_players(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    number: i32,
+    (x, y): (i64, i64),
+    expected_version: i32,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    if x == y {
+        return Err(EventError::invalid(
+            "player",
+            "Choose two different players.",
+        ));
+    }
+    conn.write_transaction(|conn| {
+        let round = round_in(conn, view, number)?;
+        require_draft(&round)?;
+        claim_version(conn, view, expected_version)?;
+        let games = db_events::games_of_round(conn, round.id)?;
+        let find = |id: i64| {
+            games
+                .iter()
+                .find(|g| g.player_a == id || g.player_b == Some(id))
+                .cloned()
+        };
+        let (Some(gx), Some(gy)) = (find(x), find(y)) else {
+            return Err(EventError::invalid(
+                "player",
+                "Both players must be in this round.",
+            ));
+        };
+        let replace = |g: &GameRow, from: i64, to: i64| {
+            let a = if g.player_a == from { to } else { g.player_a };
+            let b = g.player_b.map(|b| if b == from { to } else { b });
+            (a, b)
+        };
+        if gx.id == gy.id {
+            return Err(EventError::Conflict(
+                "Those two players already play each other.".into(),
+            ));
+        }
+        let (ax, bx) = replace(&gx, x, y);
+        let (ay, by) = replace(&gy, y, x);
+        db_events::set_game_players(conn, gx.id, ax, bx, gx.table_number)?;
+        db_events::set_game_players(conn, gy.id, ay, by, gy.table_number)?;
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "round.swapped",
+            &format!("round {number}: players {x} and {y}"),
+            ctx.now,
+        )?;
+        Ok(())
+    })
+}
+
+/// Warnings about a round's current pairings: rematches and same-club pairs.
+pub fn pairing_warnings(data: &EventData, round: &Round, avoid_same_club: bool) -> Vec<String> {
+    let mut met: BTreeMap<(i64, i64), i32> = BTreeMap::new();
+    for g in data.games.iter().filter(|g| g.round_id != Some(round.id)) {
+        if let Some(b) = g.player_b {
+            *met.entry((g.player_a.min(b), g.player_a.max(b)))
+                .or_default() += 1;
+        }
+    }
+    let mut warnings = Vec::new();
+    for g in data.games_of_round(round.id) {
+        let Some(b) = g.player_b else { continue };
+        let (na, nb) = (data.name_of(g.player_a), data.name_of(b));
+        if let Some(times) = met.get(&(g.player_a.min(b), g.player_a.max(b))) {
+            warnings.push(format!(
+                "Rematch: {na} and {nb} have met {times} time(s) before."
+            ));
+        }
+        let club = |id: i64| {
+            data.registration(id)
+                .and_then(|r| r.club.clone())
+                .map(|c| c.to_lowercase())
+        };
+        if avoid_same_club && club(g.player_a).is_some() && club(g.player_a) == club(b) {
+            warnings.push(format!("Same club: {na} and {nb}."));
+        }
+    }
+    warnings
+}
+
+/// Publishes a draft round: pairings go public and every player gets a mail.
+pub fn publish_round(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    number: i32,
+    expected_version: i32,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    conn.write_transaction(|conn| {
+        let round = round_in(conn, view, number)?;
+        require_draft(&round)?;
+        claim_version(conn, view, expected_version)?;
+        db_events::set_round_status(conn, round.id, "published", ctx.now)?;
+        let data = EventData::load(conn, view.id())?;
+        let round_setup = round
+            .setup
+            .as_deref()
+            .and_then(|s| serde_json::from_str::<Setup>(s).ok());
+        for game in data.games_of_round(round.id) {
+            let setup = game
+                .setup
+                .as_deref()
+                .and_then(|s| serde_json::from_str::<Setup>(s).ok())
+                .or_else(|| round_setup.clone());
+            let summary = setup.as_ref().map(setup_summary).unwrap_or_default();
+            let a = data.registration(game.player_a).cloned();
+            let b = game.player_b.and_then(|id| data.registration(id)).cloned();
+            if let Some(a) = &a {
+                notify::pairing_published(
+                    conn,
+                    view,
+                    number,
+                    round.id,
+                    a,
+                    b.as_ref(),
+                    game.table_number,
+                    &summary,
+                    ctx,
+                )?;
+            }
+            if let Some(b) = &b {
+                notify::pairing_published(
+                    conn,
+                    view,
+                    number,
+                    round.id,
+                    b,
+                    a.as_ref(),
+                    game.table_number,
+                    &summary,
+                    ctx,
+                )?;
+            }
+        }
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "round.published",
+            &format!("round {number}"),
+            ctx.now,
+        )?;
+        Ok(())
+    })
+}
+
+/// Deletes a draft round (to pair it again).
+pub fn delete_draft_round(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    number: i32,
+    expected_version: i32,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    conn.write_transaction(|conn| {
+        let round = round_in(conn, view, number)?;
+        require_draft(&round)?;
+        claim_version(conn, view, expected_version)?;
+        db_events::delete_round(conn, round.id)?;
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "round.deleted",
+            &format!("draft round {number}"),
+            ctx.now,
+        )?;
+        Ok(())
+    })
+}
+
+/// A one-line description of a setup, for mails and lists.
+pub fn setup_summary(setup: &Setup) -> String {
+    match &setup.result {
+        SetupResult::Malifaux(m) => format!(
+            "{} · {} · schemes: {}",
+            m.strategy.name,
+            m.deployment.name(),
+            m.scheme_pool
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        SetupResult::FirstEdition(f) => format!(
+            "{} · {}",
+            f.deployment
+                .map(|d| d.name())
+                .unwrap_or("deployment chosen by a player"),
+            f.strategies
+                .iter()
+                .map(|s| format!(
+                    "{}: {}",
+                    s.seat.label(),
+                    s.strategy.as_deref().unwrap_or("player's choice")
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        SetupResult::MageKnight(mk) => format!(
+            "{} goes first · objectives {}\" and {}\" from the deployment edges",
+            mk.first_player.label(),
+            mk.objective_distance_a,
+            mk.objective_distance_b
+        ),
+    }
+}
+
+/// Generates the round's setup (one for all tables, or one per table)
+/// while the round is a draft; again replaces it.
+pub fn generate_setup(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    number: i32,
+    per_table: bool,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    conn.write_transaction(|conn| {
+        let round = round_in(conn, view, number)?;
+        require_draft(&round)?;
+        let pool = match view.event.pool_id {
+            Some(id) => Some(
+                pools::find_by_id(conn, id)?
+                    .ok_or(EventError::NotFound)?
+                    .pool()?,
+            ),
+            None if view.system.uses_pools() => {
+                return Err(EventError::Conflict(
+                    "Choose a strategy and scheme pool in the event settings first.".into(),
+                ));
+            }
+            None => None,
+        };
+        let size = if view.event.encounter_size > 45 {
+            EncounterSize::Brawl
+        } else {
+            EncounterSize::Scrap
+        };
+        let make = |seed: u64| {
+            setup::generate(SetupRequest {
+                system: view.system,
+                pool: pool.as_ref(),
+                seed,
+                encounter_size: size,
+            })
+        };
+        let games = db_events::games_of_round(conn, round.id)?;
+        if per_table {
+            db_events::set_round_setup(conn, round.id, None)?;
+            for game in games.iter().filter(|g| g.player_b.is_some()) {
+                let setup = make(rand::rng().next_u64())?;
+                let json = serde_json::to_string(&setup)
+                    .map_err(|e| EventError::Corrupt(e.to_string()))?;
+                db_events::set_game_setup(conn, game.id, Some(&json))?;
+            }
+        } else {
+            let setup = make(rand::rng().next_u64())?;
+            let json =
+                serde_json::to_string(&setup).map_err(|e| EventError::Corrupt(e.to_string()))?;
+            db_events::set_round_setup(conn, round.id, Some(&json))?;
+            for game in &games {
+                db_events::set_game_setup(conn, game.id, None)?;
+            }
+        }
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "round.setup",
+            &format!("round {number}, per table: {per_table}"),
+            ctx.now,
+        )?;
+        Ok(())
+    })
+}
+
+pub fn start_clock(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    number: i32,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    access.require_staff()?;
+    let round = round_in(conn, view, number)?;
+    if round.status == "draft" {
+        return Err(EventError::Conflict(
+            "Publish the round before starting its clock.".into(),
+        ));
+    }
+    db_events::start_round_clock(conn, round.id, ctx.now)?;
+    Ok(())
+}
+
+/// Seconds left on a round's clock (negative once time is up).
+pub fn seconds_left(view: &EventView, round: &Round, now: chrono::NaiveDateTime) -> Option<i64> {
+    let started = round.clock_started_at?;
+    let end = started + chrono::Duration::minutes(i64::from(view.event.round_minutes));
+    Some((end - now).num_seconds())
+}

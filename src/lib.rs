@@ -1,0 +1,22 @@
+//! Soulstone: a tournament organizer service for tabletop skirmish games.
+//!
+//! Layers, with dependencies pointing one way: `web` uses `db`; `db` stores
+//! plain data; `config` and `error` are shared.
+
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod engine;
+pub mod error;
+pub mod events;
+pub mod mail;
+pub mod random;
+pub mod setup;
+pub mod systems;
+pub mod telemetry;
+pub mod tournament;
+pub mod web;
+
+/// The version shown in page footers and `/healthz`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

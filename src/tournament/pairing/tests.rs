@@ -1,0 +1,310 @@
+use proptest::prelude::*;
+
+use super::*;
+use crate::tournament::GameScore;
+
+fn player(id: PlayerId, club: Option<&str>) -> Player {
+    Player {
+        id,
+        name: format!("P{id:02}"),
+        club: club.map(str::to_owned),
+        dropped: false,
+        fixed_table: None,
+        initial_points: 0,
+    }
+}
+
+fn game(round: u32, a: PlayerId, b: PlayerId, a_vp: i32, b_vp: i32) -> Game {
+    Game {
+        round: Some(round),
+        table: None,
+        a,
+        b: Some(b),
+        result: Some(GameScore::Malifaux { a_vp, b_vp }),
+    }
+}
+
+/// Every perfect matching of `items`, by brute force.
+fn all_matchings(items: &[usize]) -> Vec<Vec<(usize, usize)>> {
+    if items.is_empty() {
+        return vec![Vec::new()];
+    }
+    let first = items[0];
+    let mut out = Vec::new();
+    for i in 1..items.len() {
+        let rest: Vec<usize> = items[1..]
+            .iter()
+            .copied()
+            .filter(|&x| x != items[i])
+            .collect();
+        for mut m in all_matchings(&rest) {
+            m.push((first, items[i]));
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The seats (pairing order after the bye) and meeting history the solver uses.
+fn seats_for(
+    players: &[Player],
+    games: &[Game],
+    settings: &PairingSettings,
+) -> (Vec<Seat>, Meetings) {
+    let order = pairing_order(players, games, settings);
+    let points: BTreeMap<PlayerId, i64> =
+        standings(players, games, &settings.scoring, &settings.tiebreakers)
+            .into_iter()
+            .map(|r| (r.player, i64::from(r.points)))
+            .collect();
+    let had_bye: BTreeSet<PlayerId> = games.iter().filter(|g| g.is_bye()).map(|g| g.a).collect();
+    let mut active = order;
+    if active.len() % 2 == 1 {
+        let pos = active
+            .iter()
+            .rposition(|id| !had_bye.contains(id))
+            .unwrap_or(active.len() - 1);
+        active.remove(pos);
+    }
+    let by_id: BTreeMap<PlayerId, &Player> = players.iter().map(|p| (p.id, p)).collect();
+    let seats: Vec<Seat> = active
+        .iter()
+        .enumerate()
+        .map(|(rank, id)| Seat {
+            id: *id,
+            score: points[id],
+            rank: rank as i64,
+            club: by_id[id].club.as_ref().map(|c| c.to_lowercase()),
+        })
+        .collect();
+    (seats, Meetings::from_games(games))
+}
+
+/// The cheapest pairing cost by exhaustive search, with the same bye and order.
+fn exhaustive_best(players: &[Player], games: &[Game], settings: &PairingSettings) -> PairingCost {
+    let (seats, history) = seats_for(players, games, settings);
+    let model = CostModel {
+        seats: &seats,
+        history: &history,
+        avoid_same_club: settings.avoid_same_club,
+    };
+    let members: Vec<usize> = (0..seats.len()).collect();
+    all_matchings(&members)
+        .into_iter()
+        .map(|m| {
+            let mut total = PairingCost::default();
+            for (x, y) in m {
+                total += model.pair_cost(x, y);
+            }
+            total
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// A small random event: players, clubs, and `rounds` rounds of random pairings and results.
+fn arb_event() -> impl Strategy<Value = (Vec<Player>, Vec<Game>, PairingSettings)> {
+    (
+        2usize..=10,
+        0usize..=4,
+        any::<u64>(),
+        any::<bool>(),
+        1usize..=3,
+    )
+        .prop_flat_map(|(n, rounds, seed, avoid_same_club, clubs)| {
+            let club_choices = proptest::collection::vec(proptest::option::of(0..clubs), n);
+            let dropped = proptest::collection::vec(proptest::bool::weighted(0.1), n);
+            let results = proptest::collection::vec((0i32..=10, 0i32..=10, any::<u64>()), rounds);
+            (
+                Just(n),
+                club_choices,
+                dropped,
+                results,
+                Just(seed),
+                Just(avoid_same_club),
+            )
+        })
+        .prop_map(|(n, clubs, dropped, results, seed, avoid_same_club)| {
+            let players: Vec<Player> = (0..n)
+                .map(|i| {
+                    let name = clubs[i].map(|c| format!("club{c}"));
+                    let mut p = player(i as PlayerId + 1, name.as_deref());
+                    p.dropped = dropped[i] && i > 1;
+                    p
+                })
+                .collect();
+            let mut games = Vec::new();
+            for (round, (a_vp, b_vp, shuffle_seed)) in results.into_iter().enumerate() {
+                let mut ids: Vec<PlayerId> = players.iter().map(|p| p.id).collect();
+                RandomStream::from_seed_and_label(shuffle_seed, "test").shuffle(&mut ids);
+                let round = round as u32 + 1;
+                let mut chunks = ids.chunks_exact(2);
+                for pair in &mut chunks {
+                    let vp = (a_vp + pair[0] as i32) % 11;
+                    games.push(game(round, pair[0], pair[1], vp, b_vp));
+                }
+                if let [last] = chunks.remainder() {
+                    games.push(Game {
+                        round: Some(round),
+                        table: None,
+                        a: *last,
+                        b: None,
+                        result: None,
+                    });
+                }
+            }
+            let settings = PairingSettings {
+                avoid_same_club,
+                seed,
+                ..PairingSettings::default()
+            };
+            (players, games, settings)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// No pairing is cheaper than ours, on the whole-field and segmented paths.
+    #[test]
+    fn no_cheaper_pairing_exists((players, games, settings) in arb_event()) {
+        let round = games.iter().filter_map(|g| g.round).max().unwrap_or(0) + 1;
+        let best = exhaustive_best(&players, &games, &settings);
+        let whole = pair_round(&players, &games, &settings, round).unwrap();
+        prop_assert_eq!(whole.cost, best);
+        prop_assert!(whole.proven_optimal);
+        let segmented = pair_round_with(&players, &games, &settings, round, SolverOptions { whole_field_max: 0, dense_max: 2_048, window: false }).unwrap();
+        prop_assert_eq!(segmented.cost, best);
+        prop_assert!(segmented.proven_optimal);
+
+        // Whenever the window shortcut claims a proof, it must be right.
+        let (model_seats, history) = seats_for(&players, &games, &settings);
+        let model = CostModel { seats: &model_seats, history: &history, avoid_same_club: settings.avoid_same_club };
+        for width in 1..=6 {
+            if let Some(solution) = window::solve(&model, width) {
+                if solution.proves(&model) {
+                    prop_assert_eq!(solution.cost, best, "window {} proved a non-optimal pairing", width);
+                }
+                prop_assert!(solution.cost >= best);
+            }
+        }
+
+        // Every active player is paired exactly once (or has the bye).
+        let mut seen = BTreeSet::new();
+        for p in &whole.pairs {
+            prop_assert!(seen.insert(p.a) && seen.insert(p.b));
+        }
+        if let Some(bye) = whole.bye {
+            prop_assert!(seen.insert(bye));
+        }
+        let active: BTreeSet<PlayerId> = players.iter().filter(|p| !p.dropped).map(|p| p.id).collect();
+        prop_assert_eq!(seen, active);
+    }
+}
+
+#[test]
+fn round_one_is_random_by_seed_and_avoids_clubs() {
+    let players: Vec<Player> = (1..=8)
+        .map(|i| player(i, Some(if i <= 4 { "north" } else { "south" })))
+        .collect();
+    let settings = |seed| PairingSettings {
+        avoid_same_club: true,
+        seed,
+        ..PairingSettings::default()
+    };
+    let a = pair_round(&players, &[], &settings(1), 1).unwrap();
+    let again = pair_round(&players, &[], &settings(1), 1).unwrap();
+    assert_eq!(a, again, "the same seed gives the same round");
+    assert_eq!(a.cost.same_club, 0);
+    let different =
+        (2..20).any(|seed| pair_round(&players, &[], &settings(seed), 1).unwrap().pairs != a.pairs);
+    assert!(different, "other seeds give other pairings");
+}
+
+#[test]
+fn byes_go_to_the_lowest_player_without_one_and_dropped_players_sit_out() {
+    let mut players: Vec<Player> = (1..=6).map(|i| player(i, None)).collect();
+    players[5].dropped = true;
+    let games = vec![
+        game(1, 1, 2, 6, 0),
+        game(1, 3, 4, 6, 0),
+        Game {
+            round: Some(1),
+            table: None,
+            a: 5,
+            b: None,
+            result: None,
+        },
+        game(1, 6, 1, 0, 0),
+    ];
+    // Player 6 dropped; five remain; player 5 already had the bye.
+    let players_without_6_game: Vec<Game> = games.into_iter().filter(|g| g.a != 6).collect();
+    let round = pair_round(
+        &players,
+        &players_without_6_game,
+        &PairingSettings::default(),
+        2,
+    )
+    .unwrap();
+    assert!(round.pairs.iter().all(|p| p.a != 6 && p.b != 6));
+    let bye = round.bye.unwrap();
+    assert_ne!(bye, 5);
+    // Standings: 1 and 3 and 5 (bye) have 3 points; 2 and 4 have 0. The lowest without a bye is 4 or 2.
+    assert!(bye == 2 || bye == 4, "bye went to {bye}");
+    assert_eq!(round.cost.rematches, 0);
+}
+
+#[test]
+fn rematches_only_when_unavoidable() {
+    // Two players who already met: they must meet again.
+    let players = vec![player(1, None), player(2, None)];
+    let games = vec![game(1, 1, 2, 5, 5)];
+    let round = pair_round(&players, &games, &PairingSettings::default(), 2).unwrap();
+    assert_eq!(round.cost.rematches, 1);
+    assert_eq!(round.pairs.len(), 1);
+}
+
+#[test]
+fn large_fields_take_the_window_or_segmented_path_and_stay_proven() {
+    let n = 600;
+    let players: Vec<Player> = (1..=n)
+        .map(|i| player(i, Some(&format!("club{}", i % 75))))
+        .collect();
+    let mut games = Vec::new();
+    let settings = PairingSettings {
+        avoid_same_club: true,
+        seed: 7,
+        ..PairingSettings::default()
+    };
+    for round in 1..=4u32 {
+        let pairing = pair_round(&players, &games, &settings, round).unwrap();
+        assert!(pairing.proven_optimal);
+        assert_eq!(pairing.cost.rematches, 0);
+        for (k, p) in pairing.pairs.iter().enumerate() {
+            let a_vp = ((p.a * 7 + p.b * 3 + i64::from(round)) % 9) as i32;
+            games.push(Game {
+                round: Some(round),
+                table: Some(p.table),
+                a: p.a,
+                b: Some(p.b),
+                result: Some(GameScore::Malifaux {
+                    a_vp,
+                    b_vp: (k % 9) as i32,
+                }),
+            });
+        }
+    }
+    let last = pair_round(&players, &games, &settings, 5).unwrap();
+    assert_eq!(last.method, PairingMethod::Window);
+    assert!(last.proven_optimal);
+    assert_eq!(last.cost.rematches, 0);
+    assert_eq!(last.cost.same_club, 0);
+    let options = SolverOptions {
+        window: false,
+        ..SolverOptions::default()
+    };
+    let segmented = pair_round_with(&players, &games, &settings, 5, options).unwrap();
+    assert_eq!(segmented.method, PairingMethod::Segmented);
+    assert!(segmented.proven_optimal);
+    assert_eq!(segmented.cost, last.cost, "two exact methods, one optimum");
+}

@@ -1,0 +1,910 @@
+//! Sign up, sign in and out, email verification, password reset, the
+//! account page, and account deletion.
+
+use crate::db::WriteTransaction;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use askama::Template;
+use chrono::{Duration, Utc};
+use serde::Deserialize;
+
+use crate::auth::input::{DisplayName, EmailAddress, NewPassword, optional_text};
+use crate::auth::password::{decoy_hash, hash_password, verify_password};
+use crate::auth::{hash_token, random_token};
+use crate::db::accounts::{self, Account, EmailTokenPurpose, NewAccount, ProfileChanges};
+use crate::db::{DbConnection, DbError};
+use crate::error::AppError;
+use crate::mail::{self, messages};
+use crate::web::AppState;
+use crate::web::forms::{FormErrors, render_invalid, render_with_status};
+use crate::web::layout::{FlashLevel, PageContext, redirect, redirect_with_flash, render_page};
+use crate::web::session::{CsrfForm, CurrentUser, NoFields, sign_in_cookie, sign_out_cookie};
+
+/// Verification links stay valid this long.
+const VERIFY_LINK_HOURS: i64 = 48;
+/// Password reset links stay valid this long.
+const RESET_LINK_MINUTES: i64 = 60;
+/// Failed sign-ins allowed per account, and per client address, in the window.
+const MAX_FAILURES_PER_ACCOUNT: i64 = 5;
+const MAX_FAILURES_PER_ADDRESS: i64 = 30;
+const THROTTLE_WINDOW: Duration = Duration::minutes(15);
+/// The one message for every failed sign-in, so it never tells whether an
+/// address has an account.
+const SIGN_IN_FAILED: &str = "The email address or password is not right.";
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(signup_page)
+        .service(signup)
+        .service(check_email_page)
+        .service(signin_page)
+        .service(signin)
+        .service(signout)
+        .service(verify_email)
+        .service(resend_verification)
+        .service(forgot_page)
+        .service(forgot)
+        .service(reset_page)
+        .service(reset)
+        .service(account_page)
+        .service(update_profile)
+        .service(change_password)
+        .service(delete_page)
+        .service(delete_account);
+}
+
+fn now() -> chrono::NaiveDateTime {
+    Utc::now().naive_utc()
+}
+
+/// Only local paths are followed after sign-in (no open redirects).
+pub fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
+            path.to_owned()
+        }
+        _ => "/".to_owned(),
+    }
+}
+
+/// The client's address for throttling: the peer, or the forwarded address
+/// when the operator says a trusted proxy is in front.
+pub fn client_address(req: &HttpRequest, state: &AppState) -> String {
+    if state.settings.trust_proxy
+        && let Some(ip) = req.connection_info().realip_remote_addr()
+    {
+        return ip.to_owned();
+    }
+    req.peer_addr()
+        .map(|addr| addr.ip().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+// ---------------------------------------------------------------- sign up
+
+#[derive(Debug, Default, Deserialize)]
+pub struct SignupForm {
+    #[serde(default)]
+    pub display_name: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub password: String,
+    #[serde(default)]
+    pub club: String,
+    #[serde(default)]
+    pub region: String,
+}
+
+#[derive(Template)]
+#[template(path = "accounts/signup.html")]
+struct SignupPage {
+    ctx: PageContext,
+    form: SignupForm,
+    errors: FormErrors,
+}
+
+#[get("/signup")]
+async fn signup_page(ctx: PageContext) -> Result<HttpResponse, AppError> {
+    if ctx.is_signed_in() {
+        return Ok(redirect("/account"));
+    }
+    render_page(
+        &ctx,
+        &SignupPage {
+            ctx: ctx.clone(),
+            form: SignupForm::default(),
+            errors: FormErrors::new(),
+        },
+    )
+}
+
+#[post("/signup")]
+async fn signup(
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    form: CsrfForm<SignupForm>,
+) -> Result<HttpResponse, AppError> {
+    let form = form.0;
+    let mut errors = FormErrors::new();
+    let name = errors.check("display_name", DisplayName::parse(&form.display_name));
+    let email = errors.check("email", EmailAddress::parse(&form.email));
+    let password = errors.check("password", NewPassword::parse(&form.password));
+    let club = errors.check("club", optional_text(&form.club, "Club", 80));
+    let region = errors.check("region", optional_text(&form.region, "Region", 80));
+    let (Some(name), Some(email), Some(password), Some(club), Some(region)) =
+        (name, email, password, club, region)
+    else {
+        let form = SignupForm {
+            password: String::new(),
+            ..form
+        };
+        return render_invalid(
+            &ctx,
+            &SignupPage {
+                ctx: ctx.clone(),
+                form,
+                errors,
+            },
+        );
+    };
+    let base_url = state.settings.base_url.clone();
+    state
+        .with_db(move |conn| {
+            let hash = hash_password(password.as_str()).map_err(AppError::internal)?;
+            let now = now();
+            conn.write_transaction(|conn| {
+                let created = accounts::create_account(
+                    conn,
+                    &NewAccount {
+                        email: email.as_str(),
+                        display_name: name.as_str(),
+                        password_hash: &hash,
+                        club: club.as_deref(),
+                        region: region.as_deref(),
+                        is_admin: false,
+                        created_at: now,
+                    },
+                )?;
+                match created {
+                    Some(account) => queue_verification(conn, &account, &base_url),
+                    None => {
+                        let mail = messages::signup_existing(
+                            email.as_str(),
+                            &format!("{base_url}/signin"),
+                            &format!("{base_url}/password/forgot"),
+                        )?;
+                        mail::queue(conn, &mail, None, now)?;
+                        Ok(())
+                    }
+                }
+            })
+        })
+        .await?;
+    state.mail_queued();
+    Ok(redirect("/signup/check-email"))
+}
+
+/// Creates a verification token and queues its mail.
+fn queue_verification(
+    conn: &mut DbConnection,
+    account: &Account,
+    base_url: &str,
+) -> Result<(), AppError> {
+    let token = random_token();
+    let now = now();
+    accounts::create_email_token(
+        conn,
+        account.id,
+        EmailTokenPurpose::VerifyEmail,
+        &hash_token(&token),
+        now,
+        now + Duration::hours(VERIFY_LINK_HOURS),
+    )?;
+    let link = format!("{base_url}/verify-email?token={token}");
+    let mail = messages::verify_email(
+        &account.email,
+        &account.display_name,
+        &link,
+        VERIFY_LINK_HOURS,
+    )?;
+    mail::queue(conn, &mail, None, now)?;
+    Ok(())
+}
+
+#[derive(Template)]
+#[template(path = "accounts/check_email.html")]
+struct CheckEmailPage {
+    ctx: PageContext,
+}
+
+#[get("/signup/check-email")]
+async fn check_email_page(ctx: PageContext) -> Result<HttpResponse, AppError> {
+    render_page(&ctx, &CheckEmailPage { ctx: ctx.clone() })
+}
+
+#[get("/verify-email")]
+async fn verify_email(
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    query: web::Query<TokenQuery>,
+) -> Result<HttpResponse, AppError> {
+    let token_hash = hash_token(&query.token);
+    let verified = state
+        .with_db(move |conn| {
+            let now = now();
+            conn.write_transaction(|conn| {
+                let Some(account_id) = accounts::consume_email_token(
+                    conn,
+                    EmailTokenPurpose::VerifyEmail,
+                    &token_hash,
+                    now,
+                )?
+                else {
+                    return Ok::<_, DbError>(false);
+                };
+                accounts::mark_email_verified(conn, account_id, now)?;
+                Ok(true)
+            })
+            .map_err(AppError::from)
+        })
+        .await?;
+    if !verified {
+        return Err(AppError::bad_request(
+            "This confirmation link has already been used or has expired. Sign in and ask for a new one from your account page.",
+        ));
+    }
+    let ctx = ctx.with_flash(
+        FlashLevel::Success,
+        "Thank you: your email address is confirmed.",
+    );
+    render_page(&ctx, &VerifiedPage { ctx: ctx.clone() })
+}
+
+#[derive(Template)]
+#[template(path = "accounts/verified.html")]
+struct VerifiedPage {
+    ctx: PageContext,
+}
+
+#[post("/account/resend-verification")]
+async fn resend_verification(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    _form: CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    if user.account.is_verified() {
+        return Ok(redirect_with_flash(
+            &state,
+            "/account",
+            FlashLevel::Info,
+            "Your email address is already confirmed.",
+        ));
+    }
+    let account = user.account.clone();
+    let base_url = state.settings.base_url.clone();
+    state
+        .with_db(move |conn| {
+            conn.write_transaction(|conn| queue_verification(conn, &account, &base_url))
+        })
+        .await?;
+    state.mail_queued();
+    Ok(redirect_with_flash(
+        &state,
+        "/account",
+        FlashLevel::Success,
+        format!(
+            "A new confirmation link is on its way to {}.",
+            user.account.email
+        ),
+    ))
+}
+
+// ---------------------------------------------------------------- sign in
+
+#[derive(Debug, Default, Deserialize)]
+pub struct SigninForm {
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub password: String,
+    #[serde(default)]
+    pub next: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct NextQuery {
+    next: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "accounts/signin.html")]
+struct SigninPage {
+    ctx: PageContext,
+    form: SigninForm,
+    errors: FormErrors,
+}
+
+#[get("/signin")]
+async fn signin_page(
+    ctx: PageContext,
+    query: web::Query<NextQuery>,
+) -> Result<HttpResponse, AppError> {
+    let next = safe_next(query.next.as_deref());
+    if ctx.is_signed_in() {
+        return Ok(redirect(&next));
+    }
+    render_page(
+        &ctx,
+        &SigninPage {
+            ctx: ctx.clone(),
+            form: SigninForm {
+                next,
+                ..SigninForm::default()
+            },
+            errors: FormErrors::new(),
+        },
+    )
+}
+
+/// Why a sign-in did not succeed.
+pub enum SignInOutcome {
+    SignedIn(Box<Account>),
+    Refused,
+    Throttled,
+}
+
+/// Checks a sign-in attempt with throttling per account and per address.
+/// Blocking: password verification is deliberately slow.
+pub fn attempt_sign_in(
+    conn: &mut DbConnection,
+    raw_email: &str,
+    password: &str,
+    client: &str,
+) -> Result<SignInOutcome, AppError> {
+    let now = now();
+    let email = raw_email.trim().to_lowercase();
+    let account_key = format!("account:{email}");
+    let address_key = format!("address:{client}");
+    let since = now - THROTTLE_WINDOW;
+    if accounts::count_login_failures(conn, &account_key, since)? >= MAX_FAILURES_PER_ACCOUNT
+        || accounts::count_login_failures(conn, &address_key, since)? >= MAX_FAILURES_PER_ADDRESS
+    {
+        return Ok(SignInOutcome::Throttled);
+    }
+    let account = accounts::find_by_email(conn, &email)?;
+    // Verify against a decoy when there is no account, so timing tells nothing.
+    let stored = account
+        .as_ref()
+        .map(|a| a.password_hash.as_str())
+        .unwrap_or(decoy_hash());
+    let matches = verify_password(password, stored);
+    match account {
+        Some(account) if matches => {
+            accounts::clear_login_failures(conn, &account_key)?;
+            Ok(SignInOutcome::SignedIn(Box::new(account)))
+        }
+        _ => {
+            accounts::record_login_failure(conn, &[&account_key, &address_key], now)?;
+            Ok(SignInOutcome::Refused)
+        }
+    }
+}
+
+#[post("/signin")]
+async fn signin(
+    req: HttpRequest,
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    form: CsrfForm<SigninForm>,
+) -> Result<HttpResponse, AppError> {
+    let form = form.0;
+    let next = safe_next(Some(&form.next));
+    let client = client_address(&req, &state);
+    let (email, password) = (form.email.clone(), form.password.clone());
+    let outcome = state
+        .with_db(move |conn| attempt_sign_in(conn, &email, &password, &client))
+        .await?;
+    let (status, message) = match outcome {
+        SignInOutcome::SignedIn(account) => {
+            let cookie = sign_in_cookie(&state, &account, None)?;
+            let mut response = redirect_with_flash(
+                &state,
+                &next,
+                FlashLevel::Success,
+                format!("Welcome back, {}.", account.display_name),
+            );
+            response.add_cookie(&cookie).map_err(AppError::internal)?;
+            return Ok(response);
+        }
+        SignInOutcome::Refused => (StatusCode::UNAUTHORIZED, SIGN_IN_FAILED),
+        SignInOutcome::Throttled => (
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many failed attempts. Please wait 15 minutes, or reset your password.",
+        ),
+    };
+    let mut errors = FormErrors::new();
+    errors.set_general(message);
+    let form = SigninForm {
+        password: String::new(),
+        next,
+        ..form
+    };
+    render_with_status(
+        &ctx,
+        &SigninPage {
+            ctx: ctx.clone(),
+            form,
+            errors,
+        },
+        status,
+    )
+}
+
+#[post("/signout")]
+async fn signout(
+    state: web::Data<AppState>,
+    user: Option<CurrentUser>,
+    _form: CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    if let Some(user) = user {
+        let jti = user.claims.jti.clone();
+        let expires = user.claims.expires_at().naive_utc();
+        state
+            .with_db(move |conn| Ok(accounts::revoke_token(conn, &jti, expires)?))
+            .await?;
+    }
+    let mut response = redirect_with_flash(&state, "/", FlashLevel::Info, "You are signed out.");
+    response
+        .add_cookie(&sign_out_cookie(&state))
+        .map_err(AppError::internal)?;
+    Ok(response)
+}
+
+// ---------------------------------------------------------------- password reset
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ForgotForm {
+    #[serde(default)]
+    pub email: String,
+}
+
+#[derive(Template)]
+#[template(path = "accounts/forgot.html")]
+struct ForgotPage {
+    ctx: PageContext,
+    form: ForgotForm,
+    errors: FormErrors,
+    sent: bool,
+}
+
+#[get("/password/forgot")]
+async fn forgot_page(ctx: PageContext) -> Result<HttpResponse, AppError> {
+    render_page(
+        &ctx,
+        &ForgotPage {
+            ctx: ctx.clone(),
+            form: ForgotForm::default(),
+            errors: FormErrors::new(),
+            sent: false,
+        },
+    )
+}
+
+#[post("/password/forgot")]
+async fn forgot(
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    form: CsrfForm<ForgotForm>,
+) -> Result<HttpResponse, AppError> {
+    let mut errors = FormErrors::new();
+    let Some(email) = errors.check("email", EmailAddress::parse(&form.email)) else {
+        let page = ForgotPage {
+            ctx: ctx.clone(),
+            form: form.0,
+            errors,
+            sent: false,
+        };
+        return render_invalid(&ctx, &page);
+    };
+    let base_url = state.settings.base_url.clone();
+    let lookup_email = email.clone();
+    state
+        .with_db(move |conn| {
+            conn.write_transaction(|conn| {
+                let Some(account) = accounts::find_by_email(conn, lookup_email.as_str())? else {
+                    return Ok(());
+                };
+                let token = random_token();
+                let now = now();
+                accounts::create_email_token(
+                    conn,
+                    account.id,
+                    EmailTokenPurpose::ResetPassword,
+                    &hash_token(&token),
+                    now,
+                    now + Duration::minutes(RESET_LINK_MINUTES),
+                )?;
+                let link = format!("{base_url}/password/reset?token={token}");
+                let mail = messages::password_reset(
+                    &account.email,
+                    &account.display_name,
+                    &link,
+                    RESET_LINK_MINUTES,
+                )?;
+                mail::queue(conn, &mail, None, now)?;
+                Ok::<_, AppError>(())
+            })
+        })
+        .await?;
+    state.mail_queued();
+    // The same answer whether or not the address has an account.
+    render_page(
+        &ctx,
+        &ForgotPage {
+            ctx: ctx.clone(),
+            form: ForgotForm {
+                email: email.to_string(),
+            },
+            errors: FormErrors::new(),
+            sent: true,
+        },
+    )
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TokenQuery {
+    #[serde(default)]
+    pub token: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ResetForm {
+    #[serde(default)]
+    pub token: String,
+    #[serde(default)]
+    pub password: String,
+}
+
+#[derive(Template)]
+#[template(path = "accounts/reset.html")]
+struct ResetPage {
+    ctx: PageContext,
+    token: String,
+    errors: FormErrors,
+}
+
+const RESET_LINK_INVALID: &str =
+    "This password reset link has already been used or has expired. Ask for a new one below.";
+
+#[get("/password/reset")]
+async fn reset_page(
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    query: web::Query<TokenQuery>,
+) -> Result<HttpResponse, AppError> {
+    let token_hash = hash_token(&query.token);
+    let live = state
+        .with_db(move |conn| {
+            Ok(accounts::peek_email_token(
+                conn,
+                EmailTokenPurpose::ResetPassword,
+                &token_hash,
+                now(),
+            )?
+            .is_some())
+        })
+        .await?;
+    if !live {
+        let ctx = ctx.with_flash(FlashLevel::Error, RESET_LINK_INVALID);
+        let page = ForgotPage {
+            ctx: ctx.clone(),
+            form: ForgotForm::default(),
+            errors: FormErrors::new(),
+            sent: false,
+        };
+        return render_with_status(&ctx, &page, StatusCode::BAD_REQUEST);
+    }
+    render_page(
+        &ctx,
+        &ResetPage {
+            ctx: ctx.clone(),
+            token: query.token.clone(),
+            errors: FormErrors::new(),
+        },
+    )
+}
+
+#[post("/password/reset")]
+async fn reset(
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    form: CsrfForm<ResetForm>,
+) -> Result<HttpResponse, AppError> {
+    let mut errors = FormErrors::new();
+    let Some(password) = errors.check("password", NewPassword::parse(&form.password)) else {
+        let page = ResetPage {
+            ctx: ctx.clone(),
+            token: form.token.clone(),
+            errors,
+        };
+        return render_invalid(&ctx, &page);
+    };
+    let token_hash = hash_token(&form.token);
+    let base_url = state.settings.base_url.clone();
+    let changed = state
+        .with_db(move |conn| {
+            let hash = hash_password(password.as_str()).map_err(AppError::internal)?;
+            conn.write_transaction(|conn| {
+                let now = now();
+                let Some(account_id) = accounts::consume_email_token(
+                    conn,
+                    EmailTokenPurpose::ResetPassword,
+                    &token_hash,
+                    now,
+                )?
+                else {
+                    return Ok(false);
+                };
+                accounts::set_password(conn, account_id, &hash)?;
+                // Whoever reset by mail has shown they own the address.
+                accounts::mark_email_verified(conn, account_id, now)?;
+                if let Some(account) = accounts::find_by_id(conn, account_id)? {
+                    let mail = messages::password_changed(
+                        &account.email,
+                        &account.display_name,
+                        &format!("{base_url}/password/forgot"),
+                    )?;
+                    mail::queue(conn, &mail, None, now)?;
+                }
+                Ok::<_, AppError>(true)
+            })
+        })
+        .await?;
+    if !changed {
+        return Err(AppError::bad_request(RESET_LINK_INVALID));
+    }
+    state.mail_queued();
+    let mut response = redirect_with_flash(
+        &state,
+        "/signin",
+        FlashLevel::Success,
+        "Your password is changed. Please sign in with the new one.",
+    );
+    response
+        .add_cookie(&sign_out_cookie(&state))
+        .map_err(AppError::internal)?;
+    Ok(response)
+}
+
+// ---------------------------------------------------------------- account page
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ProfileForm {
+    #[serde(default)]
+    pub display_name: String,
+    #[serde(default)]
+    pub club: String,
+    #[serde(default)]
+    pub region: String,
+    #[serde(default)]
+    pub malifaux_name: String,
+    #[serde(default)]
+    pub mage_knight_name: String,
+}
+
+impl ProfileForm {
+    fn from_account(account: &Account) -> Self {
+        Self {
+            display_name: account.display_name.clone(),
+            club: account.club.clone().unwrap_or_default(),
+            region: account.region.clone().unwrap_or_default(),
+            malifaux_name: account.malifaux_name.clone().unwrap_or_default(),
+            mage_knight_name: account.mage_knight_name.clone().unwrap_or_default(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "accounts/account.html")]
+struct AccountPage {
+    ctx: PageContext,
+    account: Account,
+    form: ProfileForm,
+    errors: FormErrors,
+    password_errors: FormErrors,
+}
+
+#[get("/account")]
+async fn account_page(ctx: PageContext, user: CurrentUser) -> Result<HttpResponse, AppError> {
+    let account = user.account.clone();
+    render_page(
+        &ctx,
+        &AccountPage {
+            ctx: ctx.clone(),
+            form: ProfileForm::from_account(&account),
+            account,
+            errors: FormErrors::new(),
+            password_errors: FormErrors::new(),
+        },
+    )
+}
+
+#[post("/account/profile")]
+async fn update_profile(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    form: CsrfForm<ProfileForm>,
+) -> Result<HttpResponse, AppError> {
+    let form = form.0;
+    let mut errors = FormErrors::new();
+    let name = errors.check("display_name", DisplayName::parse(&form.display_name));
+    let club = errors.check("club", optional_text(&form.club, "Club", 80));
+    let region = errors.check("region", optional_text(&form.region, "Region", 80));
+    let malifaux = errors.check(
+        "malifaux_name",
+        optional_text(&form.malifaux_name, "Malifaux player name", 60),
+    );
+    let mage_knight = errors.check(
+        "mage_knight_name",
+        optional_text(&form.mage_knight_name, "Mage Knight player name", 60),
+    );
+    let (Some(name), Some(club), Some(region), Some(malifaux_name), Some(mage_knight_name)) =
+        (name, club, region, malifaux, mage_knight)
+    else {
+        let page = AccountPage {
+            ctx: ctx.clone(),
+            account: user.account.clone(),
+            form,
+            errors,
+            password_errors: FormErrors::new(),
+        };
+        return render_invalid(&ctx, &page);
+    };
+    let changes = ProfileChanges {
+        display_name: name.into_string(),
+        club,
+        region,
+        malifaux_name,
+        mage_knight_name,
+    };
+    let id = user.id();
+    state
+        .with_db(move |conn| Ok(accounts::update_profile(conn, id, &changes)?))
+        .await?;
+    Ok(redirect_with_flash(
+        &state,
+        "/account",
+        FlashLevel::Success,
+        "Your profile is saved.",
+    ))
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct PasswordForm {
+    #[serde(default)]
+    pub current_password: String,
+    #[serde(default)]
+    pub new_password: String,
+}
+
+#[post("/account/password")]
+async fn change_password(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    form: CsrfForm<PasswordForm>,
+) -> Result<HttpResponse, AppError> {
+    let mut password_errors = FormErrors::new();
+    let new_password =
+        password_errors.check("new_password", NewPassword::parse(&form.new_password));
+    let current = form.current_password.clone();
+    let stored = user.account.password_hash.clone();
+    let current_ok = web::block(move || verify_password(&current, &stored)).await?;
+    if !current_ok {
+        password_errors.add("current_password", "That is not your current password.");
+    }
+    let Some(new_password) = new_password.filter(|_| current_ok) else {
+        let page = AccountPage {
+            ctx: ctx.clone(),
+            account: user.account.clone(),
+            form: ProfileForm::from_account(&user.account),
+            errors: FormErrors::new(),
+            password_errors,
+        };
+        return render_invalid(&ctx, &page);
+    };
+    let id = user.id();
+    let base_url = state.settings.base_url.clone();
+    let account = state
+        .with_db(move |conn| {
+            let hash = hash_password(new_password.as_str()).map_err(AppError::internal)?;
+            conn.write_transaction(|conn| {
+                accounts::set_password(conn, id, &hash)?;
+                let account = accounts::find_by_id(conn, id)?.ok_or(AppError::NotFound)?;
+                let mail = messages::password_changed(
+                    &account.email,
+                    &account.display_name,
+                    &format!("{base_url}/password/forgot"),
+                )?;
+                mail::queue(conn, &mail, None, now())?;
+                Ok::<_, AppError>(account)
+            })
+        })
+        .await?;
+    state.mail_queued();
+    // Every other session has ended; this browser gets a fresh token.
+    let cookie = sign_in_cookie(&state, &account, None)?;
+    let mut response = redirect_with_flash(
+        &state,
+        "/account",
+        FlashLevel::Success,
+        "Your password is changed, and you are signed out everywhere else.",
+    );
+    response.add_cookie(&cookie).map_err(AppError::internal)?;
+    Ok(response)
+}
+
+#[derive(Template)]
+#[template(path = "accounts/delete.html")]
+struct DeletePage {
+    ctx: PageContext,
+    errors: FormErrors,
+}
+
+#[get("/account/delete")]
+async fn delete_page(ctx: PageContext, _user: CurrentUser) -> Result<HttpResponse, AppError> {
+    render_page(
+        &ctx,
+        &DeletePage {
+            ctx: ctx.clone(),
+            errors: FormErrors::new(),
+        },
+    )
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct DeleteForm {
+    #[serde(default)]
+    pub password: String,
+}
+
+#[post("/account/delete")]
+async fn delete_account(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    form: CsrfForm<DeleteForm>,
+) -> Result<HttpResponse, AppError> {
+    let password = form.password.clone();
+    let stored = user.account.password_hash.clone();
+    let ok = web::block(move || verify_password(&password, &stored)).await?;
+    if !ok {
+        let mut errors = FormErrors::new();
+        errors.add(
+            "password",
+            "That is not your password; the account was not deleted.",
+        );
+        return render_invalid(
+            &ctx,
+            &DeletePage {
+                ctx: ctx.clone(),
+                errors,
+            },
+        );
+    }
+    let id = user.id();
+    state
+        .with_db(move |conn| Ok(accounts::anonymise_account(conn, id, now())?))
+        .await?;
+    let mut response = redirect_with_flash(
+        &state,
+        "/",
+        FlashLevel::Info,
+        "Your account is deleted. Results you played remain, without your name.",
+    );
+    response
+        .add_cookie(&sign_out_cookie(&state))
+        .map_err(AppError::internal)?;
+    Ok(response)
+}

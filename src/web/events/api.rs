@@ -1,0 +1,596 @@
+//! The events part of the JSON API (documented in `docs/api.md`). Same rules
+//! as the pages: every call goes through `crate::events`.
+
+use actix_web::{HttpResponse, get, post, web};
+use serde::{Deserialize, Serialize};
+
+use super::{ctx_of, service_ctx};
+use crate::db::events::{self as db_events, GameRow, Registration, Round};
+use crate::error::{ApiError, AppError};
+use crate::events::input::EventInput;
+use crate::events::manage;
+use crate::events::registration;
+use crate::events::results::{self, ResultInput};
+use crate::events::rounds::{self, EventData};
+use crate::events::standings::compute;
+use crate::events::{self, Actor, EventSettings, EventStatus, EventView};
+use crate::tournament::standings::StandingRow;
+use crate::web::AppState;
+use crate::web::session::ApiUser;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(list_events)
+        .service(create_event)
+        .service(get_event)
+        .service(change_status)
+        .service(register)
+        .service(add_player)
+        .service(check_in)
+        .service(drop_player)
+        .service(pair_round)
+        .service(get_round)
+        .service(publish_round)
+        .service(report_result)
+        .service(confirm_result)
+        .service(dispute_result)
+        .service(get_standings);
+}
+
+fn actor(user: &ApiUser) -> Option<Actor> {
+    Some(Actor {
+        account_id: user.account.id,
+        is_admin: user.account.is_admin,
+    })
+}
+
+#[derive(Debug, Serialize)]
+pub struct EventSummary {
+    pub id: i64,
+    pub name: String,
+    pub starts_on: chrono::NaiveDate,
+    pub ends_on: chrono::NaiveDate,
+    pub venue: String,
+    pub game_system: String,
+    pub format: String,
+    pub status: String,
+    pub version: i32,
+}
+
+impl EventSummary {
+    fn of(event: &db_events::Event) -> Self {
+        Self {
+            id: event.id,
+            name: event.name.clone(),
+            starts_on: event.starts_on,
+            ends_on: event.ends_on,
+            venue: event.venue.clone(),
+            game_system: event.game_system.clone(),
+            format: event.format.clone(),
+            status: event.status.clone(),
+            version: event.version,
+        }
+    }
+}
+
+#[get("/events")]
+async fn list_events(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let events = state
+        .with_db(|conn| Ok(db_events::list_public_events(conn, 500)?))
+        .await?;
+    Ok(HttpResponse::Ok().json(events.iter().map(EventSummary::of).collect::<Vec<_>>()))
+}
+
+#[post("/events")]
+async fn create_event(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    body: web::Json<EventInput>,
+) -> Result<HttpResponse, ApiError> {
+    let input = body.into_inner();
+    let actor = actor(&user).ok_or(AppError::Unauthorized)?;
+    let (now, base_url) = ctx_of(&state);
+    let view = state
+        .with_db(move |conn| {
+            let spec = input.validate()?;
+            Ok(manage::create_event(
+                conn,
+                actor,
+                spec,
+                &service_ctx(now, &base_url),
+            )?)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(EventSummary::of(&view.event)))
+}
+
+#[derive(Debug, Serialize)]
+pub struct PlayerEntry {
+    pub id: i64,
+    pub name: String,
+    pub club: Option<String>,
+    pub status: String,
+    pub checked_in: bool,
+    pub dropped: bool,
+    pub faction: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct EventDetail {
+    #[serde(flatten)]
+    pub summary: EventSummary,
+    pub description: String,
+    pub rounds_planned: i32,
+    pub round_minutes: i32,
+    pub encounter_size: i32,
+    pub player_cap: Option<i32>,
+    pub settings: EventSettings,
+    pub players: Vec<PlayerEntry>,
+    pub rounds: Vec<RoundSummary>,
+    /// The caller's own entry id, if registered.
+    pub my_registration: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RoundSummary {
+    pub number: i32,
+    pub status: String,
+}
+
+fn player_entry(r: &Registration, show_lists: bool) -> PlayerEntry {
+    PlayerEntry {
+        id: r.id,
+        name: r.display_name.clone(),
+        club: r.club.clone(),
+        status: r.status.clone(),
+        checked_in: r.checked_in,
+        dropped: r.dropped,
+        faction: if show_lists { r.faction.clone() } else { None },
+    }
+}
+
+#[get("/events/{id}")]
+async fn get_event(
+    user: Option<ApiUser>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let actor = user.as_ref().and_then(actor);
+    let (view, access, data) = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            Ok((view, access, EventData::load(conn, id)?))
+        })
+        .await?;
+    let show_lists = registration::can_see_lists(&view, &access);
+    Ok(HttpResponse::Ok().json(EventDetail {
+        summary: EventSummary::of(&view.event),
+        description: view.event.description.clone(),
+        rounds_planned: view.event.rounds_planned,
+        round_minutes: view.event.round_minutes,
+        encounter_size: view.event.encounter_size,
+        player_cap: view.event.player_cap,
+        settings: view.settings.clone(),
+        players: data
+            .registrations
+            .iter()
+            .filter(|r| r.status != registration::WITHDRAWN)
+            .map(|r| player_entry(r, show_lists))
+            .collect(),
+        rounds: data
+            .rounds
+            .iter()
+            .filter(|r| r.status != "draft" || access.is_staff())
+            .map(|r| RoundSummary {
+                number: r.number,
+                status: r.status.clone(),
+            })
+            .collect(),
+        my_registration: access.registration.as_ref().map(|r| r.id),
+    }))
+}
+
+/// Loads the event, runs the call, and answers with the event's state.
+async fn on_event<T, F>(
+    state: &web::Data<AppState>,
+    user: &ApiUser,
+    id: i64,
+    work: F,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(
+            &mut crate::db::DbConnection,
+            &EventView,
+            &events::Access,
+            &events::Ctx<'_>,
+        ) -> Result<T, events::EventError>
+        + Send
+        + 'static,
+{
+    let actor = actor(user);
+    let (now, base_url) = ctx_of(state);
+    let result = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            Ok(work(conn, &view, &access, &service_ctx(now, &base_url))?)
+        })
+        .await?;
+    state.mail_queued();
+    Ok(result)
+}
+
+#[derive(Debug, Deserialize)]
+struct StatusBody {
+    status: String,
+}
+
+#[post("/events/{id}/status")]
+async fn change_status(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: web::Json<StatusBody>,
+) -> Result<HttpResponse, ApiError> {
+    let target = EventStatus::parse(body.status.trim()).ok_or_else(|| {
+        AppError::bad_request("status must be draft, registration, running or finished")
+    })?;
+    on_event(
+        &state,
+        &user,
+        path.into_inner(),
+        move |conn, view, access, ctx| manage::change_status(conn, view, access, target, ctx),
+    )
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[post("/events/{id}/register")]
+async fn register(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let registration = on_event(
+        &state,
+        &user,
+        path.into_inner(),
+        registration::register_self,
+    )
+    .await?;
+    Ok(HttpResponse::Created().json(player_entry(&registration, true)))
+}
+
+#[derive(Debug, Deserialize)]
+struct PlayerBody {
+    name: String,
+    #[serde(default)]
+    club: String,
+    #[serde(default)]
+    initial_points: i32,
+}
+
+#[post("/events/{id}/players")]
+async fn add_player(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: web::Json<PlayerBody>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let registration = on_event(
+        &state,
+        &user,
+        path.into_inner(),
+        move |conn, view, access, ctx| {
+            registration::add_walk_in(
+                conn,
+                view,
+                access,
+                &body.name,
+                &body.club,
+                body.initial_points,
+                ctx,
+            )
+        },
+    )
+    .await?;
+    Ok(HttpResponse::Created().json(player_entry(&registration, true)))
+}
+
+#[derive(Debug, Deserialize)]
+struct CheckInBody {
+    checked_in: bool,
+}
+
+#[post("/events/{id}/players/{reg}/check-in")]
+async fn check_in(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    body: web::Json<CheckInBody>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, reg) = path.into_inner();
+    let value = body.checked_in;
+    on_event(&state, &user, id, move |conn, view, access, _| {
+        registration::set_checked_in(conn, view, access, reg, value)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Debug, Deserialize)]
+struct DropBody {
+    dropped: bool,
+}
+
+#[post("/events/{id}/players/{reg}/drop")]
+async fn drop_player(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    body: web::Json<DropBody>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, reg) = path.into_inner();
+    let value = body.dropped;
+    on_event(&state, &user, id, move |conn, view, access, ctx| {
+        registration::set_dropped(conn, view, access, reg, value, ctx)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Debug, Serialize)]
+pub struct TableEntry {
+    pub game: i64,
+    pub table: Option<i32>,
+    pub player_a: i64,
+    pub player_b: Option<i64>,
+    pub name_a: String,
+    pub name_b: Option<String>,
+    pub status: String,
+    pub version: i32,
+    pub score: Option<crate::tournament::GameScore>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RoundDetail {
+    pub number: i32,
+    pub status: String,
+    pub seed: i64,
+    pub pairing: Option<rounds::StoredPairing>,
+    pub tables: Vec<TableEntry>,
+    pub setup: Option<crate::setup::Setup>,
+    pub event_version: i32,
+}
+
+fn round_detail(view: &EventView, round: &Round, data: &EventData) -> RoundDetail {
+    let table = |g: &GameRow| TableEntry {
+        game: g.id,
+        table: g.table_number,
+        player_a: g.player_a,
+        player_b: g.player_b,
+        name_a: data.name_of(g.player_a).to_owned(),
+        name_b: g.player_b.map(|b| data.name_of(b).to_owned()),
+        status: g.status.clone(),
+        version: g.version,
+        score: rounds::score_of(g)
+            .filter(|_| rounds::is_accepted(&g.status) || g.status == "reported"),
+    };
+    RoundDetail {
+        number: round.number,
+        status: round.status.clone(),
+        seed: round.seed,
+        pairing: serde_json::from_str(&round.pairing).ok(),
+        tables: data.games_of_round(round.id).map(table).collect(),
+        setup: round
+            .setup
+            .as_deref()
+            .and_then(|s| serde_json::from_str(s).ok()),
+        event_version: view.event.version,
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct VersionBody {
+    /// The event version the caller saw; without it the current one is used.
+    #[serde(default)]
+    version: Option<i32>,
+}
+
+#[post("/events/{id}/rounds")]
+async fn pair_round(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Option<web::Json<VersionBody>>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let version = body.and_then(|b| b.version);
+    let detail = on_event(&state, &user, id, move |conn, view, access, ctx| {
+        let round = rounds::pair_next_round(
+            conn,
+            view,
+            access,
+            version.unwrap_or(view.event.version),
+            ctx,
+        )?;
+        let (view, _) = events::load(conn, id, access.actor)?;
+        let data = EventData::load(conn, id)?;
+        Ok(round_detail(&view, &round, &data))
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(detail))
+}
+
+#[get("/events/{id}/rounds/{number}")]
+async fn get_round(
+    user: Option<ApiUser>,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, number) = path.into_inner();
+    let actor = user.as_ref().and_then(actor);
+    let detail = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            let data = EventData::load(conn, id)?;
+            let round = data
+                .rounds
+                .iter()
+                .find(|r| r.number == number)
+                .ok_or(AppError::NotFound)?;
+            if round.status == "draft" && !access.is_staff() {
+                return Err(AppError::NotFound);
+            }
+            Ok(round_detail(&view, round, &data))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(detail))
+}
+
+#[post("/events/{id}/rounds/{number}/publish")]
+async fn publish_round(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    body: Option<web::Json<VersionBody>>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, number) = path.into_inner();
+    let version = body.and_then(|b| b.version);
+    on_event(&state, &user, id, move |conn, view, access, ctx| {
+        rounds::publish_round(
+            conn,
+            view,
+            access,
+            number,
+            version.unwrap_or(view.event.version),
+            ctx,
+        )
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Debug, Serialize)]
+struct GameState {
+    game: i64,
+    status: String,
+    version: i32,
+}
+
+#[post("/events/{id}/games/{game}/result")]
+async fn report_result(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    body: web::Json<ResultInput>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, game_id) = path.into_inner();
+    let mut input = body.into_inner();
+    let game = on_event(&state, &user, id, move |conn, view, access, ctx| {
+        if input.version.is_none() {
+            let current =
+                db_events::find_game(conn, game_id)?.ok_or(events::EventError::NotFound)?;
+            input.version = Some(current.version.to_string());
+        }
+        results::report(conn, view, access, game_id, &input, ctx)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(GameState {
+        game: game.id,
+        status: game.status,
+        version: game.version,
+    }))
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct DecisionBody {
+    #[serde(default)]
+    version: Option<i32>,
+    #[serde(default)]
+    note: String,
+}
+
+async fn decide(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    id: i64,
+    game_id: i64,
+    body: DecisionBody,
+    dispute: bool,
+) -> Result<HttpResponse, ApiError> {
+    on_event(&state, &user, id, move |conn, view, access, ctx| {
+        let version = match body.version {
+            Some(v) => v,
+            None => {
+                db_events::find_game(conn, game_id)?
+                    .ok_or(events::EventError::NotFound)?
+                    .version
+            }
+        };
+        if dispute {
+            results::dispute(conn, view, access, game_id, version, &body.note, ctx)
+        } else {
+            results::confirm(conn, view, access, game_id, version, ctx)
+        }
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[post("/events/{id}/games/{game}/confirm")]
+async fn confirm_result(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    body: Option<web::Json<DecisionBody>>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, game_id) = path.into_inner();
+    decide(
+        user,
+        state,
+        id,
+        game_id,
+        body.map(|b| b.into_inner()).unwrap_or_default(),
+        false,
+    )
+    .await
+}
+
+#[post("/events/{id}/games/{game}/dispute")]
+async fn dispute_result(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    body: Option<web::Json<DecisionBody>>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, game_id) = path.into_inner();
+    decide(
+        user,
+        state,
+        id,
+        game_id,
+        body.map(|b| b.into_inner()).unwrap_or_default(),
+        true,
+    )
+    .await
+}
+
+#[get("/events/{id}/standings")]
+async fn get_standings(
+    user: Option<ApiUser>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let actor = user.as_ref().and_then(actor);
+    let rows: Vec<StandingRow> = state
+        .with_db(move |conn| {
+            let (view, _) = events::load(conn, id, actor)?;
+            let data = EventData::load(conn, id)?;
+            Ok(compute(&view, &data))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(rows))
+}

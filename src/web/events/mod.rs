@@ -1,0 +1,61 @@
+//! Event pages: listing, creating and running events, players, rounds,
+//! results and standings. The rules live in `crate::events`; these handlers
+//! turn requests into calls and answers into pages.
+
+pub mod api;
+mod games;
+mod pages;
+mod players;
+mod rounds;
+pub mod standings;
+
+use actix_web::web;
+
+use crate::events::{Actor, Ctx, EventError};
+use crate::web::AppState;
+use crate::web::forms::FormErrors;
+use crate::web::session::SessionUser;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    pages::routes(cfg);
+    players::routes(cfg);
+    rounds::routes(cfg);
+    games::routes(cfg);
+    standings::routes(cfg);
+}
+
+pub fn actor_of(user: Option<&SessionUser>) -> Option<Actor> {
+    user.map(|u| Actor {
+        account_id: u.account.id,
+        is_admin: u.account.is_admin,
+    })
+}
+
+/// The moment of a request and the site's address, for the service layer.
+pub fn ctx_of(state: &AppState) -> (chrono::NaiveDateTime, String) {
+    (
+        chrono::Utc::now().naive_utc(),
+        state.settings.base_url.clone(),
+    )
+}
+
+pub fn service_ctx<'a>(now: chrono::NaiveDateTime, base_url: &'a str) -> Ctx<'a> {
+    Ctx { now, base_url }
+}
+
+/// Field problems from the service layer, ready to show beside the fields.
+pub fn form_errors(err: &EventError) -> Option<FormErrors> {
+    let EventError::Invalid(problems) = err else {
+        return None;
+    };
+    let mut errors = FormErrors::new();
+    for (field, message) in problems {
+        errors.add(field, message.clone());
+    }
+    Some(errors)
+}
+
+/// The page of an event (for redirects).
+pub fn event_path(id: i64) -> String {
+    format!("/events/{id}")
+}

@@ -1,0 +1,650 @@
+//! The event list, the event form, the event page, lifecycle and staff.
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::{actor_of, ctx_of, event_path, form_errors, service_ctx};
+use crate::db::events::{self as db_events, Event, Registration, Round};
+use crate::db::pools::{self, PoolRow};
+use crate::error::AppError;
+use crate::events::input::EventInput;
+use crate::events::manage::{self, StaffRole};
+use crate::events::registration::{
+    self, REGISTERED, WAITLISTED, can_see_lists, registration_closed_reason,
+};
+use crate::events::rounds::EventData;
+use crate::events::{self, Access, EventStatus, EventView};
+use crate::systems::GameSystem;
+use crate::tournament::Tiebreaker;
+use crate::web::AppState;
+use crate::web::forms::{FormErrors, render_invalid};
+use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::session::{CsrfForm, CurrentUser, MaybeUser, NoFields};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(list)
+        .service(new_page)
+        .service(create)
+        .service(show)
+        .service(edit_page)
+        .service(update)
+        .service(change_status)
+        .service(confirm_page)
+        .service(add_staff)
+        .service(remove_staff)
+        .service(publish_lists)
+        .service(snapshot);
+}
+
+/// A line in an event list.
+pub struct EventCard {
+    pub id: i64,
+    pub name: String,
+    pub dates: String,
+    pub venue: String,
+    pub system: String,
+    pub status: String,
+}
+
+impl EventCard {
+    fn of(event: &Event) -> Self {
+        let dates = if event.starts_on == event.ends_on {
+            event.starts_on.format("%a %-d %b %Y").to_string()
+        } else {
+            format!(
+                "{} – {}",
+                event.starts_on.format("%-d %b"),
+                event.ends_on.format("%-d %b %Y")
+            )
+        };
+        Self {
+            id: event.id,
+            name: event.name.clone(),
+            dates,
+            venue: event.venue.clone(),
+            system: event
+                .game_system
+                .parse::<GameSystem>()
+                .map(|s| s.name().to_owned())
+                .unwrap_or_default(),
+            status: EventStatus::parse(&event.status)
+                .map(|s| s.label().to_owned())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "events/list.html")]
+struct ListPage {
+    ctx: PageContext,
+    events: Vec<EventCard>,
+    organising: Vec<EventCard>,
+    playing: Vec<EventCard>,
+}
+
+#[get("/events")]
+async fn list(
+    ctx: PageContext,
+    user: MaybeUser,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    let account = user.0.as_ref().map(|u| u.account.id);
+    let (events, organising, playing) = state
+        .with_db(move |conn| {
+            let events = db_events::list_public_events(conn, 200)?;
+            let (organising, playing) = match account {
+                Some(id) => (
+                    db_events::events_staffed_by(conn, id)?,
+                    db_events::events_entered_by(conn, id)?,
+                ),
+                None => (Vec::new(), Vec::new()),
+            };
+            Ok((events, organising, playing))
+        })
+        .await?;
+    let cards = |events: Vec<Event>| events.iter().map(EventCard::of).collect::<Vec<_>>();
+    render_page(
+        &ctx,
+        &ListPage {
+            ctx: ctx.clone(),
+            events: cards(events),
+            organising: cards(organising),
+            playing: cards(playing),
+        },
+    )
+}
+
+/// Choices for the event form.
+pub struct FormChoices {
+    pub systems: Vec<(&'static str, &'static str)>,
+    pub pools: Vec<(String, String)>,
+    pub tiebreakers: Vec<(&'static str, &'static str)>,
+}
+
+fn form_choices(pools: &[PoolRow]) -> FormChoices {
+    FormChoices {
+        systems: GameSystem::ALL
+            .iter()
+            .map(|s| (s.code(), s.name()))
+            .collect(),
+        pools: pools
+            .iter()
+            .map(|p| {
+                let edition = p
+                    .edition
+                    .parse::<GameSystem>()
+                    .map(|s| s.name())
+                    .unwrap_or("?");
+                (p.slug.clone(), format!("{} ({edition})", p.name))
+            })
+            .collect(),
+        tiebreakers: Tiebreaker::ALL
+            .iter()
+            .map(|t| (t.code(), t.label()))
+            .collect(),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "events/form.html")]
+struct FormPage {
+    ctx: PageContext,
+    form: EventInput,
+    errors: FormErrors,
+    /// The event being edited; `None` for a new one.
+    editing: Option<i64>,
+    choices: FormChoices,
+}
+
+#[get("/events/new")]
+async fn new_page(
+    ctx: PageContext,
+    _user: CurrentUser,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    let pools = state.with_db(|conn| Ok(pools::list(conn)?)).await?;
+    let today = chrono::Utc::now().date_naive();
+    render_page(
+        &ctx,
+        &FormPage {
+            ctx: ctx.clone(),
+            form: EventInput::new_event_defaults(today),
+            errors: FormErrors::new(),
+            editing: None,
+            choices: form_choices(&pools),
+        },
+    )
+}
+
+#[post("/events/new")]
+async fn create(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    form: CsrfForm<EventInput>,
+) -> Result<HttpResponse, AppError> {
+    let input = form.0;
+    let actor = actor_of(Some(&user)).ok_or(AppError::Unauthorized)?;
+    let (now, base_url) = ctx_of(&state);
+    let submitted = input.clone();
+    let outcome = state
+        .with_db(move |conn| {
+            let spec = match submitted.validate() {
+                Ok(spec) => spec,
+                Err(err) => return Ok(Err(err)),
+            };
+            Ok(manage::create_event(
+                conn,
+                actor,
+                spec,
+                &service_ctx(now, &base_url),
+            ))
+        })
+        .await?;
+    match outcome {
+        Ok(view) => Ok(redirect_with_flash(
+            &state,
+            &event_path(view.id()),
+            FlashLevel::Success,
+            "Event created as a draft. Open registration when you are ready.",
+        )),
+        Err(err) => {
+            let Some(errors) = form_errors(&err) else {
+                return Err(err.into());
+            };
+            let pools = state.with_db(|conn| Ok(pools::list(conn)?)).await?;
+            let page = FormPage {
+                ctx: ctx.clone(),
+                form: input,
+                errors,
+                editing: None,
+                choices: form_choices(&pools),
+            };
+            render_invalid(&ctx, &page)
+        }
+    }
+}
+
+/// What the event page shows about one entry.
+pub struct EntryRow {
+    pub registration: Registration,
+    pub show_declaration: bool,
+}
+
+#[derive(Template)]
+#[template(path = "events/show.html")]
+struct ShowPage {
+    ctx: PageContext,
+    view: EventView,
+    access: Access,
+    registered: Vec<EntryRow>,
+    waitlist: Vec<Registration>,
+    rounds: Vec<Round>,
+    staff: Vec<(i64, String, String, String)>,
+    pool: Option<(String, String)>,
+    closed_reason: Option<String>,
+    my_registration: Option<Registration>,
+    factions: &'static [&'static str],
+}
+
+impl ShowPage {
+    fn is_mine(&self, registration: &Registration) -> bool {
+        self.my_registration
+            .as_ref()
+            .is_some_and(|r| r.id == registration.id)
+    }
+}
+
+#[get("/events/{id}")]
+async fn show(
+    ctx: PageContext,
+    user: MaybeUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = actor_of(user.0.as_deref());
+    let id = path.into_inner();
+    let (view, access, data, staff, pool) = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            let data = EventData::load(conn, id)?;
+            let staff = db_events::list_staff(conn, id)?
+                .into_iter()
+                .map(|(s, name, email)| (s.account_id, name, email, s.role))
+                .collect::<Vec<_>>();
+            let pool = match view.event.pool_id {
+                Some(pool_id) => pools::find_by_id(conn, pool_id)?.map(|p| (p.slug, p.name)),
+                None => None,
+            };
+            Ok((view, access, data, staff, pool))
+        })
+        .await?;
+    let now = chrono::Utc::now().naive_utc();
+    let lists_visible = can_see_lists(&view, &access);
+    let my_registration = access
+        .registration
+        .clone()
+        .filter(|r| r.status != registration::WITHDRAWN);
+    let registered = data
+        .registrations
+        .iter()
+        .filter(|r| r.status == REGISTERED)
+        .map(|r| EntryRow {
+            registration: r.clone(),
+            show_declaration: lists_visible
+                || my_registration.as_ref().is_some_and(|m| m.id == r.id),
+        })
+        .collect();
+    let waitlist = data
+        .registrations
+        .iter()
+        .filter(|r| r.status == WAITLISTED)
+        .cloned()
+        .collect();
+    let page = ShowPage {
+        ctx: ctx.clone(),
+        closed_reason: registration_closed_reason(&view, now),
+        view,
+        access,
+        registered,
+        waitlist,
+        rounds: data.rounds,
+        staff,
+        pool,
+        my_registration,
+        factions: registration::MALIFAUX_FACTIONS,
+    };
+    render_page(&ctx, &page)
+}
+
+#[get("/events/{id}/edit")]
+async fn edit_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = actor_of(Some(&user));
+    let id = path.into_inner();
+    let (view, pools, pool_slug) = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            access.require_staff()?;
+            let all = pools::list(conn)?;
+            let slug = all
+                .iter()
+                .find(|p| Some(p.id) == view.event.pool_id)
+                .map(|p| p.slug.clone());
+            Ok((view, all, slug))
+        })
+        .await?;
+    render_page(
+        &ctx,
+        &FormPage {
+            ctx: ctx.clone(),
+            form: EventInput::from_event(&view.event, &view.settings, pool_slug.as_deref()),
+            errors: FormErrors::new(),
+            editing: Some(id),
+            choices: form_choices(&pools),
+        },
+    )
+}
+
+#[post("/events/{id}/edit")]
+async fn update(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: CsrfForm<EventInput>,
+) -> Result<HttpResponse, AppError> {
+    let actor = actor_of(Some(&user));
+    let id = path.into_inner();
+    let input = form.0;
+    let submitted = input.clone();
+    let (now, base_url) = ctx_of(&state);
+    let outcome = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            access.require_staff()?;
+            let result = submitted.validate().and_then(|spec| {
+                manage::update_event(conn, &view, &access, spec, &service_ctx(now, &base_url))
+            });
+            Ok(result)
+        })
+        .await?;
+    match outcome {
+        Ok(()) => Ok(redirect_with_flash(
+            &state,
+            &event_path(id),
+            FlashLevel::Success,
+            "The event is saved.",
+        )),
+        Err(err) => {
+            let Some(errors) = form_errors(&err) else {
+                return Err(err.into());
+            };
+            let pools = state.with_db(|conn| Ok(pools::list(conn)?)).await?;
+            let page = FormPage {
+                ctx: ctx.clone(),
+                form: input,
+                errors,
+                editing: Some(id),
+                choices: form_choices(&pools),
+            };
+            render_invalid(&ctx, &page)
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct StatusForm {
+    status: String,
+}
+
+#[post("/events/{id}/status")]
+async fn change_status(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: CsrfForm<StatusForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = actor_of(Some(&user));
+    let id = path.into_inner();
+    let target = EventStatus::parse(form.status.trim())
+        .ok_or_else(|| AppError::bad_request("Unknown event status."))?;
+    let (now, base_url) = ctx_of(&state);
+    state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            manage::change_status(conn, &view, &access, target, &service_ctx(now, &base_url))?;
+            Ok(())
+        })
+        .await?;
+    let message = match target {
+        EventStatus::Registration => "Registration is open.",
+        EventStatus::Running => "The event is running. Check players in, then pair round 1.",
+        EventStatus::Finished => "The event is finished; its results are now read-only.",
+        EventStatus::Draft => "The event is a draft again (hidden from players).",
+    };
+    Ok(redirect_with_flash(
+        &state,
+        &event_path(id),
+        FlashLevel::Success,
+        message,
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+struct ConfirmQuery {
+    action: String,
+}
+
+/// A confirmation step before something that cannot easily be undone.
+#[derive(Template)]
+#[template(path = "events/confirm.html")]
+struct ConfirmPage {
+    ctx: PageContext,
+    event_id: i64,
+    event_name: String,
+    question: String,
+    explanation: String,
+    action_path: String,
+    fields: Vec<(&'static str, String)>,
+    button: String,
+}
+
+#[get("/events/{id}/confirm")]
+async fn confirm_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<ConfirmQuery>,
+) -> Result<HttpResponse, AppError> {
+    let actor = actor_of(Some(&user));
+    let id = path.into_inner();
+    let view = state
+        .with_db(move |conn| Ok(events::load(conn, id, actor)?.0))
+        .await?;
+    let action = query.action.as_str();
+    let (question, explanation, action_path, fields, button) = match action {
+        "finish" => (
+            "Finish this event?",
+            "Results and standings become final and read-only. Only a site admin can make corrections afterwards.",
+            format!("/events/{id}/status"),
+            vec![("status", "finished".to_owned())],
+            "Finish the event",
+        ),
+        "withdraw" => (
+            "Withdraw from this event?",
+            "Your place goes to the next player on the waitlist. You can register again while registration is open, at the back of the queue.",
+            format!("/events/{id}/withdraw"),
+            vec![],
+            "Withdraw",
+        ),
+        other => {
+            let Some(number) = other
+                .strip_prefix("delete-round-")
+                .and_then(|n| n.parse::<i32>().ok())
+            else {
+                return Err(AppError::NotFound);
+            };
+            (
+                "Delete this draft round?",
+                "The draft pairings (and any setup generated for them) are removed so the round can be paired again. Nothing has been published yet.",
+                format!("/events/{id}/rounds/{number}/delete"),
+                vec![("version", view.event.version.to_string())],
+                "Delete the draft round",
+            )
+        }
+    };
+    render_page(
+        &ctx,
+        &ConfirmPage {
+            ctx: ctx.clone(),
+            event_id: id,
+            event_name: view.event.name.clone(),
+            question: question.into(),
+            explanation: explanation.into(),
+            action_path,
+            fields,
+            button: button.into(),
+        },
+    )
+}
+
+#[derive(Debug, Deserialize)]
+struct StaffForm {
+    email: String,
+    role: String,
+}
+
+#[post("/events/{id}/staff")]
+async fn add_staff(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: CsrfForm<StaffForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = actor_of(Some(&user));
+    let id = path.into_inner();
+    let role = StaffRole::parse(&form.role)
+        .ok_or_else(|| AppError::bad_request("Choose judge or co-organiser."))?;
+    let email = form.email.clone();
+    let (now, base_url) = ctx_of(&state);
+    let outcome = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            Ok(manage::add_staff_by_email(
+                conn,
+                &view,
+                &access,
+                &email,
+                role,
+                &service_ctx(now, &base_url),
+            ))
+        })
+        .await?;
+    Ok(match outcome {
+        Ok(name) => redirect_with_flash(
+            &state,
+            &event_path(id),
+            FlashLevel::Success,
+            format!("{name} is now on the event's staff."),
+        ),
+        Err(err @ crate::events::EventError::Invalid(_)) => {
+            redirect_with_flash(&state, &event_path(id), FlashLevel::Error, err.to_string())
+        }
+        Err(err) => return Err(err.into()),
+    })
+}
+
+#[post("/events/{id}/staff/{account}/remove")]
+async fn remove_staff(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    _form: CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let actor = actor_of(Some(&user));
+    let (id, account) = path.into_inner();
+    let (now, base_url) = ctx_of(&state);
+    state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            manage::remove_staff(conn, &view, &access, account, &service_ctx(now, &base_url))?;
+            Ok(())
+        })
+        .await?;
+    Ok(redirect_with_flash(
+        &state,
+        &event_path(id),
+        FlashLevel::Success,
+        "Removed from the staff.",
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+struct PublishListsForm {
+    published: String,
+}
+
+#[post("/events/{id}/lists")]
+async fn publish_lists(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: CsrfForm<PublishListsForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = actor_of(Some(&user));
+    let id = path.into_inner();
+    let published = form.published == "true";
+    state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            registration::set_lists_published(conn, &view, &access, published)?;
+            Ok(())
+        })
+        .await?;
+    let message = if published {
+        "Lists are visible to everyone."
+    } else {
+        "Lists are hidden from players again."
+    };
+    Ok(redirect_with_flash(
+        &state,
+        &event_path(id),
+        FlashLevel::Success,
+        message,
+    ))
+}
+
+/// The event as a pairing snapshot (the `soulstone pair` file format).
+#[get("/events/{id}/snapshot.json")]
+async fn snapshot(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = actor_of(Some(&user));
+    let id = path.into_inner();
+    let snapshot = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            access.require_staff()?;
+            let data = EventData::load(conn, id)?;
+            Ok(crate::events::rounds::snapshot_of(&view, &data))
+        })
+        .await?;
+    let body = serde_json::to_string_pretty(&snapshot).map_err(AppError::internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"event-{id}-snapshot.json\""),
+        ))
+        .body(body))
+}

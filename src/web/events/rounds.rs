@@ -1,0 +1,543 @@
+//! Round pages: pairing, reviewing and publishing a round, its setup, the
+//! projector view with the round clock, and printable result sheets.
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::{actor_of, ctx_of, event_path, service_ctx};
+use crate::db::events::{GameRow, Round};
+use crate::error::AppError;
+use crate::events::rounds::{self, EventData, StoredPairing, score_of};
+use crate::events::{self, Access, EventError, EventView};
+use crate::setup::Setup;
+use crate::tournament::GameScore;
+use crate::tournament::pairing::RoundPairing;
+use crate::web::AppState;
+use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::session::{CsrfForm, CurrentUser, MaybeUser, NoFields};
+use crate::web::setup::SetupView;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(pair_next)
+        .service(import_round)
+        .service(round_page)
+        .service(swap)
+        .service(publish)
+        .service(delete_draft)
+        .service(generate_setup)
+        .service(start_clock)
+        .service(projector)
+        .service(sheets);
+}
+
+fn round_path(id: i64, number: i32) -> String {
+    format!("/events/{id}/rounds/{number}")
+}
+
+#[derive(Debug, Deserialize)]
+struct VersionForm {
+    #[serde(default)]
+    version: String,
+}
+
+fn version_of(raw: &str) -> Result<i32, AppError> {
+    raw.trim()
+        .parse()
+        .map_err(|_| AppError::bad_request("The form is missing its version; reload the page."))
+}
+
+/// Runs a round action; conflicts and invalid input come back as a flash.
+async fn act<F>(
+    state: &web::Data<AppState>,
+    user: &CurrentUser,
+    id: i64,
+    back: String,
+    success: String,
+    work: F,
+) -> Result<HttpResponse, AppError>
+where
+    F: FnOnce(
+            &mut crate::db::DbConnection,
+            &EventView,
+            &Access,
+            &crate::events::Ctx<'_>,
+        ) -> Result<Option<String>, EventError>
+        + Send
+        + 'static,
+{
+    let actor = actor_of(Some(user));
+    let (now, base_url) = ctx_of(state);
+    let outcome = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            Ok(work(conn, &view, &access, &service_ctx(now, &base_url)))
+        })
+        .await?;
+    Ok(match outcome {
+        Ok(target) => {
+            redirect_with_flash(state, &target.unwrap_or(back), FlashLevel::Success, success)
+        }
+        Err(
+            err @ (EventError::Invalid(_)
+            | EventError::Conflict(_)
+            | EventError::Pairing(_)
+            | EventError::Setup(_)),
+        ) => redirect_with_flash(state, &back, FlashLevel::Error, err.to_string()),
+        Err(err) => return Err(err.into()),
+    })
+}
+
+#[post("/events/{id}/rounds")]
+async fn pair_next(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: CsrfForm<VersionForm>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let version = version_of(&form.version)?;
+    act(
+        &state,
+        &user,
+        id,
+        event_path(id),
+        "Draft pairings are ready: check them, then publish.".into(),
+        move |conn, view, access, ctx| {
+            let round = rounds::pair_next_round(conn, view, access, version, ctx)?;
+            Ok(Some(round_path(id, round.number)))
+        },
+    )
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+struct ImportForm {
+    #[serde(default)]
+    version: String,
+    #[serde(default)]
+    pairing: String,
+}
+
+/// A round paired offline with `soulstone pair`, pasted back in.
+#[post("/events/{id}/rounds/import")]
+async fn import_round(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: CsrfForm<ImportForm>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let version = version_of(&form.version)?;
+    let text = form.0.pairing;
+    act(
+        &state,
+        &user,
+        id,
+        event_path(id),
+        "The round is imported as a draft.".into(),
+        move |conn, view, access, ctx| {
+            access.require_staff()?;
+            let pairing: RoundPairing = serde_json::from_str(&text).map_err(|err| {
+                EventError::invalid(
+                    "pairing",
+                    format!("The pairing file could not be read: {err}"),
+                )
+            })?;
+            let round = rounds::import_round(conn, view, access, &pairing, version, ctx)?;
+            Ok(Some(round_path(id, round.number)))
+        },
+    )
+    .await
+}
+
+/// One table of a round, ready for display.
+pub struct TableRow {
+    pub game: GameRow,
+    pub table: String,
+    pub a: String,
+    pub b: String,
+    pub score: String,
+    pub status: String,
+    pub setup: Option<SetupView>,
+}
+
+impl TableRow {
+    fn of(data: &EventData, game: &GameRow) -> Self {
+        let score = match score_of(game) {
+            Some(GameScore::Malifaux { a_vp, b_vp }) => format!("{a_vp} – {b_vp}"),
+            Some(GameScore::MageKnight {
+                a_objectives,
+                b_objectives,
+                ..
+            }) => format!("{a_objectives} – {b_objectives} obj."),
+            None => String::new(),
+        };
+        let setup = game
+            .setup
+            .as_deref()
+            .and_then(|s| serde_json::from_str::<Setup>(s).ok())
+            .map(|s| SetupView::of(&s));
+        Self {
+            table: game
+                .table_number
+                .map(|t| t.to_string())
+                .unwrap_or_else(|| "–".into()),
+            a: data.name_of(game.player_a).to_owned(),
+            b: game
+                .player_b
+                .map(|b| data.name_of(b).to_owned())
+                .unwrap_or_else(|| "BYE".into()),
+            score,
+            status: game.status.clone(),
+            setup,
+            game: game.clone(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "events/round.html")]
+struct RoundPage {
+    ctx: PageContext,
+    view: EventView,
+    access: Access,
+    round: Round,
+    tables: Vec<TableRow>,
+    players: Vec<(i64, String)>,
+    warnings: Vec<String>,
+    pairing: Option<StoredPairing>,
+    setup: Option<SetupView>,
+    seconds_left: Option<i64>,
+    my_game: Option<i64>,
+    /// The signed-in player sits this round out (odd player count).
+    my_bye: bool,
+    missing_results: usize,
+}
+
+impl RoundPage {
+    fn clock(&self) -> String {
+        clock_text(self.seconds_left)
+    }
+
+    fn is_mine(&self, game_id: &i64) -> bool {
+        self.my_game == Some(*game_id)
+    }
+}
+
+fn clock_text(seconds: Option<i64>) -> String {
+    match seconds {
+        None => "not started".into(),
+        Some(s) if s <= 0 => "time is up".into(),
+        Some(s) => format!("{}:{:02}", s / 60, s % 60),
+    }
+}
+
+async fn load_round(
+    state: &web::Data<AppState>,
+    id: i64,
+    number: i32,
+    actor: Option<crate::events::Actor>,
+) -> Result<(EventView, Access, Round, EventData), AppError> {
+    state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            let data = EventData::load(conn, id)?;
+            let round = data
+                .rounds
+                .iter()
+                .find(|r| r.number == number)
+                .cloned()
+                .ok_or(EventError::NotFound)?;
+            // Draft pairings are for the staff's eyes only.
+            if round.status == "draft" && !access.is_staff() {
+                return Err(EventError::NotFound.into());
+            }
+            Ok((view, access, round, data))
+        })
+        .await
+}
+
+#[get("/events/{id}/rounds/{number}")]
+async fn round_page(
+    ctx: PageContext,
+    user: MaybeUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let (view, access, round, data) =
+        load_round(&state, id, number, actor_of(user.0.as_deref())).await?;
+    let tables: Vec<TableRow> = data
+        .games_of_round(round.id)
+        .map(|g| TableRow::of(&data, g))
+        .collect();
+    let warnings = rounds::pairing_warnings(&data, &round, view.settings.avoid_same_club);
+    let mut players: Vec<(i64, String)> = tables
+        .iter()
+        .flat_map(|t| std::iter::once(t.game.player_a).chain(t.game.player_b))
+        .map(|pid| (pid, data.name_of(pid).to_owned()))
+        .collect();
+    players.sort_by(|a, b| a.1.cmp(&b.1));
+    let my_table = access.registration.as_ref().and_then(|r| {
+        tables
+            .iter()
+            .find(|t| t.game.player_a == r.id || t.game.player_b == Some(r.id))
+    });
+    // A bye has nothing to report, so it gets a note instead of the report button.
+    let my_bye = my_table.is_some_and(|t| t.game.player_b.is_none());
+    let my_game = my_table.filter(|_| !my_bye).map(|t| t.game.id);
+    let missing_results = tables
+        .iter()
+        .filter(|t| !rounds::is_accepted(&t.status))
+        .count();
+    let page = RoundPage {
+        ctx: ctx.clone(),
+        pairing: serde_json::from_str(&round.pairing).ok(),
+        setup: round
+            .setup
+            .as_deref()
+            .and_then(|s| serde_json::from_str::<Setup>(s).ok())
+            .map(|s| SetupView::of(&s)),
+        seconds_left: rounds::seconds_left(&view, &round, chrono::Utc::now().naive_utc()),
+        view,
+        access,
+        round,
+        tables,
+        players,
+        warnings,
+        my_game,
+        my_bye,
+        missing_results,
+    };
+    render_page(&ctx, &page)
+}
+
+#[derive(Debug, Deserialize)]
+struct SwapForm {
+    #[serde(default)]
+    version: String,
+    #[serde(default)]
+    first: String,
+    #[serde(default)]
+    second: String,
+}
+
+#[post("/events/{id}/rounds/{number}/swap")]
+async fn swap(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    form: CsrfForm<SwapForm>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let version = version_of(&form.version)?;
+    let parse = |raw: &str| {
+        raw.trim()
+            .parse::<i64>()
+            .map_err(|_| AppError::bad_request("Choose two players to swap."))
+    };
+    let (x, y) = (parse(&form.first)?, parse(&form.second)?);
+    act(
+        &state,
+        &user,
+        id,
+        round_path(id, number),
+        "Players swapped. Check the warnings before publishing.".into(),
+        move |conn, view, access, ctx| {
+            rounds::swap_players(conn, view, access, number, (x, y), version, ctx)?;
+            Ok(None)
+        },
+    )
+    .await
+}
+
+#[post("/events/{id}/rounds/{number}/publish")]
+async fn publish(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    form: CsrfForm<VersionForm>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let version = version_of(&form.version)?;
+    let result = act(
+        &state,
+        &user,
+        id,
+        round_path(id, number),
+        format!("Round {number} is published and every player has been mailed."),
+        move |conn, view, access, ctx| {
+            rounds::publish_round(conn, view, access, number, version, ctx)?;
+            Ok(None)
+        },
+    )
+    .await;
+    state.mail_queued();
+    result
+}
+
+#[post("/events/{id}/rounds/{number}/delete")]
+async fn delete_draft(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    form: CsrfForm<VersionForm>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let version = version_of(&form.version)?;
+    act(
+        &state,
+        &user,
+        id,
+        round_path(id, number),
+        format!("Draft round {number} is deleted."),
+        move |conn, view, access, ctx| {
+            rounds::delete_draft_round(conn, view, access, number, version, ctx)?;
+            Ok(Some(event_path(id)))
+        },
+    )
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+struct SetupForm {
+    #[serde(default)]
+    per_table: String,
+}
+
+#[post("/events/{id}/rounds/{number}/setup")]
+async fn generate_setup(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    form: CsrfForm<SetupForm>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let per_table = form.per_table == "true";
+    let message = if per_table {
+        "A setup is flipped for every table."
+    } else {
+        "The round's setup is flipped."
+    };
+    act(
+        &state,
+        &user,
+        id,
+        round_path(id, number),
+        message.into(),
+        move |conn, view, access, ctx| {
+            rounds::generate_setup(conn, view, access, number, per_table, ctx)?;
+            Ok(None)
+        },
+    )
+    .await
+}
+
+#[post("/events/{id}/rounds/{number}/clock")]
+async fn start_clock(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    _form: CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    act(
+        &state,
+        &user,
+        id,
+        round_path(id, number),
+        "The round clock is running.".into(),
+        move |conn, view, access, ctx| {
+            rounds::start_clock(conn, view, access, number, ctx)?;
+            Ok(None)
+        },
+    )
+    .await
+}
+
+#[derive(Template)]
+#[template(path = "events/projector.html")]
+struct ProjectorPage {
+    ctx: PageContext,
+    view: EventView,
+    round: Round,
+    tables: Vec<TableRow>,
+    clock: String,
+}
+
+/// Large print for a screen at the venue; refreshes itself every 20 seconds
+/// (no JavaScript), so the clock and late changes show up.
+#[get("/events/{id}/rounds/{number}/projector")]
+async fn projector(
+    ctx: PageContext,
+    user: MaybeUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let (view, _, round, data) =
+        load_round(&state, id, number, actor_of(user.0.as_deref())).await?;
+    let mut tables: Vec<TableRow> = data
+        .games_of_round(round.id)
+        .map(|g| TableRow::of(&data, g))
+        .collect();
+    // Players look themselves up by name: sort by the first player's name.
+    tables.sort_by_cached_key(|t| t.a.to_lowercase());
+    let clock = clock_text(rounds::seconds_left(
+        &view,
+        &round,
+        chrono::Utc::now().naive_utc(),
+    ));
+    render_page(
+        &ctx,
+        &ProjectorPage {
+            ctx: ctx.clone(),
+            view,
+            round,
+            tables,
+            clock,
+        },
+    )
+}
+
+#[derive(Template)]
+#[template(path = "events/sheets.html")]
+struct SheetsPage {
+    ctx: PageContext,
+    view: EventView,
+    round: Round,
+    tables: Vec<TableRow>,
+    strategy_max: i32,
+    scheme_max: i32,
+}
+
+/// One printable result sheet per table.
+#[get("/events/{id}/rounds/{number}/sheets")]
+async fn sheets(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let (view, access, round, data) = load_round(&state, id, number, actor_of(Some(&user))).await?;
+    access.require_staff()?;
+    let tables = data
+        .games_of_round(round.id)
+        .filter(|g| g.player_b.is_some())
+        .map(|g| TableRow::of(&data, g))
+        .collect();
+    let (strategy_max, scheme_max) = crate::events::results::vp_limits(view.system);
+    render_page(
+        &ctx,
+        &SheetsPage {
+            ctx: ctx.clone(),
+            view,
+            round,
+            tables,
+            strategy_max,
+            scheme_max,
+        },
+    )
+}

@@ -1,0 +1,272 @@
+//! The HTTP side: application state, routes, server start-up.
+
+pub mod accounts;
+pub mod admin;
+pub mod api;
+pub mod assets;
+pub mod error_page;
+pub mod events;
+pub mod forms;
+pub mod health;
+pub mod home;
+pub mod layout;
+pub mod pools;
+mod request_log;
+pub mod session;
+pub mod setup;
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use actix_web::cookie::Key;
+use actix_web::dev::Server;
+use actix_web::middleware::{Compress, DefaultHeaders, NormalizePath, TrailingSlash};
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use tracing_actix_web::TracingLogger;
+
+use crate::auth::csrf::CsrfKey;
+use crate::auth::token::TokenSigner;
+use crate::config::Settings;
+use crate::db::{Db, DbConnection};
+use crate::error::{ApiError, AppError};
+
+/// Everything a handler may need, shared by all workers.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub settings: Arc<Settings>,
+    /// Signs the small cookies the site sets (flash messages).
+    pub cookie_key: Key,
+    pub tokens: TokenSigner,
+    pub csrf: CsrfKey,
+    /// Wakes the mail sender when a handler queued mail.
+    pub mail_wakeup: Arc<tokio::sync::Notify>,
+    /// Tells this process's work claims from other instances'.
+    pub instance_id: String,
+}
+
+impl AppState {
+    pub fn new(db: Db, settings: Settings) -> Self {
+        let secret = settings.secret.as_bytes();
+        Self {
+            cookie_key: derive_cookie_key(secret),
+            tokens: TokenSigner::new(secret),
+            csrf: CsrfKey::new(secret),
+            db,
+            settings: Arc::new(settings),
+            mail_wakeup: Arc::new(tokio::sync::Notify::new()),
+            instance_id: format!(
+                "{}-{}",
+                std::process::id(),
+                &crate::auth::random_token()[..8]
+            ),
+        }
+    }
+
+    /// Starts the background work of this instance (the mail sender). Call
+    /// inside the actix system; the tasks end with it.
+    pub fn start_background_tasks(&self) -> Result<(), crate::mail::MailError> {
+        let transport = crate::mail::Transport::from_settings(&self.settings.mail)?;
+        let host = self
+            .settings
+            .base_url
+            .split("://")
+            .nth(1)
+            .and_then(|rest| rest.split(['/', ':']).next())
+            .unwrap_or("soulstone.invalid")
+            .to_owned();
+        let sender = crate::mail::Sender {
+            db: self.db.clone(),
+            transport,
+            from: self.settings.mail_from.clone(),
+            instance: self.instance_id.clone(),
+            wakeup: self.mail_wakeup.clone(),
+            host,
+        };
+        actix_web::rt::spawn(sender.run());
+        let db = self.db.clone();
+        actix_web::rt::spawn(async move {
+            // Housekeeping: forget revocations of expired tokens, old throttle records.
+            let mut interval = tokio::time::interval(std::time::Duration::from_secs(3600));
+            loop {
+                interval.tick().await;
+                let db = db.clone();
+                let _ = web::block(move || {
+                    let now = chrono::Utc::now().naive_utc();
+                    let mut conn = db.conn()?;
+                    crate::db::accounts::purge_expired(
+                        &mut conn,
+                        now,
+                        now - chrono::Duration::days(1),
+                    )
+                })
+                .await;
+            }
+        });
+        Ok(())
+    }
+
+    /// Wakes the mail sender after mail was queued.
+    pub fn mail_queued(&self) {
+        self.mail_wakeup.notify_one();
+    }
+
+    /// Runs blocking database work on the blocking thread pool, never on the
+    /// async executor threads.
+    pub async fn with_db<T, F>(&self, work: F) -> Result<T, AppError>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, AppError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let db = self.db.clone();
+        web::block(move || {
+            let mut conn = db.conn()?;
+            work(&mut conn)
+        })
+        .await?
+    }
+}
+
+/// Cookie signing key: a labelled hash of the server secret, so the secret
+/// itself is never used for two purposes.
+fn derive_cookie_key(secret: &[u8]) -> Key {
+    use sha2::{Digest, Sha512};
+    let mut material = Vec::with_capacity(128);
+    for label in [
+        b"soulstone-cookie-key-1".as_slice(),
+        b"soulstone-cookie-key-2",
+    ] {
+        let mut hasher = Sha512::new();
+        hasher.update(label);
+        hasher.update(secret);
+        material.extend_from_slice(&hasher.finalize());
+    }
+    Key::from(&material)
+}
+
+/// All routes. Tests and the binary build the same application from here.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(health::healthz)
+        .service(assets::asset)
+        .service(home::index)
+        .configure(accounts::routes)
+        .configure(admin::routes)
+        .configure(events::routes)
+        .configure(pools::routes)
+        .configure(setup::routes)
+        .service(
+            web::scope("/api/v1")
+                .configure(api::routes)
+                .configure(events::api::routes)
+                .default_service(web::to(api_not_found)),
+        );
+}
+
+async fn not_found(req: HttpRequest) -> HttpResponse {
+    use actix_web::ResponseError;
+    if req.path().starts_with("/api/") {
+        ApiError(AppError::NotFound).error_response()
+    } else {
+        AppError::NotFound.error_response()
+    }
+}
+
+async fn api_not_found() -> Result<HttpResponse, ApiError> {
+    Err(ApiError(AppError::NotFound))
+}
+
+/// Builds the server on an already bound listener (port 0 in tests).
+pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<Server> {
+    let workers = state.settings.workers;
+    let data = web::Data::new(state);
+    let mut server = HttpServer::new(move || {
+        App::new()
+            .app_data(data.clone())
+            .app_data(form_config())
+            .app_data(query_config())
+            .app_data(path_config())
+            .app_data(json_config())
+            .wrap(
+                DefaultHeaders::new()
+                    .add(("X-Content-Type-Options", "nosniff"))
+                    .add(("X-Frame-Options", "DENY"))
+                    .add(("Referrer-Policy", "same-origin")),
+            )
+            .wrap(actix_web::middleware::from_fn(session::session_middleware))
+            .wrap(Compress::default())
+            .wrap(NormalizePath::new(TrailingSlash::Trim))
+            .wrap(TracingLogger::<request_log::RequestLog>::new())
+            .configure(routes)
+            .default_service(web::to(not_found))
+    })
+    .listen(listener)?
+    .shutdown_timeout(10);
+    if let Some(workers) = workers {
+        server = server.workers(workers);
+    }
+    Ok(server.run())
+}
+
+fn form_config() -> web::FormConfig {
+    web::FormConfig::default()
+        .limit(256 * 1024)
+        .error_handler(|err, _req| {
+            AppError::bad_request(format!("The form could not be read: {err}")).into()
+        })
+}
+
+fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default()
+        .error_handler(|err, _req| AppError::bad_request(format!("Invalid query: {err}")).into())
+}
+
+fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|_err, _req| AppError::NotFound.into())
+}
+
+fn json_config() -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(1024 * 1024)
+        .error_handler(|err, _req| {
+            ApiError(AppError::bad_request(format!(
+                "The JSON body could not be read: {err}"
+            )))
+            .into()
+        })
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Db(#[from] crate::db::DbError),
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        address: std::net::SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("server failed: {0}")]
+    Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Mail(#[from] crate::mail::MailError),
+}
+
+/// Opens the database, migrates, and serves until SIGTERM (graceful) or SIGINT.
+pub fn serve(settings: Settings) -> Result<(), ServeError> {
+    // Start-up work may block: no executor is running yet.
+    let db = Db::open(&settings.database_url, settings.db_pool_size)?;
+    tracing::info!(database = %settings.database_url, "database ready");
+    let listener = TcpListener::bind(settings.bind).map_err(|source| ServeError::Bind {
+        address: settings.bind,
+        source,
+    })?;
+    let address = listener.local_addr()?;
+    let state = AppState::new(db, settings);
+    actix_web::rt::System::new().block_on(async move {
+        tracing::info!(%address, "serving");
+        state.start_background_tasks()?;
+        build_server(state, listener)?.await?;
+        tracing::info!("shut down cleanly");
+        Ok(())
+    })
+}

@@ -1,0 +1,389 @@
+//! Sessions and CSRF for browser requests, and bearer tokens for the API.
+//!
+//! The session is a signed JWT in an HttpOnly cookie. A middleware checks it
+//! once per request (signature and expiry, then revocation in the database),
+//! renews it when it is getting old, and makes sure the browser holds a CSRF
+//! cookie. Handlers read the result through the extractors below.
+
+use std::future::{Ready, ready};
+use std::sync::Arc;
+
+use actix_web::body::MessageBody;
+use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::http::header;
+use actix_web::middleware::Next;
+use actix_web::{Error, FromRequest, HttpMessage, HttpRequest, web};
+use chrono::{DateTime, Utc};
+
+use crate::auth::token::{Claims, SESSION_MAX_AGE, TokenKind, TokenSubject};
+use crate::db::accounts::{self, Account};
+use crate::error::{ApiError, AppError};
+use crate::web::AppState;
+
+pub const SESSION_COOKIE: &str = "soulstone_session";
+pub const CSRF_COOKIE: &str = "soulstone_csrf";
+/// The form field every state-changing form carries.
+pub const CSRF_FIELD: &str = "csrf_token";
+
+/// The signed-in account behind a request.
+#[derive(Debug, Clone)]
+pub struct SessionUser {
+    pub account: Account,
+    pub claims: Claims,
+}
+
+impl SessionUser {
+    pub fn id(&self) -> i64 {
+        self.account.id
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.account.is_admin
+    }
+}
+
+/// What the middleware learnt about the request.
+#[derive(Debug, Clone)]
+pub struct RequestSession {
+    pub user: Option<Arc<SessionUser>>,
+    pub csrf_cookie: String,
+}
+
+/// Checks a token and the account behind it: live, not revoked, issued after
+/// the last password change.
+pub fn authenticate(
+    state: &AppState,
+    token: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<SessionUser>, AppError> {
+    let Ok(claims) = state.tokens.verify(token, now) else {
+        return Ok(None);
+    };
+    let Some(account_id) = claims.account_id() else {
+        return Ok(None);
+    };
+    let mut conn = state.db.conn()?;
+    let Some(account) = accounts::find_by_id(&mut conn, account_id)? else {
+        return Ok(None);
+    };
+    if claims.generation != account.session_generation {
+        return Ok(None);
+    }
+    if accounts::is_token_revoked(&mut conn, &claims.jti)? {
+        return Ok(None);
+    }
+    Ok(Some(SessionUser { account, claims }))
+}
+
+fn session_cookie(state: &AppState, value: String, max_age: CookieDuration) -> Cookie<'static> {
+    Cookie::build(SESSION_COOKIE, value)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(state.settings.is_production())
+        .max_age(max_age)
+        .finish()
+}
+
+/// A cookie that signs the browser in with a freshly issued token.
+pub fn sign_in_cookie(
+    state: &AppState,
+    account: &Account,
+    session_started: Option<DateTime<Utc>>,
+) -> Result<Cookie<'static>, AppError> {
+    let subject = TokenSubject {
+        account_id: account.id,
+        generation: account.session_generation,
+    };
+    let (token, _) = state
+        .tokens
+        .issue(subject, TokenKind::Session, Utc::now(), session_started)
+        .map_err(AppError::internal)?;
+    Ok(session_cookie(
+        state,
+        token,
+        CookieDuration::seconds(SESSION_MAX_AGE.num_seconds()),
+    ))
+}
+
+pub fn sign_out_cookie(state: &AppState) -> Cookie<'static> {
+    let mut cookie = session_cookie(state, String::new(), CookieDuration::ZERO);
+    cookie.make_removal();
+    cookie
+}
+
+/// Paths that never need a session (no database work for them).
+fn is_sessionless(path: &str) -> bool {
+    path.starts_with("/static/") || path == "/healthz" || path.starts_with("/api/")
+}
+
+/// The session middleware (see the module documentation).
+pub async fn session_middleware(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return next.call(req).await;
+    };
+    if is_sessionless(req.path()) {
+        return next.call(req).await;
+    }
+    let now = Utc::now();
+    let token = req.cookie(SESSION_COOKIE).map(|c| c.value().to_owned());
+    let mut clear_session = false;
+    let mut renewed: Option<Cookie<'static>> = None;
+    let user = match token {
+        Some(token) if !token.is_empty() => {
+            let lookup_state = state.clone();
+            let found = web::block(move || authenticate(&lookup_state, &token, now))
+                .await
+                .map_err(AppError::from)??;
+            match found {
+                Some(user) => {
+                    if user.claims.wants_renewal(now) {
+                        let started = DateTime::from_timestamp(user.claims.sat, 0);
+                        renewed = Some(sign_in_cookie(&state, &user.account, started)?);
+                    }
+                    Some(Arc::new(user))
+                }
+                None => {
+                    clear_session = true;
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+    let existing_csrf = req
+        .cookie(CSRF_COOKIE)
+        .map(|c| c.value().to_owned())
+        .filter(|v| v.len() >= 32);
+    let new_csrf = existing_csrf.is_none().then(crate::auth::random_token);
+    let csrf_cookie = existing_csrf
+        .or_else(|| new_csrf.clone())
+        .unwrap_or_default();
+    req.extensions_mut()
+        .insert(RequestSession { user, csrf_cookie });
+
+    let mut response = next.call(req).await?;
+    if let Some(value) = new_csrf {
+        let cookie = Cookie::build(CSRF_COOKIE, value)
+            .path("/")
+            .http_only(true)
+            .same_site(SameSite::Lax)
+            .secure(state.settings.is_production())
+            .max_age(CookieDuration::days(365))
+            .finish();
+        response.response_mut().add_cookie(&cookie)?;
+    }
+    // A handler that signed in or out has set its own session cookie.
+    let handler_set_session = response
+        .response()
+        .cookies()
+        .any(|c| c.name() == SESSION_COOKIE);
+    if !handler_set_session {
+        if let Some(cookie) = renewed {
+            response.response_mut().add_cookie(&cookie)?;
+        } else if clear_session {
+            response
+                .response_mut()
+                .add_cookie(&sign_out_cookie(&state))?;
+        }
+    }
+    Ok(response)
+}
+
+fn request_session(req: &HttpRequest) -> Option<RequestSession> {
+    req.extensions().get::<RequestSession>().cloned()
+}
+
+/// The signed-in user, if any.
+pub struct MaybeUser(pub Option<Arc<SessionUser>>);
+
+impl MaybeUser {
+    pub fn from_request_sync(req: &HttpRequest) -> Option<Arc<SessionUser>> {
+        request_session(req).and_then(|s| s.user)
+    }
+}
+
+impl FromRequest for MaybeUser {
+    type Error = AppError;
+    type Future = Ready<Result<Self, AppError>>;
+
+    fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        ready(Ok(MaybeUser(request_session(req).and_then(|s| s.user))))
+    }
+}
+
+/// A signed-in user; anyone else is sent to the sign-in page.
+pub struct CurrentUser(pub Arc<SessionUser>);
+
+impl std::ops::Deref for CurrentUser {
+    type Target = SessionUser;
+
+    fn deref(&self) -> &SessionUser {
+        &self.0
+    }
+}
+
+impl FromRequest for CurrentUser {
+    type Error = AppError;
+    type Future = Ready<Result<Self, AppError>>;
+
+    fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let user = request_session(req).and_then(|s| s.user);
+        ready(match user {
+            Some(user) => Ok(CurrentUser(user)),
+            None => Err(AppError::SignInRequired(sign_in_return_path(req))),
+        })
+    }
+}
+
+/// Where to come back to after signing in: this page for GETs, the referring
+/// page for form posts.
+fn sign_in_return_path(req: &HttpRequest) -> String {
+    if req.method() == actix_web::http::Method::GET {
+        return req
+            .uri()
+            .path_and_query()
+            .map(|pq| pq.as_str().to_owned())
+            .unwrap_or_else(|| "/".into());
+    }
+    req.headers()
+        .get(header::REFERER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|referer| {
+            let after_scheme = referer.split_once("://").map(|(_, rest)| rest)?;
+            after_scheme.find('/').map(|i| after_scheme[i..].to_owned())
+        })
+        .unwrap_or_else(|| "/".into())
+}
+
+/// A signed-in site admin.
+pub struct AdminUser(pub Arc<SessionUser>);
+
+impl FromRequest for AdminUser {
+    type Error = AppError;
+    type Future = Ready<Result<Self, AppError>>;
+
+    fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let user = request_session(req).and_then(|s| s.user);
+        ready(match user {
+            Some(user) if user.is_admin() => Ok(AdminUser(user)),
+            Some(_) => Err(AppError::forbidden("Only site admins can open this page.")),
+            None => Err(AppError::SignInRequired(sign_in_return_path(req))),
+        })
+    }
+}
+
+/// The form token to embed in pages rendered for this request.
+pub fn csrf_form_token(req: &HttpRequest) -> String {
+    let Some(state) = req.app_data::<web::Data<AppState>>() else {
+        return String::new();
+    };
+    request_session(req)
+        .map(|s| state.csrf.form_token(&s.csrf_cookie))
+        .unwrap_or_default()
+}
+
+/// A urlencoded form whose CSRF token has been checked before anything else
+/// is read. A missing or wrong token is refused with 403.
+pub struct CsrfForm<T>(pub T);
+
+impl<T> std::ops::Deref for CsrfForm<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// The largest form body accepted.
+const FORM_LIMIT: usize = 512 * 1024;
+
+impl<T: serde::de::DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
+    type Error = AppError;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, AppError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let body = web::Bytes::from_request(&req, payload);
+        Box::pin(async move {
+            let bytes = body
+                .await
+                .map_err(|_| AppError::bad_request("The form could not be read."))?;
+            if bytes.len() > FORM_LIMIT {
+                return Err(AppError::bad_request("The form is too large."));
+            }
+            let session = request_session(&req);
+            let state = req
+                .app_data::<web::Data<AppState>>()
+                .ok_or_else(|| AppError::internal("application state missing"))?;
+            let submitted = form_urlencoded_value(&bytes, CSRF_FIELD);
+            let valid = match (&session, submitted) {
+                (Some(session), Some(token)) => state.csrf.verify(&session.csrf_cookie, &token),
+                _ => false,
+            };
+            if !valid {
+                return Err(AppError::forbidden(
+                    "This form has expired or did not come from this site. Go back, reload the page and send it again.",
+                ));
+            }
+            serde_urlencoded::from_bytes::<T>(&bytes)
+                .map(CsrfForm)
+                .map_err(|err| AppError::bad_request(format!("The form could not be read: {err}")))
+        })
+    }
+}
+
+fn form_urlencoded_value(body: &[u8], field: &str) -> Option<String> {
+    serde_urlencoded::from_bytes::<Vec<(String, String)>>(body)
+        .ok()?
+        .into_iter()
+        .find(|(key, _)| key == field)
+        .map(|(_, value)| value)
+}
+
+/// A form with no fields besides its CSRF token (confirmation buttons).
+#[derive(Debug, serde::Deserialize)]
+pub struct NoFields {}
+
+/// An API caller authenticated by `Authorization: Bearer <token>`.
+pub struct ApiUser(pub Arc<SessionUser>);
+
+impl std::ops::Deref for ApiUser {
+    type Target = SessionUser;
+
+    fn deref(&self) -> &SessionUser {
+        &self.0
+    }
+}
+
+impl FromRequest for ApiUser {
+    type Error = ApiError;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let token = req
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
+            .map(|t| t.trim().to_owned());
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        Box::pin(async move {
+            let (Some(token), Some(state)) = (token, state) else {
+                return Err(ApiError(AppError::Unauthorized));
+            };
+            let user = web::block(move || authenticate(&state, &token, Utc::now()))
+                .await
+                .map_err(AppError::from)??;
+            user.map(|u| ApiUser(Arc::new(u)))
+                .ok_or(ApiError(AppError::Unauthorized))
+        })
+    }
+}

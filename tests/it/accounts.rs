@@ -1,0 +1,747 @@
+//! Accounts: sign-up with mail verification over real SMTP, sign-in and out,
+//! password reset, tokens, CSRF, throttling, deletion.
+
+use crate::support::{Backend, MailSetup, PASSWORD, TestApp, extract_input_value, location};
+use soulstone::auth::token::{TokenKind, TokenSubject};
+use soulstone::db::accounts;
+
+both_backends!(
+    sign_up_verify_sign_in_and_out,
+    sign_up_with_a_taken_address_reveals_nothing,
+    password_reset_by_single_use_link,
+    failed_sign_ins_are_generic_and_throttled,
+    forms_without_a_valid_csrf_token_are_refused_and_change_nothing,
+    tampered_expired_and_revoked_tokens_are_refused,
+    api_token_and_me,
+    password_change_ends_other_sessions,
+    deleting_an_account_anonymises_it,
+    undeliverable_mail_waits_and_is_shown_to_the_admin,
+    profile_validation_keeps_what_was_typed,
+    admin_create_from_the_command_line,
+);
+
+async fn sign_up_verify_sign_in_and_out(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let browser = app.new_client();
+    let response = browser
+        .post_form(
+            "/signup",
+            &[
+                ("display_name", "Ada Lovelace"),
+                ("email", "Ada@Example.org"),
+                ("password", PASSWORD),
+                ("club", "Analytical Engines"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    assert_eq!(location(&response), "/signup/check-email");
+
+    let mail = app
+        .smtp
+        .wait_for("ada@example.org", "Confirm your email")
+        .await;
+    assert!(mail.header("message-id").unwrap().contains("outbox-"));
+    let link = mail.link(&app.address).expect("a link in the mail");
+    assert!(link.contains("/verify-email?token="), "{link}");
+
+    let (status, html) = browser.get_text(&link).await;
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("email address is confirmed"), "{html}");
+    let (status, html) = browser.get_text(&link).await;
+    assert_eq!(status, 400, "a used link must not work twice");
+    assert!(html.contains("already been used"), "{html}");
+
+    // Sign in (the address is matched case-insensitively), then out.
+    let response = browser
+        .post_form(
+            "/signin",
+            &[
+                ("email", "ADA@example.org"),
+                ("password", PASSWORD),
+                ("next", "/account"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    assert_eq!(location(&response), "/account");
+    let session_cookie = response
+        .cookies()
+        .find(|c| c.name() == "soulstone_session")
+        .expect("session cookie");
+    assert!(session_cookie.http_only());
+    assert!(session_cookie.same_site_lax());
+    let session_value = session_cookie.value().to_owned();
+    let (status, html) = browser.get_text("/account").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("Ada Lovelace") && html.contains("ada@example.org"));
+    assert!(!html.contains("is not confirmed yet"));
+
+    let response = browser.post_form("/signout", &[]).await;
+    assert_eq!(response.status(), 303);
+    let response = browser.get("/account").await;
+    assert_eq!(response.status(), 303);
+    assert!(location(&response).starts_with("/signin?next="));
+
+    // The signed-out token is revoked on the server, not just forgotten.
+    let replay = app.new_client();
+    let response = replay
+        .http
+        .get(app.url("/account"))
+        .header("cookie", format!("soulstone_session={session_value}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 303);
+}
+
+async fn sign_up_with_a_taken_address_reveals_nothing(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("taken@example.org", "First", false)
+        .await;
+    let browser = app.new_client();
+    let response = browser
+        .post_form(
+            "/signup",
+            &[
+                ("display_name", "Second"),
+                ("email", "Taken@example.org"),
+                ("password", "another long password"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    assert_eq!(location(&response), "/signup/check-email");
+    let mail = app.smtp.wait_for("taken@example.org", "already have").await;
+    assert!(mail.body().contains("/password/forgot"));
+    let count = app
+        .with_conn(|conn| {
+            use diesel::prelude::*;
+            use soulstone::db::schema::accounts::dsl::*;
+            accounts
+                .filter(email.eq("taken@example.org"))
+                .count()
+                .get_result::<i64>(conn)
+                .unwrap()
+        })
+        .await;
+    assert_eq!(count, 1);
+    // The old password still works; the second sign-up changed nothing.
+    app.signed_in_client("taken@example.org").await;
+}
+
+async fn password_reset_by_single_use_link(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("bo@example.org", "Bo", false).await;
+    let old_session = app.signed_in_client("bo@example.org").await;
+    let browser = app.new_client();
+
+    // Unknown and known addresses get the same answer.
+    let unknown = browser
+        .post_form("/password/forgot", &[("email", "nobody@example.org")])
+        .await;
+    let known = browser
+        .post_form("/password/forgot", &[("email", "bo@example.org")])
+        .await;
+    assert_eq!(unknown.status(), known.status());
+    let unknown_text = unknown
+        .text()
+        .await
+        .unwrap()
+        .replace("nobody@example.org", "X");
+    let known_text = known.text().await.unwrap().replace("bo@example.org", "X");
+    assert!(known_text.contains("If an account uses X"));
+    assert_eq!(
+        extract_flash(&unknown_text),
+        extract_flash(&known_text),
+        "the reply must not reveal whether the address exists"
+    );
+
+    let mail = app
+        .smtp
+        .wait_for("bo@example.org", "Reset your Soulstone password")
+        .await;
+    let link = mail.link(&app.address).unwrap();
+    let (status, html) = browser.get_text(&link).await;
+    assert_eq!(status, 200);
+    let token = extract_input_value(&html, "token").unwrap();
+
+    // Too short: refused, and the link still works afterwards.
+    let response = browser
+        .post_form(
+            "/password/reset",
+            &[("token", &token), ("password", "short")],
+        )
+        .await;
+    assert_eq!(response.status(), 422);
+    let response = browser
+        .post_form(
+            "/password/reset",
+            &[("token", &token), ("password", "a brand new password")],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    assert_eq!(location(&response), "/signin");
+
+    let again = browser
+        .post_form(
+            "/password/reset",
+            &[("token", &token), ("password", "yet another password")],
+        )
+        .await;
+    assert_eq!(again.status(), 400, "the link works once");
+    let (status, _) = browser.get_text(&link).await;
+    assert_eq!(status, 400);
+
+    let old = browser
+        .post_form(
+            "/signin",
+            &[("email", "bo@example.org"), ("password", PASSWORD)],
+        )
+        .await;
+    assert_eq!(old.status(), 401);
+    let new = browser
+        .post_form(
+            "/signin",
+            &[
+                ("email", "bo@example.org"),
+                ("password", "a brand new password"),
+            ],
+        )
+        .await;
+    assert_eq!(new.status(), 303);
+    // The session from before the reset has ended.
+    assert_eq!(old_session.get("/account").await.status(), 303);
+    app.smtp
+        .wait_for("bo@example.org", "password was changed")
+        .await;
+}
+
+fn extract_flash(html: &str) -> String {
+    html.split("class=\"flash")
+        .nth(1)
+        .unwrap_or_default()
+        .split("</div>")
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+async fn failed_sign_ins_are_generic_and_throttled(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("cy@example.org", "Cy", false).await;
+    let browser = app.new_client();
+    let unknown = browser
+        .post_form(
+            "/signin",
+            &[
+                ("email", "nobody@example.org"),
+                ("password", "whatever it is"),
+            ],
+        )
+        .await;
+    let wrong = browser
+        .post_form(
+            "/signin",
+            &[("email", "cy@example.org"), ("password", "wrong password!")],
+        )
+        .await;
+    assert_eq!(unknown.status(), 401);
+    assert_eq!(wrong.status(), 401);
+    let unknown_html = unknown
+        .text()
+        .await
+        .unwrap()
+        .replace("nobody@example.org", "X");
+    let wrong_html = wrong.text().await.unwrap().replace("cy@example.org", "X");
+    assert_eq!(
+        unknown_html, wrong_html,
+        "the two failures must look the same"
+    );
+
+    for _ in 0..4 {
+        let r = browser
+            .post_form(
+                "/signin",
+                &[("email", "cy@example.org"), ("password", "wrong password!")],
+            )
+            .await;
+        assert_eq!(r.status(), 401);
+    }
+    // Five failures: now even the right password waits.
+    let blocked = browser
+        .post_form(
+            "/signin",
+            &[("email", "cy@example.org"), ("password", PASSWORD)],
+        )
+        .await;
+    assert_eq!(blocked.status(), 429);
+    let api = app
+        .client
+        .http
+        .post(app.url("/api/v1/token"))
+        .json(&serde_json::json!({"email": "cy@example.org", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(api.status(), 429);
+    let body: serde_json::Value = api.json().await.unwrap();
+    assert_eq!(body["error"], "too_many_requests");
+}
+
+async fn forms_without_a_valid_csrf_token_are_refused_and_change_nothing(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (id, browser) = app.user("dee@example.org", "Dee").await;
+
+    let no_token = browser
+        .post_form_raw("/account/profile", &[("display_name", "Hacked")])
+        .await;
+    assert_eq!(no_token.status(), 403);
+    let html = no_token.text().await.unwrap();
+    assert!(html.contains("did not come from this site"), "{html}");
+
+    // A token made for another browser's cookie does not fit this one.
+    let other_token = app.new_client().csrf_token().await;
+    let foreign = browser
+        .post_form_raw(
+            "/account/profile",
+            &[("display_name", "Hacked"), ("csrf_token", &other_token)],
+        )
+        .await;
+    assert_eq!(foreign.status(), 403);
+    let garbage = browser
+        .post_form_raw(
+            "/account/profile",
+            &[("display_name", "Hacked"), ("csrf_token", "00ff")],
+        )
+        .await;
+    assert_eq!(garbage.status(), 403);
+
+    let anonymous = app.new_client();
+    let signup = anonymous
+        .post_form_raw(
+            "/signup",
+            &[
+                ("display_name", "Eve"),
+                ("email", "eve@example.org"),
+                ("password", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(signup.status(), 403);
+    let signout = browser.post_form_raw("/signout", &[]).await;
+    assert_eq!(signout.status(), 403);
+
+    let (name, eve) = app
+        .with_conn(move |conn| {
+            let name = accounts::find_by_id(conn, id)
+                .unwrap()
+                .unwrap()
+                .display_name;
+            let eve = accounts::find_by_email(conn, "eve@example.org").unwrap();
+            (name, eve)
+        })
+        .await;
+    assert_eq!(name, "Dee");
+    assert!(eve.is_none());
+    // Still signed in: the refused sign-out did nothing.
+    assert_eq!(browser.get("/account").await.status(), 200);
+
+    let ok = browser
+        .post_form("/account/profile", &[("display_name", "Dee Dee")])
+        .await;
+    assert_eq!(ok.status(), 303);
+}
+
+async fn tampered_expired_and_revoked_tokens_are_refused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let id = app.create_account("fay@example.org", "Fay", false).await;
+    let me = |token: String| {
+        let http = app.client.http.clone();
+        let url = app.url("/api/v1/me");
+        async move {
+            http.get(url)
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    let subject = TokenSubject {
+        account_id: id,
+        generation: 0,
+    };
+    let now = chrono::Utc::now();
+    let (good, claims) = app
+        .state
+        .tokens
+        .issue(subject, TokenKind::Api, now, None)
+        .unwrap();
+    assert_eq!(me(good.clone()).await, 200);
+
+    // Tampered: swap the payload for another account's, keep the signature.
+    let (other, _) = app
+        .state
+        .tokens
+        .issue(
+            TokenSubject {
+                account_id: id + 1,
+                ..subject
+            },
+            TokenKind::Api,
+            now,
+            None,
+        )
+        .unwrap();
+    let good_parts: Vec<&str> = good.split('.').collect();
+    let other_parts: Vec<&str> = other.split('.').collect();
+    let tampered = format!("{}.{}.{}", good_parts[0], other_parts[1], good_parts[2]);
+    assert_eq!(me(tampered.clone()).await, 401);
+    // Signed with another secret.
+    let foreign = soulstone::auth::token::TokenSigner::new(b"some other secret of enough length!!")
+        .issue(subject, TokenKind::Api, now, None)
+        .unwrap()
+        .0;
+    assert_eq!(me(foreign).await, 401);
+    // Expired.
+    let (expired, _) = app
+        .state
+        .tokens
+        .issue(
+            subject,
+            TokenKind::Api,
+            now - chrono::Duration::days(2),
+            None,
+        )
+        .unwrap();
+    assert_eq!(me(expired.clone()).await, 401);
+    // Revoked.
+    let revoke = app
+        .client
+        .http
+        .post(app.url("/api/v1/token/revoke"))
+        .bearer_auth(&good)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoke.status(), 204);
+    assert_eq!(me(good).await, 401);
+    let _ = claims;
+
+    // The same tokens in the session cookie are treated as signed out.
+    for token in [tampered, expired] {
+        let browser = app.new_client();
+        let response = browser
+            .http
+            .get(app.url("/account"))
+            .header("cookie", format!("soulstone_session={token}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 303);
+        let cleared = response.cookies().find(|c| c.name() == "soulstone_session");
+        assert!(
+            cleared.is_some_and(|c| c.value().is_empty()),
+            "a bad session cookie is cleared"
+        );
+    }
+}
+
+async fn api_token_and_me(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("gil@example.org", "Gil", false).await;
+    let http = &app.client.http;
+    let missing = http.get(app.url("/api/v1/me")).send().await.unwrap();
+    assert_eq!(missing.status(), 401);
+    let body: serde_json::Value = missing.json().await.unwrap();
+    assert_eq!(body["error"], "unauthorized");
+
+    let refused = http
+        .post(app.url("/api/v1/token"))
+        .json(&serde_json::json!({"email": "gil@example.org", "password": "not the password"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401);
+
+    let bad_json = http
+        .post(app.url("/api/v1/token"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad_json.status(), 400);
+    let body: serde_json::Value = bad_json.json().await.unwrap();
+    assert_eq!(body["error"], "invalid_input");
+
+    let token: serde_json::Value = http
+        .post(app.url("/api/v1/token"))
+        .json(&serde_json::json!({"email": "GIL@example.org", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = token["token"].as_str().unwrap();
+    let me: serde_json::Value = http
+        .get(app.url("/api/v1/me"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["email"], "gil@example.org");
+    assert_eq!(me["display_name"], "Gil");
+    assert_eq!(me["is_admin"], false);
+    assert_eq!(me["email_verified"], true);
+}
+
+async fn password_change_ends_other_sessions(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("hal@example.org", "Hal", false).await;
+    let laptop = app.signed_in_client("hal@example.org").await;
+    let phone = app.signed_in_client("hal@example.org").await;
+    let wrong = laptop
+        .post_form(
+            "/account/password",
+            &[
+                ("current_password", "not it at all"),
+                ("new_password", "a new password here"),
+            ],
+        )
+        .await;
+    assert_eq!(wrong.status(), 422);
+    let changed = laptop
+        .post_form(
+            "/account/password",
+            &[
+                ("current_password", PASSWORD),
+                ("new_password", "a new password here"),
+            ],
+        )
+        .await;
+    assert_eq!(changed.status(), 303);
+    assert_eq!(
+        laptop.get("/account").await.status(),
+        200,
+        "this browser stays signed in"
+    );
+    assert_eq!(
+        phone.get("/account").await.status(),
+        303,
+        "other sessions end"
+    );
+}
+
+async fn deleting_an_account_anonymises_it(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (id, browser) = app.user("ivy@example.org", "Ivy").await;
+    let (status, html) = browser.get_text("/account/delete").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("cannot be undone"));
+    let wrong = browser
+        .post_form("/account/delete", &[("password", "not my password")])
+        .await;
+    assert_eq!(wrong.status(), 422);
+    let done = browser
+        .post_form("/account/delete", &[("password", PASSWORD)])
+        .await;
+    assert_eq!(done.status(), 303);
+    assert_eq!(browser.get("/account").await.status(), 303);
+    let (row, by_email) = app
+        .with_conn(move |conn| {
+            use diesel::prelude::*;
+            use soulstone::db::schema::accounts::dsl;
+            let row: (String, String, Option<chrono::NaiveDateTime>) = dsl::accounts
+                .find(id)
+                .select((dsl::email, dsl::display_name, dsl::deleted_at))
+                .first(conn)
+                .unwrap();
+            (
+                row,
+                accounts::find_by_email(conn, "ivy@example.org").unwrap(),
+            )
+        })
+        .await;
+    assert!(!row.0.contains("ivy"), "{row:?}");
+    assert_eq!(row.1, format!("Deleted player #{id}"));
+    assert!(row.2.is_some());
+    assert!(by_email.is_none());
+    // The address is free again.
+    let again = app
+        .new_client()
+        .post_form(
+            "/signup",
+            &[
+                ("display_name", "Ivy"),
+                ("email", "ivy@example.org"),
+                ("password", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(again.status(), 303);
+    app.smtp
+        .wait_for("ivy@example.org", "Confirm your email")
+        .await;
+}
+
+async fn undeliverable_mail_waits_and_is_shown_to_the_admin(backend: Backend) {
+    // Nothing listens on port 1 (tcpmux, unused): every delivery attempt is refused.
+    // A freed ephemeral port would not do: a parallel test's SMTP server may take it.
+    assert!(
+        std::net::TcpStream::connect("127.0.0.1:1").is_err(),
+        "this test needs port 1 on loopback to be closed"
+    );
+    let app = TestApp::spawn_with(backend, MailSetup::SmtpAt("smtp://127.0.0.1:1".into())).await;
+    app.create_account("root@example.org", "Root", true).await;
+    let admin = app.signed_in_client("root@example.org").await;
+    let response = app
+        .new_client()
+        .post_form(
+            "/signup",
+            &[
+                ("display_name", "Jo"),
+                ("email", "jo@example.org"),
+                ("password", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(
+        response.status(),
+        303,
+        "sign-up never waits for the mail server"
+    );
+
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mail = loop {
+        let mails = app
+            .with_conn(|conn| soulstone::db::mail::to_address(conn, "jo@example.org").unwrap())
+            .await;
+        if let Some(mail) = mails.into_iter().find(|m| m.attempts > 0) {
+            break mail;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no delivery attempt recorded"
+        );
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert_eq!(mail.status, "pending", "a failed attempt is retried later");
+    assert!(mail.last_error.is_some());
+    assert!(
+        mail.next_attempt_at > mail.created_at,
+        "the retry waits (backoff)"
+    );
+    let (status, html) = admin.get_text("/admin/mail").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("jo@example.org"), "{html}");
+}
+
+async fn profile_validation_keeps_what_was_typed(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, browser) = app.user("kai@example.org", "Kai").await;
+    let long_club = "c".repeat(81);
+    let response = browser
+        .post_form(
+            "/account/profile",
+            &[
+                ("display_name", "Kai Renamed"),
+                ("club", &long_club),
+                ("region", "North"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), 422);
+    let html = response.text().await.unwrap();
+    assert!(html.contains("Club is at most 80 characters"), "{html}");
+    assert!(
+        html.contains("value=\"Kai Renamed\""),
+        "the typed name is kept"
+    );
+    assert!(html.contains("value=\"North\""));
+    let signup = app
+        .new_client()
+        .post_form(
+            "/signup",
+            &[
+                ("display_name", "Lu"),
+                ("email", "not-an-email"),
+                ("password", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(signup.status(), 422);
+    let html = signup.text().await.unwrap();
+    assert!(html.contains("valid email address"));
+    assert!(html.contains("value=\"not-an-email\""));
+    assert!(!html.contains(PASSWORD), "passwords are never echoed back");
+}
+
+/// The first admin comes from the command line, reading the password from stdin.
+async fn admin_create_from_the_command_line(backend: Backend) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let test_db = crate::support::TestDb::create(&backend);
+    let db_url = match &test_db.url {
+        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
+        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let run = |stdin: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_soulstone"))
+            .args([
+                "admin",
+                "create",
+                "--email",
+                "Boss@Example.org",
+                "--name",
+                "The Boss",
+            ])
+            .env_clear()
+            .env("DATABASE_URL", &db_url)
+            .env("SOULSTONE_DATA_DIR", dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let short = run("short\n");
+    assert!(!short.status.success());
+    assert!(String::from_utf8_lossy(&short.stderr).contains("at least 10"));
+    let created = run(&format!("{PASSWORD}\n"));
+    assert!(
+        created.status.success(),
+        "{}",
+        String::from_utf8_lossy(&created.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&created.stdout).contains("created site admin boss@example.org")
+    );
+
+    let db = test_db.open();
+    let account = accounts::find_by_email(&mut db.conn().unwrap(), "boss@example.org")
+        .unwrap()
+        .unwrap();
+    assert!(account.is_admin && account.is_verified());
+    assert!(soulstone::auth::password::verify_password(
+        PASSWORD,
+        &account.password_hash
+    ));
+    let again = run("");
+    assert!(again.status.success());
+    assert!(String::from_utf8_lossy(&again.stdout).contains("already had an account"));
+}

@@ -1,0 +1,1047 @@
+//! Events from sign-up to final standings: through the JSON API and through
+//! the pages, with byes, drops, late entries, disputes, corrections, a
+//! league, stale forms and the offline pairing tool.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::support::{ApiClient, Backend, PASSWORD, TestApp, TestClient, id_after, location};
+
+both_backends!(
+    swiss_event_through_the_api,
+    swiss_event_through_the_pages,
+    waitlist_promotes_automatically,
+    results_are_validated_against_the_edition,
+    stale_and_double_submissions_change_nothing,
+    league_open_play_with_caps,
+    finished_events_are_read_only_except_for_admin_corrections,
+    offline_pairing_matches_the_server_and_imports,
+    mage_knight_results_and_standings,
+);
+
+fn event_body(name: &str) -> Value {
+    json!({
+        "name": name, "starts_on": "2026-12-05", "ends_on": "2026-12-05", "venue": "Town hall",
+        "game_system": "m4e", "format": "swiss", "rounds_planned": 3, "round_minutes": 135,
+        "encounter_size": 50, "visibility": "public", "points_win": 3, "points_draw": 1,
+        "points_loss": 0, "bye_scored": 5, "bye_conceded": 0,
+        "tiebreakers": "vp_diff,vp_scored,sos", "avoid_same_club": true
+    })
+}
+
+async fn create_event(api: &ApiClient, body: Value) -> i64 {
+    let (status, event) = api.post("/events", body).await;
+    assert_eq!(status, 201, "{event}");
+    event["id"].as_i64().unwrap()
+}
+
+async fn set_status(api: &ApiClient, event: i64, status: &str) {
+    let (code, body) = api
+        .post(
+            &format!("/events/{event}/status"),
+            json!({"status": status}),
+        )
+        .await;
+    assert_eq!(code, 204, "{status}: {body}");
+}
+
+/// Tournament points and VP difference, counted independently of the server.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Tally {
+    points: i64,
+    vp_diff: i64,
+}
+
+struct Field {
+    to: ApiClient,
+    /// Registration id → the player's API client (None for walk-ins).
+    players: BTreeMap<i64, Option<ApiClient>>,
+    tally: BTreeMap<i64, Tally>,
+}
+
+impl Field {
+    fn record(&mut self, a: i64, b: i64, a_vp: i64, b_vp: i64) {
+        let (pa, pb) = match a_vp.cmp(&b_vp) {
+            std::cmp::Ordering::Greater => (3, 0),
+            std::cmp::Ordering::Less => (0, 3),
+            std::cmp::Ordering::Equal => (1, 1),
+        };
+        let ta = self.tally.entry(a).or_default();
+        ta.points += pa;
+        ta.vp_diff += a_vp - b_vp;
+        let tb = self.tally.entry(b).or_default();
+        tb.points += pb;
+        tb.vp_diff += b_vp - a_vp;
+    }
+
+    fn bye(&mut self, player: i64) {
+        let t = self.tally.entry(player).or_default();
+        t.points += 3;
+        t.vp_diff += 5;
+    }
+}
+
+fn vp(strategy: i64, scheme: i64, other_strategy: i64, other_scheme: i64) -> Value {
+    json!({"a_strategy_vp": strategy, "a_scheme_vp": scheme, "b_strategy_vp": other_strategy, "b_scheme_vp": other_scheme,
+           "a_leader": "Seamus", "a_crew": "Copycat Killer", "b_leader": "Lady Justice", "b_crew": "Judge"})
+}
+
+/// Plays a published round: the first player reports, the opponent confirms;
+/// walk-in games are entered by the organiser; the game at `dispute_table`
+/// is disputed and then resolved by the organiser with other figures.
+async fn play_round(field: &mut Field, event: i64, round: i64, dispute_table: Option<i64>) {
+    let (status, detail) = field
+        .to
+        .get(&format!("/events/{event}/rounds/{round}"))
+        .await;
+    assert_eq!(status, 200, "{detail}");
+    assert_eq!(detail["status"], "published");
+    for (i, table) in detail["tables"].as_array().unwrap().iter().enumerate() {
+        let game = table["game"].as_i64().unwrap();
+        let a = table["player_a"].as_i64().unwrap();
+        let Some(b) = table["player_b"].as_i64() else {
+            assert_eq!(table["status"], "bye");
+            field.bye(a);
+            continue;
+        };
+        let (a_vp, b_vp) = ((i as i64 * 3 + round) % 10, (i as i64 + 2 * round) % 10);
+        let body = vp(
+            a_vp.min(5),
+            (a_vp - 5).max(0),
+            b_vp.min(5),
+            (b_vp - 5).max(0),
+        );
+        let reporter = field.players[&a].clone();
+        let confirmer = field.players[&b].clone();
+        let game_path = format!("/events/{event}/games/{game}");
+        match (reporter, confirmer) {
+            (Some(reporter), Some(confirmer)) => {
+                let (code, state) = reporter.post(&format!("{game_path}/result"), body).await;
+                assert_eq!(code, 200, "{state}");
+                assert_eq!(state["status"], "reported");
+                if dispute_table == table["table"].as_i64() {
+                    let (code, _) = confirmer
+                        .post(
+                            &format!("{game_path}/dispute"),
+                            json!({"note": "Scheme VP wrong"}),
+                        )
+                        .await;
+                    assert_eq!(code, 204);
+                    // The organiser resolves with the corrected figures: 4–4.
+                    let (code, state) = field
+                        .to
+                        .post(&format!("{game_path}/result"), vp(2, 2, 2, 2))
+                        .await;
+                    assert_eq!(code, 200, "{state}");
+                    assert_eq!(state["status"], "resolved");
+                    field.record(a, b, 4, 4);
+                    continue;
+                }
+                // The reporter cannot confirm their own report.
+                let (code, _) = reporter
+                    .post(&format!("{game_path}/confirm"), json!({}))
+                    .await;
+                assert_eq!(code, 403);
+                let (code, body) = confirmer
+                    .post(&format!("{game_path}/confirm"), json!({}))
+                    .await;
+                assert_eq!(code, 204, "{body}");
+            }
+            _ => {
+                let (code, state) = field.to.post(&format!("{game_path}/result"), body).await;
+                assert_eq!(code, 200, "{state}");
+                assert_eq!(state["status"], "resolved");
+            }
+        }
+        field.record(a, b, a_vp, b_vp);
+    }
+}
+
+async fn assert_standings_match(field: &Field, event: i64) -> Vec<Value> {
+    let (status, rows) = field.to.get(&format!("/events/{event}/standings")).await;
+    assert_eq!(status, 200);
+    let rows = rows.as_array().unwrap().clone();
+    for row in &rows {
+        let id = row["player"].as_i64().unwrap();
+        let expected = field.tally.get(&id).cloned().unwrap_or_default();
+        let initial = 0;
+        assert_eq!(
+            row["points"].as_i64().unwrap(),
+            expected.points + initial,
+            "points of {id}: {row}"
+        );
+        assert_eq!(
+            row["tiebreaks"][0].as_i64().unwrap(),
+            expected.vp_diff,
+            "VP diff of {id}: {row}"
+        );
+    }
+    // Ordered by points, then VP difference.
+    for pair in rows.windows(2) {
+        let key = |r: &Value| {
+            (
+                r["points"].as_i64().unwrap(),
+                r["tiebreaks"][0].as_i64().unwrap(),
+            )
+        };
+        assert!(
+            key(&pair[0]) >= key(&pair[1]),
+            "{} before {}",
+            pair[0],
+            pair[1]
+        );
+    }
+    rows
+}
+
+async fn swiss_event_through_the_api(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("to@example.org", "Tess the TO", false)
+        .await;
+    let to = app.api_client("to@example.org").await;
+    let event = create_event(&to, event_body("Winter Gaining Grounds")).await;
+    set_status(&to, event, "registration").await;
+
+    let mut players = BTreeMap::new();
+    for i in 1..=6 {
+        let email = format!("p{i}@example.org");
+        app.create_account(&email, &format!("Player {i}"), false)
+            .await;
+        let api = app.api_client(&email).await;
+        let (code, entry) = api
+            .post(&format!("/events/{event}/register"), json!({}))
+            .await;
+        assert_eq!(code, 201, "{entry}");
+        players.insert(entry["id"].as_i64().unwrap(), Some(api));
+    }
+    // Registering twice is refused.
+    let (code, body) = players
+        .values()
+        .next()
+        .unwrap()
+        .as_ref()
+        .unwrap()
+        .post(&format!("/events/{event}/register"), json!({}))
+        .await;
+    assert_eq!(code, 409, "{body}");
+    let (code, walk_in) = to
+        .post(
+            &format!("/events/{event}/players"),
+            json!({"name": "Wanda Walk-in", "club": "Nomads"}),
+        )
+        .await;
+    assert_eq!(code, 201);
+    players.insert(walk_in["id"].as_i64().unwrap(), None);
+
+    // Pairing before the event starts is refused.
+    let (code, _) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 409);
+    set_status(&to, event, "running").await;
+    let (code, body) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 409, "nobody checked in yet: {body}");
+    for id in players.keys() {
+        let (code, _) = to
+            .post(
+                &format!("/events/{event}/players/{id}/check-in"),
+                json!({"checked_in": true}),
+            )
+            .await;
+        assert_eq!(code, 204);
+    }
+    // A player cannot check others in.
+    let some_player = players.values().flatten().next().unwrap().clone();
+    let first_id = *players.keys().next().unwrap();
+    let (code, _) = some_player
+        .post(
+            &format!("/events/{event}/players/{first_id}/check-in"),
+            json!({"checked_in": false}),
+        )
+        .await;
+    assert_eq!(code, 403);
+
+    let mut field = Field {
+        to: to.clone(),
+        players,
+        tally: BTreeMap::new(),
+    };
+    // Round 1: seven players, so one bye.
+    let (code, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 201, "{round}");
+    assert_eq!(round["status"], "draft");
+    let tables = round["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 4);
+    assert_eq!(tables.iter().filter(|t| t["player_b"].is_null()).count(), 1);
+    // Players do not see a draft.
+    let (code, _) = some_player.get(&format!("/events/{event}/rounds/1")).await;
+    assert_eq!(code, 404);
+    let (code, _) = to
+        .post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    assert_eq!(code, 204);
+    // Every player with an account is mailed their pairing.
+    for i in 1..=6 {
+        app.smtp
+            .wait_for(&format!("p{i}@example.org"), "round 1 pairing")
+            .await;
+    }
+    play_round(&mut field, event, 1, Some(1)).await;
+    assert_standings_match(&field, event).await;
+
+    // Round 2: the last-placed player drops first.
+    let (_, rows) = to.get(&format!("/events/{event}/standings")).await;
+    let dropped = rows.as_array().unwrap().last().unwrap()["player"]
+        .as_i64()
+        .unwrap();
+    let (code, _) = to
+        .post(
+            &format!("/events/{event}/players/{dropped}/drop"),
+            json!({"dropped": true}),
+        )
+        .await;
+    assert_eq!(code, 204);
+    let (code, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 201);
+    let paired: Vec<i64> = round["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| [t["player_a"].as_i64(), t["player_b"].as_i64()])
+        .flatten()
+        .collect();
+    assert!(
+        !paired.contains(&dropped),
+        "dropped players are never paired"
+    );
+    assert_eq!(paired.len(), 6, "six players, no bye");
+    assert_eq!(round["pairing"]["cost"]["rematches"], 0);
+    let (code, _) = to
+        .post(&format!("/events/{event}/rounds/2/publish"), json!({}))
+        .await;
+    assert_eq!(code, 204);
+    play_round(&mut field, event, 2, None).await;
+
+    // A late entry with starting points; seven again, the bye avoids repeats.
+    let (code, late) = to
+        .post(
+            &format!("/events/{event}/players"),
+            json!({"name": "Larry Late", "initial_points": 3}),
+        )
+        .await;
+    assert_eq!(code, 201);
+    let late = late["id"].as_i64().unwrap();
+    field.players.insert(late, None);
+    field.tally.entry(late).or_default().points += 3;
+    let first_bye = field.tally.keys().copied().find(|_| false);
+    let _ = first_bye;
+    let (code, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 201, "{round}");
+    let tables = round["tables"].as_array().unwrap();
+    let bye = tables.iter().find(|t| t["player_b"].is_null()).unwrap()["player_a"]
+        .as_i64()
+        .unwrap();
+    let (_, r1) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let round1_bye = r1["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["player_b"].is_null())
+        .unwrap()["player_a"]
+        .as_i64()
+        .unwrap();
+    assert_ne!(
+        bye, round1_bye,
+        "nobody gets a second bye while others have none"
+    );
+    assert!(
+        tables
+            .iter()
+            .any(|t| t["player_a"] == late || t["player_b"] == late),
+        "the late entry plays"
+    );
+    let (code, _) = to
+        .post(&format!("/events/{event}/rounds/3/publish"), json!({}))
+        .await;
+    assert_eq!(code, 204);
+    play_round(&mut field, event, 3, None).await;
+    // Late entrant started with 3 points (tallied above).
+    let rows = assert_standings_match(&field, event).await;
+    assert!(
+        rows.iter()
+            .any(|r| r["player"] == dropped && r["dropped"] == true)
+    );
+
+    // No fourth round: all planned rounds are played.
+    let (code, body) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 409, "{body}");
+    set_status(&to, event, "finished").await;
+}
+
+/// Follows a redirect's target and returns the page.
+async fn follow(client: &TestClient, response: reqwest::Response) -> (u16, String) {
+    assert_eq!(response.status(), 303, "expected a redirect");
+    client.get_text(&location(&response)).await
+}
+
+async fn swiss_event_through_the_pages(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("page-to@example.org", "Page TO").await;
+    let form = [
+        ("name", "Pages Open"),
+        ("description", "Bring your <b>crew</b>!\nDoors at 9."),
+        ("venue", "Club house"),
+        ("starts_on", "2026-12-12"),
+        ("ends_on", "2026-12-12"),
+        ("game_system", "m3e"),
+        ("format", "swiss"),
+        ("rounds_planned", "2"),
+        ("round_minutes", "120"),
+        ("encounter_size", "50"),
+        ("visibility", "public"),
+        ("pool", "m3e-gg3"),
+        ("points_win", "3"),
+        ("points_draw", "1"),
+        ("points_loss", "0"),
+        ("bye_scored", "5"),
+        ("bye_conceded", "0"),
+        ("tiebreaker_1", "vp_diff"),
+        ("tiebreaker_2", "sos"),
+        ("league_mode", "rounds"),
+    ];
+    // A broken form keeps what was typed and names the problem.
+    let mut broken = form.to_vec();
+    broken[7] = ("rounds_planned", "many");
+    let response = to.post_form("/events/new", &broken).await;
+    assert_eq!(response.status(), 422);
+    let html = response.text().await.unwrap();
+    assert!(html.contains("must be a whole number"), "{html}");
+    assert!(html.contains("value=\"Pages Open\""));
+
+    let response = to.post_form("/events/new", &form).await;
+    assert_eq!(response.status(), 303);
+    let event = id_after(&location(&response), "/events/");
+    let (status, html) = to.get_text(&format!("/events/{event}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("Bring your &#60;b&#62;crew&#60;/b&#62;!")
+            || html.contains("Bring your &lt;b&gt;crew&lt;/b&gt;!"),
+        "description is escaped: {html}"
+    );
+    // Drafts are invisible to others.
+    assert_eq!(
+        app.new_client()
+            .get(&format!("/events/{event}"))
+            .await
+            .status(),
+        404
+    );
+    let response = to
+        .post_form(
+            &format!("/events/{event}/status"),
+            &[("status", "registration")],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+
+    let mut browsers = Vec::new();
+    for i in 1..=4 {
+        let (_, b) = app
+            .user(&format!("pp{i}@example.org"), &format!("Pat {i}"))
+            .await;
+        let response = b.post_form(&format!("/events/{event}/register"), &[]).await;
+        assert_eq!(response.status(), 303);
+        browsers.push(b);
+    }
+    let response = to
+        .post_form(
+            &format!("/events/{event}/players"),
+            &[("name", "Walter Walk-in"), ("club", "")],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    let response = to
+        .post_form(&format!("/events/{event}/status"), &[("status", "running")])
+        .await;
+    assert_eq!(response.status(), 303);
+
+    // Check everyone in from the players page.
+    let (status, html) = to.get_text(&format!("/events/{event}/players")).await;
+    assert_eq!(status, 200);
+    let ids: Vec<i64> = html
+        .split("id=\"reg-")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 5);
+    for id in &ids {
+        let response = to
+            .post_form(
+                &format!("/events/{event}/players/{id}/check-in"),
+                &[("value", "true")],
+            )
+            .await;
+        assert_eq!(response.status(), 303);
+    }
+    let (_, html) = to.get_text(&format!("/events/{event}/players")).await;
+    assert!(html.contains("5 of 5 checked in"), "{html}");
+
+    // Pair, flip the setup, publish.
+    let (_, html) = to.get_text(&format!("/events/{event}")).await;
+    let version = crate::support::extract_input_value(&html, "version").unwrap();
+    let response = to
+        .post_form(&format!("/events/{event}/rounds"), &[("version", &version)])
+        .await;
+    let round_path = location(&response);
+    assert_eq!(round_path, format!("/events/{event}/rounds/1"));
+    let response = to
+        .post_form(&format!("{round_path}/setup"), &[("per_table", "false")])
+        .await;
+    let (_, html) = follow(&to, response).await;
+    assert!(html.contains("Setup for every table"), "{html}");
+    assert!(html.contains("<svg"), "a deployment map is shown");
+    assert!(html.contains("Scheme pool"));
+    let version = crate::support::extract_input_value(&html, "version").unwrap();
+    let response = to
+        .post_form(&format!("{round_path}/publish"), &[("version", &version)])
+        .await;
+    let (_, html) = follow(&to, response).await;
+    assert!(html.contains("is published"), "{html}");
+    let mail = app
+        .smtp
+        .wait_for("pp1@example.org", "round 1 pairing")
+        .await;
+    assert!(mail.body().contains("Table:"), "{}", mail.body());
+    assert!(mail.body().contains("Setup:"), "the mail carries the setup");
+
+    // Public and projector pages list the pairings.
+    let (status, html) = app.new_client().get_text(&round_path).await;
+    assert_eq!(status, 200);
+    assert!(html.contains("Pat 1"));
+    let (status, html) = app
+        .new_client()
+        .get_text(&format!("{round_path}/projector"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(html.contains("http-equiv=\"refresh\""));
+    let (status, _) = to.get_text(&format!("{round_path}/sheets")).await;
+    assert_eq!(status, 200);
+
+    // Each player reports on the game page; the opponent confirms there. With five
+    // players one of them has the bye, so report as the first player who has a game.
+    let mut reporter = None;
+    for (index, b) in browsers.iter().enumerate() {
+        let (_, html) = b.get_text(&round_path).await;
+        if html.contains("Your game: report") {
+            reporter = Some((index, html));
+            break;
+        }
+    }
+    let (reporter, html) = reporter.expect("at most one of four registered players has the bye");
+    let game_link = html
+        .split("Your game: report")
+        .next()
+        .unwrap()
+        .rsplit("href=\"")
+        .next()
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    let (status, game_html) = browsers[reporter].get_text(&game_link).await;
+    let game_version = crate::support::extract_input_value(&game_html, "version")
+        .unwrap_or_else(|| panic!("{game_link}: {status}\n{game_html}"));
+    // Too many strategy VP for 3rd edition (4 at most): refused, typed values kept.
+    let response = browsers[reporter]
+        .post_form(
+            &format!("{game_link}/report"),
+            &[
+                ("version", &game_version),
+                ("a_strategy_vp", "7"),
+                ("a_scheme_vp", "2"),
+                ("b_strategy_vp", "1"),
+                ("b_scheme_vp", "0"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), 422);
+    let html = response.text().await.unwrap();
+    assert!(html.contains("between 0 and 4"), "{html}");
+    assert!(html.contains("value=\"7\""));
+    let response = browsers[reporter]
+        .post_form(
+            &format!("{game_link}/report"),
+            &[
+                ("version", &game_version),
+                ("a_strategy_vp", "3"),
+                ("a_scheme_vp", "2"),
+                ("b_strategy_vp", "1"),
+                ("b_scheme_vp", "0"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    // Find who the opponent is and confirm as them (or the organiser for the walk-in).
+    let mut confirmed = false;
+    for b in browsers
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| *index != reporter)
+        .map(|(_, b)| b)
+        .chain(std::iter::once(&to))
+    {
+        let (_, html) = b.get_text(&game_link).await;
+        if html.contains("Confirm the reported result") {
+            let version = html
+                .split("/confirm\"")
+                .nth(1)
+                .and_then(|rest| crate::support::extract_input_value(rest, "version"))
+                .unwrap();
+            let response = b
+                .post_form(&format!("{game_link}/confirm"), &[("version", &version)])
+                .await;
+            let (_, html) = follow(b, response).await;
+            assert!(html.contains("Result confirmed"), "{html}");
+            confirmed = true;
+            break;
+        }
+    }
+    assert!(confirmed);
+    let (_, html) = app
+        .new_client()
+        .get_text(&format!("/events/{event}/standings"))
+        .await;
+    assert!(html.contains("Pat 1") && html.contains("Walter Walk-in"));
+    let csv = app
+        .new_client()
+        .get(&format!("/events/{event}/standings.csv"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(csv.starts_with("rank,player,club,points"), "{csv}");
+    assert_eq!(csv.lines().count(), 6);
+}
+
+async fn waitlist_promotes_automatically(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("wto@example.org", "TO", false).await;
+    let to = app.api_client("wto@example.org").await;
+    let mut body = event_body("Capped");
+    body["player_cap"] = json!(2);
+    let event = create_event(&to, body).await;
+    set_status(&to, event, "registration").await;
+    let mut clients = Vec::new();
+    for i in 1..=3 {
+        let email = format!("w{i}@example.org");
+        app.create_account(&email, &format!("W{i}"), false).await;
+        let api = app.api_client(&email).await;
+        let (code, entry) = api
+            .post(&format!("/events/{event}/register"), json!({}))
+            .await;
+        assert_eq!(code, 201);
+        assert_eq!(
+            entry["status"],
+            if i <= 2 { "registered" } else { "waitlisted" }
+        );
+        clients.push(email);
+    }
+    // The first withdraws (through the page): the third is promoted and mailed.
+    let browser = app.signed_in_client("w1@example.org").await;
+    let (status, html) = browser
+        .get_text(&format!("/events/{event}/confirm?action=withdraw"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(html.contains("Withdraw from this event?"));
+    let response = browser
+        .post_form(&format!("/events/{event}/withdraw"), &[])
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, detail) = to.get(&format!("/events/{event}")).await;
+    let statuses: BTreeMap<String, String> = detail["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_owned(),
+                p["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(statuses.get("W3").map(String::as_str), Some("registered"));
+    assert!(!statuses.contains_key("W1"));
+    app.smtp
+        .wait_for("w3@example.org", "You have a place")
+        .await;
+}
+
+async fn results_are_validated_against_the_edition(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("vto@example.org", "TO", false).await;
+    let to = app.api_client("vto@example.org").await;
+    let event = create_event(&to, event_body("Validation")).await;
+    set_status(&to, event, "running").await;
+    for name in ["A", "B"] {
+        let (_, p) = to
+            .post(&format!("/events/{event}/players"), json!({"name": name}))
+            .await;
+        to.post(
+            &format!("/events/{event}/players/{}/check-in", p["id"]),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    let (_, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let game = round["tables"][0]["game"].as_i64().unwrap();
+    // 4th edition: at most 5 from the strategy and 5 from schemes.
+    let (code, body) = to
+        .post(
+            &format!("/events/{event}/games/{game}/result"),
+            json!({"a_strategy_vp": 6, "a_scheme_vp": 1, "b_strategy_vp": 0, "b_scheme_vp": -1}),
+        )
+        .await;
+    assert_eq!(code, 400, "{body}");
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.contains("a_strategy_vp") && message.contains("b_scheme_vp"),
+        "{message}"
+    );
+    let (code, body) = to
+        .post(
+            &format!("/events/{event}/games/{game}/result"),
+            json!({"a_strategy_vp": 5}),
+        )
+        .await;
+    assert_eq!(code, 400, "{body}");
+    let (_, detail) = to.get(&format!("/events/{event}/rounds/1")).await;
+    assert_eq!(
+        detail["tables"][0]["status"], "pending",
+        "nothing was saved"
+    );
+}
+
+async fn stale_and_double_submissions_change_nothing(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("sto@example.org", "TO", false).await;
+    let to = app.api_client("sto@example.org").await;
+    let event = create_event(&to, event_body("Stale")).await;
+    set_status(&to, event, "running").await;
+    for name in ["A", "B", "C", "D"] {
+        let (_, p) = to
+            .post(&format!("/events/{event}/players"), json!({"name": name}))
+            .await;
+        to.post(
+            &format!("/events/{event}/players/{}/check-in", p["id"]),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    let (_, detail) = to.get(&format!("/events/{event}")).await;
+    let version = detail["version"].as_i64().unwrap();
+    // Two organisers press "pair" on the same page at once: one wins.
+    let path = format!("/events/{event}/rounds");
+    let (first, second) = tokio::join!(
+        to.post(&path, json!({"version": version})),
+        to.post(&path, json!({"version": version}))
+    );
+    let mut codes = [first.0, second.0];
+    codes.sort_unstable();
+    assert_eq!(codes, [201, 409], "{first:?} {second:?}");
+    let (_, detail) = to.get(&format!("/events/{event}")).await;
+    assert_eq!(
+        detail["rounds"].as_array().unwrap().len(),
+        1,
+        "exactly one round"
+    );
+    // A stale result form (old version) is refused and changes nothing.
+    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let game = round["tables"][0]["game"].as_i64().unwrap();
+    let version = round["tables"][0]["version"].as_i64().unwrap();
+    let first = json!({"a_strategy_vp": 3, "a_scheme_vp": 1, "b_strategy_vp": 2, "b_scheme_vp": 2, "version": version});
+    let second = json!({"a_strategy_vp": 0, "a_scheme_vp": 0, "b_strategy_vp": 5, "b_scheme_vp": 5, "version": version});
+    let (c1, _) = to
+        .post(&format!("/events/{event}/games/{game}/result"), first)
+        .await;
+    let (c2, body) = to
+        .post(&format!("/events/{event}/games/{game}/result"), second)
+        .await;
+    assert_eq!(c1, 200);
+    assert_eq!(c2, 409, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("changed by someone else")
+    );
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    assert_eq!(round["tables"][0]["score"]["a_vp"], 4);
+}
+
+async fn league_open_play_with_caps(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("lto@example.org", "TO", false).await;
+    let to = app.api_client("lto@example.org").await;
+    let mut body = event_body("Autumn League");
+    body["format"] = json!("league");
+    body["league_mode"] = json!("open");
+    body["league_max_games_vs_same"] = json!(1);
+    body["rounds_planned"] = json!(10);
+    let event = create_event(&to, body).await;
+    set_status(&to, event, "registration").await;
+    let mut ids = Vec::new();
+    for i in 1..=3 {
+        let email = format!("l{i}@example.org");
+        app.create_account(&email, &format!("L{i}"), false).await;
+        let (_, entry) = app
+            .api_client(&email)
+            .await
+            .post(&format!("/events/{event}/register"), json!({}))
+            .await;
+        ids.push(entry["id"].as_i64().unwrap());
+    }
+    set_status(&to, event, "running").await;
+    // No rounds in open play.
+    let (code, _) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 409);
+    let l1 = app.signed_in_client("l1@example.org").await;
+    let record = |opponent: i64, a: &'static str, b: &'static str| {
+        let l1 = l1.clone();
+        let opponent = opponent.to_string();
+        async move {
+            l1.post_form(
+                &format!("/events/{event}/games/new"),
+                &[
+                    ("opponent", &opponent),
+                    ("a_strategy_vp", a),
+                    ("a_scheme_vp", "1"),
+                    ("b_strategy_vp", b),
+                    ("b_scheme_vp", "0"),
+                ],
+            )
+            .await
+        }
+    };
+    let response = record(ids[1], "4", "1").await;
+    assert_eq!(response.status(), 303);
+    let game_path = location(&response);
+    // Cap: one game against the same opponent.
+    let again = record(ids[1], "2", "2").await;
+    assert_eq!(again.status(), 422);
+    assert!(again.text().await.unwrap().contains("this league allows 1"));
+    // The opponent confirms by mail link.
+    let mail = app.smtp.wait_for("l2@example.org", "please confirm").await;
+    assert!(mail.body().contains(&game_path), "{}", mail.body());
+    let l2 = app.signed_in_client("l2@example.org").await;
+    let (_, html) = l2.get_text(&game_path).await;
+    let version = html
+        .split("/confirm\"")
+        .nth(1)
+        .and_then(|rest| crate::support::extract_input_value(rest, "version"))
+        .unwrap();
+    let response = l2
+        .post_form(&format!("{game_path}/confirm"), &[("version", &version)])
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, rows) = to.get(&format!("/events/{event}/standings")).await;
+    let top = &rows[0];
+    assert_eq!(top["player"].as_i64(), Some(ids[0]));
+    assert_eq!(top["points"], 3);
+    let response = record(ids[2], "1", "1").await;
+    assert_eq!(response.status(), 303);
+}
+
+async fn finished_events_are_read_only_except_for_admin_corrections(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("fto@example.org", "TO", false).await;
+    app.create_account("admin@example.org", "Admin", true).await;
+    let to = app.api_client("fto@example.org").await;
+    let admin = app.api_client("admin@example.org").await;
+    let mut body = event_body("Done");
+    body["rounds_planned"] = json!(1);
+    let event = create_event(&to, body).await;
+    set_status(&to, event, "running").await;
+    for name in ["A", "B"] {
+        let (_, p) = to
+            .post(&format!("/events/{event}/players"), json!({"name": name}))
+            .await;
+        to.post(
+            &format!("/events/{event}/players/{}/check-in", p["id"]),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    let (_, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let game = round["tables"][0]["game"].as_i64().unwrap();
+    let result = |a: i64| json!({"a_strategy_vp": a, "a_scheme_vp": 0, "b_strategy_vp": 1, "b_scheme_vp": 0});
+    let (code, _) = to
+        .post(&format!("/events/{event}/games/{game}/result"), result(3))
+        .await;
+    assert_eq!(code, 200);
+    set_status(&to, event, "finished").await;
+    let (code, body) = to
+        .post(&format!("/events/{event}/games/{game}/result"), result(0))
+        .await;
+    assert_eq!(code, 409, "{body}");
+    let (code, _) = to
+        .post(
+            &format!("/events/{event}/players"),
+            json!({"name": "Too late"}),
+        )
+        .await;
+    assert_eq!(code, 409);
+    // A site admin may correct; the change is logged.
+    let (code, body) = admin
+        .post(&format!("/events/{event}/games/{game}/result"), result(0))
+        .await;
+    assert_eq!(code, 200, "{body}");
+    let entries = app
+        .with_conn(move |conn| soulstone::db::audit::for_event(conn, event).unwrap())
+        .await;
+    assert!(
+        entries.iter().any(|e| e.action == "result.corrected"),
+        "{entries:?}"
+    );
+    // After the correction the second player of the game won 1–0.
+    let winner = round["tables"][0]["name_b"].clone();
+    let (_, rows) = to.get(&format!("/events/{event}/standings")).await;
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["points"] == 3 && r["name"] == winner),
+        "{rows}"
+    );
+    // The history on the game page keeps both figures.
+    let admin_browser = app.signed_in_client("admin@example.org").await;
+    let (_, html) = admin_browser
+        .get_text(&format!("/events/{event}/games/{game}"))
+        .await;
+    assert!(
+        html.contains("corrected") && html.contains("entered"),
+        "{html}"
+    );
+}
+
+async fn offline_pairing_matches_the_server_and_imports(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, browser) = app.user("oto@example.org", "TO").await;
+    let to = app.api_client("oto@example.org").await;
+    let event = create_event(&to, event_body("Offline")).await;
+    set_status(&to, event, "running").await;
+    for i in 0..9 {
+        let (_, p) = to
+            .post(
+                &format!("/events/{event}/players"),
+                json!({"name": format!("Off {i}"), "club": format!("C{}", i % 3)}),
+            )
+            .await;
+        to.post(
+            &format!("/events/{event}/players/{}/check-in", p["id"]),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    let response = browser.get(&format!("/events/{event}/snapshot.json")).await;
+    assert_eq!(response.status(), 200);
+    let snapshot_text = response.text().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("snapshot.json");
+    std::fs::write(&file, &snapshot_text).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_soulstone"))
+        .arg("pair")
+        .arg(&file)
+        .env_clear()
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let printed = String::from_utf8(output.stdout).unwrap();
+    // The command prints exactly what the library (and so the server) computes.
+    let snapshot = soulstone::tournament::snapshot::EventSnapshot::parse(&snapshot_text).unwrap();
+    let expected = snapshot.pair_next_round().unwrap();
+    let printed_pairing: soulstone::tournament::pairing::RoundPairing =
+        serde_json::from_str(&printed).unwrap();
+    assert_eq!(printed_pairing, expected);
+    assert!(printed_pairing.bye.is_some(), "nine players: one bye");
+    assert_eq!(printed_pairing.cost.same_club, 0);
+
+    let (_, html) = browser.get_text(&format!("/events/{event}")).await;
+    let version = crate::support::extract_input_value(&html, "version").unwrap();
+    let response = browser
+        .post_form(
+            &format!("/events/{event}/rounds/import"),
+            &[("version", &version), ("pairing", &printed)],
+        )
+        .await;
+    assert_eq!(location(&response), format!("/events/{event}/rounds/1"));
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    assert_eq!(round["tables"].as_array().unwrap().len(), 5);
+    // A bad file is refused with a reason and changes nothing.
+    let response = browser
+        .post_form(
+            &format!("/events/{event}/rounds/import"),
+            &[("version", &version), ("pairing", "{not json")],
+        )
+        .await;
+    let (_, html) = follow(&browser, response).await;
+    assert!(html.contains("could not be read"), "{html}");
+}
+
+async fn mage_knight_results_and_standings(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("mto@example.org", "TO", false).await;
+    let to = app.api_client("mto@example.org").await;
+    let mut body = event_body("Mage Knight Open");
+    body["game_system"] = json!("mk");
+    body["encounter_size"] = json!(300);
+    body["tiebreakers"] = json!("points_eliminated,sos");
+    body["rounds_planned"] = json!(1);
+    let event = create_event(&to, body).await;
+    set_status(&to, event, "running").await;
+    let mut ids = Vec::new();
+    for name in ["Knight", "Mage"] {
+        let (_, p) = to
+            .post(&format!("/events/{event}/players"), json!({"name": name}))
+            .await;
+        ids.push(p["id"].as_i64().unwrap());
+        to.post(
+            &format!("/events/{event}/players/{}/check-in", p["id"]),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    let (_, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let game = round["tables"][0]["game"].as_i64().unwrap();
+    let a = round["tables"][0]["player_a"].as_i64().unwrap();
+    // Four objectives cannot be held in a two-player game.
+    let (code, body) = to
+        .post(&format!("/events/{event}/games/{game}/result"), json!({"a_objectives": 2, "b_objectives": 2, "a_eliminated": 100, "b_eliminated": 50, "a_army": 300, "b_army": 290}))
+        .await;
+    assert_eq!(code, 400, "{body}");
+    // One objective each: points eliminated decide.
+    let (code, _) = to
+        .post(&format!("/events/{event}/games/{game}/result"), json!({"a_objectives": 1, "b_objectives": 1, "a_eliminated": 80, "b_eliminated": 120, "a_army": 300, "b_army": 290}))
+        .await;
+    assert_eq!(code, 200);
+    let (_, rows) = to.get(&format!("/events/{event}/standings")).await;
+    assert_ne!(
+        rows[0]["player"].as_i64(),
+        Some(a),
+        "the side that eliminated more wins"
+    );
+    assert_eq!(rows[0]["points"], 3);
+    assert_eq!(rows[0]["tiebreaks"][0], 120);
+    let _ = PASSWORD;
+}

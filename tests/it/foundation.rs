@@ -1,0 +1,90 @@
+//! The service skeleton: health, error pages, migrations on both backends.
+
+use crate::support::{Backend, TestApp, TestDb};
+use soulstone::db::introspect::{parse_schema_rs, schema_shape};
+
+both_backends!(
+    healthz_reports_the_database,
+    home_page_renders_with_layout,
+    unknown_pages_get_a_clean_404,
+    migrations_are_idempotent,
+);
+
+async fn healthz_reports_the_database(backend: Backend) {
+    let app = TestApp::spawn(backend.clone()).await;
+    let response = app.get("/healthz").await;
+    assert_eq!(response.status(), 200);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["database"], backend.name());
+}
+
+async fn home_page_renders_with_layout(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let response = app.get("/").await;
+    assert_eq!(response.status(), 200);
+    let content_type = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(content_type.starts_with("text/html"), "{content_type}");
+    let html = response.text().await.unwrap();
+    assert!(html.contains("<nav"), "no navigation in layout");
+    assert!(html.contains("/static/style.css"));
+    assert!(
+        html.contains("name=\"viewport\""),
+        "phones need a viewport meta tag"
+    );
+    let css = app.get("/static/style.css").await;
+    assert_eq!(css.status(), 200);
+    assert!(css.text().await.unwrap().contains("@media"));
+}
+
+async fn unknown_pages_get_a_clean_404(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let page = app.get("/no/such/page").await;
+    assert_eq!(page.status(), 404);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("Not found"), "{html}");
+    assert!(html.contains("<nav"), "error pages use the layout");
+
+    let api = app.get("/api/v1/no-such-endpoint").await;
+    assert_eq!(api.status(), 404);
+    let body: serde_json::Value = api.json().await.unwrap();
+    assert_eq!(body["error"], "not_found");
+    assert!(body["message"].as_str().unwrap().len() > 5);
+
+    let missing_asset = app.get("/static/nope.css").await;
+    assert_eq!(missing_asset.status(), 404);
+}
+
+async fn migrations_are_idempotent(backend: Backend) {
+    let test_db = TestDb::create(&backend);
+    let db = test_db.open();
+    let again = db.migrate().unwrap();
+    assert!(again.is_empty(), "second run applied {again:?}");
+    db.ping().unwrap();
+}
+
+/// Both backends end with the same tables and columns, and `schema.rs` says the same.
+#[actix_web::test]
+async fn schema_matches_migrations_on_both_backends() {
+    let declared = parse_schema_rs(include_str!("../../src/db/schema.rs"));
+    assert!(!declared.is_empty(), "schema.rs parsed to nothing");
+
+    let sqlite_db = TestDb::create(&Backend::Sqlite);
+    let sqlite_shape = schema_shape(&mut sqlite_db.open().conn().unwrap()).unwrap();
+    assert_eq!(
+        sqlite_shape, declared,
+        "SQLite migrations differ from schema.rs"
+    );
+
+    if let Some(backend) = Backend::postgres_or_announce_skip() {
+        let pg_db = TestDb::create(&backend);
+        let pg_shape = schema_shape(&mut pg_db.open().conn().unwrap()).unwrap();
+        assert_eq!(
+            pg_shape, declared,
+            "PostgreSQL migrations differ from schema.rs"
+        );
+    }
+}

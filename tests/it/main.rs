@@ -1,0 +1,13 @@
+//! The integration suite: one test binary (linking once is much faster than
+//! one binary per file). Database tests run on SQLite and on PostgreSQL.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[macro_use]
+mod support;
+
+mod access;
+mod accounts;
+mod binary;
+mod events;
+mod foundation;
+mod setups;

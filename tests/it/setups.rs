@@ -1,0 +1,294 @@
+//! Setups and pools through the web: the page, the JSON API and the command
+//! line agree for a seed; bad pools are refused whole; pools in use stay put.
+
+use serde_json::{Value, json};
+
+use crate::support::{Backend, TestApp, location};
+
+both_backends!(
+    page_api_and_cli_agree_for_the_same_seed,
+    flipping_without_a_seed_gives_a_permalink,
+    bad_pool_forms_are_refused_and_nothing_is_saved,
+    fourth_edition_pool_typed_in_and_used_for_setups,
+    pools_in_use_cannot_be_edited_but_can_be_cloned,
+);
+
+fn cli_setup(args: &[&str]) -> Value {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_soulstone"))
+        .arg("setup")
+        .args(args)
+        .arg("--json")
+        .env_clear()
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+async fn page_api_and_cli_agree_for_the_same_seed(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let client = app.new_client();
+    for (edition, pool, seed) in [
+        ("m3e", "m3e-gg2", 777u64),
+        ("m3e", "m3e-core", 1),
+        ("m1e", "m1e-core", 99),
+        ("mk", "", 5),
+    ] {
+        let query = if pool.is_empty() {
+            format!("edition={edition}&seed={seed}")
+        } else {
+            format!("edition={edition}&pool={pool}&seed={seed}")
+        };
+        let api: Value = client
+            .get(&format!("/api/v1/setup?{query}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        let mut args = vec!["--edition", edition];
+        if !pool.is_empty() {
+            args.extend(["--pool", pool]);
+        }
+        let seed_text = seed.to_string();
+        args.extend(["--seed", &seed_text]);
+        let cli = cli_setup(&args);
+        assert_eq!(api, cli, "{edition} {pool} {seed}");
+        let (status, html) = client.get_text(&format!("/setup?{query}")).await;
+        assert_eq!(status, 200);
+        match edition {
+            "m3e" => {
+                let strategy = api["result"]["malifaux"]["strategy"]["name"]
+                    .as_str()
+                    .unwrap();
+                assert!(html.contains(strategy), "{strategy} missing from the page");
+                for scheme in api["result"]["malifaux"]["scheme_pool"].as_array().unwrap() {
+                    assert!(
+                        html.contains(
+                            scheme["name"]
+                                .as_str()
+                                .unwrap()
+                                .replace('\'', "&#39;")
+                                .as_str()
+                        ) || html.contains(scheme["name"].as_str().unwrap())
+                    );
+                }
+                assert!(html.contains("<svg"), "deployment map");
+            }
+            "mk" => {
+                let distance = api["result"]["mage_knight"]["objective_distance_a"]
+                    .as_i64()
+                    .unwrap();
+                assert!(
+                    html.contains(&format!("Player A's {distance}\""))
+                        || html.contains(&format!("Player A&#39;s {distance}")),
+                    "{html}"
+                );
+            }
+            _ => {}
+        }
+        // Every flip is listed, in order.
+        assert_eq!(api["seed"], seed);
+        assert!(html.contains(&format!("seed {seed}")));
+    }
+    // No pool exists for 4th edition until a TO enters one.
+    let response = client.get("/api/v1/setup?edition=m4e&seed=1").await;
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("no pool for Malifaux 4th edition")
+    );
+}
+
+async fn flipping_without_a_seed_gives_a_permalink(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let client = app.new_client();
+    let response = client.get("/setup?edition=m3e&pool=m3e-gg1").await;
+    assert_eq!(response.status(), 303);
+    let permalink = location(&response);
+    assert!(permalink.contains("seed="), "{permalink}");
+    let (_, first) = client.get_text(&permalink).await;
+    let (_, second) = client.get_text(&permalink).await;
+    assert_eq!(first, second, "the permalink reproduces the setup");
+    let (status, _) = client.get_text("/setup?edition=m3e&seed=notanumber").await;
+    assert_eq!(status, 400);
+}
+
+fn pool_form<'a>(id: &'a str, schemes: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("id", id),
+        ("name", "Gaining Grounds test season"),
+        ("edition", "m4e"),
+        ("source", "Typed in by a test"),
+        ("strategy_rams", "Supply Lines"),
+        ("strategy_masks", "Cursed Ground"),
+        ("strategy_tomes", "Hidden Archive"),
+        ("strategy_crows", "Blood Feud"),
+        ("markers_rams", "9,9; 27,27; 18,18"),
+        ("deployment_rams", "standard"),
+        ("deployment_masks", "wedge"),
+        ("deployment_tomes", "flank"),
+        ("deployment_crows", "corner"),
+        ("schemes", schemes),
+    ]
+}
+
+const GOOD_SCHEMES: &str =
+    "Alpha: Beta, Gamma\nBeta: Alpha, Delta\nGamma: Delta\nDelta: Alpha, Beta, Gamma";
+
+async fn bad_pool_forms_are_refused_and_nothing_is_saved(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("pools@example.org", "Pool TO").await;
+    // Unknown next scheme, a duplicate, a missing strategy.
+    let mut form = pool_form("m4e-bad", "Alpha: Beta, Nope\nAlpha: Beta\nBeta");
+    form.retain(|(k, _)| *k != "strategy_crows");
+    let response = to.post_form("/pools/new", &form).await;
+    assert_eq!(response.status(), 422);
+    let html = response.text().await.unwrap();
+    assert!(html.contains("unknown next scheme"), "{html}");
+    assert!(html.contains("appears twice"), "{html}");
+    assert!(html.contains("the Crows strategy has no name"), "{html}");
+    assert!(html.contains("Supply Lines"), "typed values are kept");
+    let saved = app
+        .with_conn(|conn| soulstone::db::pools::find_by_slug(conn, "m4e-bad").unwrap())
+        .await;
+    assert!(saved.is_none(), "nothing half-saved");
+    // A bad marker position is refused too.
+    let mut form = pool_form("m4e-bad", GOOD_SCHEMES);
+    form.retain(|(k, _)| *k != "markers_rams");
+    form.push(("markers_rams", "nine, nine"));
+    let response = to.post_form("/pools/new", &form).await;
+    assert_eq!(response.status(), 422);
+    // Importing a broken file names the problem.
+    let response = to
+        .post_form(
+            "/pools/import",
+            &[("text", "id = \"x\"\nedition = \"m9e\"")],
+        )
+        .await;
+    assert_eq!(response.status(), 422);
+    assert!(response.text().await.unwrap().contains("could not be read"));
+}
+
+async fn fourth_edition_pool_typed_in_and_used_for_setups(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("gg@example.org", "GG TO").await;
+    let response = to
+        .post_form("/pools/new", &pool_form("m4e-test", GOOD_SCHEMES))
+        .await;
+    assert_eq!(
+        response.status(),
+        303,
+        "{}",
+        response.text().await.unwrap_or_default()
+    );
+    let (status, html) = to.get_text("/pools/m4e-test").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("Supply Lines") && html.contains("Beta, Gamma"));
+    // Export, and the CLI flips from the exported file what the API flips from the pool.
+    let toml = to
+        .get("/pools/m4e-test/export.toml")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pool.toml");
+    std::fs::write(&file, &toml).unwrap();
+    let cli = cli_setup(&[
+        "--edition",
+        "m4e",
+        "--pool-file",
+        file.to_str().unwrap(),
+        "--seed",
+        "31",
+    ]);
+    let api: Value = to
+        .get("/api/v1/setup?edition=m4e&pool=m4e-test&seed=31")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(cli, api);
+    let pool = &api["result"]["malifaux"]["scheme_pool"];
+    assert_eq!(
+        pool.as_array().unwrap().len(),
+        3,
+        "4th edition turns three scheme cards"
+    );
+    // Re-importing the export under another id works.
+    let response = to
+        .post_form(
+            "/pools/import",
+            &[("text", &toml.replace("m4e-test", "m4e-test-2"))],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    let (status, _) = to.get_text("/pools/m4e-test-2").await;
+    assert_eq!(status, 200);
+    // The owner can edit it while no running event uses it.
+    let mut form = pool_form("ignored", GOOD_SCHEMES);
+    form.retain(|(k, _)| *k != "name");
+    form.push(("name", "Renamed season"));
+    let response = to.post_form("/pools/m4e-test/edit", &form).await;
+    assert_eq!(response.status(), 303);
+    let (_, html) = to.get_text("/pools/m4e-test").await;
+    assert!(html.contains("Renamed season"));
+    // Someone else cannot.
+    let (_, stranger) = app.user("stranger@example.org", "Stranger").await;
+    assert_eq!(stranger.get("/pools/m4e-test/edit").await.status(), 403);
+}
+
+async fn pools_in_use_cannot_be_edited_but_can_be_cloned(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("inuse@example.org", "TO").await;
+    let response = to
+        .post_form("/pools/new", &pool_form("m4e-live", GOOD_SCHEMES))
+        .await;
+    assert_eq!(response.status(), 303);
+    let api = app.api_client("inuse@example.org").await;
+    let (code, event) = api
+        .post(
+            "/events",
+            json!({"name": "Live", "starts_on": "2026-12-01", "ends_on": "2026-12-01", "game_system": "m4e",
+                   "format": "swiss", "rounds_planned": 3, "round_minutes": 120, "encounter_size": 50,
+                   "visibility": "public", "pool": "m4e-live", "points_win": 3, "points_draw": 1,
+                   "points_loss": 0, "bye_scored": 5, "bye_conceded": 0, "tiebreakers": "vp_diff"}),
+        )
+        .await;
+    assert_eq!(code, 201, "{event}");
+    api.post(
+        &format!("/events/{}/status", event["id"]),
+        json!({"status": "running"}),
+    )
+    .await;
+    let response = to.get("/pools/m4e-live/edit").await;
+    assert_eq!(response.status(), 409);
+    assert!(response.text().await.unwrap().contains("Clone it"));
+    let response = to
+        .post_form("/pools/m4e-live/edit", &pool_form("x", GOOD_SCHEMES))
+        .await;
+    assert_eq!(response.status(), 409);
+    let response = to.post_form("/pools/m4e-live/clone", &[]).await;
+    assert_eq!(location(&response), "/pools/m4e-live-copy/edit");
+    assert_eq!(to.get("/pools/m4e-live-copy/edit").await.status(), 200);
+    // Shipped pools are never edited, only cloned.
+    assert_eq!(to.get("/pools/m3e-gg1/edit").await.status(), 409);
+    // An event's pool must be of its edition.
+    let (code, body) = api
+        .post(
+            "/events",
+            json!({"name": "Wrong", "starts_on": "2026-12-01", "ends_on": "2026-12-01", "game_system": "m3e",
+                   "format": "swiss", "rounds_planned": 3, "round_minutes": 120, "encounter_size": 50,
+                   "visibility": "public", "pool": "m4e-live", "points_win": 3, "points_draw": 1,
+                   "points_loss": 0, "bye_scored": 5, "bye_conceded": 0}),
+        )
+        .await;
+    assert_eq!(code, 400, "{body}");
+}

@@ -1,0 +1,344 @@
+use std::net::TcpListener;
+use std::path::PathBuf;
+
+use soulstone::config::{
+    DatabaseUrl, Environment, MailTransport, Secret, Settings, SmtpTls, SmtpUrl,
+};
+use soulstone::db::Db;
+use soulstone::web::{AppState, build_server};
+
+use super::smtp::SmtpServer;
+use super::{Backend, TestDb};
+
+pub const TEST_SECRET: &str = "test-secret-test-secret-test-secret-0123456789";
+pub const PASSWORD: &str = "correct horse battery";
+
+/// A running server on a random local port with its own database and its
+/// own SMTP server on loopback.
+pub struct TestApp {
+    pub address: String,
+    pub client: TestClient,
+    pub state: AppState,
+    pub db: TestDb,
+    pub smtp: SmtpServer,
+    pub data_dir: tempfile::TempDir,
+}
+
+/// How the app under test delivers mail.
+pub enum MailSetup {
+    /// A fresh SMTP server on loopback.
+    Smtp,
+    /// An SMTP URL given by the test (for example a port with nothing listening).
+    SmtpAt(String),
+}
+
+pub fn test_settings(
+    database_url: DatabaseUrl,
+    bind: std::net::SocketAddr,
+    data_dir: PathBuf,
+    smtp_url: String,
+) -> Settings {
+    Settings {
+        bind,
+        database_url,
+        data_dir,
+        environment: Environment::Development,
+        secret: Secret::parse(TEST_SECRET).expect("secret"),
+        base_url: format!("http://{bind}"),
+        mail: MailTransport::Smtp(SmtpUrl {
+            raw: smtp_url,
+            tls: SmtpTls::None,
+        }),
+        mail_from: "Soulstone <noreply@soulstone.test>".into(),
+        db_pool_size: 4,
+        workers: Some(2),
+        log_json: false,
+        trust_proxy: false,
+    }
+}
+
+impl TestApp {
+    pub async fn spawn(backend: Backend) -> Self {
+        Self::spawn_with(backend, MailSetup::Smtp).await
+    }
+
+    pub async fn spawn_with(backend: Backend, mail: MailSetup) -> Self {
+        let db = TestDb::create(&backend);
+        Self::spawn_on(db, mail).await
+    }
+
+    /// Starts an app on an existing test database (a second instance, a restart).
+    pub async fn spawn_on(db: TestDb, mail: MailSetup) -> Self {
+        // Internal errors are logged, never sent to clients: show them beside a failing test.
+        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error,tracing_actix_web=off"));
+        let _already_set = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .try_init();
+        let smtp = SmtpServer::start();
+        let smtp_url = match mail {
+            MailSetup::Smtp => smtp.url(),
+            MailSetup::SmtpAt(url) => url,
+        };
+        let data_dir = tempfile::tempdir().expect("temp data dir");
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind test port");
+        let bind = listener.local_addr().expect("local addr");
+        let settings = test_settings(
+            db.url.clone(),
+            bind,
+            data_dir.path().to_path_buf(),
+            smtp_url,
+        );
+        let url = db.url.clone();
+        let opened = actix_web::web::block(move || Db::open(&url, 4))
+            .await
+            .expect("blocking open")
+            .expect("open database");
+        let state = AppState::new(opened, settings);
+        state.start_background_tasks().expect("background tasks");
+        let server = build_server(state.clone(), listener).expect("build server");
+        actix_web::rt::spawn(server);
+        let address = format!("http://{bind}");
+        Self {
+            client: TestClient::new(&address),
+            address,
+            state,
+            db,
+            smtp,
+            data_dir,
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(path).await
+    }
+
+    /// A client with its own cookie jar (another browser).
+    pub fn new_client(&self) -> TestClient {
+        TestClient::new(&self.address)
+    }
+
+    /// Runs blocking database work for a test.
+    pub async fn with_conn<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut soulstone::db::DbConnection) -> T + Send + 'static,
+    ) -> T {
+        let db = self.state.db.clone();
+        actix_web::web::block(move || {
+            let mut conn = db.conn().expect("connection");
+            work(&mut conn)
+        })
+        .await
+        .expect("blocking task")
+    }
+
+    /// Creates a verified account directly in the database; returns its id.
+    pub async fn create_account(&self, email: &str, name: &str, admin: bool) -> i64 {
+        let (email, name) = (email.to_owned(), name.to_owned());
+        self.with_conn(move |conn| {
+            use soulstone::db::accounts;
+            let now = chrono::Utc::now().naive_utc();
+            let hash = soulstone::auth::password::hash_password(PASSWORD).unwrap();
+            let account = accounts::create_account(
+                conn,
+                &accounts::NewAccount {
+                    email: &email,
+                    display_name: &name,
+                    password_hash: &hash,
+                    club: None,
+                    region: None,
+                    is_admin: admin,
+                    created_at: now,
+                },
+            )
+            .unwrap()
+            .expect("new account");
+            accounts::mark_email_verified(conn, account.id, now).unwrap();
+            account.id
+        })
+        .await
+    }
+
+    /// A new browser signed in as an existing account (password [`PASSWORD`]).
+    pub async fn signed_in_client(&self, email: &str) -> TestClient {
+        let client = self.new_client();
+        let response = client
+            .post_form(
+                "/signin",
+                &[
+                    ("email", email),
+                    ("password", PASSWORD),
+                    ("next", "/account"),
+                ],
+            )
+            .await;
+        assert_eq!(response.status(), 303, "sign-in of {email} failed");
+        client
+    }
+
+    /// Creates an account and signs a new browser in as it.
+    pub async fn user(&self, email: &str, name: &str) -> (i64, TestClient) {
+        let id = self.create_account(email, name, false).await;
+        (id, self.signed_in_client(email).await)
+    }
+}
+
+/// A browser: a cookie jar, no automatic redirects.
+#[derive(Clone)]
+pub struct TestClient {
+    pub base: String,
+    pub http: reqwest::Client,
+}
+
+impl TestClient {
+    pub fn new(base: &str) -> Self {
+        Self {
+            base: base.to_owned(),
+            http: reqwest::Client::builder()
+                .cookie_store(true)
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .expect("client"),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        if path.starts_with("http") {
+            path.to_owned()
+        } else {
+            format!("{}{}", self.base, path)
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.http.get(self.url(path)).send().await.expect("GET")
+    }
+
+    pub async fn get_text(&self, path: &str) -> (u16, String) {
+        let response = self.get(path).await;
+        let status = response.status().as_u16();
+        (status, response.text().await.expect("body"))
+    }
+
+    /// The CSRF token this browser's pages carry (fetching a page sets the cookie).
+    pub async fn csrf_token(&self) -> String {
+        let (_, html) = self.get_text("/").await;
+        let marker = "<meta name=\"csrf-token\" content=\"";
+        let start = html.find(marker).expect("a csrf-token meta tag") + marker.len();
+        let end = html[start..].find('"').expect("end of the csrf token");
+        html[start..start + end].to_owned()
+    }
+
+    /// Posts a form with this browser's CSRF token added.
+    pub async fn post_form(&self, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+        let token = self.csrf_token().await;
+        let mut all: Vec<(&str, &str)> = fields.to_vec();
+        all.push(("csrf_token", &token));
+        self.post_form_raw(path, &all).await
+    }
+
+    /// Posts exactly the given fields (no CSRF token added).
+    pub async fn post_form_raw(&self, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+        self.http
+            .post(self.url(path))
+            .form(fields)
+            .send()
+            .await
+            .expect("POST")
+    }
+}
+
+/// The value of the first `<input name="...">` in a page.
+pub fn extract_input_value(html: &str, name: &str) -> Option<String> {
+    let marker = format!("name=\"{name}\" value=\"");
+    let start = html.find(&marker)? + marker.len();
+    let end = html[start..].find('"')?;
+    Some(html[start..start + end].replace("&amp;", "&"))
+}
+
+/// The Location header of a redirect.
+pub fn location(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// A JSON API client with a bearer token.
+#[derive(Clone)]
+pub struct ApiClient {
+    pub base: String,
+    pub http: reqwest::Client,
+    pub token: String,
+}
+
+impl ApiClient {
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<serde_json::Value>,
+    ) -> (u16, serde_json::Value) {
+        let mut request = self
+            .http
+            .request(method, format!("{}/api/v1{path}", self.base))
+            .bearer_auth(&self.token);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.expect("API request");
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap_or_default();
+        let value = if text.is_empty() {
+            serde_json::Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
+        };
+        (status, value)
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, serde_json::Value) {
+        self.call(reqwest::Method::GET, path, None).await
+    }
+
+    pub async fn post(&self, path: &str, body: serde_json::Value) -> (u16, serde_json::Value) {
+        self.call(reqwest::Method::POST, path, Some(body)).await
+    }
+}
+
+impl TestApp {
+    /// An API client for an existing account (password [`PASSWORD`]).
+    pub async fn api_client(&self, email: &str) -> ApiClient {
+        let http = reqwest::Client::new();
+        let token: serde_json::Value = http
+            .post(self.url("/api/v1/token"))
+            .json(&serde_json::json!({"email": email, "password": PASSWORD}))
+            .send()
+            .await
+            .expect("token request")
+            .json()
+            .await
+            .expect("token json");
+        ApiClient {
+            base: self.address.clone(),
+            http,
+            token: token["token"].as_str().expect("token").to_owned(),
+        }
+    }
+}
+
+/// The id in a redirect like `/events/12` or `/events/12/rounds/1`.
+pub fn id_after(location: &str, prefix: &str) -> i64 {
+    location
+        .strip_prefix(prefix)
+        .and_then(|rest| rest.split(['/', '?', '#']).next())
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("no id after {prefix} in {location}"))
+}

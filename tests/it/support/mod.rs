@@ -1,0 +1,41 @@
+//! The one test app builder and per-test databases.
+//!
+//! Every database test is written once as `async fn name(backend: Backend)`
+//! and listed in `both_backends!`, which makes `name::sqlite` and
+//! `name::postgres`. PostgreSQL tests run when `SOULSTONE_TEST_POSTGRES_URL`
+//! is set; otherwise they say so loudly on the terminal. When
+//! `SOULSTONE_TEST_REPORT_DIR` is set, each test that really ran on a backend
+//! leaves a marker there so the CI script can count them.
+
+// Not every test module uses every helper.
+#![allow(dead_code)]
+
+pub mod app;
+pub mod db;
+pub mod smtp;
+
+pub use app::{
+    ApiClient, MailSetup, PASSWORD, TestApp, TestClient, extract_input_value, id_after, location,
+};
+pub use db::{Backend, TestDb};
+
+/// Declares the SQLite and PostgreSQL variants of database tests.
+macro_rules! both_backends {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[actix_web::test]
+                async fn sqlite() {
+                    super::$name($crate::support::Backend::Sqlite).await
+                }
+
+                #[actix_web::test]
+                async fn postgres() {
+                    if let Some(backend) = $crate::support::Backend::postgres_or_announce_skip() {
+                        super::$name(backend).await
+                    }
+                }
+            }
+        )*
+    };
+}
