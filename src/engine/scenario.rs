@@ -36,6 +36,7 @@ pub struct Scenario {
     /// The players' entropy contributions (default: zeros).
     #[serde(default)]
     pub contributions: [Bytes32; 2],
+    #[serde(default)]
     pub players: ScenarioPlayers,
     #[serde(default)]
     pub models: Vec<Model>,
@@ -155,6 +156,8 @@ pub struct Run {
     pub events: Vec<Event>,
     #[serde(rename = "final")]
     pub final_state: GameState,
+    /// What the game waits for at the end (handy when writing the next step).
+    pub pending: super::pending::Pending,
     /// Unexpected refusals and, when checked, expectations not met.
     pub failures: Vec<String>,
 }
@@ -280,6 +283,7 @@ impl Scenario {
             initial,
             steps,
             events,
+            pending: pending(&state),
             final_state: state,
             failures,
         })
@@ -427,7 +431,11 @@ pub fn matches(pattern: &Value, actual: &Value, path: &str) -> Result<(), String
             }
             Ok(())
         }
-        (Value::Number(a), Value::Number(b)) if a.as_f64() == b.as_f64() => Ok(()),
+        (Value::Number(a), Value::Number(b))
+            if a.as_i64().is_some() && a.as_i64() == b.as_i64() =>
+        {
+            Ok(())
+        }
         (expected, value) if expected == value => Ok(()),
         (expected, value) => Err(format!("{path} is {value}, expected {expected}")),
     }

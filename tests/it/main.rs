@@ -10,4 +10,5 @@ mod accounts;
 mod binary;
 mod events;
 mod foundation;
+mod scenarios;
 mod setups;

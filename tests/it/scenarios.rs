@@ -1,0 +1,170 @@
+//! The rulebooks' worked examples, as scenario files (docs/scenarios.md):
+//! every file under tests/scenarios runs and must meet its expectations.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use soulstone::engine::scenario::Scenario;
+
+fn scenario_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+    let mut files = Vec::new();
+    let mut folders = vec![root];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "toml" || e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn every_scenario_file_meets_its_expectations() {
+    let files = scenario_files();
+    assert!(
+        files.len() >= 15,
+        "expected the rulebook examples under tests/scenarios, found {}",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let scenario = if path.extension().is_some_and(|e| e == "json") {
+            Scenario::from_json(&text)
+        } else {
+            Scenario::from_toml(&text)
+        };
+        let scenario = scenario.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            scenario.expect.is_some(),
+            "{}: a scenario in the suite must say what it expects",
+            path.display()
+        );
+        let run = scenario
+            .check()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if !run.failures.is_empty() {
+            failures.push(format!(
+                "{}:\n  {}",
+                path.display(),
+                run.failures.join("\n  ")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn both_editions_have_worked_examples() {
+    let files = scenario_files();
+    for edition in ["m4e", "m3e"] {
+        assert!(
+            files
+                .iter()
+                .any(|f| f.parent().is_some_and(|p| p.ends_with(edition))),
+            "no scenarios for {edition}"
+        );
+    }
+}
+
+/// A scenario whose expectation is wrong must fail: the checker is not a rubber stamp.
+#[test]
+fn a_wrong_expectation_is_reported() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/m4e/raise-opposed-duel.toml");
+    let text = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("raises = 0, margin = 3", "raises = 1, margin = 3");
+    let run = Scenario::from_toml(&text).unwrap().check().unwrap();
+    assert_eq!(run.failures.len(), 1, "{:?}", run.failures);
+    assert!(run.failures[0].contains("raises"), "{:?}", run.failures);
+}
+
+#[test]
+fn the_cli_prints_json_and_checks_expectations() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios/m4e/raise-simple-duel-cheat.toml");
+    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
+        .args(["scenario", "run", "--expect"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        run["final"]["players"][0]["discard"],
+        serde_json::json!(["7C", "13C"])
+    );
+    assert!(run["events"].as_array().unwrap().len() > 5);
+
+    // A broken expectation makes the command fail and say why.
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("raises = 2", "raises = 3");
+    std::fs::write(&broken, text).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
+        .args(["scenario", "run", "--expect"])
+        .arg(&broken)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("raises"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The engine is pure: no web, database, async runtime, files, network,
+/// clock, or hash-order iteration in its sources.
+#[test]
+fn the_engine_uses_nothing_impure() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let forbidden = [
+        "actix",
+        "diesel",
+        "tokio",
+        "std::fs",
+        "std::net",
+        "std::time",
+        "SystemTime",
+        "Instant",
+        "Utc::now",
+        "Local::now",
+        "HashMap",
+        "HashSet",
+        "thread_rng",
+        "OsRng",
+        "crate::db",
+        "crate::web",
+        "crate::tournament",
+        "f32",
+        "f64",
+    ];
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for word in forbidden {
+                if code.contains(word) {
+                    found.push(format!("{}:{}: {word}", path.display(), number + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
