@@ -622,6 +622,9 @@ impl Sim {
                 if !model.tokens.has(*token) {
                     return refuse(format!("{} has no {token:?} token", model.name));
                 }
+                if suit.is_some() && *token != Token::Adaptable {
+                    return refuse(format!("only Adaptable takes a suit, not {token:?}"));
+                }
                 match (token, fourth) {
                     (Token::Focused, _) => {
                         if !fourth && !opposed {

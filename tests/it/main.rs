@@ -8,6 +8,7 @@ mod support;
 mod access;
 mod accounts;
 mod binary;
+mod engine_props;
 mod events;
 mod foundation;
 mod scenarios;

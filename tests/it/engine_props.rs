@@ -1,0 +1,512 @@
+//! Property tests of the rules engine: random games played through
+//! `pending`, with random (mostly illegal) commands thrown in at every step.
+
+use proptest::prelude::*;
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use soulstone::engine::command::{Actor, Boost, Command, Submission};
+use soulstone::engine::duel::{
+    ActionKind, DamageProfile, DuelSpec, Stat, TriggerEffect, TriggerSpec,
+};
+use soulstone::engine::fairness::Bytes32;
+use soulstone::engine::fate::{Card, Suit};
+use soulstone::engine::model::{Model, ModelId, Reduction, Token, Tokens};
+use soulstone::engine::pending::Choice;
+use soulstone::engine::pile::Pile;
+use soulstone::engine::scenario::Scenario;
+use soulstone::engine::state::NewGame;
+use soulstone::engine::{
+    Edition, Event, GameState, RuleError, Seat, Viewer, apply, decide, pending, view,
+};
+
+fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model {
+    let max_health = rng.random_range(1..=8);
+    let mut tokens = Tokens::default();
+    for token in [
+        Token::Focused,
+        Token::Shielded,
+        Token::Insight,
+        Token::Adaptable,
+    ] {
+        if rng.random_bool(0.3) {
+            tokens.set(token, 1);
+        }
+    }
+    let mut reductions = Vec::new();
+    if rng.random_bool(0.3) {
+        reductions.push(Reduction {
+            name: "Armor".into(),
+            amount: 1,
+            once_per_activation: false,
+            optional: false,
+            can_reach_zero: false,
+            to_zero: false,
+            soulstones: 0,
+        });
+    }
+    if rng.random_bool(0.2) {
+        reductions.push(Reduction {
+            name: "Hard to Kill".into(),
+            amount: 0,
+            once_per_activation: true,
+            optional: true,
+            can_reach_zero: true,
+            to_zero: true,
+            soulstones: 1,
+        });
+    }
+    Model {
+        id: ModelId(id),
+        name: format!("Model {id}"),
+        owner,
+        df: rng.random_range(2..=7),
+        wp: rng.random_range(2..=7),
+        health: max_health,
+        max_health,
+        soulstone_user: edition == Edition::Third && rng.random_bool(0.6),
+        infuses_on_death: rng.random_bool(0.5),
+        peon: false,
+        reductions,
+        demise: None,
+        rebirth_health: None,
+        tokens,
+        reductions_used: Vec::new(),
+        killed: false,
+    }
+}
+
+fn new_game(rng: &mut ChaCha8Rng, edition: Edition) -> GameState {
+    let models = (1..=4)
+        .map(|id| model(rng, id, if id <= 2 { Seat::A } else { Seat::B }, edition))
+        .collect();
+    GameState::new(NewGame {
+        edition,
+        seed: Bytes32(rng.random()),
+        soulstones: [rng.random_range(0..=3), rng.random_range(0..=3)],
+        models,
+    })
+    .unwrap()
+}
+
+fn any_suit(rng: &mut ChaCha8Rng) -> Suit {
+    Suit::ALL[rng.random_range(0..4)]
+}
+
+/// A duel the game flow might start now (possibly one the rules refuse).
+fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> Command {
+    let ids: Vec<ModelId> = state.models.iter().map(|m| m.id).collect();
+    let initiator = *ids.choose(rng).unwrap();
+    let owner = state.model(initiator).unwrap().owner;
+    let opposed = rng.random_bool(0.7);
+    let friendly = rng.random_bool(0.15);
+    let resister = opposed.then(|| {
+        let candidates: Vec<ModelId> = state
+            .models
+            .iter()
+            .filter(|m| m.id != initiator && (m.owner == owner) == friendly)
+            .map(|m| m.id)
+            .collect();
+        *candidates.choose(rng).unwrap()
+    });
+    let damage = match (rng.random_range(0..3), state.edition) {
+        (0, _) => DamageProfile::None,
+        (_, Edition::Fourth) => DamageProfile::Fixed {
+            amount: rng.random_range(1..=4),
+        },
+        (_, Edition::Third) => DamageProfile::Flip {
+            weak: 1,
+            moderate: 2,
+            severe: 4,
+        },
+    };
+    let mut triggers = Vec::new();
+    if rng.random_bool(0.5) {
+        let effect = match rng.random_range(0..4) {
+            0 => TriggerEffect::AddDamage { amount: 1 },
+            1 => TriggerEffect::InstanceDamage { amount: 1 },
+            2 => TriggerEffect::SetRaiseValue { value: 3 },
+            _ => TriggerEffect::TargetGainsToken {
+                token: Token::Distracted,
+            },
+        };
+        triggers.push(TriggerSpec {
+            name: "Trigger".into(),
+            suits: soulstone::engine::duel::Suits::of(any_suit(rng)),
+            soulstones: 0,
+            effect,
+        });
+    }
+    Command::StartDuel {
+        spec: Box::new(DuelSpec {
+            action: "Random action".into(),
+            initiator,
+            skill: rng.random_range(0..=8),
+            skill_suits: Default::default(),
+            modifiers: rng.random_range(-3..=3),
+            resister,
+            resist_stat: resister.map(|_| {
+                if rng.random_bool(0.5) {
+                    Stat::Df
+                } else {
+                    Stat::Wp
+                }
+            }),
+            target: None,
+            tn: (!opposed || rng.random_bool(0.3)).then(|| rng.random_range(8..=15)),
+            tn_suits: Default::default(),
+            kind: [ActionKind::Melee, ActionKind::Missile, ActionKind::Magic]
+                [rng.random_range(0..3)],
+            targets_enemy: !friendly,
+            damage,
+            irreducible: rng.random_bool(0.1),
+            raise_value: 5,
+            triggers,
+            resist_triggers: Vec::new(),
+            friendly,
+            own_tactical: false,
+            cannot_cheat: rng.random_bool(0.05),
+            cover: rng.random_bool(0.2),
+        }),
+    }
+}
+
+fn random_system_command(rng: &mut ChaCha8Rng, state: &GameState) -> Command {
+    let model = ModelId(rng.random_range(1..=4));
+    match rng.random_range(0..10) {
+        0..=4 => random_duel(rng, state),
+        5 => Command::DealDamage {
+            target: model,
+            amount: rng.random_range(1..=3),
+            irreducible: rng.random_bool(0.3),
+            source: "hazard".into(),
+            credit: None,
+        },
+        6 => Command::Draw {
+            seat: if rng.random_bool(0.5) {
+                Seat::A
+            } else {
+                Seat::B
+            },
+            count: rng.random_range(1..=4),
+        },
+        7 => Command::ShuffleDiscards,
+        8 => Command::NewActivation,
+        _ => Command::GainToken {
+            model,
+            token: Token::ALL[rng.random_range(0..Token::ALL.len())],
+            value: 1,
+        },
+    }
+}
+
+fn any_card(rng: &mut ChaCha8Rng) -> Card {
+    let cards: Vec<Card> = Card::all().collect();
+    *cards.choose(rng).unwrap()
+}
+
+/// Any player command at all, mostly illegal at the moment it is sent.
+fn random_player_command(rng: &mut ChaCha8Rng) -> Command {
+    match rng.random_range(0..20) {
+        0 => Command::Relent,
+        1 => Command::Resist,
+        2 => Command::UseToken {
+            token: Token::ALL[rng.random_range(0..Token::ALL.len())],
+            suit: rng.random_bool(0.5).then(|| any_suit(rng)),
+        },
+        3 => Command::Empower {
+            card: any_card(rng),
+        },
+        4 => Command::SpendSoulstone {
+            boost: if rng.random_bool(0.5) {
+                Boost::Modifier
+            } else {
+                Boost::Suit(any_suit(rng))
+            },
+        },
+        5 => Command::FinishModifying,
+        6 => Command::KeepTopCard,
+        7 => Command::DiscardTopCard,
+        8 => Command::ChooseCard {
+            card: any_card(rng),
+        },
+        9 => Command::ChooseJokerSuit {
+            suit: Some(any_suit(rng)),
+        },
+        10 => Command::Cheat {
+            card: any_card(rng),
+        },
+        11 => Command::DeclineCheat,
+        12 => Command::DeclareTrigger {
+            name: "Trigger".into(),
+        },
+        13 => Command::DeclineTrigger,
+        14 => Command::BlockDamage,
+        15 => Command::ReduceDamage,
+        16 => Command::UseReduction {
+            name: "Hard to Kill".into(),
+        },
+        17 => Command::ResolveDamageFirst {
+            model: ModelId(rng.random_range(1..=4)),
+        },
+        18 => Command::DiscardDown {
+            cards: (0..rng.random_range(0..3)).map(|_| any_card(rng)).collect(),
+        },
+        _ => Command::Contribute {
+            entropy: Bytes32(rng.random()),
+        },
+    }
+}
+
+/// Whether `pending` lists `command` for `seat`.
+fn is_listed(state: &GameState, seat: Seat, command: &Command) -> bool {
+    let Some(decision) = pending(state).for_seat(seat).cloned() else {
+        return false;
+    };
+    decision
+        .choices
+        .iter()
+        .any(|choice| match (choice, command) {
+            (Choice::Command { command: listed }, _) => listed == command,
+            (Choice::DiscardCards { count, from }, Command::DiscardDown { cards }) => {
+                cards.len() == usize::from(*count) && cards.iter().all(|c| from.contains(c))
+            }
+            (Choice::Entropy, Command::Contribute { .. }) => true,
+            _ => false,
+        })
+}
+
+/// The same game with every card a player may not see moved around: the
+/// opponent's hand and deck mixed and re-dealt, and the viewer's deck reordered.
+fn with_hidden_cards_moved(state: &GameState, viewer: Seat, rng: &mut ChaCha8Rng) -> GameState {
+    let mut other = state.clone();
+    let opponent = other.player_mut(viewer.other());
+    let mut unseen: Vec<Card> = opponent
+        .hand
+        .as_slice()
+        .iter()
+        .chain(opponent.deck.as_slice())
+        .copied()
+        .collect();
+    unseen.shuffle(rng);
+    let hand_len = opponent.hand.len();
+    opponent.hand = Pile::from_bottom_up(&unseen[..hand_len]);
+    opponent.deck = Pile::from_bottom_up(&unseen[hand_len..]);
+    let own = other.player_mut(viewer);
+    let mut deck = own.deck.as_slice().to_vec();
+    deck.shuffle(rng);
+    own.deck = Pile::from_bottom_up(&deck);
+    other
+}
+
+fn submit(
+    state: &mut GameState,
+    log: &mut Vec<Event>,
+    by: Actor,
+    command: Command,
+) -> Result<Vec<Event>, RuleError> {
+    let submission = Submission {
+        by,
+        version: state.version,
+        command,
+    };
+    let events = decide(state, &submission)?;
+    for event in &events {
+        apply(state, event);
+    }
+    log.extend(events.iter().cloned());
+    Ok(events)
+}
+
+fn check_invariants(state: &GameState) {
+    state.validate().unwrap();
+    for player in &state.players {
+        assert_eq!(player.card_count(), 54);
+        assert!(usize::from(player.hand.len() as u8) <= 54);
+    }
+    for model in &state.models {
+        assert!(model.health <= model.max_health);
+    }
+}
+
+/// Plays a random game; returns how many duels were resolved.
+fn play(seed: u64, edition: Edition, steps: usize) -> usize {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let initial = new_game(&mut rng, edition);
+    let mut state = initial.clone();
+    let mut log: Vec<Event> = Vec::new();
+    for _ in 0..steps {
+        check_invariants(&state);
+
+        // Noise: a random command from a random sender. Whatever the rules
+        // accept must be an option `pending` lists (or the game flow's turn).
+        let noisy_seat = if rng.random_bool(0.5) {
+            Seat::A
+        } else {
+            Seat::B
+        };
+        let noise = random_player_command(&mut rng);
+        let noisy = Submission {
+            by: Actor::Player(noisy_seat),
+            version: state.version,
+            command: noise.clone(),
+        };
+        match decide(&state, &noisy) {
+            Ok(_) => assert!(
+                is_listed(&state, noisy_seat, &noise),
+                "accepted a command pending does not list: {noise:?}"
+            ),
+            Err(error) => assert!(!error.to_string().is_empty()),
+        }
+        // A stale version is always refused.
+        if state.version > 0 {
+            let stale = Submission {
+                version: state.version - 1,
+                ..noisy
+            };
+            assert!(matches!(
+                decide(&state, &stale),
+                Err(RuleError::StaleVersion { .. })
+            ));
+        }
+
+        // Views: moving hidden cards around changes nothing a player sees.
+        for seat in Seat::BOTH {
+            let moved = with_hidden_cards_moved(&state, seat, &mut rng);
+            assert_eq!(
+                view(&state, Viewer::Player(seat)),
+                view(&moved, Viewer::Player(seat)),
+                "{seat:?}'s view depends on cards they may not see"
+            );
+        }
+        let seed_hex = serde_json::to_string(&state.fairness.seed).unwrap();
+        let spectator = serde_json::to_string(&view(&state, Viewer::Spectator)).unwrap();
+        assert_eq!(spectator.contains(&seed_hex), state.fairness.revealed);
+
+        // Progress: a legal option, or the game flow's next command.
+        let waiting = pending(&state);
+        if waiting.ended {
+            break;
+        }
+        let hands_before = [state.players[0].hand, state.players[1].hand];
+        let events = if let Some(decision) = waiting.decisions.choose(&mut rng).cloned() {
+            let choice = decision.choices.choose(&mut rng).unwrap().clone();
+            let command = match choice {
+                Choice::Command { command } => command,
+                Choice::DiscardCards { count, from } => Command::DiscardDown {
+                    cards: from.iter().take(usize::from(count)).copied().collect(),
+                },
+                Choice::Entropy => Command::Contribute {
+                    entropy: Bytes32(rng.random()),
+                },
+            };
+            submit(
+                &mut state,
+                &mut log,
+                Actor::Player(decision.seat),
+                command.clone(),
+            )
+            .unwrap_or_else(|e| panic!("a listed option was refused: {command:?}: {e}"))
+        } else {
+            assert!(waiting.waiting_for_game);
+            let command = random_system_command(&mut rng, &state);
+            submit(&mut state, &mut log, Actor::System, command).unwrap_or_default()
+        };
+
+        // Events as shown to a player never name the opponent's new cards in hand.
+        for seat in Seat::BOTH {
+            let opponent = seat.other().index();
+            let drawn: Vec<Card> = state.players[opponent]
+                .hand
+                .as_slice()
+                .iter()
+                .filter(|c| !hands_before[opponent].contains(**c))
+                .copied()
+                .collect();
+            for event in &events {
+                let shown = serde_json::to_string(&event.for_viewer(Viewer::Player(seat))).unwrap();
+                for card in &drawn {
+                    assert!(
+                        !shown.contains(&format!("\"{card}\"")),
+                        "{seat:?} was shown the opponent's drawn {card}: {shown}"
+                    );
+                }
+            }
+        }
+    }
+    check_invariants(&state);
+
+    // Replaying the log from the start reproduces the state exactly.
+    let mut replayed = initial.clone();
+    for event in &log {
+        apply(&mut replayed, event);
+    }
+    assert_eq!(replayed, state);
+    assert_eq!(state.version, log.len() as u64);
+    // And the state survives its JSON form unchanged.
+    let json = serde_json::to_string(&state).unwrap();
+    assert_eq!(serde_json::from_str::<GameState>(&json).unwrap(), state);
+    log.iter()
+        .filter(|e| matches!(e, Event::DuelResolved { .. }))
+        .count()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_fourth_edition_games_keep_every_invariant(seed in any::<u64>()) {
+        // The game must really be played, not stuck at the start.
+        prop_assert!(play(seed, Edition::Fourth, 160) >= 1);
+    }
+
+    #[test]
+    fn random_third_edition_games_keep_every_invariant(seed in any::<u64>()) {
+        prop_assert!(play(seed, Edition::Third, 160) >= 1);
+    }
+
+    /// Arbitrary JSON never panics the engine: it is refused as a command,
+    /// or it is a command and `decide` answers with events or a RuleError.
+    #[test]
+    fn arbitrary_command_json_never_panics(text in "\\{\"type\":\"[a-z_]{3,20}\"(,\"[a-z_]{1,10}\":(\"[0-9A-Z]{1,3}\"|[0-9]{1,5}|null|true|\\[\\]))*\\}", seed in any::<u64>()) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let state = new_game(&mut rng, Edition::Fourth);
+        if let Ok(command) = serde_json::from_str::<Command>(&text) {
+            for by in [Actor::System, Actor::Player(Seat::A), Actor::Player(Seat::B)] {
+                let _answer: Result<Vec<Event>, RuleError> =
+                    decide(&state, &Submission { by, version: state.version, command: command.clone() });
+            }
+        }
+    }
+
+    /// Arbitrary scenario text never panics: it parses or not, runs or not.
+    #[test]
+    fn arbitrary_scenario_text_never_panics(
+        cards in proptest::collection::vec("(1[0-3]|[1-9])[RMTC]|BJ|RJ|X", 0..8),
+        skill in -30i16..30,
+        modifiers in -12i8..12,
+        health in 0u16..4,
+        steps in proptest::collection::vec("cheat|decline_cheat|finish_modifying|relent|choose_card|draw|shuffle_discards", 0..6),
+    ) {
+        let deck = cards.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", ");
+        let mut text = format!(
+            "name = \"fuzz\"\nedition = \"m4e\"\n[players.a]\ndeck = [{deck}]\nhand = [{deck}]\n\
+             [[models]]\nid = 1\nname = \"M\"\nowner = \"a\"\ndf = 3\nwp = 3\nhealth = {health}\nmax_health = 3\n\
+             [[steps]]\nby = \"system\"\ncommand = {{ type = \"start_duel\", spec = {{ initiator = 1, skill = {skill}, modifiers = {modifiers}, tn = 10 }} }}\n"
+        );
+        for step in steps {
+            let command = match step.as_str() {
+                "cheat" | "choose_card" => format!("{{ type = \"{step}\", card = \"{}\" }}", cards.first().map(String::as_str).unwrap_or("5R")),
+                "draw" => "{ type = \"draw\", seat = \"a\", count = 3 }".to_owned(),
+                other => format!("{{ type = \"{other}\" }}"),
+            };
+            text.push_str(&format!("[[steps]]\nby = \"a\"\ncommand = {command}\n"));
+        }
+        if let Ok(scenario) = Scenario::from_toml(&text) {
+            if let Ok(run) = scenario.run() {
+                run.final_state.validate().unwrap();
+            }
+        }
+    }
+}
