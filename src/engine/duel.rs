@@ -333,7 +333,7 @@ impl Side {
 }
 
 /// Where a duel stands; each step waits for a decision or moves on by itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "step", rename_all = "snake_case")]
 pub enum DuelStep {
     /// Whether the other side relents (friendly duels only).
@@ -358,7 +358,8 @@ pub enum DuelStep {
 /// A duel in progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Duel {
-    pub spec: DuelSpec,
+    /// Shared, not copied: a duel in progress is cloned at every step.
+    pub spec: std::sync::Arc<DuelSpec>,
     pub step: DuelStep,
     pub sides: Vec<Side>,
     pub raise_value: u8,

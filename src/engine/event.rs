@@ -61,7 +61,7 @@ pub enum Event {
         by: u8,
     },
     DuelStarted {
-        spec: Box<DuelSpec>,
+        spec: std::sync::Arc<DuelSpec>,
         initiator_seat: Seat,
         resister_seat: Option<Seat>,
         initiator_base: i16,

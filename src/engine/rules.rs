@@ -392,7 +392,7 @@ impl Sim {
             self.model_owner(target)?;
         }
         self.emit(Event::DuelStarted {
-            spec: Box::new(spec.clone()),
+            spec: std::sync::Arc::new(spec.clone()),
             initiator_seat,
             resister_seat,
             initiator_base: spec.skill,
@@ -816,13 +816,23 @@ impl Sim {
     /// Runs the duel's automatic steps; false when a decision is awaited.
     fn advance_duel(&mut self) -> Result<bool, RuleError> {
         let fourth = self.fourth();
-        let duel = self.duel()?.clone();
-        match duel.step {
+        // Only the shape of the duel, not a copy of it: this runs at every step.
+        let (step, side_count, opposed) = {
+            let duel = self.duel()?;
+            (duel.step, duel.sides.len(), duel.spec.is_opposed())
+        };
+        let roles = || {
+            [Role::Initiator, Role::Resister]
+                .into_iter()
+                .take(side_count)
+        };
+        let has_side = |role: Role| role.index() < side_count;
+        match step {
             DuelStep::Relent { .. } | DuelStep::InsightTop { .. } => Ok(false),
             DuelStep::Modify { role } => {
                 let side = self.side(role)?.clone();
                 if side.modified {
-                    if role == Role::Initiator && duel.sides.len() > 1 {
+                    if role == Role::Initiator && side_count > 1 {
                         self.emit(Event::DuelStep {
                             step: DuelStep::Modify {
                                 role: Role::Resister,
@@ -834,14 +844,14 @@ impl Sim {
                     return Ok(true);
                 }
                 // Nothing to decide, judging only from what both players can see.
-                let model = self.state.model(side.model).cloned();
+                let model = self.state.model(side.model);
                 let tokens_usable = model.as_ref().is_some_and(|m| {
                     if fourth {
                         [Token::Focused, Token::Adaptable, Token::Insight]
                             .iter()
                             .any(|t| m.tokens.has(*t))
                     } else {
-                        m.tokens.has(Token::Focused) && duel.spec.is_opposed()
+                        m.tokens.has(Token::Focused) && opposed
                     }
                 });
                 let other_options = if fourth {
@@ -859,7 +869,7 @@ impl Sim {
             }
             DuelStep::Choose { role } => {
                 // The initiator (the active player) chooses first.
-                for r in duel.roles() {
+                for r in roles() {
                     let side = self.side(r)?.clone();
                     if side.relented || side.card.is_some() {
                         continue;
@@ -880,7 +890,7 @@ impl Sim {
                     self.after_cheats()?;
                     return Ok(true);
                 };
-                if duel.side(role).is_none() {
+                if !has_side(role) {
                     self.emit(Event::DuelStep {
                         step: DuelStep::Cheat {
                             order,
@@ -904,10 +914,10 @@ impl Sim {
                 Ok(false)
             }
             DuelStep::JokerSuit { .. } => {
-                for r in duel.roles() {
+                for r in roles() {
                     let side = self.side(r)?.clone();
                     if side.card.is_some_and(|c| c.is_red_joker()) && !side.joker_suit_chosen {
-                        if duel.step != (DuelStep::JokerSuit { role: r }) {
+                        if step != (DuelStep::JokerSuit { role: r }) {
                             self.emit(Event::DuelStep {
                                 step: DuelStep::JokerSuit { role: r },
                             })?;
@@ -929,8 +939,8 @@ impl Sim {
                     })?;
                     return Ok(true);
                 };
-                if duel.side(role).is_none() || self.legal_triggers(role)?.is_empty() {
-                    if duel.side(role).is_some() {
+                if !has_side(role) || self.legal_triggers(role)?.is_empty() {
+                    if has_side(role) {
                         self.emit(Event::TriggerDeclined { role })?;
                     }
                     self.emit(Event::DuelStep {

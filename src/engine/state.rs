@@ -299,7 +299,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             state.phase = Phase::Duel {
                 duel: Box::new(Duel {
                     raise_value: spec.raise_value,
-                    spec: (**spec).clone(),
+                    spec: std::sync::Arc::clone(spec),
                     step: DuelStep::Modify {
                         role: Role::Initiator,
                     },

@@ -1,0 +1,222 @@
+// A benchmark may stop at the first broken assumption.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+//! Rules engine throughput: 4th edition opposed duels with scripted
+//! decisions, and random legal play through `pending`. Figures are in
+//! docs/benchmarks.md.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use soulstone::engine::command::{Actor, Command, Submission};
+use soulstone::engine::duel::{DamageProfile, DuelSpec, DuelStep, Role, Stat};
+use soulstone::engine::fairness::Bytes32;
+use soulstone::engine::model::{Model, ModelId, Tokens};
+use soulstone::engine::pending::Choice;
+use soulstone::engine::state::{NewGame, Phase};
+use soulstone::engine::{Edition, Event, GameState, Seat, apply, decide, pending};
+
+fn model(id: u16, owner: Seat) -> Model {
+    Model {
+        id: ModelId(id),
+        name: format!("Model {id}"),
+        owner,
+        df: 5,
+        wp: 5,
+        // Plenty of health: the duels never run out of targets.
+        health: 1_000,
+        max_health: 1_000,
+        soulstone_user: false,
+        infuses_on_death: false,
+        peon: false,
+        reductions: Vec::new(),
+        demise: None,
+        rebirth_health: None,
+        tokens: Tokens::default(),
+        reductions_used: Vec::new(),
+        killed: false,
+    }
+}
+
+/// A started 4th edition game (decks shuffled) with three cards in each hand.
+fn started_game() -> GameState {
+    let mut state = GameState::new(NewGame {
+        edition: Edition::Fourth,
+        seed: Bytes32([7; 32]),
+        soulstones: [2, 2],
+        models: vec![model(1, Seat::A), model(2, Seat::B)],
+    })
+    .unwrap();
+    for (seat, byte) in [(Seat::A, 1u8), (Seat::B, 2u8)] {
+        run(
+            &mut state,
+            Actor::Player(seat),
+            Command::Contribute {
+                entropy: Bytes32([byte; 32]),
+            },
+        );
+    }
+    for seat in Seat::BOTH {
+        run(&mut state, Actor::System, Command::Draw { seat, count: 3 });
+    }
+    state
+}
+
+fn run(state: &mut GameState, by: Actor, command: Command) -> usize {
+    let submission = Submission {
+        by,
+        version: state.version,
+        command,
+    };
+    let events = decide(state, &submission).expect("a legal command");
+    for event in &events {
+        apply(state, event);
+    }
+    events.len()
+}
+
+fn opposed_duel() -> Command {
+    Command::StartDuel {
+        spec: Box::new(DuelSpec {
+            action: "Strike".into(),
+            initiator: ModelId(1),
+            skill: 6,
+            skill_suits: Default::default(),
+            modifiers: 0,
+            resister: Some(ModelId(2)),
+            resist_stat: Some(Stat::Df),
+            target: None,
+            tn: Some(10),
+            tn_suits: Default::default(),
+            kind: Default::default(),
+            targets_enemy: true,
+            damage: DamageProfile::None,
+            irreducible: false,
+            raise_value: 5,
+            triggers: Vec::new(),
+            resist_triggers: Vec::new(),
+            friendly: false,
+            own_tactical: false,
+            cannot_cheat: false,
+            cover: false,
+        }),
+    }
+}
+
+/// The scripted player: finish modifying, take the first revealed card,
+/// never cheat, declare nothing, give the Red Joker no suit.
+fn scripted_answer(state: &GameState) -> Option<(Seat, Command)> {
+    let Phase::Duel { duel } = &state.phase else {
+        return None;
+    };
+    let seat_of = |role: Role| duel.side(role).map(|s| s.seat);
+    let (role, command) = match duel.step {
+        DuelStep::Relent { role } => (role, Command::Resist),
+        DuelStep::Modify { role } => (role, Command::FinishModifying),
+        DuelStep::InsightTop { role } => (role, Command::KeepTopCard),
+        DuelStep::Choose { role } => {
+            let card = *duel.side(role)?.revealed.first()?;
+            (role, Command::ChooseCard { card })
+        }
+        DuelStep::Cheat { order, next } => (order[usize::from(next)], Command::DeclineCheat),
+        DuelStep::JokerSuit { role } => (role, Command::ChooseJokerSuit { suit: None }),
+        DuelStep::Triggers { order, next } => (order[usize::from(next)], Command::DeclineTrigger),
+        DuelStep::Outcome => return None,
+    };
+    Some((seat_of(role)?, command))
+}
+
+/// Plays one opposed duel to its end with scripted decisions.
+fn scripted_duel(state: &mut GameState) {
+    run(state, Actor::System, opposed_duel());
+    while let Some((seat, command)) = scripted_answer(state) {
+        run(state, Actor::Player(seat), command);
+    }
+    debug_assert!(matches!(state.phase, Phase::Idle));
+    // Keep the hands as they were for the next duel (the duel may have
+    // used none of them, as no one cheats).
+}
+
+/// Plays one opposed duel choosing uniformly among the options `pending` lists.
+fn random_duel(state: &mut GameState, rng: &mut ChaCha8Rng) {
+    run(state, Actor::System, opposed_duel());
+    loop {
+        let waiting = pending(state);
+        let Some(decision) = waiting.decisions.choose(rng) else {
+            break;
+        };
+        let command = match decision.choices.choose(rng).expect("options") {
+            Choice::Command { command } => command.clone(),
+            Choice::DiscardCards { count, from } => Command::DiscardDown {
+                cards: from.iter().take(usize::from(*count)).copied().collect(),
+            },
+            Choice::Entropy => Command::Contribute {
+                entropy: Bytes32(rng.random()),
+            },
+        };
+        run(state, Actor::Player(decision.seat), command);
+    }
+    // Top the hands up now and then so cheating stays possible.
+    for seat in Seat::BOTH {
+        if state.player(seat).hand.len() < 2 {
+            run(state, Actor::System, Command::Draw { seat, count: 3 });
+        }
+    }
+}
+
+fn duels(c: &mut Criterion) {
+    let mut group = c.benchmark_group("engine_m4e_opposed_duel");
+    group.throughput(Throughput::Elements(1));
+    let start = started_game();
+
+    // Sanity: the scripted duel really resolves a duel.
+    let mut probe = start.clone();
+    let before = probe.version;
+    scripted_duel(&mut probe);
+    assert!(probe.version > before + 5);
+    assert!(probe.last_outcome.is_some());
+
+    group.bench_function("scripted", |b| {
+        let mut state = start.clone();
+        b.iter(|| {
+            scripted_duel(&mut state);
+            black_box(state.last_outcome.as_ref());
+        })
+    });
+    group.bench_function("random_legal_play", |b| {
+        let mut state = start.clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(2026);
+        b.iter(|| {
+            random_duel(&mut state, &mut rng);
+            black_box(state.last_outcome.as_ref());
+        })
+    });
+    group.finish();
+
+    // One figure the docs quote directly: duels per second, single thread.
+    let mut state = start.clone();
+    let count = 200_000u32;
+    let begun = std::time::Instant::now();
+    for _ in 0..count {
+        scripted_duel(&mut state);
+    }
+    let elapsed = begun.elapsed();
+    let events: usize = {
+        let mut s = start.clone();
+        let v = s.version;
+        scripted_duel(&mut s);
+        usize::try_from(s.version - v).unwrap_or(0)
+    };
+    println!(
+        "scripted 4th edition opposed duels: {count} in {elapsed:?} = {:.0} duels/s ({events} events each)",
+        f64::from(count) / elapsed.as_secs_f64()
+    );
+    let _unused: Option<Event> = None;
+}
+
+criterion_group!(benches, duels);
+criterion_main!(benches);
