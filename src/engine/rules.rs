@@ -443,7 +443,7 @@ impl Sim {
         command: &Command,
     ) -> Result<(), RuleError> {
         let fourth = self.fourth();
-        match duel.step.clone() {
+        match duel.step {
             DuelStep::Relent { role } => {
                 let side = self.side(role)?.clone();
                 Self::require_seat(Actor::Player(seat), side.seat)?;

@@ -521,7 +521,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::DuelStep { step } => {
             if let Some(duel) = state.duel_mut() {
-                duel.step = step.clone();
+                duel.step = *step;
             }
         }
         Event::DamageStep { progress } => {

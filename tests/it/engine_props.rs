@@ -503,10 +503,10 @@ proptest! {
             };
             text.push_str(&format!("[[steps]]\nby = \"a\"\ncommand = {command}\n"));
         }
-        if let Ok(scenario) = Scenario::from_toml(&text) {
-            if let Ok(run) = scenario.run() {
-                run.final_state.validate().unwrap();
-            }
+        if let Ok(scenario) = Scenario::from_toml(&text)
+            && let Ok(run) = scenario.run()
+        {
+            run.final_state.validate().unwrap();
         }
     }
 }
