@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use crate::support::{Backend, TestDb};
 
-struct Server {
-    child: Child,
-    address: String,
+pub(crate) struct Server {
+    pub(crate) child: Child,
+    pub(crate) address: String,
     log: std::sync::mpsc::Receiver<String>,
 }
 
@@ -21,7 +21,7 @@ impl Drop for Server {
 }
 
 /// Starts `soulstone` with only the given environment (plus an ephemeral port).
-fn start(data_dir: &std::path::Path, env: &[(&str, &str)]) -> Server {
+pub(crate) fn start(data_dir: &std::path::Path, env: &[(&str, &str)]) -> Server {
     let mut command = Command::new(env!("CARGO_BIN_EXE_soulstone"));
     command
         .current_dir(data_dir)

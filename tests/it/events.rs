@@ -20,7 +20,7 @@ both_backends!(
     mage_knight_results_and_standings,
 );
 
-fn event_body(name: &str) -> Value {
+pub(crate) fn event_body(name: &str) -> Value {
     json!({
         "name": name, "starts_on": "2026-12-05", "ends_on": "2026-12-05", "venue": "Town hall",
         "game_system": "m4e", "format": "swiss", "rounds_planned": 3, "round_minutes": 135,
@@ -30,13 +30,13 @@ fn event_body(name: &str) -> Value {
     })
 }
 
-async fn create_event(api: &ApiClient, body: Value) -> i64 {
+pub(crate) async fn create_event(api: &ApiClient, body: Value) -> i64 {
     let (status, event) = api.post("/events", body).await;
     assert_eq!(status, 201, "{event}");
     event["id"].as_i64().unwrap()
 }
 
-async fn set_status(api: &ApiClient, event: i64, status: &str) {
+pub(crate) async fn set_status(api: &ApiClient, event: i64, status: &str) {
     let (code, body) = api
         .post(
             &format!("/events/{event}/status"),

@@ -11,5 +11,6 @@ mod binary;
 mod engine_props;
 mod events;
 mod foundation;
+mod resilience;
 mod scenarios;
 mod setups;

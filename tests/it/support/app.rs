@@ -140,28 +140,8 @@ impl TestApp {
     /// Creates a verified account directly in the database; returns its id.
     pub async fn create_account(&self, email: &str, name: &str, admin: bool) -> i64 {
         let (email, name) = (email.to_owned(), name.to_owned());
-        self.with_conn(move |conn| {
-            use soulstone::db::accounts;
-            let now = chrono::Utc::now().naive_utc();
-            let hash = soulstone::auth::password::hash_password(PASSWORD).unwrap();
-            let account = accounts::create_account(
-                conn,
-                &accounts::NewAccount {
-                    email: &email,
-                    display_name: &name,
-                    password_hash: &hash,
-                    club: None,
-                    region: None,
-                    is_admin: admin,
-                    created_at: now,
-                },
-            )
-            .unwrap()
-            .expect("new account");
-            accounts::mark_email_verified(conn, account.id, now).unwrap();
-            account.id
-        })
-        .await
+        self.with_conn(move |conn| create_verified_account(conn, &email, &name, admin))
+            .await
     }
 
     /// A new browser signed in as an existing account (password [`PASSWORD`]).
@@ -186,6 +166,34 @@ impl TestApp {
         let id = self.create_account(email, name, false).await;
         (id, self.signed_in_client(email).await)
     }
+}
+
+/// Creates a verified account (password [`PASSWORD`]); returns its id.
+pub fn create_verified_account(
+    conn: &mut soulstone::db::DbConnection,
+    email: &str,
+    name: &str,
+    admin: bool,
+) -> i64 {
+    use soulstone::db::accounts;
+    let now = chrono::Utc::now().naive_utc();
+    let hash = soulstone::auth::password::hash_password(PASSWORD).unwrap();
+    let account = accounts::create_account(
+        conn,
+        &accounts::NewAccount {
+            email,
+            display_name: name,
+            password_hash: &hash,
+            club: None,
+            region: None,
+            is_admin: admin,
+            created_at: now,
+        },
+    )
+    .unwrap()
+    .expect("new account");
+    accounts::mark_email_verified(conn, account.id, now).unwrap();
+    account.id
 }
 
 /// A browser: a cookie jar, no automatic redirects.

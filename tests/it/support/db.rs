@@ -99,6 +99,17 @@ impl TestDb {
         }
     }
 
+    /// Another handle on the same database (a second instance, a restart);
+    /// the original handle still owns it and removes it.
+    pub fn share(&self) -> Self {
+        Self {
+            url: self.url.clone(),
+            backend: self.backend.clone(),
+            _dir: None,
+            pg_schema: None,
+        }
+    }
+
     /// Opens the database with migrations applied.
     pub fn open(&self) -> Db {
         Db::open(&self.url, 4).expect("open test database")

@@ -1,0 +1,235 @@
+//! Conditions of the day: two instances over one database, and a server
+//! killed (SIGKILL) while submissions are coming in.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::events::{create_event, event_body, set_status};
+use crate::support::{
+    Backend, MailSetup, TestApp, TestClient, TestDb, app::create_verified_account,
+};
+
+both_backends!(
+    two_instances_share_sessions_data_and_mail,
+    a_killed_server_keeps_every_acknowledged_submission,
+);
+
+async fn two_instances_share_sessions_data_and_mail(backend: Backend) {
+    let first = TestApp::spawn(backend).await;
+    // The second instance sends through the first one's SMTP server, so one
+    // mailbox shows whether a mail went out twice.
+    let second = TestApp::spawn_on(first.db.share(), MailSetup::SmtpAt(first.smtp.url())).await;
+    first.create_account("two@example.org", "Two", false).await;
+
+    // Signed in on one instance is signed in on the other (cookies are per host).
+    let browser = first.signed_in_client("two@example.org").await;
+    let on_second = TestClient {
+        base: second.address.clone(),
+        http: browser.http.clone(),
+    };
+    assert_eq!(on_second.get("/account").await.status(), 200);
+
+    // A token from one works on the other; revoked on one, refused on both.
+    let api_first = first.api_client("two@example.org").await;
+    let api_second = crate::support::ApiClient {
+        base: second.address.clone(),
+        ..api_first.clone()
+    };
+    let (status, me) = api_second.get("/me").await;
+    assert_eq!(status, 200, "{me}");
+
+    // Data written through one instance is read at once through the other.
+    let event = create_event(&api_first, event_body("Two servers")).await;
+    set_status(&api_second, event, "running").await;
+    let (status, _) = api_second
+        .post(
+            &format!("/events/{event}/players"),
+            json!({"name": "Walk-in"}),
+        )
+        .await;
+    assert_eq!(status, 201);
+    let (_, detail) = api_first.get(&format!("/events/{event}")).await;
+    assert_eq!(detail["status"], "running", "{detail}");
+    assert!(
+        detail["players"].to_string().contains("Walk-in"),
+        "{detail}"
+    );
+
+    // Mail queued through both instances goes out exactly once each.
+    let addresses: Vec<String> = (0..6).map(|i| format!("new{i}@example.org")).collect();
+    for (i, address) in addresses.iter().enumerate() {
+        let app = if i % 2 == 0 { &first } else { &second };
+        let response = app
+            .new_client()
+            .post_form(
+                "/signup",
+                &[
+                    ("display_name", &format!("New {i}")),
+                    ("email", address),
+                    ("password", crate::support::PASSWORD),
+                ],
+            )
+            .await;
+        assert_eq!(response.status(), 303);
+    }
+    for address in &addresses {
+        first.smtp.wait_for(address, "Confirm your email").await;
+    }
+    // Both senders keep polling for a while: nothing may go out a second time.
+    actix_web::rt::time::sleep(Duration::from_secs(3)).await;
+    let mut received: BTreeMap<String, usize> = BTreeMap::new();
+    for mail in first.smtp.received() {
+        for address in &addresses {
+            if mail
+                .header("To")
+                .is_some_and(|to| to.contains(address.as_str()))
+            {
+                *received.entry(address.clone()).or_default() += 1;
+            }
+        }
+    }
+    for address in &addresses {
+        assert_eq!(received.get(address), Some(&1), "{address}: {received:?}");
+    }
+    assert!(
+        second.smtp.received().is_empty(),
+        "the second instance was told to use the first one's SMTP server"
+    );
+
+    let (status, _) = api_first.post("/token/revoke", json!({})).await;
+    assert!(status == 204 || status == 200, "revoke: {status}");
+    let (status, _) = api_second.get("/me").await;
+    assert_eq!(
+        status, 401,
+        "a token revoked on one instance is refused by the other"
+    );
+}
+
+async fn a_killed_server_keeps_every_acknowledged_submission(backend: Backend) {
+    let db = TestDb::create(&backend);
+    let data_dir = tempfile::tempdir().unwrap();
+    let url = match &db.url {
+        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
+        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
+    };
+    {
+        let opened = db.open();
+        let mut conn = opened.conn().unwrap();
+        create_verified_account(&mut conn, "kill@example.org", "Kill", false);
+    }
+    // A fixed secret: sessions made before the crash stay valid after it.
+    let env = [
+        ("DATABASE_URL", url.as_str()),
+        (
+            "SOULSTONE_SECRET",
+            "a fixed secret for the crash test, 32+ chars",
+        ),
+        ("SOULSTONE_DATA_DIR", "data"),
+    ];
+    let server = crate::binary::start(data_dir.path(), &env);
+    let base = format!("http://{}", server.address);
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    let token: serde_json::Value = http
+        .post(format!("{base}/api/v1/token"))
+        .json(&json!({"email": "kill@example.org", "password": crate::support::PASSWORD}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let api = crate::support::ApiClient {
+        base: base.clone(),
+        http: http.clone(),
+        token: token["token"].as_str().unwrap().to_owned(),
+    };
+    let event = create_event(&api, event_body("Power cut")).await;
+    set_status(&api, event, "running").await;
+
+    // Submit walk-ins as fast as the server answers; kill it mid-stream.
+    let submitter = {
+        let api = api.clone();
+        actix_web::rt::spawn(async move {
+            let mut acknowledged = Vec::new();
+            for i in 0..10_000 {
+                let name = format!("Player {i:05}");
+                let (status, _) = match api
+                    .http
+                    .post(format!("{}/api/v1/events/{event}/players", api.base))
+                    .bearer_auth(&api.token)
+                    .json(&json!({"name": name}))
+                    .send()
+                    .await
+                {
+                    Ok(response) => (response.status().as_u16(), ()),
+                    Err(_) => break,
+                };
+                if status == 201 {
+                    acknowledged.push(name);
+                } else {
+                    break;
+                }
+            }
+            acknowledged
+        })
+    };
+    actix_web::rt::time::sleep(Duration::from_millis(1_500)).await;
+    let mut server = server;
+    server.child.kill().unwrap(); // SIGKILL: no graceful shutdown
+    server.child.wait().unwrap();
+    let acknowledged = submitter.await.unwrap();
+    assert!(
+        acknowledged.len() >= 5,
+        "the server should have accepted some submissions before the kill: {}",
+        acknowledged.len()
+    );
+
+    // Restart on the same database: everything acknowledged is there, once.
+    let restarted = crate::binary::start(data_dir.path(), &env);
+    let api = crate::support::ApiClient {
+        base: format!("http://{}", restarted.address),
+        ..api
+    };
+    let (status, detail) = api.get(&format!("/events/{event}")).await;
+    assert_eq!(status, 200, "{detail}");
+    let names: Vec<String> = detail["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_owned())
+        .collect();
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for name in &names {
+        *counts.entry(name.as_str()).or_default() += 1;
+    }
+    assert!(
+        counts.values().all(|&c| c == 1),
+        "duplicates after the crash"
+    );
+    for name in &acknowledged {
+        assert!(
+            counts.contains_key(name.as_str()),
+            "{name} was acknowledged but is lost"
+        );
+    }
+    // At most the one request in flight at the kill may have landed unacknowledged.
+    assert!(
+        names.len() <= acknowledged.len() + 1,
+        "{} stored, {} acknowledged",
+        names.len(),
+        acknowledged.len()
+    );
+    // The restarted server accepts work again.
+    let (status, _) = api
+        .post(
+            &format!("/events/{event}/players"),
+            json!({"name": "After the crash"}),
+        )
+        .await;
+    assert_eq!(status, 201);
+}
