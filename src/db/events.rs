@@ -78,8 +78,14 @@ pub fn insert_event(
             events::created_at.eq(now),
             events::updated_at.eq(now),
         ))
-        .returning(events::all_columns)
-        .get_result::<Event>(conn)?)
+        .returning(events::id)
+        .get_result::<i64>(conn)
+        .and_then(|id| {
+            events::table
+                .find(id)
+                .select(Event::as_select())
+                .first(conn)
+        })?)
 }
 
 pub fn update_event(
@@ -160,6 +166,16 @@ pub fn set_lists_published(
         .set(events::lists_published.eq(published))
         .execute(conn)?;
     Ok(())
+}
+
+/// The event's data revision: it moves on (by database triggers) with every
+/// change to its registrations, rounds or games. `None` if there is no such event.
+pub fn data_revision(conn: &mut DbConnection, id: i64) -> Result<Option<i64>, DbError> {
+    Ok(events::table
+        .find(id)
+        .select(events::data_revision)
+        .first::<i64>(conn)
+        .optional()?)
 }
 
 /// Moves the event's version on if it is still `expected`; false when

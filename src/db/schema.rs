@@ -117,6 +117,7 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         finished_at -> Nullable<Timestamp>,
+        data_revision -> BigInt,
     }
 }
 

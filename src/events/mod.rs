@@ -2,6 +2,7 @@
 //! of the database and the pure pairing and standings code. Web pages and
 //! the JSON API both call these functions, so the rules live in one place.
 
+pub mod cache;
 pub mod demo;
 pub mod input;
 pub mod manage;

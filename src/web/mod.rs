@@ -43,6 +43,8 @@ pub struct AppState {
     pub mail_wakeup: Arc<tokio::sync::Notify>,
     /// Tells this process's work claims from other instances'.
     pub instance_id: String,
+    /// What read-only event pages load, checked against the event's revision.
+    pub event_data: Arc<crate::events::cache::EventDataCache>,
 }
 
 impl AppState {
@@ -60,6 +62,7 @@ impl AppState {
                 std::process::id(),
                 &crate::auth::random_token()[..8]
             ),
+            event_data: Arc::default(),
         }
     }
 

@@ -12,9 +12,78 @@ use crate::support::{
 };
 
 both_backends!(
+    event_revision_moves_with_every_change,
     two_instances_share_sessions_data_and_mail,
     a_killed_server_keeps_every_acknowledged_submission,
 );
+
+/// The triggers behind the event-data cache: every insert and update of a
+/// registration, round or game moves the event's revision on.
+async fn event_revision_moves_with_every_change(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("rev@example.org", "Rev", false).await;
+    let api = app.api_client("rev@example.org").await;
+    let event = create_event(&api, event_body("Revisions")).await;
+    let revision = || {
+        app.with_conn(move |conn| {
+            soulstone::db::events::data_revision(conn, event)
+                .unwrap()
+                .unwrap()
+        })
+    };
+    let mut last = revision().await;
+    set_status(&api, event, "running").await;
+    let mut players = Vec::new();
+    for name in ["A", "B"] {
+        let (_, player) = api
+            .post(&format!("/events/{event}/players"), json!({"name": name}))
+            .await;
+        players.push(player["id"].as_i64().unwrap());
+        let now = revision().await;
+        assert!(now > last, "a new registration moves the revision on");
+        last = now;
+    }
+    let (status, _) = api
+        .post(
+            &format!("/events/{event}/players/{}/drop", players[0]),
+            json!({"dropped": true}),
+        )
+        .await;
+    assert_eq!(status, 204);
+    let now = revision().await;
+    assert!(now > last, "an updated registration moves the revision on");
+    api.post(
+        &format!("/events/{event}/players/{}/drop", players[0]),
+        json!({"dropped": false}),
+    )
+    .await;
+    for player in &players {
+        api.post(
+            &format!("/events/{event}/players/{player}/check-in"),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    last = revision().await;
+    let (status, round) = api
+        .post(&format!("/events/{event}/rounds"), json!({}))
+        .await;
+    assert_eq!(status, 201, "{round}");
+    let now = revision().await;
+    assert!(now > last, "a new round and its games move the revision on");
+    let game = round["tables"][0]["game"].as_i64().unwrap();
+    api.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    last = revision().await;
+    let (status, body) = api
+        .post(
+            &format!("/events/{event}/games/{game}/result"),
+            json!({"a_strategy_vp": 3, "a_scheme_vp": 0, "b_strategy_vp": 1, "b_scheme_vp": 0}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(revision().await > last, "a result moves the revision on");
+}
 
 async fn two_instances_share_sessions_data_and_mail(backend: Backend) {
     let first = TestApp::spawn(backend).await;
@@ -56,6 +125,15 @@ async fn two_instances_share_sessions_data_and_mail(backend: Backend) {
         detail["players"].to_string().contains("Walk-in"),
         "{detail}"
     );
+    // Standings are served from a cache checked against the event's revision:
+    // a change made through the other instance shows at once.
+    let (_, rows) = api_first.get(&format!("/events/{event}/standings")).await;
+    assert_eq!(rows.as_array().map(Vec::len), Some(1), "{rows}");
+    api_second
+        .post(&format!("/events/{event}/players"), json!({"name": "Late"}))
+        .await;
+    let (_, rows) = api_first.get(&format!("/events/{event}/standings")).await;
+    assert_eq!(rows.as_array().map(Vec::len), Some(2), "{rows}");
 
     // Mail queued through both instances goes out exactly once each.
     let addresses: Vec<String> = (0..6).map(|i| format!("new{i}@example.org")).collect();

@@ -12,7 +12,6 @@ use crate::events::manage;
 use crate::events::registration;
 use crate::events::results::{self, ResultInput};
 use crate::events::rounds::{self, EventData};
-use crate::events::standings::compute;
 use crate::events::{self, Actor, EventSettings, EventStatus, EventView};
 use crate::tournament::standings::StandingRow;
 use crate::web::AppState;
@@ -431,10 +430,11 @@ async fn get_round(
 ) -> Result<HttpResponse, ApiError> {
     let (id, number) = path.into_inner();
     let actor = user.as_ref().and_then(actor);
+    let cache = std::sync::Arc::clone(&state.event_data);
     let detail = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            let data = EventData::load(conn, id)?;
+            let data = cache.load(conn, id)?;
             let round = data
                 .rounds
                 .iter()
@@ -585,11 +585,11 @@ async fn get_standings(
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let actor = user.as_ref().and_then(actor);
-    let rows: Vec<StandingRow> = state
+    let cache = std::sync::Arc::clone(&state.event_data);
+    let rows: std::sync::Arc<Vec<StandingRow>> = state
         .with_db(move |conn| {
             let (view, _) = events::load(conn, id, actor)?;
-            let data = EventData::load(conn, id)?;
-            Ok(compute(&view, &data))
+            Ok(cache.standings(conn, &view)?)
         })
         .await?;
     Ok(HttpResponse::Ok().json(rows))

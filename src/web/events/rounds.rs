@@ -238,11 +238,12 @@ async fn load_round(
     id: i64,
     number: i32,
     actor: Option<crate::events::Actor>,
-) -> Result<(EventView, Access, Round, EventData), AppError> {
+) -> Result<(EventView, Access, Round, std::sync::Arc<EventData>), AppError> {
+    let cache = std::sync::Arc::clone(&state.event_data);
     state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            let data = EventData::load(conn, id)?;
+            let data = cache.load(conn, id)?;
             let round = data
                 .rounds
                 .iter()

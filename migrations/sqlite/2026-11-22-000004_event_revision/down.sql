@@ -1,0 +1,13 @@
+DROP TRIGGER IF EXISTS registrations_insert_revision;
+DROP TRIGGER IF EXISTS registrations_update_revision;
+DROP TRIGGER IF EXISTS registrations_delete_revision;
+DROP TRIGGER IF EXISTS registrations_move_revision;
+DROP TRIGGER IF EXISTS rounds_insert_revision;
+DROP TRIGGER IF EXISTS rounds_update_revision;
+DROP TRIGGER IF EXISTS rounds_delete_revision;
+DROP TRIGGER IF EXISTS rounds_move_revision;
+DROP TRIGGER IF EXISTS games_insert_revision;
+DROP TRIGGER IF EXISTS games_update_revision;
+DROP TRIGGER IF EXISTS games_delete_revision;
+DROP TRIGGER IF EXISTS games_move_revision;
+ALTER TABLE events DROP COLUMN data_revision;

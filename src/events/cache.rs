@@ -1,0 +1,101 @@
+//! A cache of what read-only event pages load (players, rounds, games),
+//! checked against the event's data revision on every use: database triggers
+//! move the revision on with any change, from any instance, so a cached copy
+//! is never served stale.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use chrono::NaiveDateTime;
+
+use super::rounds::EventData;
+use super::{EventError, EventView};
+use crate::db::DbConnection;
+use crate::db::events as db_events;
+use crate::tournament::standings::StandingRow;
+
+/// Events kept at once; past this the cache starts afresh (cheap and bounded).
+const CAPACITY: usize = 256;
+
+type Entries<K, V> = Mutex<HashMap<i64, (K, Arc<V>)>>;
+
+/// Standings also depend on the event's own settings, which its version and
+/// update time follow.
+type StandingsKey = (i64, i32, NaiveDateTime);
+
+#[derive(Default)]
+pub struct EventDataCache {
+    entries: Entries<i64, EventData>,
+    standings: Entries<StandingsKey, Vec<StandingRow>>,
+}
+
+impl std::fmt::Debug for EventDataCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventDataCache").finish_non_exhaustive()
+    }
+}
+
+impl EventDataCache {
+    /// The event's data, from the cache when its revision is current.
+    pub fn load(
+        &self,
+        conn: &mut DbConnection,
+        event_id: i64,
+    ) -> Result<Arc<EventData>, EventError> {
+        Ok(self.load_with_revision(conn, event_id)?.1)
+    }
+
+    /// The event's standings, computed once per revision and settings.
+    pub fn standings(
+        &self,
+        conn: &mut DbConnection,
+        view: &EventView,
+    ) -> Result<Arc<Vec<StandingRow>>, EventError> {
+        let (revision, data) = self.load_with_revision(conn, view.id())?;
+        let key = (revision, view.event.version, view.event.updated_at);
+        if let Some(rows) = lookup(&self.standings, view.id(), &key) {
+            return Ok(rows);
+        }
+        let rows = Arc::new(super::standings::compute(view, &data));
+        store(&self.standings, view.id(), key, Arc::clone(&rows));
+        Ok(rows)
+    }
+
+    fn load_with_revision(
+        &self,
+        conn: &mut DbConnection,
+        event_id: i64,
+    ) -> Result<(i64, Arc<EventData>), EventError> {
+        // The revision is read before the data: data loaded after it is at
+        // least that new, so a copy is never filed under a later revision.
+        let revision = db_events::data_revision(conn, event_id)?.ok_or(EventError::NotFound)?;
+        if let Some(data) = lookup(&self.entries, event_id, &revision) {
+            return Ok((revision, data));
+        }
+        let data = Arc::new(EventData::load(conn, event_id)?);
+        store(&self.entries, event_id, revision, Arc::clone(&data));
+        Ok((revision, data))
+    }
+}
+
+fn lookup<K: PartialEq, V>(entries: &Entries<K, V>, event_id: i64, key: &K) -> Option<Arc<V>> {
+    lock(entries)
+        .get(&event_id)
+        .filter(|(cached, _)| cached == key)
+        .map(|(_, value)| Arc::clone(value))
+}
+
+fn store<K, V>(entries: &Entries<K, V>, event_id: i64, key: K, value: Arc<V>) {
+    let mut entries = lock(entries);
+    if entries.len() >= CAPACITY {
+        entries.clear();
+    }
+    entries.insert(event_id, (key, value));
+}
+
+fn lock<K, V>(entries: &Entries<K, V>) -> std::sync::MutexGuard<'_, HashMap<i64, (K, Arc<V>)>> {
+    // A panic while holding the lock cannot leave a half-written entry.
+    entries
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
