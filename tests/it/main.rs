@@ -8,6 +8,7 @@ mod support;
 mod access;
 mod accounts;
 mod binary;
+mod browser;
 mod engine_props;
 mod events;
 mod foundation;

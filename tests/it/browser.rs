@@ -1,0 +1,385 @@
+//! End to end in a real browser: Debian's Chromium driven through
+//! chromedriver (WebDriver), at a phone-sized viewport, with screenshots kept
+//! under `test-artifacts/screenshots/` and an accessibility check of every
+//! page visited.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+use crate::support::{Backend, PASSWORD, TestApp};
+
+both_backends!(an_organiser_runs_a_small_event_in_the_browser);
+
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// chromedriver and one headless Chromium session, stopped on drop.
+struct Browser {
+    driver: Child,
+    client: Option<Client>,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+impl Browser {
+    async fn start() -> Self {
+        assert!(
+            std::path::Path::new(CHROMEDRIVER).exists() && std::path::Path::new(CHROMIUM).exists(),
+            "browser tests need Debian's Chromium: apt-get install chromium chromium-driver \
+             (.ci/run installs them)"
+        );
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let profile = tempfile::tempdir().unwrap();
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                    format!("--user-data-dir={}", profile.path().display()),
+                    "--window-size=390,844",
+                ],
+                "mobileEmulation": {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0}},
+            }),
+        );
+        let client = ClientBuilder::native()
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("WebDriver session");
+        Self {
+            driver,
+            client: Some(client),
+            _profile: profile,
+        }
+    }
+
+    fn client(&self) -> &Client {
+        self.client.as_ref().unwrap()
+    }
+
+    async fn close(mut self) {
+        if let Some(client) = self.client.take() {
+            let _ = client.close().await;
+        }
+    }
+}
+
+fn artifacts_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test-artifacts/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The checks a page must pass, run inside the browser on the live DOM.
+const ACCESSIBILITY_CHECK: &str = r#"
+const problems = [];
+if (!document.documentElement.lang) problems.push("the page has no lang attribute");
+if (!document.title.trim()) problems.push("the page has no title");
+const h1s = document.querySelectorAll("h1");
+if (h1s.length !== 1) problems.push(`expected one h1, found ${h1s.length}`);
+let last = 0;
+for (const h of document.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
+  const level = Number(h.tagName[1]);
+  if (last && level > last + 1) problems.push(`heading "${h.textContent.trim()}" skips from h${last} to h${level}`);
+  last = level;
+}
+for (const field of document.querySelectorAll("input, select, textarea")) {
+  if (field.type === "hidden" || field.type === "submit" || field.type === "button") continue;
+  const labelled = (field.id && document.querySelector(`label[for="${field.id}"]`))
+    || field.closest("label") || field.getAttribute("aria-label") || field.getAttribute("aria-labelledby");
+  if (!labelled) problems.push(`field "${field.name}" has no label`);
+}
+for (const button of document.querySelectorAll("button, a")) {
+  const name = (button.textContent || "").trim() || button.getAttribute("aria-label") || button.getAttribute("title");
+  if (!name) problems.push(`a ${button.tagName.toLowerCase()} has no accessible name`);
+}
+for (const img of document.querySelectorAll("img")) {
+  if (!img.hasAttribute("alt")) problems.push("an image has no alt text");
+}
+if (document.documentElement.scrollWidth > window.innerWidth + 1)
+  problems.push(`the page is wider than the phone screen (${document.documentElement.scrollWidth}px)`);
+return problems;
+"#;
+
+/// Saves a screenshot and fails on any accessibility problem of the page.
+async fn check_page(client: &Client, name: &str) {
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(artifacts_dir().join(format!("{name}.png")), png).unwrap();
+    let problems = client.execute(ACCESSIBILITY_CHECK, vec![]).await.unwrap();
+    let problems: Vec<String> = serde_json::from_value(problems).unwrap();
+    assert!(problems.is_empty(), "{name}: {problems:#?}");
+}
+
+async fn fill(client: &Client, name: &str, value: &str) {
+    let field = client
+        .find(Locator::Css(&format!("[name=\"{name}\"]")))
+        .await
+        .unwrap_or_else(|e| panic!("no field {name}: {e}"));
+    field.clear().await.unwrap();
+    field.send_keys(value).await.unwrap();
+}
+
+/// Clicks a button and waits for the page it leads to.
+async fn click_button(client: &Client, text: &str) {
+    let xpath = format!("//button[normalize-space(.)=\"{text}\"]");
+    let button = client
+        .find(Locator::XPath(&xpath))
+        .await
+        .unwrap_or_else(|e| panic!("no button \"{text}\": {e}"));
+    let old_page = client.find(Locator::Css("html")).await.unwrap();
+    button.click().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    // The old document goes stale once the browser has moved on.
+    while old_page.tag_name().await.is_ok() {
+        assert!(Instant::now() < deadline, "clicking \"{text}\" led nowhere");
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    wait_until_loaded(client).await;
+}
+
+async fn wait_until_loaded(client: &Client) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let state = client
+            .execute("return document.readyState", vec![])
+            .await
+            .unwrap_or_default();
+        if state == "complete" {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the page did not finish loading");
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn visit(client: &Client, url: &str) {
+    client.goto(url).await.unwrap();
+    wait_until_loaded(client).await;
+}
+
+async fn body_text(client: &Client) -> String {
+    client
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+/// Sets a field's value directly (date pickers and selects differ by locale).
+async fn set_value(client: &Client, name: &str, value: &str) {
+    client
+        .execute(
+            "const field = document.querySelector(`[name=\"${arguments[0]}\"]`); \
+             field.value = arguments[1]; field.dispatchEvent(new Event('change'));",
+            vec![json!(name), json!(value)],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("cannot set {name}: {e}"));
+}
+
+async fn click_labelled(client: &Client, label: &str) {
+    let button = client
+        .find(Locator::Css(&format!("button[aria-label=\"{label}\"]")))
+        .await
+        .unwrap_or_else(|e| panic!("no button labelled \"{label}\": {e}"));
+    let old_page = client.find(Locator::Css("html")).await.unwrap();
+    button.click().await.unwrap();
+    while old_page.tag_name().await.is_ok() {
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    wait_until_loaded(client).await;
+}
+
+/// Enters every open result of the round page the browser is on: the first
+/// player wins 3+2 to 1+0.
+async fn enter_round_results(client: &Client, prefix: &str, round: u32) -> usize {
+    let mut links = Vec::new();
+    for link in client.find_all(Locator::LinkText("enter")).await.unwrap() {
+        links.push(link.attr("href").await.unwrap().unwrap());
+    }
+    for (i, link) in links.iter().enumerate() {
+        visit(client, &format!("{}{link}", current_origin(client).await)).await;
+        if i == 0 {
+            check_page(client, &format!("{prefix}-round{round}-game")).await;
+        }
+        fill(client, "a_strategy_vp", "3").await;
+        fill(client, "a_scheme_vp", "2").await;
+        fill(client, "b_strategy_vp", "1").await;
+        fill(client, "b_scheme_vp", "0").await;
+        click_button(client, "Save the result").await;
+        let text = body_text(client).await;
+        assert!(
+            text.contains("Result saved") && text.contains("5 – 1"),
+            "{text}"
+        );
+    }
+    links.len()
+}
+
+async fn current_origin(client: &Client) -> String {
+    let url = client.current_url().await.unwrap();
+    url.origin().ascii_serialization()
+}
+
+async fn pair_and_publish(client: &Client, prefix: &str, round: u32) {
+    click_button(client, "Pair the next round").await;
+    click_button(client, "Flip one setup for all tables").await;
+    let text = body_text(client).await;
+    assert!(text.contains("Scheme pool"), "{text}");
+    click_button(client, "Publish and mail the players").await;
+    let text = body_text(client).await;
+    assert!(text.contains("is published"), "{text}");
+    check_page(client, &format!("{prefix}-round{round}")).await;
+}
+
+async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
+    let app = TestApp::spawn(backend.clone()).await;
+    app.create_account("to@example.org", "Tess Organiser", false)
+        .await;
+    let browser = Browser::start().await;
+    let client = browser.client();
+    let prefix = backend.name();
+
+    // The accessibility check itself catches what it is meant to.
+    visit(
+        client,
+        "data:text/html,<html><head><title>t</title></head><body><h1>a</h1><h3>b</h3><input name=bare><button></button></body></html>",
+    )
+    .await;
+    let problems: Vec<String> =
+        serde_json::from_value(client.execute(ACCESSIBILITY_CHECK, vec![]).await.unwrap()).unwrap();
+    for expected in [
+        "no lang",
+        "skips from h1 to h3",
+        "\"bare\" has no label",
+        "no accessible name",
+    ] {
+        assert!(
+            problems.iter().any(|p| p.contains(expected)),
+            "{expected}: {problems:?}"
+        );
+    }
+
+    // The public setup generator works for anyone.
+    visit(client, &app.url("/setup")).await;
+    set_value(client, "edition", "m3e").await;
+    click_button(client, "Flip").await;
+    let text = body_text(client).await;
+    assert!(
+        text.contains("Scheme pool") || text.contains("Strategy"),
+        "{text}"
+    );
+    check_page(client, &format!("{prefix}-00-setup")).await;
+
+    visit(client, &app.url("/signin")).await;
+    check_page(client, &format!("{prefix}-01-signin")).await;
+    fill(client, "email", "to@example.org").await;
+    fill(client, "password", PASSWORD).await;
+    click_button(client, "Sign in").await;
+    let text = body_text(client).await;
+    assert!(text.contains("Tess Organiser"), "{text}");
+
+    // A new event: only the name and dates need typing.
+    visit(client, &app.url("/events/new")).await;
+    check_page(client, &format!("{prefix}-02-new-event")).await;
+    fill(client, "name", "Browser Open").await;
+    set_value(client, "starts_on", "2026-12-12").await;
+    set_value(client, "ends_on", "2026-12-12").await;
+    set_value(client, "rounds_planned", "2").await;
+    // The shipped Gaining Grounds pool is 3rd edition's.
+    set_value(client, "game_system", "m3e").await;
+    set_value(client, "pool", "m3e-gg3").await;
+    click_button(client, "Create the event").await;
+    let text = body_text(client).await;
+    assert!(text.contains("Browser Open"), "{text}");
+    let event_url = client.current_url().await.unwrap().to_string();
+    click_button(client, "Open registration").await;
+    check_page(client, &format!("{prefix}-03-event")).await;
+
+    // Four walk-ins, checked in from the players page.
+    let players = ["Ada", "Bram", "Cleo", "Dov"];
+    visit(client, &format!("{event_url}/players")).await;
+    for name in players {
+        fill(client, "name", name).await;
+        click_button(client, "Add the player").await;
+    }
+    for name in players {
+        click_labelled(client, &format!("Check in {name}")).await;
+    }
+    let text = body_text(client).await;
+    assert!(text.contains("4 of 4 checked in"), "{text}");
+    check_page(client, &format!("{prefix}-04-players")).await;
+
+    visit(client, &event_url).await;
+    click_button(client, "Start the event").await;
+    pair_and_publish(client, prefix, 1).await;
+    assert_eq!(enter_round_results(client, prefix, 1).await, 2);
+
+    // One player drops after round 1: round 2 has three players and a bye.
+    visit(client, &format!("{event_url}/players")).await;
+    click_labelled(client, "Drop Dov").await;
+    visit(client, &event_url).await;
+    pair_and_publish(client, prefix, 2).await;
+    assert_eq!(enter_round_results(client, prefix, 2).await, 1);
+
+    visit(client, &format!("{event_url}/standings")).await;
+    check_page(client, &format!("{prefix}-05-standings")).await;
+    let text = body_text(client).await;
+    for name in players {
+        assert!(text.contains(name), "{text}");
+    }
+
+    // The CSV export adds up: two wins in round 1, a win and a bye (3 each) in round 2.
+    let csv = reqwest::get(format!("{event_url}/standings.csv"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 5, "{csv}");
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let points = header.iter().position(|h| *h == "points").unwrap();
+    let dropped = header.iter().position(|h| *h == "dropped").unwrap();
+    let total: i64 = lines[1..]
+        .iter()
+        .map(|l| l.split(',').nth(points).unwrap().parse::<i64>().unwrap())
+        .sum();
+    assert_eq!(total, 12, "{csv}");
+    let dov = lines.iter().find(|l| l.contains("\"Dov\"")).unwrap();
+    assert_eq!(dov.split(',').nth(dropped), Some("true"), "{csv}");
+
+    browser.close().await;
+}
