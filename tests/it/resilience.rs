@@ -14,6 +14,7 @@ use crate::support::{
 both_backends!(
     event_revision_moves_with_every_change,
     two_instances_share_sessions_data_and_mail,
+    mail_waits_while_smtp_is_down_and_goes_out_once_later,
     a_killed_server_keeps_every_acknowledged_submission,
 );
 
@@ -310,4 +311,74 @@ async fn a_killed_server_keeps_every_acknowledged_submission(backend: Backend) {
         )
         .await;
     assert_eq!(status, 201);
+}
+
+async fn mail_waits_while_smtp_is_down_and_goes_out_once_later(backend: Backend) {
+    use diesel::prelude::*;
+    use soulstone::db::schema::mail_outbox;
+    // A port bound but not listening: connections are refused, and no other
+    // test can take it before the mail server comes up on it.
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    socket
+        .bind(
+            &"127.0.0.1:0"
+                .parse::<std::net::SocketAddr>()
+                .unwrap()
+                .into(),
+        )
+        .unwrap();
+    let port = socket.local_addr().unwrap().as_socket().unwrap().port();
+    let app = TestApp::spawn_with(
+        backend,
+        MailSetup::SmtpAt(format!("smtp://127.0.0.1:{port}")),
+    )
+    .await;
+    let response = app
+        .new_client()
+        .post_form(
+            "/signup",
+            &[
+                ("display_name", "Later"),
+                ("email", "later@example.org"),
+                ("password", crate::support::PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let mail = loop {
+        let mails = app
+            .with_conn(|conn| soulstone::db::mail::to_address(conn, "later@example.org").unwrap())
+            .await;
+        if let Some(mail) = mails.into_iter().find(|m| m.attempts > 0) {
+            break mail;
+        }
+        assert!(std::time::Instant::now() < deadline, "no delivery attempt");
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(mail.status, "pending");
+
+    // The mail server comes back; the retry is due (time passes: the backoff
+    // is 30 s, so the test moves the schedule instead of waiting).
+    socket.listen(16).unwrap();
+    let smtp = crate::support::smtp::SmtpServer::start_on(socket.into(), port);
+    let id = mail.id;
+    app.with_conn(move |conn| {
+        diesel::update(mail_outbox::table.find(id))
+            .set(mail_outbox::next_attempt_at.eq(chrono::Utc::now().naive_utc()))
+            .execute(conn)
+            .unwrap()
+    })
+    .await;
+    app.state.mail_wakeup.notify_one();
+    smtp.wait_for("later@example.org", "Confirm your email")
+        .await;
+    actix_web::rt::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(smtp.received().len(), 1, "sent once, not again");
+    let mails = app
+        .with_conn(|conn| soulstone::db::mail::to_address(conn, "later@example.org").unwrap())
+        .await;
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].status, "sent");
+    assert_eq!(mails[0].attempts, 2, "one failed attempt, one delivery");
 }
