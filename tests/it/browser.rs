@@ -13,27 +13,31 @@ use serde_json::json;
 
 use crate::support::{Backend, PASSWORD, TestApp};
 
-both_backends!(an_organiser_runs_a_small_event_in_the_browser);
+both_backends!(
+    an_organiser_runs_a_small_event_in_the_browser,
+    players_report_confirm_and_dispute_in_the_browser,
+);
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
-/// chromedriver and one headless Chromium session, stopped on drop.
-struct Browser {
-    driver: Child,
-    client: Option<Client>,
-    _profile: tempfile::TempDir,
+/// chromedriver, stopped on drop; each session is its own headless Chromium
+/// with a fresh profile (its own cookies: one person each).
+struct Driver {
+    process: Child,
+    port: u16,
+    profiles: Vec<tempfile::TempDir>,
 }
 
-impl Drop for Browser {
+impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+        let _ = self.process.kill();
+        let _ = self.process.wait();
     }
 }
 
-impl Browser {
-    async fn start() -> Self {
+impl Driver {
+    fn start() -> Self {
         assert!(
             std::path::Path::new(CHROMEDRIVER).exists() && std::path::Path::new(CHROMIUM).exists(),
             "browser tests need Debian's Chromium: apt-get install chromium chromium-driver \
@@ -44,7 +48,7 @@ impl Browser {
             .local_addr()
             .unwrap()
             .port();
-        let driver = Command::new(CHROMEDRIVER)
+        let process = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -55,6 +59,15 @@ impl Browser {
             assert!(Instant::now() < deadline, "chromedriver did not start");
             std::thread::sleep(Duration::from_millis(50));
         }
+        Self {
+            process,
+            port,
+            profiles: Vec::new(),
+        }
+    }
+
+    /// A new browser at a phone-sized viewport (390×844).
+    async fn session(&mut self) -> Client {
         let profile = tempfile::tempdir().unwrap();
         let mut capabilities = serde_json::Map::new();
         capabilities.insert(
@@ -71,26 +84,12 @@ impl Browser {
                 "mobileEmulation": {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0}},
             }),
         );
-        let client = ClientBuilder::native()
+        self.profiles.push(profile);
+        ClientBuilder::native()
             .capabilities(capabilities)
-            .connect(&format!("http://127.0.0.1:{port}"))
+            .connect(&format!("http://127.0.0.1:{}", self.port))
             .await
-            .expect("WebDriver session");
-        Self {
-            driver,
-            client: Some(client),
-            _profile: profile,
-        }
-    }
-
-    fn client(&self) -> &Client {
-        self.client.as_ref().unwrap()
-    }
-
-    async fn close(mut self) {
-        if let Some(client) = self.client.take() {
-            let _ = client.close().await;
-        }
+            .expect("WebDriver session")
     }
 }
 
@@ -268,8 +267,9 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
     let app = TestApp::spawn(backend.clone()).await;
     app.create_account("to@example.org", "Tess Organiser", false)
         .await;
-    let browser = Browser::start().await;
-    let client = browser.client();
+    let mut driver = Driver::start();
+    let session = driver.session().await;
+    let client = &session;
     let prefix = backend.name();
 
     // The accessibility check itself catches what it is meant to.
@@ -381,5 +381,150 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
     let dov = lines.iter().find(|l| l.contains("\"Dov\"")).unwrap();
     assert_eq!(dov.split(',').nth(dropped), Some("true"), "{csv}");
 
-    browser.close().await;
+    session.close().await.unwrap();
+}
+
+async fn sign_in(client: &Client, app: &TestApp, email: &str) {
+    visit(client, &app.url("/signin")).await;
+    fill(client, "email", email).await;
+    fill(client, "password", PASSWORD).await;
+    click_button(client, "Sign in").await;
+}
+
+async fn follow_link(client: &Client, text: &str) {
+    let link = client
+        .find(Locator::XPath(&format!(
+            "//a[contains(normalize-space(.), \"{text}\")]"
+        )))
+        .await
+        .unwrap_or_else(|e| panic!("no link \"{text}\": {e}"));
+    let href = link.attr("href").await.unwrap().unwrap();
+    visit(client, &format!("{}{href}", current_origin(client).await)).await;
+}
+
+/// Four registered players on their phones: they register, report their
+/// games and confirm or dispute their opponent's report; the organiser
+/// resolves the dispute; the standings show exactly those results.
+async fn players_report_confirm_and_dispute_in_the_browser(backend: Backend) {
+    use crate::events::{create_event, event_body, set_status};
+    let app = TestApp::spawn(backend.clone()).await;
+    let prefix = format!("{}-players", backend.name());
+    app.create_account("org@example.org", "Orla Organiser", false)
+        .await;
+    let names = ["Ines", "Jon", "Kai", "Lea"];
+    for name in names {
+        app.create_account(&format!("{}@example.org", name.to_lowercase()), name, false)
+            .await;
+    }
+    let api = app.api_client("org@example.org").await;
+    let mut body = event_body("Phone Cup");
+    body["game_system"] = json!("m3e");
+    body["pool"] = json!("m3e-gg3");
+    body["rounds_planned"] = json!(1);
+    let event = create_event(&api, body).await;
+    set_status(&api, event, "registration").await;
+
+    let mut driver = Driver::start();
+    let mut phones = Vec::new();
+    for name in names {
+        let phone = driver.session().await;
+        sign_in(
+            &phone,
+            &app,
+            &format!("{}@example.org", name.to_lowercase()),
+        )
+        .await;
+        visit(&phone, &app.url(&format!("/events/{event}"))).await;
+        click_button(&phone, "Register for this event").await;
+        phones.push((name, phone));
+    }
+    check_page(&phones[0].1, &format!("{prefix}-registered")).await;
+
+    let (_, detail) = api.get(&format!("/events/{event}")).await;
+    for player in detail["players"].as_array().unwrap() {
+        api.post(
+            &format!("/events/{event}/players/{}/check-in", player["id"]),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    set_status(&api, event, "running").await;
+    let (status, _) = api
+        .post(&format!("/events/{event}/rounds"), json!({}))
+        .await;
+    assert_eq!(status, 201);
+    api.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+
+    // Each table: the first of its players to look reports; the other answers.
+    let mut reported: Vec<String> = Vec::new();
+    let mut disputed = None;
+    for (name, phone) in &phones {
+        visit(phone, &app.url(&format!("/events/{event}/rounds/1"))).await;
+        follow_link(phone, "Your game").await;
+        let game_url = phone.current_url().await.unwrap().to_string();
+        let text = body_text(phone).await;
+        if text.contains("Confirm the reported result") {
+            if disputed.is_none() {
+                check_page(phone, &format!("{prefix}-to-confirm")).await;
+                fill(phone, "note", "We played 4 to 1, not 5 to 1").await;
+                click_button(phone, "Dispute").await;
+                let text = body_text(phone).await;
+                assert!(text.contains("Disputed"), "{text}");
+                disputed = Some(game_url);
+            } else {
+                click_button(phone, "Confirm").await;
+                let text = body_text(phone).await;
+                assert!(text.contains("Result confirmed"), "{name}: {text}");
+            }
+        } else {
+            check_page(phone, &format!("{prefix}-to-report")).await;
+            fill(phone, "a_strategy_vp", "3").await;
+            fill(phone, "a_scheme_vp", "2").await;
+            fill(phone, "b_strategy_vp", "1").await;
+            fill(phone, "b_scheme_vp", "0").await;
+            click_button(phone, "Save the result").await;
+            let text = body_text(phone).await;
+            assert!(text.contains("5 – 1"), "{name}: {text}");
+            reported.push(game_url);
+        }
+    }
+    assert_eq!(reported.len(), 2, "two tables, one report each");
+    let disputed = disputed.expect("one report was disputed");
+
+    // The organiser resolves the dispute from the game page: 4–1.
+    let organiser = driver.session().await;
+    sign_in(&organiser, &app, "org@example.org").await;
+    visit(&organiser, &disputed).await;
+    let text = body_text(&organiser).await;
+    assert!(text.contains("We played 4 to 1"), "{text}");
+    check_page(&organiser, &format!("{prefix}-dispute")).await;
+    fill(&organiser, "a_strategy_vp", "3").await;
+    fill(&organiser, "a_scheme_vp", "1").await;
+    fill(&organiser, "b_strategy_vp", "1").await;
+    fill(&organiser, "b_scheme_vp", "0").await;
+    click_button(&organiser, "Save the result").await;
+    let text = body_text(&organiser).await;
+    assert!(text.contains("4 – 1"), "{text}");
+
+    // Standings: two winners with 3 points, scored 5 and 4; two losers with 1 VP.
+    let (_, rows) = api.get(&format!("/events/{event}/standings")).await;
+    let rows = rows.as_array().unwrap();
+    let mut points: Vec<i64> = rows.iter().map(|r| r["points"].as_i64().unwrap()).collect();
+    points.sort_unstable();
+    assert_eq!(points, vec![0, 0, 3, 3], "{rows:?}");
+    let mut scored: Vec<i64> = rows.iter().map(|r| r["scored"].as_i64().unwrap()).collect();
+    scored.sort_unstable();
+    assert_eq!(scored, vec![1, 1, 4, 5], "{rows:?}");
+    visit(
+        &phones[3].1,
+        &app.url(&format!("/events/{event}/standings")),
+    )
+    .await;
+    check_page(&phones[3].1, &format!("{prefix}-standings")).await;
+
+    for (_, phone) in phones {
+        phone.close().await.unwrap();
+    }
+    organiser.close().await.unwrap();
 }
