@@ -125,6 +125,33 @@ for (const button of document.querySelectorAll("button, a")) {
 for (const img of document.querySelectorAll("img")) {
   if (!img.hasAttribute("alt")) problems.push("an image has no alt text");
 }
+for (const el of document.querySelectorAll("[tabindex]")) {
+  if (Number(el.getAttribute("tabindex")) > 0) problems.push("a positive tabindex breaks the keyboard order");
+}
+// Text contrast (WCAG AA): 4.5:1, or 3:1 for large text.
+const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+const luminance = ([r, g, b]) => {
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+};
+const background = (el) => {
+  for (let e = el; e; e = e.parentElement) {
+    const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+  }
+  return [255, 255, 255];
+};
+for (const el of document.querySelectorAll("body *")) {
+  const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  if (!own || el.offsetParent === null) continue;
+  const style = getComputedStyle(el);
+  const fg = rgb(style.color).slice(0, 3), bg = background(el);
+  const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
+  const ratio = (hi + 0.05) / (lo + 0.05);
+  const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+  const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+  if (ratio < needed) problems.push(`low contrast ${ratio.toFixed(2)}:1 for "${el.textContent.trim().slice(0, 30)}"`);
+}
 if (document.documentElement.scrollWidth > window.innerWidth + 1)
   problems.push(`the page is wider than the phone screen (${document.documentElement.scrollWidth}px)`);
 return problems;
@@ -275,7 +302,7 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
     // The accessibility check itself catches what it is meant to.
     visit(
         client,
-        "data:text/html,<html><head><title>t</title></head><body><h1>a</h1><h3>b</h3><input name=bare><button></button></body></html>",
+        "data:text/html,<html><head><title>t</title></head><body><h1>a</h1><h3>b</h3><input name=bare><button></button><p style='color:%23bbb'>pale</p></body></html>",
     )
     .await;
     let problems: Vec<String> =
@@ -285,6 +312,7 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
         "skips from h1 to h3",
         "\"bare\" has no label",
         "no accessible name",
+        "low contrast",
     ] {
         assert!(
             problems.iter().any(|p| p.contains(expected)),
