@@ -137,6 +137,25 @@ impl TestApp {
         .expect("blocking task")
     }
 
+    /// The outbox mail to `address` once a delivery attempt was made (20 s at most).
+    pub async fn mail_after_first_attempt(&self, address: &str) -> soulstone::db::mail::OutboxMail {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let owned = address.to_owned();
+            let mails = self
+                .with_conn(move |conn| soulstone::db::mail::to_address(conn, &owned).unwrap())
+                .await;
+            if let Some(mail) = mails.into_iter().find(|m| m.attempts > 0) {
+                return mail;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no delivery attempt recorded for {address}"
+            );
+            actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+
     /// Creates a verified account directly in the database; returns its id.
     pub async fn create_account(&self, email: &str, name: &str, admin: bool) -> i64 {
         let (email, name) = (email.to_owned(), name.to_owned());
