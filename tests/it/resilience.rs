@@ -230,42 +230,83 @@ async fn a_killed_server_keeps_every_acknowledged_submission(backend: Backend) {
     let event = create_event(&api, event_body("Power cut")).await;
     set_status(&api, event, "running").await;
 
-    // Submit walk-ins as fast as the server answers; kill it mid-stream.
+    // A round in progress: 100 games waiting for results.
+    for i in 0..200 {
+        let (status, player) = api
+            .post(
+                &format!("/events/{event}/players"),
+                json!({"name": format!("Seed {i:03}")}),
+            )
+            .await;
+        assert_eq!(status, 201);
+        api.post(
+            &format!("/events/{event}/players/{}/check-in", player["id"]),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    let (status, round) = api
+        .post(&format!("/events/{event}/rounds"), json!({}))
+        .await;
+    assert_eq!(status, 201, "{round}");
+    api.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let games: Vec<i64> = round["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["game"].as_i64().unwrap())
+        .collect();
+    assert_eq!(games.len(), 100);
+
+    // Submit results and walk-ins, alternately, as fast as the server
+    // answers; kill it mid-stream.
     let submitter = {
         let api = api.clone();
         actix_web::rt::spawn(async move {
-            let mut acknowledged = Vec::new();
-            for i in 0..10_000 {
-                let name = format!("Player {i:05}");
-                let (status, _) = match api
+            let mut walk_ins = Vec::new();
+            let mut results = Vec::new();
+            for i in 0..10_000usize {
+                let (path, body) = match games.get(i / 2).filter(|_| i % 2 == 0) {
+                    // Distinct scores per game, so a mixed-up result would show.
+                    Some(game) => (
+                        format!("games/{game}/result"),
+                        json!({"a_strategy_vp": 4, "a_scheme_vp": i % 5, "b_strategy_vp": 0, "b_scheme_vp": 1}),
+                    ),
+                    None => (
+                        "players".to_owned(),
+                        json!({"name": format!("Player {i:05}")}),
+                    ),
+                };
+                let Ok(response) = api
                     .http
-                    .post(format!("{}/api/v1/events/{event}/players", api.base))
+                    .post(format!("{}/api/v1/events/{event}/{path}", api.base))
                     .bearer_auth(&api.token)
-                    .json(&json!({"name": name}))
+                    .json(&body)
                     .send()
                     .await
-                {
-                    Ok(response) => (response.status().as_u16(), ()),
-                    Err(_) => break,
-                };
-                if status == 201 {
-                    acknowledged.push(name);
-                } else {
+                else {
                     break;
+                };
+                match response.status().as_u16() {
+                    200 => results.push((games[i / 2], 4 + (i % 5) as i64)),
+                    201 => walk_ins.push(body["name"].as_str().unwrap().to_owned()),
+                    _ => break,
                 }
             }
-            acknowledged
+            (walk_ins, results)
         })
     };
     actix_web::rt::time::sleep(Duration::from_millis(1_500)).await;
     let mut server = server;
     server.child.kill().unwrap(); // SIGKILL: no graceful shutdown
     server.child.wait().unwrap();
-    let acknowledged = submitter.await.unwrap();
+    let (acknowledged, results) = submitter.await.unwrap();
     assert!(
-        acknowledged.len() >= 5,
-        "the server should have accepted some submissions before the kill: {}",
-        acknowledged.len()
+        acknowledged.len() >= 5 && results.len() >= 5,
+        "the server should have accepted some submissions before the kill: {} walk-ins, {} results",
+        acknowledged.len(),
+        results.len()
     );
 
     // Restart on the same database: everything acknowledged is there, once.
@@ -297,12 +338,40 @@ async fn a_killed_server_keeps_every_acknowledged_submission(backend: Backend) {
         );
     }
     // At most the one request in flight at the kill may have landed unacknowledged.
+    let walk_ins = names.iter().filter(|n| n.starts_with("Player ")).count();
     assert!(
-        names.len() <= acknowledged.len() + 1,
-        "{} stored, {} acknowledged",
-        names.len(),
+        walk_ins <= acknowledged.len() + 1,
+        "{walk_ins} stored, {} acknowledged",
         acknowledged.len()
     );
+    // Every acknowledged result is stored with its own score.
+    let (_, round) = api.get(&format!("/events/{event}/rounds/1")).await;
+    let scores: BTreeMap<i64, serde_json::Value> = round["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["game"].as_i64().unwrap(), t["score"].clone()))
+        .collect();
+    for (game, a_vp) in &results {
+        let score = &scores[game];
+        assert_eq!(score["a_vp"].as_i64(), Some(*a_vp), "game {game}: {score}");
+        assert_eq!(score["b_vp"].as_i64(), Some(1), "game {game}: {score}");
+    }
+    let stored = scores.values().filter(|s| !s.is_null()).count();
+    assert!(
+        stored <= results.len() + 1,
+        "{stored} results stored, {} acknowledged",
+        results.len()
+    );
+    // The standings agree: three points for each winner of a stored result.
+    let (_, rows) = api.get(&format!("/events/{event}/standings")).await;
+    let points: i64 = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["points"].as_i64().unwrap())
+        .sum();
+    assert_eq!(points, 3 * stored as i64);
     // The restarted server accepts work again.
     let (status, _) = api
         .post(
