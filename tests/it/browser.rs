@@ -345,7 +345,7 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
     fill(client, "name", "Browser Open").await;
     set_value(client, "starts_on", "2026-12-12").await;
     set_value(client, "ends_on", "2026-12-12").await;
-    set_value(client, "rounds_planned", "2").await;
+    set_value(client, "rounds_planned", "3").await;
     // The shipped Gaining Grounds pool is 3rd edition's.
     set_value(client, "game_system", "m3e").await;
     set_value(client, "pool", "m3e-gg3").await;
@@ -356,8 +356,8 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
     click_button(client, "Open registration").await;
     check_page(client, &format!("{prefix}-03-event")).await;
 
-    // Four walk-ins, checked in from the players page.
-    let players = ["Ada", "Bram", "Cleo", "Dov"];
+    // Eight walk-ins, checked in from the players page.
+    let players = ["Ada", "Bram", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal"];
     visit(client, &format!("{event_url}/players")).await;
     for name in players {
         fill(client, "name", name).await;
@@ -367,20 +367,23 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
         click_labelled(client, &format!("Check in {name}")).await;
     }
     let text = body_text(client).await;
-    assert!(text.contains("4 of 4 checked in"), "{text}");
+    assert!(text.contains("8 of 8 checked in"), "{text}");
     check_page(client, &format!("{prefix}-04-players")).await;
 
     visit(client, &event_url).await;
     click_button(client, "Start the event").await;
     pair_and_publish(client, prefix, 1).await;
-    assert_eq!(enter_round_results(client, prefix, 1).await, 2);
+    assert_eq!(enter_round_results(client, prefix, 1).await, 4);
 
-    // One player drops after round 1: round 2 has three players and a bye.
+    // One player drops after round 1: rounds 2 and 3 have seven players and a bye.
     visit(client, &format!("{event_url}/players")).await;
     click_labelled(client, "Drop Dov").await;
     visit(client, &event_url).await;
-    pair_and_publish(client, prefix, 2).await;
-    assert_eq!(enter_round_results(client, prefix, 2).await, 1);
+    for round in 2..=3 {
+        visit(client, &event_url).await;
+        pair_and_publish(client, prefix, round).await;
+        assert_eq!(enter_round_results(client, prefix, round).await, 3);
+    }
 
     visit(client, &format!("{event_url}/standings")).await;
     check_page(client, &format!("{prefix}-05-standings")).await;
@@ -389,7 +392,8 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
         assert!(text.contains(name), "{text}");
     }
 
-    // The CSV export adds up: two wins in round 1, a win and a bye (3 each) in round 2.
+    // The CSV export adds up: four wins in round 1, then three wins and a bye
+    // in each of rounds 2 and 3, 3 points each.
     let csv = reqwest::get(format!("{event_url}/standings.csv"))
         .await
         .unwrap()
@@ -397,7 +401,7 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
         .await
         .unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines.len(), 5, "{csv}");
+    assert_eq!(lines.len(), 9, "{csv}");
     let header: Vec<&str> = lines[0].split(',').collect();
     let points = header.iter().position(|h| *h == "points").unwrap();
     let dropped = header.iter().position(|h| *h == "dropped").unwrap();
@@ -405,7 +409,7 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
         .iter()
         .map(|l| l.split(',').nth(points).unwrap().parse::<i64>().unwrap())
         .sum();
-    assert_eq!(total, 12, "{csv}");
+    assert_eq!(total, 36, "{csv}");
     let dov = lines.iter().find(|l| l.contains("\"Dov\"")).unwrap();
     assert_eq!(dov.split(',').nth(dropped), Some("true"), "{csv}");
 
