@@ -23,17 +23,35 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(results_json_export);
 }
 
+/// The event's data for the result exports.
 async fn load(
     state: &web::Data<AppState>,
     id: i64,
     user: &MaybeUser,
-) -> Result<(EventView, std::sync::Arc<EventData>), AppError> {
+) -> Result<(EventView, Arc<EventData>), AppError> {
     let actor = actor_of(user.0.as_deref());
-    let cache = std::sync::Arc::clone(&state.event_data);
+    let cache = Arc::clone(&state.event_data);
     state
         .with_db(move |conn| {
             let (view, _) = events::load(conn, id, actor)?;
             Ok((view, cache.load(conn, id)?))
+        })
+        .await
+}
+
+/// The event and its standings (cached per data revision and settings).
+async fn load_standings(
+    state: &web::Data<AppState>,
+    id: i64,
+    user: &MaybeUser,
+) -> Result<(EventView, Arc<Vec<StandingRow>>), AppError> {
+    let actor = actor_of(user.0.as_deref());
+    let cache = Arc::clone(&state.event_data);
+    state
+        .with_db(move |conn| {
+            let (view, _) = events::load(conn, id, actor)?;
+            let rows = cache.standings(conn, &view)?;
+            Ok((view, rows))
         })
         .await
 }
@@ -71,7 +89,6 @@ pub fn standings_page_html(
     view: EventView,
     data: &EventData,
 ) -> Result<String, AppError> {
-    use askama::Template;
     let rows = Arc::new(compute(&view, data));
     Ok(StandingsPage::new(ctx, view, rows).render()?)
 }
@@ -83,16 +100,7 @@ async fn standings_page(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
-    let actor = actor_of(user.0.as_deref());
-    let cache = Arc::clone(&state.event_data);
-    let (view, rows) = state
-        .with_db(move |conn| {
-            let (view, _) = events::load(conn, id, actor)?;
-            let rows = cache.standings(conn, &view)?;
-            Ok((view, rows))
-        })
-        .await?;
+    let (view, rows) = load_standings(&state, path.into_inner(), &user).await?;
     render_page(&ctx, &StandingsPage::new(&ctx, view, rows))
 }
 
@@ -113,11 +121,11 @@ async fn standings_csv_export(
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let (view, data) = load(&state, id, &user).await?;
+    let (view, rows) = load_standings(&state, id, &user).await?;
     Ok(download(
         "text/csv; charset=utf-8",
         format!("event-{id}-standings.csv"),
-        standings_csv(&view, &compute(&view, &data)),
+        standings_csv(&view, &rows),
     ))
 }
 
@@ -127,8 +135,8 @@ async fn standings_json_export(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let (view, data) = load(&state, path.into_inner(), &user).await?;
-    Ok(HttpResponse::Ok().json(compute(&view, &data)))
+    let (_, rows) = load_standings(&state, path.into_inner(), &user).await?;
+    Ok(HttpResponse::Ok().json(rows))
 }
 
 #[get("/events/{id}/results.csv")]
