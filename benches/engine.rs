@@ -18,7 +18,7 @@ use soulstone::engine::fairness::Bytes32;
 use soulstone::engine::model::{Model, ModelId, Tokens};
 use soulstone::engine::pending::Choice;
 use soulstone::engine::state::{NewGame, Phase};
-use soulstone::engine::{Edition, Event, GameState, Seat, apply, decide, pending};
+use soulstone::engine::{Edition, Event, GameState, Seat, execute, pending};
 
 fn model(id: u16, owner: Seat) -> Model {
     Model {
@@ -72,11 +72,7 @@ fn run(state: &mut GameState, by: Actor, command: Command) -> usize {
         version: state.version,
         command,
     };
-    let events = decide(state, &submission).expect("a legal command");
-    for event in &events {
-        apply(state, event);
-    }
-    events.len()
+    execute(state, &submission).expect("a legal command").len()
 }
 
 fn opposed_duel() -> Command {

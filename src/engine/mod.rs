@@ -100,6 +100,13 @@ pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, 
     state::decide(state, submission)
 }
 
+/// `decide` and `apply` in one step for a caller that owns the state: the
+/// state `decide` worked out is kept instead of applying its events again.
+/// A refused command leaves `state` unchanged.
+pub fn execute(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
+    rules::execute(state, submission)
+}
+
 /// Applies one event. Replaying a game's events from its initial state
 /// reproduces the state exactly.
 pub fn apply(state: &mut GameState, event: &Event) {

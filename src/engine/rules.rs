@@ -21,6 +21,17 @@ use super::{Edition, Seat};
 
 /// See the module documentation.
 pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
+    Ok(simulate(state, submission)?.events)
+}
+
+/// See [`super::execute`].
+pub fn execute(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
+    let sim = simulate(state, submission)?;
+    *state = sim.state;
+    Ok(sim.events)
+}
+
+fn simulate(state: &GameState, submission: &Submission) -> Result<Sim, RuleError> {
     if submission.version != state.version {
         return Err(RuleError::StaleVersion {
             made_for: submission.version,
@@ -33,7 +44,7 @@ pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, 
     };
     sim.command(submission.by, &submission.command)?;
     sim.advance()?;
-    Ok(sim.events)
+    Ok(sim)
 }
 
 struct Sim {

@@ -43,7 +43,8 @@ impl PlayerState {
 /// The server's commitment, the players' contributions and the shuffles so far.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fairness {
-    pub scheme: String,
+    /// Borrowed for new games: copying a state then allocates nothing for it.
+    pub scheme: std::borrow::Cow<'static, str>,
     pub commitment: Bytes32,
     /// Secret until the game ends; never shown in a view before that.
     pub seed: Bytes32,
@@ -55,7 +56,7 @@ pub struct Fairness {
 impl Fairness {
     pub fn new(seed: Bytes32) -> Self {
         Self {
-            scheme: FAIRNESS_SCHEME.to_owned(),
+            scheme: std::borrow::Cow::Borrowed(FAIRNESS_SCHEME),
             commitment: fairness::commitment(&seed),
             seed,
             contributions: [None, None],

@@ -90,7 +90,7 @@ pub fn view(state: &GameState, viewer: Viewer) -> View {
         version: state.version,
         edition: state.edition,
         fairness: FairnessView {
-            scheme: state.fairness.scheme.clone(),
+            scheme: state.fairness.scheme.to_string(),
             commitment: state.fairness.commitment,
             seed: state.fairness.revealed.then_some(state.fairness.seed),
             contributions: state.fairness.contributions,

@@ -18,7 +18,7 @@ use soulstone::engine::pile::Pile;
 use soulstone::engine::scenario::Scenario;
 use soulstone::engine::state::NewGame;
 use soulstone::engine::{
-    Edition, Event, GameState, RuleError, Seat, Viewer, apply, decide, pending, view,
+    Edition, Event, GameState, RuleError, Seat, Viewer, apply, decide, execute, pending, view,
 };
 
 fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model {
@@ -312,9 +312,13 @@ fn submit(
         command,
     };
     let events = decide(state, &submission)?;
+    // `execute` keeps the state decide worked out; it must equal applying the events.
+    let mut executed = state.clone();
+    assert_eq!(execute(&mut executed, &submission).as_ref(), Ok(&events));
     for event in &events {
         apply(state, event);
     }
+    assert_eq!(&executed, state);
     log.extend(events.iter().cloned());
     Ok(events)
 }
