@@ -23,6 +23,7 @@ pub mod pile;
 mod rules;
 pub mod scenario;
 pub mod state;
+pub mod table;
 pub mod view;
 
 use serde::{Deserialize, Serialize};

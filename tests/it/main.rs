@@ -15,3 +15,4 @@ mod foundation;
 mod resilience;
 mod scenarios;
 mod setups;
+mod table;

@@ -1,0 +1,402 @@
+//! The table: where things are, and the rules that measure, move and see
+//! across it (4th edition "The Table" to "Terrain", with the 3rd edition
+//! differences where an [`Edition`] is asked for). Pure like the rest of the
+//! engine; `docs/table.md` describes the model and its documented limits.
+//!
+//! Positions and heights are stored as integer thousandths of an inch
+//! ([`Milli`]) so a saved table replays identically; the rules compute in
+//! f64 inches ([`geometry`]) with one tolerance for touching, [`TOUCH`].
+
+pub mod geometry;
+pub mod measure;
+pub mod movement;
+pub mod scenario;
+pub mod sight;
+pub mod svg;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Edition, Seat};
+pub use geometry::TOUCH;
+use geometry::{Shape, V2};
+
+/// Thousandths of an inch.
+pub type Milli = i32;
+
+pub const MILLI_PER_INCH: f64 = 1000.0;
+/// The table is 36" square.
+pub const TABLE_SIZE: Milli = 36_000;
+
+pub fn inches(value: Milli) -> f64 {
+    f64::from(value) / MILLI_PER_INCH
+}
+
+/// Inches to the storage grid (rounded to the nearest thousandth).
+pub fn milli(value: f64) -> Milli {
+    (value * MILLI_PER_INCH).round() as Milli
+}
+
+/// A point on the table, in thousandths of an inch from the bottom-left corner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Point {
+    pub x: Milli,
+    pub y: Milli,
+}
+
+impl Point {
+    pub fn v2(self) -> V2 {
+        V2::new(inches(self.x), inches(self.y))
+    }
+    pub fn from_v2(v: V2) -> Point {
+        Point {
+            x: milli(v.x),
+            y: milli(v.y),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ObjectId(pub u32);
+
+/// A base diameter in millimetres, as stat cards give it (30, 40, 50...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct BaseMm(pub u16);
+
+impl BaseMm {
+    pub const SMALL: BaseMm = BaseMm(30);
+    pub fn radius(self) -> f64 {
+        f64::from(self.0) / 25.4 / 2.0
+    }
+}
+
+/// A model on the table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Piece {
+    pub id: ObjectId,
+    pub name: String,
+    pub seat: Seat,
+    pub base: BaseMm,
+    pub sz: u8,
+    pub at: Point,
+    /// The elevation of the base: 0 on the table, else the top of the
+    /// climbable terrain supporting it.
+    pub z: Milli,
+    /// Peons never engage and enemies may move through them.
+    pub peon: bool,
+    /// Ignores terrain while moving (Flight and the like).
+    pub ignores_terrain: bool,
+}
+
+/// A marker: 30 mm and Ht 0 unless stated. With terrain traits it is also
+/// terrain (an Ice Pillar, a Pyre marker).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Marker {
+    pub id: ObjectId,
+    pub name: String,
+    pub base: BaseMm,
+    pub height: Milli,
+    pub at: Point,
+    pub z: Milli,
+    pub traits: Traits,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Footprint {
+    Circle { center: Point, radius: Milli },
+    Polygon { points: Vec<Point> },
+}
+
+/// A terrain piece: a footprint standing on `elevation` (0 for the table,
+/// more for a bridge deck or a box on a roof) and rising `height` above it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Terrain {
+    pub id: ObjectId,
+    pub name: String,
+    pub footprint: Footprint,
+    pub elevation: Milli,
+    pub height: Milli,
+    pub traits: Traits,
+}
+
+impl Terrain {
+    pub fn top(&self) -> Milli {
+        self.elevation + self.height
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trait {
+    Blocking,
+    Climbable,
+    Concealing,
+    Dense,
+    Destructible,
+    Hazardous,
+    Impassable,
+    Severe,
+}
+
+impl Trait {
+    pub const ALL: [Trait; 8] = [
+        Trait::Blocking,
+        Trait::Climbable,
+        Trait::Concealing,
+        Trait::Dense,
+        Trait::Destructible,
+        Trait::Hazardous,
+        Trait::Impassable,
+        Trait::Severe,
+    ];
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// A set of terrain traits (written as a list in files).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "Vec<Trait>", into = "Vec<Trait>")]
+pub struct Traits(u8);
+
+impl Traits {
+    pub fn has(self, t: Trait) -> bool {
+        self.0 & t.bit() != 0
+    }
+    pub fn with(self, t: Trait) -> Traits {
+        Traits(self.0 | t.bit())
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl From<Vec<Trait>> for Traits {
+    fn from(list: Vec<Trait>) -> Self {
+        list.into_iter().fold(Traits::default(), Traits::with)
+    }
+}
+
+impl From<Traits> for Vec<Trait> {
+    fn from(traits: Traits) -> Self {
+        Trait::ALL.into_iter().filter(|t| traits.has(*t)).collect()
+    }
+}
+
+/// Everything on the table: the stored, serialisable state.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    #[serde(default)]
+    pub pieces: Vec<Piece>,
+    #[serde(default)]
+    pub markers: Vec<Marker>,
+    #[serde(default)]
+    pub terrain: Vec<Terrain>,
+}
+
+/// What a query refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    Object(ObjectId),
+    /// A point on the table (or on terrain at `z`), seen as a Ht 0 model.
+    Point {
+        at: Point,
+        z: Milli,
+    },
+}
+
+/// A disc-shaped object as the rules see it, in inches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Body {
+    pub id: Option<ObjectId>,
+    pub center: V2,
+    pub radius: f64,
+    pub z: f64,
+    /// Sz for a model, Ht for a marker, 0 for a point.
+    pub size: f64,
+    pub seat: Option<Seat>,
+    pub peon: bool,
+}
+
+impl Body {
+    /// Size plus elevation: what sight lines compare against heights.
+    pub fn effective_size(&self) -> f64 {
+        self.size + self.z
+    }
+    pub fn shape(&self) -> Shape {
+        Shape::Circle {
+            center: self.center,
+            radius: self.radius,
+        }
+    }
+}
+
+/// A terrain piece (or a marker with terrain traits) prepared for queries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Obstacle {
+    pub id: ObjectId,
+    pub name: String,
+    pub shape: Shape,
+    pub bounds: (V2, f64),
+    pub bottom: f64,
+    pub top: f64,
+    pub traits: Traits,
+}
+
+impl Obstacle {
+    pub fn has(&self, t: Trait) -> bool {
+        self.traits.has(t)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    #[error("there is nothing with id {0} on the table")]
+    UnknownObject(u32),
+    #[error("object {0} is not a model")]
+    NotAModel(u32),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A table prepared for queries: shapes in inches, with their bounds.
+/// Build once per table state; every rule query borrows it.
+#[derive(Debug, Clone)]
+pub struct Board<'t> {
+    pub table: &'t Table,
+    pub edition: Edition,
+    pub obstacles: Vec<Obstacle>,
+}
+
+impl<'t> Board<'t> {
+    pub fn new(table: &'t Table, edition: Edition) -> Self {
+        let mut obstacles: Vec<Obstacle> = table
+            .terrain
+            .iter()
+            .map(|t| {
+                let shape = footprint_shape(&t.footprint);
+                Obstacle {
+                    id: t.id,
+                    name: t.name.clone(),
+                    bounds: shape.bounding_circle(),
+                    shape,
+                    bottom: inches(t.elevation),
+                    top: inches(t.top()),
+                    traits: t.traits,
+                }
+            })
+            .collect();
+        obstacles.extend(
+            table
+                .markers
+                .iter()
+                .filter(|m| !m.traits.is_empty())
+                .map(|m| {
+                    let shape = Shape::Circle {
+                        center: m.at.v2(),
+                        radius: m.base.radius(),
+                    };
+                    Obstacle {
+                        id: m.id,
+                        name: m.name.clone(),
+                        bounds: shape.bounding_circle(),
+                        shape,
+                        bottom: inches(m.z),
+                        top: inches(m.z + m.height),
+                        traits: m.traits,
+                    }
+                }),
+        );
+        Board {
+            table,
+            edition,
+            obstacles,
+        }
+    }
+
+    pub fn piece(&self, id: ObjectId) -> Result<&'t Piece, TableError> {
+        self.table
+            .pieces
+            .iter()
+            .find(|p| p.id == id)
+            .ok_or_else(|| {
+                if self.table.markers.iter().any(|m| m.id == id)
+                    || self.table.terrain.iter().any(|t| t.id == id)
+                {
+                    TableError::NotAModel(id.0)
+                } else {
+                    TableError::UnknownObject(id.0)
+                }
+            })
+    }
+
+    pub fn body(&self, target: Target) -> Result<Body, TableError> {
+        match target {
+            Target::Point { at, z } => Ok(Body {
+                id: None,
+                center: at.v2(),
+                radius: 0.0,
+                z: inches(z),
+                size: 0.0,
+                seat: None,
+                peon: false,
+            }),
+            Target::Object(id) => {
+                if let Some(p) = self.table.pieces.iter().find(|p| p.id == id) {
+                    return Ok(piece_body(p));
+                }
+                if let Some(m) = self.table.markers.iter().find(|m| m.id == id) {
+                    return Ok(Body {
+                        id: Some(id),
+                        center: m.at.v2(),
+                        radius: m.base.radius(),
+                        z: inches(m.z),
+                        size: inches(m.height),
+                        seat: None,
+                        peon: false,
+                    });
+                }
+                Err(TableError::UnknownObject(id.0))
+            }
+        }
+    }
+
+    pub fn obstacle(&self, id: ObjectId) -> Result<&Obstacle, TableError> {
+        self.obstacles
+            .iter()
+            .find(|o| o.id == id)
+            .ok_or(TableError::UnknownObject(id.0))
+    }
+
+    /// Every model's body.
+    pub fn bodies(&self) -> impl Iterator<Item = Body> + '_ {
+        self.table.pieces.iter().map(piece_body)
+    }
+}
+
+pub fn piece_body(p: &Piece) -> Body {
+    Body {
+        id: Some(p.id),
+        center: p.at.v2(),
+        radius: p.base.radius(),
+        z: inches(p.z),
+        size: f64::from(p.sz),
+        seat: Some(p.seat),
+        peon: p.peon,
+    }
+}
+
+pub fn footprint_shape(footprint: &Footprint) -> Shape {
+    match footprint {
+        Footprint::Circle { center, radius } => Shape::Circle {
+            center: center.v2(),
+            radius: inches(*radius),
+        },
+        Footprint::Polygon { points } => Shape::Polygon {
+            points: points.iter().map(|p| p.v2()).collect(),
+        },
+    }
+}

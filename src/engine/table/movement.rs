@@ -1,0 +1,822 @@
+//! Movement: validating a path of straight segments (Walk, Charge, moves
+//! toward or away), falling, jumping, scaling, place effects and pushes
+//! that move "directly". A refused move says why and changes nothing (the
+//! functions only read the board; the caller moves the piece).
+
+use serde::{Deserialize, Serialize};
+
+use super::geometry::{Shape, TOUCH, V2};
+use super::measure::{self, FALL_DAMAGE_HEIGHT, landing_elevation, support_share, supported};
+use super::{
+    Board, Body, Edition, Milli, ObjectId, Obstacle, Point, TABLE_SIZE, TableError, Target, Trait,
+    inches, milli,
+};
+
+/// A point of a path: where the centre of the base goes, at elevation `z`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Waypoint {
+    pub x: Milli,
+    pub y: Milli,
+    #[serde(default)]
+    pub z: Milli,
+}
+
+impl Waypoint {
+    fn v2(self) -> V2 {
+        Point {
+            x: self.x,
+            y: self.y,
+        }
+        .v2()
+    }
+}
+
+/// What kind of movement a path is.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum MoveKind {
+    /// Up to Sp; half Sp (rounded down) when it starts engaged (4th edition).
+    Walk,
+    /// Up to Sp in one straight line; not while engaged.
+    Charge,
+    /// A move that may never take the reference points apart (toward) or
+    /// closer together (away), going around what is in the way.
+    Toward {
+        x: Milli,
+        y: Milli,
+    },
+    Away {
+        x: Milli,
+        y: Milli,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fall {
+    pub from: f64,
+    pub to: f64,
+    pub damage: u8,
+    /// How far the base had to be moved off where it would have landed.
+    pub displaced: f64,
+    /// The equally near legal landing places (one per arc); the model
+    /// controlling the fall picks one.
+    pub choices: Vec<Point>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoveOutcome {
+    /// Movement spent, in inches (severe terrain counts twice).
+    pub cost: f64,
+    pub allowance: f64,
+    pub end: Waypoint,
+    /// Hazardous terrain the model suffers (markers sharing a name are one piece).
+    pub hazards: Vec<String>,
+    /// Enemies it was engaged with at the start and no longer is.
+    pub left_engagement: Vec<ObjectId>,
+    pub fall: Option<Fall>,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MoveError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("the move needs {cost:.3}\" but only {allowance:.3}\" is available")]
+    TooFar { cost: f64, allowance: f64 },
+    #[error("segment {segment} leaves the table")]
+    OffTable { segment: usize },
+    #[error("segment {segment} crosses {name}, which cannot be moved through")]
+    Impassable { segment: usize, name: String },
+    #[error("segment {segment} moves through the enemy model {name}")]
+    ThroughEnemy { segment: usize, name: String },
+    #[error("the move cannot end overlapping {name}")]
+    EndsOverlapping { name: String },
+    #[error("segment {segment} climbs without climbable terrain in base contact")]
+    NothingToClimb { segment: usize },
+    #[error("segment {segment} moves both across and up or down; climb straight up or down")]
+    Slanted { segment: usize },
+    #[error("the base is not supported at waypoint {waypoint}; a fall can only end a path")]
+    Unsupported { waypoint: usize },
+    #[error("a Charge is one straight line")]
+    ChargeNotStraight,
+    #[error("an engaged model cannot Charge")]
+    ChargeWhileEngaged,
+    #[error("segment {segment} would take the reference points {direction}")]
+    WrongDirection {
+        segment: usize,
+        direction: &'static str,
+    },
+    #[error("{0}")]
+    Illegal(String),
+}
+
+/// Validates moving model `id` along `path` (its current position first is
+/// implied) with `sp` inches of speed.
+pub fn validate_move(
+    board: &Board,
+    id: ObjectId,
+    path: &[Waypoint],
+    kind: MoveKind,
+    sp: f64,
+) -> Result<MoveOutcome, MoveError> {
+    let piece = board.piece(id)?;
+    let me = board.body(Target::Object(id))?;
+    let start = Waypoint {
+        x: piece.at.x,
+        y: piece.at.y,
+        z: piece.z,
+    };
+    let engaged = measure::engaged_with(board, id)?;
+    let allowance = match kind {
+        MoveKind::Charge if !engaged.is_empty() => return Err(MoveError::ChargeWhileEngaged),
+        MoveKind::Walk if board.edition == Edition::Fourth && !engaged.is_empty() => {
+            (sp / 2.0).floor()
+        }
+        _ => sp,
+    };
+    if kind == MoveKind::Charge && (path.len() > 1 || path.iter().any(|w| w.z != start.z)) {
+        return Err(MoveError::ChargeNotStraight);
+    }
+    let mut points = Vec::with_capacity(path.len() + 1);
+    points.push(start);
+    points.extend_from_slice(path);
+
+    let mut cost = 0.0;
+    let mut hazards: Vec<String> = Vec::new();
+    for (index, pair) in points.windows(2).enumerate() {
+        let (a, b) = (pair[0], pair[1]);
+        let segment = index + 1;
+        match kind {
+            MoveKind::Toward { x, y } | MoveKind::Away { x, y } => {
+                let reference = Point { x, y }.v2();
+                let step = b.v2().minus(a.v2());
+                let ok = if matches!(kind, MoveKind::Toward { .. }) {
+                    step.dot(b.v2().minus(reference)) <= TOUCH * TOUCH
+                } else {
+                    step.dot(a.v2().minus(reference)) >= -TOUCH * TOUCH
+                };
+                if !ok {
+                    let direction = if matches!(kind, MoveKind::Toward { .. }) {
+                        "apart"
+                    } else {
+                        "closer"
+                    };
+                    return Err(MoveError::WrongDirection { segment, direction });
+                }
+            }
+            MoveKind::Walk | MoveKind::Charge => {}
+        }
+        if a == b {
+            // Moving 0" is still a move, and always legal.
+        } else if a.x == b.x && a.y == b.y {
+            cost += climb(board, &me, a, b, segment, piece.ignores_terrain)?;
+        } else if a.z != b.z {
+            return Err(MoveError::Slanted { segment });
+        } else {
+            cost += horizontal(
+                board,
+                &me,
+                a,
+                b,
+                segment,
+                piece.ignores_terrain,
+                &mut hazards,
+            )?;
+        }
+        let last = segment == points.len() - 1;
+        if !last && !holds_on(board, &me, b) {
+            return Err(MoveError::Unsupported { waypoint: segment });
+        }
+    }
+    if cost > allowance + TOUCH {
+        return Err(MoveError::TooFar { cost, allowance });
+    }
+    let end = points.last().copied().unwrap_or(start);
+    let moved = Body {
+        center: end.v2(),
+        z: inches(end.z),
+        ..me
+    };
+    check_end(board, &moved)?;
+    // A climb that ends without half the base supported falls.
+    let fall = if supported(board, moved.center, moved.radius, moved.z) {
+        None
+    } else {
+        Some(fall(board, &moved)?)
+    };
+    let now_engaged = measure::engaged_at(board, &moved)?;
+    hazards.sort();
+    hazards.dedup();
+    Ok(MoveOutcome {
+        cost,
+        allowance,
+        end,
+        hazards,
+        left_engagement: engaged
+            .into_iter()
+            .filter(|e| !now_engaged.contains(e))
+            .collect(),
+        fall,
+    })
+}
+
+/// Whether two vertical extents overlap (more than touching).
+fn overlaps_vertically(bottom_a: f64, top_a: f64, bottom_b: f64, top_b: f64) -> bool {
+    bottom_a < top_b - TOUCH && bottom_b < top_a - TOUCH
+}
+
+/// Terrain a model cannot move through: impassable, and the sides of
+/// climbable terrain (its top is walked on, not through).
+fn solid(obstacle: &Obstacle) -> bool {
+    obstacle.has(Trait::Impassable) || obstacle.has(Trait::Climbable)
+}
+
+/// A horizontal segment at one elevation: its cost, or why it is illegal.
+fn horizontal(
+    board: &Board,
+    me: &Body,
+    a: Waypoint,
+    b: Waypoint,
+    segment: usize,
+    ignores_terrain: bool,
+    hazards: &mut Vec<String>,
+) -> Result<f64, MoveError> {
+    let (p, q, z) = (a.v2(), b.v2(), inches(a.z));
+    let r = me.radius;
+    let size = inches(TABLE_SIZE);
+    for point in [p, q] {
+        if point.x < r - TOUCH
+            || point.y < r - TOUCH
+            || point.x > size - r + TOUCH
+            || point.y > size - r + TOUCH
+        {
+            return Err(MoveError::OffTable { segment });
+        }
+    }
+    let length = p.dist(q);
+    let mut severe: Vec<(f64, f64)> = Vec::new();
+    for obstacle in &board.obstacles {
+        if ignores_terrain {
+            break;
+        }
+        let vertical = overlaps_vertically(z, z + me.size, obstacle.bottom, obstacle.top);
+        if solid(obstacle) && vertical && !obstacle.shape.swept_overlap(p, q, r).is_empty() {
+            return Err(MoveError::Impassable {
+                segment,
+                name: obstacle.name.clone(),
+            });
+        }
+        let in_reach = z <= obstacle.top + TOUCH && obstacle.bottom <= z + me.size + TOUCH;
+        if obstacle.has(Trait::Severe) && in_reach {
+            severe.extend(obstacle.shape.swept_overlap(p, q, r));
+        }
+        // Moving through, or into base contact with, hazardous terrain.
+        if obstacle.has(Trait::Hazardous)
+            && in_reach
+            && !obstacle
+                .shape
+                .swept_overlap(p, q, r + 2.0 * TOUCH)
+                .is_empty()
+        {
+            hazards.push(obstacle.name.clone());
+        }
+    }
+    for other in board.bodies() {
+        if other.id == me.id
+            || !overlaps_vertically(z, z + me.size, other.z, other.effective_size())
+        {
+            continue;
+        }
+        let passable = match board.edition {
+            Edition::Fourth => other.seat == me.seat || other.peon,
+            Edition::Third => false,
+        };
+        let shape = Shape::Circle {
+            center: other.center,
+            radius: other.radius,
+        };
+        if !passable && !shape.swept_overlap(p, q, r).is_empty() {
+            let name = board
+                .piece(other.id.unwrap_or(ObjectId(0)))
+                .map(|p| p.name.clone())
+                .unwrap_or_default();
+            return Err(MoveError::ThroughEnemy { segment, name });
+        }
+    }
+    if z > TOUCH {
+        // Above the table the base must stay supported along the way.
+        let steps = (length / 0.1).ceil().max(1.0) as usize;
+        for i in 1..steps {
+            let at = p.lerp(q, i as f64 / steps as f64);
+            if !supported(board, at, r, z)
+                && !clings(
+                    board,
+                    &Body {
+                        center: at,
+                        z,
+                        ..*me
+                    },
+                )
+            {
+                return Err(MoveError::Unsupported { waypoint: segment });
+            }
+        }
+    }
+    let in_severe: f64 = super::geometry::merge_intervals(severe)
+        .iter()
+        .map(|(s, e)| (e - s) * length)
+        .sum();
+    Ok(length + in_severe)
+}
+
+/// A vertical segment: climbing along climbable terrain in base contact.
+fn climb(
+    board: &Board,
+    me: &Body,
+    a: Waypoint,
+    b: Waypoint,
+    segment: usize,
+    ignores_terrain: bool,
+) -> Result<f64, MoveError> {
+    let (low, high) = (inches(a.z.min(b.z)), inches(a.z.max(b.z)));
+    let at = a.v2();
+    let wall = board.obstacles.iter().any(|o| {
+        o.has(Trait::Climbable)
+            && o.top >= high - TOUCH
+            && o.bottom <= low + TOUCH
+            && o.shape.gap_to_disc(at, me.radius).abs() <= TOUCH * 2.0
+    });
+    if !wall {
+        return Err(MoveError::NothingToClimb { segment });
+    }
+    // Ignoring terrain while moving ignores its vertical distance too.
+    Ok(if ignores_terrain { 0.0 } else { high - low })
+}
+
+/// Touching climbable terrain that reaches the base's height: a model
+/// partway up a climb, or climbing over the lip, does not fall mid-move.
+fn clings(board: &Board, body: &Body) -> bool {
+    body.z > TOUCH
+        && board.obstacles.iter().any(|o| {
+            o.has(Trait::Climbable)
+                && o.top >= body.z - TOUCH
+                && o.bottom <= body.z + TOUCH
+                && o.shape.gap_to_disc(body.center, body.radius) <= TOUCH * 2.0
+        })
+}
+
+fn holds_on(board: &Board, me: &Body, w: Waypoint) -> bool {
+    let body = Body {
+        center: w.v2(),
+        z: inches(w.z),
+        ..*me
+    };
+    supported(board, body.center, body.radius, body.z) || clings(board, &body)
+}
+
+/// Where a base may not end: overlapping another model or solid terrain,
+/// or off the table.
+fn end_conflict(board: &Board, body: &Body) -> Option<String> {
+    let size = inches(TABLE_SIZE);
+    let c = body.center;
+    if c.x < body.radius - TOUCH
+        || c.y < body.radius - TOUCH
+        || c.x > size - body.radius + TOUCH
+        || c.y > size - body.radius + TOUCH
+    {
+        return Some("the table edge".to_string());
+    }
+    for other in board.bodies() {
+        if other.id == body.id
+            || !overlaps_vertically(
+                body.z,
+                body.effective_size(),
+                other.z,
+                other.effective_size(),
+            )
+        {
+            continue;
+        }
+        if body.center.dist(other.center) < body.radius + other.radius - TOUCH {
+            return board
+                .piece(other.id.unwrap_or(ObjectId(0)))
+                .map(|p| p.name.clone())
+                .ok();
+        }
+    }
+    board
+        .obstacles
+        .iter()
+        .find(|o| {
+            solid(o)
+                && overlaps_vertically(
+                    body.z,
+                    body.effective_size().max(body.z + TOUCH * 2.0),
+                    o.bottom,
+                    o.top,
+                )
+                && o.shape.gap_to_disc(body.center, body.radius) < -TOUCH
+        })
+        .map(|o| o.name.clone())
+}
+
+/// What the model's current position overlaps that it may not (another
+/// base, solid terrain, the table edge), if anything.
+pub fn position_conflict(board: &Board, id: ObjectId) -> Result<Option<String>, TableError> {
+    Ok(end_conflict(board, &board.body(Target::Object(id))?))
+}
+
+fn check_end(board: &Board, body: &Body) -> Result<(), MoveError> {
+    match end_conflict(board, body) {
+        Some(name) => Err(MoveError::EndsOverlapping { name }),
+        None => Ok(()),
+    }
+}
+
+/// Falling damage: 4th edition, 1 from 2" or more; 3rd edition, half the
+/// distance rounded down.
+pub fn fall_damage(edition: Edition, height: f64) -> u8 {
+    match edition {
+        Edition::Fourth => u8::from(height >= FALL_DAMAGE_HEIGHT - TOUCH),
+        Edition::Third => ((height + TOUCH) / 2.0).floor().clamp(0.0, 255.0) as u8,
+    }
+}
+
+/// A base that is not supported falls straight down to the highest
+/// surface that supports it; if it would land overlapping a model or solid
+/// terrain it goes to the nearest legal places instead.
+pub fn fall(board: &Board, body: &Body) -> Result<Fall, MoveError> {
+    let to = landing_elevation(board, body.center, body.radius, body.z);
+    let landed = Body { z: to, ..*body };
+    let height = body.z - to;
+    let damage = fall_damage(board.edition, height);
+    if end_conflict(board, &landed).is_none() {
+        return Ok(Fall {
+            from: body.z,
+            to,
+            damage,
+            displaced: 0.0,
+            choices: vec![Point::from_v2(body.center)],
+        });
+    }
+    // Rings of growing radius around the landing spot, 0.5° apart.
+    const STEP: f64 = 0.01;
+    const DIRECTIONS: usize = 720;
+    let mut radius = STEP;
+    while radius <= 12.0 {
+        let legal: Vec<bool> = (0..DIRECTIONS)
+            .map(|i| {
+                let angle = std::f64::consts::TAU * i as f64 / DIRECTIONS as f64;
+                let center = body
+                    .center
+                    .plus(V2::new(angle.cos(), angle.sin()).scale(radius));
+                // It still lands at the level it fell to, beside what was in the way.
+                end_conflict(
+                    board,
+                    &Body {
+                        center,
+                        z: to,
+                        ..*body
+                    },
+                )
+                .is_none()
+                    && supported(board, center, body.radius, to)
+            })
+            .collect();
+        if legal.iter().any(|ok| *ok) {
+            let choices = arc_middles(&legal)
+                .into_iter()
+                .map(|i| {
+                    let angle = std::f64::consts::TAU * i as f64 / DIRECTIONS as f64;
+                    Point::from_v2(
+                        body.center
+                            .plus(V2::new(angle.cos(), angle.sin()).scale(radius)),
+                    )
+                })
+                .collect();
+            return Ok(Fall {
+                from: body.z,
+                to,
+                damage,
+                displaced: radius,
+                choices,
+            });
+        }
+        radius += STEP;
+    }
+    Err(MoveError::Illegal(
+        "there is no legal place to land within 12\"".to_string(),
+    ))
+}
+
+/// The middle index of each run of `true` in a circular list.
+fn arc_middles(legal: &[bool]) -> Vec<usize> {
+    let n = legal.len();
+    let Some(gap) = legal.iter().position(|ok| !ok) else {
+        return vec![0];
+    };
+    let mut middles = Vec::new();
+    let mut run_start = None;
+    for k in 1..=n {
+        let i = (gap + k) % n;
+        match (legal[i], run_start) {
+            (true, None) => run_start = Some(k),
+            (false, Some(s)) => {
+                middles.push((gap + (s + k - 1) / 2) % n);
+                run_start = None;
+            }
+            _ => {}
+        }
+    }
+    middles
+}
+
+/// A jump from the model's position to land with its centre at `to`
+/// (4th edition): onto a surface at its elevation or up to 1" lower, within
+/// the movement left, over nothing taller than where it jumps from.
+pub fn jump(board: &Board, id: ObjectId, to: Point, remaining: f64) -> Result<Waypoint, MoveError> {
+    if board.edition == Edition::Third {
+        return Err(MoveError::Illegal("3rd edition has no jumping".to_string()));
+    }
+    let me = board.body(Target::Object(id))?;
+    let target = to.v2();
+    let length = me.center.dist(target);
+    if length > remaining + TOUCH {
+        return Err(MoveError::TooFar {
+            cost: length,
+            allowance: remaining,
+        });
+    }
+    let land = landing_elevation(board, target, me.radius, me.z);
+    if me.z - land > 1.0 + TOUCH || !supported(board, target, me.radius, land) {
+        return Err(MoveError::Illegal(
+            "a jump must land on a surface at the same elevation or up to 1\" lower".to_string(),
+        ));
+    }
+    for obstacle in &board.obstacles {
+        if obstacle.top > me.z + TOUCH
+            && !obstacle
+                .shape
+                .swept_overlap(me.center, target, me.radius)
+                .is_empty()
+        {
+            return Err(MoveError::Impassable {
+                segment: 1,
+                name: obstacle.name.clone(),
+            });
+        }
+    }
+    for other in board.bodies() {
+        let shape = Shape::Circle {
+            center: other.center,
+            radius: other.radius,
+        };
+        if other.id != me.id
+            && other.effective_size() > me.z + TOUCH
+            && !shape.swept_overlap(me.center, target, me.radius).is_empty()
+        {
+            let name = board
+                .piece(other.id.unwrap_or(ObjectId(0)))
+                .map(|p| p.name.clone())
+                .unwrap_or_default();
+            return Err(MoveError::ThroughEnemy { segment: 1, name });
+        }
+    }
+    let landed = Body {
+        center: target,
+        z: land,
+        ..me
+    };
+    check_end(board, &landed)?;
+    Ok(Waypoint {
+        x: to.x,
+        y: to.y,
+        z: milli(land),
+    })
+}
+
+/// Scaling up climbable terrain the model ends a Walk in base contact with
+/// (4th edition): straight up to its top, then inward at a right angle to
+/// the contact until the base is wholly supported (or as much as it can be,
+/// at least half). Blocked if that spot is taken.
+pub fn scale_up(board: &Board, id: ObjectId, terrain: ObjectId) -> Result<Waypoint, MoveError> {
+    if board.edition == Edition::Third {
+        return Err(MoveError::Illegal("3rd edition has no scaling".to_string()));
+    }
+    let me = board.body(Target::Object(id))?;
+    let wall = board.obstacle(terrain)?;
+    if !wall.has(Trait::Climbable) || wall.top <= me.z + TOUCH {
+        return Err(MoveError::Illegal(format!(
+            "{} is not climbable terrain above the model",
+            wall.name
+        )));
+    }
+    if wall.shape.gap_to_disc(me.center, me.radius).abs() > TOUCH * 2.0 {
+        return Err(MoveError::Illegal(format!(
+            "the model is not in base contact with {}",
+            wall.name
+        )));
+    }
+    let inward = inward_normal(&wall.shape, me.center);
+    let z = wall.top;
+    let mut best: Option<(f64, V2)> = None;
+    let step = 0.005;
+    let mut travelled = 0.0;
+    while travelled <= me.radius * 2.0 + 0.01 {
+        let center = me.center.plus(inward.scale(travelled));
+        let share = support_share(board, center, me.radius, z);
+        if share >= 0.999 {
+            best = Some((share, center));
+            break;
+        }
+        if share >= 0.5 && best.is_none_or(|(s, _)| share > s) {
+            best = Some((share, center));
+        }
+        travelled += step;
+    }
+    let Some((_, center)) = best else {
+        return Err(MoveError::Illegal(format!(
+            "the base cannot be half supported on top of {}",
+            wall.name
+        )));
+    };
+    let landed = Body { center, z, ..me };
+    check_end(board, &landed)?;
+    let at = Point::from_v2(center);
+    Ok(Waypoint {
+        x: at.x,
+        y: at.y,
+        z: milli(z),
+    })
+}
+
+/// The unit vector from `from` toward the nearest point of the shape's
+/// boundary (into the shape for a base touching it from outside).
+fn inward_normal(shape: &Shape, from: V2) -> V2 {
+    match shape {
+        Shape::Circle { center, .. } => center.minus(from).unit(),
+        Shape::Polygon { points } => {
+            let nearest = super::geometry::polygon_edges(points)
+                .map(|(a, b)| {
+                    let ab = b.minus(a);
+                    let t = (from.minus(a).dot(ab) / ab.dot(ab).max(1e-18)).clamp(0.0, 1.0);
+                    a.lerp(b, t)
+                })
+                .min_by(|p, q| p.dist(from).total_cmp(&q.dist(from)))
+                .unwrap_or(from);
+            nearest.minus(from).unit()
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlaceOutcome {
+    pub end: Waypoint,
+    /// Hazardous terrain it begins or ends in counts as moved through.
+    pub hazards: Vec<String>,
+}
+
+/// Places model `id` with its centre at `to`, on the highest surface there
+/// that supports it. `range` is measured from the base where it was
+/// (any part within it, or all of it when `completely`). LoS is ignored.
+pub fn place(
+    board: &Board,
+    id: ObjectId,
+    to: Point,
+    range: Option<f64>,
+    completely: bool,
+) -> Result<PlaceOutcome, MoveError> {
+    let me = board.body(Target::Object(id))?;
+    let center = to.v2();
+    let z = landing_elevation(board, center, me.radius, f64::INFINITY);
+    let placed = Body { center, z, ..me };
+    if let Some(range) = range {
+        let ok = if completely {
+            measure::completely_within(&me, &placed, range)
+        } else {
+            measure::within(Edition::Fourth, &me, &placed, range)
+        };
+        if !ok {
+            return Err(MoveError::Illegal(format!(
+                "the place must be within {range}\" of where the model was"
+            )));
+        }
+    }
+    if !supported(board, center, me.radius, z) {
+        return Err(MoveError::Illegal(
+            "the base would not be at least half supported there".to_string(),
+        ));
+    }
+    check_end(board, &placed)?;
+    let mut hazards: Vec<String> = board
+        .obstacles
+        .iter()
+        .filter(|o| o.has(Trait::Hazardous))
+        .filter(|o| {
+            measure::in_terrain(board.edition, &me, o)
+                || measure::in_terrain(board.edition, &placed, o)
+        })
+        .map(|o| o.name.clone())
+        .collect();
+    hazards.sort();
+    hazards.dedup();
+    Ok(PlaceOutcome {
+        end: Waypoint {
+            x: to.x,
+            y: to.y,
+            z: milli(z),
+        },
+        hazards,
+    })
+}
+
+/// A push "directly" toward (or away from) a point: a straight line that
+/// stops at impassable terrain or an enemy model, never passes the point,
+/// and backs off so it does not end on a friendly model.
+pub fn push_directly(
+    board: &Board,
+    id: ObjectId,
+    point: Point,
+    distance: f64,
+    away: bool,
+) -> Result<Waypoint, MoveError> {
+    let me = board.body(Target::Object(id))?;
+    let reference = point.v2();
+    let toward = reference.minus(me.center);
+    let direction = if away {
+        toward.scale(-1.0).unit()
+    } else {
+        toward.unit()
+    };
+    let mut travel = if away {
+        distance
+    } else {
+        distance.min(toward.len())
+    };
+    if direction == V2::default() {
+        travel = 0.0;
+    }
+    let size = inches(TABLE_SIZE);
+    // The table edge.
+    for (position, heading) in [(me.center.x, direction.x), (me.center.y, direction.y)] {
+        if heading > 1e-12 {
+            travel = travel.min((size - me.radius - position) / heading);
+        } else if heading < -1e-12 {
+            travel = travel.min((position - me.radius) / -heading);
+        }
+    }
+    let end_of = |t: f64| me.center.plus(direction.scale(t));
+    let reach = travel;
+    let full = end_of(reach);
+    let first_contact = |shape: &Shape| -> Option<f64> {
+        shape
+            .swept_overlap(me.center, full, me.radius)
+            .first()
+            .map(|(s, _)| s * reach)
+    };
+    for obstacle in &board.obstacles {
+        if solid(obstacle)
+            && overlaps_vertically(me.z, me.effective_size(), obstacle.bottom, obstacle.top)
+            && let Some(t) = first_contact(&obstacle.shape)
+        {
+            travel = travel.min(t);
+        }
+    }
+    let others: Vec<Body> = board
+        .bodies()
+        .filter(|o| {
+            o.id != me.id && overlaps_vertically(me.z, me.effective_size(), o.z, o.effective_size())
+        })
+        .collect();
+    for other in others.iter().filter(|o| o.seat != me.seat && !o.peon) {
+        if let Some(t) = first_contact(&other.shape()) {
+            travel = travel.min(t);
+        }
+    }
+    // Friendly models may be passed but not ended on: back off.
+    loop {
+        let end = end_of(travel);
+        let on = others
+            .iter()
+            .find(|o| end.dist(o.center) < me.radius + o.radius - TOUCH);
+        match on {
+            Some(other) => {
+                let back = other
+                    .shape()
+                    .swept_overlap(me.center, end, me.radius)
+                    .first()
+                    .map(|(s, _)| s * travel);
+                travel = back.unwrap_or(0.0).min(travel - TOUCH).max(0.0);
+                if travel <= 0.0 {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+    let end = Point::from_v2(end_of(travel.max(0.0)));
+    Ok(Waypoint {
+        x: end.x,
+        y: end.y,
+        z: milli(me.z),
+    })
+}
