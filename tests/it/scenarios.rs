@@ -155,12 +155,34 @@ fn the_engine_uses_nothing_impure() {
         "f64",
     ];
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(&root).unwrap() {
-        let path = entry.unwrap().path();
+    let mut files = Vec::new();
+    let mut folders = vec![root.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    assert!(
+        files.len() > 20,
+        "the scan found only {} files",
+        files.len()
+    );
+    for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
+        // The table geometry computes in f64 by design; what it stores is
+        // integer (checked by table::the_stored_table_has_no_floats).
+        let computes_in_floats = path.starts_with(root.join("table"));
         for (number, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or("");
             for word in forbidden {
+                if computes_in_floats && (word == "f64" || word == "f32") {
+                    continue;
+                }
                 if code.contains(word) {
                     found.push(format!("{}:{}: {word}", path.display(), number + 1));
                 }

@@ -125,6 +125,32 @@ inches = 1.0
     );
 }
 
+/// Saved tables replay identically: what is stored is integers only.
+#[test]
+fn the_stored_table_has_no_floats() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/table/m4e/vertical.toml");
+    let scenario = TableScenario::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let table = scenario.table().unwrap();
+    let json = serde_json::to_value(&table).unwrap();
+    fn walk(value: &serde_json::Value, floats: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Number(n) if !n.is_i64() && !n.is_u64() => {
+                floats.push(n.to_string())
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, floats)),
+            serde_json::Value::Object(map) => map.values().for_each(|v| walk(v, floats)),
+            _ => {}
+        }
+    }
+    let mut floats = Vec::new();
+    walk(&json, &mut floats);
+    assert!(floats.is_empty(), "floats in the stored table: {floats:?}");
+    assert!(!table.terrain.is_empty() && !table.pieces.is_empty());
+    let back: Table = serde_json::from_value(json).unwrap();
+    assert_eq!(back, table);
+}
+
 fn piece(id: u32, seat: Seat, base: u16, sz: u8, x: f64, y: f64) -> Piece {
     Piece {
         id: ObjectId(id),

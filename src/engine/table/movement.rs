@@ -86,8 +86,8 @@ pub enum MoveError {
     OffTable { segment: usize },
     #[error("segment {segment} crosses {name}, which cannot be moved through")]
     Impassable { segment: usize, name: String },
-    #[error("segment {segment} moves through the enemy model {name}")]
-    ThroughEnemy { segment: usize, name: String },
+    #[error("segment {segment} moves through {name}, which it may not pass")]
+    ThroughModel { segment: usize, name: String },
     #[error("the move cannot end overlapping {name}")]
     EndsOverlapping { name: String },
     #[error("segment {segment} climbs without climbable terrain in base contact")]
@@ -299,7 +299,7 @@ fn horizontal(
                 .piece(other.id.unwrap_or(ObjectId(0)))
                 .map(|p| p.name.clone())
                 .unwrap_or_default();
-            return Err(MoveError::ThroughEnemy { segment, name });
+            return Err(MoveError::ThroughModel { segment, name });
         }
     }
     if z > TOUCH {
@@ -578,7 +578,7 @@ pub fn jump(board: &Board, id: ObjectId, to: Point, remaining: f64) -> Result<Wa
                 .piece(other.id.unwrap_or(ObjectId(0)))
                 .map(|p| p.name.clone())
                 .unwrap_or_default();
-            return Err(MoveError::ThroughEnemy { segment: 1, name });
+            return Err(MoveError::ThroughModel { segment: 1, name });
         }
     }
     let landed = Body {

@@ -283,7 +283,7 @@ pub fn move_error_code(error: &MoveError) -> &'static str {
         MoveError::TooFar { .. } => "too_far",
         MoveError::OffTable { .. } => "off_table",
         MoveError::Impassable { .. } => "impassable",
-        MoveError::ThroughEnemy { .. } => "through_enemy",
+        MoveError::ThroughModel { .. } => "through_model",
         MoveError::EndsOverlapping { .. } => "ends_overlapping",
         MoveError::NothingToClimb { .. } => "nothing_to_climb",
         MoveError::Slanted { .. } => "slanted",
