@@ -125,6 +125,85 @@ inches = 1.0
     );
 }
 
+/// Cover and concealment reach the duel: cover for the damage rules,
+/// concealment as a negative fate modifier.
+#[test]
+fn cover_and_concealment_feed_the_duel() {
+    use soulstone::engine::duel::DuelSpec;
+    use soulstone::engine::table::sight::attack_situation;
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/table/m4e/dense-terrain.toml");
+    let scenario = TableScenario::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let table = scenario.table().unwrap();
+    let board = Board::new(&table, Edition::Fourth);
+    let (ophelia, jack) = (table.pieces[0].id, table.pieces[1].id);
+    let situation = attack_situation(&board, ophelia, jack).unwrap();
+    assert!(
+        situation.line_of_sight && situation.cover.is_none() && situation.concealment.is_some()
+    );
+    let mut spec: DuelSpec = serde_json::from_value(serde_json::json!({
+        "initiator": 1, "skill": 6, "resister": 2, "resist_stat": "df"
+    }))
+    .unwrap();
+    situation.apply_to(&mut spec);
+    assert_eq!(spec.modifiers, -1);
+    assert!(!spec.cover);
+
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios/table/m4e/cover-concealment.toml");
+    let scenario = TableScenario::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let table = scenario.table().unwrap();
+    let board = Board::new(&table, Edition::Fourth);
+    let (stalker, firebranded) = (table.pieces[0].id, table.pieces[1].id);
+    let situation = attack_situation(&board, stalker, firebranded).unwrap();
+    let mut spec: DuelSpec = serde_json::from_value(serde_json::json!({
+        "initiator": 1, "skill": 6, "resister": 2, "resist_stat": "df"
+    }))
+    .unwrap();
+    situation.apply_to(&mut spec);
+    assert!(spec.cover);
+    assert_eq!(spec.modifiers, 0);
+}
+
+#[test]
+fn acting_in_hazardous_terrain_is_reported_once_per_name() {
+    use soulstone::engine::table::measure::hazards_while_acting;
+    let text = r#"
+name = "acting in hazards"
+edition = "m4e"
+[[models]]
+name = "Burning"
+seat = "a"
+sz = 2
+at = [10.0, 10.0]
+[[models]]
+name = "Safe"
+seat = "a"
+sz = 2
+at = [20.0, 20.0]
+[[markers]]
+name = "Pyre"
+at = [10.5, 10.0]
+traits = ["hazardous"]
+[[markers]]
+name = "Pyre"
+at = [9.5, 10.0]
+traits = ["hazardous"]
+"#;
+    let scenario = TableScenario::from_toml(text).unwrap();
+    let table = scenario.table().unwrap();
+    let board = Board::new(&table, Edition::Fourth);
+    assert_eq!(
+        hazards_while_acting(&board, ObjectId(1)).unwrap(),
+        vec!["Pyre".to_string()]
+    );
+    assert!(
+        hazards_while_acting(&board, ObjectId(2))
+            .unwrap()
+            .is_empty()
+    );
+}
+
 /// Saved tables replay identically: what is stored is integers only.
 #[test]
 fn the_stored_table_has_no_floats() {

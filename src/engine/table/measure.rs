@@ -185,6 +185,21 @@ pub fn engaged_at(board: &Board, me: &Body) -> Result<Vec<ObjectId>, TableError>
     Ok(engaged)
 }
 
+/// The hazardous terrain a model suffers for acting while in it (one
+/// entry per name). Once per activation is the turn sequence's to track.
+pub fn hazards_while_acting(board: &Board, id: ObjectId) -> Result<Vec<String>, TableError> {
+    let me = board.body(Target::Object(id))?;
+    let mut names: Vec<String> = board
+        .obstacles
+        .iter()
+        .filter(|o| o.has(Trait::Hazardous) && in_terrain(board.edition, &me, o))
+        .map(|o| o.name.clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    Ok(names)
+}
+
 /// The models a pulse of `range` from `source` reaches: within range of its
 /// base edge, excluding the source, and with LoS to the source.
 pub fn pulse(board: &Board, source: ObjectId, range: f64) -> Result<Vec<ObjectId>, TableError> {
@@ -330,5 +345,57 @@ impl Layout {
                 wedge.signed_distance(p) <= -r + TOUCH
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::table::Body;
+
+    fn body(x: f64, y: f64) -> Body {
+        Body {
+            id: None,
+            center: V2::new(x, y),
+            radius: 0.59,
+            z: 0.0,
+            size: 2.0,
+            seat: None,
+            peon: false,
+        }
+    }
+
+    #[test]
+    fn deployment_zones_and_halves() {
+        let standard = Layout {
+            deployment: Deployment::Standard,
+        };
+        assert!(standard.in_deployment_zone(Seat::A, &body(18.0, 7.0)));
+        assert!(!standard.in_deployment_zone(Seat::A, &body(18.0, 7.6)));
+        assert!(standard.in_deployment_zone(Seat::B, &body(18.0, 29.0)));
+        assert!(standard.half(Seat::A).signed_distance(V2::new(5.0, 17.0)) < 0.0);
+        assert!(standard.half(Seat::B).signed_distance(V2::new(5.0, 19.0)) < 0.0);
+        let corner = Layout {
+            deployment: Deployment::Corner,
+        };
+        assert!(corner.in_deployment_zone(Seat::A, &body(7.0, 7.0)));
+        assert!(!corner.in_deployment_zone(Seat::A, &body(9.0, 9.0)));
+        assert!(corner.in_deployment_zone(Seat::B, &body(29.0, 29.0)));
+        assert_eq!(
+            corner.centerline(),
+            (V2::new(0.0, 36.0), V2::new(36.0, 0.0))
+        );
+        let flank = Layout {
+            deployment: Deployment::Flank,
+        };
+        assert!(flank.in_deployment_zone(Seat::A, &body(3.0, 15.0)));
+        assert!(!flank.in_deployment_zone(Seat::A, &body(13.0, 13.0)));
+        let wedge = Layout {
+            deployment: Deployment::Wedge,
+        };
+        assert!(wedge.in_deployment_zone(Seat::A, &body(18.0, 5.0)));
+        assert!(!wedge.in_deployment_zone(Seat::A, &body(3.0, 5.0)));
+        assert_eq!(Layout::centerpoint(), V2::new(18.0, 18.0));
+        assert!(Layout::quarter(2).signed_distance(V2::new(27.0, 27.0)) < 0.0);
     }
 }

@@ -445,3 +445,37 @@ fn shortest_passage(viewer: &Body, target: &Body, shape: &Shape) -> f64 {
     }
     best
 }
+
+/// What the table says about an attack: whether it can be drawn (LoS), and
+/// the cover and concealment that feed the duel and its damage.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttackSituation {
+    pub line_of_sight: bool,
+    pub cover: Option<Cover>,
+    pub concealment: Option<ObjectId>,
+}
+
+pub fn attack_situation(
+    board: &Board,
+    attacker: ObjectId,
+    target: ObjectId,
+) -> Result<AttackSituation, TableError> {
+    let (from, to) = (Target::Object(attacker), Target::Object(target));
+    Ok(AttackSituation {
+        line_of_sight: line_of_sight(board, from, to)?,
+        cover: cover(board, from, to)?,
+        concealment: concealment(board, from, to)?,
+    })
+}
+
+impl AttackSituation {
+    /// Sets up an attack's duel: cover for the damage rules (4th edition
+    /// reduces the damage by 1; 3rd edition worsens the damage flip), and
+    /// concealment as a negative fate modifier on the duel.
+    pub fn apply_to(&self, spec: &mut crate::engine::duel::DuelSpec) {
+        spec.cover |= self.cover.is_some();
+        if self.concealment.is_some() {
+            spec.modifiers = spec.modifiers.saturating_sub(1);
+        }
+    }
+}
