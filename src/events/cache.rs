@@ -21,12 +21,15 @@ type Entries<K, V> = Mutex<HashMap<i64, (K, Arc<V>)>>;
 
 /// Standings also depend on the event's own settings, which its version and
 /// update time follow.
-type StandingsKey = (i64, i32, NaiveDateTime);
+pub type StandingsKey = (i64, i32, NaiveDateTime);
 
 #[derive(Default)]
 pub struct EventDataCache {
     entries: Entries<i64, EventData>,
     standings: Entries<StandingsKey, Vec<StandingRow>>,
+    /// The web layer's rendering of the standings table, kept under the
+    /// same key as the rows it shows (it holds nothing per visitor).
+    standings_html: Entries<StandingsKey, String>,
 }
 
 impl std::fmt::Debug for EventDataCache {
@@ -51,14 +54,39 @@ impl EventDataCache {
         conn: &mut DbConnection,
         view: &EventView,
     ) -> Result<Arc<Vec<StandingRow>>, EventError> {
+        Ok(self.keyed_standings(conn, view)?.1)
+    }
+
+    /// The standings with the key they are cached under (for
+    /// [`Self::standings_html`]).
+    pub fn keyed_standings(
+        &self,
+        conn: &mut DbConnection,
+        view: &EventView,
+    ) -> Result<(StandingsKey, Arc<Vec<StandingRow>>), EventError> {
         let (revision, data) = self.load_with_revision(conn, view.id())?;
         let key = (revision, view.event.version, view.event.updated_at);
         if let Some(rows) = lookup(&self.standings, view.id(), &key) {
-            return Ok(rows);
+            return Ok((key, rows));
         }
         let rows = Arc::new(super::standings::compute(view, &data));
         store(&self.standings, view.id(), key, Arc::clone(&rows));
-        Ok(rows)
+        Ok((key, rows))
+    }
+
+    /// The rendered standings table for `key`, rendering it on a miss.
+    pub fn standings_html<E>(
+        &self,
+        event_id: i64,
+        key: StandingsKey,
+        render: impl FnOnce() -> Result<String, E>,
+    ) -> Result<Arc<String>, E> {
+        if let Some(html) = lookup(&self.standings_html, event_id, &key) {
+            return Ok(html);
+        }
+        let html = Arc::new(render()?);
+        store(&self.standings_html, event_id, key, Arc::clone(&html));
+        Ok(html)
     }
 
     fn load_with_revision(

@@ -1025,6 +1025,14 @@ async fn mage_knight_results_and_standings(backend: Backend) {
         .await;
     let game = round["tables"][0]["game"].as_i64().unwrap();
     let a = round["tables"][0]["player_a"].as_i64().unwrap();
+    // The standings page keeps its rendered table per data revision: fill
+    // that cache now, and check below that a result moves it on.
+    let standings_page = format!("/events/{event}/standings");
+    let (_, before) = app.new_client().get_text(&standings_page).await;
+    assert!(
+        before.contains("Knight") && !before.contains("<strong>3</strong>"),
+        "{before}"
+    );
     // Four objectives cannot be held in a two-player game.
     let (code, body) = to
         .post(&format!("/events/{event}/games/{game}/result"), json!({"a_objectives": 2, "b_objectives": 2, "a_eliminated": 100, "b_eliminated": 50, "a_army": 300, "b_army": 290}))
@@ -1043,5 +1051,15 @@ async fn mage_knight_results_and_standings(backend: Backend) {
     );
     assert_eq!(rows[0]["points"], 3);
     assert_eq!(rows[0]["tiebreaks"][0], 120);
+    let (_, after) = app.new_client().get_text(&standings_page).await;
+    assert!(after.contains("<strong>3</strong>"), "{after}");
+    assert!(!after.contains("Sign out"));
+    // The cached table is shared; the page around it stays the visitor's own.
+    let signed_in = app.signed_in_client("mto@example.org").await;
+    let (_, own) = signed_in.get_text(&standings_page).await;
+    assert!(
+        own.contains("Sign out") && own.contains("<strong>3</strong>"),
+        "{own}"
+    );
     let _ = PASSWORD;
 }

@@ -7,6 +7,7 @@ use askama::Template;
 
 use super::actor_of;
 use crate::error::AppError;
+use crate::events::cache::StandingsKey;
 use crate::events::rounds::EventData;
 use crate::events::standings::{compute, results, results_csv, standings_csv};
 use crate::events::{self, EventView};
@@ -44,16 +45,37 @@ async fn load_standings(
     state: &web::Data<AppState>,
     id: i64,
     user: &MaybeUser,
-) -> Result<(EventView, Arc<Vec<StandingRow>>), AppError> {
+) -> Result<(EventView, StandingsKey, Arc<Vec<StandingRow>>), AppError> {
     let actor = actor_of(user.0.as_deref());
     let cache = Arc::clone(&state.event_data);
     state
         .with_db(move |conn| {
             let (view, _) = events::load(conn, id, actor)?;
-            let rows = cache.standings(conn, &view)?;
-            Ok((view, rows))
+            let (key, rows) = cache.keyed_standings(conn, &view)?;
+            Ok((view, key, rows))
         })
         .await
+}
+
+/// The standings table: the same for every visitor, so rendered once per
+/// cache key rather than per request.
+#[derive(Template)]
+#[template(path = "events/standings_table.html")]
+struct StandingsTable<'a> {
+    rows: &'a [StandingRow],
+    headers: Vec<&'static str>,
+}
+
+impl<'a> StandingsTable<'a> {
+    fn new(view: &EventView, rows: &'a [StandingRow]) -> Self {
+        let headers = view
+            .settings
+            .tiebreakers
+            .iter()
+            .map(|t| t.short_label())
+            .collect();
+        Self { rows, headers }
+    }
 }
 
 #[derive(Template)]
@@ -61,25 +83,7 @@ async fn load_standings(
 struct StandingsPage {
     ctx: PageContext,
     view: EventView,
-    rows: Arc<Vec<StandingRow>>,
-    headers: Vec<&'static str>,
-}
-
-impl StandingsPage {
-    fn new(ctx: &PageContext, view: EventView, rows: Arc<Vec<StandingRow>>) -> Self {
-        let headers = view
-            .settings
-            .tiebreakers
-            .iter()
-            .map(|t| t.short_label())
-            .collect();
-        Self {
-            ctx: ctx.clone(),
-            view,
-            rows,
-            headers,
-        }
-    }
+    table: Arc<String>,
 }
 
 /// The standings page for loaded event data, computed afresh (public so the
@@ -89,8 +93,14 @@ pub fn standings_page_html(
     view: EventView,
     data: &EventData,
 ) -> Result<String, AppError> {
-    let rows = Arc::new(compute(&view, data));
-    Ok(StandingsPage::new(ctx, view, rows).render()?)
+    let rows = compute(&view, data);
+    let table = Arc::new(StandingsTable::new(&view, &rows).render()?);
+    Ok(StandingsPage {
+        ctx: ctx.clone(),
+        view,
+        table,
+    }
+    .render()?)
 }
 
 #[get("/events/{id}/standings")]
@@ -100,8 +110,18 @@ async fn standings_page(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let (view, rows) = load_standings(&state, path.into_inner(), &user).await?;
-    render_page(&ctx, &StandingsPage::new(&ctx, view, rows))
+    let (view, key, rows) = load_standings(&state, path.into_inner(), &user).await?;
+    let table = state.event_data.standings_html(view.id(), key, || {
+        StandingsTable::new(&view, &rows).render()
+    })?;
+    render_page(
+        &ctx,
+        &StandingsPage {
+            ctx: ctx.clone(),
+            view,
+            table,
+        },
+    )
 }
 
 fn download(content_type: &str, filename: String, body: String) -> HttpResponse {
@@ -121,7 +141,7 @@ async fn standings_csv_export(
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let (view, rows) = load_standings(&state, id, &user).await?;
+    let (view, _, rows) = load_standings(&state, id, &user).await?;
     Ok(download(
         "text/csv; charset=utf-8",
         format!("event-{id}-standings.csv"),
@@ -135,7 +155,7 @@ async fn standings_json_export(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let (_, rows) = load_standings(&state, path.into_inner(), &user).await?;
+    let (_, _, rows) = load_standings(&state, path.into_inner(), &user).await?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
