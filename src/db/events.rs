@@ -37,6 +37,11 @@ pub struct Event {
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     pub finished_at: Option<NaiveDateTime>,
+    /// Moved on by triggers with any change to the event's registrations,
+    /// rounds or games; read with the row so a cached copy of that data can
+    /// be checked without another query.
+    #[serde(skip)]
+    pub data_revision: i64,
 }
 
 /// The editable fields of an event (everything but status and bookkeeping).

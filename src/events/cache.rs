@@ -11,7 +11,6 @@ use chrono::NaiveDateTime;
 use super::rounds::EventData;
 use super::{EventError, EventView};
 use crate::db::DbConnection;
-use crate::db::events as db_events;
 use crate::tournament::standings::StandingRow;
 
 /// Events kept at once; past this the cache starts afresh (cheap and bounded).
@@ -43,9 +42,9 @@ impl EventDataCache {
     pub fn load(
         &self,
         conn: &mut DbConnection,
-        event_id: i64,
+        view: &EventView,
     ) -> Result<Arc<EventData>, EventError> {
-        Ok(self.load_with_revision(conn, event_id)?.1)
+        self.data_at(conn, view)
     }
 
     /// The event's standings, computed once per revision and settings.
@@ -64,11 +63,15 @@ impl EventDataCache {
         conn: &mut DbConnection,
         view: &EventView,
     ) -> Result<(StandingsKey, Arc<Vec<StandingRow>>), EventError> {
-        let (revision, data) = self.load_with_revision(conn, view.id())?;
-        let key = (revision, view.event.version, view.event.updated_at);
+        let key = (
+            view.event.data_revision,
+            view.event.version,
+            view.event.updated_at,
+        );
         if let Some(rows) = lookup(&self.standings, view.id(), &key) {
             return Ok((key, rows));
         }
+        let data = self.data_at(conn, view)?;
         let rows = Arc::new(super::standings::compute(view, &data));
         store(&self.standings, view.id(), key, Arc::clone(&rows));
         Ok((key, rows))
@@ -89,20 +92,21 @@ impl EventDataCache {
         Ok(html)
     }
 
-    fn load_with_revision(
+    fn data_at(
         &self,
         conn: &mut DbConnection,
-        event_id: i64,
-    ) -> Result<(i64, Arc<EventData>), EventError> {
-        // The revision is read before the data: data loaded after it is at
-        // least that new, so a copy is never filed under a later revision.
-        let revision = db_events::data_revision(conn, event_id)?.ok_or(EventError::NotFound)?;
-        if let Some(data) = lookup(&self.entries, event_id, &revision) {
-            return Ok((revision, data));
+        view: &EventView,
+    ) -> Result<Arc<EventData>, EventError> {
+        // The revision came with the event row, read before the data: data
+        // loaded now is at least that new, so a copy is never filed under a
+        // later revision than it shows.
+        let revision = view.event.data_revision;
+        if let Some(data) = lookup(&self.entries, view.id(), &revision) {
+            return Ok(data);
         }
-        let data = Arc::new(EventData::load(conn, event_id)?);
-        store(&self.entries, event_id, revision, Arc::clone(&data));
-        Ok((revision, data))
+        let data = Arc::new(EventData::load(conn, view.id())?);
+        store(&self.entries, view.id(), revision, Arc::clone(&data));
+        Ok(data)
     }
 }
 

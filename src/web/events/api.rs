@@ -434,7 +434,7 @@ async fn get_round(
     let detail = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            let data = cache.load(conn, id)?;
+            let data = cache.load(conn, &view)?;
             let round = data
                 .rounds
                 .iter()

@@ -243,7 +243,7 @@ async fn load_round(
     state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            let data = cache.load(conn, id)?;
+            let data = cache.load(conn, &view)?;
             let round = data
                 .rounds
                 .iter()

@@ -35,7 +35,8 @@ async fn load(
     state
         .with_db(move |conn| {
             let (view, _) = events::load(conn, id, actor)?;
-            Ok((view, cache.load(conn, id)?))
+            let data = cache.load(conn, &view)?;
+            Ok((view, data))
         })
         .await
 }
