@@ -152,9 +152,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(health::healthz)
         .service(assets::asset)
         .service(home::index)
+        .configure(events::routes)
         .configure(accounts::routes)
         .configure(admin::routes)
-        .configure(events::routes)
         .configure(pools::routes)
         .configure(setup::routes)
         .service(

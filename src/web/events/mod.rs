@@ -17,11 +17,14 @@ use crate::web::forms::FormErrors;
 use crate::web::session::SessionUser;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
+    // actix tries patterns with parameters one by one (a regex each), in
+    // the order registered: the pages a whole room refreshes go first.
+    // Their paths overlap no other route's.
+    standings::routes(cfg);
+    rounds::routes(cfg);
     pages::routes(cfg);
     players::routes(cfg);
-    rounds::routes(cfg);
     games::routes(cfg);
-    standings::routes(cfg);
 }
 
 pub fn actor_of(user: Option<&SessionUser>) -> Option<Actor> {
