@@ -649,6 +649,57 @@ pub fn scale_up(board: &Board, id: ObjectId, terrain: ObjectId) -> Result<Waypoi
     })
 }
 
+/// Scaling down climbable terrain the model stands on, ending a Walk with
+/// its base at the terrain's edge (4th edition): out at a right angle to
+/// that edge until none of the base is on it, then straight down until
+/// the base is supported. Not a fall: no damage.
+pub fn scale_down(board: &Board, id: ObjectId, terrain: ObjectId) -> Result<Waypoint, MoveError> {
+    if board.edition == Edition::Third {
+        return Err(MoveError::Illegal("3rd edition has no scaling".to_string()));
+    }
+    let me = board.body(Target::Object(id))?;
+    let wall = board.obstacle(terrain)?;
+    if !wall.has(Trait::Climbable)
+        || (wall.top - me.z).abs() > TOUCH
+        || !measure::stands_on(&me, wall)
+    {
+        return Err(MoveError::Illegal(format!(
+            "the model is not standing on {}",
+            wall.name
+        )));
+    }
+    // At the edge: the base reaches the boundary of the top.
+    let to_edge = -wall.shape.signed_distance(me.center);
+    if to_edge > me.radius + TOUCH {
+        return Err(MoveError::Illegal(format!(
+            "the model is not at the edge of {}",
+            wall.name
+        )));
+    }
+    let outward = inward_normal(&wall.shape, me.center);
+    let mut travelled = 0.0;
+    let mut center = me.center;
+    while wall.shape.gap_to_disc(center, me.radius) < -TOUCH {
+        travelled += 0.005;
+        center = me.center.plus(outward.scale(travelled));
+        if travelled > 2.0 * me.radius + 1.0 {
+            return Err(MoveError::Illegal(format!(
+                "the base cannot get clear of {}",
+                wall.name
+            )));
+        }
+    }
+    let z = landing_elevation(board, center, me.radius, wall.top - 2.0 * TOUCH);
+    let landed = Body { center, z, ..me };
+    check_end(board, &landed)?;
+    let at = Point::from_v2(center);
+    Ok(Waypoint {
+        x: at.x,
+        y: at.y,
+        z: milli(z),
+    })
+}
+
 /// The unit vector from `from` toward the nearest point of the shape's
 /// boundary (into the shape for a base touching it from outside).
 fn inward_normal(shape: &Shape, from: V2) -> V2 {

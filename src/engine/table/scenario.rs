@@ -215,6 +215,9 @@ pub enum Check {
     Scale {
         model: String,
         terrain: String,
+        /// Scale down the terrain it stands on, instead of up.
+        #[serde(default)]
+        down: bool,
         expect: String,
         #[serde(default)]
         z: Option<f64>,
@@ -765,12 +768,17 @@ impl TableScenario {
             Check::Scale {
                 model,
                 terrain,
+                down,
                 expect,
                 z,
             } => outcome_check(
                 "scale",
                 expect,
-                movement::scale_up(board, self.id(model)?, self.id(terrain)?),
+                if *down {
+                    movement::scale_down(board, self.id(model)?, self.id(terrain)?)
+                } else {
+                    movement::scale_up(board, self.id(model)?, self.id(terrain)?)
+                },
                 |w| z.and_then(|z| compare_f("elevation", z, super::inches(w.z))),
             ),
             Check::Place {
