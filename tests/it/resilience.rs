@@ -16,7 +16,99 @@ both_backends!(
     two_instances_share_sessions_data_and_mail,
     mail_waits_while_smtp_is_down_and_goes_out_once_later,
     a_killed_server_keeps_every_acknowledged_submission,
+    simultaneous_submissions_leave_one_row_each,
 );
+
+/// What a busy room does at once: a player double-clicks "register", both
+/// players report the same game at the same moment, the opponent
+/// double-clicks "confirm". One row each, no lost update, and the loser of
+/// each race is told why.
+async fn simultaneous_submissions_leave_one_row_each(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("rush-to@example.org", "TO", false).await;
+    let to = app.api_client("rush-to@example.org").await;
+    let event = create_event(&to, event_body("Rush")).await;
+    set_status(&to, event, "registration").await;
+    let mut players = Vec::new();
+    for name in ["Quick", "Quicker"] {
+        let email = format!("{}@example.org", name.to_lowercase());
+        app.create_account(&email, name, false).await;
+        let client = app.api_client(&email).await;
+        let path = format!("/events/{event}/register");
+        let (one, two) = tokio::join!(client.post(&path, json!({})), client.post(&path, json!({})));
+        let winner = [&one, &two]
+            .into_iter()
+            .find(|r| r.0 == 201)
+            .expect("one registration succeeds");
+        let other = if one.0 == 201 { &two } else { &one };
+        assert!(other.0 == 201 || other.0 == 409, "double-click: {other:?}");
+        if other.0 == 201 {
+            assert_eq!(
+                other.1["id"], winner.1["id"],
+                "the same registration, not a second one"
+            );
+        }
+        players.push((winner.1["id"].as_i64().unwrap(), client));
+    }
+    let (_, detail) = to.get(&format!("/events/{event}")).await;
+    let names: Vec<&str> = detail["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "one row per player: {names:?}");
+    set_status(&to, event, "running").await;
+    for (id, _) in &players {
+        to.post(
+            &format!("/events/{event}/players/{id}/check-in"),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let table = &round["tables"][0];
+    let game = table["game"].as_i64().unwrap();
+    let version = table["version"].as_i64().unwrap();
+    let result = format!("/events/{event}/games/{game}/result");
+    // Both players report at the same moment, from the same page version.
+    let (first, second) = tokio::join!(
+        players[0].1.post(&result, json!({"a_strategy_vp": 4, "a_scheme_vp": 2, "b_strategy_vp": 1, "b_scheme_vp": 1, "version": version})),
+        players[1].1.post(&result, json!({"a_strategy_vp": 1, "a_scheme_vp": 1, "b_strategy_vp": 4, "b_scheme_vp": 2, "version": version}))
+    );
+    let mut codes = [first.0, second.0];
+    codes.sort_unstable();
+    assert_eq!(codes, [200, 409], "{first:?} {second:?}");
+    let loser = if first.0 == 409 { &first } else { &second };
+    assert!(
+        loser.1["message"]
+            .as_str()
+            .unwrap()
+            .contains("changed by someone else"),
+        "{loser:?}"
+    );
+    let reporter = if first.0 == 200 { 0 } else { 1 };
+    let reported = if reporter == 0 { &first } else { &second };
+    let expected_a_vp = if reporter == 0 { 6 } else { 2 };
+    // The opponent double-clicks "confirm" on the same version.
+    let confirm = format!("/events/{event}/games/{game}/confirm");
+    let version = reported.1["version"].as_i64().unwrap();
+    let opponent = &players[1 - reporter].1;
+    let (c1, c2) = tokio::join!(
+        opponent.post(&confirm, json!({"version": version})),
+        opponent.post(&confirm, json!({"version": version}))
+    );
+    let mut codes = [c1.0, c2.0];
+    codes.sort_unstable();
+    assert_eq!(codes, [204, 409], "{c1:?} {c2:?}");
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let table = &round["tables"][0];
+    assert_eq!(table["status"], "confirmed", "{table}");
+    assert_eq!(table["score"]["a_vp"], expected_a_vp, "{table}");
+}
 
 /// The triggers behind the event-data cache: every insert and update of a
 /// registration, round or game moves the event's revision on.
