@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 use soulstone::engine::Edition;
 use soulstone::engine::Seat;
-use soulstone::engine::table::movement::{MoveKind, Waypoint, position_conflict, validate_move};
+use soulstone::engine::table::movement::{
+    MoveKind, Waypoint, position_conflict, push_around, validate_move,
+};
 use soulstone::engine::table::scenario::TableScenario;
 use soulstone::engine::table::sight::line_of_sight;
 use soulstone::engine::table::{
@@ -375,5 +377,43 @@ proptest! {
         let again = validate_move(&board, ObjectId(1), &reversed, MoveKind::Walk, 200.0);
         prop_assert!(again.is_ok(), "forward {outcome:?}, back {again:?}");
         prop_assert!((again.unwrap().cost - outcome.cost).abs() < 0.01);
+    }
+
+    /// A push that goes around obstacles never moves the wrong way, never
+    /// goes farther than it may, and never ends anywhere illegal.
+    #[test]
+    fn a_push_around_obstacles_keeps_its_promises(
+        squares in prop::collection::vec((2.0f64..15.0, 2.0f64..30.0, 0.5f64..3.0, any::<bool>()), 0..5),
+        (x, y) in (coordinate(), coordinate()),
+        (px, py) in (coordinate(), coordinate()),
+        distance in 0.0f64..8.0,
+        away in any::<bool>(),
+    ) {
+        let table = Table { terrain: symmetric_terrain(&squares), pieces: vec![piece(1, Seat::A, 30, 2, x, y)], ..Table::default() };
+        let board = Board::new(&table, Edition::Fourth);
+        prop_assume!(position_conflict(&board, ObjectId(1)).unwrap().is_none());
+        let point = Point { x: milli(px), y: milli(py) };
+        let path = push_around(&board, ObjectId(1), point, distance, away).unwrap();
+        let reference = point.v2();
+        let mut at = table.pieces[0].at.v2();
+        let mut travelled = 0.0;
+        for w in &path {
+            let next = Point { x: w.x, y: w.y }.v2();
+            let (before, after) = (at.dist(reference), next.dist(reference));
+            if away {
+                prop_assert!(after >= before - 0.002, "{before} -> {after}");
+            } else {
+                prop_assert!(after <= before + 0.002, "{before} -> {after}");
+            }
+            travelled += at.dist(next);
+            at = next;
+        }
+        prop_assert!(travelled <= distance + 0.01, "{travelled} > {distance}");
+        if let Some(end) = path.last() {
+            let mut moved = table.clone();
+            moved.pieces[0].at = Point { x: end.x, y: end.y };
+            let board = Board::new(&moved, Edition::Fourth);
+            prop_assert!(position_conflict(&board, ObjectId(1)).unwrap().is_none());
+        }
     }
 }

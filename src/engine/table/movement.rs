@@ -871,3 +871,175 @@ pub fn push_directly(
         z: milli(me.z),
     })
 }
+
+/// The step a push "toward" or "away" (not "directly") takes at a time, in
+/// inches, and the turns it considers (every 10°, up to 80° either way).
+const PUSH_STEP: f64 = 0.05;
+const PUSH_TURNS: [f64; 17] = [
+    0.0, 10.0, -10.0, 20.0, -20.0, 30.0, -30.0, 40.0, -40.0, 50.0, -50.0, 60.0, -60.0, 70.0, -70.0,
+    80.0, -80.0,
+];
+
+/// A push toward (or away from) a point that goes around what is in its
+/// way. At every step it looks down each heading within 80° of the straight
+/// one for as far as it may still move, and takes a step along the heading
+/// whose clear stretch gets closest to (or farthest from) the point, so it
+/// veers early instead of pressing against an obstacle; a step is taken
+/// only if it brings the centres closer (or farther apart), so the
+/// reference points never move the wrong way. Severe terrain costs double.
+/// It stops when the distance is spent or no step makes progress, and
+/// backs off along its path so it does not end on another base.
+pub fn push_around(
+    board: &Board,
+    id: ObjectId,
+    point: Point,
+    distance: f64,
+    away: bool,
+) -> Result<Vec<Waypoint>, MoveError> {
+    let me = board.body(Target::Object(id))?;
+    let reference = point.v2();
+    let size = inches(TABLE_SIZE);
+    let mut at = me.center;
+    let mut path = vec![at];
+    let mut remaining = distance.max(0.0);
+    // How far along `from`→`to` (0..=1) the base gets before it meets the
+    // table edge, solid terrain or an enemy it may not pass.
+    let clear_until = |from: V2, to: V2| -> f64 {
+        let mut until: f64 = 1.0;
+        // The table edge: where the centre would leave [r, size - r].
+        let (low, high) = (me.radius - TOUCH, size - me.radius + TOUCH);
+        for (start, end) in [(from.x, to.x), (from.y, to.y)] {
+            let delta = end - start;
+            if delta > 1e-12 && end > high {
+                until = until.min(((high - start) / delta).max(0.0));
+            } else if delta < -1e-12 && end < low {
+                until = until.min(((start - low) / -delta).max(0.0));
+            }
+        }
+        for o in &board.obstacles {
+            if solid(o)
+                && overlaps_vertically(me.z, me.effective_size(), o.bottom, o.top)
+                && let Some((start, _)) = o.shape.swept_overlap(from, to, me.radius).first()
+            {
+                until = until.min(*start);
+            }
+        }
+        for o in board.bodies() {
+            if o.id != me.id
+                && o.seat != me.seat
+                && !o.peon
+                && overlaps_vertically(me.z, me.effective_size(), o.z, o.effective_size())
+                && let Some((start, _)) = o.shape().swept_overlap(from, to, me.radius).first()
+            {
+                until = until.min(*start);
+            }
+        }
+        until
+    };
+    let in_severe = |c: V2| {
+        board.obstacles.iter().any(|o| {
+            o.has(Trait::Severe)
+                && me.z <= o.top + TOUCH
+                && o.shape.gap_to_disc(c, me.radius) < -TOUCH
+        })
+    };
+    // The best distance to the point reachable along a clear stretch.
+    let best_along = |from: V2, to: V2, until: f64| -> f64 {
+        let d = to.minus(from);
+        let len2 = d.dot(d);
+        let t = if len2 < 1e-18 {
+            0.0
+        } else {
+            (reference.minus(from).dot(d) / len2).clamp(0.0, until)
+        };
+        if away {
+            from.lerp(to, until).dist(reference)
+        } else {
+            from.lerp(to, t).dist(reference)
+        }
+    };
+    while remaining > 1e-9 {
+        let gap = reference.minus(at);
+        if !away && gap.len() <= TOUCH {
+            break;
+        }
+        let heading = if away {
+            gap.scale(-1.0).unit()
+        } else {
+            gap.unit()
+        };
+        if heading == V2::default() {
+            break;
+        }
+        let cost = if in_severe(at) { 2.0 } else { 1.0 };
+        let reach = remaining / cost;
+        let mut choice: Option<(f64, V2)> = None;
+        for turn in PUSH_TURNS {
+            let (sin, cos) = turn.to_radians().sin_cos();
+            let direction = V2::new(
+                heading.x * cos - heading.y * sin,
+                heading.x * sin + heading.y * cos,
+            );
+            let far = at.plus(direction.scale(reach));
+            let until = clear_until(at, far);
+            if until * reach < 1e-6 {
+                continue;
+            }
+            let score = best_along(at, far, until);
+            let better = match choice {
+                None => true,
+                Some((best, _)) => {
+                    if away {
+                        score > best + 1e-9
+                    } else {
+                        score < best - 1e-9
+                    }
+                }
+            };
+            if better {
+                choice = Some((score, direction));
+            }
+        }
+        let Some((_, direction)) = choice else { break };
+        let mut length = reach.min(PUSH_STEP);
+        if !away {
+            // Never past the point's nearest approach on this heading.
+            length = length.min(gap.dot(direction).max(0.0));
+        }
+        let to = at.plus(direction.scale(length));
+        let progress = if away {
+            to.dist(reference) > at.dist(reference) + 1e-12
+        } else {
+            to.dist(reference) < at.dist(reference) - 1e-12
+        };
+        if length <= 1e-9 || !progress || clear_until(at, to) < 1.0 {
+            break;
+        }
+        remaining -= length * cost;
+        at = to;
+        path.push(at);
+    }
+    // Friendly bases may be passed, not ended on.
+    let ends_on_model = |c: V2| {
+        board.bodies().any(|o| {
+            o.id != me.id
+                && overlaps_vertically(me.z, me.effective_size(), o.z, o.effective_size())
+                && c.dist(o.center) < me.radius + o.radius - TOUCH
+        })
+    };
+    while path.len() > 1 && path.last().is_some_and(|c| ends_on_model(*c)) {
+        path.pop();
+    }
+    Ok(path
+        .into_iter()
+        .skip(1)
+        .map(|c| {
+            let p = Point::from_v2(c);
+            Waypoint {
+                x: p.x,
+                y: p.y,
+                z: milli(me.z),
+            }
+        })
+        .collect())
+}

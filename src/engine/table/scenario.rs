@@ -233,6 +233,20 @@ pub enum Check {
         #[serde(default)]
         hazards: Option<Vec<String>>,
     },
+    /// A push toward or away that goes around obstacles; the centres end
+    /// at most (toward) or at least (away) `distance_after` apart.
+    PushAround {
+        model: String,
+        toward: [f64; 2],
+        inches: f64,
+        #[serde(default)]
+        away: bool,
+        distance_after: f64,
+        /// The path must stay clear of this terrain's footprint band in x
+        /// (so it really went around), if given: the final x at least this.
+        #[serde(default)]
+        end_x_at_least: Option<f64>,
+    },
     Push {
         model: String,
         toward: [f64; 2],
@@ -801,6 +815,62 @@ impl TableScenario {
                     })
                 },
             ),
+            Check::PushAround {
+                model,
+                toward,
+                inches,
+                away,
+                distance_after,
+                end_x_at_least,
+            } => {
+                let path =
+                    movement::push_around(board, self.id(model)?, point(*toward), *inches, *away)
+                        .map_err(|e| TableScenarioError::Invalid(e.to_string()))?;
+                let start = body(model)?.center;
+                let end = path.last().map_or(start, |w| Point { x: w.x, y: w.y }.v2());
+                let reference = V2::new(toward[0], toward[1]);
+                let apart = end.dist(reference);
+                let travelled: f64 = std::iter::once(start)
+                    .chain(path.iter().map(|w| Point { x: w.x, y: w.y }.v2()))
+                    .collect::<Vec<_>>()
+                    .windows(2)
+                    .map(|w| w[0].dist(w[1]))
+                    .sum();
+                let wrong_way = std::iter::once(start)
+                    .chain(path.iter().map(|w| Point { x: w.x, y: w.y }.v2()))
+                    .collect::<Vec<_>>()
+                    .windows(2)
+                    .any(|w| {
+                        let (before, after) = (w[0].dist(reference), w[1].dist(reference));
+                        if *away {
+                            after < before - 2.0 * TOUCH
+                        } else {
+                            after > before + 2.0 * TOUCH
+                        }
+                    });
+                if wrong_way {
+                    Some("push around: a step moved the reference points the wrong way".to_string())
+                } else if travelled > inches + 2.0 * TOUCH {
+                    Some(format!(
+                        "push around: travelled {travelled:.3}\" of {inches}\""
+                    ))
+                } else if (!away && apart > distance_after + 2.0 * TOUCH)
+                    || (*away && apart < distance_after - 2.0 * TOUCH)
+                {
+                    Some(format!(
+                        "push around: ended {apart:.3}\" from the point, expected {distance_after}\""
+                    ))
+                } else {
+                    end_x_at_least.and_then(|x| {
+                        (end.x < x).then(|| {
+                            format!(
+                                "push around: ended at x = {:.3}, expected at least {x}",
+                                end.x
+                            )
+                        })
+                    })
+                }
+            }
             Check::Push {
                 model,
                 toward,
@@ -865,5 +935,6 @@ fn check_label(check: &Check) -> &'static str {
         Check::Scale { .. } => "scale",
         Check::Place { .. } => "place",
         Check::Push { .. } => "push",
+        Check::PushAround { .. } => "push_around",
     }
 }
