@@ -122,7 +122,7 @@ fn blockers<'s>(
         if !kind_blocks || !corridor.may_meet(obstacle.bounds) {
             continue;
         }
-        if stands_on(viewer, obstacle) || stands_on(target, obstacle) {
+        if ignores_what_it_stands_on(board.edition, viewer, target, obstacle) {
             continue;
         }
         let gap = |b: &Body| distance_to_obstacle(b, obstacle);
@@ -164,6 +164,26 @@ fn blockers<'s>(
         }
     }
     found
+}
+
+/// Terrain either object stands on does not block their sight lines (4th
+/// edition). In 3rd edition it (and its shadow) is ignored only when some
+/// sight line between them crosses 1" of it or less.
+fn ignores_what_it_stands_on(
+    edition: Edition,
+    viewer: &Body,
+    target: &Body,
+    obstacle: &Obstacle,
+) -> bool {
+    if !(stands_on(viewer, obstacle) || stands_on(target, obstacle)) {
+        return false;
+    }
+    match edition {
+        Edition::Fourth => true,
+        Edition::Third => {
+            shortest_passage(viewer, target, &obstacle.shape) <= CONCEALMENT_EXCEPTION + TOUCH
+        }
+    }
 }
 
 /// A quick bound on the region sight lines between two bases can reach.
@@ -361,7 +381,7 @@ pub fn cover(board: &Board, attacker: Target, target: Target) -> Result<Option<C
         return Ok(Some(Cover::Elevation));
     }
     for obstacle in board.obstacles.iter().filter(|o| o.has(Trait::Blocking)) {
-        if stands_on(&from, obstacle) || stands_on(&to, obstacle) {
+        if ignores_what_it_stands_on(board.edition, &from, &to, obstacle) {
             continue;
         }
         let near = match board.edition {
