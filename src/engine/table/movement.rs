@@ -219,6 +219,29 @@ pub fn validate_move(
     })
 }
 
+/// Whether `me` may move through `other`'s base: friendly models and
+/// enemy peons in 4th edition, no model in 3rd.
+fn may_pass(edition: Edition, me: &Body, other: &Body) -> bool {
+    match edition {
+        Edition::Fourth => other.seat == me.seat || other.peon,
+        Edition::Third => false,
+    }
+}
+
+/// Whether a base of `radius` centred at `c` is on the table.
+fn on_table(c: V2, radius: f64) -> bool {
+    let size = inches(TABLE_SIZE);
+    let (low, high) = (radius - TOUCH, size - radius + TOUCH);
+    (low..=high).contains(&c.x) && (low..=high).contains(&c.y)
+}
+
+fn model_name(board: &Board, body: &Body) -> String {
+    body.id
+        .and_then(|id| board.piece(id).ok())
+        .map(|p| p.name.clone())
+        .unwrap_or_default()
+}
+
 /// Whether two vertical extents overlap (more than touching).
 fn overlaps_vertically(bottom_a: f64, top_a: f64, bottom_b: f64, top_b: f64) -> bool {
     bottom_a < top_b - TOUCH && bottom_b < top_a - TOUCH
@@ -242,15 +265,8 @@ fn horizontal(
 ) -> Result<f64, MoveError> {
     let (p, q, z) = (a.v2(), b.v2(), inches(a.z));
     let r = me.radius;
-    let size = inches(TABLE_SIZE);
-    for point in [p, q] {
-        if point.x < r - TOUCH
-            || point.y < r - TOUCH
-            || point.x > size - r + TOUCH
-            || point.y > size - r + TOUCH
-        {
-            return Err(MoveError::OffTable { segment });
-        }
+    if !on_table(p, r) || !on_table(q, r) {
+        return Err(MoveError::OffTable { segment });
     }
     let length = p.dist(q);
     let mut severe: Vec<(f64, f64)> = Vec::new();
@@ -286,19 +302,9 @@ fn horizontal(
         {
             continue;
         }
-        let passable = match board.edition {
-            Edition::Fourth => other.seat == me.seat || other.peon,
-            Edition::Third => false,
-        };
-        let shape = Shape::Circle {
-            center: other.center,
-            radius: other.radius,
-        };
-        if !passable && !shape.swept_overlap(p, q, r).is_empty() {
-            let name = board
-                .piece(other.id.unwrap_or(ObjectId(0)))
-                .map(|p| p.name.clone())
-                .unwrap_or_default();
+        if !may_pass(board.edition, me, &other) && !other.shape().swept_overlap(p, q, r).is_empty()
+        {
+            let name = model_name(board, &other);
             return Err(MoveError::ThroughModel { segment, name });
         }
     }
@@ -376,13 +382,7 @@ fn holds_on(board: &Board, me: &Body, w: Waypoint) -> bool {
 /// Where a base may not end: overlapping another model or solid terrain,
 /// or off the table.
 fn end_conflict(board: &Board, body: &Body) -> Option<String> {
-    let size = inches(TABLE_SIZE);
-    let c = body.center;
-    if c.x < body.radius - TOUCH
-        || c.y < body.radius - TOUCH
-        || c.x > size - body.radius + TOUCH
-        || c.y > size - body.radius + TOUCH
-    {
+    if !on_table(body.center, body.radius) {
         return Some("the table edge".to_string());
     }
     for other in board.bodies() {
@@ -397,10 +397,7 @@ fn end_conflict(board: &Board, body: &Body) -> Option<String> {
             continue;
         }
         if body.center.dist(other.center) < body.radius + other.radius - TOUCH {
-            return board
-                .piece(other.id.unwrap_or(ObjectId(0)))
-                .map(|p| p.name.clone())
-                .ok();
+            return Some(model_name(board, &other));
         }
     }
     board
@@ -566,18 +563,14 @@ pub fn jump(board: &Board, id: ObjectId, to: Point, remaining: f64) -> Result<Wa
         }
     }
     for other in board.bodies() {
-        let shape = Shape::Circle {
-            center: other.center,
-            radius: other.radius,
-        };
         if other.id != me.id
             && other.effective_size() > me.z + TOUCH
-            && !shape.swept_overlap(me.center, target, me.radius).is_empty()
+            && !other
+                .shape()
+                .swept_overlap(me.center, target, me.radius)
+                .is_empty()
         {
-            let name = board
-                .piece(other.id.unwrap_or(ObjectId(0)))
-                .map(|p| p.name.clone())
-                .unwrap_or_default();
+            let name = model_name(board, &other);
             return Err(MoveError::ThroughModel { segment: 1, name });
         }
     }
@@ -838,7 +831,7 @@ pub fn push_directly(
             o.id != me.id && overlaps_vertically(me.z, me.effective_size(), o.z, o.effective_size())
         })
         .collect();
-    for other in others.iter().filter(|o| o.seat != me.seat && !o.peon) {
+    for other in others.iter().filter(|o| !may_pass(board.edition, &me, o)) {
         if let Some(t) = first_contact(&other.shape()) {
             travel = travel.min(t);
         }
@@ -926,8 +919,7 @@ pub fn push_around(
         }
         for o in board.bodies() {
             if o.id != me.id
-                && o.seat != me.seat
-                && !o.peon
+                && !may_pass(board.edition, &me, &o)
                 && overlaps_vertically(me.z, me.effective_size(), o.z, o.effective_size())
                 && let Some((start, _)) = o.shape().swept_overlap(from, to, me.radius).first()
             {

@@ -526,11 +526,6 @@ impl TableScenario {
         let compare_b = |what: &str, expected: bool, actual: bool| {
             (expected != actual).then(|| format!("{what}: expected {expected}, got {actual}"))
         };
-        let compare_names = |what: &str, expected: &[String], actual: Vec<String>| {
-            let mut expected = expected.to_vec();
-            expected.sort();
-            (expected != actual).then(|| format!("{what}: expected {expected:?}, got {actual:?}"))
-        };
         Ok(match check {
             Check::Distance { a, b, inches } => compare_f(
                 "distance",
@@ -621,7 +616,7 @@ impl TableScenario {
             Check::Engaged { model, expect } => compare_names(
                 "engaged with",
                 expect,
-                self.names(&measure::engaged_with(board, self.id(model)?)?),
+                &self.names(&measure::engaged_with(board, self.id(model)?)?),
             ),
             Check::Pulse {
                 source,
@@ -630,7 +625,7 @@ impl TableScenario {
             } => compare_names(
                 "pulse",
                 expect,
-                self.names(&measure::pulse(board, self.id(source)?, *inches)?),
+                &self.names(&measure::pulse(board, self.id(source)?, *inches)?),
             ),
             Check::AreaBetween { corners, expect } => {
                 let ids: Vec<ObjectId> = corners
@@ -640,7 +635,7 @@ impl TableScenario {
                 compare_names(
                     "area between",
                     expect,
-                    self.names(&measure::area_between(board, &ids)?),
+                    &self.names(&measure::area_between(board, &ids)?),
                 )
             }
             Check::Move {
@@ -710,13 +705,9 @@ impl TableScenario {
                     Ok(outcome) => cost
                         .and_then(|c| compare_f("cost", c, outcome.cost))
                         .or_else(|| {
-                            hazards.as_ref().and_then(|h| {
-                                let mut h = h.clone();
-                                h.sort();
-                                (h != outcome.hazards).then(|| {
-                                    format!("hazards: expected {h:?}, got {:?}", outcome.hazards)
-                                })
-                            })
+                            hazards
+                                .as_ref()
+                                .and_then(|h| compare_names("hazards", h, &outcome.hazards))
                         })
                         .or_else(|| {
                             fall_damage.and_then(|d| {
@@ -729,7 +720,7 @@ impl TableScenario {
                                 compare_names(
                                     "left engagement",
                                     l,
-                                    self.names(&outcome.left_engagement),
+                                    &self.names(&outcome.left_engagement),
                                 )
                             })
                         }),
@@ -807,12 +798,9 @@ impl TableScenario {
                 expect,
                 movement::place(board, self.id(model)?, point(*to), *range, *completely),
                 |outcome| {
-                    hazards.as_ref().and_then(|h| {
-                        let mut h = h.clone();
-                        h.sort();
-                        (h != outcome.hazards)
-                            .then(|| format!("hazards: expected {h:?}, got {:?}", outcome.hazards))
-                    })
+                    hazards
+                        .as_ref()
+                        .and_then(|h| compare_names("hazards", h, &outcome.hazards))
                 },
             ),
             Check::PushAround {
@@ -892,6 +880,13 @@ impl TableScenario {
             }
         })
     }
+}
+
+/// Compares names in any order (`actual` comes sorted).
+fn compare_names(what: &str, expected: &[String], actual: &[String]) -> Option<String> {
+    let mut expected = expected.to_vec();
+    expected.sort();
+    (expected != actual).then(|| format!("{what}: expected {expected:?}, got {actual:?}"))
 }
 
 fn outcome_check<T: std::fmt::Debug>(
