@@ -38,15 +38,6 @@ impl std::fmt::Debug for EventDataCache {
 }
 
 impl EventDataCache {
-    /// The event's data, from the cache when its revision is current.
-    pub fn load(
-        &self,
-        conn: &mut DbConnection,
-        view: &EventView,
-    ) -> Result<Arc<EventData>, EventError> {
-        self.data_at(conn, view)
-    }
-
     /// The event's standings, computed once per revision and settings.
     pub fn standings(
         &self,
@@ -71,7 +62,7 @@ impl EventDataCache {
         if let Some(rows) = lookup(&self.standings, view.id(), &key) {
             return Ok((key, rows));
         }
-        let data = self.data_at(conn, view)?;
+        let data = self.load(conn, view)?;
         let rows = Arc::new(super::standings::compute(view, &data));
         store(&self.standings, view.id(), key, Arc::clone(&rows));
         Ok((key, rows))
@@ -92,7 +83,8 @@ impl EventDataCache {
         Ok(html)
     }
 
-    fn data_at(
+    /// The event's data, from the cache when its revision is current.
+    pub fn load(
         &self,
         conn: &mut DbConnection,
         view: &EventView,

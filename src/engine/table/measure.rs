@@ -127,11 +127,6 @@ pub fn landing_elevation(board: &Board, center: V2, radius: f64, z: f64) -> f64 
         .unwrap_or(0.0)
 }
 
-/// Size plus the height of the terrain supporting the base.
-pub fn effective_size(body: &Body) -> f64 {
-    body.effective_size()
-}
-
 /// A model may target another with a melee action only if its effective
 /// Sz reaches the target's elevation (4th edition).
 pub fn melee_reaches(attacker: &Body, target: &Body) -> bool {

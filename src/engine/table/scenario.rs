@@ -599,11 +599,9 @@ impl TableScenario {
                     measure::supported(board, b.center, b.radius, b.z),
                 )
             }
-            Check::EffectiveSize { model, expect } => compare_f(
-                "effective size",
-                *expect,
-                measure::effective_size(&body(model)?),
-            ),
+            Check::EffectiveSize { model, expect } => {
+                compare_f("effective size", *expect, body(model)?.effective_size())
+            }
             Check::MeleeReaches {
                 attacker,
                 target,
