@@ -363,7 +363,7 @@ fn inside_intervals<'a>(
 }
 
 /// The parameters where the line through `a`,`b` is inside the circle.
-fn line_circle(a: V2, b: V2, center: V2, radius: f64) -> Option<(f64, f64)> {
+pub fn line_circle(a: V2, b: V2, center: V2, radius: f64) -> Option<(f64, f64)> {
     if radius <= 0.0 {
         return None;
     }

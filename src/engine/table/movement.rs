@@ -183,7 +183,12 @@ pub fn validate_move(
             )?;
         }
         let last = segment == points.len() - 1;
-        if !last && !holds_on(board, &me, b) {
+        let at_b = Body {
+            center: b.v2(),
+            z: inches(b.z),
+            ..me
+        };
+        if !last && !holds_on(board, &at_b) {
             return Err(MoveError::Unsupported { waypoint: segment });
         }
     }
@@ -313,16 +318,14 @@ fn horizontal(
         let steps = (length / 0.1).ceil().max(1.0) as usize;
         for i in 1..steps {
             let at = p.lerp(q, i as f64 / steps as f64);
-            if !supported(board, at, r, z)
-                && !clings(
-                    board,
-                    &Body {
-                        center: at,
-                        z,
-                        ..*me
-                    },
-                )
-            {
+            if !holds_on(
+                board,
+                &Body {
+                    center: at,
+                    z,
+                    ..*me
+                },
+            ) {
                 return Err(MoveError::Unsupported { waypoint: segment });
             }
         }
@@ -370,13 +373,9 @@ fn clings(board: &Board, body: &Body) -> bool {
         })
 }
 
-fn holds_on(board: &Board, me: &Body, w: Waypoint) -> bool {
-    let body = Body {
-        center: w.v2(),
-        z: inches(w.z),
-        ..*me
-    };
-    supported(board, body.center, body.radius, body.z) || clings(board, &body)
+/// Supported, or holding on to climbable terrain: the base does not fall.
+fn holds_on(board: &Board, body: &Body) -> bool {
+    supported(board, body.center, body.radius, body.z) || clings(board, body)
 }
 
 /// Where a base may not end: overlapping another model or solid terrain,

@@ -326,24 +326,12 @@ fn circle_polygon_crossings(
     points: &[V2],
 ) -> impl Iterator<Item = V2> + '_ {
     super::geometry::polygon_edges(points).flat_map(move |(p, q)| {
-        let d = q.minus(p);
-        let f = p.minus(center);
-        let a = d.dot(d);
-        let b = 2.0 * f.dot(d);
-        let c = f.dot(f) - radius * radius;
-        let disc = b * b - 4.0 * a * c;
-        let mut out = Vec::new();
-        if a > 1e-18 && disc >= 0.0 {
-            for t in [
-                (-b - disc.sqrt()) / (2.0 * a),
-                (-b + disc.sqrt()) / (2.0 * a),
-            ] {
-                if (0.0..=1.0).contains(&t) {
-                    out.push(p.lerp(q, t));
-                }
-            }
-        }
-        out
+        super::geometry::line_circle(p, q, center, radius)
+            .map(|(t0, t1)| [t0, t1])
+            .into_iter()
+            .flatten()
+            .filter(|t| (0.0..=1.0).contains(t))
+            .map(move |t| p.lerp(q, t))
     })
 }
 
