@@ -77,7 +77,7 @@ fn run(state: &mut GameState, by: Actor, command: Command) -> usize {
 
 fn opposed_duel() -> Command {
     Command::StartDuel {
-        spec: Box::new(DuelSpec {
+        spec: std::sync::Arc::new(DuelSpec {
             action: "Strike".into(),
             initiator: ModelId(1),
             skill: 6,

@@ -42,7 +42,8 @@ pub enum Command {
     // ----- the game flow
     /// Starts a duel (an action's duel, or a duel an ability calls for).
     StartDuel {
-        spec: Box<DuelSpec>,
+        /// Shared: the duel in progress and its log keep the same spec.
+        spec: std::sync::Arc<DuelSpec>,
     },
     /// Damage from outside a duel (falling, hazards, tokens at end of turn).
     DealDamage {

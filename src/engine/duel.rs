@@ -1,10 +1,13 @@
 //! Duels: what an action (or ability) asks of the models, and where a duel
 //! in progress stands.
 
-use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::Seat;
 use super::fate::{Card, Suit};
+use super::flip::RevealedCards;
 use super::limits::{MAX_DUEL_VALUE, MAX_NAME_LEN, MAX_TRIGGERS};
 use super::model::ModelId;
 
@@ -274,15 +277,16 @@ pub struct Side {
     /// Focused was used (3rd edition: it also helps the damage flip that follows).
     pub used_focused: bool,
     /// Cards this side revealed and has not yet chosen from.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub revealed: Vec<Card>,
+    #[serde(default, skip_serializing_if = "<[Card]>::is_empty")]
+    pub revealed: RevealedCards,
     pub card: Option<Card>,
     pub joker_suit: Option<Suit>,
     pub joker_suit_chosen: bool,
     pub flipped_black_joker: bool,
     pub flipped_red_joker: bool,
     pub cheat_decided: bool,
-    pub trigger: Option<String>,
+    /// Shared with the event that declared it: a duel is copied at every step.
+    pub trigger: Option<Arc<str>>,
     pub trigger_decided: bool,
 }
 
@@ -299,7 +303,7 @@ impl Side {
             empowered: false,
             soulstone_spent: false,
             used_focused: false,
-            revealed: Vec::new(),
+            revealed: RevealedCards::new(),
             card: None,
             joker_suit: None,
             joker_suit_chosen: false,
@@ -359,25 +363,82 @@ pub enum DuelStep {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Duel {
     /// Shared, not copied: a duel in progress is cloned at every step.
-    pub spec: std::sync::Arc<DuelSpec>,
+    pub spec: Arc<DuelSpec>,
     pub step: DuelStep,
-    pub sides: Vec<Side>,
+    pub sides: Sides,
     pub raise_value: u8,
 }
 
 impl Duel {
     pub fn side(&self, role: Role) -> Option<&Side> {
-        self.sides.get(role.index())
+        self.sides.get(role)
     }
 
     pub fn side_mut(&mut self, role: Role) -> Option<&mut Side> {
-        self.sides.get_mut(role.index())
+        self.sides.get_mut(role)
     }
 
-    pub fn roles(&self) -> impl Iterator<Item = Role> {
+    pub fn roles(&self) -> impl Iterator<Item = Role> + use<> {
         [Role::Initiator, Role::Resister]
             .into_iter()
-            .take(self.sides.len())
+            .take(self.sides.count())
+    }
+}
+
+/// The initiator's side, and the resister's in an opposed duel. Stored
+/// inline (a duel is copied at every step); its JSON form is a list of one
+/// or two sides, initiator first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sides {
+    initiator: Side,
+    resister: Option<Side>,
+}
+
+impl Sides {
+    pub fn new(initiator: Side, resister: Option<Side>) -> Self {
+        Self {
+            initiator,
+            resister,
+        }
+    }
+
+    pub fn get(&self, role: Role) -> Option<&Side> {
+        match role {
+            Role::Initiator => Some(&self.initiator),
+            Role::Resister => self.resister.as_ref(),
+        }
+    }
+
+    pub fn get_mut(&mut self, role: Role) -> Option<&mut Side> {
+        match role {
+            Role::Initiator => Some(&mut self.initiator),
+            Role::Resister => self.resister.as_mut(),
+        }
+    }
+
+    /// One for a simple duel, two for an opposed one.
+    pub fn count(&self) -> usize {
+        1 + usize::from(self.resister.is_some())
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Side> {
+        std::iter::once(&self.initiator).chain(self.resister.as_ref())
+    }
+}
+
+impl Serialize for Sides {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Sides {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut sides = Vec::<Side>::deserialize(deserializer)?.into_iter();
+        match (sides.next(), sides.next(), sides.next()) {
+            (Some(initiator), resister, None) => Ok(Self::new(initiator, resister)),
+            _ => Err(serde::de::Error::custom("a duel has one or two sides")),
+        }
     }
 }
 
@@ -394,4 +455,31 @@ pub struct Outcome {
     pub raises: u8,
     /// 3rd edition: initiator total minus resister total.
     pub margin: i16,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(model: u16) -> Side {
+        Side::new(ModelId(model), Seat::A, 5, Suits::default(), 0)
+    }
+
+    #[test]
+    fn sides_are_a_list_of_one_or_two_in_json() {
+        let simple = Sides::new(side(1), None);
+        let opposed = Sides::new(side(1), Some(side(2)));
+        for sides in [simple, opposed] {
+            let json = serde_json::to_value(&sides).unwrap();
+            assert_eq!(json.as_array().map(Vec::len), Some(sides.count()));
+            assert_eq!(serde_json::from_value::<Sides>(json).unwrap(), sides);
+        }
+        let three = serde_json::to_value(vec![side(1), side(2), side(3)]).unwrap();
+        let refused = serde_json::from_value::<Sides>(three).unwrap_err();
+        assert!(
+            refused.to_string().contains("one or two sides"),
+            "{refused}"
+        );
+        assert!(serde_json::from_value::<Sides>(serde_json::json!([])).is_err());
+    }
 }

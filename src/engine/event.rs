@@ -3,6 +3,9 @@
 //! carry secrets (a drawn card, a card looked at) are redacted for the other
 //! player by [`Event::for_viewer`].
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::Seat;
@@ -10,10 +13,15 @@ use super::damage::{DamageInstance, DamageProgress};
 use super::duel::{DuelSpec, DuelStep, Outcome, Role, Suits};
 use super::fairness::Bytes32;
 use super::fate::{Card, Suit};
+use super::flip::RevealedCards;
 use super::model::{ModelId, Token};
 use super::view::Viewer;
 
 /// Damage, step by step (for the log and the damage examples).
+/// A short description in an event: most are fixed words, so they are
+/// borrowed rather than allocated on the hot path of a duel.
+pub type Label = Cow<'static, str>;
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DamageReport {
     pub target: ModelId,
@@ -61,7 +69,7 @@ pub enum Event {
         by: u8,
     },
     DuelStarted {
-        spec: std::sync::Arc<DuelSpec>,
+        spec: Arc<DuelSpec>,
         initiator_seat: Seat,
         resister_seat: Option<Seat>,
         initiator_base: i16,
@@ -76,12 +84,12 @@ pub enum Event {
     ModifierAdded {
         role: Role,
         amount: i8,
-        source: String,
+        source: Label,
     },
     SuitAdded {
         role: Role,
         suit: Suit,
-        source: String,
+        source: Label,
     },
     /// 4th edition: a card of value 5 or less discarded to empower.
     Empowered {
@@ -92,7 +100,7 @@ pub enum Event {
     /// A soulstone was drained from the pool (`role`: for a side of the duel).
     SoulstoneSpent {
         seat: Seat,
-        purpose: String,
+        purpose: Label,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         role: Option<Role>,
     },
@@ -124,7 +132,7 @@ pub enum Event {
     Revealed {
         seat: Seat,
         role: Option<Role>,
-        cards: Vec<Card>,
+        cards: RevealedCards,
     },
     CardChosen {
         seat: Seat,
@@ -134,11 +142,11 @@ pub enum Event {
     /// Revealed cards not chosen go to the discard pile.
     RevealedDiscarded {
         seat: Seat,
-        cards: Vec<Card>,
+        cards: RevealedCards,
     },
     CheatSkipped {
         role: Role,
-        reason: String,
+        reason: Label,
     },
     Cheated {
         seat: Seat,
@@ -162,7 +170,7 @@ pub enum Event {
     },
     TriggerDeclared {
         role: Role,
-        name: String,
+        name: Arc<str>,
     },
     TriggerDeclined {
         role: Role,

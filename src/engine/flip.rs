@@ -3,6 +3,10 @@
 
 use super::fate::Card;
 use super::limits::MAX_REVEALED;
+use super::pile::CardArray;
+
+/// The cards one flip reveals: never more than four, so they live inline.
+pub type RevealedCards = CardArray<MAX_REVEALED>;
 
 /// Cards revealed for a net fate modifier: one, plus one per modifier, at
 /// most four (positive and negative modifiers cancel before this).
@@ -14,15 +18,15 @@ pub fn reveal_count(net_modifier: i8) -> usize {
 /// taken; with a positive modifier any card may be; with a negative one the
 /// lowest value (any of them on a tie) or the Red Joker; with none there is
 /// a single card.
-pub fn allowed_choices(revealed: &[Card], net_modifier: i8) -> Vec<Card> {
+pub fn allowed_choices(revealed: &[Card], net_modifier: i8) -> RevealedCards {
     if revealed.is_empty() {
-        return Vec::new();
+        return RevealedCards::new();
     }
     if revealed.contains(&Card::BLACK_JOKER) {
-        return vec![Card::BLACK_JOKER];
+        return std::iter::once(Card::BLACK_JOKER).collect();
     }
     if net_modifier > 0 {
-        return revealed.to_vec();
+        return revealed.iter().copied().collect();
     }
     if net_modifier < 0 {
         let lowest = revealed
@@ -36,7 +40,7 @@ pub fn allowed_choices(revealed: &[Card], net_modifier: i8) -> Vec<Card> {
             .filter(|c| c.is_red_joker() || Some(c.value()) == lowest)
             .collect();
     }
-    revealed[..1].to_vec()
+    revealed.iter().copied().take(1).collect()
 }
 
 #[cfg(test)]
@@ -59,19 +63,25 @@ mod tests {
     #[test]
     fn joker_and_lowest_card_rules() {
         assert_eq!(
-            allowed_choices(&cards(&["4R", "7M", "12T"]), 2),
+            allowed_choices(&cards(&["4R", "7M", "12T"]), 2).as_slice(),
             cards(&["4R", "7M", "12T"])
         );
         assert_eq!(
-            allowed_choices(&cards(&["4R", "7M", "12T", "4C"]), -3),
+            allowed_choices(&cards(&["4R", "7M", "12T", "4C"]), -3).as_slice(),
             cards(&["4R", "4C"])
         );
         assert_eq!(
-            allowed_choices(&cards(&["9R", "RJ"]), -1),
+            allowed_choices(&cards(&["9R", "RJ"]), -1).as_slice(),
             cards(&["9R", "RJ"])
         );
-        assert_eq!(allowed_choices(&cards(&["RJ", "BJ"]), 1), cards(&["BJ"]));
-        assert_eq!(allowed_choices(&cards(&["RJ"]), -1), cards(&["RJ"]));
+        assert_eq!(
+            allowed_choices(&cards(&["RJ", "BJ"]), 1).as_slice(),
+            cards(&["BJ"])
+        );
+        assert_eq!(
+            allowed_choices(&cards(&["RJ"]), -1).as_slice(),
+            cards(&["RJ"])
+        );
         assert!(allowed_choices(&[], 1).is_empty());
     }
 }

@@ -1,5 +1,6 @@
-//! A pile of fate cards with fixed capacity: the whole deck fits, no heap
-//! allocation, and copying a game state is a plain memory copy.
+//! Fate cards in a fixed-capacity array: a pile holds the whole deck, a flip
+//! at most four cards; no heap allocation, and copying a game state is a
+//! plain memory copy.
 
 use std::fmt;
 
@@ -7,44 +8,78 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::fate::{Card, DECK_SIZE};
 
-/// Cards in order; for a deck, the top card is the last.
+/// Up to `N` cards in order; for a deck, the top card is the last. Cards
+/// beyond the capacity are never stored (`push` reports them).
 #[derive(Clone, Copy)]
-pub struct Pile {
-    cards: [Card; DECK_SIZE],
+pub struct CardArray<const N: usize> {
+    cards: [Card; N],
     len: u8,
 }
 
+/// A deck, hand, discard pile or the like: room for all 54 cards.
+pub type Pile = CardArray<DECK_SIZE>;
+
 // Slots beyond `len` hold stale cards; equality and hashing look at the pile only.
-impl PartialEq for Pile {
+impl<const N: usize> PartialEq for CardArray<N> {
     fn eq(&self, other: &Self) -> bool {
         self.as_slice() == other.as_slice()
     }
 }
 
-impl Eq for Pile {}
+impl<const N: usize> Eq for CardArray<N> {}
 
-impl std::hash::Hash for Pile {
+impl<const N: usize> std::hash::Hash for CardArray<N> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.as_slice().hash(state);
     }
 }
 
-impl Default for Pile {
+impl<const N: usize> Default for CardArray<N> {
     fn default() -> Self {
+        // The filler is never read: only the first `len` cards count.
+        const { assert!(N <= u8::MAX as usize) };
         Self {
-            cards: [Card::BLACK_JOKER; DECK_SIZE],
+            cards: [Card::BLACK_JOKER; N],
             len: 0,
         }
     }
 }
 
-impl fmt::Debug for Pile {
+impl<const N: usize> std::ops::Deref for CardArray<N> {
+    type Target = [Card];
+
+    fn deref(&self) -> &[Card] {
+        self.as_slice()
+    }
+}
+
+impl<'a, const N: usize> IntoIterator for &'a CardArray<N> {
+    type Item = &'a Card;
+    type IntoIter = std::slice::Iter<'a, Card>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<const N: usize> FromIterator<Card> for CardArray<N> {
+    /// Keeps the first `N` cards.
+    fn from_iter<I: IntoIterator<Item = Card>>(cards: I) -> Self {
+        let mut array = Self::new();
+        for card in cards.into_iter().take(N) {
+            array.push(card);
+        }
+        array
+    }
+}
+
+impl<const N: usize> fmt::Debug for CardArray<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
-impl Pile {
+impl<const N: usize> CardArray<N> {
     pub fn new() -> Self {
         Self::default()
     }
@@ -52,7 +87,7 @@ impl Pile {
     /// A pile from a list, first card at the bottom.
     pub fn from_bottom_up(cards: &[Card]) -> Self {
         let mut pile = Self::new();
-        for &card in cards.iter().take(DECK_SIZE) {
+        for &card in cards.iter().take(N) {
             pile.push(card);
         }
         pile
@@ -61,7 +96,7 @@ impl Pile {
     /// A deck from a list written top card first.
     pub fn from_top_down(cards: &[Card]) -> Self {
         let mut pile = Self::new();
-        for &card in cards.iter().rev().take(DECK_SIZE) {
+        for &card in cards.iter().rev().take(N) {
             pile.push(card);
         }
         pile
@@ -81,11 +116,23 @@ impl Pile {
 
     /// Adds a card on top. A pile never holds more than a deck's 54 cards;
     /// a push beyond that is ignored (it cannot happen with card conservation).
-    pub fn push(&mut self, card: Card) {
-        if self.len() < DECK_SIZE {
-            self.cards[self.len()] = card;
-            self.len += 1;
-        }
+    /// Adds a card on top; false (and nothing stored) when full.
+    pub fn push(&mut self, card: Card) -> bool {
+        let len = self.len();
+        let Some(slot) = self.cards.get_mut(len) else {
+            return false;
+        };
+        *slot = card;
+        self.len += 1;
+        true
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Card> {
+        self.as_slice().iter()
     }
 
     /// Takes the top card.
@@ -129,17 +176,20 @@ impl Pile {
     }
 }
 
-impl Serialize for Pile {
+impl<const N: usize> Serialize for CardArray<N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.as_slice())
     }
 }
 
-impl<'de> Deserialize<'de> for Pile {
+impl<'de, const N: usize> Deserialize<'de> for CardArray<N> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let cards = Vec::<Card>::deserialize(deserializer)?;
-        if cards.len() > DECK_SIZE {
-            return Err(serde::de::Error::custom("a pile holds at most 54 cards"));
+        if cards.len() > N {
+            return Err(serde::de::Error::custom(format!(
+                "at most {N} cards fit here, not {}",
+                cards.len()
+            )));
         }
         Ok(Self::from_bottom_up(&cards))
     }
@@ -162,5 +212,21 @@ mod tests {
         let json = serde_json::to_string(&pile).unwrap();
         let back: Pile = serde_json::from_str(&json).unwrap();
         assert_eq!(back, pile);
+    }
+
+    #[test]
+    fn a_small_array_keeps_its_capacity() {
+        let cards: Vec<Card> = Card::all().take(5).collect();
+        let mut flip = CardArray::<4>::new();
+        for card in &cards[..4] {
+            assert!(flip.push(*card));
+        }
+        assert!(!flip.push(cards[4]), "a fifth card does not fit");
+        assert_eq!(flip.as_slice(), &cards[..4]);
+        let collected: CardArray<4> = cards.iter().copied().collect();
+        assert_eq!(collected, flip);
+        let too_many = serde_json::to_string(&cards).unwrap();
+        let refused = serde_json::from_str::<CardArray<4>>(&too_many).unwrap_err();
+        assert!(refused.to_string().contains("at most 4 cards"), "{refused}");
     }
 }

@@ -1,7 +1,10 @@
 //! `decide`: checks a command against the rules and works out every event
 //! it causes, running the automatic steps that follow until the game waits
-//! for a decision again. It works on a copy of the state, applying each
-//! event with `apply` as it goes, so the events alone reproduce the state.
+//! for a decision again. It applies each event with `apply` as it goes (on a
+//! copy for `decide`, in place for `execute`), so the events alone reproduce
+//! the state.
+
+use std::sync::Arc;
 
 use super::command::{Actor, Boost, Command, Submission};
 use super::damage::{
@@ -13,42 +16,77 @@ use super::duel::{
 use super::error::RuleError;
 use super::event::{DamageReport, Event};
 use super::fate::Card;
-use super::flip::{allowed_choices, reveal_count};
-use super::limits::{MAX_DRAW, MAX_EVENTS_PER_COMMAND, MAX_QUEUED_DAMAGE, MAX_TOKEN_VALUE};
-use super::model::{ModelId, Token};
+use super::flip::{RevealedCards, allowed_choices, reveal_count};
+use super::limits::{
+    MAX_DRAW, MAX_EVENTS_PER_COMMAND, MAX_QUEUED_DAMAGE, MAX_REVEALED, MAX_TOKEN_VALUE,
+};
+use super::model::{ModelId, Token, Tokens};
 use super::state::{GameState, Phase, apply};
 use super::{Edition, Seat};
 
 /// See the module documentation.
 pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
-    Ok(simulate(state, submission)?.events)
+    check_version(state, submission)?;
+    let mut scratch = state.clone();
+    work_out(&mut scratch, submission)
 }
 
 /// See [`super::execute`].
 pub fn execute(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
-    let sim = simulate(state, submission)?;
-    *state = sim.state;
-    Ok(sim.events)
+    check_version(state, submission)?;
+    // Worked out in place; a refusal part way puts the state back as it was.
+    let before = state.clone();
+    match work_out(state, submission) {
+        Ok(events) => Ok(events),
+        Err(refusal) => {
+            *state = before;
+            Err(refusal)
+        }
+    }
 }
 
-fn simulate(state: &GameState, submission: &Submission) -> Result<Sim, RuleError> {
+fn check_version(state: &GameState, submission: &Submission) -> Result<(), RuleError> {
     if submission.version != state.version {
         return Err(RuleError::StaleVersion {
             made_for: submission.version,
             current: state.version,
         });
     }
+    Ok(())
+}
+
+/// Runs the command and the automatic steps after it on `state`, which is
+/// left part way on a refusal (the callers own a copy to go back to).
+fn work_out(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
     let mut sim = Sim {
-        state: state.clone(),
-        events: Vec::new(),
+        state,
+        // A duel step causes a handful of events: one allocation, no regrowth.
+        events: Vec::with_capacity(8),
     };
     sim.command(submission.by, &submission.command)?;
     sim.advance()?;
-    Ok(sim)
+    Ok(sim.events)
 }
 
-struct Sim {
-    state: GameState,
+/// What modifying a duel reads of the model, without copying its name.
+struct ModelFacts {
+    id: ModelId,
+    tokens: Tokens,
+    soulstone_user: bool,
+}
+
+/// The phase a command arrives in, without the parts it does not need.
+enum PhaseNow {
+    Contributions,
+    Duel(DuelStep),
+    Damage(Box<DamageProgress>),
+    HandLimit(Seat),
+    Idle,
+    Ended,
+}
+
+struct Sim<'a> {
+    state: &'a mut GameState,
     events: Vec<Event>,
 }
 
@@ -56,14 +94,14 @@ fn refuse<T>(reason: impl Into<String>) -> Result<T, RuleError> {
     Err(RuleError::not_allowed(reason))
 }
 
-impl Sim {
+impl Sim<'_> {
     fn emit(&mut self, event: Event) -> Result<(), RuleError> {
         if self.events.len() >= MAX_EVENTS_PER_COMMAND {
             return Err(RuleError::Limit {
                 reason: "one command caused too many events".into(),
             });
         }
-        apply(&mut self.state, &event);
+        apply(self.state, &event);
         self.events.push(event);
         Ok(())
     }
@@ -99,6 +137,12 @@ impl Sim {
             .ok_or_else(|| RuleError::invalid(format!("there is no model {}", id.0)))
     }
 
+    fn model_name(&self, id: ModelId) -> &str {
+        self.state
+            .model(id)
+            .map_or("the model", |m| m.name.as_str())
+    }
+
     // ------------------------------------------------------------ commands
 
     fn command(&mut self, by: Actor, command: &Command) -> Result<(), RuleError> {
@@ -111,8 +155,18 @@ impl Sim {
         let Actor::Player(seat) = by else {
             return refuse("the game flow cannot make a player's decision");
         };
-        match self.state.phase.clone() {
-            Phase::Contributions => match command {
+        // Only what the command needs is read out of the phase: the command
+        // then changes the state it was read from.
+        let phase = match &self.state.phase {
+            Phase::Contributions => PhaseNow::Contributions,
+            Phase::Duel { duel } => PhaseNow::Duel(duel.step),
+            Phase::Damage { progress } => PhaseNow::Damage(progress.clone()),
+            Phase::HandLimit { seat } => PhaseNow::HandLimit(*seat),
+            Phase::Idle => PhaseNow::Idle,
+            Phase::Ended => PhaseNow::Ended,
+        };
+        match phase {
+            PhaseNow::Contributions => match command {
                 Command::Contribute { entropy } => {
                     if self.state.fairness.contributions[seat.index()].is_some() {
                         return refuse("you have already contributed your entropy");
@@ -124,9 +178,9 @@ impl Sim {
                 }
                 _ => refuse("both players must first contribute entropy for the shuffles"),
             },
-            Phase::Duel { duel } => self.duel_command(seat, &duel, command),
-            Phase::Damage { progress } => self.damage_command(seat, &progress, command),
-            Phase::HandLimit { seat: over } => {
+            PhaseNow::Duel(step) => self.duel_command(seat, step, command),
+            PhaseNow::Damage(progress) => self.damage_command(seat, &progress, command),
+            PhaseNow::HandLimit(over) => {
                 Self::require_seat(by, over)?;
                 let Command::DiscardDown { cards } = command else {
                     return refuse("discard down to your maximum hand size first");
@@ -159,8 +213,8 @@ impl Sim {
                     cards: cards.clone(),
                 })
             }
-            Phase::Idle => Err(RuleError::NothingPending),
-            Phase::Ended => Err(RuleError::GameOver),
+            PhaseNow::Idle => Err(RuleError::NothingPending),
+            PhaseNow::Ended => Err(RuleError::GameOver),
         }
     }
 
@@ -345,31 +399,44 @@ impl Sim {
         seat: Seat,
         role: Option<Role>,
         count: usize,
-    ) -> Result<Vec<Card>, RuleError> {
-        let mut cards = Vec::with_capacity(count);
+    ) -> Result<RevealedCards, RuleError> {
+        let count = count.min(MAX_REVEALED);
+        let mut cards = RevealedCards::new();
         // One event per run of cards from the same deck; the deck is
         // reshuffled from the discard pile if it runs out part way.
         while cards.len() < count && self.ensure_deck(seat)? {
-            let deck = self.state.player(seat).deck;
-            let batch: Vec<Card> = deck.top_down().take(count - cards.len()).collect();
+            let batch: RevealedCards = self
+                .state
+                .player(seat)
+                .deck
+                .top_down()
+                .take(count - cards.len())
+                .collect();
+            for card in &batch {
+                cards.push(*card);
+            }
             self.emit(Event::Revealed {
                 seat,
                 role,
-                cards: batch.clone(),
+                cards: batch,
             })?;
-            cards.extend(batch);
         }
         Ok(cards)
     }
 
     /// Puts a revealed card in the conflict and discards the rest.
     fn choose(&mut self, seat: Seat, role: Option<Role>, card: Card) -> Result<(), RuleError> {
-        let revealed = match role {
-            Some(role) => self.side(role)?.revealed.clone(),
-            None => self.state.player(seat).revealed.as_slice().to_vec(),
+        let revealed: &[Card] = match role {
+            Some(role) => &self.side(role)?.revealed,
+            None => self.state.player(seat).revealed.as_slice(),
         };
+        let rest: RevealedCards = revealed
+            .iter()
+            .copied()
+            .filter(|c| *c != card)
+            .take(MAX_REVEALED)
+            .collect();
         self.emit(Event::CardChosen { seat, role, card })?;
-        let rest: Vec<Card> = revealed.into_iter().filter(|c| *c != card).collect();
         if !rest.is_empty() {
             self.emit(Event::RevealedDiscarded { seat, cards: rest })?;
         }
@@ -378,7 +445,7 @@ impl Sim {
 
     // ------------------------------------------------------------ duels
 
-    fn start_duel(&mut self, spec: &super::duel::DuelSpec) -> Result<(), RuleError> {
+    fn start_duel(&mut self, spec: &Arc<super::duel::DuelSpec>) -> Result<(), RuleError> {
         spec.validate().map_err(RuleError::invalid)?;
         let fourth = self.fourth();
         let initiator = self
@@ -403,7 +470,7 @@ impl Sim {
             self.model_owner(target)?;
         }
         self.emit(Event::DuelStarted {
-            spec: std::sync::Arc::new(spec.clone()),
+            spec: Arc::clone(spec),
             initiator_seat,
             resister_seat,
             initiator_base: spec.skill,
@@ -450,11 +517,11 @@ impl Sim {
     fn duel_command(
         &mut self,
         seat: Seat,
-        duel: &Duel,
+        step: DuelStep,
         command: &Command,
     ) -> Result<(), RuleError> {
         let fourth = self.fourth();
-        match duel.step {
+        match step {
             DuelStep::Relent { role } => {
                 let side = self.side(role)?.clone();
                 Self::require_seat(Actor::Player(seat), side.seat)?;
@@ -506,9 +573,9 @@ impl Sim {
                 let Command::ChooseCard { card } = command else {
                     return refuse("choose which revealed card to use");
                 };
-                let revealed = side.revealed.clone();
+                let revealed = side.revealed;
                 let allowed = allowed_choices(&revealed, side.modifiers);
-                if !allowed.contains(card) {
+                if !allowed.contains(*card) {
                     return refuse(choice_reason(&revealed, side.modifiers));
                 }
                 self.choose(seat, Some(role), *card)?;
@@ -575,13 +642,13 @@ impl Sim {
                         for _ in 0..trigger.soulstones {
                             self.emit(Event::SoulstoneSpent {
                                 seat,
-                                purpose: format!("trigger {}", trigger.name),
+                                purpose: format!("trigger {}", trigger.name).into(),
                                 role: None,
                             })?;
                         }
                         self.emit(Event::TriggerDeclared {
                             role,
-                            name: name.clone(),
+                            name: Arc::from(name.as_str()),
                         })?;
                         if let TriggerEffect::SetRaiseValue { value } = trigger.effect {
                             self.emit(Event::RaiseValueChanged {
@@ -611,16 +678,21 @@ impl Sim {
         fourth: bool,
     ) -> Result<(), RuleError> {
         let seat = side.seat;
+        // Only what the checks read: the name is looked up for messages.
         let model = self
             .state
             .model(side.model)
-            .cloned()
+            .map(|m| ModelFacts {
+                id: m.id,
+                tokens: m.tokens,
+                soulstone_user: m.soulstone_user,
+            })
             .ok_or(RuleError::NothingPending)?;
         let opposed = self.duel()?.spec.is_opposed();
         match command {
             Command::FinishModifying => {
                 self.emit(Event::FinishedModifying { role })?;
-                if role == Role::Initiator && self.duel()?.sides.len() > 1 {
+                if role == Role::Initiator && self.duel()?.sides.count() > 1 {
                     self.emit(Event::DuelStep {
                         step: DuelStep::Modify {
                             role: Role::Resister,
@@ -631,7 +703,10 @@ impl Sim {
             }
             Command::UseToken { token, suit } => {
                 if !model.tokens.has(*token) {
-                    return refuse(format!("{} has no {token:?} token", model.name));
+                    return refuse(format!(
+                        "{} has no {token:?} token",
+                        self.model_name(model.id)
+                    ));
                 }
                 if suit.is_some() && *token != Token::Adaptable {
                     return refuse(format!("only Adaptable takes a suit, not {token:?}"));
@@ -717,7 +792,7 @@ impl Sim {
                     self.emit(Event::SuitAdded {
                         role,
                         suit,
-                        source: format!("empowered with {card}"),
+                        source: format!("empowered with {card}").into(),
                     })?;
                 }
                 Ok(())
@@ -729,7 +804,10 @@ impl Sim {
                     );
                 }
                 if !model.soulstone_user {
-                    return refuse(format!("{} cannot use soulstones", model.name));
+                    return refuse(format!(
+                        "{} cannot use soulstones",
+                        self.model_name(model.id)
+                    ));
                 }
                 if side.soulstone_spent {
                     return refuse("a model spends one soulstone per duel");
@@ -760,30 +838,30 @@ impl Sim {
     }
 
     /// Why a side may not cheat now (public reasons only), if it may not.
-    fn cheat_forbidden(&self, role: Role, fourth: bool) -> Option<String> {
+    fn cheat_forbidden(&self, role: Role, fourth: bool) -> Option<&'static str> {
         let duel = self.state.duel()?;
         let side = duel.side(role)?;
         if side.relented {
-            return Some("a relenting model does not cheat".into());
+            return Some("a relenting model does not cheat");
         }
         if side.cheat_decided {
-            return Some("each player has one chance to cheat a duel".into());
+            return Some("each player has one chance to cheat a duel");
         }
         if duel.spec.cannot_cheat {
-            return Some("this duel cannot be cheated".into());
+            return Some("this duel cannot be cheated");
         }
         if side.flipped_black_joker {
-            return Some("the Black Joker was flipped: it cannot be cheated".into());
+            return Some("the Black Joker was flipped: it cannot be cheated");
         }
         let other = duel.side(match role {
             Role::Initiator => Role::Resister,
             Role::Resister => Role::Initiator,
         });
         if other.is_some_and(|o| o.flipped_red_joker) {
-            return Some("the opponent flipped the Red Joker: no cheating".into());
+            return Some("the opponent flipped the Red Joker: no cheating");
         }
         if !fourth && side.modifiers < 0 {
-            return Some("in 3rd edition a flip with a negative modifier cannot be cheated".into());
+            return Some("in 3rd edition a flip with a negative modifier cannot be cheated");
         }
         if fourth
             && role == Role::Initiator
@@ -793,10 +871,10 @@ impl Sim {
                 .model(side.model)
                 .is_some_and(|m| m.tokens.has(Token::Entranced))
         {
-            return Some("Entranced: this action cannot be cheated".into());
+            return Some("Entranced: this action cannot be cheated");
         }
         if self.state.player(side.seat).hand.is_empty() {
-            return Some("the hand is empty".into());
+            return Some("the hand is empty");
         }
         None
     }
@@ -830,7 +908,7 @@ impl Sim {
         // Only the shape of the duel, not a copy of it: this runs at every step.
         let (step, side_count, opposed) = {
             let duel = self.duel()?;
-            (duel.step, duel.sides.len(), duel.spec.is_opposed())
+            (duel.step, duel.sides.count(), duel.spec.is_opposed())
         };
         let roles = || {
             [Role::Initiator, Role::Resister]
@@ -912,7 +990,10 @@ impl Sim {
                 }
                 if let Some(reason) = self.cheat_forbidden(role, fourth) {
                     if !self.side(role)?.cheat_decided {
-                        self.emit(Event::CheatSkipped { role, reason })?;
+                        self.emit(Event::CheatSkipped {
+                            role,
+                            reason: reason.into(),
+                        })?;
                     }
                     self.emit(Event::DuelStep {
                         step: DuelStep::Cheat {
@@ -973,16 +1054,16 @@ impl Sim {
 
     /// Step B: every side that did not relent flips.
     fn flip_all(&mut self) -> Result<(), RuleError> {
-        let duel = self.duel()?.clone();
-        for role in duel.roles() {
-            let side = self.side(role)?.clone();
+        for role in self.duel()?.roles() {
+            let side = self.side(role)?;
             if side.relented {
                 continue;
             }
-            let cards = self.reveal(side.seat, Some(role), reveal_count(side.modifiers))?;
-            let allowed = allowed_choices(&cards, side.modifiers);
+            let (seat, modifiers) = (side.seat, side.modifiers);
+            let cards = self.reveal(seat, Some(role), reveal_count(modifiers))?;
+            let allowed = allowed_choices(&cards, modifiers);
             if let [only] = allowed.as_slice() {
-                self.choose(side.seat, Some(role), *only)?;
+                self.choose(seat, Some(role), *only)?;
             }
         }
         self.emit(Event::DuelStep {
@@ -994,8 +1075,8 @@ impl Sim {
 
     /// After the cards are chosen: announce totals, then cheating in order.
     fn after_flips(&mut self) -> Result<(), RuleError> {
-        let duel = self.duel()?.clone();
         self.announce(false)?;
+        let duel = self.duel()?;
         let order = match (duel.side(Role::Initiator), duel.side(Role::Resister)) {
             // The lower current total cheats first; on a tie, the resister.
             (Some(i), Some(r)) => {
@@ -1030,18 +1111,19 @@ impl Sim {
     }
 
     fn announce(&mut self, last: bool) -> Result<(), RuleError> {
-        let duel = self.duel()?.clone();
+        let duel = self.duel()?;
         let initiator = duel
             .side(Role::Initiator)
             .ok_or(RuleError::NothingPending)?;
-        let (initiator_total, resister) = totals(&duel);
-        self.emit(Event::TotalsAnnounced {
+        let (initiator_total, resister) = totals(duel);
+        let announced = Event::TotalsAnnounced {
             initiator: initiator_total,
             initiator_suits: initiator.all_suits(),
             resister,
             resister_suits: duel.side(Role::Resister).map(Side::all_suits),
             last,
-        })
+        };
+        self.emit(announced)
     }
 
     fn announce_final(&mut self) -> Result<(), RuleError> {
@@ -1114,18 +1196,18 @@ impl Sim {
         }
         // Tokens that end with the action.
         if spec.targets_enemy {
-            let model = self.state.model(spec.initiator).cloned();
-            if let Some(m) = model {
-                if fourth && m.tokens.has(Token::Entranced) {
+            let tokens = self.state.model(spec.initiator).map(|m| m.tokens);
+            if let Some(tokens) = tokens {
+                if fourth && tokens.has(Token::Entranced) {
                     self.emit(Event::TokenRemoved {
-                        model: m.id,
+                        model: spec.initiator,
                         token: Token::Entranced,
                         by: 1,
                     })?;
                 }
-                if !fourth && m.tokens.has(Token::Distracted) {
+                if !fourth && tokens.has(Token::Distracted) {
                     self.emit(Event::TokenRemoved {
-                        model: m.id,
+                        model: spec.initiator,
                         token: Token::Distracted,
                         by: 1,
                     })?;
@@ -1147,7 +1229,7 @@ impl Sim {
             Some(name) => spec
                 .triggers
                 .iter()
-                .filter(|t| t.name == name)
+                .filter(|t| *t.name == *name)
                 .cloned()
                 .collect(),
             None => Vec::new(),
@@ -1314,7 +1396,7 @@ impl Sim {
                     return refuse("choose the damage flip's card");
                 };
                 let revealed = self.state.player(attacker).revealed.as_slice().to_vec();
-                if !allowed_choices(&revealed, progress.flip_modifiers).contains(card) {
+                if !allowed_choices(&revealed, progress.flip_modifiers).contains(*card) {
                     return refuse(choice_reason(&revealed, progress.flip_modifiers));
                 }
                 self.choose(attacker, None, *card)?;
@@ -1365,7 +1447,7 @@ impl Sim {
                         for _ in 0..reduction.soulstones {
                             self.emit(Event::SoulstoneSpent {
                                 seat,
-                                purpose: format!("{} reduction", reduction.name),
+                                purpose: format!("{} reduction", reduction.name).into(),
                                 role: None,
                             })?;
                         }

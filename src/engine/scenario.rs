@@ -211,7 +211,7 @@ impl Scenario {
             edition: self.edition,
             fairness,
             players,
-            models: self.models.clone(),
+            models: std::sync::Arc::new(self.models.clone()),
             phase: Phase::Idle,
             damage_queue: Vec::new(),
             last_outcome: None,

@@ -1,5 +1,7 @@
 //! The game state and `apply`, the only place it changes.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::damage::{DamageInstance, DamageProgress};
@@ -7,6 +9,7 @@ use super::duel::{Duel, Outcome};
 use super::event::Event;
 use super::fairness::{self, Bytes32, FAIRNESS_SCHEME};
 use super::fate::{Card, DECK_SIZE};
+use super::flip::RevealedCards;
 use super::limits::{MAX_MODELS, MAX_SOULSTONES};
 use super::model::Model;
 use super::pile::Pile;
@@ -81,7 +84,8 @@ pub enum Phase {
     Contributions,
     Idle,
     Duel {
-        duel: Box<Duel>,
+        /// Inline, not boxed: the state is copied for every command.
+        duel: Duel,
     },
     Damage {
         progress: Box<DamageProgress>,
@@ -100,7 +104,9 @@ pub struct GameState {
     pub edition: Edition,
     pub fairness: Fairness,
     pub players: [PlayerState; 2],
-    pub models: Vec<Model>,
+    /// Shared until an event changes a model: the state is copied for every
+    /// command, and most commands change no model.
+    pub models: Arc<Vec<Model>>,
     pub phase: Phase,
     /// Damage waiting to be resolved, in order.
     pub damage_queue: Vec<DamageInstance>,
@@ -131,7 +137,7 @@ impl GameState {
             edition: setup.edition,
             fairness: Fairness::new(setup.seed),
             players,
-            models: setup.models,
+            models: Arc::new(setup.models),
             phase: Phase::Contributions,
             damage_queue: Vec::new(),
             last_outcome: None,
@@ -147,7 +153,7 @@ impl GameState {
             return Err(RuleError::invalid(format!("at most {MAX_MODELS} models")));
         }
         let mut ids = std::collections::BTreeSet::new();
-        for model in &self.models {
+        for model in self.models.iter() {
             model.validate().map_err(RuleError::invalid)?;
             if !ids.insert(model.id) {
                 return Err(RuleError::invalid(format!(
@@ -204,7 +210,9 @@ impl GameState {
     }
 
     pub fn model_mut(&mut self, id: super::model::ModelId) -> Option<&mut Model> {
-        self.models.iter_mut().find(|m| m.id == id)
+        Arc::make_mut(&mut self.models)
+            .iter_mut()
+            .find(|m| m.id == id)
     }
 
     pub fn duel(&self) -> Option<&Duel> {
@@ -283,29 +291,30 @@ pub fn apply(state: &mut GameState, event: &Event) {
             initiator_base,
             resister_base,
         } => {
-            use super::duel::{Duel, DuelStep, Role, Side};
-            let mut sides = vec![Side::new(
+            use super::duel::{Duel, DuelStep, Role, Side, Sides};
+            let initiator = Side::new(
                 spec.initiator,
                 *initiator_seat,
                 *initiator_base,
                 spec.skill_suits,
                 spec.modifiers,
-            )];
-            if let (Some(resister), Some(seat), Some(base)) =
-                (spec.resister, resister_seat, resister_base)
-            {
-                sides.push(Side::new(resister, *seat, *base, Default::default(), 0));
-            }
+            );
+            let resister = match (spec.resister, resister_seat, resister_base) {
+                (Some(resister), Some(seat), Some(base)) => {
+                    Some(Side::new(resister, *seat, *base, Default::default(), 0))
+                }
+                _ => None,
+            };
             state.last_outcome = None;
             state.phase = Phase::Duel {
-                duel: Box::new(Duel {
+                duel: Duel {
                     raise_value: spec.raise_value,
                     spec: std::sync::Arc::clone(spec),
                     step: DuelStep::Modify {
                         role: Role::Initiator,
                     },
-                    sides,
-                }),
+                    sides: Sides::new(initiator, resister),
+                },
             };
         }
         Event::Relented { role } => {
@@ -386,7 +395,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::Revealed { seat, role, cards } => {
             let player = state.player_mut(*seat);
-            let mut moved = Vec::with_capacity(cards.len());
+            let mut moved = RevealedCards::new();
             for _ in cards {
                 if let Some(card) = player.deck.pop() {
                     player.revealed.push(card);
@@ -394,7 +403,10 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 }
             }
             if let Some(side) = state.side_mut(*role) {
-                side.revealed.extend(moved);
+                // A flip reveals at most four cards in all, so this fits.
+                for card in &moved {
+                    side.revealed.push(*card);
+                }
             }
         }
         Event::CardChosen { seat, role, card } => {
@@ -510,7 +522,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
         }
         Event::ActivationStarted => {
-            for m in &mut state.models {
+            for m in Arc::make_mut(&mut state.models) {
                 m.reductions_used.clear();
             }
         }

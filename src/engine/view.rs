@@ -97,7 +97,7 @@ pub fn view(state: &GameState, viewer: Viewer) -> View {
             shuffles: state.fairness.shuffles,
         },
         players: [player_view(Seat::A), player_view(Seat::B)],
-        models: state.models.clone(),
+        models: state.models.to_vec(),
         phase: state.phase.clone(),
         damage_queue: state.damage_queue.clone(),
         last_outcome: state.last_outcome,

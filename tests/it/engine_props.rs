@@ -139,7 +139,7 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> Command {
         });
     }
     Command::StartDuel {
-        spec: Box::new(DuelSpec {
+        spec: std::sync::Arc::new(DuelSpec {
             action: "Random action".into(),
             initiator,
             skill: rng.random_range(0..=8),
@@ -311,10 +311,19 @@ fn submit(
         version: state.version,
         command,
     };
-    let events = decide(state, &submission)?;
-    // `execute` keeps the state decide worked out; it must equal applying the events.
+    // `execute` works in place: it must give decide's answer, keep the
+    // state unchanged on a refusal, and otherwise equal applying the events.
     let mut executed = state.clone();
-    assert_eq!(execute(&mut executed, &submission).as_ref(), Ok(&events));
+    let executed_result = execute(&mut executed, &submission);
+    let events = match decide(state, &submission) {
+        Ok(events) => events,
+        Err(refusal) => {
+            assert_eq!(executed_result.as_ref(), Err(&refusal));
+            assert_eq!(&executed, state, "a refused command changed the state");
+            return Err(refusal);
+        }
+    };
+    assert_eq!(executed_result.as_ref(), Ok(&events));
     for event in &events {
         apply(state, event);
     }
@@ -329,7 +338,7 @@ fn check_invariants(state: &GameState) {
         assert_eq!(player.card_count(), 54);
         assert!(usize::from(player.hand.len() as u8) <= 54);
     }
-    for model in &state.models {
+    for model in state.models.iter() {
         assert!(model.health <= model.max_health);
     }
 }
