@@ -113,6 +113,20 @@ pub fn find_event(conn: &mut DbConnection, id: i64) -> Result<Option<Event>, DbE
         .optional()?)
 }
 
+/// What a cached public page of the event depends on: the data revision,
+/// the row's version and update time. None for a missing or draft event.
+pub fn public_page_key(
+    conn: &mut DbConnection,
+    id: i64,
+) -> Result<Option<(i64, i32, NaiveDateTime)>, DbError> {
+    Ok(events::table
+        .find(id)
+        .filter(events::status.ne("draft"))
+        .select((events::data_revision, events::version, events::updated_at))
+        .first(conn)
+        .optional()?)
+}
+
 /// Public events that are not drafts, soonest first.
 pub fn list_public_events(conn: &mut DbConnection, limit: i64) -> Result<Vec<Event>, DbError> {
     Ok(events::table

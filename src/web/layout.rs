@@ -54,6 +54,22 @@ pub struct PageContext {
 }
 
 impl PageContext {
+    /// A visitor who is not signed in and has no messages waiting: a page
+    /// that shows such a visitor no form holds nothing of theirs, so it may
+    /// be rendered once (see [`Self::shared`]) and sent to all of them.
+    pub fn is_shared(&self) -> bool {
+        self.user.is_none() && self.flashes.is_empty() && !self.had_flash_cookie
+    }
+
+    /// This context without the visitor's form token, for a page shared
+    /// between visitors. Only for pages with no form for them.
+    pub fn shared(&self) -> Self {
+        Self {
+            csrf_token: String::new(),
+            ..self.clone()
+        }
+    }
+
     /// For pages rendered without a request (error pages).
     pub fn anonymous() -> Self {
         Self::default()

@@ -10,6 +10,7 @@ pub mod forms;
 pub mod health;
 pub mod home;
 pub mod layout;
+pub mod page_cache;
 pub mod pools;
 mod request_log;
 pub mod session;
@@ -45,6 +46,8 @@ pub struct AppState {
     pub instance_id: String,
     /// What read-only event pages load, checked against the event's revision.
     pub event_data: Arc<crate::events::cache::EventDataCache>,
+    /// Public pages as visitors without a session see them, per revision.
+    pub public_pages: Arc<page_cache::PublicPageCache>,
 }
 
 impl AppState {
@@ -63,6 +66,7 @@ impl AppState {
                 &crate::auth::random_token()[..8]
             ),
             event_data: Arc::default(),
+            public_pages: Arc::default(),
         }
     }
 

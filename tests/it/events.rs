@@ -1054,6 +1054,9 @@ async fn mage_knight_results_and_standings(backend: Backend) {
     let (_, after) = app.new_client().get_text(&standings_page).await;
     assert!(after.contains("<strong>3</strong>"), "{after}");
     assert!(!after.contains("Sign out"));
+    // Visitors without a session share one copy of the whole page.
+    let (code, again) = app.new_client().get_text(&standings_page).await;
+    assert_eq!((code, &again), (200, &after));
     // The cached table is shared; the page around it stays the visitor's own.
     let signed_in = app.signed_in_client("mto@example.org").await;
     let (_, own) = signed_in.get_text(&standings_page).await;

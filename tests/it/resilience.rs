@@ -222,11 +222,17 @@ async fn two_instances_share_sessions_data_and_mail(backend: Backend) {
     // a change made through the other instance shows at once.
     let (_, rows) = api_first.get(&format!("/events/{event}/standings")).await;
     assert_eq!(rows.as_array().map(Vec::len), Some(1), "{rows}");
+    // So is the whole page visitors without a session share.
+    let page = format!("/events/{event}/standings");
+    let (_, html) = first.new_client().get_text(&page).await;
+    assert!(html.contains("Walk-in") && !html.contains("Late"), "{html}");
     api_second
         .post(&format!("/events/{event}/players"), json!({"name": "Late"}))
         .await;
     let (_, rows) = api_first.get(&format!("/events/{event}/standings")).await;
     assert_eq!(rows.as_array().map(Vec::len), Some(2), "{rows}");
+    let (_, html) = first.new_client().get_text(&page).await;
+    assert!(html.contains("Late"), "{html}");
 
     // Mail queued through both instances goes out exactly once each.
     let addresses: Vec<String> = (0..6).map(|i| format!("new{i}@example.org")).collect();

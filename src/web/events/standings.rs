@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use actix_web::web::Bytes;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
@@ -14,6 +15,7 @@ use crate::events::{self, EventView};
 use crate::tournament::standings::StandingRow;
 use crate::web::AppState;
 use crate::web::layout::{PageContext, render_page};
+use crate::web::page_cache::{self, PublicPage};
 use crate::web::session::MaybeUser;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -111,18 +113,29 @@ async fn standings_page(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let (view, key, rows) = load_standings(&state, path.into_inner(), &user).await?;
+    let id = path.into_inner();
+    let shared = ctx.is_shared();
+    if shared && let Some(body) = page_cache::current(&state, id, PublicPage::Standings).await? {
+        return Ok(page_cache::html_response(body));
+    }
+    let (view, key, rows) = load_standings(&state, id, &user).await?;
     let table = state.event_data.standings_html(view.id(), key, || {
         StandingsTable::new(&view, &rows).render()
     })?;
-    render_page(
-        &ctx,
-        &StandingsPage {
-            ctx: ctx.clone(),
-            view,
-            table,
-        },
-    )
+    // Visitors who are not signed in see no form here: one copy for all.
+    let page = StandingsPage {
+        ctx: if shared { ctx.shared() } else { ctx.clone() },
+        view,
+        table,
+    };
+    if !shared {
+        return render_page(&ctx, &page);
+    }
+    let body = Bytes::from(page.render()?);
+    state
+        .public_pages
+        .put(id, PublicPage::Standings, key, body.clone());
+    Ok(page_cache::html_response(body))
 }
 
 fn download(content_type: &str, filename: String, body: String) -> HttpResponse {
