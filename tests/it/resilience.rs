@@ -17,6 +17,7 @@ both_backends!(
     mail_waits_while_smtp_is_down_and_goes_out_once_later,
     a_killed_server_keeps_every_acknowledged_submission,
     simultaneous_submissions_leave_one_row_each,
+    a_burst_of_writes_to_one_event_all_succeed,
 );
 
 /// What a busy room does at once: a player double-clicks "register", both
@@ -538,4 +539,105 @@ async fn mail_waits_while_smtp_is_down_and_goes_out_once_later(backend: Backend)
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].status, "sent");
     assert_eq!(mails[0].attempts, 2, "one failed attempt, one delivery");
+}
+
+/// Results on every table, drops, check-ins and walk-ins at the same
+/// moment: each write also moves the event's data revision (a trigger
+/// updating the event row), so lock order matters on PostgreSQL. No write
+/// may fail with a server error (a deadlock aborts one transaction).
+async fn a_burst_of_writes_to_one_event_all_succeed(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("burst-to@example.org", "TO", false)
+        .await;
+    let to = app.api_client("burst-to@example.org").await;
+    let event = create_event(&to, event_body("Burst")).await;
+    set_status(&to, event, "running").await;
+    let mut players = Vec::new();
+    for i in 0..20 {
+        let (code, p) = to
+            .post(
+                &format!("/events/{event}/players"),
+                json!({"name": format!("Player {i}")}),
+            )
+            .await;
+        assert_eq!(code, 201, "{p}");
+        players.push(p["id"].as_i64().unwrap());
+    }
+    for id in &players {
+        to.post(
+            &format!("/events/{event}/players/{id}/check-in"),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    let (code, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 201, "{round}");
+    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let tables = round["tables"].as_array().unwrap().clone();
+    assert_eq!(tables.len(), 10, "{round}");
+
+    let mut writes = Vec::new();
+    for (i, table) in tables.iter().enumerate() {
+        let (client, game, version) = (
+            to.clone(),
+            table["game"].as_i64().unwrap(),
+            table["version"].as_i64().unwrap(),
+        );
+        let path = format!("/events/{event}/games/{game}/result");
+        let body = json!({"a_strategy_vp": 4, "a_scheme_vp": i % 3, "b_strategy_vp": 2, "b_scheme_vp": 1, "version": version});
+        writes.push(actix_web::rt::spawn(async move {
+            (path.clone(), client.post(&path, body).await)
+        }));
+    }
+    // Players at tables drop, others check out for the next round,
+    // walk-ins arrive.
+    let seated: Vec<i64> = tables
+        .iter()
+        .take(2)
+        .map(|t| t["player_b"].as_i64().unwrap())
+        .collect();
+    for id in seated {
+        let (client, path) = (to.clone(), format!("/events/{event}/players/{id}/drop"));
+        writes.push(actix_web::rt::spawn(async move {
+            (
+                path.clone(),
+                client.post(&path, json!({"dropped": true})).await,
+            )
+        }));
+    }
+    for id in players[16..].iter().copied() {
+        let (client, path) = (to.clone(), format!("/events/{event}/players/{id}/check-in"));
+        writes.push(actix_web::rt::spawn(async move {
+            (
+                path.clone(),
+                client.post(&path, json!({"checked_in": true})).await,
+            )
+        }));
+    }
+    for i in 0..3 {
+        let (client, path) = (to.clone(), format!("/events/{event}/players"));
+        writes.push(actix_web::rt::spawn(async move {
+            let body = json!({"name": format!("Walk-in {i}")});
+            (path.clone(), client.post(&path, body).await)
+        }));
+    }
+    for write in writes {
+        let (path, (code, body)) = write.await.unwrap();
+        assert!((200..300).contains(&code), "{path}: {code} {body}");
+    }
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    for table in round["tables"].as_array().unwrap() {
+        assert_ne!(
+            table["status"], "pending",
+            "every result is stored: {table}"
+        );
+    }
+    let (_, detail) = to.get(&format!("/events/{event}")).await;
+    assert_eq!(
+        detail["players"].as_array().map(Vec::len),
+        Some(23),
+        "{detail}"
+    );
 }
