@@ -3,14 +3,15 @@
 //! per event and checked on every request against the event's data
 //! revision, version and update time (one small query), so a page is never
 //! served stale, also after a change made through another instance; sixty
-//! phones refreshing the standings then cost that query each, not a render.
+//! phones refreshing the standings then cost that query each, not a render,
+//! and a phone that already holds the current page gets "not modified".
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use actix_web::HttpResponse;
-use actix_web::http::header::ContentType;
+use actix_web::http::header::{self, ContentType};
 use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse};
 
 use crate::db::events as db_events;
 use crate::error::AppError;
@@ -64,27 +65,65 @@ impl PublicPageCache {
     }
 }
 
-/// The kept page, if the event's current key matches the one it was
-/// rendered for. None for a draft or missing event: the full handler then
+/// The event's current key and, if it was rendered for exactly that key,
+/// the kept page. None for a draft or missing event: the full handler then
 /// answers (with its not-found page).
 pub async fn current(
     state: &AppState,
     event_id: i64,
     page: PublicPage,
-) -> Result<Option<Bytes>, AppError> {
+) -> Result<Option<(StandingsKey, Option<Bytes>)>, AppError> {
     let pages = Arc::clone(&state.public_pages);
     state
         .with_db(move |conn| {
-            Ok(db_events::public_page_key(conn, event_id)?
-                .and_then(|key| pages.get(event_id, page, &key)))
+            Ok(db_events::public_page_key(conn, event_id)?.map(|key| {
+                let body = pages.get(event_id, page, &key);
+                (key, body)
+            }))
         })
         .await
 }
 
-pub fn html_response(body: Bytes) -> HttpResponse {
+/// A validator for the shared page under `key`, so a phone that refreshes
+/// an unchanged page gets "not modified" instead of the whole page. It
+/// names this server process too: a new release may render differently.
+pub fn entity_tag(state: &AppState, key: &StandingsKey) -> String {
+    let (revision, version, updated_at) = key;
+    format!(
+        "W/\"{}.{revision}.{version}.{}\"",
+        state.instance_id,
+        updated_at.and_utc().timestamp_micros()
+    )
+}
+
+/// Whether the browser already holds the page `tag` names.
+pub fn browser_has(req: &HttpRequest, tag: &str) -> bool {
+    req.headers()
+        .get_all(header::IF_NONE_MATCH)
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|candidate| candidate.trim() == tag)
+}
+
+pub fn not_modified(tag: String) -> HttpResponse {
+    HttpResponse::NotModified()
+        .insert_header((header::ETAG, tag))
+        .insert_header(revalidate())
+        .finish()
+}
+
+pub fn html_response(body: Bytes, tag: String) -> HttpResponse {
     HttpResponse::Ok()
         .content_type(ContentType::html())
+        .insert_header((header::ETAG, tag))
+        .insert_header(revalidate())
+        .insert_header((header::VARY, "Cookie"))
         .body(body)
+}
+
+/// Browsers may keep the page but must ask (cheaply) before showing it.
+fn revalidate() -> (header::HeaderName, &'static str) {
+    (header::CACHE_CONTROL, "no-cache")
 }
 
 #[cfg(test)]

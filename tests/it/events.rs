@@ -1033,6 +1033,21 @@ async fn mage_knight_results_and_standings(backend: Backend) {
         before.contains("Knight") && !before.contains("<strong>3</strong>"),
         "{before}"
     );
+    // A phone refreshing an unchanged page is told "not modified".
+    let phone = app.new_client();
+    let first = phone.get(&standings_page).await;
+    let tag = first.headers()["etag"].to_str().unwrap().to_owned();
+    assert_eq!(first.headers()["cache-control"], "no-cache");
+    let refresh = |tag: String| {
+        let request = phone
+            .http
+            .get(phone.url(&standings_page))
+            .header("if-none-match", tag);
+        async move { request.send().await.unwrap() }
+    };
+    let unchanged = refresh(tag.clone()).await;
+    assert_eq!(unchanged.status(), 304);
+    assert!(unchanged.text().await.unwrap().is_empty());
     // Four objectives cannot be held in a two-player game.
     let (code, body) = to
         .post(&format!("/events/{event}/games/{game}/result"), json!({"a_objectives": 2, "b_objectives": 2, "a_eliminated": 100, "b_eliminated": 50, "a_army": 300, "b_army": 290}))
@@ -1051,6 +1066,11 @@ async fn mage_knight_results_and_standings(backend: Backend) {
     );
     assert_eq!(rows[0]["points"], 3);
     assert_eq!(rows[0]["tiebreaks"][0], 120);
+    let changed = refresh(tag.clone()).await;
+    assert_eq!(changed.status(), 200, "a result makes the old copy stale");
+    let current_tag = changed.headers()["etag"].to_str().unwrap().to_owned();
+    assert_ne!(current_tag, tag);
+    assert!(changed.text().await.unwrap().contains("<strong>3</strong>"));
     let (_, after) = app.new_client().get_text(&standings_page).await;
     assert!(after.contains("<strong>3</strong>"), "{after}");
     assert!(!after.contains("Sign out"));
@@ -1059,7 +1079,15 @@ async fn mage_knight_results_and_standings(backend: Backend) {
     assert_eq!((code, &again), (200, &after));
     // The cached table is shared; the page around it stays the visitor's own.
     let signed_in = app.signed_in_client("mto@example.org").await;
-    let (_, own) = signed_in.get_text(&standings_page).await;
+    let own = signed_in
+        .http
+        .get(signed_in.url(&standings_page))
+        .header("if-none-match", current_tag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(own.status(), 200, "a signed-in user's page is their own");
+    let own = own.text().await.unwrap();
     assert!(
         own.contains("Sign out") && own.contains("<strong>3</strong>"),
         "{own}"

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use actix_web::web::Bytes;
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use askama::Template;
 
 use super::actor_of;
@@ -108,6 +108,7 @@ pub fn standings_page_html(
 
 #[get("/events/{id}/standings")]
 async fn standings_page(
+    req: HttpRequest,
     ctx: PageContext,
     user: MaybeUser,
     state: web::Data<AppState>,
@@ -115,8 +116,16 @@ async fn standings_page(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let shared = ctx.is_shared();
-    if shared && let Some(body) = page_cache::current(&state, id, PublicPage::Standings).await? {
-        return Ok(page_cache::html_response(body));
+    if shared
+        && let Some((key, kept)) = page_cache::current(&state, id, PublicPage::Standings).await?
+    {
+        let tag = page_cache::entity_tag(&state, &key);
+        if page_cache::browser_has(&req, &tag) {
+            return Ok(page_cache::not_modified(tag));
+        }
+        if let Some(body) = kept {
+            return Ok(page_cache::html_response(body, tag));
+        }
     }
     let (view, key, rows) = load_standings(&state, id, &user).await?;
     let table = state.event_data.standings_html(view.id(), key, || {
@@ -135,7 +144,10 @@ async fn standings_page(
     state
         .public_pages
         .put(id, PublicPage::Standings, key, body.clone());
-    Ok(page_cache::html_response(body))
+    Ok(page_cache::html_response(
+        body,
+        page_cache::entity_tag(&state, &key),
+    ))
 }
 
 fn download(content_type: &str, filename: String, body: String) -> HttpResponse {
