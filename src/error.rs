@@ -102,6 +102,14 @@ impl From<DbError> for AppError {
                 tracing::error!(error = %err, "database unavailable");
                 Self::Unavailable
             }
+            conflict if conflict.is_transient_conflict() => {
+                tracing::warn!(error = %conflict, "write gave way to a concurrent one");
+                Self::Conflict(
+                    "Someone else changed this at the same moment, so nothing was saved. \
+                     Please try again."
+                        .into(),
+                )
+            }
             other => Self::Internal(other.to_string()),
         }
     }

@@ -48,6 +48,22 @@ pub enum DbError {
 }
 
 impl DbError {
+    /// True when the database gave up on this transaction because of a
+    /// concurrent one: nothing of it was written, and trying again may
+    /// succeed. PostgreSQL: a serialization failure, or a deadlock (diesel
+    /// has no kind for SQLSTATE 40P01, so its message is matched); SQLite:
+    /// still locked when the busy timeout ran out.
+    pub fn is_transient_conflict(&self) -> bool {
+        let Self::Query(diesel::result::Error::DatabaseError(kind, info)) = self else {
+            return false;
+        };
+        matches!(
+            kind,
+            diesel::result::DatabaseErrorKind::SerializationFailure
+        ) || info.message().contains("deadlock detected")
+            || info.message().contains("database is locked")
+    }
+
     /// True when the error is a unique-constraint violation (a duplicate row).
     pub fn is_unique_violation(&self) -> bool {
         matches!(

@@ -18,6 +18,7 @@ both_backends!(
     a_killed_server_keeps_every_acknowledged_submission,
     simultaneous_submissions_leave_one_row_each,
     a_burst_of_writes_to_one_event_all_succeed,
+    a_write_the_database_gave_up_on_is_a_conflict_to_retry,
 );
 
 /// What a busy room does at once: a player double-clicks "register", both
@@ -641,4 +642,94 @@ async fn a_burst_of_writes_to_one_event_all_succeed(backend: Backend) {
         Some(23),
         "{detail}"
     );
+}
+
+/// When the database gives up on a write because of a concurrent one (a
+/// PostgreSQL deadlock; SQLite still locked after its busy timeout), the
+/// user is told to try again (409, not a server error) and nothing of that
+/// write is kept.
+async fn a_write_the_database_gave_up_on_is_a_conflict_to_retry(backend: Backend) {
+    use actix_web::ResponseError;
+    use diesel::connection::SimpleConnection;
+    use soulstone::db::{DbError, WriteTransaction};
+
+    let db = TestDb::create(&backend);
+    let pool = db.open();
+    pool.conn()
+        .unwrap()
+        .batch_execute(
+            "CREATE TABLE probe (id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
+             INSERT INTO probe (id, v) VALUES (1, 0), (2, 0);",
+        )
+        .unwrap();
+    let bump = |conn: &mut soulstone::db::DbConnection, id: i32| {
+        conn.batch_execute(&format!("UPDATE probe SET v = v + 1 WHERE id = {id}"))
+            .map_err(DbError::from)
+    };
+    let failures: Vec<DbError> = match backend {
+        Backend::Postgres { .. } => {
+            // Two transactions take the same two rows in opposite orders.
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+            let writers: Vec<_> = [(1, 2), (2, 1)]
+                .into_iter()
+                .map(|(first, second)| {
+                    let (pool, barrier) = (pool.clone(), barrier.clone());
+                    std::thread::spawn(move || {
+                        pool.conn().unwrap().write_transaction(|conn| {
+                            bump(conn, first)?;
+                            barrier.wait();
+                            bump(conn, second)
+                        })
+                    })
+                })
+                .collect();
+            writers
+                .into_iter()
+                .filter_map(|writer| writer.join().unwrap().err())
+                .collect()
+        }
+        Backend::Sqlite => {
+            // One writer holds the database past the other's busy timeout.
+            let mut holder = pool.conn().unwrap();
+            holder.batch_execute("BEGIN IMMEDIATE").unwrap();
+            bump(&mut holder, 1).unwrap();
+            let refused = pool.conn().unwrap().write_transaction(|conn| bump(conn, 2));
+            holder.batch_execute("COMMIT").unwrap();
+            refused.err().into_iter().collect()
+        }
+    };
+    assert_eq!(
+        failures.len(),
+        1,
+        "exactly one write gives way: {failures:?}"
+    );
+    let failure = failures.into_iter().next().unwrap();
+    assert!(failure.is_transient_conflict(), "{failure}");
+    let answer = soulstone::error::AppError::from(failure);
+    assert_eq!(answer.status_code().as_u16(), 409);
+    assert!(answer.public_message().contains("try again"), "{answer}");
+    // One write went through whole; nothing of the other is left.
+    let total: i64 = pool
+        .conn()
+        .unwrap()
+        .write_transaction(|conn| {
+            use diesel::prelude::*;
+            diesel::sql_query("SELECT CAST(SUM(v) AS BIGINT) AS total FROM probe")
+                .get_result::<Total>(conn)
+                .map(|row| row.total)
+                .map_err(DbError::from)
+        })
+        .unwrap();
+    let expected = if matches!(backend, Backend::Sqlite) {
+        1
+    } else {
+        2
+    };
+    assert_eq!(total, expected);
+}
+
+#[derive(diesel::QueryableByName)]
+struct Total {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    total: i64,
 }
