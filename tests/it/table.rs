@@ -413,7 +413,8 @@ proptest! {
             let mut moved = table.clone();
             moved.pieces[0].at = Point { x: end.x, y: end.y };
             let board = Board::new(&moved, Edition::Fourth);
-            prop_assert!(position_conflict(&board, ObjectId(1)).unwrap().is_none());
+            let conflict = position_conflict(&board, ObjectId(1)).unwrap();
+            prop_assert!(conflict.is_none(), "{conflict:?} at the end of {path:?}");
         }
     }
 }

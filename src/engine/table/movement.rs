@@ -997,16 +997,20 @@ pub fn push_around(
             // Never past the point's nearest approach on this heading.
             length = length.min(gap.dot(direction).max(0.0));
         }
-        let to = at.plus(direction.scale(length));
+        // On the thousandth-inch grid the path is reported in, so the place
+        // checked here is exactly where the model ends (rounding afterwards
+        // could tip a base that just touches terrain into it).
+        let to = Point::from_v2(at.plus(direction.scale(length))).v2();
+        let step = at.dist(to);
         let progress = if away {
             to.dist(reference) > at.dist(reference) + 1e-12
         } else {
             to.dist(reference) < at.dist(reference) - 1e-12
         };
-        if length <= 1e-9 || !progress || clear_until(at, to) < 1.0 {
+        if step <= 1e-9 || !progress || clear_until(at, to) < 1.0 {
             break;
         }
-        remaining -= length * cost;
+        remaining -= step * cost;
         at = to;
         path.push(at);
     }
