@@ -17,11 +17,11 @@ use super::flip::RevealedCards;
 use super::model::{ModelId, Token};
 use super::view::Viewer;
 
-/// Damage, step by step (for the log and the damage examples).
 /// A short description in an event: most are fixed words, so they are
 /// borrowed rather than allocated on the hot path of a duel.
 pub type Label = Cow<'static, str>;
 
+/// Damage, step by step (for the log and the damage examples).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DamageReport {
     pub target: ModelId,

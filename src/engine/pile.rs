@@ -58,7 +58,7 @@ impl<'a, const N: usize> IntoIterator for &'a CardArray<N> {
     type IntoIter = std::slice::Iter<'a, Card>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.iter()
+        self.as_slice().iter()
     }
 }
 
@@ -129,10 +129,6 @@ impl<const N: usize> CardArray<N> {
 
     pub fn clear(&mut self) {
         self.len = 0;
-    }
-
-    pub fn iter(&self) -> std::slice::Iter<'_, Card> {
-        self.as_slice().iter()
     }
 
     /// Takes the top card.

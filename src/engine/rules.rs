@@ -430,12 +430,7 @@ impl Sim<'_> {
             Some(role) => &self.side(role)?.revealed,
             None => self.state.player(seat).revealed.as_slice(),
         };
-        let rest: RevealedCards = revealed
-            .iter()
-            .copied()
-            .filter(|c| *c != card)
-            .take(MAX_REVEALED)
-            .collect();
+        let rest: RevealedCards = revealed.iter().copied().filter(|c| *c != card).collect();
         self.emit(Event::CardChosen { seat, role, card })?;
         if !rest.is_empty() {
             self.emit(Event::RevealedDiscarded { seat, cards: rest })?;
