@@ -86,11 +86,7 @@ impl<const N: usize> CardArray<N> {
 
     /// A pile from a list, first card at the bottom.
     pub fn from_bottom_up(cards: &[Card]) -> Self {
-        let mut pile = Self::new();
-        for &card in cards.iter().take(N) {
-            pile.push(card);
-        }
-        pile
+        cards.iter().copied().collect()
     }
 
     /// A deck from a list written top card first.

@@ -4,7 +4,8 @@
 //! is never served stale.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::hash::Hash;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use chrono::NaiveDateTime;
 
@@ -16,19 +17,68 @@ use crate::tournament::standings::StandingRow;
 /// Events kept at once; past this the cache starts afresh (cheap and bounded).
 const CAPACITY: usize = 256;
 
-type Entries<K, V> = Mutex<HashMap<i64, (K, Arc<V>)>>;
+/// One value per slot (an event, or an event's page), kept with the key it
+/// was made for and served only for that key. Bounded: past `capacity`
+/// slots it starts afresh.
+pub struct KeyedCache<S, K, V> {
+    entries: Mutex<HashMap<S, (K, V)>>,
+    capacity: usize,
+}
+
+impl<S: Hash + Eq, K: PartialEq, V: Clone> KeyedCache<S, K, V> {
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            entries: Mutex::new(HashMap::new()),
+            capacity,
+        }
+    }
+
+    /// The value in `slot` if it was made for exactly `key`.
+    pub fn get(&self, slot: &S, key: &K) -> Option<V> {
+        self.lock()
+            .get(slot)
+            .filter(|(kept, _)| kept == key)
+            .map(|(_, value)| value.clone())
+    }
+
+    pub fn put(&self, slot: S, key: K, value: V) {
+        let mut entries = self.lock();
+        if entries.len() >= self.capacity {
+            entries.clear();
+        }
+        entries.insert(slot, (key, value));
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<S, (K, V)>> {
+        // A panic while holding the lock cannot leave a half-written entry.
+        self.entries
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+type Entries<K, V> = KeyedCache<i64, K, Arc<V>>;
 
 /// Standings also depend on the event's own settings, which its version and
 /// update time follow.
 pub type StandingsKey = (i64, i32, NaiveDateTime);
 
-#[derive(Default)]
 pub struct EventDataCache {
     entries: Entries<i64, EventData>,
     standings: Entries<StandingsKey, Vec<StandingRow>>,
     /// The web layer's rendering of the standings table, kept under the
     /// same key as the rows it shows (it holds nothing per visitor).
     standings_html: Entries<StandingsKey, String>,
+}
+
+impl Default for EventDataCache {
+    fn default() -> Self {
+        Self {
+            entries: KeyedCache::new(CAPACITY),
+            standings: KeyedCache::new(CAPACITY),
+            standings_html: KeyedCache::new(CAPACITY),
+        }
+    }
 }
 
 impl std::fmt::Debug for EventDataCache {
@@ -59,12 +109,12 @@ impl EventDataCache {
             view.event.version,
             view.event.updated_at,
         );
-        if let Some(rows) = lookup(&self.standings, view.id(), &key) {
+        if let Some(rows) = self.standings.get(&view.id(), &key) {
             return Ok((key, rows));
         }
         let data = self.load(conn, view)?;
         let rows = Arc::new(super::standings::compute(view, &data));
-        store(&self.standings, view.id(), key, Arc::clone(&rows));
+        self.standings.put(view.id(), key, Arc::clone(&rows));
         Ok((key, rows))
     }
 
@@ -75,11 +125,11 @@ impl EventDataCache {
         key: StandingsKey,
         render: impl FnOnce() -> Result<String, E>,
     ) -> Result<Arc<String>, E> {
-        if let Some(html) = lookup(&self.standings_html, event_id, &key) {
+        if let Some(html) = self.standings_html.get(&event_id, &key) {
             return Ok(html);
         }
         let html = Arc::new(render()?);
-        store(&self.standings_html, event_id, key, Arc::clone(&html));
+        self.standings_html.put(event_id, key, Arc::clone(&html));
         Ok(html)
     }
 
@@ -93,33 +143,11 @@ impl EventDataCache {
         // loaded now is at least that new, so a copy is never filed under a
         // later revision than it shows.
         let revision = view.event.data_revision;
-        if let Some(data) = lookup(&self.entries, view.id(), &revision) {
+        if let Some(data) = self.entries.get(&view.id(), &revision) {
             return Ok(data);
         }
         let data = Arc::new(EventData::load(conn, view.id())?);
-        store(&self.entries, view.id(), revision, Arc::clone(&data));
+        self.entries.put(view.id(), revision, Arc::clone(&data));
         Ok(data)
     }
-}
-
-fn lookup<K: PartialEq, V>(entries: &Entries<K, V>, event_id: i64, key: &K) -> Option<Arc<V>> {
-    lock(entries)
-        .get(&event_id)
-        .filter(|(cached, _)| cached == key)
-        .map(|(_, value)| Arc::clone(value))
-}
-
-fn store<K, V>(entries: &Entries<K, V>, event_id: i64, key: K, value: Arc<V>) {
-    let mut entries = lock(entries);
-    if entries.len() >= CAPACITY {
-        entries.clear();
-    }
-    entries.insert(event_id, (key, value));
-}
-
-fn lock<K, V>(entries: &Entries<K, V>) -> std::sync::MutexGuard<'_, HashMap<i64, (K, Arc<V>)>> {
-    // A panic while holding the lock cannot leave a half-written entry.
-    entries
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

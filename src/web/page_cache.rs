@@ -6,8 +6,7 @@
 //! phones refreshing the standings then cost that query each, not a render,
 //! and a phone that already holds the current page gets "not modified".
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use actix_web::http::header::{self, ContentType};
 use actix_web::web::Bytes;
@@ -15,7 +14,7 @@ use actix_web::{HttpRequest, HttpResponse};
 
 use crate::db::events as db_events;
 use crate::error::AppError;
-use crate::events::cache::StandingsKey;
+use crate::events::cache::{KeyedCache, StandingsKey};
 use crate::web::AppState;
 
 /// The pages kept. Pages that show the time (a round's clock) are not.
@@ -27,11 +26,13 @@ pub enum PublicPage {
 /// Pages kept at once; past this the cache starts afresh (cheap and bounded).
 const CAPACITY: usize = 512;
 
-type Pages = HashMap<(i64, PublicPage), (StandingsKey, Bytes)>;
+/// Whole pages per (event, page), under the key they were rendered for.
+pub struct PublicPageCache(KeyedCache<(i64, PublicPage), StandingsKey, Bytes>);
 
-#[derive(Default)]
-pub struct PublicPageCache {
-    pages: Mutex<Pages>,
+impl Default for PublicPageCache {
+    fn default() -> Self {
+        Self(KeyedCache::new(CAPACITY))
+    }
 }
 
 impl std::fmt::Debug for PublicPageCache {
@@ -43,25 +44,11 @@ impl std::fmt::Debug for PublicPageCache {
 impl PublicPageCache {
     /// The page if it was rendered for exactly this key.
     pub fn get(&self, event_id: i64, page: PublicPage, key: &StandingsKey) -> Option<Bytes> {
-        self.lock()
-            .get(&(event_id, page))
-            .filter(|(cached, _)| cached == key)
-            .map(|(_, body)| body.clone())
+        self.0.get(&(event_id, page), key)
     }
 
     pub fn put(&self, event_id: i64, page: PublicPage, key: StandingsKey, body: Bytes) {
-        let mut pages = self.lock();
-        if pages.len() >= CAPACITY {
-            pages.clear();
-        }
-        pages.insert((event_id, page), (key, body));
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Pages> {
-        // A panic while holding the lock cannot leave a half-written entry.
-        self.pages
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.0.put((event_id, page), key, body);
     }
 }
 
