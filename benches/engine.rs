@@ -12,13 +12,13 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use soulstone::engine::command::{Actor, Command, Submission};
-use soulstone::engine::duel::{DamageProfile, DuelSpec, DuelStep, Role, Stat};
-use soulstone::engine::fairness::Bytes32;
-use soulstone::engine::model::{Model, ModelId, Tokens};
-use soulstone::engine::pending::Choice;
-use soulstone::engine::state::{NewGame, Phase};
-use soulstone::engine::{Edition, Event, GameState, Seat, execute, pending};
+use soulstone_engine::command::{Actor, Command, Submission};
+use soulstone_engine::duel::{DamageProfile, DuelSpec, DuelStep, Role, Stat};
+use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::model::{Model, ModelId, Tokens};
+use soulstone_engine::pending::Choice;
+use soulstone_engine::state::{NewGame, Phase};
+use soulstone_engine::{Edition, Event, GameState, Seat, execute, pending};
 
 fn model(id: u16, owner: Seat) -> Model {
     Model {

@@ -12,12 +12,12 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use soulstone::engine::table::movement::{MoveKind, Waypoint, position_conflict, validate_move};
-use soulstone::engine::table::sight::line_of_sight;
-use soulstone::engine::table::{
+use soulstone_engine::table::movement::{MoveKind, Waypoint, position_conflict, validate_move};
+use soulstone_engine::table::sight::line_of_sight;
+use soulstone_engine::table::{
     BaseMm, Board, Footprint, ObjectId, Piece, Point, Table, Target, Terrain, Trait, Traits, milli,
 };
-use soulstone::engine::{Edition, Seat};
+use soulstone_engine::{Edition, Seat};
 
 /// A fixed, busy table: walls, blocks, woods and marsh, and 20 models
 /// placed where they may stand.

@@ -218,7 +218,7 @@ fn pair(file: &std::path::Path) -> Result<(), String> {
 }
 
 fn run_scenario(file: &std::path::Path, expect: bool) -> Result<(), String> {
-    use crate::engine::scenario::Scenario;
+    use soulstone_engine::scenario::Scenario;
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let is_json = file.extension().is_some_and(|ext| ext == "json");

@@ -1,17 +1,16 @@
 //! Soulstone: a tournament organizer service for tabletop skirmish games.
 //!
-//! Layers, with dependencies pointing one way: `web` uses `db`; `db` stores
-//! plain data; `config` and `error` are shared.
+//! Layers, with dependencies pointing one way: `web` uses `events` and `db`;
+//! `db` stores plain data; `config` and `error` are shared. The rules engine
+//! is its own crate, `soulstone_engine` (`engine/`), and uses none of these.
 
 pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod db;
-pub mod engine;
 pub mod error;
 pub mod events;
 pub mod mail;
-pub mod random;
 pub mod setup;
 pub mod systems;
 pub mod telemetry;

@@ -10,7 +10,7 @@ use super::rounds::{EventData, pair_next_round, publish_round};
 use super::{Actor, Ctx, EventError, EventStatus, load};
 use crate::db::DbConnection;
 use crate::db::events as db_events;
-use crate::random::RandomStream;
+use soulstone_random::RandomStream;
 
 /// What to build.
 #[derive(Debug, Clone, Copy)]

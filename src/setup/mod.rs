@@ -11,9 +11,9 @@ pub mod shipped;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::fate::{Card, Deck, RandomStream, SHUFFLE_ALGORITHM, Suit};
 use crate::systems::GameSystem;
 use pool::{DeploymentKind, M3E_SCHEME_POOL_SIZE, M4E_SCHEME_POOL_SIZE, MarkerPoint, Pool};
+use soulstone_engine::fate::{Card, Deck, RandomStream, SHUFFLE_ALGORITHM, Suit};
 
 /// The two players of a setup, in the order they are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

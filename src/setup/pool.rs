@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::fate::Suit;
 use crate::systems::GameSystem;
+use soulstone_engine::fate::Suit;
 
 /// How the two deployment zones are laid out on the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 use super::pairing::PairingSettings;
 use super::snapshot::{EventSnapshot, RoundRecord, SNAPSHOT_FORMAT};
 use super::{Game, GameScore, Player, PlayerId};
-use crate::random::RandomStream;
+use soulstone_random::RandomStream;
 
 /// `players` players in clubs of about eight, after `rounds` random rounds.
 pub fn random_event(players: usize, rounds: u32, seed: u64) -> EventSnapshot {

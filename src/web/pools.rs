@@ -7,7 +7,6 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::db::pools::{self, PoolRow};
-use crate::engine::fate::Suit;
 use crate::error::AppError;
 use crate::setup::pool::{
     DeploymentKind, MarkerPoint, Pool, PoolDef, SchemeDef, StrategyDef, default_deployments,
@@ -17,6 +16,7 @@ use crate::web::AppState;
 use crate::web::forms::{FormErrors, render_invalid};
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser, NoFields};
+use soulstone_engine::fate::Suit;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(list)

@@ -6,18 +6,18 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use soulstone::engine::command::{Actor, Boost, Command, Submission};
-use soulstone::engine::duel::{
+use soulstone_engine::command::{Actor, Boost, Command, Submission};
+use soulstone_engine::duel::{
     ActionKind, DamageProfile, DuelSpec, Stat, TriggerEffect, TriggerSpec,
 };
-use soulstone::engine::fairness::Bytes32;
-use soulstone::engine::fate::{Card, Suit};
-use soulstone::engine::model::{Model, ModelId, Reduction, Token, Tokens};
-use soulstone::engine::pending::Choice;
-use soulstone::engine::pile::Pile;
-use soulstone::engine::scenario::Scenario;
-use soulstone::engine::state::NewGame;
-use soulstone::engine::{
+use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::fate::{Card, Suit};
+use soulstone_engine::model::{Model, ModelId, Reduction, Token, Tokens};
+use soulstone_engine::pending::Choice;
+use soulstone_engine::pile::Pile;
+use soulstone_engine::scenario::Scenario;
+use soulstone_engine::state::NewGame;
+use soulstone_engine::{
     Edition, Event, GameState, RuleError, Seat, Viewer, apply, decide, execute, pending, view,
 };
 
@@ -133,7 +133,7 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> Command {
         };
         triggers.push(TriggerSpec {
             name: "Trigger".into(),
-            suits: soulstone::engine::duel::Suits::of(any_suit(rng)),
+            suits: soulstone_engine::duel::Suits::of(any_suit(rng)),
             soulstones: 0,
             effect,
         });

@@ -5,14 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use soulstone::engine::Edition;
-use soulstone::engine::Seat;
-use soulstone::engine::table::movement::{
+use soulstone_engine::Edition;
+use soulstone_engine::Seat;
+use soulstone_engine::table::movement::{
     MoveKind, Waypoint, position_conflict, push_around, validate_move,
 };
-use soulstone::engine::table::scenario::TableScenario;
-use soulstone::engine::table::sight::line_of_sight;
-use soulstone::engine::table::{
+use soulstone_engine::table::scenario::TableScenario;
+use soulstone_engine::table::sight::line_of_sight;
+use soulstone_engine::table::{
     BaseMm, Board, Footprint, ObjectId, Piece, Point, Table, Target, Terrain, Trait, Traits,
     measure, milli,
 };
@@ -131,8 +131,8 @@ inches = 1.0
 /// concealment as a negative fate modifier.
 #[test]
 fn cover_and_concealment_feed_the_duel() {
-    use soulstone::engine::duel::DuelSpec;
-    use soulstone::engine::table::sight::attack_situation;
+    use soulstone_engine::duel::DuelSpec;
+    use soulstone_engine::table::sight::attack_situation;
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/table/m4e/dense-terrain.toml");
     let scenario = TableScenario::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -169,7 +169,7 @@ fn cover_and_concealment_feed_the_duel() {
 
 #[test]
 fn acting_in_hazardous_terrain_is_reported_once_per_name() {
-    use soulstone::engine::table::measure::hazards_while_acting;
+    use soulstone_engine::table::measure::hazards_while_acting;
     let text = r#"
 name = "acting in hazards"
 edition = "m4e"

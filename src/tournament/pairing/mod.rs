@@ -23,7 +23,7 @@ mod window;
 use super::standings::standings;
 use super::tables::assign_tables;
 use super::{Game, Player, PlayerId, Scoring, Tiebreaker};
-use crate::random::RandomStream;
+use soulstone_random::RandomStream;
 
 /// Everything about an event that affects its pairings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

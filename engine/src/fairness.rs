@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use super::Seat;
 use super::fate::Card;
-use crate::random::{RandomStream, SHUFFLE_ALGORITHM};
+use soulstone_random::{RandomStream, SHUFFLE_ALGORITHM};
 
 /// Named with every game so a log states exactly how it was shuffled.
 pub const FAIRNESS_SCHEME: &str =

@@ -13,7 +13,7 @@ use super::{
     BaseMm, Board, Edition, Footprint, Marker, ObjectId, Piece, Point, Table, TableError, Target,
     Terrain, Trait, Traits, measure, milli,
 };
-use crate::engine::Seat;
+use crate::Seat;
 
 /// Scenario files are small; anything bigger is a mistake.
 pub const MAX_TABLE_SCENARIO_BYTES: usize = 256 * 1024;

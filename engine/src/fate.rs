@@ -1,7 +1,7 @@
 //! The fate deck: 54 cards, values 1–13 in four suits plus two jokers, and a
 //! shuffle that anyone can re-run from the seed.
 //!
-//! Shuffles use [`crate::random::RandomStream`], written by hand so that a
+//! Shuffles use [`soulstone_random::RandomStream`], written by hand so that a
 //! dependency upgrade can never change a recorded game;
 //! [`SHUFFLE_ALGORITHM`] names that exact procedure in every log.
 
@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::random::{RandomStream, SHUFFLE_ALGORITHM};
+pub use soulstone_random::{RandomStream, SHUFFLE_ALGORITHM};
 
 /// The number of cards in a fate deck.
 pub const DECK_SIZE: usize = 54;

@@ -346,7 +346,7 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::table::Body;
+    use crate::table::Body;
 
     fn body(x: f64, y: f64) -> Body {
         Body {

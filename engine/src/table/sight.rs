@@ -480,7 +480,7 @@ impl AttackSituation {
     /// Sets up an attack's duel: cover for the damage rules (4th edition
     /// reduces the damage by 1; 3rd edition worsens the damage flip), and
     /// concealment as a negative fate modifier on the duel.
-    pub fn apply_to(&self, spec: &mut crate::engine::duel::DuelSpec) {
+    pub fn apply_to(&self, spec: &mut crate::duel::DuelSpec) {
         spec.cover |= self.cover.is_some();
         if self.concealment.is_some() {
             spec.modifiers = spec.modifiers.saturating_sub(1);
