@@ -12,7 +12,7 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use soulstone_engine::command::{Actor, Command, Submission};
+use soulstone_engine::command::{FlowCommand, PlayerCommand, Submission};
 use soulstone_engine::duel::{DamageProfile, DuelSpec, DuelStep, Role, Stat};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::model::{Model, ModelId, Tokens};
@@ -52,31 +52,32 @@ fn started_game() -> GameState {
     })
     .unwrap();
     for (seat, byte) in [(Seat::A, 1u8), (Seat::B, 2u8)] {
-        run(
+        play(
             &mut state,
-            Actor::Player(seat),
-            Command::Contribute {
+            seat,
+            PlayerCommand::Contribute {
                 entropy: Bytes32([byte; 32]),
             },
         );
     }
     for seat in Seat::BOTH {
-        run(&mut state, Actor::System, Command::Draw { seat, count: 3 });
+        flow(&mut state, FlowCommand::Draw { seat, count: 3 });
     }
     state
 }
 
-fn run(state: &mut GameState, by: Actor, command: Command) -> usize {
-    let submission = Submission {
-        by,
-        version: state.version,
-        command,
-    };
+fn play(state: &mut GameState, seat: Seat, command: PlayerCommand) -> usize {
+    let submission = Submission::player(seat, state.version, command);
     execute(state, &submission).expect("a legal command").len()
 }
 
-fn opposed_duel() -> Command {
-    Command::StartDuel {
+fn flow(state: &mut GameState, command: FlowCommand) -> usize {
+    let submission = Submission::flow(state.version, command);
+    execute(state, &submission).expect("a legal command").len()
+}
+
+fn opposed_duel() -> FlowCommand {
+    FlowCommand::StartDuel {
         spec: std::sync::Arc::new(DuelSpec {
             action: "Strike".into(),
             initiator: ModelId(1),
@@ -105,22 +106,24 @@ fn opposed_duel() -> Command {
 
 /// The scripted player: finish modifying, take the first revealed card,
 /// never cheat, declare nothing, give the Red Joker no suit.
-fn scripted_answer(state: &GameState) -> Option<(Seat, Command)> {
+fn scripted_answer(state: &GameState) -> Option<(Seat, PlayerCommand)> {
     let Phase::Duel { duel } = &state.phase else {
         return None;
     };
     let seat_of = |role: Role| duel.side(role).map(|s| s.seat);
     let (role, command) = match duel.step {
-        DuelStep::Relent { role } => (role, Command::Resist),
-        DuelStep::Modify { role } => (role, Command::FinishModifying),
-        DuelStep::InsightTop { role } => (role, Command::KeepTopCard),
+        DuelStep::Relent { role } => (role, PlayerCommand::Resist),
+        DuelStep::Modify { role } => (role, PlayerCommand::FinishModifying),
+        DuelStep::InsightTop { role } => (role, PlayerCommand::KeepTopCard),
         DuelStep::Choose { role } => {
             let card = *duel.side(role)?.revealed.first()?;
-            (role, Command::ChooseCard { card })
+            (role, PlayerCommand::ChooseCard { card })
         }
-        DuelStep::Cheat { order, next } => (order[usize::from(next)], Command::DeclineCheat),
-        DuelStep::JokerSuit { role } => (role, Command::ChooseJokerSuit { suit: None }),
-        DuelStep::Triggers { order, next } => (order[usize::from(next)], Command::DeclineTrigger),
+        DuelStep::Cheat { order, next } => (order[usize::from(next)], PlayerCommand::DeclineCheat),
+        DuelStep::JokerSuit { role } => (role, PlayerCommand::ChooseJokerSuit { suit: None }),
+        DuelStep::Triggers { order, next } => {
+            (order[usize::from(next)], PlayerCommand::DeclineTrigger)
+        }
         DuelStep::Outcome => return None,
     };
     Some((seat_of(role)?, command))
@@ -128,9 +131,9 @@ fn scripted_answer(state: &GameState) -> Option<(Seat, Command)> {
 
 /// Plays one opposed duel to its end with scripted decisions.
 fn scripted_duel(state: &mut GameState) {
-    run(state, Actor::System, opposed_duel());
+    flow(state, opposed_duel());
     while let Some((seat, command)) = scripted_answer(state) {
-        run(state, Actor::Player(seat), command);
+        play(state, seat, command);
     }
     debug_assert!(matches!(state.phase, Phase::Idle));
     // Keep the hands as they were for the next duel (the duel may have
@@ -139,7 +142,7 @@ fn scripted_duel(state: &mut GameState) {
 
 /// Plays one opposed duel choosing uniformly among the options `pending` lists.
 fn random_duel(state: &mut GameState, rng: &mut ChaCha8Rng) {
-    run(state, Actor::System, opposed_duel());
+    flow(state, opposed_duel());
     loop {
         let waiting = pending(state);
         let Some(decision) = waiting.decisions.choose(rng) else {
@@ -147,19 +150,19 @@ fn random_duel(state: &mut GameState, rng: &mut ChaCha8Rng) {
         };
         let command = match decision.choices.choose(rng).expect("options") {
             Choice::Command { command } => command.clone(),
-            Choice::DiscardCards { count, from } => Command::DiscardDown {
+            Choice::DiscardCards { count, from } => PlayerCommand::DiscardDown {
                 cards: from.iter().take(usize::from(*count)).copied().collect(),
             },
-            Choice::Entropy => Command::Contribute {
+            Choice::Entropy => PlayerCommand::Contribute {
                 entropy: Bytes32(rng.random()),
             },
         };
-        run(state, Actor::Player(decision.seat), command);
+        play(state, decision.seat, command);
     }
     // Top the hands up now and then so cheating stays possible.
     for seat in Seat::BOTH {
         if state.player(seat).hand.len() < 2 {
-            run(state, Actor::System, Command::Draw { seat, count: 3 });
+            flow(state, FlowCommand::Draw { seat, count: 3 });
         }
     }
 }

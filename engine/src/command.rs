@@ -9,21 +9,43 @@ use super::fairness::Bytes32;
 use super::fate::{Card, Suit};
 use super::model::{ModelId, Token};
 
-/// Who sends a command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Actor {
-    /// The game flow (turn sequence, scenario scripts, the server).
-    System,
-    Player(Seat),
+/// A command with its sender and the version it was made against. A
+/// player's decision and the game flow's step are different types, so a
+/// request from a browser (which can only ever hold a [`PlayerCommand`])
+/// cannot ask for a game-flow step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Submission {
+    /// A player's decision; the seat comes from who sent it (the session),
+    /// never from the command.
+    Player {
+        seat: Seat,
+        version: u64,
+        command: PlayerCommand,
+    },
+    /// The game flow: turn sequence, scenario scripts, the server.
+    Flow { version: u64, command: FlowCommand },
 }
 
-/// A command with its sender and the version it was made against.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Submission {
-    pub by: Actor,
-    pub version: u64,
-    pub command: Command,
+impl Submission {
+    pub fn player(seat: Seat, version: u64, command: PlayerCommand) -> Self {
+        Submission::Player {
+            seat,
+            version,
+            command,
+        }
+    }
+
+    pub fn flow(version: u64, command: FlowCommand) -> Self {
+        Submission::Flow { version, command }
+    }
+
+    /// The state version the command was made against.
+    pub fn version(&self) -> u64 {
+        match self {
+            Submission::Player { version, .. } | Submission::Flow { version, .. } => *version,
+        }
+    }
 }
 
 /// What a soulstone spent before a 3rd edition duel buys.
@@ -36,10 +58,11 @@ pub enum Boost {
     Suit(Suit),
 }
 
+/// A step of the game flow: only the engine's own procedures, the server
+/// and scenario scripts send these.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Command {
-    // ----- the game flow
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FlowCommand {
     /// Starts a duel (an action's duel, or a duel an ability calls for).
     StartDuel {
         /// Shared: the duel in progress and its log keep the same spec.
@@ -58,10 +81,7 @@ pub enum Command {
         credit: Option<ModelId>,
     },
     /// A player draws cards (Start Phase, effects).
-    Draw {
-        seat: Seat,
-        count: u8,
-    },
+    Draw { seat: Seat, count: u8 },
     /// Gives a model a token (or raises a 3rd edition condition's value).
     GainToken {
         model: ModelId,
@@ -74,8 +94,12 @@ pub enum Command {
     NewActivation,
     /// Ends the game and reveals the server seed.
     EndGame,
+}
 
-    // ----- players
+/// A player's decision. This is the only command type the web accepts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PlayerCommand {
     /// A player's entropy for the deck shuffles (the digital cut).
     Contribute {
         entropy: Bytes32,
@@ -142,19 +166,4 @@ pub enum Command {
     DiscardDown {
         cards: Vec<Card>,
     },
-}
-
-impl Command {
-    pub fn is_system(&self) -> bool {
-        matches!(
-            self,
-            Command::StartDuel { .. }
-                | Command::DealDamage { .. }
-                | Command::Draw { .. }
-                | Command::GainToken { .. }
-                | Command::ShuffleDiscards
-                | Command::NewActivation
-                | Command::EndGame
-        )
-    }
 }

@@ -15,8 +15,6 @@ pub enum RuleError {
     NothingPending,
     #[error("it is {waiting_for}'s decision, not yours")]
     NotYourTurn { waiting_for: String },
-    #[error("only the game itself can do that")]
-    SystemOnly,
     #[error("{reason}")]
     NotAllowed { reason: String },
     #[error("{seat:?} does not hold the card {card}")]

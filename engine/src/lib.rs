@@ -28,7 +28,7 @@ pub mod view;
 
 use serde::{Deserialize, Serialize};
 
-pub use command::{Actor, Command, Submission};
+pub use command::{FlowCommand, PlayerCommand, Submission};
 pub use error::RuleError;
 pub use event::Event;
 pub use pending::{Pending, pending};

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::command::{Actor, Boost, Command, Submission};
+use super::command::{Boost, PlayerCommand, Submission};
 use super::duel::DuelStep;
 use super::fate::{Card, Suit};
 use super::model::Token;
@@ -16,7 +16,7 @@ use super::{Seat, decide};
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Choice {
     /// Send exactly this command.
-    Command { command: Command },
+    Command { command: PlayerCommand },
     /// Send `discard_down` with exactly `count` of these cards.
     DiscardCards { count: u8, from: Vec<Card> },
     /// Send `contribute` with any 32 bytes of your own entropy.
@@ -86,11 +86,7 @@ pub fn pending(state: &GameState) -> Pending {
                 let choices: Vec<Choice> = candidates(state, seat)
                     .into_iter()
                     .filter(|command| {
-                        let submission = Submission {
-                            by: Actor::Player(seat),
-                            version: state.version,
-                            command: command.clone(),
-                        };
+                        let submission = Submission::player(seat, state.version, command.clone());
                         decide(state, &submission).is_ok()
                     })
                     .map(|command| Choice::Command { command })
@@ -147,52 +143,55 @@ fn prompt(state: &GameState) -> String {
 }
 
 /// Every player command that could be legal now (decide filters them).
-fn candidates(state: &GameState, seat: Seat) -> Vec<Command> {
+fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
     let player = state.player(seat);
     let hand = player.hand.as_slice();
     let mut commands = Vec::new();
     match &state.phase {
         Phase::Duel { duel } => match &duel.step {
-            DuelStep::Relent { .. } => commands.extend([Command::Relent, Command::Resist]),
+            DuelStep::Relent { .. } => {
+                commands.extend([PlayerCommand::Relent, PlayerCommand::Resist])
+            }
             DuelStep::Modify { .. } => {
-                commands.push(Command::FinishModifying);
+                commands.push(PlayerCommand::FinishModifying);
                 for token in [Token::Focused, Token::Insight] {
-                    commands.push(Command::UseToken { token, suit: None });
+                    commands.push(PlayerCommand::UseToken { token, suit: None });
                 }
                 for suit in Suit::ALL {
-                    commands.push(Command::UseToken {
+                    commands.push(PlayerCommand::UseToken {
                         token: Token::Adaptable,
                         suit: Some(suit),
                     });
                 }
-                commands.extend(hand.iter().map(|&card| Command::Empower { card }));
-                commands.push(Command::SpendSoulstone {
+                commands.extend(hand.iter().map(|&card| PlayerCommand::Empower { card }));
+                commands.push(PlayerCommand::SpendSoulstone {
                     boost: Boost::Modifier,
                 });
-                commands.extend(Suit::ALL.map(|suit| Command::SpendSoulstone {
+                commands.extend(Suit::ALL.map(|suit| PlayerCommand::SpendSoulstone {
                     boost: Boost::Suit(suit),
                 }));
             }
             DuelStep::InsightTop { .. } => {
-                commands.extend([Command::KeepTopCard, Command::DiscardTopCard])
+                commands.extend([PlayerCommand::KeepTopCard, PlayerCommand::DiscardTopCard])
             }
             DuelStep::Choose { role } => {
                 if let Some(side) = duel.side(*role) {
                     commands.extend(
                         side.revealed
                             .iter()
-                            .map(|&card| Command::ChooseCard { card }),
+                            .map(|&card| PlayerCommand::ChooseCard { card }),
                     );
                 }
             }
             DuelStep::Cheat { .. } => {
-                commands.extend(hand.iter().map(|&card| Command::Cheat { card }));
-                commands.push(Command::DeclineCheat);
+                commands.extend(hand.iter().map(|&card| PlayerCommand::Cheat { card }));
+                commands.push(PlayerCommand::DeclineCheat);
             }
             DuelStep::JokerSuit { .. } => {
-                commands.push(Command::ChooseJokerSuit { suit: None });
-                commands
-                    .extend(Suit::ALL.map(|suit| Command::ChooseJokerSuit { suit: Some(suit) }));
+                commands.push(PlayerCommand::ChooseJokerSuit { suit: None });
+                commands.extend(
+                    Suit::ALL.map(|suit| PlayerCommand::ChooseJokerSuit { suit: Some(suit) }),
+                );
             }
             DuelStep::Triggers { .. } => {
                 let names = duel
@@ -201,39 +200,44 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<Command> {
                     .iter()
                     .chain(&duel.spec.resist_triggers)
                     .map(|t| t.name.clone());
-                commands.extend(names.map(|name| Command::DeclareTrigger { name }));
-                commands.push(Command::DeclineTrigger);
+                commands.extend(names.map(|name| PlayerCommand::DeclareTrigger { name }));
+                commands.push(PlayerCommand::DeclineTrigger);
             }
             DuelStep::Outcome => {}
         },
         Phase::Damage { progress } => {
             for instance in &state.damage_queue {
-                let command = Command::ResolveDamageFirst {
+                let command = PlayerCommand::ResolveDamageFirst {
                     model: instance.target,
                 };
                 if !commands.contains(&command) {
                     commands.push(command);
                 }
             }
-            commands.extend([Command::BlockDamage, Command::DeclineBlock]);
+            commands.extend([PlayerCommand::BlockDamage, PlayerCommand::DeclineBlock]);
             commands.extend(
                 player
                     .revealed
                     .as_slice()
                     .iter()
-                    .map(|&card| Command::ChooseCard { card }),
+                    .map(|&card| PlayerCommand::ChooseCard { card }),
             );
-            commands.extend(hand.iter().map(|&card| Command::Cheat { card }));
-            commands.push(Command::DeclineCheat);
+            commands.extend(hand.iter().map(|&card| PlayerCommand::Cheat { card }));
+            commands.push(PlayerCommand::DeclineCheat);
             if let Some(model) = state.model(progress.instance.target) {
-                commands.extend(model.reductions.iter().map(|r| Command::UseReduction {
-                    name: r.name.clone(),
-                }));
+                commands.extend(
+                    model
+                        .reductions
+                        .iter()
+                        .map(|r| PlayerCommand::UseReduction {
+                            name: r.name.clone(),
+                        }),
+                );
             }
             commands.extend([
-                Command::DeclineReduction,
-                Command::ReduceDamage,
-                Command::DeclineReduce,
+                PlayerCommand::DeclineReduction,
+                PlayerCommand::ReduceDamage,
+                PlayerCommand::DeclineReduce,
             ]);
         }
         _ => {}

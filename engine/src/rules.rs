@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::command::{Actor, Boost, Command, Submission};
+use super::command::{Boost, FlowCommand, PlayerCommand, Submission};
 use super::damage::{
     DamageAmount, DamageInstance, DamageProgress, DamageStage, accuracy, band, flip_damage,
 };
@@ -46,9 +46,9 @@ pub fn execute(state: &mut GameState, submission: &Submission) -> Result<Vec<Eve
 }
 
 fn check_version(state: &GameState, submission: &Submission) -> Result<(), RuleError> {
-    if submission.version != state.version {
+    if submission.version() != state.version {
         return Err(RuleError::StaleVersion {
-            made_for: submission.version,
+            made_for: submission.version(),
             current: state.version,
         });
     }
@@ -63,7 +63,10 @@ fn work_out(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>
         // A duel step causes a handful of events: one allocation, no regrowth.
         events: Vec::with_capacity(8),
     };
-    sim.command(submission.by, &submission.command)?;
+    match submission {
+        Submission::Player { seat, command, .. } => sim.player_command(*seat, command)?,
+        Submission::Flow { command, .. } => sim.flow_command(command)?,
+    }
     sim.advance()?;
     Ok(sim.events)
 }
@@ -118,15 +121,13 @@ impl Sim<'_> {
         self.duel()?.side(role).ok_or(RuleError::NothingPending)
     }
 
-    fn require_seat(by: Actor, seat: Seat) -> Result<(), RuleError> {
-        match by {
-            Actor::Player(p) if p == seat => Ok(()),
-            Actor::Player(_) => Err(RuleError::NotYourTurn {
+    fn require_seat(by: Seat, seat: Seat) -> Result<(), RuleError> {
+        if by == seat {
+            Ok(())
+        } else {
+            Err(RuleError::NotYourTurn {
                 waiting_for: seat.label().into(),
-            }),
-            Actor::System => Err(RuleError::NotYourTurn {
-                waiting_for: seat.label().into(),
-            }),
+            })
         }
     }
 
@@ -145,16 +146,7 @@ impl Sim<'_> {
 
     // ------------------------------------------------------------ commands
 
-    fn command(&mut self, by: Actor, command: &Command) -> Result<(), RuleError> {
-        if command.is_system() {
-            if by != Actor::System {
-                return Err(RuleError::SystemOnly);
-            }
-            return self.system_command(command);
-        }
-        let Actor::Player(seat) = by else {
-            return refuse("the game flow cannot make a player's decision");
-        };
+    fn player_command(&mut self, seat: Seat, command: &PlayerCommand) -> Result<(), RuleError> {
         // Only what the command needs is read out of the phase: the command
         // then changes the state it was read from.
         let phase = match &self.state.phase {
@@ -167,7 +159,7 @@ impl Sim<'_> {
         };
         match phase {
             PhaseNow::Contributions => match command {
-                Command::Contribute { entropy } => {
+                PlayerCommand::Contribute { entropy } => {
                     if self.state.fairness.contributions[seat.index()].is_some() {
                         return refuse("you have already contributed your entropy");
                     }
@@ -181,8 +173,8 @@ impl Sim<'_> {
             PhaseNow::Duel(step) => self.duel_command(seat, step, command),
             PhaseNow::Damage(progress) => self.damage_command(seat, &progress, command),
             PhaseNow::HandLimit(over) => {
-                Self::require_seat(by, over)?;
-                let Command::DiscardDown { cards } = command else {
+                Self::require_seat(seat, over)?;
+                let PlayerCommand::DiscardDown { cards } = command else {
                     return refuse("discard down to your maximum hand size first");
                 };
                 let excess = self
@@ -218,10 +210,10 @@ impl Sim<'_> {
         }
     }
 
-    fn system_command(&mut self, command: &Command) -> Result<(), RuleError> {
+    fn flow_command(&mut self, command: &FlowCommand) -> Result<(), RuleError> {
         let idle = matches!(self.state.phase, Phase::Idle);
         match command {
-            Command::EndGame => {
+            FlowCommand::EndGame => {
                 if matches!(self.state.phase, Phase::Ended) {
                     return Err(RuleError::GameOver);
                 }
@@ -231,8 +223,8 @@ impl Sim<'_> {
                 self.emit(Event::GameEnded)
             }
             _ if !idle => refuse("finish what is in progress first"),
-            Command::StartDuel { spec } => self.start_duel(spec),
-            Command::DealDamage {
+            FlowCommand::StartDuel { spec } => self.start_duel(spec),
+            FlowCommand::DealDamage {
                 target,
                 amount,
                 irreducible,
@@ -264,7 +256,7 @@ impl Sim<'_> {
                 };
                 self.queue(instance)
             }
-            Command::Draw { seat, count } => {
+            FlowCommand::Draw { seat, count } => {
                 if *count > MAX_DRAW {
                     return Err(RuleError::Limit {
                         reason: format!("draw at most {MAX_DRAW} cards at once"),
@@ -275,7 +267,7 @@ impl Sim<'_> {
                 }
                 Ok(())
             }
-            Command::GainToken {
+            FlowCommand::GainToken {
                 model,
                 token,
                 value,
@@ -286,7 +278,7 @@ impl Sim<'_> {
                 }
                 self.gain_token(*model, *token, *value)
             }
-            Command::ShuffleDiscards => {
+            FlowCommand::ShuffleDiscards => {
                 for seat in Seat::BOTH {
                     let cards =
                         self.state.player(seat).deck.len() + self.state.player(seat).discard.len();
@@ -300,8 +292,7 @@ impl Sim<'_> {
                 }
                 Ok(())
             }
-            Command::NewActivation => self.emit(Event::ActivationStarted),
-            _ => refuse("not a system command"),
+            FlowCommand::NewActivation => self.emit(Event::ActivationStarted),
         }
     }
 
@@ -513,22 +504,22 @@ impl Sim<'_> {
         &mut self,
         seat: Seat,
         step: DuelStep,
-        command: &Command,
+        command: &PlayerCommand,
     ) -> Result<(), RuleError> {
         let fourth = self.fourth();
         match step {
             DuelStep::Relent { role } => {
                 let side = self.side(role)?.clone();
-                Self::require_seat(Actor::Player(seat), side.seat)?;
+                Self::require_seat(seat, side.seat)?;
                 match command {
-                    Command::Relent => {
+                    PlayerCommand::Relent => {
                         self.emit(Event::Relented { role })?;
                         let step = DuelStep::Modify {
                             role: Role::Initiator,
                         };
                         self.emit(Event::DuelStep { step })
                     }
-                    Command::Resist => {
+                    PlayerCommand::Resist => {
                         self.emit(Event::RelentDeclined { role })?;
                         self.emit(Event::DuelStep {
                             step: DuelStep::Modify {
@@ -541,12 +532,12 @@ impl Sim<'_> {
             }
             DuelStep::Modify { role } => {
                 let side = self.side(role)?.clone();
-                Self::require_seat(Actor::Player(seat), side.seat)?;
+                Self::require_seat(seat, side.seat)?;
                 self.modify(role, &side, command, fourth)
             }
             DuelStep::InsightTop { role } => {
                 let side = self.side(role)?.clone();
-                Self::require_seat(Actor::Player(seat), side.seat)?;
+                Self::require_seat(seat, side.seat)?;
                 let card = self
                     .state
                     .player(seat)
@@ -554,8 +545,10 @@ impl Sim<'_> {
                     .top()
                     .ok_or(RuleError::NothingPending)?;
                 match command {
-                    Command::KeepTopCard => self.emit(Event::TopCardKept { seat })?,
-                    Command::DiscardTopCard => self.emit(Event::TopCardDiscarded { seat, card })?,
+                    PlayerCommand::KeepTopCard => self.emit(Event::TopCardKept { seat })?,
+                    PlayerCommand::DiscardTopCard => {
+                        self.emit(Event::TopCardDiscarded { seat, card })?
+                    }
                     _ => return refuse("keep or discard the card you looked at"),
                 }
                 self.emit(Event::DuelStep {
@@ -564,8 +557,8 @@ impl Sim<'_> {
             }
             DuelStep::Choose { role } => {
                 let side = self.side(role)?.clone();
-                Self::require_seat(Actor::Player(seat), side.seat)?;
-                let Command::ChooseCard { card } = command else {
+                Self::require_seat(seat, side.seat)?;
+                let PlayerCommand::ChooseCard { card } = command else {
                     return refuse("choose which revealed card to use");
                 };
                 let revealed = side.revealed;
@@ -581,9 +574,9 @@ impl Sim<'_> {
             DuelStep::Cheat { order, next } => {
                 let role = order[usize::from(next)];
                 let side = self.side(role)?.clone();
-                Self::require_seat(Actor::Player(seat), side.seat)?;
+                Self::require_seat(seat, side.seat)?;
                 match command {
-                    Command::Cheat { card } => {
+                    PlayerCommand::Cheat { card } => {
                         if let Some(reason) = self.cheat_forbidden(role, fourth) {
                             return refuse(reason);
                         }
@@ -603,7 +596,7 @@ impl Sim<'_> {
                             card_out: out,
                         })?;
                     }
-                    Command::DeclineCheat => {
+                    PlayerCommand::DeclineCheat => {
                         self.emit(Event::CheatDeclined { role: Some(role) })?
                     }
                     _ => return refuse("cheat fate or decline"),
@@ -617,8 +610,8 @@ impl Sim<'_> {
             }
             DuelStep::JokerSuit { role } => {
                 let side = self.side(role)?.clone();
-                Self::require_seat(Actor::Player(seat), side.seat)?;
-                let Command::ChooseJokerSuit { suit } = command else {
+                Self::require_seat(seat, side.seat)?;
+                let PlayerCommand::ChooseJokerSuit { suit } = command else {
                     return refuse("choose the Red Joker's suit (or none)");
                 };
                 self.emit(Event::JokerSuitChosen { role, suit: *suit })
@@ -626,9 +619,9 @@ impl Sim<'_> {
             DuelStep::Triggers { order, next } => {
                 let role = order[usize::from(next)];
                 let side = self.side(role)?.clone();
-                Self::require_seat(Actor::Player(seat), side.seat)?;
+                Self::require_seat(seat, side.seat)?;
                 match command {
-                    Command::DeclareTrigger { name } => {
+                    PlayerCommand::DeclareTrigger { name } => {
                         let trigger = self
                             .legal_triggers(role)?
                             .into_iter()
@@ -651,7 +644,7 @@ impl Sim<'_> {
                             })?;
                         }
                     }
-                    Command::DeclineTrigger => self.emit(Event::TriggerDeclined { role })?,
+                    PlayerCommand::DeclineTrigger => self.emit(Event::TriggerDeclined { role })?,
                     _ => return refuse("declare a trigger or decline"),
                 }
                 self.emit(Event::DuelStep {
@@ -669,7 +662,7 @@ impl Sim<'_> {
         &mut self,
         role: Role,
         side: &Side,
-        command: &Command,
+        command: &PlayerCommand,
         fourth: bool,
     ) -> Result<(), RuleError> {
         let seat = side.seat;
@@ -685,7 +678,7 @@ impl Sim<'_> {
             .ok_or(RuleError::NothingPending)?;
         let opposed = self.duel()?.spec.is_opposed();
         match command {
-            Command::FinishModifying => {
+            PlayerCommand::FinishModifying => {
                 self.emit(Event::FinishedModifying { role })?;
                 if role == Role::Initiator && self.duel()?.sides.count() > 1 {
                     self.emit(Event::DuelStep {
@@ -696,7 +689,7 @@ impl Sim<'_> {
                 }
                 Ok(())
             }
-            Command::UseToken { token, suit } => {
+            PlayerCommand::UseToken { token, suit } => {
                 if !model.tokens.has(*token) {
                     return refuse(format!(
                         "{} has no {token:?} token",
@@ -755,7 +748,7 @@ impl Sim<'_> {
                     _ => refuse(format!("{token:?} is not used before a duel")),
                 }
             }
-            Command::Empower { card } => {
+            PlayerCommand::Empower { card } => {
                 if !fourth {
                     return refuse(
                         "empowering is a 4th edition rule; in 3rd edition spend a soulstone",
@@ -792,7 +785,7 @@ impl Sim<'_> {
                 }
                 Ok(())
             }
-            Command::SpendSoulstone { boost } => {
+            PlayerCommand::SpendSoulstone { boost } => {
                 if fourth {
                     return refuse(
                         "in 4th edition duels are empowered by discarding a card, not by soulstones",
@@ -1343,14 +1336,14 @@ impl Sim<'_> {
         &mut self,
         seat: Seat,
         progress: &DamageProgress,
-        command: &Command,
+        command: &PlayerCommand,
     ) -> Result<(), RuleError> {
         let target_owner = self.model_owner(progress.instance.target)?;
         let mut next = progress.clone();
         match progress.stage {
             DamageStage::Order => {
-                Self::require_seat(Actor::Player(seat), target_owner)?;
-                let Command::ResolveDamageFirst { model } = command else {
+                Self::require_seat(seat, target_owner)?;
+                let PlayerCommand::ResolveDamageFirst { model } = command else {
                     return refuse("choose which damaged model resolves first");
                 };
                 let batch = progress.instance.batch;
@@ -1365,9 +1358,9 @@ impl Sim<'_> {
                 self.begin_damage(instance)
             }
             DamageStage::Block => {
-                Self::require_seat(Actor::Player(seat), target_owner)?;
+                Self::require_seat(seat, target_owner)?;
                 match command {
-                    Command::BlockDamage => {
+                    PlayerCommand::BlockDamage => {
                         self.emit(Event::SoulstoneSpent {
                             seat,
                             purpose: "block damage".into(),
@@ -1379,15 +1372,15 @@ impl Sim<'_> {
                         })?;
                         next.flip_modifiers -= 1;
                     }
-                    Command::DeclineBlock => {}
+                    PlayerCommand::DeclineBlock => {}
                     _ => return refuse("spend a soulstone to block, or decline"),
                 }
                 self.damage_flip(next)
             }
             DamageStage::FlipChoose => {
                 let attacker = progress.instance.attacker.unwrap_or(target_owner);
-                Self::require_seat(Actor::Player(seat), attacker)?;
-                let Command::ChooseCard { card } = command else {
+                Self::require_seat(seat, attacker)?;
+                let PlayerCommand::ChooseCard { card } = command else {
                     return refuse("choose the damage flip's card");
                 };
                 let revealed = self.state.player(attacker).revealed.as_slice().to_vec();
@@ -1400,9 +1393,9 @@ impl Sim<'_> {
             }
             DamageStage::FlipCheat => {
                 let attacker = progress.instance.attacker.unwrap_or(target_owner);
-                Self::require_seat(Actor::Player(seat), attacker)?;
+                Self::require_seat(seat, attacker)?;
                 match command {
-                    Command::Cheat { card } => {
+                    PlayerCommand::Cheat { card } => {
                         if !self.state.player(attacker).hand.contains(*card) {
                             return Err(RuleError::CardNotInHand {
                                 seat,
@@ -1420,13 +1413,15 @@ impl Sim<'_> {
                         })?;
                         next.card = Some(*card);
                     }
-                    Command::DeclineCheat => self.emit(Event::CheatDeclined { role: None })?,
+                    PlayerCommand::DeclineCheat => {
+                        self.emit(Event::CheatDeclined { role: None })?
+                    }
                     _ => return refuse("cheat the damage flip or decline"),
                 }
                 self.damage_amount_from_card(next)
             }
             DamageStage::Reductions => {
-                Self::require_seat(Actor::Player(seat), target_owner)?;
+                Self::require_seat(seat, target_owner)?;
                 let model = self
                     .state
                     .model(progress.instance.target)
@@ -1438,7 +1433,7 @@ impl Sim<'_> {
                 let reduction = model.reductions[offered].clone();
                 next.next_reduction = offered as u8 + 1;
                 match command {
-                    Command::UseReduction { name } if *name == reduction.name => {
+                    PlayerCommand::UseReduction { name } if *name == reduction.name => {
                         for _ in 0..reduction.soulstones {
                             self.emit(Event::SoulstoneSpent {
                                 seat,
@@ -1461,18 +1456,18 @@ impl Sim<'_> {
                         next.reductions
                             .push((reduction.name.clone(), before - next.amount));
                     }
-                    Command::UseReduction { .. } => {
+                    PlayerCommand::UseReduction { .. } => {
                         return refuse(format!("the reduction on offer is {}", reduction.name));
                     }
-                    Command::DeclineReduction => {}
+                    PlayerCommand::DeclineReduction => {}
                     _ => return refuse("use the reduction or decline"),
                 }
                 self.damage_reductions(next)
             }
             DamageStage::SoulstoneReduce => {
-                Self::require_seat(Actor::Player(seat), target_owner)?;
+                Self::require_seat(seat, target_owner)?;
                 match command {
-                    Command::ReduceDamage => {
+                    PlayerCommand::ReduceDamage => {
                         self.emit(Event::SoulstoneSpent {
                             seat,
                             purpose: "reduce damage".into(),
@@ -1500,7 +1495,7 @@ impl Sim<'_> {
                             })?;
                         }
                     }
-                    Command::DeclineReduce => {}
+                    PlayerCommand::DeclineReduce => {}
                     _ => return refuse("spend a soulstone to reduce the damage, or decline"),
                 }
                 self.suffer(next)

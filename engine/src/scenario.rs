@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::command::{Actor, Command, Submission};
+use super::command::{FlowCommand, PlayerCommand, Submission};
 use super::error::RuleError;
 use super::event::Event;
 use super::fairness::{Bytes32, shuffle_cards};
@@ -95,12 +95,24 @@ pub enum StepActor {
 }
 
 impl StepActor {
-    fn actor(self) -> Actor {
-        match self {
-            StepActor::System => Actor::System,
-            StepActor::A => Actor::Player(Seat::A),
-            StepActor::B => Actor::Player(Seat::B),
-        }
+    /// The submission this step makes: a player's decision for `a` and `b`,
+    /// a game-flow step for `system`. A command of the other kind is a
+    /// mistake in the file, reported with the step's number.
+    fn submission(self, command: &Value, version: u64) -> Result<Submission, String> {
+        let seat = match self {
+            StepActor::System => {
+                let command = FlowCommand::deserialize(command).map_err(|e| {
+                    format!("not a game-flow command ({e}); a player's decision needs by = \"a\" or \"b\"")
+                })?;
+                return Ok(Submission::flow(version, command));
+            }
+            StepActor::A => Seat::A,
+            StepActor::B => Seat::B,
+        };
+        let command = PlayerCommand::deserialize(command).map_err(|e| {
+            format!("not a player's command ({e}); a game-flow step needs by = \"system\"")
+        })?;
+        Ok(Submission::player(seat, version, command))
     }
 }
 
@@ -108,7 +120,9 @@ impl StepActor {
 #[serde(deny_unknown_fields)]
 pub struct Step {
     pub by: StepActor,
-    pub command: Command,
+    /// A [`PlayerCommand`] for `by = "a"` or `"b"`, a [`FlowCommand`] for
+    /// `by = "system"`.
+    pub command: Value,
     /// The version the command claims (default: the current one).
     #[serde(default)]
     pub version: Option<u64>,
@@ -140,7 +154,7 @@ pub struct Expect {
 pub struct StepReport {
     pub index: usize,
     pub by: StepActor,
-    pub command: Command,
+    pub command: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub events: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -231,11 +245,10 @@ impl Scenario {
         let mut steps = Vec::new();
         let mut failures = Vec::new();
         for (index, step) in self.steps.iter().enumerate() {
-            let submission = Submission {
-                by: step.by.actor(),
-                version: step.version.unwrap_or(state.version),
-                command: step.command.clone(),
-            };
+            let submission = step
+                .by
+                .submission(&step.command, step.version.unwrap_or(state.version))
+                .map_err(|e| ScenarioError::Parse(format!("step {}: {e}", index + 1)))?;
             let mut report = StepReport {
                 index: index + 1,
                 by: step.by,

@@ -11,6 +11,7 @@ pub mod health;
 pub mod home;
 pub mod layout;
 pub mod page_cache;
+pub mod play;
 pub mod pools;
 mod request_log;
 pub mod session;

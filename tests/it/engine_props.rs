@@ -6,7 +6,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use soulstone_engine::command::{Actor, Boost, Command, Submission};
+use soulstone_engine::command::{Boost, FlowCommand, PlayerCommand, Submission};
 use soulstone_engine::duel::{
     ActionKind, DamageProfile, DuelSpec, Stat, TriggerEffect, TriggerSpec,
 };
@@ -95,7 +95,7 @@ fn any_suit(rng: &mut ChaCha8Rng) -> Suit {
 }
 
 /// A duel the game flow might start now (possibly one the rules refuse).
-fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> Command {
+fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
     let ids: Vec<ModelId> = state.models.iter().map(|m| m.id).collect();
     let initiator = *ids.choose(rng).unwrap();
     let owner = state.model(initiator).unwrap().owner;
@@ -138,7 +138,7 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> Command {
             effect,
         });
     }
-    Command::StartDuel {
+    FlowCommand::StartDuel {
         spec: std::sync::Arc::new(DuelSpec {
             action: "Random action".into(),
             initiator,
@@ -172,18 +172,18 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> Command {
     }
 }
 
-fn random_system_command(rng: &mut ChaCha8Rng, state: &GameState) -> Command {
+fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
     let model = ModelId(rng.random_range(1..=4));
     match rng.random_range(0..10) {
         0..=4 => random_duel(rng, state),
-        5 => Command::DealDamage {
+        5 => FlowCommand::DealDamage {
             target: model,
             amount: rng.random_range(1..=3),
             irreducible: rng.random_bool(0.3),
             source: "hazard".into(),
             credit: None,
         },
-        6 => Command::Draw {
+        6 => FlowCommand::Draw {
             seat: if rng.random_bool(0.5) {
                 Seat::A
             } else {
@@ -191,9 +191,9 @@ fn random_system_command(rng: &mut ChaCha8Rng, state: &GameState) -> Command {
             },
             count: rng.random_range(1..=4),
         },
-        7 => Command::ShuffleDiscards,
-        8 => Command::NewActivation,
-        _ => Command::GainToken {
+        7 => FlowCommand::ShuffleDiscards,
+        8 => FlowCommand::NewActivation,
+        _ => FlowCommand::GainToken {
             model,
             token: Token::ALL[rng.random_range(0..Token::ALL.len())],
             value: 1,
@@ -207,60 +207,60 @@ fn any_card(rng: &mut ChaCha8Rng) -> Card {
 }
 
 /// Any player command at all, mostly illegal at the moment it is sent.
-fn random_player_command(rng: &mut ChaCha8Rng) -> Command {
+fn random_player_command(rng: &mut ChaCha8Rng) -> PlayerCommand {
     match rng.random_range(0..20) {
-        0 => Command::Relent,
-        1 => Command::Resist,
-        2 => Command::UseToken {
+        0 => PlayerCommand::Relent,
+        1 => PlayerCommand::Resist,
+        2 => PlayerCommand::UseToken {
             token: Token::ALL[rng.random_range(0..Token::ALL.len())],
             suit: rng.random_bool(0.5).then(|| any_suit(rng)),
         },
-        3 => Command::Empower {
+        3 => PlayerCommand::Empower {
             card: any_card(rng),
         },
-        4 => Command::SpendSoulstone {
+        4 => PlayerCommand::SpendSoulstone {
             boost: if rng.random_bool(0.5) {
                 Boost::Modifier
             } else {
                 Boost::Suit(any_suit(rng))
             },
         },
-        5 => Command::FinishModifying,
-        6 => Command::KeepTopCard,
-        7 => Command::DiscardTopCard,
-        8 => Command::ChooseCard {
+        5 => PlayerCommand::FinishModifying,
+        6 => PlayerCommand::KeepTopCard,
+        7 => PlayerCommand::DiscardTopCard,
+        8 => PlayerCommand::ChooseCard {
             card: any_card(rng),
         },
-        9 => Command::ChooseJokerSuit {
+        9 => PlayerCommand::ChooseJokerSuit {
             suit: Some(any_suit(rng)),
         },
-        10 => Command::Cheat {
+        10 => PlayerCommand::Cheat {
             card: any_card(rng),
         },
-        11 => Command::DeclineCheat,
-        12 => Command::DeclareTrigger {
+        11 => PlayerCommand::DeclineCheat,
+        12 => PlayerCommand::DeclareTrigger {
             name: "Trigger".into(),
         },
-        13 => Command::DeclineTrigger,
-        14 => Command::BlockDamage,
-        15 => Command::ReduceDamage,
-        16 => Command::UseReduction {
+        13 => PlayerCommand::DeclineTrigger,
+        14 => PlayerCommand::BlockDamage,
+        15 => PlayerCommand::ReduceDamage,
+        16 => PlayerCommand::UseReduction {
             name: "Hard to Kill".into(),
         },
-        17 => Command::ResolveDamageFirst {
+        17 => PlayerCommand::ResolveDamageFirst {
             model: ModelId(rng.random_range(1..=4)),
         },
-        18 => Command::DiscardDown {
+        18 => PlayerCommand::DiscardDown {
             cards: (0..rng.random_range(0..3)).map(|_| any_card(rng)).collect(),
         },
-        _ => Command::Contribute {
+        _ => PlayerCommand::Contribute {
             entropy: Bytes32(rng.random()),
         },
     }
 }
 
 /// Whether `pending` lists `command` for `seat`.
-fn is_listed(state: &GameState, seat: Seat, command: &Command) -> bool {
+fn is_listed(state: &GameState, seat: Seat, command: &PlayerCommand) -> bool {
     let Some(decision) = pending(state).for_seat(seat).cloned() else {
         return false;
     };
@@ -269,10 +269,10 @@ fn is_listed(state: &GameState, seat: Seat, command: &Command) -> bool {
         .iter()
         .any(|choice| match (choice, command) {
             (Choice::Command { command: listed }, _) => listed == command,
-            (Choice::DiscardCards { count, from }, Command::DiscardDown { cards }) => {
+            (Choice::DiscardCards { count, from }, PlayerCommand::DiscardDown { cards }) => {
                 cards.len() == usize::from(*count) && cards.iter().all(|c| from.contains(c))
             }
-            (Choice::Entropy, Command::Contribute { .. }) => true,
+            (Choice::Entropy, PlayerCommand::Contribute { .. }) => true,
             _ => false,
         })
 }
@@ -303,14 +303,8 @@ fn with_hidden_cards_moved(state: &GameState, viewer: Seat, rng: &mut ChaCha8Rng
 fn submit(
     state: &mut GameState,
     log: &mut Vec<Event>,
-    by: Actor,
-    command: Command,
+    submission: Submission,
 ) -> Result<Vec<Event>, RuleError> {
-    let submission = Submission {
-        by,
-        version: state.version,
-        command,
-    };
     // `execute` works in place: it must give decide's answer, keep the
     // state unchanged on a refusal, and otherwise equal applying the events.
     let mut executed = state.clone();
@@ -360,11 +354,7 @@ fn play(seed: u64, edition: Edition, steps: usize) -> usize {
             Seat::B
         };
         let noise = random_player_command(&mut rng);
-        let noisy = Submission {
-            by: Actor::Player(noisy_seat),
-            version: state.version,
-            command: noise.clone(),
-        };
+        let noisy = Submission::player(noisy_seat, state.version, noise.clone());
         match decide(&state, &noisy) {
             Ok(_) => assert!(
                 is_listed(&state, noisy_seat, &noise),
@@ -374,10 +364,7 @@ fn play(seed: u64, edition: Edition, steps: usize) -> usize {
         }
         // A stale version is always refused.
         if state.version > 0 {
-            let stale = Submission {
-                version: state.version - 1,
-                ..noisy
-            };
+            let stale = Submission::player(noisy_seat, state.version - 1, noise.clone());
             assert!(matches!(
                 decide(&state, &stale),
                 Err(RuleError::StaleVersion { .. })
@@ -407,24 +394,21 @@ fn play(seed: u64, edition: Edition, steps: usize) -> usize {
             let choice = decision.choices.choose(&mut rng).unwrap().clone();
             let command = match choice {
                 Choice::Command { command } => command,
-                Choice::DiscardCards { count, from } => Command::DiscardDown {
+                Choice::DiscardCards { count, from } => PlayerCommand::DiscardDown {
                     cards: from.iter().take(usize::from(count)).copied().collect(),
                 },
-                Choice::Entropy => Command::Contribute {
+                Choice::Entropy => PlayerCommand::Contribute {
                     entropy: Bytes32(rng.random()),
                 },
             };
-            submit(
-                &mut state,
-                &mut log,
-                Actor::Player(decision.seat),
-                command.clone(),
-            )
-            .unwrap_or_else(|e| panic!("a listed option was refused: {command:?}: {e}"))
+            let submission = Submission::player(decision.seat, state.version, command.clone());
+            submit(&mut state, &mut log, submission)
+                .unwrap_or_else(|e| panic!("a listed option was refused: {command:?}: {e}"))
         } else {
             assert!(waiting.waiting_for_game);
-            let command = random_system_command(&mut rng, &state);
-            submit(&mut state, &mut log, Actor::System, command).unwrap_or_default()
+            let command = random_flow_command(&mut rng, &state);
+            let submission = Submission::flow(state.version, command);
+            submit(&mut state, &mut log, submission).unwrap_or_default()
         };
 
         // Events as shown to a player never name the opponent's new cards in hand.
@@ -485,11 +469,15 @@ proptest! {
     fn arbitrary_command_json_never_panics(text in "\\{\"type\":\"[a-z_]{3,20}\"(,\"[a-z_]{1,10}\":(\"[0-9A-Z]{1,3}\"|[0-9]{1,5}|null|true|\\[\\]))*\\}", seed in any::<u64>()) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let state = new_game(&mut rng, Edition::Fourth);
-        if let Ok(command) = serde_json::from_str::<Command>(&text) {
-            for by in [Actor::System, Actor::Player(Seat::A), Actor::Player(Seat::B)] {
+        if let Ok(command) = serde_json::from_str::<PlayerCommand>(&text) {
+            for seat in Seat::BOTH {
                 let _answer: Result<Vec<Event>, RuleError> =
-                    decide(&state, &Submission { by, version: state.version, command: command.clone() });
+                    decide(&state, &Submission::player(seat, state.version, command.clone()));
             }
+        }
+        if let Ok(command) = serde_json::from_str::<FlowCommand>(&text) {
+            let _answer: Result<Vec<Event>, RuleError> =
+                decide(&state, &Submission::flow(state.version, command));
         }
     }
 

@@ -1,0 +1,135 @@
+//! Hosted play: what a browser may send about a game. The request body can
+//! only hold a [`PlayerCommand`]; the seat comes from the signed-in session,
+//! never from the body, so no request can make a game-flow step
+//! ([`soulstone_engine::FlowCommand`]) or speak for the other player.
+
+use serde::Deserialize;
+use soulstone_engine::{PlayerCommand, Seat, Submission};
+
+/// The longest idempotency key a client may send (a UUID is 36).
+pub const MAX_IDEMPOTENCY_KEY: usize = 64;
+
+/// A player's command as posted by a browser.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandRequest {
+    /// The game version the player saw; a stale one is refused.
+    pub version: u64,
+    /// Chosen by the client so a retried request is applied once.
+    pub idempotency_key: String,
+    pub command: PlayerCommand,
+}
+
+/// Why a command request was not even put to the rules.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandRequestError {
+    #[error("the request is not a player's command: {0}")]
+    NotACommand(String),
+    #[error("the idempotency key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")]
+    BadIdempotencyKey,
+}
+
+impl CommandRequest {
+    /// Reads a JSON request body.
+    pub fn from_json(body: &[u8]) -> Result<Self, CommandRequestError> {
+        let request: Self = serde_json::from_slice(body)
+            .map_err(|e| CommandRequestError::NotACommand(e.to_string()))?;
+        if request.idempotency_key.is_empty() || request.idempotency_key.len() > MAX_IDEMPOTENCY_KEY
+        {
+            return Err(CommandRequestError::BadIdempotencyKey);
+        }
+        Ok(request)
+    }
+
+    /// The submission for the engine, for the seat the session holds.
+    pub fn into_submission(self, seat: Seat) -> Submission {
+        Submission::player(seat, self.version, self.command)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use soulstone_engine::FlowCommand;
+
+    fn body(command: serde_json::Value) -> Vec<u8> {
+        serde_json::to_vec(&serde_json::json!({
+            "version": 3,
+            "idempotency_key": "k-1",
+            "command": command,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_player_command_becomes_a_submission_for_the_sessions_seat() {
+        let request =
+            CommandRequest::from_json(&body(serde_json::json!({"type": "relent"}))).unwrap();
+        assert_eq!(
+            request.into_submission(Seat::B),
+            Submission::player(Seat::B, 3, PlayerCommand::Relent)
+        );
+    }
+
+    /// Every game-flow command, in the exact JSON the engine itself writes,
+    /// is refused as a request body, and so is an attempt to name a sender.
+    #[test]
+    fn no_request_body_can_carry_a_game_flow_command() {
+        let flow_commands = [
+            FlowCommand::Draw {
+                seat: Seat::A,
+                count: 7,
+            },
+            FlowCommand::ShuffleDiscards,
+            FlowCommand::NewActivation,
+            FlowCommand::EndGame,
+            FlowCommand::DealDamage {
+                target: soulstone_engine::model::ModelId(1),
+                amount: 5,
+                irreducible: true,
+                source: "a forged hazard".into(),
+                credit: None,
+            },
+            FlowCommand::GainToken {
+                model: soulstone_engine::model::ModelId(2),
+                token: soulstone_engine::model::Token::Stunned,
+                value: 1,
+            },
+        ];
+        for command in flow_commands {
+            let json = serde_json::to_value(&command).unwrap();
+            let refused = CommandRequest::from_json(&body(json.clone()));
+            assert!(
+                matches!(refused, Err(CommandRequestError::NotACommand(_))),
+                "{json} was accepted: {refused:?}"
+            );
+        }
+        let as_system = serde_json::to_vec(&serde_json::json!({
+            "by": "flow",
+            "version": 3,
+            "idempotency_key": "k-2",
+            "command": {"type": "relent"},
+        }))
+        .unwrap();
+        assert!(CommandRequest::from_json(&as_system).is_err());
+        let whole_submission =
+            serde_json::to_vec(&Submission::flow(3, FlowCommand::EndGame)).unwrap();
+        assert!(CommandRequest::from_json(&whole_submission).is_err());
+    }
+
+    #[test]
+    fn a_missing_or_huge_idempotency_key_is_refused() {
+        let mut request: serde_json::Value =
+            serde_json::from_slice(&body(serde_json::json!({"type": "resist"}))).unwrap();
+        request["idempotency_key"] = "".into();
+        assert_eq!(
+            CommandRequest::from_json(&serde_json::to_vec(&request).unwrap()),
+            Err(CommandRequestError::BadIdempotencyKey)
+        );
+        request["idempotency_key"] = "x".repeat(MAX_IDEMPOTENCY_KEY + 1).into();
+        assert_eq!(
+            CommandRequest::from_json(&serde_json::to_vec(&request).unwrap()),
+            Err(CommandRequestError::BadIdempotencyKey)
+        );
+    }
+}
