@@ -218,32 +218,26 @@ fn pair(file: &std::path::Path) -> Result<(), String> {
 }
 
 fn run_scenario(file: &std::path::Path, expect: bool) -> Result<(), String> {
-    use soulstone_engine::scenario::Scenario;
+    use soulstone_engine::scenario::{FileFormat, ScenarioFile};
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let is_json = file.extension().is_some_and(|ext| ext == "json");
-    let scenario = if is_json {
-        Scenario::from_json(&text)
-    } else {
-        Scenario::from_toml(&text)
-    }
-    .map_err(|e| format!("{}: {e}", file.display()))?;
-    let run = if expect {
-        scenario.check()
-    } else {
-        scenario.run()
-    }
-    .map_err(|e| format!("{}: {e}", file.display()))?;
-    let json = serde_json::to_string_pretty(&run).map_err(|e| e.to_string())?;
+    let format = FileFormat::from_extension(file.extension().and_then(|e| e.to_str()));
+    let scenario =
+        ScenarioFile::parse(&text, format).map_err(|e| format!("{}: {e}", file.display()))?;
+    let report = scenario
+        .run(expect)
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
     print_out(&json);
-    if run.failures.is_empty() {
+    let failures = report.failures();
+    if failures.is_empty() {
         Ok(())
     } else {
         Err(format!(
             "{}: {} failure(s):\n  {}",
             file.display(),
-            run.failures.len(),
-            run.failures.join("\n  ")
+            failures.len(),
+            failures.join("\n  ")
         ))
     }
 }

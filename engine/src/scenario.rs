@@ -453,3 +453,107 @@ pub fn matches(pattern: &Value, actual: &Value, path: &str) -> Result<(), String
         (expected, value) => Err(format!("{path} is {value}, expected {expected}")),
     }
 }
+
+/// How a scenario file is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileFormat {
+    Toml,
+    Json,
+}
+
+impl FileFormat {
+    /// `json` for a `.json` file name, TOML otherwise.
+    pub fn from_extension(extension: Option<&str>) -> Self {
+        match extension {
+            Some(ext) if ext.eq_ignore_ascii_case("json") => FileFormat::Json,
+            _ => FileFormat::Toml,
+        }
+    }
+}
+
+/// Any scenario file: a game scenario (a position and scripted commands) or
+/// a table scenario (a table and checks of what the table rules decide).
+/// One runner for both, so `soulstone scenario run` and the test suite take
+/// every file under `tests/scenarios/`.
+#[derive(Debug, Clone)]
+pub enum ScenarioFile {
+    Game(Box<Scenario>),
+    Table(Box<super::table::scenario::TableScenario>),
+}
+
+/// What running a scenario file gave.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ScenarioReport {
+    Game(Box<Run>),
+    Table(super::table::scenario::TableRun),
+}
+
+impl ScenarioReport {
+    pub fn failures(&self) -> &[String] {
+        match self {
+            ScenarioReport::Game(run) => &run.failures,
+            ScenarioReport::Table(run) => &run.failures,
+        }
+    }
+}
+
+impl ScenarioFile {
+    /// Reads either kind: a file with `checks` is a table scenario.
+    pub fn parse(text: &str, format: FileFormat) -> Result<Self, String> {
+        use super::table::scenario::TableScenario;
+        let has_checks = match format {
+            FileFormat::Toml => toml::from_str::<toml::Table>(text)
+                .map_err(|e| ScenarioError::Parse(e.to_string()).to_string())?
+                .contains_key("checks"),
+            FileFormat::Json => serde_json::from_str::<Value>(text)
+                .map_err(|e| ScenarioError::Parse(e.to_string()).to_string())?
+                .get("checks")
+                .is_some(),
+        };
+        let error = |e: &dyn std::fmt::Display| e.to_string();
+        Ok(match (has_checks, format) {
+            (true, FileFormat::Toml) => ScenarioFile::Table(Box::new(
+                TableScenario::from_toml(text).map_err(|e| error(&e))?,
+            )),
+            (true, FileFormat::Json) => ScenarioFile::Table(Box::new(
+                TableScenario::from_json(text).map_err(|e| error(&e))?,
+            )),
+            (false, FileFormat::Toml) => {
+                ScenarioFile::Game(Box::new(Scenario::from_toml(text).map_err(|e| error(&e))?))
+            }
+            (false, FileFormat::Json) => {
+                ScenarioFile::Game(Box::new(Scenario::from_json(text).map_err(|e| error(&e))?))
+            }
+        })
+    }
+
+    /// Whether the file says what it expects (a table scenario's checks are
+    /// its expectations).
+    pub fn has_expectations(&self) -> bool {
+        match self {
+            ScenarioFile::Game(scenario) => scenario.expect.is_some(),
+            ScenarioFile::Table(scenario) => !scenario.checks.is_empty(),
+        }
+    }
+
+    /// Runs the file; with `expect`, a game scenario's expectations are
+    /// checked too. Failures are in the report, not errors.
+    pub fn run(&self, expect: bool) -> Result<ScenarioReport, String> {
+        match self {
+            ScenarioFile::Game(scenario) => {
+                let run = if expect {
+                    scenario.check()
+                } else {
+                    scenario.run()
+                };
+                Ok(ScenarioReport::Game(Box::new(
+                    run.map_err(|e| e.to_string())?,
+                )))
+            }
+            ScenarioFile::Table(scenario) => Ok(ScenarioReport::Table(
+                scenario.check().map_err(|e| e.to_string())?,
+            )),
+        }
+    }
+}

@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use soulstone_engine::scenario::Scenario;
+use soulstone_engine::scenario::{FileFormat, Scenario, ScenarioFile};
 
+/// Every scenario file, game and table alike.
 fn scenario_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
     let mut files = Vec::new();
@@ -13,8 +14,7 @@ fn scenario_files() -> Vec<PathBuf> {
     while let Some(folder) = folders.pop() {
         for entry in std::fs::read_dir(&folder).unwrap() {
             let path = entry.unwrap().path();
-            // Table scenarios have their own format and suite (table.rs).
-            if path.is_dir() && !path.ends_with("table") {
+            if path.is_dir() {
                 folders.push(path);
             } else if path.extension().is_some_and(|e| e == "toml" || e == "json") {
                 files.push(path);
@@ -25,45 +25,78 @@ fn scenario_files() -> Vec<PathBuf> {
     files
 }
 
+/// The one runner takes every file under tests/scenarios, as
+/// `soulstone scenario run --expect` does.
 #[test]
 fn every_scenario_file_meets_its_expectations() {
     let files = scenario_files();
+    let table_files = files
+        .iter()
+        .filter(|f| f.components().any(|c| c.as_os_str() == "table"))
+        .count();
     assert!(
-        files.len() >= 15,
-        "expected the rulebook examples under tests/scenarios, found {}",
-        files.len()
+        files.len() - table_files >= 15 && table_files >= 14,
+        "expected the rulebook examples under tests/scenarios, found {} game and {table_files} table files",
+        files.len() - table_files
     );
     let mut failures = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
-        let scenario = if path.extension().is_some_and(|e| e == "json") {
-            Scenario::from_json(&text)
-        } else {
-            Scenario::from_toml(&text)
-        };
-        let scenario = scenario.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let format = FileFormat::from_extension(path.extension().and_then(|e| e.to_str()));
+        let scenario = ScenarioFile::parse(&text, format)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(
-            scenario.expect.is_some(),
+            scenario.has_expectations(),
             "{}: a scenario in the suite must say what it expects",
             path.display()
         );
-        let run = scenario
-            .check()
+        let is_table = matches!(scenario, ScenarioFile::Table(_));
+        assert_eq!(
+            is_table,
+            path.components().any(|c| c.as_os_str() == "table"),
+            "{}: read as the wrong kind of scenario",
+            path.display()
+        );
+        let report = scenario
+            .run(true)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        if !run.failures.is_empty() {
+        if !report.failures().is_empty() {
             failures.push(format!(
                 "{}:\n  {}",
                 path.display(),
-                run.failures.join("\n  ")
+                report.failures().join("\n  ")
             ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A step whose command is of the wrong kind for its sender is a mistake in
+/// the file, and the runner says which step.
+#[test]
+fn a_flow_command_sent_by_a_player_is_a_scenario_error() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/m4e/raise-opposed-duel.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let first_system_step = text.find("by = \"system\"").unwrap();
+    let mut broken = text.clone();
+    broken.replace_range(
+        first_system_step..first_system_step + "by = \"system\"".len(),
+        "by = \"a\"",
+    );
+    let error = Scenario::from_toml(&broken).unwrap().run().unwrap_err();
+    assert!(
+        error.to_string().contains("not a player's command"),
+        "{error}"
+    );
+}
+
 #[test]
 fn both_editions_have_worked_examples() {
-    let files = scenario_files();
+    let files: Vec<PathBuf> = scenario_files()
+        .into_iter()
+        .filter(|f| !f.components().any(|c| c.as_os_str() == "table"))
+        .collect();
     for edition in ["m4e", "m3e"] {
         assert!(
             files
@@ -123,6 +156,42 @@ fn the_cli_prints_json_and_checks_expectations() {
     assert!(!output.status.success());
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("raises"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    // The same command runs a table scenario.
+    let table =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/table/m4e/sight-lines.toml");
+    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
+        .args(["scenario", "run", "--expect"])
+        .arg(&table)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(run["kind"], "table");
+    assert!(run["passed"].as_u64().unwrap() > 3, "{run}");
+    let wrong = dir.path().join("wrong-sight.toml");
+    std::fs::write(
+        &wrong,
+        std::fs::read_to_string(&table)
+            .unwrap()
+            .replacen("expect = false", "expect = true", 1),
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
+        .args(["scenario", "run", "--expect"])
+        .arg(&wrong)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("line of sight"),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );

@@ -323,6 +323,16 @@ impl TableScenario {
         Ok(scenario)
     }
 
+    pub fn from_json(text: &str) -> Result<Self, TableScenarioError> {
+        if text.len() > MAX_TABLE_SCENARIO_BYTES {
+            return Err(TableScenarioError::TooLarge);
+        }
+        let scenario: TableScenario =
+            serde_json::from_str(text).map_err(|e| TableScenarioError::Parse(e.to_string()))?;
+        scenario.table()?;
+        Ok(scenario)
+    }
+
     /// The ids objects get: models first, then markers, then terrain, from 1.
     fn ids(&self) -> Vec<(String, ObjectId)> {
         self.models
