@@ -17,7 +17,7 @@ use soulstone_engine::duel::{DamageProfile, DuelSpec, DuelStep, Role, Stat};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::model::{Model, ModelId, Tokens};
 use soulstone_engine::pending::Choice;
-use soulstone_engine::state::{NewGame, Phase};
+use soulstone_engine::state::NewGame;
 use soulstone_engine::{Edition, Event, GameState, Seat, execute, pending};
 
 fn model(id: u16, owner: Seat) -> Model {
@@ -107,9 +107,7 @@ fn opposed_duel() -> FlowCommand {
 /// The scripted player: finish modifying, take the first revealed card,
 /// never cheat, declare nothing, give the Red Joker no suit.
 fn scripted_answer(state: &GameState) -> Option<(Seat, PlayerCommand)> {
-    let Phase::Duel { duel } = &state.phase else {
-        return None;
-    };
+    let duel = state.duel()?;
     let seat_of = |role: Role| duel.side(role).map(|s| s.seat);
     let (role, command) = match duel.step {
         DuelStep::Relent { role } => (role, PlayerCommand::Resist),
@@ -124,7 +122,7 @@ fn scripted_answer(state: &GameState) -> Option<(Seat, PlayerCommand)> {
         DuelStep::Triggers { order, next } => {
             (order[usize::from(next)], PlayerCommand::DeclineTrigger)
         }
-        DuelStep::Outcome => return None,
+        DuelStep::Flip | DuelStep::Outcome => return None,
     };
     Some((seat_of(role)?, command))
 }
@@ -135,7 +133,7 @@ fn scripted_duel(state: &mut GameState) {
     while let Some((seat, command)) = scripted_answer(state) {
         play(state, seat, command);
     }
-    debug_assert!(matches!(state.phase, Phase::Idle));
+    debug_assert!(state.frames.is_empty());
     // Keep the hands as they were for the next duel (the duel may have
     // used none of them, as no one cheats).
 }

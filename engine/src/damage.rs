@@ -46,12 +46,11 @@ pub struct DamageInstance {
     pub batch: u32,
 }
 
-/// Where the damage timing of one instance stands.
+/// Where the damage timing of one instance stands: worked out from what
+/// has happened (the flags of [`DamageProgress`]), never stored or logged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DamageStage {
-    /// Several instances were dealt at once: their owner picks the next.
-    Order,
     /// 3rd edition: the damaged model may spend a soulstone for a negative modifier.
     Block,
     /// 3rd edition: the attacker picks the damage flip's card.
@@ -64,22 +63,82 @@ pub enum DamageStage {
     SoulstoneReduce,
 }
 
+/// One damage instance resolving: the damage procedure's frame. Only facts
+/// change it (see `state::apply`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DamageProgress {
     pub instance: DamageInstance,
-    pub stage: DamageStage,
     /// 3rd edition: the damage flip's net fate modifier.
     pub flip_modifiers: i8,
+    pub block_decided: bool,
+    pub flip_started: bool,
     pub card: Option<Card>,
+    pub cheat_decided: bool,
+    /// The damage flip is over (or there was none: fixed damage).
+    pub flip_ended: bool,
     /// Damage before reductions ("dealt").
     pub dealt: u8,
     /// Damage after the reductions so far.
     pub amount: u8,
     pub reductions: Vec<(String, u8)>,
-    /// The next optional reduction to offer.
+    /// Optional reductions before this index were offered already.
     pub next_reduction: u8,
+    /// The reductions that apply by themselves were applied.
+    pub reductions_applied: bool,
     pub base: u8,
     pub raises_added: u8,
+}
+
+impl DamageProgress {
+    /// The frame for a damage instance that starts resolving.
+    pub fn begin(instance: DamageInstance) -> Self {
+        let mut progress = Self {
+            flip_modifiers: instance.modifiers,
+            block_decided: false,
+            flip_started: false,
+            card: None,
+            cheat_decided: false,
+            flip_ended: false,
+            dealt: 0,
+            amount: 0,
+            reductions: Vec::new(),
+            next_reduction: 0,
+            reductions_applied: false,
+            base: 0,
+            raises_added: 0,
+            instance,
+        };
+        if let DamageAmount::Fixed { amount } = progress.instance.amount {
+            progress.base = amount;
+            // Raises add to damage only when there is damage to add to.
+            let raises = if amount > 0 || !progress.instance.additions.is_empty() {
+                progress.instance.raises
+            } else {
+                0
+            };
+            progress.raises_added = raises;
+            let additions: u8 = progress.instance.additions.iter().map(|(_, a)| *a).sum();
+            progress.dealt = amount.saturating_add(raises).saturating_add(additions);
+            progress.amount = progress.dealt;
+            progress.flip_ended = true;
+        }
+        progress
+    }
+
+    /// The step the damage timing is at.
+    pub fn stage(&self) -> DamageStage {
+        if self.reductions_applied {
+            DamageStage::SoulstoneReduce
+        } else if self.flip_ended {
+            DamageStage::Reductions
+        } else if self.card.is_some() {
+            DamageStage::FlipCheat
+        } else if self.flip_started {
+            DamageStage::FlipChoose
+        } else {
+            DamageStage::Block
+        }
+    }
 }
 
 /// 3rd edition: the band a flipped card selects (0 weak, 1 moderate, 2 severe).

@@ -347,7 +347,9 @@ pub enum DuelStep {
     /// Insight: the side looked at its top card (secret: it is the deck's
     /// top card) and keeps or discards it.
     InsightTop { role: Role },
-    /// Step B: cards are flipped; a side with a choice picks its card.
+    /// Step B: every side that did not relent flips (moves on by itself).
+    Flip,
+    /// Step B: a side with a choice picks its card.
     Choose { role: Role },
     /// Step C: cheating, in order.
     Cheat { order: [Role; 2], next: u8 },
@@ -382,6 +384,112 @@ impl Duel {
         [Role::Initiator, Role::Resister]
             .into_iter()
             .take(self.sides.count())
+    }
+
+    // Where the duel goes after a fact: `apply` calls these, so the log
+    // holds only what happened and never the duel's cursor.
+
+    /// The first step: a friendly duel asks whether to relent, otherwise
+    /// the initiator modifies.
+    pub fn first_step(spec: &DuelSpec, fourth_edition: bool) -> DuelStep {
+        // Who may relent: the resister of a friendly opposed duel; in 4th
+        // edition also a model in a friendly simple duel it did not declare.
+        if spec.friendly && spec.is_opposed() {
+            DuelStep::Relent {
+                role: Role::Resister,
+            }
+        } else if spec.friendly && fourth_edition && !spec.own_tactical {
+            DuelStep::Relent {
+                role: Role::Initiator,
+            }
+        } else {
+            DuelStep::Modify {
+                role: Role::Initiator,
+            }
+        }
+    }
+
+    /// Step A for the first side still modifying, else the flips.
+    pub fn modify_or_flip(&self) -> DuelStep {
+        self.roles()
+            .find(|role| self.side(*role).is_some_and(|s| !s.modified))
+            .map_or(DuelStep::Flip, |role| DuelStep::Modify { role })
+    }
+
+    /// The first side (initiator first) that still chooses its card.
+    pub fn choosing(&self) -> Option<Role> {
+        self.roles().find(|role| {
+            self.side(*role)
+                .is_some_and(|s| !s.relented && s.card.is_none())
+        })
+    }
+
+    /// Cheating in order from slot `next`, skipping sides the duel lacks;
+    /// after the last slot, the Red Joker's suit.
+    pub fn cheat_from(&self, order: [Role; 2], next: u8) -> DuelStep {
+        let present = |slot: u8| {
+            order
+                .get(usize::from(slot))
+                .is_some_and(|role| self.side(*role).is_some())
+        };
+        let mut slot = next;
+        while usize::from(slot) < order.len() && !present(slot) {
+            slot += 1;
+        }
+        if usize::from(slot) < order.len() {
+            DuelStep::Cheat { order, next: slot }
+        } else {
+            self.joker_suit_step()
+        }
+    }
+
+    /// The lower current total cheats first; on a tie, the resister. A
+    /// relenting side never counts as ahead.
+    pub fn cheat_order(&self) -> [Role; 2] {
+        let current = |side: &Side| {
+            if side.relented {
+                i16::MIN
+            } else {
+                side.total()
+            }
+        };
+        match (self.side(Role::Initiator), self.side(Role::Resister)) {
+            (Some(i), Some(r)) if current(i) >= current(r) => [Role::Resister, Role::Initiator],
+            _ => [Role::Initiator, Role::Resister],
+        }
+    }
+
+    /// The side whose Red Joker still needs a suit (the initiator when none
+    /// does: the step then moves on by itself).
+    pub fn joker_suit_step(&self) -> DuelStep {
+        let role = self
+            .roles()
+            .find(|role| {
+                self.side(*role).is_some_and(|s| {
+                    s.card.is_some_and(|c| c.is_red_joker()) && !s.joker_suit_chosen
+                })
+            })
+            .unwrap_or(Role::Initiator);
+        DuelStep::JokerSuit { role }
+    }
+
+    /// Triggers in order from slot `next`: in 4th edition only the
+    /// initiator declares (`slots` 1), in 3rd edition both; then the outcome.
+    pub fn triggers_from(&self, next: u8, slots: u8) -> DuelStep {
+        let order = [Role::Initiator, Role::Resister];
+        let mut slot = next;
+        while slot < slots
+            && order
+                .get(usize::from(slot))
+                .is_some_and(|role| self.side(*role).is_none())
+        {
+            slot += 1;
+        }
+        if slot < slots && usize::from(slot) < order.len() {
+            DuelStep::Triggers { order, next: slot }
+        } else {
+            DuelStep::Outcome
+        }
     }
 }
 

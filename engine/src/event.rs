@@ -9,8 +9,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::Seat;
-use super::damage::{DamageInstance, DamageProgress};
-use super::duel::{DuelSpec, DuelStep, Outcome, Role, Suits};
+use super::damage::DamageInstance;
+use super::duel::{DuelSpec, Outcome, Role, Suits};
 use super::fairness::Bytes32;
 use super::fate::{Card, Suit};
 use super::flip::RevealedCards;
@@ -201,22 +201,43 @@ pub enum Event {
         model: ModelId,
         name: String,
     },
-    /// Damage waiting to be resolved after what is resolving now.
-    QueueDamage {
+    /// The damaged model chose not to use an optional reduction.
+    ReductionDeclined {
+        model: ModelId,
+        name: String,
+    },
+    /// An optional reduction took `by` off the damage resolving.
+    DamageReduced {
+        target: ModelId,
+        source: String,
+        by: u8,
+    },
+    /// The reductions that apply by themselves (cover, named reductions,
+    /// the tie, Shielded), in order, and the damage left after them.
+    ReductionsApplied {
+        target: ModelId,
+        reductions: Vec<(String, u8)>,
+        amount: u8,
+    },
+    /// Damage dealt that waits to be resolved after what is resolving now.
+    DamageQueued {
         instance: Box<DamageInstance>,
     },
-    /// A queued damage instance starts resolving.
-    DequeueDamage {
-        index: usize,
+    /// The waiting damage to `target` dealt in `batch` starts resolving.
+    DamageResolving {
+        target: ModelId,
+        batch: u32,
     },
-    /// Damage timing moves on (`None`: done).
-    DamageStep {
-        progress: Option<Box<DamageProgress>>,
+    /// The damage does nothing: its target has left play.
+    DamageFizzled {
+        target: ModelId,
     },
-    /// The duel moves to its next step.
-    DuelStep {
-        step: DuelStep,
+    /// 3rd edition: the damaged model spends no soulstone to block.
+    BlockDeclined {
+        model: ModelId,
     },
+    /// Step B: every side that did not relent has flipped its cards.
+    DuelFlipped,
     /// Both players contributed; the decks are shuffled and play can begin.
     ContributionsComplete,
     DamageDealt {
@@ -243,7 +264,12 @@ pub enum Event {
         target: ModelId,
         modifiers: i8,
     },
-    DamageFlipEnded,
+    /// The damage flip is over: the card's damage (`base`) and the damage
+    /// dealt with additions.
+    DamageFlipEnded {
+        base: u8,
+        dealt: u8,
+    },
     HandOverLimit {
         seat: Seat,
         excess: u8,

@@ -16,3 +16,6 @@ pub const MAX_DUEL_VALUE: i16 = 30;
 pub const MAX_EVENTS_PER_COMMAND: usize = 512;
 /// Fate modifiers reveal at most this many cards.
 pub const MAX_REVEALED: usize = 4;
+/// Procedures in progress at once (activation, action, duel, damage,
+/// killed...): deep enough for any chain of effects the rules allow.
+pub const MAX_FRAMES: usize = 16;

@@ -8,7 +8,7 @@ use super::command::{Boost, PlayerCommand, Submission};
 use super::duel::DuelStep;
 use super::fate::{Card, Suit};
 use super::model::Token;
-use super::state::{GameState, Phase};
+use super::state::{Frame, GameState};
 use super::{Seat, decide};
 
 /// One legal choice.
@@ -54,8 +54,8 @@ impl Pending {
 /// The decisions the game waits for, with every legal option.
 pub fn pending(state: &GameState) -> Pending {
     let mut decisions = Vec::new();
-    match &state.phase {
-        Phase::Contributions => {
+    match state.frame() {
+        Some(Frame::Contributions) => {
             for seat in Seat::BOTH {
                 if state.fairness.contributions[seat.index()].is_none() {
                     decisions.push(Decision {
@@ -66,7 +66,7 @@ pub fn pending(state: &GameState) -> Pending {
                 }
             }
         }
-        Phase::HandLimit { seat } => {
+        Some(Frame::HandLimit { seat }) => {
             let player = state.player(*seat);
             let excess = player
                 .hand
@@ -81,7 +81,7 @@ pub fn pending(state: &GameState) -> Pending {
                 }],
             });
         }
-        Phase::Duel { .. } | Phase::Damage { .. } => {
+        Some(Frame::Duel { .. } | Frame::Damage { .. }) | None if !state.ended => {
             for seat in Seat::BOTH {
                 let choices: Vec<Choice> = candidates(state, seat)
                     .into_iter()
@@ -100,34 +100,33 @@ pub fn pending(state: &GameState) -> Pending {
                 }
             }
         }
-        Phase::Idle | Phase::Ended => {}
+        Some(_) | None => {}
     }
     Pending {
         version: state.version,
-        waiting_for_game: decisions.is_empty() && matches!(state.phase, Phase::Idle),
-        ended: matches!(state.phase, Phase::Ended),
+        waiting_for_game: decisions.is_empty() && state.frames.is_empty() && !state.ended,
+        ended: state.ended,
         decisions,
     }
 }
 
 fn prompt(state: &GameState) -> String {
-    match &state.phase {
-        Phase::Duel { duel } => match duel.step {
+    match state.frame() {
+        None => "choose which damaged model resolves its damage first".into(),
+        Some(Frame::Duel { duel }) => match duel.step {
             DuelStep::Relent { .. } => "relent to this friendly duel, or resist".into(),
             DuelStep::Modify { .. } => "modify the duel, or finish modifying".into(),
             DuelStep::InsightTop { .. } => {
                 "keep the card you looked at on top of your deck, or discard it".into()
             }
+            DuelStep::Flip => "the cards are being flipped".into(),
             DuelStep::Choose { .. } => "choose which revealed card to use".into(),
             DuelStep::Cheat { .. } => "cheat fate with a card from your hand, or decline".into(),
             DuelStep::JokerSuit { .. } => "choose the Red Joker's suit (or none)".into(),
             DuelStep::Triggers { .. } => "declare a trigger, or decline".into(),
             DuelStep::Outcome => "the duel is resolving".into(),
         },
-        Phase::Damage { progress } => match progress.stage {
-            super::damage::DamageStage::Order => {
-                "choose which damaged model resolves its damage first".into()
-            }
+        Some(Frame::Damage { progress }) => match progress.stage() {
             super::damage::DamageStage::Block => {
                 "spend a soulstone to put a negative modifier on the damage flip, or decline".into()
             }
@@ -147,8 +146,8 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
     let player = state.player(seat);
     let hand = player.hand.as_slice();
     let mut commands = Vec::new();
-    match &state.phase {
-        Phase::Duel { duel } => match &duel.step {
+    match state.frame() {
+        Some(Frame::Duel { duel }) => match &duel.step {
             DuelStep::Relent { .. } => {
                 commands.extend([PlayerCommand::Relent, PlayerCommand::Resist])
             }
@@ -203,9 +202,10 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                 commands.extend(names.map(|name| PlayerCommand::DeclareTrigger { name }));
                 commands.push(PlayerCommand::DeclineTrigger);
             }
-            DuelStep::Outcome => {}
+            DuelStep::Flip | DuelStep::Outcome => {}
         },
-        Phase::Damage { progress } => {
+        // Nothing in progress: only the order of damage dealt at once.
+        None => {
             for instance in &state.damage_queue {
                 let command = PlayerCommand::ResolveDamageFirst {
                     model: instance.target,
@@ -214,6 +214,8 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                     commands.push(command);
                 }
             }
+        }
+        Some(Frame::Damage { progress }) => {
             commands.extend([PlayerCommand::BlockDamage, PlayerCommand::DeclineBlock]);
             commands.extend(
                 player

@@ -18,10 +18,10 @@ use super::event::{DamageReport, Event};
 use super::fate::Card;
 use super::flip::{RevealedCards, allowed_choices, reveal_count};
 use super::limits::{
-    MAX_DRAW, MAX_EVENTS_PER_COMMAND, MAX_QUEUED_DAMAGE, MAX_REVEALED, MAX_TOKEN_VALUE,
+    MAX_DRAW, MAX_EVENTS_PER_COMMAND, MAX_FRAMES, MAX_QUEUED_DAMAGE, MAX_REVEALED, MAX_TOKEN_VALUE,
 };
 use super::model::{ModelId, Token, Tokens};
-use super::state::{GameState, Phase, apply};
+use super::state::{Frame, GameState, apply};
 use super::{Edition, Seat};
 
 /// See the module documentation.
@@ -78,14 +78,13 @@ struct ModelFacts {
     soulstone_user: bool,
 }
 
-/// The phase a command arrives in, without the parts it does not need.
-enum PhaseNow {
+/// The innermost frame a command arrives in, without the parts it does not need.
+enum FrameNow {
+    None,
     Contributions,
     Duel(DuelStep),
-    Damage(Box<DamageProgress>),
+    Damage(DamageStage),
     HandLimit(Seat),
-    Idle,
-    Ended,
 }
 
 struct Sim<'a> {
@@ -147,18 +146,20 @@ impl Sim<'_> {
     // ------------------------------------------------------------ commands
 
     fn player_command(&mut self, seat: Seat, command: &PlayerCommand) -> Result<(), RuleError> {
-        // Only what the command needs is read out of the phase: the command
-        // then changes the state it was read from.
-        let phase = match &self.state.phase {
-            Phase::Contributions => PhaseNow::Contributions,
-            Phase::Duel { duel } => PhaseNow::Duel(duel.step),
-            Phase::Damage { progress } => PhaseNow::Damage(progress.clone()),
-            Phase::HandLimit { seat } => PhaseNow::HandLimit(*seat),
-            Phase::Idle => PhaseNow::Idle,
-            Phase::Ended => PhaseNow::Ended,
+        if self.state.ended {
+            return Err(RuleError::GameOver);
+        }
+        // Only what the command needs is read out of the innermost frame:
+        // the command then changes the state it was read from.
+        let frame = match self.state.frame() {
+            None => FrameNow::None,
+            Some(Frame::Contributions) => FrameNow::Contributions,
+            Some(Frame::Duel { duel }) => FrameNow::Duel(duel.step),
+            Some(Frame::Damage { progress }) => FrameNow::Damage(progress.stage()),
+            Some(Frame::HandLimit { seat }) => FrameNow::HandLimit(*seat),
         };
-        match phase {
-            PhaseNow::Contributions => match command {
+        match frame {
+            FrameNow::Contributions => match command {
                 PlayerCommand::Contribute { entropy } => {
                     if self.state.fairness.contributions[seat.index()].is_some() {
                         return refuse("you have already contributed your entropy");
@@ -170,51 +171,61 @@ impl Sim<'_> {
                 }
                 _ => refuse("both players must first contribute entropy for the shuffles"),
             },
-            PhaseNow::Duel(step) => self.duel_command(seat, step, command),
-            PhaseNow::Damage(progress) => self.damage_command(seat, &progress, command),
-            PhaseNow::HandLimit(over) => {
-                Self::require_seat(seat, over)?;
-                let PlayerCommand::DiscardDown { cards } = command else {
-                    return refuse("discard down to your maximum hand size first");
-                };
-                let excess = self
-                    .state
-                    .player(over)
-                    .hand
-                    .len()
-                    .saturating_sub(usize::from(self.state.edition.max_hand()));
-                if cards.len() != excess {
-                    return refuse(format!("discard exactly {excess} card(s)"));
-                }
-                let mut distinct = cards.clone();
-                distinct.sort_unstable();
-                distinct.dedup();
-                if distinct.len() != cards.len() {
-                    return refuse("each card can only be discarded once");
-                }
-                for card in cards {
-                    if !self.state.player(over).hand.contains(*card) {
-                        return Err(RuleError::CardNotInHand {
-                            seat: over,
-                            card: card.to_string(),
-                        });
-                    }
-                }
-                self.emit(Event::Discarded {
-                    seat: over,
-                    cards: cards.clone(),
-                })
-            }
-            PhaseNow::Idle => Err(RuleError::NothingPending),
-            PhaseNow::Ended => Err(RuleError::GameOver),
+            FrameNow::Duel(step) => self.duel_command(seat, step, command),
+            FrameNow::Damage(stage) => self.damage_command(seat, stage, command),
+            FrameNow::HandLimit(over) => self.hand_limit_command(seat, over, command),
+            FrameNow::None => match self.damage_order() {
+                Some(owner) => self.damage_order_command(seat, owner, command),
+                None => Err(RuleError::NothingPending),
+            },
         }
     }
 
+    fn hand_limit_command(
+        &mut self,
+        seat: Seat,
+        over: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        Self::require_seat(seat, over)?;
+        let PlayerCommand::DiscardDown { cards } = command else {
+            return refuse("discard down to your maximum hand size first");
+        };
+        let excess = self
+            .state
+            .player(over)
+            .hand
+            .len()
+            .saturating_sub(usize::from(self.state.edition.max_hand()));
+        if cards.len() != excess {
+            return refuse(format!("discard exactly {excess} card(s)"));
+        }
+        let mut distinct = cards.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() != cards.len() {
+            return refuse("each card can only be discarded once");
+        }
+        for card in cards {
+            if !self.state.player(over).hand.contains(*card) {
+                return Err(RuleError::CardNotInHand {
+                    seat: over,
+                    card: card.to_string(),
+                });
+            }
+        }
+        self.emit(Event::Discarded {
+            seat: over,
+            cards: cards.clone(),
+        })
+    }
+
     fn flow_command(&mut self, command: &FlowCommand) -> Result<(), RuleError> {
-        let idle = matches!(self.state.phase, Phase::Idle);
+        // The game flow's next step waits until every procedure has ended.
+        let idle = self.state.frames.is_empty() && !self.state.ended;
         match command {
             FlowCommand::EndGame => {
-                if matches!(self.state.phase, Phase::Ended) {
+                if self.state.ended {
                     return Err(RuleError::GameOver);
                 }
                 self.emit(Event::SeedRevealed {
@@ -306,7 +317,7 @@ impl Sim<'_> {
                 reason: "too much damage is waiting to be resolved".into(),
             });
         }
-        self.emit(Event::QueueDamage {
+        self.emit(Event::DamageQueued {
             instance: Box::new(instance),
         })
     }
@@ -433,6 +444,7 @@ impl Sim<'_> {
 
     fn start_duel(&mut self, spec: &Arc<super::duel::DuelSpec>) -> Result<(), RuleError> {
         spec.validate().map_err(RuleError::invalid)?;
+        self.push_check()?;
         let fourth = self.fourth();
         let initiator = self
             .state
@@ -482,22 +494,7 @@ impl Sim<'_> {
                 source: "Distracted".into(),
             })?;
         }
-        // Who may relent: the resister of a friendly opposed duel; in 4th
-        // edition also a model in a friendly simple duel it did not declare.
-        let relent = if spec.friendly && spec.is_opposed() {
-            Some(Role::Resister)
-        } else if spec.friendly && fourth && !spec.own_tactical {
-            Some(Role::Initiator)
-        } else {
-            None
-        };
-        let step = match relent {
-            Some(role) => DuelStep::Relent { role },
-            None => DuelStep::Modify {
-                role: Role::Initiator,
-            },
-        };
-        self.emit(Event::DuelStep { step })
+        Ok(())
     }
 
     fn duel_command(
@@ -512,21 +509,8 @@ impl Sim<'_> {
                 let side = self.side(role)?.clone();
                 Self::require_seat(seat, side.seat)?;
                 match command {
-                    PlayerCommand::Relent => {
-                        self.emit(Event::Relented { role })?;
-                        let step = DuelStep::Modify {
-                            role: Role::Initiator,
-                        };
-                        self.emit(Event::DuelStep { step })
-                    }
-                    PlayerCommand::Resist => {
-                        self.emit(Event::RelentDeclined { role })?;
-                        self.emit(Event::DuelStep {
-                            step: DuelStep::Modify {
-                                role: Role::Initiator,
-                            },
-                        })
-                    }
+                    PlayerCommand::Relent => self.emit(Event::Relented { role }),
+                    PlayerCommand::Resist => self.emit(Event::RelentDeclined { role }),
                     _ => refuse("first decide whether to relent"),
                 }
             }
@@ -551,9 +535,7 @@ impl Sim<'_> {
                     }
                     _ => return refuse("keep or discard the card you looked at"),
                 }
-                self.emit(Event::DuelStep {
-                    step: DuelStep::Modify { role },
-                })
+                Ok(())
             }
             DuelStep::Choose { role } => {
                 let side = self.side(role)?.clone();
@@ -566,10 +548,7 @@ impl Sim<'_> {
                 if !allowed.contains(*card) {
                     return refuse(choice_reason(&revealed, side.modifiers));
                 }
-                self.choose(seat, Some(role), *card)?;
-                self.emit(Event::DuelStep {
-                    step: DuelStep::Choose { role },
-                })
+                self.choose(seat, Some(role), *card)
             }
             DuelStep::Cheat { order, next } => {
                 let role = order[usize::from(next)];
@@ -601,12 +580,7 @@ impl Sim<'_> {
                     }
                     _ => return refuse("cheat fate or decline"),
                 }
-                self.emit(Event::DuelStep {
-                    step: DuelStep::Cheat {
-                        order,
-                        next: next + 1,
-                    },
-                })
+                Ok(())
             }
             DuelStep::JokerSuit { role } => {
                 let side = self.side(role)?.clone();
@@ -647,14 +621,9 @@ impl Sim<'_> {
                     PlayerCommand::DeclineTrigger => self.emit(Event::TriggerDeclined { role })?,
                     _ => return refuse("declare a trigger or decline"),
                 }
-                self.emit(Event::DuelStep {
-                    step: DuelStep::Triggers {
-                        order,
-                        next: next + 1,
-                    },
-                })
+                Ok(())
             }
-            DuelStep::Outcome => Err(RuleError::NothingPending),
+            DuelStep::Flip | DuelStep::Outcome => Err(RuleError::NothingPending),
         }
     }
 
@@ -678,17 +647,7 @@ impl Sim<'_> {
             .ok_or(RuleError::NothingPending)?;
         let opposed = self.duel()?.spec.is_opposed();
         match command {
-            PlayerCommand::FinishModifying => {
-                self.emit(Event::FinishedModifying { role })?;
-                if role == Role::Initiator && self.duel()?.sides.count() > 1 {
-                    self.emit(Event::DuelStep {
-                        step: DuelStep::Modify {
-                            role: Role::Resister,
-                        },
-                    })?;
-                }
-                Ok(())
-            }
+            PlayerCommand::FinishModifying => self.emit(Event::FinishedModifying { role }),
             PlayerCommand::UseToken { token, suit } => {
                 if !model.tokens.has(*token) {
                     return refuse(format!(
@@ -891,35 +850,18 @@ impl Sim<'_> {
     }
 
     /// Runs the duel's automatic steps; false when a decision is awaited.
+    /// The step itself moves on as facts are applied (`state::apply`).
     fn advance_duel(&mut self) -> Result<bool, RuleError> {
         let fourth = self.fourth();
         // Only the shape of the duel, not a copy of it: this runs at every step.
-        let (step, side_count, opposed) = {
+        let (step, opposed) = {
             let duel = self.duel()?;
-            (duel.step, duel.sides.count(), duel.spec.is_opposed())
+            (duel.step, duel.spec.is_opposed())
         };
-        let roles = || {
-            [Role::Initiator, Role::Resister]
-                .into_iter()
-                .take(side_count)
-        };
-        let has_side = |role: Role| role.index() < side_count;
         match step {
             DuelStep::Relent { .. } | DuelStep::InsightTop { .. } => Ok(false),
             DuelStep::Modify { role } => {
                 let side = self.side(role)?.clone();
-                if side.modified {
-                    if role == Role::Initiator && side_count > 1 {
-                        self.emit(Event::DuelStep {
-                            step: DuelStep::Modify {
-                                role: Role::Resister,
-                            },
-                        })?;
-                    } else {
-                        self.flip_all()?;
-                    }
-                    return Ok(true);
-                }
                 // Nothing to decide, judging only from what both players can see.
                 let model = self.state.model(side.model);
                 let tokens_usable = model.as_ref().is_some_and(|m| {
@@ -944,91 +886,41 @@ impl Sim<'_> {
                 }
                 Ok(false)
             }
-            DuelStep::Choose { role } => {
-                // The initiator (the active player) chooses first.
-                for r in roles() {
-                    let side = self.side(r)?.clone();
-                    if side.relented || side.card.is_some() {
-                        continue;
-                    }
-                    if r != role {
-                        self.emit(Event::DuelStep {
-                            step: DuelStep::Choose { role: r },
-                        })?;
-                        return Ok(true);
-                    }
+            DuelStep::Flip => {
+                self.flip_all()?;
+                Ok(true)
+            }
+            DuelStep::Choose { .. } => {
+                if self.duel()?.choosing().is_some() {
                     return Ok(false);
                 }
-                self.after_flips()?;
+                // Every card is chosen: the totals so far, then cheating.
+                self.announce(false)?;
                 Ok(true)
             }
             DuelStep::Cheat { order, next } => {
-                let Some(&role) = order.get(usize::from(next)) else {
-                    self.after_cheats()?;
-                    return Ok(true);
-                };
-                if !has_side(role) {
-                    self.emit(Event::DuelStep {
-                        step: DuelStep::Cheat {
-                            order,
-                            next: next + 1,
-                        },
-                    })?;
-                    return Ok(true);
-                }
+                let role = order[usize::from(next)];
                 if let Some(reason) = self.cheat_forbidden(role, fourth) {
-                    if !self.side(role)?.cheat_decided {
-                        self.emit(Event::CheatSkipped {
-                            role,
-                            reason: reason.into(),
-                        })?;
-                    }
-                    self.emit(Event::DuelStep {
-                        step: DuelStep::Cheat {
-                            order,
-                            next: next + 1,
-                        },
+                    self.emit(Event::CheatSkipped {
+                        role,
+                        reason: reason.into(),
                     })?;
                     return Ok(true);
                 }
                 Ok(false)
             }
-            DuelStep::JokerSuit { .. } => {
-                for r in roles() {
-                    let side = self.side(r)?.clone();
-                    if side.card.is_some_and(|c| c.is_red_joker()) && !side.joker_suit_chosen {
-                        if step != (DuelStep::JokerSuit { role: r }) {
-                            self.emit(Event::DuelStep {
-                                step: DuelStep::JokerSuit { role: r },
-                            })?;
-                            return Ok(true);
-                        }
-                        return Ok(false);
-                    }
+            DuelStep::JokerSuit { role } => {
+                let side = self.side(role)?;
+                if side.card.is_some_and(|c| c.is_red_joker()) && !side.joker_suit_chosen {
+                    return Ok(false);
                 }
-                self.announce_final()?;
+                self.announce(true)?;
                 Ok(true)
             }
             DuelStep::Triggers { order, next } => {
-                let Some(&role) = order
-                    .get(usize::from(next))
-                    .filter(|_| usize::from(next) < self.trigger_slots())
-                else {
-                    self.emit(Event::DuelStep {
-                        step: DuelStep::Outcome,
-                    })?;
-                    return Ok(true);
-                };
-                if !has_side(role) || self.legal_triggers(role)?.is_empty() {
-                    if has_side(role) {
-                        self.emit(Event::TriggerDeclined { role })?;
-                    }
-                    self.emit(Event::DuelStep {
-                        step: DuelStep::Triggers {
-                            order,
-                            next: next + 1,
-                        },
-                    })?;
+                let role = order[usize::from(next)];
+                if self.legal_triggers(role)?.is_empty() {
+                    self.emit(Event::TriggerDeclined { role })?;
                     return Ok(true);
                 }
                 Ok(false)
@@ -1054,50 +946,10 @@ impl Sim<'_> {
                 self.choose(seat, Some(role), *only)?;
             }
         }
-        self.emit(Event::DuelStep {
-            step: DuelStep::Choose {
-                role: Role::Initiator,
-            },
-        })
+        self.emit(Event::DuelFlipped)
     }
 
-    /// After the cards are chosen: announce totals, then cheating in order.
-    fn after_flips(&mut self) -> Result<(), RuleError> {
-        self.announce(false)?;
-        let duel = self.duel()?;
-        let order = match (duel.side(Role::Initiator), duel.side(Role::Resister)) {
-            // The lower current total cheats first; on a tie, the resister.
-            (Some(i), Some(r)) => {
-                let (ti, tr) = (self.current_total(i), self.current_total(r));
-                if ti < tr {
-                    [Role::Initiator, Role::Resister]
-                } else {
-                    [Role::Resister, Role::Initiator]
-                }
-            }
-            _ => [Role::Initiator, Role::Resister],
-        };
-        self.emit(Event::DuelStep {
-            step: DuelStep::Cheat { order, next: 0 },
-        })
-    }
-
-    fn current_total(&self, side: &Side) -> i16 {
-        if side.relented {
-            // A relenting side's total equals the initiator's (never ahead).
-            return i16::MIN;
-        }
-        side.total()
-    }
-
-    fn after_cheats(&mut self) -> Result<(), RuleError> {
-        self.emit(Event::DuelStep {
-            step: DuelStep::JokerSuit {
-                role: Role::Initiator,
-            },
-        })
-    }
-
+    /// Announces the duel totals (`last`: the final totals, after cheating).
     fn announce(&mut self, last: bool) -> Result<(), RuleError> {
         let duel = self.duel()?;
         let initiator = duel
@@ -1112,22 +964,6 @@ impl Sim<'_> {
             last,
         };
         self.emit(announced)
-    }
-
-    fn announce_final(&mut self) -> Result<(), RuleError> {
-        self.announce(true)?;
-        self.emit(Event::DuelStep {
-            step: DuelStep::Triggers {
-                order: [Role::Initiator, Role::Resister],
-                next: 0,
-            },
-        })
-    }
-
-    /// How many sides declare triggers: in 4th edition only the initiator,
-    /// in 3rd edition both (the initiator first).
-    fn trigger_slots(&self) -> usize {
-        if self.fourth() { 1 } else { 2 }
     }
 
     /// Steps F and G: the outcome, the conflict cleared, damage queued.
@@ -1335,28 +1171,18 @@ impl Sim<'_> {
     fn damage_command(
         &mut self,
         seat: Seat,
-        progress: &DamageProgress,
+        stage: DamageStage,
         command: &PlayerCommand,
     ) -> Result<(), RuleError> {
-        let target_owner = self.model_owner(progress.instance.target)?;
-        let mut next = progress.clone();
-        match progress.stage {
-            DamageStage::Order => {
-                Self::require_seat(seat, target_owner)?;
-                let PlayerCommand::ResolveDamageFirst { model } = command else {
-                    return refuse("choose which damaged model resolves first");
-                };
-                let batch = progress.instance.batch;
-                let index = self
-                    .state
-                    .damage_queue
-                    .iter()
-                    .position(|d| d.batch == batch && d.target == *model)
-                    .ok_or_else(|| RuleError::not_allowed("that model has no damage waiting"))?;
-                let instance = self.state.damage_queue[index].clone();
-                self.emit(Event::DequeueDamage { index })?;
-                self.begin_damage(instance)
-            }
+        let progress = self
+            .state
+            .damage()
+            .ok_or(RuleError::NothingPending)?
+            .clone();
+        let target = progress.instance.target;
+        let target_owner = self.model_owner(target)?;
+        let attacker = progress.instance.attacker.unwrap_or(target_owner);
+        match stage {
             DamageStage::Block => {
                 Self::require_seat(seat, target_owner)?;
                 match command {
@@ -1368,17 +1194,16 @@ impl Sim<'_> {
                         })?;
                         self.emit(Event::DamageBlocked {
                             seat,
-                            model: progress.instance.target,
-                        })?;
-                        next.flip_modifiers -= 1;
+                            model: target,
+                        })
                     }
-                    PlayerCommand::DeclineBlock => {}
-                    _ => return refuse("spend a soulstone to block, or decline"),
+                    PlayerCommand::DeclineBlock => {
+                        self.emit(Event::BlockDeclined { model: target })
+                    }
+                    _ => refuse("spend a soulstone to block, or decline"),
                 }
-                self.damage_flip(next)
             }
             DamageStage::FlipChoose => {
-                let attacker = progress.instance.attacker.unwrap_or(target_owner);
                 Self::require_seat(seat, attacker)?;
                 let PlayerCommand::ChooseCard { card } = command else {
                     return refuse("choose the damage flip's card");
@@ -1387,12 +1212,9 @@ impl Sim<'_> {
                 if !allowed_choices(&revealed, progress.flip_modifiers).contains(*card) {
                     return refuse(choice_reason(&revealed, progress.flip_modifiers));
                 }
-                self.choose(attacker, None, *card)?;
-                next.card = Some(*card);
-                self.damage_after_flip_choice(next)
+                self.choose(attacker, None, *card)
             }
             DamageStage::FlipCheat => {
-                let attacker = progress.instance.attacker.unwrap_or(target_owner);
                 Self::require_seat(seat, attacker)?;
                 match command {
                     PlayerCommand::Cheat { card } => {
@@ -1410,28 +1232,23 @@ impl Sim<'_> {
                             role: None,
                             card_in: *card,
                             card_out: out,
-                        })?;
-                        next.card = Some(*card);
+                        })
                     }
-                    PlayerCommand::DeclineCheat => {
-                        self.emit(Event::CheatDeclined { role: None })?
-                    }
-                    _ => return refuse("cheat the damage flip or decline"),
+                    PlayerCommand::DeclineCheat => self.emit(Event::CheatDeclined { role: None }),
+                    _ => refuse("cheat the damage flip or decline"),
                 }
-                self.damage_amount_from_card(next)
             }
             DamageStage::Reductions => {
                 Self::require_seat(seat, target_owner)?;
                 let model = self
                     .state
-                    .model(progress.instance.target)
+                    .model(target)
                     .cloned()
                     .ok_or(RuleError::NothingPending)?;
                 let offered = self
-                    .optional_reduction(progress)
+                    .optional_reduction(&progress)
                     .ok_or(RuleError::NothingPending)?;
                 let reduction = model.reductions[offered].clone();
-                next.next_reduction = offered as u8 + 1;
                 match command {
                     PlayerCommand::UseReduction { name } if *name == reduction.name => {
                         for _ in 0..reduction.soulstones {
@@ -1445,24 +1262,28 @@ impl Sim<'_> {
                             model: model.id,
                             name: reduction.name.clone(),
                         })?;
-                        let before = next.amount;
-                        next.amount = if reduction.to_zero {
+                        let after = if reduction.to_zero {
                             0
                         } else if reduction.can_reach_zero {
-                            next.amount.saturating_sub(reduction.amount)
+                            progress.amount.saturating_sub(reduction.amount)
                         } else {
-                            floor_one(next.amount, reduction.amount)
+                            floor_one(progress.amount, reduction.amount)
                         };
-                        next.reductions
-                            .push((reduction.name.clone(), before - next.amount));
+                        self.emit(Event::DamageReduced {
+                            target,
+                            source: reduction.name.clone(),
+                            by: progress.amount - after,
+                        })
                     }
                     PlayerCommand::UseReduction { .. } => {
-                        return refuse(format!("the reduction on offer is {}", reduction.name));
+                        refuse(format!("the reduction on offer is {}", reduction.name))
                     }
-                    PlayerCommand::DeclineReduction => {}
-                    _ => return refuse("use the reduction or decline"),
+                    PlayerCommand::DeclineReduction => self.emit(Event::ReductionDeclined {
+                        model: model.id,
+                        name: reduction.name.clone(),
+                    }),
+                    _ => refuse("use the reduction or decline"),
                 }
-                self.damage_reductions(next)
             }
             DamageStage::SoulstoneReduce => {
                 Self::require_seat(seat, target_owner)?;
@@ -1486,10 +1307,6 @@ impl Sim<'_> {
                                 card: *card,
                                 by,
                             })?;
-                            let before = next.amount;
-                            next.amount = next.amount.saturating_sub(by);
-                            next.reductions
-                                .push(("soulstone".into(), before - next.amount));
                             self.emit(Event::ConflictCleared {
                                 cards: vec![(seat, *card)],
                             })?;
@@ -1498,120 +1315,162 @@ impl Sim<'_> {
                     PlayerCommand::DeclineReduce => {}
                     _ => return refuse("spend a soulstone to reduce the damage, or decline"),
                 }
-                self.suffer(next)
+                self.suffer()
             }
         }
     }
 
-    /// Takes the next queued damage (or asks which, when several were dealt at once).
-    fn start_next_damage(&mut self) -> Result<(), RuleError> {
-        let Some(first) = self.state.damage_queue.first().cloned() else {
-            return Ok(());
-        };
-        let mut targets: Vec<ModelId> = self
+    /// Several models were dealt damage at the same moment and none is
+    /// resolving: the owner of the first picks which resolves next.
+    fn damage_order(&self) -> Option<Seat> {
+        let first = self.state.damage_queue.first()?;
+        let several = self
             .state
             .damage_queue
             .iter()
-            .filter(|d| d.batch == first.batch)
-            .map(|d| d.target)
-            .collect();
-        targets.sort_unstable();
-        targets.dedup();
-        if targets.len() > 1 {
-            let progress = new_progress(first, DamageStage::Order);
-            return self.emit(Event::DamageStep {
-                progress: Some(Box::new(progress)),
-            });
+            .any(|d| d.batch == first.batch && d.target != first.target);
+        if !several {
+            return None;
         }
-        self.emit(Event::DequeueDamage { index: 0 })?;
-        self.begin_damage(first)
+        self.state.model(first.target).map(|m| m.owner)
     }
 
-    fn begin_damage(&mut self, instance: DamageInstance) -> Result<(), RuleError> {
-        let killed = self.state.model(instance.target).is_none_or(|m| m.killed);
-        if killed {
-            // The target left play: the damage does nothing.
-            return self.emit(Event::DamageStep { progress: None });
+    fn damage_order_command(
+        &mut self,
+        seat: Seat,
+        owner: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        Self::require_seat(seat, owner)?;
+        let PlayerCommand::ResolveDamageFirst { model } = command else {
+            return refuse("choose which damaged model resolves first");
+        };
+        let batch = self
+            .state
+            .damage_queue
+            .first()
+            .map(|d| d.batch)
+            .ok_or(RuleError::NothingPending)?;
+        if !self
+            .state
+            .damage_queue
+            .iter()
+            .any(|d| d.batch == batch && d.target == *model)
+        {
+            return refuse("that model has no damage waiting");
         }
-        match instance.amount {
-            DamageAmount::Fixed { amount } => {
-                let mut progress = new_progress(instance.clone(), DamageStage::Reductions);
-                progress.base = amount;
-                let raises = if amount > 0 || !instance.additions.is_empty() {
-                    instance.raises
-                } else {
-                    0
-                };
-                progress.raises_added = raises;
-                let additions: u8 = instance.additions.iter().map(|(_, a)| *a).sum();
-                progress.dealt = amount.saturating_add(raises).saturating_add(additions);
-                progress.amount = progress.dealt;
-                self.damage_reductions(progress)
-            }
-            DamageAmount::Flip { .. } => {
-                let mut progress = new_progress(instance.clone(), DamageStage::Block);
-                progress.flip_modifiers = instance.modifiers;
-                let target = self.state.model(instance.target).cloned();
-                let can_block = target.as_ref().is_some_and(|m| m.soulstone_user)
-                    && self
-                        .state
-                        .player(target.map(|m| m.owner).unwrap_or(Seat::A))
-                        .soulstones
-                        > 0;
-                if can_block {
-                    return self.emit(Event::DamageStep {
-                        progress: Some(Box::new(progress)),
-                    });
+        self.begin_damage(*model, batch)
+    }
+
+    /// The next queued damage starts resolving, unless its owner must first
+    /// say which of several damaged models goes first.
+    fn start_next_damage(&mut self) -> Result<bool, RuleError> {
+        let Some(first) = self.state.damage_queue.first() else {
+            return Ok(false);
+        };
+        if self.damage_order().is_some() {
+            return Ok(false);
+        }
+        let (target, batch) = (first.target, first.batch);
+        self.begin_damage(target, batch)?;
+        Ok(true)
+    }
+
+    fn begin_damage(&mut self, target: ModelId, batch: u32) -> Result<(), RuleError> {
+        self.push_check()?;
+        self.emit(Event::DamageResolving { target, batch })?;
+        if self.state.model(target).is_none_or(|m| m.killed) {
+            // The target left play: the damage does nothing.
+            return self.emit(Event::DamageFizzled { target });
+        }
+        Ok(())
+    }
+
+    /// Runs the damage timing's automatic steps; false when a decision is awaited.
+    fn advance_damage(&mut self) -> Result<bool, RuleError> {
+        let progress = self
+            .state
+            .damage()
+            .ok_or(RuleError::NothingPending)?
+            .clone();
+        let target = progress.instance.target;
+        let target_model = self.state.model(target).cloned();
+        let owner = target_model.as_ref().map_or(Seat::A, |m| m.owner);
+        let attacker = progress.instance.attacker.unwrap_or(Seat::A);
+        let can_spend = target_model.as_ref().is_some_and(|m| m.soulstone_user)
+            && self.state.player(owner).soulstones > 0;
+        match progress.stage() {
+            DamageStage::Block => {
+                if can_spend && !progress.block_decided {
+                    return Ok(false);
                 }
-                self.damage_flip(progress)
+                self.damage_flip(&progress)?;
+                Ok(true)
+            }
+            DamageStage::FlipChoose => {
+                let revealed = self.state.player(attacker).revealed.as_slice().to_vec();
+                let allowed = allowed_choices(&revealed, progress.flip_modifiers);
+                match allowed.as_slice() {
+                    [] => {
+                        // No card could be flipped: no damage.
+                        self.emit(Event::DamageFlipEnded { base: 0, dealt: 0 })?;
+                        Ok(true)
+                    }
+                    [only] => {
+                        self.choose(attacker, None, *only)?;
+                        Ok(true)
+                    }
+                    _ => Ok(false),
+                }
+            }
+            DamageStage::FlipCheat => {
+                let black = progress.card.is_some_and(|c| c.is_black_joker());
+                let may_cheat = progress.flip_modifiers >= 0
+                    && !black
+                    && !self.state.player(attacker).hand.is_empty();
+                if may_cheat && !progress.cheat_decided {
+                    return Ok(false);
+                }
+                self.end_damage_flip(&progress)?;
+                Ok(true)
+            }
+            DamageStage::Reductions => {
+                if self.optional_reduction(&progress).is_some() {
+                    return Ok(false);
+                }
+                self.automatic_reductions(&progress)?;
+                Ok(true)
+            }
+            DamageStage::SoulstoneReduce => {
+                let may_reduce = !self.fourth()
+                    && !progress.instance.irreducible
+                    && progress.amount > 0
+                    && can_spend;
+                if may_reduce {
+                    return Ok(false);
+                }
+                self.suffer()?;
+                Ok(true)
             }
         }
     }
 
     /// 3rd edition: the attacker flips for damage.
-    fn damage_flip(&mut self, mut progress: DamageProgress) -> Result<(), RuleError> {
+    fn damage_flip(&mut self, progress: &DamageProgress) -> Result<(), RuleError> {
         let attacker = progress.instance.attacker.unwrap_or(Seat::A);
         self.emit(Event::DamageFlipStarted {
             seat: attacker,
             target: progress.instance.target,
             modifiers: progress.flip_modifiers,
         })?;
-        let cards = self.reveal(attacker, None, reveal_count(progress.flip_modifiers))?;
-        let allowed = allowed_choices(&cards, progress.flip_modifiers);
-        if let [only] = allowed.as_slice() {
-            self.choose(attacker, None, *only)?;
-            progress.card = Some(*only);
-            return self.damage_after_flip_choice(progress);
-        }
-        if allowed.is_empty() {
-            progress.card = None;
-            progress.dealt = 0;
-            progress.amount = 0;
-            return self.damage_reductions(progress);
-        }
-        progress.stage = DamageStage::FlipChoose;
-        self.emit(Event::DamageStep {
-            progress: Some(Box::new(progress)),
-        })
+        self.reveal(attacker, None, reveal_count(progress.flip_modifiers))?;
+        Ok(())
     }
 
-    fn damage_after_flip_choice(&mut self, mut progress: DamageProgress) -> Result<(), RuleError> {
+    /// The damage flip's card gives the damage.
+    fn end_damage_flip(&mut self, progress: &DamageProgress) -> Result<(), RuleError> {
         let attacker = progress.instance.attacker.unwrap_or(Seat::A);
-        let black = progress.card.is_some_and(|c| c.is_black_joker());
-        let may_cheat =
-            progress.flip_modifiers >= 0 && !black && !self.state.player(attacker).hand.is_empty();
-        if may_cheat {
-            progress.stage = DamageStage::FlipCheat;
-            return self.emit(Event::DamageStep {
-                progress: Some(Box::new(progress)),
-            });
-        }
-        self.damage_amount_from_card(progress)
-    }
-
-    fn damage_amount_from_card(&mut self, mut progress: DamageProgress) -> Result<(), RuleError> {
-        let attacker = progress.instance.attacker.unwrap_or(Seat::A);
-        let card = progress.card;
+        let (mut base, mut dealt) = (0, 0);
         if let (
             DamageAmount::Flip {
                 weak,
@@ -1619,23 +1478,21 @@ impl Sim<'_> {
                 severe,
             },
             Some(card),
-        ) = (progress.instance.amount, card)
+        ) = (progress.instance.amount, progress.card)
         {
-            progress.base = flip_damage(card, weak, moderate, severe);
+            base = flip_damage(card, weak, moderate, severe);
             // The Black Joker's nothing cannot be raised by anything.
             let additions: u8 = if card.is_black_joker() {
                 0
             } else {
                 progress.instance.additions.iter().map(|(_, a)| *a).sum()
             };
-            progress.dealt = progress.base.saturating_add(additions);
-            progress.amount = progress.dealt;
+            dealt = base.saturating_add(additions);
             self.emit(Event::ConflictCleared {
                 cards: vec![(attacker, card)],
             })?;
         }
-        self.emit(Event::DamageFlipEnded)?;
-        self.damage_reductions(progress)
+        self.emit(Event::DamageFlipEnded { base, dealt })
     }
 
     /// The next optional reduction the damaged model could use, if any.
@@ -1658,39 +1515,32 @@ impl Sim<'_> {
             .map(|(index, _)| index)
     }
 
-    /// Damage timing step 3, in this order: optional reductions (the damaged
-    /// model's choice), cover and named reductions (not below 1), the tie
-    /// (not below 0), Shielded (not below 0). Irreducible damage skips it.
-    fn damage_reductions(&mut self, mut progress: DamageProgress) -> Result<(), RuleError> {
-        if self.optional_reduction(&progress).is_some() {
-            progress.stage = DamageStage::Reductions;
-            return self.emit(Event::DamageStep {
-                progress: Some(Box::new(progress)),
-            });
-        }
-        let fourth = self.fourth();
+    /// Damage timing step 3 after the optional reductions, in this order:
+    /// cover and named reductions (not below 1), the tie (not below 0),
+    /// Shielded (not below 0). Irreducible damage skips it.
+    fn automatic_reductions(&mut self, progress: &DamageProgress) -> Result<(), RuleError> {
         let target = progress.instance.target;
-        if !progress.instance.irreducible && progress.amount > 0 {
+        let mut amount = progress.amount;
+        let mut reductions: Vec<(String, u8)> = Vec::new();
+        if !progress.instance.irreducible && amount > 0 {
             let model = self.state.model(target).cloned();
             if progress.instance.cover {
-                let before = progress.amount;
-                progress.amount = floor_one(progress.amount, 1);
-                progress
-                    .reductions
-                    .push(("cover".into(), before - progress.amount));
+                let before = amount;
+                amount = floor_one(amount, 1);
+                reductions.push(("cover".into(), before - amount));
             }
             if let Some(model) = &model {
                 for (index, reduction) in model.reductions.iter().enumerate() {
                     let used = reduction.once_per_activation
                         && model.reductions_used.contains(&(index as u8));
-                    if reduction.optional || used || progress.amount == 0 {
+                    if reduction.optional || used || amount == 0 {
                         continue;
                     }
-                    let before = progress.amount;
-                    progress.amount = if reduction.can_reach_zero {
-                        progress.amount.saturating_sub(reduction.amount)
+                    let before = amount;
+                    amount = if reduction.can_reach_zero {
+                        amount.saturating_sub(reduction.amount)
                     } else {
-                        floor_one(progress.amount, reduction.amount)
+                        floor_one(amount, reduction.amount)
                     };
                     if reduction.once_per_activation {
                         self.emit(Event::ReductionUsed {
@@ -1698,58 +1548,44 @@ impl Sim<'_> {
                             name: reduction.name.clone(),
                         })?;
                     }
-                    progress
-                        .reductions
-                        .push((reduction.name.clone(), before - progress.amount));
+                    reductions.push((reduction.name.clone(), before - amount));
                 }
             }
             if progress.instance.tie {
-                let before = progress.amount;
-                progress.amount = progress.amount.saturating_sub(1);
-                progress
-                    .reductions
-                    .push(("tie".into(), before - progress.amount));
+                let before = amount;
+                amount = amount.saturating_sub(1);
+                reductions.push(("tie".into(), before - amount));
             }
             if model
                 .as_ref()
                 .is_some_and(|m| m.tokens.has(Token::Shielded))
-                && progress.amount > 0
+                && amount > 0
             {
                 self.emit(Event::TokenRemoved {
                     model: target,
                     token: Token::Shielded,
                     by: 1,
                 })?;
-                let before = progress.amount;
-                progress.amount = progress.amount.saturating_sub(1);
-                progress
-                    .reductions
-                    .push(("Shielded".into(), before - progress.amount));
+                let before = amount;
+                amount = amount.saturating_sub(1);
+                reductions.push(("Shielded".into(), before - amount));
             }
         }
-        // 3rd edition: a soulstone may still reduce the damage, after everything else.
-        if !fourth && !progress.instance.irreducible && progress.amount > 0 {
-            let model = self.state.model(target).cloned();
-            let can = model.as_ref().is_some_and(|m| m.soulstone_user)
-                && self
-                    .state
-                    .player(model.map(|m| m.owner).unwrap_or(Seat::A))
-                    .soulstones
-                    > 0;
-            if can {
-                progress.stage = DamageStage::SoulstoneReduce;
-                return self.emit(Event::DamageStep {
-                    progress: Some(Box::new(progress)),
-                });
-            }
-        }
-        self.suffer(progress)
+        self.emit(Event::ReductionsApplied {
+            target,
+            reductions,
+            amount,
+        })
     }
 
     /// Steps 4–6: health goes down (never below 0); at 0 the model is killed.
-    fn suffer(&mut self, progress: DamageProgress) -> Result<(), RuleError> {
+    fn suffer(&mut self) -> Result<(), RuleError> {
+        let progress = self
+            .state
+            .damage()
+            .ok_or(RuleError::NothingPending)?
+            .clone();
         let target = progress.instance.target;
-        self.emit(Event::DamageStep { progress: None })?;
         self.emit(Event::DamageDealt {
             report: DamageReport {
                 target,
@@ -1843,44 +1679,25 @@ impl Sim<'_> {
 
     // ------------------------------------------------------------ the loop
 
-    /// Runs automatic steps until the game waits for a decision (or is idle).
+    /// Runs automatic steps until the game waits for a decision (or for
+    /// its flow's next command). The innermost frame moves on first.
     fn advance(&mut self) -> Result<(), RuleError> {
         for _ in 0..MAX_EVENTS_PER_COMMAND {
-            let progressed = match &self.state.phase {
-                Phase::Contributions => {
-                    if self
-                        .state
-                        .fairness
-                        .contributions
-                        .iter()
-                        .all(Option::is_some)
-                    {
-                        for seat in Seat::BOTH {
-                            let number = self.state.fairness.shuffles[seat.index()] + 1;
-                            let cards = self.state.player(seat).deck.len()
-                                + self.state.player(seat).discard.len();
-                            self.emit(Event::DeckShuffled {
-                                seat,
-                                number,
-                                cards: cards as u8,
-                                with_deck: true,
-                            })?;
-                        }
-                        self.emit(Event::ContributionsComplete)?;
-                        true
-                    } else {
-                        false
-                    }
-                }
-                Phase::Duel { .. } => self.advance_duel()?,
-                Phase::Damage { .. } | Phase::HandLimit { .. } | Phase::Ended => false,
-                Phase::Idle => {
+            if self.state.ended {
+                return Ok(());
+            }
+            let progressed = match self.state.frame() {
+                Some(Frame::Contributions) => self.advance_contributions()?,
+                Some(Frame::Duel { .. }) => self.advance_duel()?,
+                Some(Frame::Damage { .. }) => self.advance_damage()?,
+                Some(Frame::HandLimit { .. }) => false,
+                None => {
                     if !self.state.damage_queue.is_empty() {
-                        self.start_next_damage()?;
-                        true
+                        self.start_next_damage()?
                     } else if let Some(seat) = self.over_hand_limit() {
                         let excess = self.state.player(seat).hand.len()
                             - usize::from(self.state.edition.max_hand());
+                        self.push_check()?;
                         self.emit(Event::HandOverLimit {
                             seat,
                             excess: excess as u8,
@@ -1900,26 +1717,46 @@ impl Sim<'_> {
         })
     }
 
+    /// Both players' entropy is in: the first shuffles, and play begins.
+    fn advance_contributions(&mut self) -> Result<bool, RuleError> {
+        if !self
+            .state
+            .fairness
+            .contributions
+            .iter()
+            .all(Option::is_some)
+        {
+            return Ok(false);
+        }
+        for seat in Seat::BOTH {
+            let number = self.state.fairness.shuffles[seat.index()] + 1;
+            let cards = self.state.player(seat).deck.len() + self.state.player(seat).discard.len();
+            self.emit(Event::DeckShuffled {
+                seat,
+                number,
+                cards: cards as u8,
+                with_deck: true,
+            })?;
+        }
+        self.emit(Event::ContributionsComplete)?;
+        Ok(true)
+    }
+
+    /// A procedure may start only while the stack has room.
+    fn push_check(&self) -> Result<(), RuleError> {
+        if self.state.frames.len() >= MAX_FRAMES {
+            return Err(RuleError::Limit {
+                reason: format!("at most {MAX_FRAMES} procedures can be in progress at once"),
+            });
+        }
+        Ok(())
+    }
+
     fn over_hand_limit(&self) -> Option<Seat> {
         let max = usize::from(self.state.edition.max_hand());
         Seat::BOTH
             .into_iter()
             .find(|s| self.state.player(*s).hand.len() > max)
-    }
-}
-
-fn new_progress(instance: DamageInstance, stage: DamageStage) -> DamageProgress {
-    DamageProgress {
-        instance,
-        stage,
-        flip_modifiers: 0,
-        card: None,
-        dealt: 0,
-        amount: 0,
-        reductions: Vec::new(),
-        next_reduction: 0,
-        base: 0,
-        raises_added: 0,
     }
 }
 

@@ -13,7 +13,7 @@ use super::fairness::{Bytes32, shuffle_cards};
 use super::fate::{Card, DECK_SIZE};
 use super::model::Model;
 use super::pile::Pile;
-use super::state::{Fairness, GameState, Phase, PlayerState};
+use super::state::{Fairness, GameState, PlayerState};
 use super::{Edition, Seat, apply, decide, pending};
 
 /// Scenario files are small; anything bigger is a mistake or an attack.
@@ -226,7 +226,8 @@ impl Scenario {
             fairness,
             players,
             models: std::sync::Arc::new(self.models.clone()),
-            phase: Phase::Idle,
+            frames: Vec::new(),
+            ended: false,
             damage_queue: Vec::new(),
             last_outcome: None,
         };

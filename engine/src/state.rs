@@ -5,6 +5,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::damage::{DamageInstance, DamageProgress};
+use super::duel::DuelStep;
+use super::duel::Role;
 use super::duel::{Duel, Outcome};
 use super::event::Event;
 use super::fairness::{self, Bytes32, FAIRNESS_SCHEME};
@@ -76,13 +78,13 @@ impl Fairness {
     }
 }
 
-/// What the game is doing.
+/// A procedure in progress. The state holds a stack of them, innermost
+/// last: each starts inside the one below and hands back to it when it ends.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "phase", rename_all = "snake_case")]
-pub enum Phase {
+#[serde(tag = "frame", rename_all = "snake_case")]
+pub enum Frame {
     /// Waiting for both players' entropy before the first shuffle.
     Contributions,
-    Idle,
     Duel {
         /// Inline, not boxed: the state is copied for every command.
         duel: Duel,
@@ -94,7 +96,6 @@ pub enum Phase {
     HandLimit {
         seat: Seat,
     },
-    Ended,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,7 +108,10 @@ pub struct GameState {
     /// Shared until an event changes a model: the state is copied for every
     /// command, and most commands change no model.
     pub models: Arc<Vec<Model>>,
-    pub phase: Phase,
+    /// The procedures in progress, innermost last (at most `MAX_FRAMES`);
+    /// empty when the game waits for its flow's next command.
+    pub frames: Vec<Frame>,
+    pub ended: bool,
     /// Damage waiting to be resolved, in order.
     pub damage_queue: Vec<DamageInstance>,
     /// The last duel's outcome (the damage that follows reads it).
@@ -138,7 +142,8 @@ impl GameState {
             fairness: Fairness::new(setup.seed),
             players,
             models: Arc::new(setup.models),
-            phase: Phase::Contributions,
+            frames: vec![Frame::Contributions],
+            ended: false,
             damage_queue: Vec::new(),
             last_outcome: None,
         };
@@ -215,17 +220,61 @@ impl GameState {
             .find(|m| m.id == id)
     }
 
+    /// The innermost procedure in progress.
+    pub fn frame(&self) -> Option<&Frame> {
+        self.frames.last()
+    }
+
+    /// The duel in progress, if it is the innermost procedure.
     pub fn duel(&self) -> Option<&Duel> {
-        match &self.phase {
-            Phase::Duel { duel } => Some(duel),
+        match self.frame() {
+            Some(Frame::Duel { duel }) => Some(duel),
             _ => None,
         }
     }
 
     fn duel_mut(&mut self) -> Option<&mut Duel> {
-        match &mut self.phase {
-            Phase::Duel { duel } => Some(duel),
+        match self.frames.last_mut() {
+            Some(Frame::Duel { duel }) => Some(duel),
             _ => None,
+        }
+    }
+
+    /// The damage resolving, if it is the innermost procedure.
+    pub fn damage(&self) -> Option<&DamageProgress> {
+        match self.frame() {
+            Some(Frame::Damage { progress }) => Some(progress),
+            _ => None,
+        }
+    }
+
+    fn damage_mut(&mut self) -> Option<&mut DamageProgress> {
+        match self.frames.last_mut() {
+            Some(Frame::Damage { progress }) => Some(progress),
+            _ => None,
+        }
+    }
+
+    /// Ends the innermost procedure if it is the one `is` names.
+    fn pop_frame(&mut self, is: impl Fn(&Frame) -> bool) {
+        if self.frames.last().is_some_and(is) {
+            self.frames.pop();
+        }
+    }
+
+    /// How many sides declare triggers: in 4th edition only the initiator,
+    /// in 3rd edition both (the initiator first).
+    pub fn trigger_slots(&self) -> u8 {
+        match self.edition {
+            Edition::Fourth => 1,
+            Edition::Third => 2,
+        }
+    }
+
+    /// Moves the duel to the step `next` gives.
+    fn duel_step(&mut self, next: impl Fn(&Duel) -> DuelStep) {
+        if let Some(duel) = self.duel_mut() {
+            duel.step = next(duel);
         }
     }
 
@@ -291,7 +340,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             initiator_base,
             resister_base,
         } => {
-            use super::duel::{Duel, DuelStep, Role, Side, Sides};
+            use super::duel::{Duel, Side, Sides};
             let initiator = Side::new(
                 spec.initiator,
                 *initiator_seat,
@@ -306,16 +355,15 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 _ => None,
             };
             state.last_outcome = None;
-            state.phase = Phase::Duel {
+            let fourth = state.edition == Edition::Fourth;
+            state.frames.push(Frame::Duel {
                 duel: Duel {
                     raise_value: spec.raise_value,
                     spec: std::sync::Arc::clone(spec),
-                    step: DuelStep::Modify {
-                        role: Role::Initiator,
-                    },
+                    step: Duel::first_step(spec, fourth),
                     sides: Sides::new(initiator, resister),
                 },
-            };
+            });
         }
         Event::Relented { role } => {
             if let Some(side) = state.side_mut(Some(*role)) {
@@ -324,16 +372,50 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 side.cheat_decided = true;
                 side.trigger_decided = true;
             }
+            state.duel_step(Duel::modify_or_flip);
         }
-        Event::RelentDeclined { .. }
-        | Event::TotalsAnnounced { .. }
-        | Event::TopCardKept { .. }
-        | Event::CheatSkipped { .. }
-        | Event::DamageDealt { .. }
-        | Event::DamageFlipStarted { .. }
-        | Event::DamageFlipEnded
-        | Event::DamageBlocked { .. }
-        | Event::RemainsDropped { .. } => {}
+        Event::RelentDeclined { .. } => state.duel_step(Duel::modify_or_flip),
+        Event::TotalsAnnounced { last: false, .. } => {
+            state.duel_step(|duel| duel.cheat_from(duel.cheat_order(), 0));
+        }
+        Event::TotalsAnnounced { last: true, .. } => {
+            let slots = state.trigger_slots();
+            state.duel_step(|duel| duel.triggers_from(0, slots));
+        }
+        Event::TopCardKept { .. } => state.duel_step(back_to_modifying),
+        Event::CheatSkipped { .. } => state.duel_step(next_cheat),
+        Event::DuelFlipped => state.duel_step(|duel| DuelStep::Choose {
+            role: duel.choosing().unwrap_or(Role::Initiator),
+        }),
+        Event::DamageDealt { .. } | Event::DamageFizzled { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::Damage { .. }));
+        }
+        Event::DamageFlipStarted { .. } => {
+            if let Some(progress) = state.damage_mut() {
+                progress.block_decided = true;
+                progress.flip_started = true;
+            }
+        }
+        Event::DamageFlipEnded { base, dealt } => {
+            if let Some(progress) = state.damage_mut() {
+                progress.base = *base;
+                progress.dealt = *dealt;
+                progress.amount = *dealt;
+                progress.flip_ended = true;
+            }
+        }
+        Event::DamageBlocked { .. } => {
+            if let Some(progress) = state.damage_mut() {
+                progress.flip_modifiers = progress.flip_modifiers.saturating_sub(1);
+                progress.block_decided = true;
+            }
+        }
+        Event::BlockDeclined { .. } => {
+            if let Some(progress) = state.damage_mut() {
+                progress.block_decided = true;
+            }
+        }
+        Event::RemainsDropped { .. } => {}
         Event::ModifierAdded { role, amount, .. } => {
             if let Some(side) = state.side_mut(Some(*role)) {
                 side.modifiers = side.modifiers.saturating_add(*amount);
@@ -387,11 +469,13 @@ pub fn apply(state: &mut GameState, event: &Event) {
             if let Some(card) = player.deck.pop() {
                 player.discard.push(card);
             }
+            state.duel_step(back_to_modifying);
         }
         Event::FinishedModifying { role } => {
             if let Some(side) = state.side_mut(Some(*role)) {
                 side.modified = true;
             }
+            state.duel_step(Duel::modify_or_flip);
         }
         Event::Revealed { seat, role, cards } => {
             let player = state.player_mut(*seat);
@@ -420,6 +504,22 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 side.flipped_black_joker = card.is_black_joker();
                 side.flipped_red_joker = card.is_red_joker();
             }
+            if role.is_some() {
+                state.duel_step(|duel| match duel.step {
+                    DuelStep::Choose { role } => DuelStep::Choose {
+                        role: duel.choosing().unwrap_or(role),
+                    },
+                    step => step,
+                });
+            } else if let Some(progress) = state.damage_mut()
+                && progress.flip_started
+                && !progress.flip_ended
+                && progress.card.is_none()
+            {
+                // The damage flip's card (a soulstone reduction flip comes
+                // after the damage flip has ended).
+                progress.card = Some(*card);
+            }
         }
         Event::RevealedDiscarded { seat, cards } => {
             let player = state.player_mut(*seat);
@@ -444,28 +544,35 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 side.card = Some(*card_in);
                 side.cheat_decided = true;
             }
+            cheat_decided(state, *role, Some(*card_in));
         }
         Event::CheatDeclined { role } => {
             if let Some(side) = state.side_mut(*role) {
                 side.cheat_decided = true;
             }
+            cheat_decided(state, *role, None);
         }
         Event::JokerSuitChosen { role, suit } => {
             if let Some(side) = state.side_mut(Some(*role)) {
                 side.joker_suit = *suit;
                 side.joker_suit_chosen = true;
             }
+            state.duel_step(Duel::joker_suit_step);
         }
         Event::TriggerDeclared { role, name } => {
             if let Some(side) = state.side_mut(Some(*role)) {
                 side.trigger = Some(name.clone());
                 side.trigger_decided = true;
             }
+            let slots = state.trigger_slots();
+            state.duel_step(|duel| next_trigger(duel, slots));
         }
         Event::TriggerDeclined { role } => {
             if let Some(side) = state.side_mut(Some(*role)) {
                 side.trigger_decided = true;
             }
+            let slots = state.trigger_slots();
+            state.duel_step(|duel| next_trigger(duel, slots));
         }
         Event::RaiseValueChanged { value } => {
             if let Some(duel) = state.duel_mut() {
@@ -483,18 +590,55 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 }
             }
         }
-        Event::DuelEnded => {
-            if matches!(state.phase, Phase::Duel { .. }) {
-                state.phase = Phase::Idle;
+        Event::DuelEnded => state.pop_frame(|f| matches!(f, Frame::Duel { .. })),
+        Event::DamageReductionFlip { by, .. } => {
+            if let Some(progress) = state.damage_mut() {
+                let before = progress.amount;
+                progress.amount = before.saturating_sub(*by);
+                progress
+                    .reductions
+                    .push(("soulstone".into(), before - progress.amount));
             }
         }
-        Event::DamageReductionFlip { .. } => {}
         Event::ReductionUsed { model, name } => {
-            if let Some(m) = state.model_mut(*model)
-                && let Some(index) = m.reductions.iter().position(|r| &r.name == name)
-                && m.reductions[index].once_per_activation
-            {
-                m.reductions_used.push(index as u8);
+            let index = state
+                .model(*model)
+                .and_then(|m| m.reductions.iter().position(|r| &r.name == name));
+            if let Some(index) = index {
+                let optional = state
+                    .model(*model)
+                    .is_some_and(|m| m.reductions[index].optional);
+                if let Some(m) = state.model_mut(*model)
+                    && m.reductions[index].once_per_activation
+                {
+                    m.reductions_used.push(index as u8);
+                }
+                if optional {
+                    offered(state, index);
+                }
+            }
+        }
+        Event::ReductionDeclined { model, name } => {
+            let index = state
+                .model(*model)
+                .and_then(|m| m.reductions.iter().position(|r| &r.name == name));
+            if let Some(index) = index {
+                offered(state, index);
+            }
+        }
+        Event::DamageReduced { source, by, .. } => {
+            if let Some(progress) = state.damage_mut() {
+                progress.amount = progress.amount.saturating_sub(*by);
+                progress.reductions.push((source.clone(), *by));
+            }
+        }
+        Event::ReductionsApplied {
+            reductions, amount, ..
+        } => {
+            if let Some(progress) = state.damage_mut() {
+                progress.reductions.extend(reductions.iter().cloned());
+                progress.amount = *amount;
+                progress.reductions_applied = true;
             }
         }
         Event::HealthChanged { model, to, .. } => {
@@ -508,7 +652,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
         }
         Event::HandOverLimit { seat, .. } => {
-            state.phase = Phase::HandLimit { seat: *seat };
+            state.frames.push(Frame::HandLimit { seat: *seat });
         }
         Event::Discarded { seat, cards } => {
             let player = state.player_mut(*seat);
@@ -517,9 +661,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     player.discard.push(*card);
                 }
             }
-            if matches!(state.phase, Phase::HandLimit { .. }) {
-                state.phase = Phase::Idle;
-            }
+            state.pop_frame(|f| matches!(f, Frame::HandLimit { .. }));
         }
         Event::ActivationStarted => {
             for m in Arc::make_mut(&mut state.models) {
@@ -530,31 +672,67 @@ pub fn apply(state: &mut GameState, event: &Event) {
             state.fairness.revealed = true;
         }
         Event::GameEnded => {
-            state.phase = Phase::Ended;
+            state.frames.clear();
+            state.ended = true;
         }
-        Event::DuelStep { step } => {
-            if let Some(duel) = state.duel_mut() {
-                duel.step = *step;
-            }
-        }
-        Event::DamageStep { progress } => {
-            state.phase = match progress {
-                Some(progress) => Phase::Damage {
-                    progress: progress.clone(),
-                },
-                None => Phase::Idle,
-            };
-        }
-        Event::QueueDamage { instance } => {
+        Event::DamageQueued { instance } => {
             state.damage_queue.push((**instance).clone());
         }
-        Event::DequeueDamage { index } => {
-            if *index < state.damage_queue.len() {
-                state.damage_queue.remove(*index);
+        Event::DamageResolving { target, batch } => {
+            if let Some(index) = state
+                .damage_queue
+                .iter()
+                .position(|d| d.batch == *batch && d.target == *target)
+            {
+                let instance = state.damage_queue.remove(index);
+                state.frames.push(Frame::Damage {
+                    progress: Box::new(DamageProgress::begin(instance)),
+                });
             }
         }
         Event::ContributionsComplete => {
-            state.phase = Phase::Idle;
+            state.pop_frame(|f| matches!(f, Frame::Contributions));
         }
+    }
+}
+
+/// After looking at the top card (Insight), the side goes on modifying.
+fn back_to_modifying(duel: &Duel) -> DuelStep {
+    match duel.step {
+        DuelStep::InsightTop { role } => DuelStep::Modify { role },
+        step => step,
+    }
+}
+
+fn next_cheat(duel: &Duel) -> DuelStep {
+    match duel.step {
+        DuelStep::Cheat { order, next } => duel.cheat_from(order, next + 1),
+        step => step,
+    }
+}
+
+fn next_trigger(duel: &Duel, slots: u8) -> DuelStep {
+    match duel.step {
+        DuelStep::Triggers { next, .. } => duel.triggers_from(next + 1, slots),
+        step => step,
+    }
+}
+
+/// A side of the duel (`role`) or the damage flip (`None`) decided on cheating.
+fn cheat_decided(state: &mut GameState, role: Option<super::duel::Role>, card_in: Option<Card>) {
+    if role.is_some() {
+        state.duel_step(next_cheat);
+    } else if let Some(progress) = state.damage_mut() {
+        progress.cheat_decided = true;
+        if card_in.is_some() {
+            progress.card = card_in;
+        }
+    }
+}
+
+/// The optional reduction at `index` was offered (used or declined).
+fn offered(state: &mut GameState, index: usize) {
+    if let Some(progress) = state.damage_mut() {
+        progress.next_reduction = progress.next_reduction.max(index as u8 + 1);
     }
 }

@@ -10,7 +10,7 @@ use super::fairness::Bytes32;
 use super::fate::Card;
 use super::model::Model;
 use super::pending::{Decision, pending};
-use super::state::{GameState, Phase};
+use super::state::{Frame, GameState};
 use super::{Edition, Seat};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,7 +54,9 @@ pub struct View {
     pub fairness: FairnessView,
     pub players: [PlayerView; 2],
     pub models: Vec<Model>,
-    pub phase: Phase,
+    /// The procedures in progress, innermost last.
+    pub frames: Vec<Frame>,
+    pub ended: bool,
     pub damage_queue: Vec<DamageInstance>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_outcome: Option<Outcome>,
@@ -98,7 +100,8 @@ pub fn view(state: &GameState, viewer: Viewer) -> View {
         },
         players: [player_view(Seat::A), player_view(Seat::B)],
         models: state.models.to_vec(),
-        phase: state.phase.clone(),
+        frames: state.frames.clone(),
+        ended: state.ended,
         damage_queue: state.damage_queue.clone(),
         last_outcome: state.last_outcome,
         waiting_for: open.seats(),
