@@ -14,6 +14,7 @@ use super::duel::{DuelSpec, Outcome, Role, Suits};
 use super::fairness::Bytes32;
 use super::fate::{Card, Suit};
 use super::flip::RevealedCards;
+use super::hidden::Hidden;
 use super::model::{ModelId, Token};
 use super::view::Viewer;
 
@@ -52,10 +53,10 @@ pub enum Event {
         cards: u8,
         with_deck: bool,
     },
-    /// A card was drawn into the hand; `card` is hidden from the opponent.
+    /// A card was drawn into the hand; only its owner sees which.
     Drew {
         seat: Seat,
-        card: Option<Card>,
+        card: Hidden<Card>,
     },
     TokenGained {
         model: ModelId,
@@ -113,10 +114,10 @@ pub enum Event {
     SoulstoneInfused {
         seat: Seat,
     },
-    /// Insight: the player looks at the top card; hidden from the opponent.
+    /// Insight: the player looks at the top card; only they see which.
     TopCardSeen {
         seat: Seat,
-        card: Option<Card>,
+        card: Hidden<Card>,
     },
     TopCardKept {
         seat: Seat,
@@ -286,26 +287,13 @@ pub enum Event {
 }
 
 impl Event {
-    /// The event as a viewer may see it: the opponent's drawn cards and
-    /// cards looked at in secret are hidden; everything else is public.
-    pub fn for_viewer(&self, viewer: Viewer) -> Event {
-        let hidden_from = |seat: Seat| viewer != Viewer::Player(seat);
-        match self {
-            Event::Drew {
-                seat,
-                card: Some(_),
-            } if hidden_from(*seat) => Event::Drew {
-                seat: *seat,
-                card: None,
-            },
-            Event::TopCardSeen {
-                seat,
-                card: Some(_),
-            } if hidden_from(*seat) => Event::TopCardSeen {
-                seat: *seat,
-                card: None,
-            },
-            other => other.clone(),
-        }
+    /// The fact as a viewer may see it, in its JSON form: every [`Hidden`]
+    /// value that is not the viewer's is removed (see [`super::hidden`]);
+    /// everything else is public.
+    pub fn for_viewer(&self, viewer: Viewer) -> serde_json::Value {
+        // A fact is plain data with string keys: serialising cannot fail.
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        super::hidden::redact(&mut value, viewer);
+        value
     }
 }

@@ -17,6 +17,7 @@ use super::error::RuleError;
 use super::event::{DamageReport, Event};
 use super::fate::Card;
 use super::flip::{RevealedCards, allowed_choices, reveal_count};
+use super::hidden::Hidden;
 use super::limits::{
     MAX_DRAW, MAX_EVENTS_PER_COMMAND, MAX_FRAMES, MAX_QUEUED_DAMAGE, MAX_REVEALED, MAX_TOKEN_VALUE,
 };
@@ -391,7 +392,10 @@ impl Sim<'_> {
         if !self.ensure_deck(seat)? {
             return Ok(());
         }
-        let card = self.state.player(seat).deck.top();
+        let card = match self.state.player(seat).deck.top() {
+            Some(card) => Hidden::new(seat, card),
+            None => Hidden::unknown(seat),
+        };
         self.emit(Event::Drew { seat, card })
     }
 
@@ -701,7 +705,10 @@ impl Sim<'_> {
                             model: model.id,
                             token: Token::Insight,
                         })?;
-                        let card = self.state.player(seat).deck.top();
+                        let card = match self.state.player(seat).deck.top() {
+                            Some(card) => Hidden::new(seat, card),
+                            None => Hidden::unknown(seat),
+                        };
                         self.emit(Event::TopCardSeen { seat, card })
                     }
                     _ => refuse(format!("{token:?} is not used before a duel")),

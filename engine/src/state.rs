@@ -119,7 +119,8 @@ pub struct GameState {
 }
 
 /// How a new game starts.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NewGame {
     pub edition: Edition,
     pub seed: Bytes32,

@@ -77,17 +77,21 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
     }
 }
 
-fn new_game(rng: &mut ChaCha8Rng, edition: Edition) -> GameState {
+/// A random game's setup: four models, a random seed and soulstones.
+pub(crate) fn new_setup(rng: &mut ChaCha8Rng, edition: Edition) -> NewGame {
     let models = (1..=4)
         .map(|id| model(rng, id, if id <= 2 { Seat::A } else { Seat::B }, edition))
         .collect();
-    GameState::new(NewGame {
+    NewGame {
         edition,
         seed: Bytes32(rng.random()),
         soulstones: [rng.random_range(0..=3), rng.random_range(0..=3)],
         models,
-    })
-    .unwrap()
+    }
+}
+
+fn new_game(rng: &mut ChaCha8Rng, edition: Edition) -> GameState {
+    GameState::new(new_setup(rng, edition)).unwrap()
 }
 
 fn any_suit(rng: &mut ChaCha8Rng) -> Suit {
@@ -172,7 +176,7 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
     }
 }
 
-fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
+pub(crate) fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
     let model = ModelId(rng.random_range(1..=4));
     match rng.random_range(0..10) {
         0..=4 => random_duel(rng, state),
@@ -428,6 +432,18 @@ fn play(seed: u64, edition: Edition, steps: usize) -> usize {
                         !shown.contains(&format!("\"{card}\"")),
                         "{seat:?} was shown the opponent's drawn {card}: {shown}"
                     );
+                }
+                // A spectator sees no hidden value at all; the owner sees theirs.
+                let spectator =
+                    serde_json::to_string(&event.for_viewer(Viewer::Spectator)).unwrap();
+                if let Event::Drew { seat: owner, card } = event
+                    && let Some(card) = card.value
+                {
+                    let card = format!("\"{card}\"");
+                    assert!(!spectator.contains(&card), "{spectator}");
+                    let own =
+                        serde_json::to_string(&event.for_viewer(Viewer::Player(*owner))).unwrap();
+                    assert!(own.contains(&card), "the owner lost their own card: {own}");
                 }
             }
         }

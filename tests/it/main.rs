@@ -12,6 +12,7 @@ mod browser;
 mod engine_props;
 mod events;
 mod foundation;
+mod replays;
 mod resilience;
 mod scenarios;
 mod setups;

@@ -1,0 +1,258 @@
+//! Golden replays: logs of whole random games recorded under
+//! tests/replays/, replayed by every CI run. A change to a fact's JSON form
+//! or to what applying a fact does breaks stored games, and fails here.
+//! Re-record (only after a deliberate, migrated change) with
+//! `SOULSTONE_RECORD_REPLAYS=1 cargo test replays`.
+
+use std::path::{Path, PathBuf};
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use soulstone_engine::command::{PlayerCommand, Submission};
+use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::log::{GameLog, LOG_FORMAT, LogError, Position, RULES_VERSION};
+use soulstone_engine::pending::Choice;
+use soulstone_engine::{Edition, GameState, execute, pending};
+
+use crate::engine_props::{new_setup, random_flow_command};
+
+/// One golden file: the stored log, the commands that made it (to notice a
+/// rules change) and the position it must reach.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Golden {
+    log: Value,
+    commands: Vec<Submission>,
+    position: Position,
+}
+
+const RECORDINGS: [(&str, Edition, u64); 4] = [
+    ("m4e-random-1", Edition::Fourth, 11),
+    ("m4e-random-2", Edition::Fourth, 12),
+    ("m3e-random-1", Edition::Third, 21),
+    ("m3e-random-2", Edition::Third, 22),
+];
+
+fn folder() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays")
+}
+
+/// Plays a random legal game and keeps its log and commands.
+fn record(edition: Edition, seed: u64) -> Golden {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let setup = new_setup(&mut rng, edition);
+    let mut state = GameState::new(setup.clone()).unwrap();
+    let mut log = GameLog::new(setup);
+    let mut commands = Vec::new();
+    for _ in 0..400 {
+        let waiting = pending(&state);
+        if waiting.ended {
+            break;
+        }
+        let submission = if let Some(decision) = waiting.decisions.choose(&mut rng).cloned() {
+            let command = match decision.choices.choose(&mut rng).unwrap().clone() {
+                Choice::Command { command } => command,
+                Choice::DiscardCards { count, from } => PlayerCommand::DiscardDown {
+                    cards: from.iter().take(usize::from(count)).copied().collect(),
+                },
+                Choice::Entropy => PlayerCommand::Contribute {
+                    entropy: Bytes32(rng.random()),
+                },
+            };
+            Submission::player(decision.seat, state.version, command)
+        } else {
+            Submission::flow(state.version, random_flow_command(&mut rng, &state))
+        };
+        // The game flow's random commands may be refused; those are not logged.
+        if let Ok(facts) = execute(&mut state, &submission) {
+            log.facts.extend(facts);
+            commands.push(submission);
+        }
+    }
+    Golden {
+        log: serde_json::to_value(&log).unwrap(),
+        position: Position::of(&state),
+        commands,
+    }
+}
+
+/// The golden file with one fact and one command a line, so a diff shows
+/// exactly which facts changed.
+fn one_item_a_line(golden: &Golden) -> String {
+    let lines = |items: &[Value]| {
+        items
+            .iter()
+            .map(|item| serde_json::to_string(item).unwrap())
+            .collect::<Vec<_>>()
+            .join(",\n")
+    };
+    let commands: Vec<Value> = golden
+        .commands
+        .iter()
+        .map(|c| serde_json::to_value(c).unwrap())
+        .collect();
+    format!(
+        "{{\"log\": {{\"log_format\": {}, \"rules_version\": {}, \"setup\": {},\n\"facts\": [\n{}\n]}},\n\"commands\": [\n{}\n],\n\"position\": {}}}\n",
+        golden.log["log_format"],
+        golden.log["rules_version"],
+        golden.log["setup"],
+        lines(golden.log["facts"].as_array().unwrap()),
+        lines(&commands),
+        serde_json::to_string(&golden.position).unwrap(),
+    )
+}
+
+fn golden_files() -> Vec<(String, String)> {
+    // The tests run in parallel: the files are written once, before any is read.
+    static RECORDED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    RECORDED.get_or_init(|| {
+        if std::env::var_os("SOULSTONE_RECORD_REPLAYS").is_some() {
+            for (name, edition, seed) in RECORDINGS {
+                let text = one_item_a_line(&record(edition, seed));
+                std::fs::write(folder().join(format!("{name}.json")), text).unwrap();
+            }
+        }
+    });
+    let mut files: Vec<(String, String)> = std::fs::read_dir(folder())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .map(|path| {
+            (
+                path.display().to_string(),
+                std::fs::read_to_string(&path).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn read(text: &str) -> (GameLog, Golden) {
+    let golden: Golden = serde_json::from_str(text).unwrap();
+    let log = GameLog::from_json(&golden.log.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    (log, golden)
+}
+
+#[test]
+fn golden_replays_reach_their_recorded_positions() {
+    let files = golden_files();
+    assert!(
+        files.len() >= 4,
+        "expected the golden logs, found {}",
+        files.len()
+    );
+    for (path, text) in &files {
+        let golden: Golden = serde_json::from_str(text).unwrap();
+        let log = GameLog::from_json(&golden.log.to_string())
+            .unwrap_or_else(|e| panic!("{path}: a stored game no longer loads: {e}"));
+        assert!(
+            log.facts.len() > 100,
+            "{path}: only {} facts: not a real game",
+            log.facts.len()
+        );
+        let state = log.replay().unwrap();
+        assert_eq!(
+            Position::of(&state),
+            golden.position,
+            "{path}: replaying the stored facts no longer reaches the recorded position"
+        );
+    }
+}
+
+/// Old games keep their facts, but today's rules must still turn the same
+/// commands into the same facts, or RULES_VERSION must have been raised
+/// (and a game recorded under the new rules added).
+#[test]
+fn the_same_commands_give_the_same_facts_under_the_same_rules() {
+    let files = golden_files();
+    let mut current = 0;
+    for (path, text) in &files {
+        let (log, golden) = read(text);
+        assert!(
+            log.rules_version <= RULES_VERSION,
+            "{path}: from newer rules"
+        );
+        if log.rules_version < RULES_VERSION {
+            continue;
+        }
+        current += 1;
+        let mut state = GameState::new(log.setup.clone()).unwrap();
+        let mut facts = Vec::new();
+        for (index, submission) in golden.commands.iter().enumerate() {
+            let made = execute(&mut state, submission).unwrap_or_else(|e| {
+                panic!("{path}: command #{index} is now refused ({e}): raise RULES_VERSION")
+            });
+            facts.extend(made);
+        }
+        assert!(
+            facts == log.facts,
+            "{path}: the same commands now give other facts: the rules changed, so raise \
+             RULES_VERSION and record a new golden game beside the old ones"
+        );
+    }
+    assert!(
+        current >= 2,
+        "record golden games under rules version {RULES_VERSION}"
+    );
+}
+
+/// A fact whose JSON form changed cannot pass unnoticed: loading the log
+/// says which fact it cannot read, and a log of another format is refused.
+#[test]
+fn a_changed_fact_format_is_detected() {
+    let files = golden_files();
+    let (_, text) = &files[0];
+    let golden: Golden = serde_json::from_str(text).unwrap();
+
+    // A field renamed in one fact (as a careless refactor would).
+    let mut renamed = golden.log.clone();
+    let facts = renamed["facts"].as_array_mut().unwrap();
+    let index = facts
+        .iter()
+        .position(|f| f["type"] == "revealed")
+        .expect("a game with a flip");
+    let fact = facts[index].as_object_mut().unwrap();
+    let cards = fact.remove("cards").unwrap();
+    fact.insert("flipped".into(), cards);
+    match GameLog::from_json(&renamed.to_string()) {
+        Err(LogError::Fact { index: at, message }) => {
+            assert_eq!(at, index);
+            assert!(
+                message.contains("flipped") || message.contains("cards"),
+                "{message}"
+            );
+        }
+        other => panic!("a renamed field was not detected: {other:?}"),
+    }
+
+    // A fact type that no longer exists.
+    let mut unknown = golden.log.clone();
+    unknown["facts"][3]["type"] = "duel_step".into();
+    assert!(matches!(
+        GameLog::from_json(&unknown.to_string()),
+        Err(LogError::Fact { index: 3, .. })
+    ));
+
+    // Another log format.
+    let mut other_format = golden.log.clone();
+    other_format["log_format"] = (LOG_FORMAT + 1).into();
+    let error = GameLog::from_json(&other_format.to_string()).unwrap_err();
+    assert!(matches!(error, LogError::Format { .. }));
+    assert!(error.to_string().contains("migration"), "{error}");
+
+    // And a fact applied differently reaches another position.
+    let (log, golden) = read(text);
+    let mut altered = log.clone();
+    let health = altered
+        .facts
+        .iter()
+        .position(|f| matches!(f, soulstone_engine::Event::HealthChanged { .. }))
+        .expect("a game with damage");
+    altered.facts.remove(health);
+    assert_ne!(Position::of(&altered.replay().unwrap()), golden.position);
+}
