@@ -15,20 +15,20 @@ use rand_chacha::ChaCha8Rng;
 use soulstone_engine::command::{FlowCommand, PlayerCommand, Submission};
 use soulstone_engine::duel::{DamageProfile, DuelSpec, DuelStep, Role, Stat};
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::model::{Model, ModelId, Tokens};
+use soulstone_engine::model::{Model, ModelCard, ModelId};
 use soulstone_engine::pending::Choice;
 use soulstone_engine::state::NewGame;
+use soulstone_engine::table::BaseMm;
 use soulstone_engine::{Edition, Event, GameState, Seat, execute, pending};
 
 fn model(id: u16, owner: Seat) -> Model {
-    Model {
-        id: ModelId(id),
+    let card = ModelCard {
         name: format!("Model {id}"),
-        owner,
         df: 5,
         wp: 5,
+        sz: 2,
+        base: BaseMm::SMALL,
         // Plenty of health: the duels never run out of targets.
-        health: 1_000,
         max_health: 1_000,
         soulstone_user: false,
         infuses_on_death: false,
@@ -36,10 +36,9 @@ fn model(id: u16, owner: Seat) -> Model {
         reductions: Vec::new(),
         demise: None,
         rebirth_health: None,
-        tokens: Tokens::default(),
-        reductions_used: Vec::new(),
-        killed: false,
-    }
+        actions: Vec::new(),
+    };
+    Model::new(ModelId(id), owner, std::sync::Arc::new(card))
 }
 
 /// A started 4th edition game (decks shuffled) with three cards in each hand.
@@ -49,6 +48,7 @@ fn started_game() -> GameState {
         seed: Bytes32([7; 32]),
         soulstones: [2, 2],
         models: vec![model(1, Seat::A), model(2, Seat::B)],
+        terrain: Vec::new(),
     })
     .unwrap();
     for (seat, byte) in [(Seat::A, 1u8), (Seat::B, 2u8)] {

@@ -19,3 +19,7 @@ pub const MAX_REVEALED: usize = 4;
 /// Procedures in progress at once (activation, action, duel, damage,
 /// killed...): deep enough for any chain of effects the rules allow.
 pub const MAX_FRAMES: usize = 16;
+/// Actions on one stat card.
+pub const MAX_ACTIONS: usize = 16;
+/// Markers on the table at once (remains, scheme and strategy markers...).
+pub const MAX_MARKERS: usize = 128;

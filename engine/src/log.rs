@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::event::Event;
-use super::model::{ModelId, Token};
+use super::model::{ModelId, ModelStatus, Placement, Token};
 use super::state::{GameState, NewGame};
+use super::table::{MarkerKind, ObjectId, Point};
 use super::{RuleError, Seat, apply};
 
 /// The shape of stored facts. Raise it only with a migration that turns
@@ -120,6 +121,7 @@ pub struct Position {
     pub version: u64,
     pub players: Vec<PlayerPosition>,
     pub models: Vec<ModelPosition>,
+    pub markers: Vec<(ObjectId, MarkerKind, Point)>,
     pub damage_waiting: usize,
     pub procedures: usize,
     pub ended: bool,
@@ -141,7 +143,9 @@ pub struct ModelPosition {
     pub id: ModelId,
     pub health: u16,
     pub tokens: Vec<(Token, u8)>,
-    pub killed: bool,
+    pub status: ModelStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
 }
 
 impl Position {
@@ -168,9 +172,11 @@ impl Position {
                     id: m.id,
                     health: m.health,
                     tokens: m.tokens.iter().collect(),
-                    killed: m.killed,
+                    status: m.status,
+                    placement: m.placement,
                 })
                 .collect(),
+            markers: state.markers.iter().map(|m| (m.id, m.kind, m.at)).collect(),
             damage_waiting: state.damage_queue.len(),
             procedures: state.frames.len(),
             ended: state.ended,

@@ -1,15 +1,27 @@
-//! Models as the duel and damage rules see them: stats, health, the
-//! soulstone-related traits, named damage reductions, and tokens (4th
-//! edition) or conditions (3rd edition, which carry a value).
+//! Models: the stat card every copy shares ([`ModelCard`], a definition)
+//! and one model's changing state in a game ([`Model`]: health, tokens (4th
+//! edition) or conditions (3rd edition, which carry a value), status and
+//! place on the table).
 
 use serde::{Deserialize, Serialize};
 
+use std::sync::Arc;
+
 use super::Seat;
-use super::limits::{MAX_NAME_LEN, MAX_REDUCTIONS, MAX_TOKEN_VALUE};
+use super::duel::{ActionKind, DamageProfile, Stat, Suits, TriggerSpec};
+use super::limits::{MAX_ACTIONS, MAX_NAME_LEN, MAX_REDUCTIONS, MAX_TOKEN_VALUE};
+use super::table::{BaseMm, Milli, Point};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ModelId(pub u16);
+
+impl ModelId {
+    /// The model's id on the table: the same number.
+    pub fn object(self) -> super::table::ObjectId {
+        super::table::ObjectId(u32::from(self.0))
+    }
+}
 
 /// Tokens (4th edition) and conditions (3rd edition) that act on duels and
 /// damage. In 4th edition a model has a token or not (value 1); 3rd edition
@@ -154,15 +166,21 @@ pub struct Demise {
     pub irreducible: bool,
 }
 
+/// A model's stat card: what every copy of the model shares. Definitions
+/// are immutable and shared (`Arc`) by every state that holds the model;
+/// what changes during a game is in [`Model`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Model {
-    pub id: ModelId,
+pub struct ModelCard {
     pub name: String,
-    pub owner: Seat,
     pub df: i16,
     pub wp: i16,
-    pub health: u16,
+    /// Size, for sight lines and cover.
+    #[serde(default = "default_size")]
+    pub sz: u8,
+    /// Base diameter in millimetres.
+    #[serde(default = "default_base")]
+    pub base: BaseMm,
     pub max_health: u16,
     /// 3rd edition: Masters and Henchmen may spend soulstones.
     #[serde(default)]
@@ -180,46 +198,149 @@ pub struct Model {
     /// Healed to this much when killed by damage (a rebirth-like ability).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rebirth_health: Option<u16>,
+    /// The attack and tactical actions on the card.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<ActionCard>,
+}
+
+fn default_size() -> u8 {
+    2
+}
+
+fn default_base() -> BaseMm {
+    BaseMm::SMALL
+}
+
+/// An action as a stat card prints it. The engine turns it, the acting
+/// model, a target and the table into a duel (`rules::take_action`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionCard {
+    pub name: String,
+    pub kind: ActionKind,
+    /// Range in inches: a melee action's reach, a missile or magic
+    /// action's range. 0 for an action that targets only the model itself.
+    pub range: u8,
+    pub skill: i16,
+    #[serde(default)]
+    pub skill_suits: Suits,
+    /// The target resists with this stat (an opposed duel); none for a
+    /// simple duel against the TN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resist: Option<Stat>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tn: Option<i16>,
+    #[serde(default)]
+    pub tn_suits: Suits,
+    #[serde(default)]
+    pub damage: DamageProfile,
+    #[serde(default)]
+    pub irreducible: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub triggers: Vec<TriggerSpec>,
+}
+
+/// Where a model is in the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelStatus {
+    #[default]
+    InPlay,
+    /// Off the table for now, still in the game.
+    Buried,
+    Killed,
+    /// Removed from the game without being killed.
+    Removed,
+}
+
+/// One model in a game: its card (shared) and everything that changes.
+/// The same id names it in the game and on the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Model {
+    pub id: ModelId,
+    pub owner: Seat,
+    pub card: Arc<ModelCard>,
+    pub health: u16,
     #[serde(default)]
     pub tokens: Tokens,
     /// Reductions used this activation (by index).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reductions_used: Vec<u8>,
     #[serde(default)]
-    pub killed: bool,
+    pub status: ModelStatus,
+    /// Where it stands on the table (none: not placed, or no table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
+}
+
+/// A model's place on the table: its base centre and the elevation the
+/// base stands at, in thousandths of an inch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub at: Point,
+    #[serde(default)]
+    pub z: Milli,
 }
 
 impl Model {
+    /// A new model at full health, in play.
+    pub fn new(id: ModelId, owner: Seat, card: Arc<ModelCard>) -> Self {
+        Self {
+            id,
+            owner,
+            health: card.max_health,
+            card,
+            tokens: Tokens::default(),
+            reductions_used: Vec::new(),
+            status: ModelStatus::InPlay,
+            placement: None,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.card.name
+    }
+
+    pub fn in_play(&self) -> bool {
+        self.status == ModelStatus::InPlay
+    }
+
     pub fn validate(&self) -> Result<(), String> {
-        if self.name.trim().is_empty() || self.name.chars().count() > MAX_NAME_LEN {
+        let card = &self.card;
+        if card.name.trim().is_empty() || card.name.chars().count() > MAX_NAME_LEN {
             return Err(format!(
                 "model {} needs a name of 1–{MAX_NAME_LEN} characters",
                 self.id.0
             ));
         }
-        if self.max_health == 0 || self.health > self.max_health {
+        if card.max_health == 0 || self.health > card.max_health {
             return Err(format!(
                 "{}: health must be between 0 and a maximum of at least 1",
-                self.name
+                card.name
             ));
         }
-        if !(0..=20).contains(&self.df) || !(0..=20).contains(&self.wp) {
-            return Err(format!("{}: Df and Wp must be between 0 and 20", self.name));
+        if !(0..=20).contains(&card.df) || !(0..=20).contains(&card.wp) {
+            return Err(format!("{}: Df and Wp must be between 0 and 20", card.name));
         }
-        if self.reductions.len() > MAX_REDUCTIONS {
+        if card.reductions.len() > MAX_REDUCTIONS {
             return Err(format!(
                 "{}: at most {MAX_REDUCTIONS} damage reductions",
-                self.name
+                card.name
             ));
+        }
+        if card.actions.len() > MAX_ACTIONS {
+            return Err(format!("{}: at most {MAX_ACTIONS} actions", card.name));
         }
         Ok(())
     }
 
     /// Df or Wp after tokens (never below 0).
-    pub fn stat(&self, stat: super::duel::Stat, fourth_edition: bool) -> i16 {
+    pub fn stat(&self, stat: Stat, fourth_edition: bool) -> i16 {
         let base = match stat {
-            super::duel::Stat::Df => self.df,
-            super::duel::Stat::Wp => self.wp,
+            Stat::Df => self.card.df,
+            Stat::Wp => self.card.wp,
         };
         let injured = i16::from(self.tokens.value(Token::Injured));
         let bolstered = i16::from(self.tokens.value(Token::Bolstered));

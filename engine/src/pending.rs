@@ -227,14 +227,11 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
             commands.extend(hand.iter().map(|&card| PlayerCommand::Cheat { card }));
             commands.push(PlayerCommand::DeclineCheat);
             if let Some(model) = state.model(progress.instance.target) {
-                commands.extend(
-                    model
-                        .reductions
-                        .iter()
-                        .map(|r| PlayerCommand::UseReduction {
-                            name: r.name.clone(),
-                        }),
-                );
+                commands.extend(model.card.reductions.iter().map(|r| {
+                    PlayerCommand::UseReduction {
+                        name: r.name.clone(),
+                    }
+                }));
             }
             commands.extend([
                 PlayerCommand::DeclineReduction,

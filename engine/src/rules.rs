@@ -139,9 +139,7 @@ impl Sim<'_> {
     }
 
     fn model_name(&self, id: ModelId) -> &str {
-        self.state
-            .model(id)
-            .map_or("the model", |m| m.name.as_str())
+        self.state.model(id).map_or("the model", |m| m.name())
     }
 
     // ------------------------------------------------------------ commands
@@ -453,17 +451,18 @@ impl Sim<'_> {
         let initiator = self
             .state
             .model(spec.initiator)
-            .filter(|m| !m.killed)
+            .filter(|m| m.in_play())
             .ok_or_else(|| {
                 RuleError::invalid(format!("model {} is not in play", spec.initiator.0))
             })?;
         let initiator_seat = initiator.owner;
         let (resister_seat, resister_base) = match (spec.resister, spec.resist_stat) {
             (Some(id), Some(stat)) => {
-                let m =
-                    self.state.model(id).filter(|m| !m.killed).ok_or_else(|| {
-                        RuleError::invalid(format!("model {} is not in play", id.0))
-                    })?;
+                let m = self
+                    .state
+                    .model(id)
+                    .filter(|m| m.in_play())
+                    .ok_or_else(|| RuleError::invalid(format!("model {} is not in play", id.0)))?;
                 (Some(m.owner), Some(m.stat(stat, fourth)))
             }
             _ => (None, None),
@@ -646,7 +645,7 @@ impl Sim<'_> {
             .map(|m| ModelFacts {
                 id: m.id,
                 tokens: m.tokens,
-                soulstone_user: m.soulstone_user,
+                soulstone_user: m.card.soulstone_user,
             })
             .ok_or(RuleError::NothingPending)?;
         let opposed = self.duel()?.spec.is_opposed();
@@ -884,7 +883,7 @@ impl Sim<'_> {
                     !side.empowered && !self.state.player(side.seat).hand.is_empty()
                 } else {
                     !side.soulstone_spent
-                        && model.as_ref().is_some_and(|m| m.soulstone_user)
+                        && model.as_ref().is_some_and(|m| m.card.soulstone_user)
                         && self.state.player(side.seat).soulstones > 0
                 };
                 if !tokens_usable && !other_options {
@@ -1255,7 +1254,7 @@ impl Sim<'_> {
                 let offered = self
                     .optional_reduction(&progress)
                     .ok_or(RuleError::NothingPending)?;
-                let reduction = model.reductions[offered].clone();
+                let reduction = model.card.reductions[offered].clone();
                 match command {
                     PlayerCommand::UseReduction { name } if *name == reduction.name => {
                         for _ in 0..reduction.soulstones {
@@ -1386,7 +1385,7 @@ impl Sim<'_> {
     fn begin_damage(&mut self, target: ModelId, batch: u32) -> Result<(), RuleError> {
         self.push_check()?;
         self.emit(Event::DamageResolving { target, batch })?;
-        if self.state.model(target).is_none_or(|m| m.killed) {
+        if self.state.model(target).is_none_or(|m| !m.in_play()) {
             // The target left play: the damage does nothing.
             return self.emit(Event::DamageFizzled { target });
         }
@@ -1404,7 +1403,7 @@ impl Sim<'_> {
         let target_model = self.state.model(target).cloned();
         let owner = target_model.as_ref().map_or(Seat::A, |m| m.owner);
         let attacker = progress.instance.attacker.unwrap_or(Seat::A);
-        let can_spend = target_model.as_ref().is_some_and(|m| m.soulstone_user)
+        let can_spend = target_model.as_ref().is_some_and(|m| m.card.soulstone_user)
             && self.state.player(owner).soulstones > 0;
         match progress.stage() {
             DamageStage::Block => {
@@ -1510,6 +1509,7 @@ impl Sim<'_> {
         let model = self.state.model(progress.instance.target)?;
         let soulstones = self.state.player(model.owner).soulstones;
         model
+            .card
             .reductions
             .iter()
             .enumerate()
@@ -1537,7 +1537,7 @@ impl Sim<'_> {
                 reductions.push(("cover".into(), before - amount));
             }
             if let Some(model) = &model {
-                for (index, reduction) in model.reductions.iter().enumerate() {
+                for (index, reduction) in model.card.reductions.iter().enumerate() {
                     let used = reduction.once_per_activation
                         && model.reductions_used.contains(&(index as u8));
                     if reduction.optional || used || amount == 0 {
@@ -1630,8 +1630,8 @@ impl Sim<'_> {
             return Ok(());
         };
         // 1. Heal or replace: a model healed above 0 is no longer killed.
-        if let Some(health) = model.rebirth_health {
-            let to = health.min(model.max_health);
+        if let Some(health) = model.card.rebirth_health {
+            let to = health.min(model.card.max_health);
             if to > 0 {
                 return self.emit(Event::HealthChanged {
                     model: target,
@@ -1645,10 +1645,10 @@ impl Sim<'_> {
             self.emit(Event::SoulstoneInfused { seat })?;
         }
         // 3. Other effects after being killed (Demise): damage queued for later.
-        if let Some(demise) = &model.demise {
+        if let Some(demise) = &model.card.demise {
             let batch = self.batch();
             for victim in &demise.targets {
-                if self.state.model(*victim).is_some_and(|m| !m.killed) {
+                if self.state.model(*victim).is_some_and(|m| m.in_play()) {
                     self.queue(DamageInstance {
                         target: *victim,
                         source: demise.name.clone(),
@@ -1670,11 +1670,15 @@ impl Sim<'_> {
             }
         }
         // 4. The owner infuses a soulstone (4th edition; never peons or summoned models).
-        if fourth && model.infuses_on_death && !model.peon && !model.tokens.has(Token::Summon) {
+        if fourth
+            && model.card.infuses_on_death
+            && !model.card.peon
+            && !model.tokens.has(Token::Summon)
+        {
             self.emit(Event::SoulstoneInfused { seat: model.owner })?;
         }
         // 5. Remains (4th edition; peons leave none).
-        if fourth && !model.peon {
+        if fourth && !model.card.peon {
             self.emit(Event::RemainsDropped { model: target })?;
         }
         // 6. Removed from the game.

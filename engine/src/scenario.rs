@@ -11,9 +11,15 @@ use super::error::RuleError;
 use super::event::Event;
 use super::fairness::{Bytes32, shuffle_cards};
 use super::fate::{Card, DECK_SIZE};
-use super::model::Model;
+use std::sync::Arc;
+
+use super::model::{
+    ActionCard, Demise, Model, ModelCard, ModelId, ModelStatus, Placement, Reduction, Tokens,
+};
 use super::pile::Pile;
-use super::state::{Fairness, GameState, PlayerState};
+use super::state::{FIRST_TABLE_OBJECT_ID, Fairness, GameState, PlayerState};
+use super::table::scenario::{TerrainSpec, point};
+use super::table::{BaseMm, ObjectId, milli};
 use super::{Edition, Seat, apply, decide, pending};
 
 /// Scenario files are small; anything bigger is a mistake or an attack.
@@ -39,11 +45,96 @@ pub struct Scenario {
     #[serde(default)]
     pub players: ScenarioPlayers,
     #[serde(default)]
-    pub models: Vec<Model>,
+    pub models: Vec<ModelSpec>,
+    /// The table's terrain, for a scenario set on a table (see
+    /// `docs/scenarios.md`); ids follow the order, from
+    /// `state::FIRST_TABLE_OBJECT_ID`.
+    #[serde(default)]
+    pub terrain: Vec<TerrainSpec>,
     #[serde(default)]
     pub steps: Vec<Step>,
     #[serde(default)]
     pub expect: Option<Expect>,
+}
+
+/// A model as a scenario writes it: its card and its state in one table.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelSpec {
+    pub id: ModelId,
+    pub name: String,
+    pub owner: Seat,
+    pub df: i16,
+    pub wp: i16,
+    #[serde(default = "default_size")]
+    pub sz: u8,
+    #[serde(default = "default_base")]
+    pub base: u16,
+    pub health: u16,
+    pub max_health: u16,
+    #[serde(default)]
+    pub soulstone_user: bool,
+    #[serde(default)]
+    pub infuses_on_death: bool,
+    #[serde(default)]
+    pub peon: bool,
+    #[serde(default)]
+    pub reductions: Vec<Reduction>,
+    #[serde(default)]
+    pub demise: Option<Demise>,
+    #[serde(default)]
+    pub rebirth_health: Option<u16>,
+    #[serde(default)]
+    pub actions: Vec<ActionCard>,
+    #[serde(default)]
+    pub tokens: Tokens,
+    #[serde(default)]
+    pub status: ModelStatus,
+    /// Where it stands, in inches from the table's bottom-left corner.
+    #[serde(default)]
+    pub at: Option<[f64; 2]>,
+    /// The elevation its base stands at, in inches.
+    #[serde(default)]
+    pub z: f64,
+}
+
+fn default_size() -> u8 {
+    2
+}
+
+fn default_base() -> u16 {
+    30
+}
+
+impl ModelSpec {
+    /// The model's card and its state.
+    pub fn model(&self) -> Model {
+        let card = ModelCard {
+            name: self.name.clone(),
+            df: self.df,
+            wp: self.wp,
+            sz: self.sz,
+            base: BaseMm(self.base),
+            max_health: self.max_health,
+            soulstone_user: self.soulstone_user,
+            infuses_on_death: self.infuses_on_death,
+            peon: self.peon,
+            reductions: self.reductions.clone(),
+            demise: self.demise.clone(),
+            rebirth_health: self.rebirth_health,
+            actions: self.actions.clone(),
+        };
+        Model {
+            health: self.health,
+            tokens: self.tokens,
+            status: self.status,
+            placement: self.at.map(|at| Placement {
+                at: point(at),
+                z: milli(self.z),
+            }),
+            ..Model::new(self.id, self.owner, Arc::new(card))
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -220,14 +311,26 @@ impl Scenario {
         ) {
             *player = build_player(seat, setup, &fairness)?;
         }
+        let terrain = self
+            .terrain
+            .iter()
+            .enumerate()
+            .map(|(index, spec)| {
+                spec.build(ObjectId(FIRST_TABLE_OBJECT_ID + index as u32))
+                    .map_err(|e| ScenarioError::Setup(e.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let state = GameState {
             version: 0,
             edition: self.edition,
             fairness,
             players,
-            models: std::sync::Arc::new(self.models.clone()),
+            models: Arc::new(self.models.iter().map(ModelSpec::model).collect()),
             frames: Vec::new(),
             ended: false,
+            terrain: Arc::new(terrain),
+            markers: Vec::new(),
+            next_marker_id: FIRST_TABLE_OBJECT_ID + (1 << 15),
             damage_queue: Vec::new(),
             last_outcome: None,
         };

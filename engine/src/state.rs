@@ -12,9 +12,10 @@ use super::event::Event;
 use super::fairness::{self, Bytes32, FAIRNESS_SCHEME};
 use super::fate::{Card, DECK_SIZE};
 use super::flip::RevealedCards;
-use super::limits::{MAX_MODELS, MAX_SOULSTONES};
-use super::model::Model;
+use super::limits::{MAX_MARKERS, MAX_MODELS, MAX_SOULSTONES};
+use super::model::{Model, ModelId, ModelStatus, Placement};
 use super::pile::Pile;
+use super::table::{BaseMm, Marker, MarkerKind, ObjectId, Piece, Table, Terrain, Traits};
 use super::{Edition, Seat};
 
 /// One player's cards and soulstones.
@@ -114,6 +115,15 @@ pub struct GameState {
     pub ended: bool,
     /// Damage waiting to be resolved, in order.
     pub damage_queue: Vec<DamageInstance>,
+    /// The table's terrain: fixed for the game, so shared between copies.
+    #[serde(default)]
+    pub terrain: Arc<Vec<Terrain>>,
+    /// Markers on the table (remains, scheme and strategy markers).
+    #[serde(default)]
+    pub markers: Vec<Marker>,
+    /// The id the next marker gets.
+    #[serde(default = "first_marker_id")]
+    pub next_marker_id: u32,
     /// The last duel's outcome (the damage that follows reads it).
     pub last_outcome: Option<Outcome>,
 }
@@ -126,6 +136,18 @@ pub struct NewGame {
     pub seed: Bytes32,
     pub soulstones: [u16; 2],
     pub models: Vec<Model>,
+    /// The table's terrain (none: a game without a table, as in the duel
+    /// examples).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<Terrain>,
+}
+
+/// Table objects that are not models get ids from here up, so a model's id
+/// is also its id on the table.
+pub const FIRST_TABLE_OBJECT_ID: u32 = 1 << 16;
+
+fn first_marker_id() -> u32 {
+    FIRST_TABLE_OBJECT_ID + (1 << 15)
 }
 
 impl GameState {
@@ -145,6 +167,9 @@ impl GameState {
             models: Arc::new(setup.models),
             frames: vec![Frame::Contributions],
             ended: false,
+            terrain: Arc::new(setup.terrain),
+            markers: Vec::new(),
+            next_marker_id: first_marker_id(),
             damage_queue: Vec::new(),
             last_outcome: None,
         };
@@ -157,6 +182,18 @@ impl GameState {
         use super::RuleError;
         if self.models.len() > MAX_MODELS {
             return Err(RuleError::invalid(format!("at most {MAX_MODELS} models")));
+        }
+        if self.markers.len() > MAX_MARKERS {
+            return Err(RuleError::invalid(format!("at most {MAX_MARKERS} markers")));
+        }
+        for terrain in self.terrain.iter() {
+            if terrain.id.0 < FIRST_TABLE_OBJECT_ID || terrain.id.0 >= first_marker_id() {
+                return Err(RuleError::invalid(format!(
+                    "terrain {:?} needs an id from {FIRST_TABLE_OBJECT_ID} to {}",
+                    terrain.name,
+                    first_marker_id() - 1
+                )));
+            }
         }
         let mut ids = std::collections::BTreeSet::new();
         for model in self.models.iter() {
@@ -219,6 +256,61 @@ impl GameState {
         Arc::make_mut(&mut self.models)
             .iter_mut()
             .find(|m| m.id == id)
+    }
+
+    /// The table as the table rules see it: the terrain, the markers, and
+    /// every model in play that stands on it (its id on the table is its
+    /// model id).
+    pub fn table(&self) -> Table {
+        Table {
+            pieces: self
+                .models
+                .iter()
+                .filter(|m| m.in_play())
+                .filter_map(|m| {
+                    let spot = m.placement?;
+                    Some(Piece {
+                        id: m.id.object(),
+                        name: m.card.name.clone(),
+                        seat: m.owner,
+                        base: m.card.base,
+                        sz: m.card.sz,
+                        at: spot.at,
+                        z: spot.z,
+                        peon: m.card.peon,
+                        ignores_terrain: false,
+                    })
+                })
+                .collect(),
+            markers: self.markers.clone(),
+            terrain: self.terrain.to_vec(),
+        }
+    }
+
+    /// Puts a new marker on the table (none past the limit: the table is
+    /// full of markers long before a real game gets there).
+    fn place_marker(&mut self, kind: MarkerKind, owner: Option<Seat>, spot: Placement) {
+        if self.markers.len() >= MAX_MARKERS {
+            return;
+        }
+        let name = match kind {
+            MarkerKind::Remains => "Remains",
+            MarkerKind::Scheme => "Scheme Marker",
+            MarkerKind::Strategy => "Strategy Marker",
+            MarkerKind::Other => "Marker",
+        };
+        self.markers.push(Marker {
+            id: ObjectId(self.next_marker_id),
+            name: name.into(),
+            kind,
+            owner,
+            base: BaseMm::SMALL,
+            height: 0,
+            at: spot.at,
+            z: spot.z,
+            traits: Traits::default(),
+        });
+        self.next_marker_id = self.next_marker_id.saturating_add(1);
     }
 
     /// The innermost procedure in progress.
@@ -416,7 +508,12 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 progress.block_decided = true;
             }
         }
-        Event::RemainsDropped { .. } => {}
+        Event::RemainsDropped { model } => {
+            let spot = state.model(*model).and_then(|m| m.placement);
+            if let Some(spot) = spot {
+                state.place_marker(MarkerKind::Remains, None, spot);
+            }
+        }
         Event::ModifierAdded { role, amount, .. } => {
             if let Some(side) = state.side_mut(Some(*role)) {
                 side.modifiers = side.modifiers.saturating_add(*amount);
@@ -604,13 +701,13 @@ pub fn apply(state: &mut GameState, event: &Event) {
         Event::ReductionUsed { model, name } => {
             let index = state
                 .model(*model)
-                .and_then(|m| m.reductions.iter().position(|r| &r.name == name));
+                .and_then(|m| m.card.reductions.iter().position(|r| &r.name == name));
             if let Some(index) = index {
                 let optional = state
                     .model(*model)
-                    .is_some_and(|m| m.reductions[index].optional);
+                    .is_some_and(|m| m.card.reductions[index].optional);
                 if let Some(m) = state.model_mut(*model)
-                    && m.reductions[index].once_per_activation
+                    && m.card.reductions[index].once_per_activation
                 {
                     m.reductions_used.push(index as u8);
                 }
@@ -622,7 +719,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
         Event::ReductionDeclined { model, name } => {
             let index = state
                 .model(*model)
-                .and_then(|m| m.reductions.iter().position(|r| &r.name == name));
+                .and_then(|m| m.card.reductions.iter().position(|r| &r.name == name));
             if let Some(index) = index {
                 offered(state, index);
             }
@@ -647,11 +744,8 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 m.health = *to;
             }
         }
-        Event::ModelKilled { model, .. } | Event::ModelRemoved { model } => {
-            if let Some(m) = state.model_mut(*model) {
-                m.killed = true;
-            }
-        }
+        Event::ModelKilled { model, .. } => leave_play(state, *model, ModelStatus::Killed),
+        Event::ModelRemoved { model } => leave_play(state, *model, ModelStatus::Removed),
         Event::HandOverLimit { seat, .. } => {
             state.frames.push(Frame::HandLimit { seat: *seat });
         }
@@ -735,5 +829,13 @@ fn cheat_decided(state: &mut GameState, role: Option<super::duel::Role>, card_in
 fn offered(state: &mut GameState, index: usize) {
     if let Some(progress) = state.damage_mut() {
         progress.next_reduction = progress.next_reduction.max(index as u8 + 1);
+    }
+}
+
+/// The model leaves play: it is off the table from now on.
+fn leave_play(state: &mut GameState, model: ModelId, status: ModelStatus) {
+    if let Some(m) = state.model_mut(model) {
+        m.status = status;
+        m.placement = None;
     }
 }

@@ -12,11 +12,12 @@ use soulstone_engine::duel::{
 };
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::fate::{Card, Suit};
-use soulstone_engine::model::{Model, ModelId, Reduction, Token, Tokens};
+use soulstone_engine::model::{Model, ModelCard, ModelId, Reduction, Token, Tokens};
 use soulstone_engine::pending::Choice;
 use soulstone_engine::pile::Pile;
 use soulstone_engine::scenario::Scenario;
 use soulstone_engine::state::NewGame;
+use soulstone_engine::table::BaseMm;
 use soulstone_engine::{
     Edition, Event, GameState, RuleError, Seat, Viewer, apply, decide, execute, pending, view,
 };
@@ -57,13 +58,12 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
             soulstones: 1,
         });
     }
-    Model {
-        id: ModelId(id),
+    let card = ModelCard {
         name: format!("Model {id}"),
-        owner,
         df: rng.random_range(2..=7),
         wp: rng.random_range(2..=7),
-        health: max_health,
+        sz: 2,
+        base: BaseMm::SMALL,
         max_health,
         soulstone_user: edition == Edition::Third && rng.random_bool(0.6),
         infuses_on_death: rng.random_bool(0.5),
@@ -71,9 +71,11 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         reductions,
         demise: None,
         rebirth_health: None,
+        actions: Vec::new(),
+    };
+    Model {
         tokens,
-        reductions_used: Vec::new(),
-        killed: false,
+        ..Model::new(ModelId(id), owner, std::sync::Arc::new(card))
     }
 }
 
@@ -87,6 +89,7 @@ pub(crate) fn new_setup(rng: &mut ChaCha8Rng, edition: Edition) -> NewGame {
         seed: Bytes32(rng.random()),
         soulstones: [rng.random_range(0..=3), rng.random_range(0..=3)],
         models,
+        terrain: Vec::new(),
     }
 }
 
@@ -337,7 +340,7 @@ fn check_invariants(state: &GameState) {
         assert!(usize::from(player.hand.len() as u8) <= 54);
     }
     for model in state.models.iter() {
-        assert!(model.health <= model.max_health);
+        assert!(model.health <= model.card.max_health);
     }
 }
 

@@ -72,7 +72,7 @@ impl BaseMm {
 }
 
 /// A model on the table.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Piece {
     pub id: ObjectId,
     pub name: String,
@@ -89,12 +89,30 @@ pub struct Piece {
     pub ignores_terrain: bool,
 }
 
+/// What a marker is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkerKind {
+    /// Left where a model was killed (4th edition).
+    Remains,
+    Scheme,
+    Strategy,
+    /// Made by an ability, or a table scenario's own marker.
+    #[default]
+    Other,
+}
+
 /// A marker: 30 mm and Ht 0 unless stated. With terrain traits it is also
 /// terrain (an Ice Pillar, a Pyre marker).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Marker {
     pub id: ObjectId,
     pub name: String,
+    #[serde(default)]
+    pub kind: MarkerKind,
+    /// The player who made it, for markers that have one (scheme markers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Seat>,
     pub base: BaseMm,
     pub height: Milli,
     pub at: Point,
@@ -102,7 +120,7 @@ pub struct Marker {
     pub traits: Traits,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Footprint {
     Circle { center: Point, radius: Milli },
@@ -111,7 +129,7 @@ pub enum Footprint {
 
 /// A terrain piece: a footprint standing on `elevation` (0 for the table,
 /// more for a bridge deck or a box on a roof) and rising `height` above it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Terrain {
     pub id: ObjectId,
     pub name: String,

@@ -10,8 +10,8 @@ use super::movement::{self, MoveError, MoveKind, Waypoint};
 use super::sight::{self, Cover};
 use super::svg::{self, Overlay};
 use super::{
-    BaseMm, Board, Edition, Footprint, Marker, ObjectId, Piece, Point, Table, TableError, Target,
-    Terrain, Trait, Traits, measure, milli,
+    BaseMm, Board, Edition, Footprint, Marker, MarkerKind, ObjectId, Piece, Point, Table,
+    TableError, Target, Terrain, Trait, Traits, measure, milli,
 };
 use crate::Seat;
 
@@ -286,7 +286,45 @@ pub struct TableRun {
     pub failures: Vec<String>,
 }
 
-fn point(at: [f64; 2]) -> Point {
+impl TerrainSpec {
+    /// The terrain piece this spec describes, with the id it gets.
+    pub fn build(&self, id: ObjectId) -> Result<Terrain, TableScenarioError> {
+        let footprint = match (&self.polygon, self.rect, &self.circle) {
+            (Some(points), None, None) if points.len() >= 3 => Footprint::Polygon {
+                points: points.iter().map(|p| point(*p)).collect(),
+            },
+            (None, Some([x0, y0, x1, y1]), None) => Footprint::Polygon {
+                points: vec![
+                    point([x0, y0]),
+                    point([x1, y0]),
+                    point([x1, y1]),
+                    point([x0, y1]),
+                ],
+            },
+            (None, None, Some(c)) => Footprint::Circle {
+                center: point(c.center),
+                radius: milli(c.radius),
+            },
+            _ => {
+                return Err(TableScenarioError::Invalid(format!(
+                    "terrain {:?} needs exactly one of polygon (3+ corners), rect or circle",
+                    self.name
+                )));
+            }
+        };
+        Ok(Terrain {
+            id,
+            name: self.name.clone(),
+            footprint,
+            elevation: milli(self.elevation),
+            height: milli(self.height),
+            traits: Traits::from(self.traits.clone()),
+        })
+    }
+}
+
+/// Inches, as scenario files write them, to a point on the table.
+pub fn point(at: [f64; 2]) -> Point {
     Point {
         x: milli(at[0]),
         y: milli(at[1]),
@@ -399,6 +437,8 @@ impl TableScenario {
             table.markers.push(Marker {
                 id: next.next().unwrap_or(ObjectId(0)),
                 name: m.name.clone(),
+                kind: MarkerKind::Other,
+                owner: None,
                 base: BaseMm(m.base),
                 height: milli(m.height),
                 at: point(m.at),
@@ -407,37 +447,9 @@ impl TableScenario {
             });
         }
         for t in &self.terrain {
-            let footprint = match (&t.polygon, t.rect, &t.circle) {
-                (Some(points), None, None) if points.len() >= 3 => Footprint::Polygon {
-                    points: points.iter().map(|p| point(*p)).collect(),
-                },
-                (None, Some([x0, y0, x1, y1]), None) => Footprint::Polygon {
-                    points: vec![
-                        point([x0, y0]),
-                        point([x1, y0]),
-                        point([x1, y1]),
-                        point([x0, y1]),
-                    ],
-                },
-                (None, None, Some(c)) => Footprint::Circle {
-                    center: point(c.center),
-                    radius: milli(c.radius),
-                },
-                _ => {
-                    return Err(TableScenarioError::Invalid(format!(
-                        "terrain {:?} needs exactly one of polygon (3+ corners), rect or circle",
-                        t.name
-                    )));
-                }
-            };
-            table.terrain.push(Terrain {
-                id: next.next().unwrap_or(ObjectId(0)),
-                name: t.name.clone(),
-                footprint,
-                elevation: milli(t.elevation),
-                height: milli(t.height),
-                traits: Traits::from(t.traits.clone()),
-            });
+            table
+                .terrain
+                .push(t.build(next.next().unwrap_or(ObjectId(0)))?);
         }
         Ok(table)
     }
