@@ -63,6 +63,16 @@ pub enum Boost {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum FlowCommand {
+    /// A model takes an action from its card: the engine works out the duel
+    /// from the card, the target and the table (`action::duel_for`). Until
+    /// activations exist this is the game flow's; inside an activation it
+    /// becomes the active player's decision.
+    TakeAction {
+        model: ModelId,
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<ModelId>,
+    },
     /// Starts a duel (an action's duel, or a duel an ability calls for).
     StartDuel {
         /// Shared: the duel in progress and its log keep the same spec.

@@ -234,6 +234,19 @@ impl Sim<'_> {
             }
             _ if !idle => refuse("finish what is in progress first"),
             FlowCommand::StartDuel { spec } => self.start_duel(spec),
+            FlowCommand::TakeAction {
+                model,
+                action,
+                target,
+            } => {
+                let request = super::action::ActionRequest {
+                    actor: *model,
+                    action,
+                    target: *target,
+                };
+                let spec = super::action::shared_duel_for(self.state, &request)?;
+                self.start_duel(&spec)
+            }
             FlowCommand::DealDamage {
                 target,
                 amount,

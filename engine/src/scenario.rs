@@ -221,6 +221,10 @@ pub struct Step {
     /// and the state must stay unchanged.
     #[serde(default)]
     pub refused: Option<String>,
+    /// With `refused`: words the refusal's message must contain, so the
+    /// step is refused for the reason it is about.
+    #[serde(default)]
+    pub because: Option<String>,
     #[serde(default)]
     pub note: String,
 }
@@ -376,7 +380,17 @@ impl Scenario {
                 }
                 Err(error) => {
                     let code = error_code(&error);
+                    let message = error.to_string();
                     match &step.refused {
+                        Some(expected)
+                            if *expected == code
+                                && step.because.as_ref().is_some_and(|b| !message.contains(b)) =>
+                        {
+                            failures.push(format!(
+                                "step {}: refused as expected, but for another reason: {message}",
+                                index + 1
+                            ))
+                        }
                         Some(expected) if *expected == code => {}
                         Some(expected) => failures.push(format!(
                             "step {}: expected a refusal {expected} but got {code}: {error}",

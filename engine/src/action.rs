@@ -1,0 +1,189 @@
+//! From an action on a stat card to a duel: the engine works out what the
+//! caller used to supply (skill, resist stat, cover, concealment, friendly
+//! or enemy) from the acting model's card, the target and the table, and
+//! refuses an action the rules do not allow before anything happens.
+//!
+//! What it checks (4th edition "Resolving Actions" and "Attack Actions",
+//! with the 3rd edition differences): both models in play and on the table;
+//! the action on the actor's card; an attack never targets its own model,
+//! and in 4th edition never a friendly one; range measured as the edition
+//! measures; a melee action cannot reach a target higher than the
+//! attacker's effective size (4th edition); line of sight; an engaged model
+//! cannot declare a missile action; cover and concealment for attacks; in
+//! 3rd edition a missile attack at an engaged model takes a negative
+//! modifier (Friendly Fire).
+
+use std::sync::Arc;
+
+use super::duel::{ActionKind, DuelSpec};
+use super::error::RuleError;
+use super::model::{ActionCard, ModelId};
+use super::state::GameState;
+use super::table::{Board, Target, measure, sight};
+use super::{Edition, Seat};
+
+/// What an action asks for: who acts, which action on its card, and at
+/// whom (none for an action with no target).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionRequest<'a> {
+    pub actor: ModelId,
+    pub action: &'a str,
+    pub target: Option<ModelId>,
+}
+
+/// The duel `request` calls for, or why the rules refuse it.
+pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, RuleError> {
+    let refuse = |reason: String| Err(RuleError::not_allowed(reason));
+    let actor = state
+        .model(request.actor)
+        .filter(|m| m.in_play())
+        .ok_or_else(|| RuleError::invalid(format!("model {} is not in play", request.actor.0)))?;
+    let action: &ActionCard = actor
+        .card
+        .actions
+        .iter()
+        .find(|a| a.name == request.action)
+        .ok_or_else(|| {
+            RuleError::not_allowed(format!(
+                "{} has no action called {:?}",
+                actor.name(),
+                request.action
+            ))
+        })?;
+    let attack = action.resist.is_some();
+    let edition = state.edition;
+
+    let Some(target_id) = request.target else {
+        if attack {
+            return refuse(format!("{} needs a target", action.name));
+        }
+        return Ok(spec(action, request.actor, None, actor.owner, actor.owner));
+    };
+    let target = state
+        .model(target_id)
+        .filter(|m| m.in_play())
+        .ok_or_else(|| RuleError::not_allowed(format!("model {} is not in play", target_id.0)))?;
+    if attack && target_id == request.actor {
+        return refuse(format!("{} cannot attack itself", actor.name()));
+    }
+    if attack && edition == Edition::Fourth && target.owner == actor.owner {
+        return refuse(format!(
+            "{} is friendly: attack actions target enemy models",
+            target.name()
+        ));
+    }
+
+    // Everything else is measured on the table.
+    let (Some(_), Some(_)) = (actor.placement, target.placement) else {
+        return refuse("both models must be on the table".into());
+    };
+    let table = state.table();
+    let board = Board::new(&table, edition);
+    let table_error = |e: super::table::TableError| RuleError::invalid(e.to_string());
+    let (from, to) = (
+        Target::Object(request.actor.object()),
+        Target::Object(target_id.object()),
+    );
+    let actor_body = board.body(from).map_err(table_error)?;
+    let target_body = board.body(to).map_err(table_error)?;
+    if target_id != request.actor {
+        let range = f64::from(action.range);
+        if !measure::within(edition, &actor_body, &target_body, range) {
+            return refuse(format!(
+                "{} is out of range: {} reaches {}\"",
+                target.name(),
+                action.name,
+                action.range
+            ));
+        }
+        if action.kind == ActionKind::Melee
+            && edition == Edition::Fourth
+            && !measure::melee_reaches(&actor_body, &target_body)
+        {
+            return refuse(format!(
+                "{} stands too high above {} for a melee action",
+                target.name(),
+                actor.name()
+            ));
+        }
+        if !sight::line_of_sight(&board, from, to).map_err(table_error)? {
+            return refuse(format!(
+                "{} has no line of sight to {}",
+                actor.name(),
+                target.name()
+            ));
+        }
+    }
+    let engaged = measure::engaged_with(&board, request.actor.object()).map_err(table_error)?;
+    if action.kind == ActionKind::Missile && !engaged.is_empty() {
+        return refuse(format!(
+            "{} is engaged and cannot declare a missile action",
+            actor.name()
+        ));
+    }
+
+    let mut duel = spec(
+        action,
+        request.actor,
+        Some(target_id),
+        actor.owner,
+        target.owner,
+    );
+    if attack {
+        sight::attack_situation(&board, request.actor.object(), target_id.object())
+            .map_err(table_error)?
+            .apply_to(&mut duel);
+        // 3rd edition Friendly Fire: shooting at an engaged model.
+        let target_engaged = !measure::engaged_with(&board, target_id.object())
+            .map_err(table_error)?
+            .is_empty();
+        if edition == Edition::Third && action.kind == ActionKind::Missile && target_engaged {
+            duel.modifiers = duel.modifiers.saturating_sub(1);
+        }
+    }
+    duel.validate().map_err(RuleError::invalid)?;
+    Ok(duel)
+}
+
+/// The duel an action's line describes, before the table adds to it.
+fn spec(
+    action: &ActionCard,
+    actor: ModelId,
+    target: Option<ModelId>,
+    actor_owner: Seat,
+    target_owner: Seat,
+) -> DuelSpec {
+    let opposed = action.resist.is_some() && target.is_some_and(|t| t != actor);
+    let friendly = actor_owner == target_owner;
+    DuelSpec {
+        action: action.name.clone(),
+        initiator: actor,
+        skill: action.skill,
+        skill_suits: action.skill_suits,
+        modifiers: 0,
+        resister: target.filter(|_| opposed),
+        resist_stat: action.resist.filter(|_| opposed),
+        target: target.filter(|_| !opposed),
+        tn: action.tn,
+        tn_suits: action.tn_suits,
+        kind: action.kind,
+        targets_enemy: target.is_some() && !friendly,
+        damage: action.damage,
+        irreducible: action.irreducible,
+        raise_value: 5,
+        triggers: action.triggers.clone(),
+        resist_triggers: Vec::new(),
+        friendly: target.is_some() && friendly && target != Some(actor),
+        own_tactical: action.resist.is_none(),
+        cannot_cheat: false,
+        cover: false,
+    }
+}
+
+/// The duel for `request`, shared as the duel in progress will hold it.
+pub fn shared_duel_for(
+    state: &GameState,
+    request: &ActionRequest,
+) -> Result<Arc<DuelSpec>, RuleError> {
+    duel_for(state, request).map(Arc::new)
+}
