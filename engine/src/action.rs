@@ -87,8 +87,7 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
     let actor_body = board.body(from).map_err(table_error)?;
     let target_body = board.body(to).map_err(table_error)?;
     if target_id != request.actor {
-        let range = f64::from(action.range);
-        if !measure::within(edition, &actor_body, &target_body, range) {
+        if !measure::within_card_range(edition, &actor_body, &target_body, action.range) {
             return refuse(format!(
                 "{} is out of range: {} reaches {}\"",
                 target.name(),

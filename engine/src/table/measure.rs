@@ -41,6 +41,12 @@ pub fn within(edition: Edition, a: &Body, b: &Body, range: f64) -> bool {
     distance(edition, a, b) <= range + TOUCH
 }
 
+/// Within a range printed on a card (whole inches): the rules outside the
+/// table module never compute in floats.
+pub fn within_card_range(edition: Edition, a: &Body, b: &Body, inches: u8) -> bool {
+    within(edition, a, b, f64::from(inches))
+}
+
 /// Every part of `b`'s base is within `range` of `a`'s base.
 pub fn completely_within(a: &Body, b: &Body, range: f64) -> bool {
     let farthest = (a.center.dist(b.center) + b.radius - a.radius).max(0.0);
