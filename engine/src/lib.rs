@@ -24,6 +24,7 @@ pub mod model;
 pub mod pending;
 pub mod pile;
 mod rules;
+pub mod ruleset;
 pub mod scenario;
 pub mod state;
 pub mod table;
@@ -84,10 +85,7 @@ pub enum Edition {
 impl Edition {
     /// The maximum control hand size.
     pub fn max_hand(self) -> u8 {
-        match self {
-            Edition::Fourth => 7,
-            Edition::Third => 6,
-        }
+        ruleset::rules(self).max_hand()
     }
 
     pub fn name(self) -> &'static str {

@@ -54,6 +54,23 @@ pub enum Token {
 }
 
 impl Token {
+    /// The token's name as the rules write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Token::Focused => "Focused",
+            Token::Distracted => "Distracted",
+            Token::Adaptable => "Adaptable",
+            Token::Insight => "Insight",
+            Token::Shielded => "Shielded",
+            Token::Impact => "Impact",
+            Token::Stunned => "Stunned",
+            Token::Entranced => "Entranced",
+            Token::Bolstered => "Bolstered",
+            Token::Injured => "Injured",
+            Token::Summon => "Summon",
+        }
+    }
+
     pub const ALL: [Token; 11] = [
         Token::Focused,
         Token::Distracted,
@@ -334,21 +351,5 @@ impl Model {
             return Err(format!("{}: at most {MAX_ACTIONS} actions", card.name));
         }
         Ok(())
-    }
-
-    /// Df or Wp after tokens (never below 0).
-    pub fn stat(&self, stat: Stat, fourth_edition: bool) -> i16 {
-        let base = match stat {
-            Stat::Df => self.card.df,
-            Stat::Wp => self.card.wp,
-        };
-        let injured = i16::from(self.tokens.value(Token::Injured));
-        let bolstered = i16::from(self.tokens.value(Token::Bolstered));
-        let adjusted = if fourth_edition {
-            base + bolstered.min(1) - injured.min(1)
-        } else {
-            base - injured
-        };
-        adjusted.max(0)
     }
 }

@@ -6,13 +6,12 @@
 
 use std::sync::Arc;
 
+use super::Seat;
 use super::command::{Boost, FlowCommand, PlayerCommand, Submission};
 use super::damage::{
     DamageAmount, DamageInstance, DamageProgress, DamageStage, accuracy, band, flip_damage,
 };
-use super::duel::{
-    ActionKind, DamageProfile, Duel, DuelStep, Outcome, Role, Side, TriggerEffect, TriggerSpec,
-};
+use super::duel::{DamageProfile, Duel, DuelStep, Outcome, Role, Side, TriggerEffect, TriggerSpec};
 use super::error::RuleError;
 use super::event::{DamageReport, Event};
 use super::fate::Card;
@@ -22,8 +21,8 @@ use super::limits::{
     MAX_DRAW, MAX_EVENTS_PER_COMMAND, MAX_FRAMES, MAX_QUEUED_DAMAGE, MAX_REVEALED, MAX_TOKEN_VALUE,
 };
 use super::model::{ModelId, Token, Tokens};
+use super::ruleset::{self, DuelBoost, Effect, RuleSet, Situation, TokenGain, Window};
 use super::state::{Frame, GameState, apply};
-use super::{Edition, Seat};
 
 /// See the module documentation.
 pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
@@ -109,8 +108,57 @@ impl Sim<'_> {
         Ok(())
     }
 
-    fn fourth(&self) -> bool {
-        self.state.edition == Edition::Fourth
+    /// The rules of the game's edition.
+    fn rules(&self) -> &'static dyn RuleSet {
+        ruleset::rules(self.state.edition)
+    }
+
+    /// Opens a timing window for `model`'s tokens: the effects that change
+    /// the game (fate modifiers on `role`, tokens removed) happen now; the
+    /// others (what is forbidden, damage added or reduced) are returned for
+    /// the procedure to use.
+    fn open_window(
+        &mut self,
+        model: ModelId,
+        role: Option<Role>,
+        window: Window,
+        situation: Situation,
+    ) -> Result<Vec<(Token, Effect)>, RuleError> {
+        let Some(tokens) = self.state.model(model).map(|m| m.tokens) else {
+            return Ok(Vec::new());
+        };
+        let mut rest = Vec::new();
+        for (token, effect) in self.rules().effects_at(&tokens, window, situation) {
+            match (effect, role) {
+                (Effect::Remove { by }, _) => {
+                    let by = if by == 0 { tokens.value(token) } else { by };
+                    self.emit(Event::TokenRemoved { model, token, by })?;
+                }
+                (Effect::FateModifier(amount), Some(role)) => self.emit(Event::ModifierAdded {
+                    role,
+                    amount,
+                    source: token.name().into(),
+                })?,
+                (effect, _) => rest.push((token, effect)),
+            }
+        }
+        Ok(rest)
+    }
+
+    /// Whether `model`'s tokens have `wanted` at `window`, without acting.
+    fn token_effect(
+        &self,
+        model: ModelId,
+        window: Window,
+        situation: Situation,
+        wanted: impl Fn(&Effect) -> bool,
+    ) -> Option<Effect> {
+        let tokens = self.state.model(model)?.tokens;
+        self.rules()
+            .effects_at(&tokens, window, situation)
+            .into_iter()
+            .map(|(_, effect)| effect)
+            .find(|effect| wanted(effect))
     }
 
     fn duel(&self) -> Result<&Duel, RuleError> {
@@ -334,47 +382,19 @@ impl Sim<'_> {
         })
     }
 
-    /// Gains a token, following the one-per-name and cancelling rules.
+    /// Gains a token, following the edition's one-per-name and cancelling rules.
     fn gain_token(&mut self, model: ModelId, token: Token, value: u8) -> Result<(), RuleError> {
         let Some(m) = self.state.model(model) else {
             return Ok(());
         };
-        if self.fourth() {
-            if m.tokens.has(token) {
-                return Ok(());
-            }
-            if let Some(other) = token.cancelled_by()
-                && m.tokens.has(other)
-            {
-                // Gaining a token that its opposite cancels removes both.
-                return self.emit(Event::TokenRemoved {
-                    model,
-                    token: other,
-                    by: 1,
-                });
-            }
-            self.emit(Event::TokenGained {
-                model,
-                token,
-                value: 1,
-            })
-        } else {
-            if let Some(other) = token.cancelled_by()
-                && m.tokens.has(other)
-            {
-                let present = m.tokens.value(other);
-                self.emit(Event::TokenRemoved {
-                    model,
-                    token: other,
-                    by: present,
-                })?;
-                return Ok(());
-            }
-            self.emit(Event::TokenGained {
+        match self.rules().gain(&m.tokens, token, value) {
+            TokenGain::Nothing => Ok(()),
+            TokenGain::Gain { value } => self.emit(Event::TokenGained {
                 model,
                 token,
                 value,
-            })
+            }),
+            TokenGain::Cancel { token, by } => self.emit(Event::TokenRemoved { model, token, by }),
         }
     }
 
@@ -460,7 +480,6 @@ impl Sim<'_> {
     fn start_duel(&mut self, spec: &Arc<super::duel::DuelSpec>) -> Result<(), RuleError> {
         spec.validate().map_err(RuleError::invalid)?;
         self.push_check()?;
-        let fourth = self.fourth();
         let initiator = self
             .state
             .model(spec.initiator)
@@ -476,7 +495,7 @@ impl Sim<'_> {
                     .model(id)
                     .filter(|m| m.in_play())
                     .ok_or_else(|| RuleError::invalid(format!("model {} is not in play", id.0)))?;
-                (Some(m.owner), Some(m.stat(stat, fourth)))
+                (Some(m.owner), Some(self.rules().stat(m, stat)))
             }
             _ => (None, None),
         };
@@ -490,26 +509,17 @@ impl Sim<'_> {
             initiator_base: spec.skill,
             resister_base,
         })?;
-        // Distracted acts when the model targets an enemy.
-        let distracted = self
-            .state
-            .model(spec.initiator)
-            .map(|m| m.tokens.value(Token::Distracted))
-            .unwrap_or(0);
-        if spec.targets_enemy && distracted > 0 {
-            if fourth {
-                self.emit(Event::TokenRemoved {
-                    model: spec.initiator,
-                    token: Token::Distracted,
-                    by: 1,
-                })?;
-            }
-            self.emit(Event::ModifierAdded {
-                role: Role::Initiator,
-                amount: -1,
-                source: "Distracted".into(),
-            })?;
-        }
+        let situation = Situation {
+            targets_enemy: spec.targets_enemy,
+            is_initiator: true,
+            opposed: spec.is_opposed(),
+        };
+        self.open_window(
+            spec.initiator,
+            Some(Role::Initiator),
+            Window::DuelStarted,
+            situation,
+        )?;
         Ok(())
     }
 
@@ -519,7 +529,6 @@ impl Sim<'_> {
         step: DuelStep,
         command: &PlayerCommand,
     ) -> Result<(), RuleError> {
-        let fourth = self.fourth();
         match step {
             DuelStep::Relent { role } => {
                 let side = self.side(role)?.clone();
@@ -533,7 +542,7 @@ impl Sim<'_> {
             DuelStep::Modify { role } => {
                 let side = self.side(role)?.clone();
                 Self::require_seat(seat, side.seat)?;
-                self.modify(role, &side, command, fourth)
+                self.modify(role, &side, command)
             }
             DuelStep::InsightTop { role } => {
                 let side = self.side(role)?.clone();
@@ -572,7 +581,7 @@ impl Sim<'_> {
                 Self::require_seat(seat, side.seat)?;
                 match command {
                     PlayerCommand::Cheat { card } => {
-                        if let Some(reason) = self.cheat_forbidden(role, fourth) {
+                        if let Some(reason) = self.cheat_forbidden(role) {
                             return refuse(reason);
                         }
                         if !self.state.player(seat).hand.contains(*card) {
@@ -648,7 +657,6 @@ impl Sim<'_> {
         role: Role,
         side: &Side,
         command: &PlayerCommand,
-        fourth: bool,
     ) -> Result<(), RuleError> {
         let seat = side.seat;
         // Only what the checks read: the name is looked up for messages.
@@ -674,11 +682,16 @@ impl Sim<'_> {
                 if suit.is_some() && *token != Token::Adaptable {
                     return refuse(format!("only Adaptable takes a suit, not {token:?}"));
                 }
-                match (token, fourth) {
-                    (Token::Focused, _) => {
-                        if !fourth && !opposed {
-                            return refuse("in 3rd edition Focused only helps opposed duels");
+                if !self.rules().usable_tokens(opposed).contains(token) {
+                    return refuse(match token {
+                        Token::Focused => {
+                            "in 3rd edition Focused only helps opposed duels".to_string()
                         }
+                        _ => format!("{token:?} is not used before a duel"),
+                    });
+                }
+                match token {
+                    Token::Focused => {
                         if side.used_focused {
                             return refuse("Focused can be used once per duel");
                         }
@@ -693,7 +706,7 @@ impl Sim<'_> {
                             source: "Focused".into(),
                         })
                     }
-                    (Token::Adaptable, true) => {
+                    Token::Adaptable => {
                         let Some(suit) = suit else {
                             return refuse("name the suit Adaptable adds");
                         };
@@ -708,7 +721,7 @@ impl Sim<'_> {
                             source: "Adaptable".into(),
                         })
                     }
-                    (Token::Insight, true) => {
+                    Token::Insight => {
                         if !self.ensure_deck(seat)? {
                             return refuse("there is no card to look at");
                         }
@@ -727,7 +740,7 @@ impl Sim<'_> {
                 }
             }
             PlayerCommand::Empower { card } => {
-                if !fourth {
+                if self.rules().duel_boost() != DuelBoost::DiscardLowCard {
                     return refuse(
                         "empowering is a 4th edition rule; in 3rd edition spend a soulstone",
                     );
@@ -764,7 +777,7 @@ impl Sim<'_> {
                 Ok(())
             }
             PlayerCommand::SpendSoulstone { boost } => {
-                if fourth {
+                if self.rules().duel_boost() != DuelBoost::Soulstone {
                     return refuse(
                         "in 4th edition duels are empowered by discarding a card, not by soulstones",
                     );
@@ -804,7 +817,7 @@ impl Sim<'_> {
     }
 
     /// Why a side may not cheat now (public reasons only), if it may not.
-    fn cheat_forbidden(&self, role: Role, fourth: bool) -> Option<&'static str> {
+    fn cheat_forbidden(&self, role: Role) -> Option<&'static str> {
         let duel = self.state.duel()?;
         let side = duel.side(role)?;
         if side.relented {
@@ -826,18 +839,20 @@ impl Sim<'_> {
         if other.is_some_and(|o| o.flipped_red_joker) {
             return Some("the opponent flipped the Red Joker: no cheating");
         }
-        if !fourth && side.modifiers < 0 {
-            return Some("in 3rd edition a flip with a negative modifier cannot be cheated");
+        if let Some(reason) = self.rules().cheat_forbidden(side.modifiers) {
+            return Some(reason);
         }
-        if fourth
-            && role == Role::Initiator
-            && duel.spec.targets_enemy
-            && self
-                .state
-                .model(side.model)
-                .is_some_and(|m| m.tokens.has(Token::Entranced))
+        let situation = Situation {
+            targets_enemy: duel.spec.targets_enemy,
+            is_initiator: role == Role::Initiator,
+            opposed: duel.spec.is_opposed(),
+        };
+        if let Some(Effect::ForbidCheating(reason)) =
+            self.token_effect(side.model, Window::Cheating, situation, |e| {
+                matches!(e, Effect::ForbidCheating(_))
+            })
         {
-            return Some("Entranced: this action cannot be cheated");
+            return Some(reason);
         }
         if self.state.player(side.seat).hand.is_empty() {
             return Some("the hand is empty");
@@ -849,9 +864,13 @@ impl Sim<'_> {
         let duel = self.duel()?;
         let side = self.side(role)?;
         let stunned = self
-            .state
-            .model(side.model)
-            .is_some_and(|m| m.tokens.has(Token::Stunned));
+            .token_effect(
+                side.model,
+                Window::DeclaringTriggers,
+                Situation::default(),
+                |e| *e == Effect::ForbidTriggers,
+            )
+            .is_some();
         if side.relented || stunned {
             return Ok(Vec::new());
         }
@@ -871,7 +890,7 @@ impl Sim<'_> {
     /// Runs the duel's automatic steps; false when a decision is awaited.
     /// The step itself moves on as facts are applied (`state::apply`).
     fn advance_duel(&mut self) -> Result<bool, RuleError> {
-        let fourth = self.fourth();
+        let rules = self.rules();
         // Only the shape of the duel, not a copy of it: this runs at every step.
         let (step, opposed) = {
             let duel = self.duel()?;
@@ -884,20 +903,20 @@ impl Sim<'_> {
                 // Nothing to decide, judging only from what both players can see.
                 let model = self.state.model(side.model);
                 let tokens_usable = model.as_ref().is_some_and(|m| {
-                    if fourth {
-                        [Token::Focused, Token::Adaptable, Token::Insight]
-                            .iter()
-                            .any(|t| m.tokens.has(*t))
-                    } else {
-                        m.tokens.has(Token::Focused) && opposed
-                    }
+                    rules
+                        .usable_tokens(opposed)
+                        .iter()
+                        .any(|t| m.tokens.has(*t))
                 });
-                let other_options = if fourth {
-                    !side.empowered && !self.state.player(side.seat).hand.is_empty()
-                } else {
-                    !side.soulstone_spent
-                        && model.as_ref().is_some_and(|m| m.card.soulstone_user)
-                        && self.state.player(side.seat).soulstones > 0
+                let other_options = match rules.duel_boost() {
+                    DuelBoost::DiscardLowCard => {
+                        !side.empowered && !self.state.player(side.seat).hand.is_empty()
+                    }
+                    DuelBoost::Soulstone => {
+                        !side.soulstone_spent
+                            && model.as_ref().is_some_and(|m| m.card.soulstone_user)
+                            && self.state.player(side.seat).soulstones > 0
+                    }
                 };
                 if !tokens_usable && !other_options {
                     self.emit(Event::FinishedModifying { role })?;
@@ -919,7 +938,7 @@ impl Sim<'_> {
             }
             DuelStep::Cheat { order, next } => {
                 let role = order[usize::from(next)];
-                if let Some(reason) = self.cheat_forbidden(role, fourth) {
+                if let Some(reason) = self.cheat_forbidden(role) {
                     self.emit(Event::CheatSkipped {
                         role,
                         reason: reason.into(),
@@ -987,7 +1006,6 @@ impl Sim<'_> {
 
     /// Steps F and G: the outcome, the conflict cleared, damage queued.
     fn resolve_duel(&mut self) -> Result<(), RuleError> {
-        let fourth = self.fourth();
         let duel = self.duel()?.clone();
         let spec = duel.spec.clone();
         let initiator = duel
@@ -1001,18 +1019,18 @@ impl Sim<'_> {
         let relented_simple = initiator.relented;
         let success = meets_tn && beats_resister && !relented_simple;
         let tie = success && resister_total == Some(initiator_total);
-        let raises = if fourth && success {
+        let raises = if success {
             let baseline = match (resister_total, spec.tn) {
                 (Some(r), Some(tn)) => r.max(tn),
                 (Some(r), None) => r,
                 (None, Some(tn)) => tn,
                 (None, None) => initiator_total,
             };
-            let from_margin = u8::try_from(
-                (initiator_total - baseline).max(0) / i16::from(duel.raise_value.max(1)),
+            self.rules().raises(
+                initiator_total - baseline,
+                duel.raise_value,
+                initiator.flipped_red_joker,
             )
-            .unwrap_or(u8::MAX);
-            from_margin.saturating_add(u8::from(initiator.flipped_red_joker))
         } else {
             0
         };
@@ -1038,30 +1056,17 @@ impl Sim<'_> {
             self.queue_action_damage(&duel, &outcome)?;
         }
         // Tokens that end with the action.
-        if spec.targets_enemy {
-            let tokens = self.state.model(spec.initiator).map(|m| m.tokens);
-            if let Some(tokens) = tokens {
-                if fourth && tokens.has(Token::Entranced) {
-                    self.emit(Event::TokenRemoved {
-                        model: spec.initiator,
-                        token: Token::Entranced,
-                        by: 1,
-                    })?;
-                }
-                if !fourth && tokens.has(Token::Distracted) {
-                    self.emit(Event::TokenRemoved {
-                        model: spec.initiator,
-                        token: Token::Distracted,
-                        by: 1,
-                    })?;
-                }
-            }
-        }
+        let situation = Situation {
+            targets_enemy: spec.targets_enemy,
+            is_initiator: true,
+            opposed: spec.is_opposed(),
+        };
+        self.open_window(spec.initiator, None, Window::DuelEnded, situation)?;
         self.emit(Event::DuelEnded)
     }
 
     fn queue_action_damage(&mut self, duel: &Duel, outcome: &Outcome) -> Result<(), RuleError> {
-        let fourth = self.fourth();
+        let rules = self.rules();
         let spec = &duel.spec;
         let Some(target) = spec.damaged_model() else {
             return Ok(());
@@ -1110,23 +1115,21 @@ impl Sim<'_> {
                     _ => None,
                 })
                 .collect();
-            // 4th edition Impact: +1 on the next successful damaging attack.
-            if fourth
-                && spec.is_opposed()
-                && self
-                    .state
-                    .model(spec.initiator)
-                    .is_some_and(|m| m.tokens.has(Token::Impact))
+            // The attacker's tokens that add to a successful attack's damage.
+            let situation = Situation {
+                targets_enemy: spec.targets_enemy,
+                is_initiator: true,
+                opposed: spec.is_opposed(),
+            };
+            for (token, effect) in
+                self.open_window(spec.initiator, None, Window::AddingDamage, situation)?
             {
-                self.emit(Event::TokenRemoved {
-                    model: spec.initiator,
-                    token: Token::Impact,
-                    by: 1,
-                })?;
-                additions.push(("Impact".into(), 1));
+                if let Effect::AddDamage(amount) = effect {
+                    additions.push((token.name().into(), amount));
+                }
             }
             let mut modifiers = 0;
-            if !fourth {
+            if rules.damage_flips() {
                 if spec.is_opposed() {
                     modifiers += accuracy(outcome.margin);
                 }
@@ -1137,7 +1140,7 @@ impl Sim<'_> {
                     modifiers -= 1;
                 }
             }
-            let raises = if fourth && spec.kind != ActionKind::Magic {
+            let raises = if rules.raises_add_damage(spec.kind) {
                 outcome.raises
             } else {
                 0
@@ -1155,8 +1158,8 @@ impl Sim<'_> {
                 modifiers,
                 raises,
                 additions,
-                tie: fourth && outcome.tie,
-                cover: fourth && spec.cover,
+                tie: rules.tie_reduces_damage() && outcome.tie,
+                cover: rules.cover_reduces_damage() && spec.cover,
                 irreducible: spec.irreducible,
                 infuse_on_kill,
                 batch,
@@ -1175,7 +1178,7 @@ impl Sim<'_> {
                     raises: 0,
                     additions: Vec::new(),
                     tie: false,
-                    cover: fourth && spec.cover,
+                    cover: rules.cover_reduces_damage() && spec.cover,
                     irreducible: spec.irreducible,
                     infuse_on_kill,
                     batch: batch + 1,
@@ -1461,7 +1464,7 @@ impl Sim<'_> {
                 Ok(true)
             }
             DamageStage::SoulstoneReduce => {
-                let may_reduce = !self.fourth()
+                let may_reduce = self.rules().soulstones_reduce_damage()
                     && !progress.instance.irreducible
                     && progress.amount > 0
                     && can_spend;
@@ -1576,19 +1579,17 @@ impl Sim<'_> {
                 amount = amount.saturating_sub(1);
                 reductions.push(("tie".into(), before - amount));
             }
-            if model
-                .as_ref()
-                .is_some_and(|m| m.tokens.has(Token::Shielded))
-                && amount > 0
-            {
-                self.emit(Event::TokenRemoved {
-                    model: target,
-                    token: Token::Shielded,
-                    by: 1,
-                })?;
-                let before = amount;
-                amount = amount.saturating_sub(1);
-                reductions.push(("Shielded".into(), before - amount));
+            // The damaged model's tokens that reduce damage (Shielded).
+            if amount > 0 {
+                let effects =
+                    self.open_window(target, None, Window::ReducingDamage, Situation::default())?;
+                for (token, effect) in effects {
+                    if let Effect::ReduceDamage(by) = effect {
+                        let before = amount;
+                        amount = amount.saturating_sub(by);
+                        reductions.push((token.name().into(), before - amount));
+                    }
+                }
             }
         }
         self.emit(Event::ReductionsApplied {
@@ -1638,7 +1639,7 @@ impl Sim<'_> {
 
     /// The killed timing.
     fn killed(&mut self, target: ModelId, instance: &DamageInstance) -> Result<(), RuleError> {
-        let fourth = self.fourth();
+        let leaves_something = self.rules().killing_infuses_and_leaves_remains();
         let Some(model) = self.state.model(target).cloned() else {
             return Ok(());
         };
@@ -1682,16 +1683,18 @@ impl Sim<'_> {
                 }
             }
         }
-        // 4. The owner infuses a soulstone (4th edition; never peons or summoned models).
-        if fourth
-            && model.card.infuses_on_death
-            && !model.card.peon
-            && !model.tokens.has(Token::Summon)
-        {
+        // 4. The owner infuses a soulstone (4th edition; never peons, nor a
+        // model whose tokens say so: Summon).
+        let no_soulstone = self
+            .token_effect(target, Window::Killed, Situation::default(), |e| {
+                *e == Effect::NoSoulstoneOnDeath
+            })
+            .is_some();
+        if leaves_something && model.card.infuses_on_death && !model.card.peon && !no_soulstone {
             self.emit(Event::SoulstoneInfused { seat: model.owner })?;
         }
         // 5. Remains (4th edition; peons leave none).
-        if fourth && !model.card.peon {
+        if leaves_something && !model.card.peon {
             self.emit(Event::RemainsDropped { model: target })?;
         }
         // 6. Removed from the game.

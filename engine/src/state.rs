@@ -358,10 +358,7 @@ impl GameState {
     /// How many sides declare triggers: in 4th edition only the initiator,
     /// in 3rd edition both (the initiator first).
     pub fn trigger_slots(&self) -> u8 {
-        match self.edition {
-            Edition::Fourth => 1,
-            Edition::Third => 2,
-        }
+        super::ruleset::rules(self.edition).trigger_slots()
     }
 
     /// Moves the duel to the step `next` gives.
