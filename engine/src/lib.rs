@@ -23,7 +23,7 @@ pub mod log;
 pub mod model;
 pub mod pending;
 pub mod pile;
-mod rules;
+mod procedure;
 pub mod ruleset;
 pub mod scenario;
 pub mod state;
@@ -106,7 +106,7 @@ pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, 
 /// state `decide` worked out is kept instead of applying its events again.
 /// A refused command leaves `state` unchanged.
 pub fn execute(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
-    rules::execute(state, submission)
+    procedure::execute(state, submission)
 }
 
 /// Applies one event. Replaying a game's events from its initial state

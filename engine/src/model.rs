@@ -229,7 +229,7 @@ fn default_base() -> BaseMm {
 }
 
 /// An action as a stat card prints it. The engine turns it, the acting
-/// model, a target and the table into a duel (`rules::take_action`).
+/// model, a target and the table into a duel (`action::duel_for`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActionCard {

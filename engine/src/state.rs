@@ -374,7 +374,7 @@ impl GameState {
     }
 }
 
-pub use super::rules::decide;
+pub use super::procedure::decide;
 
 /// Applies one event (see the module documentation of `engine`).
 pub fn apply(state: &mut GameState, event: &Event) {

@@ -1,0 +1,538 @@
+//! The damage procedure: one damage instance from the moment it starts
+//! resolving (3rd edition blocks and damage flips, reductions, soulstones)
+//! to health lost, and the killed timing. Its stage is worked out from
+//! what has happened (`damage::DamageProgress::stage`).
+
+use super::duel::choice_reason;
+use super::*;
+
+impl Sim<'_> {
+    pub(super) fn damage_command(
+        &mut self,
+        seat: Seat,
+        stage: DamageStage,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let progress = self
+            .state
+            .damage()
+            .ok_or(RuleError::NothingPending)?
+            .clone();
+        let target = progress.instance.target;
+        let target_owner = self.model_owner(target)?;
+        let attacker = progress.instance.attacker.unwrap_or(target_owner);
+        match stage {
+            DamageStage::Block => {
+                Self::require_seat(seat, target_owner)?;
+                match command {
+                    PlayerCommand::BlockDamage => {
+                        self.emit(Event::SoulstoneSpent {
+                            seat,
+                            purpose: "block damage".into(),
+                            role: None,
+                        })?;
+                        self.emit(Event::DamageBlocked {
+                            seat,
+                            model: target,
+                        })
+                    }
+                    PlayerCommand::DeclineBlock => {
+                        self.emit(Event::BlockDeclined { model: target })
+                    }
+                    _ => refuse("spend a soulstone to block, or decline"),
+                }
+            }
+            DamageStage::FlipChoose => {
+                Self::require_seat(seat, attacker)?;
+                let PlayerCommand::ChooseCard { card } = command else {
+                    return refuse("choose the damage flip's card");
+                };
+                let revealed = self.state.player(attacker).revealed.as_slice().to_vec();
+                if !allowed_choices(&revealed, progress.flip_modifiers).contains(*card) {
+                    return refuse(choice_reason(&revealed, progress.flip_modifiers));
+                }
+                self.choose(attacker, None, *card)
+            }
+            DamageStage::FlipCheat => {
+                Self::require_seat(seat, attacker)?;
+                match command {
+                    PlayerCommand::Cheat { card } => {
+                        if !self.state.player(attacker).hand.contains(*card) {
+                            return Err(RuleError::CardNotInHand {
+                                seat,
+                                card: card.to_string(),
+                            });
+                        }
+                        let Some(out) = progress.card else {
+                            return refuse("there is no card to replace");
+                        };
+                        self.emit(Event::Cheated {
+                            seat,
+                            role: None,
+                            card_in: *card,
+                            card_out: out,
+                        })
+                    }
+                    PlayerCommand::DeclineCheat => self.emit(Event::CheatDeclined { role: None }),
+                    _ => refuse("cheat the damage flip or decline"),
+                }
+            }
+            DamageStage::Reductions => {
+                Self::require_seat(seat, target_owner)?;
+                let model = self
+                    .state
+                    .model(target)
+                    .cloned()
+                    .ok_or(RuleError::NothingPending)?;
+                let offered = self
+                    .optional_reduction(&progress)
+                    .ok_or(RuleError::NothingPending)?;
+                let reduction = model.card.reductions[offered].clone();
+                match command {
+                    PlayerCommand::UseReduction { name } if *name == reduction.name => {
+                        for _ in 0..reduction.soulstones {
+                            self.emit(Event::SoulstoneSpent {
+                                seat,
+                                purpose: format!("{} reduction", reduction.name).into(),
+                                role: None,
+                            })?;
+                        }
+                        self.emit(Event::ReductionUsed {
+                            model: model.id,
+                            name: reduction.name.clone(),
+                        })?;
+                        let after = if reduction.to_zero {
+                            0
+                        } else if reduction.can_reach_zero {
+                            progress.amount.saturating_sub(reduction.amount)
+                        } else {
+                            floor_one(progress.amount, reduction.amount)
+                        };
+                        self.emit(Event::DamageReduced {
+                            target,
+                            source: reduction.name.clone(),
+                            by: progress.amount - after,
+                        })
+                    }
+                    PlayerCommand::UseReduction { .. } => {
+                        refuse(format!("the reduction on offer is {}", reduction.name))
+                    }
+                    PlayerCommand::DeclineReduction => self.emit(Event::ReductionDeclined {
+                        model: model.id,
+                        name: reduction.name.clone(),
+                    }),
+                    _ => refuse("use the reduction or decline"),
+                }
+            }
+            DamageStage::SoulstoneReduce => {
+                Self::require_seat(seat, target_owner)?;
+                match command {
+                    PlayerCommand::ReduceDamage => {
+                        self.emit(Event::SoulstoneSpent {
+                            seat,
+                            purpose: "reduce damage".into(),
+                            role: None,
+                        })?;
+                        let cards = self.reveal(seat, None, 1)?;
+                        if let Some(card) = cards.first() {
+                            self.choose(seat, None, *card)?;
+                            let by = if card.is_black_joker() {
+                                0
+                            } else {
+                                band(*card) + 1
+                            };
+                            self.emit(Event::DamageReductionFlip {
+                                seat,
+                                card: *card,
+                                by,
+                            })?;
+                            self.emit(Event::ConflictCleared {
+                                cards: vec![(seat, *card)],
+                            })?;
+                        }
+                    }
+                    PlayerCommand::DeclineReduce => {}
+                    _ => return refuse("spend a soulstone to reduce the damage, or decline"),
+                }
+                self.suffer()
+            }
+        }
+    }
+
+    /// Several models were dealt damage at the same moment and none is
+    /// resolving: the owner of the first picks which resolves next.
+    pub(super) fn damage_order(&self) -> Option<Seat> {
+        let first = self.state.damage_queue.first()?;
+        let several = self
+            .state
+            .damage_queue
+            .iter()
+            .any(|d| d.batch == first.batch && d.target != first.target);
+        if !several {
+            return None;
+        }
+        self.state.model(first.target).map(|m| m.owner)
+    }
+
+    pub(super) fn damage_order_command(
+        &mut self,
+        seat: Seat,
+        owner: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        Self::require_seat(seat, owner)?;
+        let PlayerCommand::ResolveDamageFirst { model } = command else {
+            return refuse("choose which damaged model resolves first");
+        };
+        let batch = self
+            .state
+            .damage_queue
+            .first()
+            .map(|d| d.batch)
+            .ok_or(RuleError::NothingPending)?;
+        if !self
+            .state
+            .damage_queue
+            .iter()
+            .any(|d| d.batch == batch && d.target == *model)
+        {
+            return refuse("that model has no damage waiting");
+        }
+        self.begin_damage(*model, batch)
+    }
+
+    /// The next queued damage starts resolving, unless its owner must first
+    /// say which of several damaged models goes first.
+    pub(super) fn start_next_damage(&mut self) -> Result<bool, RuleError> {
+        let Some(first) = self.state.damage_queue.first() else {
+            return Ok(false);
+        };
+        if self.damage_order().is_some() {
+            return Ok(false);
+        }
+        let (target, batch) = (first.target, first.batch);
+        self.begin_damage(target, batch)?;
+        Ok(true)
+    }
+
+    pub(super) fn begin_damage(&mut self, target: ModelId, batch: u32) -> Result<(), RuleError> {
+        self.push_check()?;
+        self.emit(Event::DamageResolving { target, batch })?;
+        if self.state.model(target).is_none_or(|m| !m.in_play()) {
+            // The target left play: the damage does nothing.
+            return self.emit(Event::DamageFizzled { target });
+        }
+        Ok(())
+    }
+
+    /// Runs the damage timing's automatic steps; false when a decision is awaited.
+    pub(super) fn advance_damage(&mut self) -> Result<bool, RuleError> {
+        let progress = self
+            .state
+            .damage()
+            .ok_or(RuleError::NothingPending)?
+            .clone();
+        let target = progress.instance.target;
+        let target_model = self.state.model(target).cloned();
+        let owner = target_model.as_ref().map_or(Seat::A, |m| m.owner);
+        let attacker = progress.instance.attacker.unwrap_or(Seat::A);
+        let can_spend = target_model.as_ref().is_some_and(|m| m.card.soulstone_user)
+            && self.state.player(owner).soulstones > 0;
+        match progress.stage() {
+            DamageStage::Block => {
+                if can_spend && !progress.block_decided {
+                    return Ok(false);
+                }
+                self.damage_flip(&progress)?;
+                Ok(true)
+            }
+            DamageStage::FlipChoose => {
+                let revealed = self.state.player(attacker).revealed.as_slice().to_vec();
+                let allowed = allowed_choices(&revealed, progress.flip_modifiers);
+                match allowed.as_slice() {
+                    [] => {
+                        // No card could be flipped: no damage.
+                        self.emit(Event::DamageFlipEnded { base: 0, dealt: 0 })?;
+                        Ok(true)
+                    }
+                    [only] => {
+                        self.choose(attacker, None, *only)?;
+                        Ok(true)
+                    }
+                    _ => Ok(false),
+                }
+            }
+            DamageStage::FlipCheat => {
+                let black = progress.card.is_some_and(|c| c.is_black_joker());
+                let may_cheat = progress.flip_modifiers >= 0
+                    && !black
+                    && !self.state.player(attacker).hand.is_empty();
+                if may_cheat && !progress.cheat_decided {
+                    return Ok(false);
+                }
+                self.end_damage_flip(&progress)?;
+                Ok(true)
+            }
+            DamageStage::Reductions => {
+                if self.optional_reduction(&progress).is_some() {
+                    return Ok(false);
+                }
+                self.automatic_reductions(&progress)?;
+                Ok(true)
+            }
+            DamageStage::SoulstoneReduce => {
+                let may_reduce = self.rules().soulstones_reduce_damage()
+                    && !progress.instance.irreducible
+                    && progress.amount > 0
+                    && can_spend;
+                if may_reduce {
+                    return Ok(false);
+                }
+                self.suffer()?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// 3rd edition: the attacker flips for damage.
+    pub(super) fn damage_flip(&mut self, progress: &DamageProgress) -> Result<(), RuleError> {
+        let attacker = progress.instance.attacker.unwrap_or(Seat::A);
+        self.emit(Event::DamageFlipStarted {
+            seat: attacker,
+            target: progress.instance.target,
+            modifiers: progress.flip_modifiers,
+        })?;
+        self.reveal(attacker, None, reveal_count(progress.flip_modifiers))?;
+        Ok(())
+    }
+
+    /// The damage flip's card gives the damage.
+    pub(super) fn end_damage_flip(&mut self, progress: &DamageProgress) -> Result<(), RuleError> {
+        let attacker = progress.instance.attacker.unwrap_or(Seat::A);
+        let (mut base, mut dealt) = (0, 0);
+        if let (
+            DamageAmount::Flip {
+                weak,
+                moderate,
+                severe,
+            },
+            Some(card),
+        ) = (progress.instance.amount, progress.card)
+        {
+            base = flip_damage(card, weak, moderate, severe);
+            // The Black Joker's nothing cannot be raised by anything.
+            let additions: u8 = if card.is_black_joker() {
+                0
+            } else {
+                progress.instance.additions.iter().map(|(_, a)| *a).sum()
+            };
+            dealt = base.saturating_add(additions);
+            self.emit(Event::ConflictCleared {
+                cards: vec![(attacker, card)],
+            })?;
+        }
+        self.emit(Event::DamageFlipEnded { base, dealt })
+    }
+
+    /// The next optional reduction the damaged model could use, if any.
+    pub(super) fn optional_reduction(&self, progress: &DamageProgress) -> Option<usize> {
+        if progress.instance.irreducible || progress.amount == 0 {
+            return None;
+        }
+        let model = self.state.model(progress.instance.target)?;
+        let soulstones = self.state.player(model.owner).soulstones;
+        model
+            .card
+            .reductions
+            .iter()
+            .enumerate()
+            .skip(usize::from(progress.next_reduction))
+            .find(|(index, r)| {
+                r.optional
+                    && u16::from(r.soulstones) <= soulstones
+                    && !(r.once_per_activation && model.reductions_used.contains(&(*index as u8)))
+            })
+            .map(|(index, _)| index)
+    }
+
+    /// Damage timing step 3 after the optional reductions, in this order:
+    /// cover and named reductions (not below 1), the tie (not below 0),
+    /// Shielded (not below 0). Irreducible damage skips it.
+    pub(super) fn automatic_reductions(
+        &mut self,
+        progress: &DamageProgress,
+    ) -> Result<(), RuleError> {
+        let target = progress.instance.target;
+        let mut amount = progress.amount;
+        let mut reductions: Vec<(String, u8)> = Vec::new();
+        if !progress.instance.irreducible && amount > 0 {
+            let model = self.state.model(target).cloned();
+            if progress.instance.cover {
+                let before = amount;
+                amount = floor_one(amount, 1);
+                reductions.push(("cover".into(), before - amount));
+            }
+            if let Some(model) = &model {
+                for (index, reduction) in model.card.reductions.iter().enumerate() {
+                    let used = reduction.once_per_activation
+                        && model.reductions_used.contains(&(index as u8));
+                    if reduction.optional || used || amount == 0 {
+                        continue;
+                    }
+                    let before = amount;
+                    amount = if reduction.can_reach_zero {
+                        amount.saturating_sub(reduction.amount)
+                    } else {
+                        floor_one(amount, reduction.amount)
+                    };
+                    if reduction.once_per_activation {
+                        self.emit(Event::ReductionUsed {
+                            model: model.id,
+                            name: reduction.name.clone(),
+                        })?;
+                    }
+                    reductions.push((reduction.name.clone(), before - amount));
+                }
+            }
+            if progress.instance.tie {
+                let before = amount;
+                amount = amount.saturating_sub(1);
+                reductions.push(("tie".into(), before - amount));
+            }
+            // The damaged model's tokens that reduce damage (Shielded).
+            if amount > 0 {
+                let effects =
+                    self.open_window(target, None, Window::ReducingDamage, Situation::default())?;
+                for (token, effect) in effects {
+                    if let Effect::ReduceDamage(by) = effect {
+                        let before = amount;
+                        amount = amount.saturating_sub(by);
+                        reductions.push((token.name().into(), before - amount));
+                    }
+                }
+            }
+        }
+        self.emit(Event::ReductionsApplied {
+            target,
+            reductions,
+            amount,
+        })
+    }
+
+    /// Steps 4–6: health goes down (never below 0); at 0 the model is killed.
+    pub(super) fn suffer(&mut self) -> Result<(), RuleError> {
+        let progress = self
+            .state
+            .damage()
+            .ok_or(RuleError::NothingPending)?
+            .clone();
+        let target = progress.instance.target;
+        self.emit(Event::DamageDealt {
+            report: DamageReport {
+                target,
+                base: progress.base,
+                raises_added: progress.raises_added,
+                additions: progress.instance.additions.clone(),
+                dealt: progress.dealt,
+                reductions: progress.reductions.clone(),
+                amount: progress.amount,
+                irreducible: progress.instance.irreducible,
+            },
+        })?;
+        let Some(model) = self.state.model(target).cloned() else {
+            return Ok(());
+        };
+        if progress.amount == 0 {
+            return Ok(());
+        }
+        let to = model.health.saturating_sub(u16::from(progress.amount));
+        self.emit(Event::HealthChanged {
+            model: target,
+            from: model.health,
+            to,
+        })?;
+        if to == 0 {
+            self.killed(target, &progress.instance)?;
+        }
+        Ok(())
+    }
+
+    /// The killed timing.
+    pub(super) fn killed(
+        &mut self,
+        target: ModelId,
+        instance: &DamageInstance,
+    ) -> Result<(), RuleError> {
+        let leaves_something = self.rules().killing_infuses_and_leaves_remains();
+        let Some(model) = self.state.model(target).cloned() else {
+            return Ok(());
+        };
+        // 1. Heal or replace: a model healed above 0 is no longer killed.
+        if let Some(health) = model.card.rebirth_health {
+            let to = health.min(model.card.max_health);
+            if to > 0 {
+                return self.emit(Event::HealthChanged {
+                    model: target,
+                    from: 0,
+                    to,
+                });
+            }
+        }
+        // 2. After-killing triggers.
+        if let Some(seat) = instance.infuse_on_kill {
+            self.emit(Event::SoulstoneInfused { seat })?;
+        }
+        // 3. Other effects after being killed (Demise): damage queued for later.
+        if let Some(demise) = &model.card.demise {
+            let batch = self.batch();
+            for victim in &demise.targets {
+                if self.state.model(*victim).is_some_and(|m| m.in_play()) {
+                    self.queue(DamageInstance {
+                        target: *victim,
+                        source: demise.name.clone(),
+                        credit: Some(target),
+                        attacker: Some(model.owner),
+                        amount: DamageAmount::Fixed {
+                            amount: demise.damage,
+                        },
+                        modifiers: 0,
+                        raises: 0,
+                        additions: Vec::new(),
+                        tie: false,
+                        cover: false,
+                        irreducible: demise.irreducible,
+                        infuse_on_kill: None,
+                        batch,
+                    })?;
+                }
+            }
+        }
+        // 4. The owner infuses a soulstone (4th edition; never peons, nor a
+        // model whose tokens say so: Summon).
+        let no_soulstone = self
+            .token_effect(target, Window::Killed, Situation::default(), |e| {
+                *e == Effect::NoSoulstoneOnDeath
+            })
+            .is_some();
+        if leaves_something && model.card.infuses_on_death && !model.card.peon && !no_soulstone {
+            self.emit(Event::SoulstoneInfused { seat: model.owner })?;
+        }
+        // 5. Remains (4th edition; peons leave none).
+        if leaves_something && !model.card.peon {
+            self.emit(Event::RemainsDropped { model: target })?;
+        }
+        // 6. Removed from the game.
+        self.emit(Event::ModelKilled {
+            model: target,
+            credit: instance.credit,
+        })
+    }
+}
+
+/// A reduction that never takes damage below 1 (unless it already was 0).
+fn floor_one(amount: u8, by: u8) -> u8 {
+    if amount == 0 {
+        return 0;
+    }
+    amount.saturating_sub(by).max(1)
+}

@@ -1,0 +1,748 @@
+//! The duel procedure: from the duel's start through modifying, flipping,
+//! choosing, cheating, the Red Joker's suit and triggers to its outcome and
+//! the damage it deals. Its step moves on in `state::apply` (see
+//! `duel::Duel`), never by a logged cursor.
+
+use super::*;
+
+impl Sim<'_> {
+    pub(super) fn start_duel(
+        &mut self,
+        spec: &Arc<crate::duel::DuelSpec>,
+    ) -> Result<(), RuleError> {
+        spec.validate().map_err(RuleError::invalid)?;
+        self.push_check()?;
+        let initiator = self
+            .state
+            .model(spec.initiator)
+            .filter(|m| m.in_play())
+            .ok_or_else(|| {
+                RuleError::invalid(format!("model {} is not in play", spec.initiator.0))
+            })?;
+        let initiator_seat = initiator.owner;
+        let (resister_seat, resister_base) = match (spec.resister, spec.resist_stat) {
+            (Some(id), Some(stat)) => {
+                let m = self
+                    .state
+                    .model(id)
+                    .filter(|m| m.in_play())
+                    .ok_or_else(|| RuleError::invalid(format!("model {} is not in play", id.0)))?;
+                (Some(m.owner), Some(self.rules().stat(m, stat)))
+            }
+            _ => (None, None),
+        };
+        if let Some(target) = spec.target {
+            self.model_owner(target)?;
+        }
+        self.emit(Event::DuelStarted {
+            spec: Arc::clone(spec),
+            initiator_seat,
+            resister_seat,
+            initiator_base: spec.skill,
+            resister_base,
+        })?;
+        let situation = Situation {
+            targets_enemy: spec.targets_enemy,
+            is_initiator: true,
+            opposed: spec.is_opposed(),
+        };
+        self.open_window(
+            spec.initiator,
+            Some(Role::Initiator),
+            Window::DuelStarted,
+            situation,
+        )?;
+        Ok(())
+    }
+
+    pub(super) fn duel_command(
+        &mut self,
+        seat: Seat,
+        step: DuelStep,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        match step {
+            DuelStep::Relent { role } => {
+                let side = self.side(role)?.clone();
+                Self::require_seat(seat, side.seat)?;
+                match command {
+                    PlayerCommand::Relent => self.emit(Event::Relented { role }),
+                    PlayerCommand::Resist => self.emit(Event::RelentDeclined { role }),
+                    _ => refuse("first decide whether to relent"),
+                }
+            }
+            DuelStep::Modify { role } => {
+                let side = self.side(role)?.clone();
+                Self::require_seat(seat, side.seat)?;
+                self.modify(role, &side, command)
+            }
+            DuelStep::InsightTop { role } => {
+                let side = self.side(role)?.clone();
+                Self::require_seat(seat, side.seat)?;
+                let card = self
+                    .state
+                    .player(seat)
+                    .deck
+                    .top()
+                    .ok_or(RuleError::NothingPending)?;
+                match command {
+                    PlayerCommand::KeepTopCard => self.emit(Event::TopCardKept { seat })?,
+                    PlayerCommand::DiscardTopCard => {
+                        self.emit(Event::TopCardDiscarded { seat, card })?
+                    }
+                    _ => return refuse("keep or discard the card you looked at"),
+                }
+                Ok(())
+            }
+            DuelStep::Choose { role } => {
+                let side = self.side(role)?.clone();
+                Self::require_seat(seat, side.seat)?;
+                let PlayerCommand::ChooseCard { card } = command else {
+                    return refuse("choose which revealed card to use");
+                };
+                let revealed = side.revealed;
+                let allowed = allowed_choices(&revealed, side.modifiers);
+                if !allowed.contains(*card) {
+                    return refuse(choice_reason(&revealed, side.modifiers));
+                }
+                self.choose(seat, Some(role), *card)
+            }
+            DuelStep::Cheat { order, next } => {
+                let role = order[usize::from(next)];
+                let side = self.side(role)?.clone();
+                Self::require_seat(seat, side.seat)?;
+                match command {
+                    PlayerCommand::Cheat { card } => {
+                        if let Some(reason) = self.cheat_forbidden(role) {
+                            return refuse(reason);
+                        }
+                        if !self.state.player(seat).hand.contains(*card) {
+                            return Err(RuleError::CardNotInHand {
+                                seat,
+                                card: card.to_string(),
+                            });
+                        }
+                        let Some(out) = side.card else {
+                            return refuse("there is no card to replace");
+                        };
+                        self.emit(Event::Cheated {
+                            seat,
+                            role: Some(role),
+                            card_in: *card,
+                            card_out: out,
+                        })?;
+                    }
+                    PlayerCommand::DeclineCheat => {
+                        self.emit(Event::CheatDeclined { role: Some(role) })?
+                    }
+                    _ => return refuse("cheat fate or decline"),
+                }
+                Ok(())
+            }
+            DuelStep::JokerSuit { role } => {
+                let side = self.side(role)?.clone();
+                Self::require_seat(seat, side.seat)?;
+                let PlayerCommand::ChooseJokerSuit { suit } = command else {
+                    return refuse("choose the Red Joker's suit (or none)");
+                };
+                self.emit(Event::JokerSuitChosen { role, suit: *suit })
+            }
+            DuelStep::Triggers { order, next } => {
+                let role = order[usize::from(next)];
+                let side = self.side(role)?.clone();
+                Self::require_seat(seat, side.seat)?;
+                match command {
+                    PlayerCommand::DeclareTrigger { name } => {
+                        let trigger = self
+                            .legal_triggers(role)?
+                            .into_iter()
+                            .find(|t| &t.name == name)
+                            .ok_or_else(|| RuleError::not_allowed(format!("{name} cannot be declared: its suits are not in the total, its soulstones cannot be paid, or it is not this duel's trigger")))?;
+                        for _ in 0..trigger.soulstones {
+                            self.emit(Event::SoulstoneSpent {
+                                seat,
+                                purpose: format!("trigger {}", trigger.name).into(),
+                                role: None,
+                            })?;
+                        }
+                        self.emit(Event::TriggerDeclared {
+                            role,
+                            name: Arc::from(name.as_str()),
+                        })?;
+                        if let TriggerEffect::SetRaiseValue { value } = trigger.effect {
+                            self.emit(Event::RaiseValueChanged {
+                                value: value.max(1),
+                            })?;
+                        }
+                    }
+                    PlayerCommand::DeclineTrigger => self.emit(Event::TriggerDeclined { role })?,
+                    _ => return refuse("declare a trigger or decline"),
+                }
+                Ok(())
+            }
+            DuelStep::Flip | DuelStep::Outcome => Err(RuleError::NothingPending),
+        }
+    }
+
+    pub(super) fn modify(
+        &mut self,
+        role: Role,
+        side: &Side,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let seat = side.seat;
+        // Only what the checks read: the name is looked up for messages.
+        let model = self
+            .state
+            .model(side.model)
+            .map(|m| ModelFacts {
+                id: m.id,
+                tokens: m.tokens,
+                soulstone_user: m.card.soulstone_user,
+            })
+            .ok_or(RuleError::NothingPending)?;
+        let opposed = self.duel()?.spec.is_opposed();
+        match command {
+            PlayerCommand::FinishModifying => self.emit(Event::FinishedModifying { role }),
+            PlayerCommand::UseToken { token, suit } => {
+                if !model.tokens.has(*token) {
+                    return refuse(format!(
+                        "{} has no {token:?} token",
+                        self.model_name(model.id)
+                    ));
+                }
+                if suit.is_some() && *token != Token::Adaptable {
+                    return refuse(format!("only Adaptable takes a suit, not {token:?}"));
+                }
+                if !self.rules().usable_tokens(opposed).contains(token) {
+                    return refuse(match token {
+                        Token::Focused => {
+                            "in 3rd edition Focused only helps opposed duels".to_string()
+                        }
+                        _ => format!("{token:?} is not used before a duel"),
+                    });
+                }
+                match token {
+                    Token::Focused => {
+                        if side.used_focused {
+                            return refuse("Focused can be used once per duel");
+                        }
+                        self.emit(Event::TokenUsed {
+                            role,
+                            model: model.id,
+                            token: Token::Focused,
+                        })?;
+                        self.emit(Event::ModifierAdded {
+                            role,
+                            amount: 1,
+                            source: "Focused".into(),
+                        })
+                    }
+                    Token::Adaptable => {
+                        let Some(suit) = suit else {
+                            return refuse("name the suit Adaptable adds");
+                        };
+                        self.emit(Event::TokenUsed {
+                            role,
+                            model: model.id,
+                            token: Token::Adaptable,
+                        })?;
+                        self.emit(Event::SuitAdded {
+                            role,
+                            suit: *suit,
+                            source: "Adaptable".into(),
+                        })
+                    }
+                    Token::Insight => {
+                        if !self.ensure_deck(seat)? {
+                            return refuse("there is no card to look at");
+                        }
+                        self.emit(Event::TokenUsed {
+                            role,
+                            model: model.id,
+                            token: Token::Insight,
+                        })?;
+                        let card = match self.state.player(seat).deck.top() {
+                            Some(card) => Hidden::new(seat, card),
+                            None => Hidden::unknown(seat),
+                        };
+                        self.emit(Event::TopCardSeen { seat, card })
+                    }
+                    _ => refuse(format!("{token:?} is not used before a duel")),
+                }
+            }
+            PlayerCommand::Empower { card } => {
+                if self.rules().duel_boost() != DuelBoost::DiscardLowCard {
+                    return refuse(
+                        "empowering is a 4th edition rule; in 3rd edition spend a soulstone",
+                    );
+                }
+                if side.empowered {
+                    return refuse("a model empowers a duel only once");
+                }
+                if !self.state.player(seat).hand.contains(*card) {
+                    return Err(RuleError::CardNotInHand {
+                        seat,
+                        card: card.to_string(),
+                    });
+                }
+                if card.value() > 5 {
+                    return refuse("only a card of value 5 or less can be discarded to empower");
+                }
+                self.emit(Event::Empowered {
+                    role,
+                    seat,
+                    card: *card,
+                })?;
+                self.emit(Event::ModifierAdded {
+                    role,
+                    amount: 1,
+                    source: "empowered".into(),
+                })?;
+                if let Some(suit) = card.suit() {
+                    self.emit(Event::SuitAdded {
+                        role,
+                        suit,
+                        source: format!("empowered with {card}").into(),
+                    })?;
+                }
+                Ok(())
+            }
+            PlayerCommand::SpendSoulstone { boost } => {
+                if self.rules().duel_boost() != DuelBoost::Soulstone {
+                    return refuse(
+                        "in 4th edition duels are empowered by discarding a card, not by soulstones",
+                    );
+                }
+                if !model.soulstone_user {
+                    return refuse(format!(
+                        "{} cannot use soulstones",
+                        self.model_name(model.id)
+                    ));
+                }
+                if side.soulstone_spent {
+                    return refuse("a model spends one soulstone per duel");
+                }
+                if self.state.player(seat).soulstones == 0 {
+                    return refuse("the crew has no soulstones left");
+                }
+                self.emit(Event::SoulstoneSpent {
+                    seat,
+                    purpose: "duel".into(),
+                    role: Some(role),
+                })?;
+                match boost {
+                    Boost::Modifier => self.emit(Event::ModifierAdded {
+                        role,
+                        amount: 1,
+                        source: "soulstone".into(),
+                    }),
+                    Boost::Suit(suit) => self.emit(Event::SuitAdded {
+                        role,
+                        suit: *suit,
+                        source: "soulstone".into(),
+                    }),
+                }
+            }
+            _ => refuse("modify the duel (tokens, empower or soulstones) or finish modifying"),
+        }
+    }
+
+    /// Why a side may not cheat now (public reasons only), if it may not.
+    pub(super) fn cheat_forbidden(&self, role: Role) -> Option<&'static str> {
+        let duel = self.state.duel()?;
+        let side = duel.side(role)?;
+        if side.relented {
+            return Some("a relenting model does not cheat");
+        }
+        if side.cheat_decided {
+            return Some("each player has one chance to cheat a duel");
+        }
+        if duel.spec.cannot_cheat {
+            return Some("this duel cannot be cheated");
+        }
+        if side.flipped_black_joker {
+            return Some("the Black Joker was flipped: it cannot be cheated");
+        }
+        let other = duel.side(match role {
+            Role::Initiator => Role::Resister,
+            Role::Resister => Role::Initiator,
+        });
+        if other.is_some_and(|o| o.flipped_red_joker) {
+            return Some("the opponent flipped the Red Joker: no cheating");
+        }
+        if let Some(reason) = self.rules().cheat_forbidden(side.modifiers) {
+            return Some(reason);
+        }
+        let situation = Situation {
+            targets_enemy: duel.spec.targets_enemy,
+            is_initiator: role == Role::Initiator,
+            opposed: duel.spec.is_opposed(),
+        };
+        if let Some(Effect::ForbidCheating(reason)) =
+            self.token_effect(side.model, Window::Cheating, situation, |e| {
+                matches!(e, Effect::ForbidCheating(_))
+            })
+        {
+            return Some(reason);
+        }
+        if self.state.player(side.seat).hand.is_empty() {
+            return Some("the hand is empty");
+        }
+        None
+    }
+
+    pub(super) fn legal_triggers(&self, role: Role) -> Result<Vec<TriggerSpec>, RuleError> {
+        let duel = self.duel()?;
+        let side = self.side(role)?;
+        let stunned = self
+            .token_effect(
+                side.model,
+                Window::DeclaringTriggers,
+                Situation::default(),
+                |e| *e == Effect::ForbidTriggers,
+            )
+            .is_some();
+        if side.relented || stunned {
+            return Ok(Vec::new());
+        }
+        let list = match role {
+            Role::Initiator => &duel.spec.triggers,
+            Role::Resister => &duel.spec.resist_triggers,
+        };
+        let suits = side.all_suits();
+        let soulstones = self.state.player(side.seat).soulstones;
+        Ok(list
+            .iter()
+            .filter(|t| suits.contains_all(t.suits) && u16::from(t.soulstones) <= soulstones)
+            .cloned()
+            .collect())
+    }
+
+    /// Runs the duel's automatic steps; false when a decision is awaited.
+    /// The step itself moves on as facts are applied (`state::apply`).
+    pub(super) fn advance_duel(&mut self) -> Result<bool, RuleError> {
+        let rules = self.rules();
+        // Only the shape of the duel, not a copy of it: this runs at every step.
+        let (step, opposed) = {
+            let duel = self.duel()?;
+            (duel.step, duel.spec.is_opposed())
+        };
+        match step {
+            DuelStep::Relent { .. } | DuelStep::InsightTop { .. } => Ok(false),
+            DuelStep::Modify { role } => {
+                let side = self.side(role)?.clone();
+                // Nothing to decide, judging only from what both players can see.
+                let model = self.state.model(side.model);
+                let tokens_usable = model.as_ref().is_some_and(|m| {
+                    rules
+                        .usable_tokens(opposed)
+                        .iter()
+                        .any(|t| m.tokens.has(*t))
+                });
+                let other_options = match rules.duel_boost() {
+                    DuelBoost::DiscardLowCard => {
+                        !side.empowered && !self.state.player(side.seat).hand.is_empty()
+                    }
+                    DuelBoost::Soulstone => {
+                        !side.soulstone_spent
+                            && model.as_ref().is_some_and(|m| m.card.soulstone_user)
+                            && self.state.player(side.seat).soulstones > 0
+                    }
+                };
+                if !tokens_usable && !other_options {
+                    self.emit(Event::FinishedModifying { role })?;
+                    return Ok(true);
+                }
+                Ok(false)
+            }
+            DuelStep::Flip => {
+                self.flip_all()?;
+                Ok(true)
+            }
+            DuelStep::Choose { .. } => {
+                if self.duel()?.choosing().is_some() {
+                    return Ok(false);
+                }
+                // Every card is chosen: the totals so far, then cheating.
+                self.announce(false)?;
+                Ok(true)
+            }
+            DuelStep::Cheat { order, next } => {
+                let role = order[usize::from(next)];
+                if let Some(reason) = self.cheat_forbidden(role) {
+                    self.emit(Event::CheatSkipped {
+                        role,
+                        reason: reason.into(),
+                    })?;
+                    return Ok(true);
+                }
+                Ok(false)
+            }
+            DuelStep::JokerSuit { role } => {
+                let side = self.side(role)?;
+                if side.card.is_some_and(|c| c.is_red_joker()) && !side.joker_suit_chosen {
+                    return Ok(false);
+                }
+                self.announce(true)?;
+                Ok(true)
+            }
+            DuelStep::Triggers { order, next } => {
+                let role = order[usize::from(next)];
+                if self.legal_triggers(role)?.is_empty() {
+                    self.emit(Event::TriggerDeclined { role })?;
+                    return Ok(true);
+                }
+                Ok(false)
+            }
+            DuelStep::Outcome => {
+                self.resolve_duel()?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// Step B: every side that did not relent flips.
+    pub(super) fn flip_all(&mut self) -> Result<(), RuleError> {
+        for role in self.duel()?.roles() {
+            let side = self.side(role)?;
+            if side.relented {
+                continue;
+            }
+            let (seat, modifiers) = (side.seat, side.modifiers);
+            let cards = self.reveal(seat, Some(role), reveal_count(modifiers))?;
+            let allowed = allowed_choices(&cards, modifiers);
+            if let [only] = allowed.as_slice() {
+                self.choose(seat, Some(role), *only)?;
+            }
+        }
+        self.emit(Event::DuelFlipped)
+    }
+
+    /// Announces the duel totals (`last`: the final totals, after cheating).
+    pub(super) fn announce(&mut self, last: bool) -> Result<(), RuleError> {
+        let duel = self.duel()?;
+        let initiator = duel
+            .side(Role::Initiator)
+            .ok_or(RuleError::NothingPending)?;
+        let (initiator_total, resister) = totals(duel);
+        let announced = Event::TotalsAnnounced {
+            initiator: initiator_total,
+            initiator_suits: initiator.all_suits(),
+            resister,
+            resister_suits: duel.side(Role::Resister).map(Side::all_suits),
+            last,
+        };
+        self.emit(announced)
+    }
+
+    /// Steps F and G: the outcome, the conflict cleared, damage queued.
+    pub(super) fn resolve_duel(&mut self) -> Result<(), RuleError> {
+        let duel = self.duel()?.clone();
+        let spec = duel.spec.clone();
+        let initiator = duel
+            .side(Role::Initiator)
+            .ok_or(RuleError::NothingPending)?
+            .clone();
+        let (initiator_total, resister_total) = totals(&duel);
+        let meets_tn = spec.tn.is_none_or(|tn| initiator_total >= tn)
+            && initiator.all_suits().contains_all(spec.tn_suits);
+        let beats_resister = resister_total.is_none_or(|r| initiator_total >= r);
+        let relented_simple = initiator.relented;
+        let success = meets_tn && beats_resister && !relented_simple;
+        let tie = success && resister_total == Some(initiator_total);
+        let raises = if success {
+            let baseline = match (resister_total, spec.tn) {
+                (Some(r), Some(tn)) => r.max(tn),
+                (Some(r), None) => r,
+                (None, Some(tn)) => tn,
+                (None, None) => initiator_total,
+            };
+            self.rules().raises(
+                initiator_total - baseline,
+                duel.raise_value,
+                initiator.flipped_red_joker,
+            )
+        } else {
+            0
+        };
+        let outcome = Outcome {
+            success,
+            initiator_total,
+            resister_total,
+            tie,
+            raises,
+            margin: resister_total.map(|r| initiator_total - r).unwrap_or(0),
+        };
+        self.emit(Event::DuelResolved { outcome })?;
+        let mut cleared = Vec::new();
+        for seat in Seat::BOTH {
+            for card in self.state.player(seat).conflict.as_slice() {
+                cleared.push((seat, *card));
+            }
+        }
+        if !cleared.is_empty() {
+            self.emit(Event::ConflictCleared { cards: cleared })?;
+        }
+        if success {
+            self.queue_action_damage(&duel, &outcome)?;
+        }
+        // Tokens that end with the action.
+        let situation = Situation {
+            targets_enemy: spec.targets_enemy,
+            is_initiator: true,
+            opposed: spec.is_opposed(),
+        };
+        self.open_window(spec.initiator, None, Window::DuelEnded, situation)?;
+        self.emit(Event::DuelEnded)
+    }
+
+    pub(super) fn queue_action_damage(
+        &mut self,
+        duel: &Duel,
+        outcome: &Outcome,
+    ) -> Result<(), RuleError> {
+        let rules = self.rules();
+        let spec = &duel.spec;
+        let Some(target) = spec.damaged_model() else {
+            return Ok(());
+        };
+        let initiator = duel.side(Role::Initiator).cloned();
+        let attacker_seat = initiator.as_ref().map(|s| s.seat);
+        let declared: Vec<TriggerSpec> = match initiator.as_ref().and_then(|s| s.trigger.clone()) {
+            Some(name) => spec
+                .triggers
+                .iter()
+                .filter(|t| *t.name == *name)
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        let infuse_on_kill = declared
+            .iter()
+            .any(|t| t.effect == TriggerEffect::InfuseOnKill)
+            .then_some(attacker_seat)
+            .flatten();
+        let batch = self.batch();
+        // "When resolving" effects on the target.
+        for trigger in &declared {
+            if let TriggerEffect::TargetGainsToken { token } = trigger.effect {
+                self.gain_token(target, token, 1)?;
+            }
+        }
+        let amount = match spec.damage {
+            DamageProfile::None => None,
+            DamageProfile::Fixed { amount } => Some(DamageAmount::Fixed { amount }),
+            DamageProfile::Flip {
+                weak,
+                moderate,
+                severe,
+            } => Some(DamageAmount::Flip {
+                weak,
+                moderate,
+                severe,
+            }),
+        };
+        if let Some(amount) = amount {
+            let mut additions: Vec<(String, u8)> = declared
+                .iter()
+                .filter_map(|t| match t.effect {
+                    TriggerEffect::AddDamage { amount } => Some((t.name.clone(), amount)),
+                    _ => None,
+                })
+                .collect();
+            // The attacker's tokens that add to a successful attack's damage.
+            let situation = Situation {
+                targets_enemy: spec.targets_enemy,
+                is_initiator: true,
+                opposed: spec.is_opposed(),
+            };
+            for (token, effect) in
+                self.open_window(spec.initiator, None, Window::AddingDamage, situation)?
+            {
+                if let Effect::AddDamage(amount) = effect {
+                    additions.push((token.name().into(), amount));
+                }
+            }
+            let mut modifiers = 0;
+            if rules.damage_flips() {
+                if spec.is_opposed() {
+                    modifiers += accuracy(outcome.margin);
+                }
+                if initiator.as_ref().is_some_and(|s| s.used_focused) {
+                    modifiers += 1;
+                }
+                if spec.cover {
+                    modifiers -= 1;
+                }
+            }
+            let raises = if rules.raises_add_damage(spec.kind) {
+                outcome.raises
+            } else {
+                0
+            };
+            self.queue(DamageInstance {
+                target,
+                source: if spec.action.is_empty() {
+                    "the action".into()
+                } else {
+                    spec.action.clone()
+                },
+                credit: Some(spec.initiator),
+                attacker: attacker_seat,
+                amount,
+                modifiers,
+                raises,
+                additions,
+                tie: rules.tie_reduces_damage() && outcome.tie,
+                cover: rules.cover_reduces_damage() && spec.cover,
+                irreducible: spec.irreducible,
+                infuse_on_kill,
+                batch,
+            })?;
+        }
+        // Instance damage from triggers follows the action's own damage.
+        for trigger in &declared {
+            if let TriggerEffect::InstanceDamage { amount } = trigger.effect {
+                self.queue(DamageInstance {
+                    target,
+                    source: trigger.name.clone(),
+                    credit: Some(spec.initiator),
+                    attacker: attacker_seat,
+                    amount: DamageAmount::Fixed { amount },
+                    modifiers: 0,
+                    raises: 0,
+                    additions: Vec::new(),
+                    tie: false,
+                    cover: rules.cover_reduces_damage() && spec.cover,
+                    irreducible: spec.irreducible,
+                    infuse_on_kill,
+                    batch: batch + 1,
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Final totals: a relenting resister's total equals the initiator's.
+pub(super) fn totals(duel: &Duel) -> (i16, Option<i16>) {
+    let initiator = duel
+        .side(Role::Initiator)
+        .map(|s| if s.relented { 0 } else { s.total() })
+        .unwrap_or(0);
+    let resister = duel
+        .side(Role::Resister)
+        .map(|s| if s.relented { initiator } else { s.total() });
+    (initiator, resister)
+}
+
+pub(super) fn choice_reason(revealed: &[Card], modifiers: i8) -> String {
+    if revealed.iter().any(|c| c.is_black_joker()) {
+        "the Black Joker must be used".into()
+    } else if modifiers < 0 {
+        "with a negative modifier the lowest card must be used (or the Red Joker)".into()
+    } else {
+        "choose one of the revealed cards".into()
+    }
+}

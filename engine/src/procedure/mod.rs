@@ -1,0 +1,492 @@
+//! The procedures and `decide`. Each procedure (a frame on the state's
+//! stack) has its own module with its start, its automatic steps and the
+//! player commands it accepts; this module dispatches a command to the
+//! innermost frame and runs automatic steps until the game waits again.
+//!
+//! `decide`: checks a command against the rules and works out every event
+//! it causes, running the automatic steps that follow until the game waits
+//! for a decision again. It applies each event with `apply` as it goes (on a
+//! copy for `decide`, in place for `execute`), so the events alone reproduce
+//! the state.
+
+use std::sync::Arc;
+
+mod contributions;
+mod damage;
+mod duel;
+mod hand_limit;
+
+use crate::Seat;
+use crate::command::{Boost, FlowCommand, PlayerCommand, Submission};
+use crate::damage::{
+    DamageAmount, DamageInstance, DamageProgress, DamageStage, accuracy, band, flip_damage,
+};
+use crate::duel::{DamageProfile, Duel, DuelStep, Outcome, Role, Side, TriggerEffect, TriggerSpec};
+use crate::error::RuleError;
+use crate::event::{DamageReport, Event};
+use crate::fate::Card;
+use crate::flip::{RevealedCards, allowed_choices, reveal_count};
+use crate::hidden::Hidden;
+use crate::limits::{
+    MAX_DRAW, MAX_EVENTS_PER_COMMAND, MAX_FRAMES, MAX_QUEUED_DAMAGE, MAX_REVEALED, MAX_TOKEN_VALUE,
+};
+use crate::model::{ModelId, Token, Tokens};
+use crate::ruleset::{self, DuelBoost, Effect, RuleSet, Situation, TokenGain, Window};
+use crate::state::{Frame, GameState, apply};
+
+/// See the module documentation.
+pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
+    check_version(state, submission)?;
+    let mut scratch = state.clone();
+    work_out(&mut scratch, submission)
+}
+
+/// See [`crate::execute`].
+pub fn execute(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
+    check_version(state, submission)?;
+    // Worked out in place; a refusal part way puts the state back as it was.
+    let before = state.clone();
+    match work_out(state, submission) {
+        Ok(events) => Ok(events),
+        Err(refusal) => {
+            *state = before;
+            Err(refusal)
+        }
+    }
+}
+
+fn check_version(state: &GameState, submission: &Submission) -> Result<(), RuleError> {
+    if submission.version() != state.version {
+        return Err(RuleError::StaleVersion {
+            made_for: submission.version(),
+            current: state.version,
+        });
+    }
+    Ok(())
+}
+
+/// Runs the command and the automatic steps after it on `state`, which is
+/// left part way on a refusal (the callers own a copy to go back to).
+fn work_out(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
+    let mut sim = Sim {
+        state,
+        // A duel step causes a handful of events: one allocation, no regrowth.
+        events: Vec::with_capacity(8),
+    };
+    match submission {
+        Submission::Player { seat, command, .. } => sim.player_command(*seat, command)?,
+        Submission::Flow { command, .. } => sim.flow_command(command)?,
+    }
+    sim.advance()?;
+    Ok(sim.events)
+}
+
+/// What modifying a duel reads of the model, without copying its name.
+struct ModelFacts {
+    id: ModelId,
+    tokens: Tokens,
+    soulstone_user: bool,
+}
+
+/// The innermost frame a command arrives in, without the parts it does not need.
+enum FrameNow {
+    None,
+    Contributions,
+    Duel(DuelStep),
+    Damage(DamageStage),
+    HandLimit(Seat),
+}
+
+struct Sim<'a> {
+    state: &'a mut GameState,
+    events: Vec<Event>,
+}
+
+fn refuse<T>(reason: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError::not_allowed(reason))
+}
+
+impl Sim<'_> {
+    fn emit(&mut self, event: Event) -> Result<(), RuleError> {
+        if self.events.len() >= MAX_EVENTS_PER_COMMAND {
+            return Err(RuleError::Limit {
+                reason: "one command caused too many events".into(),
+            });
+        }
+        apply(self.state, &event);
+        self.events.push(event);
+        Ok(())
+    }
+
+    /// The rules of the game's edition.
+    fn rules(&self) -> &'static dyn RuleSet {
+        ruleset::rules(self.state.edition)
+    }
+
+    /// Opens a timing window for `model`'s tokens: the effects that change
+    /// the game (fate modifiers on `role`, tokens removed) happen now; the
+    /// others (what is forbidden, damage added or reduced) are returned for
+    /// the procedure to use.
+    fn open_window(
+        &mut self,
+        model: ModelId,
+        role: Option<Role>,
+        window: Window,
+        situation: Situation,
+    ) -> Result<Vec<(Token, Effect)>, RuleError> {
+        let Some(tokens) = self.state.model(model).map(|m| m.tokens) else {
+            return Ok(Vec::new());
+        };
+        let mut rest = Vec::new();
+        for (token, effect) in self.rules().effects_at(&tokens, window, situation) {
+            match (effect, role) {
+                (Effect::Remove { by }, _) => {
+                    let by = if by == 0 { tokens.value(token) } else { by };
+                    self.emit(Event::TokenRemoved { model, token, by })?;
+                }
+                (Effect::FateModifier(amount), Some(role)) => self.emit(Event::ModifierAdded {
+                    role,
+                    amount,
+                    source: token.name().into(),
+                })?,
+                (effect, _) => rest.push((token, effect)),
+            }
+        }
+        Ok(rest)
+    }
+
+    /// Whether `model`'s tokens have `wanted` at `window`, without acting.
+    fn token_effect(
+        &self,
+        model: ModelId,
+        window: Window,
+        situation: Situation,
+        wanted: impl Fn(&Effect) -> bool,
+    ) -> Option<Effect> {
+        let tokens = self.state.model(model)?.tokens;
+        self.rules()
+            .effects_at(&tokens, window, situation)
+            .into_iter()
+            .map(|(_, effect)| effect)
+            .find(|effect| wanted(effect))
+    }
+
+    fn duel(&self) -> Result<&Duel, RuleError> {
+        self.state.duel().ok_or(RuleError::NothingPending)
+    }
+
+    fn side(&self, role: Role) -> Result<&Side, RuleError> {
+        self.duel()?.side(role).ok_or(RuleError::NothingPending)
+    }
+
+    fn require_seat(by: Seat, seat: Seat) -> Result<(), RuleError> {
+        if by == seat {
+            Ok(())
+        } else {
+            Err(RuleError::NotYourTurn {
+                waiting_for: seat.label().into(),
+            })
+        }
+    }
+
+    fn model_owner(&self, id: ModelId) -> Result<Seat, RuleError> {
+        self.state
+            .model(id)
+            .map(|m| m.owner)
+            .ok_or_else(|| RuleError::invalid(format!("there is no model {}", id.0)))
+    }
+
+    fn model_name(&self, id: ModelId) -> &str {
+        self.state.model(id).map_or("the model", |m| m.name())
+    }
+
+    fn player_command(&mut self, seat: Seat, command: &PlayerCommand) -> Result<(), RuleError> {
+        if self.state.ended {
+            return Err(RuleError::GameOver);
+        }
+        // Only what the command needs is read out of the innermost frame:
+        // the command then changes the state it was read from.
+        let frame = match self.state.frame() {
+            None => FrameNow::None,
+            Some(Frame::Contributions) => FrameNow::Contributions,
+            Some(Frame::Duel { duel }) => FrameNow::Duel(duel.step),
+            Some(Frame::Damage { progress }) => FrameNow::Damage(progress.stage()),
+            Some(Frame::HandLimit { seat }) => FrameNow::HandLimit(*seat),
+        };
+        match frame {
+            FrameNow::Contributions => match command {
+                PlayerCommand::Contribute { entropy } => {
+                    if self.state.fairness.contributions[seat.index()].is_some() {
+                        return refuse("you have already contributed your entropy");
+                    }
+                    self.emit(Event::Contributed {
+                        seat,
+                        entropy: *entropy,
+                    })
+                }
+                _ => refuse("both players must first contribute entropy for the shuffles"),
+            },
+            FrameNow::Duel(step) => self.duel_command(seat, step, command),
+            FrameNow::Damage(stage) => self.damage_command(seat, stage, command),
+            FrameNow::HandLimit(over) => self.hand_limit_command(seat, over, command),
+            FrameNow::None => match self.damage_order() {
+                Some(owner) => self.damage_order_command(seat, owner, command),
+                None => Err(RuleError::NothingPending),
+            },
+        }
+    }
+
+    fn flow_command(&mut self, command: &FlowCommand) -> Result<(), RuleError> {
+        // The game flow's next step waits until every procedure has ended.
+        let idle = self.state.frames.is_empty() && !self.state.ended;
+        match command {
+            FlowCommand::EndGame => {
+                if self.state.ended {
+                    return Err(RuleError::GameOver);
+                }
+                self.emit(Event::SeedRevealed {
+                    seed: self.state.fairness.seed,
+                })?;
+                self.emit(Event::GameEnded)
+            }
+            _ if !idle => refuse("finish what is in progress first"),
+            FlowCommand::StartDuel { spec } => self.start_duel(spec),
+            FlowCommand::TakeAction {
+                model,
+                action,
+                target,
+            } => {
+                let request = crate::action::ActionRequest {
+                    actor: *model,
+                    action,
+                    target: *target,
+                };
+                let spec = crate::action::shared_duel_for(self.state, &request)?;
+                self.start_duel(&spec)
+            }
+            FlowCommand::DealDamage {
+                target,
+                amount,
+                irreducible,
+                source,
+                credit,
+            } => {
+                self.model_owner(*target)?;
+                if let Some(credit) = credit {
+                    self.model_owner(*credit)?;
+                }
+                let instance = DamageInstance {
+                    target: *target,
+                    source: if source.is_empty() {
+                        "damage".into()
+                    } else {
+                        source.clone()
+                    },
+                    credit: *credit,
+                    attacker: None,
+                    amount: DamageAmount::Fixed { amount: *amount },
+                    modifiers: 0,
+                    raises: 0,
+                    additions: Vec::new(),
+                    tie: false,
+                    cover: false,
+                    irreducible: *irreducible,
+                    infuse_on_kill: None,
+                    batch: self.batch(),
+                };
+                self.queue(instance)
+            }
+            FlowCommand::Draw { seat, count } => {
+                if *count > MAX_DRAW {
+                    return Err(RuleError::Limit {
+                        reason: format!("draw at most {MAX_DRAW} cards at once"),
+                    });
+                }
+                for _ in 0..*count {
+                    self.draw(*seat)?;
+                }
+                Ok(())
+            }
+            FlowCommand::GainToken {
+                model,
+                token,
+                value,
+            } => {
+                self.model_owner(*model)?;
+                if *value == 0 || *value > MAX_TOKEN_VALUE {
+                    return refuse(format!("a token's value is 1–{MAX_TOKEN_VALUE}"));
+                }
+                self.gain_token(*model, *token, *value)
+            }
+            FlowCommand::ShuffleDiscards => {
+                for seat in Seat::BOTH {
+                    let cards =
+                        self.state.player(seat).deck.len() + self.state.player(seat).discard.len();
+                    let number = self.state.fairness.shuffles[seat.index()] + 1;
+                    self.emit(Event::DeckShuffled {
+                        seat,
+                        number,
+                        cards: cards as u8,
+                        with_deck: true,
+                    })?;
+                }
+                Ok(())
+            }
+            FlowCommand::NewActivation => self.emit(Event::ActivationStarted),
+        }
+    }
+
+    fn batch(&self) -> u32 {
+        u32::try_from(self.state.version).unwrap_or(u32::MAX)
+    }
+
+    fn queue(&mut self, instance: DamageInstance) -> Result<(), RuleError> {
+        if self.state.damage_queue.len() >= MAX_QUEUED_DAMAGE {
+            return Err(RuleError::Limit {
+                reason: "too much damage is waiting to be resolved".into(),
+            });
+        }
+        self.emit(Event::DamageQueued {
+            instance: Box::new(instance),
+        })
+    }
+
+    /// Gains a token, following the edition's one-per-name and cancelling rules.
+    fn gain_token(&mut self, model: ModelId, token: Token, value: u8) -> Result<(), RuleError> {
+        let Some(m) = self.state.model(model) else {
+            return Ok(());
+        };
+        match self.rules().gain(&m.tokens, token, value) {
+            TokenGain::Nothing => Ok(()),
+            TokenGain::Gain { value } => self.emit(Event::TokenGained {
+                model,
+                token,
+                value,
+            }),
+            TokenGain::Cancel { token, by } => self.emit(Event::TokenRemoved { model, token, by }),
+        }
+    }
+
+    /// Makes sure a deck has a card, reshuffling the discard pile if empty.
+    fn ensure_deck(&mut self, seat: Seat) -> Result<bool, RuleError> {
+        if !self.state.player(seat).deck.is_empty() {
+            return Ok(true);
+        }
+        let discard = self.state.player(seat).discard.len();
+        if discard == 0 {
+            return Ok(false);
+        }
+        let number = self.state.fairness.shuffles[seat.index()] + 1;
+        self.emit(Event::DeckShuffled {
+            seat,
+            number,
+            cards: discard as u8,
+            with_deck: false,
+        })?;
+        Ok(true)
+    }
+
+    fn draw(&mut self, seat: Seat) -> Result<(), RuleError> {
+        if !self.ensure_deck(seat)? {
+            return Ok(());
+        }
+        let card = match self.state.player(seat).deck.top() {
+            Some(card) => Hidden::new(seat, card),
+            None => Hidden::unknown(seat),
+        };
+        self.emit(Event::Drew { seat, card })
+    }
+
+    /// Reveals `count` cards from the top of a deck (reshuffling as needed).
+    fn reveal(
+        &mut self,
+        seat: Seat,
+        role: Option<Role>,
+        count: usize,
+    ) -> Result<RevealedCards, RuleError> {
+        let count = count.min(MAX_REVEALED);
+        let mut cards = RevealedCards::new();
+        // One event per run of cards from the same deck; the deck is
+        // reshuffled from the discard pile if it runs out part way.
+        while cards.len() < count && self.ensure_deck(seat)? {
+            let batch: RevealedCards = self
+                .state
+                .player(seat)
+                .deck
+                .top_down()
+                .take(count - cards.len())
+                .collect();
+            for card in &batch {
+                cards.push(*card);
+            }
+            self.emit(Event::Revealed {
+                seat,
+                role,
+                cards: batch,
+            })?;
+        }
+        Ok(cards)
+    }
+
+    /// Puts a revealed card in the conflict and discards the rest.
+    fn choose(&mut self, seat: Seat, role: Option<Role>, card: Card) -> Result<(), RuleError> {
+        let revealed: &[Card] = match role {
+            Some(role) => &self.side(role)?.revealed,
+            None => self.state.player(seat).revealed.as_slice(),
+        };
+        let rest: RevealedCards = revealed.iter().copied().filter(|c| *c != card).collect();
+        self.emit(Event::CardChosen { seat, role, card })?;
+        if !rest.is_empty() {
+            self.emit(Event::RevealedDiscarded { seat, cards: rest })?;
+        }
+        Ok(())
+    }
+
+    /// Runs automatic steps until the game waits for a decision (or for
+    /// its flow's next command). The innermost frame moves on first.
+    fn advance(&mut self) -> Result<(), RuleError> {
+        for _ in 0..MAX_EVENTS_PER_COMMAND {
+            if self.state.ended {
+                return Ok(());
+            }
+            let progressed = match self.state.frame() {
+                Some(Frame::Contributions) => self.advance_contributions()?,
+                Some(Frame::Duel { .. }) => self.advance_duel()?,
+                Some(Frame::Damage { .. }) => self.advance_damage()?,
+                Some(Frame::HandLimit { .. }) => false,
+                None => {
+                    if !self.state.damage_queue.is_empty() {
+                        self.start_next_damage()?
+                    } else if let Some(seat) = self.over_hand_limit() {
+                        let excess = self.state.player(seat).hand.len()
+                            - usize::from(self.state.edition.max_hand());
+                        self.push_check()?;
+                        self.emit(Event::HandOverLimit {
+                            seat,
+                            excess: excess as u8,
+                        })?;
+                        true
+                    } else {
+                        false
+                    }
+                }
+            };
+            if !progressed {
+                return Ok(());
+            }
+        }
+        Err(RuleError::Limit {
+            reason: "the game did not settle".into(),
+        })
+    }
+
+    /// A procedure may start only while the stack has room.
+    fn push_check(&self) -> Result<(), RuleError> {
+        if self.state.frames.len() >= MAX_FRAMES {
+            return Err(RuleError::Limit {
+                reason: format!("at most {MAX_FRAMES} procedures can be in progress at once"),
+            });
+        }
+        Ok(())
+    }
+}
