@@ -15,7 +15,7 @@ use super::fairness::Bytes32;
 use super::fate::{Card, Suit};
 use super::flip::RevealedCards;
 use super::hidden::Hidden;
-use super::model::{ModelId, Token};
+use super::model::{ModelId, Placement, Token};
 use super::view::Viewer;
 
 /// A short description in an event: most are fixed words, so they are
@@ -239,6 +239,24 @@ pub enum Event {
     },
     /// Step B: every side that did not relent has flipped its cards.
     DuelFlipped,
+    /// A model declares an action from its card (at a target).
+    ActionDeclared {
+        model: ModelId,
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<ModelId>,
+    },
+    /// A model was pushed to a new place.
+    ModelPushed {
+        model: ModelId,
+        from: Placement,
+        to: Placement,
+    },
+    /// The action is over (its duel, damage and effects resolved).
+    ActionEnded {
+        model: ModelId,
+        success: bool,
+    },
     /// Both players contributed; the decks are shuffled and play can begin.
     ContributionsComplete,
     DamageDealt {

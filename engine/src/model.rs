@@ -255,6 +255,17 @@ pub struct ActionCard {
     pub irreducible: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub triggers: Vec<TriggerSpec>,
+    /// What happens once a successful action's damage has resolved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after_succeeding: Vec<ActionEffect>,
+}
+
+/// An effect of an action beyond its damage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ActionEffect {
+    /// The target is pushed this many inches directly away from the actor.
+    PushTargetAway { inches: u8 },
 }
 
 /// Where a model is in the game.

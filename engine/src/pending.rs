@@ -81,7 +81,9 @@ pub fn pending(state: &GameState) -> Pending {
                 }],
             });
         }
-        Some(Frame::Duel { .. } | Frame::Damage { .. }) | None if !state.ended => {
+        Some(Frame::Duel { .. } | Frame::Damage { .. } | Frame::Action { .. }) | None
+            if !state.ended =>
+        {
             for seat in Seat::BOTH {
                 let choices: Vec<Choice> = candidates(state, seat)
                     .into_iter()
@@ -112,7 +114,9 @@ pub fn pending(state: &GameState) -> Pending {
 
 fn prompt(state: &GameState) -> String {
     match state.frame() {
-        None => "choose which damaged model resolves its damage first".into(),
+        None | Some(Frame::Action { .. }) => {
+            "choose which damaged model resolves its damage first".into()
+        }
         Some(Frame::Duel { duel }) => match duel.step {
             DuelStep::Relent { .. } => "relent to this friendly duel, or resist".into(),
             DuelStep::Modify { .. } => "modify the duel, or finish modifying".into(),
@@ -204,8 +208,9 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
             }
             DuelStep::Flip | DuelStep::Outcome => {}
         },
-        // Nothing in progress: only the order of damage dealt at once.
-        None => {
+        // Nothing in progress (or an action between its procedures): only
+        // the order of damage dealt at once.
+        None | Some(Frame::Action { .. }) => {
             for instance in &state.damage_queue {
                 let command = PlayerCommand::ResolveDamageFirst {
                     model: instance.target,

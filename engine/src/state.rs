@@ -97,6 +97,20 @@ pub enum Frame {
     HandLimit {
         seat: Seat,
     },
+    /// A model's action: its duel, the damage it deals and what follows
+    /// happen inside it.
+    Action {
+        action: Box<ActionInProgress>,
+    },
+}
+
+/// An action being resolved (the action procedure's frame).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionInProgress {
+    pub actor: ModelId,
+    pub name: String,
+    pub target: Option<ModelId>,
+    pub duel_started: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -341,6 +355,13 @@ impl GameState {
         }
     }
 
+    fn action_mut(&mut self) -> Option<&mut ActionInProgress> {
+        match self.frames.last_mut() {
+            Some(Frame::Action { action }) => Some(action),
+            _ => None,
+        }
+    }
+
     fn damage_mut(&mut self) -> Option<&mut DamageProgress> {
         match self.frames.last_mut() {
             Some(Frame::Damage { progress }) => Some(progress),
@@ -445,6 +466,9 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 _ => None,
             };
             state.last_outcome = None;
+            if let Some(action) = state.action_mut() {
+                action.duel_started = true;
+            }
             let fourth = state.edition == Edition::Fourth;
             state.frames.push(Frame::Duel {
                 duel: Duel {
@@ -781,6 +805,26 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     progress: Box::new(DamageProgress::begin(instance)),
                 });
             }
+        }
+        Event::ActionDeclared {
+            model,
+            action,
+            target,
+        } => state.frames.push(Frame::Action {
+            action: Box::new(ActionInProgress {
+                actor: *model,
+                name: action.clone(),
+                target: *target,
+                duel_started: false,
+            }),
+        }),
+        Event::ModelPushed { model, to, .. } => {
+            if let Some(m) = state.model_mut(*model) {
+                m.placement = Some(*to);
+            }
+        }
+        Event::ActionEnded { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::Action { .. }));
         }
         Event::ContributionsComplete => {
             state.pop_frame(|f| matches!(f, Frame::Contributions));

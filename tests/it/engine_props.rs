@@ -12,12 +12,17 @@ use soulstone_engine::duel::{
 };
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::fate::{Card, Suit};
-use soulstone_engine::model::{Model, ModelCard, ModelId, Reduction, Token, Tokens};
+use std::collections::BTreeSet;
+
+use soulstone_engine::model::{
+    ActionCard, ActionEffect, Model, ModelCard, ModelId, Placement, Reduction, Token, Tokens,
+};
 use soulstone_engine::pending::Choice;
 use soulstone_engine::pile::Pile;
 use soulstone_engine::scenario::Scenario;
+use soulstone_engine::state::Frame;
 use soulstone_engine::state::NewGame;
-use soulstone_engine::table::BaseMm;
+use soulstone_engine::table::{BaseMm, Footprint, ObjectId, Point, Terrain, Trait, Traits, milli};
 use soulstone_engine::{
     Edition, Event, GameState, RuleError, Seat, Viewer, apply, decide, execute, pending, view,
 };
@@ -95,6 +100,122 @@ pub(crate) fn new_setup(rng: &mut ChaCha8Rng, edition: Edition) -> NewGame {
 
 fn new_game(rng: &mut ChaCha8Rng, edition: Edition) -> GameState {
     GameState::new(new_setup(rng, edition)).unwrap()
+}
+
+/// A random game on a table: the models stand close enough to reach each
+/// other, each with a melee and a missile action (some of which push), and
+/// a wall may stand between them.
+pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewGame {
+    let mut setup = new_setup(rng, edition);
+    let damage = |rng: &mut ChaCha8Rng| match edition {
+        Edition::Fourth => DamageProfile::Fixed {
+            amount: rng.random_range(1..=3),
+        },
+        Edition::Third => DamageProfile::Flip {
+            weak: 1,
+            moderate: 2,
+            severe: 3,
+        },
+    };
+    for model in &mut setup.models {
+        let x = match model.owner {
+            Seat::A => rng.random_range(8.0..12.0),
+            Seat::B => rng.random_range(13.0..17.0),
+        };
+        let y = rng.random_range(8.0..14.0);
+        model.placement = Some(Placement {
+            at: Point {
+                x: milli(x),
+                y: milli(y),
+            },
+            z: 0,
+        });
+        let push = rng.random_bool(0.5).then(|| ActionEffect::PushTargetAway {
+            inches: rng.random_range(1..=3),
+        });
+        let actions = vec![
+            ActionCard {
+                name: "Strike".into(),
+                kind: ActionKind::Melee,
+                range: 2,
+                skill: rng.random_range(4..=7),
+                skill_suits: Default::default(),
+                resist: Some(Stat::Df),
+                tn: None,
+                tn_suits: Default::default(),
+                damage: damage(rng),
+                irreducible: false,
+                triggers: Vec::new(),
+                after_succeeding: push.into_iter().collect(),
+            },
+            ActionCard {
+                name: "Shot".into(),
+                kind: ActionKind::Missile,
+                range: 10,
+                skill: rng.random_range(4..=7),
+                skill_suits: Default::default(),
+                resist: Some(Stat::Df),
+                tn: None,
+                tn_suits: Default::default(),
+                damage: damage(rng),
+                irreducible: false,
+                triggers: Vec::new(),
+                after_succeeding: vec![ActionEffect::PushTargetAway {
+                    inches: rng.random_range(1..=2),
+                }],
+            },
+        ];
+        std::sync::Arc::make_mut(&mut model.card).actions = actions;
+    }
+    if rng.random_bool(0.5) {
+        let id = ObjectId(soulstone_engine::state::FIRST_TABLE_OBJECT_ID);
+        setup.terrain.push(Terrain {
+            id,
+            name: "Wall".into(),
+            footprint: Footprint::Polygon {
+                points: vec![
+                    Point {
+                        x: 12_300,
+                        y: 9_000,
+                    },
+                    Point {
+                        x: 12_700,
+                        y: 9_000,
+                    },
+                    Point {
+                        x: 12_700,
+                        y: 12_000,
+                    },
+                    Point {
+                        x: 12_300,
+                        y: 12_000,
+                    },
+                ],
+            },
+            elevation: 0,
+            height: milli(3.0),
+            traits: Traits::from(vec![Trait::Blocking, Trait::Impassable]),
+        });
+    }
+    setup
+}
+
+/// A model with actions takes one at a random model (often refused: out
+/// of range, no line of sight, friendly, killed).
+fn random_action(rng: &mut ChaCha8Rng, state: &GameState) -> Option<FlowCommand> {
+    let actors: Vec<&Model> = state
+        .models
+        .iter()
+        .filter(|m| !m.card.actions.is_empty())
+        .collect();
+    let actor = actors.choose(rng)?;
+    let action = actor.card.actions.choose(rng)?;
+    let target = state.models.choose(rng)?;
+    Some(FlowCommand::TakeAction {
+        model: actor.id,
+        action: action.name.clone(),
+        target: Some(target.id),
+    })
 }
 
 fn any_suit(rng: &mut ChaCha8Rng) -> Suit {
@@ -182,7 +303,10 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
 pub(crate) fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
     let model = ModelId(rng.random_range(1..=4));
     match rng.random_range(0..10) {
-        0..=4 => random_duel(rng, state),
+        0..=4 => match random_action(rng, state).filter(|_| rng.random_bool(0.7)) {
+            Some(action) => action,
+            None => random_duel(rng, state),
+        },
         5 => FlowCommand::DealDamage {
             target: model,
             amount: rng.random_range(1..=3),
@@ -344,14 +468,43 @@ fn check_invariants(state: &GameState) {
     }
 }
 
-/// Plays a random game; returns how many duels were resolved.
-fn play(seed: u64, edition: Edition, steps: usize) -> usize {
+/// What a random game went through.
+#[derive(Debug, Default)]
+struct Played {
+    duels: usize,
+    /// Every stack of procedures seen between commands, innermost last.
+    stacks: BTreeSet<Vec<&'static str>>,
+    pushes: usize,
+}
+
+fn frame_names(state: &GameState) -> Vec<&'static str> {
+    state
+        .frames
+        .iter()
+        .map(|frame| match frame {
+            Frame::Contributions => "contributions",
+            Frame::Duel { .. } => "duel",
+            Frame::Damage { .. } => "damage",
+            Frame::HandLimit { .. } => "hand_limit",
+            Frame::Action { .. } => "action",
+        })
+        .collect()
+}
+
+/// Plays a random game (on a table, with actions, if `on_table`).
+fn play(seed: u64, edition: Edition, steps: usize, on_table: bool) -> Played {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let initial = new_game(&mut rng, edition);
+    let initial = if on_table {
+        GameState::new(new_setup_on_table(&mut rng, edition)).unwrap()
+    } else {
+        new_game(&mut rng, edition)
+    };
     let mut state = initial.clone();
     let mut log: Vec<Event> = Vec::new();
+    let mut stacks = BTreeSet::new();
     for _ in 0..steps {
         check_invariants(&state);
+        stacks.insert(frame_names(&state));
 
         // Noise: a random command from a random sender. Whatever the rules
         // accept must be an option `pending` lists (or the game flow's turn).
@@ -463,9 +616,43 @@ fn play(seed: u64, edition: Edition, steps: usize) -> usize {
     // And the state survives its JSON form unchanged.
     let json = serde_json::to_string(&state).unwrap();
     assert_eq!(serde_json::from_str::<GameState>(&json).unwrap(), state);
-    log.iter()
-        .filter(|e| matches!(e, Event::DuelResolved { .. }))
-        .count()
+    Played {
+        duels: log
+            .iter()
+            .filter(|e| matches!(e, Event::DuelResolved { .. }))
+            .count(),
+        stacks,
+        pushes: log
+            .iter()
+            .filter(|e| matches!(e, Event::ModelPushed { .. }))
+            .count(),
+    }
+}
+
+/// Random games on a table go through procedures inside procedures (a duel
+/// inside an action, damage inside an action, a push inside an action) and
+/// still replay from their log to the same state (checked in `play`).
+#[test]
+fn random_games_on_a_table_nest_procedures_and_replay() {
+    let mut stacks = BTreeSet::new();
+    let mut pushes = 0;
+    let mut duels = 0;
+    for seed in 0..12 {
+        for edition in [Edition::Fourth, Edition::Third] {
+            let played = play(seed, edition, 200, true);
+            stacks.extend(played.stacks);
+            pushes += played.pushes;
+            duels += played.duels;
+        }
+    }
+    for nested in [vec!["action", "duel"], vec!["action", "damage"]] {
+        assert!(
+            stacks.contains(&nested),
+            "never saw {nested:?} waiting for a player; saw {stacks:?}"
+        );
+    }
+    assert!(duels > 100, "only {duels} duels");
+    assert!(pushes > 10, "only {pushes} pushes");
 }
 
 proptest! {
@@ -474,12 +661,12 @@ proptest! {
     #[test]
     fn random_fourth_edition_games_keep_every_invariant(seed in any::<u64>()) {
         // The game must really be played, not stuck at the start.
-        prop_assert!(play(seed, Edition::Fourth, 160) >= 1);
+        prop_assert!(play(seed, Edition::Fourth, 160, false).duels >= 1);
     }
 
     #[test]
     fn random_third_edition_games_keep_every_invariant(seed in any::<u64>()) {
-        prop_assert!(play(seed, Edition::Third, 160) >= 1);
+        prop_assert!(play(seed, Edition::Third, 160, false).duels >= 1);
     }
 
     /// Arbitrary JSON never panics the engine: it is refused as a command,

@@ -1,8 +1,9 @@
 //! Golden replays: logs of whole random games recorded under
 //! tests/replays/, replayed by every CI run. A change to a fact's JSON form
 //! or to what applying a fact does breaks stored games, and fails here.
-//! Re-record (only after a deliberate, migrated change) with
-//! `SOULSTONE_RECORD_REPLAYS=1 cargo test replays`.
+//! `SOULSTONE_RECORD_REPLAYS=1 cargo test replays` records the games that
+//! are missing; `=all` re-records every one (only after a deliberate,
+//! migrated change).
 
 use std::path::{Path, PathBuf};
 
@@ -18,7 +19,7 @@ use soulstone_engine::log::{GameLog, LOG_FORMAT, LogError, Position, RULES_VERSI
 use soulstone_engine::pending::Choice;
 use soulstone_engine::{Edition, GameState, execute, pending};
 
-use crate::engine_props::{new_setup, random_flow_command};
+use crate::engine_props::{new_setup, new_setup_on_table, random_flow_command};
 
 /// One golden file: the stored log, the commands that made it (to notice a
 /// rules change) and the position it must reach.
@@ -30,11 +31,15 @@ struct Golden {
     position: Position,
 }
 
-const RECORDINGS: [(&str, Edition, u64); 4] = [
-    ("m4e-random-1", Edition::Fourth, 11),
-    ("m4e-random-2", Edition::Fourth, 12),
-    ("m3e-random-1", Edition::Third, 21),
-    ("m3e-random-2", Edition::Third, 22),
+/// Name, edition, seed, and whether the game is played on a table with
+/// actions (which nest procedures and push models).
+const RECORDINGS: [(&str, Edition, u64, bool); 6] = [
+    ("m4e-random-1", Edition::Fourth, 11, false),
+    ("m4e-random-2", Edition::Fourth, 12, false),
+    ("m3e-random-1", Edition::Third, 21, false),
+    ("m3e-random-2", Edition::Third, 22, false),
+    ("m4e-table-1", Edition::Fourth, 31, true),
+    ("m3e-table-1", Edition::Third, 41, true),
 ];
 
 fn folder() -> PathBuf {
@@ -42,9 +47,13 @@ fn folder() -> PathBuf {
 }
 
 /// Plays a random legal game and keeps its log and commands.
-fn record(edition: Edition, seed: u64) -> Golden {
+fn record(edition: Edition, seed: u64, on_table: bool) -> Golden {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let setup = new_setup(&mut rng, edition);
+    let setup = if on_table {
+        new_setup_on_table(&mut rng, edition)
+    } else {
+        new_setup(&mut rng, edition)
+    };
     let mut state = GameState::new(setup.clone()).unwrap();
     let mut log = GameLog::new(setup);
     let mut commands = Vec::new();
@@ -111,9 +120,16 @@ fn golden_files() -> Vec<(String, String)> {
     static RECORDED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     RECORDED.get_or_init(|| {
         if std::env::var_os("SOULSTONE_RECORD_REPLAYS").is_some() {
-            for (name, edition, seed) in RECORDINGS {
-                let text = one_item_a_line(&record(edition, seed));
-                std::fs::write(folder().join(format!("{name}.json")), text).unwrap();
+            let everything = std::env::var_os("SOULSTONE_RECORD_REPLAYS") == Some("all".into());
+            for (name, edition, seed, on_table) in RECORDINGS {
+                let path = folder().join(format!("{name}.json"));
+                // Stored games are never rewritten: only missing ones are
+                // recorded, unless every one is asked for.
+                if path.exists() && !everything {
+                    continue;
+                }
+                let text = one_item_a_line(&record(edition, seed, on_table));
+                std::fs::write(path, text).unwrap();
             }
         }
     });
@@ -142,7 +158,7 @@ fn read(text: &str) -> (GameLog, Golden) {
 fn golden_replays_reach_their_recorded_positions() {
     let files = golden_files();
     assert!(
-        files.len() >= 4,
+        files.len() >= 6,
         "expected the golden logs, found {}",
         files.len()
     );

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+mod action;
 mod contributions;
 mod damage;
 mod duel;
@@ -212,6 +213,9 @@ impl Sim<'_> {
             Some(Frame::Duel { duel }) => FrameNow::Duel(duel.step),
             Some(Frame::Damage { progress }) => FrameNow::Damage(progress.stage()),
             Some(Frame::HandLimit { seat }) => FrameNow::HandLimit(*seat),
+            // Inside an action, between its procedures: only the order of
+            // the damage it dealt can be waiting.
+            Some(Frame::Action { .. }) => FrameNow::None,
         };
         match frame {
             FrameNow::Contributions => match command {
@@ -261,8 +265,7 @@ impl Sim<'_> {
                     action,
                     target: *target,
                 };
-                let spec = crate::action::shared_duel_for(self.state, &request)?;
-                self.start_duel(&spec)
+                self.take_action(&request)
             }
             FlowCommand::DealDamage {
                 target,
@@ -454,6 +457,7 @@ impl Sim<'_> {
                 Some(Frame::Duel { .. }) => self.advance_duel()?,
                 Some(Frame::Damage { .. }) => self.advance_damage()?,
                 Some(Frame::HandLimit { .. }) => false,
+                Some(Frame::Action { .. }) => self.advance_action()?,
                 None => {
                     if !self.state.damage_queue.is_empty() {
                         self.start_next_damage()?

@@ -772,6 +772,24 @@ pub fn place(
     })
 }
 
+/// An effect's push: `inches` (as a card prints it) directly away from
+/// another object's centre.
+pub fn push_away_from(
+    board: &Board,
+    id: ObjectId,
+    source: ObjectId,
+    inches: u8,
+) -> Result<Waypoint, MoveError> {
+    let from = board.body(Target::Object(source))?;
+    push_directly(
+        board,
+        id,
+        Point::from_v2(from.center),
+        f64::from(inches),
+        true,
+    )
+}
+
 /// A push "directly" toward (or away from) a point: a straight line that
 /// stops at impassable terrain or an enemy model, never passes the point,
 /// and backs off so it does not end on a friendly model.
