@@ -133,38 +133,24 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
         let push = rng.random_bool(0.5).then(|| ActionEffect::PushTargetAway {
             inches: rng.random_range(1..=3),
         });
-        let actions = vec![
-            ActionCard {
-                name: "Strike".into(),
-                kind: ActionKind::Melee,
-                range: 2,
-                skill: rng.random_range(4..=7),
-                skill_suits: Default::default(),
-                resist: Some(Stat::Df),
-                tn: None,
-                tn_suits: Default::default(),
-                damage: damage(rng),
-                irreducible: false,
-                triggers: Vec::new(),
-                after_succeeding: push.into_iter().collect(),
-            },
-            ActionCard {
-                name: "Shot".into(),
-                kind: ActionKind::Missile,
-                range: 10,
-                skill: rng.random_range(4..=7),
-                skill_suits: Default::default(),
-                resist: Some(Stat::Df),
-                tn: None,
-                tn_suits: Default::default(),
-                damage: damage(rng),
-                irreducible: false,
-                triggers: Vec::new(),
-                after_succeeding: vec![ActionEffect::PushTargetAway {
-                    inches: rng.random_range(1..=2),
-                }],
-            },
-        ];
+        let mut action = |name: &str, kind, range, after_succeeding| ActionCard {
+            name: name.into(),
+            kind,
+            range,
+            skill: rng.random_range(4..=7),
+            skill_suits: Default::default(),
+            resist: Some(Stat::Df),
+            tn: None,
+            tn_suits: Default::default(),
+            damage: damage(rng),
+            irreducible: false,
+            triggers: Vec::new(),
+            after_succeeding,
+        };
+        let strike = action("Strike", ActionKind::Melee, 2, push.into_iter().collect());
+        let shot_push = ActionEffect::PushTargetAway { inches: 2 };
+        let shot = action("Shot", ActionKind::Missile, 10, vec![shot_push]);
+        let actions = vec![strike, shot];
         std::sync::Arc::make_mut(&mut model.card).actions = actions;
     }
     if rng.random_bool(0.5) {

@@ -120,15 +120,20 @@ fn a_wrong_expectation_is_reported() {
     assert!(run.failures[0].contains("raises"), "{:?}", run.failures);
 }
 
+/// `soulstone scenario run --expect FILE`.
+fn run_expecting(file: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_soulstone"))
+        .args(["scenario", "run", "--expect"])
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_cli_prints_json_and_checks_expectations() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/scenarios/m4e/raise-simple-duel-cheat.toml");
-    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
-        .args(["scenario", "run", "--expect"])
-        .arg(&path)
-        .output()
-        .unwrap();
+    let output = run_expecting(&path);
     assert!(
         output.status.success(),
         "{}",
@@ -148,11 +153,7 @@ fn the_cli_prints_json_and_checks_expectations() {
         .unwrap()
         .replace("raises = 2", "raises = 3");
     std::fs::write(&broken, text).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
-        .args(["scenario", "run", "--expect"])
-        .arg(&broken)
-        .output()
-        .unwrap();
+    let output = run_expecting(&broken);
     assert!(!output.status.success());
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("raises"),
@@ -163,11 +164,7 @@ fn the_cli_prints_json_and_checks_expectations() {
     // The same command runs a table scenario.
     let table =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/table/m4e/sight-lines.toml");
-    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
-        .args(["scenario", "run", "--expect"])
-        .arg(&table)
-        .output()
-        .unwrap();
+    let output = run_expecting(&table);
     assert!(
         output.status.success(),
         "{}",
@@ -184,11 +181,7 @@ fn the_cli_prints_json_and_checks_expectations() {
             .replacen("expect = false", "expect = true", 1),
     )
     .unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
-        .args(["scenario", "run", "--expect"])
-        .arg(&wrong)
-        .output()
-        .unwrap();
+    let output = run_expecting(&wrong);
     assert!(!output.status.success());
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("line of sight"),

@@ -14,16 +14,7 @@ impl Sim<'_> {
         {
             return Ok(false);
         }
-        for seat in Seat::BOTH {
-            let number = self.state.fairness.shuffles[seat.index()] + 1;
-            let cards = self.state.player(seat).deck.len() + self.state.player(seat).discard.len();
-            self.emit(Event::DeckShuffled {
-                seat,
-                number,
-                cards: cards as u8,
-                with_deck: true,
-            })?;
-        }
+        self.shuffle_both_decks()?;
         self.emit(Event::ContributionsComplete)?;
         Ok(true)
     }

@@ -321,20 +321,7 @@ impl Sim<'_> {
                 }
                 self.gain_token(*model, *token, *value)
             }
-            FlowCommand::ShuffleDiscards => {
-                for seat in Seat::BOTH {
-                    let cards =
-                        self.state.player(seat).deck.len() + self.state.player(seat).discard.len();
-                    let number = self.state.fairness.shuffles[seat.index()] + 1;
-                    self.emit(Event::DeckShuffled {
-                        seat,
-                        number,
-                        cards: cards as u8,
-                        with_deck: true,
-                    })?;
-                }
-                Ok(())
-            }
+            FlowCommand::ShuffleDiscards => self.shuffle_both_decks(),
             FlowCommand::NewActivation => self.emit(Event::ActivationStarted),
         }
     }
@@ -368,6 +355,21 @@ impl Sim<'_> {
             }),
             TokenGain::Cancel { token, by } => self.emit(Event::TokenRemoved { model, token, by }),
         }
+    }
+
+    /// Each player shuffles their discard pile into their deck.
+    fn shuffle_both_decks(&mut self) -> Result<(), RuleError> {
+        for seat in Seat::BOTH {
+            let cards = self.state.player(seat).deck.len() + self.state.player(seat).discard.len();
+            let number = self.state.fairness.shuffles[seat.index()] + 1;
+            self.emit(Event::DeckShuffled {
+                seat,
+                number,
+                cards: cards as u8,
+                with_deck: true,
+            })?;
+        }
+        Ok(())
     }
 
     /// Makes sure a deck has a card, reshuffling the discard pile if empty.
