@@ -53,10 +53,6 @@ pub struct DamageInstance {
 pub enum DamageStage {
     /// 3rd edition: the damaged model may spend a soulstone for a negative modifier.
     Block,
-    /// 3rd edition: the attacker picks the damage flip's card.
-    FlipChoose,
-    /// 3rd edition: the attacker may cheat the damage flip.
-    FlipCheat,
     /// An optional reduction of the damaged model may be used.
     Reductions,
     /// 3rd edition: the damaged model may spend a soulstone to reduce damage.
@@ -71,9 +67,8 @@ pub struct DamageProgress {
     /// 3rd edition: the damage flip's net fate modifier.
     pub flip_modifiers: i8,
     pub block_decided: bool,
+    /// The damage flip (a frame above this one) has started.
     pub flip_started: bool,
-    pub card: Option<Card>,
-    pub cheat_decided: bool,
     /// The damage flip is over (or there was none: fixed damage).
     pub flip_ended: bool,
     /// Damage before reductions ("dealt").
@@ -96,8 +91,6 @@ impl DamageProgress {
             flip_modifiers: instance.modifiers,
             block_decided: false,
             flip_started: false,
-            card: None,
-            cheat_decided: false,
             flip_ended: false,
             dealt: 0,
             amount: 0,
@@ -131,11 +124,9 @@ impl DamageProgress {
             DamageStage::SoulstoneReduce
         } else if self.flip_ended {
             DamageStage::Reductions
-        } else if self.card.is_some() {
-            DamageStage::FlipCheat
-        } else if self.flip_started {
-            DamageStage::FlipChoose
         } else {
+            // While the damage flip is in progress it is the frame above
+            // this one, and decisions go to it.
             DamageStage::Block
         }
     }

@@ -1,9 +1,61 @@
 //! Flips under fate modifiers: how many cards are revealed and which of them
 //! may be used.
 
+use serde::{Deserialize, Serialize};
+
+use super::Seat;
 use super::fate::Card;
 use super::limits::MAX_REVEALED;
 use super::pile::CardArray;
+
+/// What a single flip is for: it decides what happens when the flip ends.
+/// (A duel's two flips happen together inside the duel frame.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlipPurpose {
+    /// 3rd edition: the damage flip of the damage resolving below.
+    Damage,
+}
+
+/// A flip in progress (the flip procedure's frame): one player reveals
+/// cards under fate modifiers, chooses one, and may cheat it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlipInProgress {
+    pub seat: Seat,
+    pub modifiers: i8,
+    pub purpose: FlipPurpose,
+    pub card: Option<Card>,
+    pub cheat_decided: bool,
+}
+
+/// Where a flip stands, worked out from what has happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlipStage {
+    /// The flipper chooses among the revealed cards.
+    Choose,
+    /// The flipper may cheat the chosen card.
+    Cheat,
+}
+
+impl FlipInProgress {
+    pub fn stage(&self) -> FlipStage {
+        if self.card.is_some() {
+            FlipStage::Cheat
+        } else {
+            FlipStage::Choose
+        }
+    }
+
+    /// Whether the flipper may still cheat: not under a negative modifier,
+    /// never the Black Joker, and only once.
+    pub fn may_cheat(&self, hand_empty: bool) -> bool {
+        !self.cheat_decided
+            && self.modifiers >= 0
+            && !self.card.is_some_and(|c| c.is_black_joker())
+            && !hand_empty
+    }
+}
 
 /// The cards one flip reveals: never more than four, so they live inline.
 pub type RevealedCards = CardArray<MAX_REVEALED>;

@@ -81,7 +81,10 @@ pub fn pending(state: &GameState) -> Pending {
                 }],
             });
         }
-        Some(Frame::Duel { .. } | Frame::Damage { .. } | Frame::Action { .. }) | None
+        Some(
+            Frame::Duel { .. } | Frame::Damage { .. } | Frame::Action { .. } | Frame::Flip { .. },
+        )
+        | None
             if !state.ended =>
         {
             for seat in Seat::BOTH {
@@ -130,12 +133,14 @@ fn prompt(state: &GameState) -> String {
             DuelStep::Triggers { .. } => "declare a trigger, or decline".into(),
             DuelStep::Outcome => "the duel is resolving".into(),
         },
+        Some(Frame::Flip { flip }) => match flip.stage() {
+            super::flip::FlipStage::Choose => "choose the flip's card".into(),
+            super::flip::FlipStage::Cheat => "cheat the flip, or decline".into(),
+        },
         Some(Frame::Damage { progress }) => match progress.stage() {
             super::damage::DamageStage::Block => {
                 "spend a soulstone to put a negative modifier on the damage flip, or decline".into()
             }
-            super::damage::DamageStage::FlipChoose => "choose the damage flip's card".into(),
-            super::damage::DamageStage::FlipCheat => "cheat the damage flip, or decline".into(),
             super::damage::DamageStage::Reductions => "use a damage reduction, or decline".into(),
             super::damage::DamageStage::SoulstoneReduce => {
                 "spend a soulstone to reduce the damage, or decline".into()
@@ -220,8 +225,7 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                 }
             }
         }
-        Some(Frame::Damage { progress }) => {
-            commands.extend([PlayerCommand::BlockDamage, PlayerCommand::DeclineBlock]);
+        Some(Frame::Flip { .. }) => {
             commands.extend(
                 player
                     .revealed
@@ -231,6 +235,9 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
             );
             commands.extend(hand.iter().map(|&card| PlayerCommand::Cheat { card }));
             commands.push(PlayerCommand::DeclineCheat);
+        }
+        Some(Frame::Damage { progress }) => {
+            commands.extend([PlayerCommand::BlockDamage, PlayerCommand::DeclineBlock]);
             if let Some(model) = state.model(progress.instance.target) {
                 commands.extend(model.card.reductions.iter().map(|r| {
                     PlayerCommand::UseReduction {

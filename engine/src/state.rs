@@ -11,7 +11,7 @@ use super::duel::{Duel, Outcome};
 use super::event::Event;
 use super::fairness::{self, Bytes32, FAIRNESS_SCHEME};
 use super::fate::{Card, DECK_SIZE};
-use super::flip::RevealedCards;
+use super::flip::{FlipInProgress, FlipPurpose, RevealedCards};
 use super::limits::{MAX_MARKERS, MAX_MODELS, MAX_SOULSTONES};
 use super::model::{Model, ModelId, ModelStatus, Placement};
 use super::pile::Pile;
@@ -101,6 +101,10 @@ pub enum Frame {
     /// happen inside it.
     Action {
         action: Box<ActionInProgress>,
+    },
+    /// A single flip outside a duel (a 3rd edition damage flip).
+    Flip {
+        flip: FlipInProgress,
     },
 }
 
@@ -355,9 +359,24 @@ impl GameState {
         }
     }
 
+    /// The flip in progress, if it is the innermost procedure.
+    pub fn flip(&self) -> Option<&FlipInProgress> {
+        match self.frame() {
+            Some(Frame::Flip { flip }) => Some(flip),
+            _ => None,
+        }
+    }
+
     fn action_mut(&mut self) -> Option<&mut ActionInProgress> {
         match self.frames.last_mut() {
             Some(Frame::Action { action }) => Some(action),
+            _ => None,
+        }
+    }
+
+    fn flip_mut(&mut self) -> Option<&mut FlipInProgress> {
+        match self.frames.last_mut() {
+            Some(Frame::Flip { flip }) => Some(flip),
             _ => None,
         }
     }
@@ -504,13 +523,25 @@ pub fn apply(state: &mut GameState, event: &Event) {
         Event::DamageDealt { .. } | Event::DamageFizzled { .. } => {
             state.pop_frame(|f| matches!(f, Frame::Damage { .. }));
         }
-        Event::DamageFlipStarted { .. } => {
+        Event::DamageFlipStarted {
+            seat, modifiers, ..
+        } => {
             if let Some(progress) = state.damage_mut() {
                 progress.block_decided = true;
                 progress.flip_started = true;
             }
+            state.frames.push(Frame::Flip {
+                flip: FlipInProgress {
+                    seat: *seat,
+                    modifiers: *modifiers,
+                    purpose: FlipPurpose::Damage,
+                    card: None,
+                    cheat_decided: false,
+                },
+            });
         }
         Event::DamageFlipEnded { base, dealt } => {
+            state.pop_frame(|f| matches!(f, Frame::Flip { .. }));
             if let Some(progress) = state.damage_mut() {
                 progress.base = *base;
                 progress.dealt = *dealt;
@@ -630,14 +661,10 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     },
                     step => step,
                 });
-            } else if let Some(progress) = state.damage_mut()
-                && progress.flip_started
-                && !progress.flip_ended
-                && progress.card.is_none()
+            } else if let Some(flip) = state.flip_mut()
+                && flip.card.is_none()
             {
-                // The damage flip's card (a soulstone reduction flip comes
-                // after the damage flip has ended).
-                progress.card = Some(*card);
+                flip.card = Some(*card);
             }
         }
         Event::RevealedDiscarded { seat, cards } => {
@@ -858,10 +885,10 @@ fn next_trigger(duel: &Duel, slots: u8) -> DuelStep {
 fn cheat_decided(state: &mut GameState, role: Option<super::duel::Role>, card_in: Option<Card>) {
     if role.is_some() {
         state.duel_step(next_cheat);
-    } else if let Some(progress) = state.damage_mut() {
-        progress.cheat_decided = true;
+    } else if let Some(flip) = state.flip_mut() {
+        flip.cheat_decided = true;
         if card_in.is_some() {
-            progress.card = card_in;
+            flip.card = card_in;
         }
     }
 }

@@ -473,6 +473,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Damage { .. } => "damage",
             Frame::HandLimit { .. } => "hand_limit",
             Frame::Action { .. } => "action",
+            Frame::Flip { .. } => "flip",
         })
         .collect()
 }
@@ -616,8 +617,9 @@ fn play(seed: u64, edition: Edition, steps: usize, on_table: bool) -> Played {
 }
 
 /// Random games on a table go through procedures inside procedures (a duel
-/// inside an action, damage inside an action, a push inside an action) and
-/// still replay from their log to the same state (checked in `play`).
+/// inside an action, damage inside an action, a 3rd edition damage flip
+/// inside that damage, a push inside an action) and still replay from
+/// their log to the same state (checked in `play`).
 #[test]
 fn random_games_on_a_table_nest_procedures_and_replay() {
     let mut stacks = BTreeSet::new();
@@ -631,7 +633,11 @@ fn random_games_on_a_table_nest_procedures_and_replay() {
             duels += played.duels;
         }
     }
-    for nested in [vec!["action", "duel"], vec!["action", "damage"]] {
+    for nested in [
+        vec!["action", "duel"],
+        vec!["action", "damage"],
+        vec!["action", "damage", "flip"],
+    ] {
         assert!(
             stacks.contains(&nested),
             "never saw {nested:?} waiting for a player; saw {stacks:?}"

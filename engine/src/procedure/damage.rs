@@ -3,8 +3,8 @@
 //! to health lost, and the killed timing. Its stage is worked out from
 //! what has happened (`damage::DamageProgress::stage`).
 
-use super::duel::choice_reason;
 use super::*;
+use crate::flip::FlipInProgress;
 
 impl Sim<'_> {
     pub(super) fn damage_command(
@@ -20,7 +20,6 @@ impl Sim<'_> {
             .clone();
         let target = progress.instance.target;
         let target_owner = self.model_owner(target)?;
-        let attacker = progress.instance.attacker.unwrap_or(target_owner);
         match stage {
             DamageStage::Block => {
                 Self::require_seat(seat, target_owner)?;
@@ -40,41 +39,6 @@ impl Sim<'_> {
                         self.emit(Event::BlockDeclined { model: target })
                     }
                     _ => refuse("spend a soulstone to block, or decline"),
-                }
-            }
-            DamageStage::FlipChoose => {
-                Self::require_seat(seat, attacker)?;
-                let PlayerCommand::ChooseCard { card } = command else {
-                    return refuse("choose the damage flip's card");
-                };
-                let revealed = self.state.player(attacker).revealed.as_slice().to_vec();
-                if !allowed_choices(&revealed, progress.flip_modifiers).contains(*card) {
-                    return refuse(choice_reason(&revealed, progress.flip_modifiers));
-                }
-                self.choose(attacker, None, *card)
-            }
-            DamageStage::FlipCheat => {
-                Self::require_seat(seat, attacker)?;
-                match command {
-                    PlayerCommand::Cheat { card } => {
-                        if !self.state.player(attacker).hand.contains(*card) {
-                            return Err(RuleError::CardNotInHand {
-                                seat,
-                                card: card.to_string(),
-                            });
-                        }
-                        let Some(out) = progress.card else {
-                            return refuse("there is no card to replace");
-                        };
-                        self.emit(Event::Cheated {
-                            seat,
-                            role: None,
-                            card_in: *card,
-                            card_out: out,
-                        })
-                    }
-                    PlayerCommand::DeclineCheat => self.emit(Event::CheatDeclined { role: None }),
-                    _ => refuse("cheat the damage flip or decline"),
                 }
             }
             DamageStage::Reductions => {
@@ -235,7 +199,6 @@ impl Sim<'_> {
         let target = progress.instance.target;
         let target_model = self.state.model(target).cloned();
         let owner = target_model.as_ref().map_or(Seat::A, |m| m.owner);
-        let attacker = progress.instance.attacker.unwrap_or(Seat::A);
         let can_spend = target_model.as_ref().is_some_and(|m| m.card.soulstone_user)
             && self.state.player(owner).soulstones > 0;
         match progress.stage() {
@@ -244,33 +207,6 @@ impl Sim<'_> {
                     return Ok(false);
                 }
                 self.damage_flip(&progress)?;
-                Ok(true)
-            }
-            DamageStage::FlipChoose => {
-                let revealed = self.state.player(attacker).revealed.as_slice().to_vec();
-                let allowed = allowed_choices(&revealed, progress.flip_modifiers);
-                match allowed.as_slice() {
-                    [] => {
-                        // No card could be flipped: no damage.
-                        self.emit(Event::DamageFlipEnded { base: 0, dealt: 0 })?;
-                        Ok(true)
-                    }
-                    [only] => {
-                        self.choose(attacker, None, *only)?;
-                        Ok(true)
-                    }
-                    _ => Ok(false),
-                }
-            }
-            DamageStage::FlipCheat => {
-                let black = progress.card.is_some_and(|c| c.is_black_joker());
-                let may_cheat = progress.flip_modifiers >= 0
-                    && !black
-                    && !self.state.player(attacker).hand.is_empty();
-                if may_cheat && !progress.cheat_decided {
-                    return Ok(false);
-                }
-                self.end_damage_flip(&progress)?;
                 Ok(true)
             }
             DamageStage::Reductions => {
@@ -297,6 +233,7 @@ impl Sim<'_> {
     /// 3rd edition: the attacker flips for damage.
     pub(super) fn damage_flip(&mut self, progress: &DamageProgress) -> Result<(), RuleError> {
         let attacker = progress.instance.attacker.unwrap_or(Seat::A);
+        self.push_check()?;
         self.emit(Event::DamageFlipStarted {
             seat: attacker,
             target: progress.instance.target,
@@ -306,9 +243,19 @@ impl Sim<'_> {
         Ok(())
     }
 
-    /// The damage flip's card gives the damage.
-    pub(super) fn end_damage_flip(&mut self, progress: &DamageProgress) -> Result<(), RuleError> {
-        let attacker = progress.instance.attacker.unwrap_or(Seat::A);
+    /// The damage flip has ended with `flip`'s card (none: no card could
+    /// be flipped): the card gives the damage.
+    pub(super) fn end_damage_flip(&mut self, flip: &FlipInProgress) -> Result<(), RuleError> {
+        let progress = self
+            .state
+            .frames
+            .iter()
+            .rev()
+            .find_map(|frame| match frame {
+                Frame::Damage { progress } => Some((**progress).clone()),
+                _ => None,
+            })
+            .ok_or(RuleError::NothingPending)?;
         let (mut base, mut dealt) = (0, 0);
         if let (
             DamageAmount::Flip {
@@ -317,7 +264,7 @@ impl Sim<'_> {
                 severe,
             },
             Some(card),
-        ) = (progress.instance.amount, progress.card)
+        ) = (progress.instance.amount, flip.card)
         {
             base = flip_damage(card, weak, moderate, severe);
             // The Black Joker's nothing cannot be raised by anything.
@@ -328,7 +275,7 @@ impl Sim<'_> {
             };
             dealt = base.saturating_add(additions);
             self.emit(Event::ConflictCleared {
-                cards: vec![(attacker, card)],
+                cards: vec![(flip.seat, card)],
             })?;
         }
         self.emit(Event::DamageFlipEnded { base, dealt })

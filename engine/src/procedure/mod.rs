@@ -15,6 +15,7 @@ mod action;
 mod contributions;
 mod damage;
 mod duel;
+mod flip;
 mod hand_limit;
 
 use crate::Seat;
@@ -96,6 +97,7 @@ enum FrameNow {
     Duel(DuelStep),
     Damage(DamageStage),
     HandLimit(Seat),
+    Flip(crate::flip::FlipStage),
 }
 
 struct Sim<'a> {
@@ -216,6 +218,7 @@ impl Sim<'_> {
             // Inside an action, between its procedures: only the order of
             // the damage it dealt can be waiting.
             Some(Frame::Action { .. }) => FrameNow::None,
+            Some(Frame::Flip { flip }) => FrameNow::Flip(flip.stage()),
         };
         match frame {
             FrameNow::Contributions => match command {
@@ -233,6 +236,7 @@ impl Sim<'_> {
             FrameNow::Duel(step) => self.duel_command(seat, step, command),
             FrameNow::Damage(stage) => self.damage_command(seat, stage, command),
             FrameNow::HandLimit(over) => self.hand_limit_command(seat, over, command),
+            FrameNow::Flip(stage) => self.flip_command(seat, stage, command),
             FrameNow::None => match self.damage_order() {
                 Some(owner) => self.damage_order_command(seat, owner, command),
                 None => Err(RuleError::NothingPending),
@@ -460,6 +464,7 @@ impl Sim<'_> {
                 Some(Frame::Damage { .. }) => self.advance_damage()?,
                 Some(Frame::HandLimit { .. }) => false,
                 Some(Frame::Action { .. }) => self.advance_action()?,
+                Some(Frame::Flip { .. }) => self.advance_flip()?,
                 None => {
                     if !self.state.damage_queue.is_empty() {
                         self.start_next_damage()?
