@@ -130,6 +130,10 @@ pub trait RuleSet: Sync {
         window: Window,
         situation: Situation,
     ) -> Vec<(Token, Effect)> {
+        // Most models hold no token: no list is built for them.
+        if tokens.iter().next().is_none() {
+            return Vec::new();
+        }
         self.token_rules()
             .iter()
             .filter(|rule| {
