@@ -65,6 +65,9 @@ pub enum Command {
     /// Rules engine scenarios: set up a game exactly, script it, check it.
     #[command(subcommand)]
     Scenario(ScenarioCommand),
+    /// Game content: stat cards and crew lists (docs/content.md).
+    #[command(subcommand)]
+    Content(ContentCommand),
     /// Flip an encounter setup, exactly as the setup page does for the same seed.
     Setup {
         /// m4e, m3e, m1e or mk.
@@ -85,6 +88,18 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ContentCommand {
+    /// Check a content directory: every card loads and every crew list in
+    /// it hires legally; prints each problem with its file, line and field.
+    Check {
+        /// The content directory (e.g. content/).
+        dir: std::path::PathBuf,
+    },
+    /// Print the JSON Schema of a stat card file, for editors.
+    Schema,
 }
 
 #[derive(Debug, Subcommand)]
@@ -121,6 +136,27 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Pair { file }) => return finish(pair(file)),
         Some(Command::Scenario(ScenarioCommand::Run { file, expect })) => {
             return finish(run_scenario(file, *expect));
+        }
+        Some(Command::Content(ContentCommand::Check { dir })) => {
+            return finish(match crate::content::check(dir) {
+                Ok(summary) => {
+                    print_out(&summary);
+                    Ok(())
+                }
+                Err(problems) => Err(format!(
+                    "{} problem(s):\n  {}",
+                    problems.len(),
+                    problems.join("\n  ")
+                )),
+            });
+        }
+        Some(Command::Content(ContentCommand::Schema)) => {
+            let schema = soulstone_engine::content::card_schema();
+            return finish(
+                serde_json::to_string_pretty(&schema)
+                    .map(|json| print_out(&json))
+                    .map_err(|e| e.to_string()),
+            );
         }
         Some(Command::SyntheticSnapshot {
             players,
@@ -188,7 +224,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Pair { .. }
         | Command::Setup { .. }
         | Command::SyntheticSnapshot { .. }
-        | Command::Scenario(_) => Ok(()),
+        | Command::Scenario(_)
+        | Command::Content(_) => Ok(()),
     };
     if let Err(message) = &result {
         tracing::error!("{message}");

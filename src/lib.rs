@@ -7,6 +7,7 @@
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod content;
 pub mod db;
 pub mod error;
 pub mod events;

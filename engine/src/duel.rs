@@ -11,7 +11,7 @@ use super::flip::RevealedCards;
 use super::limits::{MAX_DUEL_VALUE, MAX_NAME_LEN, MAX_TRIGGERS};
 use super::model::ModelId;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Stat {
     Df,
@@ -19,7 +19,9 @@ pub enum Stat {
 }
 
 /// The action's type, as far as duels and damage care.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ActionKind {
     #[default]

@@ -15,7 +15,19 @@ pub use soulstone_random::{RandomStream, SHUFFLE_ALGORITHM};
 /// The number of cards in a fate deck.
 pub const DECK_SIZE: usize = 54;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Suit {
     Rams,

@@ -10,6 +10,7 @@
 
 pub mod action;
 pub mod command;
+pub mod content;
 pub mod damage;
 pub mod duel;
 pub mod error;
@@ -74,7 +75,7 @@ impl Seat {
 }
 
 /// The Malifaux edition whose rules adjudicate a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Edition {
     #[serde(rename = "m4e")]
     Fourth,

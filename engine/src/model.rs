@@ -26,7 +26,19 @@ impl ModelId {
 /// Tokens (4th edition) and conditions (3rd edition) that act on duels and
 /// damage. In 4th edition a model has a token or not (value 1); 3rd edition
 /// conditions carry a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Token {
     /// May be removed before a duel for a positive fate modifier.
@@ -261,7 +273,7 @@ pub struct ActionCard {
 }
 
 /// An effect of an action beyond its damage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "effect", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ActionEffect {
     /// The target is pushed this many inches directly away from the actor.

@@ -9,6 +9,7 @@ mod access;
 mod accounts;
 mod binary;
 mod browser;
+mod content;
 mod engine_props;
 mod events;
 mod foundation;

@@ -1,0 +1,405 @@
+//! The stat card format: one TOML file per model (`docs/content.md`). Both
+//! editions share it; fields that only one edition prints are optional and
+//! checked against the card's edition.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::Edition;
+use crate::duel::{ActionKind, DamageProfile, Stat, Suits, TriggerEffect, TriggerSpec};
+use crate::fate::Suit;
+use crate::model::{ActionCard, ActionEffect, ModelCard};
+use crate::table::BaseMm;
+
+/// A model's station.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Station {
+    Master,
+    /// 3rd edition (in 4th edition Henchman is a characteristic).
+    Henchman,
+    /// 3rd edition.
+    Enforcer,
+    Minion,
+    /// 4th edition.
+    Peon,
+}
+
+/// Characteristics a stat card lists besides its station.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Characteristic {
+    Unique,
+    /// 4th edition: a henchman (a characteristic, not a station).
+    Henchman,
+    /// Hired with its master (see `totem_of`).
+    Totem,
+    /// Hired out of keyword without the extra cost.
+    Versatile,
+    /// Hired only when allied with the leader (sharing a keyword).
+    Loyal,
+    Living,
+    Undead,
+    Construct,
+    Beast,
+    Spirit,
+}
+
+/// The "once per" restriction of an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OncePer {
+    Activation,
+    Turn,
+    Game,
+}
+
+/// When a trigger happens (no word on the card means after succeeding).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TriggerTiming {
+    Immediately,
+    WhenResolving,
+    #[default]
+    AfterSucceeding,
+    AfterFailing,
+    AfterKilling,
+    AfterDamaging,
+    AfterResolving,
+}
+
+/// What a trigger does, from the engine's building blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TriggerDoes {
+    /// More damage on this action (additive).
+    AddDamage { amount: u8 },
+    /// A separate damage instance to the target.
+    InstanceDamage { amount: u8 },
+    /// The raise value of this duel becomes this.
+    SetRaiseValue { value: u8 },
+    /// The attacker's crew infuses a soulstone if the target is killed.
+    InfuseOnKill,
+    /// The target gains this token.
+    TargetGainsToken { token: crate::model::Token },
+    /// Described in its text; the engine does not resolve it yet.
+    Described,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TriggerDef {
+    pub name: String,
+    /// The suit the total must include (none for a soulstone trigger).
+    #[serde(default)]
+    pub suit: Option<Suit>,
+    /// Soulstones drained to declare it.
+    #[serde(default)]
+    pub soulstones: u8,
+    #[serde(default)]
+    pub timing: TriggerTiming,
+    pub does: TriggerDoes,
+    /// The trigger in our own words.
+    #[serde(default)]
+    pub text: String,
+}
+
+/// An action's damage: a number in 4th edition, weak/moderate/severe in 3rd.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DamageDef {
+    Fixed(u8),
+    Flip { weak: u8, moderate: u8, severe: u8 },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionDef {
+    pub name: String,
+    pub kind: ActionKind,
+    /// Range in inches (0: the model itself).
+    pub range: u8,
+    pub skill: i16,
+    #[serde(default)]
+    pub skill_suit: Option<Suit>,
+    /// The stat the target resists with (an attack); none for a tactical action.
+    #[serde(default)]
+    pub resist: Option<Stat>,
+    #[serde(default)]
+    pub tn: Option<i16>,
+    #[serde(default)]
+    pub tn_suits: Vec<Suit>,
+    #[serde(default)]
+    pub damage: Option<DamageDef>,
+    #[serde(default)]
+    pub irreducible: bool,
+    /// 4th edition signature action (once per activation, past the limit).
+    #[serde(default)]
+    pub signature: bool,
+    /// 3rd edition bonus action.
+    #[serde(default)]
+    pub bonus: bool,
+    /// Soulstones drained to declare it.
+    #[serde(default)]
+    pub soulstones: u8,
+    #[serde(default)]
+    pub once_per: Option<OncePer>,
+    /// A cost printed in italics, in our words ("discard a card").
+    #[serde(default)]
+    pub cost_text: String,
+    #[serde(default)]
+    pub after_succeeding: Vec<ActionEffect>,
+    #[serde(default)]
+    pub triggers: Vec<TriggerDef>,
+    /// The action's effect in our own words.
+    #[serde(default)]
+    pub text: String,
+}
+
+/// An ability, in our own words; its building blocks come with the next
+/// part of this work.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AbilityDef {
+    pub name: String,
+    pub text: String,
+}
+
+/// One stat card, as a content file holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatCard {
+    pub edition: Edition,
+    pub name: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    pub station: Station,
+    /// The model limit printed after the station (Minion (3)); 1 when none.
+    #[serde(default)]
+    pub limit: Option<u8>,
+    #[serde(default)]
+    pub characteristics: Vec<Characteristic>,
+    /// For a totem: the master it belongs to.
+    #[serde(default)]
+    pub totem_of: Option<String>,
+    pub factions: Vec<String>,
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Soulstones to hire; none ("-") for masters.
+    #[serde(default)]
+    pub cost: Option<u8>,
+    /// Base diameter in millimetres.
+    pub base: u16,
+    pub df: i16,
+    pub wp: i16,
+    pub sz: u8,
+    /// 4th edition speed.
+    #[serde(default)]
+    pub sp: Option<u8>,
+    /// 3rd edition move.
+    #[serde(default)]
+    pub mv: Option<u8>,
+    pub health: u16,
+    /// 4th edition: the health track ends in a soulstone (infused when killed).
+    #[serde(default)]
+    pub soulstone_on_death: bool,
+    /// 3rd edition: may use soulstones.
+    #[serde(default)]
+    pub soulstone_user: bool,
+    #[serde(default)]
+    pub abilities: Vec<AbilityDef>,
+    #[serde(default)]
+    pub actions: Vec<ActionDef>,
+}
+
+impl StatCard {
+    /// The name and title a crew list writes ("Name, Title" or "Name").
+    pub fn full_name(&self) -> String {
+        match &self.title {
+            Some(title) => format!("{}, {title}", self.name),
+            None => self.name.clone(),
+        }
+    }
+
+    pub fn has(&self, characteristic: Characteristic) -> bool {
+        self.characteristics.contains(&characteristic)
+    }
+
+    /// How many of this model a crew may hire.
+    pub fn model_limit(&self) -> u8 {
+        if self.has(Characteristic::Unique) || self.station == Station::Master {
+            1
+        } else {
+            self.limit.unwrap_or(1)
+        }
+    }
+
+    /// What the rules check beyond the shape of the file: (field, problem).
+    pub fn problems(&self) -> Vec<(String, String)> {
+        let mut problems = Vec::new();
+        let mut problem = |field: &str, message: &str| {
+            problems.push((field.to_string(), message.to_string()));
+        };
+        if self.name.trim().is_empty() {
+            problem("name", "a card needs a name");
+        }
+        if self.factions.is_empty() {
+            problem("factions", "a card names at least one faction");
+        }
+        let fourth = self.edition == Edition::Fourth;
+        match (self.edition, self.station) {
+            (Edition::Fourth, Station::Henchman | Station::Enforcer) => problem(
+                "station",
+                "4th edition stations are master, minion and peon (henchman is a characteristic)",
+            ),
+            (Edition::Third, Station::Peon) => problem("station", "3rd edition has no peons"),
+            _ => {}
+        }
+        if self.station == Station::Master && self.cost.is_some() {
+            problem("cost", "a master has no cost");
+        }
+        if self.station != Station::Master && self.cost.is_none() {
+            problem("cost", "every model but a master has a cost");
+        }
+        if self.has(Characteristic::Totem) != self.totem_of.is_some() {
+            problem(
+                "totem_of",
+                "a totem names its master, and only a totem does",
+            );
+        }
+        if fourth && self.sp.is_none() {
+            problem("sp", "a 4th edition card has Sp");
+        }
+        if !fourth && self.mv.is_none() {
+            problem("mv", "a 3rd edition card has Mv");
+        }
+        if self.health == 0 {
+            problem("health", "health is at least 1");
+        }
+        if !(0..=20).contains(&self.df) || !(0..=20).contains(&self.wp) {
+            problem("df", "Df and Wp are between 0 and 20");
+        }
+        if !fourth && self.soulstone_on_death {
+            problem(
+                "soulstone_on_death",
+                "3rd edition health tracks have no soulstone",
+            );
+        }
+        for (index, action) in self.actions.iter().enumerate() {
+            let field = |name: &str| format!("actions[{index}].{name}");
+            match (self.edition, action.damage) {
+                (Edition::Fourth, Some(DamageDef::Flip { .. })) => {
+                    problems.push((field("damage"), "4th edition damage is a number".into()))
+                }
+                (Edition::Third, Some(DamageDef::Fixed(_))) => problems.push((
+                    field("damage"),
+                    "3rd edition damage is weak, moderate and severe".into(),
+                )),
+                _ => {}
+            }
+            if action.resist.is_none() && action.tn.is_none() {
+                problems.push((
+                    field("tn"),
+                    "a tactical action (no resist) needs a TN".into(),
+                ));
+            }
+            if action.signature && !fourth {
+                problems.push((
+                    field("signature"),
+                    "signature actions are 4th edition".into(),
+                ));
+            }
+            if action.bonus && fourth {
+                problems.push((field("bonus"), "bonus actions are 3rd edition".into()));
+            }
+            for (t, trigger) in action.triggers.iter().enumerate() {
+                if trigger.suit.is_none() && trigger.soulstones == 0 {
+                    problems.push((
+                        format!("actions[{index}].triggers[{t}].suit"),
+                        "a trigger needs a suit or a soulstone cost".into(),
+                    ));
+                }
+            }
+        }
+        problems
+    }
+
+    /// The engine's definition of this model.
+    pub fn model_card(&self) -> Arc<ModelCard> {
+        let actions = self
+            .actions
+            .iter()
+            .map(|action| ActionCard {
+                name: action.name.clone(),
+                kind: action.kind,
+                range: action.range,
+                skill: action.skill,
+                skill_suits: action.skill_suit.map_or(Suits::none(), Suits::of),
+                resist: action.resist,
+                tn: action.tn,
+                tn_suits: action
+                    .tn_suits
+                    .iter()
+                    .fold(Suits::none(), |s, x| s.with(*x)),
+                damage: match action.damage {
+                    None => DamageProfile::None,
+                    Some(DamageDef::Fixed(amount)) => DamageProfile::Fixed { amount },
+                    Some(DamageDef::Flip {
+                        weak,
+                        moderate,
+                        severe,
+                    }) => DamageProfile::Flip {
+                        weak,
+                        moderate,
+                        severe,
+                    },
+                },
+                irreducible: action.irreducible,
+                triggers: action
+                    .triggers
+                    .iter()
+                    .map(|trigger| TriggerSpec {
+                        name: trigger.name.clone(),
+                        suits: trigger.suit.map_or(Suits::none(), Suits::of),
+                        soulstones: trigger.soulstones,
+                        effect: match trigger.does {
+                            TriggerDoes::AddDamage { amount } => {
+                                TriggerEffect::AddDamage { amount }
+                            }
+                            TriggerDoes::InstanceDamage { amount } => {
+                                TriggerEffect::InstanceDamage { amount }
+                            }
+                            TriggerDoes::SetRaiseValue { value } => {
+                                TriggerEffect::SetRaiseValue { value }
+                            }
+                            TriggerDoes::InfuseOnKill => TriggerEffect::InfuseOnKill,
+                            TriggerDoes::TargetGainsToken { token } => {
+                                TriggerEffect::TargetGainsToken { token }
+                            }
+                            TriggerDoes::Described => TriggerEffect::Other,
+                        },
+                    })
+                    .collect(),
+                after_succeeding: action.after_succeeding.clone(),
+            })
+            .collect();
+        Arc::new(ModelCard {
+            name: self.full_name(),
+            df: self.df,
+            wp: self.wp,
+            sz: self.sz,
+            base: BaseMm(self.base),
+            max_health: self.health,
+            soulstone_user: self.soulstone_user
+                || (self.edition == Edition::Fourth && self.station != Station::Peon),
+            infuses_on_death: self.soulstone_on_death,
+            peon: self.station == Station::Peon,
+            reductions: Vec::new(),
+            demise: None,
+            rebirth_health: None,
+            actions,
+        })
+    }
+}

@@ -1,0 +1,228 @@
+//! Content: stat cards and crews as data. This module reads content from
+//! text the caller supplies (the engine opens no files): each file is
+//! parsed on its own with errors that name the file, the line and the
+//! field, then the whole set is checked, and a set with any problem is
+//! refused whole. The format is in `docs/content.md`.
+
+pub mod card;
+pub mod crew;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::Edition;
+use card::{StatCard, Station};
+
+/// Content files are small; anything bigger is a mistake.
+pub const MAX_CONTENT_FILE_BYTES: usize = 64 * 1024;
+/// Cards one content set may hold.
+pub const MAX_CARDS: usize = 5_000;
+
+/// One problem in one content file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{file}{}: {field}{}{message}", line.map(|l| format!(":{l}")).unwrap_or_default(), if field.is_empty() { "" } else { ": " })]
+pub struct ContentError {
+    pub file: String,
+    pub line: Option<usize>,
+    /// Where in the card, as `actions[2].range` (empty for the whole file).
+    pub field: String,
+    pub message: String,
+}
+
+/// Every card of every edition, by edition and full name.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    cards: BTreeMap<(EditionKey, String), StatCard>,
+}
+
+/// `Edition` as a map key (no ordering on the public type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum EditionKey {
+    Third,
+    Fourth,
+}
+
+impl From<Edition> for EditionKey {
+    fn from(edition: Edition) -> Self {
+        match edition {
+            Edition::Fourth => EditionKey::Fourth,
+            Edition::Third => EditionKey::Third,
+        }
+    }
+}
+
+/// Reads one card file.
+pub fn parse_card(file: &str, text: &str) -> Result<StatCard, ContentError> {
+    let error = |line, field: String, message: String| ContentError {
+        file: file.to_string(),
+        line,
+        field,
+        message,
+    };
+    if text.len() > MAX_CONTENT_FILE_BYTES {
+        return Err(error(
+            None,
+            String::new(),
+            format!("larger than {MAX_CONTENT_FILE_BYTES} bytes"),
+        ));
+    }
+    let deserializer = toml::de::Deserializer::parse(text)
+        .map_err(|e| error(line_of(text, e.span()), String::new(), e.message().into()))?;
+    let card: StatCard = serde_path_to_error::deserialize(deserializer).map_err(|e| {
+        let field = e.path().to_string();
+        let field = if field == "." { String::new() } else { field };
+        let inner = e.inner();
+        error(line_of(text, inner.span()), field, inner.message().into())
+    })?;
+    if let Some((field, message)) = card.problems().into_iter().next() {
+        let line = line_of_field(text, &field);
+        return Err(error(line, field, message));
+    }
+    Ok(card)
+}
+
+/// The 1-based line a byte span starts on.
+fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> Option<usize> {
+    let start = span?.start.min(text.len());
+    Some(text[..start].matches('\n').count() + 1)
+}
+
+/// The line of a field: `cost` is the line of `cost = ...`;
+/// `actions[2].damage` is the `damage = ...` line after the third
+/// `[[actions]]` header (or the header itself). Best effort: `None` when
+/// the field is not written out.
+fn line_of_field(text: &str, field: &str) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let is_key = |line: &str, key: &str| {
+        let line = line.trim_start();
+        line.strip_prefix(key)
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    };
+    let mut from = 0;
+    let mut key = field;
+    if let Some((table, rest)) = field.split_once('.')
+        && let Some((name, index)) = table.split_once('[')
+        && let Ok(index) = index.trim_end_matches(']').parse::<usize>()
+    {
+        let header = format!("[[{name}]]");
+        from = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, line)| line.trim() == header)
+            .nth(index)
+            .map(|(number, _)| number)?;
+        key = rest.split(['.', '[']).next().unwrap_or(rest);
+        let end = lines
+            .iter()
+            .enumerate()
+            .skip(from + 1)
+            .find(|(_, line)| line.trim() == header)
+            .map_or(lines.len(), |(number, _)| number);
+        return Some((from..end).find(|n| is_key(lines[*n], key)).unwrap_or(from) + 1);
+    }
+    let key = key.split('[').next().unwrap_or(key);
+    (from..lines.len())
+        .find(|n| is_key(lines[*n], key))
+        .map(|index| index + 1)
+}
+
+impl Catalog {
+    /// Reads every file (path, text); all problems are returned, and a set
+    /// with any problem is refused whole.
+    pub fn load<'a>(
+        files: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Catalog, Vec<ContentError>> {
+        let mut catalog = Catalog::default();
+        let mut errors = Vec::new();
+        let mut origin: BTreeMap<(EditionKey, String), String> = BTreeMap::new();
+        for (file, text) in files {
+            match parse_card(file, text) {
+                Ok(card) => {
+                    if catalog.cards.len() >= MAX_CARDS {
+                        errors.push(ContentError {
+                            file: file.into(),
+                            line: None,
+                            field: String::new(),
+                            message: format!("more than {MAX_CARDS} cards"),
+                        });
+                        break;
+                    }
+                    let key = (EditionKey::from(card.edition), card.full_name());
+                    if let Some(first) = origin.get(&key) {
+                        errors.push(ContentError {
+                            file: file.into(),
+                            line: line_of_field(text, "name"),
+                            field: "name".into(),
+                            message: format!("{} is already defined in {first}", key.1),
+                        });
+                        continue;
+                    }
+                    origin.insert(key.clone(), file.to_string());
+                    catalog.cards.insert(key, card);
+                }
+                Err(error) => errors.push(error),
+            }
+        }
+        // A totem's master must exist.
+        for ((edition, name), card) in &catalog.cards {
+            if let Some(master) = &card.totem_of {
+                let found = catalog.cards.iter().any(|((e, _), c)| {
+                    e == edition && c.name == *master && c.station == Station::Master
+                });
+                if !found {
+                    errors.push(ContentError {
+                        file: origin
+                            .get(&(*edition, name.clone()))
+                            .cloned()
+                            .unwrap_or_default(),
+                        line: None,
+                        field: "totem_of".into(),
+                        message: format!("no master called {master:?}"),
+                    });
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(catalog)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// A card by its full name ("Name, Title" or "Name").
+    pub fn card(&self, edition: Edition, full_name: &str) -> Option<&StatCard> {
+        self.cards
+            .get(&(edition.into(), full_name.trim().to_string()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    pub fn cards(&self) -> impl Iterator<Item = &StatCard> {
+        self.cards.values()
+    }
+
+    /// The totems of the master called `master`.
+    pub fn totems_of<'a>(
+        &'a self,
+        edition: Edition,
+        master: &'a str,
+    ) -> impl Iterator<Item = &'a StatCard> {
+        let edition = EditionKey::from(edition);
+        self.cards
+            .iter()
+            .filter(move |((e, _), card)| *e == edition && card.totem_of.as_deref() == Some(master))
+            .map(|(_, card)| card)
+    }
+}
+
+/// The JSON Schema of a stat card file, for editors (`docs/content.schema.json`).
+pub fn card_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(StatCard)).unwrap_or_default()
+}

@@ -1,0 +1,109 @@
+//! Content on disk: finds the card files and crew lists under a content
+//! directory and hands their text to the engine's content reader, which
+//! opens no files itself. Layout: `<dir>/<edition>/models/**/*.toml` for
+//! stat cards and `<dir>/<edition>/crews/*.txt` for crew lists
+//! (`docs/content.md`).
+
+use std::path::{Path, PathBuf};
+
+use soulstone_engine::content::crew::CrewList;
+use soulstone_engine::content::{Catalog, ContentError};
+
+/// Directories below a content directory that hold stat cards.
+const EDITIONS: [&str; 2] = ["m4e", "m3e"];
+
+/// Every file with `extension` below `folder`, sorted, so loading is the
+/// same on every machine.
+fn files_below(folder: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![folder.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == extension) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Reads every card of every edition under `dirs` (later ones after
+/// earlier ones: an operator's cards after the shipped ones). Content loads
+/// whole or not at all.
+pub fn load_catalog(dirs: &[&Path]) -> Result<Catalog, Vec<ContentError>> {
+    let mut texts = Vec::new();
+    let mut unreadable = Vec::new();
+    for dir in dirs {
+        for edition in EDITIONS {
+            for path in files_below(&dir.join(edition).join("models"), "toml") {
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => texts.push((path.display().to_string(), text)),
+                    Err(e) => unreadable.push(ContentError {
+                        file: path.display().to_string(),
+                        line: None,
+                        field: String::new(),
+                        message: format!("cannot be read: {e}"),
+                    }),
+                }
+            }
+        }
+    }
+    let loaded = Catalog::load(texts.iter().map(|(f, t)| (f.as_str(), t.as_str())));
+    match (loaded, unreadable.is_empty()) {
+        (Ok(catalog), true) => Ok(catalog),
+        (Ok(_), false) => Err(unreadable),
+        (Err(mut errors), _) => {
+            errors.extend(unreadable);
+            Err(errors)
+        }
+    }
+}
+
+/// `soulstone content check DIR`: every card loads, and every crew list
+/// under the directory parses and hires legally. One line per problem.
+pub fn check(dir: &Path) -> Result<String, Vec<String>> {
+    if !dir.is_dir() {
+        return Err(vec![format!("{} is not a directory", dir.display())]);
+    }
+    let catalog = load_catalog(&[dir])
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let mut problems = Vec::new();
+    let mut lists = 0;
+    for edition in EDITIONS {
+        for path in files_below(&dir.join(edition).join("crews"), "txt") {
+            lists += 1;
+            let shown = path.display();
+            let text = match std::fs::read_to_string(&path) {
+                Ok(text) => text,
+                Err(e) => {
+                    problems.push(format!("{shown}: cannot be read: {e}"));
+                    continue;
+                }
+            };
+            match CrewList::parse(&text) {
+                Err(e) => problems.push(format!("{shown}: {e}")),
+                Ok(list) => {
+                    if let Err(errors) = list.hire(&catalog) {
+                        problems.extend(errors.iter().map(|e| format!("{shown}: {e}")));
+                    }
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(format!(
+            "{}: {} cards and {lists} crew lists, no problems",
+            dir.display(),
+            catalog.len()
+        ))
+    } else {
+        Err(problems)
+    }
+}

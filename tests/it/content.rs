@@ -1,0 +1,323 @@
+//! Content: stat cards and crew lists as data (docs/content.md). Shipped
+//! content loads and hires legally; every kind of mistake is refused with
+//! its file, line and field, or the hiring rule it breaks.
+
+use std::path::Path;
+use std::process::Command;
+
+use soulstone_engine::Edition;
+use soulstone_engine::content::crew::CrewList;
+use soulstone_engine::content::{Catalog, ContentError, parse_card};
+
+fn shipped() -> Catalog {
+    soulstone::content::load_catalog(&[&Path::new(env!("CARGO_MANIFEST_DIR")).join("content")])
+        .unwrap_or_else(|errors| panic!("{errors:?}"))
+}
+
+const CARD: &str = r#"edition = "m4e"
+name = "Test Model"
+station = "minion"
+factions = ["Guild"]
+keywords = ["Lamplighter"]
+cost = 5
+base = 30
+df = 4
+wp = 5
+sz = 2
+sp = 5
+health = 6
+
+[[actions]]
+name = "One"
+kind = "melee"
+range = 1
+skill = 5
+resist = "df"
+damage = 2
+
+[[actions]]
+name = "Two"
+kind = "melee"
+range = 1
+skill = 5
+resist = "df"
+damage = 2
+
+[[actions]]
+name = "Three"
+kind = "missile"
+range = 12
+skill = 5
+resist = "df"
+damage = 1
+"#;
+
+fn card_error(text: &str) -> ContentError {
+    parse_card("content/m4e/models/guild/test.toml", text).unwrap_err()
+}
+
+#[test]
+fn the_shipped_content_checks_clean() {
+    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
+        .args(["content", "check"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("content"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("no problems"));
+    assert!(shipped().len() >= 10);
+}
+
+#[test]
+fn a_bad_card_names_its_file_line_and_field() {
+    assert!(parse_card("ok.toml", CARD).is_ok());
+
+    // A wrong type deep in the card.
+    let error = card_error(&CARD.replace("range = 12", "range = \"twelve\""));
+    assert_eq!(error.field, "actions[2].range");
+    assert_eq!(error.line, Some(33), "{error}");
+    let shown = error.to_string();
+    assert!(
+        shown.starts_with("content/m4e/models/guild/test.toml:33: actions[2].range: "),
+        "{shown}"
+    );
+
+    // An unknown field is refused, not ignored.
+    let error = card_error(&CARD.replace("sp = 5", "sp = 5\nspeed = 5"));
+    assert!(error.message.contains("speed"), "{error}");
+    assert_eq!(error.line, Some(12), "{error}");
+
+    // Syntax.
+    let error = card_error(&CARD.replace("df = 4", "df = = 4"));
+    assert_eq!(error.line, Some(8), "{error}");
+
+    // Rules a well-formed card can still break.
+    let error = card_error(&CARD.replace("station = \"minion\"", "station = \"master\""));
+    assert_eq!(
+        (error.field.as_str(), error.line),
+        ("cost", Some(6)),
+        "{error}"
+    );
+    let error = card_error(&CARD.replace(
+        "damage = 1",
+        "damage = { weak = 1, moderate = 2, severe = 3 }",
+    ));
+    assert_eq!(error.field, "actions[2].damage", "{error}");
+    let error = card_error(&CARD.replace("sp = 5\n", ""));
+    assert_eq!(error.field, "sp", "{error}");
+}
+
+#[test]
+fn content_loads_whole_or_not_at_all() {
+    let good = CARD.to_string();
+    let bad = CARD.replace("df = 4", "df = 40");
+    let duplicate = CARD.to_string();
+    let errors = Catalog::load([
+        ("a.toml", good.as_str()),
+        ("b.toml", bad.as_str()),
+        ("c.toml", duplicate.as_str()),
+    ])
+    .unwrap_err();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert_eq!(errors[0].file, "b.toml");
+    assert!(
+        errors[1].message.contains("already defined in a.toml"),
+        "{errors:?}"
+    );
+
+    let orphan = CARD.replace("characteristics", "x").replace(
+        "station = \"minion\"",
+        "station = \"minion\"\ncharacteristics = [\"totem\"]\ntotem_of = \"Nobody\"",
+    );
+    let errors = Catalog::load([("d.toml", orphan.as_str())]).unwrap_err();
+    assert!(
+        errors[0].message.contains("no master called \"Nobody\""),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_crew_list_round_trips_as_text_and_json() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/m4e/crews/lamplighters-50.txt");
+    let list = CrewList::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(list.models.len(), 10);
+    assert_eq!(CrewList::parse(&list.to_text()).unwrap(), list);
+    let json = serde_json::to_string(&list).unwrap();
+    assert_eq!(serde_json::from_str::<CrewList>(&json).unwrap(), list);
+    let error = CrewList::parse("Faction: Guild\nLeader: X\nSize: fifty\n").unwrap_err();
+    assert!(error.starts_with("line 3:"), "{error}");
+    assert!(
+        CrewList::parse("Faction: Guild\nSize: 50\n")
+            .unwrap_err()
+            .contains("Leader")
+    );
+}
+
+fn lamplighters(models: &[&str]) -> CrewList {
+    CrewList {
+        edition: Edition::Fourth,
+        faction: "Guild".into(),
+        leader: "Odessa Vane, Lamplighter Marshal".into(),
+        size: 50,
+        models: models.iter().map(|m| m.to_string()).collect(),
+    }
+}
+
+/// Each hiring rule, once kept and once broken.
+#[test]
+fn hiring_follows_each_rule() {
+    let catalog = shipped();
+    let fails = |list: CrewList, model: &str, words: &str| {
+        let errors = list.hire(&catalog).unwrap_err();
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.model == model && e.rule.contains(words)),
+            "expected {model}: {words}; got {errors:?}"
+        );
+    };
+
+    // The starter list: totem free, keyword models at cost, a versatile
+    // model out of keyword without the extra soulstone; 46 spent, 4 kept.
+    let starter = CrewList::parse(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("content/m4e/crews/lamplighters-50.txt"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let hired = starter.hire(&catalog).unwrap();
+    assert_eq!((hired.spent, hired.pool), (46, 4));
+    assert!(hired.costs.contains(&("Wickling".into(), 0)));
+    assert!(hired.costs.contains(&("Tollgate Sentry".into(), 6)));
+
+    // Out of keyword costs one more; leftovers above 5 are lost.
+    let small = lamplighters(&["Wickling", "Clerk of Writs"]);
+    let hired = small.hire(&catalog).unwrap();
+    assert!(hired.costs.contains(&("Clerk of Writs".into(), 5)));
+    assert_eq!((hired.spent, hired.pool), (5, 5));
+
+    // The totem must come with its master, and only with its master.
+    fails(
+        lamplighters(&["Lamplighter"]),
+        "Wickling",
+        "totem must be hired",
+    );
+    let mut other_leader = lamplighters(&["Wickling"]);
+    other_leader.leader = "Harrow Stiles, Tollkeeper".into();
+    fails(other_leader, "Wickling", "only with its master");
+    // A second master, and a second version of the leader's name.
+    fails(
+        lamplighters(&["Wickling", "Harrow Stiles, Tollkeeper"]),
+        "Harrow Stiles, Tollkeeper",
+        "must be its leader",
+    );
+    fails(
+        lamplighters(&["Wickling", "Odessa Vane, Ember Judge"]),
+        "Odessa Vane, Ember Judge",
+        "one version of a name",
+    );
+    // Model limits.
+    fails(
+        lamplighters(&[
+            "Wickling",
+            "Lamplighter",
+            "Lamplighter",
+            "Lamplighter",
+            "Lamplighter",
+        ]),
+        "Lamplighter",
+        "hired 4 times, its limit is 3",
+    );
+    fails(
+        lamplighters(&["Wickling", "Brann Cole", "Brann Cole"]),
+        "Brann Cole",
+        "limit is 1",
+    );
+    // At most three out-of-keyword models.
+    fails(
+        lamplighters(&[
+            "Wickling",
+            "Clerk of Writs",
+            "Clerk of Writs",
+            "Clerk of Writs",
+            "Clerk of Writs",
+        ]),
+        "Clerk of Writs",
+        "out-of-keyword model 4 of 3 allowed",
+    );
+    // Loyal models only with a leader they share a keyword with.
+    fails(
+        lamplighters(&["Wickling", "Iron Deputy"]),
+        "Iron Deputy",
+        "loyal",
+    );
+    // The budget.
+    let mut tight = starter.clone();
+    tight.size = 40;
+    fails(
+        tight,
+        "Odessa Vane, Lamplighter Marshal",
+        "costs 46, more than the 40",
+    );
+    // Cards that do not exist, and the faction.
+    fails(
+        lamplighters(&["Wickling", "Rusty Nail"]),
+        "Rusty Nail",
+        "no such card",
+    );
+    let mut wrong_faction = lamplighters(&["Wickling"]);
+    wrong_faction.faction = "Arcanists".into();
+    fails(
+        wrong_faction,
+        "Odessa Vane, Lamplighter Marshal",
+        "not of Arcanists",
+    );
+}
+
+/// Editors validate against docs/content.schema.json: it must be the schema
+/// the code reads.
+#[test]
+fn the_published_card_schema_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/content.schema.json");
+    let generated =
+        serde_json::to_string_pretty(&soulstone_engine::content::card_schema()).unwrap() + "\n";
+    if std::env::var_os("SOULSTONE_WRITE_SCHEMA").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let published = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        published == generated,
+        "docs/content.schema.json is out of date: run SOULSTONE_WRITE_SCHEMA=1 cargo test schema"
+    );
+}
+
+/// A card from content becomes the engine's definition.
+#[test]
+fn a_content_card_becomes_an_engine_definition() {
+    let catalog = shipped();
+    let odessa = catalog
+        .card(Edition::Fourth, "Odessa Vane, Lamplighter Marshal")
+        .unwrap();
+    let card = odessa.model_card();
+    assert_eq!(card.name, "Odessa Vane, Lamplighter Marshal");
+    assert_eq!((card.df, card.wp, card.max_health), (5, 7, 13));
+    assert!(card.infuses_on_death);
+    let baton = card
+        .actions
+        .iter()
+        .find(|a| a.name == "Hooked Baton")
+        .unwrap();
+    assert_eq!(baton.range, 1);
+    assert_eq!(baton.after_succeeding.len(), 1);
+    let lantern = card
+        .actions
+        .iter()
+        .find(|a| a.name == "Signal Lantern")
+        .unwrap();
+    assert_eq!(lantern.triggers[0].name, "Blinding Flare");
+}
