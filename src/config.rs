@@ -191,6 +191,11 @@ pub struct SettingsArgs {
     )]
     pub data_dir: PathBuf,
 
+    /// A directory of extra game content (stat cards) loaded after the
+    /// shipped cards; the server refuses to start if any card is wrong.
+    #[arg(long, env = "SOULSTONE_CONTENT_DIR", global = true)]
+    pub content_dir: Option<PathBuf>,
+
     /// Address to listen on.
     #[arg(
         long,
@@ -263,6 +268,8 @@ pub struct SettingsArgs {
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub bind: SocketAddr,
+    /// Extra game content loaded after the shipped cards.
+    pub content_dir: Option<PathBuf>,
     pub database_url: DatabaseUrl,
     pub data_dir: PathBuf,
     pub environment: Environment,
@@ -339,6 +346,7 @@ impl Settings {
         Ok((
             Self {
                 bind: args.bind,
+                content_dir: args.content_dir.clone(),
                 database_url,
                 data_dir: args.data_dir.clone(),
                 environment,

@@ -9,6 +9,55 @@ use std::path::{Path, PathBuf};
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::content::{Catalog, ContentError};
 
+mod shipped {
+    //! The content shipped in the binary (written by `build.rs`).
+    include!(concat!(env!("OUT_DIR"), "/shipped_content.rs"));
+}
+
+/// The shipped stat cards: (path, text).
+pub fn shipped_cards() -> &'static [(&'static str, &'static str)] {
+    shipped::SHIPPED_CARDS
+}
+
+/// The shipped ready crew lists: (path, text).
+pub fn shipped_crews() -> &'static [(&'static str, &'static str)] {
+    shipped::SHIPPED_CREWS
+}
+
+/// What the server plays with: the shipped cards, then the cards of the
+/// operator's content directory, if any (a club's own cards). Loads whole
+/// or refuses, with every problem.
+pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError>> {
+    let mut texts: Vec<(String, String)> = shipped_cards()
+        .iter()
+        .map(|(file, text)| (file.to_string(), text.to_string()))
+        .collect();
+    if let Some(dir) = extra {
+        if !dir.is_dir() {
+            return Err(vec![ContentError {
+                file: dir.display().to_string(),
+                line: None,
+                field: String::new(),
+                message: "the content directory does not exist".into(),
+            }]);
+        }
+        for edition in EDITIONS {
+            for path in files_below(&dir.join(edition).join("models"), "toml") {
+                let text = std::fs::read_to_string(&path).map_err(|e| {
+                    vec![ContentError {
+                        file: path.display().to_string(),
+                        line: None,
+                        field: String::new(),
+                        message: format!("cannot be read: {e}"),
+                    }]
+                })?;
+                texts.push((path.display().to_string(), text));
+            }
+        }
+    }
+    Catalog::load(texts.iter().map(|(f, t)| (f.as_str(), t.as_str())))
+}
+
 /// Directories below a content directory that hold stat cards.
 const EDITIONS: [&str; 2] = ["m4e", "m3e"];
 

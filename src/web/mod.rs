@@ -49,6 +49,8 @@ pub struct AppState {
     pub event_data: Arc<crate::events::cache::EventDataCache>,
     /// Public pages as visitors without a session see them, per revision.
     pub public_pages: Arc<page_cache::PublicPageCache>,
+    /// The stat cards this instance plays with (shipped plus the operator's).
+    pub catalog: Arc<soulstone_engine::content::Catalog>,
 }
 
 impl AppState {
@@ -68,7 +70,16 @@ impl AppState {
             ),
             event_data: Arc::default(),
             public_pages: Arc::default(),
+            // The shipped cards, which the tests keep loading cleanly; the
+            // server replaces them with the operator's set (`with_catalog`).
+            catalog: Arc::new(crate::content::load_for_server(None).unwrap_or_default()),
         }
+    }
+
+    /// The game content this instance plays with.
+    pub fn with_catalog(mut self, catalog: soulstone_engine::content::Catalog) -> Self {
+        self.catalog = Arc::new(catalog);
+        self
     }
 
     /// Starts the background work of this instance (the mail sender). Call
@@ -257,10 +268,16 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
     #[error(transparent)]
     Mail(#[from] crate::mail::MailError),
+    #[error("the game content has {} problem(s):\n  {}", .0.len(), .0.join("\n  "))]
+    Content(Vec<String>),
 }
 
 /// Opens the database, migrates, and serves until SIGTERM (graceful) or SIGINT.
 pub fn serve(settings: Settings) -> Result<(), ServeError> {
+    // Content first: a server with a wrong card does not start at all.
+    let catalog = crate::content::load_for_server(settings.content_dir.as_deref())
+        .map_err(|errors| ServeError::Content(errors.iter().map(ToString::to_string).collect()))?;
+    tracing::info!(cards = catalog.len(), "game content loaded");
     // Start-up work may block: no executor is running yet.
     let db = Db::open(&settings.database_url, settings.db_pool_size)?;
     tracing::info!(database = %settings.database_url, "database ready");
@@ -269,7 +286,7 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
         source,
     })?;
     let address = listener.local_addr()?;
-    let state = AppState::new(db, settings);
+    let state = AppState::new(db, settings).with_catalog(catalog);
     actix_web::rt::System::new().block_on(async move {
         tracing::info!(%address, "serving");
         state.start_background_tasks()?;

@@ -321,3 +321,56 @@ fn a_content_card_becomes_an_engine_definition() {
         .unwrap();
     assert_eq!(lantern.triggers[0].name, "Blinding Flare");
 }
+
+/// Every ready crew list shipped hires legally at its size, and the
+/// binary embeds exactly the content on disk.
+#[test]
+fn every_shipped_crew_hires_legally_and_is_embedded() {
+    let catalog = shipped();
+    let crews = soulstone::content::shipped_crews();
+    assert!(crews.len() >= 4, "only {} crew lists", crews.len());
+    let mut factions = std::collections::BTreeSet::new();
+    for (file, text) in crews {
+        let list = CrewList::parse(text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(list.size, 50, "{file}");
+        let hired = list
+            .hire(&catalog)
+            .unwrap_or_else(|errors| panic!("{file}: {errors:?}"));
+        assert!(hired.spent <= 50 && hired.spent >= 45, "{file}: {hired:?}");
+        factions.insert(list.faction.clone());
+    }
+    assert!(factions.len() >= 4, "{factions:?}");
+    let embedded = soulstone::content::load_for_server(None).unwrap();
+    assert_eq!(embedded.len(), catalog.len());
+}
+
+/// An operator's content directory is loaded after the shipped cards; a
+/// wrong card keeps the server from starting, and says where.
+#[test]
+fn a_wrong_card_in_the_content_directory_stops_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("extra/m4e/models/guild");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::write(
+        models.join("bad.toml"),
+        CARD.replace("range = 12", "range = -1"),
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
+        .current_dir(dir.path())
+        .env_clear()
+        .env("SOULSTONE_CONTENT_DIR", dir.path().join("extra"))
+        .env("SOULSTONE_BIND", "127.0.0.1:0")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bad.toml:33: actions[2].range"), "{stderr}");
+    // Nothing was started: no database was made.
+    assert!(!dir.path().join("data/soulstone.db").exists());
+
+    // A good extra card loads beside the shipped ones.
+    std::fs::write(models.join("bad.toml"), CARD).unwrap();
+    let catalog = soulstone::content::load_for_server(Some(&dir.path().join("extra"))).unwrap();
+    assert_eq!(catalog.len(), shipped().len() + 1);
+}

@@ -40,6 +40,7 @@ pub fn test_settings(
 ) -> Settings {
     Settings {
         bind,
+        content_dir: None,
         database_url,
         data_dir,
         environment: Environment::Development,

@@ -1,0 +1,56 @@
+//! Embeds the shipped game content (stat cards and crew lists under
+//! `content/<edition>/`) in the binary: writes one `include_str!` per file,
+//! sorted, to `$OUT_DIR/shipped_content.rs`, and asks cargo to run again
+//! whenever anything under `content/` changes.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn files_below(folder: &Path, extension: &str, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files_below(&path, extension, found);
+        } else if path.extension().is_some_and(|e| e == extension) {
+            found.push(path);
+        }
+    }
+}
+
+fn list(name: &str, root: &Path, folder: &str, extension: &str) -> String {
+    let mut files = Vec::new();
+    for edition in ["m4e", "m3e"] {
+        files_below(
+            &root.join("content").join(edition).join(folder),
+            extension,
+            &mut files,
+        );
+    }
+    files.sort();
+    let mut out = format!("pub const {name}: &[(&str, &str)] = &[\n");
+    for path in files {
+        let relative = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let absolute = path.display().to_string();
+        let _ = writeln!(out, "    ({relative:?}, include_str!({absolute:?})),");
+    }
+    out.push_str("];\n");
+    out
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=content");
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let code = list("SHIPPED_CARDS", &root, "models", "toml")
+        + &list("SHIPPED_CREWS", &root, "crews", "txt");
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    if let Err(e) = std::fs::write(out.join("shipped_content.rs"), code) {
+        panic!("cannot write the shipped content list: {e}");
+    }
+}
