@@ -13,8 +13,6 @@
 //! 3rd edition a missile attack at an engaged model takes a negative
 //! modifier (Friendly Fire).
 
-use std::sync::Arc;
-
 use super::duel::{ActionKind, DuelSpec};
 use super::error::RuleError;
 use super::model::{ActionCard, ModelId};
@@ -177,12 +175,4 @@ fn spec(
         cannot_cheat: false,
         cover: false,
     }
-}
-
-/// The duel for `request`, shared as the duel in progress will hold it.
-pub fn shared_duel_for(
-    state: &GameState,
-    request: &ActionRequest,
-) -> Result<Arc<DuelSpec>, RuleError> {
-    duel_for(state, request).map(Arc::new)
 }

@@ -10,7 +10,7 @@
 //! content (the next issue) use the same windows and effects.
 
 use super::Edition;
-use super::duel::{ActionKind, Stat};
+use super::duel::{ActionKind, DuelSpec, Stat};
 use super::model::{Model, Token, Tokens};
 
 /// A moment in the rules at which tokens (and abilities) act.
@@ -79,6 +79,17 @@ pub struct Situation {
     pub targets_enemy: bool,
     pub is_initiator: bool,
     pub opposed: bool,
+}
+
+impl Situation {
+    /// The situation of a side of `spec`'s duel.
+    pub fn in_duel(spec: &DuelSpec, is_initiator: bool) -> Self {
+        Self {
+            targets_enemy: spec.targets_enemy,
+            is_initiator,
+            opposed: spec.is_opposed(),
+        }
+    }
 }
 
 impl Condition {

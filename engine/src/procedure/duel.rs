@@ -41,11 +41,7 @@ impl Sim<'_> {
             initiator_base: spec.skill,
             resister_base,
         })?;
-        let situation = Situation {
-            targets_enemy: spec.targets_enemy,
-            is_initiator: true,
-            opposed: spec.is_opposed(),
-        };
+        let situation = Situation::in_duel(spec, true);
         self.open_window(
             spec.initiator,
             Some(Role::Initiator),
@@ -374,11 +370,7 @@ impl Sim<'_> {
         if let Some(reason) = self.rules().cheat_forbidden(side.modifiers) {
             return Some(reason);
         }
-        let situation = Situation {
-            targets_enemy: duel.spec.targets_enemy,
-            is_initiator: role == Role::Initiator,
-            opposed: duel.spec.is_opposed(),
-        };
+        let situation = Situation::in_duel(&duel.spec, role == Role::Initiator);
         if let Some(Effect::ForbidCheating(reason)) =
             self.token_effect(side.model, Window::Cheating, situation, |e| {
                 matches!(e, Effect::ForbidCheating(_))
@@ -588,11 +580,7 @@ impl Sim<'_> {
             self.queue_action_damage(&duel, &outcome)?;
         }
         // Tokens that end with the action.
-        let situation = Situation {
-            targets_enemy: spec.targets_enemy,
-            is_initiator: true,
-            opposed: spec.is_opposed(),
-        };
+        let situation = Situation::in_duel(&spec, true);
         self.open_window(spec.initiator, None, Window::DuelEnded, situation)?;
         self.emit(Event::DuelEnded)
     }
@@ -652,11 +640,7 @@ impl Sim<'_> {
                 })
                 .collect();
             // The attacker's tokens that add to a successful attack's damage.
-            let situation = Situation {
-                targets_enemy: spec.targets_enemy,
-                is_initiator: true,
-                opposed: spec.is_opposed(),
-            };
+            let situation = Situation::in_duel(spec, true);
             for (token, effect) in
                 self.open_window(spec.initiator, None, Window::AddingDamage, situation)?
             {
