@@ -261,8 +261,16 @@ fn run_scenario(file: &std::path::Path, expect: bool) -> Result<(), String> {
     let format = FileFormat::from_extension(file.extension().and_then(|e| e.to_str()));
     let scenario =
         ScenarioFile::parse(&text, format).map_err(|e| format!("{}: {e}", file.display()))?;
+    // Models may name stat cards from the shipped content.
+    let catalog = crate::content::load_for_server(None).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!(
+            "the shipped content has problems:\n  {}",
+            lines.join("\n  ")
+        )
+    })?;
     let report = scenario
-        .run(expect)
+        .run(expect, Some(&catalog))
         .map_err(|e| format!("{}: {e}", file.display()))?;
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
     print_out(&json);

@@ -13,6 +13,7 @@ use super::fairness::{Bytes32, shuffle_cards};
 use super::fate::{Card, DECK_SIZE};
 use std::sync::Arc;
 
+use super::content::Catalog;
 use super::model::{
     ActionCard, Demise, Model, ModelCard, ModelId, ModelStatus, Placement, Reduction, Tokens,
 };
@@ -62,16 +63,26 @@ pub struct Scenario {
 #[serde(deny_unknown_fields)]
 pub struct ModelSpec {
     pub id: ModelId,
-    pub name: String,
     pub owner: Seat,
-    pub df: i16,
-    pub wp: i16,
+    /// A stat card from the game content, by its full name ("Name, Title").
+    /// Without it the card is written here (name, df, wp, max_health...).
+    #[serde(default)]
+    pub card: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub df: Option<i16>,
+    #[serde(default)]
+    pub wp: Option<i16>,
     #[serde(default = "default_size")]
     pub sz: u8,
     #[serde(default = "default_base")]
     pub base: u16,
-    pub health: u16,
-    pub max_health: u16,
+    /// Default: the card's maximum.
+    #[serde(default)]
+    pub health: Option<u16>,
+    #[serde(default)]
+    pub max_health: Option<u16>,
     #[serde(default)]
     pub soulstone_user: bool,
     #[serde(default)]
@@ -107,33 +118,62 @@ fn default_base() -> u16 {
 }
 
 impl ModelSpec {
-    /// The model's card and its state.
-    pub fn model(&self) -> Model {
-        let card = ModelCard {
-            name: self.name.clone(),
-            df: self.df,
-            wp: self.wp,
-            sz: self.sz,
-            base: BaseMm(self.base),
-            max_health: self.max_health,
-            soulstone_user: self.soulstone_user,
-            infuses_on_death: self.infuses_on_death,
-            peon: self.peon,
-            reductions: self.reductions.clone(),
-            demise: self.demise.clone(),
-            rebirth_health: self.rebirth_health,
-            actions: self.actions.clone(),
+    /// The model's card (from the content, or written in the scenario)
+    /// and its state.
+    pub fn model(
+        &self,
+        edition: Edition,
+        catalog: Option<&Catalog>,
+    ) -> Result<Model, ScenarioError> {
+        let card = match &self.card {
+            Some(name) => {
+                let catalog = catalog.ok_or_else(|| {
+                    ScenarioError::Setup(format!(
+                        "model {} names the card {name:?}, but no content was given",
+                        self.id.0
+                    ))
+                })?;
+                catalog
+                    .card(edition, name)
+                    .ok_or_else(|| {
+                        ScenarioError::Setup(format!("no card {name:?} in the content"))
+                    })?
+                    .model_card()
+            }
+            None => {
+                let missing = |field: &str| {
+                    ScenarioError::Setup(format!(
+                        "model {} needs a card, or {field} and the other stats",
+                        self.id.0
+                    ))
+                };
+                Arc::new(ModelCard {
+                    name: self.name.clone().ok_or_else(|| missing("name"))?,
+                    df: self.df.ok_or_else(|| missing("df"))?,
+                    wp: self.wp.ok_or_else(|| missing("wp"))?,
+                    sz: self.sz,
+                    base: BaseMm(self.base),
+                    max_health: self.max_health.ok_or_else(|| missing("max_health"))?,
+                    soulstone_user: self.soulstone_user,
+                    infuses_on_death: self.infuses_on_death,
+                    peon: self.peon,
+                    reductions: self.reductions.clone(),
+                    demise: self.demise.clone(),
+                    rebirth_health: self.rebirth_health,
+                    actions: self.actions.clone(),
+                })
+            }
         };
-        Model {
-            health: self.health,
+        Ok(Model {
+            health: self.health.unwrap_or(card.max_health),
             tokens: self.tokens,
             status: self.status,
             placement: self.at.map(|at| Placement {
                 at: point(at),
                 z: milli(self.z),
             }),
-            ..Model::new(self.id, self.owner, Arc::new(card))
-        }
+            ..Model::new(self.id, self.owner, card)
+        })
     }
 }
 
@@ -300,6 +340,14 @@ impl Scenario {
 
     /// The exact starting state the scenario describes.
     pub fn initial_state(&self) -> Result<GameState, ScenarioError> {
+        self.initial_state_with(None)
+    }
+
+    /// The starting state, with `catalog` for models that name a card.
+    pub fn initial_state_with(
+        &self,
+        catalog: Option<&Catalog>,
+    ) -> Result<GameState, ScenarioError> {
         if self.steps.len() > MAX_STEPS {
             return Err(ScenarioError::Setup(format!("at most {MAX_STEPS} steps")));
         }
@@ -329,7 +377,12 @@ impl Scenario {
             edition: self.edition,
             fairness,
             players,
-            models: Arc::new(self.models.iter().map(ModelSpec::model).collect()),
+            models: Arc::new(
+                self.models
+                    .iter()
+                    .map(|m| m.model(self.edition, catalog))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
             frames: Vec::new(),
             ended: false,
             terrain: Arc::new(terrain),
@@ -347,7 +400,12 @@ impl Scenario {
     /// Runs every step. A refusal the scenario did not expect stops the run
     /// and is reported in `failures`.
     pub fn run(&self) -> Result<Run, ScenarioError> {
-        let initial = self.initial_state()?;
+        self.run_with(None)
+    }
+
+    /// Runs every step, with `catalog` for models that name a card.
+    pub fn run_with(&self, catalog: Option<&Catalog>) -> Result<Run, ScenarioError> {
+        let initial = self.initial_state_with(catalog)?;
         let mut state = initial.clone();
         let mut events = Vec::new();
         let mut steps = Vec::new();
@@ -422,7 +480,12 @@ impl Scenario {
 
     /// Runs the scenario and checks its expectations; the failures, if any.
     pub fn check(&self) -> Result<Run, ScenarioError> {
-        let mut run = self.run()?;
+        self.check_with(None)
+    }
+
+    /// Runs and checks, with `catalog` for models that name a card.
+    pub fn check_with(&self, catalog: Option<&Catalog>) -> Result<Run, ScenarioError> {
+        let mut run = self.run_with(catalog)?;
         if let Some(expect) = &self.expect {
             run.failures.extend(check_expectations(expect, &run));
         }
@@ -657,13 +720,14 @@ impl ScenarioFile {
 
     /// Runs the file; with `expect`, a game scenario's expectations are
     /// checked too. Failures are in the report, not errors.
-    pub fn run(&self, expect: bool) -> Result<ScenarioReport, String> {
+    /// `catalog`: the game content, for scenarios whose models name a card.
+    pub fn run(&self, expect: bool, catalog: Option<&Catalog>) -> Result<ScenarioReport, String> {
         match self {
             ScenarioFile::Game(scenario) => {
                 let run = if expect {
-                    scenario.check()
+                    scenario.check_with(catalog)
                 } else {
-                    scenario.run()
+                    scenario.run_with(catalog)
                 };
                 Ok(ScenarioReport::Game(Box::new(
                     run.map_err(|e| e.to_string())?,

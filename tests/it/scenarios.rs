@@ -39,6 +39,7 @@ fn every_scenario_file_meets_its_expectations() {
         "expected the rulebook examples under tests/scenarios, found {} game and {table_files} table files",
         files.len() - table_files
     );
+    let catalog = soulstone::content::load_for_server(None).unwrap();
     let mut failures = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
@@ -58,7 +59,7 @@ fn every_scenario_file_meets_its_expectations() {
             path.display()
         );
         let report = scenario
-            .run(true)
+            .run(true, Some(&catalog))
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         if !report.failures().is_empty() {
             failures.push(format!(
