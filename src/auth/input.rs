@@ -142,6 +142,39 @@ pub fn optional_text(
     Ok(Some(text))
 }
 
+/// Like [`optional_text`] for text whose lines matter (a crew or army
+/// list): line breaks are kept, each line's spaces are collapsed, blank
+/// lines at either end are dropped.
+pub fn optional_multiline_text(
+    raw: &str,
+    what: &str,
+    max_chars: usize,
+) -> Result<Option<String>, InputError> {
+    let lines: Vec<String> = raw
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .split('\n')
+        .map(collapse_spaces)
+        .collect();
+    let first = lines.iter().position(|l| !l.is_empty());
+    let last = lines.iter().rposition(|l| !l.is_empty());
+    let (Some(first), Some(last)) = (first, last) else {
+        return Ok(None);
+    };
+    let text = lines[first..=last].join("\n");
+    if text.chars().count() > max_chars {
+        return Err(InputError(format!(
+            "{what} is at most {max_chars} characters."
+        )));
+    }
+    if text.chars().any(|c| c.is_control() && c != '\n') {
+        return Err(InputError(format!(
+            "{what} cannot contain control characters."
+        )));
+    }
+    Ok(Some(text))
+}
+
 fn collapse_spaces(raw: &str) -> String {
     raw.split_whitespace().collect::<Vec<_>>().join(" ")
 }

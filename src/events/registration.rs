@@ -2,10 +2,13 @@
 //! drops, late entries, and declarations (faction, army list).
 
 use crate::db::WriteTransaction;
+use soulstone_engine::Edition;
+use soulstone_engine::content::Catalog;
+use soulstone_engine::content::crew::CrewList;
 
 use super::notify;
 use super::{Access, Ctx, EventError, EventStatus, EventView, Role, require_not_finished};
-use crate::auth::input::{DisplayName, EmailAddress, optional_text};
+use crate::auth::input::{DisplayName, EmailAddress, optional_multiline_text, optional_text};
 use crate::db::events::{self as db_events, NewRegistration, Registration, RegistrationChanges};
 use crate::db::{DbConnection, accounts, audit};
 use crate::systems::GameSystem;
@@ -486,7 +489,7 @@ pub fn declare(
     }
     let registration = registration_in(conn, view, registration_id)?;
     let changes = if view.system == GameSystem::MageKnight {
-        let list = optional_text(&input.army_list.replace('\r', ""), "The army list", 5_000)
+        let list = optional_multiline_text(&input.army_list, "The army list", 5_000)
             .map_err(|e| EventError::invalid("army_list", e.to_string()))?;
         let points: i32 = input.army_points.trim().parse().map_err(|_| {
             EventError::invalid("army_points", "Enter the army's build total in points.")
@@ -513,13 +516,64 @@ pub fn declare(
                 "Choose one of the factions.",
             ));
         }
+        // A 4th edition event also takes the crew list, checked for its
+        // form here; its hiring is shown to the organiser (`list_problems`).
+        let army_list = if view.system == GameSystem::Malifaux4 {
+            Some(crew_list_text(&input.army_list, faction)?)
+        } else {
+            None
+        };
         RegistrationChanges {
             faction: Some(Some(faction.to_owned())),
+            army_list,
             ..RegistrationChanges::default()
         }
     };
     db_events::update_registration(conn, registration.id, &changes)?;
     Ok(())
+}
+
+/// The crew list as it will be stored (none when left empty), or why it
+/// cannot be read: a list must parse, be a 4th edition list, and be of the
+/// declared faction.
+fn crew_list_text(text: &str, faction: &str) -> Result<Option<String>, EventError> {
+    let text = optional_multiline_text(text, "The crew list", 5_000)
+        .map_err(|e| EventError::invalid("army_list", e.to_string()))?;
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    let list = CrewList::parse(&text)
+        .map_err(|e| EventError::invalid("army_list", format!("The crew list: {e}.")))?;
+    if list.edition != Edition::Fourth {
+        return Err(EventError::invalid(
+            "army_list",
+            "The crew list is not a 4th edition list (Edition: m4e).",
+        ));
+    }
+    if list.faction != faction {
+        return Err(EventError::invalid(
+            "army_list",
+            format!(
+                "The crew list is for {}, but the declared faction is {faction}.",
+                list.faction
+            ),
+        ));
+    }
+    Ok(Some(text))
+}
+
+/// What a stored crew list breaks of the hiring rules, checked against the
+/// game content this server has (a club's own cards included); empty when it
+/// hires legally. Lists naming cards the server does not know say so here
+/// rather than being refused: the organiser decides.
+pub fn list_problems(catalog: &Catalog, list_text: &str) -> Vec<String> {
+    match CrewList::parse(list_text) {
+        Err(e) => vec![e],
+        Ok(list) => match list.hire(catalog) {
+            Ok(_) => Vec::new(),
+            Err(errors) => errors.iter().map(ToString::to_string).collect(),
+        },
+    }
 }
 
 pub fn set_lists_published(

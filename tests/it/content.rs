@@ -374,3 +374,58 @@ fn a_wrong_card_in_the_content_directory_stops_the_server() {
     let catalog = soulstone::content::load_for_server(Some(&dir.path().join("extra"))).unwrap();
     assert_eq!(catalog.len(), shipped().len() + 1);
 }
+
+/// Every action on every shipped card is taken in a scenario file under
+/// tests/scenarios/m4e/crews (which the scenario suite runs and checks).
+#[test]
+fn every_action_of_the_starter_crews_has_a_scenario() {
+    use soulstone_engine::scenario::Scenario;
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/m4e/crews");
+    let mut taken = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let scenario = Scenario::from_toml(&text).unwrap();
+        let cards: std::collections::BTreeMap<u16, String> = scenario
+            .models
+            .iter()
+            .filter_map(|m| Some((m.id.0, m.card.clone()?)))
+            .collect();
+        for step in &scenario.steps {
+            if step.command["type"] == "take_action"
+                && let Some(card) = step.command["model"]
+                    .as_u64()
+                    .and_then(|id| cards.get(&(id as u16)))
+            {
+                let action = step.command["action"].as_str().unwrap_or_default();
+                taken.insert((card.clone(), action.to_string()));
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    for card in shipped().cards() {
+        for action in &card.actions {
+            if !taken.contains(&(card.full_name(), action.name.clone())) {
+                missing.push(format!("{}: {}", card.full_name(), action.name));
+            }
+        }
+    }
+    // Cards that are not in a starter crew list (the spare master titles and
+    // hiring-test models) are exempt.
+    let in_lists: std::collections::BTreeSet<String> = soulstone::content::shipped_crews()
+        .iter()
+        .flat_map(|(_, text)| {
+            let list = CrewList::parse(text).unwrap();
+            std::iter::once(list.leader).chain(list.models)
+        })
+        .collect();
+    missing.retain(|m| {
+        in_lists
+            .iter()
+            .any(|name| m.starts_with(&format!("{name}:")))
+    });
+    assert!(
+        missing.is_empty(),
+        "actions without a scenario: {missing:?}"
+    );
+    assert!(taken.len() >= 45, "only {} actions taken", taken.len());
+}

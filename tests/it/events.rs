@@ -18,6 +18,7 @@ both_backends!(
     finished_events_are_read_only_except_for_admin_corrections,
     offline_pairing_matches_the_server_and_imports,
     mage_knight_results_and_standings,
+    crew_lists_are_read_and_their_hiring_shown,
 );
 
 pub(crate) fn event_body(name: &str) -> Value {
@@ -1093,4 +1094,85 @@ async fn mage_knight_results_and_standings(backend: Backend) {
         "{own}"
     );
     let _ = PASSWORD;
+}
+
+/// A 4th edition event takes each player's crew list with the faction: a
+/// list that cannot be read is refused and changes nothing; a readable one
+/// is kept, and the organiser sees what it breaks of the hiring rules.
+async fn crew_lists_are_read_and_their_hiring_shown(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, page) = app.user("lists-to@example.org", "List TO").await;
+    let to = app.api_client("lists-to@example.org").await;
+    let event = create_event(&to, event_body("Lists Open")).await;
+    set_status(&to, event, "registration").await;
+    app.create_account("lister@example.org", "Lister", false)
+        .await;
+    let (code, entry) = app
+        .api_client("lister@example.org")
+        .await
+        .post(&format!("/events/{event}/register"), json!({}))
+        .await;
+    assert_eq!(code, 201, "{entry}");
+    let registration = entry["id"].as_i64().unwrap();
+    let player = app.signed_in_client("lister@example.org").await;
+    let declare = format!("/events/{event}/players/{registration}/declare");
+    let stored = || async {
+        app.with_conn(move |conn| {
+            soulstone::db::events::find_registration(conn, registration)
+                .unwrap()
+                .and_then(|r| r.army_list)
+        })
+        .await
+    };
+
+    let starter = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("content/m4e/crews/lamplighters-50.txt"),
+    )
+    .unwrap();
+    let response = player
+        .post_form(&declare, &[("faction", "Guild"), ("army_list", &starter)])
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, html) = follow(&player, response).await;
+    assert!(html.contains("Declaration saved."), "{html}");
+    assert_eq!(stored().await.as_deref(), Some(starter.trim()));
+    let (_, html) = page.get_text(&format!("/events/{event}/players")).await;
+    assert!(html.contains("Leader: Odessa Vane"), "the list is shown");
+    assert!(
+        !html.contains("does not hire legally"),
+        "the starter list is legal"
+    );
+
+    // Unreadable, another faction's: refused, and the stored list stays.
+    for (list, words) in [
+        (
+            "Faction: Guild\nLeader: Odessa Vane, Lamplighter Marshal\nSize: fifty\n",
+            "line 3",
+        ),
+        (
+            &starter.replace("Faction: Guild", "Faction: Bayou")[..],
+            "declared faction is Guild",
+        ),
+    ] {
+        let response = player
+            .post_form(&declare, &[("faction", "Guild"), ("army_list", list)])
+            .await;
+        let (_, html) = follow(&player, response).await;
+        assert!(html.contains(words), "{words}: {html}");
+        assert_eq!(stored().await.as_deref(), Some(starter.trim()));
+    }
+
+    // A readable list that breaks a hiring rule is kept and shown with it.
+    let loyal = format!(
+        "{}- Iron Deputy\n",
+        starter.replace("- Tollgate Sentry\n", "")
+    );
+    let response = player
+        .post_form(&declare, &[("faction", "Guild"), ("army_list", &loyal)])
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, html) = page.get_text(&format!("/events/{event}/players")).await;
+    assert!(html.contains("does not hire legally"), "{html}");
+    assert!(html.contains("Iron Deputy: loyal"), "{html}");
 }

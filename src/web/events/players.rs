@@ -132,6 +132,16 @@ struct PlayersPage {
     checked_in: usize,
     registered: usize,
     factions: &'static [&'static str],
+    /// Hiring problems of each entry's crew list, by registration id.
+    list_problems: std::collections::BTreeMap<i64, Vec<String>>,
+}
+
+impl PlayersPage {
+    fn problems_of(&self, registration: &i64) -> &[String] {
+        self.list_problems
+            .get(registration)
+            .map_or(&[], |problems| problems.as_slice())
+    }
 }
 
 #[get("/events/{id}/players")]
@@ -160,6 +170,15 @@ async fn players_page(
         .iter()
         .filter(|r| r.status == REGISTERED && r.checked_in)
         .count();
+    let list_problems = data
+        .registrations
+        .iter()
+        .filter_map(|r| {
+            let list = r.army_list.as_deref()?;
+            (view.system == crate::systems::GameSystem::Malifaux4)
+                .then(|| (r.id, registration::list_problems(&state.catalog, list)))
+        })
+        .collect();
     render_page(
         &ctx,
         &PlayersPage {
@@ -169,6 +188,7 @@ async fn players_page(
             checked_in,
             registered,
             factions: registration::MALIFAUX_FACTIONS,
+            list_problems,
         },
     )
 }
