@@ -56,10 +56,19 @@ fn now() -> chrono::NaiveDateTime {
     Utc::now().naive_utc()
 }
 
-/// Only local paths are followed after sign-in (no open redirects).
+/// Only local paths are followed after sign-in (no open redirects): a
+/// path starting with one `/`, with no backslash, space or control
+/// character anywhere (browsers drop a tab or a line break, so `/\t/evil`
+/// would otherwise become `//evil`, another site).
 pub fn safe_next(next: Option<&str>) -> String {
     match next {
-        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
+        Some(path)
+            if path.starts_with('/')
+                && !path.starts_with("//")
+                && !path
+                    .chars()
+                    .any(|c| c == '\\' || c.is_whitespace() || c.is_control()) =>
+        {
             path.to_owned()
         }
         _ => "/".to_owned(),

@@ -50,16 +50,21 @@ pub struct RequestSession {
     pub csrf_cookie: String,
 }
 
-/// Checks a token and the account behind it: live, not revoked, issued after
-/// the last password change.
+/// Checks a token and the account behind it: of the kind this way in
+/// takes (a session cookie, or an API bearer token: never one for the
+/// other), live, not revoked, issued after the last password change.
 pub fn authenticate(
     state: &AppState,
     token: &str,
+    kind: TokenKind,
     now: DateTime<Utc>,
 ) -> Result<Option<SessionUser>, AppError> {
     let Ok(claims) = state.tokens.verify(token, now) else {
         return Ok(None);
     };
+    if claims.kind != kind {
+        return Ok(None);
+    }
     let Some(account_id) = claims.account_id() else {
         return Ok(None);
     };
@@ -136,9 +141,10 @@ pub async fn session_middleware(
     let user = match token {
         Some(token) if !token.is_empty() => {
             let lookup_state = state.clone();
-            let found = web::block(move || authenticate(&lookup_state, &token, now))
-                .await
-                .map_err(AppError::from)??;
+            let found =
+                web::block(move || authenticate(&lookup_state, &token, TokenKind::Session, now))
+                    .await
+                    .map_err(AppError::from)??;
             match found {
                 Some(user) => {
                     if user.claims.wants_renewal(now) {
@@ -379,7 +385,7 @@ impl FromRequest for ApiUser {
             let (Some(token), Some(state)) = (token, state) else {
                 return Err(ApiError(AppError::Unauthorized));
             };
-            let user = web::block(move || authenticate(&state, &token, Utc::now()))
+            let user = web::block(move || authenticate(&state, &token, TokenKind::Api, Utc::now()))
                 .await
                 .map_err(AppError::from)??;
             user.map(|u| ApiUser(Arc::new(u)))

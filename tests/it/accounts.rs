@@ -52,6 +52,31 @@ async fn sign_up_verify_sign_in_and_out(backend: Backend) {
     assert_eq!(status, 400, "a used link must not work twice");
     assert!(html.contains("already been used"), "{html}");
 
+    // A next address that a browser would turn into another site, or that
+    // carries a line break, is not followed (and is no server error).
+    for next in [
+        "/\t/evil.example/",
+        "/\n/evil.example",
+        "/ /evil",
+        "//evil.example",
+        "/\\evil",
+        "/a\r\nSet-Cookie: x=1",
+    ] {
+        let response = app
+            .new_client()
+            .post_form(
+                "/signin",
+                &[
+                    ("email", "ada@example.org"),
+                    ("password", PASSWORD),
+                    ("next", next),
+                ],
+            )
+            .await;
+        assert_eq!(response.status(), 303, "{next:?}");
+        assert_eq!(location(&response), "/", "{next:?}");
+    }
+
     // Sign in (the address is matched case-insensitively), then out.
     let response = browser
         .post_form(
@@ -429,6 +454,36 @@ async fn tampered_expired_and_revoked_tokens_are_refused(backend: Backend) {
     assert_eq!(revoke.status(), 204);
     assert_eq!(me(good).await, 401);
     let _ = claims;
+
+    // A session token is no API token, and an API token no session.
+    let (session, _) = app
+        .state
+        .tokens
+        .issue(subject, TokenKind::Session, now, None)
+        .unwrap();
+    assert_eq!(
+        me(session.clone()).await,
+        401,
+        "a session token as a bearer"
+    );
+    let (api, _) = app
+        .state
+        .tokens
+        .issue(subject, TokenKind::Api, now, None)
+        .unwrap();
+    assert_eq!(me(api.clone()).await, 200);
+    for (token, signed_in) in [(session, true), (api, false)] {
+        let response = app
+            .new_client()
+            .http
+            .get(app.url("/account"))
+            .header("cookie", format!("soulstone_session={token}"))
+            .send()
+            .await
+            .unwrap();
+        let expected = if signed_in { 200 } else { 303 };
+        assert_eq!(response.status(), expected, "signed in: {signed_in}");
+    }
 
     // The same tokens in the session cookie are treated as signed out.
     for token in [tampered, expired] {
