@@ -11,6 +11,10 @@ pub struct InputError(pub String);
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct EmailAddress(String);
 
+/// The domain of deleted accounts' placeholder addresses (reserved: no
+/// address there can be registered).
+pub const DELETED_DOMAIN: &str = "deleted.invalid";
+
 impl EmailAddress {
     pub const MAX_LEN: usize = 254;
 
@@ -29,6 +33,11 @@ impl EmailAddress {
             && !domain.contains("..")
             && !domain.contains('@');
         if local.is_empty() || !domain_ok || email.contains(['<', '>', ',', ';', '"']) {
+            return Err(invalid());
+        }
+        // Deleted accounts keep a placeholder at this domain; no one may
+        // register one, or they could block a deletion.
+        if domain == DELETED_DOMAIN {
             return Err(invalid());
         }
         Ok(Self(email))

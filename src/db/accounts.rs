@@ -152,7 +152,10 @@ pub fn anonymise_account(
     conn.write_transaction(|conn| {
         diesel::update(accounts::table.find(id))
             .set((
-                accounts::email.eq(format!("deleted-{id}@deleted.invalid")),
+                accounts::email.eq(format!(
+                    "deleted-{id}@{}",
+                    crate::auth::input::DELETED_DOMAIN
+                )),
                 accounts::display_name.eq(format!("Deleted player #{id}")),
                 accounts::password_hash.eq(""),
                 accounts::club.eq(None::<String>),

@@ -212,6 +212,7 @@ pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<S
                     .add(("Referrer-Policy", "same-origin")),
             )
             .wrap(actix_web::middleware::from_fn(session::session_middleware))
+            .wrap(actix_web::middleware::from_fn(no_store_for_account_pages))
             .wrap(Compress::default())
             .wrap(NormalizePath::new(TrailingSlash::Trim))
             .wrap(TracingLogger::<request_log::RequestLog>::new())
@@ -224,6 +225,41 @@ pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<S
         server = server.workers(workers);
     }
     Ok(server.run())
+}
+
+/// Pages about an account (and its sign-in, password and email links) are
+/// never kept by a browser or a proxy: a shared device's back button must
+/// not show them to the next person.
+async fn no_store_for_account_pages(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let private = is_account_path(req.path());
+    let mut response = next.call(req).await?;
+    if private {
+        response.headers_mut().insert(
+            actix_web::http::header::CACHE_CONTROL,
+            actix_web::http::header::HeaderValue::from_static("no-store"),
+        );
+    }
+    Ok(response)
+}
+
+/// The account, sign-in, password and email-confirmation pages.
+pub fn is_account_path(path: &str) -> bool {
+    [
+        "/account",
+        "/signin",
+        "/signup",
+        "/signout",
+        "/password",
+        "/verify-email",
+    ]
+    .iter()
+    .any(|prefix| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
 }
 
 fn form_config() -> web::FormConfig {

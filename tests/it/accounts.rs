@@ -597,9 +597,37 @@ async fn password_change_ends_other_sessions(backend: Backend) {
 async fn deleting_an_account_anonymises_it(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let (id, browser) = app.user("ivy@example.org", "Ivy").await;
+    // No one can take the placeholder address the deletion will use.
+    let squatter = app
+        .new_client()
+        .post_form(
+            "/signup",
+            &[
+                ("display_name", "Squatter"),
+                ("email", &format!("deleted-{id}@deleted.invalid")),
+                ("password", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(squatter.status(), 422);
     let (status, html) = browser.get_text("/account/delete").await;
     assert_eq!(status, 200);
     assert!(html.contains("cannot be undone"));
+    // Account pages are never cached; public pages may be.
+    for (path, private) in [
+        ("/account", true),
+        ("/account/delete", true),
+        ("/signin", true),
+        ("/", false),
+    ] {
+        let response = browser.get(path).await;
+        let cache = response
+            .headers()
+            .get("cache-control")
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        assert_eq!(cache.contains("no-store"), private, "{path}: {cache:?}");
+    }
     let wrong = browser
         .post_form("/account/delete", &[("password", "not my password")])
         .await;
