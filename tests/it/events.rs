@@ -125,7 +125,7 @@ async fn play_round(field: &mut Field, event: i64, round: i64, dispute_table: Op
                     let (code, _) = confirmer
                         .post(
                             &format!("{game_path}/dispute"),
-                            json!({"note": "Scheme VP wrong"}),
+                            json!({"note": "Scheme VP wrong", "version": state["version"]}),
                         )
                         .await;
                     assert_eq!(code, 204);
@@ -140,12 +140,19 @@ async fn play_round(field: &mut Field, event: i64, round: i64, dispute_table: Op
                     continue;
                 }
                 // The reporter cannot confirm their own report.
+                let version = json!({"version": state["version"]});
                 let (code, _) = reporter
-                    .post(&format!("{game_path}/confirm"), json!({}))
+                    .post(&format!("{game_path}/confirm"), version.clone())
                     .await;
                 assert_eq!(code, 403);
+                // Without the version it saw, a confirmation is refused.
                 let (code, body) = confirmer
                     .post(&format!("{game_path}/confirm"), json!({}))
+                    .await;
+                assert_eq!(code, 400, "{body}");
+                assert!(body.to_string().contains("version"), "{body}");
+                let (code, body) = confirmer
+                    .post(&format!("{game_path}/confirm"), version)
                     .await;
                 assert_eq!(code, 204, "{body}");
             }

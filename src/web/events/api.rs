@@ -521,13 +521,13 @@ async fn decide(
     dispute: bool,
 ) -> Result<HttpResponse, ApiError> {
     on_event(&state, &user, id, move |conn, view, access, ctx| {
-        let version = match body.version {
-            Some(v) => v,
-            None => {
-                db_events::find_game(conn, game_id)?
-                    .ok_or(events::EventError::NotFound)?
-                    .version
-            }
+        // The version the client saw is required: without it a newer
+        // report (an amended score) could be confirmed by mistake.
+        let Some(version) = body.version else {
+            return Err(events::EventError::invalid(
+                "version",
+                "Send the version of the result you are answering (the game's `version`), so a newer report is never confirmed or disputed by mistake.",
+            ));
         };
         if dispute {
             results::dispute(conn, view, access, game_id, version, &body.note, ctx)
