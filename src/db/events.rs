@@ -382,6 +382,20 @@ pub fn list_registrations(
         .load(conn)?)
 }
 
+/// Takes the event's row for this write transaction, so that rules that
+/// count and then insert (a player cap, a waitlist) hold when requests
+/// arrive together. On PostgreSQL the row is locked (`FOR UPDATE`) until
+/// the transaction ends; SQLite's write transactions already run one at a
+/// time (`BEGIN IMMEDIATE`).
+pub fn lock_event(conn: &mut DbConnection, event_id: i64) -> Result<(), DbError> {
+    if let DbConnection::Postgres(pg) = conn {
+        diesel::sql_query("SELECT id FROM events WHERE id = $1 FOR UPDATE")
+            .bind::<diesel::sql_types::BigInt, _>(event_id)
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
 pub fn count_registered(conn: &mut DbConnection, event_id: i64) -> Result<i64, DbError> {
     Ok(registrations::table
         .filter(registrations::event_id.eq(event_id))

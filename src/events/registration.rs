@@ -69,6 +69,8 @@ pub fn register_self(
         return Err(EventError::Conflict(reason));
     }
     conn.write_transaction(|conn| {
+        // Counted under the event's lock: the cap holds when sign-ups race.
+        db_events::lock_event(conn, view.id())?;
         let account = accounts::find_by_id(conn, actor.account_id)?.ok_or(EventError::NotFound)?;
         let registered = db_events::count_registered(conn, view.id())?;
         let full = view
@@ -153,6 +155,7 @@ pub fn promote_waitlist(
     if !matches!(view.status, EventStatus::Draft | EventStatus::Registration) {
         return Ok(Vec::new());
     }
+    db_events::lock_event(conn, view.id())?;
     let all = db_events::list_registrations(conn, view.id())?;
     let registered = all.iter().filter(|r| r.status == REGISTERED).count() as i64;
     let room = match view.event.player_cap {

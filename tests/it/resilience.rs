@@ -17,6 +17,7 @@ both_backends!(
     mail_waits_while_smtp_is_down_and_goes_out_once_later,
     a_killed_server_keeps_every_acknowledged_submission,
     simultaneous_submissions_leave_one_row_each,
+    a_player_cap_holds_under_a_rush_of_sign_ups,
     a_burst_of_writes_to_one_event_all_succeed,
     a_write_the_database_gave_up_on_is_a_conflict_to_retry,
 );
@@ -732,4 +733,52 @@ async fn a_write_the_database_gave_up_on_is_a_conflict_to_retry(backend: Backend
 struct Total {
     #[diesel(sql_type = diesel::sql_types::BigInt)]
     total: i64,
+}
+
+/// Twenty-four players sign up at the same moment for an event capped at
+/// five: five are registered and the rest waitlisted, on both backends.
+async fn a_player_cap_holds_under_a_rush_of_sign_ups(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("cap-to@example.org", "TO", false).await;
+    let to = app.api_client("cap-to@example.org").await;
+    let mut body = event_body("Capped");
+    body["player_cap"] = json!(5);
+    let event = create_event(&to, body).await;
+    set_status(&to, event, "registration").await;
+    let mut clients = Vec::new();
+    for i in 0..24 {
+        let email = format!("rush{i}@example.org");
+        app.create_account(&email, &format!("Rusher {i}"), false)
+            .await;
+        clients.push(app.api_client(&email).await);
+    }
+    let path = format!("/events/{event}/register");
+    let handles: Vec<_> = clients
+        .into_iter()
+        .map(|client| {
+            let path = path.clone();
+            actix_web::rt::spawn(async move { client.post(&path, json!({})).await })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for handle in handles {
+        answers.push(handle.await.unwrap());
+    }
+    let mut statuses = BTreeMap::new();
+    for (code, entry) in &answers {
+        assert_eq!(*code, 201, "{entry}");
+        *statuses
+            .entry(entry["status"].as_str().unwrap_or_default().to_owned())
+            .or_insert(0) += 1;
+    }
+    assert_eq!(statuses.get("registered"), Some(&5), "{statuses:?}");
+    assert_eq!(statuses.get("waitlisted"), Some(&19), "{statuses:?}");
+    let (_, detail) = to.get(&format!("/events/{event}")).await;
+    let registered = detail["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["status"] == "registered")
+        .count();
+    assert_eq!(registered, 5, "{detail}");
 }
