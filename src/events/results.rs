@@ -660,6 +660,9 @@ pub fn record_open_game(
     }
     let (fields, declarations) = input.validate(view)?;
     conn.write_transaction(|conn| {
+        // Counted under the event's lock: the cap on games against one
+        // opponent holds when both players record at once.
+        db_events::lock_event(conn, view.id())?;
         let opponent = db_events::find_registration(conn, opponent_id)?
             .filter(|r| r.event_id == view.id() && r.status == REGISTERED && !r.dropped)
             .ok_or_else(|| EventError::invalid("opponent", "Choose a registered player of this league."))?;
