@@ -187,16 +187,44 @@ pub fn add_staff_by_email(
             "No account uses that address. Ask them to sign up first.",
         )
     })?;
-    db_events::add_staff(conn, view.id(), account.id, role.code())?;
-    audit::record(
-        conn,
-        access.account_id(),
-        Some(view.id()),
-        "staff.added",
-        &format!("{} as {}", account.email, role.code()),
-        ctx.now,
-    )?;
-    Ok(account.display_name)
+    conn.write_transaction(|conn| {
+        // Checked under the event's lock: an event always keeps an owner,
+        // even when its owners change roles at the same moment.
+        db_events::lock_event(conn, view.id())?;
+        if role != StaffRole::Owner {
+            refuse_losing_the_last_owner(conn, view, account.id)?;
+        }
+        db_events::add_staff(conn, view.id(), account.id, role.code())?;
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "staff.added",
+            &format!("{} as {}", account.email, role.code()),
+            ctx.now,
+        )?;
+        Ok(account.display_name)
+    })
+}
+
+/// Refuses a change that would take `account_id`, the event's only owner,
+/// away from owning it.
+fn refuse_losing_the_last_owner(
+    conn: &mut DbConnection,
+    view: &EventView,
+    account_id: i64,
+) -> Result<(), EventError> {
+    let staff = db_events::list_staff(conn, view.id())?;
+    let owners = staff.iter().filter(|(s, _, _)| s.role == "owner").count();
+    let is_owner = staff
+        .iter()
+        .any(|(s, _, _)| s.account_id == account_id && s.role == "owner");
+    if is_owner && owners == 1 {
+        return Err(EventError::Conflict(
+            "An event needs at least one organiser. Add another before removing this one.".into(),
+        ));
+    }
+    Ok(())
 }
 
 pub fn remove_staff(
@@ -207,25 +235,35 @@ pub fn remove_staff(
     ctx: &Ctx<'_>,
 ) -> Result<(), EventError> {
     access.require_owner()?;
-    let staff = db_events::list_staff(conn, view.id())?;
-    let owners = staff.iter().filter(|(s, _, _)| s.role == "owner").count();
-    let target = staff
-        .iter()
-        .find(|(s, _, _)| s.account_id == account_id)
-        .ok_or(EventError::NotFound)?;
-    if target.0.role == "owner" && owners == 1 {
-        return Err(EventError::Conflict(
-            "An event needs at least one organiser. Add another before removing this one.".into(),
-        ));
-    }
-    db_events::remove_staff(conn, view.id(), account_id)?;
-    audit::record(
-        conn,
-        access.account_id(),
-        Some(view.id()),
-        "staff.removed",
-        &target.2,
-        ctx.now,
-    )?;
-    Ok(())
+    conn.write_transaction(|conn| {
+        db_events::lock_event(conn, view.id())?;
+        let staff = db_events::list_staff(conn, view.id())?;
+        let target = staff
+            .iter()
+            .find(|(s, _, _)| s.account_id == account_id)
+            .ok_or(EventError::NotFound)?;
+        // The remover must still be an owner now, under the lock (another
+        // owner may have just removed them).
+        let remover = access.account_id();
+        if !staff
+            .iter()
+            .any(|(s, _, _)| Some(s.account_id) == remover && s.role == "owner")
+            && access.role != Role::Admin
+        {
+            return Err(EventError::Forbidden(
+                "You are no longer an organiser of this event.".into(),
+            ));
+        }
+        refuse_losing_the_last_owner(conn, view, account_id)?;
+        db_events::remove_staff(conn, view.id(), account_id)?;
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "staff.removed",
+            &target.2,
+            ctx.now,
+        )?;
+        Ok(())
+    })
 }

@@ -19,6 +19,7 @@ both_backends!(
     offline_pairing_matches_the_server_and_imports,
     mage_knight_results_and_standings,
     crew_lists_are_read_and_their_hiring_shown,
+    an_event_always_keeps_an_owner,
 );
 
 pub(crate) fn event_body(name: &str) -> Value {
@@ -1209,4 +1210,60 @@ async fn crew_lists_are_read_and_their_hiring_shown(backend: Backend) {
     let (_, html) = page.get_text(&format!("/events/{event}/players")).await;
     assert!(html.contains("does not hire legally"), "{html}");
     assert!(html.contains("Iron Deputy: loyal"), "{html}");
+}
+
+/// An event always keeps an owner: its only owner cannot make themselves a
+/// judge, and two owners removing each other at the same moment leave one.
+async fn an_event_always_keeps_an_owner(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (alice, alice_page) = app.user("alice-to@example.org", "Alice").await;
+    let (bob, bob_page) = app.user("bob-to@example.org", "Bob").await;
+    let to = app.api_client("alice-to@example.org").await;
+    let event = create_event(&to, event_body("Owned")).await;
+    let owners = || async {
+        app.with_conn(move |conn| {
+            soulstone::db::events::list_staff(conn, event)
+                .unwrap()
+                .into_iter()
+                .filter(|(s, _, _)| s.role == "owner")
+                .map(|(s, _, _)| s.account_id)
+                .collect::<Vec<i64>>()
+        })
+        .await
+    };
+    let staff = format!("/events/{event}/staff");
+    let response = alice_page
+        .post_form(
+            &staff,
+            &[("email", "alice-to@example.org"), ("role", "judge")],
+        )
+        .await;
+    assert_eq!(response.status(), 409);
+    assert_eq!(owners().await, vec![alice]);
+
+    let response = alice_page
+        .post_form(
+            &staff,
+            &[("email", "bob-to@example.org"), ("role", "co-organiser")],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    let mut both = owners().await;
+    both.sort_unstable();
+    assert_eq!(both, vec![alice, bob]);
+    let remove_bob = format!("{staff}/{bob}/remove");
+    let remove_alice = format!("{staff}/{alice}/remove");
+    let (a, b) = tokio::join!(
+        alice_page.post_form(&remove_bob, &[]),
+        bob_page.post_form(&remove_alice, &[]),
+    );
+    let mut codes = [a.status().as_u16(), b.status().as_u16()];
+    codes.sort_unstable();
+    assert_eq!(codes[0], 303, "one removal goes through: {codes:?}");
+    // The loser is no longer staff: refused, or no longer shown the draft.
+    assert!(
+        [403, 404, 409].contains(&codes[1]),
+        "the other is refused: {codes:?}"
+    );
+    assert_eq!(owners().await.len(), 1, "exactly one owner is left");
 }
