@@ -195,11 +195,15 @@ impl Db {
     /// strategy and scheme pools up to date.
     pub fn open(url: &DatabaseUrl, pool_size: u32) -> Result<Self, DbError> {
         let db = Self::connect(url, pool_size)?;
-        db.migrate()?;
         let shipped = crate::setup::shipped::shipped_pools()
             .map_err(|err| DbError::Migration(err.to_string()))?;
         let mut conn = db.conn()?;
-        pools::sync_shipped(&mut conn, &shipped, chrono::Utc::now().naive_utc())?;
+        // Instances starting together on one database take turns: every
+        // start-up write (migrations, the shipped pools) runs under one lock.
+        with_startup_lock(&mut conn, |conn| {
+            run_migrations(conn)?;
+            pools::sync_shipped(conn, &shipped, chrono::Utc::now().naive_utc())
+        })?;
         drop(conn);
         Ok(db)
     }
@@ -246,6 +250,27 @@ impl Db {
         conn.batch_execute("SELECT 1")?;
         Ok(())
     }
+}
+
+/// Runs `body` holding the start-up lock: on PostgreSQL a session advisory
+/// lock keyed by the schema (so test schemas do not wait for each other),
+/// released whatever `body` returns; on SQLite one write transaction
+/// (`BEGIN IMMEDIATE`), so a second instance waits and then finds nothing
+/// left to do.
+fn with_startup_lock<T>(
+    conn: &mut DbConnection,
+    body: impl FnOnce(&mut DbConnection) -> Result<T, DbError>,
+) -> Result<T, DbError> {
+    const KEY: &str = "hashtext('soulstone-start-up:' || current_schema())";
+    if !matches!(conn, DbConnection::Postgres(_)) {
+        return conn.write_transaction(body);
+    }
+    conn.batch_execute(&format!("SELECT pg_advisory_lock({KEY})"))?;
+    let result = body(conn);
+    let unlocked = conn.batch_execute(&format!("SELECT pg_advisory_unlock({KEY})"));
+    let value = result?;
+    unlocked?;
+    Ok(value)
 }
 
 /// Applies the pending migrations of the connection's backend.

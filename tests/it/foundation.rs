@@ -8,6 +8,7 @@ both_backends!(
     home_page_renders_with_layout,
     unknown_pages_get_a_clean_404,
     migrations_are_idempotent,
+    instances_starting_together_on_a_fresh_database_both_start,
 );
 
 async fn healthz_reports_the_database(backend: Backend) {
@@ -64,6 +65,24 @@ async fn migrations_are_idempotent(backend: Backend) {
     let again = db.migrate().unwrap();
     assert!(again.is_empty(), "second run applied {again:?}");
     db.ping().unwrap();
+}
+
+/// Four instances opening one fresh database at the same moment all start:
+/// migrations and the shipped pools are written once, in turn.
+async fn instances_starting_together_on_a_fresh_database_both_start(backend: Backend) {
+    let test_db = TestDb::create(&backend);
+    let url = test_db.url.clone();
+    let starts: Vec<_> = (0..4)
+        .map(|_| {
+            let url = url.clone();
+            std::thread::spawn(move || soulstone::db::Db::open(&url, 2).map(|_| ()))
+        })
+        .collect();
+    for start in starts {
+        start.join().unwrap().expect("every instance starts");
+    }
+    let db = test_db.open();
+    assert!(db.migrate().unwrap().is_empty());
 }
 
 /// Both backends end with the same tables and columns, and `schema.rs` says the same.
