@@ -143,10 +143,12 @@ impl DbManager {
                 // WAL lets readers run beside the single writer; foreign keys are off by
                 // default in SQLite; the busy timeout makes writers queue instead of failing.
                 // The busy timeout comes first so that switching to WAL also waits.
+                // FULL: every acknowledged commit survives a power cut (NORMAL can lose
+                // the last ones in WAL mode).
                 conn.batch_execute(&format!(
                     "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};
                      PRAGMA journal_mode = WAL;
-                     PRAGMA synchronous = NORMAL;
+                     PRAGMA synchronous = FULL;
                      PRAGMA foreign_keys = ON;"
                 ))?;
                 Ok(DbConnection::Sqlite(conn))

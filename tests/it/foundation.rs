@@ -21,9 +21,34 @@ async fn healthz_reports_the_database(backend: Backend) {
 }
 
 async fn home_page_renders_with_layout(backend: Backend) {
-    let app = TestApp::spawn(backend).await;
+    let app = TestApp::spawn(backend.clone()).await;
     let response = app.get("/").await;
     assert_eq!(response.status(), 200);
+    // Only the site's own scripts and styles, never inline ones.
+    let policy = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(policy.contains("script-src 'self'"), "{policy}");
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    // SQLite keeps every acknowledged commit across a power cut.
+    if matches!(backend, Backend::Sqlite) {
+        let synchronous: i32 = app
+            .with_conn(|conn| {
+                use diesel::RunQueryDsl;
+                #[derive(diesel::QueryableByName)]
+                struct Row {
+                    #[diesel(sql_type = diesel::sql_types::Integer)]
+                    synchronous: i32,
+                }
+                diesel::sql_query("PRAGMA synchronous")
+                    .get_result::<Row>(conn)
+                    .unwrap()
+                    .synchronous
+            })
+            .await;
+        assert_eq!(synchronous, 2, "PRAGMA synchronous = FULL");
+    }
     let content_type = response.headers()["content-type"]
         .to_str()
         .unwrap()
