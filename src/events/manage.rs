@@ -57,6 +57,12 @@ pub fn create_event(
     })
 }
 
+/// Who may change an event's settings (scoring included): its organisers
+/// and site admins. Judges handle results and disputes, not the event.
+pub fn may_edit(access: &Access) -> Result<(), EventError> {
+    access.require_owner()
+}
+
 /// Saves an edited event. Finished events only change by an admin, logged.
 pub fn update_event(
     conn: &mut DbConnection,
@@ -65,7 +71,7 @@ pub fn update_event(
     spec: EventSpec,
     ctx: &Ctx<'_>,
 ) -> Result<(), EventError> {
-    access.require_staff()?;
+    may_edit(access)?;
     require_not_finished(view, access)?;
     conn.write_transaction(|conn| {
         let mut fields = spec.fields;
@@ -103,7 +109,8 @@ pub fn change_status(
     target: EventStatus,
     ctx: &Ctx<'_>,
 ) -> Result<(), EventError> {
-    access.require_staff()?;
+    // The event's life (opening, starting, finishing) is the organisers'.
+    access.require_owner()?;
     use EventStatus::{Draft, Finished, Registration, Running};
     let allowed = match (view.status, target) {
         (Draft, Registration)

@@ -144,18 +144,19 @@ const MATRIX: &[Case] = &[
     with_body(Post, "/events/new", "name=", [303, 422, 422, 422, 422, 422]),
     case(Get, "/events/{event}", ALL_200),
     case(Get, "/events/{draft}", [404, 404, 404, 200, 200, 200]),
-    case(Get, "/events/{event}/edit", STAFF_200),
+    // The event's settings and life are the organisers', not the judges'.
+    case(Get, "/events/{event}/edit", [303, 403, 403, 403, 200, 200]),
     with_body(
         Post,
         "/events/{event}/edit",
         "name=",
-        [303, 403, 403, 422, 422, 422],
+        [303, 403, 403, 403, 422, 422],
     ),
     with_body(
         Post,
         "/events/{event}/status",
         "status=running",
-        [303, 403, 403, 409, 409, 409],
+        [303, 403, 403, 403, 409, 409],
     ),
     case(Get, "/events/{event}/confirm?action=finish", SIGNED_IN_200),
     with_body(
@@ -312,7 +313,7 @@ const MATRIX: &[Case] = &[
         ApiPost,
         "/api/v1/events/{event}/status",
         r#"{"status":"running"}"#,
-        [401, 403, 403, 409, 409, 409],
+        [401, 403, 403, 403, 409, 409],
     ),
     case(
         ApiPost,

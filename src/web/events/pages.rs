@@ -331,7 +331,7 @@ async fn edit_page(
     let (view, pools, pool_slug) = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            access.require_staff()?;
+            manage::may_edit(&access)?;
             let all = pools::list(conn)?;
             let slug = all
                 .iter()
@@ -368,7 +368,7 @@ async fn update(
     let outcome = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            access.require_staff()?;
+            manage::may_edit(&access)?;
             let result = submitted.validate().and_then(|spec| {
                 manage::update_event(conn, &view, &access, spec, &service_ctx(now, &base_url))
             });
