@@ -72,10 +72,8 @@ impl DisplayName {
                 Self::MAX_CHARS
             )));
         }
-        if name.chars().any(char::is_control) {
-            return Err(InputError(
-                "Names cannot contain control characters.".into(),
-            ));
+        if let Some(problem) = line_problem(&name, "Names") {
+            return Err(InputError(problem));
         }
         Ok(Self(name))
     }
@@ -143,10 +141,8 @@ pub fn optional_text(
             "{what} is at most {max_chars} characters."
         )));
     }
-    if text.chars().any(char::is_control) {
-        return Err(InputError(format!(
-            "{what} cannot contain control characters."
-        )));
+    if let Some(problem) = line_problem(&text, what) {
+        return Err(InputError(problem));
     }
     Ok(Some(text))
 }
@@ -176,12 +172,41 @@ pub fn optional_multiline_text(
             "{what} is at most {max_chars} characters."
         )));
     }
-    if text.chars().any(|c| c.is_control() && c != '\n') {
+    if text
+        .chars()
+        .any(|c| (c.is_control() && c != '\n') || is_hidden_formatting(c))
+    {
         return Err(InputError(format!(
-            "{what} cannot contain control characters."
+            "{what} cannot contain control or invisible characters."
         )));
     }
     Ok(Some(text))
+}
+
+/// Characters that change how text around them is shown without showing
+/// themselves: bidirectional overrides and isolates (a name that reads
+/// backwards) and zero-width characters (a name that looks empty or like
+/// someone else's).
+pub fn is_hidden_formatting(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{00AD}')
+}
+
+/// Why a line of text (a name, a venue) cannot be kept, if it cannot:
+/// control characters (NUL, line breaks) and hidden formatting are refused.
+pub fn line_problem(text: &str, what: &str) -> Option<String> {
+    if text.chars().any(char::is_control) {
+        return Some(format!(
+            "{what} cannot contain control characters or line breaks."
+        ));
+    }
+    if text.chars().any(is_hidden_formatting) {
+        return Some(format!(
+            "{what} cannot contain invisible or text-direction characters."
+        ));
+    }
+    None
 }
 
 fn collapse_spaces(raw: &str) -> String {

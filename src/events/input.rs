@@ -328,6 +328,21 @@ impl Check {
             self.fail(field, format!("{label} is at most {max} characters."));
             return None;
         }
+        // A description keeps its line breaks; a name or venue is one line.
+        let problem = if field == "description" {
+            text.chars()
+                .any(|c| {
+                    (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+                        || crate::auth::input::is_hidden_formatting(c)
+                })
+                .then(|| format!("{label} cannot contain control or invisible characters."))
+        } else {
+            crate::auth::input::line_problem(&text, label)
+        };
+        if let Some(problem) = problem {
+            self.fail(field, problem);
+            return None;
+        }
         Some(text)
     }
 }

@@ -20,6 +20,7 @@ both_backends!(
     mage_knight_results_and_standings,
     crew_lists_are_read_and_their_hiring_shown,
     an_event_always_keeps_an_owner,
+    control_and_invisible_characters_are_refused,
 );
 
 pub(crate) fn event_body(name: &str) -> Value {
@@ -1266,4 +1267,45 @@ async fn an_event_always_keeps_an_owner(backend: Backend) {
         "the other is refused: {codes:?}"
     );
     assert_eq!(owners().await.len(), 1, "exactly one owner is left");
+}
+
+/// NUL bytes, line breaks and invisible or text-direction characters are
+/// refused at the edge, with a clear message and the same on both
+/// backends (a NUL was a PostgreSQL error, a line break reached mails).
+async fn control_and_invisible_characters_are_refused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("clean-to@example.org", "Clean", false)
+        .await;
+    let to = app.api_client("clean-to@example.org").await;
+    for name in [
+        "Nul\u{0}Open",
+        "Open\r\nBcc: x@example.org",
+        "\u{202E}nepO",
+        "\u{200B}",
+    ] {
+        let mut body = event_body("x");
+        body["name"] = json!(name);
+        let (code, answer) = to.post("/events", body).await;
+        assert_eq!(code, 400, "{name:?}: {answer}");
+        assert!(answer.to_string().contains("name"), "{answer}");
+    }
+    let mut body = event_body("Fine");
+    body["description"] = json!("Doors at 9.\nBring your crew.");
+    let (code, answer) = to.post("/events", body).await;
+    assert_eq!(code, 201, "a description keeps its line breaks: {answer}");
+
+    for display_name in ["\u{202E}yvI", "\u{200B}\u{200B}", "A\u{0}B"] {
+        let response = app
+            .new_client()
+            .post_form(
+                "/signup",
+                &[
+                    ("display_name", display_name),
+                    ("email", "someone-new@example.org"),
+                    ("password", crate::support::PASSWORD),
+                ],
+            )
+            .await;
+        assert_eq!(response.status(), 422, "{display_name:?}");
+    }
 }
