@@ -40,9 +40,28 @@ pub struct Claims {
     pub generation: i32,
     pub iss: String,
     pub kind: TokenKind,
+    /// The session this token belongs to, kept when a session token is
+    /// renewed, so that signing out ends every copy of it (empty in tokens
+    /// issued before it existed: the session is then the token itself).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub sid: String,
 }
 
 impl Claims {
+    /// The session id: `sid`, or the token's own id when it has none.
+    pub fn session_id(&self) -> &str {
+        if self.sid.is_empty() {
+            &self.jti
+        } else {
+            &self.sid
+        }
+    }
+
+    /// When the session ends at the latest, whatever renewals happen.
+    pub fn session_ends_at(&self) -> DateTime<Utc> {
+        DateTime::from_timestamp(self.sat, 0).unwrap_or_default() + SESSION_MAX_AGE
+    }
+
     pub fn account_id(&self) -> Option<i64> {
         self.sub.parse().ok()
     }
@@ -106,13 +125,25 @@ impl TokenSigner {
         }
     }
 
-    /// A new token for an account.
+    /// A new token for an account, starting a new session.
     pub fn issue(
         &self,
         subject: TokenSubject,
         kind: TokenKind,
         now: DateTime<Utc>,
         session_started: Option<DateTime<Utc>>,
+    ) -> Result<(String, Claims), TokenError> {
+        self.issue_in_session(subject, kind, now, session_started, None)
+    }
+
+    /// A new token in `session` (a renewal), or in a new session.
+    pub fn issue_in_session(
+        &self,
+        subject: TokenSubject,
+        kind: TokenKind,
+        now: DateTime<Utc>,
+        session_started: Option<DateTime<Utc>>,
+        session: Option<&str>,
     ) -> Result<(String, Claims), TokenError> {
         let lifetime = match kind {
             TokenKind::Session => SESSION_LIFETIME,
@@ -121,9 +152,11 @@ impl TokenSigner {
         let started = session_started.unwrap_or(now);
         let max_end = started + SESSION_MAX_AGE;
         let exp = (now + lifetime).min(max_end.max(now));
+        let jti = super::random_token();
         let claims = Claims {
             sub: subject.account_id.to_string(),
-            jti: super::random_token(),
+            sid: session.unwrap_or(&jti).to_owned(),
+            jti,
             iat: now.timestamp(),
             exp: exp.timestamp(),
             sat: started.timestamp(),

@@ -456,10 +456,11 @@ async fn signout(
     _form: CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
     if let Some(user) = user {
-        let jti = user.claims.jti.clone();
-        let expires = user.claims.expires_at().naive_utc();
+        // The whole session ends: every token of it, renewed or copied.
+        let session = user.claims.session_id().to_owned();
+        let expires = user.claims.session_ends_at().naive_utc();
         state
-            .with_db(move |conn| Ok(accounts::revoke_token(conn, &jti, expires)?))
+            .with_db(move |conn| Ok(accounts::revoke_token(conn, &session, expires)?))
             .await?;
     }
     let mut response = redirect_with_flash(&state, "/", FlashLevel::Info, "You are signed out.");

@@ -75,7 +75,11 @@ pub fn authenticate(
     if claims.generation != account.session_generation {
         return Ok(None);
     }
-    if accounts::is_token_revoked(&mut conn, &claims.jti)? {
+    // The token itself, or its whole session (signed out), may be revoked.
+    if accounts::is_token_revoked(&mut conn, &claims.jti)?
+        || (claims.session_id() != claims.jti
+            && accounts::is_token_revoked(&mut conn, claims.session_id())?)
+    {
         return Ok(None);
     }
     Ok(Some(SessionUser { account, claims }))
@@ -91,19 +95,27 @@ fn session_cookie(state: &AppState, value: String, max_age: CookieDuration) -> C
         .finish()
 }
 
-/// A cookie that signs the browser in with a freshly issued token.
+/// A cookie that signs the browser in with a freshly issued token: a new
+/// session, or the next token of `renewing`'s session.
 pub fn sign_in_cookie(
     state: &AppState,
     account: &Account,
-    session_started: Option<DateTime<Utc>>,
+    renewing: Option<&Claims>,
 ) -> Result<Cookie<'static>, AppError> {
     let subject = TokenSubject {
         account_id: account.id,
         generation: account.session_generation,
     };
+    let started = renewing.and_then(|c| DateTime::from_timestamp(c.sat, 0));
     let (token, _) = state
         .tokens
-        .issue(subject, TokenKind::Session, Utc::now(), session_started)
+        .issue_in_session(
+            subject,
+            TokenKind::Session,
+            Utc::now(),
+            started,
+            renewing.map(Claims::session_id),
+        )
         .map_err(AppError::internal)?;
     Ok(session_cookie(
         state,
@@ -148,8 +160,7 @@ pub async fn session_middleware(
             match found {
                 Some(user) => {
                     if user.claims.wants_renewal(now) {
-                        let started = DateTime::from_timestamp(user.claims.sat, 0);
-                        renewed = Some(sign_in_cookie(&state, &user.account, started)?);
+                        renewed = Some(sign_in_cookie(&state, &user.account, Some(&user.claims))?);
                     }
                     Some(Arc::new(user))
                 }

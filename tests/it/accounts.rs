@@ -14,6 +14,7 @@ both_backends!(
     tampered_expired_and_revoked_tokens_are_refused,
     api_token_and_me,
     password_change_ends_other_sessions,
+    sign_out_ends_every_token_of_the_session,
     deleting_an_account_anonymises_it,
     undeliverable_mail_waits_and_is_shown_to_the_admin,
     profile_validation_keeps_what_was_typed,
@@ -814,4 +815,97 @@ async fn admin_create_from_the_command_line(backend: Backend) {
     let again = run("");
     assert!(again.status.success());
     assert!(String::from_utf8_lossy(&again.stdout).contains("already had an account"));
+}
+
+/// Signing out ends the whole session: a copy of its cookie taken before a
+/// renewal (or the renewed one) no longer signs anyone in, page or API.
+async fn sign_out_ends_every_token_of_the_session(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let id = app.create_account("sid@example.org", "Sid", false).await;
+    // The session's first token, as an attacker copied it...
+    let subject = TokenSubject {
+        account_id: id,
+        generation: 0,
+    };
+    let now = chrono::Utc::now();
+    let (copied, first) = app
+        .state
+        .tokens
+        .issue(subject, TokenKind::Session, now, None)
+        .unwrap();
+    // ...and the renewed token the owner's browser holds now.
+    let (renewed, claims) = app
+        .state
+        .tokens
+        .issue_in_session(
+            subject,
+            TokenKind::Session,
+            now,
+            Some(now),
+            Some(first.session_id()),
+        )
+        .unwrap();
+    assert_eq!(
+        claims.session_id(),
+        first.jti,
+        "a renewal stays in the session"
+    );
+    let page = |token: String| {
+        let http = app.client.http.clone();
+        let url = app.url("/account");
+        async move {
+            http.get(url)
+                .header("cookie", format!("soulstone_session={token}"))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    assert_eq!(page(copied.clone()).await, 200);
+    assert_eq!(page(renewed.clone()).await, 200);
+    // The owner signs out with the renewed token.
+    assert_eq!(sign_out_with(&app, &renewed).await, 303);
+    assert_eq!(page(renewed).await, 303, "the renewed token is signed out");
+    assert_eq!(
+        page(copied).await,
+        303,
+        "and so is the copy taken before it"
+    );
+}
+
+/// Posts the sign-out form as the browser holding `token` would: it reads
+/// a page (which gives it its CSRF cookie and form token) and sends both.
+async fn sign_out_with(app: &TestApp, token: &str) -> u16 {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let page = http
+        .get(app.url("/"))
+        .header("cookie", format!("soulstone_session={token}"))
+        .send()
+        .await
+        .unwrap();
+    let csrf_cookie = page
+        .cookies()
+        .find(|c| c.name() == "soulstone_csrf")
+        .map(|c| c.value().to_owned())
+        .expect("a CSRF cookie");
+    let html = page.text().await.unwrap();
+    let marker = "<meta name=\"csrf-token\" content=\"";
+    let start = html.find(marker).unwrap() + marker.len();
+    let form_token = &html[start..start + html[start..].find('"').unwrap()];
+    http.post(app.url("/signout"))
+        .header(
+            "cookie",
+            format!("soulstone_session={token}; soulstone_csrf={csrf_cookie}"),
+        )
+        .form(&[("csrf_token", form_token)])
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
 }
