@@ -110,6 +110,9 @@ pub fn claim_due(
     Ok(mails)
 }
 
+/// What a sent mail's body becomes in the outbox.
+pub const SENT_BODY: &str = "(delivered; the text is not kept)";
+
 /// Records a delivery; only the claimant may (a lapsed claim changes nothing).
 pub fn mark_sent(
     conn: &mut DbConnection,
@@ -125,6 +128,9 @@ pub fn mark_sent(
     )
     .set((
         mail_outbox::status.eq(STATUS_SENT),
+        // A sent mail's body is not kept: it may hold a sign-in, reset or
+        // confirmation link that anyone with a backup could use.
+        mail_outbox::body_text.eq(SENT_BODY),
         mail_outbox::sent_at.eq(Some(now)),
         mail_outbox::attempts.eq(mail_outbox::attempts + 1),
         mail_outbox::claimed_by.eq(None::<String>),

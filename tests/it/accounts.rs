@@ -188,6 +188,12 @@ async fn password_reset_by_single_use_link(backend: Backend) {
         .wait_for("bo@example.org", "Reset your Soulstone password")
         .await;
     let link = mail.link(&app.address).unwrap();
+    // Once delivered, the outbox keeps no usable link (a database backup
+    // must not hand out password resets).
+    let stored = app.mail_after_first_attempt("bo@example.org").await;
+    assert_eq!(stored.body_text, soulstone::db::mail::SENT_BODY);
+    let path = link.trim_start_matches(&app.address);
+    assert!(!stored.body_text.contains(path), "{}", stored.body_text);
     let (status, html) = browser.get_text(&link).await;
     assert_eq!(status, 200);
     let token = extract_input_value(&html, "token").unwrap();
