@@ -106,8 +106,15 @@ pub fn update_profile(
     Ok(())
 }
 
-/// Sets a new password hash and ends every session; returns the new session generation.
-pub fn set_password(conn: &mut DbConnection, id: i64, hash: &str) -> Result<i32, DbError> {
+/// Sets a new password hash and ends every session and every password reset
+/// link still out; returns the new session generation.
+pub fn set_password(
+    conn: &mut DbConnection,
+    id: i64,
+    hash: &str,
+    now: NaiveDateTime,
+) -> Result<i32, DbError> {
+    end_email_tokens(conn, id, EmailTokenPurpose::ResetPassword, now)?;
     diesel::update(accounts::table.find(id))
         .set((
             accounts::password_hash.eq(hash),
@@ -248,15 +255,37 @@ pub fn create_email_token(
     now: NaiveDateTime,
     expires_at: NaiveDateTime,
 ) -> Result<(), DbError> {
-    diesel::insert_into(email_tokens::table)
-        .values((
-            email_tokens::account_id.eq(account_id),
-            email_tokens::purpose.eq(purpose.code()),
-            email_tokens::token_hash.eq(token_hash),
-            email_tokens::created_at.eq(now),
-            email_tokens::expires_at.eq(expires_at),
-        ))
-        .execute(conn)?;
+    conn.write_transaction(|conn| {
+        // A new link ends the older ones of the same purpose.
+        end_email_tokens(conn, account_id, purpose, now)?;
+        diesel::insert_into(email_tokens::table)
+            .values((
+                email_tokens::account_id.eq(account_id),
+                email_tokens::purpose.eq(purpose.code()),
+                email_tokens::token_hash.eq(token_hash),
+                email_tokens::created_at.eq(now),
+                email_tokens::expires_at.eq(expires_at),
+            ))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
+/// Ends every unused link of `purpose` for the account (marked used now).
+pub fn end_email_tokens(
+    conn: &mut DbConnection,
+    account_id: i64,
+    purpose: EmailTokenPurpose,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::update(
+        email_tokens::table
+            .filter(email_tokens::account_id.eq(account_id))
+            .filter(email_tokens::purpose.eq(purpose.code()))
+            .filter(email_tokens::used_at.is_null()),
+    )
+    .set(email_tokens::used_at.eq(now))
+    .execute(conn)?;
     Ok(())
 }
 

@@ -655,7 +655,7 @@ async fn reset(
                 else {
                     return Ok(false);
                 };
-                accounts::set_password(conn, account_id, &hash)?;
+                accounts::set_password(conn, account_id, &hash, now)?;
                 // Whoever reset by mail has shown they own the address.
                 accounts::mark_email_verified(conn, account_id, now)?;
                 if let Some(account) = accounts::find_by_id(conn, account_id)? {
@@ -830,7 +830,7 @@ async fn change_password(
         .with_db(move |conn| {
             let hash = hash_password(new_password.as_str()).map_err(AppError::internal)?;
             conn.write_transaction(|conn| {
-                accounts::set_password(conn, id, &hash)?;
+                accounts::set_password(conn, id, &hash, now())?;
                 let account = accounts::find_by_id(conn, id)?.ok_or(AppError::NotFound)?;
                 let mail = messages::password_changed(
                     &account.email,

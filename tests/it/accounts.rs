@@ -15,6 +15,7 @@ both_backends!(
     api_token_and_me,
     password_change_ends_other_sessions,
     sign_out_ends_every_token_of_the_session,
+    a_new_reset_link_or_password_ends_older_links,
     deleting_an_account_anonymises_it,
     undeliverable_mail_waits_and_is_shown_to_the_admin,
     profile_validation_keeps_what_was_typed,
@@ -914,4 +915,66 @@ async fn sign_out_with(app: &TestApp, token: &str) -> u16 {
         .unwrap()
         .status()
         .as_u16()
+}
+
+/// A new reset link ends the older ones, and a changed password ends every
+/// reset link still out.
+async fn a_new_reset_link_or_password_ends_older_links(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("rea@example.org", "Rea", false).await;
+    let browser = app.new_client();
+    let links = |count: usize| {
+        let app = &app;
+        async move {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+            loop {
+                let found: Vec<String> = app
+                    .smtp
+                    .received()
+                    .into_iter()
+                    .filter(|m| m.to.iter().any(|t| t.contains("rea@example.org")))
+                    .filter(|m| m.data.contains("Reset your Soulstone password"))
+                    .filter_map(|m| m.link(&app.address))
+                    .collect();
+                if found.len() >= count {
+                    return found;
+                }
+                assert!(std::time::Instant::now() < deadline, "{count} reset mails");
+                actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        }
+    };
+    browser
+        .post_form("/password/forgot", &[("email", "rea@example.org")])
+        .await;
+    let first = links(1).await.remove(0);
+    browser
+        .post_form("/password/forgot", &[("email", "rea@example.org")])
+        .await;
+    let all = links(2).await;
+    let second = all.into_iter().find(|l| *l != first).unwrap();
+    assert_eq!(
+        browser.get_text(&first).await.0,
+        400,
+        "the older link ended"
+    );
+    assert_eq!(browser.get_text(&second).await.0, 200, "the newest works");
+
+    // Changing the password ends the reset link still out.
+    let signed_in = app.signed_in_client("rea@example.org").await;
+    let changed = signed_in
+        .post_form(
+            "/account/password",
+            &[
+                ("current_password", PASSWORD),
+                ("new_password", "another long password"),
+            ],
+        )
+        .await;
+    assert_eq!(changed.status(), 303);
+    assert_eq!(
+        browser.get_text(&second).await.0,
+        400,
+        "ended by the change"
+    );
 }
