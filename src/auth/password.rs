@@ -21,6 +21,7 @@ fn hasher() -> Result<Argon2<'static>, HashError> {
 
 /// Hashes a password with a fresh random salt (PHC string format).
 pub fn hash_password(password: &str) -> Result<String, HashError> {
+    let _turn = ARGON2_WORK.enter();
     let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
     hasher()?
         .hash_password(password.as_bytes(), &salt)
@@ -36,7 +37,56 @@ pub fn verify_password(password: &str, stored: &str) -> bool {
     let Ok(argon) = hasher() else {
         return false;
     };
+    let _turn = ARGON2_WORK.enter();
     argon.verify_password(password.as_bytes(), &parsed).is_ok()
+}
+
+/// Argon2 runs at most this many times at once in the whole process: each
+/// run takes about 19 MiB and a core's time, so a flood of password checks
+/// queues here instead of exhausting the server's memory.
+pub const MAX_CONCURRENT_HASHES: usize = 2;
+
+static ARGON2_WORK: WorkLimit = WorkLimit::new(MAX_CONCURRENT_HASHES);
+
+/// A counting limit on concurrent work (a blocking semaphore: password
+/// hashing runs on blocking threads, never on the async executor).
+pub struct WorkLimit {
+    running: std::sync::Mutex<usize>,
+    freed: std::sync::Condvar,
+    limit: usize,
+}
+
+/// One turn of limited work; the turn ends when this is dropped.
+pub struct Turn<'a>(&'a WorkLimit);
+
+impl WorkLimit {
+    pub const fn new(limit: usize) -> Self {
+        Self {
+            running: std::sync::Mutex::new(0),
+            freed: std::sync::Condvar::new(),
+            limit,
+        }
+    }
+
+    /// Waits for a turn.
+    pub fn enter(&self) -> Turn<'_> {
+        // A poisoned lock only means another hash panicked; the count is
+        // still right, so carry on with it.
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        while *running >= self.limit {
+            running = self.freed.wait(running).unwrap_or_else(|e| e.into_inner());
+        }
+        *running += 1;
+        Turn(self)
+    }
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        let mut running = self.0.running.lock().unwrap_or_else(|e| e.into_inner());
+        *running -= 1;
+        self.0.freed.notify_one();
+    }
 }
 
 /// A hash to verify against when the account does not exist, so a sign-in
@@ -48,6 +98,30 @@ pub fn decoy_hash() -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// However many threads hash at once, at most the limit run together.
+    #[test]
+    fn the_work_limit_holds_under_many_threads() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static LIMIT: WorkLimit = WorkLimit::new(2);
+        static NOW: AtomicUsize = AtomicUsize::new(0);
+        static MOST: AtomicUsize = AtomicUsize::new(0);
+        let threads: Vec<_> = (0..16)
+            .map(|_| {
+                std::thread::spawn(|| {
+                    let _turn = LIMIT.enter();
+                    let now = NOW.fetch_add(1, Ordering::SeqCst) + 1;
+                    MOST.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    NOW.fetch_sub(1, Ordering::SeqCst);
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().unwrap();
+        }
+        assert_eq!(MOST.load(Ordering::SeqCst), 2);
+    }
 
     #[test]
     fn hashes_verify_and_salts_differ() {
