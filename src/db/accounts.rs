@@ -329,6 +329,8 @@ pub fn consume_email_token(
     })
 }
 
+/// The same log also counts other throttled events by key (`signup:<address>`,
+/// `reset:<email>`).
 pub fn record_login_failure(
     conn: &mut DbConnection,
     keys: &[&str],

@@ -28,6 +28,10 @@ const RESET_LINK_MINUTES: i64 = 60;
 const MAX_FAILURES_PER_ACCOUNT: i64 = 5;
 const MAX_FAILURES_PER_ADDRESS: i64 = 30;
 const THROTTLE_WINDOW: Duration = Duration::minutes(15);
+/// Accounts one client address may create in an hour.
+const MAX_SIGNUPS_PER_ADDRESS: i64 = 10;
+/// Reset mails one address may be sent in the throttle window.
+const MAX_RESET_MAILS_PER_ADDRESS: i64 = 3;
 /// The one message for every failed sign-in, so it never tells whether an
 /// address has an account.
 const SIGN_IN_FAILED: &str = "The email address or password is not right.";
@@ -129,11 +133,13 @@ async fn signup_page(ctx: PageContext) -> Result<HttpResponse, AppError> {
 
 #[post("/signup")]
 async fn signup(
+    req: HttpRequest,
     ctx: PageContext,
     state: web::Data<AppState>,
     form: CsrfForm<SignupForm>,
 ) -> Result<HttpResponse, AppError> {
     let form = form.0;
+    let client_key = format!("signup:{}", client_address(&req, &state));
     let mut errors = FormErrors::new();
     let name = errors.check("display_name", DisplayName::parse(&form.display_name));
     let email = errors.check("email", EmailAddress::parse(&form.email));
@@ -156,12 +162,44 @@ async fn signup(
             },
         );
     };
+    // A client address creates a bounded number of accounts an hour (each
+    // sends a mail to an address of the sender's choice).
+    let key = client_key.clone();
+    let too_many = state
+        .with_db(move |conn| {
+            let since = now() - Duration::hours(1);
+            Ok(accounts::count_login_failures(conn, &key, since)? >= MAX_SIGNUPS_PER_ADDRESS)
+        })
+        .await?;
+    if too_many {
+        let mut errors = FormErrors::new();
+        errors.add(
+            "email",
+            "Too many accounts were created from this network in the last hour. Please try again later.",
+        );
+        let page = SignupPage {
+            ctx: ctx.clone(),
+            form: SignupForm {
+                password: String::new(),
+                ..form
+            },
+            errors,
+        };
+        let mut response = render_invalid(&ctx, &page)?;
+        *response.status_mut() = actix_web::http::StatusCode::TOO_MANY_REQUESTS;
+        return Ok(response);
+    }
+    // Hashing is slow on purpose: no database connection is held meanwhile.
+    let hash = web::block(move || hash_password(password.as_str()))
+        .await
+        .map_err(AppError::internal)?
+        .map_err(AppError::internal)?;
     let base_url = state.settings.base_url.clone();
     state
         .with_db(move |conn| {
-            let hash = hash_password(password.as_str()).map_err(AppError::internal)?;
             let now = now();
             conn.write_transaction(|conn| {
+                accounts::record_login_failure(conn, &[&client_key], now)?;
                 let created = accounts::create_account(
                     conn,
                     &NewAccount {
@@ -524,8 +562,17 @@ async fn forgot(
                 let Some(account) = accounts::find_by_email(conn, lookup_email.as_str())? else {
                     return Ok(());
                 };
-                let token = random_token();
                 let now = now();
+                // A bounded number of reset mails per address: the answer
+                // stays the same, so it tells nothing.
+                let key = format!("reset:{}", account.email);
+                if accounts::count_login_failures(conn, &key, now - THROTTLE_WINDOW)?
+                    >= MAX_RESET_MAILS_PER_ADDRESS
+                {
+                    return Ok(());
+                }
+                accounts::record_login_failure(conn, &[&key], now)?;
+                let token = random_token();
                 accounts::create_email_token(
                     conn,
                     account.id,

@@ -16,6 +16,7 @@ both_backends!(
     password_change_ends_other_sessions,
     sign_out_ends_every_token_of_the_session,
     a_new_reset_link_or_password_ends_older_links,
+    sign_ups_and_reset_mails_are_throttled,
     deleting_an_account_anonymises_it,
     undeliverable_mail_waits_and_is_shown_to_the_admin,
     profile_validation_keeps_what_was_typed,
@@ -977,4 +978,46 @@ async fn a_new_reset_link_or_password_ends_older_links(backend: Backend) {
         400,
         "ended by the change"
     );
+}
+
+/// One network creates at most ten accounts an hour, and one address is
+/// sent at most three reset mails in fifteen minutes (the answer to the
+/// reset form stays the same, so it reveals nothing).
+async fn sign_ups_and_reset_mails_are_throttled(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut codes = Vec::new();
+    for i in 0..11 {
+        let response = app
+            .new_client()
+            .post_form(
+                "/signup",
+                &[
+                    ("display_name", &format!("Flood {i}")),
+                    ("email", &format!("flood{i}@example.org")),
+                    ("password", PASSWORD),
+                ],
+            )
+            .await;
+        codes.push(response.status().as_u16());
+        if i == 10 {
+            let html = response.text().await.unwrap();
+            assert!(html.contains("Too many accounts"), "{html}");
+        }
+    }
+    assert_eq!(&codes[..10], &[303; 10], "{codes:?}");
+    assert_eq!(codes[10], 429, "{codes:?}");
+
+    app.create_account("often@example.org", "Often", false)
+        .await;
+    let browser = app.new_client();
+    for _ in 0..5 {
+        let response = browser
+            .post_form("/password/forgot", &[("email", "often@example.org")])
+            .await;
+        assert_eq!(response.status(), 200);
+    }
+    let queued = app
+        .with_conn(|conn| soulstone::db::mail::to_address(conn, "often@example.org").unwrap())
+        .await;
+    assert_eq!(queued.len(), 3, "three reset mails, not five");
 }
