@@ -28,10 +28,7 @@ pub fn shipped_crews() -> &'static [(&'static str, &'static str)] {
 /// operator's content directory, if any (a club's own cards). Loads whole
 /// or refuses, with every problem.
 pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError>> {
-    let mut texts: Vec<(String, String)> = shipped_cards()
-        .iter()
-        .map(|(file, text)| (file.to_string(), text.to_string()))
-        .collect();
+    let mut read = CardFiles::default();
     if let Some(dir) = extra {
         if !dir.is_dir() {
             return Err(vec![ContentError {
@@ -41,21 +38,53 @@ pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError
                 message: "the content directory does not exist".into(),
             }]);
         }
+        read.add_dir(dir);
+    }
+    read.load(shipped_cards())
+}
+
+/// Card files read from directories, and the ones that could not be read.
+#[derive(Default)]
+struct CardFiles {
+    texts: Vec<(String, String)>,
+    unreadable: Vec<ContentError>,
+}
+
+impl CardFiles {
+    /// Reads every card of every edition under `dir`.
+    fn add_dir(&mut self, dir: &Path) {
         for edition in EDITIONS {
             for path in files_below(&dir.join(edition).join("models"), "toml") {
-                let text = std::fs::read_to_string(&path).map_err(|e| {
-                    vec![ContentError {
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => self.texts.push((path.display().to_string(), text)),
+                    Err(e) => self.unreadable.push(ContentError {
                         file: path.display().to_string(),
                         line: None,
                         field: String::new(),
                         message: format!("cannot be read: {e}"),
-                    }]
-                })?;
-                texts.push((path.display().to_string(), text));
+                    }),
+                }
             }
         }
     }
-    Catalog::load(texts.iter().map(|(f, t)| (f.as_str(), t.as_str())))
+
+    /// The catalog of `first` (embedded texts) and then the files read;
+    /// refused whole, with every problem, if any file is wrong or unreadable.
+    fn load(self, first: &[(&str, &str)]) -> Result<Catalog, Vec<ContentError>> {
+        let files = first.iter().copied().chain(
+            self.texts
+                .iter()
+                .map(|(file, text)| (file.as_str(), text.as_str())),
+        );
+        match (Catalog::load(files), self.unreadable.is_empty()) {
+            (Ok(catalog), true) => Ok(catalog),
+            (Ok(_), false) => Err(self.unreadable),
+            (Err(mut errors), _) => {
+                errors.extend(self.unreadable);
+                Err(errors)
+            }
+        }
+    }
 }
 
 /// Directories below a content directory that hold stat cards.
@@ -84,35 +113,13 @@ fn files_below(folder: &Path, extension: &str) -> Vec<PathBuf> {
 }
 
 /// Reads every card of every edition under `dirs` (later ones after
-/// earlier ones: an operator's cards after the shipped ones). Content loads
-/// whole or not at all.
+/// earlier ones). Content loads whole or not at all.
 pub fn load_catalog(dirs: &[&Path]) -> Result<Catalog, Vec<ContentError>> {
-    let mut texts = Vec::new();
-    let mut unreadable = Vec::new();
+    let mut read = CardFiles::default();
     for dir in dirs {
-        for edition in EDITIONS {
-            for path in files_below(&dir.join(edition).join("models"), "toml") {
-                match std::fs::read_to_string(&path) {
-                    Ok(text) => texts.push((path.display().to_string(), text)),
-                    Err(e) => unreadable.push(ContentError {
-                        file: path.display().to_string(),
-                        line: None,
-                        field: String::new(),
-                        message: format!("cannot be read: {e}"),
-                    }),
-                }
-            }
-        }
+        read.add_dir(dir);
     }
-    let loaded = Catalog::load(texts.iter().map(|(f, t)| (f.as_str(), t.as_str())));
-    match (loaded, unreadable.is_empty()) {
-        (Ok(catalog), true) => Ok(catalog),
-        (Ok(_), false) => Err(unreadable),
-        (Err(mut errors), _) => {
-            errors.extend(unreadable);
-            Err(errors)
-        }
-    }
+    read.load(&[])
 }
 
 /// `soulstone content check DIR`: every card loads, and every crew list
