@@ -114,7 +114,6 @@ pub struct ActionInProgress {
     pub actor: ModelId,
     pub name: String,
     pub target: Option<ModelId>,
-    pub duel_started: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -367,13 +366,6 @@ impl GameState {
         }
     }
 
-    fn action_mut(&mut self) -> Option<&mut ActionInProgress> {
-        match self.frames.last_mut() {
-            Some(Frame::Action { action }) => Some(action),
-            _ => None,
-        }
-    }
-
     fn flip_mut(&mut self) -> Option<&mut FlipInProgress> {
         match self.frames.last_mut() {
             Some(Frame::Flip { flip }) => Some(flip),
@@ -485,9 +477,6 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 _ => None,
             };
             state.last_outcome = None;
-            if let Some(action) = state.action_mut() {
-                action.duel_started = true;
-            }
             let fourth = state.edition == Edition::Fourth;
             state.frames.push(Frame::Duel {
                 duel: Duel {
@@ -842,7 +831,6 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 actor: *model,
                 name: action.clone(),
                 target: *target,
-                duel_started: false,
             }),
         }),
         Event::ModelPushed { model, to, .. } => {

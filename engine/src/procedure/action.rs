@@ -11,34 +11,27 @@ use crate::table::{Board, movement};
 
 impl Sim<'_> {
     /// Declares an action once the rules allow it (the duel it calls for
-    /// is worked out now, so a refused action changes nothing).
+    /// is worked out first, so a refused action changes nothing) and starts
+    /// its duel inside it.
     pub(super) fn take_action(&mut self, request: &ActionRequest) -> Result<(), RuleError> {
-        duel_for(self.state, request)?;
+        let spec = Arc::new(duel_for(self.state, request)?);
         self.push_check()?;
         self.emit(Event::ActionDeclared {
             model: request.actor,
             action: request.action.to_string(),
             target: request.target,
-        })
+        })?;
+        self.start_duel(&spec)
     }
 
-    /// The action's automatic steps: its duel, then its damage, then its
-    /// effects and its end. False while something inside waits for a player.
+    /// The action's automatic steps once its duel has ended: its damage,
+    /// then its effects and its end. False while its damage waits for a
+    /// player to order it.
     pub(super) fn advance_action(&mut self) -> Result<bool, RuleError> {
         let Some(Frame::Action { action }) = self.state.frame() else {
             return Err(RuleError::NothingPending);
         };
         let action: ActionInProgress = (**action).clone();
-        if !action.duel_started {
-            let request = ActionRequest {
-                actor: action.actor,
-                action: &action.name,
-                target: action.target,
-            };
-            let spec = Arc::new(duel_for(self.state, &request)?);
-            self.start_duel(&spec)?;
-            return Ok(true);
-        }
         // The duel has ended: the damage it dealt resolves inside the action.
         if !self.state.damage_queue.is_empty() {
             return self.start_next_damage();
