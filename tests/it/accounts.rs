@@ -901,16 +901,13 @@ async fn sign_out_with(app: &TestApp, token: &str) -> u16 {
         .find(|c| c.name() == "soulstone_csrf")
         .map(|c| c.value().to_owned())
         .expect("a CSRF cookie");
-    let html = page.text().await.unwrap();
-    let marker = "<meta name=\"csrf-token\" content=\"";
-    let start = html.find(marker).unwrap() + marker.len();
-    let form_token = &html[start..start + html[start..].find('"').unwrap()];
+    let form_token = crate::support::app::csrf_token_in(&page.text().await.unwrap());
     http.post(app.url("/signout"))
         .header(
             "cookie",
             format!("soulstone_session={token}; soulstone_csrf={csrf_cookie}"),
         )
-        .form(&[("csrf_token", form_token)])
+        .form(&[("csrf_token", form_token.as_str())])
         .send()
         .await
         .unwrap()

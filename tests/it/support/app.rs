@@ -256,10 +256,7 @@ impl TestClient {
     /// The CSRF token this browser's pages carry (fetching a page sets the cookie).
     pub async fn csrf_token(&self) -> String {
         let (_, html) = self.get_text("/").await;
-        let marker = "<meta name=\"csrf-token\" content=\"";
-        let start = html.find(marker).expect("a csrf-token meta tag") + marker.len();
-        let end = html[start..].find('"').expect("end of the csrf token");
-        html[start..start + end].to_owned()
+        csrf_token_in(&html)
     }
 
     /// Posts a form with this browser's CSRF token added.
@@ -282,6 +279,14 @@ impl TestClient {
 }
 
 /// The value of the first `<input name="...">` in a page.
+/// The CSRF form token a page carries in its `csrf-token` meta tag.
+pub fn csrf_token_in(html: &str) -> String {
+    let marker = "<meta name=\"csrf-token\" content=\"";
+    let start = html.find(marker).expect("a csrf-token meta tag") + marker.len();
+    let end = html[start..].find('"').expect("end of the csrf token");
+    html[start..start + end].to_owned()
+}
+
 pub fn extract_input_value(html: &str, name: &str) -> Option<String> {
     let marker = format!("name=\"{name}\" value=\"");
     let start = html.find(&marker)? + marker.len();
