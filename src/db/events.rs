@@ -396,6 +396,23 @@ pub fn lock_event(conn: &mut DbConnection, event_id: i64) -> Result<(), DbError>
     Ok(())
 }
 
+/// A write transaction that takes the event's row first ([`lock_event`]):
+/// the way in for every rule that counts and then writes for one event.
+pub fn event_write_transaction<T, E, F>(
+    conn: &mut DbConnection,
+    event_id: i64,
+    body: F,
+) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<diesel::result::Error> + From<DbError>,
+{
+    conn.write_transaction(|conn| {
+        lock_event(conn, event_id)?;
+        body(conn)
+    })
+}
+
 pub fn count_registered(conn: &mut DbConnection, event_id: i64) -> Result<i64, DbError> {
     Ok(registrations::table
         .filter(registrations::event_id.eq(event_id))

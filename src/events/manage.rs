@@ -194,10 +194,9 @@ pub fn add_staff_by_email(
             "No account uses that address. Ask them to sign up first.",
         )
     })?;
-    conn.write_transaction(|conn| {
-        // Checked under the event's lock: an event always keeps an owner,
-        // even when its owners change roles at the same moment.
-        db_events::lock_event(conn, view.id())?;
+    // Checked under the event's lock: an event always keeps an owner, even
+    // when its owners change roles at the same moment.
+    db_events::event_write_transaction(conn, view.id(), |conn| {
         if role != StaffRole::Owner {
             refuse_losing_the_last_owner(conn, view, account.id)?;
         }
@@ -242,8 +241,7 @@ pub fn remove_staff(
     ctx: &Ctx<'_>,
 ) -> Result<(), EventError> {
     access.require_owner()?;
-    conn.write_transaction(|conn| {
-        db_events::lock_event(conn, view.id())?;
+    db_events::event_write_transaction(conn, view.id(), |conn| {
         let staff = db_events::list_staff(conn, view.id())?;
         let target = staff
             .iter()

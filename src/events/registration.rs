@@ -68,9 +68,8 @@ pub fn register_self(
     if let Some(reason) = registration_closed_reason(view, ctx.now) {
         return Err(EventError::Conflict(reason));
     }
-    conn.write_transaction(|conn| {
-        // Counted under the event's lock: the cap holds when sign-ups race.
-        db_events::lock_event(conn, view.id())?;
+    // Counted under the event's lock: the cap holds when sign-ups race.
+    db_events::event_write_transaction(conn, view.id(), |conn| {
         let account = accounts::find_by_id(conn, actor.account_id)?.ok_or(EventError::NotFound)?;
         let registered = db_events::count_registered(conn, view.id())?;
         let full = view

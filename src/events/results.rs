@@ -659,13 +659,14 @@ pub fn record_open_game(
         ));
     }
     let (fields, declarations) = input.validate(view)?;
-    conn.write_transaction(|conn| {
-        // Counted under the event's lock: the cap on games against one
-        // opponent holds when both players record at once.
-        db_events::lock_event(conn, view.id())?;
+    // Counted under the event's lock: the cap on games against one opponent
+    // holds when both players record at once.
+    db_events::event_write_transaction(conn, view.id(), |conn| {
         let opponent = db_events::find_registration(conn, opponent_id)?
             .filter(|r| r.event_id == view.id() && r.status == REGISTERED && !r.dropped)
-            .ok_or_else(|| EventError::invalid("opponent", "Choose a registered player of this league."))?;
+            .ok_or_else(|| {
+                EventError::invalid("opponent", "Choose a registered player of this league.")
+            })?;
         let data = EventData::load(conn, view.id())?;
         if let Some(cap) = view.settings.league.max_games_vs_same {
             let played = data
@@ -698,7 +699,17 @@ pub fn record_open_game(
             },
         )?;
         let actor = access.account_id();
-        if !db_events::write_result(conn, game.id, game.version, Some(&fields), GAME_REPORTED, Some(actor), None, None, ctx.now)? {
+        if !db_events::write_result(
+            conn,
+            game.id,
+            game.version,
+            Some(&fields),
+            GAME_REPORTED,
+            Some(actor),
+            None,
+            None,
+            ctx.now,
+        )? {
             return Err(stale());
         }
         for (registration, declared) in [(me.id, &declarations.a), (opponent.id, &declarations.b)] {
@@ -706,9 +717,27 @@ pub fn record_open_game(
                 db_events::set_declaration(conn, game.id, registration, leader, crew)?;
             }
         }
-        db_events::record_result_change(conn, game.id, view.id(), actor, "reported", None, Some(&result_json(&fields)), None, ctx.now)?;
+        db_events::record_result_change(
+            conn,
+            game.id,
+            view.id(),
+            actor,
+            "reported",
+            None,
+            Some(&result_json(&fields)),
+            None,
+            ctx.now,
+        )?;
         let summary = result_summary(&me.display_name, &opponent.display_name, &game, &fields);
-        notify::result_to_confirm(conn, view, &game, &me.display_name, &opponent, &summary, ctx)?;
+        notify::result_to_confirm(
+            conn,
+            view,
+            &game,
+            &me.display_name,
+            &opponent,
+            &summary,
+            ctx,
+        )?;
         db_events::find_game(conn, game.id)?.ok_or(EventError::NotFound)
     })
 }
