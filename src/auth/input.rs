@@ -172,13 +172,8 @@ pub fn optional_multiline_text(
             "{what} is at most {max_chars} characters."
         )));
     }
-    if text
-        .chars()
-        .any(|c| (c.is_control() && c != '\n') || is_hidden_formatting(c))
-    {
-        return Err(InputError(format!(
-            "{what} cannot contain control or invisible characters."
-        )));
+    if let Some(problem) = text_block_problem(&text, what) {
+        return Err(InputError(problem));
     }
     Ok(Some(text))
 }
@@ -191,6 +186,15 @@ pub fn is_hidden_formatting(c: char) -> bool {
     matches!(c,
         '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
         | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{00AD}')
+}
+
+/// Why a block of text (a description, a list) cannot be kept, if it
+/// cannot: line breaks and tabs are fine, other control characters and
+/// hidden formatting are refused.
+pub fn text_block_problem(text: &str, what: &str) -> Option<String> {
+    text.chars()
+        .any(|c| (c.is_control() && !matches!(c, '\n' | '\r' | '\t')) || is_hidden_formatting(c))
+        .then(|| format!("{what} cannot contain control or invisible characters."))
 }
 
 /// Why a line of text (a name, a venue) cannot be kept, if it cannot:

@@ -330,12 +330,7 @@ impl Check {
         }
         // A description keeps its line breaks; a name or venue is one line.
         let problem = if field == "description" {
-            text.chars()
-                .any(|c| {
-                    (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
-                        || crate::auth::input::is_hidden_formatting(c)
-                })
-                .then(|| format!("{label} cannot contain control or invisible characters."))
+            crate::auth::input::text_block_problem(&text, label)
         } else {
             crate::auth::input::line_problem(&text, label)
         };
