@@ -1,5 +1,5 @@
-//! Embeds the shipped game content (stat cards and crew lists under
-//! `content/<edition>/`) in the binary: writes one `include_str!` per file,
+//! Embeds the shipped game content (tokens, stat cards and crew
+//! lists under `content/<edition>/`) in the binary: writes one `include_str!` per file,
 //! sorted, to `$OUT_DIR/shipped_content.rs`, and asks cargo to run again
 //! whenever anything under `content/` changes.
 
@@ -22,13 +22,29 @@ fn files_below(folder: &Path, extension: &str, found: &mut Vec<PathBuf>) {
 
 fn list(name: &str, root: &Path, folder: &str, extension: &str) -> String {
     let mut files = Vec::new();
-    for edition in ["m4e", "m3e"] {
+    for edition in EDITIONS {
         files_below(
             &root.join("content").join(edition).join(folder),
             extension,
             &mut files,
         );
     }
+    embed(name, root, files)
+}
+
+/// Each edition's tokens file.
+fn tokens(root: &Path) -> String {
+    let files = EDITIONS
+        .iter()
+        .map(|edition| root.join("content").join(edition).join("tokens.toml"))
+        .filter(|path| path.is_file())
+        .collect();
+    embed("SHIPPED_TOKENS", root, files)
+}
+
+const EDITIONS: [&str; 2] = ["m4e", "m3e"];
+
+fn embed(name: &str, root: &Path, mut files: Vec<PathBuf>) -> String {
     files.sort();
     let mut out = format!("pub const {name}: &[(&str, &str)] = &[\n");
     for path in files {
@@ -47,7 +63,8 @@ fn list(name: &str, root: &Path, folder: &str, extension: &str) -> String {
 fn main() {
     println!("cargo:rerun-if-changed=content");
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let code = list("SHIPPED_CARDS", &root, "models", "toml")
+    let code = tokens(&root)
+        + &list("SHIPPED_CARDS", &root, "models", "toml")
         + &list("SHIPPED_CREWS", &root, "crews", "txt");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     if let Err(e) = std::fs::write(out.join("shipped_content.rs"), code) {

@@ -1,7 +1,8 @@
 // A benchmark may stop at the first broken assumption.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-//! Game content: loading every shipped stat card (parse, check, index) and
+//! Game content: loading every shipped stat card and the tokens (parse,
+//! check, index) and
 //! checking a crew list against the hiring rules. Targets: under 50 ms and
 //! under 1 ms. Figures are in docs/benchmarks.md.
 
@@ -12,9 +13,11 @@ use soulstone_engine::content::Catalog;
 use soulstone_engine::content::crew::CrewList;
 
 fn content(c: &mut Criterion) {
+    let tokens = soulstone::content::shipped_tokens();
     let cards = soulstone::content::shipped_cards();
-    let load =
-        || Catalog::load(cards.iter().map(|(f, t)| (*f, *t))).expect("shipped content loads");
+    let load = || {
+        Catalog::load(tokens.iter().copied(), cards.iter().copied()).expect("shipped content loads")
+    };
     let catalog = load();
     assert!(catalog.len() >= 30);
     let (_, text) = soulstone::content::shipped_crews()[0];

@@ -48,6 +48,11 @@ fn started_game() -> GameState {
         seed: Bytes32([7; 32]),
         soulstones: [2, 2],
         models: vec![model(1, Seat::A), model(2, Seat::B)],
+        tokens: soulstone::content::load_for_server(None)
+            .expect("shipped content loads")
+            .tokens(Edition::Fourth)
+            .expect("4th edition tokens")
+            .clone(),
         terrain: Vec::new(),
     })
     .unwrap();
@@ -112,7 +117,7 @@ fn scripted_answer(state: &GameState) -> Option<(Seat, PlayerCommand)> {
     let (role, command) = match duel.step {
         DuelStep::Relent { role } => (role, PlayerCommand::Resist),
         DuelStep::Modify { role } => (role, PlayerCommand::FinishModifying),
-        DuelStep::InsightTop { role } => (role, PlayerCommand::KeepTopCard),
+        DuelStep::LookingAtTop { role } => (role, PlayerCommand::KeepTopCard),
         DuelStep::Choose { role } => {
             let card = *duel.side(role)?.revealed.first()?;
             (role, PlayerCommand::ChooseCard { card })

@@ -98,8 +98,12 @@ pub enum ContentCommand {
         /// The content directory (e.g. content/).
         dir: std::path::PathBuf,
     },
-    /// Print the JSON Schema of a stat card file, for editors.
-    Schema,
+    /// Print the JSON Schema of a stat card file (or, with --tokens, of a
+    /// tokens file), for editors.
+    Schema {
+        #[arg(long)]
+        tokens: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -150,8 +154,12 @@ pub fn run(cli: Cli) -> ExitCode {
                 )),
             });
         }
-        Some(Command::Content(ContentCommand::Schema)) => {
-            let schema = soulstone_engine::content::card_schema();
+        Some(Command::Content(ContentCommand::Schema { tokens })) => {
+            let schema = if *tokens {
+                soulstone_engine::content::tokens_schema()
+            } else {
+                soulstone_engine::content::card_schema()
+            };
             return finish(
                 serde_json::to_string_pretty(&schema)
                     .map(|json| print_out(&json))
@@ -270,7 +278,7 @@ fn run_scenario(file: &std::path::Path, expect: bool) -> Result<(), String> {
         )
     })?;
     let report = scenario
-        .run(expect, Some(&catalog))
+        .run(expect, &catalog)
         .map_err(|e| format!("{}: {e}", file.display()))?;
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
     print_out(&json);

@@ -19,6 +19,11 @@ pub fn shipped_cards() -> &'static [(&'static str, &'static str)] {
     shipped::SHIPPED_CARDS
 }
 
+/// The shipped tokens, one file per edition: (path, text).
+pub fn shipped_tokens() -> Embedded {
+    shipped::SHIPPED_TOKENS
+}
+
 /// The shipped ready crew lists: (path, text).
 pub fn shipped_crews() -> &'static [(&'static str, &'static str)] {
     shipped::SHIPPED_CREWS
@@ -40,43 +45,66 @@ pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError
         }
         read.add_dir(dir);
     }
-    read.load(shipped_cards())
+    read.load(shipped_tokens(), shipped_cards())
 }
 
-/// Card files read from directories, and the ones that could not be read.
+/// Content files read from directories, and the ones that could not be read.
 #[derive(Default)]
 struct CardFiles {
-    texts: Vec<(String, String)>,
+    /// Each edition's `tokens.toml`.
+    tokens: Vec<(String, String)>,
+    cards: Vec<(String, String)>,
     unreadable: Vec<ContentError>,
 }
 
 impl CardFiles {
-    /// Reads every card of every edition under `dir`.
+    /// Reads the tokens and every card of every edition under `dir`.
     fn add_dir(&mut self, dir: &Path) {
         for edition in EDITIONS {
+            let tokens = dir.join(edition).join("tokens.toml");
+            if tokens.is_file() {
+                self.read(&tokens, true);
+            }
             for path in files_below(&dir.join(edition).join("models"), "toml") {
-                match std::fs::read_to_string(&path) {
-                    Ok(text) => self.texts.push((path.display().to_string(), text)),
-                    Err(e) => self.unreadable.push(ContentError {
-                        file: path.display().to_string(),
-                        line: None,
-                        field: String::new(),
-                        message: format!("cannot be read: {e}"),
-                    }),
-                }
+                self.read(&path, false);
             }
         }
     }
 
-    /// The catalog of `first` (embedded texts) and then the files read;
-    /// refused whole, with every problem, if any file is wrong or unreadable.
-    fn load(self, first: &[(&str, &str)]) -> Result<Catalog, Vec<ContentError>> {
-        let files = first.iter().copied().chain(
-            self.texts
+    fn read(&mut self, path: &Path, tokens: bool) {
+        match std::fs::read_to_string(path) {
+            Ok(text) => {
+                let read = (path.display().to_string(), text);
+                if tokens {
+                    self.tokens.push(read);
+                } else {
+                    self.cards.push(read);
+                }
+            }
+            Err(e) => self.unreadable.push(ContentError {
+                file: path.display().to_string(),
+                line: None,
+                field: String::new(),
+                message: format!("cannot be read: {e}"),
+            }),
+        }
+    }
+
+    /// The catalog of the embedded `tokens` and `cards`, then the files
+    /// read; refused whole, with every problem, if any file is wrong or
+    /// unreadable.
+    fn load(self, tokens: Embedded, cards: Embedded) -> Result<Catalog, Vec<ContentError>> {
+        fn read(files: &[(String, String)]) -> impl Iterator<Item = (&str, &str)> {
+            files
                 .iter()
-                .map(|(file, text)| (file.as_str(), text.as_str())),
-        );
-        match (Catalog::load(files), self.unreadable.is_empty()) {
+                .map(|(file, text)| (file.as_str(), text.as_str()))
+        }
+        let token_files = tokens.iter().copied().chain(read(&self.tokens));
+        let card_files = cards.iter().copied().chain(read(&self.cards));
+        match (
+            Catalog::load(token_files, card_files),
+            self.unreadable.is_empty(),
+        ) {
             (Ok(catalog), true) => Ok(catalog),
             (Ok(_), false) => Err(self.unreadable),
             (Err(mut errors), _) => {
@@ -86,6 +114,9 @@ impl CardFiles {
         }
     }
 }
+
+/// Files embedded in the binary: (path, text).
+type Embedded = &'static [(&'static str, &'static str)];
 
 /// Directories below a content directory that hold stat cards.
 const EDITIONS: [&str; 2] = ["m4e", "m3e"];
@@ -112,14 +143,21 @@ fn files_below(folder: &Path, extension: &str) -> Vec<PathBuf> {
     found
 }
 
-/// Reads every card of every edition under `dirs` (later ones after
-/// earlier ones). Content loads whole or not at all.
+/// Reads the tokens and every card of every edition under `dirs` (later
+/// ones after earlier ones); when they hold no tokens file, the shipped
+/// tokens are used (a club's directory of cards). Content loads whole or
+/// not at all.
 pub fn load_catalog(dirs: &[&Path]) -> Result<Catalog, Vec<ContentError>> {
     let mut read = CardFiles::default();
     for dir in dirs {
         read.add_dir(dir);
     }
-    read.load(&[])
+    let tokens = if read.tokens.is_empty() {
+        shipped_tokens()
+    } else {
+        &[]
+    };
+    read.load(tokens, &[])
 }
 
 /// `soulstone content check DIR`: every card loads, and every crew list

@@ -276,8 +276,10 @@ pub struct Side {
     pub modified: bool,
     pub empowered: bool,
     pub soulstone_spent: bool,
-    /// Focused was used (3rd edition: it also helps the damage flip that follows).
-    pub used_focused: bool,
+    /// Tokens this side spent on the duel (a 3rd edition Focused also
+    /// helps the damage flip that follows).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spent: Vec<super::token::Token>,
     /// Cards this side revealed and has not yet chosen from.
     #[serde(default, skip_serializing_if = "<[Card]>::is_empty")]
     pub revealed: RevealedCards,
@@ -304,7 +306,7 @@ impl Side {
             modified: false,
             empowered: false,
             soulstone_spent: false,
-            used_focused: false,
+            spent: Vec::new(),
             revealed: RevealedCards::new(),
             card: None,
             joker_suit: None,
@@ -346,9 +348,9 @@ pub enum DuelStep {
     Relent { role: Role },
     /// Step A: modifying the duel, one side after the other.
     Modify { role: Role },
-    /// Insight: the side looked at its top card (secret: it is the deck's
+    /// A spent token let the side look at its top card (secret: it is the deck's
     /// top card) and keeps or discards it.
-    InsightTop { role: Role },
+    LookingAtTop { role: Role },
     /// Step B: every side that did not relent flips (moves on by itself).
     Flip,
     /// Step B: a side with a choice picks its card.

@@ -29,6 +29,7 @@ pub mod ruleset;
 pub mod scenario;
 pub mod state;
 pub mod table;
+pub mod token;
 pub mod view;
 
 use serde::{Deserialize, Serialize};

@@ -16,12 +16,12 @@ use super::{RuleError, Seat, apply};
 
 /// The shape of stored facts. Raise it only with a migration that turns
 /// logs of the old format into the new one.
-pub const LOG_FORMAT: u32 = 1;
+pub const LOG_FORMAT: u32 = 2;
 
 /// Raised whenever the same commands can give different facts (a rule
 /// changed). Old games keep replaying from their facts; the number says
 /// which rules adjudicated them.
-pub const RULES_VERSION: u32 = 1;
+pub const RULES_VERSION: u32 = 2;
 
 /// Facts one stored game may hold.
 pub const MAX_FACTS: usize = 200_000;

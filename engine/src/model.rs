@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::Seat;
 use super::duel::{ActionKind, DamageProfile, Stat, Suits, TriggerSpec};
-use super::limits::{MAX_ACTIONS, MAX_NAME_LEN, MAX_REDUCTIONS, MAX_TOKEN_VALUE};
+use super::limits::{MAX_ACTIONS, MAX_NAME_LEN, MAX_REDUCTIONS};
 use super::table::{BaseMm, Milli, Point};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -23,142 +23,7 @@ impl ModelId {
     }
 }
 
-/// Tokens (4th edition) and conditions (3rd edition) that act on duels and
-/// damage. In 4th edition a model has a token or not (value 1); 3rd edition
-/// conditions carry a value.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Token {
-    /// May be removed before a duel for a positive fate modifier.
-    Focused,
-    /// Must be removed when targeting an enemy: a negative fate modifier.
-    Distracted,
-    /// 4th edition: may be removed before a duel to add a suit.
-    Adaptable,
-    /// 4th edition: may be removed before a duel to look at the top card.
-    Insight,
-    /// Reduces damage by 1 (to a minimum of 0), then goes (or counts down).
-    Shielded,
-    /// 4th edition: +1 damage on the next successful damaging attack.
-    Impact,
-    /// Cannot declare triggers.
-    Stunned,
-    /// 4th edition: actions targeting an enemy cannot be cheated.
-    Entranced,
-    /// +1 Df and Wp (4th edition).
-    Bolstered,
-    /// −1 Df and Wp (4th edition); 3rd edition: −X.
-    Injured,
-    /// 4th edition: never infuses a soulstone when killed.
-    Summon,
-}
-
-impl Token {
-    /// The token's name as the rules write it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Token::Focused => "Focused",
-            Token::Distracted => "Distracted",
-            Token::Adaptable => "Adaptable",
-            Token::Insight => "Insight",
-            Token::Shielded => "Shielded",
-            Token::Impact => "Impact",
-            Token::Stunned => "Stunned",
-            Token::Entranced => "Entranced",
-            Token::Bolstered => "Bolstered",
-            Token::Injured => "Injured",
-            Token::Summon => "Summon",
-        }
-    }
-
-    pub const ALL: [Token; 11] = [
-        Token::Focused,
-        Token::Distracted,
-        Token::Adaptable,
-        Token::Insight,
-        Token::Shielded,
-        Token::Impact,
-        Token::Stunned,
-        Token::Entranced,
-        Token::Bolstered,
-        Token::Injured,
-        Token::Summon,
-    ];
-
-    fn index(self) -> usize {
-        Token::ALL.iter().position(|t| *t == self).unwrap_or(0)
-    }
-
-    /// Tokens that cancel each other when both would be held.
-    pub fn cancelled_by(self) -> Option<Token> {
-        match self {
-            Token::Focused => Some(Token::Distracted),
-            Token::Distracted => Some(Token::Focused),
-            Token::Bolstered => Some(Token::Injured),
-            Token::Injured => Some(Token::Bolstered),
-            _ => None,
-        }
-    }
-}
-
-/// The tokens a model holds, with their values.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Tokens([u8; 11]);
-
-impl Tokens {
-    pub fn value(&self, token: Token) -> u8 {
-        self.0[token.index()]
-    }
-
-    pub fn has(&self, token: Token) -> bool {
-        self.value(token) > 0
-    }
-
-    pub fn set(&mut self, token: Token, value: u8) {
-        self.0[token.index()] = value.min(MAX_TOKEN_VALUE);
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (Token, u8)> + '_ {
-        Token::ALL
-            .iter()
-            .map(|&t| (t, self.value(t)))
-            .filter(|(_, v)| *v > 0)
-    }
-}
-
-impl Serialize for Tokens {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for Tokens {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let map = std::collections::BTreeMap::<Token, u8>::deserialize(deserializer)?;
-        let mut tokens = Tokens::default();
-        for (token, value) in map {
-            if value > MAX_TOKEN_VALUE {
-                return Err(serde::de::Error::custom(format!(
-                    "{token:?} is at most {MAX_TOKEN_VALUE}"
-                )));
-            }
-            tokens.set(token, value);
-        }
-        Ok(tokens)
-    }
-}
+pub use super::token::{Token, Tokens};
 
 /// A damage reduction the model has (Armor and the like).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::command::{Boost, PlayerCommand, Submission};
 use super::duel::DuelStep;
 use super::fate::{Card, Suit};
-use super::model::Token;
 use super::state::{Frame, GameState};
+use super::token::Effect;
 use super::{Seat, decide};
 
 /// One legal choice.
@@ -123,7 +123,7 @@ fn prompt(state: &GameState) -> String {
         Some(Frame::Duel { duel }) => match duel.step {
             DuelStep::Relent { .. } => "relent to this friendly duel, or resist".into(),
             DuelStep::Modify { .. } => "modify the duel, or finish modifying".into(),
-            DuelStep::InsightTop { .. } => {
+            DuelStep::LookingAtTop { .. } => {
                 "keep the card you looked at on top of your deck, or discard it".into()
             }
             DuelStep::Flip => "the cards are being flipped".into(),
@@ -162,14 +162,17 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
             }
             DuelStep::Modify { .. } => {
                 commands.push(PlayerCommand::FinishModifying);
-                for token in [Token::Focused, Token::Insight] {
-                    commands.push(PlayerCommand::UseToken { token, suit: None });
-                }
-                for suit in Suit::ALL {
-                    commands.push(PlayerCommand::UseToken {
-                        token: Token::Adaptable,
-                        suit: Some(suit),
-                    });
+                // Every token a model could spend; `decide` keeps the ones
+                // this model holds and may spend now.
+                for (token, rule) in state.tokens.spendable() {
+                    if rule.effects.contains(&Effect::AddSuit) {
+                        commands.extend(Suit::ALL.map(|suit| PlayerCommand::UseToken {
+                            token,
+                            suit: Some(suit),
+                        }));
+                    } else {
+                        commands.push(PlayerCommand::UseToken { token, suit: None });
+                    }
                 }
                 commands.extend(hand.iter().map(|&card| PlayerCommand::Empower { card }));
                 commands.push(PlayerCommand::SpendSoulstone {
@@ -179,7 +182,7 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                     boost: Boost::Suit(suit),
                 }));
             }
-            DuelStep::InsightTop { .. } => {
+            DuelStep::LookingAtTop { .. } => {
                 commands.extend([PlayerCommand::KeepTopCard, PlayerCommand::DiscardTopCard])
             }
             DuelStep::Choose { role } => {

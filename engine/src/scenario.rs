@@ -120,26 +120,12 @@ fn default_base() -> u16 {
 impl ModelSpec {
     /// The model's card (from the content, or written in the scenario)
     /// and its state.
-    pub fn model(
-        &self,
-        edition: Edition,
-        catalog: Option<&Catalog>,
-    ) -> Result<Model, ScenarioError> {
+    pub fn model(&self, edition: Edition, catalog: &Catalog) -> Result<Model, ScenarioError> {
         let card = match &self.card {
-            Some(name) => {
-                let catalog = catalog.ok_or_else(|| {
-                    ScenarioError::Setup(format!(
-                        "model {} names the card {name:?}, but no content was given",
-                        self.id.0
-                    ))
-                })?;
-                catalog
-                    .card(edition, name)
-                    .ok_or_else(|| {
-                        ScenarioError::Setup(format!("no card {name:?} in the content"))
-                    })?
-                    .model_card()
-            }
+            Some(name) => catalog
+                .card(edition, name)
+                .ok_or_else(|| ScenarioError::Setup(format!("no card {name:?} in the content")))?
+                .model_card(),
             None => {
                 let missing = |field: &str| {
                     ScenarioError::Setup(format!(
@@ -166,7 +152,7 @@ impl ModelSpec {
         };
         Ok(Model {
             health: self.health.unwrap_or(card.max_health),
-            tokens: self.tokens,
+            tokens: self.tokens.clone(),
             status: self.status,
             placement: self.at.map(|at| Placement {
                 at: point(at),
@@ -338,16 +324,15 @@ impl Scenario {
         serde_json::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))
     }
 
-    /// The exact starting state the scenario describes.
-    pub fn initial_state(&self) -> Result<GameState, ScenarioError> {
-        self.initial_state_with(None)
-    }
-
-    /// The starting state, with `catalog` for models that name a card.
-    pub fn initial_state_with(
-        &self,
-        catalog: Option<&Catalog>,
-    ) -> Result<GameState, ScenarioError> {
+    /// The exact starting state the scenario describes, with `catalog`'s
+    /// tokens and its cards for models that name one.
+    pub fn initial_state(&self, catalog: &Catalog) -> Result<GameState, ScenarioError> {
+        let tokens = catalog.tokens(self.edition).ok_or_else(|| {
+            ScenarioError::Setup(format!(
+                "the content has no tokens for {}",
+                self.edition.name()
+            ))
+        })?;
         if self.steps.len() > MAX_STEPS {
             return Err(ScenarioError::Setup(format!("at most {MAX_STEPS} steps")));
         }
@@ -383,6 +368,7 @@ impl Scenario {
                     .map(|m| m.model(self.edition, catalog))
                     .collect::<Result<Vec<_>, _>>()?,
             ),
+            tokens: Arc::new(tokens.clone()),
             frames: Vec::new(),
             ended: false,
             terrain: Arc::new(terrain),
@@ -399,13 +385,8 @@ impl Scenario {
 
     /// Runs every step. A refusal the scenario did not expect stops the run
     /// and is reported in `failures`.
-    pub fn run(&self) -> Result<Run, ScenarioError> {
-        self.run_with(None)
-    }
-
-    /// Runs every step, with `catalog` for models that name a card.
-    pub fn run_with(&self, catalog: Option<&Catalog>) -> Result<Run, ScenarioError> {
-        let initial = self.initial_state_with(catalog)?;
+    pub fn run(&self, catalog: &Catalog) -> Result<Run, ScenarioError> {
+        let initial = self.initial_state(catalog)?;
         let mut state = initial.clone();
         let mut events = Vec::new();
         let mut steps = Vec::new();
@@ -479,13 +460,8 @@ impl Scenario {
     }
 
     /// Runs the scenario and checks its expectations; the failures, if any.
-    pub fn check(&self) -> Result<Run, ScenarioError> {
-        self.check_with(None)
-    }
-
-    /// Runs and checks, with `catalog` for models that name a card.
-    pub fn check_with(&self, catalog: Option<&Catalog>) -> Result<Run, ScenarioError> {
-        let mut run = self.run_with(catalog)?;
+    pub fn check(&self, catalog: &Catalog) -> Result<Run, ScenarioError> {
+        let mut run = self.run(catalog)?;
         if let Some(expect) = &self.expect {
             run.failures.extend(check_expectations(expect, &run));
         }
@@ -720,14 +696,14 @@ impl ScenarioFile {
 
     /// Runs the file; with `expect`, a game scenario's expectations are
     /// checked too. Failures are in the report, not errors.
-    /// `catalog`: the game content, for scenarios whose models name a card.
-    pub fn run(&self, expect: bool, catalog: Option<&Catalog>) -> Result<ScenarioReport, String> {
+    /// `catalog`: the game content (its tokens, and the cards models name).
+    pub fn run(&self, expect: bool, catalog: &Catalog) -> Result<ScenarioReport, String> {
         match self {
             ScenarioFile::Game(scenario) => {
                 let run = if expect {
-                    scenario.check_with(catalog)
+                    scenario.check(catalog)
                 } else {
-                    scenario.run_with(catalog)
+                    scenario.run(catalog)
                 };
                 Ok(ScenarioReport::Game(Box::new(
                     run.map_err(|e| e.to_string())?,

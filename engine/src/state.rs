@@ -16,6 +16,7 @@ use super::limits::{MAX_MARKERS, MAX_MODELS, MAX_SOULSTONES};
 use super::model::{Model, ModelId, ModelStatus, Placement};
 use super::pile::Pile;
 use super::table::{BaseMm, Marker, MarkerKind, ObjectId, Piece, Table, Terrain, Traits};
+use super::token::TokenBook;
 use super::{Edition, Seat};
 
 /// One player's cards and soulstones.
@@ -126,6 +127,8 @@ pub struct GameState {
     /// Shared until an event changes a model: the state is copied for every
     /// command, and most commands change no model.
     pub models: Arc<Vec<Model>>,
+    /// What each token does (content, fixed for the game).
+    pub tokens: Arc<TokenBook>,
     /// The procedures in progress, innermost last (at most `MAX_FRAMES`);
     /// empty when the game waits for its flow's next command.
     pub frames: Vec<Frame>,
@@ -153,6 +156,9 @@ pub struct NewGame {
     pub seed: Bytes32,
     pub soulstones: [u16; 2],
     pub models: Vec<Model>,
+    /// The edition's tokens (`content/<edition>/tokens.toml`): the log keeps
+    /// them, so a replay reads the tokens as the game did.
+    pub tokens: TokenBook,
     /// The table's terrain (none: a game without a table, as in the duel
     /// examples).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -182,6 +188,7 @@ impl GameState {
             fairness: Fairness::new(setup.seed),
             players,
             models: Arc::new(setup.models),
+            tokens: Arc::new(setup.tokens),
             frames: vec![Frame::Contributions],
             ended: false,
             terrain: Arc::new(setup.terrain),
@@ -212,9 +219,23 @@ impl GameState {
                 )));
             }
         }
+        if self.tokens.edition != self.edition {
+            return Err(RuleError::invalid(format!(
+                "the tokens are {}'s, the game is {}'s",
+                self.tokens.edition.name(),
+                self.edition.name()
+            )));
+        }
         let mut ids = std::collections::BTreeSet::new();
         for model in self.models.iter() {
             model.validate().map_err(RuleError::invalid)?;
+            if let Some((token, _)) = model.tokens.iter().find(|(t, _)| !self.tokens.contains(*t)) {
+                return Err(RuleError::invalid(format!(
+                    "{} holds {token}, which is not a token of {}",
+                    model.card.name,
+                    self.edition.name()
+                )));
+            }
             if !ids.insert(model.id) {
                 return Err(RuleError::invalid(format!(
                     "model id {} is used twice",
@@ -581,15 +602,11 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 side.soulstone_spent = true;
             }
         }
-        Event::TokenUsed { role, model, token } => {
-            if let Some(m) = state.model_mut(*model) {
-                let current = m.tokens.value(*token);
-                m.tokens.set(*token, current.saturating_sub(1));
-            }
-            if let Some(side) = state.side_mut(Some(*role))
-                && *token == super::model::Token::Focused
-            {
-                side.used_focused = true;
+        Event::TokenUsed { role, token, .. } => {
+            // Spending it is the choice; its effects (removing it among
+            // them) are facts of their own.
+            if let Some(side) = state.side_mut(Some(*role)) {
+                side.spent.push(*token);
             }
         }
         Event::SoulstoneInfused { seat } => {
@@ -600,7 +617,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             if let Some(duel) = state.duel_mut()
                 && let super::duel::DuelStep::Modify { role } = duel.step
             {
-                duel.step = super::duel::DuelStep::InsightTop { role };
+                duel.step = super::duel::DuelStep::LookingAtTop { role };
             }
         }
         Event::TopCardDiscarded { seat, .. } => {
@@ -850,7 +867,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
 /// After looking at the top card (Insight), the side goes on modifying.
 fn back_to_modifying(duel: &Duel) -> DuelStep {
     match duel.step {
-        DuelStep::InsightTop { role } => DuelStep::Modify { role },
+        DuelStep::LookingAtTop { role } => DuelStep::Modify { role },
         step => step,
     }
 }

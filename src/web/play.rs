@@ -92,7 +92,7 @@ mod tests {
             },
             FlowCommand::GainToken {
                 model: soulstone_engine::model::ModelId(2),
-                token: soulstone_engine::model::Token::Stunned,
+                token: soulstone_engine::model::Token::new("stunned").unwrap(),
                 value: 1,
             },
         ];

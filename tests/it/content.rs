@@ -116,11 +116,14 @@ fn content_loads_whole_or_not_at_all() {
     let good = CARD.to_string();
     let bad = CARD.replace("df = 4", "df = 40");
     let duplicate = CARD.to_string();
-    let errors = Catalog::load([
-        ("a.toml", good.as_str()),
-        ("b.toml", bad.as_str()),
-        ("c.toml", duplicate.as_str()),
-    ])
+    let errors = Catalog::load(
+        soulstone::content::shipped_tokens().iter().copied(),
+        [
+            ("a.toml", good.as_str()),
+            ("b.toml", bad.as_str()),
+            ("c.toml", duplicate.as_str()),
+        ],
+    )
     .unwrap_err();
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert_eq!(errors[0].file, "b.toml");
@@ -133,7 +136,11 @@ fn content_loads_whole_or_not_at_all() {
         "station = \"minion\"",
         "station = \"minion\"\ncharacteristics = [\"totem\"]\ntotem_of = \"Nobody\"",
     );
-    let errors = Catalog::load([("d.toml", orphan.as_str())]).unwrap_err();
+    let errors = Catalog::load(
+        soulstone::content::shipped_tokens().iter().copied(),
+        [("d.toml", orphan.as_str())],
+    )
+    .unwrap_err();
     assert!(
         errors[0].message.contains("no master called \"Nobody\""),
         "{errors:?}"
@@ -279,21 +286,31 @@ fn hiring_follows_each_rule() {
     );
 }
 
-/// Editors validate against docs/content.schema.json: it must be the schema
-/// the code reads.
+/// Editors validate against docs/content.schema.json and
+/// docs/tokens.schema.json: they must be the schemas the code reads.
 #[test]
-fn the_published_card_schema_is_current() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/content.schema.json");
-    let generated =
-        serde_json::to_string_pretty(&soulstone_engine::content::card_schema()).unwrap() + "\n";
-    if std::env::var_os("SOULSTONE_WRITE_SCHEMA").is_some() {
-        std::fs::write(&path, &generated).unwrap();
+fn the_published_schemas_are_current() {
+    for (file, schema) in [
+        (
+            "docs/content.schema.json",
+            soulstone_engine::content::card_schema(),
+        ),
+        (
+            "docs/tokens.schema.json",
+            soulstone_engine::content::tokens_schema(),
+        ),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let generated = serde_json::to_string_pretty(&schema).unwrap() + "\n";
+        if std::env::var_os("SOULSTONE_WRITE_SCHEMA").is_some() {
+            std::fs::write(&path, &generated).unwrap();
+        }
+        let published = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            published == generated,
+            "{file} is out of date: run SOULSTONE_WRITE_SCHEMA=1 cargo test schema"
+        );
     }
-    let published = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        published == generated,
-        "docs/content.schema.json is out of date: run SOULSTONE_WRITE_SCHEMA=1 cargo test schema"
-    );
 }
 
 /// A card from content becomes the engine's definition.

@@ -6,6 +6,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::support::{shipped_content, shipped_tokens, token};
 use soulstone_engine::command::{Boost, FlowCommand, PlayerCommand, Submission};
 use soulstone_engine::duel::{
     ActionKind, DamageProfile, DuelSpec, Stat, TriggerEffect, TriggerSpec,
@@ -30,13 +31,9 @@ use soulstone_engine::{
 fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model {
     let max_health = rng.random_range(1..=8);
     let mut tokens = Tokens::default();
-    for token in [
-        Token::Focused,
-        Token::Shielded,
-        Token::Insight,
-        Token::Adaptable,
-    ] {
-        if rng.random_bool(0.3) {
+    // Any of the edition's tokens.
+    for (token, _) in shipped_content().tokens(edition).unwrap().tokens() {
+        if rng.random_bool(0.2) {
             tokens.set(token, 1);
         }
     }
@@ -94,6 +91,7 @@ pub(crate) fn new_setup(rng: &mut ChaCha8Rng, edition: Edition) -> NewGame {
         seed: Bytes32(rng.random()),
         soulstones: [rng.random_range(0..=3), rng.random_range(0..=3)],
         models,
+        tokens: shipped_tokens(edition),
         terrain: Vec::new(),
     }
 }
@@ -242,7 +240,7 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
             1 => TriggerEffect::InstanceDamage { amount: 1 },
             2 => TriggerEffect::SetRaiseValue { value: 3 },
             _ => TriggerEffect::TargetGainsToken {
-                token: Token::Distracted,
+                token: token("distracted"),
             },
         };
         triggers.push(TriggerSpec {
@@ -312,10 +310,26 @@ pub(crate) fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> Fl
         8 => FlowCommand::NewActivation,
         _ => FlowCommand::GainToken {
             model,
-            token: Token::ALL[rng.random_range(0..Token::ALL.len())],
+            token: any_token(rng),
             value: 1,
         },
     }
+}
+
+/// A token of either edition (so sometimes one the game's edition lacks).
+fn any_token(rng: &mut ChaCha8Rng) -> Token {
+    let edition = if rng.random_bool(0.5) {
+        Edition::Fourth
+    } else {
+        Edition::Third
+    };
+    let tokens: Vec<Token> = shipped_content()
+        .tokens(edition)
+        .unwrap()
+        .tokens()
+        .map(|(token, _)| token)
+        .collect();
+    *tokens.choose(rng).unwrap()
 }
 
 fn any_card(rng: &mut ChaCha8Rng) -> Card {
@@ -329,7 +343,7 @@ fn random_player_command(rng: &mut ChaCha8Rng) -> PlayerCommand {
         0 => PlayerCommand::Relent,
         1 => PlayerCommand::Resist,
         2 => PlayerCommand::UseToken {
-            token: Token::ALL[rng.random_range(0..Token::ALL.len())],
+            token: any_token(rng),
             suit: rng.random_bool(0.5).then(|| any_suit(rng)),
         },
         3 => PlayerCommand::Empower {
@@ -703,7 +717,7 @@ proptest! {
             text.push_str(&format!("[[steps]]\nby = \"a\"\ncommand = {command}\n"));
         }
         if let Ok(scenario) = Scenario::from_toml(&text)
-            && let Ok(run) = scenario.run()
+            && let Ok(run) = scenario.run(shipped_content())
         {
             run.final_state.validate().unwrap();
         }

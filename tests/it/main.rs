@@ -18,3 +18,4 @@ mod resilience;
 mod scenarios;
 mod setups;
 mod table;
+mod tokens;

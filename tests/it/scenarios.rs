@@ -39,7 +39,7 @@ fn every_scenario_file_meets_its_expectations() {
         "expected the rulebook examples under tests/scenarios, found {} game and {table_files} table files",
         files.len() - table_files
     );
-    let catalog = soulstone::content::load_for_server(None).unwrap();
+    let catalog = crate::support::shipped_content();
     let mut failures = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
@@ -59,7 +59,7 @@ fn every_scenario_file_meets_its_expectations() {
             path.display()
         );
         let report = scenario
-            .run(true, Some(&catalog))
+            .run(true, catalog)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         if !report.failures().is_empty() {
             failures.push(format!(
@@ -85,7 +85,10 @@ fn a_flow_command_sent_by_a_player_is_a_scenario_error() {
         first_system_step..first_system_step + "by = \"system\"".len(),
         "by = \"a\"",
     );
-    let error = Scenario::from_toml(&broken).unwrap().run().unwrap_err();
+    let error = Scenario::from_toml(&broken)
+        .unwrap()
+        .run(crate::support::shipped_content())
+        .unwrap_err();
     assert!(
         error.to_string().contains("not a player's command"),
         "{error}"
@@ -116,7 +119,10 @@ fn a_wrong_expectation_is_reported() {
     let text = std::fs::read_to_string(path)
         .unwrap()
         .replace("raises = 0, margin = 3", "raises = 1, margin = 3");
-    let run = Scenario::from_toml(&text).unwrap().check().unwrap();
+    let run = Scenario::from_toml(&text)
+        .unwrap()
+        .check(crate::support::shipped_content())
+        .unwrap();
     assert_eq!(run.failures.len(), 1, "{:?}", run.failures);
     assert!(run.failures[0].contains("raises"), "{:?}", run.failures);
 }

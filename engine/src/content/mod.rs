@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::Edition;
-use card::{StatCard, Station};
+use crate::token::{TokenBook, TokenDef, TokenFile};
+use card::{StatCard, Station, TriggerDoes};
 
 /// Content files are small; anything bigger is a mistake.
 pub const MAX_CONTENT_FILE_BYTES: usize = 64 * 1024;
@@ -30,10 +31,12 @@ pub struct ContentError {
     pub message: String,
 }
 
-/// Every card of every edition, by edition and full name.
+/// Every card of every edition, by edition and full name, and each
+/// edition's tokens.
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
     cards: BTreeMap<(EditionKey, String), StatCard>,
+    tokens: BTreeMap<EditionKey, TokenBook>,
 }
 
 /// `Edition` as a map key (no ordering on the public type).
@@ -52,8 +55,9 @@ impl From<Edition> for EditionKey {
     }
 }
 
-/// Reads one card file.
-pub fn parse_card(file: &str, text: &str) -> Result<StatCard, ContentError> {
+/// Reads one TOML content file into `T`, with the line and field of the
+/// first problem.
+fn parse_toml<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, ContentError> {
     let error = |line, field: String, message: String| ContentError {
         file: file.to_string(),
         line,
@@ -69,17 +73,40 @@ pub fn parse_card(file: &str, text: &str) -> Result<StatCard, ContentError> {
     }
     let deserializer = toml::de::Deserializer::parse(text)
         .map_err(|e| error(line_of(text, e.span()), String::new(), e.message().into()))?;
-    let card: StatCard = serde_path_to_error::deserialize(deserializer).map_err(|e| {
+    serde_path_to_error::deserialize(deserializer).map_err(|e| {
         let field = e.path().to_string();
         let field = if field == "." { String::new() } else { field };
         let inner = e.inner();
         error(line_of(text, inner.span()), field, inner.message().into())
-    })?;
+    })
+}
+
+/// Reads one card file.
+pub fn parse_card(file: &str, text: &str) -> Result<StatCard, ContentError> {
+    let card: StatCard = parse_toml(file, text)?;
     if let Some((field, message)) = card.problems().into_iter().next() {
-        let line = line_of_field(text, &field);
-        return Err(error(line, field, message));
+        return Err(ContentError {
+            file: file.to_string(),
+            line: line_of_field(text, &field),
+            field,
+            message,
+        });
     }
     Ok(card)
+}
+
+/// Reads one tokens file (`<edition>/tokens.toml`), checked on its own.
+pub fn parse_tokens(file: &str, text: &str) -> Result<TokenFile, ContentError> {
+    let tokens: TokenFile = parse_toml(file, text)?;
+    TokenBook::new(tokens.edition, tokens.tokens.clone()).map_err(|(field, message)| {
+        ContentError {
+            file: file.to_string(),
+            line: line_of_field(text, &field),
+            field,
+            message,
+        }
+    })?;
+    Ok(tokens)
 }
 
 /// The 1-based line a byte span starts on.
@@ -128,13 +155,46 @@ fn line_of_field(text: &str, field: &str) -> Option<usize> {
 }
 
 impl Catalog {
-    /// Reads every file (path, text); all problems are returned, and a set
-    /// with any problem is refused whole.
+    /// Reads every tokens file and every card file (path, text); all
+    /// problems are returned, and a set with any problem is refused whole.
+    /// An edition's tokens may come in several files (an operator's own
+    /// beside the shipped ones); each token is defined once.
     pub fn load<'a>(
+        token_files: impl IntoIterator<Item = (&'a str, &'a str)>,
         files: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Catalog, Vec<ContentError>> {
         let mut catalog = Catalog::default();
         let mut errors = Vec::new();
+        let mut definitions: BTreeMap<EditionKey, (Edition, Vec<TokenDef>, String)> =
+            BTreeMap::new();
+        for (file, text) in token_files {
+            match parse_tokens(file, text) {
+                Ok(tokens) => {
+                    let entry = definitions
+                        .entry(tokens.edition.into())
+                        .or_insert_with(|| (tokens.edition, Vec::new(), String::new()));
+                    entry.1.extend(tokens.tokens);
+                    if !entry.2.is_empty() {
+                        entry.2.push_str(", ");
+                    }
+                    entry.2.push_str(file);
+                }
+                Err(error) => errors.push(error),
+            }
+        }
+        for (key, (edition, defs, files)) in definitions {
+            match TokenBook::new(edition, defs) {
+                Ok(book) => {
+                    catalog.tokens.insert(key, book);
+                }
+                Err((field, message)) => errors.push(ContentError {
+                    file: files,
+                    line: None,
+                    field,
+                    message,
+                }),
+            }
+        }
         let mut origin: BTreeMap<(EditionKey, String), String> = BTreeMap::new();
         for (file, text) in files {
             match parse_card(file, text) {
@@ -162,6 +222,38 @@ impl Catalog {
                     catalog.cards.insert(key, card);
                 }
                 Err(error) => errors.push(error),
+            }
+        }
+        // Every edition with cards has its tokens, and a card names only those.
+        for ((edition, name), card) in &catalog.cards {
+            let file = || {
+                origin
+                    .get(&(*edition, name.clone()))
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let Some(book) = catalog.tokens.get(edition) else {
+                errors.push(ContentError {
+                    file: file(),
+                    line: None,
+                    field: "edition".into(),
+                    message: "this edition has no tokens file (<edition>/tokens.toml)".into(),
+                });
+                continue;
+            };
+            for (a, action) in card.actions.iter().enumerate() {
+                for (t, trigger) in action.triggers.iter().enumerate() {
+                    if let TriggerDoes::TargetGainsToken { token } = trigger.does
+                        && !book.contains(token)
+                    {
+                        errors.push(ContentError {
+                            file: file(),
+                            line: None,
+                            field: format!("actions[{a}].triggers[{t}].does.token"),
+                            message: format!("{token} is not a token of this edition"),
+                        });
+                    }
+                }
             }
         }
         // A totem's master must exist.
@@ -196,6 +288,11 @@ impl Catalog {
             .get(&(edition.into(), full_name.trim().to_string()))
     }
 
+    /// The tokens of `edition`.
+    pub fn tokens(&self, edition: Edition) -> Option<&TokenBook> {
+        self.tokens.get(&edition.into())
+    }
+
     pub fn len(&self) -> usize {
         self.cards.len()
     }
@@ -220,6 +317,11 @@ impl Catalog {
             .filter(move |((e, _), card)| *e == edition && card.totem_of.as_deref() == Some(master))
             .map(|(_, card)| card)
     }
+}
+
+/// The JSON Schema of a tokens file (`docs/tokens.schema.json`).
+pub fn tokens_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(TokenFile)).unwrap_or_default()
 }
 
 /// The JSON Schema of a stat card file, for editors (`docs/content.schema.json`).

@@ -346,15 +346,15 @@ impl Sim<'_> {
                 amount = amount.saturating_sub(1);
                 reductions.push(("tie".into(), before - amount));
             }
-            // The damaged model's tokens that reduce damage (Shielded).
+            // The damaged model's tokens that reduce damage.
             if amount > 0 {
                 let effects =
                     self.open_window(target, None, Window::ReducingDamage, Situation::default())?;
                 for (token, effect) in effects {
-                    if let Effect::ReduceDamage(by) = effect {
+                    if let Effect::ReduceDamage { by } = effect {
                         let before = amount;
                         amount = amount.saturating_sub(by);
-                        reductions.push((token.name().into(), before - amount));
+                        reductions.push((self.token_name(token), before - amount));
                     }
                 }
             }

@@ -3,6 +3,8 @@
 //! the damage it deals. Its step moves on in `state::apply` (see
 //! `duel::Duel`), never by a logged cursor.
 
+use std::borrow::Cow;
+
 use super::*;
 
 impl Sim<'_> {
@@ -27,7 +29,7 @@ impl Sim<'_> {
                     .model(id)
                     .filter(|m| m.in_play())
                     .ok_or_else(|| RuleError::invalid(format!("model {} is not in play", id.0)))?;
-                (Some(m.owner), Some(self.rules().stat(m, stat)))
+                (Some(m.owner), Some(self.book().stat_of(m, stat)))
             }
             _ => (None, None),
         };
@@ -72,7 +74,7 @@ impl Sim<'_> {
                 Self::require_seat(seat, side.seat)?;
                 self.modify(role, &side, command)
             }
-            DuelStep::InsightTop { role } => {
+            DuelStep::LookingAtTop { role } => {
                 let side = self.side(role)?.clone();
                 Self::require_seat(seat, side.seat)?;
                 let card = self
@@ -193,79 +195,14 @@ impl Sim<'_> {
             .model(side.model)
             .map(|m| ModelFacts {
                 id: m.id,
-                tokens: m.tokens,
+                tokens: m.tokens.clone(),
                 soulstone_user: m.card.soulstone_user,
             })
             .ok_or(RuleError::NothingPending)?;
-        let opposed = self.duel()?.spec.is_opposed();
         match command {
             PlayerCommand::FinishModifying => self.emit(Event::FinishedModifying { role }),
             PlayerCommand::UseToken { token, suit } => {
-                if !model.tokens.has(*token) {
-                    return refuse(format!(
-                        "{} has no {token:?} token",
-                        self.model_name(model.id)
-                    ));
-                }
-                if suit.is_some() && *token != Token::Adaptable {
-                    return refuse(format!("only Adaptable takes a suit, not {token:?}"));
-                }
-                if !self.rules().usable_tokens(opposed).contains(token) {
-                    return refuse(match token {
-                        Token::Focused => {
-                            "in 3rd edition Focused only helps opposed duels".to_string()
-                        }
-                        _ => format!("{token:?} is not used before a duel"),
-                    });
-                }
-                match token {
-                    Token::Focused => {
-                        if side.used_focused {
-                            return refuse("Focused can be used once per duel");
-                        }
-                        self.emit(Event::TokenUsed {
-                            role,
-                            model: model.id,
-                            token: Token::Focused,
-                        })?;
-                        self.emit(Event::ModifierAdded {
-                            role,
-                            amount: 1,
-                            source: "Focused".into(),
-                        })
-                    }
-                    Token::Adaptable => {
-                        let Some(suit) = suit else {
-                            return refuse("name the suit Adaptable adds");
-                        };
-                        self.emit(Event::TokenUsed {
-                            role,
-                            model: model.id,
-                            token: Token::Adaptable,
-                        })?;
-                        self.emit(Event::SuitAdded {
-                            role,
-                            suit: *suit,
-                            source: "Adaptable".into(),
-                        })
-                    }
-                    Token::Insight => {
-                        if !self.ensure_deck(seat)? {
-                            return refuse("there is no card to look at");
-                        }
-                        self.emit(Event::TokenUsed {
-                            role,
-                            model: model.id,
-                            token: Token::Insight,
-                        })?;
-                        let card = match self.state.player(seat).deck.top() {
-                            Some(card) => Hidden::new(seat, card),
-                            None => Hidden::unknown(seat),
-                        };
-                        self.emit(Event::TopCardSeen { seat, card })
-                    }
-                    _ => refuse(format!("{token:?} is not used before a duel")),
-                }
+                self.spend_token(role, side, &model, *token, *suit)
             }
             PlayerCommand::Empower { card } => {
                 if self.rules().duel_boost() != DuelBoost::DiscardLowCard {
@@ -344,42 +281,125 @@ impl Sim<'_> {
         }
     }
 
+    /// A side spends one of its model's tokens on the duel, as the token's
+    /// spending rule says.
+    fn spend_token(
+        &mut self,
+        role: Role,
+        side: &Side,
+        model: &ModelFacts,
+        token: Token,
+        suit: Option<crate::fate::Suit>,
+    ) -> Result<(), RuleError> {
+        let name = self.token_name(token);
+        if !model.tokens.has(token) {
+            return refuse(format!("{} has no {name} token", self.model_name(model.id)));
+        }
+        let situation = Situation::in_duel(&self.duel()?.spec, role == Role::Initiator);
+        let Some(rule) = self.book().spending(token, situation).cloned() else {
+            return refuse(if self.book().spendable().any(|(t, _)| t == token) {
+                format!("{name} cannot be spent on this duel")
+            } else {
+                format!("{name} is not spent on a duel")
+            });
+        };
+        if rule.once_per_duel && side.spent.contains(&token) {
+            return refuse(format!("{name} can be spent once per duel"));
+        }
+        let adds_suit = rule.effects.contains(&Effect::AddSuit);
+        match (adds_suit, suit) {
+            (true, None) => return refuse(format!("name the suit {name} adds")),
+            (false, Some(_)) => return refuse(format!("{name} adds no suit")),
+            _ => {}
+        }
+        let looks = rule.effects.contains(&Effect::LookAtTopCard);
+        if looks && !self.ensure_deck(side.seat)? {
+            return refuse("there is no card to look at");
+        }
+        self.emit(Event::TokenUsed {
+            role,
+            model: model.id,
+            token,
+        })?;
+        for effect in &rule.effects {
+            match *effect {
+                Effect::Remove { by } => self.remove_token(model.id, token, by)?,
+                Effect::FateModifier { by } => self.emit(Event::ModifierAdded {
+                    role,
+                    amount: by,
+                    source: name.clone().into(),
+                })?,
+                Effect::AddSuit => {
+                    if let Some(suit) = suit {
+                        self.emit(Event::SuitAdded {
+                            role,
+                            suit,
+                            source: name.clone().into(),
+                        })?;
+                    }
+                }
+                Effect::LookAtTopCard => {
+                    let seat = side.seat;
+                    let card = match self.state.player(seat).deck.top() {
+                        Some(card) => Hidden::new(seat, card),
+                        None => Hidden::unknown(seat),
+                    };
+                    self.emit(Event::TopCardSeen { seat, card })?;
+                }
+                // Read when the damage flip is made (`Side::spent`).
+                Effect::DamageFlipModifier { .. } => {}
+                // Not spending effects: the book refuses them here.
+                Effect::ForbidCheating
+                | Effect::ForbidTriggers
+                | Effect::AddDamage { .. }
+                | Effect::ReduceDamage { .. }
+                | Effect::NoSoulstoneOnDeath
+                | Effect::ModifyStat { .. } => {}
+            }
+        }
+        Ok(())
+    }
+
     /// Why a side may not cheat now (public reasons only), if it may not.
-    pub(super) fn cheat_forbidden(&self, role: Role) -> Option<&'static str> {
+    pub(super) fn cheat_forbidden(&self, role: Role) -> Option<Cow<'static, str>> {
         let duel = self.state.duel()?;
         let side = duel.side(role)?;
         if side.relented {
-            return Some("a relenting model does not cheat");
+            return Some("a relenting model does not cheat".into());
         }
         if side.cheat_decided {
-            return Some("each player has one chance to cheat a duel");
+            return Some("each player has one chance to cheat a duel".into());
         }
         if duel.spec.cannot_cheat {
-            return Some("this duel cannot be cheated");
+            return Some("this duel cannot be cheated".into());
         }
         if side.flipped_black_joker {
-            return Some("the Black Joker was flipped: it cannot be cheated");
+            return Some("the Black Joker was flipped: it cannot be cheated".into());
         }
         let other = duel.side(match role {
             Role::Initiator => Role::Resister,
             Role::Resister => Role::Initiator,
         });
         if other.is_some_and(|o| o.flipped_red_joker) {
-            return Some("the opponent flipped the Red Joker: no cheating");
+            return Some("the opponent flipped the Red Joker: no cheating".into());
         }
         if let Some(reason) = self.rules().cheat_forbidden(side.modifiers) {
-            return Some(reason);
+            return Some(reason.into());
         }
         let situation = Situation::in_duel(&duel.spec, role == Role::Initiator);
-        if let Some(Effect::ForbidCheating(reason)) =
-            self.token_effect(side.model, Window::Cheating, situation, |e| {
-                matches!(e, Effect::ForbidCheating(_))
-            })
+        let model = self.state.model(side.model)?;
+        if let Some((token, _)) = self
+            .book()
+            .effects_at(&model.tokens, Window::Cheating, situation)
+            .into_iter()
+            .find(|(_, effect)| *effect == Effect::ForbidCheating)
         {
-            return Some(reason);
+            return Some(
+                format!("{}: this action cannot be cheated", self.token_name(token)).into(),
+            );
         }
         if self.state.player(side.seat).hand.is_empty() {
-            return Some("the hand is empty");
+            return Some("the hand is empty".into());
         }
         None
     }
@@ -387,7 +407,7 @@ impl Sim<'_> {
     pub(super) fn legal_triggers(&self, role: Role) -> Result<Vec<TriggerSpec>, RuleError> {
         let duel = self.duel()?;
         let side = self.side(role)?;
-        let stunned = self
+        let forbidden = self
             .token_effect(
                 side.model,
                 Window::DeclaringTriggers,
@@ -395,7 +415,7 @@ impl Sim<'_> {
                 |e| *e == Effect::ForbidTriggers,
             )
             .is_some();
-        if side.relented || stunned {
+        if side.relented || forbidden {
             return Ok(Vec::new());
         }
         let list = match role {
@@ -416,21 +436,18 @@ impl Sim<'_> {
     pub(super) fn advance_duel(&mut self) -> Result<bool, RuleError> {
         let rules = self.rules();
         // Only the shape of the duel, not a copy of it: this runs at every step.
-        let (step, opposed) = {
-            let duel = self.duel()?;
-            (duel.step, duel.spec.is_opposed())
-        };
+        let step = self.duel()?.step;
         match step {
-            DuelStep::Relent { .. } | DuelStep::InsightTop { .. } => Ok(false),
+            DuelStep::Relent { .. } | DuelStep::LookingAtTop { .. } => Ok(false),
             DuelStep::Modify { role } => {
                 let side = self.side(role)?.clone();
                 // Nothing to decide, judging only from what both players can see.
                 let model = self.state.model(side.model);
+                let situation = Situation::in_duel(&self.duel()?.spec, role == Role::Initiator);
                 let tokens_usable = model.as_ref().is_some_and(|m| {
-                    rules
-                        .usable_tokens(opposed)
+                    m.tokens
                         .iter()
-                        .any(|t| m.tokens.has(*t))
+                        .any(|(t, _)| self.book().spending(t, situation).is_some())
                 });
                 let other_options = match rules.duel_boost() {
                     DuelBoost::DiscardLowCard => {
@@ -465,7 +482,7 @@ impl Sim<'_> {
                 if let Some(reason) = self.cheat_forbidden(role) {
                     self.emit(Event::CheatSkipped {
                         role,
-                        reason: reason.into(),
+                        reason,
                     })?;
                     return Ok(true);
                 }
@@ -644,8 +661,8 @@ impl Sim<'_> {
             for (token, effect) in
                 self.open_window(spec.initiator, None, Window::AddingDamage, situation)?
             {
-                if let Effect::AddDamage(amount) = effect {
-                    additions.push((token.name().into(), amount));
+                if let Effect::AddDamage { by } = effect {
+                    additions.push((self.token_name(token), by));
                 }
             }
             let mut modifiers = 0;
@@ -653,8 +670,8 @@ impl Sim<'_> {
                 if spec.is_opposed() {
                     modifiers += accuracy(outcome.margin);
                 }
-                if initiator.as_ref().is_some_and(|s| s.used_focused) {
-                    modifiers += 1;
+                if let Some(side) = initiator.as_ref() {
+                    modifiers += self.book().damage_flip_modifier(&side.spent);
                 }
                 if spec.cover {
                     modifiers -= 1;

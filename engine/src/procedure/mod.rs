@@ -32,9 +32,10 @@ use crate::hidden::Hidden;
 use crate::limits::{
     MAX_DRAW, MAX_EVENTS_PER_COMMAND, MAX_FRAMES, MAX_QUEUED_DAMAGE, MAX_REVEALED, MAX_TOKEN_VALUE,
 };
-use crate::model::{ModelId, Token, Tokens};
-use crate::ruleset::{self, DuelBoost, Effect, RuleSet, Situation, TokenGain, Window};
+use crate::model::ModelId;
+use crate::ruleset::{self, DuelBoost, RuleSet, TokenGain};
 use crate::state::{Frame, GameState, apply};
+use crate::token::{Effect, Situation, Token, TokenBook, Tokens, Window};
 
 /// See the module documentation.
 pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
@@ -126,6 +127,16 @@ impl Sim<'_> {
         ruleset::rules(self.state.edition)
     }
 
+    /// The game's tokens.
+    fn book(&self) -> &TokenBook {
+        &self.state.tokens
+    }
+
+    /// A token's name as the rules write it.
+    fn token_name(&self, token: Token) -> String {
+        self.book().name(token)
+    }
+
     /// Opens a timing window for `model`'s tokens: the effects that change
     /// the game (fate modifiers on `role`, tokens removed) happen now; the
     /// others (what is forbidden, damage added or reduced) are returned for
@@ -137,25 +148,33 @@ impl Sim<'_> {
         window: Window,
         situation: Situation,
     ) -> Result<Vec<(Token, Effect)>, RuleError> {
-        let Some(tokens) = self.state.model(model).map(|m| m.tokens) else {
+        let Some(m) = self.state.model(model) else {
             return Ok(Vec::new());
         };
+        let effects = self.book().effects_at(&m.tokens, window, situation);
         let mut rest = Vec::new();
-        for (token, effect) in self.rules().effects_at(&tokens, window, situation) {
+        for (token, effect) in effects {
             match (effect, role) {
-                (Effect::Remove { by }, _) => {
-                    let by = if by == 0 { tokens.value(token) } else { by };
-                    self.emit(Event::TokenRemoved { model, token, by })?;
-                }
-                (Effect::FateModifier(amount), Some(role)) => self.emit(Event::ModifierAdded {
+                (Effect::Remove { by }, _) => self.remove_token(model, token, by)?,
+                (Effect::FateModifier { by }, Some(role)) => self.emit(Event::ModifierAdded {
                     role,
-                    amount,
-                    source: token.name().into(),
+                    amount: by,
+                    source: self.token_name(token).into(),
                 })?,
                 (effect, _) => rest.push((token, effect)),
             }
         }
         Ok(rest)
+    }
+
+    /// Removes `by` of a token the model holds (`by` 0: all of it).
+    fn remove_token(&mut self, model: ModelId, token: Token, by: u8) -> Result<(), RuleError> {
+        let held = self.state.model(model).map_or(0, |m| m.tokens.value(token));
+        let by = if by == 0 { held } else { by.min(held) };
+        if by == 0 {
+            return Ok(());
+        }
+        self.emit(Event::TokenRemoved { model, token, by })
     }
 
     /// Whether `model`'s tokens have `wanted` at `window`, without acting.
@@ -166,9 +185,9 @@ impl Sim<'_> {
         situation: Situation,
         wanted: impl Fn(&Effect) -> bool,
     ) -> Option<Effect> {
-        let tokens = self.state.model(model)?.tokens;
-        self.rules()
-            .effects_at(&tokens, window, situation)
+        let tokens = &self.state.model(model)?.tokens;
+        self.book()
+            .effects_at(tokens, window, situation)
             .into_iter()
             .map(|(_, effect)| effect)
             .find(|effect| wanted(effect))
@@ -350,7 +369,13 @@ impl Sim<'_> {
         let Some(m) = self.state.model(model) else {
             return Ok(());
         };
-        match self.rules().gain(&m.tokens, token, value) {
+        if !self.book().contains(token) {
+            return refuse(format!(
+                "{token} is not a token of {}",
+                self.state.edition.name()
+            ));
+        }
+        match self.rules().gain(self.book(), &m.tokens, token, value) {
             TokenGain::Nothing => Ok(()),
             TokenGain::Gain { value } => self.emit(Event::TokenGained {
                 model,

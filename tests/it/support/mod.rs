@@ -19,6 +19,27 @@ pub use app::{
 };
 pub use db::{Backend, TestDb};
 
+/// The shipped content (cards and tokens), loaded once for every test.
+pub fn shipped_content() -> &'static soulstone_engine::content::Catalog {
+    static CATALOG: std::sync::OnceLock<soulstone_engine::content::Catalog> =
+        std::sync::OnceLock::new();
+    CATALOG
+        .get_or_init(|| soulstone::content::load_for_server(None).expect("shipped content loads"))
+}
+
+/// The shipped tokens of `edition`.
+pub fn shipped_tokens(edition: soulstone_engine::Edition) -> soulstone_engine::token::TokenBook {
+    shipped_content()
+        .tokens(edition)
+        .expect("every edition ships its tokens")
+        .clone()
+}
+
+/// A token by its key.
+pub fn token(key: &str) -> soulstone_engine::token::Token {
+    soulstone_engine::token::Token::new(key).expect("a token key")
+}
+
 /// Declares the SQLite and PostgreSQL variants of database tests.
 macro_rules! both_backends {
     ($($name:ident),* $(,)?) => {

@@ -1,0 +1,569 @@
+//! Tokens (4th edition) and conditions (3rd edition) as data. Each edition's
+//! tokens come from a content file (`content/<edition>/tokens.toml`, read by
+//! [`TokenBook::parse`]): per token, the timing [`Window`]s at which it
+//! acts, the [`Condition`] under which it does, and the [`Effect`]s it has.
+//! The procedures open a window and apply whatever the model's tokens say;
+//! no rules code names a token (a test scans for it). A game carries its
+//! book from setup on, so a replay reads the tokens as they were.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::Edition;
+use crate::duel::{DuelSpec, Stat};
+use crate::limits::MAX_TOKEN_VALUE;
+use crate::model::Model;
+
+/// The longest token key.
+pub const MAX_TOKEN_KEY: usize = 24;
+/// Tokens one edition's book may define.
+pub const MAX_TOKENS: usize = 64;
+
+/// A token, by its key: its name in lower case with `_` for spaces
+/// ("focused", "slow_to_die"). Small and `Copy`, so reading a model's
+/// tokens costs nothing; the book has its name and rules.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Token {
+    len: u8,
+    bytes: [u8; MAX_TOKEN_KEY],
+}
+
+impl Token {
+    /// A key: lower-case ASCII letters and `_`, 1 to 24 of them.
+    pub fn new(key: &str) -> Result<Token, String> {
+        let valid = !key.is_empty()
+            && key.len() <= MAX_TOKEN_KEY
+            && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+        if !valid {
+            return Err(format!(
+                "{key:?} is not a token: use its name in lower case with _ for spaces (at most {MAX_TOKEN_KEY} letters)"
+            ));
+        }
+        let mut bytes = [0; MAX_TOKEN_KEY];
+        bytes[..key.len()].copy_from_slice(key.as_bytes());
+        Ok(Token {
+            len: key.len() as u8,
+            bytes,
+        })
+    }
+
+    /// The key of a token called `name` ("Slow to Die" → "slow_to_die").
+    pub fn from_name(name: &str) -> Result<Token, String> {
+        let key: String = name
+            .trim()
+            .chars()
+            .map(|c| if c == ' ' || c == '-' { '_' } else { c })
+            .collect::<String>()
+            .to_lowercase();
+        Token::new(&key).map_err(|_| {
+            format!(
+                "{name:?} cannot name a token: letters and spaces only, at most {MAX_TOKEN_KEY}"
+            )
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Built only from ASCII in `new`.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+impl PartialOrd for Token {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Token {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Token {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Token {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let key = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Token::new(&key).map_err(serde::de::Error::custom)
+    }
+}
+
+impl JsonSchema for Token {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Token".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[a-z_]{1,24}$",
+            "description": "A token's name in lower case, with _ for spaces"
+        })
+    }
+}
+
+/// The tokens a model holds, with their values (4th edition tokens are
+/// held or not: value 1).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Tokens(Vec<(Token, u8)>);
+
+impl Tokens {
+    pub fn value(&self, token: Token) -> u8 {
+        match self.0.binary_search_by_key(&token, |(t, _)| *t) {
+            Ok(index) => self.0[index].1,
+            Err(_) => 0,
+        }
+    }
+
+    pub fn has(&self, token: Token) -> bool {
+        self.value(token) > 0
+    }
+
+    /// Sets a value (0 removes the token).
+    pub fn set(&mut self, token: Token, value: u8) {
+        let value = value.min(MAX_TOKEN_VALUE);
+        match self.0.binary_search_by_key(&token, |(t, _)| *t) {
+            Ok(index) if value == 0 => {
+                self.0.remove(index);
+            }
+            Ok(index) => self.0[index].1 = value,
+            Err(_) if value == 0 => {}
+            Err(index) => self.0.insert(index, (token, value)),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (Token, u8)> + '_ {
+        self.0.iter().copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Tokens {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Tokens {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let map = std::collections::BTreeMap::<Token, u8>::deserialize(deserializer)?;
+        let mut tokens = Tokens::default();
+        for (token, value) in map {
+            if value > MAX_TOKEN_VALUE {
+                return Err(serde::de::Error::custom(format!(
+                    "{token} is at most {MAX_TOKEN_VALUE}"
+                )));
+            }
+            tokens.set(token, value);
+        }
+        Ok(tokens)
+    }
+}
+
+/// A moment in the rules at which tokens act.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Window {
+    /// Whenever the model's Df or Wp is read (a lasting change).
+    ReadingStat,
+    /// A duel has started, before anyone modifies it (the initiator's tokens).
+    DuelStarted,
+    /// A side modifies its duel: the player may spend the token (`optional`).
+    ModifyingDuel,
+    /// A side is about to cheat fate.
+    Cheating,
+    /// Triggers are about to be declared.
+    DeclaringTriggers,
+    /// A duel is over (the initiator's tokens).
+    DuelEnded,
+    /// A successful attack's damage is being worked out (the attacker's tokens).
+    AddingDamage,
+    /// Damage is being reduced (the damaged model's tokens), after the
+    /// named reductions and the tie.
+    ReducingDamage,
+    /// The model was killed (its own tokens).
+    Killed,
+}
+
+/// When a token's effect applies at its window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Condition {
+    #[default]
+    Always,
+    /// The action's duel targets an enemy model.
+    TargetsEnemy,
+    /// The model is the initiator of an action that targets an enemy.
+    InitiatorTargetingEnemy,
+    /// The duel is opposed (an attack with a resister).
+    Opposed,
+}
+
+/// What a token does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "effect", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Effect {
+    /// A fate modifier on the model's side of the duel.
+    FateModifier { by: i8 },
+    /// The token goes (`by` 0: all of it, a 3rd edition condition's whole value).
+    Remove { by: u8 },
+    /// The side may not cheat.
+    ForbidCheating,
+    /// The side declares no triggers.
+    ForbidTriggers,
+    /// The damage grows by this much.
+    AddDamage { by: u8 },
+    /// The damage shrinks by this much (never below 0).
+    ReduceDamage { by: u8 },
+    /// The killed model infuses no soulstone.
+    NoSoulstoneOnDeath,
+    /// The duel's total gains a suit the player names.
+    AddSuit,
+    /// The player looks at the top card of their deck and keeps or discards it.
+    LookAtTopCard,
+    /// Spent in an opposed duel: the damage flip that follows gets this
+    /// modifier (3rd edition).
+    DamageFlipModifier { by: i8 },
+    /// The stat changes by `by`, times the token's value if `per_value`
+    /// (3rd edition conditions carry a value; a 4th edition token counts once).
+    ModifyStat {
+        stat: Stat,
+        by: i8,
+        #[serde(default)]
+        per_value: bool,
+    },
+}
+
+/// One of a token's rules: at `window`, if `when` holds, `effects` happen
+/// in order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenRule {
+    pub window: Window,
+    #[serde(default)]
+    pub when: Condition,
+    /// The player chooses whether to spend the token (at `modifying_duel`).
+    #[serde(default)]
+    pub optional: bool,
+    /// Spent at most once per duel by the same side.
+    #[serde(default)]
+    pub once_per_duel: bool,
+    pub effects: Vec<Effect>,
+}
+
+/// One token's definition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenDef {
+    /// As the rules write it ("Focused"); its key is this in lower case.
+    pub name: String,
+    /// The token that cancels this one: gaining either while holding the
+    /// other removes the other instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancels: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<TokenRule>,
+    /// The token in our own words.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
+}
+
+/// What holds at the moment a window opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Situation {
+    pub targets_enemy: bool,
+    pub is_initiator: bool,
+    pub opposed: bool,
+}
+
+impl Situation {
+    /// The situation of a side of `spec`'s duel.
+    pub fn in_duel(spec: &DuelSpec, is_initiator: bool) -> Self {
+        Self {
+            targets_enemy: spec.targets_enemy,
+            is_initiator,
+            opposed: spec.is_opposed(),
+        }
+    }
+}
+
+impl Condition {
+    pub fn holds(self, situation: Situation) -> bool {
+        match self {
+            Condition::Always => true,
+            Condition::TargetsEnemy => situation.targets_enemy,
+            Condition::InitiatorTargetingEnemy => situation.is_initiator && situation.targets_enemy,
+            Condition::Opposed => situation.opposed,
+        }
+    }
+}
+
+/// One edition's tokens as the content file `content/<edition>/tokens.toml`
+/// writes them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenFile {
+    pub edition: Edition,
+    #[serde(rename = "token", default)]
+    pub tokens: Vec<TokenDef>,
+}
+
+/// One edition's tokens, checked and indexed by key. A game's setup and
+/// state carry it; reading one back checks it again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "TokenFile", into = "TokenFile")]
+pub struct TokenBook {
+    pub edition: Edition,
+    tokens: Vec<TokenDef>,
+    /// The keys, sorted, with the index of their definition.
+    index: Vec<(Token, usize)>,
+}
+
+impl TryFrom<TokenFile> for TokenBook {
+    type Error = String;
+
+    fn try_from(file: TokenFile) -> Result<Self, Self::Error> {
+        TokenBook::new(file.edition, file.tokens)
+            .map_err(|(field, message)| format!("{field}: {message}"))
+    }
+}
+
+impl From<TokenBook> for TokenFile {
+    fn from(book: TokenBook) -> Self {
+        TokenFile {
+            edition: book.edition,
+            tokens: book.tokens,
+        }
+    }
+}
+
+impl TokenBook {
+    /// A book of `tokens`, checked: every name makes a key, no key twice,
+    /// every cancelling token exists, optional rules only where a player
+    /// can spend a token. Problems are (field, message).
+    pub fn new(edition: Edition, tokens: Vec<TokenDef>) -> Result<TokenBook, (String, String)> {
+        let mut book = TokenBook {
+            edition,
+            tokens,
+            index: Vec::new(),
+        };
+        book.build_index()?;
+        Ok(book)
+    }
+
+    fn build_index(&mut self) -> Result<(), (String, String)> {
+        if self.tokens.len() > MAX_TOKENS {
+            return Err(("token".into(), format!("at most {MAX_TOKENS} tokens")));
+        }
+        let mut index = Vec::with_capacity(self.tokens.len());
+        for (i, def) in self.tokens.iter().enumerate() {
+            let field = |name: &str| format!("token[{i}].{name}");
+            let key = Token::from_name(&def.name).map_err(|e| (field("name"), e))?;
+            if index.iter().any(|(k, _)| *k == key) {
+                return Err((field("name"), format!("{} is defined twice", def.name)));
+            }
+            for (r, rule) in def.rules.iter().enumerate() {
+                if rule.optional != (rule.window == Window::ModifyingDuel) {
+                    return Err((
+                        field(&format!("rules[{r}].optional")),
+                        "a token is spent by choice exactly when its window is modifying_duel"
+                            .into(),
+                    ));
+                }
+                if rule.effects.is_empty() {
+                    return Err((field(&format!("rules[{r}].effects")), "no effect".into()));
+                }
+                let spending_effect = rule.effects.iter().find(|e| {
+                    matches!(
+                        e,
+                        Effect::AddSuit | Effect::LookAtTopCard | Effect::DamageFlipModifier { .. }
+                    )
+                });
+                if let Some(effect) = spending_effect
+                    && rule.window != Window::ModifyingDuel
+                {
+                    return Err((
+                        field(&format!("rules[{r}].effects")),
+                        format!("{effect:?} comes only from spending a token (modifying_duel)"),
+                    ));
+                }
+                let stat_effect = rule
+                    .effects
+                    .iter()
+                    .any(|e| matches!(e, Effect::ModifyStat { .. }));
+                if stat_effect != (rule.window == Window::ReadingStat) {
+                    return Err((
+                        field(&format!("rules[{r}].effects")),
+                        "modify_stat belongs at reading_stat, and only it does".into(),
+                    ));
+                }
+            }
+            index.push((key, i));
+        }
+        index.sort();
+        for (i, def) in self.tokens.iter().enumerate() {
+            if let Some(other) = &def.cancels {
+                let found = Token::from_name(other)
+                    .ok()
+                    .is_some_and(|key| index.binary_search_by_key(&key, |(k, _)| *k).is_ok());
+                if !found {
+                    return Err((
+                        format!("token[{i}].cancels"),
+                        format!("no token called {other:?}"),
+                    ));
+                }
+            }
+        }
+        self.index = index;
+        Ok(())
+    }
+
+    pub fn def(&self, token: Token) -> Option<&TokenDef> {
+        let i = self.index.binary_search_by_key(&token, |(k, _)| *k).ok()?;
+        self.tokens.get(self.index[i].1)
+    }
+
+    pub fn contains(&self, token: Token) -> bool {
+        self.def(token).is_some()
+    }
+
+    /// Every token, by key.
+    pub fn tokens(&self) -> impl Iterator<Item = (Token, &TokenDef)> {
+        self.index
+            .iter()
+            .filter_map(|(key, i)| Some((*key, self.tokens.get(*i)?)))
+    }
+
+    /// The token's name as the rules write it (its key if unknown).
+    pub fn name(&self, token: Token) -> String {
+        self.def(token)
+            .map_or_else(|| token.to_string(), |def| def.name.clone())
+    }
+
+    /// The token that cancels `token`.
+    pub fn cancelled_by(&self, token: Token) -> Option<Token> {
+        Token::from_name(self.def(token)?.cancels.as_deref()?).ok()
+    }
+
+    /// The rules of `tokens` at `window` that hold in `situation`, in the
+    /// order the model's tokens sort.
+    pub fn rules_at<'a>(
+        &'a self,
+        tokens: &'a Tokens,
+        window: Window,
+        situation: Situation,
+    ) -> impl Iterator<Item = (Token, &'a TokenRule)> + 'a {
+        tokens.iter().flat_map(move |(token, _)| {
+            self.def(token)
+                .into_iter()
+                .flat_map(|def| def.rules.iter())
+                .filter(move |rule| rule.window == window && rule.when.holds(situation))
+                .map(move |rule| (token, rule))
+        })
+    }
+
+    /// The effects `tokens` have at `window` in `situation` (rules a player
+    /// chooses to use are not among them), each with its token.
+    pub fn effects_at(
+        &self,
+        tokens: &Tokens,
+        window: Window,
+        situation: Situation,
+    ) -> Vec<(Token, Effect)> {
+        // Most models hold no token: no list is built for them.
+        if tokens.is_empty() {
+            return Vec::new();
+        }
+        self.rules_at(tokens, window, situation)
+            .filter(|(_, rule)| !rule.optional)
+            .flat_map(|(token, rule)| rule.effects.iter().map(move |effect| (token, *effect)))
+            .collect()
+    }
+
+    /// The rule by which a model may spend `token` while modifying a duel
+    /// in `situation`, if there is one.
+    pub fn spending(&self, token: Token, situation: Situation) -> Option<&TokenRule> {
+        self.def(token)?.rules.iter().find(|rule| {
+            rule.window == Window::ModifyingDuel && rule.optional && rule.when.holds(situation)
+        })
+    }
+
+    /// Tokens a model may spend before a duel in some situation.
+    pub fn spendable(&self) -> impl Iterator<Item = (Token, &TokenRule)> {
+        self.tokens().flat_map(|(token, def)| {
+            def.rules
+                .iter()
+                .filter(|rule| rule.window == Window::ModifyingDuel)
+                .map(move |rule| (token, rule))
+        })
+    }
+
+    /// Df or Wp as a duel reads it: the card's, changed by the model's tokens.
+    pub fn stat_of(&self, model: &Model, stat: Stat) -> i16 {
+        let printed = match stat {
+            Stat::Df => model.card.df,
+            Stat::Wp => model.card.wp,
+        };
+        (printed + self.stat_change(&model.tokens, stat)).max(0)
+    }
+
+    /// The damage flip modifier the tokens spent on a duel give.
+    pub fn damage_flip_modifier(&self, spent: &[Token]) -> i8 {
+        spent
+            .iter()
+            .filter_map(|token| self.def(*token))
+            .flat_map(|def| def.rules.iter())
+            .filter(|rule| rule.window == Window::ModifyingDuel)
+            .flat_map(|rule| rule.effects.iter())
+            .map(|effect| match effect {
+                Effect::DamageFlipModifier { by } => *by,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// How much `tokens` change `stat`.
+    pub fn stat_change(&self, tokens: &Tokens, stat: Stat) -> i16 {
+        let mut change = 0;
+        for (token, value) in tokens.iter() {
+            let Some(def) = self.def(token) else { continue };
+            for rule in def.rules.iter().filter(|r| r.window == Window::ReadingStat) {
+                for effect in &rule.effects {
+                    if let Effect::ModifyStat {
+                        stat: changed,
+                        by,
+                        per_value,
+                    } = *effect
+                        && changed == stat
+                    {
+                        let times = if per_value { i16::from(value) } else { 1 };
+                        change += i16::from(by) * times;
+                    }
+                }
+            }
+        }
+        change
+    }
+}
