@@ -44,6 +44,10 @@ pub struct DamageInstance {
     pub infuse_on_kill: Option<Seat>,
     /// Instances with the same batch were dealt at the same moment.
     pub batch: u32,
+    /// Dealt by an ability: it sets off no `reducing_damage` or `damaged`
+    /// ability, so two models cannot bounce damage between them forever.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_ability: bool,
 }
 
 /// Where the damage timing of one instance stands: worked out from what

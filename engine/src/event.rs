@@ -298,6 +298,11 @@ pub enum Event {
         cards: Vec<Card>,
     },
     ActivationStarted,
+    /// A model's ability fires (its effects follow as facts of their own).
+    AbilityUsed {
+        model: ModelId,
+        name: Arc<str>,
+    },
     SeedRevealed {
         seed: Bytes32,
     },

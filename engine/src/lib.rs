@@ -8,6 +8,7 @@
 //! engine waits for and lists the legal options; [`view`] shows a player only
 //! what they may see.
 
+pub mod ability;
 pub mod action;
 pub mod command;
 pub mod content;

@@ -817,6 +817,8 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 m.reductions_used.clear();
             }
         }
+        // Its effects are facts of their own.
+        Event::AbilityUsed { .. } => {}
         Event::SeedRevealed { .. } => {
             state.fairness.revealed = true;
         }

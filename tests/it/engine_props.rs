@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::support::{shipped_content, shipped_tokens, token};
+use soulstone_engine::ability::Ability;
 use soulstone_engine::command::{Boost, FlowCommand, PlayerCommand, Submission};
 use soulstone_engine::duel::{
     ActionKind, DamageProfile, DuelSpec, Stat, TriggerEffect, TriggerSpec,
@@ -73,6 +74,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         reductions,
         demise: None,
         rebirth_health: None,
+        abilities: random_abilities(rng, edition),
         actions: Vec::new(),
     };
     Model {
@@ -314,6 +316,67 @@ pub(crate) fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> Fl
             value: 1,
         },
     }
+}
+
+/// Up to two abilities made of any building blocks, at any window.
+fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
+    use soulstone_engine::ability::{AbilityEffect as E, AbilityWindow as W, Selector};
+    let windows = [
+        W::DuelStarted,
+        W::Targeted,
+        W::AddingDamage,
+        W::ReducingDamage,
+        W::Damaged,
+        W::Killed,
+    ];
+    let tokens: Vec<Token> = shipped_content()
+        .tokens(edition)
+        .unwrap()
+        .tokens()
+        .map(|(token, _)| token)
+        .collect();
+    let mut abilities = Vec::new();
+    for number in 0..rng.random_range(0..=2) {
+        let window = *windows.choose(rng).unwrap();
+        let to = if rng.random_bool(0.5) {
+            Selector::ThisModel
+        } else {
+            Selector::OtherModel
+        };
+        let token = *tokens.choose(rng).unwrap();
+        let candidates = [
+            E::FateModifier { by: 1, to },
+            E::AddDamage { by: 1 },
+            E::ReduceDamage {
+                by: 1,
+                to_zero: rng.random_bool(0.5),
+            },
+            E::GainToken { token, to },
+            E::RemoveToken { token, to },
+            E::Heal { amount: 1, to },
+            E::DealDamage {
+                amount: 1,
+                to,
+                irreducible: rng.random_bool(0.5),
+            },
+            E::DrawCards { count: 1 },
+            E::InfuseSoulstone,
+        ];
+        let effects: Vec<E> = candidates
+            .into_iter()
+            .filter(|e| e.fits(window) && rng.random_bool(0.4))
+            .collect();
+        if effects.is_empty() {
+            continue;
+        }
+        abilities.push(Ability {
+            name: format!("Ability {number}"),
+            window,
+            when: soulstone_engine::token::Condition::Always,
+            effects,
+        });
+    }
+    abilities
 }
 
 /// A token of either edition (so sometimes one the game's edition lacks).
@@ -583,8 +646,27 @@ fn play(seed: u64, edition: Edition, steps: usize, on_table: bool) -> Played {
                 .copied()
                 .collect();
             for event in &events {
-                let shown = serde_json::to_string(&event.for_viewer(Viewer::Player(seat))).unwrap();
-                for card in &drawn {
+                let shown_value = event.for_viewer(Viewer::Player(seat));
+                let shown = serde_json::to_string(&shown_value).unwrap();
+                // Each player has a deck of the same 54 cards: a fact about
+                // the viewer's own cards names them, not the opponent's.
+                let about_own_cards = shown_value["seat"] == serde_json::json!(seat);
+                let own = &state.players[seat.index()];
+                let own_visible = |card: &Card| {
+                    [
+                        &own.hand,
+                        &own.discard,
+                        &own.removed,
+                        &own.revealed,
+                        &own.conflict,
+                    ]
+                    .iter()
+                    .any(|pile| pile.contains(*card))
+                };
+                for card in drawn
+                    .iter()
+                    .filter(|card| !about_own_cards && !own_visible(card))
+                {
                     assert!(
                         !shown.contains(&format!("\"{card}\"")),
                         "{seat:?} was shown the opponent's drawn {card}: {shown}"

@@ -8,10 +8,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::Edition;
+use crate::ability::{Ability, AbilityEffect, AbilityWindow};
 use crate::duel::{ActionKind, DamageProfile, Stat, Suits, TriggerEffect, TriggerSpec};
 use crate::fate::Suit;
 use crate::model::{ActionCard, ActionEffect, ModelCard};
 use crate::table::BaseMm;
+use crate::token::Condition;
 
 /// A model's station.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -158,13 +160,20 @@ pub struct ActionDef {
     pub text: String,
 }
 
-/// An ability, in our own words; its building blocks come with the next
-/// part of this work.
+/// An ability: its text in our own words and, when the engine resolves
+/// it, the building blocks it is made of (`docs/content.md`, "Abilities").
+/// An ability with no window is described only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AbilityDef {
     pub name: String,
     pub text: String,
+    #[serde(default)]
+    pub window: Option<AbilityWindow>,
+    #[serde(default)]
+    pub when: Condition,
+    #[serde(default)]
+    pub effects: Vec<AbilityEffect>,
 }
 
 /// One stat card, as a content file holds it.
@@ -287,6 +296,32 @@ impl StatCard {
                 "3rd edition health tracks have no soulstone",
             );
         }
+        for (index, ability) in self.abilities.iter().enumerate() {
+            let field = |name: &str| format!("abilities[{index}].{name}");
+            match ability.window {
+                None if !ability.effects.is_empty() => problems.push((
+                    field("window"),
+                    "an ability with effects needs the window it acts at".into(),
+                )),
+                Some(_) if ability.effects.is_empty() => problems.push((
+                    field("effects"),
+                    "an ability with a window needs at least one effect".into(),
+                )),
+                _ => {}
+            }
+            if let Some(window) = ability.window
+                && let Some((e, effect)) = ability
+                    .effects
+                    .iter()
+                    .enumerate()
+                    .find(|(_, effect)| !effect.fits(window))
+            {
+                problems.push((
+                    format!("abilities[{index}].effects[{e}]"),
+                    format!("{effect:?} does not act at {window:?}"),
+                ));
+            }
+        }
         for (index, action) in self.actions.iter().enumerate() {
             let field = |name: &str| format!("actions[{index}].{name}");
             match (self.edition, action.damage) {
@@ -399,6 +434,18 @@ impl StatCard {
             reductions: Vec::new(),
             demise: None,
             rebirth_health: None,
+            abilities: self
+                .abilities
+                .iter()
+                .filter_map(|ability| {
+                    Some(Ability {
+                        name: ability.name.clone(),
+                        window: ability.window?,
+                        when: ability.when,
+                        effects: ability.effects.clone(),
+                    })
+                })
+                .collect(),
             actions,
         })
     }

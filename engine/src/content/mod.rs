@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::Edition;
+use crate::ability::AbilityEffect;
 use crate::token::{TokenBook, TokenDef, TokenFile};
 use card::{StatCard, Station, TriggerDoes};
 
@@ -241,6 +242,21 @@ impl Catalog {
                 });
                 continue;
             };
+            for (a, ability) in card.abilities.iter().enumerate() {
+                for (e, effect) in ability.effects.iter().enumerate() {
+                    if let AbilityEffect::GainToken { token, .. }
+                    | AbilityEffect::RemoveToken { token, .. } = effect
+                        && !book.contains(*token)
+                    {
+                        errors.push(ContentError {
+                            file: file(),
+                            line: None,
+                            field: format!("abilities[{a}].effects[{e}].token"),
+                            message: format!("{token} is not a token of this edition"),
+                        });
+                    }
+                }
+            }
             for (a, action) in card.actions.iter().enumerate() {
                 for (t, trigger) in action.triggers.iter().enumerate() {
                     if let TriggerDoes::TargetGainsToken { token } = trigger.does

@@ -72,6 +72,15 @@ impl Sim<'_> {
                         // Killed by the damage, or off the table: nothing to push.
                         continue;
                     };
+                    if !self
+                        .state
+                        .model(action.actor)
+                        .is_some_and(|m| m.in_play() && m.placement.is_some())
+                    {
+                        // The actor was killed during its own action (an
+                        // ability's damage): there is nothing to push away from.
+                        continue;
+                    }
                     let table = self.state.table();
                     let board = Board::new(&table, self.state.edition);
                     let end = movement::push_away_from(

@@ -341,6 +341,26 @@ impl Sim<'_> {
                     reductions.push((reduction.name.clone(), before - amount));
                 }
             }
+            // The damaged model's abilities that reduce damage.
+            if amount > 0 && !progress.instance.from_ability {
+                let effects = self.fire_abilities(
+                    target,
+                    AbilityWindow::ReducingDamage,
+                    Situation::default(),
+                    progress.instance.credit,
+                )?;
+                for (name, effect) in effects {
+                    if let AbilityEffect::ReduceDamage { by, to_zero } = effect {
+                        let before = amount;
+                        amount = if to_zero {
+                            amount.saturating_sub(by)
+                        } else {
+                            floor_one(amount, by)
+                        };
+                        reductions.push((name.to_string(), before - amount));
+                    }
+                }
+            }
             if progress.instance.tie {
                 let before = amount;
                 amount = amount.saturating_sub(1);
@@ -400,6 +420,13 @@ impl Sim<'_> {
         })?;
         if to == 0 {
             self.killed(target, &progress.instance)?;
+        } else if !progress.instance.from_ability {
+            self.fire_abilities(
+                target,
+                AbilityWindow::Damaged,
+                Situation::default(),
+                progress.instance.credit,
+            )?;
         }
         Ok(())
     }
@@ -429,7 +456,14 @@ impl Sim<'_> {
         if let Some(seat) = instance.infuse_on_kill {
             self.emit(Event::SoulstoneInfused { seat })?;
         }
-        // 3. Other effects after being killed (Demise): damage queued for later.
+        // 3. Other effects after being killed: the model's own abilities,
+        // then Demise damage, queued for later.
+        self.fire_abilities(
+            target,
+            AbilityWindow::Killed,
+            Situation::default(),
+            instance.credit,
+        )?;
         if let Some(demise) = &model.card.demise {
             let batch = self.batch();
             for victim in &demise.targets {
@@ -450,12 +484,13 @@ impl Sim<'_> {
                         irreducible: demise.irreducible,
                         infuse_on_kill: None,
                         batch,
+                        from_ability: true,
                     })?;
                 }
             }
         }
         // 4. The owner infuses a soulstone (4th edition; never peons, nor a
-        // model whose tokens say so: Summon).
+        // model whose tokens say it does not).
         let no_soulstone = self
             .token_effect(target, Window::Killed, Situation::default(), |e| {
                 *e == Effect::NoSoulstoneOnDeath

@@ -50,6 +50,22 @@ impl Sim<'_> {
             Window::DuelStarted,
             situation,
         )?;
+        // Then the abilities: the initiator's, then the target's.
+        let target = spec.resister.or(spec.target);
+        self.fire_abilities(
+            spec.initiator,
+            AbilityWindow::DuelStarted,
+            situation,
+            target,
+        )?;
+        if let Some(target) = target.filter(|t| *t != spec.initiator) {
+            self.fire_abilities(
+                target,
+                AbilityWindow::Targeted,
+                Situation::in_duel(spec, false),
+                Some(spec.initiator),
+            )?;
+        }
         Ok(())
     }
 
@@ -480,10 +496,7 @@ impl Sim<'_> {
             DuelStep::Cheat { order, next } => {
                 let role = order[usize::from(next)];
                 if let Some(reason) = self.cheat_forbidden(role) {
-                    self.emit(Event::CheatSkipped {
-                        role,
-                        reason,
-                    })?;
+                    self.emit(Event::CheatSkipped { role, reason })?;
                     return Ok(true);
                 }
                 Ok(false)
@@ -665,6 +678,16 @@ impl Sim<'_> {
                     additions.push((self.token_name(token), by));
                 }
             }
+            for (name, effect) in self.fire_abilities(
+                spec.initiator,
+                AbilityWindow::AddingDamage,
+                situation,
+                Some(target),
+            )? {
+                if let AbilityEffect::AddDamage { by } = effect {
+                    additions.push((name.to_string(), by));
+                }
+            }
             let mut modifiers = 0;
             if rules.damage_flips() {
                 if spec.is_opposed() {
@@ -700,6 +723,7 @@ impl Sim<'_> {
                 irreducible: spec.irreducible,
                 infuse_on_kill,
                 batch,
+                from_ability: false,
             })?;
         }
         // Instance damage from triggers follows the action's own damage.
@@ -719,6 +743,7 @@ impl Sim<'_> {
                     irreducible: spec.irreducible,
                     infuse_on_kill,
                     batch: batch + 1,
+                    from_ability: false,
                 })?;
             }
         }

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+mod ability;
 mod action;
 mod contributions;
 mod damage;
@@ -19,6 +20,7 @@ mod flip;
 mod hand_limit;
 
 use crate::Seat;
+use crate::ability::{AbilityEffect, AbilityWindow};
 use crate::command::{Boost, FlowCommand, PlayerCommand, Submission};
 use crate::damage::{
     DamageAmount, DamageInstance, DamageProgress, DamageStage, accuracy, band, flip_damage,
@@ -319,6 +321,7 @@ impl Sim<'_> {
                     irreducible: *irreducible,
                     infuse_on_kill: None,
                     batch: self.batch(),
+                    from_ability: false,
                 };
                 self.queue(instance)
             }

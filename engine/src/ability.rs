@@ -1,0 +1,123 @@
+//! Abilities from building blocks: a stat card's ability is a timing
+//! [`AbilityWindow`], a [`Condition`] and a list of [`AbilityEffect`]s, each
+//! aimed by a [`Selector`]. The same blocks serve every card, so a new model
+//! is data, never code. The procedures open a window; `procedure::ability`
+//! finds the abilities that fire and resolves their effects.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::token::{Condition, Token};
+
+/// The moments an ability can act at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AbilityWindow {
+    /// The model starts a duel with its own action, before either side
+    /// modifies it.
+    DuelStarted,
+    /// An action's duel names the model as its target or resister, before
+    /// either side modifies it.
+    Targeted,
+    /// The model's successful attack is working out its damage.
+    AddingDamage,
+    /// The model is about to suffer damage (after cover and named reductions).
+    ReducingDamage,
+    /// The model suffered damage and is still in play.
+    Damaged,
+    /// The model was killed (before its soulstone and remains).
+    Killed,
+}
+
+/// Which model an effect acts on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Selector {
+    /// The model with the ability.
+    #[default]
+    ThisModel,
+    /// The other model of the moment: the duel's other side or target, the
+    /// model that dealt the damage, the killer.
+    OtherModel,
+}
+
+/// What an ability does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "effect", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AbilityEffect {
+    /// A fate modifier on the duel side of the selected model (nothing if it
+    /// has no side in the duel).
+    FateModifier {
+        by: i8,
+        #[serde(default)]
+        to: Selector,
+    },
+    /// The damage being worked out grows (at `adding_damage`).
+    AddDamage { by: u8 },
+    /// The damage about to be suffered shrinks, not below 1 unless
+    /// `to_zero` (at `reducing_damage`).
+    ReduceDamage {
+        by: u8,
+        #[serde(default)]
+        to_zero: bool,
+    },
+    /// The selected model gains a token.
+    GainToken {
+        token: Token,
+        #[serde(default)]
+        to: Selector,
+    },
+    /// The selected model loses a token (all of its value).
+    RemoveToken {
+        token: Token,
+        #[serde(default)]
+        to: Selector,
+    },
+    /// The selected model heals.
+    Heal {
+        amount: u8,
+        #[serde(default)]
+        to: Selector,
+    },
+    /// The selected model suffers damage (resolved after what is resolving now).
+    DealDamage {
+        amount: u8,
+        #[serde(default)]
+        to: Selector,
+        #[serde(default)]
+        irreducible: bool,
+    },
+    /// The model's controller draws cards.
+    DrawCards { count: u8 },
+    /// The model's controller infuses a soulstone.
+    InfuseSoulstone,
+}
+
+impl AbilityEffect {
+    /// The windows the effect makes sense at (a card elsewhere is refused).
+    pub fn fits(self, window: AbilityWindow) -> bool {
+        match self {
+            AbilityEffect::FateModifier { .. } => {
+                matches!(window, AbilityWindow::DuelStarted | AbilityWindow::Targeted)
+            }
+            AbilityEffect::AddDamage { .. } => window == AbilityWindow::AddingDamage,
+            AbilityEffect::ReduceDamage { .. } => window == AbilityWindow::ReducingDamage,
+            _ => true,
+        }
+    }
+}
+
+/// An ability of a stat card: at `window`, if `when` holds, `effects` in order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Ability {
+    pub name: String,
+    pub window: AbilityWindow,
+    #[serde(default, skip_serializing_if = "is_always")]
+    pub when: Condition,
+    pub effects: Vec<AbilityEffect>,
+}
+
+fn is_always(condition: &Condition) -> bool {
+    *condition == Condition::Always
+}
