@@ -121,3 +121,42 @@ pub struct Ability {
 fn is_always(condition: &Condition) -> bool {
     *condition == Condition::Always
 }
+
+/// An ability that fired and waits to resolve: the model, the ability's
+/// place on its card, and the other model of the moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FiredAbility {
+    pub model: crate::model::ModelId,
+    pub index: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other: Option<crate::model::ModelId>,
+}
+
+/// What the procedure that fired a batch does once every ability in it
+/// has resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "then", rename_all = "snake_case")]
+pub enum AfterAbilities {
+    /// Killed timing, steps 3 (Demise) to 6, for this model.
+    FinishKilling {
+        model: crate::model::ModelId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        credit: Option<crate::model::ModelId>,
+    },
+}
+
+/// Abilities that fired at the same moment, resolving as the rules for
+/// simultaneous effects say: the `first` player picks one of their models
+/// and resolves its abilities in the order they choose, then another of
+/// their models, then the other player does the same.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbilityBatch {
+    pub pending: Vec<FiredAbility>,
+    /// The active player (the acting model's controller).
+    pub first: crate::Seat,
+    /// The model whose abilities are being resolved, until it has none left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolving: Option<crate::model::ModelId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<AfterAbilities>,
+}

@@ -110,6 +110,11 @@ pub enum FlowCommand {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PlayerCommand {
+    /// Of the abilities that fired at once, this one resolves next.
+    ResolveAbility {
+        model: ModelId,
+        name: String,
+    },
     /// A player's entropy for the deck shuffles (the digital cut).
     Contribute {
         entropy: Bytes32,

@@ -298,10 +298,16 @@ pub enum Event {
         cards: Vec<Card>,
     },
     ActivationStarted,
-    /// A model's ability fires (its effects follow as facts of their own).
+    /// A model's ability resolves (its effects follow as facts of their own).
     AbilityUsed {
         model: ModelId,
+        /// Its place on the card.
+        index: u8,
         name: Arc<str>,
+    },
+    /// Abilities fired at once and a player orders them.
+    AbilitiesWaiting {
+        batch: Box<super::ability::AbilityBatch>,
     },
     SeedRevealed {
         seed: Bytes32,

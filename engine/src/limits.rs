@@ -21,5 +21,7 @@ pub const MAX_REVEALED: usize = 4;
 pub const MAX_FRAMES: usize = 16;
 /// Actions on one stat card.
 pub const MAX_ACTIONS: usize = 16;
+/// Abilities on one stat card.
+pub const MAX_ABILITIES: usize = 16;
 /// Markers on the table at once (remains, scheme and strategy markers...).
 pub const MAX_MARKERS: usize = 128;

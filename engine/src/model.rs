@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::Seat;
 use super::duel::{ActionKind, DamageProfile, Stat, Suits, TriggerSpec};
-use super::limits::{MAX_ACTIONS, MAX_NAME_LEN, MAX_REDUCTIONS};
+use super::limits::{MAX_ABILITIES, MAX_ACTIONS, MAX_NAME_LEN, MAX_REDUCTIONS};
 use super::table::{BaseMm, Milli, Point};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -240,6 +240,27 @@ impl Model {
         }
         if card.actions.len() > MAX_ACTIONS {
             return Err(format!("{}: at most {MAX_ACTIONS} actions", card.name));
+        }
+        if card.abilities.len() > MAX_ABILITIES {
+            return Err(format!("{}: at most {MAX_ABILITIES} abilities", card.name));
+        }
+        for (index, ability) in card.abilities.iter().enumerate() {
+            // A player names the ability to resolve next: names are unique.
+            if card.abilities[..index]
+                .iter()
+                .any(|a| a.name == ability.name)
+            {
+                return Err(format!(
+                    "{}: two abilities called {}",
+                    card.name, ability.name
+                ));
+            }
+            if let Some(effect) = ability.effects.iter().find(|e| !e.fits(ability.window)) {
+                return Err(format!(
+                    "{}: {}: {effect:?} does not act at {:?}",
+                    card.name, ability.name, ability.window
+                ));
+            }
         }
         Ok(())
     }

@@ -82,7 +82,11 @@ pub fn pending(state: &GameState) -> Pending {
             });
         }
         Some(
-            Frame::Duel { .. } | Frame::Damage { .. } | Frame::Action { .. } | Frame::Flip { .. },
+            Frame::Duel { .. }
+            | Frame::Damage { .. }
+            | Frame::Action { .. }
+            | Frame::Flip { .. }
+            | Frame::Abilities { .. },
         )
         | None
             if !state.ended =>
@@ -133,6 +137,9 @@ fn prompt(state: &GameState) -> String {
             DuelStep::Triggers { .. } => "declare a trigger, or decline".into(),
             DuelStep::Outcome => "the duel is resolving".into(),
         },
+        Some(Frame::Abilities { .. }) => {
+            "abilities fired at once: choose which resolves next (a model's abilities resolve together)".into()
+        }
         Some(Frame::Flip { flip }) => match flip.stage() {
             super::flip::FlipStage::Choose => "choose the flip's card".into(),
             super::flip::FlipStage::Cheat => "cheat the flip, or decline".into(),
@@ -226,6 +233,22 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                 if !commands.contains(&command) {
                     commands.push(command);
                 }
+            }
+        }
+        Some(Frame::Abilities { batch }) => {
+            let (chooser, options) = super::procedure::batch_options(state, batch);
+            if chooser == seat {
+                commands.extend(options.iter().filter_map(|fired| {
+                    let ability = state
+                        .model(fired.model)?
+                        .card
+                        .abilities
+                        .get(usize::from(fired.index))?;
+                    Some(PlayerCommand::ResolveAbility {
+                        model: fired.model,
+                        name: ability.name.clone(),
+                    })
+                }));
             }
         }
         Some(Frame::Flip { .. }) => {

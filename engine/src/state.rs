@@ -107,6 +107,10 @@ pub enum Frame {
     Flip {
         flip: FlipInProgress,
     },
+    /// Abilities that fired at once, waiting for a player to order them.
+    Abilities {
+        batch: Box<super::ability::AbilityBatch>,
+    },
 }
 
 /// An action being resolved (the action procedure's frame).
@@ -817,8 +821,31 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 m.reductions_used.clear();
             }
         }
-        // Its effects are facts of their own.
-        Event::AbilityUsed { .. } => {}
+        // Its effects are facts of their own; in a batch it leaves the queue.
+        Event::AbilityUsed { model, index, .. } => {
+            if let Some(Frame::Abilities { batch }) = state.frames.last_mut() {
+                if let Some(at) = batch
+                    .pending
+                    .iter()
+                    .position(|f| f.model == *model && f.index == *index)
+                {
+                    batch.pending.remove(at);
+                }
+                batch.resolving = batch
+                    .pending
+                    .iter()
+                    .any(|f| f.model == *model)
+                    .then_some(*model);
+                if batch.pending.is_empty() {
+                    state.frames.pop();
+                }
+            }
+        }
+        Event::AbilitiesWaiting { batch } => {
+            state.frames.push(Frame::Abilities {
+                batch: batch.clone(),
+            });
+        }
         Event::SeedRevealed { .. } => {
             state.fairness.revealed = true;
         }

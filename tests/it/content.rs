@@ -446,3 +446,120 @@ fn every_action_of_the_starter_crews_has_a_scenario() {
     );
     assert!(taken.len() >= 45, "only {} actions taken", taken.len());
 }
+
+/// Every ability the engine resolves on a card of a starter crew fires in
+/// a scenario under tests/scenarios/m4e/crews, and that file expects it.
+#[test]
+fn every_ability_of_the_starter_crews_has_a_scenario() {
+    use soulstone_engine::Event;
+    use soulstone_engine::scenario::Scenario;
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/m4e/crews");
+    let mut shown = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let scenario = Scenario::from_toml(&text).unwrap();
+        let run = scenario.check(crate::support::shipped_content()).unwrap();
+        for event in &run.events {
+            if let Event::AbilityUsed { model, name, .. } = event
+                && let Some(m) = run.initial.model(*model)
+            {
+                let expected = text.lines().any(|line| {
+                    line.contains("\"ability_used\"") && line.contains(&format!("{name:?}"))
+                });
+                if expected {
+                    shown.insert((m.card.name.clone(), name.to_string()));
+                }
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    for card in shipped().cards() {
+        for ability in card.abilities.iter().filter(|a| a.window.is_some()) {
+            if !shown.contains(&(card.full_name(), ability.name.clone())) {
+                missing.push(format!("{}: {}", card.full_name(), ability.name));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "abilities no scenario fires and expects: {missing:?}"
+    );
+    assert!(shown.len() >= 12, "only {} abilities shown", shown.len());
+}
+
+/// Together the starter crews use every building block of abilities: each
+/// window, each effect, each condition and each selector the format has
+/// (read from the published schema, so a new block needs a card using it).
+#[test]
+fn the_starter_crews_use_every_building_block() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/content.schema.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let names = |definition: &str, pick: &dyn Fn(&serde_json::Value) -> Vec<String>| {
+        schema["$defs"][definition]["oneOf"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{definition} in the schema"))
+            .iter()
+            .flat_map(pick)
+            .collect::<std::collections::BTreeSet<String>>()
+    };
+    let constant = |v: &serde_json::Value| -> Vec<String> {
+        let mut found: Vec<String> = v["const"].as_str().map(String::from).into_iter().collect();
+        found.extend(
+            v["enum"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.as_str().map(String::from)),
+        );
+        found
+    };
+    let all_windows = names("AbilityWindow", &constant);
+    let all_conditions = names("Condition", &constant);
+    let all_selectors = names("Selector", &constant);
+    let all_effects = names("AbilityEffect", &|v| {
+        v["properties"]["effect"]["const"]
+            .as_str()
+            .map(String::from)
+            .into_iter()
+            .collect()
+    });
+    assert!(
+        all_windows.len() >= 6 && all_effects.len() >= 9,
+        "{all_effects:?}"
+    );
+
+    let mut windows = std::collections::BTreeSet::new();
+    let mut conditions = std::collections::BTreeSet::new();
+    let mut selectors = std::collections::BTreeSet::new();
+    let mut effects = std::collections::BTreeSet::new();
+    for card in shipped().cards() {
+        for ability in &card.abilities {
+            let ability = serde_json::to_value(ability).unwrap();
+            if ability["window"].is_null() {
+                continue;
+            }
+            windows.insert(ability["window"].as_str().unwrap().to_string());
+            conditions.insert(ability["when"].as_str().unwrap().to_string());
+            for effect in ability["effects"].as_array().unwrap() {
+                effects.insert(effect["effect"].as_str().unwrap().to_string());
+                if let Some(to) = effect["to"].as_str() {
+                    selectors.insert(to.to_string());
+                }
+            }
+        }
+    }
+    // A selector left out means this model.
+    selectors.insert("this_model".into());
+    assert_eq!(windows, all_windows, "windows no starter card uses");
+    assert_eq!(
+        conditions, all_conditions,
+        "conditions no starter card uses"
+    );
+    assert_eq!(selectors, all_selectors, "selectors no starter card uses");
+    assert_eq!(effects, all_effects, "effects no starter card uses");
+}

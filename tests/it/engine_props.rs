@@ -551,6 +551,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::HandLimit { .. } => "hand_limit",
             Frame::Action { .. } => "action",
             Frame::Flip { .. } => "flip",
+            Frame::Abilities { .. } => "abilities",
         })
         .collect()
 }
@@ -721,7 +722,7 @@ fn random_games_on_a_table_nest_procedures_and_replay() {
     let mut stacks = BTreeSet::new();
     let mut pushes = 0;
     let mut duels = 0;
-    for seed in 0..12 {
+    for seed in 0..24 {
         for edition in [Edition::Fourth, Edition::Third] {
             let played = play(seed, edition, 200, true);
             stacks.extend(played.stacks);
@@ -734,6 +735,14 @@ fn random_games_on_a_table_nest_procedures_and_replay() {
         vec!["action", "damage"],
         vec!["action", "damage", "flip"],
     ] {
+        assert!(
+            stacks.contains(&nested),
+            "never saw {nested:?} waiting for a player; saw {stacks:?}"
+        );
+    }
+    // Abilities that fired at once waited for a player to order them, in a
+    // duel and after damage.
+    for nested in [vec!["action", "duel", "abilities"], vec!["abilities"]] {
         assert!(
             stacks.contains(&nested),
             "never saw {nested:?} waiting for a player; saw {stacks:?}"

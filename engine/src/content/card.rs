@@ -298,6 +298,15 @@ impl StatCard {
         }
         for (index, ability) in self.abilities.iter().enumerate() {
             let field = |name: &str| format!("abilities[{index}].{name}");
+            if self.abilities[..index]
+                .iter()
+                .any(|a| a.name == ability.name)
+            {
+                problems.push((
+                    field("name"),
+                    format!("two abilities called {}", ability.name),
+                ));
+            }
             match ability.window {
                 None if !ability.effects.is_empty() => problems.push((
                     field("window"),

@@ -1,9 +1,13 @@
 //! Abilities firing: at a window, every ability of the model that acts
-//! there and whose condition holds fires in the order the card lists them.
-//! Each fires as a fact (`AbilityUsed`) followed by its effects' facts.
+//! there and whose condition holds fires. Damage added or reduced is worked
+//! into the damage at once; everything else resolves as a batch, in the
+//! order the rules for simultaneous effects give: the active player picks
+//! one of their models and orders its abilities, then their next model,
+//! then the other player. A player with a real choice is asked (the
+//! `Abilities` frame); otherwise the batch resolves at once.
 
 use super::*;
-use crate::ability::Selector;
+use crate::ability::{AbilityBatch, AfterAbilities, FiredAbility, Selector};
 use crate::damage::DamageAmount;
 
 /// An effect the procedure that opened the window applies itself (damage
@@ -11,110 +15,272 @@ use crate::damage::DamageAmount;
 pub(super) type Returned = (Arc<str>, AbilityEffect);
 
 impl Sim<'_> {
-    /// Opens `window` for `model`'s abilities. `other` is the other model
-    /// of the moment (`Selector::OtherModel`). Effects that change the game
-    /// happen now; damage added or reduced is returned to the caller.
-    pub(super) fn fire_abilities(
-        &mut self,
+    /// The abilities of `model` that fire at `window` in `situation`, in
+    /// the order its card lists them. `other` is the other model of the
+    /// moment (`Selector::OtherModel`).
+    pub(super) fn fired(
+        &self,
         model: ModelId,
         window: AbilityWindow,
         situation: Situation,
         other: Option<ModelId>,
-    ) -> Result<Vec<Returned>, RuleError> {
+    ) -> Vec<FiredAbility> {
         let Some(m) = self.state.model(model) else {
-            return Ok(Vec::new());
+            return Vec::new();
         };
-        // Most cards have no ability at most windows: nothing is copied for them.
-        if !m
-            .card
+        m.card
             .abilities
             .iter()
-            .any(|a| a.window == window && a.when.holds(situation))
-        {
-            return Ok(Vec::new());
-        }
-        let card = Arc::clone(&m.card);
-        let owner = m.owner;
-        let mut returned = Vec::new();
-        for ability in card
-            .abilities
-            .iter()
-            .filter(|a| a.window == window && a.when.holds(situation))
-        {
-            let name: Arc<str> = Arc::from(ability.name.as_str());
-            self.emit(Event::AbilityUsed {
+            .enumerate()
+            .filter(|(_, a)| a.window == window && a.when.holds(situation))
+            .map(|(index, _)| FiredAbility {
                 model,
-                name: Arc::clone(&name),
+                index: u8::try_from(index).unwrap_or(u8::MAX),
+                other,
+            })
+            .collect()
+    }
+
+    /// The damage the fired abilities add or take away (applied by the
+    /// caller now, whatever order the rest resolves in).
+    pub(super) fn damage_changes(&self, fired: &[FiredAbility]) -> Vec<Returned> {
+        fired
+            .iter()
+            .filter_map(|f| {
+                let ability = self
+                    .state
+                    .model(f.model)?
+                    .card
+                    .abilities
+                    .get(usize::from(f.index))?;
+                Some((ability, Arc::<str>::from(ability.name.as_str())))
+            })
+            .flat_map(|(ability, name)| {
+                ability
+                    .effects
+                    .iter()
+                    .filter(|e| {
+                        matches!(
+                            e,
+                            AbilityEffect::AddDamage { .. } | AbilityEffect::ReduceDamage { .. }
+                        )
+                    })
+                    .map(move |e| (Arc::clone(&name), *e))
+            })
+            .collect()
+    }
+
+    /// Resolves a batch: at once when nobody has a choice, otherwise it
+    /// waits in an `Abilities` frame. `then` runs when the batch is done.
+    pub(super) fn resolve_batch(
+        &mut self,
+        fired: Vec<FiredAbility>,
+        first: Seat,
+        then: Option<AfterAbilities>,
+    ) -> Result<(), RuleError> {
+        let batch = AbilityBatch {
+            pending: fired,
+            first,
+            resolving: None,
+            then,
+        };
+        if batch.pending.len() > 1
+            && Seat::BOTH
+                .iter()
+                .any(|seat| self.choices(&batch, *seat) > 1)
+        {
+            self.push_check()?;
+            return self.emit(Event::AbilitiesWaiting {
+                batch: Box::new(batch),
+            });
+        }
+        let mut ordered = batch.pending.clone();
+        // Nobody chooses: the first player's abilities, then the other's,
+        // each in card order.
+        ordered.sort_by_key(|f| {
+            (
+                self.state.model(f.model).map(|m| m.owner) != Some(first),
+                f.model,
+                f.index,
+            )
+        });
+        for fired in ordered {
+            self.resolve_ability(fired)?;
+        }
+        self.after_abilities(then)
+    }
+
+    /// How many abilities `seat` could pick from at the start of `batch`.
+    fn choices(&self, batch: &AbilityBatch, seat: Seat) -> usize {
+        batch
+            .pending
+            .iter()
+            .filter(|f| self.state.model(f.model).map(|m| m.owner) == Some(seat))
+            .count()
+    }
+
+    /// Who picks the next ability of the batch on top of the stack, and
+    /// from which.
+    pub(super) fn ability_options(&self) -> Option<(Seat, Vec<FiredAbility>)> {
+        let Some(Frame::Abilities { batch }) = self.state.frame() else {
+            return None;
+        };
+        Some(batch_options(self.state, batch))
+    }
+
+    /// `ResolveAbility`: the player picks the next ability of the batch.
+    pub(super) fn ability_command(
+        &mut self,
+        seat: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let Some((chooser, options)) = self.ability_options() else {
+            return Err(RuleError::NothingPending);
+        };
+        Self::require_seat(seat, chooser)?;
+        let PlayerCommand::ResolveAbility { model, name } = command else {
+            return refuse("choose which ability resolves next");
+        };
+        let fired = options
+            .into_iter()
+            .find(|f| {
+                f.model == *model
+                    && self
+                        .state
+                        .model(f.model)
+                        .and_then(|m| m.card.abilities.get(usize::from(f.index)))
+                        .is_some_and(|a| a.name == *name)
+            })
+            .ok_or_else(|| {
+                RuleError::not_allowed(format!(
+                    "{name} of model {} is not an ability you can resolve now (a model's abilities resolve together, once one of them has)",
+                    model.0
+                ))
             })?;
-            for effect in &ability.effects {
-                let selected = |to: Selector| match to {
-                    Selector::ThisModel => Some(model),
-                    Selector::OtherModel => other,
-                };
-                match *effect {
-                    AbilityEffect::AddDamage { .. } | AbilityEffect::ReduceDamage { .. } => {
-                        returned.push((Arc::clone(&name), *effect));
+        self.resolve_from_frame(fired)
+    }
+
+    /// Resolves the batch on top of the stack while its next ability is
+    /// not a choice.
+    pub(super) fn advance_abilities(&mut self) -> Result<bool, RuleError> {
+        let Some((_, options)) = self.ability_options() else {
+            return Ok(false);
+        };
+        match options[..] {
+            [only] => {
+                self.resolve_from_frame(only)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn resolve_from_frame(&mut self, fired: FiredAbility) -> Result<(), RuleError> {
+        let then = match self.state.frame() {
+            Some(Frame::Abilities { batch }) if batch.pending.len() == 1 => batch.then,
+            _ => None,
+        };
+        // Resolving the last ability pops the frame (`apply`).
+        self.resolve_ability(fired)?;
+        self.after_abilities(then)
+    }
+
+    fn after_abilities(&mut self, then: Option<AfterAbilities>) -> Result<(), RuleError> {
+        match then {
+            None => Ok(()),
+            Some(AfterAbilities::FinishKilling { model, credit }) => {
+                self.finish_killing(model, credit)
+            }
+        }
+    }
+
+    /// One ability resolves: the fact, then its effects in order (damage
+    /// added or reduced was worked in when it fired).
+    pub(super) fn resolve_ability(&mut self, fired: FiredAbility) -> Result<(), RuleError> {
+        let FiredAbility {
+            model,
+            index,
+            other,
+        } = fired;
+        let Some(m) = self.state.model(model) else {
+            return Ok(());
+        };
+        let Some(ability) = m.card.abilities.get(usize::from(index)).cloned() else {
+            return Ok(());
+        };
+        let owner = m.owner;
+        let name: Arc<str> = Arc::from(ability.name.as_str());
+        self.emit(Event::AbilityUsed {
+            model,
+            index,
+            name: Arc::clone(&name),
+        })?;
+        for effect in &ability.effects {
+            let selected = |to: Selector| match to {
+                Selector::ThisModel => Some(model),
+                Selector::OtherModel => other,
+            };
+            match *effect {
+                AbilityEffect::AddDamage { .. } | AbilityEffect::ReduceDamage { .. } => {}
+                AbilityEffect::FateModifier { by, to } => {
+                    if let Some(role) = selected(to).and_then(|id| self.role_in_duel(id)) {
+                        self.emit(Event::ModifierAdded {
+                            role,
+                            amount: by,
+                            source: name.to_string().into(),
+                        })?;
                     }
-                    AbilityEffect::FateModifier { by, to } => {
-                        if let Some(role) = selected(to).and_then(|id| self.role_in_duel(id)) {
-                            self.emit(Event::ModifierAdded {
-                                role,
-                                amount: by,
-                                source: name.to_string().into(),
-                            })?;
-                        }
+                }
+                AbilityEffect::GainToken { token, to } => {
+                    if let Some(id) = selected(to).filter(|id| self.in_play(*id)) {
+                        self.gain_token(id, token, 1)?;
                     }
-                    AbilityEffect::GainToken { token, to } => {
-                        if let Some(id) = selected(to).filter(|id| self.in_play(*id)) {
-                            self.gain_token(id, token, 1)?;
-                        }
+                }
+                AbilityEffect::RemoveToken { token, to } => {
+                    if let Some(id) = selected(to).filter(|id| self.in_play(*id)) {
+                        self.remove_token(id, token, 0)?;
                     }
-                    AbilityEffect::RemoveToken { token, to } => {
-                        if let Some(id) = selected(to).filter(|id| self.in_play(*id)) {
-                            self.remove_token(id, token, 0)?;
-                        }
+                }
+                AbilityEffect::Heal { amount, to } => {
+                    if let Some(id) = selected(to) {
+                        self.heal(id, amount)?;
                     }
-                    AbilityEffect::Heal { amount, to } => {
-                        if let Some(id) = selected(to) {
-                            self.heal(id, amount)?;
-                        }
+                }
+                AbilityEffect::DealDamage {
+                    amount,
+                    to,
+                    irreducible,
+                } => {
+                    if let Some(id) = selected(to).filter(|id| self.in_play(*id)) {
+                        self.queue(DamageInstance {
+                            target: id,
+                            source: name.to_string(),
+                            credit: Some(model),
+                            attacker: Some(owner),
+                            amount: DamageAmount::Fixed { amount },
+                            modifiers: 0,
+                            raises: 0,
+                            additions: Vec::new(),
+                            tie: false,
+                            cover: false,
+                            irreducible,
+                            infuse_on_kill: None,
+                            batch: self.batch(),
+                            from_ability: true,
+                        })?;
                     }
-                    AbilityEffect::DealDamage {
-                        amount,
-                        to,
-                        irreducible,
-                    } => {
-                        if let Some(id) = selected(to).filter(|id| self.in_play(*id)) {
-                            self.queue(DamageInstance {
-                                target: id,
-                                source: name.to_string(),
-                                credit: Some(model),
-                                attacker: Some(owner),
-                                amount: DamageAmount::Fixed { amount },
-                                modifiers: 0,
-                                raises: 0,
-                                additions: Vec::new(),
-                                tie: false,
-                                cover: false,
-                                irreducible,
-                                infuse_on_kill: None,
-                                batch: self.batch(),
-                                from_ability: true,
-                            })?;
-                        }
+                }
+                AbilityEffect::DrawCards { count } => {
+                    for _ in 0..count.min(MAX_DRAW) {
+                        self.draw(owner)?;
                     }
-                    AbilityEffect::DrawCards { count } => {
-                        for _ in 0..count.min(MAX_DRAW) {
-                            self.draw(owner)?;
-                        }
-                    }
-                    AbilityEffect::InfuseSoulstone => {
-                        self.emit(Event::SoulstoneInfused { seat: owner })?;
-                    }
+                }
+                AbilityEffect::InfuseSoulstone => {
+                    self.emit(Event::SoulstoneInfused { seat: owner })?;
                 }
             }
         }
-        Ok(returned)
+        Ok(())
     }
 
     fn in_play(&self, id: ModelId) -> bool {
@@ -148,4 +314,35 @@ impl Sim<'_> {
             to,
         })
     }
+}
+
+/// Who picks next in `batch`, and from which abilities: the model being
+/// resolved keeps going; otherwise the first player picks among their
+/// models' abilities, then the other player.
+pub(crate) fn batch_options(state: &GameState, batch: &AbilityBatch) -> (Seat, Vec<FiredAbility>) {
+    let owner = |f: &FiredAbility| state.model(f.model).map(|m| m.owner);
+    if let Some(model) = batch.resolving {
+        let rest: Vec<FiredAbility> = batch
+            .pending
+            .iter()
+            .copied()
+            .filter(|f| f.model == model)
+            .collect();
+        if let Some(seat) = rest.first().and_then(owner) {
+            return (seat, rest);
+        }
+    }
+    for seat in [batch.first, batch.first.other()] {
+        let theirs: Vec<FiredAbility> = batch
+            .pending
+            .iter()
+            .copied()
+            .filter(|f| owner(f) == Some(seat))
+            .collect();
+        if !theirs.is_empty() {
+            return (seat, theirs);
+        }
+    }
+    // Abilities of models that left the game: the first player orders them.
+    (batch.first, batch.pending.clone())
 }

@@ -343,13 +343,19 @@ impl Sim<'_> {
             }
             // The damaged model's abilities that reduce damage.
             if amount > 0 && !progress.instance.from_ability {
-                let effects = self.fire_abilities(
+                let fired = self.fired(
                     target,
                     AbilityWindow::ReducingDamage,
                     Situation::default(),
                     progress.instance.credit,
-                )?;
-                for (name, effect) in effects {
+                );
+                let changes = self.damage_changes(&fired);
+                // The rest of these abilities resolves in card order: the
+                // damage is being worked out and cannot wait for a choice.
+                for fired in fired {
+                    self.resolve_ability(fired)?;
+                }
+                for (name, effect) in changes {
                     if let AbilityEffect::ReduceDamage { by, to_zero } = effect {
                         let before = amount;
                         amount = if to_zero {
@@ -421,12 +427,14 @@ impl Sim<'_> {
         if to == 0 {
             self.killed(target, &progress.instance)?;
         } else if !progress.instance.from_ability {
-            self.fire_abilities(
+            let fired = self.fired(
                 target,
                 AbilityWindow::Damaged,
                 Situation::default(),
                 progress.instance.credit,
-            )?;
+            );
+            let first = self.active_seat(progress.instance.attacker, model.owner);
+            self.resolve_batch(fired, first, None)?;
         }
         Ok(())
     }
@@ -437,7 +445,6 @@ impl Sim<'_> {
         target: ModelId,
         instance: &DamageInstance,
     ) -> Result<(), RuleError> {
-        let leaves_something = self.rules().killing_infuses_and_leaves_remains();
         let Some(model) = self.state.model(target).cloned() else {
             return Ok(());
         };
@@ -456,14 +463,42 @@ impl Sim<'_> {
         if let Some(seat) = instance.infuse_on_kill {
             self.emit(Event::SoulstoneInfused { seat })?;
         }
-        // 3. Other effects after being killed: the model's own abilities,
-        // then Demise damage, queued for later.
-        self.fire_abilities(
+        // 3. Other effects after being killed: the model's own abilities
+        // (which may wait for their order), then Demise damage, queued.
+        let fired = self.fired(
             target,
             AbilityWindow::Killed,
             Situation::default(),
             instance.credit,
-        )?;
+        );
+        let first = self.active_seat(instance.attacker, model.owner);
+        self.resolve_batch(
+            fired,
+            first,
+            Some(AfterAbilities::FinishKilling {
+                model: target,
+                credit: instance.credit,
+            }),
+        )
+    }
+
+    /// The player whose effects resolve first: the one dealing the damage
+    /// (the active player), or else the damaged model's controller.
+    fn active_seat(&self, attacker: Option<Seat>, owner: Seat) -> Seat {
+        attacker.unwrap_or(owner)
+    }
+
+    /// Killed timing after the model's own abilities: Demise damage (queued
+    /// for later), the soulstone, remains, and the model leaves the game.
+    pub(super) fn finish_killing(
+        &mut self,
+        target: ModelId,
+        credit: Option<ModelId>,
+    ) -> Result<(), RuleError> {
+        let leaves_something = self.rules().killing_infuses_and_leaves_remains();
+        let Some(model) = self.state.model(target).cloned() else {
+            return Ok(());
+        };
         if let Some(demise) = &model.card.demise {
             let batch = self.batch();
             for victim in &demise.targets {
@@ -506,7 +541,7 @@ impl Sim<'_> {
         // 6. Removed from the game.
         self.emit(Event::ModelKilled {
             model: target,
-            credit: instance.credit,
+            credit,
         })
     }
 }

@@ -50,23 +50,24 @@ impl Sim<'_> {
             Window::DuelStarted,
             situation,
         )?;
-        // Then the abilities: the initiator's, then the target's.
+        // Then the abilities of both models, fired at the same moment: the
+        // initiator's player resolves theirs first.
         let target = spec.resister.or(spec.target);
-        self.fire_abilities(
+        let mut fired = self.fired(
             spec.initiator,
             AbilityWindow::DuelStarted,
             situation,
             target,
-        )?;
+        );
         if let Some(target) = target.filter(|t| *t != spec.initiator) {
-            self.fire_abilities(
+            fired.extend(self.fired(
                 target,
                 AbilityWindow::Targeted,
                 Situation::in_duel(spec, false),
                 Some(spec.initiator),
-            )?;
+            ));
         }
-        Ok(())
+        self.resolve_batch(fired, initiator_seat, None)
     }
 
     pub(super) fn duel_command(
@@ -678,15 +679,21 @@ impl Sim<'_> {
                     additions.push((self.token_name(token), by));
                 }
             }
-            for (name, effect) in self.fire_abilities(
+            let fired = self.fired(
                 spec.initiator,
                 AbilityWindow::AddingDamage,
                 situation,
                 Some(target),
-            )? {
+            );
+            for (name, effect) in self.damage_changes(&fired) {
                 if let AbilityEffect::AddDamage { by } = effect {
                     additions.push((name.to_string(), by));
                 }
+            }
+            // The rest of these abilities resolves in card order: the
+            // damage is being worked out and cannot wait for a choice.
+            for fired in fired {
+                self.resolve_ability(fired)?;
             }
             let mut modifiers = 0;
             if rules.damage_flips() {

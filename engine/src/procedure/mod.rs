@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 mod ability;
+pub(crate) use ability::batch_options;
 mod action;
 mod contributions;
 mod damage;
@@ -20,7 +21,7 @@ mod flip;
 mod hand_limit;
 
 use crate::Seat;
-use crate::ability::{AbilityEffect, AbilityWindow};
+use crate::ability::{AbilityEffect, AbilityWindow, AfterAbilities};
 use crate::command::{Boost, FlowCommand, PlayerCommand, Submission};
 use crate::damage::{
     DamageAmount, DamageInstance, DamageProgress, DamageStage, accuracy, band, flip_damage,
@@ -101,6 +102,7 @@ enum FrameNow {
     Damage(DamageStage),
     HandLimit(Seat),
     Flip(crate::flip::FlipStage),
+    Abilities,
 }
 
 struct Sim<'a> {
@@ -240,6 +242,7 @@ impl Sim<'_> {
             // the damage it dealt can be waiting.
             Some(Frame::Action { .. }) => FrameNow::None,
             Some(Frame::Flip { flip }) => FrameNow::Flip(flip.stage()),
+            Some(Frame::Abilities { .. }) => FrameNow::Abilities,
         };
         match frame {
             FrameNow::Contributions => match command {
@@ -258,6 +261,7 @@ impl Sim<'_> {
             FrameNow::Damage(stage) => self.damage_command(seat, stage, command),
             FrameNow::HandLimit(over) => self.hand_limit_command(seat, over, command),
             FrameNow::Flip(stage) => self.flip_command(seat, stage, command),
+            FrameNow::Abilities => self.ability_command(seat, command),
             FrameNow::None => match self.damage_order() {
                 Some(owner) => self.damage_order_command(seat, owner, command),
                 None => Err(RuleError::NothingPending),
@@ -493,6 +497,7 @@ impl Sim<'_> {
                 Some(Frame::HandLimit { .. }) => false,
                 Some(Frame::Action { .. }) => self.advance_action()?,
                 Some(Frame::Flip { .. }) => self.advance_flip()?,
+                Some(Frame::Abilities { .. }) => self.advance_abilities()?,
                 None => {
                     if !self.state.damage_queue.is_empty() {
                         self.start_next_damage()?
