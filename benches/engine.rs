@@ -36,6 +36,7 @@ fn model(id: u16, owner: Seat) -> Model {
         reductions: Vec::new(),
         demise: None,
         rebirth_health: None,
+        keywords: Vec::new(),
         abilities: Vec::new(),
         actions: Vec::new(),
     };

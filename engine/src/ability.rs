@@ -29,9 +29,9 @@ pub enum AbilityWindow {
     Killed,
 }
 
-/// Which model an effect acts on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
+/// Which models an effect acts on.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Selector {
     /// The model with the ability.
     #[default]
@@ -39,10 +39,30 @@ pub enum Selector {
     /// The other model of the moment: the duel's other side or target, the
     /// model that dealt the damage, the killer.
     OtherModel,
+    /// Every other model in play within `inches` of this model (0: in base
+    /// contact), of a side and with a keyword if given. Measured on the
+    /// table; a model off the table has none around it.
+    ModelsWithin {
+        inches: u8,
+        #[serde(default)]
+        side: SideFilter,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        keyword: Option<String>,
+    },
+}
+
+/// Whose models a selector takes, seen from the model with the ability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SideFilter {
+    #[default]
+    Any,
+    Friendly,
+    Enemy,
 }
 
 /// What an ability does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "effect", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AbilityEffect {
     /// A fate modifier on the duel side of the selected model (nothing if it
@@ -87,17 +107,31 @@ pub enum AbilityEffect {
         #[serde(default)]
         irreducible: bool,
     },
+    /// The selected models are pushed directly away from this model.
+    Push {
+        inches: u8,
+        #[serde(default = "other_model")]
+        to: Selector,
+    },
+    /// The duel's raise value becomes this (`duel_started` and `targeted`).
+    ChangeRaiseValue { value: u8 },
     /// The model's controller draws cards.
     DrawCards { count: u8 },
     /// The model's controller infuses a soulstone.
     InfuseSoulstone,
+    /// The model's controller drains a soulstone, if they have one.
+    DrainSoulstone,
+}
+
+fn other_model() -> Selector {
+    Selector::OtherModel
 }
 
 impl AbilityEffect {
     /// The windows the effect makes sense at (a card elsewhere is refused).
-    pub fn fits(self, window: AbilityWindow) -> bool {
+    pub fn fits(&self, window: AbilityWindow) -> bool {
         match self {
-            AbilityEffect::FateModifier { .. } => {
+            AbilityEffect::FateModifier { .. } | AbilityEffect::ChangeRaiseValue { .. } => {
                 matches!(window, AbilityWindow::DuelStarted | AbilityWindow::Targeted)
             }
             AbilityEffect::AddDamage { .. } => window == AbilityWindow::AddingDamage,

@@ -305,6 +305,12 @@ pub enum Event {
         index: u8,
         name: Arc<str>,
     },
+    /// The resister's stat changed between the start of the duel and the
+    /// flip (its tokens changed): the flip uses the new value.
+    ResistStatChanged {
+        from: i16,
+        to: i16,
+    },
     /// Abilities fired at once and a player orders them.
     AbilitiesWaiting {
         batch: Box<super::ability::AbilityBatch>,

@@ -92,6 +92,9 @@ pub struct ModelCard {
     /// Healed to this much when killed by damage (a rebirth-like ability).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rebirth_health: Option<u16>,
+    /// Keywords, for abilities that pick models by keyword.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
     /// Abilities from building blocks (`crate::ability`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub abilities: Vec<crate::ability::Ability>,

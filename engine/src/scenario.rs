@@ -96,6 +96,8 @@ pub struct ModelSpec {
     #[serde(default)]
     pub rebirth_health: Option<u16>,
     #[serde(default)]
+    pub keywords: Vec<String>,
+    #[serde(default)]
     pub abilities: Vec<crate::ability::Ability>,
     #[serde(default)]
     pub actions: Vec<ActionCard>,
@@ -148,6 +150,7 @@ impl ModelSpec {
                     reductions: self.reductions.clone(),
                     demise: self.demise.clone(),
                     rebirth_health: self.rebirth_health,
+                    keywords: self.keywords.clone(),
                     abilities: self.abilities.clone(),
                     actions: self.actions.clone(),
                 })

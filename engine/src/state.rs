@@ -841,6 +841,11 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 }
             }
         }
+        Event::ResistStatChanged { to, .. } => {
+            if let Some(side) = state.side_mut(Some(Role::Resister)) {
+                side.base = *to;
+            }
+        }
         Event::AbilitiesWaiting { batch } => {
             state.frames.push(Frame::Abilities {
                 batch: batch.clone(),

@@ -499,13 +499,22 @@ fn the_starter_crews_use_every_building_block() {
         .unwrap(),
     )
     .unwrap();
+    // An enum is a plain `enum` list when no variant has a description,
+    // else `oneOf` its variants.
     let names = |definition: &str, pick: &dyn Fn(&serde_json::Value) -> Vec<String>| {
-        schema["$defs"][definition]["oneOf"]
+        let schema = &schema["$defs"][definition];
+        if let Some(plain) = schema["enum"].as_array() {
+            return plain
+                .iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect::<std::collections::BTreeSet<String>>();
+        }
+        schema["oneOf"]
             .as_array()
             .unwrap_or_else(|| panic!("{definition} in the schema"))
             .iter()
             .flat_map(pick)
-            .collect::<std::collections::BTreeSet<String>>()
+            .collect()
     };
     let constant = |v: &serde_json::Value| -> Vec<String> {
         let mut found: Vec<String> = v["const"].as_str().map(String::from).into_iter().collect();
@@ -518,9 +527,19 @@ fn the_starter_crews_use_every_building_block() {
         );
         found
     };
+    // A unit variant is a constant; a variant with fields an object with
+    // one property, its name.
+    let variant = |v: &serde_json::Value| -> Vec<String> {
+        let mut found = constant(v);
+        if let Some(properties) = v["properties"].as_object() {
+            found.extend(properties.keys().cloned());
+        }
+        found
+    };
     let all_windows = names("AbilityWindow", &constant);
     let all_conditions = names("Condition", &constant);
-    let all_selectors = names("Selector", &constant);
+    let all_selectors = names("Selector", &variant);
+    let all_sides = names("SideFilter", &constant);
     let all_effects = names("AbilityEffect", &|v| {
         v["properties"]["effect"]["const"]
             .as_str()
@@ -537,6 +556,7 @@ fn the_starter_crews_use_every_building_block() {
     let mut conditions = std::collections::BTreeSet::new();
     let mut selectors = std::collections::BTreeSet::new();
     let mut effects = std::collections::BTreeSet::new();
+    let mut sides = std::collections::BTreeSet::new();
     for card in shipped().cards() {
         for ability in &card.abilities {
             let ability = serde_json::to_value(ability).unwrap();
@@ -547,8 +567,19 @@ fn the_starter_crews_use_every_building_block() {
             conditions.insert(ability["when"].as_str().unwrap().to_string());
             for effect in ability["effects"].as_array().unwrap() {
                 effects.insert(effect["effect"].as_str().unwrap().to_string());
-                if let Some(to) = effect["to"].as_str() {
-                    selectors.insert(to.to_string());
+                match &effect["to"] {
+                    serde_json::Value::String(to) => {
+                        selectors.insert(to.clone());
+                    }
+                    serde_json::Value::Object(to) => {
+                        for (name, fields) in to {
+                            selectors.insert(name.clone());
+                            if let Some(side) = fields["side"].as_str() {
+                                sides.insert(side.to_string());
+                            }
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -562,4 +593,5 @@ fn the_starter_crews_use_every_building_block() {
     );
     assert_eq!(selectors, all_selectors, "selectors no starter card uses");
     assert_eq!(effects, all_effects, "effects no starter card uses");
+    assert_eq!(sides, all_sides, "sides no starter card selects");
 }

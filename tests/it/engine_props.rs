@@ -74,6 +74,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         reductions,
         demise: None,
         rebirth_health: None,
+        keywords: vec!["Dummy".into()],
         abilities: random_abilities(rng, edition),
         actions: Vec::new(),
     };
@@ -320,7 +321,7 @@ pub(crate) fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> Fl
 
 /// Up to two abilities made of any building blocks, at any window.
 fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
-    use soulstone_engine::ability::{AbilityEffect as E, AbilityWindow as W, Selector};
+    use soulstone_engine::ability::{AbilityEffect as E, AbilityWindow as W, Selector, SideFilter};
     let windows = [
         W::DuelStarted,
         W::Targeted,
@@ -338,29 +339,49 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
     let mut abilities = Vec::new();
     for number in 0..rng.random_range(0..=2) {
         let window = *windows.choose(rng).unwrap();
-        let to = if rng.random_bool(0.5) {
-            Selector::ThisModel
-        } else {
-            Selector::OtherModel
-        };
+        let selectors = [
+            Selector::ThisModel,
+            Selector::OtherModel,
+            Selector::ModelsWithin {
+                inches: 6,
+                side: SideFilter::Enemy,
+                keyword: None,
+            },
+            Selector::ModelsWithin {
+                inches: 0,
+                side: SideFilter::Any,
+                keyword: Some("Dummy".into()),
+            },
+        ];
+        let chosen = selectors.choose(rng).unwrap().clone();
+        let to = || chosen.clone();
         let token = *tokens.choose(rng).unwrap();
         let candidates = [
-            E::FateModifier { by: 1, to },
+            E::FateModifier { by: 1, to: to() },
+            E::ChangeRaiseValue { value: 3 },
             E::AddDamage { by: 1 },
             E::ReduceDamage {
                 by: 1,
                 to_zero: rng.random_bool(0.5),
             },
-            E::GainToken { token, to },
-            E::RemoveToken { token, to },
-            E::Heal { amount: 1, to },
+            E::GainToken { token, to: to() },
+            E::RemoveToken { token, to: to() },
+            E::Heal {
+                amount: 1,
+                to: to(),
+            },
             E::DealDamage {
                 amount: 1,
-                to,
+                to: to(),
                 irreducible: rng.random_bool(0.5),
+            },
+            E::Push {
+                inches: 2,
+                to: to(),
             },
             E::DrawCards { count: 1 },
             E::InfuseSoulstone,
+            E::DrainSoulstone,
         ];
         let effects: Vec<E> = candidates
             .into_iter()

@@ -443,6 +443,7 @@ impl StatCard {
             reductions: Vec::new(),
             demise: None,
             rebirth_health: None,
+            keywords: self.keywords.clone(),
             abilities: self
                 .abilities
                 .iter()

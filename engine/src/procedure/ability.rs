@@ -7,8 +7,10 @@
 //! `Abilities` frame); otherwise the batch resolves at once.
 
 use super::*;
-use crate::ability::{AbilityBatch, AfterAbilities, FiredAbility, Selector};
+use crate::ability::{AbilityBatch, AfterAbilities, FiredAbility, Selector, SideFilter};
 use crate::damage::DamageAmount;
+use crate::table::measure::{base_contact, within_card_range};
+use crate::table::{Board, Target};
 
 /// An effect the procedure that opened the window applies itself (damage
 /// added or reduced), with the ability's name.
@@ -65,7 +67,7 @@ impl Sim<'_> {
                             AbilityEffect::AddDamage { .. } | AbilityEffect::ReduceDamage { .. }
                         )
                     })
-                    .map(move |e| (Arc::clone(&name), *e))
+                    .map(move |e| (Arc::clone(&name), e.clone()))
             })
             .collect()
     }
@@ -216,34 +218,39 @@ impl Sim<'_> {
             name: Arc::clone(&name),
         })?;
         for effect in &ability.effects {
-            let selected = |to: Selector| match to {
-                Selector::ThisModel => Some(model),
-                Selector::OtherModel => other,
-            };
-            match *effect {
+            match effect {
                 AbilityEffect::AddDamage { .. } | AbilityEffect::ReduceDamage { .. } => {}
                 AbilityEffect::FateModifier { by, to } => {
-                    if let Some(role) = selected(to).and_then(|id| self.role_in_duel(id)) {
-                        self.emit(Event::ModifierAdded {
-                            role,
-                            amount: by,
-                            source: name.to_string().into(),
+                    for id in self.selected(to, model, other) {
+                        if let Some(role) = self.role_in_duel(id) {
+                            self.emit(Event::ModifierAdded {
+                                role,
+                                amount: *by,
+                                source: name.to_string().into(),
+                            })?;
+                        }
+                    }
+                }
+                AbilityEffect::ChangeRaiseValue { value } => {
+                    if self.state.duel().is_some() {
+                        self.emit(Event::RaiseValueChanged {
+                            value: (*value).max(1),
                         })?;
                     }
                 }
                 AbilityEffect::GainToken { token, to } => {
-                    if let Some(id) = selected(to).filter(|id| self.in_play(*id)) {
-                        self.gain_token(id, token, 1)?;
+                    for id in self.selected(to, model, other) {
+                        self.gain_token(id, *token, 1)?;
                     }
                 }
                 AbilityEffect::RemoveToken { token, to } => {
-                    if let Some(id) = selected(to).filter(|id| self.in_play(*id)) {
-                        self.remove_token(id, token, 0)?;
+                    for id in self.selected(to, model, other) {
+                        self.remove_token(id, *token, 0)?;
                     }
                 }
                 AbilityEffect::Heal { amount, to } => {
-                    if let Some(id) = selected(to) {
-                        self.heal(id, amount)?;
+                    for id in self.selected(to, model, other) {
+                        self.heal(id, *amount)?;
                     }
                 }
                 AbilityEffect::DealDamage {
@@ -251,40 +258,109 @@ impl Sim<'_> {
                     to,
                     irreducible,
                 } => {
-                    if let Some(id) = selected(to).filter(|id| self.in_play(*id)) {
+                    // Dealt to every selected model at once: one batch,
+                    // whose order the damaged models' controllers choose.
+                    let batch = self.batch();
+                    for id in self.selected(to, model, other) {
                         self.queue(DamageInstance {
                             target: id,
                             source: name.to_string(),
                             credit: Some(model),
                             attacker: Some(owner),
-                            amount: DamageAmount::Fixed { amount },
+                            amount: DamageAmount::Fixed { amount: *amount },
                             modifiers: 0,
                             raises: 0,
                             additions: Vec::new(),
                             tie: false,
                             cover: false,
-                            irreducible,
+                            irreducible: *irreducible,
                             infuse_on_kill: None,
-                            batch: self.batch(),
+                            batch,
                             from_ability: true,
                         })?;
                     }
                 }
+                AbilityEffect::Push { inches, to } => {
+                    for id in self.selected(to, model, other) {
+                        if id != model {
+                            self.push_away(id, model, *inches)?;
+                        }
+                    }
+                }
                 AbilityEffect::DrawCards { count } => {
-                    for _ in 0..count.min(MAX_DRAW) {
+                    for _ in 0..(*count).min(MAX_DRAW) {
                         self.draw(owner)?;
                     }
                 }
                 AbilityEffect::InfuseSoulstone => {
                     self.emit(Event::SoulstoneInfused { seat: owner })?;
                 }
+                AbilityEffect::DrainSoulstone => {
+                    if self.state.player(owner).soulstones > 0 {
+                        self.emit(Event::SoulstoneSpent {
+                            seat: owner,
+                            purpose: format!("ability {name}").into(),
+                            role: None,
+                        })?;
+                    }
+                }
             }
         }
         Ok(())
     }
 
-    fn in_play(&self, id: ModelId) -> bool {
-        self.state.model(id).is_some_and(|m| m.in_play())
+    /// The models in play a selector takes, for an ability of `model`.
+    fn selected(&self, to: &Selector, model: ModelId, other: Option<ModelId>) -> Vec<ModelId> {
+        let in_play = |id: &ModelId| self.state.model(*id).is_some_and(|m| m.in_play());
+        match to {
+            Selector::ThisModel => Some(model).filter(in_play).into_iter().collect(),
+            Selector::OtherModel => other.filter(in_play).into_iter().collect(),
+            Selector::ModelsWithin {
+                inches,
+                side,
+                keyword,
+            } => self.models_within(model, *inches, *side, keyword.as_deref()),
+        }
+    }
+
+    /// Other models in play within `inches` of `model` on the table, in id order.
+    fn models_within(
+        &self,
+        model: ModelId,
+        inches: u8,
+        side: SideFilter,
+        keyword: Option<&str>,
+    ) -> Vec<ModelId> {
+        let Some(me) = self.state.model(model).filter(|m| m.placement.is_some()) else {
+            return Vec::new();
+        };
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        let Ok(origin) = board.body(Target::Object(model.object())) else {
+            return Vec::new();
+        };
+        self.state
+            .models
+            .iter()
+            .filter(|m| m.id != model && m.in_play() && m.placement.is_some())
+            .filter(|m| match side {
+                SideFilter::Any => true,
+                SideFilter::Friendly => m.owner == me.owner,
+                SideFilter::Enemy => m.owner != me.owner,
+            })
+            .filter(|m| keyword.is_none_or(|k| m.card.keywords.iter().any(|own| own == k)))
+            .filter(|m| {
+                board.body(Target::Object(m.id.object())).is_ok_and(|body| {
+                    // 0 inches is base contact, which also needs the same height.
+                    if inches == 0 {
+                        base_contact(&origin, &body)
+                    } else {
+                        within_card_range(self.state.edition, &origin, &body, inches)
+                    }
+                })
+            })
+            .map(|m| m.id)
+            .collect()
     }
 
     /// The side `id` flips for in the current duel, if any.

@@ -60,50 +60,48 @@ impl Sim<'_> {
         for effect in &card.after_succeeding {
             match *effect {
                 ActionEffect::PushTargetAway { inches } => {
-                    let Some(target) = action.target else {
-                        continue;
-                    };
-                    let Some(from) = self
-                        .state
-                        .model(target)
-                        .filter(|m| m.in_play())
-                        .and_then(|m| m.placement)
-                    else {
-                        // Killed by the damage, or off the table: nothing to push.
-                        continue;
-                    };
-                    if !self
-                        .state
-                        .model(action.actor)
-                        .is_some_and(|m| m.in_play() && m.placement.is_some())
-                    {
-                        // The actor was killed during its own action (an
-                        // ability's damage): there is nothing to push away from.
-                        continue;
-                    }
-                    let table = self.state.table();
-                    let board = Board::new(&table, self.state.edition);
-                    let end = movement::push_away_from(
-                        &board,
-                        target.object(),
-                        action.actor.object(),
-                        inches,
-                    )
-                    .map_err(|e| RuleError::invalid(e.to_string()))?;
-                    let to = Placement {
-                        at: crate::table::Point { x: end.x, y: end.y },
-                        z: end.z,
-                    };
-                    if to != from {
-                        self.emit(Event::ModelPushed {
-                            model: target,
-                            from,
-                            to,
-                        })?;
+                    if let Some(target) = action.target {
+                        self.push_away(target, action.actor, inches)?;
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Pushes `model` `inches` directly away from `from`, if both stand on
+    /// the table (a model killed by the damage, or an actor killed during
+    /// its own action, is not pushed or pushed from).
+    pub(super) fn push_away(
+        &mut self,
+        model: ModelId,
+        from: ModelId,
+        inches: u8,
+    ) -> Result<(), RuleError> {
+        let on_table = |id: ModelId| {
+            self.state
+                .model(id)
+                .filter(|m| m.in_play())
+                .and_then(|m| m.placement)
+        };
+        let (Some(start), Some(_)) = (on_table(model), on_table(from)) else {
+            return Ok(());
+        };
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        let end = movement::push_away_from(&board, model.object(), from.object(), inches)
+            .map_err(|e| RuleError::invalid(e.to_string()))?;
+        let to = Placement {
+            at: crate::table::Point { x: end.x, y: end.y },
+            z: end.z,
+        };
+        if to == start {
+            return Ok(());
+        }
+        self.emit(Event::ModelPushed {
+            model,
+            from: start,
+            to,
+        })
     }
 }

@@ -527,6 +527,20 @@ impl Sim<'_> {
 
     /// Step B: every side that did not relent flips.
     pub(super) fn flip_all(&mut self) -> Result<(), RuleError> {
+        // The resisting stat counts as it is when the cards are flipped:
+        // tokens gained or lost since the duel started (an ability's) count.
+        let duel = self.duel()?;
+        if let (Some(side), Some(stat)) = (duel.side(Role::Resister), duel.spec.resist_stat)
+            && let Some(model) = self.state.model(side.model)
+        {
+            let now = self.book().stat_of(model, stat);
+            if now != side.base {
+                self.emit(Event::ResistStatChanged {
+                    from: side.base,
+                    to: now,
+                })?;
+            }
+        }
         for role in self.duel()?.roles() {
             let side = self.side(role)?;
             if side.relented {
