@@ -1,5 +1,5 @@
-//! Embeds the shipped game content (tokens, stat cards and crew
-//! lists under `content/<edition>/`) in the binary: writes one `include_str!` per file,
+//! Embeds the shipped game content (tokens, markers, stat cards
+//! and crew lists under `content/<edition>/`) in the binary: writes one `include_str!` per file,
 //! sorted, to `$OUT_DIR/shipped_content.rs`, and asks cargo to run again
 //! whenever anything under `content/` changes.
 
@@ -32,14 +32,22 @@ fn list(name: &str, root: &Path, folder: &str, extension: &str) -> String {
     embed(name, root, files)
 }
 
-/// Each edition's tokens file.
-fn tokens(root: &Path) -> String {
-    let files = EDITIONS
-        .iter()
-        .map(|edition| root.join("content").join(edition).join("tokens.toml"))
-        .filter(|path| path.is_file())
-        .collect();
-    embed("SHIPPED_TOKENS", root, files)
+/// Each edition's own files (tokens and markers): the TOML files directly
+/// in `content/<edition>/`.
+fn edition_files(root: &Path) -> String {
+    let mut files = Vec::new();
+    for edition in EDITIONS {
+        let Ok(entries) = std::fs::read_dir(root.join("content").join(edition)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_file() && path.extension().is_some_and(|e| e == "toml") {
+                files.push(path);
+            }
+        }
+    }
+    embed("SHIPPED_EDITION_FILES", root, files)
 }
 
 const EDITIONS: [&str; 2] = ["m4e", "m3e"];
@@ -63,7 +71,7 @@ fn embed(name: &str, root: &Path, mut files: Vec<PathBuf>) -> String {
 fn main() {
     println!("cargo:rerun-if-changed=content");
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let code = tokens(&root)
+    let code = edition_files(&root)
         + &list("SHIPPED_CARDS", &root, "models", "toml")
         + &list("SHIPPED_CREWS", &root, "crews", "txt");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());

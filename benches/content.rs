@@ -13,7 +13,7 @@ use soulstone_engine::content::Catalog;
 use soulstone_engine::content::crew::CrewList;
 
 fn content(c: &mut Criterion) {
-    let tokens = soulstone::content::shipped_tokens();
+    let tokens = soulstone::content::shipped_edition_files();
     let cards = soulstone::content::shipped_cards();
     let load = || {
         Catalog::load(tokens.iter().copied(), cards.iter().copied()).expect("shipped content loads")

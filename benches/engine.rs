@@ -45,15 +45,19 @@ fn model(id: u16, owner: Seat) -> Model {
 
 /// A started 4th edition game (decks shuffled) with three cards in each hand.
 fn started_game() -> GameState {
+    let content = soulstone::content::load_for_server(None).expect("shipped content loads");
     let mut state = GameState::new(NewGame {
         edition: Edition::Fourth,
         seed: Bytes32([7; 32]),
         soulstones: [2, 2],
         models: vec![model(1, Seat::A), model(2, Seat::B)],
-        tokens: soulstone::content::load_for_server(None)
-            .expect("shipped content loads")
+        tokens: content
             .tokens(Edition::Fourth)
             .expect("4th edition tokens")
+            .clone(),
+        marker_types: content
+            .markers(Edition::Fourth)
+            .expect("4th edition markers")
             .clone(),
         terrain: Vec::new(),
     })

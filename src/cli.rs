@@ -98,11 +98,11 @@ pub enum ContentCommand {
         /// The content directory (e.g. content/).
         dir: std::path::PathBuf,
     },
-    /// Print the JSON Schema of a stat card file (or, with --tokens, of a
-    /// tokens file), for editors.
+    /// Print the JSON Schema of a stat card file (or, with --edition-file,
+    /// of an edition's tokens and markers files), for editors.
     Schema {
         #[arg(long)]
-        tokens: bool,
+        edition_file: bool,
     },
 }
 
@@ -154,9 +154,9 @@ pub fn run(cli: Cli) -> ExitCode {
                 )),
             });
         }
-        Some(Command::Content(ContentCommand::Schema { tokens })) => {
-            let schema = if *tokens {
-                soulstone_engine::content::tokens_schema()
+        Some(Command::Content(ContentCommand::Schema { edition_file })) => {
+            let schema = if *edition_file {
+                soulstone_engine::content::edition_schema()
             } else {
                 soulstone_engine::content::card_schema()
             };

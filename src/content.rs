@@ -19,9 +19,9 @@ pub fn shipped_cards() -> &'static [(&'static str, &'static str)] {
     shipped::SHIPPED_CARDS
 }
 
-/// The shipped tokens, one file per edition: (path, text).
-pub fn shipped_tokens() -> Embedded {
-    shipped::SHIPPED_TOKENS
+/// The shipped edition files (tokens and markers): (path, text).
+pub fn shipped_edition_files() -> Embedded {
+    shipped::SHIPPED_EDITION_FILES
 }
 
 /// The shipped ready crew lists: (path, text).
@@ -45,25 +45,33 @@ pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError
         }
         read.add_dir(dir);
     }
-    read.load(shipped_tokens(), shipped_cards())
+    read.load(shipped_edition_files(), shipped_cards())
 }
 
 /// Content files read from directories, and the ones that could not be read.
 #[derive(Default)]
 struct CardFiles {
-    /// Each edition's `tokens.toml`.
-    tokens: Vec<(String, String)>,
+    /// Each edition's own files (`tokens.toml`, `markers.toml`).
+    edition_files: Vec<(String, String)>,
     cards: Vec<(String, String)>,
     unreadable: Vec<ContentError>,
 }
 
 impl CardFiles {
-    /// Reads the tokens and every card of every edition under `dir`.
+    /// Reads the edition files and every card of every edition under `dir`.
     fn add_dir(&mut self, dir: &Path) {
         for edition in EDITIONS {
-            let tokens = dir.join(edition).join("tokens.toml");
-            if tokens.is_file() {
-                self.read(&tokens, true);
+            let own = dir.join(edition);
+            let mut edition_files: Vec<PathBuf> = std::fs::read_dir(&own)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|entry| entry.path())
+                .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == "toml"))
+                .collect();
+            edition_files.sort();
+            for path in edition_files {
+                self.read(&path, true);
             }
             for path in files_below(&dir.join(edition).join("models"), "toml") {
                 self.read(&path, false);
@@ -71,12 +79,12 @@ impl CardFiles {
         }
     }
 
-    fn read(&mut self, path: &Path, tokens: bool) {
+    fn read(&mut self, path: &Path, edition_file: bool) {
         match std::fs::read_to_string(path) {
             Ok(text) => {
                 let read = (path.display().to_string(), text);
-                if tokens {
-                    self.tokens.push(read);
+                if edition_file {
+                    self.edition_files.push(read);
                 } else {
                     self.cards.push(read);
                 }
@@ -90,19 +98,22 @@ impl CardFiles {
         }
     }
 
-    /// The catalog of the embedded `tokens` and `cards`, then the files
+    /// The catalog of the embedded edition files and cards, then the files
     /// read; refused whole, with every problem, if any file is wrong or
     /// unreadable.
-    fn load(self, tokens: Embedded, cards: Embedded) -> Result<Catalog, Vec<ContentError>> {
+    fn load(self, edition_files: Embedded, cards: Embedded) -> Result<Catalog, Vec<ContentError>> {
         fn read(files: &[(String, String)]) -> impl Iterator<Item = (&str, &str)> {
             files
                 .iter()
                 .map(|(file, text)| (file.as_str(), text.as_str()))
         }
-        let token_files = tokens.iter().copied().chain(read(&self.tokens));
+        let own_files = edition_files
+            .iter()
+            .copied()
+            .chain(read(&self.edition_files));
         let card_files = cards.iter().copied().chain(read(&self.cards));
         match (
-            Catalog::load(token_files, card_files),
+            Catalog::load(own_files, card_files),
             self.unreadable.is_empty(),
         ) {
             (Ok(catalog), true) => Ok(catalog),
@@ -143,21 +154,21 @@ fn files_below(folder: &Path, extension: &str) -> Vec<PathBuf> {
     found
 }
 
-/// Reads the tokens and every card of every edition under `dirs` (later
-/// ones after earlier ones); when they hold no tokens file, the shipped
-/// tokens are used (a club's directory of cards). Content loads whole or
-/// not at all.
+/// Reads the edition files and every card of every edition under `dirs`
+/// (later ones after earlier ones); when they hold no edition files, the
+/// shipped ones are used (a club's directory of cards). Content loads
+/// whole or not at all.
 pub fn load_catalog(dirs: &[&Path]) -> Result<Catalog, Vec<ContentError>> {
     let mut read = CardFiles::default();
     for dir in dirs {
         read.add_dir(dir);
     }
-    let tokens = if read.tokens.is_empty() {
-        shipped_tokens()
+    let own = if read.edition_files.is_empty() {
+        shipped_edition_files()
     } else {
         &[]
     };
-    read.load(tokens, &[])
+    read.load(own, &[])
 }
 
 /// `soulstone content check DIR`: every card loads, and every crew list

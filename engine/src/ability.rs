@@ -115,6 +115,11 @@ pub enum AbilityEffect {
     },
     /// The duel's raise value becomes this (`duel_started` and `targeted`).
     ChangeRaiseValue { value: u8 },
+    /// A marker of this type (by name, from the edition's markers) is made
+    /// where the model stood (`killed` only), friendly to its controller.
+    MakeMarker { marker: String },
+    /// Every marker of this type within `inches` of the model is removed.
+    RemoveMarkers { marker: String, inches: u8 },
     /// The model's controller draws cards.
     DrawCards { count: u8 },
     /// The model's controller infuses a soulstone.
@@ -136,6 +141,7 @@ impl AbilityEffect {
             }
             AbilityEffect::AddDamage { .. } => window == AbilityWindow::AddingDamage,
             AbilityEffect::ReduceDamage { .. } => window == AbilityWindow::ReducingDamage,
+            AbilityEffect::MakeMarker { .. } => window == AbilityWindow::Killed,
             _ => true,
         }
     }

@@ -311,6 +311,16 @@ pub enum Event {
         from: i16,
         to: i16,
     },
+    /// A marker is made (an ability's), where the model stood or stands.
+    MarkerMade {
+        marker: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<Seat>,
+        at: Placement,
+    },
+    MarkerRemoved {
+        id: crate::table::ObjectId,
+    },
     /// Abilities fired at once and a player orders them.
     AbilitiesWaiting {
         batch: Box<super::ability::AbilityBatch>,

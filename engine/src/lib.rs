@@ -22,6 +22,7 @@ pub mod flip;
 pub mod hidden;
 pub mod limits;
 pub mod log;
+pub mod marker;
 pub mod model;
 pub mod pending;
 pub mod pile;

@@ -333,12 +333,14 @@ impl Scenario {
     /// The exact starting state the scenario describes, with `catalog`'s
     /// tokens and its cards for models that name one.
     pub fn initial_state(&self, catalog: &Catalog) -> Result<GameState, ScenarioError> {
-        let tokens = catalog.tokens(self.edition).ok_or_else(|| {
-            ScenarioError::Setup(format!(
-                "the content has no tokens for {}",
+        let (Some(tokens), Some(marker_types)) =
+            (catalog.tokens(self.edition), catalog.markers(self.edition))
+        else {
+            return Err(ScenarioError::Setup(format!(
+                "the content has no tokens and markers for {}",
                 self.edition.name()
-            ))
-        })?;
+            )));
+        };
         if self.steps.len() > MAX_STEPS {
             return Err(ScenarioError::Setup(format!("at most {MAX_STEPS} steps")));
         }
@@ -375,6 +377,7 @@ impl Scenario {
                     .collect::<Result<Vec<_>, _>>()?,
             ),
             tokens: Arc::new(tokens.clone()),
+            marker_types: Arc::new(marker_types.clone()),
             frames: Vec::new(),
             ended: false,
             terrain: Arc::new(terrain),

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::ability::AbilityEffect;
 use super::damage::{DamageInstance, DamageProgress};
 use super::duel::DuelStep;
 use super::duel::Role;
@@ -13,9 +14,10 @@ use super::fairness::{self, Bytes32, FAIRNESS_SCHEME};
 use super::fate::{Card, DECK_SIZE};
 use super::flip::{FlipInProgress, FlipPurpose, RevealedCards};
 use super::limits::{MAX_MARKERS, MAX_MODELS, MAX_SOULSTONES};
+use super::marker::{MarkerBook, MarkerDef};
 use super::model::{Model, ModelId, ModelStatus, Placement};
 use super::pile::Pile;
-use super::table::{BaseMm, Marker, MarkerKind, ObjectId, Piece, Table, Terrain, Traits};
+use super::table::{Marker, MarkerKind, ObjectId, Piece, Table, Terrain};
 use super::token::TokenBook;
 use super::{Edition, Seat};
 
@@ -133,6 +135,8 @@ pub struct GameState {
     pub models: Arc<Vec<Model>>,
     /// What each token does (content, fixed for the game).
     pub tokens: Arc<TokenBook>,
+    /// The marker types (content, fixed for the game).
+    pub marker_types: Arc<MarkerBook>,
     /// The procedures in progress, innermost last (at most `MAX_FRAMES`);
     /// empty when the game waits for its flow's next command.
     pub frames: Vec<Frame>,
@@ -163,6 +167,9 @@ pub struct NewGame {
     /// The edition's tokens (`content/<edition>/tokens.toml`): the log keeps
     /// them, so a replay reads the tokens as the game did.
     pub tokens: TokenBook,
+    /// The edition's marker types (`content/<edition>/markers.toml`), kept
+    /// in the log like the tokens.
+    pub marker_types: MarkerBook,
     /// The table's terrain (none: a game without a table, as in the duel
     /// examples).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -193,6 +200,7 @@ impl GameState {
             players,
             models: Arc::new(setup.models),
             tokens: Arc::new(setup.tokens),
+            marker_types: Arc::new(setup.marker_types),
             frames: vec![Frame::Contributions],
             ended: false,
             terrain: Arc::new(setup.terrain),
@@ -223,16 +231,28 @@ impl GameState {
                 )));
             }
         }
-        if self.tokens.edition != self.edition {
+        if self.tokens.edition != self.edition || self.marker_types.edition != self.edition {
             return Err(RuleError::invalid(format!(
-                "the tokens are {}'s, the game is {}'s",
-                self.tokens.edition.name(),
+                "the tokens and markers must be {}'s",
                 self.edition.name()
             )));
         }
         let mut ids = std::collections::BTreeSet::new();
         for model in self.models.iter() {
             model.validate().map_err(RuleError::invalid)?;
+            for ability in &model.card.abilities {
+                for effect in &ability.effects {
+                    if let AbilityEffect::MakeMarker { marker }
+                    | AbilityEffect::RemoveMarkers { marker, .. } = effect
+                        && self.marker_types.named(marker).is_none()
+                    {
+                        return Err(RuleError::invalid(format!(
+                            "{}: {}: no marker type called {marker:?}",
+                            model.card.name, ability.name
+                        )));
+                    }
+                }
+            }
             if let Some((token, _)) = model.tokens.iter().find(|(t, _)| !self.tokens.contains(*t)) {
                 return Err(RuleError::invalid(format!(
                     "{} holds {token}, which is not a token of {}",
@@ -331,26 +351,22 @@ impl GameState {
 
     /// Puts a new marker on the table (none past the limit: the table is
     /// full of markers long before a real game gets there).
-    fn place_marker(&mut self, kind: MarkerKind, owner: Option<Seat>, spot: Placement) {
+    /// Makes a marker of type `def` at `spot` (nothing past the table's
+    /// limit of markers).
+    fn place_marker(&mut self, def: &MarkerDef, owner: Option<Seat>, spot: Placement) {
         if self.markers.len() >= MAX_MARKERS {
             return;
         }
-        let name = match kind {
-            MarkerKind::Remains => "Remains",
-            MarkerKind::Scheme => "Scheme Marker",
-            MarkerKind::Strategy => "Strategy Marker",
-            MarkerKind::Other => "Marker",
-        };
         self.markers.push(Marker {
             id: ObjectId(self.next_marker_id),
-            name: name.into(),
-            kind,
+            name: def.name.clone(),
+            kind: def.kind,
             owner,
-            base: BaseMm::SMALL,
-            height: 0,
+            base: def.base(),
+            height: def.height(),
             at: spot.at,
             z: spot.z,
-            traits: Traits::default(),
+            traits: def.traits(),
         });
         self.next_marker_id = self.next_marker_id.saturating_add(1);
     }
@@ -576,9 +592,19 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::RemainsDropped { model } => {
             let spot = state.model(*model).and_then(|m| m.placement);
-            if let Some(spot) = spot {
-                state.place_marker(MarkerKind::Remains, None, spot);
+            let types = Arc::clone(&state.marker_types);
+            if let (Some(spot), Some(def)) = (spot, types.of_kind(MarkerKind::Remains)) {
+                state.place_marker(def, None, spot);
             }
+        }
+        Event::MarkerMade { marker, owner, at } => {
+            let types = Arc::clone(&state.marker_types);
+            if let Some(def) = types.named(marker) {
+                state.place_marker(def, *owner, *at);
+            }
+        }
+        Event::MarkerRemoved { id } => {
+            state.markers.retain(|m| m.id != *id);
         }
         Event::ModifierAdded { role, amount, .. } => {
             if let Some(side) = state.side_mut(Some(*role)) {

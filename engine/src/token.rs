@@ -320,20 +320,18 @@ impl Condition {
     }
 }
 
-/// One edition's tokens as the content file `content/<edition>/tokens.toml`
-/// writes them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+/// A token book as a game's log writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TokenFile {
-    pub edition: Edition,
-    #[serde(rename = "token", default)]
-    pub tokens: Vec<TokenDef>,
+struct TokenList {
+    edition: Edition,
+    token: Vec<TokenDef>,
 }
 
 /// One edition's tokens, checked and indexed by key. A game's setup and
 /// state carry it; reading one back checks it again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "TokenFile", into = "TokenFile")]
+#[serde(try_from = "TokenList", into = "TokenList")]
 pub struct TokenBook {
     pub edition: Edition,
     tokens: Vec<TokenDef>,
@@ -341,20 +339,20 @@ pub struct TokenBook {
     index: Vec<(Token, usize)>,
 }
 
-impl TryFrom<TokenFile> for TokenBook {
+impl TryFrom<TokenList> for TokenBook {
     type Error = String;
 
-    fn try_from(file: TokenFile) -> Result<Self, Self::Error> {
-        TokenBook::new(file.edition, file.tokens)
+    fn try_from(list: TokenList) -> Result<Self, Self::Error> {
+        TokenBook::new(list.edition, list.token)
             .map_err(|(field, message)| format!("{field}: {message}"))
     }
 }
 
-impl From<TokenBook> for TokenFile {
+impl From<TokenBook> for TokenList {
     fn from(book: TokenBook) -> Self {
-        TokenFile {
+        TokenList {
             edition: book.edition,
-            tokens: book.tokens,
+            token: book.tokens,
         }
     }
 }

@@ -117,7 +117,7 @@ fn content_loads_whole_or_not_at_all() {
     let bad = CARD.replace("df = 4", "df = 40");
     let duplicate = CARD.to_string();
     let errors = Catalog::load(
-        soulstone::content::shipped_tokens().iter().copied(),
+        soulstone::content::shipped_edition_files().iter().copied(),
         [
             ("a.toml", good.as_str()),
             ("b.toml", bad.as_str()),
@@ -137,7 +137,7 @@ fn content_loads_whole_or_not_at_all() {
         "station = \"minion\"\ncharacteristics = [\"totem\"]\ntotem_of = \"Nobody\"",
     );
     let errors = Catalog::load(
-        soulstone::content::shipped_tokens().iter().copied(),
+        soulstone::content::shipped_edition_files().iter().copied(),
         [("d.toml", orphan.as_str())],
     )
     .unwrap_err();
@@ -287,7 +287,7 @@ fn hiring_follows_each_rule() {
 }
 
 /// Editors validate against docs/content.schema.json and
-/// docs/tokens.schema.json: they must be the schemas the code reads.
+/// docs/edition.schema.json: they must be the schemas the code reads.
 #[test]
 fn the_published_schemas_are_current() {
     for (file, schema) in [
@@ -296,8 +296,8 @@ fn the_published_schemas_are_current() {
             soulstone_engine::content::card_schema(),
         ),
         (
-            "docs/tokens.schema.json",
-            soulstone_engine::content::tokens_schema(),
+            "docs/edition.schema.json",
+            soulstone_engine::content::edition_schema(),
         ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);

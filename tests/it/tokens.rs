@@ -1,5 +1,6 @@
-//! Tokens are content: each edition's `content/<edition>/tokens.toml` says
-//! what every token does, and no rules code names one.
+//! Tokens and markers are content: each edition's
+//! `content/<edition>/tokens.toml` says what every token does (and no rules
+//! code names one), and `markers.toml` what every marker type is.
 
 use std::path::{Path, PathBuf};
 
@@ -128,13 +129,25 @@ fn each_edition_gains_and_cancels_tokens_its_own_way() {
     );
 }
 
+fn shipped_markers_file() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("content/m4e/markers.toml"))
+        .unwrap()
+}
+
 fn tokens_error(text: &str) -> String {
-    Catalog::load([("m4e/tokens.toml", text)], [])
-        .unwrap_err()
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("\n")
+    let markers = shipped_markers_file();
+    Catalog::load(
+        [
+            ("m4e/tokens.toml", text),
+            ("m4e/markers.toml", markers.as_str()),
+        ],
+        [],
+    )
+    .unwrap_err()
+    .iter()
+    .map(ToString::to_string)
+    .collect::<Vec<_>>()
+    .join("\n")
 }
 
 #[test]
@@ -179,7 +192,7 @@ fn a_bad_tokens_file_is_refused_with_its_line_and_field() {
 fn a_card_may_give_only_its_editions_tokens() {
     let card = "edition = \"m3e\"\nname = \"Tester\"\nstation = \"minion\"\nfactions = [\"Guild\"]\ncost = 4\nbase = 30\ndf = 4\nwp = 4\nsz = 2\nmv = 5\nhealth = 4\n\n[[actions]]\nname = \"Poke\"\nkind = \"melee\"\nrange = 1\nskill = 4\nresist = \"df\"\ndamage = { weak = 1, moderate = 2, severe = 3 }\n\n[[actions.triggers]]\nname = \"Daze\"\nsuit = \"masks\"\ndoes = { kind = \"target_gains_token\", token = \"entranced\" }\n";
     let errors = Catalog::load(
-        soulstone::content::shipped_tokens().iter().copied(),
+        soulstone::content::shipped_edition_files().iter().copied(),
         [("m3e/models/tester.toml", card)],
     )
     .unwrap_err();
@@ -189,7 +202,7 @@ fn a_card_may_give_only_its_editions_tokens() {
     let fine = card.replace("\"entranced\"", "\"stunned\"");
     assert!(
         Catalog::load(
-            soulstone::content::shipped_tokens().iter().copied(),
+            soulstone::content::shipped_edition_files().iter().copied(),
             [("m3e/models/tester.toml", fine.as_str())],
         )
         .is_ok()
@@ -304,5 +317,72 @@ fn no_rules_code_names_a_token() {
             "let x = Token::Focused; // Shielded\nlet y = \"stunned\";"
         )),
         ["let", "x", "token", "focused", "let", "y", "stunned"]
+    );
+}
+
+fn markers_error(text: &str) -> String {
+    let tokens = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("content/m4e/tokens.toml"),
+    )
+    .unwrap();
+    match Catalog::load(
+        [
+            ("m4e/tokens.toml", tokens.as_str()),
+            ("m4e/markers.toml", text),
+        ],
+        [],
+    ) {
+        Ok(_) => String::new(),
+        Err(errors) => errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+#[test]
+fn marker_types_are_checked_whole() {
+    let shipped = shipped_markers_file();
+    assert_eq!(markers_error(&shipped), "");
+    // The rules' kinds: each once, and the edition's games need them.
+    let error = markers_error(&shipped.replace("kind = \"scheme\"\n", ""));
+    assert!(
+        error.contains("needs marker types of kind [Scheme]"),
+        "{error}"
+    );
+    let error = markers_error(&shipped.replace("kind = \"strategy\"", "kind = \"remains\""));
+    assert!(
+        error.contains("marker[2].kind") && error.contains("a second marker of kind Remains"),
+        "{error}"
+    );
+    let error = markers_error(&shipped.replace("name = \"Cinder\"", "name = \"Remains\""));
+    assert!(error.contains("Remains is defined twice"), "{error}");
+    let error =
+        markers_error(&shipped.replace("traits = [\"hazardous\"]", "traits = [\"sticky\"]"));
+    assert!(error.contains("unknown variant `sticky`"), "{error}");
+    let error = markers_error(&format!(
+        "{shipped}\n[[marker]]\nname = \"Boulder\"\nbase = 500\n"
+    ));
+    assert!(error.contains("base is 10 to 200 mm"), "{error}");
+    // A card may make only markers its edition defines.
+    let card = "edition = \"m4e\"\nname = \"Tester\"\nstation = \"minion\"\nfactions = [\"Guild\"]\ncost = 4\nbase = 30\ndf = 4\nwp = 4\nsz = 2\nsp = 5\nhealth = 4\n\n[[abilities]]\nname = \"Leave Soot\"\ntext = \"t\"\nwindow = \"killed\"\neffects = [{ effect = \"make_marker\", marker = \"Soot\" }]\n";
+    let errors = Catalog::load(
+        soulstone::content::shipped_edition_files().iter().copied(),
+        [("m4e/models/tester.toml", card)],
+    )
+    .unwrap_err();
+    assert_eq!(
+        errors[0].field, "abilities[0].effects[0].marker",
+        "{errors:?}"
+    );
+    assert!(errors[0].message.contains("no marker type called \"Soot\""));
+    let fine = card.replace("\"Soot\"", "\"Cinder\"");
+    assert!(
+        Catalog::load(
+            soulstone::content::shipped_edition_files().iter().copied(),
+            [("m4e/models/tester.toml", fine.as_str())],
+        )
+        .is_ok()
     );
 }

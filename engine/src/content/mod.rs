@@ -13,7 +13,9 @@ use serde::Serialize;
 
 use crate::Edition;
 use crate::ability::AbilityEffect;
-use crate::token::{TokenBook, TokenDef, TokenFile};
+use crate::marker::{MarkerBook, MarkerDef};
+use crate::table::MarkerKind;
+use crate::token::{TokenBook, TokenDef};
 use card::{StatCard, Station, TriggerDoes};
 
 /// Content files are small; anything bigger is a mistake.
@@ -38,6 +40,7 @@ pub struct ContentError {
 pub struct Catalog {
     cards: BTreeMap<(EditionKey, String), StatCard>,
     tokens: BTreeMap<EditionKey, TokenBook>,
+    markers: BTreeMap<EditionKey, MarkerBook>,
 }
 
 /// `Edition` as a map key (no ordering on the public type).
@@ -96,18 +99,31 @@ pub fn parse_card(file: &str, text: &str) -> Result<StatCard, ContentError> {
     Ok(card)
 }
 
-/// Reads one tokens file (`<edition>/tokens.toml`), checked on its own.
-pub fn parse_tokens(file: &str, text: &str) -> Result<TokenFile, ContentError> {
-    let tokens: TokenFile = parse_toml(file, text)?;
-    TokenBook::new(tokens.edition, tokens.tokens.clone()).map_err(|(field, message)| {
-        ContentError {
-            file: file.to_string(),
-            line: line_of_field(text, &field),
-            field,
-            message,
-        }
-    })?;
-    Ok(tokens)
+/// A file of an edition's own content (`<edition>/tokens.toml`,
+/// `<edition>/markers.toml`): token and marker definitions. Either list may
+/// be left out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditionFile {
+    pub edition: Edition,
+    #[serde(rename = "token", default)]
+    pub tokens: Vec<TokenDef>,
+    #[serde(rename = "marker", default)]
+    pub markers: Vec<MarkerDef>,
+}
+
+/// Reads one edition file, checked on its own.
+pub fn parse_edition_file(file: &str, text: &str) -> Result<EditionFile, ContentError> {
+    let parsed: EditionFile = parse_toml(file, text)?;
+    let problem = |(field, message): (String, String)| ContentError {
+        file: file.to_string(),
+        line: line_of_field(text, &field),
+        field,
+        message,
+    };
+    TokenBook::new(parsed.edition, parsed.tokens.clone()).map_err(problem)?;
+    MarkerBook::new(parsed.edition, parsed.markers.clone()).map_err(problem)?;
+    Ok(parsed)
 }
 
 /// The 1-based line a byte span starts on.
@@ -156,44 +172,70 @@ fn line_of_field(text: &str, field: &str) -> Option<usize> {
 }
 
 impl Catalog {
-    /// Reads every tokens file and every card file (path, text); all
-    /// problems are returned, and a set with any problem is refused whole.
-    /// An edition's tokens may come in several files (an operator's own
-    /// beside the shipped ones); each token is defined once.
+    /// Reads every edition file (tokens and markers) and every card file
+    /// (path, text); all problems are returned, and a set with any problem
+    /// is refused whole. An edition's tokens and markers may come in
+    /// several files (an operator's own beside the shipped ones); each is
+    /// defined once.
     pub fn load<'a>(
-        token_files: impl IntoIterator<Item = (&'a str, &'a str)>,
+        edition_files: impl IntoIterator<Item = (&'a str, &'a str)>,
         files: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Catalog, Vec<ContentError>> {
         let mut catalog = Catalog::default();
         let mut errors = Vec::new();
-        let mut definitions: BTreeMap<EditionKey, (Edition, Vec<TokenDef>, String)> =
-            BTreeMap::new();
-        for (file, text) in token_files {
-            match parse_tokens(file, text) {
-                Ok(tokens) => {
-                    let entry = definitions
-                        .entry(tokens.edition.into())
-                        .or_insert_with(|| (tokens.edition, Vec::new(), String::new()));
-                    entry.1.extend(tokens.tokens);
-                    if !entry.2.is_empty() {
-                        entry.2.push_str(", ");
-                    }
-                    entry.2.push_str(file);
+        // Each edition's tokens and markers, from every file that has some.
+        let mut definitions: BTreeMap<EditionKey, (EditionFile, Vec<String>)> = BTreeMap::new();
+        for (file, text) in edition_files {
+            match parse_edition_file(file, text) {
+                Ok(parsed) => {
+                    let (all, files) =
+                        definitions.entry(parsed.edition.into()).or_insert_with(|| {
+                            (
+                                EditionFile {
+                                    edition: parsed.edition,
+                                    tokens: Vec::new(),
+                                    markers: Vec::new(),
+                                },
+                                Vec::new(),
+                            )
+                        });
+                    all.tokens.extend(parsed.tokens);
+                    all.markers.extend(parsed.markers);
+                    files.push(file.to_string());
                 }
                 Err(error) => errors.push(error),
             }
         }
-        for (key, (edition, defs, files)) in definitions {
-            match TokenBook::new(edition, defs) {
+        for (key, (all, files)) in definitions {
+            let files = files.join(", ");
+            let problem = |(field, message): (String, String)| ContentError {
+                file: files.clone(),
+                line: None,
+                field,
+                message,
+            };
+            match TokenBook::new(all.edition, all.tokens) {
                 Ok(book) => {
                     catalog.tokens.insert(key, book);
                 }
-                Err((field, message)) => errors.push(ContentError {
-                    file: files,
-                    line: None,
-                    field,
-                    message,
-                }),
+                Err(e) => errors.push(problem(e)),
+            }
+            match MarkerBook::new(all.edition, all.markers) {
+                Ok(book) => {
+                    let missing = missing_marker_kinds(&book);
+                    if missing.is_empty() {
+                        catalog.markers.insert(key, book);
+                    } else {
+                        errors.push(problem((
+                            "marker".into(),
+                            format!(
+                                "{} needs marker types of kind {missing:?}",
+                                all.edition.name()
+                            ),
+                        )));
+                    }
+                }
+                Err(e) => errors.push(problem(e)),
             }
         }
         let mut origin: BTreeMap<(EditionKey, String), String> = BTreeMap::new();
@@ -233,12 +275,14 @@ impl Catalog {
                     .cloned()
                     .unwrap_or_default()
             };
-            let Some(book) = catalog.tokens.get(edition) else {
+            let (Some(book), Some(marker_types)) =
+                (catalog.tokens.get(edition), catalog.markers.get(edition))
+            else {
                 errors.push(ContentError {
                     file: file(),
                     line: None,
                     field: "edition".into(),
-                    message: "this edition has no tokens file (<edition>/tokens.toml)".into(),
+                    message: "this edition has no tokens and markers (<edition>/tokens.toml, <edition>/markers.toml)".into(),
                 });
                 continue;
             };
@@ -253,6 +297,17 @@ impl Catalog {
                             line: None,
                             field: format!("abilities[{a}].effects[{e}].token"),
                             message: format!("{token} is not a token of this edition"),
+                        });
+                    }
+                    if let AbilityEffect::MakeMarker { marker }
+                    | AbilityEffect::RemoveMarkers { marker, .. } = effect
+                        && marker_types.named(marker).is_none()
+                    {
+                        errors.push(ContentError {
+                            file: file(),
+                            line: None,
+                            field: format!("abilities[{a}].effects[{e}].marker"),
+                            message: format!("no marker type called {marker:?} in this edition"),
                         });
                     }
                 }
@@ -309,6 +364,11 @@ impl Catalog {
         self.tokens.get(&edition.into())
     }
 
+    /// The marker types of `edition`.
+    pub fn markers(&self, edition: Edition) -> Option<&MarkerBook> {
+        self.markers.get(&edition.into())
+    }
+
     pub fn len(&self) -> usize {
         self.cards.len()
     }
@@ -335,9 +395,24 @@ impl Catalog {
     }
 }
 
-/// The JSON Schema of a tokens file (`docs/tokens.schema.json`).
-pub fn tokens_schema() -> serde_json::Value {
-    serde_json::to_value(schemars::schema_for!(TokenFile)).unwrap_or_default()
+/// The JSON Schema of an edition file, tokens and markers
+/// (`docs/edition.schema.json`).
+pub fn edition_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(EditionFile)).unwrap_or_default()
+}
+
+/// The marker kinds the rules of the book's edition give a rule to and the
+/// book lacks (remains exist only where killing leaves them).
+fn missing_marker_kinds(book: &MarkerBook) -> Vec<MarkerKind> {
+    let remains = crate::ruleset::rules(book.edition).killing_infuses_and_leaves_remains();
+    [
+        MarkerKind::Remains,
+        MarkerKind::Scheme,
+        MarkerKind::Strategy,
+    ]
+    .into_iter()
+    .filter(|kind| (*kind != MarkerKind::Remains || remains) && book.of_kind(*kind).is_none())
+    .collect()
 }
 
 /// The JSON Schema of a stat card file, for editors (`docs/content.schema.json`).

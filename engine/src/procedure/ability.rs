@@ -10,7 +10,7 @@ use super::*;
 use crate::ability::{AbilityBatch, AfterAbilities, FiredAbility, Selector, SideFilter};
 use crate::damage::DamageAmount;
 use crate::table::measure::{base_contact, within_card_range};
-use crate::table::{Board, Target};
+use crate::table::{Board, ObjectId, Target};
 
 /// An effect the procedure that opened the window applies itself (damage
 /// added or reduced), with the ability's name.
@@ -287,6 +287,21 @@ impl Sim<'_> {
                         }
                     }
                 }
+                AbilityEffect::MakeMarker { marker } => {
+                    let spot = self.state.model(model).and_then(|m| m.placement);
+                    if let Some(at) = spot {
+                        self.emit(Event::MarkerMade {
+                            marker: marker.clone(),
+                            owner: Some(owner),
+                            at,
+                        })?;
+                    }
+                }
+                AbilityEffect::RemoveMarkers { marker, inches } => {
+                    for id in self.markers_within(model, marker, *inches) {
+                        self.emit(Event::MarkerRemoved { id })?;
+                    }
+                }
                 AbilityEffect::DrawCards { count } => {
                     for _ in 0..(*count).min(MAX_DRAW) {
                         self.draw(owner)?;
@@ -321,6 +336,29 @@ impl Sim<'_> {
                 keyword,
             } => self.models_within(model, *inches, *side, keyword.as_deref()),
         }
+    }
+
+    /// The markers called `name` within `inches` of `model` on the table.
+    fn markers_within(&self, model: ModelId, name: &str, inches: u8) -> Vec<ObjectId> {
+        if self.state.model(model).and_then(|m| m.placement).is_none() {
+            return Vec::new();
+        }
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        let Ok(origin) = board.body(Target::Object(model.object())) else {
+            return Vec::new();
+        };
+        self.state
+            .markers
+            .iter()
+            .filter(|m| m.name == name)
+            .filter(|m| {
+                board
+                    .body(Target::Object(m.id))
+                    .is_ok_and(|body| within_card_range(self.state.edition, &origin, &body, inches))
+            })
+            .map(|m| m.id)
+            .collect()
     }
 
     /// Other models in play within `inches` of `model` on the table, in id order.

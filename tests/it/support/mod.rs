@@ -35,6 +35,14 @@ pub fn shipped_tokens(edition: soulstone_engine::Edition) -> soulstone_engine::t
         .clone()
 }
 
+/// The shipped marker types of `edition`.
+pub fn shipped_markers(edition: soulstone_engine::Edition) -> soulstone_engine::marker::MarkerBook {
+    shipped_content()
+        .markers(edition)
+        .expect("every edition ships its markers")
+        .clone()
+}
+
 /// A token by its key.
 pub fn token(key: &str) -> soulstone_engine::token::Token {
     soulstone_engine::token::Token::new(key).expect("a token key")
