@@ -1,5 +1,5 @@
-//! Embeds the shipped game content (tokens, markers, stat cards
-//! and crew lists under `content/<edition>/`) in the binary: writes one `include_str!` per file,
+//! Embeds the shipped game content (tokens, markers, stat cards,
+//! crew cards and crew lists under `content/<edition>/`) in the binary: writes one `include_str!` per file,
 //! sorted, to `$OUT_DIR/shipped_content.rs`, and asks cargo to run again
 //! whenever anything under `content/` changes.
 
@@ -73,6 +73,7 @@ fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let code = edition_files(&root)
         + &list("SHIPPED_CARDS", &root, "models", "toml")
+        + &list("SHIPPED_CREW_CARDS", &root, "crew-cards", "toml")
         + &list("SHIPPED_CREWS", &root, "crews", "txt");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     if let Err(e) = std::fs::write(out.join("shipped_content.rs"), code) {

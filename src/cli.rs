@@ -99,10 +99,13 @@ pub enum ContentCommand {
         dir: std::path::PathBuf,
     },
     /// Print the JSON Schema of a stat card file (or, with --edition-file,
-    /// of an edition's tokens and markers files), for editors.
+    /// of an edition's tokens and markers files; with --crew-card, of a
+    /// crew card), for editors.
     Schema {
-        #[arg(long)]
+        #[arg(long, conflicts_with = "crew_card")]
         edition_file: bool,
+        #[arg(long)]
+        crew_card: bool,
     },
 }
 
@@ -154,9 +157,14 @@ pub fn run(cli: Cli) -> ExitCode {
                 )),
             });
         }
-        Some(Command::Content(ContentCommand::Schema { edition_file })) => {
+        Some(Command::Content(ContentCommand::Schema {
+            edition_file,
+            crew_card,
+        })) => {
             let schema = if *edition_file {
                 soulstone_engine::content::edition_schema()
+            } else if *crew_card {
+                soulstone_engine::content::crew_card_schema()
             } else {
                 soulstone_engine::content::card_schema()
             };

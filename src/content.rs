@@ -1,8 +1,9 @@
-//! Content on disk: finds the card files and crew lists under a content
-//! directory and hands their text to the engine's content reader, which
-//! opens no files itself. Layout: `<dir>/<edition>/models/**/*.toml` for
-//! stat cards and `<dir>/<edition>/crews/*.txt` for crew lists
-//! (`docs/content.md`).
+//! Content on disk: finds the content files under a content directory and
+//! hands their text to the engine's content reader, which opens no files
+//! itself. Layout (`docs/content.md`): `<dir>/<edition>/*.toml` for tokens
+//! and markers, `<dir>/<edition>/models/**/*.toml` for stat cards,
+//! `<dir>/<edition>/crew-cards/*.toml` for crew cards and
+//! `<dir>/<edition>/crews/*.txt` for crew lists.
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +23,11 @@ pub fn shipped_cards() -> &'static [(&'static str, &'static str)] {
 /// The shipped edition files (tokens and markers): (path, text).
 pub fn shipped_edition_files() -> Embedded {
     shipped::SHIPPED_EDITION_FILES
+}
+
+/// The shipped crew cards: (path, text).
+pub fn shipped_crew_cards() -> Embedded {
+    shipped::SHIPPED_CREW_CARDS
 }
 
 /// The shipped ready crew lists: (path, text).
@@ -45,7 +51,11 @@ pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError
         }
         read.add_dir(dir);
     }
-    read.load(shipped_edition_files(), shipped_cards())
+    read.load(
+        shipped_edition_files(),
+        shipped_cards(),
+        shipped_crew_cards(),
+    )
 }
 
 /// Content files read from directories, and the ones that could not be read.
@@ -54,7 +64,19 @@ struct CardFiles {
     /// Each edition's own files (`tokens.toml`, `markers.toml`).
     edition_files: Vec<(String, String)>,
     cards: Vec<(String, String)>,
+    crew_cards: Vec<(String, String)>,
     unreadable: Vec<ContentError>,
+}
+
+/// What a content file is, by where it lies.
+#[derive(Clone, Copy)]
+enum FileKind {
+    /// Directly in `<edition>/`: tokens and markers.
+    Edition,
+    /// Under `<edition>/models/`.
+    Card,
+    /// Under `<edition>/crew-cards/`.
+    CrewCard,
 }
 
 impl CardFiles {
@@ -71,22 +93,25 @@ impl CardFiles {
                 .collect();
             edition_files.sort();
             for path in edition_files {
-                self.read(&path, true);
+                self.read(&path, FileKind::Edition);
             }
             for path in files_below(&dir.join(edition).join("models"), "toml") {
-                self.read(&path, false);
+                self.read(&path, FileKind::Card);
+            }
+            for path in files_below(&dir.join(edition).join("crew-cards"), "toml") {
+                self.read(&path, FileKind::CrewCard);
             }
         }
     }
 
-    fn read(&mut self, path: &Path, edition_file: bool) {
+    fn read(&mut self, path: &Path, kind: FileKind) {
         match std::fs::read_to_string(path) {
             Ok(text) => {
                 let read = (path.display().to_string(), text);
-                if edition_file {
-                    self.edition_files.push(read);
-                } else {
-                    self.cards.push(read);
+                match kind {
+                    FileKind::Edition => self.edition_files.push(read),
+                    FileKind::Card => self.cards.push(read),
+                    FileKind::CrewCard => self.crew_cards.push(read),
                 }
             }
             Err(e) => self.unreadable.push(ContentError {
@@ -101,7 +126,12 @@ impl CardFiles {
     /// The catalog of the embedded edition files and cards, then the files
     /// read; refused whole, with every problem, if any file is wrong or
     /// unreadable.
-    fn load(self, edition_files: Embedded, cards: Embedded) -> Result<Catalog, Vec<ContentError>> {
+    fn load(
+        self,
+        edition_files: Embedded,
+        cards: Embedded,
+        crew_cards: Embedded,
+    ) -> Result<Catalog, Vec<ContentError>> {
         fn read(files: &[(String, String)]) -> impl Iterator<Item = (&str, &str)> {
             files
                 .iter()
@@ -112,8 +142,9 @@ impl CardFiles {
             .copied()
             .chain(read(&self.edition_files));
         let card_files = cards.iter().copied().chain(read(&self.cards));
+        let crew_card_files = crew_cards.iter().copied().chain(read(&self.crew_cards));
         match (
-            Catalog::load(own_files, card_files),
+            Catalog::load_with_crew_cards(own_files, card_files, crew_card_files),
             self.unreadable.is_empty(),
         ) {
             (Ok(catalog), true) => Ok(catalog),
@@ -168,7 +199,7 @@ pub fn load_catalog(dirs: &[&Path]) -> Result<Catalog, Vec<ContentError>> {
     } else {
         &[]
     };
-    read.load(own, &[])
+    read.load(own, &[], &[])
 }
 
 /// `soulstone content check DIR`: every card loads, and every crew list
@@ -204,9 +235,10 @@ pub fn check(dir: &Path) -> Result<String, Vec<String>> {
     }
     if problems.is_empty() {
         Ok(format!(
-            "{}: {} cards and {lists} crew lists, no problems",
+            "{}: {} cards, {} crew cards and {lists} crew lists, no problems",
             dir.display(),
-            catalog.len()
+            catalog.len(),
+            catalog.crew_cards().count()
         ))
     } else {
         Err(problems)

@@ -120,6 +120,13 @@ pub enum AbilityEffect {
     MakeMarker { marker: String },
     /// Every marker of this type within `inches` of the model is removed.
     RemoveMarkers { marker: String, inches: u8 },
+    /// The controllers of the selected models each discard this many cards
+    /// of their choice (all they hold, if fewer).
+    DiscardCards {
+        count: u8,
+        #[serde(default)]
+        to: Selector,
+    },
     /// The model's controller draws cards.
     DrawCards { count: u8 },
     /// The model's controller infuses a soulstone.
@@ -142,6 +149,12 @@ impl AbilityEffect {
             AbilityEffect::AddDamage { .. } => window == AbilityWindow::AddingDamage,
             AbilityEffect::ReduceDamage { .. } => window == AbilityWindow::ReducingDamage,
             AbilityEffect::MakeMarker { .. } => window == AbilityWindow::Killed,
+            // A discard waits for the player's choice on top of the stack;
+            // while damage is being worked out nothing may wait.
+            AbilityEffect::DiscardCards { .. } => !matches!(
+                window,
+                AbilityWindow::AddingDamage | AbilityWindow::ReducingDamage
+            ),
             _ => true,
         }
     }

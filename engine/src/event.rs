@@ -293,6 +293,11 @@ pub enum Event {
         seat: Seat,
         excess: u8,
     },
+    /// A player must discard this many cards of their choice.
+    DiscardRequired {
+        seat: Seat,
+        count: u8,
+    },
     Discarded {
         seat: Seat,
         cards: Vec<Card>,

@@ -81,6 +81,18 @@ pub fn pending(state: &GameState) -> Pending {
                 }],
             });
         }
+        Some(Frame::Discard { seat, count }) => {
+            let hand = state.player(*seat).hand.as_slice();
+            let count = (*count).min(u8::try_from(hand.len()).unwrap_or(u8::MAX));
+            decisions.push(Decision {
+                seat: *seat,
+                prompt: format!("discard {count} card(s) of your choice"),
+                choices: vec![Choice::DiscardCards {
+                    count,
+                    from: hand.to_vec(),
+                }],
+            });
+        }
         Some(
             Frame::Duel { .. }
             | Frame::Damage { .. }

@@ -68,6 +68,10 @@ pub struct ModelSpec {
     /// Without it the card is written here (name, df, wp, max_health...).
     #[serde(default)]
     pub card: Option<String>,
+    /// With `card`: the crew card of the model's crew (by name), whose
+    /// abilities for the model's keywords it gains.
+    #[serde(default)]
+    pub crew_card: Option<String>,
     #[serde(default)]
     pub name: Option<String>,
     #[serde(default)]
@@ -126,10 +130,20 @@ impl ModelSpec {
     /// and its state.
     pub fn model(&self, edition: Edition, catalog: &Catalog) -> Result<Model, ScenarioError> {
         let card = match &self.card {
-            Some(name) => catalog
-                .card(edition, name)
-                .ok_or_else(|| ScenarioError::Setup(format!("no card {name:?} in the content")))?
-                .model_card(),
+            Some(name) => {
+                let crew_card = match &self.crew_card {
+                    Some(crew) => Some(catalog.crew_card(edition, crew).ok_or_else(|| {
+                        ScenarioError::Setup(format!("no crew card {crew:?} in the content"))
+                    })?),
+                    None => None,
+                };
+                catalog
+                    .card(edition, name)
+                    .ok_or_else(|| {
+                        ScenarioError::Setup(format!("no card {name:?} in the content"))
+                    })?
+                    .model_card_in_crew(crew_card)
+            }
             None => {
                 let missing = |field: &str| {
                     ScenarioError::Setup(format!(

@@ -109,6 +109,11 @@ pub enum Frame {
     Flip {
         flip: FlipInProgress,
     },
+    /// A player must discard `count` cards of their choice (an ability's).
+    Discard {
+        seat: Seat,
+        count: u8,
+    },
     /// Abilities that fired at once, waiting for a player to order them.
     Abilities {
         batch: Box<super::ability::AbilityBatch>,
@@ -833,6 +838,12 @@ pub fn apply(state: &mut GameState, event: &Event) {
         Event::HandOverLimit { seat, .. } => {
             state.frames.push(Frame::HandLimit { seat: *seat });
         }
+        Event::DiscardRequired { seat, count } => {
+            state.frames.push(Frame::Discard {
+                seat: *seat,
+                count: *count,
+            });
+        }
         Event::Discarded { seat, cards } => {
             let player = state.player_mut(*seat);
             for card in cards {
@@ -840,7 +851,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     player.discard.push(*card);
                 }
             }
-            state.pop_frame(|f| matches!(f, Frame::HandLimit { .. }));
+            state.pop_frame(|f| matches!(f, Frame::HandLimit { .. } | Frame::Discard { .. }));
         }
         Event::ActivationStarted => {
             for m in Arc::make_mut(&mut state.models) {

@@ -299,6 +299,10 @@ fn the_published_schemas_are_current() {
             "docs/edition.schema.json",
             soulstone_engine::content::edition_schema(),
         ),
+        (
+            "docs/crew-card.schema.json",
+            soulstone_engine::content::crew_card_schema(),
+        ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let generated = serde_json::to_string_pretty(&schema).unwrap() + "\n";
@@ -354,11 +358,24 @@ fn every_shipped_crew_hires_legally_and_is_embedded() {
             .hire(&catalog)
             .unwrap_or_else(|errors| panic!("{file}: {errors:?}"));
         assert!(hired.spent <= 50 && hired.spent >= 45, "{file}: {hired:?}");
+        // The leader's title brings its crew card.
+        let crew_card = hired
+            .crew_card
+            .as_deref()
+            .unwrap_or_else(|| panic!("{file}: the leader brings no crew card"));
+        assert_eq!(
+            catalog
+                .crew_card_of(list.edition, &list.leader)
+                .map(|c| c.name.as_str()),
+            Some(crew_card)
+        );
         factions.insert(list.faction.clone());
     }
     assert!(factions.len() >= 4, "{factions:?}");
     let embedded = soulstone::content::load_for_server(None).unwrap();
     assert_eq!(embedded.len(), catalog.len());
+    assert_eq!(embedded.crew_cards().count(), catalog.crew_cards().count());
+    assert!(catalog.crew_cards().count() >= 4);
 }
 
 /// An operator's content directory is loaded after the shipped cards; a
@@ -480,6 +497,16 @@ fn every_ability_of_the_starter_crews_has_a_scenario() {
             }
         }
     }
+    // A crew card's abilities, on any model of its keyword.
+    for crew_card in shipped().crew_cards() {
+        for grant in &crew_card.grants {
+            for ability in grant.abilities.iter().filter(|a| a.window.is_some()) {
+                if !shown.iter().any(|(_, name)| *name == ability.name) {
+                    missing.push(format!("{}: {}", crew_card.name, ability.name));
+                }
+            }
+        }
+    }
     assert!(
         missing.is_empty(),
         "abilities no scenario fires and expects: {missing:?}"
@@ -594,4 +621,86 @@ fn the_starter_crews_use_every_building_block() {
     assert_eq!(selectors, all_selectors, "selectors no starter card uses");
     assert_eq!(effects, all_effects, "effects no starter card uses");
     assert_eq!(sides, all_sides, "sides no starter card selects");
+}
+
+/// A crew card names its master, which names it back; its abilities are
+/// checked like a card's; a model of its keyword gains them in the crew.
+#[test]
+fn crew_cards_are_checked_and_grant_their_abilities() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/m4e");
+    let writ = std::fs::read_to_string(root.join("crew-cards/marshals-writ.toml")).unwrap();
+    let master =
+        std::fs::read_to_string(root.join("models/guild/odessa-vane-lamplighter-marshal.toml"))
+            .unwrap();
+    let lamplighter = std::fs::read_to_string(root.join("models/guild/lamplighter.toml")).unwrap();
+    let load = |card: &str, master: &str| {
+        Catalog::load_with_crew_cards(
+            soulstone::content::shipped_edition_files().iter().copied(),
+            [
+                ("master.toml", master),
+                ("lamplighter.toml", lamplighter.as_str()),
+            ],
+            [("writ.toml", card)],
+        )
+    };
+    let catalog = load(&writ, &master).unwrap();
+    let card = catalog
+        .crew_card(Edition::Fourth, "Marshal's Writ")
+        .unwrap();
+    let plain = catalog.card(Edition::Fourth, "Lamplighter").unwrap();
+    let in_crew = plain.model_card_in_crew(Some(card));
+    let names = |model: &soulstone_engine::model::ModelCard| -> Vec<String> {
+        model.abilities.iter().map(|a| a.name.clone()).collect()
+    };
+    assert_eq!(names(&plain.model_card()), ["Cinder Trail"]);
+    assert_eq!(names(&in_crew), ["Cinder Trail", "Press the Watch"]);
+
+    let errors = |card: &str, master: &str| -> String {
+        load(card, master)
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let wrong_master = writ.replace("Lamplighter Marshal\"", "Lamp Marshal\"");
+    let error = errors(&wrong_master, &master);
+    assert!(
+        error.contains("writ.toml:4: master") && error.contains("no master card"),
+        "{error}"
+    );
+    let unnamed = master.replace("crew_card = \"Marshal's Writ\"\n", "");
+    assert!(errors(&writ, &unnamed).contains("no master card"));
+    let dangling = master.replace("Marshal's Writ", "Lost Writ");
+    let error = errors(&writ, &dangling);
+    assert!(
+        error.contains("no crew card called \"Lost Writ\""),
+        "{error}"
+    );
+    let bad_window = writ.replace("window = \"duel_started\"", "window = \"killed\"");
+    let error = errors(&bad_window, &master);
+    assert!(
+        error.contains("grants[0].abilities[0].effects[0]")
+            && error.contains("does not act at Killed"),
+        "{error}"
+    );
+    let bad_token = writ.replace(
+        "effects = [{ effect = \"fate_modifier\", by = 1 }]",
+        "effects = [{ effect = \"gain_token\", token = \"glowing\" }]",
+    );
+    let error = errors(&bad_token, &master);
+    assert!(error.contains("glowing is not a token"), "{error}");
+    let minion_with_card =
+        lamplighter.replace("health = 6", "health = 6\ncrew_card = \"Marshal's Writ\"");
+    let error = Catalog::load(
+        soulstone::content::shipped_edition_files().iter().copied(),
+        [("l.toml", minion_with_card.as_str())],
+    )
+    .unwrap_err();
+    assert!(
+        error[0]
+            .message
+            .contains("only a master brings a crew card"),
+        "{error:?}"
+    );
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::crew_card::CrewCard;
 use crate::Edition;
 use crate::ability::{Ability, AbilityEffect, AbilityWindow};
 use crate::duel::{ActionKind, DamageProfile, Stat, Suits, TriggerEffect, TriggerSpec};
@@ -176,6 +177,48 @@ pub struct AbilityDef {
     pub effects: Vec<AbilityEffect>,
 }
 
+impl AbilityDef {
+    /// What is wrong with the ability's building blocks: (field, problem),
+    /// the field relative to the ability.
+    pub fn problems(&self) -> Vec<(String, String)> {
+        let mut problems = Vec::new();
+        match self.window {
+            None if !self.effects.is_empty() => problems.push((
+                "window".to_string(),
+                "an ability with effects needs the window it acts at".to_string(),
+            )),
+            Some(_) if self.effects.is_empty() => problems.push((
+                "effects".to_string(),
+                "an ability with a window needs at least one effect".to_string(),
+            )),
+            _ => {}
+        }
+        if let Some(window) = self.window
+            && let Some((e, effect)) = self
+                .effects
+                .iter()
+                .enumerate()
+                .find(|(_, effect)| !effect.fits(window))
+        {
+            problems.push((
+                format!("effects[{e}]"),
+                format!("{effect:?} does not act at {window:?}"),
+            ));
+        }
+        problems
+    }
+
+    /// The engine's ability, if the engine resolves it (it has a window).
+    pub fn ability(&self) -> Option<Ability> {
+        Some(Ability {
+            name: self.name.clone(),
+            window: self.window?,
+            when: self.when,
+            effects: self.effects.clone(),
+        })
+    }
+}
+
 /// One stat card, as a content file holds it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -217,6 +260,10 @@ pub struct StatCard {
     /// 3rd edition: may use soulstones.
     #[serde(default)]
     pub soulstone_user: bool,
+    /// 4th edition: a master's crew card (by name), which a crew it leads
+    /// brings along (`content/m4e/crew-cards/`).
+    #[serde(default)]
+    pub crew_card: Option<String>,
     #[serde(default)]
     pub abilities: Vec<AbilityDef>,
     #[serde(default)]
@@ -272,6 +319,12 @@ impl StatCard {
         if self.station != Station::Master && self.cost.is_none() {
             problem("cost", "every model but a master has a cost");
         }
+        if self.crew_card.is_some() && self.station != Station::Master {
+            problem("crew_card", "only a master brings a crew card");
+        }
+        if self.crew_card.is_some() && !fourth {
+            problem("crew_card", "crew cards are a 4th edition rule");
+        }
         if self.has(Characteristic::Totem) != self.totem_of.is_some() {
             problem(
                 "totem_of",
@@ -307,28 +360,8 @@ impl StatCard {
                     format!("two abilities called {}", ability.name),
                 ));
             }
-            match ability.window {
-                None if !ability.effects.is_empty() => problems.push((
-                    field("window"),
-                    "an ability with effects needs the window it acts at".into(),
-                )),
-                Some(_) if ability.effects.is_empty() => problems.push((
-                    field("effects"),
-                    "an ability with a window needs at least one effect".into(),
-                )),
-                _ => {}
-            }
-            if let Some(window) = ability.window
-                && let Some((e, effect)) = ability
-                    .effects
-                    .iter()
-                    .enumerate()
-                    .find(|(_, effect)| !effect.fits(window))
-            {
-                problems.push((
-                    format!("abilities[{index}].effects[{e}]"),
-                    format!("{effect:?} does not act at {window:?}"),
-                ));
+            for (field, message) in ability.problems() {
+                problems.push((format!("abilities[{index}].{field}"), message));
             }
         }
         for (index, action) in self.actions.iter().enumerate() {
@@ -372,6 +405,13 @@ impl StatCard {
 
     /// The engine's definition of this model.
     pub fn model_card(&self) -> Arc<ModelCard> {
+        self.model_card_in_crew(None)
+    }
+
+    /// The engine's definition of this model in a crew whose crew card is
+    /// `crew_card`: the abilities it grants the model's keywords count as
+    /// printed on the card, after the card's own.
+    pub fn model_card_in_crew(&self, crew_card: Option<&CrewCard>) -> Arc<ModelCard> {
         let actions = self
             .actions
             .iter()
@@ -447,14 +487,12 @@ impl StatCard {
             abilities: self
                 .abilities
                 .iter()
-                .filter_map(|ability| {
-                    Some(Ability {
-                        name: ability.name.clone(),
-                        window: ability.window?,
-                        when: ability.when,
-                        effects: ability.effects.clone(),
-                    })
-                })
+                .chain(
+                    crew_card
+                        .into_iter()
+                        .flat_map(|card| card.abilities_for(&self.keywords)),
+                )
+                .filter_map(AbilityDef::ability)
                 .collect(),
             actions,
         })

@@ -39,6 +39,8 @@ pub struct HiredCrew {
     pub pool: u8,
     /// Each model with what it cost to hire.
     pub costs: Vec<(String, u8)>,
+    /// The crew card the leader brings (its title's), if any.
+    pub crew_card: Option<String>,
 }
 
 /// A rule of hiring a list breaks, naming the model.
@@ -267,6 +269,7 @@ impl CrewList {
             spent,
             pool: (self.size - spent).min(MAX_LEFTOVER_POOL),
             costs,
+            crew_card: leader.crew_card.clone(),
         })
     }
 }

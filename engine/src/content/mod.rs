@@ -6,6 +6,7 @@
 
 pub mod card;
 pub mod crew;
+pub mod crew_card;
 
 use std::collections::BTreeMap;
 
@@ -16,7 +17,8 @@ use crate::ability::AbilityEffect;
 use crate::marker::{MarkerBook, MarkerDef};
 use crate::table::MarkerKind;
 use crate::token::{TokenBook, TokenDef};
-use card::{StatCard, Station, TriggerDoes};
+use card::{AbilityDef, StatCard, Station, TriggerDoes};
+use crew_card::CrewCard;
 
 /// Content files are small; anything bigger is a mistake.
 pub const MAX_CONTENT_FILE_BYTES: usize = 64 * 1024;
@@ -41,6 +43,7 @@ pub struct Catalog {
     cards: BTreeMap<(EditionKey, String), StatCard>,
     tokens: BTreeMap<EditionKey, TokenBook>,
     markers: BTreeMap<EditionKey, MarkerBook>,
+    crew_cards: BTreeMap<(EditionKey, String), CrewCard>,
 }
 
 /// `Edition` as a map key (no ordering on the public type).
@@ -181,6 +184,15 @@ impl Catalog {
         edition_files: impl IntoIterator<Item = (&'a str, &'a str)>,
         files: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Catalog, Vec<ContentError>> {
+        Self::load_with_crew_cards(edition_files, files, [])
+    }
+
+    /// [`Catalog::load`], with the crew cards (`<edition>/crew-cards/`).
+    pub fn load_with_crew_cards<'a>(
+        edition_files: impl IntoIterator<Item = (&'a str, &'a str)>,
+        files: impl IntoIterator<Item = (&'a str, &'a str)>,
+        crew_card_files: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Catalog, Vec<ContentError>> {
         let mut catalog = Catalog::default();
         let mut errors = Vec::new();
         // Each edition's tokens and markers, from every file that has some.
@@ -275,8 +287,7 @@ impl Catalog {
                     .cloned()
                     .unwrap_or_default()
             };
-            let (Some(book), Some(marker_types)) =
-                (catalog.tokens.get(edition), catalog.markers.get(edition))
+            let (Some(book), Some(_)) = (catalog.tokens.get(edition), catalog.markers.get(edition))
             else {
                 errors.push(ContentError {
                     file: file(),
@@ -287,29 +298,13 @@ impl Catalog {
                 continue;
             };
             for (a, ability) in card.abilities.iter().enumerate() {
-                for (e, effect) in ability.effects.iter().enumerate() {
-                    if let AbilityEffect::GainToken { token, .. }
-                    | AbilityEffect::RemoveToken { token, .. } = effect
-                        && !book.contains(*token)
-                    {
-                        errors.push(ContentError {
-                            file: file(),
-                            line: None,
-                            field: format!("abilities[{a}].effects[{e}].token"),
-                            message: format!("{token} is not a token of this edition"),
-                        });
-                    }
-                    if let AbilityEffect::MakeMarker { marker }
-                    | AbilityEffect::RemoveMarkers { marker, .. } = effect
-                        && marker_types.named(marker).is_none()
-                    {
-                        errors.push(ContentError {
-                            file: file(),
-                            line: None,
-                            field: format!("abilities[{a}].effects[{e}].marker"),
-                            message: format!("no marker type called {marker:?} in this edition"),
-                        });
-                    }
+                for (field, message) in catalog.unknown_names(card.edition, ability) {
+                    errors.push(ContentError {
+                        file: file(),
+                        line: None,
+                        field: format!("abilities[{a}].{field}"),
+                        message,
+                    });
                 }
             }
             for (a, action) in card.actions.iter().enumerate() {
@@ -325,6 +320,84 @@ impl Catalog {
                         });
                     }
                 }
+            }
+        }
+        // Crew cards: each names an existing master, which names it back.
+        let mut crew_card_origin: BTreeMap<(EditionKey, String), String> = BTreeMap::new();
+        for (file, text) in crew_card_files {
+            let error = |line, field: String, message: String| ContentError {
+                file: file.to_string(),
+                line,
+                field,
+                message,
+            };
+            let card: CrewCard = match parse_toml(file, text) {
+                Ok(card) => card,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
+            if let Some((field, message)) = card.problems().into_iter().next() {
+                errors.push(error(line_of_field(text, &field), field, message));
+                continue;
+            }
+            let key = (EditionKey::from(card.edition), card.name.clone());
+            if let Some(first) = crew_card_origin.get(&key) {
+                errors.push(error(
+                    line_of_field(text, "name"),
+                    "name".into(),
+                    format!("{} is already defined in {first}", card.name),
+                ));
+                continue;
+            }
+            let names_it = catalog
+                .cards
+                .get(&(key.0, card.master.trim().to_string()))
+                .is_some_and(|m| m.crew_card.as_deref() == Some(card.name.as_str()));
+            if !names_it {
+                errors.push(error(
+                    line_of_field(text, "master"),
+                    "master".into(),
+                    format!(
+                        "no master card {:?} with crew_card = {:?}",
+                        card.master, card.name
+                    ),
+                ));
+            }
+            let abilities: Vec<(String, &AbilityDef)> =
+                card.grants
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(g, grant)| {
+                        grant.abilities.iter().enumerate().map(move |(a, ability)| {
+                            (format!("grants[{g}].abilities[{a}]"), ability)
+                        })
+                    })
+                    .collect();
+            for (field, ability) in abilities {
+                for (f, message) in catalog.unknown_names(card.edition, ability) {
+                    errors.push(error(None, format!("{field}.{f}"), message));
+                }
+            }
+            crew_card_origin.insert(key.clone(), file.to_string());
+            catalog.crew_cards.insert(key, card);
+        }
+        for ((edition, name), card) in &catalog.cards {
+            if let Some(crew_card) = &card.crew_card
+                && !catalog
+                    .crew_cards
+                    .contains_key(&(*edition, crew_card.clone()))
+            {
+                errors.push(ContentError {
+                    file: origin
+                        .get(&(*edition, name.clone()))
+                        .cloned()
+                        .unwrap_or_default(),
+                    line: None,
+                    field: "crew_card".into(),
+                    message: format!("no crew card called {crew_card:?}"),
+                });
             }
         }
         // A totem's master must exist.
@@ -364,6 +437,50 @@ impl Catalog {
         self.tokens.get(&edition.into())
     }
 
+    /// The tokens and marker types an ability names that `edition` does not
+    /// define: (field relative to the ability, problem).
+    fn unknown_names(&self, edition: Edition, ability: &AbilityDef) -> Vec<(String, String)> {
+        let tokens = self.tokens(edition);
+        let markers = self.markers(edition);
+        let mut problems = Vec::new();
+        for (e, effect) in ability.effects.iter().enumerate() {
+            if let AbilityEffect::GainToken { token, .. } | AbilityEffect::RemoveToken { token, .. } =
+                effect
+                && !tokens.is_some_and(|book| book.contains(*token))
+            {
+                problems.push((
+                    format!("effects[{e}].token"),
+                    format!("{token} is not a token of this edition"),
+                ));
+            }
+            if let AbilityEffect::MakeMarker { marker }
+            | AbilityEffect::RemoveMarkers { marker, .. } = effect
+                && markers.is_none_or(|book| book.named(marker).is_none())
+            {
+                problems.push((
+                    format!("effects[{e}].marker"),
+                    format!("no marker type called {marker:?} in this edition"),
+                ));
+            }
+        }
+        problems
+    }
+
+    /// A crew card by name.
+    pub fn crew_card(&self, edition: Edition, name: &str) -> Option<&CrewCard> {
+        self.crew_cards.get(&(edition.into(), name.to_string()))
+    }
+
+    /// The crew card a crew led by `leader` (a full name) brings, if any.
+    pub fn crew_card_of(&self, edition: Edition, leader: &str) -> Option<&CrewCard> {
+        let name = self.card(edition, leader)?.crew_card.as_deref()?;
+        self.crew_card(edition, name)
+    }
+
+    pub fn crew_cards(&self) -> impl Iterator<Item = &CrewCard> {
+        self.crew_cards.values()
+    }
+
     /// The marker types of `edition`.
     pub fn markers(&self, edition: Edition) -> Option<&MarkerBook> {
         self.markers.get(&edition.into())
@@ -393,6 +510,11 @@ impl Catalog {
             .filter(move |((e, _), card)| *e == edition && card.totem_of.as_deref() == Some(master))
             .map(|(_, card)| card)
     }
+}
+
+/// The JSON Schema of a crew card file (`docs/crew-card.schema.json`).
+pub fn crew_card_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(CrewCard)).unwrap_or_default()
 }
 
 /// The JSON Schema of an edition file, tokens and markers

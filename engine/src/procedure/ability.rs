@@ -302,6 +302,25 @@ impl Sim<'_> {
                         self.emit(Event::MarkerRemoved { id })?;
                     }
                 }
+                AbilityEffect::DiscardCards { count, to } => {
+                    let mut seats: Vec<Seat> = self
+                        .selected(to, model, other)
+                        .iter()
+                        .filter_map(|id| self.state.model(*id).map(|m| m.owner))
+                        .collect();
+                    seats.sort();
+                    seats.dedup();
+                    for seat in seats {
+                        let held = self.state.player(seat).hand.len();
+                        let count = (*count).min(u8::try_from(held).unwrap_or(u8::MAX));
+                        if count > 0 {
+                            // The choice waits on top of the stack; the
+                            // ability's other effects have resolved by then.
+                            self.push_check()?;
+                            self.emit(Event::DiscardRequired { seat, count })?;
+                        }
+                    }
+                }
                 AbilityEffect::DrawCards { count } => {
                     for _ in 0..(*count).min(MAX_DRAW) {
                         self.draw(owner)?;

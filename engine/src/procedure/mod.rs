@@ -101,6 +101,7 @@ enum FrameNow {
     Duel(DuelStep),
     Damage(DamageStage),
     HandLimit(Seat),
+    Discard(Seat, u8),
     Flip(crate::flip::FlipStage),
     Abilities,
 }
@@ -238,6 +239,7 @@ impl Sim<'_> {
             Some(Frame::Duel { duel }) => FrameNow::Duel(duel.step),
             Some(Frame::Damage { progress }) => FrameNow::Damage(progress.stage()),
             Some(Frame::HandLimit { seat }) => FrameNow::HandLimit(*seat),
+            Some(Frame::Discard { seat, count }) => FrameNow::Discard(*seat, *count),
             // Inside an action, between its procedures: only the order of
             // the damage it dealt can be waiting.
             Some(Frame::Action { .. }) => FrameNow::None,
@@ -260,6 +262,9 @@ impl Sim<'_> {
             FrameNow::Duel(step) => self.duel_command(seat, step, command),
             FrameNow::Damage(stage) => self.damage_command(seat, stage, command),
             FrameNow::HandLimit(over) => self.hand_limit_command(seat, over, command),
+            FrameNow::Discard(chooser, count) => {
+                self.discard_command(seat, chooser, count, command)
+            }
             FrameNow::Flip(stage) => self.flip_command(seat, stage, command),
             FrameNow::Abilities => self.ability_command(seat, command),
             FrameNow::None => match self.damage_order() {
@@ -495,6 +500,7 @@ impl Sim<'_> {
                 Some(Frame::Duel { .. }) => self.advance_duel()?,
                 Some(Frame::Damage { .. }) => self.advance_damage()?,
                 Some(Frame::HandLimit { .. }) => false,
+                Some(Frame::Discard { .. }) => self.advance_discard()?,
                 Some(Frame::Action { .. }) => self.advance_action()?,
                 Some(Frame::Flip { .. }) => self.advance_flip()?,
                 Some(Frame::Abilities { .. }) => self.advance_abilities()?,
