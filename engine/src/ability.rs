@@ -13,6 +13,10 @@ use crate::token::{Condition, Token};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AbilityWindow {
+    /// The model's activation starts (after its tokens').
+    ActivationStarted,
+    /// The model's activation ends (after its tokens').
+    ActivationEnded,
     /// The model starts a duel with its own action, before either side
     /// modifies it.
     DuelStarted,
@@ -190,6 +194,8 @@ pub struct FiredAbility {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "then", rename_all = "snake_case")]
 pub enum AfterAbilities {
+    /// The activation of this model ends.
+    EndActivation { model: crate::model::ModelId },
     /// Killed timing, steps 3 (Demise) to 6, for this model.
     FinishKilling {
         model: crate::model::ModelId,

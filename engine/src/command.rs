@@ -100,8 +100,12 @@ pub enum FlowCommand {
     },
     /// End of turn: each player shuffles their discard pile into their deck.
     ShuffleDiscards,
-    /// A new activation: once-per-activation reductions are available again.
-    NewActivation,
+    /// A model activates: its start-of-activation effects resolve, and
+    /// once-per-activation limits start again. Actions follow inside it.
+    StartActivation { model: ModelId },
+    /// The active model's activation ends: its end-of-activation effects
+    /// resolve.
+    EndActivation,
     /// Ends the game and reveals the server seed.
     EndGame,
 }

@@ -302,7 +302,13 @@ pub enum Event {
         seat: Seat,
         cards: Vec<Card>,
     },
-    ActivationStarted,
+    /// A model's activation starts (once-per-activation limits start again).
+    ActivationStarted {
+        model: ModelId,
+    },
+    ActivationEnded {
+        model: ModelId,
+    },
     /// A model's ability resolves (its effects follow as facts of their own).
     AbilityUsed {
         model: ModelId,

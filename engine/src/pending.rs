@@ -98,7 +98,8 @@ pub fn pending(state: &GameState) -> Pending {
             | Frame::Damage { .. }
             | Frame::Action { .. }
             | Frame::Flip { .. }
-            | Frame::Abilities { .. },
+            | Frame::Abilities { .. }
+            | Frame::Activation { .. },
         )
         | None
             if !state.ended =>
@@ -125,7 +126,11 @@ pub fn pending(state: &GameState) -> Pending {
     }
     Pending {
         version: state.version,
-        waiting_for_game: decisions.is_empty() && state.frames.is_empty() && !state.ended,
+        // The flow's next command is awaited when nothing is in progress
+        // but, perhaps, an activation (its actions are the flow's).
+        waiting_for_game: decisions.is_empty()
+            && matches!(state.frame(), None | Some(Frame::Activation { .. }))
+            && !state.ended,
         ended: state.ended,
         decisions,
     }
@@ -133,7 +138,7 @@ pub fn pending(state: &GameState) -> Pending {
 
 fn prompt(state: &GameState) -> String {
     match state.frame() {
-        None | Some(Frame::Action { .. }) => {
+        None | Some(Frame::Action { .. } | Frame::Activation { .. }) => {
             "choose which damaged model resolves its damage first".into()
         }
         Some(Frame::Duel { duel }) => match duel.step {
@@ -235,9 +240,9 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
             }
             DuelStep::Flip | DuelStep::Outcome => {}
         },
-        // Nothing in progress (or an action between its procedures): only
-        // the order of damage dealt at once.
-        None | Some(Frame::Action { .. }) => {
+        // Nothing in progress (or an activation or action between its
+        // procedures): only the order of damage dealt at once.
+        None | Some(Frame::Action { .. } | Frame::Activation { .. }) => {
             for instance in &state.damage_queue {
                 let command = PlayerCommand::ResolveDamageFirst {
                     model: instance.target,

@@ -109,6 +109,10 @@ pub enum Frame {
     Flip {
         flip: FlipInProgress,
     },
+    /// A model's activation: the game flow's actions for it happen inside.
+    Activation {
+        model: ModelId,
+    },
     /// A player must discard `count` cards of their choice (an ability's).
     Discard {
         seat: Seat,
@@ -853,10 +857,16 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
             state.pop_frame(|f| matches!(f, Frame::HandLimit { .. } | Frame::Discard { .. }));
         }
-        Event::ActivationStarted => {
+        Event::ActivationStarted { model } => {
+            // Once-per-activation limits hold during each activation, any
+            // model's.
             for m in Arc::make_mut(&mut state.models) {
                 m.reductions_used.clear();
             }
+            state.frames.push(Frame::Activation { model: *model });
+        }
+        Event::ActivationEnded { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::Activation { .. }));
         }
         // Its effects are facts of their own; in a batch it leaves the queue.
         Event::AbilityUsed { model, index, .. } => {

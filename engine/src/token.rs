@@ -188,6 +188,10 @@ impl<'de> Deserialize<'de> for Tokens {
 pub enum Window {
     /// Whenever the model's Df or Wp is read (a lasting change).
     ReadingStat,
+    /// The model's activation starts.
+    ActivationStarted,
+    /// The model's activation ends.
+    ActivationEnded,
     /// A duel has started, before anyone modifies it (the initiator's tokens).
     DuelStarted,
     /// A side modifies its duel: the player may spend the token (`optional`).

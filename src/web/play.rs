@@ -81,7 +81,10 @@ mod tests {
                 count: 7,
             },
             FlowCommand::ShuffleDiscards,
-            FlowCommand::NewActivation,
+            FlowCommand::StartActivation {
+                model: soulstone_engine::model::ModelId(1),
+            },
+            FlowCommand::EndActivation,
             FlowCommand::EndGame,
             FlowCommand::DealDamage {
                 target: soulstone_engine::model::ModelId(1),

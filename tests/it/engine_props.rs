@@ -290,7 +290,9 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
 
 pub(crate) fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
     let model = ModelId(rng.random_range(1..=4));
-    match rng.random_range(0..10) {
+    match rng.random_range(0..12) {
+        10 => FlowCommand::StartActivation { model },
+        11 => FlowCommand::EndActivation,
         0..=4 => match random_action(rng, state).filter(|_| rng.random_bool(0.7)) {
             Some(action) => action,
             None => random_duel(rng, state),
@@ -311,7 +313,7 @@ pub(crate) fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> Fl
             count: rng.random_range(1..=4),
         },
         7 => FlowCommand::ShuffleDiscards,
-        8 => FlowCommand::NewActivation,
+        8 => FlowCommand::ShuffleDiscards,
         _ => FlowCommand::GainToken {
             model,
             token: any_token(rng),
@@ -324,6 +326,8 @@ pub(crate) fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> Fl
 fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
     use soulstone_engine::ability::{AbilityEffect as E, AbilityWindow as W, Selector, SideFilter};
     let windows = [
+        W::ActivationStarted,
+        W::ActivationEnded,
         W::DuelStarted,
         W::Targeted,
         W::AddingDamage,
@@ -580,6 +584,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Damage { .. } => "damage",
             Frame::HandLimit { .. } => "hand_limit",
             Frame::Discard { .. } => "discard",
+            Frame::Activation { .. } => "activation",
             Frame::Action { .. } => "action",
             Frame::Flip { .. } => "flip",
             Frame::Abilities { .. } => "abilities",

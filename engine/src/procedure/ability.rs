@@ -193,6 +193,9 @@ impl Sim<'_> {
             Some(AfterAbilities::FinishKilling { model, credit }) => {
                 self.finish_killing(model, credit)
             }
+            Some(AfterAbilities::EndActivation { model }) => {
+                self.emit(Event::ActivationEnded { model })
+            }
         }
     }
 

@@ -14,6 +14,7 @@ use std::sync::Arc;
 mod ability;
 pub(crate) use ability::batch_options;
 mod action;
+mod activation;
 mod contributions;
 mod damage;
 mod duel;
@@ -239,6 +240,9 @@ impl Sim<'_> {
             Some(Frame::Duel { duel }) => FrameNow::Duel(duel.step),
             Some(Frame::Damage { progress }) => FrameNow::Damage(progress.stage()),
             Some(Frame::HandLimit { seat }) => FrameNow::HandLimit(*seat),
+            // Between the activation's actions, only the order of damage
+            // dealt can be waiting.
+            Some(Frame::Activation { .. }) => FrameNow::None,
             Some(Frame::Discard { seat, count }) => FrameNow::Discard(*seat, *count),
             // Inside an action, between its procedures: only the order of
             // the damage it dealt can be waiting.
@@ -275,8 +279,10 @@ impl Sim<'_> {
     }
 
     fn flow_command(&mut self, command: &FlowCommand) -> Result<(), RuleError> {
-        // The game flow's next step waits until every procedure has ended.
-        let idle = self.state.frames.is_empty() && !self.state.ended;
+        // The game flow's next step waits until every procedure has ended,
+        // except an activation, whose actions are the flow's.
+        let idle = !self.state.ended
+            && matches!(self.state.frame(), None | Some(Frame::Activation { .. }));
         match command {
             FlowCommand::EndGame => {
                 if self.state.ended {
@@ -357,7 +363,8 @@ impl Sim<'_> {
                 self.gain_token(*model, *token, *value)
             }
             FlowCommand::ShuffleDiscards => self.shuffle_both_decks(),
-            FlowCommand::NewActivation => self.emit(Event::ActivationStarted),
+            FlowCommand::StartActivation { model } => self.start_activation(*model),
+            FlowCommand::EndActivation => self.end_activation(),
         }
     }
 
@@ -502,6 +509,13 @@ impl Sim<'_> {
                 Some(Frame::HandLimit { .. }) => false,
                 Some(Frame::Discard { .. }) => self.advance_discard()?,
                 Some(Frame::Action { .. }) => self.advance_action()?,
+                Some(Frame::Activation { .. }) => {
+                    if self.state.damage_queue.is_empty() {
+                        false
+                    } else {
+                        self.start_next_damage()?
+                    }
+                }
                 Some(Frame::Flip { .. }) => self.advance_flip()?,
                 Some(Frame::Abilities { .. }) => self.advance_abilities()?,
                 None => {
