@@ -17,6 +17,8 @@ pub enum AbilityWindow {
     ActivationStarted,
     /// The model's activation ends (after its tokens').
     ActivationEnded,
+    /// The end phase of the turn (after the tokens').
+    EndPhase,
     /// The model starts a duel with its own action, before either side
     /// modifies it.
     DuelStarted,

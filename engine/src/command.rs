@@ -106,6 +106,9 @@ pub enum FlowCommand {
     /// The active model's activation ends: its end-of-activation effects
     /// resolve.
     EndActivation,
+    /// The end phase: every model's end-phase tokens and abilities, the
+    /// `first` player's models first (the player with initiative).
+    EndPhase { first: Seat },
     /// Ends the game and reveals the server seed.
     EndGame,
 }

@@ -309,6 +309,10 @@ pub enum Event {
     ActivationEnded {
         model: ModelId,
     },
+    /// The turn's end phase: end-phase tokens and abilities follow.
+    EndPhaseStarted {
+        first: Seat,
+    },
     /// A model's ability resolves (its effects follow as facts of their own).
     AbilityUsed {
         model: ModelId,

@@ -865,6 +865,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
             state.frames.push(Frame::Activation { model: *model });
         }
+        Event::EndPhaseStarted { .. } => {}
         Event::ActivationEnded { .. } => {
             state.pop_frame(|f| matches!(f, Frame::Activation { .. }));
         }

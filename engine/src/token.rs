@@ -192,6 +192,8 @@ pub enum Window {
     ActivationStarted,
     /// The model's activation ends.
     ActivationEnded,
+    /// The end phase of the turn.
+    EndPhase,
     /// A duel has started, before anyone modifies it (the initiator's tokens).
     DuelStarted,
     /// A side modifies its duel: the player may spend the token (`optional`).
@@ -243,6 +245,14 @@ pub enum Effect {
     ReduceDamage { by: u8 },
     /// The killed model infuses no soulstone.
     NoSoulstoneOnDeath,
+    /// The model suffers this much damage (resolved after what is
+    /// resolving now; at `end_phase`, `activation_started` or
+    /// `activation_ended`).
+    SufferDamage {
+        amount: u8,
+        #[serde(default)]
+        irreducible: bool,
+    },
     /// The duel's total gains a suit the player names.
     AddSuit,
     /// The player looks at the top card of their deck and keeps or discards it.
@@ -409,6 +419,22 @@ impl TokenBook {
                     return Err((
                         field(&format!("rules[{r}].effects")),
                         format!("{effect:?} comes only from spending a token (modifying_duel)"),
+                    ));
+                }
+                let damage_effect = rule
+                    .effects
+                    .iter()
+                    .any(|e| matches!(e, Effect::SufferDamage { .. }));
+                if damage_effect
+                    && !matches!(
+                        rule.window,
+                        Window::EndPhase | Window::ActivationStarted | Window::ActivationEnded
+                    )
+                {
+                    return Err((
+                        field(&format!("rules[{r}].effects")),
+                        "suffer_damage acts at end_phase or at the start or end of an activation"
+                            .into(),
                     ));
                 }
                 let stat_effect = rule

@@ -290,9 +290,16 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
 
 pub(crate) fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
     let model = ModelId(rng.random_range(1..=4));
-    match rng.random_range(0..12) {
+    match rng.random_range(0..13) {
         10 => FlowCommand::StartActivation { model },
         11 => FlowCommand::EndActivation,
+        12 => FlowCommand::EndPhase {
+            first: if rng.random_bool(0.5) {
+                Seat::A
+            } else {
+                Seat::B
+            },
+        },
         0..=4 => match random_action(rng, state).filter(|_| rng.random_bool(0.7)) {
             Some(action) => action,
             None => random_duel(rng, state),
@@ -328,6 +335,7 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
     let windows = [
         W::ActivationStarted,
         W::ActivationEnded,
+        W::EndPhase,
         W::DuelStarted,
         W::Targeted,
         W::AddingDamage,

@@ -157,7 +157,7 @@ fn a_bad_tokens_file_is_refused_with_its_line_and_field() {
     )
     .unwrap();
     let error = tokens_error(&shipped.replace("window = \"killed\"", "window = \"killled\""));
-    assert!(error.contains("token[10].rules[0].window"), "{error}");
+    assert!(error.contains("token[11].rules[0].window"), "{error}");
     assert!(error.contains("unknown variant `killled`"), "{error}");
     let error = tokens_error(&shipped.replace("cancels = \"Injured\"", "cancels = \"Hurt\""));
     assert!(

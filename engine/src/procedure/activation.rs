@@ -1,9 +1,10 @@
-//! A model's activation: its start (once-per-activation limits start
+//! A model's activation and the end phase. The activation: its start (once-per-activation limits start
 //! again, start-of-activation tokens and abilities), the actions the game
 //! flow takes for it inside, and its end (end-of-activation tokens, such
 //! as a token that lasts until then, and abilities).
 
 use super::*;
+use crate::damage::DamageAmount;
 
 impl Sim<'_> {
     pub(super) fn start_activation(&mut self, model: ModelId) -> Result<(), RuleError> {
@@ -18,7 +19,8 @@ impl Sim<'_> {
             .ok_or_else(|| RuleError::invalid(format!("model {} is not in play", model.0)))?;
         self.push_check()?;
         self.emit(Event::ActivationStarted { model })?;
-        self.open_window(model, None, Window::ActivationStarted, Situation::default())?;
+        let batch = self.batch();
+        self.token_window(model, Window::ActivationStarted, batch)?;
         let fired = self.fired(
             model,
             AbilityWindow::ActivationStarted,
@@ -28,13 +30,75 @@ impl Sim<'_> {
         self.resolve_batch(fired, owner, None)
     }
 
+    /// The end phase: each model's tokens, then every model's end-phase
+    /// abilities as one batch, `first`'s models first.
+    pub(super) fn end_phase(&mut self, first: Seat) -> Result<(), RuleError> {
+        if self.state.frame().is_some() {
+            return refuse("the end phase comes after every activation has ended");
+        }
+        let mut order: Vec<(bool, ModelId)> = self
+            .state
+            .models
+            .iter()
+            .filter(|m| m.in_play())
+            .map(|m| (m.owner != first, m.id))
+            .collect();
+        order.sort();
+        self.emit(Event::EndPhaseStarted { first })?;
+        // Damage the tokens deal now is dealt at once: one batch.
+        let batch = self.batch();
+        let mut fired = Vec::new();
+        for (_, model) in order {
+            self.token_window(model, Window::EndPhase, batch)?;
+            fired.extend(self.fired(model, AbilityWindow::EndPhase, Situation::default(), None));
+        }
+        self.resolve_batch(fired, first, None)
+    }
+
+    /// Opens a window outside a duel for `model`'s tokens, including the
+    /// damage they deal.
+    fn token_window(
+        &mut self,
+        model: ModelId,
+        window: Window,
+        batch: u32,
+    ) -> Result<(), RuleError> {
+        for (token, effect) in self.open_window(model, None, window, Situation::default())? {
+            if let Effect::SufferDamage {
+                amount,
+                irreducible,
+            } = effect
+            {
+                let owner = self.model_owner(model)?;
+                self.queue(DamageInstance {
+                    target: model,
+                    source: self.token_name(token),
+                    credit: None,
+                    attacker: Some(owner),
+                    amount: DamageAmount::Fixed { amount },
+                    modifiers: 0,
+                    raises: 0,
+                    additions: Vec::new(),
+                    tie: false,
+                    cover: false,
+                    irreducible,
+                    infuse_on_kill: None,
+                    batch,
+                    from_ability: true,
+                })?;
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn end_activation(&mut self) -> Result<(), RuleError> {
         let Some(Frame::Activation { model }) = self.state.frame() else {
             return refuse("no activation is in progress");
         };
         let model = *model;
         let owner = self.model_owner(model)?;
-        self.open_window(model, None, Window::ActivationEnded, Situation::default())?;
+        let batch = self.batch();
+        self.token_window(model, Window::ActivationEnded, batch)?;
         let fired = self.fired(
             model,
             AbilityWindow::ActivationEnded,

@@ -371,6 +371,7 @@ impl Sim<'_> {
                 | Effect::AddDamage { .. }
                 | Effect::ReduceDamage { .. }
                 | Effect::NoSoulstoneOnDeath
+                | Effect::SufferDamage { .. }
                 | Effect::ModifyStat { .. } => {}
             }
         }

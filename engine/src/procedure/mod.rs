@@ -365,6 +365,7 @@ impl Sim<'_> {
             FlowCommand::ShuffleDiscards => self.shuffle_both_decks(),
             FlowCommand::StartActivation { model } => self.start_activation(*model),
             FlowCommand::EndActivation => self.end_activation(),
+            FlowCommand::EndPhase { first } => self.end_phase(*first),
         }
     }
 
