@@ -50,6 +50,35 @@ pub struct DamageInstance {
     pub from_ability: bool,
 }
 
+impl DamageInstance {
+    /// A fixed amount of damage from `source` with nothing else about it
+    /// (no credit, no flip, no tie or cover); callers set what differs.
+    pub fn fixed(
+        target: ModelId,
+        source: String,
+        amount: u8,
+        irreducible: bool,
+        batch: u32,
+    ) -> Self {
+        DamageInstance {
+            target,
+            source,
+            credit: None,
+            attacker: None,
+            amount: DamageAmount::Fixed { amount },
+            modifiers: 0,
+            raises: 0,
+            additions: Vec::new(),
+            tie: false,
+            cover: false,
+            irreducible,
+            infuse_on_kill: None,
+            batch,
+            from_ability: false,
+        }
+    }
+}
+
 /// Where the damage timing of one instance stands: worked out from what
 /// has happened (the flags of [`DamageProgress`]), never stored or logged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -383,39 +383,32 @@ impl Catalog {
             crew_card_origin.insert(key.clone(), file.to_string());
             catalog.crew_cards.insert(key, card);
         }
+        // What a card names must exist: its crew card, a totem's master.
         for ((edition, name), card) in &catalog.cards {
-            if let Some(crew_card) = &card.crew_card
-                && !catalog
-                    .crew_cards
-                    .contains_key(&(*edition, crew_card.clone()))
-            {
+            let mut missing = |field: &str, message: String| {
                 errors.push(ContentError {
                     file: origin
                         .get(&(*edition, name.clone()))
                         .cloned()
                         .unwrap_or_default(),
                     line: None,
-                    field: "crew_card".into(),
-                    message: format!("no crew card called {crew_card:?}"),
-                });
+                    field: field.into(),
+                    message,
+                })
+            };
+            if let Some(crew_card) = &card.crew_card
+                && !catalog
+                    .crew_cards
+                    .contains_key(&(*edition, crew_card.clone()))
+            {
+                missing("crew_card", format!("no crew card called {crew_card:?}"));
             }
-        }
-        // A totem's master must exist.
-        for ((edition, name), card) in &catalog.cards {
             if let Some(master) = &card.totem_of {
                 let found = catalog.cards.iter().any(|((e, _), c)| {
                     e == edition && c.name == *master && c.station == Station::Master
                 });
                 if !found {
-                    errors.push(ContentError {
-                        file: origin
-                            .get(&(*edition, name.clone()))
-                            .cloned()
-                            .unwrap_or_default(),
-                        line: None,
-                        field: "totem_of".into(),
-                        message: format!("no master called {master:?}"),
-                    });
+                    missing("totem_of", format!("no master called {master:?}"));
                 }
             }
         }

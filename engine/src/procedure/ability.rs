@@ -8,7 +8,6 @@
 
 use super::*;
 use crate::ability::{AbilityBatch, AfterAbilities, FiredAbility, Selector, SideFilter};
-use crate::damage::DamageAmount;
 use crate::table::measure::{base_contact, within_card_range};
 use crate::table::{Board, ObjectId, Target};
 
@@ -266,20 +265,16 @@ impl Sim<'_> {
                     let batch = self.batch();
                     for id in self.selected(to, model, other) {
                         self.queue(DamageInstance {
-                            target: id,
-                            source: name.to_string(),
                             credit: Some(model),
                             attacker: Some(owner),
-                            amount: DamageAmount::Fixed { amount: *amount },
-                            modifiers: 0,
-                            raises: 0,
-                            additions: Vec::new(),
-                            tie: false,
-                            cover: false,
-                            irreducible: *irreducible,
-                            infuse_on_kill: None,
-                            batch,
                             from_ability: true,
+                            ..DamageInstance::fixed(
+                                id,
+                                name.to_string(),
+                                *amount,
+                                *irreducible,
+                                batch,
+                            )
                         })?;
                     }
                 }
@@ -362,25 +357,13 @@ impl Sim<'_> {
 
     /// The markers called `name` within `inches` of `model` on the table.
     fn markers_within(&self, model: ModelId, name: &str, inches: u8) -> Vec<ObjectId> {
-        if self.state.model(model).and_then(|m| m.placement).is_none() {
-            return Vec::new();
-        }
-        let table = self.state.table();
-        let board = Board::new(&table, self.state.edition);
-        let Ok(origin) = board.body(Target::Object(model.object())) else {
-            return Vec::new();
-        };
-        self.state
+        let markers = self
+            .state
             .markers
             .iter()
             .filter(|m| m.name == name)
-            .filter(|m| {
-                board
-                    .body(Target::Object(m.id))
-                    .is_ok_and(|body| within_card_range(self.state.edition, &origin, &body, inches))
-            })
-            .map(|m| m.id)
-            .collect()
+            .map(|m| m.id);
+        self.objects_within(model, inches, markers)
     }
 
     /// Other models in play within `inches` of `model` on the table, in id order.
@@ -391,15 +374,11 @@ impl Sim<'_> {
         side: SideFilter,
         keyword: Option<&str>,
     ) -> Vec<ModelId> {
-        let Some(me) = self.state.model(model).filter(|m| m.placement.is_some()) else {
+        let Some(me) = self.state.model(model) else {
             return Vec::new();
         };
-        let table = self.state.table();
-        let board = Board::new(&table, self.state.edition);
-        let Ok(origin) = board.body(Target::Object(model.object())) else {
-            return Vec::new();
-        };
-        self.state
+        let candidates = self
+            .state
             .models
             .iter()
             .filter(|m| m.id != model && m.in_play() && m.placement.is_some())
@@ -409,9 +388,33 @@ impl Sim<'_> {
                 SideFilter::Enemy => m.owner != me.owner,
             })
             .filter(|m| keyword.is_none_or(|k| m.card.keywords.iter().any(|own| own == k)))
-            .filter(|m| {
-                board.body(Target::Object(m.id.object())).is_ok_and(|body| {
-                    // 0 inches is base contact, which also needs the same height.
+            .map(|m| m.id.object());
+        self.objects_within(model, inches, candidates)
+            .into_iter()
+            .filter_map(|id| u16::try_from(id.0).ok().map(ModelId))
+            .collect()
+    }
+
+    /// The `candidates` on the table within `inches` of `model` (0: in base
+    /// contact, which also needs the same height); none when `model` is
+    /// not on the table.
+    fn objects_within(
+        &self,
+        model: ModelId,
+        inches: u8,
+        candidates: impl Iterator<Item = ObjectId>,
+    ) -> Vec<ObjectId> {
+        if self.state.model(model).and_then(|m| m.placement).is_none() {
+            return Vec::new();
+        }
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        let Ok(origin) = board.body(Target::Object(model.object())) else {
+            return Vec::new();
+        };
+        candidates
+            .filter(|id| {
+                board.body(Target::Object(*id)).is_ok_and(|body| {
                     if inches == 0 {
                         base_contact(&origin, &body)
                     } else {
@@ -419,7 +422,6 @@ impl Sim<'_> {
                     }
                 })
             })
-            .map(|m| m.id)
             .collect()
     }
 

@@ -4,7 +4,6 @@
 //! as a token that lasts until then, and abilities).
 
 use super::*;
-use crate::damage::DamageAmount;
 
 impl Sim<'_> {
     pub(super) fn start_activation(&mut self, model: ModelId) -> Result<(), RuleError> {
@@ -71,20 +70,15 @@ impl Sim<'_> {
             {
                 let owner = self.model_owner(model)?;
                 self.queue(DamageInstance {
-                    target: model,
-                    source: self.token_name(token),
-                    credit: None,
                     attacker: Some(owner),
-                    amount: DamageAmount::Fixed { amount },
-                    modifiers: 0,
-                    raises: 0,
-                    additions: Vec::new(),
-                    tie: false,
-                    cover: false,
-                    irreducible,
-                    infuse_on_kill: None,
-                    batch,
                     from_ability: true,
+                    ..DamageInstance::fixed(
+                        model,
+                        self.token_name(token),
+                        amount,
+                        irreducible,
+                        batch,
+                    )
                 })?;
             }
         }

@@ -504,22 +504,16 @@ impl Sim<'_> {
             for victim in &demise.targets {
                 if self.state.model(*victim).is_some_and(|m| m.in_play()) {
                     self.queue(DamageInstance {
-                        target: *victim,
-                        source: demise.name.clone(),
                         credit: Some(target),
                         attacker: Some(model.owner),
-                        amount: DamageAmount::Fixed {
-                            amount: demise.damage,
-                        },
-                        modifiers: 0,
-                        raises: 0,
-                        additions: Vec::new(),
-                        tie: false,
-                        cover: false,
-                        irreducible: demise.irreducible,
-                        infuse_on_kill: None,
-                        batch,
                         from_ability: true,
+                        ..DamageInstance::fixed(
+                            *victim,
+                            demise.name.clone(),
+                            demise.damage,
+                            demise.irreducible,
+                            batch,
+                        )
                     })?;
                 }
             }

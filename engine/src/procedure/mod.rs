@@ -318,25 +318,14 @@ impl Sim<'_> {
                 if let Some(credit) = credit {
                     self.model_owner(*credit)?;
                 }
+                let source = if source.is_empty() {
+                    "damage".into()
+                } else {
+                    source.clone()
+                };
                 let instance = DamageInstance {
-                    target: *target,
-                    source: if source.is_empty() {
-                        "damage".into()
-                    } else {
-                        source.clone()
-                    },
                     credit: *credit,
-                    attacker: None,
-                    amount: DamageAmount::Fixed { amount: *amount },
-                    modifiers: 0,
-                    raises: 0,
-                    additions: Vec::new(),
-                    tie: false,
-                    cover: false,
-                    irreducible: *irreducible,
-                    infuse_on_kill: None,
-                    batch: self.batch(),
-                    from_ability: false,
+                    ..DamageInstance::fixed(*target, source, *amount, *irreducible, self.batch())
                 };
                 self.queue(instance)
             }
