@@ -33,7 +33,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
     let max_health = rng.random_range(1..=8);
     let mut tokens = Tokens::default();
     // Any of the edition's tokens.
-    for (token, _) in shipped_content().tokens(edition).unwrap().tokens() {
+    for token in edition_tokens(edition) {
         if rng.random_bool(0.2) {
             tokens.set(token, 1);
         }
@@ -343,12 +343,7 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
         W::Damaged,
         W::Killed,
     ];
-    let tokens: Vec<Token> = shipped_content()
-        .tokens(edition)
-        .unwrap()
-        .tokens()
-        .map(|(token, _)| token)
-        .collect();
+    let tokens = edition_tokens(edition);
     let mut abilities = Vec::new();
     for number in 0..rng.random_range(0..=2) {
         let window = *windows.choose(rng).unwrap();
@@ -421,6 +416,16 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
     abilities
 }
 
+/// Every token `edition` defines.
+fn edition_tokens(edition: Edition) -> Vec<Token> {
+    shipped_content()
+        .tokens(edition)
+        .unwrap()
+        .tokens()
+        .map(|(token, _)| token)
+        .collect()
+}
+
 /// A token of either edition (so sometimes one the game's edition lacks).
 fn any_token(rng: &mut ChaCha8Rng) -> Token {
     let edition = if rng.random_bool(0.5) {
@@ -428,12 +433,7 @@ fn any_token(rng: &mut ChaCha8Rng) -> Token {
     } else {
         Edition::Third
     };
-    let tokens: Vec<Token> = shipped_content()
-        .tokens(edition)
-        .unwrap()
-        .tokens()
-        .map(|(token, _)| token)
-        .collect();
+    let tokens = edition_tokens(edition);
     *tokens.choose(rng).unwrap()
 }
 
