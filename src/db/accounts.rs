@@ -4,7 +4,7 @@ use super::WriteTransaction;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::schema::{accounts, email_tokens, login_failures, revoked_tokens};
+use super::schema::{account_sessions, accounts, email_tokens, login_failures, revoked_tokens};
 use super::{DbConnection, DbError};
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable)]
@@ -363,4 +363,110 @@ pub fn clear_login_failures(conn: &mut DbConnection, key: &str) -> Result<(), Db
     diesel::delete(login_failures::table.filter(login_failures::throttle_key.eq(key)))
         .execute(conn)?;
     Ok(())
+}
+
+/// One session an account is signed in with.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = account_sessions)]
+pub struct AccountSession {
+    pub sid: String,
+    pub account_id: i64,
+    pub started_at: NaiveDateTime,
+    pub last_seen_at: NaiveDateTime,
+    pub device: String,
+}
+
+/// The longest device description kept.
+const MAX_DEVICE_LEN: usize = 120;
+
+/// Records that session `sid` of `account_id` was used now (a new session,
+/// or a renewal of one), with the browser's description.
+pub fn touch_session(
+    conn: &mut DbConnection,
+    sid: &str,
+    account_id: i64,
+    now: NaiveDateTime,
+    device: &str,
+) -> Result<(), DbError> {
+    let device: String = device
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_DEVICE_LEN)
+        .collect();
+    conn.write_transaction(|conn| {
+        let updated = diesel::update(account_sessions::table.find(sid))
+            .set((
+                account_sessions::last_seen_at.eq(now),
+                account_sessions::device.eq(&device),
+            ))
+            .execute(conn)?;
+        if updated == 0 {
+            diesel::insert_into(account_sessions::table)
+                .values((
+                    account_sessions::sid.eq(sid),
+                    account_sessions::account_id.eq(account_id),
+                    account_sessions::started_at.eq(now),
+                    account_sessions::last_seen_at.eq(now),
+                    account_sessions::device.eq(&device),
+                ))
+                .execute(conn)?;
+        }
+        Ok(())
+    })
+}
+
+/// The sessions of an account, the most recently used first.
+pub fn sessions_of(
+    conn: &mut DbConnection,
+    account_id: i64,
+) -> Result<Vec<AccountSession>, DbError> {
+    Ok(account_sessions::table
+        .filter(account_sessions::account_id.eq(account_id))
+        .order((account_sessions::last_seen_at.desc(), account_sessions::sid))
+        .select(AccountSession::as_select())
+        .load(conn)?)
+}
+
+/// Forgets a session that was signed out.
+pub fn forget_session(conn: &mut DbConnection, sid: &str) -> Result<(), DbError> {
+    conn.write_transaction(|conn| {
+        diesel::delete(account_sessions::table.find(sid)).execute(conn)?;
+        Ok(())
+    })
+}
+
+/// Signs out every session of the account but `keep`: each is revoked
+/// until `expires_at` (when it would have ended anyway) and forgotten.
+/// Returns how many ended.
+pub fn end_other_sessions(
+    conn: &mut DbConnection,
+    account_id: i64,
+    keep: &str,
+    expires_at: NaiveDateTime,
+) -> Result<usize, DbError> {
+    conn.write_transaction(|conn| {
+        let others: Vec<String> = account_sessions::table
+            .filter(account_sessions::account_id.eq(account_id))
+            .filter(account_sessions::sid.ne(keep))
+            .select(account_sessions::sid)
+            .load(conn)?;
+        for sid in &others {
+            let revoked = revoked_tokens::table.find(sid);
+            if !diesel::select(diesel::dsl::exists(revoked)).get_result::<bool>(conn)? {
+                diesel::insert_into(revoked_tokens::table)
+                    .values((
+                        revoked_tokens::jti.eq(sid),
+                        revoked_tokens::expires_at.eq(expires_at),
+                    ))
+                    .execute(conn)?;
+            }
+        }
+        diesel::delete(
+            account_sessions::table
+                .filter(account_sessions::account_id.eq(account_id))
+                .filter(account_sessions::sid.ne(keep)),
+        )
+        .execute(conn)?;
+        Ok(others.len())
+    })
 }

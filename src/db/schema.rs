@@ -31,6 +31,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    account_sessions (sid) {
+        sid -> Text,
+        account_id -> BigInt,
+        started_at -> Timestamp,
+        last_seen_at -> Timestamp,
+        device -> Text,
+    }
+}
+
+diesel::table! {
     revoked_tokens (jti) {
         jti -> Text,
         expires_at -> Timestamp,
@@ -223,7 +233,9 @@ diesel::joinable!(rounds -> events (event_id));
 diesel::joinable!(games -> rounds (round_id));
 diesel::joinable!(event_staff -> events (event_id));
 diesel::joinable!(events -> pools (pool_id));
+diesel::joinable!(account_sessions -> accounts (account_id));
 diesel::allow_tables_to_appear_in_same_query!(
+    account_sessions,
     accounts,
     audit_log,
     email_tokens,

@@ -18,7 +18,9 @@ use crate::mail::{self, messages};
 use crate::web::AppState;
 use crate::web::forms::{FormErrors, render_invalid, render_with_status};
 use crate::web::layout::{FlashLevel, PageContext, redirect, redirect_with_flash, render_page};
-use crate::web::session::{CsrfForm, CurrentUser, NoFields, sign_in_cookie, sign_out_cookie};
+use crate::web::session::{
+    CsrfForm, CurrentUser, NoFields, device_of, sign_in_cookie, sign_out_cookie,
+};
 
 /// Verification links stay valid this long.
 const VERIFY_LINK_HOURS: i64 = 48;
@@ -50,6 +52,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(reset_page)
         .service(reset)
         .service(account_page)
+        .service(end_other_sessions)
         .service(update_profile)
         .service(change_password)
         .service(delete_page)
@@ -453,12 +456,17 @@ async fn signin(
         .await?;
     let (status, message) = match outcome {
         SignInOutcome::SignedIn(account) => {
-            let cookie = sign_in_cookie(&state, &account, None)?;
+            let device = device_of(req.headers());
+            let signing_in = state.clone();
+            let welcome = account.display_name.clone();
+            let (cookie, _) = state
+                .with_db(move |conn| sign_in_cookie(&signing_in, conn, &account, None, &device))
+                .await?;
             let mut response = redirect_with_flash(
                 &state,
                 &next,
                 FlashLevel::Success,
-                format!("Welcome back, {}.", account.display_name),
+                format!("Welcome back, {welcome}."),
             );
             response.add_cookie(&cookie).map_err(AppError::internal)?;
             return Ok(response);
@@ -498,7 +506,10 @@ async fn signout(
         let session = user.claims.session_id().to_owned();
         let expires = user.claims.session_ends_at().naive_utc();
         state
-            .with_db(move |conn| Ok(accounts::revoke_token(conn, &session, expires)?))
+            .with_db(move |conn| {
+                accounts::revoke_token(conn, &session, expires)?;
+                Ok(accounts::forget_session(conn, &session)?)
+            })
             .await?;
     }
     let mut response = redirect_with_flash(&state, "/", FlashLevel::Info, "You are signed out.");
@@ -769,11 +780,48 @@ struct AccountPage {
     form: ProfileForm,
     errors: FormErrors,
     password_errors: FormErrors,
+    sessions: Vec<SessionRow>,
+}
+
+/// A session in the account page's list.
+struct SessionRow {
+    device: String,
+    started: String,
+    last_seen: String,
+    /// The session this page was asked for in.
+    current: bool,
+}
+
+/// The account's sessions, this one marked.
+async fn sessions_shown(
+    state: &web::Data<AppState>,
+    user: &CurrentUser,
+) -> Result<Vec<SessionRow>, AppError> {
+    let id = user.id();
+    let current = user.claims.session_id().to_owned();
+    let sessions = state
+        .with_db(move |conn| Ok(accounts::sessions_of(conn, id)?))
+        .await?;
+    let when = |at: chrono::NaiveDateTime| at.format("%Y-%m-%d %H:%M UTC").to_string();
+    Ok(sessions
+        .into_iter()
+        .map(|s| SessionRow {
+            current: s.sid == current,
+            device: s.device,
+            started: when(s.started_at),
+            last_seen: when(s.last_seen_at),
+        })
+        .collect())
 }
 
 #[get("/account")]
-async fn account_page(ctx: PageContext, user: CurrentUser) -> Result<HttpResponse, AppError> {
+async fn account_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
     let account = user.account.clone();
+    let sessions = sessions_shown(&state, &user).await?;
     render_page(
         &ctx,
         &AccountPage {
@@ -782,8 +830,36 @@ async fn account_page(ctx: PageContext, user: CurrentUser) -> Result<HttpRespons
             account,
             errors: FormErrors::new(),
             password_errors: FormErrors::new(),
+            sessions,
         },
     )
+}
+
+/// Signs out every other session of the account (another browser, a
+/// phone left signed in at a venue); this one stays.
+#[post("/account/sessions/end-others")]
+async fn end_other_sessions(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    _form: CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let id = user.id();
+    let keep = user.claims.session_id().to_owned();
+    let expires = (Utc::now() + crate::auth::token::SESSION_MAX_AGE).naive_utc();
+    let ended = state
+        .with_db(move |conn| Ok(accounts::end_other_sessions(conn, id, &keep, expires)?))
+        .await?;
+    let message = match ended {
+        0 => "There were no other sessions.".to_string(),
+        1 => "1 other session is signed out.".to_string(),
+        n => format!("{n} other sessions are signed out."),
+    };
+    Ok(redirect_with_flash(
+        &state,
+        "/account",
+        FlashLevel::Success,
+        message,
+    ))
 }
 
 #[post("/account/profile")]
@@ -815,6 +891,7 @@ async fn update_profile(
             form,
             errors,
             password_errors: FormErrors::new(),
+            sessions: sessions_shown(&state, &user).await?,
         };
         return render_invalid(&ctx, &page);
     };
@@ -847,6 +924,7 @@ pub struct PasswordForm {
 
 #[post("/account/password")]
 async fn change_password(
+    req: HttpRequest,
     ctx: PageContext,
     user: CurrentUser,
     state: web::Data<AppState>,
@@ -868,6 +946,7 @@ async fn change_password(
             form: ProfileForm::from_account(&user.account),
             errors: FormErrors::new(),
             password_errors,
+            sessions: sessions_shown(&state, &user).await?,
         };
         return render_invalid(&ctx, &page);
     };
@@ -890,8 +969,18 @@ async fn change_password(
         })
         .await?;
     state.mail_queued();
-    // Every other session has ended; this browser gets a fresh token.
-    let cookie = sign_in_cookie(&state, &account, None)?;
+    // Every other session has ended (the password's generation moved on);
+    // this browser gets a fresh token, and the old sessions leave the list.
+    let device = device_of(req.headers());
+    let signing_in = state.clone();
+    let (cookie, _) = state
+        .with_db(move |conn| {
+            let (cookie, sid) = sign_in_cookie(&signing_in, conn, &account, None, &device)?;
+            let expires = (Utc::now() + crate::auth::token::SESSION_MAX_AGE).naive_utc();
+            accounts::end_other_sessions(conn, account.id, &sid, expires)?;
+            Ok((cookie, sid))
+        })
+        .await?;
     let mut response = redirect_with_flash(
         &state,
         "/account",

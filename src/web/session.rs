@@ -96,32 +96,54 @@ fn session_cookie(state: &AppState, value: String, max_age: CookieDuration) -> C
 }
 
 /// A cookie that signs the browser in with a freshly issued token: a new
-/// session, or the next token of `renewing`'s session.
+/// session, or the next token of `renewing`'s session. The session is
+/// recorded (or its use noted) for the account page's list of sessions,
+/// with the browser's description `device`.
 pub fn sign_in_cookie(
     state: &AppState,
+    conn: &mut crate::db::DbConnection,
     account: &Account,
     renewing: Option<&Claims>,
-) -> Result<Cookie<'static>, AppError> {
+    device: &str,
+) -> Result<(Cookie<'static>, String), AppError> {
     let subject = TokenSubject {
         account_id: account.id,
         generation: account.session_generation,
     };
     let started = renewing.and_then(|c| DateTime::from_timestamp(c.sat, 0));
-    let (token, _) = state
+    let now = Utc::now();
+    let (token, claims) = state
         .tokens
         .issue_in_session(
             subject,
             TokenKind::Session,
-            Utc::now(),
+            now,
             started,
             renewing.map(Claims::session_id),
         )
         .map_err(AppError::internal)?;
-    Ok(session_cookie(
+    accounts::touch_session(
+        conn,
+        claims.session_id(),
+        account.id,
+        now.naive_utc(),
+        device,
+    )?;
+    let cookie = session_cookie(
         state,
         token,
         CookieDuration::seconds(SESSION_MAX_AGE.num_seconds()),
-    ))
+    );
+    Ok((cookie, claims.session_id().to_owned()))
+}
+
+/// What the browser says it is (its User-Agent), for the list of sessions.
+pub fn device_of(headers: &actix_web::http::header::HeaderMap) -> String {
+    headers
+        .get(actix_web::http::header::USER_AGENT)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("unknown browser")
+        .to_owned()
 }
 
 pub fn sign_out_cookie(state: &AppState) -> Cookie<'static> {
@@ -160,7 +182,22 @@ pub async fn session_middleware(
             match found {
                 Some(user) => {
                     if user.claims.wants_renewal(now) {
-                        renewed = Some(sign_in_cookie(&state, &user.account, Some(&user.claims))?);
+                        let renew_state = state.clone();
+                        let device = device_of(req.headers());
+                        let (account, claims) = (user.account.clone(), user.claims.clone());
+                        let (cookie, _) = web::block(move || {
+                            let mut conn = renew_state.db.conn()?;
+                            sign_in_cookie(
+                                &renew_state,
+                                &mut conn,
+                                &account,
+                                Some(&claims),
+                                &device,
+                            )
+                        })
+                        .await
+                        .map_err(AppError::from)??;
+                        renewed = Some(cookie);
                     }
                     Some(Arc::new(user))
                 }

@@ -125,6 +125,7 @@ const MATRIX: &[Case] = &[
         [303, 422, 422, 422, 422, 422],
     ),
     case(Post, "/account/resend-verification", [303; 6]),
+    case(Post, "/account/sessions/end-others", [303; 6]),
     with_body(
         Post,
         "/account/delete",

@@ -15,6 +15,7 @@ both_backends!(
     api_token_and_me,
     password_change_ends_other_sessions,
     sign_out_ends_every_token_of_the_session,
+    the_account_page_lists_sessions_and_signs_out_the_others,
     a_new_reset_link_or_password_ends_older_links,
     sign_ups_and_reset_mails_are_throttled,
     deleting_an_account_anonymises_it,
@@ -601,6 +602,52 @@ async fn password_change_ends_other_sessions(backend: Backend) {
         303,
         "other sessions end"
     );
+}
+
+async fn the_account_page_lists_sessions_and_signs_out_the_others(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let id = app.create_account("ida@example.org", "Ida", false).await;
+    let laptop = app.signed_in_client("ida@example.org").await;
+    let phone = app.signed_in_client("ida@example.org").await;
+    let sessions = |html: &str| html.matches("<td>").count() / 3;
+    let (status, page) = laptop.get_text("/account").await;
+    assert_eq!(status, 200);
+    assert_eq!(sessions(&page), 2, "both browsers are listed: {page}");
+    assert_eq!(page.matches("(this browser)").count(), 1);
+    assert!(page.contains("Sign out everywhere else"));
+
+    let ended = laptop.post_form("/account/sessions/end-others", &[]).await;
+    assert_eq!(ended.status(), 303);
+    assert_eq!(
+        phone.get("/account").await.status(),
+        303,
+        "the phone is signed out"
+    );
+    let (status, page) = laptop.get_text("/account").await;
+    assert_eq!(status, 200, "this browser stays signed in");
+    assert!(page.contains("1 other session is signed out."), "{page}");
+    assert_eq!(sessions(&page), 1);
+    assert!(!page.contains("Sign out everywhere else"));
+
+    // Without its CSRF token the form changes nothing.
+    let again = app.signed_in_client("ida@example.org").await;
+    let forged = laptop
+        .post_form_raw("/account/sessions/end-others", &[])
+        .await;
+    assert_eq!(forged.status(), 403);
+    assert_eq!(again.get("/account").await.status(), 200);
+
+    // Signing out takes a session off the list.
+    let signed_out = again.post_form("/signout", &[]).await;
+    assert_eq!(signed_out.status(), 303);
+    let listed = app
+        .with_conn(move |conn| {
+            soulstone::db::accounts::sessions_of(conn, id)
+                .unwrap()
+                .len()
+        })
+        .await;
+    assert_eq!(listed, 1, "only the laptop's session is left");
 }
 
 async fn deleting_an_account_anonymises_it(backend: Backend) {
