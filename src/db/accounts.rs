@@ -223,9 +223,15 @@ pub fn purge_expired(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     failures_before: NaiveDateTime,
+    sessions_unused_since: NaiveDateTime,
 ) -> Result<(), DbError> {
     diesel::delete(revoked_tokens::table.filter(revoked_tokens::expires_at.lt(now)))
         .execute(conn)?;
+    // A session not renewed for longer than a token lives has ended.
+    diesel::delete(
+        account_sessions::table.filter(account_sessions::last_seen_at.lt(sessions_unused_since)),
+    )
+    .execute(conn)?;
     diesel::delete(login_failures::table.filter(login_failures::at.lt(failures_before)))
         .execute(conn)?;
     Ok(())

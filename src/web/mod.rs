@@ -105,7 +105,8 @@ impl AppState {
         actix_web::rt::spawn(sender.run());
         let db = self.db.clone();
         actix_web::rt::spawn(async move {
-            // Housekeeping: forget revocations of expired tokens, old throttle records.
+            // Housekeeping: forget revocations of expired tokens, old throttle
+            // records and sessions that have ended.
             let mut interval = tokio::time::interval(std::time::Duration::from_secs(3600));
             loop {
                 interval.tick().await;
@@ -117,6 +118,7 @@ impl AppState {
                         &mut conn,
                         now,
                         now - chrono::Duration::days(1),
+                        now - crate::auth::token::SESSION_LIFETIME,
                     )
                 })
                 .await;

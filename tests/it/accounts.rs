@@ -648,6 +648,26 @@ async fn the_account_page_lists_sessions_and_signs_out_the_others(backend: Backe
         })
         .await;
     assert_eq!(listed, 1, "only the laptop's session is left");
+    // Housekeeping forgets sessions unused for longer than a token lives.
+    let left = app
+        .with_conn(move |conn| {
+            let now = chrono::Utc::now().naive_utc();
+            let keep_recent = now - chrono::Duration::hours(1);
+            soulstone::db::accounts::purge_expired(conn, now, now, keep_recent).unwrap();
+            let kept = soulstone::db::accounts::sessions_of(conn, id)
+                .unwrap()
+                .len();
+            let later = now + chrono::Duration::hours(2);
+            soulstone::db::accounts::purge_expired(conn, now, now, later).unwrap();
+            (
+                kept,
+                soulstone::db::accounts::sessions_of(conn, id)
+                    .unwrap()
+                    .len(),
+            )
+        })
+        .await;
+    assert_eq!(left, (1, 0));
 }
 
 async fn deleting_an_account_anonymises_it(backend: Backend) {
