@@ -291,3 +291,42 @@ fn the_engine_uses_nothing_impure() {
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// The coverage table in docs/scenarios.md names every scenario file, and
+/// only files that exist: a new file must say which example it encodes
+/// (or that it is built from the rules text).
+#[test]
+fn the_coverage_table_names_every_scenario_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/scenarios.md")).unwrap();
+    let start = doc
+        .find("## Coverage of the rulebooks' worked examples")
+        .expect("docs/scenarios.md has its coverage table");
+    let named: std::collections::BTreeSet<String> = doc[start..]
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| {
+            (s.starts_with("m4e/") || s.starts_with("m3e/") || s.starts_with("table/"))
+                && (s.ends_with(".toml") || s.ends_with(".json"))
+        })
+        .map(String::from)
+        .collect();
+    let scenarios = root.join("tests/scenarios");
+    let files: std::collections::BTreeSet<String> = scenario_files()
+        .iter()
+        .map(|f| {
+            f.strip_prefix(&scenarios)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    let unlisted: Vec<&String> = files.difference(&named).collect();
+    let missing: Vec<&String> = named.difference(&files).collect();
+    assert!(
+        unlisted.is_empty() && missing.is_empty(),
+        "scenario files the coverage table does not name: {unlisted:?}; names without a file: {missing:?}"
+    );
+    assert!(named.len() >= 40, "{named:?}");
+}
