@@ -139,6 +139,8 @@ pub enum AbilityEffect {
     InfuseSoulstone,
     /// The model's controller drains a soulstone, if they have one.
     DrainSoulstone,
+    /// The model's controller scores victory points.
+    GainVictoryPoints { amount: u8 },
 }
 
 fn other_model() -> Selector {

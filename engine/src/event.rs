@@ -336,6 +336,12 @@ pub enum Event {
     MarkerRemoved {
         id: crate::table::ObjectId,
     },
+    /// A player scores victory points.
+    VictoryPointsGained {
+        seat: Seat,
+        amount: u8,
+        source: String,
+    },
     /// Abilities fired at once and a player orders them.
     AbilitiesWaiting {
         batch: Box<super::ability::AbilityBatch>,

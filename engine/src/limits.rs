@@ -6,6 +6,8 @@ pub const MAX_REDUCTIONS: usize = 8;
 pub const MAX_TOKEN_VALUE: u8 = 20;
 pub const MAX_TRIGGERS: usize = 16;
 pub const MAX_SOULSTONES: u16 = 50;
+/// Victory points a player can hold (an encounter scores far fewer).
+pub const MAX_VICTORY_POINTS: u8 = 50;
 /// Damage instances waiting to be resolved at once.
 pub const MAX_QUEUED_DAMAGE: usize = 64;
 /// Cards drawn by one command.

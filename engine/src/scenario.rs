@@ -219,6 +219,9 @@ pub struct ScenarioPlayer {
     pub removed: Vec<Card>,
     #[serde(default)]
     pub soulstones: u16,
+    /// Victory points scored before the scenario starts.
+    #[serde(default)]
+    pub victory_points: u8,
     #[serde(default)]
     pub rest: Rest,
 }
@@ -538,6 +541,7 @@ fn build_player(
         revealed: Pile::new(),
         conflict: Pile::new(),
         soulstones: setup.soulstones,
+        victory_points: setup.victory_points,
     })
 }
 

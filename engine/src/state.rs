@@ -35,6 +35,9 @@ pub struct PlayerState {
     /// Cards in the conflict (two when both sides of a duel are this player's).
     pub conflict: Pile,
     pub soulstones: u16,
+    /// Victory points scored so far.
+    #[serde(default)]
+    pub victory_points: u8,
 }
 
 impl PlayerState {
@@ -301,6 +304,12 @@ impl GameState {
                         seat.label()
                     )));
                 }
+            }
+            if player.victory_points > super::limits::MAX_VICTORY_POINTS {
+                return Err(RuleError::invalid(format!(
+                    "at most {} victory points",
+                    super::limits::MAX_VICTORY_POINTS
+                )));
             }
             if player.soulstones > MAX_SOULSTONES {
                 return Err(RuleError::invalid(format!(
@@ -866,6 +875,13 @@ pub fn apply(state: &mut GameState, event: &Event) {
             state.frames.push(Frame::Activation { model: *model });
         }
         Event::EndPhaseStarted { .. } => {}
+        Event::VictoryPointsGained { seat, amount, .. } => {
+            let player = state.player_mut(*seat);
+            player.victory_points = player
+                .victory_points
+                .saturating_add(*amount)
+                .min(super::limits::MAX_VICTORY_POINTS);
+        }
         Event::ActivationEnded { .. } => {
             state.pop_frame(|f| matches!(f, Frame::Activation { .. }));
         }

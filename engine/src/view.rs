@@ -33,6 +33,7 @@ pub struct PlayerView {
     pub revealed: Vec<Card>,
     pub conflict: Vec<Card>,
     pub soulstones: u16,
+    pub victory_points: u8,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,6 +81,7 @@ pub fn view(state: &GameState, viewer: Viewer) -> View {
             revealed: player.revealed.as_slice().to_vec(),
             conflict: player.conflict.as_slice().to_vec(),
             soulstones: player.soulstones,
+            victory_points: player.victory_points,
         }
     };
     let open = pending(state);

@@ -398,6 +398,7 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
             E::DrawCards { count: 1 },
             E::InfuseSoulstone,
             E::DrainSoulstone,
+            E::GainVictoryPoints { amount: 1 },
         ];
         let effects: Vec<E> = candidates
             .into_iter()

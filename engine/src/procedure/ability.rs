@@ -327,6 +327,13 @@ impl Sim<'_> {
                 AbilityEffect::InfuseSoulstone => {
                     self.emit(Event::SoulstoneInfused { seat: owner })?;
                 }
+                AbilityEffect::GainVictoryPoints { amount } => {
+                    self.emit(Event::VictoryPointsGained {
+                        seat: owner,
+                        amount: *amount,
+                        source: name.to_string(),
+                    })?;
+                }
                 AbilityEffect::DrainSoulstone => {
                     if self.state.player(owner).soulstones > 0 {
                         self.emit(Event::SoulstoneSpent {
