@@ -440,6 +440,60 @@ pub fn attempt_sign_in(
     }
 }
 
+/// What checking a signed-in user's password (account pages) found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PasswordCheck {
+    Correct,
+    Wrong,
+    /// Too many wrong passwords lately: not checked at all.
+    Throttled,
+}
+
+/// Checks the signed-in user's password for an account page (change
+/// password, delete account). Wrong guesses count against the same budget
+/// as failed sign-ins of the account, so a stolen session cannot guess
+/// the password faster than the sign-in page allows.
+async fn check_own_password(
+    state: &web::Data<AppState>,
+    account: &Account,
+    password: String,
+) -> Result<PasswordCheck, AppError> {
+    let key = format!("account:{}", account.email);
+    let throttled = {
+        let key = key.clone();
+        state
+            .with_db(move |conn| {
+                let since = now() - THROTTLE_WINDOW;
+                Ok(accounts::count_login_failures(conn, &key, since)? >= MAX_FAILURES_PER_ACCOUNT)
+            })
+            .await?
+    };
+    if throttled {
+        return Ok(PasswordCheck::Throttled);
+    }
+    let stored = account.password_hash.clone();
+    let correct = web::block(move || verify_password(&password, &stored)).await?;
+    state
+        .with_db(move |conn| {
+            if correct {
+                accounts::clear_login_failures(conn, &key)?;
+            } else {
+                accounts::record_login_failure(conn, &[&key], now())?;
+            }
+            Ok(())
+        })
+        .await?;
+    Ok(if correct {
+        PasswordCheck::Correct
+    } else {
+        PasswordCheck::Wrong
+    })
+}
+
+/// The message for a password an account page did not accept.
+const PASSWORD_THROTTLED: &str =
+    "Too many wrong passwords. Please wait 15 minutes, or reset your password.";
+
 #[post("/signin")]
 async fn signin(
     req: HttpRequest,
@@ -933,12 +987,15 @@ async fn change_password(
     let mut password_errors = FormErrors::new();
     let new_password =
         password_errors.check("new_password", NewPassword::parse(&form.new_password));
-    let current = form.current_password.clone();
-    let stored = user.account.password_hash.clone();
-    let current_ok = web::block(move || verify_password(&current, &stored)).await?;
-    if !current_ok {
-        password_errors.add("current_password", "That is not your current password.");
+    let check = check_own_password(&state, &user.account, form.current_password.clone()).await?;
+    match check {
+        PasswordCheck::Correct => {}
+        PasswordCheck::Wrong => {
+            password_errors.add("current_password", "That is not your current password.")
+        }
+        PasswordCheck::Throttled => password_errors.add("current_password", PASSWORD_THROTTLED),
     }
+    let current_ok = check == PasswordCheck::Correct;
     let Some(new_password) = new_password.filter(|_| current_ok) else {
         let page = AccountPage {
             ctx: ctx.clone(),
@@ -948,7 +1005,12 @@ async fn change_password(
             password_errors,
             sessions: sessions_shown(&state, &user).await?,
         };
-        return render_invalid(&ctx, &page);
+        let status = if check == PasswordCheck::Throttled {
+            StatusCode::TOO_MANY_REQUESTS
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        return render_with_status(&ctx, &page, status);
     };
     let id = user.id();
     let base_url = state.settings.base_url.clone();
@@ -1022,21 +1084,24 @@ async fn delete_account(
     state: web::Data<AppState>,
     form: CsrfForm<DeleteForm>,
 ) -> Result<HttpResponse, AppError> {
-    let password = form.password.clone();
-    let stored = user.account.password_hash.clone();
-    let ok = web::block(move || verify_password(&password, &stored)).await?;
-    if !ok {
+    let check = check_own_password(&state, &user.account, form.password.clone()).await?;
+    if check != PasswordCheck::Correct {
         let mut errors = FormErrors::new();
-        errors.add(
-            "password",
-            "That is not your password; the account was not deleted.",
-        );
-        return render_invalid(
+        let (message, status) = match check {
+            PasswordCheck::Throttled => (PASSWORD_THROTTLED, StatusCode::TOO_MANY_REQUESTS),
+            _ => (
+                "That is not your password; the account was not deleted.",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+        };
+        errors.add("password", message);
+        return render_with_status(
             &ctx,
             &DeletePage {
                 ctx: ctx.clone(),
                 errors,
             },
+            status,
         );
     }
     let id = user.id();

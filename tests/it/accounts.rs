@@ -16,6 +16,7 @@ both_backends!(
     password_change_ends_other_sessions,
     sign_out_ends_every_token_of_the_session,
     the_account_page_lists_sessions_and_signs_out_the_others,
+    password_checks_on_account_pages_are_throttled_like_sign_in,
     a_new_reset_link_or_password_ends_older_links,
     sign_ups_and_reset_mails_are_throttled,
     deleting_an_account_anonymises_it,
@@ -668,6 +669,66 @@ async fn the_account_page_lists_sessions_and_signs_out_the_others(backend: Backe
         })
         .await;
     assert_eq!(left, (1, 0));
+}
+
+async fn password_checks_on_account_pages_are_throttled_like_sign_in(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("guess@example.org", "Guess", false)
+        .await;
+    let stolen = app.signed_in_client("guess@example.org").await;
+    let change = |current: &'static str| {
+        let stolen = &stolen;
+        async move {
+            stolen
+                .post_form(
+                    "/account/password",
+                    &[
+                        ("current_password", current),
+                        ("new_password", "the thief's new password"),
+                    ],
+                )
+                .await
+                .status()
+                .as_u16()
+        }
+    };
+    for _ in 0..5 {
+        assert_eq!(change("a wrong guess here").await, 422);
+    }
+    // The budget is spent: even the right password is not checked now.
+    assert_eq!(change(PASSWORD).await, 429);
+    let delete = stolen
+        .post_form("/account/delete", &[("password", PASSWORD)])
+        .await;
+    assert_eq!(delete.status(), 429);
+    assert_eq!(
+        stolen.get("/account").await.status(),
+        200,
+        "nothing changed"
+    );
+    // The same budget as sign-in: the owner cannot sign in either for now
+    // (the page says to wait or reset the password).
+    let owner = app.new_client();
+    let signin = owner
+        .post_form(
+            "/signin",
+            &[("email", "guess@example.org"), ("password", PASSWORD)],
+        )
+        .await;
+    assert_eq!(signin.status(), 429);
+    // The password did not change: after the window, the old one works.
+    let account_hash = app
+        .with_conn(|conn| {
+            soulstone::db::accounts::find_by_email(conn, "guess@example.org")
+                .unwrap()
+                .unwrap()
+                .password_hash
+        })
+        .await;
+    assert!(soulstone::auth::password::verify_password(
+        PASSWORD,
+        &account_hash
+    ));
 }
 
 async fn deleting_an_account_anonymises_it(backend: Backend) {
