@@ -76,13 +76,32 @@ pub fn sync_shipped(
     })
 }
 
-/// Inserts a TO's pool; `Ok(None)` when the slug is taken.
+/// What inserting a TO's pool did.
+#[derive(Debug)]
+pub enum PoolInsert {
+    Inserted(Box<PoolRow>),
+    /// Another pool has the id.
+    Taken,
+    /// The id is in the shipped pools' namespace.
+    Reserved,
+}
+
+impl PoolInsert {
+    pub fn inserted(&self) -> bool {
+        matches!(self, PoolInsert::Inserted(_))
+    }
+}
+
+/// Inserts a TO's pool, unless its id is taken or kept for shipped pools.
 pub fn insert_pool(
     conn: &mut DbConnection,
     pool: &Pool,
     owner: i64,
     now: NaiveDateTime,
-) -> Result<Option<PoolRow>, DbError> {
+) -> Result<PoolInsert, DbError> {
+    if crate::setup::pool::is_reserved_pool_id(pool.id()) {
+        return Ok(PoolInsert::Reserved);
+    }
     let result = conn
         .write_transaction(|conn| {
             diesel::insert_into(pools::table)
@@ -101,8 +120,8 @@ pub fn insert_pool(
         })
         .map_err(DbError::from);
     match result {
-        Ok(row) => Ok(Some(row)),
-        Err(err) if err.is_unique_violation() => Ok(None),
+        Ok(row) => Ok(PoolInsert::Inserted(Box::new(row))),
+        Err(err) if err.is_unique_violation() => Ok(PoolInsert::Taken),
         Err(err) => Err(err),
     }
 }

@@ -310,6 +310,18 @@ fn normalise(def: &mut PoolDef) {
     }
 }
 
+/// The shipped pools' namespace: an id that starts with a game system's
+/// code and a hyphen (`m4e-gg1`) is kept for pools Soulstone ships, so a
+/// later release never finds its id taken by a TO's pool.
+pub const SHIPPED_POOL_PREFIXES: [&str; 4] = ["m4e-", "m3e-", "m1e-", "mk-"];
+
+/// Whether `id` is in the shipped pools' namespace.
+pub fn is_reserved_pool_id(id: &str) -> bool {
+    SHIPPED_POOL_PREFIXES
+        .iter()
+        .any(|prefix| id.starts_with(prefix))
+}
+
 /// A pool id: 3–40 characters of lowercase letters, digits and hyphens.
 pub fn is_valid_pool_id(id: &str) -> bool {
     (3..=40).contains(&id.len())

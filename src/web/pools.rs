@@ -565,9 +565,9 @@ async fn create(
     let inserted = state
         .with_db(move |conn| Ok(pools::insert_pool(conn, &pool, owner, now())?))
         .await?;
-    if inserted.is_none() {
+    if !inserted.inserted() {
         let mut errors = FormErrors::new();
-        errors.add("id", "That id is taken; choose another.");
+        errors.add("id", pool_id_refusal(&inserted, &slug));
         return render_invalid(
             &ctx,
             &FormPage {
@@ -585,6 +585,17 @@ async fn create(
         FlashLevel::Success,
         "The pool is saved.",
     ))
+}
+
+/// Why a pool's id was not accepted.
+fn pool_id_refusal(insert: &pools::PoolInsert, id: &str) -> String {
+    match insert {
+        pools::PoolInsert::Reserved => format!(
+            "Ids starting with {} are kept for the pools Soulstone ships; choose another than {id:?}.",
+            crate::setup::pool::SHIPPED_POOL_PREFIXES.join(", ")
+        ),
+        _ => format!("A pool with the id {id:?} exists already; choose another."),
+    }
 }
 
 /// Loads a pool for editing, refusing shipped pools, other people's pools,
@@ -684,17 +695,23 @@ async fn clone_pool(
     let owner = user.id();
     let new_slug = state
         .with_db(move |conn| {
+            // A copy of a shipped pool leaves the shipped namespace.
+            let base = if crate::setup::pool::is_reserved_pool_id(&row.slug) {
+                format!("my-{}", row.slug)
+            } else {
+                row.slug.clone()
+            };
             for n in 1..100 {
                 let slug = if n == 1 {
-                    format!("{}-copy", row.slug)
+                    format!("{base}-copy")
                 } else {
-                    format!("{}-copy-{n}", row.slug)
+                    format!("{base}-copy-{n}")
                 };
                 let mut def = pool.def().clone();
                 def.id = slug.chars().take(40).collect();
                 def.name = format!("{} (copy)", def.name).chars().take(80).collect();
                 let copy = Pool::from_def(def).map_err(|e| AppError::bad_request(e.to_string()))?;
-                if pools::insert_pool(conn, &copy, owner, now())?.is_some() {
+                if pools::insert_pool(conn, &copy, owner, now())?.inserted() {
                     return Ok(copy.id().to_owned());
                 }
             }
@@ -770,10 +787,11 @@ async fn import(
     let inserted = state
         .with_db(move |conn| Ok(pools::insert_pool(conn, &pool, owner, now())?))
         .await?;
-    if inserted.is_none() {
+    if !inserted.inserted() {
         let mut errors = FormErrors::new();
         errors.set_general(format!(
-            "A pool with the id {slug:?} exists already; change the id in the file."
+            "{} Change the id in the file.",
+            pool_id_refusal(&inserted, &slug)
         ));
         return render_invalid(
             &ctx,

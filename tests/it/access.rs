@@ -436,8 +436,14 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
     )
     .unwrap();
     app.with_conn(move |conn| {
-        soulstone::db::pools::insert_pool(conn, &pool, owner_id, chrono::Utc::now().naive_utc())
-            .unwrap()
+        let inserted = soulstone::db::pools::insert_pool(
+            conn,
+            &pool,
+            owner_id,
+            chrono::Utc::now().naive_utc(),
+        )
+        .unwrap();
+        assert!(inserted.inserted());
     })
     .await;
     let body = json!({

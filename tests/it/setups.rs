@@ -11,6 +11,7 @@ both_backends!(
     bad_pool_forms_are_refused_and_nothing_is_saved,
     fourth_edition_pool_typed_in_and_used_for_setups,
     pools_in_use_cannot_be_edited_but_can_be_cloned,
+    the_shipped_pools_namespace_is_kept_for_them,
 );
 
 fn cli_setup(args: &[&str]) -> Value {
@@ -146,7 +147,7 @@ async fn bad_pool_forms_are_refused_and_nothing_is_saved(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let (_, to) = app.user("pools@example.org", "Pool TO").await;
     // Unknown next scheme, a duplicate, a missing strategy.
-    let mut form = pool_form("m4e-bad", "Alpha: Beta, Nope\nAlpha: Beta\nBeta");
+    let mut form = pool_form("club-bad", "Alpha: Beta, Nope\nAlpha: Beta\nBeta");
     form.retain(|(k, _)| *k != "strategy_crows");
     let response = to.post_form("/pools/new", &form).await;
     assert_eq!(response.status(), 422);
@@ -156,11 +157,11 @@ async fn bad_pool_forms_are_refused_and_nothing_is_saved(backend: Backend) {
     assert!(html.contains("the Crows strategy has no name"), "{html}");
     assert!(html.contains("Supply Lines"), "typed values are kept");
     let saved = app
-        .with_conn(|conn| soulstone::db::pools::find_by_slug(conn, "m4e-bad").unwrap())
+        .with_conn(|conn| soulstone::db::pools::find_by_slug(conn, "club-bad").unwrap())
         .await;
     assert!(saved.is_none(), "nothing half-saved");
     // A bad marker position is refused too.
-    let mut form = pool_form("m4e-bad", GOOD_SCHEMES);
+    let mut form = pool_form("club-bad", GOOD_SCHEMES);
     form.retain(|(k, _)| *k != "markers_rams");
     form.push(("markers_rams", "nine, nine"));
     let response = to.post_form("/pools/new", &form).await;
@@ -180,7 +181,7 @@ async fn fourth_edition_pool_typed_in_and_used_for_setups(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let (_, to) = app.user("gg@example.org", "GG TO").await;
     let response = to
-        .post_form("/pools/new", &pool_form("m4e-test", GOOD_SCHEMES))
+        .post_form("/pools/new", &pool_form("club-test", GOOD_SCHEMES))
         .await;
     assert_eq!(
         response.status(),
@@ -188,12 +189,12 @@ async fn fourth_edition_pool_typed_in_and_used_for_setups(backend: Backend) {
         "{}",
         response.text().await.unwrap_or_default()
     );
-    let (status, html) = to.get_text("/pools/m4e-test").await;
+    let (status, html) = to.get_text("/pools/club-test").await;
     assert_eq!(status, 200);
     assert!(html.contains("Supply Lines") && html.contains("Beta, Gamma"));
     // Export, and the CLI flips from the exported file what the API flips from the pool.
     let toml = to
-        .get("/pools/m4e-test/export.toml")
+        .get("/pools/club-test/export.toml")
         .await
         .text()
         .await
@@ -210,7 +211,7 @@ async fn fourth_edition_pool_typed_in_and_used_for_setups(backend: Backend) {
         "31",
     ]);
     let api: Value = to
-        .get("/api/v1/setup?edition=m4e&pool=m4e-test&seed=31")
+        .get("/api/v1/setup?edition=m4e&pool=club-test&seed=31")
         .await
         .json()
         .await
@@ -226,30 +227,30 @@ async fn fourth_edition_pool_typed_in_and_used_for_setups(backend: Backend) {
     let response = to
         .post_form(
             "/pools/import",
-            &[("text", &toml.replace("m4e-test", "m4e-test-2"))],
+            &[("text", &toml.replace("club-test", "club-test-2"))],
         )
         .await;
     assert_eq!(response.status(), 303);
-    let (status, _) = to.get_text("/pools/m4e-test-2").await;
+    let (status, _) = to.get_text("/pools/club-test-2").await;
     assert_eq!(status, 200);
     // The owner can edit it while no running event uses it.
     let mut form = pool_form("ignored", GOOD_SCHEMES);
     form.retain(|(k, _)| *k != "name");
     form.push(("name", "Renamed season"));
-    let response = to.post_form("/pools/m4e-test/edit", &form).await;
+    let response = to.post_form("/pools/club-test/edit", &form).await;
     assert_eq!(response.status(), 303);
-    let (_, html) = to.get_text("/pools/m4e-test").await;
+    let (_, html) = to.get_text("/pools/club-test").await;
     assert!(html.contains("Renamed season"));
     // Someone else cannot.
     let (_, stranger) = app.user("stranger@example.org", "Stranger").await;
-    assert_eq!(stranger.get("/pools/m4e-test/edit").await.status(), 403);
+    assert_eq!(stranger.get("/pools/club-test/edit").await.status(), 403);
 }
 
 async fn pools_in_use_cannot_be_edited_but_can_be_cloned(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let (_, to) = app.user("inuse@example.org", "TO").await;
     let response = to
-        .post_form("/pools/new", &pool_form("m4e-live", GOOD_SCHEMES))
+        .post_form("/pools/new", &pool_form("club-live", GOOD_SCHEMES))
         .await;
     assert_eq!(response.status(), 303);
     let api = app.api_client("inuse@example.org").await;
@@ -258,7 +259,7 @@ async fn pools_in_use_cannot_be_edited_but_can_be_cloned(backend: Backend) {
             "/events",
             json!({"name": "Live", "starts_on": "2026-12-01", "ends_on": "2026-12-01", "game_system": "m4e",
                    "format": "swiss", "rounds_planned": 3, "round_minutes": 120, "encounter_size": 50,
-                   "visibility": "public", "pool": "m4e-live", "points_win": 3, "points_draw": 1,
+                   "visibility": "public", "pool": "club-live", "points_win": 3, "points_draw": 1,
                    "points_loss": 0, "bye_scored": 5, "bye_conceded": 0, "tiebreakers": "vp_diff"}),
         )
         .await;
@@ -268,16 +269,16 @@ async fn pools_in_use_cannot_be_edited_but_can_be_cloned(backend: Backend) {
         json!({"status": "running"}),
     )
     .await;
-    let response = to.get("/pools/m4e-live/edit").await;
+    let response = to.get("/pools/club-live/edit").await;
     assert_eq!(response.status(), 409);
     assert!(response.text().await.unwrap().contains("Clone it"));
     let response = to
-        .post_form("/pools/m4e-live/edit", &pool_form("x", GOOD_SCHEMES))
+        .post_form("/pools/club-live/edit", &pool_form("x", GOOD_SCHEMES))
         .await;
     assert_eq!(response.status(), 409);
-    let response = to.post_form("/pools/m4e-live/clone", &[]).await;
-    assert_eq!(location(&response), "/pools/m4e-live-copy/edit");
-    assert_eq!(to.get("/pools/m4e-live-copy/edit").await.status(), 200);
+    let response = to.post_form("/pools/club-live/clone", &[]).await;
+    assert_eq!(location(&response), "/pools/club-live-copy/edit");
+    assert_eq!(to.get("/pools/club-live-copy/edit").await.status(), 200);
     // Shipped pools are never edited, only cloned.
     assert_eq!(to.get("/pools/m3e-gg1/edit").await.status(), 409);
     // An event's pool must be of its edition.
@@ -286,9 +287,59 @@ async fn pools_in_use_cannot_be_edited_but_can_be_cloned(backend: Backend) {
             "/events",
             json!({"name": "Wrong", "starts_on": "2026-12-01", "ends_on": "2026-12-01", "game_system": "m3e",
                    "format": "swiss", "rounds_planned": 3, "round_minutes": 120, "encounter_size": 50,
-                   "visibility": "public", "pool": "m4e-live", "points_win": 3, "points_draw": 1,
+                   "visibility": "public", "pool": "club-live", "points_win": 3, "points_draw": 1,
                    "points_loss": 0, "bye_scored": 5, "bye_conceded": 0}),
         )
         .await;
     assert_eq!(code, 400, "{body}");
+}
+
+/// Ids that start with a game system's code (`m4e-…`) are kept for the
+/// pools Soulstone ships: a TO's pool cannot take one, by form, import or
+/// copy, so a later release never finds its id squatted.
+async fn the_shipped_pools_namespace_is_kept_for_them(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    for pool in soulstone::setup::shipped::shipped_pools().unwrap() {
+        assert!(
+            soulstone::setup::pool::is_reserved_pool_id(pool.id()),
+            "shipped pool {} is outside the shipped namespace",
+            pool.id()
+        );
+    }
+    let (_, to) = app.user("squatter@example.org", "Squatter").await;
+    let response = to
+        .post_form("/pools/new", &pool_form("m4e-gg9", GOOD_SCHEMES))
+        .await;
+    assert_eq!(response.status(), 422);
+    let html = response.text().await.unwrap();
+    assert!(
+        html.contains("kept for the pools Soulstone ships"),
+        "{html}"
+    );
+    // Importing one is refused the same way.
+    let (_, toml) = to.get_text("/pools/m3e-gg1/export.toml").await;
+    let response = to
+        .post_form(
+            "/pools/import",
+            &[("text", &toml.replace("m3e-gg1", "m3e-gg9"))],
+        )
+        .await;
+    assert_eq!(response.status(), 422);
+    assert!(
+        response
+            .text()
+            .await
+            .unwrap()
+            .contains("kept for the pools Soulstone ships")
+    );
+    for squatted in ["m4e-gg9", "m3e-gg9"] {
+        let saved = app
+            .with_conn(move |conn| soulstone::db::pools::find_by_slug(conn, squatted).unwrap())
+            .await;
+        assert!(saved.is_none(), "{squatted} was saved");
+    }
+    // A copy of a shipped pool gets an id of the TO's own.
+    let response = to.post_form("/pools/m3e-gg1/clone", &[]).await;
+    assert_eq!(location(&response), "/pools/my-m3e-gg1-copy/edit");
+    assert_eq!(to.get("/pools/my-m3e-gg1-copy/edit").await.status(), 200);
 }
