@@ -32,7 +32,10 @@ impl PoolRow {
     }
 }
 
-/// Inserts or refreshes the shipped pools (never touching TOs' pools).
+/// Inserts or refreshes the shipped pools. A TO's pool that holds a shipped
+/// pool's id (made before the shipped namespace was kept) moves to
+/// `my-<id>` (events refer to pools by row, so they keep theirs), so a
+/// TO's pool never shadows a shipped one.
 pub fn sync_shipped(
     conn: &mut DbConnection,
     shipped: &[Pool],
@@ -56,24 +59,57 @@ pub fn sync_shipped(
                         ))
                         .execute(conn)?;
                 }
-                Some(_) => {}
-                None => {
-                    diesel::insert_into(pools::table)
-                        .values((
-                            pools::slug.eq(pool.id()),
-                            pools::edition.eq(pool.edition().code()),
-                            pools::name.eq(pool.name()),
-                            pools::definition.eq(&definition),
-                            pools::shipped.eq(true),
-                            pools::created_at.eq(now),
-                            pools::updated_at.eq(now),
-                        ))
+                Some(row) if row.shipped => {}
+                Some(row) => {
+                    let free = (1..100)
+                        .map(|n| {
+                            let slug = if n == 1 {
+                                format!("my-{}", row.slug)
+                            } else {
+                                format!("my-{}-{n}", row.slug)
+                            };
+                            slug.chars().take(40).collect::<String>()
+                        })
+                        .find(|slug| {
+                            pools::table
+                                .filter(pools::slug.eq(slug))
+                                .count()
+                                .get_result::<i64>(conn)
+                                .is_ok_and(|n| n == 0)
+                        })
+                        .ok_or_else(|| {
+                            DbError::Migration(format!("no free id to move pool {} to", row.slug))
+                        })?;
+                    diesel::update(pools::table.find(row.id))
+                        .set(pools::slug.eq(&free))
                         .execute(conn)?;
+                    insert_shipped(conn, pool, &definition, now)?;
                 }
+                None => insert_shipped(conn, pool, &definition, now)?,
             }
         }
         Ok(())
     })
+}
+
+fn insert_shipped(
+    conn: &mut DbConnection,
+    pool: &Pool,
+    definition: &str,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::insert_into(pools::table)
+        .values((
+            pools::slug.eq(pool.id()),
+            pools::edition.eq(pool.edition().code()),
+            pools::name.eq(pool.name()),
+            pools::definition.eq(definition),
+            pools::shipped.eq(true),
+            pools::created_at.eq(now),
+            pools::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// What inserting a TO's pool did.

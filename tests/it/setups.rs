@@ -342,4 +342,34 @@ async fn the_shipped_pools_namespace_is_kept_for_them(backend: Backend) {
     let response = to.post_form("/pools/m3e-gg1/clone", &[]).await;
     assert_eq!(location(&response), "/pools/my-m3e-gg1-copy/edit");
     assert_eq!(to.get("/pools/my-m3e-gg1-copy/edit").await.status(), 200);
+
+    // A TO's pool that took a shipped id before the namespace was kept
+    // moves aside when the shipped pools are installed, keeping its row.
+    let moved = app
+        .with_conn(|conn| {
+            use diesel::prelude::*;
+            use soulstone::db::schema::pools;
+            let copy = soulstone::db::pools::find_by_slug(conn, "my-m3e-gg1-copy")
+                .unwrap()
+                .unwrap();
+            diesel::delete(pools::table.filter(pools::slug.eq("m3e-gg4")))
+                .execute(conn)
+                .unwrap();
+            diesel::update(pools::table.find(copy.id))
+                .set(pools::slug.eq("m3e-gg4"))
+                .execute(conn)
+                .unwrap();
+            let shipped = soulstone::setup::shipped::shipped_pools().unwrap();
+            soulstone::db::pools::sync_shipped(conn, &shipped, chrono::Utc::now().naive_utc())
+                .unwrap();
+            let back = soulstone::db::pools::find_by_slug(conn, "m3e-gg4")
+                .unwrap()
+                .unwrap();
+            let aside = soulstone::db::pools::find_by_slug(conn, "my-m3e-gg4")
+                .unwrap()
+                .unwrap();
+            (back.shipped, aside.shipped, aside.id == copy.id)
+        })
+        .await;
+    assert_eq!(moved, (true, false, true));
 }
