@@ -457,15 +457,7 @@ pub fn end_other_sessions(
             .select(account_sessions::sid)
             .load(conn)?;
         for sid in &others {
-            let revoked = revoked_tokens::table.find(sid);
-            if !diesel::select(diesel::dsl::exists(revoked)).get_result::<bool>(conn)? {
-                diesel::insert_into(revoked_tokens::table)
-                    .values((
-                        revoked_tokens::jti.eq(sid),
-                        revoked_tokens::expires_at.eq(expires_at),
-                    ))
-                    .execute(conn)?;
-            }
+            revoke_token(conn, sid, expires_at)?;
         }
         diesel::delete(
             account_sessions::table
