@@ -521,9 +521,12 @@ impl Sim<'_> {
         // 4. The owner infuses a soulstone (4th edition; never peons, nor a
         // model whose tokens say it does not).
         let no_soulstone = self
-            .token_effect(target, Window::Killed, Situation::default(), |e| {
-                *e == Effect::NoSoulstoneOnDeath
-            })
+            .token_with_effect(
+                target,
+                Window::Killed,
+                Situation::default(),
+                Effect::NoSoulstoneOnDeath,
+            )
             .is_some();
         if leaves_something && model.card.infuses_on_death && !model.card.peon && !no_soulstone {
             self.emit(Event::SoulstoneInfused { seat: model.owner })?;

@@ -405,13 +405,12 @@ impl Sim<'_> {
             return Some(reason.into());
         }
         let situation = Situation::in_duel(&duel.spec, role == Role::Initiator);
-        let model = self.state.model(side.model)?;
-        if let Some((token, _)) = self
-            .book()
-            .effects_at(&model.tokens, Window::Cheating, situation)
-            .into_iter()
-            .find(|(_, effect)| *effect == Effect::ForbidCheating)
-        {
+        if let Some(token) = self.token_with_effect(
+            side.model,
+            Window::Cheating,
+            situation,
+            Effect::ForbidCheating,
+        ) {
             return Some(
                 format!("{}: this action cannot be cheated", self.token_name(token)).into(),
             );
@@ -426,11 +425,11 @@ impl Sim<'_> {
         let duel = self.duel()?;
         let side = self.side(role)?;
         let forbidden = self
-            .token_effect(
+            .token_with_effect(
                 side.model,
                 Window::DeclaringTriggers,
                 Situation::default(),
-                |e| *e == Effect::ForbidTriggers,
+                Effect::ForbidTriggers,
             )
             .is_some();
         if side.relented || forbidden {

@@ -183,20 +183,20 @@ impl Sim<'_> {
         self.emit(Event::TokenRemoved { model, token, by })
     }
 
-    /// Whether `model`'s tokens have `wanted` at `window`, without acting.
-    fn token_effect(
+    /// The token of `model` that has `wanted` at `window`, without acting.
+    fn token_with_effect(
         &self,
         model: ModelId,
         window: Window,
         situation: Situation,
-        wanted: impl Fn(&Effect) -> bool,
-    ) -> Option<Effect> {
+        wanted: Effect,
+    ) -> Option<Token> {
         let tokens = &self.state.model(model)?.tokens;
         self.book()
             .effects_at(tokens, window, situation)
             .into_iter()
-            .map(|(_, effect)| effect)
-            .find(|effect| wanted(effect))
+            .find(|(_, effect)| *effect == wanted)
+            .map(|(token, _)| token)
     }
 
     fn duel(&self) -> Result<&Duel, RuleError> {
