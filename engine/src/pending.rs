@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::command::{Boost, PlayerCommand, Submission};
 use super::duel::DuelStep;
 use super::fate::{Card, Suit};
-use super::state::{Frame, GameState};
+use super::state::{DiscardReason, Frame, GameState};
 use super::token::Effect;
 use super::{Seat, decide};
 
@@ -66,27 +66,21 @@ pub fn pending(state: &GameState) -> Pending {
                 }
             }
         }
-        Some(Frame::HandLimit { seat }) => {
-            let player = state.player(*seat);
-            let excess = player
-                .hand
-                .len()
-                .saturating_sub(usize::from(state.edition.max_hand()));
-            decisions.push(Decision {
-                seat: *seat,
-                prompt: format!("discard {excess} card(s) down to the maximum hand size"),
-                choices: vec![Choice::DiscardCards {
-                    count: u8::try_from(excess).unwrap_or(u8::MAX),
-                    from: player.hand.as_slice().to_vec(),
-                }],
-            });
-        }
-        Some(Frame::Discard { seat, count }) => {
+        Some(Frame::Discard {
+            seat,
+            count,
+            reason,
+        }) => {
             let hand = state.player(*seat).hand.as_slice();
             let count = (*count).min(u8::try_from(hand.len()).unwrap_or(u8::MAX));
             decisions.push(Decision {
                 seat: *seat,
-                prompt: format!("discard {count} card(s) of your choice"),
+                prompt: match reason {
+                    DiscardReason::HandLimit => {
+                        format!("discard {count} card(s) down to the maximum hand size")
+                    }
+                    DiscardReason::Ability => format!("discard {count} card(s) of your choice"),
+                },
                 choices: vec![Choice::DiscardCards {
                     count,
                     from: hand.to_vec(),

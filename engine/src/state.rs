@@ -99,10 +99,6 @@ pub enum Frame {
     Damage {
         progress: Box<DamageProgress>,
     },
-    /// A player must discard down to the maximum hand size.
-    HandLimit {
-        seat: Seat,
-    },
     /// A model's action: its duel, the damage it deals and what follows
     /// happen inside it.
     Action {
@@ -116,15 +112,27 @@ pub enum Frame {
     Activation {
         model: ModelId,
     },
-    /// A player must discard `count` cards of their choice (an ability's).
+    /// A player must discard `count` cards of their choice (all they hold,
+    /// if fewer).
     Discard {
         seat: Seat,
         count: u8,
+        reason: DiscardReason,
     },
     /// Abilities that fired at once, waiting for a player to order them.
     Abilities {
         batch: Box<super::ability::AbilityBatch>,
     },
+}
+
+/// Why a player discards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscardReason {
+    /// Down to the maximum hand size.
+    HandLimit,
+    /// An ability asks for it.
+    Ability,
 }
 
 /// An action being resolved (the action procedure's frame).
@@ -848,13 +856,18 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::ModelKilled { model, .. } => leave_play(state, *model, ModelStatus::Killed),
         Event::ModelRemoved { model } => leave_play(state, *model, ModelStatus::Removed),
-        Event::HandOverLimit { seat, .. } => {
-            state.frames.push(Frame::HandLimit { seat: *seat });
+        Event::HandOverLimit { seat, excess } => {
+            state.frames.push(Frame::Discard {
+                seat: *seat,
+                count: *excess,
+                reason: DiscardReason::HandLimit,
+            });
         }
         Event::DiscardRequired { seat, count } => {
             state.frames.push(Frame::Discard {
                 seat: *seat,
                 count: *count,
+                reason: DiscardReason::Ability,
             });
         }
         Event::Discarded { seat, cards } => {
@@ -864,7 +877,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     player.discard.push(*card);
                 }
             }
-            state.pop_frame(|f| matches!(f, Frame::HandLimit { .. } | Frame::Discard { .. }));
+            state.pop_frame(|f| matches!(f, Frame::Discard { .. }));
         }
         Event::ActivationStarted { model } => {
             // Once-per-activation limits hold during each activation, any

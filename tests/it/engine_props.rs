@@ -591,7 +591,6 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Contributions => "contributions",
             Frame::Duel { .. } => "duel",
             Frame::Damage { .. } => "damage",
-            Frame::HandLimit { .. } => "hand_limit",
             Frame::Discard { .. } => "discard",
             Frame::Activation { .. } => "activation",
             Frame::Action { .. } => "action",

@@ -1,45 +1,34 @@
-//! The hand limit: a player over the maximum hand size discards down.
+//! Discarding by choice: a player over the maximum hand size discards down,
+//! and abilities can ask a player to discard.
 
 use super::*;
 
 impl Sim<'_> {
-    pub(super) fn hand_limit_command(
-        &mut self,
-        seat: Seat,
-        over: Seat,
-        command: &PlayerCommand,
-    ) -> Result<(), RuleError> {
-        Self::require_seat(seat, over)?;
-        let PlayerCommand::DiscardDown { cards } = command else {
-            return refuse("discard down to your maximum hand size first");
-        };
-        let excess = self
-            .state
-            .player(over)
-            .hand
-            .len()
-            .saturating_sub(usize::from(self.state.edition.max_hand()));
-        self.discard_chosen(over, excess, cards)
-    }
-
-    /// A player discards the cards an ability asks for.
+    /// A player discards the cards the frame asks for: down to the hand
+    /// limit, or as an ability says.
     pub(super) fn discard_command(
         &mut self,
         seat: Seat,
         chooser: Seat,
         count: u8,
+        reason: DiscardReason,
         command: &PlayerCommand,
     ) -> Result<(), RuleError> {
         Self::require_seat(seat, chooser)?;
         let PlayerCommand::DiscardDown { cards } = command else {
-            return refuse(format!("discard {count} card(s) first"));
+            return refuse(match reason {
+                DiscardReason::HandLimit => {
+                    "discard down to your maximum hand size first".to_string()
+                }
+                DiscardReason::Ability => format!("discard {count} card(s) first"),
+            });
         };
         let count = usize::from(count).min(self.state.player(chooser).hand.len());
         self.discard_chosen(chooser, count, cards)
     }
 
-    /// A discard an ability asked for ends at once when the hand is empty
-    /// (the hand may have shrunk since it was asked for).
+    /// A discard ends at once when the hand is empty (an ability's may
+    /// have been asked for before the hand shrank).
     pub(super) fn advance_discard(&mut self) -> Result<bool, RuleError> {
         let Some(Frame::Discard { seat, .. }) = self.state.frame() else {
             return Ok(false);

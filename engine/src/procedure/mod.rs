@@ -38,7 +38,7 @@ use crate::limits::{
 };
 use crate::model::ModelId;
 use crate::ruleset::{self, DuelBoost, RuleSet, TokenGain};
-use crate::state::{Frame, GameState, apply};
+use crate::state::{DiscardReason, Frame, GameState, apply};
 use crate::token::{Effect, Situation, Token, TokenBook, Tokens, Window};
 
 /// See the module documentation.
@@ -101,8 +101,7 @@ enum FrameNow {
     Contributions,
     Duel(DuelStep),
     Damage(DamageStage),
-    HandLimit(Seat),
-    Discard(Seat, u8),
+    Discard(Seat, u8, DiscardReason),
     Flip(crate::flip::FlipStage),
     Abilities,
 }
@@ -239,11 +238,14 @@ impl Sim<'_> {
             Some(Frame::Contributions) => FrameNow::Contributions,
             Some(Frame::Duel { duel }) => FrameNow::Duel(duel.step),
             Some(Frame::Damage { progress }) => FrameNow::Damage(progress.stage()),
-            Some(Frame::HandLimit { seat }) => FrameNow::HandLimit(*seat),
             // Between the activation's actions, only the order of damage
             // dealt can be waiting.
             Some(Frame::Activation { .. }) => FrameNow::None,
-            Some(Frame::Discard { seat, count }) => FrameNow::Discard(*seat, *count),
+            Some(Frame::Discard {
+                seat,
+                count,
+                reason,
+            }) => FrameNow::Discard(*seat, *count, *reason),
             // Inside an action, between its procedures: only the order of
             // the damage it dealt can be waiting.
             Some(Frame::Action { .. }) => FrameNow::None,
@@ -265,9 +267,8 @@ impl Sim<'_> {
             },
             FrameNow::Duel(step) => self.duel_command(seat, step, command),
             FrameNow::Damage(stage) => self.damage_command(seat, stage, command),
-            FrameNow::HandLimit(over) => self.hand_limit_command(seat, over, command),
-            FrameNow::Discard(chooser, count) => {
-                self.discard_command(seat, chooser, count, command)
+            FrameNow::Discard(chooser, count, reason) => {
+                self.discard_command(seat, chooser, count, reason, command)
             }
             FrameNow::Flip(stage) => self.flip_command(seat, stage, command),
             FrameNow::Abilities => self.ability_command(seat, command),
@@ -496,7 +497,6 @@ impl Sim<'_> {
                 Some(Frame::Contributions) => self.advance_contributions()?,
                 Some(Frame::Duel { .. }) => self.advance_duel()?,
                 Some(Frame::Damage { .. }) => self.advance_damage()?,
-                Some(Frame::HandLimit { .. }) => false,
                 Some(Frame::Discard { .. }) => self.advance_discard()?,
                 Some(Frame::Action { .. }) => self.advance_action()?,
                 Some(Frame::Activation { .. }) => {
