@@ -61,15 +61,8 @@ pub fn sync_shipped(
                 }
                 Some(row) if row.shipped => {}
                 Some(row) => {
-                    let free = (1..100)
-                        .map(|n| {
-                            let slug = if n == 1 {
-                                format!("my-{}", row.slug)
-                            } else {
-                                format!("my-{}-{n}", row.slug)
-                            };
-                            slug.chars().take(40).collect::<String>()
-                        })
+                    let moved_to = format!("my-{}", row.slug);
+                    let free = crate::setup::pool::numbered_pool_ids(&moved_to)
                         .find(|slug| {
                             pools::table
                                 .filter(pools::slug.eq(slug))

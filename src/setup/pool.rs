@@ -322,6 +322,20 @@ pub fn is_reserved_pool_id(id: &str) -> bool {
         .any(|prefix| id.starts_with(prefix))
 }
 
+/// Ids to try, in order, for a pool derived from `base` (a copy, or a
+/// TO's pool moved out of the shipped namespace): `base`, `base-2`, ...
+/// up to 99, each cut to the 40 characters an id may have.
+pub fn numbered_pool_ids(base: &str) -> impl Iterator<Item = String> + '_ {
+    (1..100).map(move |n| {
+        let id = if n == 1 {
+            base.to_owned()
+        } else {
+            format!("{base}-{n}")
+        };
+        id.chars().take(40).collect()
+    })
+}
+
 /// A pool id: 3–40 characters of lowercase letters, digits and hyphens.
 pub fn is_valid_pool_id(id: &str) -> bool {
     (3..=40).contains(&id.len())

@@ -701,14 +701,9 @@ async fn clone_pool(
             } else {
                 row.slug.clone()
             };
-            for n in 1..100 {
-                let slug = if n == 1 {
-                    format!("{base}-copy")
-                } else {
-                    format!("{base}-copy-{n}")
-                };
+            for slug in crate::setup::pool::numbered_pool_ids(&format!("{base}-copy")) {
                 let mut def = pool.def().clone();
-                def.id = slug.chars().take(40).collect();
+                def.id = slug;
                 def.name = format!("{} (copy)", def.name).chars().take(80).collect();
                 let copy = Pool::from_def(def).map_err(|e| AppError::bad_request(e.to_string()))?;
                 if pools::insert_pool(conn, &copy, owner, now())?.inserted() {
