@@ -1,7 +1,8 @@
-//! A model's activation and the end phase. The activation: its start (once-per-activation limits start
-//! again, start-of-activation tokens and abilities), the actions the game
-//! flow takes for it inside, and its end (end-of-activation tokens, such
-//! as a token that lasts until then, and abilities).
+//! A model's activation and the end phase. The activation: its start
+//! (once-per-activation limits start again, start-of-activation tokens and
+//! abilities), the actions the game flow takes for it inside, and its end
+//! (end-of-activation tokens, such as a token that lasts until then, and
+//! abilities).
 
 use super::*;
 
@@ -18,15 +19,27 @@ impl Sim<'_> {
             .ok_or_else(|| RuleError::invalid(format!("model {} is not in play", model.0)))?;
         self.push_check()?;
         self.emit(Event::ActivationStarted { model })?;
-        let batch = self.batch();
-        self.token_window(model, Window::ActivationStarted, batch)?;
-        let fired = self.fired(
+        self.own_window(
             model,
-            AbilityWindow::ActivationStarted,
-            Situation::default(),
+            owner,
+            (Window::ActivationStarted, AbilityWindow::ActivationStarted),
             None,
-        );
-        self.resolve_batch(fired, owner, None)
+        )
+    }
+
+    /// A window of the model alone: its tokens, then its abilities (which
+    /// its owner orders), then `then`.
+    fn own_window(
+        &mut self,
+        model: ModelId,
+        owner: Seat,
+        (tokens, abilities): (Window, AbilityWindow),
+        then: Option<AfterAbilities>,
+    ) -> Result<(), RuleError> {
+        let batch = self.batch();
+        self.token_window(model, tokens, batch)?;
+        let fired = self.fired(model, abilities, Situation::default(), None);
+        self.resolve_batch(fired, owner, then)
     }
 
     /// The end phase: each model's tokens, then every model's end-phase
@@ -91,14 +104,11 @@ impl Sim<'_> {
         };
         let model = *model;
         let owner = self.model_owner(model)?;
-        let batch = self.batch();
-        self.token_window(model, Window::ActivationEnded, batch)?;
-        let fired = self.fired(
+        self.own_window(
             model,
-            AbilityWindow::ActivationEnded,
-            Situation::default(),
-            None,
-        );
-        self.resolve_batch(fired, owner, Some(AfterAbilities::EndActivation { model }))
+            owner,
+            (Window::ActivationEnded, AbilityWindow::ActivationEnded),
+            Some(AfterAbilities::EndActivation { model }),
+        )
     }
 }
