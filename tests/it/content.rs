@@ -409,16 +409,26 @@ fn a_wrong_card_in_the_content_directory_stops_the_server() {
     assert_eq!(catalog.len(), shipped().len() + 1);
 }
 
+/// The scenario files of the starter crews (tests/scenarios/m4e/crews),
+/// each with its text.
+fn crew_scenarios() -> Vec<(String, soulstone_engine::scenario::Scenario)> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/m4e/crews");
+    std::fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let scenario = soulstone_engine::scenario::Scenario::from_toml(&text).unwrap();
+            (text, scenario)
+        })
+        .collect()
+}
+
 /// Every action on every shipped card is taken in a scenario file under
 /// tests/scenarios/m4e/crews (which the scenario suite runs and checks).
 #[test]
 fn every_action_of_the_starter_crews_has_a_scenario() {
-    use soulstone_engine::scenario::Scenario;
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/m4e/crews");
     let mut taken = std::collections::BTreeSet::new();
-    for entry in std::fs::read_dir(folder).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-        let scenario = Scenario::from_toml(&text).unwrap();
+    for (_, scenario) in crew_scenarios() {
         let cards: std::collections::BTreeMap<u16, String> = scenario
             .models
             .iter()
@@ -469,12 +479,8 @@ fn every_action_of_the_starter_crews_has_a_scenario() {
 #[test]
 fn every_ability_of_the_starter_crews_has_a_scenario() {
     use soulstone_engine::Event;
-    use soulstone_engine::scenario::Scenario;
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/m4e/crews");
     let mut shown = std::collections::BTreeSet::new();
-    for entry in std::fs::read_dir(folder).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-        let scenario = Scenario::from_toml(&text).unwrap();
+    for (text, scenario) in crew_scenarios() {
         let run = scenario.check(crate::support::shipped_content()).unwrap();
         for event in &run.events {
             if let Event::AbilityUsed { model, name, .. } = event
