@@ -39,7 +39,7 @@ pub fn shipped_crews() -> &'static [(&'static str, &'static str)] {
 /// operator's content directory, if any (a club's own cards). Loads whole
 /// or refuses, with every problem.
 pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError>> {
-    let mut read = CardFiles::default();
+    let mut read = ContentFiles::default();
     if let Some(dir) = extra {
         if !dir.is_dir() {
             return Err(vec![ContentError {
@@ -60,7 +60,7 @@ pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError
 
 /// Content files read from directories, and the ones that could not be read.
 #[derive(Default)]
-struct CardFiles {
+struct ContentFiles {
     /// Each edition's own files (`tokens.toml`, `markers.toml`).
     edition_files: Vec<(String, String)>,
     cards: Vec<(String, String)>,
@@ -79,7 +79,7 @@ enum FileKind {
     CrewCard,
 }
 
-impl CardFiles {
+impl ContentFiles {
     /// Reads the edition files and every card of every edition under `dir`.
     fn add_dir(&mut self, dir: &Path) {
         for edition in EDITIONS {
@@ -190,7 +190,7 @@ fn files_below(folder: &Path, extension: &str) -> Vec<PathBuf> {
 /// shipped ones are used (a club's directory of cards). Content loads
 /// whole or not at all.
 pub fn load_catalog(dirs: &[&Path]) -> Result<Catalog, Vec<ContentError>> {
-    let mut read = CardFiles::default();
+    let mut read = ContentFiles::default();
     for dir in dirs {
         read.add_dir(dir);
     }
