@@ -33,6 +33,10 @@ fn model(id: u16, owner: Seat) -> Model {
         soulstone_user: false,
         infuses_on_death: false,
         peon: false,
+        master: false,
+        totem: false,
+        cost: 0,
+        speed: 5,
         reductions: Vec::new(),
         demise: None,
         rebirth_health: None,
@@ -60,6 +64,7 @@ fn started_game() -> GameState {
             .expect("4th edition markers")
             .clone(),
         terrain: Vec::new(),
+        encounter: None,
     })
     .unwrap();
     for (seat, byte) in [(Seat::A, 1u8), (Seat::B, 2u8)] {
@@ -165,6 +170,7 @@ fn random_duel(state: &mut GameState, rng: &mut ChaCha8Rng) {
             Choice::Entropy => PlayerCommand::Contribute {
                 entropy: Bytes32(rng.random()),
             },
+            other => panic!("an encounter's choice outside an encounter: {other:?}"),
         };
         play(state, decision.seat, command);
     }

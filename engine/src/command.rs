@@ -8,6 +8,8 @@ use super::duel::DuelSpec;
 use super::fairness::Bytes32;
 use super::fate::{Card, Suit};
 use super::model::{ModelId, Token};
+use super::table::movement::Waypoint;
+use super::table::{ObjectId, Point};
 
 /// A command with its sender and the version it was made against. A
 /// player's decision and the game flow's step are different types, so a
@@ -188,4 +190,107 @@ pub enum PlayerCommand {
     DiscardDown {
         cards: Vec<Card>,
     },
+    // The encounter's decisions (4th edition), in the order they come.
+    /// The attacker chooses their deployment zone.
+    ChooseZone {
+        zone: crate::encounter::Zone,
+    },
+    /// The defender divides their crew: these models are the first group,
+    /// the rest the second.
+    SplitCrew {
+        first: Vec<ModelId>,
+    },
+    /// The attacker picks the defender's group that deploys first (0 or 1).
+    ChooseGroup {
+        group: u8,
+    },
+    /// Puts a model on the table, completely within its crew's zone.
+    Deploy {
+        model: ModelId,
+        at: Point,
+    },
+    /// Selects a scheme (from the pool, or from the Next Available
+    /// Schemes of the one just revealed or abandoned), with the model it
+    /// secretly chooses if it asks for one.
+    SelectScheme {
+        scheme: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<ModelId>,
+    },
+    /// Gives initiative for the turn (the player who did not activate last).
+    GiveInitiative {
+        to: Seat,
+    },
+    /// Start phase: discards any cards (perhaps none) before drawing.
+    DiscardBeforeDrawing {
+        cards: Vec<Card>,
+    },
+    /// The active player passes.
+    Pass,
+    /// The active player activates one of their models.
+    Activate {
+        model: ModelId,
+    },
+    /// The acting model takes an action from its card. `signature`: this
+    /// is its signature action for the activation.
+    TakeAction {
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<ModelId>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        signature: bool,
+    },
+    /// General action Walk: the acting model moves along the path
+    /// (waypoints of its base's centre; its position first is implied).
+    Walk {
+        path: Vec<Waypoint>,
+    },
+    /// General action Charge: one straight line, then a melee action that
+    /// does not count against the limit.
+    Charge {
+        to: Waypoint,
+    },
+    /// General action Interact.
+    Interact {
+        with: Interaction,
+    },
+    /// General action Prepare: gains one of the tokens Prepare may give.
+    Prepare {
+        token: Token,
+    },
+    /// General action Slam: removes a marker within 1" (not a scheme or
+    /// strategy marker).
+    Slam {
+        marker: ObjectId,
+    },
+    /// The acting model ends its activation.
+    EndActivation,
+    /// End phase: reveals the crew's scheme (its conditions hold)...
+    RevealScheme,
+    /// ...or shows and discards it without scoring...
+    AbandonScheme,
+    /// ...or keeps it.
+    KeepScheme,
+    /// Removes a strategy marker (the crew with fewer VP, when the
+    /// strategy says so).
+    RemoveStrategyMarker {
+        marker: ObjectId,
+    },
+}
+
+/// What an Interact does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Interaction {
+    /// Makes a scheme marker within 1"; with five already, `replacing`
+    /// names the one removed first.
+    MakeSchemeMarker {
+        at: Point,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        replacing: Option<ObjectId>,
+    },
+    /// Removes a scheme marker within 1".
+    RemoveSchemeMarker { marker: ObjectId },
+    /// The strategy's Interact with a strategy marker within 1".
+    StrategyMarker { marker: ObjectId },
 }

@@ -22,6 +22,25 @@ use super::view::Viewer;
 /// borrowed rather than allocated on the hot path of a duel.
 pub type Label = Cow<'static, str>;
 
+/// What an action uses of the acting model's action limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionSlot {
+    /// One of its actions (or, outside an encounter, just an action).
+    #[default]
+    Normal,
+    /// Its signature action for the activation.
+    Signature,
+    /// Does not count (the melee action after a Charge).
+    Free,
+}
+
+impl ActionSlot {
+    fn is_normal(&self) -> bool {
+        *self == ActionSlot::Normal
+    }
+}
+
 /// Damage, step by step (for the log and the damage examples).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DamageReport {
@@ -245,6 +264,9 @@ pub enum Event {
         action: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<ModelId>,
+        /// What it uses of an encounter activation's action limit.
+        #[serde(default, skip_serializing_if = "ActionSlot::is_normal")]
+        slot: ActionSlot,
     },
     /// A model was pushed to a new place.
     ModelPushed {
@@ -345,6 +367,91 @@ pub enum Event {
     /// Abilities fired at once and a player orders them.
     AbilitiesWaiting {
         batch: Box<super::ability::AbilityBatch>,
+    },
+    /// The encounter moves to a step of its setup or turn sequence.
+    EncounterStepBegan {
+        step: crate::encounter::Step,
+    },
+    /// The attacker's deployment zone.
+    ZoneChosen {
+        seat: Seat,
+        zone: crate::encounter::Zone,
+    },
+    /// The defender's crew in two groups.
+    CrewSplit {
+        seat: Seat,
+        groups: [Vec<ModelId>; 2],
+    },
+    /// The defender's group that deploys first (0 or 1).
+    GroupChosen {
+        group: u8,
+    },
+    ModelDeployed {
+        model: ModelId,
+        at: Placement,
+    },
+    /// A crew selects its scheme (and any secret choice it asks for).
+    SchemeSelected {
+        seat: Seat,
+        scheme: Hidden<crate::encounter::HeldScheme>,
+    },
+    TurnStarted {
+        turn: u8,
+    },
+    /// Who has initiative this turn, and who gave it (none on turn 1:
+    /// the attacker's).
+    InitiativeSet {
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Seat>,
+    },
+    /// Start phase: a player discards any cards before drawing (perhaps none).
+    DiscardedBeforeDrawing {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    ActivePlayer {
+        seat: Seat,
+    },
+    /// The active player passes instead of activating a model.
+    Passed {
+        seat: Seat,
+    },
+    /// A model moved along a path (Walk, Charge).
+    ModelMoved {
+        model: ModelId,
+        from: Placement,
+        to: Placement,
+        charge: bool,
+        /// It left engagement with one or more enemies.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        left_engagement: bool,
+    },
+    /// A strategy marker becomes friendly to a crew, or neutral.
+    MarkerClaimed {
+        marker: crate::table::ObjectId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<Seat>,
+    },
+    /// A crew scores the strategy (after the cap).
+    StrategyScored {
+        seat: Seat,
+        amount: u8,
+    },
+    /// A crew reveals its scheme and scores it (after the cap).
+    SchemeRevealed {
+        seat: Seat,
+        scheme: crate::encounter::HeldScheme,
+        amount: u8,
+    },
+    /// A crew shows its scheme and discards it without scoring.
+    SchemeAbandoned {
+        seat: Seat,
+        scheme: crate::encounter::HeldScheme,
+    },
+    /// A crew keeps its scheme this end phase.
+    SchemeKept {
+        seat: Seat,
     },
     SeedRevealed {
         seed: Bytes32,

@@ -10,10 +10,12 @@
 
 pub mod ability;
 pub mod action;
+pub mod bot;
 pub mod command;
 pub mod content;
 pub mod damage;
 pub mod duel;
+pub mod encounter;
 pub mod error;
 pub mod event;
 pub mod fairness;

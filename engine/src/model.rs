@@ -85,6 +85,21 @@ pub struct ModelCard {
     /// Peons never infuse soulstones nor leave remains.
     #[serde(default)]
     pub peon: bool,
+    /// A master: in 4th edition it may take a third action in an
+    /// encounter of 50 soulstones or more.
+    #[serde(default)]
+    pub master: bool,
+    /// A totem (schemes count its cost as 5 when it has none; never a
+    /// scheme's chosen model).
+    #[serde(default)]
+    pub totem: bool,
+    /// Its cost as schemes read it: the hiring cost, or 10 for a master
+    /// and 5 for a totem without one.
+    #[serde(default)]
+    pub cost: u8,
+    /// Speed (4th edition Sp, 3rd edition Mv): inches a Walk may move.
+    #[serde(default = "default_speed")]
+    pub speed: u8,
     #[serde(default)]
     pub reductions: Vec<Reduction>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,6 +120,10 @@ pub struct ModelCard {
 
 fn default_size() -> u8 {
     2
+}
+
+fn default_speed() -> u8 {
+    5
 }
 
 fn default_base() -> BaseMm {
@@ -141,6 +160,10 @@ pub struct ActionCard {
     /// What happens once a successful action's damage has resolved.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub after_succeeding: Vec<ActionEffect>,
+    /// 4th edition: a signature action, taken once per activation beyond
+    /// the action limit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub signature: bool,
 }
 
 /// An effect of an action beyond its damage.

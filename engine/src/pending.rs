@@ -4,10 +4,16 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::command::Interaction;
 use super::command::{Boost, PlayerCommand, Submission};
 use super::duel::DuelStep;
+use super::encounter::Step;
 use super::fate::{Card, Suit};
+use super::model::ModelId;
 use super::state::{DiscardReason, Frame, GameState};
+use super::table::measure::Deployment;
+use super::table::movement::Waypoint;
+use super::table::{MarkerKind, Point};
 use super::token::Effect;
 use super::{Seat, decide};
 
@@ -21,6 +27,24 @@ pub enum Choice {
     DiscardCards { count: u8, from: Vec<Card> },
     /// Send `contribute` with any 32 bytes of your own entropy.
     Entropy,
+    /// Send `split_crew` naming any of these models as the first group.
+    SplitCrew { models: Vec<ModelId> },
+    /// Send `discard_before_drawing` with any of these cards, or none.
+    DiscardAny { from: Vec<Card> },
+    /// Send `deploy` for one of these models at a point that puts its base
+    /// completely within the zone (the layout's `side` of `deployment`).
+    Deploy {
+        models: Vec<ModelId>,
+        deployment: Deployment,
+        side: Seat,
+    },
+    /// Send `walk` with a path the table allows (up to `inches`, half
+    /// that if it starts engaged).
+    Walk { model: ModelId, inches: u8 },
+    /// Send `charge` to a point in one straight line up to `inches` away.
+    Charge { model: ModelId, inches: u8 },
+    /// Send `interact` making a scheme marker within 1" of the model.
+    MakeSchemeMarker { model: ModelId },
 }
 
 /// A player's open decision.
@@ -99,14 +123,12 @@ pub fn pending(state: &GameState) -> Pending {
             if !state.ended =>
         {
             for seat in Seat::BOTH {
-                let choices: Vec<Choice> = candidates(state, seat)
+                let mut choices: Vec<Choice> = candidates(state, seat)
                     .into_iter()
-                    .filter(|command| {
-                        let submission = Submission::player(seat, state.version, command.clone());
-                        decide(state, &submission).is_ok()
-                    })
+                    .filter(|command| legal(state, seat, command))
                     .map(|command| Choice::Command { command })
                     .collect();
+                choices.extend(encounter_choices(state, seat));
                 if !choices.is_empty() {
                     decisions.push(Decision {
                         seat,
@@ -127,6 +149,215 @@ pub fn pending(state: &GameState) -> Pending {
             && !state.ended,
         ended: state.ended,
         decisions,
+    }
+}
+
+fn legal(state: &GameState, seat: Seat, command: &PlayerCommand) -> bool {
+    let submission = Submission::player(seat, state.version, command.clone());
+    decide(state, &submission).is_ok()
+}
+
+/// The encounter's choices with parameters (a point, a path, a subset).
+fn encounter_choices(state: &GameState, seat: Seat) -> Vec<Choice> {
+    let Some(encounter) = state.encounter.as_deref() else {
+        return Vec::new();
+    };
+    let idle = state.frame().is_none() && state.damage_queue.is_empty();
+    let mut choices = Vec::new();
+    match encounter.step {
+        Step::SplitCrew if idle && seat == encounter.setup.defender() => {
+            choices.push(Choice::SplitCrew {
+                models: state
+                    .models
+                    .iter()
+                    .filter(|m| m.owner == seat && m.in_play())
+                    .map(|m| m.id)
+                    .collect(),
+            });
+        }
+        Step::StartDiscard if idle && !encounter.done[seat.index()] => {
+            choices.push(Choice::DiscardAny {
+                from: state.player(seat).hand.as_slice().to_vec(),
+            });
+        }
+        Step::Deploy { seat: deploying } if idle && deploying == seat => {
+            let models = super::procedure::deployable(state, seat);
+            if !models.is_empty() {
+                choices.push(Choice::Deploy {
+                    models,
+                    deployment: encounter.setup.deployment,
+                    side: encounter.layout_side(seat),
+                });
+            }
+        }
+        Step::Activations => {
+            let Some(Frame::Activation { model }) = state.frame() else {
+                return choices;
+            };
+            let Some(m) = state.model(*model).filter(|m| m.owner == seat) else {
+                return choices;
+            };
+            let Some(here) = m.placement else {
+                return choices;
+            };
+            let stay = Waypoint {
+                x: here.at.x,
+                y: here.at.y,
+                z: here.z,
+            };
+            // Moving nowhere is legal whenever a move is: the probe.
+            if legal(state, seat, &PlayerCommand::Walk { path: vec![stay] }) {
+                choices.push(Choice::Walk {
+                    model: m.id,
+                    inches: m.card.speed,
+                });
+            }
+            if legal(state, seat, &PlayerCommand::Charge { to: stay }) {
+                choices.push(Choice::Charge {
+                    model: m.id,
+                    inches: m.card.speed,
+                });
+            }
+            let reach = m.card.base.radius() + 0.6;
+            let beside = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)].map(|(dx, dy)| Point {
+                x: here.at.x + super::table::milli(dx * reach),
+                y: here.at.y + super::table::milli(dy * reach),
+            });
+            let can_make = beside.iter().any(|at| {
+                let with = Interaction::MakeSchemeMarker {
+                    at: *at,
+                    replacing: state
+                        .markers
+                        .iter()
+                        .filter(|k| k.kind == MarkerKind::Scheme && k.owner == Some(seat))
+                        .nth(crate::encounter::MAX_FRIENDLY_MARKERS - 1)
+                        .map(|k| k.id),
+                };
+                legal(state, seat, &PlayerCommand::Interact { with })
+            });
+            if can_make {
+                choices.push(Choice::MakeSchemeMarker { model: m.id });
+            }
+        }
+        _ => {}
+    }
+    choices
+}
+
+/// The encounter's finite commands worth asking `decide` about.
+fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<PlayerCommand>) {
+    let Some(encounter) = state.encounter.as_deref() else {
+        return;
+    };
+    match encounter.step {
+        Step::ChooseZone => commands.extend(
+            [crate::encounter::Zone::Lower, crate::encounter::Zone::Upper]
+                .map(|zone| PlayerCommand::ChooseZone { zone }),
+        ),
+        Step::ChooseGroup => {
+            commands.extend([0, 1].map(|group| PlayerCommand::ChooseGroup { group }))
+        }
+        Step::ChooseSchemes | Step::SelectSchemes => {
+            let names: Vec<String> = if encounter.step == Step::ChooseSchemes {
+                encounter.setup.scheme_pool.clone()
+            } else {
+                super::procedure::selectable(encounter, seat)
+            };
+            for name in names {
+                let asks = encounter
+                    .setup
+                    .schemes
+                    .scheme(&name)
+                    .is_some_and(|s| s.choice.is_some());
+                if asks {
+                    for m in state.models.iter().filter(|m| m.owner != seat) {
+                        commands.push(PlayerCommand::SelectScheme {
+                            scheme: name.clone(),
+                            target: Some(m.id),
+                        });
+                    }
+                } else {
+                    commands.push(PlayerCommand::SelectScheme {
+                        scheme: name,
+                        target: None,
+                    });
+                }
+            }
+        }
+        Step::GiveInitiative { .. } => {
+            commands.extend(Seat::BOTH.map(|to| PlayerCommand::GiveInitiative { to }))
+        }
+        Step::Activations => match state.frame() {
+            None => {
+                commands.push(PlayerCommand::Pass);
+                commands.extend(
+                    state
+                        .models
+                        .iter()
+                        .filter(|m| m.owner == seat && !encounter.activated.contains(&m.id))
+                        .map(|m| PlayerCommand::Activate { model: m.id }),
+                );
+            }
+            Some(Frame::Activation { model }) => {
+                let Some(m) = state.model(*model).filter(|m| m.owner == seat) else {
+                    return;
+                };
+                commands.push(PlayerCommand::EndActivation);
+                let targets: Vec<ModelId> = state
+                    .models
+                    .iter()
+                    .filter(|t| t.in_play() && t.placement.is_some())
+                    .map(|t| t.id)
+                    .collect();
+                for action in &m.card.actions {
+                    let aims: Vec<Option<ModelId>> = if action.range == 0 {
+                        vec![None]
+                    } else {
+                        targets.iter().copied().map(Some).collect()
+                    };
+                    for target in aims {
+                        for signature in [false, true] {
+                            if signature && !action.signature {
+                                continue;
+                            }
+                            commands.push(PlayerCommand::TakeAction {
+                                action: action.name.clone(),
+                                target,
+                                signature,
+                            });
+                        }
+                    }
+                }
+                for token in state.tokens.preparable() {
+                    commands.push(PlayerCommand::Prepare { token });
+                }
+                for marker in &state.markers {
+                    let with = match marker.kind {
+                        MarkerKind::Scheme => Interaction::RemoveSchemeMarker { marker: marker.id },
+                        MarkerKind::Strategy => Interaction::StrategyMarker { marker: marker.id },
+                        MarkerKind::Remains | MarkerKind::Other => {
+                            commands.push(PlayerCommand::Slam { marker: marker.id });
+                            continue;
+                        }
+                    };
+                    commands.push(PlayerCommand::Interact { with });
+                }
+            }
+            Some(_) => {}
+        },
+        Step::EndSchemes { .. } => commands.extend([
+            PlayerCommand::RevealScheme,
+            PlayerCommand::AbandonScheme,
+            PlayerCommand::KeepScheme,
+        ]),
+        Step::RemoveStrategyMarker { .. } => commands.extend(
+            state
+                .markers
+                .iter()
+                .filter(|m| m.kind == MarkerKind::Strategy)
+                .map(|m| PlayerCommand::RemoveStrategyMarker { marker: m.id }),
+        ),
+        _ => {}
     }
 }
 
@@ -235,8 +466,13 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
             DuelStep::Flip | DuelStep::Outcome => {}
         },
         // Nothing in progress (or an activation or action between its
-        // procedures): only the order of damage dealt at once.
+        // procedures): the order of damage dealt at once, and the
+        // encounter's decisions.
         None | Some(Frame::Action { .. } | Frame::Activation { .. }) => {
+            if state.damage_queue.is_empty() && !matches!(state.frame(), Some(Frame::Action { .. }))
+            {
+                encounter_candidates(state, seat, &mut commands);
+            }
             for instance in &state.damage_queue {
                 let command = PlayerCommand::ResolveDamageFirst {
                     model: instance.target,

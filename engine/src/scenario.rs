@@ -161,6 +161,10 @@ impl ModelSpec {
                     soulstone_user: self.soulstone_user,
                     infuses_on_death: self.infuses_on_death,
                     peon: self.peon,
+                    master: false,
+                    totem: false,
+                    cost: 0,
+                    speed: 5,
                     reductions: self.reductions.clone(),
                     demise: self.demise.clone(),
                     rebirth_health: self.rebirth_health,
@@ -402,6 +406,7 @@ impl Scenario {
             next_marker_id: FIRST_TABLE_OBJECT_ID + (1 << 15),
             damage_queue: Vec::new(),
             last_outcome: None,
+            encounter: None,
         };
         state
             .validate()

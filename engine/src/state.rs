@@ -9,7 +9,8 @@ use super::damage::{DamageInstance, DamageProgress};
 use super::duel::DuelStep;
 use super::duel::Role;
 use super::duel::{Duel, Outcome};
-use super::event::Event;
+use super::encounter::{Encounter, EncounterSetup, SchemeFate, Step};
+use super::event::{ActionSlot, Event};
 use super::fairness::{self, Bytes32, FAIRNESS_SCHEME};
 use super::fate::{Card, DECK_SIZE};
 use super::flip::{FlipInProgress, FlipPurpose, RevealedCards};
@@ -174,6 +175,9 @@ pub struct GameState {
     pub next_marker_id: u32,
     /// The last duel's outcome (the damage that follows reads it).
     pub last_outcome: Option<Outcome>,
+    /// A whole encounter's game flow, when the game is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<Box<Encounter>>,
 }
 
 /// How a new game starts.
@@ -194,6 +198,10 @@ pub struct NewGame {
     /// examples).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<Terrain>,
+    /// A whole 4th edition encounter (none: the game flow comes from
+    /// outside, as in the rulebook examples).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<EncounterSetup>,
 }
 
 /// Table objects that are not models get ids from here up, so a model's id
@@ -228,6 +236,7 @@ impl GameState {
             next_marker_id: first_marker_id(),
             damage_queue: Vec::new(),
             last_outcome: None,
+            encounter: setup.encounter.map(|e| Box::new(Encounter::new(e))),
         };
         state.validate()?;
         Ok(state)
@@ -854,7 +863,18 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 m.health = *to;
             }
         }
-        Event::ModelKilled { model, .. } => leave_play(state, *model, ModelStatus::Killed),
+        Event::ModelKilled { model, credit } => {
+            let victim = state.model(*model).map(|m| m.owner);
+            let killer = credit.and_then(|c| state.model(c)).map(|m| m.owner);
+            if let (Some(victim), Some(killer), Some(encounter)) =
+                (victim, killer, state.encounter.as_deref_mut())
+                && victim != killer
+            {
+                let kills = &mut encounter.kills_this_turn[killer.index()];
+                *kills = kills.saturating_add(1);
+            }
+            leave_play(state, *model, ModelStatus::Killed)
+        }
         Event::ModelRemoved { model } => leave_play(state, *model, ModelStatus::Removed),
         Event::HandOverLimit { seat, excess } => {
             state.frames.push(Frame::Discard {
@@ -886,6 +906,13 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 m.reductions_used.clear();
             }
             state.frames.push(Frame::Activation { model: *model });
+            let owner = state.model(*model).map(|m| m.owner);
+            if let Some(encounter) = state.encounter.as_deref_mut() {
+                encounter.activated.push(*model);
+                encounter.last_activated_by = owner;
+                encounter.last_passed = false;
+                encounter.activation = Default::default();
+            }
         }
         Event::EndPhaseStarted { .. } => {}
         Event::VictoryPointsGained { seat, amount, .. } => {
@@ -897,6 +924,62 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::ActivationEnded { .. } => {
             state.pop_frame(|f| matches!(f, Frame::Activation { .. }));
+            if let Some(encounter) = state.encounter.as_deref_mut() {
+                encounter.transfer_due = true;
+            }
+        }
+        Event::EncounterStepBegan { .. }
+        | Event::ZoneChosen { .. }
+        | Event::CrewSplit { .. }
+        | Event::GroupChosen { .. }
+        | Event::SchemeSelected { .. }
+        | Event::TurnStarted { .. }
+        | Event::InitiativeSet { .. }
+        | Event::ActivePlayer { .. }
+        | Event::Passed { .. }
+        | Event::StrategyScored { .. }
+        | Event::SchemeRevealed { .. }
+        | Event::SchemeAbandoned { .. }
+        | Event::SchemeKept { .. } => apply_encounter(state, event),
+        Event::DiscardedBeforeDrawing { seat, cards } => {
+            let player = state.player_mut(*seat);
+            for card in cards {
+                if player.hand.remove(*card) {
+                    player.discard.push(*card);
+                }
+            }
+            if let Some(encounter) = state.encounter.as_deref_mut() {
+                encounter.done[seat.index()] = true;
+            }
+        }
+        Event::ModelDeployed { model, at } => {
+            if let Some(m) = state.model_mut(*model) {
+                m.placement = Some(*at);
+            }
+        }
+        Event::ModelMoved {
+            model,
+            to,
+            charge,
+            left_engagement,
+            ..
+        } => {
+            if let Some(m) = state.model_mut(*model) {
+                m.placement = Some(*to);
+            }
+            if let Some(encounter) = state.encounter.as_deref_mut() {
+                let used = &mut encounter.activation;
+                if *charge {
+                    used.charged = true;
+                    used.free_melee = true;
+                }
+                used.left_engagement |= *left_engagement;
+            }
+        }
+        Event::MarkerClaimed { marker, owner } => {
+            if let Some(m) = state.markers.iter_mut().find(|m| m.id == *marker) {
+                m.owner = *owner;
+            }
         }
         // Its effects are facts of their own; in a batch it leaves the queue.
         Event::AbilityUsed { model, index, .. } => {
@@ -954,13 +1037,26 @@ pub fn apply(state: &mut GameState, event: &Event) {
             model,
             action,
             target,
-        } => state.frames.push(Frame::Action {
-            action: Box::new(ActionInProgress {
-                actor: *model,
-                name: action.clone(),
-                target: *target,
-            }),
-        }),
+            slot,
+        } => {
+            state.frames.push(Frame::Action {
+                action: Box::new(ActionInProgress {
+                    actor: *model,
+                    name: action.clone(),
+                    target: *target,
+                }),
+            });
+            if let Some(encounter) = state.encounter.as_deref_mut() {
+                let used = &mut encounter.activation;
+                match slot {
+                    ActionSlot::Normal => used.actions = used.actions.saturating_add(1),
+                    ActionSlot::Signature => used.signature = true,
+                    ActionSlot::Free => {}
+                }
+                // The melee action a Charge gives comes straight after it.
+                used.free_melee = false;
+            }
+        }
         Event::ModelPushed { model, to, .. } => {
             if let Some(m) = state.model_mut(*model) {
                 m.placement = Some(*to);
@@ -1021,5 +1117,85 @@ fn leave_play(state: &mut GameState, model: ModelId, status: ModelStatus) {
     if let Some(m) = state.model_mut(model) {
         m.status = status;
         m.placement = None;
+    }
+}
+
+/// The encounter's own facts.
+fn apply_encounter(state: &mut GameState, event: &Event) {
+    let Some(encounter) = state.encounter.as_deref_mut() else {
+        return;
+    };
+    let mut gained: Option<(Seat, u8)> = None;
+    match event {
+        Event::EncounterStepBegan { step } => {
+            encounter.step = *step;
+            encounter.done = [false; 2];
+        }
+        Event::ZoneChosen { zone, .. } => encounter.attacker_zone = Some(*zone),
+        Event::CrewSplit { groups, .. } => encounter.groups = Some(groups.clone()),
+        Event::GroupChosen { group } => encounter.first_group = Some(*group),
+        Event::SchemeSelected { seat, scheme } => {
+            encounter.schemes[seat.index()] = Some(scheme.clone());
+            encounter.done[seat.index()] = true;
+        }
+        Event::TurnStarted { turn } => {
+            encounter.turn = *turn;
+            encounter.activated.clear();
+            encounter.last_passed = false;
+            encounter.transfer_due = false;
+            encounter.kills_this_turn = [0; 2];
+            encounter.scheme_fate = [None; 2];
+            encounter.select_from = [None, None];
+        }
+        Event::InitiativeSet { seat, .. } => {
+            encounter.initiative = *seat;
+            encounter.active = *seat;
+        }
+        Event::ActivePlayer { seat } => {
+            encounter.active = *seat;
+            encounter.transfer_due = false;
+        }
+        Event::Passed { .. } => {
+            encounter.last_passed = true;
+            encounter.transfer_due = true;
+        }
+        Event::StrategyScored { seat, amount } => {
+            let vp = &mut encounter.strategy_vp[seat.index()];
+            *vp = vp.saturating_add(*amount);
+            gained = Some((*seat, *amount));
+        }
+        Event::SchemeRevealed {
+            seat,
+            scheme,
+            amount,
+        } => {
+            let i = seat.index();
+            encounter.scheme_vp[i] = encounter.scheme_vp[i].saturating_add(*amount);
+            encounter.revealed[i].push(scheme.name.clone());
+            encounter.schemes[i] = None;
+            encounter.scheme_fate[i] = Some(SchemeFate::Revealed);
+            encounter.select_from[i] = Some(scheme.name.clone());
+            gained = Some((*seat, *amount));
+        }
+        Event::SchemeAbandoned { seat, scheme } => {
+            let i = seat.index();
+            encounter.schemes[i] = None;
+            encounter.scheme_fate[i] = Some(SchemeFate::Abandoned);
+            encounter.select_from[i] = Some(scheme.name.clone());
+        }
+        Event::SchemeKept { seat } => {
+            encounter.scheme_fate[seat.index()] = Some(SchemeFate::Kept);
+        }
+        _ => {}
+    }
+    if matches!(event, Event::EncounterStepBegan { step: Step::Over }) {
+        encounter.activation = Default::default();
+    }
+    if let Some((seat, amount)) = gained {
+        let player = state.player_mut(seat);
+        player.victory_points = player
+            .victory_points
+            .saturating_add(amount)
+            .min(super::limits::MAX_VICTORY_POINTS);
     }
 }

@@ -268,6 +268,10 @@ pub enum Effect {
         #[serde(default)]
         per_value: bool,
     },
+    /// The model's action limit changes by `by` (kept within 1 to 3).
+    ActionLimit { by: i8 },
+    /// The model may not declare the Interact action.
+    ForbidInteract,
 }
 
 /// One of a token's rules: at `window`, if `when` holds, `effects` happen
@@ -299,6 +303,9 @@ pub struct TokenDef {
     pub cancels: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<TokenRule>,
+    /// The general action Prepare may give it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prepare: bool,
     /// The token in our own words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
@@ -437,14 +444,23 @@ impl TokenBook {
                             .into(),
                     ));
                 }
-                let stat_effect = rule
+                let lasting = |e: &Effect| {
+                    matches!(
+                        e,
+                        Effect::ModifyStat { .. }
+                            | Effect::ActionLimit { .. }
+                            | Effect::ForbidInteract
+                    )
+                };
+                if rule
                     .effects
                     .iter()
-                    .any(|e| matches!(e, Effect::ModifyStat { .. }));
-                if stat_effect != (rule.window == Window::ReadingStat) {
+                    .any(|e| lasting(e) != (rule.window == Window::ReadingStat))
+                {
                     return Err((
                         field(&format!("rules[{r}].effects")),
-                        "modify_stat belongs at reading_stat, and only it does".into(),
+                        "modify_stat, action_limit and forbid_interact belong at reading_stat, and only they do"
+                            .into(),
                     ));
                 }
             }
@@ -570,6 +586,40 @@ impl TokenBook {
                 _ => 0,
             })
             .sum()
+    }
+
+    /// The lasting effects (at `reading_stat`) of the tokens a model holds.
+    fn lasting(&self, tokens: &Tokens) -> impl Iterator<Item = Effect> + '_ {
+        let held: Vec<Token> = tokens.iter().map(|(token, _)| token).collect();
+        held.into_iter()
+            .filter_map(|token| self.def(token))
+            .flat_map(|def| def.rules.iter())
+            .filter(|rule| rule.window == Window::ReadingStat)
+            .flat_map(|rule| rule.effects.iter().copied())
+    }
+
+    /// How much `tokens` change the action limit.
+    pub fn action_limit_change(&self, tokens: &Tokens) -> i8 {
+        self.lasting(tokens)
+            .map(|effect| match effect {
+                Effect::ActionLimit { by } => by,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// Whether `tokens` forbid the Interact action.
+    pub fn forbids_interact(&self, tokens: &Tokens) -> bool {
+        self.lasting(tokens)
+            .any(|effect| effect == Effect::ForbidInteract)
+    }
+
+    /// The tokens Prepare may give.
+    pub fn preparable(&self) -> impl Iterator<Item = Token> + '_ {
+        self.tokens
+            .iter()
+            .filter(|def| def.prepare)
+            .filter_map(|def| Token::from_name(&def.name).ok())
     }
 
     /// How much `tokens` change `stat`.

@@ -66,6 +66,10 @@ pub struct View {
     /// The viewer's own decision and its options.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<Decision>,
+    /// The encounter (turn, step, VP, markers' scoring...), with a scheme
+    /// shown only to its owner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<crate::encounter::Encounter>,
 }
 
 /// The game as `viewer` may see it.
@@ -108,5 +112,9 @@ pub fn view(state: &GameState, viewer: Viewer) -> View {
         last_outcome: state.last_outcome,
         waiting_for: open.seats(),
         decision,
+        encounter: state
+            .encounter
+            .as_deref()
+            .map(|e| crate::encounter::for_viewer(e, viewer)),
     }
 }

@@ -71,6 +71,10 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         soulstone_user: edition == Edition::Third && rng.random_bool(0.6),
         infuses_on_death: rng.random_bool(0.5),
         peon: false,
+        master: false,
+        totem: false,
+        cost: 0,
+        speed: 5,
         reductions,
         demise: None,
         rebirth_health: None,
@@ -97,6 +101,7 @@ pub(crate) fn new_setup(rng: &mut ChaCha8Rng, edition: Edition) -> NewGame {
         tokens: shipped_tokens(edition),
         marker_types: shipped_markers(edition),
         terrain: Vec::new(),
+        encounter: None,
     }
 }
 
@@ -148,6 +153,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             irreducible: false,
             triggers: Vec::new(),
             after_succeeding,
+            signature: false,
         };
         let strike = action("Strike", ActionKind::Melee, 2, push.into_iter().collect());
         let shot_push = ActionEffect::PushTargetAway { inches: 2 };
@@ -669,6 +675,7 @@ fn play(seed: u64, edition: Edition, steps: usize, on_table: bool) -> Played {
                 Choice::Entropy => PlayerCommand::Contribute {
                     entropy: Bytes32(rng.random()),
                 },
+                other => panic!("an encounter's choice outside an encounter: {other:?}"),
             };
             let submission = Submission::player(decision.seat, state.version, command.clone());
             submit(&mut state, &mut log, submission)

@@ -10,6 +10,7 @@ mod accounts;
 mod binary;
 mod browser;
 mod content;
+mod encounter;
 mod engine_props;
 mod events;
 mod foundation;

@@ -71,6 +71,7 @@ fn record(edition: Edition, seed: u64, on_table: bool) -> Golden {
                 Choice::Entropy => PlayerCommand::Contribute {
                     entropy: Bytes32(rng.random()),
                 },
+                other => panic!("an encounter's choice outside an encounter: {other:?}"),
             };
             Submission::player(decision.seat, state.version, command)
         } else {

@@ -271,6 +271,17 @@ pub struct StatCard {
 }
 
 impl StatCard {
+    /// The cost schemes read: a model without one counts 10 if a master,
+    /// 5 if a totem, otherwise 0.
+    pub fn scheme_cost(&self) -> u8 {
+        match self.cost {
+            Some(cost) => cost,
+            None if self.station == Station::Master => 10,
+            None if self.has(Characteristic::Totem) => 5,
+            None => 0,
+        }
+    }
+
     /// The name and title a crew list writes ("Name, Title" or "Name").
     pub fn full_name(&self) -> String {
         match &self.title {
@@ -467,6 +478,7 @@ impl StatCard {
                     })
                     .collect(),
                 after_succeeding: action.after_succeeding.clone(),
+                signature: action.signature,
             })
             .collect();
         Arc::new(ModelCard {
@@ -480,6 +492,10 @@ impl StatCard {
                 || (self.edition == Edition::Fourth && self.station != Station::Peon),
             infuses_on_death: self.soulstone_on_death,
             peon: self.station == Station::Peon,
+            master: self.station == Station::Master,
+            totem: self.has(Characteristic::Totem),
+            cost: self.scheme_cost(),
+            speed: self.sp.or(self.mv).unwrap_or(5),
             reductions: Vec::new(),
             demise: None,
             rebirth_health: None,

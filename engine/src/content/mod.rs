@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::Edition;
 use crate::ability::AbilityEffect;
+use crate::encounter::objectives::{ObjectiveBook, SchemeDef, StrategyDef};
 use crate::marker::{MarkerBook, MarkerDef};
 use crate::table::MarkerKind;
 use crate::token::{TokenBook, TokenDef};
@@ -43,6 +44,7 @@ pub struct Catalog {
     cards: BTreeMap<(EditionKey, String), StatCard>,
     tokens: BTreeMap<EditionKey, TokenBook>,
     markers: BTreeMap<EditionKey, MarkerBook>,
+    objectives: BTreeMap<EditionKey, ObjectiveBook>,
     crew_cards: BTreeMap<(EditionKey, String), CrewCard>,
 }
 
@@ -113,6 +115,11 @@ pub struct EditionFile {
     pub tokens: Vec<TokenDef>,
     #[serde(rename = "marker", default)]
     pub markers: Vec<MarkerDef>,
+    /// Strategies and schemes (4th edition encounters).
+    #[serde(rename = "strategy", default, skip_serializing_if = "Vec::is_empty")]
+    pub strategies: Vec<StrategyDef>,
+    #[serde(rename = "scheme", default, skip_serializing_if = "Vec::is_empty")]
+    pub schemes: Vec<SchemeDef>,
 }
 
 /// Reads one edition file, checked on its own.
@@ -126,6 +133,7 @@ pub fn parse_edition_file(file: &str, text: &str) -> Result<EditionFile, Content
     };
     TokenBook::new(parsed.edition, parsed.tokens.clone()).map_err(problem)?;
     MarkerBook::new(parsed.edition, parsed.markers.clone()).map_err(problem)?;
+    ObjectiveBook::new(parsed.strategies.clone(), parsed.schemes.clone()).map_err(problem)?;
     Ok(parsed)
 }
 
@@ -207,12 +215,16 @@ impl Catalog {
                                     edition: parsed.edition,
                                     tokens: Vec::new(),
                                     markers: Vec::new(),
+                                    strategies: Vec::new(),
+                                    schemes: Vec::new(),
                                 },
                                 Vec::new(),
                             )
                         });
                     all.tokens.extend(parsed.tokens);
                     all.markers.extend(parsed.markers);
+                    all.strategies.extend(parsed.strategies);
+                    all.schemes.extend(parsed.schemes);
                     files.push(file.to_string());
                 }
                 Err(error) => errors.push(error),
@@ -226,6 +238,12 @@ impl Catalog {
                 field,
                 message,
             };
+            match ObjectiveBook::new(all.strategies, all.schemes) {
+                Ok(book) => {
+                    catalog.objectives.insert(key, book);
+                }
+                Err(e) => errors.push(problem(e)),
+            }
             match TokenBook::new(all.edition, all.tokens) {
                 Ok(book) => {
                     catalog.tokens.insert(key, book);
@@ -475,6 +493,11 @@ impl Catalog {
     }
 
     /// The marker types of `edition`.
+    /// The edition's strategies and schemes.
+    pub fn objectives(&self, edition: Edition) -> Option<&ObjectiveBook> {
+        self.objectives.get(&edition.into())
+    }
+
     pub fn markers(&self, edition: Edition) -> Option<&MarkerBook> {
         self.markers.get(&edition.into())
     }

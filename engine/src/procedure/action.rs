@@ -13,13 +13,18 @@ impl Sim<'_> {
     /// Declares an action once the rules allow it (the duel it calls for
     /// is worked out first, so a refused action changes nothing) and starts
     /// its duel inside it.
-    pub(super) fn take_action(&mut self, request: &ActionRequest) -> Result<(), RuleError> {
+    pub(super) fn take_action(
+        &mut self,
+        request: &ActionRequest,
+        slot: crate::event::ActionSlot,
+    ) -> Result<(), RuleError> {
         let spec = Arc::new(duel_for(self.state, request)?);
         self.push_check()?;
         self.emit(Event::ActionDeclared {
             model: request.actor,
             action: request.action.to_string(),
             target: request.target,
+            slot,
         })?;
         self.start_duel(&spec)
     }

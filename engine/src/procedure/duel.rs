@@ -372,7 +372,9 @@ impl Sim<'_> {
                 | Effect::ReduceDamage { .. }
                 | Effect::NoSoulstoneOnDeath
                 | Effect::SufferDamage { .. }
-                | Effect::ModifyStat { .. } => {}
+                | Effect::ModifyStat { .. }
+                | Effect::ActionLimit { .. }
+                | Effect::ForbidInteract => {}
             }
         }
         Ok(())

@@ -18,6 +18,8 @@ mod activation;
 mod contributions;
 mod damage;
 mod duel;
+mod encounter;
+pub(crate) use encounter::{deployable, selectable};
 mod flip;
 mod hand_limit;
 
@@ -252,6 +254,12 @@ impl Sim<'_> {
             Some(Frame::Flip { flip }) => FrameNow::Flip(flip.stage()),
             Some(Frame::Abilities { .. }) => FrameNow::Abilities,
         };
+        if self.state.encounter.is_some()
+            && encounter::is_encounter_command(command)
+            && matches!(frame, FrameNow::None)
+        {
+            return self.encounter_command(seat, command);
+        }
         match frame {
             FrameNow::Contributions => match command {
                 PlayerCommand::Contribute { entropy } => {
@@ -295,6 +303,10 @@ impl Sim<'_> {
                 self.emit(Event::GameEnded)
             }
             _ if !idle => refuse("finish what is in progress first"),
+            // An encounter runs its own game flow.
+            _ if self.state.encounter.is_some() => {
+                refuse("this game is an encounter: its flow moves by itself")
+            }
             FlowCommand::StartDuel { spec } => self.start_duel(spec),
             FlowCommand::TakeAction {
                 model,
@@ -306,7 +318,7 @@ impl Sim<'_> {
                     action,
                     target: *target,
                 };
-                self.take_action(&request)
+                self.take_action(&request, crate::event::ActionSlot::Normal)
             }
             FlowCommand::DealDamage {
                 target,
@@ -501,7 +513,7 @@ impl Sim<'_> {
                 Some(Frame::Action { .. }) => self.advance_action()?,
                 Some(Frame::Activation { .. }) => {
                     if self.state.damage_queue.is_empty() {
-                        false
+                        self.advance_in_activation()?
                     } else {
                         self.start_next_damage()?
                     }
@@ -520,6 +532,8 @@ impl Sim<'_> {
                             excess: excess as u8,
                         })?;
                         true
+                    } else if self.state.encounter.is_some() {
+                        self.advance_encounter()?
                     } else {
                         false
                     }

@@ -1,0 +1,315 @@
+//! Bots: players the engine provides, pure and seeded. They see only what
+//! their seat's [`view`](crate::view) would show (the state's public parts
+//! and their own hand); they choose among [`pending`](crate::pending)'s
+//! options and fill in a point or a path by asking `decide`.
+//!
+//! - `Random` picks uniformly among the legal options.
+//! - `Greedy` scores each option by its immediate outcome as far as the
+//!   public table shows it (VP, damage it can deal, ground gained toward
+//!   enemies and markers) and takes the best; it never looks at a deck.
+
+use serde::{Deserialize, Serialize};
+use soulstone_random::RandomStream;
+
+use crate::command::{Interaction, PlayerCommand, Submission};
+use crate::fairness::Bytes32;
+use crate::model::ModelId;
+use crate::pending::Choice;
+use crate::state::GameState;
+use crate::table::geometry::V2;
+use crate::table::measure::Layout;
+use crate::table::movement::Waypoint;
+use crate::table::{Body, MarkerKind, Point, TABLE_SIZE, inches, milli};
+use crate::{Seat, decide, pending};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotKind {
+    Random,
+    Greedy,
+}
+
+impl std::str::FromStr for BotKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "random" => Ok(BotKind::Random),
+            "greedy" => Ok(BotKind::Greedy),
+            other => Err(format!("unknown bot {other:?}: random or greedy")),
+        }
+    }
+}
+
+/// A bot for one seat.
+pub struct Bot {
+    pub kind: BotKind,
+    pub seat: Seat,
+    rng: RandomStream,
+}
+
+/// How many points or paths a bot tries before giving up on an option.
+const TRIES: usize = 24;
+
+impl Bot {
+    pub fn new(kind: BotKind, seat: Seat, seed: u64) -> Self {
+        let label = match seat {
+            Seat::A => "soulstone/bot/a",
+            Seat::B => "soulstone/bot/b",
+        };
+        Self {
+            kind,
+            seat,
+            rng: RandomStream::from_seed_and_label(seed, label),
+        }
+    }
+
+    fn unit(&mut self) -> f64 {
+        f64::from(self.rng.next_u32()) / f64::from(u32::MAX)
+    }
+
+    /// The bot's command now, if the game waits for its seat.
+    pub fn decide(&mut self, state: &GameState) -> Option<PlayerCommand> {
+        let open = pending(state);
+        let decision = open.for_seat(self.seat)?;
+        let mut choices = decision.choices.clone();
+        if self.kind == BotKind::Greedy {
+            let mut scored: Vec<(i64, usize)> = choices
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (greedy_score(state, self.seat, c), i))
+                .collect();
+            // Best first; ties keep the options' own order.
+            scored.sort_by_key(|(score, i)| (-score, *i));
+            let order: Vec<Choice> = scored
+                .into_iter()
+                .map(|(_, i)| choices[i].clone())
+                .collect();
+            choices = order;
+        } else {
+            self.rng.shuffle(&mut choices);
+        }
+        // An option whose parameters cannot be filled is skipped; every
+        // decision holds at least one plain command or a subset choice.
+        choices
+            .into_iter()
+            .find_map(|choice| self.fill(state, choice))
+    }
+
+    fn fill(&mut self, state: &GameState, choice: Choice) -> Option<PlayerCommand> {
+        let greedy = self.kind == BotKind::Greedy;
+        match choice {
+            Choice::Command { command } => Some(command),
+            Choice::DiscardCards { count, mut from } => {
+                if greedy {
+                    from.sort_by_key(|c| c.value());
+                } else {
+                    self.rng.shuffle(&mut from);
+                }
+                from.truncate(usize::from(count));
+                Some(PlayerCommand::DiscardDown { cards: from })
+            }
+            Choice::Entropy => {
+                let mut bytes = [0u8; 32];
+                for chunk in bytes.chunks_mut(4) {
+                    chunk.copy_from_slice(&self.rng.next_u32().to_le_bytes());
+                }
+                Some(PlayerCommand::Contribute {
+                    entropy: Bytes32(bytes),
+                })
+            }
+            Choice::SplitCrew { models } => {
+                let first = models
+                    .into_iter()
+                    .filter(|_| self.rng.below(2) == 0)
+                    .collect();
+                Some(PlayerCommand::SplitCrew { first })
+            }
+            Choice::DiscardAny { from } => {
+                // Low cards make poor cheats: the greedy bot lets them go.
+                let cards = if greedy {
+                    from.into_iter().filter(|c| c.value() <= 4).collect()
+                } else {
+                    from.into_iter()
+                        .filter(|_| self.rng.below(4) == 0)
+                        .collect()
+                };
+                Some(PlayerCommand::DiscardBeforeDrawing { cards })
+            }
+            Choice::Deploy { models, .. } => {
+                let model = *models.first()?;
+                let size = inches(TABLE_SIZE);
+                (0..TRIES * 4).find_map(|_| {
+                    let at = Point::from_v2(V2::new(self.unit() * size, self.unit() * size));
+                    let command = PlayerCommand::Deploy { model, at };
+                    self.legal(state, &command).then_some(command)
+                })
+            }
+            Choice::Walk { model, inches } | Choice::Charge { model, inches } => {
+                let charge = matches!(choice, Choice::Charge { .. });
+                let from = body_of(state, model)?;
+                let goal = if greedy {
+                    goal_for(state, self.seat, model)
+                } else {
+                    None
+                };
+                (0..TRIES).find_map(|attempt| {
+                    let reach = f64::from(inches) * (1.0 - attempt as f64 / TRIES as f64);
+                    let direction = match goal {
+                        Some(goal) if attempt < TRIES / 2 => goal.minus(from.center).unit(),
+                        _ => {
+                            let angle = self.unit() * std::f64::consts::TAU;
+                            V2::new(angle.cos(), angle.sin())
+                        }
+                    };
+                    let distance = match goal {
+                        // Stop short of the goal rather than on it.
+                        Some(goal) => {
+                            reach.min((goal.dist(from.center) - from.radius - 1.0).max(0.0))
+                        }
+                        None => reach * self.unit(),
+                    };
+                    let end = from.center.plus(direction.scale(distance));
+                    let to = Waypoint {
+                        x: milli(end.x),
+                        y: milli(end.y),
+                        z: 0,
+                    };
+                    let command = if charge {
+                        PlayerCommand::Charge { to }
+                    } else {
+                        PlayerCommand::Walk { path: vec![to] }
+                    };
+                    self.legal(state, &command).then_some(command)
+                })
+            }
+            Choice::MakeSchemeMarker { model } => {
+                let from = body_of(state, model)?;
+                let replacing = state
+                    .markers
+                    .iter()
+                    .filter(|k| k.kind == MarkerKind::Scheme && k.owner == Some(self.seat))
+                    .nth(crate::encounter::MAX_FRIENDLY_MARKERS - 1)
+                    .map(|k| k.id);
+                (0..TRIES).find_map(|_| {
+                    let angle = self.unit() * std::f64::consts::TAU;
+                    let reach = from.radius + 0.59 + self.unit() * 0.9;
+                    let at = from
+                        .center
+                        .plus(V2::new(angle.cos(), angle.sin()).scale(reach));
+                    let command = PlayerCommand::Interact {
+                        with: Interaction::MakeSchemeMarker {
+                            at: Point::from_v2(at),
+                            replacing,
+                        },
+                    };
+                    self.legal(state, &command).then_some(command)
+                })
+            }
+        }
+    }
+
+    fn legal(&self, state: &GameState, command: &PlayerCommand) -> bool {
+        decide(
+            state,
+            &Submission::player(self.seat, state.version, command.clone()),
+        )
+        .is_ok()
+    }
+}
+
+fn body_of(state: &GameState, model: ModelId) -> Option<Body> {
+    let m = state.model(model)?;
+    let spot = m.placement?;
+    Some(Body {
+        id: Some(model.object()),
+        center: spot.at.v2(),
+        radius: m.card.base.radius(),
+        z: inches(spot.z),
+        size: f64::from(m.card.sz),
+        seat: Some(m.owner),
+        peon: m.card.peon,
+    })
+}
+
+/// Where a greedy model heads: the nearest strategy marker not yet its
+/// crew's, else the nearest enemy, else the centre.
+fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<V2> {
+    let me = body_of(state, model)?.center;
+    let nearest = |points: Vec<V2>| {
+        points
+            .into_iter()
+            .min_by(|a, b| a.dist(me).total_cmp(&b.dist(me)))
+    };
+    let markers: Vec<V2> = state
+        .markers
+        .iter()
+        .filter(|m| m.kind == MarkerKind::Strategy && m.owner != Some(seat))
+        .map(|m| m.at.v2())
+        .collect();
+    let enemies: Vec<V2> = state
+        .models
+        .iter()
+        .filter(|m| m.owner != seat && m.in_play())
+        .filter_map(|m| Some(m.placement?.at.v2()))
+        .collect();
+    let has_attack = state
+        .model(model)
+        .is_some_and(|m| m.card.actions.iter().any(|a| a.resist.is_some()));
+    let preferred = if has_attack {
+        nearest(enemies).or_else(|| nearest(markers))
+    } else {
+        nearest(markers).or_else(|| nearest(enemies))
+    };
+    preferred.or(Some(Layout::centerpoint()))
+}
+
+/// How much a greedy bot likes an option (higher is better), from what
+/// its seat can see.
+fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
+    let Choice::Command { command } = choice else {
+        return match choice {
+            Choice::Walk { .. } => 30,
+            Choice::Charge { .. } => 40,
+            Choice::MakeSchemeMarker { .. } => 35,
+            _ => 10,
+        };
+    };
+    match command {
+        PlayerCommand::TakeAction { target, .. } => match target.and_then(|t| state.model(t)) {
+            Some(t) if t.owner != seat => 60 + i64::from(t.card.max_health) - i64::from(t.health),
+            Some(_) => 5,
+            None => 20,
+        },
+        PlayerCommand::Interact {
+            with: Interaction::StrategyMarker { marker },
+        } => {
+            let owner = state
+                .markers
+                .iter()
+                .find(|m| m.id == *marker)
+                .and_then(|m| m.owner);
+            if owner == Some(seat) { -50 } else { 70 }
+        }
+        PlayerCommand::Interact {
+            with: Interaction::RemoveSchemeMarker { marker },
+        } => {
+            let owner = state
+                .markers
+                .iter()
+                .find(|m| m.id == *marker)
+                .and_then(|m| m.owner);
+            if owner == Some(seat) { -50 } else { 45 }
+        }
+        PlayerCommand::RevealScheme => 100,
+        PlayerCommand::KeepScheme => 50,
+        PlayerCommand::AbandonScheme => 0,
+        PlayerCommand::Pass => -10,
+        PlayerCommand::EndActivation => -20,
+        PlayerCommand::DeclineTrigger | PlayerCommand::DeclineCheat => 1,
+        PlayerCommand::DeclareTrigger { .. } => 5,
+        PlayerCommand::Relent => -5,
+        PlayerCommand::Slam { .. } => -30,
+        PlayerCommand::ChooseCard { card } => i64::from(card.value()),
+        _ => 0,
+    }
+}

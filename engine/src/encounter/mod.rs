@@ -1,0 +1,378 @@
+//! A whole 4th edition encounter: deployment, schemes, four turns of
+//! alternating activations, the end phase's scoring and the final VP.
+//!
+//! The encounter is the game flow: with `NewGame::encounter` set, the
+//! engine itself moves from step to step (procedure/encounter.rs) and the
+//! players' commands are all it waits for. The steps follow the rules'
+//! Encounter Setup (from the deployment on; the setup flips, the scheme
+//! pool and hiring come in with the setup) and Turn Sequence.
+
+pub mod objectives;
+pub mod scoring;
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::Seat;
+use crate::hidden::Hidden;
+use crate::model::ModelId;
+use crate::table::measure::{Deployment, Layout};
+use objectives::{ObjectiveBook, StrategyDef};
+
+/// An encounter lasts four turns.
+pub const TURNS: u8 = 4;
+/// A crew gains at most this many VP from the strategy, and as many from schemes.
+pub const MAX_STRATEGY_VP: u8 = 5;
+pub const MAX_SCHEME_VP: u8 = 5;
+/// A crew has at most five friendly markers of one type in play.
+pub const MAX_FRIENDLY_MARKERS: usize = 5;
+/// Chain activations: at most two models of one player in a row.
+pub const MAX_IN_A_ROW: u8 = 2;
+
+/// What the encounter is, fixed before the game starts: the setup flips'
+/// results (attacker, strategy, deployment), the scheme pool, the encounter
+/// size and the crews' leaders.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterSetup {
+    /// In soulstones (masters take three actions at 50 or more).
+    pub size: u8,
+    pub attacker: Seat,
+    pub deployment: Deployment,
+    pub strategy: StrategyDef,
+    /// The three schemes both crews choose from.
+    pub scheme_pool: Vec<String>,
+    /// Every scheme a crew may select (the pool and what their Next
+    /// Available Schemes name); no strategies.
+    pub schemes: ObjectiveBook,
+    pub leaders: [ModelId; 2],
+}
+
+impl EncounterSetup {
+    pub fn defender(&self) -> Seat {
+        self.attacker.other()
+    }
+
+    pub fn layout(&self) -> Layout {
+        Layout {
+            deployment: self.deployment,
+        }
+    }
+}
+
+/// Which of the deployment's two zones: the lower one holds the bottom
+/// edge, corner or quarter (the table's y = 0 side).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Zone {
+    Lower,
+    Upper,
+}
+
+/// Where the encounter stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// The attacker chooses their deployment zone.
+    ChooseZone,
+    /// The defender divides their crew into two groups.
+    SplitCrew,
+    /// The attacker picks the defender's group that deploys first.
+    ChooseGroup,
+    /// `seat` deploys the models of this step, one at a time.
+    Deploy {
+        seat: Seat,
+    },
+    /// Both players secretly choose a scheme from the pool.
+    ChooseSchemes,
+    /// Turn 2 on: the player who did not activate last gives initiative.
+    GiveInitiative {
+        chooser: Seat,
+    },
+    /// Start phase: each player discards any cards, then draws to seven.
+    StartDiscard,
+    /// Activation phase.
+    Activations,
+    /// End phase: effects resolve.
+    EndEffects,
+    /// End phase: `seat` reveals, abandons or keeps their scheme.
+    EndSchemes {
+        seat: Seat,
+    },
+    /// The crew with fewer VP removes a strategy marker (Collapsing Mines).
+    RemoveStrategyMarker {
+        seat: Seat,
+    },
+    /// End phase: crews that revealed or abandoned select a new scheme.
+    SelectSchemes,
+    Over,
+}
+
+/// A scheme a crew holds, with its secret choice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldScheme {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<ModelId>,
+}
+
+/// What the acting model has used of its activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ActivationUse {
+    pub actions: u8,
+    pub signature: bool,
+    pub charged: bool,
+    /// It walked out of engagement: no Interact until its activation ends.
+    pub left_engagement: bool,
+    /// A Charge gave it a melee action that does not count.
+    pub free_melee: bool,
+}
+
+/// How a scheme decision ended this end phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchemeFate {
+    Kept,
+    Revealed,
+    Abandoned,
+}
+
+/// The encounter as it stands (in the game state).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Encounter {
+    pub setup: Arc<EncounterSetup>,
+    pub step: Step,
+    /// 0 during setup.
+    pub turn: u8,
+    /// The zone the attacker chose.
+    pub attacker_zone: Option<Zone>,
+    /// The defender's two groups.
+    pub groups: Option<[Vec<ModelId>; 2]>,
+    /// The defender's group that deploys first (0 or 1).
+    pub first_group: Option<u8>,
+    pub initiative: Seat,
+    pub active: Seat,
+    /// Models that have activated this turn.
+    pub activated: Vec<ModelId>,
+    pub last_passed: bool,
+    pub last_activated_by: Option<Seat>,
+    /// The acting model's use of its activation.
+    pub activation: ActivationUse,
+    /// The active player must hand over (an activation ended or they passed).
+    pub transfer_due: bool,
+    pub strategy_vp: [u8; 2],
+    pub scheme_vp: [u8; 2],
+    /// Each crew's scheme, secret until revealed.
+    pub schemes: [Option<Hidden<HeldScheme>>; 2],
+    /// The names of the schemes each crew revealed (never twice).
+    pub revealed: [Vec<String>; 2],
+    /// This end phase: what each crew did with its scheme, and which
+    /// scheme's Next Available list it selects from.
+    pub scheme_fate: [Option<SchemeFate>; 2],
+    pub select_from: [Option<String>; 2],
+    /// The step's decision each player has made (discarding, selecting).
+    pub done: [bool; 2],
+    /// Enemy models each crew killed this turn.
+    pub kills_this_turn: [u8; 2],
+}
+
+impl Encounter {
+    pub fn new(setup: EncounterSetup) -> Self {
+        let attacker = setup.attacker;
+        Self {
+            setup: Arc::new(setup),
+            step: Step::ChooseZone,
+            turn: 0,
+            attacker_zone: None,
+            groups: None,
+            first_group: None,
+            initiative: attacker,
+            active: attacker,
+            activated: Vec::new(),
+            last_passed: false,
+            last_activated_by: None,
+            activation: ActivationUse::default(),
+            transfer_due: false,
+            strategy_vp: [0; 2],
+            scheme_vp: [0; 2],
+            schemes: [None, None],
+            revealed: [Vec::new(), Vec::new()],
+            scheme_fate: [None; 2],
+            select_from: [None, None],
+            done: [false; 2],
+            kills_this_turn: [0; 2],
+        }
+    }
+
+    /// The zone `seat` deploys in, once the attacker has chosen.
+    pub fn zone_of(&self, seat: Seat) -> Option<Zone> {
+        let attacker = self.attacker_zone?;
+        Some(if seat == self.setup.attacker {
+            attacker
+        } else {
+            match attacker {
+                Zone::Lower => Zone::Upper,
+                Zone::Upper => Zone::Lower,
+            }
+        })
+    }
+
+    /// The seat the table's layout uses for `seat`'s zone (the layout puts
+    /// player A's zone lower).
+    pub fn layout_side(&self, seat: Seat) -> Seat {
+        match self.zone_of(seat) {
+            Some(Zone::Upper) => Seat::B,
+            _ => Seat::A,
+        }
+    }
+}
+
+/// The encounter as a viewer may see it: a scheme only its owner sees
+/// until it is revealed.
+pub fn for_viewer(encounter: &Encounter, viewer: crate::Viewer) -> Encounter {
+    let mut shown = encounter.clone();
+    for held in shown.schemes.iter_mut().flatten() {
+        if viewer != crate::Viewer::Player(held.owner) {
+            held.value = None;
+        }
+    }
+    shown
+}
+
+/// Why an encounter cannot be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SetupError(pub String);
+
+/// The deployment each suit of the defender's flip gives (the project's
+/// default season; a TO's pool may map them otherwise).
+pub fn deployment_for(suit: crate::fate::Suit) -> Deployment {
+    use crate::fate::Suit;
+    match suit {
+        Suit::Rams => Deployment::Standard,
+        Suit::Masks => Deployment::Wedge,
+        Suit::Tomes => Deployment::Flank,
+        Suit::Crows => Deployment::Corner,
+    }
+}
+
+/// Encounter Setup's step C, "Determine Scenario", and step D: both
+/// players flip (jokers and ties flip again); the higher is the attacker,
+/// whose suit picks the strategy while the defender's picks the
+/// deployment; then three schemes are drawn for the pool. The flips come
+/// from the game's own seeded stream, so the log's seed reproduces them.
+pub fn flip_scenario(
+    objectives: &ObjectiveBook,
+    seed: &crate::fairness::Bytes32,
+) -> Result<(Seat, StrategyDef, Deployment, Vec<String>), SetupError> {
+    use crate::fate::Card;
+    let mut key = [0u8; 32];
+    for (i, byte) in seed.0.iter().enumerate() {
+        // A stream of its own, apart from the deck shuffles.
+        key[i] = byte ^ b"soulstone/encounter-setup/v1\0\0\0\0"[i];
+    }
+    let mut stream = soulstone_random::RandomStream::from_key(key);
+    let cards: Vec<Card> = Card::all().collect();
+    let mut flip = || loop {
+        let card = cards[stream.below(cards.len() as u32) as usize];
+        if let Some(suit) = card.suit().filter(|_| !card.is_joker()) {
+            return (card.value(), suit);
+        }
+    };
+    let (attacker, attack_suit, defend_suit) = loop {
+        let (a, b) = (flip(), flip());
+        if a.0 != b.0 {
+            break if a.0 > b.0 {
+                (Seat::A, a.1, b.1)
+            } else {
+                (Seat::B, b.1, a.1)
+            };
+        }
+    };
+    let strategy = objectives
+        .strategy_for_suit(attack_suit)
+        .cloned()
+        .ok_or_else(|| SetupError(format!("no strategy is picked by {attack_suit:?}")))?;
+    let mut names: Vec<String> = objectives.schemes.iter().map(|s| s.name.clone()).collect();
+    if names.len() < 3 {
+        return Err(SetupError("the scheme pool needs three schemes".into()));
+    }
+    stream.shuffle(&mut names);
+    names.truncate(3);
+    Ok((attacker, strategy, deployment_for(defend_suit), names))
+}
+
+/// A new encounter between two hired crews (player A's first), with the
+/// scenario flipped from `seed`.
+pub fn new_encounter(
+    catalog: &crate::content::Catalog,
+    crews: [&crate::content::crew::CrewList; 2],
+    seed: crate::fairness::Bytes32,
+) -> Result<crate::state::NewGame, SetupError> {
+    use crate::Edition;
+    let edition = Edition::Fourth;
+    let objectives = catalog
+        .objectives(edition)
+        .ok_or_else(|| SetupError("the content has no 4th edition strategies".into()))?;
+    let (attacker, strategy, deployment, scheme_pool) = flip_scenario(objectives, &seed)?;
+    let mut models = Vec::new();
+    let mut leaders = [crate::model::ModelId(0); 2];
+    let mut soulstones = [0u16; 2];
+    for (seat, list) in Seat::BOTH.into_iter().zip(crews) {
+        let hired = list.hire(catalog).map_err(|errors| {
+            let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            SetupError(format!("{}: {}", seat.label(), text.join("; ")))
+        })?;
+        soulstones[seat.index()] = u16::from(hired.pool);
+        let crew_card = hired
+            .crew_card
+            .as_deref()
+            .and_then(|name| catalog.crew_card(edition, name));
+        for (i, name) in std::iter::once(&list.leader)
+            .chain(&list.models)
+            .enumerate()
+        {
+            let card = catalog
+                .card(edition, name)
+                .ok_or_else(|| SetupError(format!("no card {name}")))?;
+            let id = crate::model::ModelId(u16::try_from(models.len() + 1).unwrap_or(u16::MAX));
+            if i == 0 {
+                leaders[seat.index()] = id;
+            }
+            models.push(crate::model::Model::new(
+                id,
+                seat,
+                card.model_card_in_crew(crew_card),
+            ));
+        }
+    }
+    let size = crews[0].size.min(crews[1].size);
+    Ok(crate::state::NewGame {
+        edition,
+        seed,
+        soulstones,
+        models,
+        tokens: catalog
+            .tokens(edition)
+            .cloned()
+            .ok_or_else(|| SetupError("no tokens".into()))?,
+        marker_types: catalog
+            .markers(edition)
+            .cloned()
+            .ok_or_else(|| SetupError("no markers".into()))?,
+        terrain: Vec::new(),
+        encounter: Some(EncounterSetup {
+            size,
+            attacker,
+            deployment,
+            strategy,
+            scheme_pool,
+            schemes: ObjectiveBook {
+                strategies: Vec::new(),
+                schemes: objectives.schemes.clone(),
+            },
+            leaders,
+        }),
+    })
+}

@@ -1,0 +1,271 @@
+//! Strategies and schemes as content (`content/<edition>/strategies.toml`,
+//! `schemes.toml`), built from scoring building blocks. The engine scores
+//! what these blocks describe; an objective they cannot describe is not
+//! written here (a TO's season maps only the entries that fit).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::Edition;
+use crate::fate::Suit;
+
+/// Where strategy markers are made when the game starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkerSpot {
+    /// On the centerpoint.
+    Centerpoint,
+    /// In the centre of each table quarter (four markers).
+    QuarterCenters,
+    /// On the centreline, this many inches either side of the centerpoint
+    /// (two markers).
+    OnCenterline { inches: u8 },
+}
+
+/// What an Interact with a strategy marker does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkerInteract {
+    /// Strategy markers cannot be interacted with.
+    #[default]
+    None,
+    /// A neutral marker becomes friendly to the interacting crew; any
+    /// other marker becomes neutral (Collapsing Mines).
+    ClaimOrNeutralise,
+}
+
+/// A part of the table, seen from one crew.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Area {
+    /// The enemy table half (the half holding the enemy deployment zone).
+    EnemyHalf,
+    /// The enemy deployment zone (a model completely within it).
+    EnemyDeploymentZone,
+    /// Within this many inches of the centerpoint.
+    NearCenter { inches: u8 },
+    /// Within 1" of the centreline.
+    OnCenterline,
+}
+
+/// How a strategy scores at the end of a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "rule", rename_all = "snake_case", deny_unknown_fields)]
+pub enum StrategyScoring {
+    /// The crew with the most friendly strategy markers scores (both on a tie,
+    /// if any holds one).
+    MostFriendlyMarkers,
+    /// The crew controlling more table quarters scores (both on a tie, if
+    /// any controls one): a crew controls a quarter when the cost of its
+    /// non-peon models completely within it is greater than the enemy's.
+    MostQuarters,
+    /// The crew with more non-peon models in `area` (of the table, not of
+    /// either crew: `near_center` or `on_centerline`) scores (both on a
+    /// tie, if any has one).
+    MostModelsIn { area: Area },
+}
+
+/// What happens after a strategy scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterScoring {
+    /// The crew with fewer VP removes one strategy marker (on a tie, the
+    /// player with initiative chooses: the rules are silent).
+    FewestVpRemovesMarker,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrategyDef {
+    pub name: String,
+    /// The suit the setup flip picks it by, in the project's own season.
+    #[serde(default)]
+    pub suit: Option<Suit>,
+    #[serde(default)]
+    pub markers: Vec<MarkerSpot>,
+    #[serde(default)]
+    pub interact: MarkerInteract,
+    pub scoring: StrategyScoring,
+    /// VP a crew gains when it scores (usually 1).
+    #[serde(default = "one")]
+    pub vp: u8,
+    /// The VP gained on this turn are doubled.
+    #[serde(default)]
+    pub double_on_turn: Option<u8>,
+    #[serde(default)]
+    pub after_scoring: Option<AfterScoring>,
+    /// The rules in the project's own words.
+    #[serde(default)]
+    pub text: String,
+}
+
+fn one() -> u8 {
+    1
+}
+
+/// A secret choice a scheme asks for when selected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SchemeChoice {
+    /// An enemy model that is neither a totem nor a peon.
+    EnemyModel,
+}
+
+/// A condition a scheme checks, from the revealing crew's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "rule", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SchemeCondition {
+    /// The secretly chosen model has been killed.
+    ChosenModelKilled,
+    /// The chosen model's cost (masters count 10, totems 5) is at least this.
+    ChosenModelCostAtLeast { cost: u8 },
+    /// At least `count` friendly scheme markers in `area`.
+    SchemeMarkersIn { area: Area, count: u8 },
+    /// At least `count` friendly non-peon models in `area`.
+    ModelsIn { area: Area, count: u8 },
+    /// Friendly non-peon models are in at least `count` different table
+    /// quarters (completely within each).
+    ModelsInQuarters { count: u8 },
+    /// The crew killed at least `count` enemy models this turn.
+    KilledThisTurn { count: u8 },
+    /// At least `count` enemy non-peon models are at half their maximum
+    /// health or less.
+    EnemiesAtHalfHealth { count: u8 },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SchemeDef {
+    pub name: String,
+    #[serde(default)]
+    pub choice: Option<SchemeChoice>,
+    /// All must hold for the scheme to be revealed (in the end phase).
+    pub reveal: Vec<SchemeCondition>,
+    /// Revealing gains 1 VP; these conditions, all met, gain 1 more.
+    #[serde(default)]
+    pub additional: Vec<SchemeCondition>,
+    /// The schemes a crew may select once this one is revealed or abandoned.
+    /// A name the content does not define cannot be selected (the engine
+    /// says which when it offers the rest).
+    #[serde(default)]
+    pub next: Vec<String>,
+    #[serde(default)]
+    pub text: String,
+}
+
+/// An edition's strategies and schemes, checked on load.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ObjectiveBook {
+    pub strategies: Vec<StrategyDef>,
+    pub schemes: Vec<SchemeDef>,
+}
+
+/// The files' shapes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrategiesFile {
+    pub edition: Edition,
+    #[serde(rename = "strategy")]
+    pub strategies: Vec<StrategyDef>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SchemesFile {
+    pub edition: Edition,
+    #[serde(rename = "scheme")]
+    pub schemes: Vec<SchemeDef>,
+}
+
+impl ObjectiveBook {
+    /// Checks the book: names are unique and every condition makes sense.
+    /// An error names the field (`scheme[2].additional`) and what is wrong.
+    pub fn new(
+        strategies: Vec<StrategyDef>,
+        schemes: Vec<SchemeDef>,
+    ) -> Result<Self, (String, String)> {
+        let mut names = std::collections::BTreeSet::new();
+        for (i, s) in strategies.iter().enumerate() {
+            if s.name.trim().is_empty() || !names.insert(s.name.to_lowercase()) {
+                return Err((
+                    format!("strategy[{i}].name"),
+                    "a strategy needs a name of its own".into(),
+                ));
+            }
+            if s.interact != MarkerInteract::None && s.markers.is_empty() {
+                return Err((
+                    format!("strategy[{i}].interact"),
+                    "interacting needs strategy markers to interact with".into(),
+                ));
+            }
+            if matches!(s.scoring, StrategyScoring::MostFriendlyMarkers) && s.markers.is_empty() {
+                return Err((
+                    format!("strategy[{i}].scoring"),
+                    "scoring by markers needs strategy markers".into(),
+                ));
+            }
+            if !(1..=5).contains(&s.vp) {
+                return Err((format!("strategy[{i}].vp"), "1 to 5".into()));
+            }
+        }
+        let mut suits = std::collections::BTreeSet::new();
+        for (i, s) in strategies.iter().enumerate() {
+            if let Some(suit) = s.suit
+                && !suits.insert(suit)
+            {
+                return Err((
+                    format!("strategy[{i}].suit"),
+                    format!("two strategies are picked by {suit:?}"),
+                ));
+            }
+        }
+        let mut names = std::collections::BTreeSet::new();
+        for (i, s) in schemes.iter().enumerate() {
+            if s.name.trim().is_empty() || !names.insert(s.name.to_lowercase()) {
+                return Err((
+                    format!("scheme[{i}].name"),
+                    "a scheme needs a name of its own".into(),
+                ));
+            }
+            if s.reveal.is_empty() {
+                return Err((
+                    format!("scheme[{i}].reveal"),
+                    "a scheme needs a condition to reveal it".into(),
+                ));
+            }
+            let needs_choice = s.reveal.iter().chain(&s.additional).any(|c| {
+                matches!(
+                    c,
+                    SchemeCondition::ChosenModelKilled
+                        | SchemeCondition::ChosenModelCostAtLeast { .. }
+                )
+            });
+            if needs_choice && s.choice.is_none() {
+                return Err((
+                    format!("scheme[{i}].choice"),
+                    "its conditions read a chosen model: add choice = \"enemy_model\"".into(),
+                ));
+            }
+        }
+        Ok(Self {
+            strategies,
+            schemes,
+        })
+    }
+
+    pub fn strategy(&self, name: &str) -> Option<&StrategyDef> {
+        self.strategies
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn scheme(&self, name: &str) -> Option<&SchemeDef> {
+        self.schemes
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn strategy_for_suit(&self, suit: Suit) -> Option<&StrategyDef> {
+        self.strategies.iter().find(|s| s.suit == Some(suit))
+    }
+}

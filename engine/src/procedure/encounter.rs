@@ -1,0 +1,1079 @@
+//! The encounter's game flow (4th edition): deployment, choosing schemes,
+//! and each turn's start, activation and end phases. The engine moves from
+//! step to step itself (`advance_encounter`) and waits only for players.
+
+use super::*;
+use crate::command::Interaction;
+use crate::encounter::objectives::{AfterScoring, MarkerInteract, MarkerSpot, SchemeChoice};
+use crate::encounter::{
+    Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, MAX_SCHEME_VP, MAX_STRATEGY_VP, SchemeFate, Step,
+    TURNS, scoring,
+};
+use crate::event::ActionSlot;
+use crate::model::Placement;
+use crate::table::geometry::V2;
+use crate::table::measure::Layout;
+use crate::table::movement::{self, MoveKind, Waypoint};
+use crate::table::{Board, Body, MarkerKind, ObjectId, Point, Target, inches, milli};
+
+/// Interact, Slam and the like reach 1".
+const GENERAL_ACTION_RANGE: f64 = 1.0;
+
+impl Sim<'_> {
+    fn encounter(&self) -> Result<&Encounter, RuleError> {
+        self.state
+            .encounter
+            .as_deref()
+            .ok_or(RuleError::NothingPending)
+    }
+
+    fn step_to(&mut self, step: Step) -> Result<(), RuleError> {
+        self.emit(Event::EncounterStepBegan { step })
+    }
+
+    /// The models `seat` deploys in this step, not yet on the table.
+    pub(crate) fn to_deploy(state: &GameState, seat: Seat, group: Option<u8>) -> Vec<ModelId> {
+        let Some(encounter) = state.encounter.as_deref() else {
+            return Vec::new();
+        };
+        let members: Option<&Vec<ModelId>> = group.and_then(|g| {
+            encounter
+                .groups
+                .as_ref()
+                .map(|groups| &groups[usize::from(g)])
+        });
+        state
+            .models
+            .iter()
+            .filter(|m| m.owner == seat && m.in_play() && m.placement.is_none())
+            .filter(|m| members.is_none_or(|list| list.contains(&m.id)))
+            .map(|m| m.id)
+            .collect()
+    }
+
+    /// `seat`'s models that may still activate this turn.
+    pub(crate) fn unactivated(state: &GameState, seat: Seat) -> usize {
+        let Some(encounter) = state.encounter.as_deref() else {
+            return 0;
+        };
+        state
+            .models
+            .iter()
+            .filter(|m| m.owner == seat && m.in_play() && m.placement.is_some())
+            .filter(|m| !encounter.activated.contains(&m.id))
+            .count()
+    }
+
+    /// The acting model's action limit now.
+    pub(crate) fn action_limit(state: &GameState, model: ModelId) -> u8 {
+        let (Some(m), Some(encounter)) = (state.model(model), state.encounter.as_deref()) else {
+            return 0;
+        };
+        let base: i8 = if m.card.peon {
+            1
+        } else if m.card.master && encounter.setup.size >= 50 {
+            3
+        } else {
+            2
+        };
+        let changed = base + state.tokens.action_limit_change(&m.tokens);
+        // Fast raises it to three at most, Slow lowers it to one at least.
+        let upper = base.max(3);
+        changed.clamp(1, upper) as u8
+    }
+
+    /// The automatic steps of the encounter when no procedure is in
+    /// progress. False while it waits for a player.
+    pub(super) fn advance_encounter(&mut self) -> Result<bool, RuleError> {
+        let encounter = self.encounter()?;
+        let step = encounter.step;
+        let attacker = encounter.setup.attacker;
+        let defender = attacker.other();
+        match step {
+            Step::ChooseZone
+            | Step::SplitCrew
+            | Step::ChooseGroup
+            | Step::GiveInitiative { .. }
+            | Step::EndSchemes { .. }
+            | Step::RemoveStrategyMarker { .. }
+            | Step::Over => Ok(false),
+            Step::Deploy { seat } => {
+                if !deployable(self.state, seat).is_empty() {
+                    return Ok(false);
+                }
+                if seat == defender && !Self::to_deploy(self.state, attacker, None).is_empty() {
+                    self.step_to(Step::Deploy { seat: attacker })?;
+                } else if seat == attacker {
+                    self.step_to(Step::Deploy { seat: defender })?;
+                } else {
+                    self.step_to(Step::ChooseSchemes)?;
+                }
+                Ok(true)
+            }
+            Step::ChooseSchemes => {
+                if encounter.done != [true, true] {
+                    return Ok(false);
+                }
+                self.start_turn(1, Some(attacker), None)?;
+                Ok(true)
+            }
+            Step::StartDiscard => {
+                let done = encounter.done;
+                for seat in Seat::BOTH {
+                    // Nothing to discard is no decision.
+                    if !done[seat.index()] && self.state.player(seat).hand.is_empty() {
+                        self.emit(Event::DiscardedBeforeDrawing {
+                            seat,
+                            cards: Vec::new(),
+                        })?;
+                    }
+                }
+                if self.encounter()?.done != [true, true] {
+                    return Ok(false);
+                }
+                let first = self.encounter()?.initiative;
+                for seat in [first, first.other()] {
+                    let max = usize::from(self.state.edition.max_hand());
+                    while self.state.player(seat).hand.len() < max {
+                        let before = self.state.player(seat).hand.len();
+                        self.draw(seat)?;
+                        if self.state.player(seat).hand.len() == before {
+                            break;
+                        }
+                    }
+                }
+                self.step_to(Step::Activations)?;
+                Ok(true)
+            }
+            Step::Activations => self.advance_activations(),
+            Step::EndEffects => {
+                self.score_strategy()?;
+                Ok(true)
+            }
+            Step::SelectSchemes => {
+                let needs = self.must_select();
+                let done = self.encounter()?.done;
+                if Seat::BOTH
+                    .iter()
+                    .any(|s| needs[s.index()] && !done[s.index()])
+                {
+                    return Ok(false);
+                }
+                self.end_turn()?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// Step D of the activation phase and the phase's end.
+    fn advance_activations(&mut self) -> Result<bool, RuleError> {
+        let encounter = self.encounter()?;
+        let active = encounter.active;
+        let transfer = encounter.transfer_due;
+        let mine = Self::unactivated(self.state, active);
+        let theirs = Self::unactivated(self.state, active.other());
+        if mine == 0 && theirs == 0 {
+            self.step_to(Step::EndEffects)?;
+            let first = self.encounter()?.initiative;
+            self.end_phase(first)?;
+            return Ok(true);
+        }
+        let next = if transfer {
+            if theirs > 0 { active.other() } else { active }
+        } else if mine == 0 {
+            active.other()
+        } else {
+            return Ok(false);
+        };
+        self.emit(Event::ActivePlayer { seat: next })?;
+        Ok(true)
+    }
+
+    fn start_turn(
+        &mut self,
+        turn: u8,
+        initiative: Option<Seat>,
+        by: Option<Seat>,
+    ) -> Result<(), RuleError> {
+        self.emit(Event::TurnStarted { turn })?;
+        match initiative {
+            Some(seat) => {
+                self.emit(Event::InitiativeSet { seat, by })?;
+                self.step_to(Step::StartDiscard)
+            }
+            None => {
+                // The player who did not activate the last model chooses.
+                let last = self.encounter()?.last_activated_by;
+                let chooser = last.map_or(self.encounter()?.setup.attacker, Seat::other);
+                self.step_to(Step::GiveInitiative { chooser })
+            }
+        }
+    }
+
+    /// End phase step B: the strategy scores, then what follows it.
+    fn score_strategy(&mut self) -> Result<(), RuleError> {
+        let encounter = self.encounter()?;
+        let strategy = encounter.setup.strategy.clone();
+        let turn = encounter.turn;
+        let first = encounter.initiative;
+        let mut scorers = scoring::strategy_scorers(self.state, encounter);
+        scorers.sort_by_key(|s| *s != first);
+        let doubled = strategy.double_on_turn == Some(turn);
+        for seat in scorers {
+            let gained = self.encounter()?.strategy_vp[seat.index()];
+            let vp = strategy.vp * if doubled { 2 } else { 1 };
+            let amount = vp.min(MAX_STRATEGY_VP.saturating_sub(gained));
+            if amount > 0 {
+                self.emit(Event::StrategyScored { seat, amount })?;
+            }
+        }
+        let any_marker = self
+            .state
+            .markers
+            .iter()
+            .any(|m| m.kind == MarkerKind::Strategy);
+        if strategy.after_scoring == Some(AfterScoring::FewestVpRemovesMarker) && any_marker {
+            let vp = |s: Seat| self.state.player(s).victory_points;
+            // On a tie the rules are silent: the player with initiative removes one.
+            let seat = if vp(first.other()) < vp(first) {
+                first.other()
+            } else {
+                first
+            };
+            return self.step_to(Step::RemoveStrategyMarker { seat });
+        }
+        self.schemes_step(first)
+    }
+
+    /// End phase steps C and D for `seat`, skipping a crew without a scheme.
+    fn schemes_step(&mut self, seat: Seat) -> Result<(), RuleError> {
+        let first = self.encounter()?.initiative;
+        let mut seat = seat;
+        loop {
+            if self.encounter()?.schemes[seat.index()].is_some() {
+                return self.step_to(Step::EndSchemes { seat });
+            }
+            if seat == first {
+                seat = first.other();
+            } else {
+                return self.step_to(Step::SelectSchemes);
+            }
+        }
+    }
+
+    /// Which crews select a new scheme now: those that revealed or
+    /// abandoned one whose Next Available Schemes the content defines.
+    pub(crate) fn must_select(&self) -> [bool; 2] {
+        let Some(encounter) = self.state.encounter.as_deref() else {
+            return [false; 2];
+        };
+        Seat::BOTH.map(|seat| !selectable(encounter, seat).is_empty())
+    }
+
+    /// End phase steps F to H.
+    fn end_turn(&mut self) -> Result<(), RuleError> {
+        let turn = self.encounter()?.turn;
+        if turn >= TURNS {
+            self.step_to(Step::Over)?;
+            self.emit(Event::SeedRevealed {
+                seed: self.state.fairness.seed,
+            })?;
+            return self.emit(Event::GameEnded);
+        }
+        self.shuffle_both_decks()?;
+        self.start_turn(turn + 1, None, None)
+    }
+
+    /// A command of the encounter's, from `seat`.
+    pub(super) fn encounter_command(
+        &mut self,
+        seat: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        if !matches!(self.state.frame(), None | Some(Frame::Activation { .. }))
+            || self.damage_order().is_some()
+        {
+            return refuse("finish what is in progress first");
+        }
+        let encounter = self.encounter()?.clone();
+        let setup = Arc::clone(&encounter.setup);
+        let attacker = setup.attacker;
+        let in_activation = matches!(self.state.frame(), Some(Frame::Activation { .. }));
+        let step = encounter.step;
+        match (step, command) {
+            (Step::ChooseZone, PlayerCommand::ChooseZone { zone }) => {
+                Self::require_seat(seat, attacker)?;
+                self.emit(Event::ZoneChosen { seat, zone: *zone })?;
+                self.make_strategy_markers()?;
+                self.step_to(Step::SplitCrew)
+            }
+            (Step::SplitCrew, PlayerCommand::SplitCrew { first }) => {
+                Self::require_seat(seat, attacker.other())?;
+                let mine: Vec<ModelId> = self
+                    .state
+                    .models
+                    .iter()
+                    .filter(|m| m.owner == seat && m.in_play())
+                    .map(|m| m.id)
+                    .collect();
+                let mut first = first.clone();
+                first.sort();
+                first.dedup();
+                if let Some(stranger) = first.iter().find(|id| !mine.contains(id)) {
+                    return refuse(format!("model {} is not in your crew", stranger.0));
+                }
+                let second = mine
+                    .iter()
+                    .copied()
+                    .filter(|id| !first.contains(id))
+                    .collect();
+                self.emit(Event::CrewSplit {
+                    seat,
+                    groups: [first, second],
+                })?;
+                self.step_to(Step::ChooseGroup)
+            }
+            (Step::ChooseGroup, PlayerCommand::ChooseGroup { group }) => {
+                Self::require_seat(seat, attacker)?;
+                if *group > 1 {
+                    return refuse("choose group 0 or 1");
+                }
+                self.emit(Event::GroupChosen { group: *group })?;
+                self.step_to(Step::Deploy {
+                    seat: attacker.other(),
+                })
+            }
+            (Step::Deploy { seat: deploying }, PlayerCommand::Deploy { model, at }) => {
+                Self::require_seat(seat, deploying)?;
+                self.deploy(seat, *model, *at)
+            }
+            (Step::ChooseSchemes, PlayerCommand::SelectScheme { scheme, target }) => {
+                if encounter.done[seat.index()] {
+                    return refuse("you have already chosen your scheme");
+                }
+                if !setup
+                    .scheme_pool
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(scheme))
+                {
+                    return refuse(format!("{scheme} is not in this encounter's scheme pool"));
+                }
+                self.select_scheme(seat, scheme, *target)
+            }
+            (Step::SelectSchemes, PlayerCommand::SelectScheme { scheme, target }) => {
+                if !self.must_select()[seat.index()] || encounter.done[seat.index()] {
+                    return refuse("you do not select a scheme now");
+                }
+                if !selectable(&encounter, seat)
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(scheme))
+                {
+                    return refuse(format!(
+                        "{scheme} is not among the Next Available Schemes you may select"
+                    ));
+                }
+                self.select_scheme(seat, scheme, *target)
+            }
+            (Step::GiveInitiative { chooser }, PlayerCommand::GiveInitiative { to }) => {
+                Self::require_seat(seat, chooser)?;
+                self.emit(Event::InitiativeSet {
+                    seat: *to,
+                    by: Some(seat),
+                })?;
+                self.step_to(Step::StartDiscard)
+            }
+            (Step::StartDiscard, PlayerCommand::DiscardBeforeDrawing { cards }) => {
+                if encounter.done[seat.index()] {
+                    return refuse("you have already discarded this start phase");
+                }
+                let mut unique = cards.clone();
+                unique.sort();
+                unique.dedup();
+                if unique.len() != cards.len() {
+                    return refuse("a card is named twice");
+                }
+                if let Some(card) = cards
+                    .iter()
+                    .find(|c| !self.state.player(seat).hand.contains(**c))
+                {
+                    return refuse(format!("{card} is not in your hand"));
+                }
+                self.emit(Event::DiscardedBeforeDrawing {
+                    seat,
+                    cards: cards.clone(),
+                })
+            }
+            (Step::Activations, PlayerCommand::Pass) if !in_activation => {
+                self.require_active(seat, &encounter)?;
+                if encounter.last_passed {
+                    return refuse("the previous activation was passed: activate a model");
+                }
+                if Self::unactivated(self.state, seat) > Self::unactivated(self.state, seat.other())
+                {
+                    return refuse(
+                        "you may pass only with as many models left to activate as your opponent, or fewer",
+                    );
+                }
+                self.emit(Event::Passed { seat })
+            }
+            (Step::Activations, PlayerCommand::Activate { model }) if !in_activation => {
+                self.require_active(seat, &encounter)?;
+                let m = self
+                    .state
+                    .model(*model)
+                    .ok_or_else(|| RuleError::invalid(format!("there is no model {}", model.0)))?;
+                if m.owner != seat {
+                    return refuse(format!("{} is not yours", m.name()));
+                }
+                if !m.in_play() || m.placement.is_none() {
+                    return refuse(format!("{} is not on the table", m.name()));
+                }
+                if encounter.activated.contains(model) {
+                    return refuse(format!("{} has already activated this turn", m.name()));
+                }
+                self.start_activation(*model)
+            }
+            (Step::Activations, _) if in_activation => self.activation_command(seat, command),
+            (Step::EndSchemes { seat: deciding }, _) => {
+                Self::require_seat(seat, deciding)?;
+                self.scheme_decision(seat, command)
+            }
+            (
+                Step::RemoveStrategyMarker { seat: removing },
+                PlayerCommand::RemoveStrategyMarker { marker },
+            ) => {
+                Self::require_seat(seat, removing)?;
+                if !self
+                    .state
+                    .markers
+                    .iter()
+                    .any(|m| m.id == *marker && m.kind == MarkerKind::Strategy)
+                {
+                    return refuse("that is not a strategy marker");
+                }
+                self.emit(Event::MarkerRemoved { id: *marker })?;
+                self.schemes_step(encounter.initiative)
+            }
+            (Step::Over, _) => Err(RuleError::GameOver),
+            _ => refuse(format!(
+                "that is not a decision of this step ({})",
+                step_name(step)
+            )),
+        }
+    }
+
+    fn require_active(&self, seat: Seat, encounter: &Encounter) -> Result<(), RuleError> {
+        if encounter.transfer_due {
+            return Err(RuleError::NothingPending);
+        }
+        Self::require_seat(seat, encounter.active)
+    }
+
+    fn make_strategy_markers(&mut self) -> Result<(), RuleError> {
+        let strategy = self.encounter()?.setup.strategy.clone();
+        let Some(def) = self.state.marker_types.of_kind(MarkerKind::Strategy) else {
+            return refuse("the content defines no strategy marker");
+        };
+        let name = def.name.clone();
+        let half = scoring::half_table();
+        let (a, b) = self.encounter()?.setup.layout().centerline();
+        let along = b.minus(a).unit();
+        let center = Layout::centerpoint();
+        for spot in &strategy.markers {
+            let points: Vec<V2> = match spot {
+                MarkerSpot::Centerpoint => vec![center],
+                MarkerSpot::QuarterCenters => vec![
+                    V2::new(half / 2.0, half / 2.0),
+                    V2::new(half * 1.5, half / 2.0),
+                    V2::new(half * 1.5, half * 1.5),
+                    V2::new(half / 2.0, half * 1.5),
+                ],
+                MarkerSpot::OnCenterline { inches } => {
+                    let d = f64::from(*inches);
+                    vec![center.plus(along.scale(-d)), center.plus(along.scale(d))]
+                }
+            };
+            for p in points {
+                self.emit(Event::MarkerMade {
+                    marker: name.clone(),
+                    owner: None,
+                    at: Placement {
+                        at: Point::from_v2(p),
+                        z: 0,
+                    },
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn deploy(&mut self, seat: Seat, model: ModelId, at: Point) -> Result<(), RuleError> {
+        if !deployable(self.state, seat).contains(&model) {
+            return refuse(format!(
+                "model {} is not one you deploy now (or it is already on the table)",
+                model.0
+            ));
+        }
+        let encounter = self.encounter()?;
+        let side = encounter.layout_side(seat);
+        let layout = encounter.setup.layout();
+        let card = self
+            .state
+            .model(model)
+            .map(|m| Arc::clone(&m.card))
+            .ok_or(RuleError::NothingPending)?;
+        let body = Body {
+            id: Some(model.object()),
+            center: at.v2(),
+            radius: card.base.radius(),
+            z: 0.0,
+            size: f64::from(card.sz),
+            seat: Some(seat),
+            peon: card.peon,
+        };
+        if !layout.in_deployment_zone(side, &body) {
+            return refuse("the model must be completely within your deployment zone");
+        }
+        // Put it there on a copy of the table to check it fits.
+        let mut table = self.state.table();
+        table.pieces.push(crate::table::Piece {
+            id: model.object(),
+            name: card.name.clone(),
+            seat,
+            base: card.base,
+            sz: card.sz,
+            at,
+            z: 0,
+            peon: card.peon,
+            ignores_terrain: false,
+        });
+        let board = Board::new(&table, self.state.edition);
+        let placed = movement::place(&board, model.object(), at, None, false)
+            .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+        self.emit(Event::ModelDeployed {
+            model,
+            at: Placement {
+                at,
+                z: placed.end.z,
+            },
+        })
+    }
+
+    fn select_scheme(
+        &mut self,
+        seat: Seat,
+        scheme: &str,
+        target: Option<ModelId>,
+    ) -> Result<(), RuleError> {
+        let encounter = self.encounter()?;
+        let Some(def) = encounter.setup.schemes.scheme(scheme) else {
+            return refuse(format!("there is no scheme {scheme}"));
+        };
+        if encounter.revealed[seat.index()]
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(&def.name))
+        {
+            return refuse(format!("you have already revealed {}", def.name));
+        }
+        let name = def.name.clone();
+        let target = match (def.choice, target) {
+            (None, None) => None,
+            (None, Some(_)) => return refuse(format!("{name} asks for no chosen model")),
+            (Some(SchemeChoice::EnemyModel), None) => {
+                return refuse(format!("{name} asks you to choose an enemy model"));
+            }
+            (Some(SchemeChoice::EnemyModel), Some(id)) => {
+                let ok = self.state.model(id).is_some_and(|m| {
+                    m.owner != seat && m.in_play() && !m.card.totem && !m.card.peon
+                });
+                if !ok {
+                    return refuse(
+                        "choose an enemy model in play that is neither a totem nor a peon",
+                    );
+                }
+                Some(id)
+            }
+        };
+        self.emit(Event::SchemeSelected {
+            seat,
+            scheme: Hidden::new(seat, HeldScheme { name, target }),
+        })
+    }
+
+    fn scheme_decision(&mut self, seat: Seat, command: &PlayerCommand) -> Result<(), RuleError> {
+        let encounter = self.encounter()?;
+        let Some(held) = encounter.schemes[seat.index()]
+            .as_ref()
+            .and_then(|h| h.value.clone())
+        else {
+            return refuse("you hold no scheme");
+        };
+        match command {
+            PlayerCommand::RevealScheme => {
+                let Some(value) = scoring::reveal_value(self.state, encounter, seat, &held) else {
+                    return refuse(format!("{} cannot be revealed now", held.name));
+                };
+                let gained = encounter.scheme_vp[seat.index()];
+                let amount = value.min(MAX_SCHEME_VP.saturating_sub(gained));
+                self.emit(Event::SchemeRevealed {
+                    seat,
+                    scheme: held,
+                    amount,
+                })?;
+            }
+            PlayerCommand::AbandonScheme => {
+                self.emit(Event::SchemeAbandoned { seat, scheme: held })?
+            }
+            PlayerCommand::KeepScheme => self.emit(Event::SchemeKept { seat })?,
+            _ => return refuse("reveal, abandon or keep your scheme"),
+        }
+        let first = self.encounter()?.initiative;
+        if seat == first {
+            self.schemes_step(first.other())
+        } else {
+            self.step_to(Step::SelectSchemes)
+        }
+    }
+
+    /// What the acting model does inside its activation.
+    fn activation_command(&mut self, seat: Seat, command: &PlayerCommand) -> Result<(), RuleError> {
+        let Some(Frame::Activation { model }) = self.state.frame() else {
+            return Err(RuleError::NothingPending);
+        };
+        let actor = *model;
+        Self::require_seat(seat, self.model_owner(actor)?)?;
+        match command {
+            PlayerCommand::EndActivation => self.end_activation(),
+            PlayerCommand::TakeAction {
+                action,
+                target,
+                signature,
+            } => {
+                let slot = self.card_action_slot(actor, action, *signature)?;
+                let request = crate::action::ActionRequest {
+                    actor,
+                    action,
+                    target: *target,
+                };
+                self.take_action(&request, slot)
+            }
+            PlayerCommand::Walk { path } => {
+                let slot = self.general_action_slot(actor)?;
+                self.move_model(actor, path, MoveKind::Walk, slot)
+            }
+            PlayerCommand::Charge { to } => {
+                if self.encounter()?.activation.charged {
+                    return refuse("Charge is once per activation");
+                }
+                let slot = self.general_action_slot(actor)?;
+                self.move_model(actor, &[*to], MoveKind::Charge, slot)
+            }
+            PlayerCommand::Interact { with } => {
+                let slot = self.general_action_slot(actor)?;
+                self.interact(seat, actor, with, slot)
+            }
+            PlayerCommand::Prepare { token } => {
+                let slot = self.general_action_slot(actor)?;
+                if !self.book().preparable().any(|t| t == *token) {
+                    return refuse(format!("Prepare cannot give {token}"));
+                }
+                self.declare_general(actor, "Prepare", slot)?;
+                self.gain_token(actor, *token, 1)?;
+                self.general_ended(actor)
+            }
+            PlayerCommand::Slam { marker } => {
+                let slot = self.general_action_slot(actor)?;
+                let found = self.marker_within(actor, *marker)?;
+                if matches!(found, MarkerKind::Scheme | MarkerKind::Strategy) {
+                    return refuse("Slam removes markers other than scheme and strategy markers");
+                }
+                self.declare_general(actor, "Slam", slot)?;
+                self.emit(Event::MarkerRemoved { id: *marker })?;
+                self.general_ended(actor)
+            }
+            _ => refuse("the acting model takes an action or ends its activation"),
+        }
+    }
+
+    /// What a card action would use of the limit, or why it may not be taken.
+    fn card_action_slot(
+        &self,
+        actor: ModelId,
+        action: &str,
+        signature: bool,
+    ) -> Result<ActionSlot, RuleError> {
+        let m = self.state.model(actor).ok_or(RuleError::NothingPending)?;
+        let Some(card) = m.card.actions.iter().find(|a| a.name == action) else {
+            return refuse(format!("{} has no action {action}", m.name()));
+        };
+        let used = self.encounter()?.activation;
+        if signature {
+            if !card.signature || m.card.peon {
+                return refuse(format!(
+                    "{action} is not a signature action of {}",
+                    m.name()
+                ));
+            }
+            if used.signature {
+                return refuse("the signature action of this activation is used");
+            }
+            return Ok(ActionSlot::Signature);
+        }
+        if used.free_melee && card.kind == crate::duel::ActionKind::Melee {
+            return Ok(ActionSlot::Free);
+        }
+        self.normal_slot(actor)
+    }
+
+    fn normal_slot(&self, actor: ModelId) -> Result<ActionSlot, RuleError> {
+        let used = self.encounter()?.activation;
+        if used.actions >= Self::action_limit(self.state, actor) {
+            return refuse("the model has reached its action limit");
+        }
+        Ok(ActionSlot::Normal)
+    }
+
+    /// General actions are never signature actions.
+    fn general_action_slot(&self, actor: ModelId) -> Result<ActionSlot, RuleError> {
+        self.normal_slot(actor)
+    }
+
+    fn declare_general(
+        &mut self,
+        actor: ModelId,
+        name: &str,
+        slot: ActionSlot,
+    ) -> Result<(), RuleError> {
+        self.push_check()?;
+        self.emit(Event::ActionDeclared {
+            model: actor,
+            action: name.into(),
+            target: None,
+            slot,
+        })
+    }
+
+    fn general_ended(&mut self, actor: ModelId) -> Result<(), RuleError> {
+        self.emit(Event::ActionEnded {
+            model: actor,
+            success: true,
+        })
+    }
+
+    fn move_model(
+        &mut self,
+        actor: ModelId,
+        path: &[Waypoint],
+        kind: MoveKind,
+        slot: ActionSlot,
+    ) -> Result<(), RuleError> {
+        if path.is_empty() || path.len() > 16 {
+            return refuse("a path has 1 to 16 waypoints");
+        }
+        let m = self.state.model(actor).ok_or(RuleError::NothingPending)?;
+        let from = m
+            .placement
+            .ok_or_else(|| RuleError::not_allowed("the model is not on the table"))?;
+        let speed = f64::from(m.card.speed);
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        let outcome = movement::validate_move(&board, actor.object(), path, kind, speed)
+            .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+        if outcome.fall.is_some() {
+            return refuse("a move that ends in a fall is not supported yet");
+        }
+        let name = if kind == MoveKind::Charge {
+            "Charge"
+        } else {
+            "Walk"
+        };
+        self.declare_general(actor, name, slot)?;
+        self.emit(Event::ModelMoved {
+            model: actor,
+            from,
+            to: Placement {
+                at: Point {
+                    x: outcome.end.x,
+                    y: outcome.end.y,
+                },
+                z: outcome.end.z,
+            },
+            charge: kind == MoveKind::Charge,
+            left_engagement: !outcome.left_engagement.is_empty(),
+        })?;
+        self.general_ended(actor)
+    }
+
+    /// A marker within 1" of the actor that no enemy model touches: its kind.
+    fn marker_within(&self, actor: ModelId, marker: ObjectId) -> Result<MarkerKind, RuleError> {
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        let found = self
+            .state
+            .markers
+            .iter()
+            .find(|m| m.id == marker)
+            .ok_or_else(|| RuleError::not_allowed("there is no such marker"))?;
+        let me = board
+            .body(Target::Object(actor.object()))
+            .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+        let it = board
+            .body(Target::Object(marker))
+            .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+        if crate::table::measure::horizontal_gap(&me, &it) > GENERAL_ACTION_RANGE + 1e-9 {
+            return refuse("the marker is not within 1\"");
+        }
+        let owner = self.model_owner(actor)?;
+        let touched = board.bodies().any(|b| {
+            b.seat.is_some_and(|s| s != owner)
+                && b.id
+                    .is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
+                && crate::table::measure::base_contact(&b, &it)
+        });
+        if touched {
+            return refuse("an enemy model is in base contact with that marker");
+        }
+        Ok(found.kind)
+    }
+
+    fn interact(
+        &mut self,
+        seat: Seat,
+        actor: ModelId,
+        with: &Interaction,
+        slot: ActionSlot,
+    ) -> Result<(), RuleError> {
+        let m = self.state.model(actor).ok_or(RuleError::NothingPending)?;
+        if m.card.peon {
+            return refuse("peons cannot Interact");
+        }
+        if self.book().forbids_interact(&m.tokens) {
+            return refuse(format!(
+                "{} may not Interact (a token forbids it)",
+                m.name()
+            ));
+        }
+        if self.encounter()?.activation.left_engagement {
+            return refuse(
+                "a model that walked out of engagement may not Interact this activation",
+            );
+        }
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        let engaged = crate::table::measure::engaged_with(&board, actor.object())
+            .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+        if !engaged.is_empty() {
+            return refuse("an engaged model cannot Interact");
+        }
+        match with {
+            Interaction::MakeSchemeMarker { at, replacing } => {
+                let Some(def) = self.state.marker_types.of_kind(MarkerKind::Scheme) else {
+                    return refuse("the content defines no scheme marker");
+                };
+                let radius = def.base().radius();
+                let name = def.name.clone();
+                let me = board
+                    .body(Target::Object(actor.object()))
+                    .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+                let center = at.v2();
+                let size = inches(crate::table::TABLE_SIZE);
+                if center.x < radius
+                    || center.y < radius
+                    || center.x > size - radius
+                    || center.y > size - radius
+                {
+                    return refuse("the marker must be on the table");
+                }
+                if center.dist(me.center) - me.radius - radius > GENERAL_ACTION_RANGE + 1e-9 {
+                    return refuse("the marker must be made within 1\"");
+                }
+                let overlaps = board.bodies().any(|b| {
+                    b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
+                        && center.dist(b.center) < b.radius + radius - crate::table::TOUCH
+                });
+                if overlaps {
+                    return refuse("a made marker may not overlap a model");
+                }
+                let impassable = board.obstacles.iter().any(|o| {
+                    o.has(crate::table::Trait::Impassable)
+                        && o.shape.gap_to_disc(center, radius) < -crate::table::TOUCH
+                });
+                if impassable {
+                    return refuse("a made marker may not overlap impassable terrain");
+                }
+                let mine: Vec<ObjectId> = self
+                    .state
+                    .markers
+                    .iter()
+                    .filter(|k| k.kind == MarkerKind::Scheme && k.owner == Some(seat))
+                    .map(|k| k.id)
+                    .collect();
+                let remove = match replacing {
+                    Some(id) if mine.contains(id) => Some(*id),
+                    Some(_) => return refuse("you may only remove one of your own scheme markers"),
+                    None if mine.len() >= MAX_FRIENDLY_MARKERS => {
+                        return refuse("you have five scheme markers: name one to remove first");
+                    }
+                    None => None,
+                };
+                if remove.is_some() && mine.len() < MAX_FRIENDLY_MARKERS {
+                    return refuse("a scheme marker is removed first only when you have five");
+                }
+                self.declare_general(actor, "Interact", slot)?;
+                if let Some(id) = remove {
+                    self.emit(Event::MarkerRemoved { id })?;
+                }
+                self.emit(Event::MarkerMade {
+                    marker: name,
+                    owner: Some(seat),
+                    at: Placement {
+                        at: *at,
+                        z: milli(0.0),
+                    },
+                })?;
+            }
+            Interaction::RemoveSchemeMarker { marker } => {
+                if self.marker_within(actor, *marker)? != MarkerKind::Scheme {
+                    return refuse("that is not a scheme marker");
+                }
+                self.declare_general(actor, "Interact", slot)?;
+                self.emit(Event::MarkerRemoved { id: *marker })?;
+            }
+            Interaction::StrategyMarker { marker } => {
+                let interact = self.encounter()?.setup.strategy.interact;
+                if interact == MarkerInteract::None {
+                    return refuse("this strategy's markers cannot be interacted with");
+                }
+                if self.marker_within(actor, *marker)? != MarkerKind::Strategy {
+                    return refuse("that is not a strategy marker");
+                }
+                let owner = self
+                    .state
+                    .markers
+                    .iter()
+                    .find(|k| k.id == *marker)
+                    .and_then(|k| k.owner);
+                self.declare_general(actor, "Interact", slot)?;
+                self.emit(Event::MarkerClaimed {
+                    marker: *marker,
+                    owner: if owner.is_none() { Some(seat) } else { None },
+                })?;
+            }
+        }
+        self.general_ended(actor)
+    }
+
+    /// Inside an activation with nothing resolving: ends it once the model
+    /// can do nothing more (killed, or every action used).
+    pub(super) fn advance_in_activation(&mut self) -> Result<bool, RuleError> {
+        let Some(Frame::Activation { model }) = self.state.frame() else {
+            return Ok(false);
+        };
+        let model = *model;
+        if self.state.encounter.is_none() {
+            return Ok(false);
+        }
+        let Some(m) = self.state.model(model) else {
+            return Ok(false);
+        };
+        let used = self.encounter()?.activation;
+        let spent = used.actions >= Self::action_limit(self.state, model);
+        let signature_left =
+            !used.signature && !m.card.peon && m.card.actions.iter().any(|a| a.signature);
+        if !m.in_play() || (spent && !signature_left && !used.free_melee) {
+            self.end_activation()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+}
+
+/// The models `seat` may deploy now (none outside its deployment step).
+pub(crate) fn deployable(state: &GameState, seat: Seat) -> Vec<ModelId> {
+    let Some(encounter) = state.encounter.as_deref() else {
+        return Vec::new();
+    };
+    if encounter.step != (Step::Deploy { seat }) {
+        return Vec::new();
+    }
+    let group = (seat == encounter.setup.defender()).then(|| {
+        let first = encounter.first_group.unwrap_or(0);
+        if Sim::to_deploy(state, seat.other(), None).is_empty() {
+            1 - first
+        } else {
+            first
+        }
+    });
+    Sim::to_deploy(state, seat, group)
+}
+
+/// The schemes `seat` may select now: the Next Available Schemes of the
+/// one it revealed or abandoned that the content defines and it has not
+/// revealed.
+pub(crate) fn selectable(encounter: &Encounter, seat: Seat) -> Vec<String> {
+    let fate = encounter.scheme_fate[seat.index()];
+    if !matches!(fate, Some(SchemeFate::Revealed | SchemeFate::Abandoned)) {
+        return Vec::new();
+    }
+    let Some(from) = encounter.select_from[seat.index()]
+        .as_deref()
+        .and_then(|name| encounter.setup.schemes.scheme(name))
+    else {
+        return Vec::new();
+    };
+    from.next
+        .iter()
+        .filter_map(|name| encounter.setup.schemes.scheme(name))
+        .filter(|def| {
+            !encounter.revealed[seat.index()]
+                .iter()
+                .any(|r| r.eq_ignore_ascii_case(&def.name))
+        })
+        .map(|def| def.name.clone())
+        .collect()
+}
+
+fn step_name(step: Step) -> &'static str {
+    match step {
+        Step::ChooseZone => "the attacker chooses a deployment zone",
+        Step::SplitCrew => "the defender divides their crew",
+        Step::ChooseGroup => "the attacker picks the group that deploys first",
+        Step::Deploy { .. } => "deployment",
+        Step::ChooseSchemes => "choosing schemes",
+        Step::GiveInitiative { .. } => "giving initiative",
+        Step::StartDiscard => "discarding before drawing",
+        Step::Activations => "the activation phase",
+        Step::EndEffects => "end phase effects",
+        Step::EndSchemes { .. } => "revealing schemes",
+        Step::RemoveStrategyMarker { .. } => "removing a strategy marker",
+        Step::SelectSchemes => "selecting new schemes",
+        Step::Over => "the game is over",
+    }
+}
+
+/// Whether a command is one of the encounter's.
+pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
+    matches!(
+        command,
+        PlayerCommand::ChooseZone { .. }
+            | PlayerCommand::SplitCrew { .. }
+            | PlayerCommand::ChooseGroup { .. }
+            | PlayerCommand::Deploy { .. }
+            | PlayerCommand::SelectScheme { .. }
+            | PlayerCommand::GiveInitiative { .. }
+            | PlayerCommand::DiscardBeforeDrawing { .. }
+            | PlayerCommand::Pass
+            | PlayerCommand::Activate { .. }
+            | PlayerCommand::TakeAction { .. }
+            | PlayerCommand::Walk { .. }
+            | PlayerCommand::Charge { .. }
+            | PlayerCommand::Interact { .. }
+            | PlayerCommand::Prepare { .. }
+            | PlayerCommand::Slam { .. }
+            | PlayerCommand::EndActivation
+            | PlayerCommand::RevealScheme
+            | PlayerCommand::AbandonScheme
+            | PlayerCommand::KeepScheme
+            | PlayerCommand::RemoveStrategyMarker { .. }
+    )
+}
