@@ -65,6 +65,9 @@ pub enum Command {
     /// Rules engine scenarios: set up a game exactly, script it, check it.
     #[command(subcommand)]
     Scenario(ScenarioCommand),
+    /// Whole encounters between the engine's bots, and checking game logs.
+    #[command(subcommand)]
+    Game(GameCommand),
     /// Game content: stat cards and crew lists (docs/content.md).
     #[command(subcommand)]
     Content(ContentCommand),
@@ -110,6 +113,30 @@ pub enum ContentCommand {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum GameCommand {
+    /// Play a whole 4th edition encounter between two bots and print each
+    /// turn's score and the final VP.
+    Play {
+        /// Two crew list files (player A's first), e.g. content/m4e/crews/*.txt.
+        #[arg(long, num_args = 1, required = true)]
+        crew: Vec<std::path::PathBuf>,
+        /// Seeds the setup flips, the server seed and the bots.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The bot for player A, then for player B: random or greedy
+        /// (one given plays both seats; default random).
+        #[arg(long)]
+        bot: Vec<String>,
+        /// Write the game log (JSON) here.
+        #[arg(long)]
+        log: Option<std::path::PathBuf>,
+    },
+    /// Replay a game log and check every card drawn or revealed against
+    /// the shuffles its seed makes.
+    Verify { log: std::path::PathBuf },
+}
+
+#[derive(Debug, Subcommand)]
 pub enum ScenarioCommand {
     /// Run a scenario file (docs/scenarios.md) and print its events and final
     /// state as JSON.
@@ -141,6 +168,15 @@ pub fn run(cli: Cli) -> ExitCode {
     // Offline commands need no settings, database or secret.
     match &cli.command {
         Some(Command::Pair { file }) => return finish(pair(file)),
+        Some(Command::Game(GameCommand::Play {
+            crew,
+            seed,
+            bot,
+            log,
+        })) => return finish(crate::game_cli::play(crew, *seed, bot, log.as_deref())),
+        Some(Command::Game(GameCommand::Verify { log })) => {
+            return finish(crate::game_cli::verify(log));
+        }
         Some(Command::Scenario(ScenarioCommand::Run { file, expect })) => {
             return finish(run_scenario(file, *expect));
         }
@@ -241,6 +277,7 @@ pub fn run(cli: Cli) -> ExitCode {
         | Command::Setup { .. }
         | Command::SyntheticSnapshot { .. }
         | Command::Scenario(_)
+        | Command::Game(_)
         | Command::Content(_) => Ok(()),
     };
     if let Err(message) = &result {
@@ -304,7 +341,7 @@ fn run_scenario(file: &std::path::Path, expect: bool) -> Result<(), String> {
 }
 
 /// Prints to standard output; a closed pipe (`| head`) is not an error.
-fn print_out(text: &str) {
+pub(crate) fn print_out(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{text}");

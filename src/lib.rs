@@ -11,6 +11,7 @@ pub mod content;
 pub mod db;
 pub mod error;
 pub mod events;
+pub mod game_cli;
 pub mod mail;
 pub mod setup;
 pub mod systems;

@@ -17,7 +17,7 @@ use crate::model::ModelId;
 use crate::pending::Choice;
 use crate::state::GameState;
 use crate::table::geometry::V2;
-use crate::table::measure::Layout;
+use crate::table::measure::{Deployment, Layout};
 use crate::table::movement::Waypoint;
 use crate::table::{Body, MarkerKind, Point, TABLE_SIZE, inches, milli};
 use crate::{Seat, decide, pending};
@@ -135,11 +135,27 @@ impl Bot {
                 };
                 Some(PlayerCommand::DiscardBeforeDrawing { cards })
             }
-            Choice::Deploy { models, .. } => {
+            Choice::Deploy {
+                models,
+                deployment,
+                side,
+            } => {
                 let model = *models.first()?;
                 let size = inches(TABLE_SIZE);
+                // The box around the lower zone; the upper one mirrors it.
+                let (width, depth) = match deployment {
+                    Deployment::Standard => (size, 8.0),
+                    Deployment::Wedge => (size, 12.0),
+                    Deployment::Corner => (12.0, 12.0),
+                    Deployment::Flank => (size / 2.0, size / 2.0),
+                };
                 (0..TRIES * 4).find_map(|_| {
-                    let at = Point::from_v2(V2::new(self.unit() * size, self.unit() * size));
+                    let (x, y) = (self.unit() * width, self.unit() * depth);
+                    let (x, y) = match side {
+                        Seat::A => (x, y),
+                        Seat::B => (size - x, size - y),
+                    };
+                    let at = Point::from_v2(V2::new(x, y));
                     let command = PlayerCommand::Deploy { model, at };
                     self.legal(state, &command).then_some(command)
                 })
@@ -311,5 +327,53 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::Slam { .. } => -30,
         PlayerCommand::ChooseCard { card } => i64::from(card.value()),
         _ => 0,
+    }
+}
+
+/// Why a bot game stopped before its end.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error("the bot for {seat:?} sent {command:?}, which was refused: {reason}")]
+    Refused {
+        seat: Seat,
+        command: Box<PlayerCommand>,
+        reason: String,
+    },
+    #[error("no bot can move, but the game has not ended")]
+    Stuck,
+    #[error("the game did not end within {0} commands")]
+    TooLong(usize),
+}
+
+/// Plays the game to its end with one bot per seat, calling `after` with
+/// the state and the facts of every command.
+pub fn play_to_end(
+    state: &mut GameState,
+    bots: &mut [Bot; 2],
+    max_commands: usize,
+    mut after: impl FnMut(&GameState, &[crate::Event]),
+) -> Result<(), PlayError> {
+    for _ in 0..max_commands {
+        if state.ended {
+            return Ok(());
+        }
+        let Some((seat, command)) = bots
+            .iter_mut()
+            .find_map(|bot| Some((bot.seat, bot.decide(state)?)))
+        else {
+            return Err(PlayError::Stuck);
+        };
+        let submission = Submission::player(seat, state.version, command.clone());
+        let facts = crate::execute(state, &submission).map_err(|e| PlayError::Refused {
+            seat,
+            command: Box::new(command),
+            reason: e.to_string(),
+        })?;
+        after(state, &facts);
+    }
+    if state.ended {
+        Ok(())
+    } else {
+        Err(PlayError::TooLong(max_commands))
     }
 }

@@ -49,6 +49,8 @@ pub enum LogError {
     Setup(RuleError),
     #[error("the log holds more than {MAX_FACTS} facts")]
     TooLong,
+    #[error("fact #{index}: {message}")]
+    Mismatch { index: usize, message: String },
 }
 
 impl GameLog {
@@ -98,6 +100,69 @@ impl GameLog {
             setup: raw.setup,
             facts,
         })
+    }
+
+    /// Replays the log checking it against its own seed: every card a
+    /// fact says was drawn or revealed must be the one the seeded shuffles
+    /// (with both players' contributions) put on top of that deck, and a
+    /// revealed seed must be the setup's and match the commitment.
+    pub fn verify(&self) -> Result<GameState, LogError> {
+        let mut state = GameState::new(self.setup.clone()).map_err(LogError::Setup)?;
+        for (index, fact) in self.facts.iter().enumerate() {
+            let mismatch = |message: String| LogError::Mismatch { index, message };
+            match fact {
+                Event::Drew { seat, card } => {
+                    let top = state.player(*seat).deck.top();
+                    if card.value.is_some() && card.value != top {
+                        return Err(mismatch(format!(
+                            "{} drew {:?}, but the shuffled deck's top card is {:?}",
+                            seat.label(),
+                            card.value,
+                            top
+                        )));
+                    }
+                }
+                Event::Revealed { seat, cards, .. } => {
+                    let top: Vec<_> = state
+                        .player(*seat)
+                        .deck
+                        .top_down()
+                        .take(cards.len())
+                        .collect();
+                    if cards.as_slice() != top.as_slice() {
+                        return Err(mismatch(format!(
+                            "{} revealed {:?}, but the shuffled deck's top cards are {:?}",
+                            seat.label(),
+                            cards.as_slice(),
+                            top
+                        )));
+                    }
+                }
+                Event::Discarded { seat, cards }
+                | Event::DiscardedBeforeDrawing { seat, cards } => {
+                    if let Some(card) = cards
+                        .iter()
+                        .find(|c| !state.player(*seat).hand.contains(**c))
+                    {
+                        return Err(mismatch(format!(
+                            "{} discarded {card}, which is not in their hand",
+                            seat.label()
+                        )));
+                    }
+                }
+                Event::SeedRevealed { seed }
+                    if *seed != self.setup.seed
+                        || crate::fairness::commitment(seed) != state.fairness.commitment =>
+                {
+                    return Err(mismatch(
+                        "the revealed seed is not the committed one".into(),
+                    ));
+                }
+                _ => {}
+            }
+            apply(&mut state, fact);
+        }
+        Ok(state)
     }
 
     /// The state after every fact.

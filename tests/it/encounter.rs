@@ -4,13 +4,13 @@
 //! its owner before it is revealed.
 
 use soulstone::content::{load_for_server, shipped_crews};
-use soulstone_engine::bot::{Bot, BotKind};
+use soulstone_engine::bot::{Bot, BotKind, play_to_end};
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::encounter::{MAX_SCHEME_VP, MAX_STRATEGY_VP, Step, new_encounter};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::fate::DECK_SIZE;
 use soulstone_engine::log::{GameLog, Position};
-use soulstone_engine::{GameState, Seat, Submission, Viewer, execute, view};
+use soulstone_engine::{GameState, Seat, Viewer, view};
 
 fn crews() -> Vec<CrewList> {
     shipped_crews()
@@ -35,76 +35,65 @@ fn play(seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
         Bot::new(kinds[0], Seat::A, seed),
         Bot::new(kinds[1], Seat::B, seed),
     ];
-    for step in 0..20_000 {
-        if state.ended {
-            break;
-        }
-        let mut moved = false;
-        for bot in &mut bots {
-            if let Some(command) = bot.decide(&state) {
-                let submission = Submission::player(bot.seat, state.version, command.clone());
-                let facts = execute(&mut state, &submission).unwrap_or_else(|e| {
-                    panic!("seed {seed}, step {step}: the bot's {command:?} was refused: {e}")
-                });
-                log.facts.extend(facts);
-                moved = true;
-                break;
-            }
-        }
-        assert!(
-            moved,
-            "seed {seed}: nobody can move at step {step}: {:?}",
-            state.encounter.as_ref().map(|e| e.step)
-        );
-        for seat in Seat::BOTH {
-            let p = state.player(seat);
-            let cards = p.deck.len()
-                + p.hand.len()
-                + p.discard.len()
-                + p.removed.len()
-                + p.revealed.len()
-                + p.conflict.len();
-            assert_eq!(cards, DECK_SIZE, "seed {seed}: {seat:?}'s 54 cards");
-        }
-        // Another player's or a spectator's view never holds a scheme, nor
-        // does the fact that selected it.
-        let encounter = state.encounter.as_deref().expect("an encounter");
-        for held in encounter.schemes.iter().flatten() {
-            for viewer in [Viewer::Player(held.owner.other()), Viewer::Spectator] {
-                let shown = view(&state, viewer)
-                    .encounter
-                    .expect("the encounter is shown");
-                let theirs = shown.schemes[held.owner.index()].as_ref().expect("held");
-                assert!(
-                    theirs.value.is_none(),
-                    "seed {seed}: {viewer:?} sees a scheme"
-                );
-            }
-            let mine = view(&state, Viewer::Player(held.owner))
+    let mut facts_so_far = Vec::new();
+    play_to_end(&mut state, &mut bots, 20_000, |state, facts| {
+        facts_so_far.extend_from_slice(facts);
+        check(seed, state, &facts_so_far);
+    })
+    .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    log.facts = facts_so_far;
+    assert!(state.ended, "seed {seed}: the game did not end");
+    (state, log)
+}
+
+/// What holds after every command: 54 cards a deck, and schemes secret.
+fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
+    for seat in Seat::BOTH {
+        let p = state.player(seat);
+        let cards = p.deck.len()
+            + p.hand.len()
+            + p.discard.len()
+            + p.removed.len()
+            + p.revealed.len()
+            + p.conflict.len();
+        assert_eq!(cards, DECK_SIZE, "seed {seed}: {seat:?}'s 54 cards");
+    }
+    // Another player's or a spectator's view never holds a scheme, nor
+    // does the fact that selected it.
+    let encounter = state.encounter.as_deref().expect("an encounter");
+    for held in encounter.schemes.iter().flatten() {
+        for viewer in [Viewer::Player(held.owner.other()), Viewer::Spectator] {
+            let shown = view(state, viewer)
                 .encounter
-                .expect("shown");
+                .expect("the encounter is shown");
+            let theirs = shown.schemes[held.owner.index()].as_ref().expect("held");
             assert!(
-                mine.schemes[held.owner.index()]
-                    .as_ref()
-                    .expect("held")
-                    .value
-                    .is_some()
+                theirs.value.is_none(),
+                "seed {seed}: {viewer:?} sees a scheme"
             );
         }
-        for fact in log.facts.iter().rev().take(8) {
-            if let soulstone_engine::Event::SchemeSelected { seat, .. } = fact {
-                for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
-                    let shown = fact.for_viewer(viewer);
-                    assert!(
-                        shown["scheme"].get("value").is_none(),
-                        "seed {seed}: {shown}"
-                    );
-                }
+        let mine = view(state, Viewer::Player(held.owner))
+            .encounter
+            .expect("shown");
+        assert!(
+            mine.schemes[held.owner.index()]
+                .as_ref()
+                .expect("held")
+                .value
+                .is_some()
+        );
+    }
+    for fact in facts.iter().rev().take(8) {
+        if let soulstone_engine::Event::SchemeSelected { seat, .. } = fact {
+            for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
+                let shown = fact.for_viewer(viewer);
+                assert!(
+                    shown["scheme"].get("value").is_none(),
+                    "seed {seed}: {shown}"
+                );
             }
         }
     }
-    assert!(state.ended, "seed {seed}: the game did not end");
-    (state, log)
 }
 
 #[test]
@@ -137,4 +126,28 @@ fn bot_encounters_end_after_turn_four_within_the_caps_and_replay() {
         assert_eq!(Position::of(&replayed), Position::of(&state), "seed {seed}");
         assert_eq!(replayed.encounter, state.encounter, "seed {seed}");
     }
+}
+
+#[test]
+fn verify_accepts_a_bot_game_log_and_rejects_one_changed_card() {
+    let (_, log) = play(7, [BotKind::Greedy, BotKind::Random]);
+    let text = serde_json::to_string(&log).expect("json");
+    let stored = GameLog::from_json(&text).expect("the log reads back");
+    stored.verify().expect("the log matches its seed");
+    // Change the first card drawn to another card.
+    let mut value: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let facts = value["facts"].as_array_mut().expect("facts");
+    let drawn = facts
+        .iter_mut()
+        .find(|f| f["type"] == "drew")
+        .expect("a card was drawn");
+    let card = drawn["card"]["value"]
+        .as_str()
+        .expect("the card")
+        .to_string();
+    let other = if card == "1R" { "2R" } else { "1R" };
+    drawn["card"]["value"] = serde_json::Value::from(other);
+    let changed = GameLog::from_json(&value.to_string()).expect("still a log");
+    let error = changed.verify().expect_err("a changed card is caught");
+    assert!(error.to_string().contains("drew"), "{error}");
 }
