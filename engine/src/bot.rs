@@ -67,6 +67,18 @@ impl Bot {
         f64::from(self.rng.next_u32()) / f64::from(u32::MAX)
     }
 
+    /// A random direction. No trigonometry: sin and cos may round
+    /// differently on another machine, and a seeded bot must not.
+    fn direction(&mut self) -> V2 {
+        loop {
+            let v = V2::new(self.unit() * 2.0 - 1.0, self.unit() * 2.0 - 1.0);
+            let len = v.len();
+            if len > 0.05 && len <= 1.0 {
+                return v.scale(1.0 / len);
+            }
+        }
+    }
+
     /// The bot's command now, if the game waits for its seat.
     pub fn decide(&mut self, state: &GameState) -> Option<PlayerCommand> {
         let open = pending(state);
@@ -172,10 +184,7 @@ impl Bot {
                     let reach = f64::from(inches) * (1.0 - attempt as f64 / TRIES as f64);
                     let direction = match goal {
                         Some(goal) if attempt < TRIES / 2 => goal.minus(from.center).unit(),
-                        _ => {
-                            let angle = self.unit() * std::f64::consts::TAU;
-                            V2::new(angle.cos(), angle.sin())
-                        }
+                        _ => self.direction(),
                     };
                     let distance = match goal {
                         // Stop short of the goal rather than on it.
@@ -207,11 +216,8 @@ impl Bot {
                     .nth(crate::encounter::MAX_FRIENDLY_MARKERS - 1)
                     .map(|k| k.id);
                 (0..TRIES).find_map(|_| {
-                    let angle = self.unit() * std::f64::consts::TAU;
                     let reach = from.radius + 0.59 + self.unit() * 0.9;
-                    let at = from
-                        .center
-                        .plus(V2::new(angle.cos(), angle.sin()).scale(reach));
+                    let at = from.center.plus(self.direction().scale(reach));
                     let command = PlayerCommand::Interact {
                         with: Interaction::MakeSchemeMarker {
                             at: Point::from_v2(at),
