@@ -14,7 +14,7 @@ use soulstone_random::RandomStream;
 use crate::command::{Interaction, PlayerCommand, Submission};
 use crate::fairness::Bytes32;
 use crate::model::ModelId;
-use crate::pending::Choice;
+use crate::pending::{Choice, unchecked_options};
 use crate::state::GameState;
 use crate::table::geometry::V2;
 use crate::table::measure::{Deployment, Layout};
@@ -81,6 +81,16 @@ impl Bot {
 
     /// The bot's command now, if the game waits for its seat.
     pub fn decide(&mut self, state: &GameState) -> Option<PlayerCommand> {
+        if self.kind == BotKind::Random {
+            // Draw options until one is legal: uniform among the legal
+            // ones, without checking them all.
+            let mut options = unchecked_options(state, self.seat);
+            self.rng.shuffle(&mut options);
+            return options.into_iter().find_map(|choice| match choice {
+                Choice::Command { command } => self.legal(state, &command).then_some(command),
+                choice => self.fill(state, choice),
+            });
+        }
         let open = pending(state);
         let decision = open.for_seat(self.seat)?;
         let mut choices = decision.choices.clone();
@@ -359,16 +369,21 @@ pub fn play_to_end(
     max_commands: usize,
     mut after: impl FnMut(&GameState, &[crate::Event]),
 ) -> Result<(), PlayError> {
+    // The seat that moved last usually moves again (an activation's
+    // actions, a duel's steps): it is asked first.
+    let mut first = 0;
     for _ in 0..max_commands {
         if state.ended {
             return Ok(());
         }
-        let Some((seat, command)) = bots
-            .iter_mut()
-            .find_map(|bot| Some((bot.seat, bot.decide(state)?)))
+        let Some((index, command)) = [first, 1 - first]
+            .into_iter()
+            .find_map(|i| Some((i, bots[i].decide(state)?)))
         else {
             return Err(PlayError::Stuck);
         };
+        first = index;
+        let seat = bots[index].seat;
         let submission = Submission::player(seat, state.version, command.clone());
         let facts = crate::execute(state, &submission).map_err(|e| PlayError::Refused {
             seat,

@@ -123,12 +123,13 @@ pub fn pending(state: &GameState) -> Pending {
             if !state.ended =>
         {
             for seat in Seat::BOTH {
-                let mut choices: Vec<Choice> = candidates(state, seat)
+                let choices: Vec<Choice> = unchecked_options(state, seat)
                     .into_iter()
-                    .filter(|command| legal(state, seat, command))
-                    .map(|command| Choice::Command { command })
+                    .filter(|choice| match choice {
+                        Choice::Command { command } => legal(state, seat, command),
+                        _ => true,
+                    })
                     .collect();
-                choices.extend(encounter_choices(state, seat));
                 if !choices.is_empty() {
                     decisions.push(Decision {
                         seat,
@@ -149,6 +150,38 @@ pub fn pending(state: &GameState) -> Pending {
             && !state.ended,
         ended: state.ended,
         decisions,
+    }
+}
+
+/// `seat`'s options before `decide` has checked the plain commands: a
+/// superset of what `pending` lists (choices with parameters are checked
+/// as they are offered). Sampling from it and checking only the option
+/// drawn picks uniformly among the legal ones far more cheaply than
+/// `pending` (the random bot plays this way).
+pub fn unchecked_options(state: &GameState, seat: Seat) -> Vec<Choice> {
+    if state.ended {
+        return Vec::new();
+    }
+    match state.frame() {
+        Some(Frame::Contributions) => {
+            if state.fairness.contributions[seat.index()].is_none() {
+                vec![Choice::Entropy]
+            } else {
+                Vec::new()
+            }
+        }
+        Some(Frame::Discard { .. }) => pending(state)
+            .for_seat(seat)
+            .map(|d| d.choices.clone())
+            .unwrap_or_default(),
+        _ => {
+            let mut choices: Vec<Choice> = candidates(state, seat)
+                .into_iter()
+                .map(|command| Choice::Command { command })
+                .collect();
+            choices.extend(encounter_choices(state, seat));
+            choices
+        }
     }
 }
 
@@ -250,6 +283,15 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         return;
     };
     match encounter.step {
+        Step::ChooseZone | Step::ChooseGroup if seat != encounter.setup.attacker => {}
+        Step::GiveInitiative { chooser }
+        | Step::RevealScheme { seat: chooser }
+        | Step::AbandonScheme { seat: chooser }
+        | Step::RemoveStrategyMarker { seat: chooser }
+            if seat != chooser => {}
+        Step::ChooseSchemes | Step::SelectSchemes if encounter.done[seat.index()] => {}
+        Step::Activations
+            if state.frame().is_none() && (seat != encounter.active || encounter.transfer_due) => {}
         Step::ChooseZone => commands.extend(
             [crate::encounter::Zone::Lower, crate::encounter::Zone::Upper]
                 .map(|zone| PlayerCommand::ChooseZone { zone }),
@@ -345,11 +387,12 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
             }
             Some(_) => {}
         },
-        Step::EndSchemes { .. } => commands.extend([
-            PlayerCommand::RevealScheme,
-            PlayerCommand::AbandonScheme,
-            PlayerCommand::KeepScheme,
-        ]),
+        Step::RevealScheme { .. } => {
+            commands.extend([PlayerCommand::RevealScheme, PlayerCommand::KeepScheme])
+        }
+        Step::AbandonScheme { .. } => {
+            commands.extend([PlayerCommand::AbandonScheme, PlayerCommand::KeepScheme])
+        }
         Step::RemoveStrategyMarker { .. } => commands.extend(
             state
                 .markers
@@ -363,9 +406,28 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
 
 fn prompt(state: &GameState) -> String {
     match state.frame() {
-        None | Some(Frame::Action { .. } | Frame::Activation { .. }) => {
+        None | Some(Frame::Action { .. } | Frame::Activation { .. })
+            if !state.damage_queue.is_empty() =>
+        {
             "choose which damaged model resolves its damage first".into()
         }
+        None | Some(Frame::Activation { .. }) => match state.encounter.as_deref().map(|e| e.step) {
+            Some(Step::ChooseZone) => "choose your deployment zone".into(),
+            Some(Step::SplitCrew) => "divide your crew into two groups".into(),
+            Some(Step::ChooseGroup) => "choose which of the defender's groups deploys first".into(),
+            Some(Step::Deploy { .. }) => "deploy a model completely within your zone".into(),
+            Some(Step::ChooseSchemes | Step::SelectSchemes) => "select your scheme".into(),
+            Some(Step::GiveInitiative { .. }) => "choose who has initiative this turn".into(),
+            Some(Step::StartDiscard) => "discard any cards before drawing to your hand size".into(),
+            Some(Step::Activations) if matches!(state.frame(), Some(Frame::Activation { .. })) => {
+                "take an action with the acting model, or end its activation".into()
+            }
+            Some(Step::Activations) => "activate a model, or pass".into(),
+            Some(Step::RevealScheme { .. }) => "reveal your scheme, or keep it for now".into(),
+            Some(Step::AbandonScheme { .. }) => "abandon your scheme, or keep it".into(),
+            Some(Step::RemoveStrategyMarker { .. }) => "remove a strategy marker".into(),
+            Some(Step::EndEffects | Step::Over) | None => String::new(),
+        },
         Some(Frame::Duel { duel }) => match duel.step {
             DuelStep::Relent { .. } => "relent to this friendly duel, or resist".into(),
             DuelStep::Modify { .. } => "modify the duel, or finish modifying".into(),

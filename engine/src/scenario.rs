@@ -52,10 +52,103 @@ pub struct Scenario {
     /// `state::FIRST_TABLE_OBJECT_ID`.
     #[serde(default)]
     pub terrain: Vec<TerrainSpec>,
+    /// A whole encounter (4th edition) the scenario starts part way through.
+    #[serde(default)]
+    pub encounter: Option<EncounterSpec>,
     #[serde(default)]
     pub steps: Vec<Step>,
     #[serde(default)]
     pub expect: Option<Expect>,
+}
+
+/// An encounter as a scenario starts it: the setup, and where it stands.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterSpec {
+    #[serde(default = "default_encounter_size")]
+    pub size: u8,
+    pub attacker: Seat,
+    pub deployment: crate::table::measure::Deployment,
+    /// A strategy of the content's, by name.
+    pub strategy: String,
+    pub scheme_pool: Vec<String>,
+    pub leaders: [ModelId; 2],
+    /// The step it starts at (default: the attacker chooses a zone).
+    #[serde(default)]
+    pub step: Option<crate::encounter::Step>,
+    #[serde(default)]
+    pub turn: u8,
+    /// The attacker's zone, once chosen (the strategy's markers are then
+    /// on the table).
+    #[serde(default)]
+    pub attacker_zone: Option<crate::encounter::Zone>,
+    /// Who has initiative (default: the attacker) and is active.
+    #[serde(default)]
+    pub initiative: Option<Seat>,
+    /// The schemes the crews hold.
+    #[serde(default)]
+    pub schemes: SchemesSpec,
+    /// Models that have activated this turn.
+    #[serde(default)]
+    pub activated: Vec<ModelId>,
+    #[serde(default)]
+    pub strategy_vp: [u8; 2],
+    #[serde(default)]
+    pub scheme_vp: [u8; 2],
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchemesSpec {
+    #[serde(default)]
+    pub a: Option<crate::encounter::HeldScheme>,
+    #[serde(default)]
+    pub b: Option<crate::encounter::HeldScheme>,
+}
+
+fn default_encounter_size() -> u8 {
+    50
+}
+
+impl EncounterSpec {
+    fn build(&self, catalog: &Catalog) -> Result<crate::encounter::Encounter, ScenarioError> {
+        use crate::encounter::{Encounter, EncounterSetup, Step};
+        let objectives = catalog
+            .objectives(Edition::Fourth)
+            .ok_or_else(|| ScenarioError::Setup("the content has no strategies".into()))?;
+        let strategy = objectives
+            .strategy(&self.strategy)
+            .cloned()
+            .ok_or_else(|| ScenarioError::Setup(format!("no strategy {:?}", self.strategy)))?;
+        let setup = EncounterSetup {
+            size: self.size,
+            attacker: self.attacker,
+            deployment: self.deployment,
+            strategy,
+            scheme_pool: self.scheme_pool.clone(),
+            schemes: crate::encounter::objectives::ObjectiveBook {
+                strategies: Vec::new(),
+                schemes: objectives.schemes.clone(),
+            },
+            leaders: self.leaders,
+        };
+        let mut encounter = Encounter::new(setup);
+        encounter.step = self.step.unwrap_or(Step::ChooseZone);
+        encounter.turn = self.turn;
+        encounter.attacker_zone = self.attacker_zone;
+        let initiative = self.initiative.unwrap_or(self.attacker);
+        encounter.initiative = initiative;
+        encounter.active = initiative;
+        encounter.activated = self.activated.clone();
+        encounter.strategy_vp = self.strategy_vp;
+        encounter.scheme_vp = self.scheme_vp;
+        for (seat, held) in [(Seat::A, &self.schemes.a), (Seat::B, &self.schemes.b)] {
+            encounter.schemes[seat.index()] = held
+                .clone()
+                .map(|scheme| crate::hidden::Hidden::new(seat, scheme));
+        }
+        Ok(encounter)
+    }
 }
 
 /// A model as a scenario writes it: its card and its state in one table.
@@ -386,7 +479,7 @@ impl Scenario {
                     .map_err(|e| ScenarioError::Setup(e.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let state = GameState {
+        let mut state = GameState {
             version: 0,
             edition: self.edition,
             fairness,
@@ -408,6 +501,21 @@ impl Scenario {
             last_outcome: None,
             encounter: None,
         };
+        if let Some(spec) = &self.encounter {
+            let encounter = spec.build(catalog)?;
+            if encounter.attacker_zone.is_some()
+                && let Some(def) = marker_types.of_kind(crate::table::MarkerKind::Strategy)
+            {
+                for at in crate::encounter::strategy_marker_points(&encounter.setup) {
+                    state.place_marker(def, None, crate::model::Placement { at, z: 0 });
+                }
+            }
+            for seat in Seat::BOTH {
+                state.player_mut(seat).victory_points =
+                    encounter.strategy_vp[seat.index()] + encounter.scheme_vp[seat.index()];
+            }
+            state.encounter = Some(Box::new(encounter));
+        }
         state
             .validate()
             .map_err(|e| ScenarioError::Setup(e.to_string()))?;

@@ -388,7 +388,7 @@ impl GameState {
     /// full of markers long before a real game gets there).
     /// Makes a marker of type `def` at `spot` (nothing past the table's
     /// limit of markers).
-    fn place_marker(&mut self, def: &MarkerDef, owner: Option<Seat>, spot: Placement) {
+    pub(crate) fn place_marker(&mut self, def: &MarkerDef, owner: Option<Seat>, spot: Placement) {
         if self.markers.len() >= MAX_MARKERS {
             return;
         }

@@ -83,6 +83,29 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
                 .is_some()
         );
     }
+    // Swapping a crew's scheme for another changes nothing its opponent
+    // or a spectator sees.
+    for seat in Seat::BOTH {
+        let mut other = state.clone();
+        let Some(held) = other
+            .encounter
+            .as_deref_mut()
+            .and_then(|e| e.schemes[seat.index()].as_mut())
+        else {
+            continue;
+        };
+        held.value = Some(soulstone_engine::encounter::HeldScheme {
+            name: "Some Other Scheme".into(),
+            target: None,
+        });
+        for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
+            assert_eq!(
+                serde_json::to_value(view(state, viewer)).expect("json"),
+                serde_json::to_value(view(&other, viewer)).expect("json"),
+                "seed {seed}: {viewer:?} can tell {seat:?}'s scheme"
+            );
+        }
+    }
     for fact in facts.iter().rev().take(8) {
         if let soulstone_engine::Event::SchemeSelected { seat, .. } = fact {
             for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {

@@ -86,6 +86,11 @@ pub struct StrategyDef {
     #[serde(default)]
     pub interact: MarkerInteract,
     pub scoring: StrategyScoring,
+    /// A tie scores for both crews even when neither has anything (the
+    /// rules' Collapsing Mines, read as written); otherwise a tie at
+    /// nothing scores for neither.
+    #[serde(default)]
+    pub empty_tie_scores: bool,
     /// VP a crew gains when it scores (usually 1).
     #[serde(default = "one")]
     pub vp: u8,

@@ -127,7 +127,9 @@ pub fn strategy_scorers(state: &GameState, encounter: &Encounter) -> Vec<Seat> {
     match a.cmp(&b) {
         std::cmp::Ordering::Greater => vec![Seat::A],
         std::cmp::Ordering::Less => vec![Seat::B],
-        std::cmp::Ordering::Equal if a > 0 => vec![Seat::A, Seat::B],
+        std::cmp::Ordering::Equal if a > 0 || encounter.setup.strategy.empty_tie_scores => {
+            vec![Seat::A, Seat::B]
+        }
         std::cmp::Ordering::Equal => Vec::new(),
     }
 }

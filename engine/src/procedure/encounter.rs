@@ -4,15 +4,13 @@
 
 use super::*;
 use crate::command::Interaction;
-use crate::encounter::objectives::{AfterScoring, MarkerInteract, MarkerSpot, SchemeChoice};
+use crate::encounter::objectives::{AfterScoring, MarkerInteract, SchemeChoice};
 use crate::encounter::{
     Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, MAX_SCHEME_VP, MAX_STRATEGY_VP, SchemeFate, Step,
     TURNS, scoring,
 };
 use crate::event::ActionSlot;
 use crate::model::Placement;
-use crate::table::geometry::V2;
-use crate::table::measure::Layout;
 use crate::table::movement::{self, MoveKind, Waypoint};
 use crate::table::{Board, Body, MarkerKind, ObjectId, Point, Target, inches, milli};
 
@@ -94,7 +92,8 @@ impl Sim<'_> {
             | Step::SplitCrew
             | Step::ChooseGroup
             | Step::GiveInitiative { .. }
-            | Step::EndSchemes { .. }
+            | Step::RevealScheme { .. }
+            | Step::AbandonScheme { .. }
             | Step::RemoveStrategyMarker { .. }
             | Step::Over => Ok(false),
             Step::Deploy { seat } => {
@@ -242,23 +241,35 @@ impl Sim<'_> {
             };
             return self.step_to(Step::RemoveStrategyMarker { seat });
         }
-        self.schemes_step(first)
+        self.next_scheme_step(None)
     }
 
-    /// End phase steps C and D for `seat`, skipping a crew without a scheme.
-    fn schemes_step(&mut self, seat: Seat) -> Result<(), RuleError> {
+    /// End phase steps C and D, initiative first in each: the next crew
+    /// after `after` that holds a scheme decides; then step E.
+    fn next_scheme_step(&mut self, after: Option<Step>) -> Result<(), RuleError> {
         let first = self.encounter()?.initiative;
-        let mut seat = seat;
-        loop {
+        let order = [
+            Step::RevealScheme { seat: first },
+            Step::RevealScheme {
+                seat: first.other(),
+            },
+            Step::AbandonScheme { seat: first },
+            Step::AbandonScheme {
+                seat: first.other(),
+            },
+        ];
+        let start = after
+            .and_then(|step| order.iter().position(|s| *s == step))
+            .map_or(0, |i| i + 1);
+        for step in &order[start..] {
+            let (Step::RevealScheme { seat } | Step::AbandonScheme { seat }) = *step else {
+                continue;
+            };
             if self.encounter()?.schemes[seat.index()].is_some() {
-                return self.step_to(Step::EndSchemes { seat });
-            }
-            if seat == first {
-                seat = first.other();
-            } else {
-                return self.step_to(Step::SelectSchemes);
+                return self.step_to(*step);
             }
         }
+        self.step_to(Step::SelectSchemes)
     }
 
     /// Which crews select a new scheme now: those that revealed or
@@ -364,6 +375,12 @@ impl Sim<'_> {
                 if !self.must_select()[seat.index()] || encounter.done[seat.index()] {
                     return refuse("you do not select a scheme now");
                 }
+                if encounter.revealed[seat.index()]
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(scheme))
+                {
+                    return refuse(format!("you have already revealed {scheme}"));
+                }
                 if !selectable(&encounter, seat)
                     .iter()
                     .any(|s| s.eq_ignore_ascii_case(scheme))
@@ -434,9 +451,9 @@ impl Sim<'_> {
                 self.start_activation(*model)
             }
             (Step::Activations, _) if in_activation => self.activation_command(seat, command),
-            (Step::EndSchemes { seat: deciding }, _) => {
+            (Step::RevealScheme { seat: deciding } | Step::AbandonScheme { seat: deciding }, _) => {
                 Self::require_seat(seat, deciding)?;
-                self.scheme_decision(seat, command)
+                self.scheme_decision(seat, step, command)
             }
             (
                 Step::RemoveStrategyMarker { seat: removing },
@@ -452,7 +469,7 @@ impl Sim<'_> {
                     return refuse("that is not a strategy marker");
                 }
                 self.emit(Event::MarkerRemoved { id: *marker })?;
-                self.schemes_step(encounter.initiative)
+                self.next_scheme_step(None)
             }
             (Step::Over, _) => Err(RuleError::GameOver),
             _ => refuse(format!(
@@ -470,39 +487,16 @@ impl Sim<'_> {
     }
 
     fn make_strategy_markers(&mut self) -> Result<(), RuleError> {
-        let strategy = self.encounter()?.setup.strategy.clone();
         let Some(def) = self.state.marker_types.of_kind(MarkerKind::Strategy) else {
             return refuse("the content defines no strategy marker");
         };
         let name = def.name.clone();
-        let half = scoring::half_table();
-        let (a, b) = self.encounter()?.setup.layout().centerline();
-        let along = b.minus(a).unit();
-        let center = Layout::centerpoint();
-        for spot in &strategy.markers {
-            let points: Vec<V2> = match spot {
-                MarkerSpot::Centerpoint => vec![center],
-                MarkerSpot::QuarterCenters => vec![
-                    V2::new(half / 2.0, half / 2.0),
-                    V2::new(half * 1.5, half / 2.0),
-                    V2::new(half * 1.5, half * 1.5),
-                    V2::new(half / 2.0, half * 1.5),
-                ],
-                MarkerSpot::OnCenterline { inches } => {
-                    let d = f64::from(*inches);
-                    vec![center.plus(along.scale(-d)), center.plus(along.scale(d))]
-                }
-            };
-            for p in points {
-                self.emit(Event::MarkerMade {
-                    marker: name.clone(),
-                    owner: None,
-                    at: Placement {
-                        at: Point::from_v2(p),
-                        z: 0,
-                    },
-                })?;
-            }
+        for at in crate::encounter::strategy_marker_points(&self.encounter()?.setup) {
+            self.emit(Event::MarkerMade {
+                marker: name.clone(),
+                owner: None,
+                at: Placement { at, z: 0 },
+            })?;
         }
         Ok(())
     }
@@ -600,7 +594,13 @@ impl Sim<'_> {
         })
     }
 
-    fn scheme_decision(&mut self, seat: Seat, command: &PlayerCommand) -> Result<(), RuleError> {
+    fn scheme_decision(
+        &mut self,
+        seat: Seat,
+        step: Step,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let revealing = matches!(step, Step::RevealScheme { .. });
         let encounter = self.encounter()?;
         let Some(held) = encounter.schemes[seat.index()]
             .as_ref()
@@ -609,7 +609,7 @@ impl Sim<'_> {
             return refuse("you hold no scheme");
         };
         match command {
-            PlayerCommand::RevealScheme => {
+            PlayerCommand::RevealScheme if revealing => {
                 let Some(value) = scoring::reveal_value(self.state, encounter, seat, &held) else {
                     return refuse(format!("{} cannot be revealed now", held.name));
                 };
@@ -621,18 +621,14 @@ impl Sim<'_> {
                     amount,
                 })?;
             }
-            PlayerCommand::AbandonScheme => {
+            PlayerCommand::AbandonScheme if !revealing => {
                 self.emit(Event::SchemeAbandoned { seat, scheme: held })?
             }
             PlayerCommand::KeepScheme => self.emit(Event::SchemeKept { seat })?,
-            _ => return refuse("reveal, abandon or keep your scheme"),
+            _ if revealing => return refuse("reveal your scheme, or keep it for now"),
+            _ => return refuse("abandon your scheme, or keep it"),
         }
-        let first = self.encounter()?.initiative;
-        if seat == first {
-            self.schemes_step(first.other())
-        } else {
-            self.step_to(Step::SelectSchemes)
-        }
+        self.next_scheme_step(Some(step))
     }
 
     /// What the acting model does inside its activation.
@@ -781,6 +777,20 @@ impl Sim<'_> {
             .map_err(|e| RuleError::not_allowed(e.to_string()))?;
         if outcome.fall.is_some() {
             return refuse("a move that ends in a fall is not supported yet");
+        }
+        // Models move through strategy markers but never end on one.
+        let end = Point {
+            x: outcome.end.x,
+            y: outcome.end.y,
+        }
+        .v2();
+        let radius = m.card.base.radius();
+        let on_marker = self.state.markers.iter().any(|k| {
+            k.kind == MarkerKind::Strategy
+                && k.at.v2().dist(end) < radius + k.base.radius() - crate::table::TOUCH
+        });
+        if on_marker {
+            return refuse("a move may not end overlapping a strategy marker");
         }
         let name = if kind == MoveKind::Charge {
             "Charge"
@@ -1044,7 +1054,8 @@ fn step_name(step: Step) -> &'static str {
         Step::StartDiscard => "discarding before drawing",
         Step::Activations => "the activation phase",
         Step::EndEffects => "end phase effects",
-        Step::EndSchemes { .. } => "revealing schemes",
+        Step::RevealScheme { .. } => "revealing schemes",
+        Step::AbandonScheme { .. } => "abandoning schemes",
         Step::RemoveStrategyMarker { .. } => "removing a strategy marker",
         Step::SelectSchemes => "selecting new schemes",
         Step::Over => "the game is over",

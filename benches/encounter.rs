@@ -1,0 +1,96 @@
+//! Whole 4th edition encounters played by the engine's bots, from the
+//! setup flips to the final VP: games per second on one core (the goal is
+//! 1,000), and how long one command takes to decide. Figures are in
+//! docs/benchmarks.md.
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use soulstone::content::{load_for_server, shipped_crews};
+use soulstone_engine::bot::{Bot, BotKind, play_to_end};
+use soulstone_engine::content::crew::CrewList;
+use soulstone_engine::encounter::new_encounter;
+use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::state::NewGame;
+use soulstone_engine::{GameState, Seat, Submission, execute};
+
+fn setups(count: u64) -> Vec<NewGame> {
+    let catalog = load_for_server(None).expect("content");
+    let lists: Vec<CrewList> = shipped_crews()
+        .iter()
+        .filter(|(path, _)| path.contains("m4e"))
+        .map(|(_, text)| CrewList::parse(text).expect("a crew list"))
+        .collect();
+    (0..count)
+        .map(|seed| {
+            let a = &lists[seed as usize % lists.len()];
+            let b = &lists[(seed as usize + 1) % lists.len()];
+            let mut bytes = [0u8; 32];
+            bytes[..8].copy_from_slice(&seed.to_le_bytes());
+            new_encounter(&catalog, [a, b], Bytes32(bytes)).expect("an encounter")
+        })
+        .collect()
+}
+
+fn play(setup: &NewGame, seed: u64, kind: BotKind) -> usize {
+    let mut state = GameState::new(setup.clone()).expect("a game");
+    let mut bots = [Bot::new(kind, Seat::A, seed), Bot::new(kind, Seat::B, seed)];
+    let mut facts = 0;
+    play_to_end(&mut state, &mut bots, 50_000, |_, f| facts += f.len()).expect("the game ends");
+    facts
+}
+
+fn encounters(c: &mut Criterion) {
+    let setups = setups(16);
+    let mut group = c.benchmark_group("engine_m4e_encounter");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(1));
+    for (name, kind) in [
+        ("random_bots", BotKind::Random),
+        ("greedy_bots", BotKind::Greedy),
+    ] {
+        let mut next = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                next += 1;
+                play(&setups[next as usize % setups.len()], next, kind)
+            })
+        });
+    }
+    group.finish();
+
+    // One command, decided and applied, at points a hosted game would see:
+    // the commands of a whole random game, replayed one at a time.
+    let mut state = GameState::new(setups[0].clone()).expect("a game");
+    let mut bots = [
+        Bot::new(BotKind::Random, Seat::A, 1),
+        Bot::new(BotKind::Random, Seat::B, 1),
+    ];
+    let mut positions: Vec<(GameState, Submission)> = Vec::new();
+    while !state.ended {
+        let Some((seat, command)) = bots
+            .iter_mut()
+            .find_map(|bot| Some((bot.seat, bot.decide(&state)?)))
+        else {
+            break;
+        };
+        let submission = Submission::player(seat, state.version, command);
+        positions.push((state.clone(), submission.clone()));
+        execute(&mut state, &submission).expect("legal");
+    }
+    let mut group = c.benchmark_group("engine_m4e_command");
+    group.throughput(Throughput::Elements(1));
+    let mut i = 0usize;
+    group.bench_function("decide_and_apply", |b| {
+        b.iter_batched(
+            || {
+                i = (i + 1) % positions.len();
+                positions[i].clone()
+            },
+            |(mut state, submission)| execute(&mut state, &submission).expect("legal"),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, encounters);
+criterion_main!(benches);
