@@ -336,7 +336,7 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::KeepScheme => 50,
         PlayerCommand::AbandonScheme => 0,
         PlayerCommand::Pass => -10,
-        PlayerCommand::EndActivation => -20,
+        PlayerCommand::FinishActivation => -20,
         PlayerCommand::DeclineTrigger | PlayerCommand::DeclineCheat => 1,
         PlayerCommand::DeclareTrigger { .. } => 5,
         PlayerCommand::Relent => -5,

@@ -263,8 +263,9 @@ pub enum PlayerCommand {
     Slam {
         marker: ObjectId,
     },
-    /// The acting model ends its activation.
-    EndActivation,
+    /// The acting model's player ends its activation (the game flow's
+    /// `end_activation` is another command, for games without an encounter).
+    FinishActivation,
     /// End phase: reveals the crew's scheme (its conditions hold)...
     RevealScheme,
     /// ...or shows and discards it without scoring...

@@ -344,7 +344,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                 let Some(m) = state.model(*model).filter(|m| m.owner == seat) else {
                     return;
                 };
-                commands.push(PlayerCommand::EndActivation);
+                commands.push(PlayerCommand::FinishActivation);
                 let targets: Vec<ModelId> = state
                     .models
                     .iter()

@@ -506,7 +506,7 @@ impl Scenario {
             if encounter.attacker_zone.is_some()
                 && let Some(def) = marker_types.of_kind(crate::table::MarkerKind::Strategy)
             {
-                for at in crate::encounter::strategy_marker_points(&encounter.setup) {
+                for at in crate::encounter::scoring::strategy_marker_points(&encounter.setup) {
                     state.place_marker(def, None, crate::model::Placement { at, z: 0 });
                 }
             }

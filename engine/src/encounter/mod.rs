@@ -232,37 +232,6 @@ impl Encounter {
     }
 }
 
-/// Where the strategy's markers are made (Encounter Setup, once the
-/// deployment zones are chosen).
-pub fn strategy_marker_points(setup: &EncounterSetup) -> Vec<crate::table::Point> {
-    use crate::encounter::objectives::MarkerSpot;
-    use crate::table::geometry::V2;
-    let half = scoring::half_table();
-    let (a, b) = setup.layout().centerline();
-    let along = b.minus(a).unit();
-    let center = Layout::centerpoint();
-    let mut points = Vec::new();
-    for spot in &setup.strategy.markers {
-        match spot {
-            MarkerSpot::Centerpoint => points.push(center),
-            MarkerSpot::QuarterCenters => points.extend([
-                V2::new(half / 2.0, half / 2.0),
-                V2::new(half * 1.5, half / 2.0),
-                V2::new(half * 1.5, half * 1.5),
-                V2::new(half / 2.0, half * 1.5),
-            ]),
-            MarkerSpot::OnCenterline { inches } => {
-                let d = f64::from(*inches);
-                points.extend([center.plus(along.scale(-d)), center.plus(along.scale(d))]);
-            }
-        }
-    }
-    points
-        .into_iter()
-        .map(crate::table::Point::from_v2)
-        .collect()
-}
-
 /// The encounter as a viewer may see it: a scheme only its owner sees
 /// until it is revealed.
 pub fn for_viewer(encounter: &Encounter, viewer: crate::Viewer) -> Encounter {

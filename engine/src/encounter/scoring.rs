@@ -213,3 +213,33 @@ pub fn spot(v: V2) -> Point {
 pub fn half_table() -> f64 {
     inches(TABLE_SIZE) / 2.0
 }
+
+/// Where the strategy's markers are made (Encounter Setup, once the
+/// deployment zones are chosen).
+pub fn strategy_marker_points(setup: &super::EncounterSetup) -> Vec<crate::table::Point> {
+    use super::objectives::MarkerSpot;
+    let half = half_table();
+    let (a, b) = setup.layout().centerline();
+    let along = b.minus(a).unit();
+    let center = Layout::centerpoint();
+    let mut points = Vec::new();
+    for spot in &setup.strategy.markers {
+        match spot {
+            MarkerSpot::Centerpoint => points.push(center),
+            MarkerSpot::QuarterCenters => points.extend([
+                V2::new(half / 2.0, half / 2.0),
+                V2::new(half * 1.5, half / 2.0),
+                V2::new(half * 1.5, half * 1.5),
+                V2::new(half / 2.0, half * 1.5),
+            ]),
+            MarkerSpot::OnCenterline { inches } => {
+                let d = f64::from(*inches);
+                points.extend([center.plus(along.scale(-d)), center.plus(along.scale(d))]);
+            }
+        }
+    }
+    points
+        .into_iter()
+        .map(crate::table::Point::from_v2)
+        .collect()
+}

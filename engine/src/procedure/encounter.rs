@@ -491,7 +491,7 @@ impl Sim<'_> {
             return refuse("the content defines no strategy marker");
         };
         let name = def.name.clone();
-        for at in crate::encounter::strategy_marker_points(&self.encounter()?.setup) {
+        for at in crate::encounter::scoring::strategy_marker_points(&self.encounter()?.setup) {
             self.emit(Event::MarkerMade {
                 marker: name.clone(),
                 owner: None,
@@ -639,7 +639,7 @@ impl Sim<'_> {
         let actor = *model;
         Self::require_seat(seat, self.model_owner(actor)?)?;
         match command {
-            PlayerCommand::EndActivation => self.end_activation(),
+            PlayerCommand::FinishActivation => self.end_activation(),
             PlayerCommand::TakeAction {
                 action,
                 target,
@@ -1081,7 +1081,7 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::Interact { .. }
             | PlayerCommand::Prepare { .. }
             | PlayerCommand::Slam { .. }
-            | PlayerCommand::EndActivation
+            | PlayerCommand::FinishActivation
             | PlayerCommand::RevealScheme
             | PlayerCommand::AbandonScheme
             | PlayerCommand::KeepScheme
