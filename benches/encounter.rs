@@ -27,7 +27,7 @@ fn setups(count: u64) -> Vec<NewGame> {
             let b = &lists[(seed as usize + 1) % lists.len()];
             let mut bytes = [0u8; 32];
             bytes[..8].copy_from_slice(&seed.to_le_bytes());
-            new_encounter(&catalog, [a, b], Bytes32(bytes)).expect("an encounter")
+            new_encounter(&catalog, [a, b], Bytes32(bytes), None).expect("an encounter")
         })
         .collect()
 }

@@ -127,6 +127,10 @@ pub enum GameCommand {
         /// (one given plays both seats; default random).
         #[arg(long)]
         bot: Vec<String>,
+        /// A table layout of the content's, by name (default: one picked
+        /// from the seed).
+        #[arg(long)]
+        table: Option<String>,
         /// Write the game log (JSON) here.
         #[arg(long)]
         log: Option<std::path::PathBuf>,
@@ -172,8 +176,17 @@ pub fn run(cli: Cli) -> ExitCode {
             crew,
             seed,
             bot,
+            table,
             log,
-        })) => return finish(crate::game_cli::play(crew, *seed, bot, log.as_deref())),
+        })) => {
+            return finish(crate::game_cli::play(
+                crew,
+                *seed,
+                bot,
+                table.as_deref(),
+                log.as_deref(),
+            ));
+        }
         Some(Command::Game(GameCommand::Verify { log })) => {
             return finish(crate::game_cli::verify(log));
         }

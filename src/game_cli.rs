@@ -28,6 +28,7 @@ pub fn play(
     crews: &[std::path::PathBuf],
     seed: u64,
     bots: &[String],
+    table: Option<&str>,
     log_path: Option<&Path>,
 ) -> Result<(), String> {
     let [a, b] = crews else {
@@ -58,17 +59,18 @@ pub fn play(
     // The server seed, from the command's seed (a real game's is random).
     let mut seed_bytes = [0u8; 32];
     seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let setup = new_encounter(&catalog, [&lists[0], &lists[1]], Bytes32(seed_bytes))
+    let setup = new_encounter(&catalog, [&lists[0], &lists[1]], Bytes32(seed_bytes), table)
         .map_err(|e| e.to_string())?;
     if let Some(encounter) = &setup.encounter {
         print_out(&format!(
-            "{} vs {}: {} attacks; strategy {}, {:?} deployment; schemes {}",
+            "{} vs {}: {} attacks; strategy {}, {:?} deployment; schemes {}; {} terrain pieces",
             lists[0].leader,
             lists[1].leader,
             encounter.attacker.label(),
             encounter.strategy.name,
             encounter.deployment,
-            encounter.scheme_pool.join(", ")
+            encounter.scheme_pool.join(", "),
+            setup.terrain.len()
         ));
     }
     let mut state = GameState::new(setup.clone()).map_err(|e| e.to_string())?;

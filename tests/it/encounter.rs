@@ -28,7 +28,8 @@ fn play(seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
     let b = &lists[(seed as usize / lists.len() + 1) % lists.len()];
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let setup = new_encounter(&catalog, [a, b], Bytes32(bytes)).expect("the encounter sets up");
+    let setup =
+        new_encounter(&catalog, [a, b], Bytes32(bytes), None).expect("the encounter sets up");
     let mut state = GameState::new(setup.clone()).expect("a valid game");
     let mut log = GameLog::new(setup);
     let mut bots = [

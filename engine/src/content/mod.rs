@@ -45,6 +45,7 @@ pub struct Catalog {
     tokens: BTreeMap<EditionKey, TokenBook>,
     markers: BTreeMap<EditionKey, MarkerBook>,
     objectives: BTreeMap<EditionKey, ObjectiveBook>,
+    tables: BTreeMap<EditionKey, Vec<TableLayout>>,
     crew_cards: BTreeMap<(EditionKey, String), CrewCard>,
 }
 
@@ -107,7 +108,7 @@ pub fn parse_card(file: &str, text: &str) -> Result<StatCard, ContentError> {
 /// A file of an edition's own content (`<edition>/tokens.toml`,
 /// `<edition>/markers.toml`): token and marker definitions. Either list may
 /// be left out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EditionFile {
     pub edition: Edition,
@@ -120,6 +121,37 @@ pub struct EditionFile {
     pub strategies: Vec<StrategyDef>,
     #[serde(rename = "scheme", default, skip_serializing_if = "Vec::is_empty")]
     pub schemes: Vec<SchemeDef>,
+    /// Table layouts an encounter may be played on.
+    #[serde(rename = "table", default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<TableLayout>,
+}
+
+/// A table layout written for the project: its terrain, as scenario files
+/// write terrain (`docs/scenarios.md`).
+#[derive(Debug, Clone, Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableLayout {
+    pub name: String,
+    #[serde(default)]
+    pub text: String,
+    pub terrain: Vec<crate::table::scenario::TerrainSpec>,
+}
+
+impl TableLayout {
+    /// The terrain with its ids (from `state::FIRST_TABLE_OBJECT_ID`).
+    pub fn build(&self) -> Result<Vec<crate::table::Terrain>, String> {
+        self.terrain
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                let id = crate::table::ObjectId(
+                    crate::state::FIRST_TABLE_OBJECT_ID + u32::try_from(i).unwrap_or(u32::MAX),
+                );
+                spec.build(id)
+                    .map_err(|e| format!("terrain[{i}] ({}): {e}", spec.name))
+            })
+            .collect()
+    }
 }
 
 /// Reads one edition file, checked on its own.
@@ -134,6 +166,11 @@ pub fn parse_edition_file(file: &str, text: &str) -> Result<EditionFile, Content
     TokenBook::new(parsed.edition, parsed.tokens.clone()).map_err(problem)?;
     MarkerBook::new(parsed.edition, parsed.markers.clone()).map_err(problem)?;
     ObjectiveBook::new(parsed.strategies.clone(), parsed.schemes.clone()).map_err(problem)?;
+    for (i, table) in parsed.tables.iter().enumerate() {
+        table
+            .build()
+            .map_err(|message| problem((format!("table[{i}].terrain"), message)))?;
+    }
     Ok(parsed)
 }
 
@@ -217,6 +254,7 @@ impl Catalog {
                                     markers: Vec::new(),
                                     strategies: Vec::new(),
                                     schemes: Vec::new(),
+                                    tables: Vec::new(),
                                 },
                                 Vec::new(),
                             )
@@ -225,6 +263,7 @@ impl Catalog {
                     all.markers.extend(parsed.markers);
                     all.strategies.extend(parsed.strategies);
                     all.schemes.extend(parsed.schemes);
+                    all.tables.extend(parsed.tables);
                     files.push(file.to_string());
                 }
                 Err(error) => errors.push(error),
@@ -238,6 +277,7 @@ impl Catalog {
                 field,
                 message,
             };
+            catalog.tables.insert(key, all.tables);
             match ObjectiveBook::new(all.strategies, all.schemes) {
                 Ok(book) => {
                     catalog.objectives.insert(key, book);
@@ -493,6 +533,11 @@ impl Catalog {
     }
 
     /// The marker types of `edition`.
+    /// The edition's table layouts.
+    pub fn tables(&self, edition: Edition) -> &[TableLayout] {
+        self.tables.get(&edition.into()).map_or(&[], Vec::as_slice)
+    }
+
     /// The edition's strategies and schemes.
     pub fn objectives(&self, edition: Edition) -> Option<&ObjectiveBook> {
         self.objectives.get(&edition.into())

@@ -271,12 +271,7 @@ pub fn flip_scenario(
     seed: &crate::fairness::Bytes32,
 ) -> Result<(Seat, StrategyDef, Deployment, Vec<String>), SetupError> {
     use crate::fate::Card;
-    let mut key = [0u8; 32];
-    for (i, byte) in seed.0.iter().enumerate() {
-        // A stream of its own, apart from the deck shuffles.
-        key[i] = byte ^ b"soulstone/encounter-setup/v1\0\0\0\0"[i];
-    }
-    let mut stream = soulstone_random::RandomStream::from_key(key);
+    let mut stream = setup_stream(seed, b"soulstone/encounter-setup/v1\0\0\0\0");
     let cards: Vec<Card> = Card::all().collect();
     let mut flip = || loop {
         let card = cards[stream.below(cards.len() as u32) as usize];
@@ -307,12 +302,28 @@ pub fn flip_scenario(
     Ok((attacker, strategy, deployment_for(defend_suit), names))
 }
 
+/// A stream of the setup's own, apart from the deck shuffles: the seed
+/// mixed with a 32-byte label.
+fn setup_stream(
+    seed: &crate::fairness::Bytes32,
+    label: &[u8; 32],
+) -> soulstone_random::RandomStream {
+    let mut key = [0u8; 32];
+    for (i, byte) in seed.0.iter().enumerate() {
+        key[i] = byte ^ label[i];
+    }
+    soulstone_random::RandomStream::from_key(key)
+}
+
 /// A new encounter between two hired crews (player A's first), with the
-/// scenario flipped from `seed`.
+/// scenario flipped from `seed`, on the table layout named `table` (none:
+/// one of the content's layouts picked from `seed`, or an open table if
+/// the content has none).
 pub fn new_encounter(
     catalog: &crate::content::Catalog,
     crews: [&crate::content::crew::CrewList; 2],
     seed: crate::fairness::Bytes32,
+    table: Option<&str>,
 ) -> Result<crate::state::NewGame, SetupError> {
     use crate::Edition;
     let edition = Edition::Fourth;
@@ -352,6 +363,24 @@ pub fn new_encounter(
         }
     }
     let size = crews[0].size.min(crews[1].size);
+    let layouts = catalog.tables(edition);
+    let layout = match table {
+        Some(name) => Some(
+            layouts
+                .iter()
+                .find(|t| t.name.eq_ignore_ascii_case(name))
+                .ok_or_else(|| SetupError(format!("there is no table layout {name:?}")))?,
+        ),
+        None if layouts.is_empty() => None,
+        None => {
+            let mut stream = setup_stream(&seed, b"soulstone/encounter-table/v1\0\0\0\0");
+            layouts.get(stream.below(u32::try_from(layouts.len()).unwrap_or(u32::MAX)) as usize)
+        }
+    };
+    let terrain = match layout {
+        Some(layout) => layout.build().map_err(SetupError)?,
+        None => Vec::new(),
+    };
     Ok(crate::state::NewGame {
         edition,
         seed,
@@ -365,7 +394,7 @@ pub fn new_encounter(
             .markers(edition)
             .cloned()
             .ok_or_else(|| SetupError("no markers".into()))?,
-        terrain: Vec::new(),
+        terrain,
         encounter: Some(EncounterSetup {
             size,
             attacker,

@@ -74,7 +74,7 @@ pub struct MarkerSpec {
     pub traits: Vec<Trait>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TerrainSpec {
     pub name: String,
@@ -93,7 +93,7 @@ pub struct TerrainSpec {
     pub traits: Vec<Trait>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CircleSpec {
     pub center: [f64; 2],
