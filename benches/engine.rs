@@ -35,6 +35,7 @@ fn model(id: u16, owner: Seat) -> Model {
         peon: false,
         master: false,
         totem: false,
+        henchman: false,
         cost: 0,
         speed: 5,
         reductions: Vec::new(),

@@ -333,6 +333,7 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
             if owner == Some(seat) { -50 } else { 45 }
         }
         PlayerCommand::RevealScheme => 100,
+        PlayerCommand::AssumeLeadership { .. } => 20,
         PlayerCommand::KeepScheme => 50,
         PlayerCommand::AbandonScheme => 0,
         PlayerCommand::Pass => -10,

@@ -221,6 +221,13 @@ pub enum PlayerCommand {
     GiveInitiative {
         to: Seat,
     },
+    /// Start phase: a henchman assumes leadership (a soulstone is drained;
+    /// its action limit is 3 for the rest of the encounter)...
+    AssumeLeadership {
+        model: ModelId,
+    },
+    /// ...or not this turn.
+    DeclineLeadership,
     /// Start phase: discards any cards (perhaps none) before drawing.
     DiscardBeforeDrawing {
         cards: Vec<Card>,

@@ -413,6 +413,13 @@ pub enum Event {
     ActivePlayer {
         seat: Seat,
     },
+    /// A henchman assumes its crew's leadership (its soulstone is spent
+    /// by the fact before), or the crew's player declines this turn.
+    LeadershipAssumed {
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<ModelId>,
+    },
     /// The active player passes instead of activating a model.
     Passed {
         seat: Seat,

@@ -89,6 +89,10 @@ pub struct ModelCard {
     /// encounter of 50 soulstones or more.
     #[serde(default)]
     pub master: bool,
+    /// A henchman (4th edition: a characteristic), who may assume
+    /// leadership when its crew has no master in play.
+    #[serde(default)]
+    pub henchman: bool,
     /// A totem (schemes count its cost as 5 when it has none; never a
     /// scheme's chosen model).
     #[serde(default)]

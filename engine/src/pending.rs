@@ -285,6 +285,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
     match encounter.step {
         Step::ChooseZone | Step::ChooseGroup if seat != encounter.setup.attacker => {}
         Step::GiveInitiative { chooser }
+        | Step::AssumeLeadership { seat: chooser }
         | Step::RevealScheme { seat: chooser }
         | Step::AbandonScheme { seat: chooser }
         | Step::RemoveStrategyMarker { seat: chooser }
@@ -390,6 +391,16 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         Step::RevealScheme { .. } => {
             commands.extend([PlayerCommand::RevealScheme, PlayerCommand::KeepScheme])
         }
+        Step::AssumeLeadership { .. } => {
+            commands.push(PlayerCommand::DeclineLeadership);
+            commands.extend(
+                state
+                    .models
+                    .iter()
+                    .filter(|m| m.owner == seat && m.card.henchman)
+                    .map(|m| PlayerCommand::AssumeLeadership { model: m.id }),
+            );
+        }
         Step::AbandonScheme { .. } => {
             commands.extend([PlayerCommand::AbandonScheme, PlayerCommand::KeepScheme])
         }
@@ -418,6 +429,9 @@ fn prompt(state: &GameState) -> String {
             Some(Step::Deploy { .. }) => "deploy a model completely within your zone".into(),
             Some(Step::ChooseSchemes | Step::SelectSchemes) => "select your scheme".into(),
             Some(Step::GiveInitiative { .. }) => "choose who has initiative this turn".into(),
+            Some(Step::AssumeLeadership { .. }) => {
+                "your crew has no master in play: a henchman may assume leadership".into()
+            }
             Some(Step::StartDiscard) => "discard any cards before drawing to your hand size".into(),
             Some(Step::Activations) if matches!(state.frame(), Some(Frame::Activation { .. })) => {
                 "take an action with the acting model, or end its activation".into()

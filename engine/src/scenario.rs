@@ -256,6 +256,7 @@ impl ModelSpec {
                     peon: self.peon,
                     master: false,
                     totem: false,
+                    henchman: false,
                     cost: 0,
                     speed: 5,
                     reductions: self.reductions.clone(),

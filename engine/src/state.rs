@@ -936,6 +936,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
         | Event::TurnStarted { .. }
         | Event::InitiativeSet { .. }
         | Event::ActivePlayer { .. }
+        | Event::LeadershipAssumed { .. }
         | Event::Passed { .. }
         | Event::StrategyScored { .. }
         | Event::SchemeRevealed { .. }
@@ -1155,6 +1156,10 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter.active = *seat;
             encounter.transfer_due = false;
         }
+        Event::LeadershipAssumed {
+            seat,
+            model: Some(model),
+        } => encounter.assumed_leadership[seat.index()] = Some(*model),
         Event::Passed { .. } => {
             encounter.last_passed = true;
             encounter.transfer_due = true;

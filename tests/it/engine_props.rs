@@ -73,6 +73,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         peon: false,
         master: false,
         totem: false,
+        henchman: false,
         cost: 0,
         speed: 5,
         reductions,

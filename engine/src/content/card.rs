@@ -494,6 +494,7 @@ impl StatCard {
             peon: self.station == Station::Peon,
             master: self.station == Station::Master,
             totem: self.has(Characteristic::Totem),
+            henchman: self.has(Characteristic::Henchman) || self.station == Station::Henchman,
             cost: self.scheme_cost(),
             speed: self.sp.or(self.mv).unwrap_or(5),
             reductions: Vec::new(),

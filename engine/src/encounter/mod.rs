@@ -92,6 +92,11 @@ pub enum Step {
     },
     /// Start phase: each player discards any cards, then draws to seven.
     StartDiscard,
+    /// Start phase: `seat`, whose crew has no master in play, may have a
+    /// henchman assume leadership (once a game).
+    AssumeLeadership {
+        seat: Seat,
+    },
     /// Activation phase.
     Activations,
     /// End phase: effects resolve.
@@ -179,6 +184,9 @@ pub struct Encounter {
     pub done: [bool; 2],
     /// Enemy models each crew killed this turn.
     pub kills_this_turn: [u8; 2],
+    /// The henchman that assumed its crew's leadership (action limit 3).
+    #[serde(default)]
+    pub assumed_leadership: [Option<ModelId>; 2],
 }
 
 impl Encounter {
@@ -206,6 +214,7 @@ impl Encounter {
             select_from: [None, None],
             done: [false; 2],
             kills_this_turn: [0; 2],
+            assumed_leadership: [None; 2],
         }
     }
 

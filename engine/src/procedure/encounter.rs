@@ -67,9 +67,10 @@ impl Sim<'_> {
         let (Some(m), Some(encounter)) = (state.model(model), state.encounter.as_deref()) else {
             return 0;
         };
+        let leader = encounter.assumed_leadership[m.owner.index()] == Some(model);
         let base: i8 = if m.card.peon {
             1
-        } else if m.card.master && encounter.setup.size >= 50 {
+        } else if (m.card.master && encounter.setup.size >= 50) || leader {
             3
         } else {
             2
@@ -92,6 +93,7 @@ impl Sim<'_> {
             | Step::SplitCrew
             | Step::ChooseGroup
             | Step::GiveInitiative { .. }
+            | Step::AssumeLeadership { .. }
             | Step::RevealScheme { .. }
             | Step::AbandonScheme { .. }
             | Step::RemoveStrategyMarker { .. }
@@ -141,7 +143,7 @@ impl Sim<'_> {
                         }
                     }
                 }
-                self.step_to(Step::Activations)?;
+                self.leadership_step(None)?;
                 Ok(true)
             }
             Step::Activations => self.advance_activations(),
@@ -207,6 +209,50 @@ impl Sim<'_> {
                 self.step_to(Step::GiveInitiative { chooser })
             }
         }
+    }
+
+    /// Start phase step D-2, initiative first: a crew with no master in
+    /// play that has not yet done so may have a henchman assume leadership
+    /// (it needs a soulstone to drain); then the activation phase.
+    fn leadership_step(&mut self, after: Option<Seat>) -> Result<(), RuleError> {
+        let first = self.encounter()?.initiative;
+        let order = [first, first.other()];
+        let start = after
+            .and_then(|seat| order.iter().position(|s| *s == seat))
+            .map_or(0, |i| i + 1);
+        for seat in &order[start..] {
+            if !self.may_assume_leadership(*seat)?.is_empty() {
+                return self.step_to(Step::AssumeLeadership { seat: *seat });
+            }
+        }
+        self.step_to(Step::Activations)
+    }
+
+    /// The henchmen of `seat` that may assume leadership now.
+    pub(crate) fn may_assume_leadership(&self, seat: Seat) -> Result<Vec<ModelId>, RuleError> {
+        let encounter = self.encounter()?;
+        let on_table =
+            |m: &&crate::model::Model| m.owner == seat && m.in_play() && m.placement.is_some();
+        let masters = self
+            .state
+            .models
+            .iter()
+            .filter(on_table)
+            .any(|m| m.card.master);
+        if masters
+            || encounter.assumed_leadership[seat.index()].is_some()
+            || self.state.player(seat).soulstones == 0
+        {
+            return Ok(Vec::new());
+        }
+        Ok(self
+            .state
+            .models
+            .iter()
+            .filter(on_table)
+            .filter(|m| m.card.henchman)
+            .map(|m| m.id)
+            .collect())
     }
 
     /// End phase step B: the strategy scores, then what follows it.
@@ -398,6 +444,32 @@ impl Sim<'_> {
                     by: Some(seat),
                 })?;
                 self.step_to(Step::StartDiscard)
+            }
+            (
+                Step::AssumeLeadership { seat: deciding },
+                PlayerCommand::AssumeLeadership { model },
+            ) => {
+                Self::require_seat(seat, deciding)?;
+                if !self.may_assume_leadership(seat)?.contains(model) {
+                    return refuse(
+                        "only a henchman of a crew with no master in play may assume leadership, once a game, draining a soulstone",
+                    );
+                }
+                self.emit(Event::SoulstoneSpent {
+                    seat,
+                    purpose: "assume leadership".into(),
+                    role: None,
+                })?;
+                self.emit(Event::LeadershipAssumed {
+                    seat,
+                    model: Some(*model),
+                })?;
+                self.leadership_step(Some(seat))
+            }
+            (Step::AssumeLeadership { seat: deciding }, PlayerCommand::DeclineLeadership) => {
+                Self::require_seat(seat, deciding)?;
+                self.emit(Event::LeadershipAssumed { seat, model: None })?;
+                self.leadership_step(Some(seat))
             }
             (Step::StartDiscard, PlayerCommand::DiscardBeforeDrawing { cards }) => {
                 if encounter.done[seat.index()] {
@@ -1051,6 +1123,7 @@ fn step_name(step: Step) -> &'static str {
         Step::Deploy { .. } => "deployment",
         Step::ChooseSchemes => "choosing schemes",
         Step::GiveInitiative { .. } => "giving initiative",
+        Step::AssumeLeadership { .. } => "assuming leadership",
         Step::StartDiscard => "discarding before drawing",
         Step::Activations => "the activation phase",
         Step::EndEffects => "end phase effects",
@@ -1073,6 +1146,8 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::SelectScheme { .. }
             | PlayerCommand::GiveInitiative { .. }
             | PlayerCommand::DiscardBeforeDrawing { .. }
+            | PlayerCommand::AssumeLeadership { .. }
+            | PlayerCommand::DeclineLeadership
             | PlayerCommand::Pass
             | PlayerCommand::Activate { .. }
             | PlayerCommand::TakeAction { .. }
