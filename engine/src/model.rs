@@ -168,6 +168,18 @@ pub struct ActionCard {
     /// the action limit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub signature: bool,
+    /// Taken at most once per activation, turn or game (by this model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub once_per: Option<OncePer>,
+}
+
+/// The "once per" restriction of an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OncePer {
+    Activation,
+    Turn,
+    Game,
 }
 
 /// An effect of an action beyond its damage.

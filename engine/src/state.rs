@@ -926,6 +926,10 @@ pub fn apply(state: &mut GameState, event: &Event) {
             state.pop_frame(|f| matches!(f, Frame::Activation { .. }));
             if let Some(encounter) = state.encounter.as_deref_mut() {
                 encounter.transfer_due = true;
+                // Step C-5: once-per-activation effects may be used again.
+                encounter
+                    .once_used
+                    .retain(|(_, _, per)| *per != crate::model::OncePer::Activation);
             }
         }
         Event::EncounterStepBegan { .. }
@@ -1047,7 +1051,14 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     target: *target,
                 }),
             });
+            let once = state
+                .model(*model)
+                .and_then(|m| m.card.actions.iter().find(|a| a.name == *action))
+                .and_then(|a| a.once_per);
             if let Some(encounter) = state.encounter.as_deref_mut() {
+                if let Some(per) = once {
+                    encounter.once_used.push((*model, action.clone(), per));
+                }
                 let used = &mut encounter.activation;
                 match slot {
                     ActionSlot::Normal => used.actions = used.actions.saturating_add(1),
@@ -1145,6 +1156,10 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter.last_passed = false;
             encounter.transfer_due = false;
             encounter.kills_this_turn = [0; 2];
+            // Start phase D-1: once-per-turn effects may be used again.
+            encounter
+                .once_used
+                .retain(|(_, _, per)| *per == crate::model::OncePer::Game);
             encounter.scheme_fate = [None; 2];
             encounter.select_from = [None, None];
         }

@@ -155,6 +155,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             triggers: Vec::new(),
             after_succeeding,
             signature: false,
+            once_per: None,
         };
         let strike = action("Strike", ActionKind::Melee, 2, push.into_iter().collect());
         let shot_push = ActionEffect::PushTargetAway { inches: 2 };

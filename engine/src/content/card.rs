@@ -50,14 +50,7 @@ pub enum Characteristic {
     Spirit,
 }
 
-/// The "once per" restriction of an action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OncePer {
-    Activation,
-    Turn,
-    Game,
-}
+pub use crate::model::OncePer;
 
 /// When a trigger happens (no word on the card means after succeeding).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -479,6 +472,7 @@ impl StatCard {
                     .collect(),
                 after_succeeding: action.after_succeeding.clone(),
                 signature: action.signature,
+                once_per: action.once_per,
             })
             .collect();
         Arc::new(ModelCard {

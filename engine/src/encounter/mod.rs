@@ -187,6 +187,10 @@ pub struct Encounter {
     /// The henchman that assumed its crew's leadership (action limit 3).
     #[serde(default)]
     pub assumed_leadership: [Option<ModelId>; 2],
+    /// Actions restricted "once per" that a model has taken, until their
+    /// limit starts again (the activation's end, the start phase, never).
+    #[serde(default)]
+    pub once_used: Vec<(ModelId, String, crate::model::OncePer)>,
 }
 
 impl Encounter {
@@ -215,6 +219,7 @@ impl Encounter {
             done: [false; 2],
             kills_this_turn: [0; 2],
             assumed_leadership: [None; 2],
+            once_used: Vec::new(),
         }
     }
 

@@ -774,6 +774,19 @@ impl Sim<'_> {
         let Some(card) = m.card.actions.iter().find(|a| a.name == action) else {
             return refuse(format!("{} has no action {action}", m.name()));
         };
+        if let Some((_, _, per)) = self
+            .encounter()?
+            .once_used
+            .iter()
+            .find(|(m, name, _)| *m == actor && name == action)
+        {
+            let per = match per {
+                crate::model::OncePer::Activation => "activation",
+                crate::model::OncePer::Turn => "turn",
+                crate::model::OncePer::Game => "game",
+            };
+            return refuse(format!("{action} is once per {per}, and it has been taken"));
+        }
         let used = self.encounter()?.activation;
         if signature {
             if !card.signature || m.card.peon {
