@@ -328,13 +328,7 @@ fn run_scenario(file: &std::path::Path, expect: bool) -> Result<(), String> {
     let scenario =
         ScenarioFile::parse(&text, format).map_err(|e| format!("{}: {e}", file.display()))?;
     // Models may name stat cards from the shipped content.
-    let catalog = crate::content::load_for_server(None).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        format!(
-            "the shipped content has problems:\n  {}",
-            lines.join("\n  ")
-        )
-    })?;
+    let catalog = crate::content::load_shipped_for_cli()?;
     let report = scenario
         .run(expect, &catalog)
         .map_err(|e| format!("{}: {e}", file.display()))?;

@@ -38,6 +38,17 @@ pub fn shipped_crews() -> &'static [(&'static str, &'static str)] {
 /// What the server plays with: the shipped cards, then the cards of the
 /// operator's content directory, if any (a club's own cards). Loads whole
 /// or refuses, with every problem.
+/// The shipped content for a command-line tool, its problems as one message.
+pub fn load_shipped_for_cli() -> Result<Catalog, String> {
+    load_for_server(None).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!(
+            "the shipped content has problems:\n  {}",
+            lines.join("\n  ")
+        )
+    })
+}
+
 pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError>> {
     let mut read = ContentFiles::default();
     if let Some(dir) = extra {

@@ -49,13 +49,7 @@ pub fn play(
             .copied()
             .unwrap_or(BotKind::Random)
     };
-    let catalog = crate::content::load_for_server(None).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        format!(
-            "the shipped content has problems:\n  {}",
-            lines.join("\n  ")
-        )
-    })?;
+    let catalog = crate::content::load_shipped_for_cli()?;
     // The server seed, from the command's seed (a real game's is random).
     let mut seed_bytes = [0u8; 32];
     seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());

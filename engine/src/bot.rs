@@ -312,26 +312,14 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
             Some(_) => 5,
             None => 20,
         },
+        // Claiming or neutralising a strategy marker, or removing a scheme
+        // marker: good unless the marker is already the bot's own.
         PlayerCommand::Interact {
             with: Interaction::StrategyMarker { marker },
-        } => {
-            let owner = state
-                .markers
-                .iter()
-                .find(|m| m.id == *marker)
-                .and_then(|m| m.owner);
-            if owner == Some(seat) { -50 } else { 70 }
-        }
+        } => unless_own(state, seat, *marker, 70),
         PlayerCommand::Interact {
             with: Interaction::RemoveSchemeMarker { marker },
-        } => {
-            let owner = state
-                .markers
-                .iter()
-                .find(|m| m.id == *marker)
-                .and_then(|m| m.owner);
-            if owner == Some(seat) { -50 } else { 45 }
-        }
+        } => unless_own(state, seat, *marker, 45),
         PlayerCommand::RevealScheme => 100,
         PlayerCommand::AssumeLeadership { .. } => 20,
         PlayerCommand::KeepScheme => 50,
@@ -398,4 +386,14 @@ pub fn play_to_end(
     } else {
         Err(PlayError::TooLong(max_commands))
     }
+}
+
+/// `score` for acting on a marker, or a penalty if the marker is `seat`'s own.
+fn unless_own(state: &GameState, seat: Seat, marker: crate::table::ObjectId, score: i64) -> i64 {
+    let owner = state
+        .markers
+        .iter()
+        .find(|m| m.id == marker)
+        .and_then(|m| m.owner);
+    if owner == Some(seat) { -50 } else { score }
 }
