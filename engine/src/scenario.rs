@@ -515,7 +515,7 @@ impl Scenario {
                 state.player_mut(seat).victory_points =
                     encounter.strategy_vp[seat.index()] + encounter.scheme_vp[seat.index()];
             }
-            state.encounter = Some(Box::new(encounter));
+            state.encounter = Some(Arc::new(encounter));
         }
         state
             .validate()

@@ -175,9 +175,10 @@ pub struct GameState {
     pub next_marker_id: u32,
     /// The last duel's outcome (the damage that follows reads it).
     pub last_outcome: Option<Outcome>,
-    /// A whole encounter's game flow, when the game is one.
+    /// A whole encounter's game flow, when the game is one. Shared until a
+    /// fact changes it: the state is copied for every command checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub encounter: Option<Box<Encounter>>,
+    pub encounter: Option<Arc<Encounter>>,
 }
 
 /// How a new game starts.
@@ -236,7 +237,7 @@ impl GameState {
             next_marker_id: first_marker_id(),
             damage_queue: Vec::new(),
             last_outcome: None,
-            encounter: setup.encounter.map(|e| Box::new(Encounter::new(e))),
+            encounter: setup.encounter.map(|e| Arc::new(Encounter::new(e))),
         };
         state.validate()?;
         Ok(state)
@@ -867,7 +868,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             let victim = state.model(*model).map(|m| m.owner);
             let killer = credit.and_then(|c| state.model(c)).map(|m| m.owner);
             if let (Some(victim), Some(killer), Some(encounter)) =
-                (victim, killer, state.encounter.as_deref_mut())
+                (victim, killer, state.encounter.as_mut().map(Arc::make_mut))
                 && victim != killer
             {
                 let kills = &mut encounter.kills_this_turn[killer.index()];
@@ -907,7 +908,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
             state.frames.push(Frame::Activation { model: *model });
             let owner = state.model(*model).map(|m| m.owner);
-            if let Some(encounter) = state.encounter.as_deref_mut() {
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 encounter.activated.push(*model);
                 encounter.last_activated_by = owner;
                 encounter.last_passed = false;
@@ -924,7 +925,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::ActivationEnded { .. } => {
             state.pop_frame(|f| matches!(f, Frame::Activation { .. }));
-            if let Some(encounter) = state.encounter.as_deref_mut() {
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 encounter.transfer_due = true;
                 // Step C-5: once-per-activation effects may be used again.
                 encounter
@@ -953,7 +954,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     player.discard.push(*card);
                 }
             }
-            if let Some(encounter) = state.encounter.as_deref_mut() {
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 encounter.done[seat.index()] = true;
             }
         }
@@ -972,7 +973,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             if let Some(m) = state.model_mut(*model) {
                 m.placement = Some(*to);
             }
-            if let Some(encounter) = state.encounter.as_deref_mut() {
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 let used = &mut encounter.activation;
                 if *charge {
                     used.charged = true;
@@ -1055,7 +1056,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 .model(*model)
                 .and_then(|m| m.card.actions.iter().find(|a| a.name == *action))
                 .and_then(|a| a.once_per);
-            if let Some(encounter) = state.encounter.as_deref_mut() {
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 if let Some(per) = once {
                     encounter.once_used.push((*model, action.clone(), per));
                 }
@@ -1134,7 +1135,7 @@ fn leave_play(state: &mut GameState, model: ModelId, status: ModelStatus) {
 
 /// The encounter's own facts.
 fn apply_encounter(state: &mut GameState, event: &Event) {
-    let Some(encounter) = state.encounter.as_deref_mut() else {
+    let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) else {
         return;
     };
     let mut gained: Option<(Seat, u8)> = None;

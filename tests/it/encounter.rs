@@ -90,7 +90,8 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
         let mut other = state.clone();
         let Some(held) = other
             .encounter
-            .as_deref_mut()
+            .as_mut()
+            .map(std::sync::Arc::make_mut)
             .and_then(|e| e.schemes[seat.index()].as_mut())
         else {
             continue;

@@ -352,7 +352,13 @@ impl Sim<'_> {
         {
             return refuse("finish what is in progress first");
         }
-        let encounter = self.encounter()?.clone();
+        // A shared handle: the command changes the state it reads from.
+        let encounter = Arc::clone(
+            self.state
+                .encounter
+                .as_ref()
+                .ok_or(RuleError::NothingPending)?,
+        );
         let setup = Arc::clone(&encounter.setup);
         let attacker = setup.attacker;
         let in_activation = matches!(self.state.frame(), Some(Frame::Activation { .. }));
