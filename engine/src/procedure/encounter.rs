@@ -77,8 +77,7 @@ impl Sim<'_> {
         };
         let changed = base + state.tokens.action_limit_change(&m.tokens);
         // Fast raises it to three at most, Slow lowers it to one at least.
-        let upper = base.max(3);
-        changed.clamp(1, upper) as u8
+        changed.clamp(1, 3) as u8
     }
 
     /// The automatic steps of the encounter when no procedure is in
