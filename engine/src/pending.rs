@@ -123,7 +123,7 @@ pub fn pending(state: &GameState) -> Pending {
             if !state.ended =>
         {
             for seat in Seat::BOTH {
-                let choices: Vec<Choice> = unchecked_options(state, seat)
+                let choices: Vec<Choice> = options(state, seat, true)
                     .into_iter()
                     .filter(|choice| match choice {
                         Choice::Command { command } => legal(state, seat, command),
@@ -159,6 +159,12 @@ pub fn pending(state: &GameState) -> Pending {
 /// drawn picks uniformly among the legal ones far more cheaply than
 /// `pending` (the random bot plays this way).
 pub fn unchecked_options(state: &GameState, seat: Seat) -> Vec<Choice> {
+    options(state, seat, false)
+}
+
+/// The options; with `probe`, a choice with parameters is offered only if
+/// `decide` accepts a probe of it (as `pending` promises).
+fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
     if state.ended {
         return Vec::new();
     }
@@ -179,7 +185,9 @@ pub fn unchecked_options(state: &GameState, seat: Seat) -> Vec<Choice> {
                 .into_iter()
                 .map(|command| Choice::Command { command })
                 .collect();
-            choices.extend(encounter_choices(state, seat));
+            // Unchecked, the moves and markers are offered on the cheap
+            // checks alone, and filling them in finds out the rest.
+            choices.extend(encounter_choices(state, seat, probe));
             choices
         }
     }
@@ -191,7 +199,7 @@ fn legal(state: &GameState, seat: Seat, command: &PlayerCommand) -> bool {
 }
 
 /// The encounter's choices with parameters (a point, a path, a subset).
-fn encounter_choices(state: &GameState, seat: Seat) -> Vec<Choice> {
+fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
     let Some(encounter) = state.encounter.as_deref() else {
         return Vec::new();
     };
@@ -238,6 +246,26 @@ fn encounter_choices(state: &GameState, seat: Seat) -> Vec<Choice> {
                 y: here.at.y,
                 z: here.z,
             };
+            let used = encounter.activation;
+            let slot_left = used.actions < super::procedure::action_limit(state, m.id);
+            if !probe {
+                if slot_left {
+                    choices.push(Choice::Walk {
+                        model: m.id,
+                        inches: m.card.speed,
+                    });
+                    if !used.charged {
+                        choices.push(Choice::Charge {
+                            model: m.id,
+                            inches: m.card.speed,
+                        });
+                    }
+                    if !m.card.peon && !used.left_engagement {
+                        choices.push(Choice::MakeSchemeMarker { model: m.id });
+                    }
+                }
+                return choices;
+            }
             // Moving nowhere is legal whenever a move is: the probe.
             if legal(state, seat, &PlayerCommand::Walk { path: vec![stay] }) {
                 choices.push(Choice::Walk {

@@ -20,6 +20,11 @@ mod damage;
 mod duel;
 mod encounter;
 pub(crate) use encounter::{deployable, selectable};
+
+/// The acting model's action limit in an encounter (0 outside one).
+pub(crate) fn action_limit(state: &GameState, model: ModelId) -> u8 {
+    Sim::action_limit(state, model)
+}
 mod flip;
 mod hand_limit;
 
