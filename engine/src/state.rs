@@ -9,7 +9,7 @@ use super::damage::{DamageInstance, DamageProgress};
 use super::duel::DuelStep;
 use super::duel::Role;
 use super::duel::{Duel, Outcome};
-use super::encounter::{Encounter, EncounterSetup, SchemeFate, Step};
+use super::encounter::{Encounter, EncounterSetup, Step};
 use super::event::{ActionSlot, Event};
 use super::fairness::{self, Bytes32, FAIRNESS_SCHEME};
 use super::fate::{Card, DECK_SIZE};
@@ -945,8 +945,10 @@ pub fn apply(state: &mut GameState, event: &Event) {
         | Event::Passed { .. }
         | Event::StrategyScored { .. }
         | Event::SchemeRevealed { .. }
-        | Event::SchemeAbandoned { .. }
-        | Event::SchemeKept { .. } => apply_encounter(state, event),
+        | Event::SchemeAbandoned { .. } => apply_encounter(state, event),
+        // The log says a crew kept its scheme; the next step follows as a
+        // fact of its own.
+        Event::SchemeKept { .. } => {}
         Event::DiscardedBeforeDrawing { seat, cards } => {
             let player = state.player_mut(*seat);
             for card in cards {
@@ -1161,7 +1163,6 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter
                 .once_used
                 .retain(|(_, _, per)| *per == crate::model::OncePer::Game);
-            encounter.scheme_fate = [None; 2];
             encounter.select_from = [None, None];
         }
         Event::InitiativeSet { seat, .. } => {
@@ -1194,18 +1195,13 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter.scheme_vp[i] = encounter.scheme_vp[i].saturating_add(*amount);
             encounter.revealed[i].push(scheme.name.clone());
             encounter.schemes[i] = None;
-            encounter.scheme_fate[i] = Some(SchemeFate::Revealed);
             encounter.select_from[i] = Some(scheme.name.clone());
             gained = Some((*seat, *amount));
         }
         Event::SchemeAbandoned { seat, scheme } => {
             let i = seat.index();
             encounter.schemes[i] = None;
-            encounter.scheme_fate[i] = Some(SchemeFate::Abandoned);
             encounter.select_from[i] = Some(scheme.name.clone());
-        }
-        Event::SchemeKept { seat } => {
-            encounter.scheme_fate[seat.index()] = Some(SchemeFate::Kept);
         }
         _ => {}
     }

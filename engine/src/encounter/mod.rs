@@ -138,15 +138,6 @@ pub struct ActivationUse {
     pub free_melee: bool,
 }
 
-/// How a scheme decision ended this end phase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SchemeFate {
-    Kept,
-    Revealed,
-    Abandoned,
-}
-
 /// The encounter as it stands (in the game state).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Encounter {
@@ -176,9 +167,8 @@ pub struct Encounter {
     pub schemes: [Option<Hidden<HeldScheme>>; 2],
     /// The names of the schemes each crew revealed (never twice).
     pub revealed: [Vec<String>; 2],
-    /// This end phase: what each crew did with its scheme, and which
-    /// scheme's Next Available list it selects from.
-    pub scheme_fate: [Option<SchemeFate>; 2],
+    /// This end phase: the scheme a crew revealed or abandoned, whose
+    /// Next Available list it selects from (none: it kept its scheme).
     pub select_from: [Option<String>; 2],
     /// The step's decision each player has made (discarding, selecting).
     pub done: [bool; 2],
@@ -214,7 +204,6 @@ impl Encounter {
             scheme_vp: [0; 2],
             schemes: [None, None],
             revealed: [Vec::new(), Vec::new()],
-            scheme_fate: [None; 2],
             select_from: [None, None],
             done: [false; 2],
             kills_this_turn: [0; 2],

@@ -9,7 +9,7 @@ use crate::model::Model;
 use crate::state::GameState;
 use crate::table::geometry::{Shape, V2, distance_to_segment};
 use crate::table::measure::Layout;
-use crate::table::{Body, MarkerKind, Point, TABLE_SIZE, inches};
+use crate::table::{Body, MarkerKind, TABLE_SIZE, inches};
 
 /// A model's base on the table, if it stands there.
 fn body(model: &Model) -> Option<Body> {
@@ -202,11 +202,6 @@ pub fn reveal_value(
     }
     let additional = !def.additional.is_empty() && all(&def.additional);
     Some(1 + u8::from(additional))
-}
-
-/// The centre of table quarter `q` and the centerpoint, as table points.
-pub fn spot(v: V2) -> Point {
-    Point::from_v2(v)
 }
 
 /// Half the table's side, in inches.

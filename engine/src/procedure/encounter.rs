@@ -6,8 +6,8 @@ use super::*;
 use crate::command::Interaction;
 use crate::encounter::objectives::{AfterScoring, MarkerInteract, SchemeChoice};
 use crate::encounter::{
-    Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, MAX_SCHEME_VP, MAX_STRATEGY_VP, SchemeFate, Step,
-    TURNS, scoring,
+    Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, MAX_SCHEME_VP, MAX_STRATEGY_VP, Step, TURNS,
+    scoring,
 };
 use crate::event::ActionSlot;
 use crate::model::Placement;
@@ -1111,10 +1111,6 @@ pub(crate) fn deployable(state: &GameState, seat: Seat) -> Vec<ModelId> {
 /// one it revealed or abandoned that the content defines and it has not
 /// revealed.
 pub(crate) fn selectable(encounter: &Encounter, seat: Seat) -> Vec<String> {
-    let fate = encounter.scheme_fate[seat.index()];
-    if !matches!(fate, Some(SchemeFate::Revealed | SchemeFate::Abandoned)) {
-        return Vec::new();
-    }
     let Some(from) = encounter.select_from[seat.index()]
         .as_deref()
         .and_then(|name| encounter.setup.schemes.scheme(name))
