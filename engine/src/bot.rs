@@ -219,12 +219,7 @@ impl Bot {
             }
             Choice::MakeSchemeMarker { model } => {
                 let from = body_of(state, model)?;
-                let replacing = state
-                    .markers
-                    .iter()
-                    .filter(|k| k.kind == MarkerKind::Scheme && k.owner == Some(self.seat))
-                    .nth(crate::encounter::MAX_FRIENDLY_MARKERS - 1)
-                    .map(|k| k.id);
+                let replacing = crate::encounter::scheme_marker_to_replace(state, self.seat);
                 (0..TRIES).find_map(|_| {
                     let reach = from.radius + 0.59 + self.unit() * 0.9;
                     let at = from.center.plus(self.direction().scale(reach));
@@ -250,17 +245,7 @@ impl Bot {
 }
 
 fn body_of(state: &GameState, model: ModelId) -> Option<Body> {
-    let m = state.model(model)?;
-    let spot = m.placement?;
-    Some(Body {
-        id: Some(model.object()),
-        center: spot.at.v2(),
-        radius: m.card.base.radius(),
-        z: inches(spot.z),
-        size: f64::from(m.card.sz),
-        seat: Some(m.owner),
-        peon: m.card.peon,
-    })
+    crate::encounter::scoring::body(state.model(model)?)
 }
 
 /// Where a greedy model heads: the nearest strategy marker not yet its

@@ -284,16 +284,9 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
                 x: here.at.x + super::table::milli(dx * reach),
                 y: here.at.y + super::table::milli(dy * reach),
             });
+            let replacing = crate::encounter::scheme_marker_to_replace(state, seat);
             let can_make = beside.iter().any(|at| {
-                let with = Interaction::MakeSchemeMarker {
-                    at: *at,
-                    replacing: state
-                        .markers
-                        .iter()
-                        .filter(|k| k.kind == MarkerKind::Scheme && k.owner == Some(seat))
-                        .nth(crate::encounter::MAX_FRIENDLY_MARKERS - 1)
-                        .map(|k| k.id),
-                };
+                let with = Interaction::MakeSchemeMarker { at: *at, replacing };
                 legal(state, seat, &PlayerCommand::Interact { with })
             });
             if can_make {

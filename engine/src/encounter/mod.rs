@@ -235,6 +235,21 @@ impl Encounter {
     }
 }
 
+/// The scheme marker of `seat`'s that a new one would replace: with five
+/// in play, one must go first (the sixth's, counted in play order);
+/// none while there is room.
+pub fn scheme_marker_to_replace(
+    state: &crate::state::GameState,
+    seat: Seat,
+) -> Option<crate::table::ObjectId> {
+    state
+        .markers
+        .iter()
+        .filter(|k| k.kind == crate::table::MarkerKind::Scheme && k.owner == Some(seat))
+        .nth(MAX_FRIENDLY_MARKERS - 1)
+        .map(|k| k.id)
+}
+
 /// The encounter as a viewer may see it: a scheme only its owner sees
 /// until it is revealed.
 pub fn for_viewer(encounter: &Encounter, viewer: crate::Viewer) -> Encounter {

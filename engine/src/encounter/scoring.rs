@@ -12,7 +12,7 @@ use crate::table::measure::Layout;
 use crate::table::{Body, MarkerKind, TABLE_SIZE, inches};
 
 /// A model's base on the table, if it stands there.
-fn body(model: &Model) -> Option<Body> {
+pub(crate) fn body(model: &Model) -> Option<Body> {
     let spot = model.placement?;
     Some(Body {
         id: Some(model.id.object()),
