@@ -589,10 +589,10 @@ impl TokenBook {
     }
 
     /// The lasting effects (at `reading_stat`) of the tokens a model holds.
-    fn lasting(&self, tokens: &Tokens) -> impl Iterator<Item = Effect> + '_ {
-        let held: Vec<Token> = tokens.iter().map(|(token, _)| token).collect();
-        held.into_iter()
-            .filter_map(|token| self.def(token))
+    fn lasting<'a>(&'a self, tokens: &'a Tokens) -> impl Iterator<Item = Effect> + 'a {
+        tokens
+            .iter()
+            .filter_map(|(token, _)| self.def(token))
             .flat_map(|def| def.rules.iter())
             .filter(|rule| rule.window == Window::ReadingStat)
             .flat_map(|rule| rule.effects.iter().copied())

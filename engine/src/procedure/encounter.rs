@@ -731,22 +731,22 @@ impl Sim<'_> {
                 self.take_action(&request, slot)
             }
             PlayerCommand::Walk { path } => {
-                let slot = self.general_action_slot(actor)?;
+                let slot = self.normal_slot(actor)?;
                 self.move_model(actor, path, MoveKind::Walk, slot)
             }
             PlayerCommand::Charge { to } => {
                 if self.encounter()?.activation.charged {
                     return refuse("Charge is once per activation");
                 }
-                let slot = self.general_action_slot(actor)?;
+                let slot = self.normal_slot(actor)?;
                 self.move_model(actor, &[*to], MoveKind::Charge, slot)
             }
             PlayerCommand::Interact { with } => {
-                let slot = self.general_action_slot(actor)?;
+                let slot = self.normal_slot(actor)?;
                 self.interact(seat, actor, with, slot)
             }
             PlayerCommand::Prepare { token } => {
-                let slot = self.general_action_slot(actor)?;
+                let slot = self.normal_slot(actor)?;
                 if !self.book().preparable().any(|t| t == *token) {
                     return refuse(format!("Prepare cannot give {token}"));
                 }
@@ -755,8 +755,10 @@ impl Sim<'_> {
                 self.general_ended(actor)
             }
             PlayerCommand::Slam { marker } => {
-                let slot = self.general_action_slot(actor)?;
-                let found = self.marker_within(actor, *marker)?;
+                let slot = self.normal_slot(actor)?;
+                let table = self.state.table();
+                let found =
+                    self.marker_within(&Board::new(&table, self.state.edition), actor, *marker)?;
                 if matches!(found, MarkerKind::Scheme | MarkerKind::Strategy) {
                     return refuse("Slam removes markers other than scheme and strategy markers");
                 }
@@ -811,17 +813,14 @@ impl Sim<'_> {
         self.normal_slot(actor)
     }
 
+    /// One of the model's actions (general actions always take one: they
+    /// are never signature actions).
     fn normal_slot(&self, actor: ModelId) -> Result<ActionSlot, RuleError> {
         let used = self.encounter()?.activation;
         if used.actions >= Self::action_limit(self.state, actor) {
             return refuse("the model has reached its action limit");
         }
         Ok(ActionSlot::Normal)
-    }
-
-    /// General actions are never signature actions.
-    fn general_action_slot(&self, actor: ModelId) -> Result<ActionSlot, RuleError> {
-        self.normal_slot(actor)
     }
 
     fn declare_general(
@@ -905,9 +904,12 @@ impl Sim<'_> {
     }
 
     /// A marker within 1" of the actor that no enemy model touches: its kind.
-    fn marker_within(&self, actor: ModelId, marker: ObjectId) -> Result<MarkerKind, RuleError> {
-        let table = self.state.table();
-        let board = Board::new(&table, self.state.edition);
+    fn marker_within(
+        &self,
+        board: &Board,
+        actor: ModelId,
+        marker: ObjectId,
+    ) -> Result<MarkerKind, RuleError> {
         let found = self
             .state
             .markers
@@ -1033,7 +1035,7 @@ impl Sim<'_> {
                 })?;
             }
             Interaction::RemoveSchemeMarker { marker } => {
-                if self.marker_within(actor, *marker)? != MarkerKind::Scheme {
+                if self.marker_within(&board, actor, *marker)? != MarkerKind::Scheme {
                     return refuse("that is not a scheme marker");
                 }
                 self.declare_general(actor, "Interact", slot)?;
@@ -1044,7 +1046,7 @@ impl Sim<'_> {
                 if interact == MarkerInteract::None {
                     return refuse("this strategy's markers cannot be interacted with");
                 }
-                if self.marker_within(actor, *marker)? != MarkerKind::Strategy {
+                if self.marker_within(&board, actor, *marker)? != MarkerKind::Strategy {
                     return refuse("that is not a strategy marker");
                 }
                 let owner = self
