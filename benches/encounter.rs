@@ -9,25 +9,33 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use soulstone::content::{load_for_server, shipped_crews};
 use soulstone_engine::bot::{Bot, BotKind, play_to_end};
 use soulstone_engine::content::crew::CrewList;
-use soulstone_engine::encounter::new_encounter;
+use soulstone_engine::encounter::{Brought, new_encounter};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::state::NewGame;
 use soulstone_engine::{GameState, Seat, Submission, execute};
 
 fn setups(count: u64) -> Vec<NewGame> {
     let catalog = load_for_server(None).expect("content");
-    let lists: Vec<CrewList> = shipped_crews()
+    let lists: Vec<(String, CrewList)> = shipped_crews()
         .iter()
         .filter(|(path, _)| path.contains("m4e"))
-        .map(|(_, text)| CrewList::parse(text).expect("a crew list"))
+        .map(|(path, text)| {
+            (
+                path.to_string(),
+                CrewList::parse(text).expect("a crew list"),
+            )
+        })
         .collect();
     (0..count)
         .map(|seed| {
-            let a = &lists[seed as usize % lists.len()];
-            let b = &lists[(seed as usize + 1) % lists.len()];
+            let bring = |i: usize| {
+                let (name, list) = &lists[i % lists.len()];
+                [Brought { name, list }]
+            };
+            let (a, b) = (bring(seed as usize), bring(seed as usize + 1));
             let mut bytes = [0u8; 32];
             bytes[..8].copy_from_slice(&seed.to_le_bytes());
-            new_encounter(&catalog, [a, b], Bytes32(bytes), None).expect("an encounter")
+            new_encounter(&catalog, [&a, &b], Bytes32(bytes), None).expect("an encounter")
         })
         .collect()
 }

@@ -117,7 +117,8 @@ pub enum GameCommand {
     /// Play a whole 4th edition encounter between two bots and print each
     /// turn's score and the final VP.
     Play {
-        /// Two crew list files (player A's first), e.g. content/m4e/crews/*.txt.
+        /// Two crew list options, player A's first (e.g. content/m4e/crews/*.txt); one
+        /// may name several files separated by commas, of which that player hires one.
         #[arg(long, num_args = 1, required = true)]
         crew: Vec<std::path::PathBuf>,
         /// Seeds the setup flips, the server seed and the bots.

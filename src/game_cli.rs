@@ -5,7 +5,7 @@ use std::path::Path;
 
 use soulstone_engine::bot::{Bot, BotKind, play_to_end};
 use soulstone_engine::content::crew::CrewList;
-use soulstone_engine::encounter::new_encounter;
+use soulstone_engine::encounter::{Brought, new_encounter};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::log::GameLog;
 use soulstone_engine::{Event, GameState, Seat};
@@ -32,12 +32,30 @@ pub fn play(
     log_path: Option<&Path>,
 ) -> Result<(), String> {
     let [a, b] = crews else {
-        return Err("give exactly two --crew files (player A's first)".into());
+        return Err("give exactly two --crew options (player A's first)".into());
     };
-    let parse = |path: &Path| -> Result<CrewList, String> {
-        CrewList::parse(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))
+    // A --crew may name several files, separated by commas: that player
+    // hires one of them during setup, in secret.
+    let parse = |paths: &Path| -> Result<Vec<(String, CrewList)>, String> {
+        let text = paths.to_string_lossy();
+        text.split(',')
+            .map(|one| {
+                let path = Path::new(one.trim());
+                let list = CrewList::parse(&read(path)?)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let name = path
+                    .file_stem()
+                    .map_or_else(|| one.to_string(), |s| s.to_string_lossy().into_owned());
+                Ok((name, list))
+            })
+            .collect()
     };
     let lists = [parse(a)?, parse(b)?];
+    let brought = lists.each_ref().map(|seat| {
+        seat.iter()
+            .map(|(name, list)| Brought { name, list })
+            .collect::<Vec<_>>()
+    });
     let kinds: Vec<BotKind> = bots
         .iter()
         .map(|name| name.parse::<BotKind>())
@@ -53,13 +71,16 @@ pub fn play(
     // The server seed, from the command's seed (a real game's is random).
     let mut seed_bytes = [0u8; 32];
     seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let setup = new_encounter(&catalog, [&lists[0], &lists[1]], Bytes32(seed_bytes), table)
-        .map_err(|e| e.to_string())?;
+    let setup = new_encounter(
+        &catalog,
+        [&brought[0], &brought[1]],
+        Bytes32(seed_bytes),
+        table,
+    )
+    .map_err(|e| e.to_string())?;
     if let Some(encounter) = &setup.encounter {
         print_out(&format!(
-            "{} vs {}: {} attacks; strategy {}, {:?} deployment; schemes {}; {} terrain pieces",
-            lists[0].leader,
-            lists[1].leader,
+            "{} attacks; strategy {}, {:?} deployment; schemes {}; {} terrain pieces",
             encounter.attacker.label(),
             encounter.strategy.name,
             encounter.deployment,
@@ -76,6 +97,14 @@ pub fn play(
     play_to_end(&mut state, &mut bots, MAX_COMMANDS, |state, facts| {
         for fact in facts {
             match fact {
+                Event::DeclarationsRevealed { what, choices } => {
+                    print_out(&format!(
+                        "{}: A {}, B {}",
+                        what.label(),
+                        choices[0],
+                        choices[1]
+                    ));
+                }
                 Event::TurnStarted { turn } if *turn > 1 => {
                     print_out(&format!("after turn {}: {}", turn - 1, score_line(state)));
                 }

@@ -195,6 +195,12 @@ pub enum PlayerCommand {
     ChooseZone {
         zone: crate::encounter::Zone,
     },
+    /// A secret choice of setup: a faction, then a leader (its name), then
+    /// the crew to hire (the name its player gave it).
+    Declare {
+        what: crate::encounter::Declaration,
+        choice: String,
+    },
     /// The defender divides their crew: these models are the first group,
     /// the rest the second.
     SplitCrew {

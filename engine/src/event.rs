@@ -377,6 +377,19 @@ pub enum Event {
         seat: Seat,
         zone: crate::encounter::Zone,
     },
+    /// A player makes a secret choice of setup.
+    Declared {
+        seat: Seat,
+        what: crate::encounter::Declaration,
+        choice: Hidden<String>,
+    },
+    /// Both have chosen: the choices are revealed at once. Revealing the
+    /// crews brings their models into the game (ids in seat order) and
+    /// their soulstones.
+    DeclarationsRevealed {
+        what: crate::encounter::Declaration,
+        choices: [String; 2],
+    },
     /// The defender's crew in two groups.
     CrewSplit {
         seat: Seat,

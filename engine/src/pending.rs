@@ -312,6 +312,13 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         | Step::RemoveStrategyMarker { seat: chooser }
             if seat != chooser => {}
         Step::ChooseSchemes | Step::SelectSchemes if encounter.done[seat.index()] => {}
+        Step::Declare { .. } if encounter.declared[seat.index()].is_some() => {}
+        Step::Declare { what } => commands.extend(
+            encounter
+                .declarable(seat, what)
+                .into_iter()
+                .map(|choice| PlayerCommand::Declare { what, choice }),
+        ),
         Step::Activations
             if state.frame().is_none() && (seat != encounter.active || encounter.transfer_due) => {}
         Step::ChooseZone => commands.extend(
@@ -445,6 +452,10 @@ fn prompt(state: &GameState) -> String {
         }
         None | Some(Frame::Activation { .. }) => match state.encounter.as_deref().map(|e| e.step) {
             Some(Step::ChooseZone) => "choose your deployment zone".into(),
+            Some(Step::Declare { what }) => format!(
+                "choose your {} in secret: it is revealed once both players have chosen",
+                what.label()
+            ),
             Some(Step::SplitCrew) => "divide your crew into two groups".into(),
             Some(Step::ChooseGroup) => "choose which of the defender's groups deploys first".into(),
             Some(Step::Deploy { .. }) => "deploy a model completely within your zone".into(),
@@ -461,7 +472,7 @@ fn prompt(state: &GameState) -> String {
             Some(Step::RevealScheme { .. }) => "reveal your scheme, or keep it for now".into(),
             Some(Step::AbandonScheme { .. }) => "abandon your scheme, or keep it".into(),
             Some(Step::RemoveStrategyMarker { .. }) => "remove a strategy marker".into(),
-            Some(Step::EndEffects | Step::Over) | None => String::new(),
+            Some(Step::EndEffects | Step::StartOfGame | Step::Over) | None => String::new(),
         },
         Some(Frame::Duel { duel }) => match duel.step {
             DuelStep::Relent { .. } => "relent to this friendly duel, or resist".into(),

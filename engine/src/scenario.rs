@@ -130,9 +130,13 @@ impl EncounterSpec {
                 strategies: Vec::new(),
                 schemes: objectives.schemes.clone(),
             },
-            leaders: self.leaders,
+            offers: [
+                crate::hidden::Hidden::unknown(Seat::A),
+                crate::hidden::Hidden::unknown(Seat::B),
+            ],
         };
         let mut encounter = Encounter::new(setup);
+        encounter.leaders = self.leaders.map(Some);
         encounter.step = self.step.unwrap_or(Step::ChooseZone);
         encounter.turn = self.turn;
         encounter.attacker_zone = self.attacker_zone;

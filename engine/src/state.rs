@@ -230,7 +230,12 @@ impl GameState {
             models: Arc::new(setup.models),
             tokens: Arc::new(setup.tokens),
             marker_types: Arc::new(setup.marker_types),
-            frames: vec![Frame::Contributions],
+            // An encounter's shuffle comes after deployment (setup step L).
+            frames: if setup.encounter.is_some() {
+                Vec::new()
+            } else {
+                vec![Frame::Contributions]
+            },
             ended: false,
             terrain: Arc::new(setup.terrain),
             markers: Vec::new(),
@@ -933,7 +938,24 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     .retain(|(_, _, per)| *per != crate::model::OncePer::Activation);
             }
         }
+        Event::DeclarationsRevealed {
+            what: crate::encounter::Declaration::Crew,
+            choices,
+        } => {
+            hire_revealed_crews(state, choices);
+            apply_encounter(state, event);
+        }
+        Event::EncounterStepBegan {
+            step: crate::encounter::Step::StartOfGame,
+        } => {
+            if state.fairness.contributions.iter().any(Option::is_none) {
+                state.frames.push(Frame::Contributions);
+            }
+            apply_encounter(state, event);
+        }
         Event::EncounterStepBegan { .. }
+        | Event::Declared { .. }
+        | Event::DeclarationsRevealed { .. }
         | Event::ZoneChosen { .. }
         | Event::CrewSplit { .. }
         | Event::GroupChosen { .. }
@@ -1135,6 +1157,35 @@ fn leave_play(state: &mut GameState, model: ModelId, status: ModelStatus) {
     }
 }
 
+/// The crews both players chose come into the game: their models (player
+/// A's first, ids following the models already there), their soulstones,
+/// and their leaders.
+fn hire_revealed_crews(state: &mut GameState, choices: &[String; 2]) {
+    let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) else {
+        return;
+    };
+    let setup = Arc::clone(&encounter.setup);
+    let models = Arc::make_mut(&mut state.models);
+    for seat in Seat::BOTH {
+        let Some(offer) = setup
+            .offers(seat)
+            .iter()
+            .find(|o| o.name == choices[seat.index()])
+        else {
+            continue;
+        };
+        for (i, card) in offer.models.iter().enumerate() {
+            let id = ModelId(u16::try_from(models.len() + 1).unwrap_or(u16::MAX));
+            if i == 0 {
+                encounter.leaders[seat.index()] = Some(id);
+            }
+            models.push(Model::new(id, seat, Arc::clone(card)));
+        }
+        let player = &mut state.players[seat.index()];
+        player.soulstones = offer.soulstones.min(MAX_SOULSTONES);
+    }
+}
+
 /// The encounter's own facts.
 fn apply_encounter(state: &mut GameState, event: &Event) {
     let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) else {
@@ -1147,6 +1198,19 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter.done = [false; 2];
         }
         Event::ZoneChosen { zone, .. } => encounter.attacker_zone = Some(*zone),
+        Event::Declared { seat, choice, .. } => {
+            encounter.declared[seat.index()] = Some(choice.clone());
+        }
+        Event::DeclarationsRevealed { what, choices } => {
+            use crate::encounter::Declaration;
+            encounter.declared = [None, None];
+            let revealed = Some(choices.clone());
+            match what {
+                Declaration::Faction => encounter.factions = revealed,
+                Declaration::Leader => encounter.leader_names = revealed,
+                Declaration::Crew => encounter.crews = revealed,
+            }
+        }
         Event::CrewSplit { groups, .. } => encounter.groups = Some(groups.clone()),
         Event::GroupChosen { group } => encounter.first_group = Some(*group),
         Event::SchemeSelected { seat, scheme } => {

@@ -1,35 +1,53 @@
 //! Whole 4th edition encounters played by the engine's bots: every game
 //! ends after turn 4 within the VP caps, every card is accounted for, the
-//! log replays to the same state, and no view shows a scheme to anyone but
-//! its owner before it is revealed.
+//! log replays to the same state, and no view shows a scheme, a secret
+//! setup choice or the crews a player brought to anyone but their owner.
 
 use soulstone::content::{load_for_server, shipped_crews};
 use soulstone_engine::bot::{Bot, BotKind, play_to_end};
 use soulstone_engine::content::crew::CrewList;
-use soulstone_engine::encounter::{MAX_SCHEME_VP, MAX_STRATEGY_VP, Step, new_encounter};
+use soulstone_engine::encounter::{Brought, MAX_SCHEME_VP, MAX_STRATEGY_VP, Step, new_encounter};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::fate::DECK_SIZE;
 use soulstone_engine::log::{GameLog, Position};
 use soulstone_engine::{GameState, Seat, Viewer, view};
 
-fn crews() -> Vec<CrewList> {
+fn crews() -> Vec<(String, CrewList)> {
     shipped_crews()
         .iter()
         .filter(|(path, _)| path.contains("m4e"))
-        .map(|(_, text)| CrewList::parse(text).expect("a shipped crew list parses"))
+        .map(|(path, text)| {
+            let list = CrewList::parse(text).expect("a shipped crew list parses");
+            (path.to_string(), list)
+        })
         .collect()
+}
+
+/// The lists each player brings for `seed`: one to three of the shipped
+/// ones, so the secret choices of faction, leader and crew are real ones.
+fn brought(seed: u64, lists: &[(String, CrewList)]) -> [Vec<Brought<'_>>; 2] {
+    let n = lists.len();
+    Seat::BOTH.map(|seat| {
+        let count = 1 + (seed as usize + seat.index()) % 3;
+        let first = (seed as usize / 3 + seat.index() * 2) % n;
+        (0..count.min(n))
+            .map(|k| {
+                let (name, list) = &lists[(first + k) % n];
+                Brought { name, list }
+            })
+            .collect()
+    })
 }
 
 /// Plays a whole encounter; checks the invariants as it goes.
 fn play(seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
     let catalog = load_for_server(None).expect("the shipped content loads");
     let lists = crews();
-    let a = &lists[(seed as usize) % lists.len()];
-    let b = &lists[(seed as usize / lists.len() + 1) % lists.len()];
+    let [a, b] = brought(seed, &lists);
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let setup =
-        new_encounter(&catalog, [a, b], Bytes32(bytes), None).expect("the encounter sets up");
+        new_encounter(&catalog, [&a, &b], Bytes32(bytes), None).expect("the encounter sets up");
     let mut state = GameState::new(setup.clone()).expect("a valid game");
     let mut log = GameLog::new(setup);
     let mut bots = [
@@ -108,7 +126,44 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
             );
         }
     }
+    // Nor the crews a player brought, nor a setup choice not yet revealed.
+    for seat in Seat::BOTH {
+        let mut other = state.clone();
+        let Some(encounter) = other.encounter.as_mut().map(std::sync::Arc::make_mut) else {
+            continue;
+        };
+        let setup = std::sync::Arc::make_mut(&mut encounter.setup);
+        // Another crew brought besides (the player's own choices stay
+        // possible, so only what is secret differs).
+        if let Some(offers) = setup.offers[seat.index()].value.as_mut() {
+            let mut another = offers[0].clone();
+            another.name = "Another crew".into();
+            another.faction = "Another faction".into();
+            another.leader = "Another leader".into();
+            another.models.truncate(1);
+            offers.insert(0, another);
+        }
+        if let Some(declared) = encounter.declared[seat.index()].as_mut() {
+            declared.value = Some("Something else".into());
+        }
+        for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
+            assert_eq!(
+                serde_json::to_value(view(state, viewer)).expect("json"),
+                serde_json::to_value(view(&other, viewer)).expect("json"),
+                "seed {seed}: {viewer:?} can tell {seat:?}'s crews or choices"
+            );
+        }
+    }
     for fact in facts.iter().rev().take(8) {
+        if let soulstone_engine::Event::Declared { seat, .. } = fact {
+            for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
+                let shown = fact.for_viewer(viewer);
+                assert!(
+                    shown["choice"].get("value").is_none(),
+                    "seed {seed}: {shown}"
+                );
+            }
+        }
         if let soulstone_engine::Event::SchemeSelected { seat, .. } = fact {
             for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
                 let shown = fact.for_viewer(viewer);
@@ -175,4 +230,180 @@ fn verify_accepts_a_bot_game_log_and_rejects_one_changed_card() {
     let changed = GameLog::from_json(&value.to_string()).expect("still a log");
     let error = changed.verify().expect_err("a changed card is caught");
     assert!(error.to_string().contains("drew"), "{error}");
+}
+
+/// Setup steps F to H: factions, then leaders, then crews, each chosen in
+/// secret and revealed once both are in; a choice out of turn, out of the
+/// player's own lists, or made twice is refused and changes nothing.
+#[test]
+fn factions_leaders_and_crews_are_chosen_in_secret_and_revealed_together() {
+    use soulstone_engine::encounter::Declaration;
+    use soulstone_engine::{PlayerCommand, Submission, execute};
+    let catalog = load_for_server(None).expect("the shipped content loads");
+    let lists = crews();
+    let mine: Vec<Brought<'_>> = lists[..2]
+        .iter()
+        .map(|(name, list)| Brought { name, list })
+        .collect();
+    let theirs = [Brought {
+        name: &lists[2].0,
+        list: &lists[2].1,
+    }];
+    let setup = new_encounter(&catalog, [&mine, &theirs], Bytes32([9; 32]), None)
+        .expect("the encounter sets up");
+    let mut state = GameState::new(setup).expect("a valid game");
+    assert!(state.models.is_empty(), "no crew is hired before step H");
+    let send = |state: &mut GameState, seat: Seat, command: PlayerCommand| {
+        let submission = Submission::player(seat, state.version, command);
+        execute(state, &submission)
+    };
+    let declare = |what, choice: &str| PlayerCommand::Declare {
+        what,
+        choice: choice.into(),
+    };
+    let faction_a = lists[0].1.faction.clone();
+    assert!(
+        send(
+            &mut state,
+            Seat::A,
+            declare(Declaration::Faction, &faction_a)
+        )
+        .is_err(),
+        "no faction before the attacker has chosen a zone"
+    );
+    let attacker = state
+        .encounter
+        .as_deref()
+        .expect("encounter")
+        .setup
+        .attacker;
+    send(
+        &mut state,
+        attacker,
+        PlayerCommand::ChooseZone {
+            zone: soulstone_engine::encounter::Zone::Lower,
+        },
+    )
+    .expect("the attacker chooses a zone");
+    let before = state.clone();
+    for (command, why) in [
+        (
+            declare(Declaration::Leader, "Anyone"),
+            "a leader before a faction",
+        ),
+        (
+            declare(Declaration::Faction, "Guild"),
+            "a faction A did not bring",
+        ),
+        (
+            declare(Declaration::Faction, &lists[2].1.faction),
+            "B's faction, which A did not bring",
+        ),
+    ] {
+        if command_allowed_for_a(&lists, &command) {
+            continue;
+        }
+        let error = send(&mut state, Seat::A, command).expect_err(why);
+        assert_eq!(state, before, "{why} changes nothing: {error}");
+    }
+    send(
+        &mut state,
+        Seat::A,
+        declare(Declaration::Faction, &faction_a),
+    )
+    .expect("A's faction");
+    let error = send(
+        &mut state,
+        Seat::A,
+        declare(Declaration::Faction, &faction_a),
+    )
+    .expect_err("a second faction");
+    assert!(error.to_string().contains("already"), "{error}");
+    // B sees that A has chosen, not what.
+    let shown = view(&state, Viewer::Player(Seat::B))
+        .encounter
+        .expect("shown");
+    let declared = shown.declared[0].as_ref().expect("A has declared");
+    assert!(
+        declared.value.is_none(),
+        "B sees A's faction before its own"
+    );
+    assert!(shown.setup.offers[0].value.is_none(), "B sees A's lists");
+    assert!(shown.factions.is_none());
+    let faction_b = lists[2].1.faction.clone();
+    send(
+        &mut state,
+        Seat::B,
+        declare(Declaration::Faction, &faction_b),
+    )
+    .expect("B's faction");
+    let encounter = state.encounter.as_deref().expect("encounter");
+    assert_eq!(
+        encounter.factions,
+        Some([faction_a.clone(), faction_b.clone()])
+    );
+    assert_eq!(
+        encounter.step,
+        Step::Declare {
+            what: Declaration::Leader
+        }
+    );
+    // Leaders, then crews, each from the lists of the faction revealed.
+    for seat in Seat::BOTH {
+        let options = encounter.declarable(seat, Declaration::Leader);
+        assert!(!options.is_empty(), "{seat:?} has a leader to choose");
+    }
+    let leaders = Seat::BOTH.map(|seat| encounter.declarable(seat, Declaration::Leader)[0].clone());
+    for seat in Seat::BOTH {
+        send(
+            &mut state,
+            seat,
+            declare(Declaration::Leader, &leaders[seat.index()]),
+        )
+        .expect("a leader");
+    }
+    let encounter = state.encounter.as_deref().expect("encounter");
+    let crews_chosen =
+        Seat::BOTH.map(|seat| encounter.declarable(seat, Declaration::Crew)[0].clone());
+    for seat in Seat::BOTH {
+        send(
+            &mut state,
+            seat,
+            declare(Declaration::Crew, &crews_chosen[seat.index()]),
+        )
+        .expect("a crew");
+    }
+    let encounter = state.encounter.as_deref().expect("encounter");
+    assert_eq!(encounter.crews.as_ref(), Some(&crews_chosen));
+    assert_eq!(encounter.step, Step::SplitCrew);
+    for seat in Seat::BOTH {
+        let list = &lists
+            .iter()
+            .find(|(name, _)| *name == crews_chosen[seat.index()])
+            .expect("a brought list")
+            .1;
+        let hired = state.models.iter().filter(|m| m.owner == seat).count();
+        assert_eq!(hired, list.models.len() + 1, "{seat:?}'s crew is hired");
+        let leader = encounter.leaders[seat.index()].expect("a leader");
+        assert_eq!(
+            state.model(leader).expect("the leader").card.name,
+            list.leader,
+            "{seat:?}'s leader"
+        );
+        let pool = list.hire(&catalog).expect("hires").pool;
+        assert_eq!(state.player(seat).soulstones, u16::from(pool));
+    }
+}
+
+/// Whether A brought what `command` names (a test list may share B's faction).
+fn command_allowed_for_a(
+    lists: &[(String, CrewList)],
+    command: &soulstone_engine::PlayerCommand,
+) -> bool {
+    match command {
+        soulstone_engine::PlayerCommand::Declare { choice, .. } => {
+            lists[..2].iter().any(|(_, l)| &l.faction == choice)
+        }
+        _ => false,
+    }
 }

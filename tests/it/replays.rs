@@ -33,13 +33,16 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 6] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 8] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
     ("m3e-random-2", Edition::Third, 22, false),
     ("m4e-table-1", Edition::Fourth, 31, true),
     ("m3e-table-1", Edition::Third, 41, true),
+    // Rules version 3: an encounter's setup hires crews and cuts after deployment.
+    ("m4e-table-v3", Edition::Fourth, 51, true),
+    ("m3e-random-v3", Edition::Third, 52, false),
 ];
 
 fn folder() -> PathBuf {

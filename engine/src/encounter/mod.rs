@@ -4,8 +4,9 @@
 //! The encounter is the game flow: with `NewGame::encounter` set, the
 //! engine itself moves from step to step (procedure/encounter.rs) and the
 //! players' commands are all it waits for. The steps follow the rules'
-//! Encounter Setup (from the deployment on; the setup flips, the scheme
-//! pool and hiring come in with the setup) and Turn Sequence.
+//! Encounter Setup (from the choice of deployment zone on: the size, the
+//! table, the scenario flips and the scheme pool come in with the setup)
+//! and Turn Sequence.
 
 pub mod objectives;
 pub mod scoring;
@@ -32,7 +33,7 @@ pub const MAX_IN_A_ROW: u8 = 2;
 
 /// What the encounter is, fixed before the game starts: the setup flips'
 /// results (attacker, strategy, deployment), the scheme pool, the encounter
-/// size and the crews' leaders.
+/// size and the crews each player may hire, secret from the opponent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EncounterSetup {
@@ -46,7 +47,57 @@ pub struct EncounterSetup {
     /// Every scheme a crew may select (the pool and what their Next
     /// Available Schemes name); no strategies.
     pub schemes: ObjectiveBook,
-    pub leaders: [ModelId; 2],
+    /// The crews each player brought, of which they hire one (steps F to
+    /// H). Empty for a game whose models are given (scenarios).
+    #[serde(default = "no_offers", skip_serializing_if = "offers_are_empty")]
+    pub offers: Offers,
+}
+
+/// Each player's crews, secret from the other.
+pub type Offers = [Hidden<Vec<CrewOffer>>; 2];
+
+fn no_offers() -> Offers {
+    Seat::BOTH.map(Hidden::unknown)
+}
+
+fn offers_are_empty(offers: &Offers) -> bool {
+    offers
+        .iter()
+        .all(|o| o.value.as_ref().is_none_or(Vec::is_empty))
+}
+
+/// A crew a player may hire, already checked against the hiring rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrewOffer {
+    /// How its player calls it (unique among that player's offers).
+    pub name: String,
+    pub faction: String,
+    /// The leader's name without its title: what step F reveals.
+    pub leader: String,
+    /// Soulstones left over from hiring.
+    pub soulstones: u16,
+    /// The models, leader first, each with its crew card's abilities.
+    pub models: Vec<Arc<crate::model::ModelCard>>,
+}
+
+/// The secret, simultaneous choices of setup steps F and H.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Declaration {
+    Faction,
+    Leader,
+    Crew,
+}
+
+impl Declaration {
+    pub fn label(self) -> &'static str {
+        match self {
+            Declaration::Faction => "faction",
+            Declaration::Leader => "leader",
+            Declaration::Crew => "crew",
+        }
+    }
 }
 
 impl EncounterSetup {
@@ -58,6 +109,14 @@ impl EncounterSetup {
         Layout {
             deployment: self.deployment,
         }
+    }
+
+    /// The crews `seat` brought (none in the opponent's view).
+    pub fn offers(&self, seat: Seat) -> &[CrewOffer] {
+        self.offers[seat.index()]
+            .value
+            .as_deref()
+            .unwrap_or_default()
     }
 }
 
@@ -76,6 +135,11 @@ pub enum Zone {
 pub enum Step {
     /// The attacker chooses their deployment zone.
     ChooseZone,
+    /// Both players secretly choose their faction, then their leader, then
+    /// the crew they hire; each is revealed once both are in.
+    Declare {
+        what: Declaration,
+    },
     /// The defender divides their crew into two groups.
     SplitCrew,
     /// The attacker picks the defender's group that deploys first.
@@ -86,6 +150,9 @@ pub enum Step {
     },
     /// Both players secretly choose a scheme from the pool.
     ChooseSchemes,
+    /// Step L: the fresh shuffle, which both players cut, then the start
+    /// of game.
+    StartOfGame,
     /// Turn 2 on: the player who did not activate last gives initiative.
     GiveInitiative {
         chooser: Seat,
@@ -147,6 +214,19 @@ pub struct Encounter {
     pub turn: u8,
     /// The zone the attacker chose.
     pub attacker_zone: Option<Zone>,
+    /// Each player's secret choice in a declaration step.
+    #[serde(default)]
+    pub declared: [Option<Hidden<String>>; 2],
+    /// Each player's faction, leader's name and crew, once revealed.
+    #[serde(default)]
+    pub factions: Option<[String; 2]>,
+    #[serde(default)]
+    pub leader_names: Option<[String; 2]>,
+    #[serde(default)]
+    pub crews: Option<[String; 2]>,
+    /// Each crew's leader, once hired.
+    #[serde(default)]
+    pub leaders: [Option<ModelId>; 2],
     /// The defender's two groups.
     pub groups: Option<[Vec<ModelId>; 2]>,
     /// The defender's group that deploys first (0 or 1).
@@ -191,6 +271,11 @@ impl Encounter {
             step: Step::ChooseZone,
             turn: 0,
             attacker_zone: None,
+            declared: [None, None],
+            factions: None,
+            leader_names: None,
+            crews: None,
+            leaders: [None; 2],
             groups: None,
             first_group: None,
             initiative: attacker,
@@ -233,6 +318,37 @@ impl Encounter {
             _ => Seat::A,
         }
     }
+
+    pub fn offers(&self, seat: Seat) -> &[CrewOffer] {
+        self.setup.offers(seat)
+    }
+
+    /// What `seat` may choose in a declaration step: its offers' factions,
+    /// then the leaders of the faction it revealed, then the crews with
+    /// that leader. Each once, in the order the offers came.
+    pub fn declarable(&self, seat: Seat, what: Declaration) -> Vec<String> {
+        let i = seat.index();
+        let faction = self.factions.as_ref().map(|f| f[i].as_str());
+        let leader = self.leader_names.as_ref().map(|l| l[i].as_str());
+        let mut options: Vec<String> = Vec::new();
+        for offer in self.offers(seat) {
+            let option = match what {
+                Declaration::Faction => &offer.faction,
+                Declaration::Leader if faction == Some(offer.faction.as_str()) => &offer.leader,
+                Declaration::Crew
+                    if faction == Some(offer.faction.as_str())
+                        && leader == Some(offer.leader.as_str()) =>
+                {
+                    &offer.name
+                }
+                Declaration::Leader | Declaration::Crew => continue,
+            };
+            if !options.contains(option) {
+                options.push(option.clone());
+            }
+        }
+        options
+    }
 }
 
 /// The scheme marker of `seat`'s that a new one would replace: with five
@@ -250,13 +366,28 @@ pub fn scheme_marker_to_replace(
         .map(|k| k.id)
 }
 
-/// The encounter as a viewer may see it: a scheme only its owner sees
-/// until it is revealed.
+/// The encounter as a viewer may see it: a scheme, a declaration and the
+/// crews a player brought only their owner sees (a scheme until it is
+/// revealed, a declaration until both are in).
 pub fn for_viewer(encounter: &Encounter, viewer: crate::Viewer) -> Encounter {
     let mut shown = encounter.clone();
+    let sees = |owner: Seat| viewer == crate::Viewer::Player(owner);
     for held in shown.schemes.iter_mut().flatten() {
-        if viewer != crate::Viewer::Player(held.owner) {
+        if !sees(held.owner) {
             held.value = None;
+        }
+    }
+    for declared in shown.declared.iter_mut().flatten() {
+        if !sees(declared.owner) {
+            declared.value = None;
+        }
+    }
+    if shown.setup.offers.iter().any(|o| !sees(o.owner)) {
+        let setup = Arc::make_mut(&mut shown.setup);
+        for offer in &mut setup.offers {
+            if !sees(offer.owner) {
+                offer.value = None;
+            }
         }
     }
     shown
@@ -333,13 +464,88 @@ fn setup_stream(
     soulstone_random::RandomStream::from_key(key)
 }
 
-/// A new encounter between two hired crews (player A's first), with the
+/// A crew list a player brings to an encounter, under the name they give it.
+#[derive(Debug, Clone, Copy)]
+pub struct Brought<'a> {
+    pub name: &'a str,
+    pub list: &'a crate::content::crew::CrewList,
+}
+
+/// Checks each list a player brought against the hiring rules and makes it
+/// an offer. All lists, both players', must be for one encounter size.
+fn make_offers(
+    catalog: &crate::content::Catalog,
+    brought: [&[Brought<'_>]; 2],
+) -> Result<(u8, Offers), SetupError> {
+    let edition = crate::Edition::Fourth;
+    let mut size: Option<u8> = None;
+    let mut offers = no_offers();
+    for seat in Seat::BOTH {
+        let lists = brought[seat.index()];
+        if lists.is_empty() {
+            return Err(SetupError(format!("{} brought no crew", seat.label())));
+        }
+        let mut made: Vec<CrewOffer> = Vec::with_capacity(lists.len());
+        for Brought { name, list } in lists {
+            let name = name.trim();
+            let problem = |text: String| SetupError(format!("{}, {name}: {text}", seat.label()));
+            if name.is_empty() || made.iter().any(|o| o.name == name) {
+                return Err(problem("each crew needs a name of its own".into()));
+            }
+            match size {
+                Some(agreed) if agreed != list.size => {
+                    return Err(problem(format!(
+                        "hired for {} soulstones, but another crew for {agreed}",
+                        list.size
+                    )));
+                }
+                _ => size = Some(list.size),
+            }
+            let hired = list.hire(catalog).map_err(|errors| {
+                let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                problem(text.join("; "))
+            })?;
+            let crew_card = hired
+                .crew_card
+                .as_deref()
+                .and_then(|card| catalog.crew_card(edition, card));
+            let mut models = Vec::with_capacity(list.models.len() + 1);
+            let mut leader = None;
+            for card_name in std::iter::once(&list.leader).chain(&list.models) {
+                let card = catalog
+                    .card(edition, card_name)
+                    .ok_or_else(|| problem(format!("no card {card_name}")))?;
+                leader.get_or_insert_with(|| card.name.clone());
+                models.push(card.model_card_in_crew(crew_card));
+            }
+            if models.len() > crate::limits::MAX_MODELS / 2 {
+                return Err(problem(format!(
+                    "{} models, more than a crew may bring ({})",
+                    models.len(),
+                    crate::limits::MAX_MODELS / 2
+                )));
+            }
+            made.push(CrewOffer {
+                name: name.to_string(),
+                faction: list.faction.clone(),
+                leader: leader.unwrap_or_default(),
+                soulstones: u16::from(hired.pool),
+                models,
+            });
+        }
+        offers[seat.index()] = Hidden::new(seat, made);
+    }
+    Ok((size.unwrap_or(50), offers))
+}
+
+/// A new encounter between two players, each bringing one or more crew
+/// lists (player A's first) of which they hire one during setup, with the
 /// scenario flipped from `seed`, on the table layout named `table` (none:
 /// one of the content's layouts picked from `seed`, or an open table if
 /// the content has none).
 pub fn new_encounter(
     catalog: &crate::content::Catalog,
-    crews: [&crate::content::crew::CrewList; 2],
+    brought: [&[Brought<'_>]; 2],
     seed: crate::fairness::Bytes32,
     table: Option<&str>,
 ) -> Result<crate::state::NewGame, SetupError> {
@@ -349,38 +555,7 @@ pub fn new_encounter(
         .objectives(edition)
         .ok_or_else(|| SetupError("the content has no 4th edition strategies".into()))?;
     let (attacker, strategy, deployment, scheme_pool) = flip_scenario(objectives, &seed)?;
-    let mut models = Vec::new();
-    let mut leaders = [crate::model::ModelId(0); 2];
-    let mut soulstones = [0u16; 2];
-    for (seat, list) in Seat::BOTH.into_iter().zip(crews) {
-        let hired = list.hire(catalog).map_err(|errors| {
-            let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            SetupError(format!("{}: {}", seat.label(), text.join("; ")))
-        })?;
-        soulstones[seat.index()] = u16::from(hired.pool);
-        let crew_card = hired
-            .crew_card
-            .as_deref()
-            .and_then(|name| catalog.crew_card(edition, name));
-        for (i, name) in std::iter::once(&list.leader)
-            .chain(&list.models)
-            .enumerate()
-        {
-            let card = catalog
-                .card(edition, name)
-                .ok_or_else(|| SetupError(format!("no card {name}")))?;
-            let id = crate::model::ModelId(u16::try_from(models.len() + 1).unwrap_or(u16::MAX));
-            if i == 0 {
-                leaders[seat.index()] = id;
-            }
-            models.push(crate::model::Model::new(
-                id,
-                seat,
-                card.model_card_in_crew(crew_card),
-            ));
-        }
-    }
-    let size = crews[0].size.min(crews[1].size);
+    let (size, offers) = make_offers(catalog, brought)?;
     let layouts = catalog.tables(edition);
     let layout = match table {
         Some(name) => Some(
@@ -402,8 +577,9 @@ pub fn new_encounter(
     Ok(crate::state::NewGame {
         edition,
         seed,
-        soulstones,
-        models,
+        // The hired crew's leftover soulstones come with it (step H).
+        soulstones: [0, 0],
+        models: Vec::new(),
         tokens: catalog
             .tokens(edition)
             .cloned()
@@ -423,7 +599,7 @@ pub fn new_encounter(
                 strategies: Vec::new(),
                 schemes: objectives.schemes.clone(),
             },
-            leaders,
+            offers,
         }),
     })
 }

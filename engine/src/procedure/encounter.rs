@@ -6,8 +6,8 @@ use super::*;
 use crate::command::Interaction;
 use crate::encounter::objectives::{AfterScoring, MarkerInteract, SchemeChoice};
 use crate::encounter::{
-    Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, MAX_SCHEME_VP, MAX_STRATEGY_VP, Step, TURNS,
-    scoring,
+    Declaration, Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, MAX_SCHEME_VP, MAX_STRATEGY_VP, Step,
+    TURNS, scoring,
 };
 use crate::event::ActionSlot;
 use crate::model::Placement;
@@ -97,6 +97,23 @@ impl Sim<'_> {
             | Step::AbandonScheme { .. }
             | Step::RemoveStrategyMarker { .. }
             | Step::Over => Ok(false),
+            Step::Declare { what } => {
+                let [Some(a), Some(b)] = &encounter.declared else {
+                    return Ok(false);
+                };
+                let choices = [a, b].map(|d| d.value.clone().unwrap_or_default());
+                self.emit(Event::DeclarationsRevealed { what, choices })?;
+                self.step_to(match what {
+                    Declaration::Faction => Step::Declare {
+                        what: Declaration::Leader,
+                    },
+                    Declaration::Leader => Step::Declare {
+                        what: Declaration::Crew,
+                    },
+                    Declaration::Crew => Step::SplitCrew,
+                })?;
+                Ok(true)
+            }
             Step::Deploy { seat } => {
                 if !deployable(self.state, seat).is_empty() {
                     return Ok(false);
@@ -114,6 +131,11 @@ impl Sim<'_> {
                 if encounter.done != [true, true] {
                     return Ok(false);
                 }
+                // Its fact asks both players to cut the fresh decks.
+                self.step_to(Step::StartOfGame)?;
+                Ok(true)
+            }
+            Step::StartOfGame => {
                 self.start_turn(1, Some(attacker), None)?;
                 Ok(true)
             }
@@ -367,7 +389,43 @@ impl Sim<'_> {
                 Self::require_seat(seat, attacker)?;
                 self.emit(Event::ZoneChosen { seat, zone: *zone })?;
                 self.make_strategy_markers()?;
-                self.step_to(Step::SplitCrew)
+                let hiring = Seat::BOTH.iter().all(|s| !setup.offers(*s).is_empty());
+                self.step_to(if hiring {
+                    Step::Declare {
+                        what: Declaration::Faction,
+                    }
+                } else {
+                    Step::SplitCrew
+                })
+            }
+            (
+                Step::Declare { what },
+                PlayerCommand::Declare {
+                    what: asked,
+                    choice,
+                },
+            ) => {
+                if what != *asked {
+                    return refuse(format!("choose your {} now", what.label()));
+                }
+                if encounter.declared[seat.index()].is_some() {
+                    return refuse(format!("you have already chosen your {}", what.label()));
+                }
+                let options = encounter.declarable(seat, what);
+                let Some(choice) = options
+                    .into_iter()
+                    .find(|o| o.eq_ignore_ascii_case(choice.trim()))
+                else {
+                    return refuse(format!(
+                        "{choice:?} is not a {} you may choose",
+                        what.label()
+                    ));
+                };
+                self.emit(Event::Declared {
+                    seat,
+                    what,
+                    choice: crate::hidden::Hidden::new(seat, choice),
+                })
             }
             (Step::SplitCrew, PlayerCommand::SplitCrew { first }) => {
                 Self::require_seat(seat, attacker.other())?;
@@ -1134,6 +1192,8 @@ pub(crate) fn selectable(encounter: &Encounter, seat: Seat) -> Vec<String> {
 fn step_name(step: Step) -> &'static str {
     match step {
         Step::ChooseZone => "the attacker chooses a deployment zone",
+        Step::Declare { .. } => "choosing crews",
+        Step::StartOfGame => "the start of the game",
         Step::SplitCrew => "the defender divides their crew",
         Step::ChooseGroup => "the attacker picks the group that deploys first",
         Step::Deploy { .. } => "deployment",
@@ -1156,6 +1216,7 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
     matches!(
         command,
         PlayerCommand::ChooseZone { .. }
+            | PlayerCommand::Declare { .. }
             | PlayerCommand::SplitCrew { .. }
             | PlayerCommand::ChooseGroup { .. }
             | PlayerCommand::Deploy { .. }
