@@ -12,6 +12,7 @@ pub mod db;
 pub mod error;
 pub mod events;
 pub mod game_cli;
+pub mod hosted;
 pub mod mail;
 pub mod setup;
 pub mod systems;

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod events;
+pub mod hosted;
 pub mod introspect;
 pub mod mail;
 pub mod pools;

@@ -228,12 +228,63 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    hosted_games (id) {
+        id -> BigInt,
+        kind -> Text,
+        pairing_game_id -> Nullable<BigInt>,
+        seat_a_account_id -> Nullable<BigInt>,
+        seat_b_account_id -> Nullable<BigInt>,
+        seat_a_bot -> Nullable<Text>,
+        seat_b_bot -> Nullable<Text>,
+        status -> Text,
+        rules_version -> Integer,
+        log_format -> Integer,
+        setup -> Text,
+        version -> BigInt,
+        vp_a -> Nullable<Integer>,
+        vp_b -> Nullable<Integer>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    hosted_game_facts (game_id, seq) {
+        game_id -> BigInt,
+        seq -> BigInt,
+        fact -> Text,
+    }
+}
+
+diesel::table! {
+    hosted_game_snapshots (game_id, seq) {
+        game_id -> BigInt,
+        seq -> BigInt,
+        state -> Text,
+    }
+}
+
+diesel::table! {
+    hosted_game_commands (game_id, seat, idempotency_key) {
+        game_id -> BigInt,
+        seat -> Text,
+        idempotency_key -> Text,
+        from_version -> BigInt,
+        to_version -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(registrations -> events (event_id));
 diesel::joinable!(rounds -> events (event_id));
 diesel::joinable!(games -> rounds (round_id));
 diesel::joinable!(event_staff -> events (event_id));
 diesel::joinable!(events -> pools (pool_id));
 diesel::joinable!(account_sessions -> accounts (account_id));
+diesel::joinable!(hosted_game_facts -> hosted_games (game_id));
+diesel::joinable!(hosted_game_snapshots -> hosted_games (game_id));
+diesel::joinable!(hosted_game_commands -> hosted_games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     account_sessions,
     accounts,
@@ -247,4 +298,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_declarations,
     result_changes,
     pools,
+    hosted_games,
+    hosted_game_facts,
+    hosted_game_snapshots,
+    hosted_game_commands,
 );

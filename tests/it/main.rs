@@ -14,6 +14,7 @@ mod encounter;
 mod engine_props;
 mod events;
 mod foundation;
+mod hosted;
 mod replays;
 mod resilience;
 mod scenarios;

@@ -1,0 +1,213 @@
+//! Hosted games as stored: a row per game, its append-only log of facts,
+//! snapshots of its state, and the commands accepted by idempotency key.
+//! The rules of who may do what live in `crate::hosted`.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::schema::{hosted_game_commands, hosted_game_facts, hosted_game_snapshots, hosted_games};
+use super::{DbConnection, DbError};
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = hosted_games)]
+pub struct HostedGameRow {
+    pub id: i64,
+    pub kind: String,
+    pub pairing_game_id: Option<i64>,
+    pub seat_a_account_id: Option<i64>,
+    pub seat_b_account_id: Option<i64>,
+    pub seat_a_bot: Option<String>,
+    pub seat_b_bot: Option<String>,
+    pub status: String,
+    pub rules_version: i32,
+    pub log_format: i32,
+    pub setup: String,
+    pub version: i64,
+    pub vp_a: Option<i32>,
+    pub vp_b: Option<i32>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = hosted_games)]
+pub struct NewHostedGame<'a> {
+    pub kind: &'a str,
+    pub pairing_game_id: Option<i64>,
+    pub seat_a_account_id: Option<i64>,
+    pub seat_b_account_id: Option<i64>,
+    pub seat_a_bot: Option<&'a str>,
+    pub seat_b_bot: Option<&'a str>,
+    pub status: &'a str,
+    pub rules_version: i32,
+    pub log_format: i32,
+    pub setup: &'a str,
+    pub version: i64,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+pub fn insert_game(conn: &mut DbConnection, game: &NewHostedGame<'_>) -> Result<i64, DbError> {
+    Ok(diesel::insert_into(hosted_games::table)
+        .values(game)
+        .returning(hosted_games::id)
+        .get_result(conn)?)
+}
+
+pub fn find_game(conn: &mut DbConnection, id: i64) -> Result<Option<HostedGameRow>, DbError> {
+    Ok(hosted_games::table
+        .find(id)
+        .select(HostedGameRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// The games an account sits at, newest first.
+pub fn games_of(
+    conn: &mut DbConnection,
+    account_id: i64,
+    limit: i64,
+) -> Result<Vec<HostedGameRow>, DbError> {
+    Ok(hosted_games::table
+        .filter(
+            hosted_games::seat_a_account_id
+                .eq(account_id)
+                .or(hosted_games::seat_b_account_id.eq(account_id)),
+        )
+        .order(hosted_games::id.desc())
+        .limit(limit)
+        .select(HostedGameRow::as_select())
+        .load(conn)?)
+}
+
+/// Moves a game from version `from` to `to`, only if no one else has moved
+/// it since: false when another writer won.
+pub fn advance_version(
+    conn: &mut DbConnection,
+    id: i64,
+    from: i64,
+    to: i64,
+    status: &str,
+    vp: Option<[i32; 2]>,
+    now: NaiveDateTime,
+) -> Result<bool, DbError> {
+    let changed = diesel::update(
+        hosted_games::table
+            .filter(hosted_games::id.eq(id))
+            .filter(hosted_games::version.eq(from)),
+    )
+    .set((
+        hosted_games::version.eq(to),
+        hosted_games::status.eq(status),
+        hosted_games::vp_a.eq(vp.map(|v| v[0])),
+        hosted_games::vp_b.eq(vp.map(|v| v[1])),
+        hosted_games::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    Ok(changed == 1)
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = hosted_game_facts)]
+pub struct NewFact<'a> {
+    pub game_id: i64,
+    pub seq: i64,
+    pub fact: &'a str,
+}
+
+pub fn insert_facts(conn: &mut DbConnection, facts: &[NewFact<'_>]) -> Result<(), DbError> {
+    // One statement a fact: the connection type over both backends has no
+    // batch insert.
+    for fact in facts {
+        diesel::insert_into(hosted_game_facts::table)
+            .values(fact)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The facts after `after`, in order, as stored JSON.
+pub fn facts_after(
+    conn: &mut DbConnection,
+    game_id: i64,
+    after: i64,
+) -> Result<Vec<(i64, String)>, DbError> {
+    Ok(hosted_game_facts::table
+        .filter(hosted_game_facts::game_id.eq(game_id))
+        .filter(hosted_game_facts::seq.gt(after))
+        .order(hosted_game_facts::seq.asc())
+        .select((hosted_game_facts::seq, hosted_game_facts::fact))
+        .load(conn)?)
+}
+
+/// The newest snapshot at or before version `at_most`.
+pub fn latest_snapshot(
+    conn: &mut DbConnection,
+    game_id: i64,
+    at_most: i64,
+) -> Result<Option<(i64, String)>, DbError> {
+    Ok(hosted_game_snapshots::table
+        .filter(hosted_game_snapshots::game_id.eq(game_id))
+        .filter(hosted_game_snapshots::seq.le(at_most))
+        .order(hosted_game_snapshots::seq.desc())
+        .select((hosted_game_snapshots::seq, hosted_game_snapshots::state))
+        .first(conn)
+        .optional()?)
+}
+
+pub fn insert_snapshot(
+    conn: &mut DbConnection,
+    game_id: i64,
+    seq: i64,
+    state: &str,
+) -> Result<(), DbError> {
+    diesel::insert_into(hosted_game_snapshots::table)
+        .values((
+            hosted_game_snapshots::game_id.eq(game_id),
+            hosted_game_snapshots::seq.eq(seq),
+            hosted_game_snapshots::state.eq(state),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// What an accepted command did: the version it was made against and the
+/// one it led to.
+pub fn find_command(
+    conn: &mut DbConnection,
+    game_id: i64,
+    seat: &str,
+    key: &str,
+) -> Result<Option<(i64, i64)>, DbError> {
+    Ok(hosted_game_commands::table
+        .filter(hosted_game_commands::game_id.eq(game_id))
+        .filter(hosted_game_commands::seat.eq(seat))
+        .filter(hosted_game_commands::idempotency_key.eq(key))
+        .select((
+            hosted_game_commands::from_version,
+            hosted_game_commands::to_version,
+        ))
+        .first(conn)
+        .optional()?)
+}
+
+pub fn insert_command(
+    conn: &mut DbConnection,
+    game_id: i64,
+    seat: &str,
+    key: &str,
+    versions: (i64, i64),
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::insert_into(hosted_game_commands::table)
+        .values((
+            hosted_game_commands::game_id.eq(game_id),
+            hosted_game_commands::seat.eq(seat),
+            hosted_game_commands::idempotency_key.eq(key),
+            hosted_game_commands::from_version.eq(versions.0),
+            hosted_game_commands::to_version.eq(versions.1),
+            hosted_game_commands::created_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}

@@ -1,0 +1,499 @@
+//! Hosted play: games the engine adjudicates, stored as logs. Who may send
+//! a command, the version check that lets one writer win, idempotent
+//! retries and the bots' turns live here; web handlers only call these.
+//!
+//! A command is decided against the state rebuilt from the newest snapshot
+//! and the facts after it, and its facts (with any bot replies) are stored
+//! in the same write transaction that moves the game's version on from the
+//! one the sender saw. A second writer at that version finds it moved and
+//! is told so; nothing of its command is written.
+
+use chrono::NaiveDateTime;
+use soulstone_engine::bot::{Bot, BotKind};
+use soulstone_engine::content::Catalog;
+use soulstone_engine::content::crew::CrewList;
+use soulstone_engine::encounter::{Brought, new_encounter};
+use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::log::{LOG_FORMAT, RULES_VERSION};
+use soulstone_engine::state::NewGame;
+use soulstone_engine::{Event, GameState, PlayerCommand, Seat, Submission, Viewer};
+
+use crate::db::hosted::{self as db_hosted, HostedGameRow, NewFact, NewHostedGame};
+use crate::db::{DbConnection, DbError, WriteTransaction};
+
+/// A snapshot of the state is stored every this many facts, so loading a
+/// game applies at most this many.
+pub const SNAPSHOT_EVERY: i64 = 400;
+
+/// Bot commands answered after one player's command, at most: far more
+/// than a whole turn of a bot's decisions.
+const MAX_BOT_COMMANDS: usize = 5_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum HostedKind {
+    /// Against the engine's bots; no event.
+    Practice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum HostedStatus {
+    Playing,
+    Finished,
+}
+
+impl HostedStatus {
+    pub fn code(self) -> &'static str {
+        self.into()
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            HostedStatus::Playing => "In play",
+            HostedStatus::Finished => "Finished",
+        }
+    }
+}
+
+/// Who sits in a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatHolder {
+    Account(i64),
+    Bot(BotKind),
+}
+
+/// A hosted game with its state rebuilt.
+#[derive(Debug, Clone)]
+pub struct HostedGame {
+    pub id: i64,
+    pub kind: HostedKind,
+    pub status: HostedStatus,
+    pub seats: [SeatHolder; 2],
+    pub state: GameState,
+}
+
+impl HostedGame {
+    /// The seat `account_id` holds, if any.
+    pub fn seat_of(&self, account_id: i64) -> Option<Seat> {
+        Seat::BOTH
+            .into_iter()
+            .find(|seat| self.seats[seat.index()] == SeatHolder::Account(account_id))
+    }
+
+    /// How `account_id` sees the game: as a player, or as a spectator.
+    pub fn viewer_for(&self, account_id: Option<i64>) -> Viewer {
+        account_id
+            .and_then(|id| self.seat_of(id))
+            .map_or(Viewer::Spectator, Viewer::Player)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum HostedError {
+    #[error("there is no such game")]
+    NotFound,
+    #[error("you are not playing in this game")]
+    NotAPlayer,
+    /// Another command reached the game first: the sender's view is stale.
+    #[error("the game moved on (it is at version {current}): look again and choose anew")]
+    MovedOn { current: u64 },
+    /// The rules refuse the command; nothing changed.
+    #[error("{0}")]
+    Refused(String),
+    #[error("the game is over")]
+    Over,
+    /// What the player asked for cannot start a game (a crew list, say).
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// A stored game the engine cannot read back: a bug or a damaged row.
+    #[error("stored game {id} cannot be read: {reason}")]
+    Corrupt { id: i64, reason: String },
+}
+
+impl From<diesel::result::Error> for HostedError {
+    fn from(error: diesel::result::Error) -> Self {
+        HostedError::Db(error.into())
+    }
+}
+
+/// What a command did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Submitted {
+    /// Applied now: the facts it (and any bot's replies) added.
+    Applied { version: u64, facts: Vec<Event> },
+    /// This key was applied before; nothing new happened.
+    Repeated { version: u64 },
+}
+
+impl Submitted {
+    pub fn version(&self) -> u64 {
+        match self {
+            Submitted::Applied { version, .. } | Submitted::Repeated { version } => *version,
+        }
+    }
+}
+
+/// A crew list a player brings, under a name of their choosing.
+#[derive(Debug, Clone)]
+pub struct BroughtList {
+    pub name: String,
+    pub list: CrewList,
+}
+
+/// A practice game as a player asks for it: they sit in seat A with the
+/// lists they bring; the bot sits in seat B with its own.
+#[derive(Debug, Clone)]
+pub struct PracticeRequest {
+    pub account_id: i64,
+    pub lists: Vec<BroughtList>,
+    pub bot: BotKind,
+    pub bot_lists: Vec<BroughtList>,
+    /// The server seed (random for a real game).
+    pub seed: Bytes32,
+}
+
+/// Starts a practice game; the bot plays until the game waits for the
+/// player.
+pub fn start_practice(
+    conn: &mut DbConnection,
+    catalog: &Catalog,
+    request: &PracticeRequest,
+    now: NaiveDateTime,
+) -> Result<i64, HostedError> {
+    fn brought(lists: &[BroughtList]) -> Vec<Brought<'_>> {
+        lists
+            .iter()
+            .map(|b| Brought {
+                name: &b.name,
+                list: &b.list,
+            })
+            .collect()
+    }
+    let (mine, theirs) = (brought(&request.lists), brought(&request.bot_lists));
+    let setup = new_encounter(catalog, [&mine, &theirs], request.seed, None)
+        .map_err(|e| HostedError::Invalid(e.to_string()))?;
+    let seats = [
+        SeatHolder::Account(request.account_id),
+        SeatHolder::Bot(request.bot),
+    ];
+    create(conn, HostedKind::Practice, seats, setup, now)
+}
+
+fn create(
+    conn: &mut DbConnection,
+    kind: HostedKind,
+    seats: [SeatHolder; 2],
+    setup: NewGame,
+    now: NaiveDateTime,
+) -> Result<i64, HostedError> {
+    let mut state =
+        GameState::new(setup.clone()).map_err(|e| HostedError::Invalid(e.to_string()))?;
+    let setup_json = serde_json::to_string(&setup).map_err(|e| HostedError::Corrupt {
+        id: 0,
+        reason: e.to_string(),
+    })?;
+    let account = |seat: Seat| match seats[seat.index()] {
+        SeatHolder::Account(id) => Some(id),
+        SeatHolder::Bot(_) => None,
+    };
+    let bot = |seat: Seat| match seats[seat.index()] {
+        SeatHolder::Bot(kind) => Some(bot_code(kind)),
+        SeatHolder::Account(_) => None,
+    };
+    conn.write_transaction(|conn| {
+        let id = db_hosted::insert_game(
+            conn,
+            &NewHostedGame {
+                kind: kind.into(),
+                pairing_game_id: None,
+                seat_a_account_id: account(Seat::A),
+                seat_b_account_id: account(Seat::B),
+                seat_a_bot: bot(Seat::A),
+                seat_b_bot: bot(Seat::B),
+                status: HostedStatus::Playing.code(),
+                rules_version: i32::try_from(RULES_VERSION).unwrap_or(i32::MAX),
+                log_format: i32::try_from(LOG_FORMAT).unwrap_or(i32::MAX),
+                setup: &setup_json,
+                version: 0,
+                created_at: now,
+                updated_at: now,
+            },
+        )?;
+        let mut facts = Vec::new();
+        play_bots(id, &seats, &mut state, &mut facts)?;
+        store(conn, id, 0, &state, &facts, now)?;
+        Ok(id)
+    })
+}
+
+fn bot_code(kind: BotKind) -> &'static str {
+    match kind {
+        BotKind::Random => "random",
+        BotKind::Greedy => "greedy",
+    }
+}
+
+fn seat_code(seat: Seat) -> &'static str {
+    match seat {
+        Seat::A => "a",
+        Seat::B => "b",
+    }
+}
+
+fn corrupt(id: i64) -> impl Fn(String) -> HostedError {
+    move |reason| HostedError::Corrupt { id, reason }
+}
+
+fn row_to_game(conn: &mut DbConnection, row: HostedGameRow) -> Result<HostedGame, HostedError> {
+    let id = row.id;
+    let bad = corrupt(id);
+    let kind = row
+        .kind
+        .parse::<HostedKind>()
+        .map_err(|_| bad(format!("kind {:?}", row.kind)))?;
+    let status = row
+        .status
+        .parse::<HostedStatus>()
+        .map_err(|_| bad(format!("status {:?}", row.status)))?;
+    let holder = |account: Option<i64>, bot: &Option<String>| match (account, bot) {
+        (Some(id), _) => Ok(SeatHolder::Account(id)),
+        (None, Some(kind)) => kind.parse::<BotKind>().map(SeatHolder::Bot).map_err(&bad),
+        // An account deleted since: the seat is nobody's now.
+        (None, None) => Ok(SeatHolder::Account(0)),
+    };
+    let seats = [
+        holder(row.seat_a_account_id, &row.seat_a_bot)?,
+        holder(row.seat_b_account_id, &row.seat_b_bot)?,
+    ];
+    let state = rebuild(conn, &row)?;
+    Ok(HostedGame {
+        id,
+        kind,
+        status,
+        seats,
+        state,
+    })
+}
+
+/// The state at the row's version: the newest snapshot, then the facts
+/// after it.
+fn rebuild(conn: &mut DbConnection, row: &HostedGameRow) -> Result<GameState, HostedError> {
+    let bad = corrupt(row.id);
+    let (mut state, from) = match db_hosted::latest_snapshot(conn, row.id, row.version)? {
+        Some((seq, json)) => (
+            serde_json::from_str::<GameState>(&json).map_err(|e| bad(e.to_string()))?,
+            seq,
+        ),
+        None => {
+            let setup: NewGame =
+                serde_json::from_str(&row.setup).map_err(|e| bad(e.to_string()))?;
+            (GameState::new(setup).map_err(|e| bad(e.to_string()))?, 0)
+        }
+    };
+    for (seq, json) in db_hosted::facts_after(conn, row.id, from)? {
+        if seq > row.version {
+            break;
+        }
+        let fact: Event =
+            serde_json::from_str(&json).map_err(|e| bad(format!("fact {seq}: {e}")))?;
+        soulstone_engine::apply(&mut state, &fact);
+    }
+    if i64::try_from(state.version).ok() != Some(row.version) {
+        return Err(bad(format!(
+            "the log rebuilds version {}, the row says {}",
+            state.version, row.version
+        )));
+    }
+    Ok(state)
+}
+
+pub fn load(conn: &mut DbConnection, id: i64) -> Result<HostedGame, HostedError> {
+    let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
+    row_to_game(conn, row)
+}
+
+/// The facts of a game from `after` on, as stored (for streams and logs).
+pub fn facts_after(
+    conn: &mut DbConnection,
+    id: i64,
+    after: u64,
+) -> Result<Vec<(u64, Event)>, HostedError> {
+    let bad = corrupt(id);
+    db_hosted::facts_after(conn, id, i64::try_from(after).unwrap_or(i64::MAX))?
+        .into_iter()
+        .map(|(seq, json)| {
+            let fact = serde_json::from_str(&json).map_err(|e| bad(format!("fact {seq}: {e}")))?;
+            Ok((u64::try_from(seq).unwrap_or_default(), fact))
+        })
+        .collect()
+}
+
+/// A player's command, from the seat their account holds. Applied once per
+/// idempotency key; refused, with nothing written, when the game has moved
+/// on from `version` or the rules do not allow it.
+pub fn submit(
+    conn: &mut DbConnection,
+    id: i64,
+    account_id: i64,
+    version: u64,
+    key: &str,
+    command: PlayerCommand,
+    now: NaiveDateTime,
+) -> Result<Submitted, HostedError> {
+    let result = conn.write_transaction(|conn| {
+        let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
+        let game = row_to_game(conn, row)?;
+        let seat = game.seat_of(account_id).ok_or(HostedError::NotAPlayer)?;
+        if let Some((_, to)) = db_hosted::find_command(conn, id, seat_code(seat), key)? {
+            return Ok(Submitted::Repeated {
+                version: u64::try_from(to).unwrap_or_default(),
+            });
+        }
+        if game.status == HostedStatus::Finished || game.state.ended {
+            return Err(HostedError::Over);
+        }
+        let mut state = game.state;
+        if version != state.version {
+            return Err(HostedError::MovedOn {
+                current: state.version,
+            });
+        }
+        let from = state.version;
+        let submission = Submission::player(seat, version, command);
+        let mut facts = soulstone_engine::execute(&mut state, &submission)
+            .map_err(|e| HostedError::Refused(e.to_string()))?;
+        play_bots(id, &game.seats, &mut state, &mut facts)?;
+        store(conn, id, from, &state, &facts, now)?;
+        db_hosted::insert_command(
+            conn,
+            id,
+            seat_code(seat),
+            key,
+            (
+                i64::try_from(from).unwrap_or(i64::MAX),
+                i64::try_from(state.version).unwrap_or(i64::MAX),
+            ),
+            now,
+        )?;
+        Ok(Submitted::Applied {
+            version: state.version,
+            facts,
+        })
+    });
+    match result {
+        // A concurrent writer with the same key got there first: answer
+        // as a retry. Any other loser learns the game moved on.
+        Err(HostedError::MovedOn { current }) => {
+            let game = load(conn, id)?;
+            let seat = game.seat_of(account_id).ok_or(HostedError::NotAPlayer)?;
+            match db_hosted::find_command(conn, id, seat_code(seat), key)? {
+                Some((_, to)) => Ok(Submitted::Repeated {
+                    version: u64::try_from(to).unwrap_or_default(),
+                }),
+                None => Err(HostedError::MovedOn {
+                    current: current.max(game.state.version),
+                }),
+            }
+        }
+        Err(HostedError::Db(error))
+            if error.is_unique_violation() || error.is_transient_conflict() =>
+        {
+            let game = load(conn, id)?;
+            Err(HostedError::MovedOn {
+                current: game.state.version,
+            })
+        }
+        other => other,
+    }
+}
+
+/// Lets the bots in `seats` decide while the game waits for them.
+fn play_bots(
+    id: i64,
+    seats: &[SeatHolder; 2],
+    state: &mut GameState,
+    facts: &mut Vec<Event>,
+) -> Result<(), HostedError> {
+    for _ in 0..MAX_BOT_COMMANDS {
+        if state.ended {
+            return Ok(());
+        }
+        let next = Seat::BOTH.into_iter().find_map(|seat| {
+            let SeatHolder::Bot(kind) = seats[seat.index()] else {
+                return None;
+            };
+            // Seeded by the game and the moment, so a replay of the same
+            // position decides the same.
+            let seed = (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ state.version;
+            Bot::new(kind, seat, seed)
+                .decide(state)
+                .map(|command| (seat, command))
+        });
+        let Some((seat, command)) = next else {
+            return Ok(());
+        };
+        let submission = Submission::player(seat, state.version, command);
+        let made =
+            soulstone_engine::execute(state, &submission).map_err(|e| HostedError::Corrupt {
+                id,
+                reason: format!("the bot's own command was refused: {e}"),
+            })?;
+        facts.extend(made);
+    }
+    Err(HostedError::Corrupt {
+        id,
+        reason: "the bot did not stop".into(),
+    })
+}
+
+/// Writes `facts` (which took the game from `from` to `state.version`),
+/// a snapshot when one is due, and moves the row on if no one else has.
+fn store(
+    conn: &mut DbConnection,
+    id: i64,
+    from: u64,
+    state: &GameState,
+    facts: &[Event],
+    now: NaiveDateTime,
+) -> Result<(), HostedError> {
+    let bad = corrupt(id);
+    let from_seq = i64::try_from(from).map_err(|e| bad(e.to_string()))?;
+    let to_seq = i64::try_from(state.version).map_err(|e| bad(e.to_string()))?;
+    let status = if state.ended {
+        HostedStatus::Finished
+    } else {
+        HostedStatus::Playing
+    };
+    let vp = state
+        .ended
+        .then(|| Seat::BOTH.map(|seat| i32::from(state.player(seat).victory_points)));
+    // The version check first: a loser stops before writing any fact.
+    if !db_hosted::advance_version(conn, id, from_seq, to_seq, status.code(), vp, now)? {
+        return Err(HostedError::MovedOn {
+            current: state.version,
+        });
+    }
+    let jsons: Vec<String> = facts
+        .iter()
+        .map(serde_json::to_string)
+        .collect::<Result<_, _>>()
+        .map_err(|e| bad(e.to_string()))?;
+    let rows: Vec<NewFact<'_>> = jsons
+        .iter()
+        .zip(from_seq + 1..)
+        .map(|(fact, seq)| NewFact {
+            game_id: id,
+            seq,
+            fact,
+        })
+        .collect();
+    db_hosted::insert_facts(conn, &rows)?;
+    if to_seq / SNAPSHOT_EVERY > from_seq / SNAPSHOT_EVERY {
+        let json = serde_json::to_string(state).map_err(|e| bad(e.to_string()))?;
+        db_hosted::insert_snapshot(conn, id, to_seq, &json)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,236 @@
+//! Hosted play's service, on both backends: a practice game against a bot
+//! is stored as a log, a stale or refused command changes nothing, a
+//! retried key is applied once, one of two simultaneous writers wins, and
+//! a whole game played through `submit` ends, scores, and replays.
+
+use soulstone::content::{load_for_server, shipped_crews};
+use soulstone::hosted::{self, BroughtList, HostedError, HostedStatus, PracticeRequest, Submitted};
+use soulstone_engine::bot::{Bot, BotKind};
+use soulstone_engine::content::crew::CrewList;
+use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::state::NewGame;
+use soulstone_engine::{GameState, PlayerCommand, Seat};
+
+use crate::support::app::create_verified_account;
+use crate::support::{Backend, TestDb};
+use soulstone::db::Db;
+
+both_backends!(
+    a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands,
+    two_simultaneous_commands_at_one_version_apply_once,
+    a_whole_practice_game_played_through_submit_ends_and_replays,
+);
+
+fn lists(which: &[usize]) -> Vec<BroughtList> {
+    let shipped: Vec<(&str, &str)> = shipped_crews()
+        .iter()
+        .copied()
+        .filter(|(path, _)| path.contains("m4e"))
+        .collect();
+    which
+        .iter()
+        .map(|&i| {
+            let (path, text) = shipped[i % shipped.len()];
+            BroughtList {
+                name: path.rsplit('/').next().unwrap_or(path).to_string(),
+                list: CrewList::parse(text).unwrap(),
+            }
+        })
+        .collect()
+}
+
+fn now() -> chrono::NaiveDateTime {
+    chrono::Utc::now().naive_utc()
+}
+
+/// A practice game for a new account; returns (database, pool, account, game).
+fn practice(backend: &Backend, seed: u8) -> (TestDb, Db, i64, i64) {
+    let test_db = TestDb::create(backend);
+    let db = test_db.open();
+    let mut conn = db.conn().unwrap();
+    let account = create_verified_account(&mut conn, "player@example.org", "Player", false);
+    let catalog = load_for_server(None).unwrap();
+    let request = PracticeRequest {
+        account_id: account,
+        lists: lists(&[0, 1]),
+        bot: BotKind::Random,
+        bot_lists: lists(&[2]),
+        seed: Bytes32([seed; 32]),
+    };
+    let game = hosted::start_practice(&mut conn, &catalog, &request, now()).unwrap();
+    drop(conn);
+    (test_db, db, account, game)
+}
+
+/// The command the engine's own bot would send for the player.
+fn a_legal_command(state: &GameState, salt: u64) -> PlayerCommand {
+    Bot::new(BotKind::Random, Seat::A, state.version ^ salt)
+        .decide(state)
+        .expect("the game waits for the player")
+}
+
+async fn a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands(backend: Backend) {
+    let (_test_db, db, account, id) = practice(&backend, 3);
+    let mut conn = db.conn().unwrap();
+    let game = hosted::load(&mut conn, id).unwrap();
+    assert_eq!(game.status, HostedStatus::Playing);
+    assert_eq!(game.seat_of(account), Some(Seat::A));
+    let start = game.state.version;
+    assert!(start > 0, "the setup's automatic steps are stored");
+
+    // A stranger cannot act for a seat.
+    let stranger = create_verified_account(&mut conn, "stranger@example.org", "Stranger", false);
+    let command = a_legal_command(&game.state, 1);
+    let refused = hosted::submit(&mut conn, id, stranger, start, "k1", command.clone(), now());
+    assert!(
+        matches!(refused, Err(HostedError::NotAPlayer)),
+        "{refused:?}"
+    );
+
+    // A stale version, and a command the rules refuse: nothing changes.
+    let stale = hosted::submit(
+        &mut conn,
+        id,
+        account,
+        start - 1,
+        "k1",
+        command.clone(),
+        now(),
+    );
+    assert!(
+        matches!(stale, Err(HostedError::MovedOn { current }) if current == start),
+        "{stale:?}"
+    );
+    let nonsense = PlayerCommand::Pass;
+    let refused = hosted::submit(&mut conn, id, account, start, "k2", nonsense, now());
+    assert!(
+        matches!(refused, Err(HostedError::Refused(_))),
+        "{refused:?}"
+    );
+    assert_eq!(hosted::load(&mut conn, id).unwrap().state.version, start);
+
+    // Applied once; the same key again is answered, not applied again.
+    let applied =
+        hosted::submit(&mut conn, id, account, start, "k1", command.clone(), now()).unwrap();
+    let Submitted::Applied { version, facts } = &applied else {
+        panic!("applied: {applied:?}");
+    };
+    assert_eq!(*version, start + facts.len() as u64);
+    let again = hosted::submit(&mut conn, id, account, start, "k1", command, now()).unwrap();
+    assert_eq!(again, Submitted::Repeated { version: *version });
+    let reloaded = hosted::load(&mut conn, id).unwrap();
+    assert_eq!(reloaded.state.version, *version);
+    let stored = hosted::facts_after(&mut conn, id, 0).unwrap();
+    assert_eq!(stored.len() as u64, *version);
+    assert!(stored.iter().zip(1..).all(|((seq, _), n)| *seq == n));
+}
+
+async fn two_simultaneous_commands_at_one_version_apply_once(backend: Backend) {
+    let (_test_db, db, account, id) = practice(&backend, 5);
+    let state = hosted::load(&mut db.conn().unwrap(), id).unwrap().state;
+    let start = state.version;
+    let racers: Vec<_> = (0..2)
+        .map(|i| {
+            let db = db.clone();
+            let command = a_legal_command(&state, i);
+            std::thread::spawn(move || {
+                let mut conn = db.conn().unwrap();
+                hosted::submit(
+                    &mut conn,
+                    id,
+                    account,
+                    start,
+                    &format!("race-{i}"),
+                    command,
+                    now(),
+                )
+            })
+        })
+        .collect();
+    let results: Vec<_> = racers.into_iter().map(|r| r.join().unwrap()).collect();
+    let applied = results
+        .iter()
+        .filter(|r| matches!(r, Ok(Submitted::Applied { .. })))
+        .count();
+    let moved_on = results
+        .iter()
+        .filter(|r| matches!(r, Err(HostedError::MovedOn { .. })))
+        .count();
+    assert_eq!((applied, moved_on), (1, 1), "{results:?}");
+    let mut conn = db.conn().unwrap();
+    let game = hosted::load(&mut conn, id).unwrap();
+    let winner = results.iter().find_map(|r| r.as_ref().ok()).unwrap();
+    assert_eq!(game.state.version, winner.version());
+    assert_eq!(
+        hosted::facts_after(&mut conn, id, 0).unwrap().len() as u64,
+        game.state.version,
+        "no fact of the loser was written"
+    );
+}
+
+async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: Backend) {
+    let (_test_db, db, account, id) = practice(&backend, 8);
+    let mut conn = db.conn().unwrap();
+    for n in 0..20_000u64 {
+        let game = hosted::load(&mut conn, id).unwrap();
+        if game.status == HostedStatus::Finished {
+            break;
+        }
+        let command = a_legal_command(&game.state, n);
+        hosted::submit(
+            &mut conn,
+            id,
+            account,
+            game.state.version,
+            &format!("cmd-{n}"),
+            command,
+            now(),
+        )
+        .unwrap_or_else(|e| panic!("command {n}: {e}"));
+    }
+    let game = hosted::load(&mut conn, id).unwrap();
+    assert_eq!(game.status, HostedStatus::Finished);
+    assert!(game.state.ended);
+    let encounter = game.state.encounter.as_deref().unwrap();
+    assert_eq!(encounter.turn, 4);
+    assert!(
+        game.state.version > hosted::SNAPSHOT_EVERY as u64,
+        "long enough to be loaded from a snapshot"
+    );
+    // The stored log, replayed from the setup alone, gives the same state.
+    let row = soulstone::db::hosted::find_game(&mut conn, id)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (row.vp_a, row.vp_b),
+        (
+            Some(i32::from(game.state.player(Seat::A).victory_points)),
+            Some(i32::from(game.state.player(Seat::B).victory_points))
+        )
+    );
+    let setup: NewGame = serde_json::from_str(&row.setup).unwrap();
+    let log = soulstone_engine::log::GameLog {
+        log_format: soulstone_engine::log::LOG_FORMAT,
+        rules_version: soulstone_engine::log::RULES_VERSION,
+        setup,
+        facts: hosted::facts_after(&mut conn, id, 0)
+            .unwrap()
+            .into_iter()
+            .map(|(_, fact)| fact)
+            .collect(),
+    };
+    assert_eq!(log.replay().unwrap(), game.state);
+    log.verify()
+        .expect("every shuffle matches the revealed seed");
+    // A finished game takes no more commands.
+    let over = hosted::submit(
+        &mut conn,
+        id,
+        account,
+        game.state.version,
+        "late",
+        PlayerCommand::Pass,
+        now(),
+    );
+    assert!(matches!(over, Err(HostedError::Over)), "{over:?}");
+}
