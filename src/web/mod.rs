@@ -175,10 +175,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(admin::routes)
         .configure(pools::routes)
         .configure(setup::routes)
+        .configure(play::routes)
         .service(
             web::scope("/api/v1")
                 .configure(api::routes)
                 .configure(events::api::routes)
+                .configure(play::api_routes)
                 .default_service(web::to(api_not_found)),
         );
 }

@@ -13,9 +13,11 @@ use soulstone_engine::{GameState, PlayerCommand, Seat};
 
 use crate::support::app::create_verified_account;
 use crate::support::{Backend, TestDb};
+use crate::support::{TestApp, extract_input_value, id_after, location};
 use soulstone::db::Db;
 
 both_backends!(
+    a_practice_game_is_started_and_played_from_the_pages_and_the_api,
     a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands,
     two_simultaneous_commands_at_one_version_apply_once,
     a_whole_practice_game_played_through_submit_ends_and_replays,
@@ -233,4 +235,217 @@ async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: B
         now(),
     );
     assert!(matches!(over, Err(HostedError::Over)), "{over:?}");
+}
+
+/// Every hidden value in `json` belongs to `seat`: no other player's card,
+/// scheme or secret choice is in it (none at all for a spectator).
+fn assert_only_own_secrets(json: &serde_json::Value, seat: Option<&str>, what: &str) {
+    match json {
+        serde_json::Value::Object(map) => {
+            if let Some(owner) = map.get("hidden_from_all_but").and_then(|o| o.as_str()) {
+                assert!(
+                    Some(owner) == seat || !map.contains_key("value"),
+                    "{what}: a secret of seat {owner} reached {seat:?}: {json}"
+                );
+            }
+            for value in map.values() {
+                assert_only_own_secrets(value, seat, what);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                assert_only_own_secrets(item, seat, what);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `&quot;` and friends back to characters (a hidden input's value).
+fn unescape_html(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('&') {
+        out.push_str(&rest[..start]);
+        let Some(end) = rest[start..].find(';') else {
+            break;
+        };
+        let entity = &rest[start + 1..start + end];
+        let decoded = match entity {
+            "quot" => Some('"'),
+            "amp" => Some('&'),
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "apos" => Some('\''),
+            _ => entity
+                .strip_prefix("#x")
+                .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                .or_else(|| entity.strip_prefix('#').and_then(|dec| dec.parse().ok()))
+                .and_then(char::from_u32),
+        };
+        match decoded {
+            Some(c) => out.push(c),
+            None => out.push_str(&rest[start..=start + end]),
+        }
+        rest = &rest[start + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+async fn a_practice_game_is_started_and_played_from_the_pages_and_the_api(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (account, browser) = app.user("player@example.org", "Player").await;
+    let (_, spectator) = app.user("watcher@example.org", "Watcher").await;
+    let (status, page) = browser.get_text("/play").await;
+    assert_eq!(status, 200);
+    assert!(page.contains("name=\"crew\""), "{page}");
+    assert!(page.contains("mudlark-50"));
+
+    // Nothing brought: refused, with the reason.
+    let refused = browser
+        .post_form("/play/practice", &[("bot", "random")])
+        .await;
+    assert_eq!(refused.status().as_u16(), 422);
+    assert!(
+        refused
+            .text()
+            .await
+            .unwrap()
+            .contains("Bring at least one crew")
+    );
+
+    let started = browser
+        .post_form(
+            "/play/practice",
+            &[
+                ("crew", "mudlark-50"),
+                ("crew", "tidewright-50"),
+                ("bot", "random"),
+            ],
+        )
+        .await;
+    assert_eq!(started.status().as_u16(), 303);
+    let id = id_after(&location(&started), "/games/");
+
+    // The page shows the decision as forms; one is sent as the page sends it.
+    let (status, page) = browser.get_text(&format!("/games/{id}")).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Your decision"), "{page}");
+    let version = extract_input_value(&page, "version").unwrap();
+    let key = extract_input_value(&page, "key").unwrap();
+    let command = unescape_html(&extract_input_value(&page, "command").expect("a command form"));
+    let sent = browser
+        .post_form(
+            &format!("/games/{id}/command"),
+            &[
+                ("version", &version),
+                ("key", &key),
+                ("kind", "command"),
+                ("command", &command),
+            ],
+        )
+        .await;
+    assert_eq!(sent.status().as_u16(), 303);
+    let after: u64 = version.parse::<u64>().unwrap();
+    let now_at = app
+        .with_conn(move |conn| hosted::load(conn, id).unwrap().state.version)
+        .await;
+    if now_at <= after {
+        let (_, page) = browser.get_text(&format!("/games/{id}")).await;
+        panic!("the page's command was not applied ({command}): {page}");
+    }
+    // The same form again is stale: nothing happens, the page says why.
+    let stale = browser
+        .post_form(
+            &format!("/games/{id}/command"),
+            &[
+                ("version", &version),
+                ("key", "another-key"),
+                ("kind", "command"),
+                ("command", &command),
+            ],
+        )
+        .await;
+    assert_eq!(stale.status().as_u16(), 303);
+    let (_, page) = browser.get_text(&format!("/games/{id}")).await;
+    assert!(page.contains("The game moved on"), "{page}");
+    // A spectator's page has no hand and no decision.
+    let (status, watched) = spectator.get_text(&format!("/games/{id}")).await;
+    assert_eq!(status, 200);
+    assert!(watched.contains("You are watching"));
+    assert!(!watched.contains("Your hand") && !watched.contains("Your decision"));
+
+    // The API: the player's seat and view; a stale version is a conflict;
+    // a key applied twice is answered, not applied again.
+    let api = app.api_client("player@example.org").await;
+    let watcher = app.api_client("watcher@example.org").await;
+    let (status, game) = api.get(&format!("/games/{id}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(game["seat"], "a");
+    let stale_body = serde_json::json!({
+        "version": 0, "idempotency_key": "stale", "command": {"type": "pass"}
+    });
+    let (status, body) = api.post(&format!("/games/{id}/commands"), stale_body).await;
+    assert_eq!(status, 409, "{body}");
+    let (status, _) = watcher
+        .post(
+            &format!("/games/{id}/commands"),
+            serde_json::json!({"version": now_at, "idempotency_key": "w", "command": {"type": "pass"}}),
+        )
+        .await;
+    assert_eq!(status, 403, "a spectator sends no command");
+
+    // The rest of the game through the API, the player's commands chosen
+    // by the engine's bot; every response is scanned for secrets.
+    let mut repeated_checked = false;
+    for n in 0..20_000u64 {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished {
+            break;
+        }
+        let command = a_legal_command(&game.state, n);
+        let body = serde_json::json!({
+            "version": game.state.version,
+            "idempotency_key": format!("api-{n}"),
+            "command": command,
+        });
+        let (status, response) = api
+            .post(&format!("/games/{id}/commands"), body.clone())
+            .await;
+        assert_eq!(status, 200, "command {n}: {response}");
+        assert_only_own_secrets(&response, Some("a"), "a command's facts");
+        if !repeated_checked {
+            let (status, again) = api.post(&format!("/games/{id}/commands"), body).await;
+            assert_eq!(
+                (status, &again["repeated"]),
+                (200, &serde_json::json!(true))
+            );
+            assert_eq!(again["version"], response["version"]);
+            repeated_checked = true;
+        }
+        if n % 25 == 0 {
+            let (_, mine) = api.get(&format!("/games/{id}")).await;
+            assert_only_own_secrets(&mine, Some("a"), "the player's view");
+            let (_, theirs) = watcher.get(&format!("/games/{id}")).await;
+            assert_only_own_secrets(&theirs, None, "a spectator's view");
+            assert!(theirs["view"]["players"][0].get("hand").is_none());
+        }
+    }
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .await;
+    assert_eq!(game.status, HostedStatus::Finished);
+    assert_eq!(game.seat_of(account), Some(Seat::A));
+    // The whole log, as each may read it.
+    let (status, facts) = api.get(&format!("/games/{id}/facts?after=0")).await;
+    assert_eq!(status, 200);
+    assert_eq!(facts.as_array().unwrap().len() as u64, game.state.version);
+    assert_only_own_secrets(&facts, Some("a"), "the player's log");
+    let (_, facts) = watcher.get(&format!("/games/{id}/facts?after=0")).await;
+    assert_only_own_secrets(&facts, None, "a spectator's log");
+    let (_, page) = browser.get_text("/play").await;
+    assert!(page.contains(&format!("/games/{id}")) && page.contains("Finished"));
 }

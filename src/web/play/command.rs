@@ -1,6 +1,6 @@
-//! Hosted play: what a browser may send about a game. The request body can
-//! only hold a [`PlayerCommand`]; the seat comes from the signed-in session,
-//! never from the body, so no request can make a game-flow step
+//! What a browser may send about a game. The request body can only hold a
+//! [`PlayerCommand`]; the seat comes from the signed-in session, never from
+//! the body, so no request can make a game-flow step
 //! ([`soulstone_engine::FlowCommand`]) or speak for the other player.
 
 use serde::Deserialize;
@@ -44,6 +44,105 @@ impl CommandRequest {
     /// The submission for the engine, for the seat the session holds.
     pub fn into_submission(self, seat: Seat) -> Submission {
         Submission::player(seat, self.version, self.command)
+    }
+}
+
+/// The game page's forms, one kind per way of choosing (see
+/// `templates/play/game.html`): a command given whole, or the parts of one
+/// the player fills in. Read into the command the engine decides.
+pub fn command_from_form(
+    fields: &[(String, String)],
+    state: &soulstone_engine::GameState,
+    seat: Seat,
+) -> Result<PlayerCommand, String> {
+    use soulstone_engine::command::Interaction;
+    use soulstone_engine::fate::Card;
+    use soulstone_engine::model::ModelId;
+    use soulstone_engine::table::{Point, milli, movement::Waypoint};
+
+    let one = |name: &str| {
+        fields
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.trim())
+    };
+    let all = |name: &'static str| {
+        fields
+            .iter()
+            .filter(move |(key, _)| key == name)
+            .map(|(_, value)| value.trim())
+    };
+    let cards = || -> Result<Vec<Card>, String> {
+        all("card")
+            .map(|code| code.parse::<Card>().map_err(|e| e.to_string()))
+            .collect()
+    };
+    let model = |value: &str| -> Result<ModelId, String> {
+        value
+            .parse::<u16>()
+            .map(ModelId)
+            .map_err(|_| format!("{value:?} is not a model"))
+    };
+    let inches = |name: &str| -> Result<i32, String> {
+        let raw = one(name).unwrap_or_default();
+        let value: f64 = raw
+            .parse()
+            .map_err(|_| format!("{name} must be a distance in inches, like 12.5"))?;
+        if !(0.0..=36.0).contains(&value) {
+            return Err(format!("{name} must be on the table, 0 to 36 inches"));
+        }
+        Ok(milli(value))
+    };
+    let point = || -> Result<Point, String> {
+        Ok(Point {
+            x: inches("x")?,
+            y: inches("y")?,
+        })
+    };
+    let waypoint = || -> Result<Waypoint, String> {
+        let at = point()?;
+        Ok(Waypoint {
+            x: at.x,
+            y: at.y,
+            z: 0,
+        })
+    };
+    match one("kind").unwrap_or_default() {
+        "command" => serde_json::from_str(one("command").unwrap_or_default())
+            .map_err(|e| format!("the command could not be read: {e}")),
+        "entropy" => {
+            use sha2::{Digest, Sha256};
+            let text = one("entropy").unwrap_or_default();
+            if text.is_empty() {
+                return Err("type a few words or numbers of your own to cut your deck".into());
+            }
+            let digest = Sha256::digest(format!("soulstone-cut-v1\n{text}").as_bytes());
+            let mut entropy = [0u8; 32];
+            entropy.copy_from_slice(&digest);
+            Ok(PlayerCommand::Contribute {
+                entropy: soulstone_engine::fairness::Bytes32(entropy),
+            })
+        }
+        "discard_any" => Ok(PlayerCommand::DiscardBeforeDrawing { cards: cards()? }),
+        "discard_cards" => Ok(PlayerCommand::DiscardDown { cards: cards()? }),
+        "split_crew" => Ok(PlayerCommand::SplitCrew {
+            first: all("model").map(model).collect::<Result<_, _>>()?,
+        }),
+        "deploy" => Ok(PlayerCommand::Deploy {
+            model: model(one("model").unwrap_or_default())?,
+            at: point()?,
+        }),
+        "walk" => Ok(PlayerCommand::Walk {
+            path: vec![waypoint()?],
+        }),
+        "charge" => Ok(PlayerCommand::Charge { to: waypoint()? }),
+        "scheme_marker" => Ok(PlayerCommand::Interact {
+            with: Interaction::MakeSchemeMarker {
+                at: point()?,
+                replacing: soulstone_engine::encounter::scheme_marker_to_replace(state, seat),
+            },
+        }),
+        other => Err(format!("{other:?} is not a way to choose")),
     }
 }
 

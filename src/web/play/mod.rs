@@ -1,0 +1,742 @@
+//! Hosted play in the browser and the API: starting a practice game, the
+//! game page with the decision it waits for as forms, and the JSON
+//! commands. The rules of who may act live in `crate::hosted`; a seat
+//! always comes from the session.
+
+pub mod command;
+pub mod words;
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use serde::{Deserialize, Serialize};
+use soulstone_engine::bot::BotKind;
+use soulstone_engine::content::crew::CrewList;
+use soulstone_engine::pending::Choice;
+use soulstone_engine::table::{Board, inches, svg};
+use soulstone_engine::{GameState, Seat, Viewer, view};
+
+use crate::error::{ApiError, AppError};
+use crate::hosted::{
+    self, BroughtList, HostedError, HostedGame, HostedStatus, PracticeRequest, SeatHolder,
+    Submitted,
+};
+use crate::web::AppState;
+use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::session::{ApiUser, CsrfForm, CurrentUser, MaybeUser};
+use command::{CommandRequest, command_from_form};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(practice_page)
+        .service(start_practice)
+        .service(game_page)
+        .service(post_command);
+}
+
+pub fn api_routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(api_game)
+        .service(api_command)
+        .service(api_facts);
+}
+
+/// Log lines the game page shows, newest last.
+const LOG_LINES: u64 = 40;
+
+impl From<HostedError> for AppError {
+    fn from(error: HostedError) -> Self {
+        match error {
+            HostedError::NotFound => AppError::NotFound,
+            HostedError::NotAPlayer => AppError::forbidden(error.to_string()),
+            HostedError::MovedOn { .. } | HostedError::Over => {
+                AppError::Conflict(error.to_string())
+            }
+            HostedError::Refused(_) | HostedError::Invalid(_) => {
+                AppError::bad_request(error.to_string())
+            }
+            HostedError::Db(db) => db.into(),
+            HostedError::Corrupt { .. } => AppError::internal(error.to_string()),
+        }
+    }
+}
+
+fn now() -> chrono::NaiveDateTime {
+    chrono::Utc::now().naive_utc()
+}
+
+/// The shipped 4th edition crew lists a player may bring: (file, list).
+fn shipped_lists() -> Vec<(&'static str, CrewList)> {
+    crate::content::shipped_crews()
+        .iter()
+        .filter(|(path, _)| path.contains("m4e"))
+        .filter_map(|(path, text)| Some((*path, CrewList::parse(text).ok()?)))
+        .collect()
+}
+
+/// "content/m4e/crews/mudlark-50.txt" → "mudlark-50".
+fn list_name(path: &str) -> String {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.strip_suffix(".txt").unwrap_or(file).to_string()
+}
+
+pub struct CrewOption {
+    pub value: String,
+    pub label: String,
+}
+
+pub struct GameLine {
+    pub id: i64,
+    pub status: &'static str,
+    pub score: String,
+}
+
+#[derive(Template)]
+#[template(path = "play/practice.html")]
+struct PracticePage {
+    ctx: PageContext,
+    crews: Vec<CrewOption>,
+    games: Vec<GameLine>,
+    error: Option<String>,
+    own_list: String,
+}
+
+async fn practice_page_with(
+    ctx: PageContext,
+    user: &CurrentUser,
+    state: &web::Data<AppState>,
+    error: Option<String>,
+    own_list: String,
+) -> Result<HttpResponse, AppError> {
+    let account = user.id();
+    let rows = state
+        .with_db(move |conn| Ok(crate::db::hosted::games_of(conn, account, 20)?))
+        .await?;
+    let games = rows
+        .into_iter()
+        .map(|row| GameLine {
+            id: row.id,
+            status: row
+                .status
+                .parse::<HostedStatus>()
+                .map_or("Unknown", HostedStatus::label),
+            score: match (row.vp_a, row.vp_b) {
+                (Some(a), Some(b)) => format!("{a}–{b}"),
+                _ => String::new(),
+            },
+        })
+        .collect();
+    let crews = shipped_lists()
+        .into_iter()
+        .map(|(path, list)| CrewOption {
+            value: list_name(path),
+            label: format!(
+                "{} ({}, {} models)",
+                list.leader,
+                list.faction,
+                list.models.len() + 1
+            ),
+        })
+        .collect();
+    let page = PracticePage {
+        ctx: ctx.clone(),
+        crews,
+        games,
+        error,
+        own_list,
+    };
+    if page.error.is_some() {
+        crate::web::forms::render_invalid(&ctx, &page)
+    } else {
+        render_page(&ctx, &page)
+    }
+}
+
+#[get("/play")]
+async fn practice_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    practice_page_with(ctx, &user, &state, None, String::new()).await
+}
+
+#[post("/play/practice")]
+async fn start_practice(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    form: CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    use rand::Rng;
+    let fields = form.0;
+    let shipped = shipped_lists();
+    let mut lists: Vec<BroughtList> = Vec::new();
+    for (key, value) in &fields {
+        if key != "crew" {
+            continue;
+        }
+        let Some((path, list)) = shipped.iter().find(|(path, _)| list_name(path) == *value) else {
+            return Err(AppError::bad_request(format!(
+                "There is no crew list {value:?}."
+            )));
+        };
+        lists.push(BroughtList {
+            name: list_name(path),
+            list: list.clone(),
+        });
+    }
+    let own = fields
+        .iter()
+        .find(|(key, _)| key == "own_list")
+        .map(|(_, v)| v.trim().to_string())
+        .unwrap_or_default();
+    if !own.is_empty() {
+        match CrewList::parse(&own) {
+            Ok(list) => lists.push(BroughtList {
+                name: "my list".into(),
+                list,
+            }),
+            Err(problem) => {
+                let error = format!("Your own list could not be read: {problem}");
+                return practice_page_with(ctx, &user, &state, Some(error), own).await;
+            }
+        }
+    }
+    if lists.is_empty() {
+        let error = "Bring at least one crew: tick a list or paste your own.".to_string();
+        return practice_page_with(ctx, &user, &state, Some(error), own).await;
+    }
+    let bot = match fields
+        .iter()
+        .find(|(key, _)| key == "bot")
+        .map(|(_, v)| v.as_str())
+    {
+        Some("greedy") => BotKind::Greedy,
+        _ => BotKind::Random,
+    };
+    let mut rng = rand::rng();
+    let (bot_path, bot_list) = shipped
+        .get(rng.random_range(0..shipped.len().max(1)))
+        .cloned()
+        .ok_or_else(|| AppError::internal("no shipped crew lists"))?;
+    let request = PracticeRequest {
+        account_id: user.id(),
+        lists,
+        bot,
+        bot_lists: vec![BroughtList {
+            name: list_name(bot_path),
+            list: bot_list,
+        }],
+        seed: soulstone_engine::fairness::Bytes32(rng.random()),
+    };
+    let catalog = std::sync::Arc::clone(&state.catalog);
+    let started = state
+        .with_db(move |conn| Ok(hosted::start_practice(conn, &catalog, &request, now())))
+        .await?;
+    match started {
+        Ok(id) => Ok(HttpResponse::SeeOther()
+            .insert_header(("Location", format!("/games/{id}")))
+            .finish()),
+        Err(HostedError::Invalid(problem)) => {
+            practice_page_with(ctx, &user, &state, Some(problem), own).await
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// One form of the decision the game waits for.
+pub struct ChoiceForm {
+    /// How `command_from_form` reads it.
+    pub kind: &'static str,
+    pub label: String,
+    /// For `command`: the command as JSON.
+    pub command: String,
+    /// Cards to tick (code, name) and how many must be (0: any number).
+    pub cards: Vec<(String, String)>,
+    pub count: u8,
+    /// Models to pick from (id, name).
+    pub models: Vec<(u16, String)>,
+}
+
+impl ChoiceForm {
+    fn command(label: String, command: String) -> Self {
+        Self {
+            kind: "command",
+            label,
+            command,
+            cards: Vec::new(),
+            count: 0,
+            models: Vec::new(),
+        }
+    }
+
+    fn parts(kind: &'static str, label: String) -> Self {
+        Self {
+            kind,
+            ..Self::command(label, String::new())
+        }
+    }
+}
+
+pub struct PlayerLine {
+    pub label: String,
+    pub who: String,
+    pub vp: u8,
+    pub soulstones: u16,
+    pub hand: usize,
+    pub deck: usize,
+}
+
+pub struct ModelLine {
+    pub name: String,
+    pub side: String,
+    pub health: String,
+    pub tokens: String,
+    pub place: String,
+}
+
+#[derive(Template)]
+#[template(path = "play/game.html")]
+struct GamePage {
+    ctx: PageContext,
+    id: i64,
+    finished: bool,
+    you: Option<String>,
+    players: Vec<PlayerLine>,
+    summary: Vec<(String, String)>,
+    your_scheme: Option<String>,
+    hand: Vec<String>,
+    board: String,
+    models: Vec<ModelLine>,
+    prompt: String,
+    forms: Vec<ChoiceForm>,
+    waiting: String,
+    version: u64,
+    key: String,
+    log: Vec<String>,
+}
+
+fn holder_name(holder: SeatHolder, seat: Seat, viewer: Viewer) -> String {
+    match holder {
+        _ if viewer == Viewer::Player(seat) => "you".into(),
+        SeatHolder::Bot(BotKind::Random) => "the random bot".into(),
+        SeatHolder::Bot(BotKind::Greedy) => "the greedy bot".into(),
+        SeatHolder::Account(_) => "another player".into(),
+    }
+}
+
+fn model_names(state: &GameState, ids: &[soulstone_engine::model::ModelId]) -> Vec<(u16, String)> {
+    ids.iter()
+        .filter_map(|id| state.model(*id).map(|m| (id.0, m.card.name.clone())))
+        .collect()
+}
+
+/// The forms for the decision `seat` faces now.
+fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceForm> {
+    let viewer = Viewer::Player(seat);
+    let cards = |from: &[soulstone_engine::fate::Card]| {
+        from.iter()
+            .map(|c| (c.to_string(), c.long_name()))
+            .collect::<Vec<_>>()
+    };
+    choices
+        .iter()
+        .map(|choice| match choice {
+            Choice::Command { command } => ChoiceForm::command(
+                words::command(state, viewer, command),
+                serde_json::to_string(command).unwrap_or_default(),
+            ),
+            Choice::Entropy => ChoiceForm::parts(
+                "entropy",
+                "Cut your deck: type a few words or numbers of your own".into(),
+            ),
+            Choice::DiscardAny { from } => ChoiceForm {
+                cards: cards(from),
+                ..ChoiceForm::parts("discard_any", "Discard these (any, or none)".into())
+            },
+            Choice::DiscardCards { count, from } => ChoiceForm {
+                cards: cards(from),
+                count: *count,
+                ..ChoiceForm::parts("discard_cards", format!("Discard exactly {count}"))
+            },
+            Choice::SplitCrew { models } => ChoiceForm {
+                models: model_names(state, models),
+                ..ChoiceForm::parts(
+                    "split_crew",
+                    "Tick the models of your first group; the rest are the second".into(),
+                )
+            },
+            Choice::Deploy { models, .. } => ChoiceForm {
+                models: model_names(state, models),
+                ..ChoiceForm::parts(
+                    "deploy",
+                    "Deploy a model completely within your zone (inches from the bottom-left corner)"
+                        .into(),
+                )
+            },
+            Choice::Walk { model, inches } => ChoiceForm::parts(
+                "walk",
+                format!(
+                    "Walk {} up to {inches}\" in a straight line to",
+                    model_names(state, &[*model])
+                        .first()
+                        .map_or("", |(_, n)| n.as_str())
+                ),
+            ),
+            Choice::Charge { inches, .. } => ChoiceForm::parts(
+                "charge",
+                format!("Charge up to {inches}\" in a straight line to"),
+            ),
+            Choice::MakeSchemeMarker { .. } => ChoiceForm::parts(
+                "scheme_marker",
+                "Interact: make a scheme marker within 1\" at".into(),
+            ),
+        })
+        .collect()
+}
+
+fn game_page_data(
+    ctx: PageContext,
+    game: &HostedGame,
+    account: Option<i64>,
+    log: Vec<String>,
+) -> GamePage {
+    let state = &game.state;
+    let viewer = game.viewer_for(account);
+    let seen = view(state, viewer);
+    let you = match viewer {
+        Viewer::Player(seat) => Some(seat.label().to_string()),
+        _ => None,
+    };
+    let players = Seat::BOTH
+        .into_iter()
+        .map(|seat| {
+            let p = &seen.players[seat.index()];
+            PlayerLine {
+                label: seat.label().into(),
+                who: holder_name(game.seats[seat.index()], seat, viewer),
+                vp: p.victory_points,
+                soulstones: p.soulstones,
+                hand: p.hand_count,
+                deck: p.deck_count,
+            }
+        })
+        .collect();
+    let mut summary = Vec::new();
+    let mut your_scheme = None;
+    if let Some(encounter) = &seen.encounter {
+        let setup = &encounter.setup;
+        summary.push(("Turn".into(), encounter.turn.to_string()));
+        summary.push(("Attacker".into(), setup.attacker.label().into()));
+        summary.push(("Strategy".into(), setup.strategy.name.clone()));
+        summary.push(("Deployment".into(), format!("{:?}", setup.deployment)));
+        summary.push(("Scheme pool".into(), setup.scheme_pool.join(", ")));
+        if let Some(crews) = &encounter.crews {
+            summary.push(("Crews".into(), format!("A: {}; B: {}", crews[0], crews[1])));
+        }
+        if let Viewer::Player(seat) = viewer {
+            your_scheme = encounter.schemes[seat.index()]
+                .as_ref()
+                .and_then(|held| held.value.as_ref())
+                .map(|held| match held.target {
+                    Some(target) => format!(
+                        "{} (target: {})",
+                        held.name,
+                        state
+                            .model(target)
+                            .map_or("unknown", |m| m.card.name.as_str())
+                    ),
+                    None => held.name.clone(),
+                });
+        }
+    }
+    let hand = match viewer {
+        Viewer::Player(seat) => seen.players[seat.index()]
+            .hand
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .map(|c| c.long_name())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let table = state.table();
+    let board = svg::render(&Board::new(&table, state.edition), &[]);
+    let models = state
+        .models
+        .iter()
+        .map(|m| ModelLine {
+            name: m.card.name.clone(),
+            side: m.owner.label().into(),
+            health: format!("{}/{}", m.health, m.card.max_health),
+            tokens: m
+                .tokens
+                .iter()
+                .map(|(token, n)| format!("{token} {n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            place: match (&m.placement, m.in_play()) {
+                (_, false) => "out of play".into(),
+                (Some(p), true) => format!("({:.1}, {:.1})", inches(p.at.x), inches(p.at.y)),
+                (None, true) => "not deployed".into(),
+            },
+        })
+        .collect();
+    let (prompt, forms) = match (&seen.decision, viewer) {
+        (Some(decision), Viewer::Player(seat)) if decision.seat == seat && !game.state.ended => (
+            decision.prompt.clone(),
+            forms_for(state, seat, &decision.choices),
+        ),
+        _ => (String::new(), Vec::new()),
+    };
+    let waiting = if state.ended {
+        "The game is over.".to_string()
+    } else {
+        seen.waiting_for
+            .iter()
+            .map(|seat| holder_name(game.seats[seat.index()], *seat, viewer))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    GamePage {
+        ctx,
+        id: game.id,
+        finished: game.status == HostedStatus::Finished,
+        you,
+        players,
+        summary,
+        your_scheme,
+        hand,
+        board,
+        models,
+        prompt,
+        forms,
+        waiting,
+        version: state.version,
+        key: hex::encode(rand::random::<[u8; 16]>()),
+        log,
+    }
+}
+
+#[get("/games/{id}")]
+async fn game_page(
+    ctx: PageContext,
+    user: MaybeUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let account = user.0.as_ref().map(|u| u.id());
+    let (game, facts) = state
+        .with_db(move |conn| {
+            let game = hosted::load(conn, id)?;
+            let after = game.state.version.saturating_sub(LOG_LINES);
+            let facts = hosted::facts_after(conn, id, after)?;
+            Ok((game, facts))
+        })
+        .await?;
+    let viewer = game.viewer_for(account);
+    let log = facts
+        .iter()
+        .map(|(seq, fact)| format!("{seq}. {}", words::fact(&game.state, viewer, fact)))
+        .collect();
+    render_page(&ctx, &game_page_data(ctx.clone(), &game, account, log))
+}
+
+#[post("/games/{id}/command")]
+async fn post_command(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let here = format!("/games/{id}");
+    let fields = form.0;
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let version: u64 = field("version").parse().map_err(|_| {
+        AppError::bad_request("The form lacks the game's version: reload the page.")
+    })?;
+    let key = field("key");
+    if key.is_empty() || key.len() > command::MAX_IDEMPOTENCY_KEY {
+        return Err(AppError::bad_request(
+            "The form lacks its key: reload the page.",
+        ));
+    }
+    let account = user.id();
+    let outcome = state
+        .with_db(move |conn| {
+            let game = hosted::load(conn, id)?;
+            let seat = game.seat_of(account).ok_or(HostedError::NotAPlayer)?;
+            let command = match command_from_form(&fields, &game.state, seat) {
+                Ok(command) => command,
+                Err(problem) => return Ok(Err(problem)),
+            };
+            Ok(Ok(hosted::submit(
+                conn,
+                id,
+                account,
+                version,
+                &key,
+                command,
+                now(),
+            )))
+        })
+        .await?;
+    let submitted = match outcome {
+        Ok(submitted) => submitted,
+        Err(problem) => {
+            return Ok(redirect_with_flash(
+                &state,
+                &here,
+                FlashLevel::Error,
+                problem,
+            ));
+        }
+    };
+    Ok(match submitted {
+        Ok(_) => HttpResponse::SeeOther()
+            .insert_header(("Location", here))
+            .finish(),
+        Err(HostedError::MovedOn { .. }) => redirect_with_flash(
+            &state,
+            &here,
+            FlashLevel::Warning,
+            "The game moved on before your choice arrived: here it is now. Choose again.",
+        ),
+        Err(HostedError::Refused(reason)) => redirect_with_flash(
+            &state,
+            &here,
+            FlashLevel::Error,
+            format!("Not allowed: {reason}"),
+        ),
+        Err(other) => return Err(other.into()),
+    })
+}
+
+/// A game as the API shows it to the caller.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct GameResponse {
+    pub id: i64,
+    pub status: String,
+    /// The caller's seat, if they play in it.
+    pub seat: Option<Seat>,
+    pub view: soulstone_engine::View,
+}
+
+#[get("/games/{id}")]
+async fn api_game(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let account = user.id();
+    let game = state
+        .with_db(move |conn| Ok(hosted::load(conn, id)?))
+        .await?;
+    let viewer = game.viewer_for(Some(account));
+    Ok(HttpResponse::Ok().json(GameResponse {
+        id,
+        status: game.status.code().into(),
+        seat: game.seat_of(account),
+        view: view(&game.state, viewer),
+    }))
+}
+
+/// What a command did, for the API.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct CommandResponse {
+    pub version: u64,
+    /// True when this key was applied before (nothing new happened).
+    pub repeated: bool,
+    /// The facts it added, as the caller may see them.
+    pub facts: Vec<serde_json::Value>,
+}
+
+#[post("/games/{id}/commands")]
+async fn api_command(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let request =
+        CommandRequest::from_json(&body).map_err(|e| AppError::bad_request(e.to_string()))?;
+    let account = user.id();
+    let (submitted, seat) = state
+        .with_db(move |conn| {
+            let submitted = hosted::submit(
+                conn,
+                id,
+                account,
+                request.version,
+                &request.idempotency_key,
+                request.command,
+                now(),
+            )?;
+            let seat = hosted::load(conn, id)?.seat_of(account);
+            Ok((submitted, seat))
+        })
+        .await?;
+    let viewer = seat.map_or(Viewer::Spectator, Viewer::Player);
+    Ok(HttpResponse::Ok().json(match submitted {
+        Submitted::Applied { version, facts } => CommandResponse {
+            version,
+            repeated: false,
+            facts: facts.iter().map(|f| f.for_viewer(viewer)).collect(),
+        },
+        Submitted::Repeated { version } => CommandResponse {
+            version,
+            repeated: true,
+            facts: Vec::new(),
+        },
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct FactsQuery {
+    #[serde(default)]
+    pub after: u64,
+}
+
+/// One fact of the log as the caller may see it.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct NumberedFact {
+    pub seq: u64,
+    pub fact: serde_json::Value,
+}
+
+#[get("/games/{id}/facts")]
+async fn api_facts(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<FactsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let after = query.after;
+    let account = user.id();
+    let (viewer, facts) = state
+        .with_db(move |conn| {
+            let game = hosted::load(conn, id)?;
+            Ok((
+                game.viewer_for(Some(account)),
+                hosted::facts_after(conn, id, after)?,
+            ))
+        })
+        .await?;
+    let facts: Vec<NumberedFact> = facts
+        .into_iter()
+        .map(|(seq, fact)| NumberedFact {
+            seq,
+            fact: fact.for_viewer(viewer),
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(facts))
+}

@@ -1,0 +1,151 @@
+//! Commands and facts in words for the game page: what a button does, and
+//! the log a player reads. Both read the JSON forms the engine already
+//! defines, so a new command or fact reads sensibly without a new case
+//! here; the cases below only name models, cards and seats.
+
+use serde_json::Value;
+use soulstone_engine::model::ModelId;
+use soulstone_engine::{Event, GameState, PlayerCommand, Seat, Viewer};
+
+/// "declare_trigger" → "Declare trigger".
+fn humanise(tag: &str) -> String {
+    let spaced = tag.replace('_', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn model_name(state: &GameState, id: u64) -> String {
+    u16::try_from(id)
+        .ok()
+        .and_then(|id| state.model(ModelId(id)))
+        .map_or_else(|| format!("model {id}"), |m| m.card.name.clone())
+}
+
+fn seat_name(seat: &str, viewer: Viewer) -> String {
+    let seat = match seat {
+        "a" => Seat::A,
+        "b" => Seat::B,
+        other => return other.to_string(),
+    };
+    if viewer == Viewer::Player(seat) {
+        "you".into()
+    } else {
+        seat.label().into()
+    }
+}
+
+/// A card written "13R" as "13 of Rams".
+fn card_name(code: &str) -> String {
+    code.parse::<soulstone_engine::fate::Card>()
+        .map_or_else(|_| code.to_string(), |card| card.long_name())
+}
+
+/// The details of a command or fact worth reading, in its fields' order.
+fn details(
+    state: &GameState,
+    viewer: Viewer,
+    fields: &serde_json::Map<String, Value>,
+) -> Vec<String> {
+    let mut parts = Vec::new();
+    for (key, value) in fields {
+        let text = match (key.as_str(), value) {
+            ("type", _) => continue,
+            ("model" | "target" | "actor" | "attacker" | "defender", Value::Number(n)) => {
+                n.as_u64().map(|id| model_name(state, id))
+            }
+            ("seat" | "to" | "by" | "winner", Value::String(s)) if s.len() == 1 => {
+                Some(seat_name(s, viewer))
+            }
+            ("card", Value::String(code)) => Some(card_name(code)),
+            // A card only its owner sees.
+            ("card", Value::Object(hidden)) => Some(
+                hidden
+                    .get("value")
+                    .and_then(Value::as_str)
+                    .map_or_else(|| "a card".to_string(), card_name),
+            ),
+            ("cards", Value::Array(cards)) => Some(
+                cards
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(card_name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            (
+                "action" | "name" | "scheme" | "choice" | "token" | "zone" | "what" | "strategy",
+                Value::String(s),
+            ) => Some(s.clone()),
+            ("scheme", Value::Object(held)) => match held.get("value") {
+                Some(Value::Object(scheme)) => {
+                    scheme.get("name").and_then(Value::as_str).map(String::from)
+                }
+                _ => Some("a secret scheme".into()),
+            },
+            ("amount" | "damage" | "group" | "turn" | "count", Value::Number(n)) => {
+                Some(format!("{key} {n}"))
+            }
+            ("marker", Value::Number(n)) => Some(format!("marker {n}")),
+            ("signature", Value::Bool(true)) => Some("as a signature action".into()),
+            ("with", Value::Object(inner)) => inner
+                .get("type")
+                .and_then(Value::as_str)
+                .map(humanise)
+                .map(|s| s.to_lowercase()),
+            _ => None,
+        };
+        if let Some(text) = text.filter(|t| !t.is_empty()) {
+            parts.push(text);
+        }
+    }
+    parts
+}
+
+fn sentence(state: &GameState, viewer: Viewer, json: &Value) -> String {
+    let Value::Object(fields) = json else {
+        return json.to_string();
+    };
+    let tag = fields.get("type").and_then(Value::as_str).unwrap_or("step");
+    let parts = details(state, viewer, fields);
+    if parts.is_empty() {
+        humanise(tag)
+    } else {
+        format!("{}: {}", humanise(tag), parts.join(", "))
+    }
+}
+
+/// What a command's button says.
+pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> String {
+    match command {
+        PlayerCommand::Contribute { .. } => "Cut your deck".into(),
+        PlayerCommand::Pass => "Pass".into(),
+        PlayerCommand::Activate { model } => {
+            format!("Activate {}", model_name(state, u64::from(model.0)))
+        }
+        PlayerCommand::TakeAction {
+            action,
+            target,
+            signature,
+        } => {
+            let mut text = action.clone();
+            if let Some(target) = target {
+                text.push_str(&format!(" → {}", model_name(state, u64::from(target.0))));
+            }
+            if *signature {
+                text.push_str(" (signature)");
+            }
+            text
+        }
+        other => serde_json::to_value(other)
+            .map(|json| sentence(state, viewer, &json))
+            .unwrap_or_default(),
+    }
+}
+
+/// A fact as the log shows it to `viewer` (already redacted for them).
+pub fn fact(state: &GameState, viewer: Viewer, fact: &Event) -> String {
+    sentence(state, viewer, &fact.for_viewer(viewer))
+}
