@@ -21,3 +21,29 @@
     }
   });
 })();
+
+// Live updates: when the game moves on, the page reloads to show it,
+// unless the player is part way through filling in a form, who is told
+// instead. Without scripts, the Reload link does the same.
+(function () {
+  "use strict";
+  var live = document.querySelector("[data-stream]");
+  if (!live || !window.EventSource) return;
+  var editing = false;
+  document.querySelectorAll(".choices input, .choices select").forEach(function (field) {
+    field.addEventListener("input", function () { editing = true; });
+  });
+  var source = new EventSource(live.getAttribute("data-stream"));
+  var pending = null;
+  source.addEventListener("fact", function () {
+    if (pending) return;
+    pending = setTimeout(function () {
+      if (editing) {
+        live.textContent = "The game has moved on. Reload the page to see it.";
+      } else {
+        source.close();
+        window.location.reload();
+      }
+    }, 300);
+  });
+})();

@@ -211,3 +211,15 @@ pub fn insert_command(
         .execute(conn)?;
     Ok(())
 }
+
+/// The games changed since `since` (updated_at), with their versions: how
+/// an instance learns of commands another instance accepted.
+pub fn changed_since(
+    conn: &mut DbConnection,
+    since: NaiveDateTime,
+) -> Result<Vec<(i64, i64)>, DbError> {
+    Ok(hosted_games::table
+        .filter(hosted_games::updated_at.gt(since))
+        .select((hosted_games::id, hosted_games::version))
+        .load(conn)?)
+}

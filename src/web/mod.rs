@@ -51,6 +51,8 @@ pub struct AppState {
     pub public_pages: Arc<page_cache::PublicPageCache>,
     /// The stat cards this instance plays with (shipped plus the operator's).
     pub catalog: Arc<soulstone_engine::content::Catalog>,
+    /// Wakes the live streams of a game whose log grew.
+    pub game_updates: play::live::GameUpdates,
 }
 
 impl AppState {
@@ -73,6 +75,7 @@ impl AppState {
             // The shipped cards, which the tests keep loading cleanly; the
             // server replaces them with the operator's set (`with_catalog`).
             catalog: Arc::new(crate::content::load_for_server(None).unwrap_or_default()),
+            game_updates: play::live::GameUpdates::default(),
         }
     }
 
@@ -103,6 +106,7 @@ impl AppState {
             host,
         };
         actix_web::rt::spawn(sender.run());
+        actix_web::rt::spawn(self.game_updates.clone().watch(self.db.clone()));
         let db = self.db.clone();
         actix_web::rt::spawn(async move {
             // Housekeeping: forget revocations of expired tokens, old throttle

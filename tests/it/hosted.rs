@@ -18,6 +18,8 @@ use soulstone::db::Db;
 
 both_backends!(
     a_practice_game_is_started_and_played_from_the_pages_and_the_api,
+    the_stream_resumes_without_a_gap_or_a_repeat,
+    a_move_on_one_instance_reaches_a_spectator_on_another,
     a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands,
     two_simultaneous_commands_at_one_version_apply_once,
     a_whole_practice_game_played_through_submit_ends_and_replays,
@@ -448,4 +450,147 @@ async fn a_practice_game_is_started_and_played_from_the_pages_and_the_api(backen
     assert_only_own_secrets(&facts, None, "a spectator's log");
     let (_, page) = browser.get_text("/play").await;
     assert!(page.contains(&format!("/games/{id}")) && page.contains("Finished"));
+}
+
+/// Reads server-sent events until `want` facts have come: (id, data).
+async fn read_facts(
+    response: &mut reqwest::Response,
+    buffer: &mut String,
+    want: usize,
+) -> Vec<(u64, serde_json::Value)> {
+    let mut facts = Vec::new();
+    while facts.len() < want {
+        if let Some(end) = buffer.find("\n\n") {
+            let event: String = buffer.drain(..end + 2).collect();
+            let mut id = None;
+            let mut data = None;
+            for line in event.lines() {
+                if let Some(v) = line.strip_prefix("id: ") {
+                    id = v.parse::<u64>().ok();
+                } else if let Some(v) = line.strip_prefix("data: ") {
+                    data = serde_json::from_str(v).ok();
+                }
+            }
+            if let (Some(id), Some(data)) = (id, data) {
+                facts.push((id, data));
+            }
+            continue;
+        }
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), response.chunk())
+            .await
+            .expect("a fact within 10 s")
+            .expect("the stream reads")
+            .expect("the stream is open");
+        buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+    }
+    facts
+}
+
+/// Starts a practice game through the page; returns its id.
+async fn start_from_the_page(browser: &crate::support::TestClient) -> i64 {
+    let started = browser
+        .post_form(
+            "/play/practice",
+            &[("crew", "lamplighters-50"), ("bot", "random")],
+        )
+        .await;
+    assert_eq!(started.status().as_u16(), 303);
+    id_after(&location(&started), "/games/")
+}
+
+/// Plays one command for seat A through the API; returns the new version.
+async fn play_one(app: &TestApp, api: &crate::support::ApiClient, id: i64, n: u64) -> u64 {
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .await;
+    let body = serde_json::json!({
+        "version": game.state.version,
+        "idempotency_key": format!("live-{n}"),
+        "command": a_legal_command(&game.state, n),
+    });
+    let (status, reply) = api.post(&format!("/games/{id}/commands"), body).await;
+    assert_eq!(status, 200, "{reply}");
+    reply["version"].as_u64().unwrap()
+}
+
+async fn the_stream_resumes_without_a_gap_or_a_repeat(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, browser) = app.user("player@example.org", "Player").await;
+    let api = app.api_client("player@example.org").await;
+    let id = start_from_the_page(&browser).await;
+    let mut version = 0;
+    for n in 100..200 {
+        version = play_one(&app, &api, id, n).await;
+        if version > 30 {
+            break;
+        }
+    }
+    assert!(version > 30);
+
+    // From the start, then the connection drops part way.
+    let mut first = browser.get(&format!("/games/{id}/events?after=0")).await;
+    assert_eq!(first.status().as_u16(), 200);
+    assert!(
+        first.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    let mut buffer = String::new();
+    let seen = read_facts(&mut first, &mut buffer, 5).await;
+    drop(first);
+    let last = seen.last().unwrap().0;
+    // Reconnecting with the last id it saw: the rest of the log, once each.
+    let resumed = browser
+        .http
+        .get(browser.url(&format!("/games/{id}/events?after=0")))
+        .header("Last-Event-ID", last.to_string())
+        .send()
+        .await
+        .unwrap();
+    let mut resumed = resumed;
+    let mut buffer = String::new();
+    let rest = read_facts(&mut resumed, &mut buffer, (version - last) as usize).await;
+    // A move made now reaches the open stream.
+    let moved_to = play_one(&app, &api, id, 1).await;
+    let new = read_facts(&mut resumed, &mut buffer, (moved_to - version) as usize).await;
+    let ids: Vec<u64> = seen
+        .iter()
+        .chain(&rest)
+        .chain(&new)
+        .map(|(id, _)| *id)
+        .collect();
+    assert_eq!(ids, (1..=moved_to).collect::<Vec<_>>(), "no gap, no repeat");
+    for (_, fact) in seen.iter().chain(&rest).chain(&new) {
+        assert_only_own_secrets(fact, Some("a"), "the player's stream");
+    }
+}
+
+async fn a_move_on_one_instance_reaches_a_spectator_on_another(backend: Backend) {
+    let first = TestApp::spawn(backend).await;
+    let second = TestApp::spawn_on(
+        first.db.share(),
+        crate::support::MailSetup::SmtpAt(first.smtp.url()),
+    )
+    .await;
+    let (_, browser) = first.user("player@example.org", "Player").await;
+    let api = first.api_client("player@example.org").await;
+    let id = start_from_the_page(&browser).await;
+    let version = first
+        .with_conn(move |conn| hosted::load(conn, id).unwrap().state.version)
+        .await;
+    // A spectator (signed out) watches on the second instance.
+    let watcher = crate::support::TestClient::new(&second.address);
+    let mut stream = watcher
+        .get(&format!("/games/{id}/events?after={version}"))
+        .await;
+    assert_eq!(stream.status().as_u16(), 200);
+    let moved_to = play_one(&first, &api, id, 2).await;
+    let mut buffer = String::new();
+    let facts = read_facts(&mut stream, &mut buffer, (moved_to - version) as usize).await;
+    let ids: Vec<u64> = facts.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, (version + 1..=moved_to).collect::<Vec<_>>());
+    for (_, fact) in &facts {
+        assert_only_own_secrets(fact, None, "a spectator's stream");
+    }
 }

@@ -4,6 +4,7 @@
 //! always comes from the session.
 
 pub mod command;
+pub mod live;
 pub mod words;
 
 use actix_web::{HttpResponse, get, post, web};
@@ -29,6 +30,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(practice_page)
         .service(start_practice)
         .service(game_page)
+        .service(live::stream)
         .service(post_command);
 }
 
@@ -598,6 +600,9 @@ async fn post_command(
             ));
         }
     };
+    if matches!(submitted, Ok(Submitted::Applied { .. })) {
+        state.game_updates.announce(id);
+    }
     Ok(match submitted {
         Ok(_) => HttpResponse::SeeOther()
             .insert_header(("Location", here))
@@ -684,6 +689,9 @@ async fn api_command(
             Ok((submitted, seat))
         })
         .await?;
+    if matches!(submitted, Submitted::Applied { .. }) {
+        state.game_updates.announce(id);
+    }
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Player);
     Ok(HttpResponse::Ok().json(match submitted {
         Submitted::Applied { version, facts } => CommandResponse {

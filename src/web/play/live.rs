@@ -1,0 +1,180 @@
+//! Live updates: a server-sent events stream per game and viewer, each
+//! fact redacted for that viewer on the server, its number as the event
+//! id so a reconnecting browser resumes where it left off (Last-Event-ID).
+//!
+//! A stream wakes when its game changes. A command accepted by this
+//! instance announces it at once; a watcher polls the database a few times
+//! a second for games other instances changed (one query per instance,
+//! however many streams are open), so several instances share live games
+//! on either backend.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use actix_web::{HttpRequest, HttpResponse, get, web};
+use tokio::sync::broadcast;
+
+use crate::error::AppError;
+use crate::hosted;
+use crate::web::AppState;
+use crate::web::session::MaybeUser;
+
+/// How often an instance looks for games other instances changed.
+const WATCH_EVERY: Duration = Duration::from_millis(250);
+/// How far back each look reaches, for commits that land while a look is
+/// under way and for small differences between the instances' clocks.
+const WATCH_OVERLAP: chrono::Duration = chrono::Duration::seconds(3);
+/// A comment line keeps an idle stream open through proxies.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// Facts sent in one chunk at most (a stream starting from 0 catches up in
+/// several).
+const FACTS_PER_CHUNK: usize = 500;
+
+/// Game ids whose log grew, for the streams of this instance.
+#[derive(Clone)]
+pub struct GameUpdates {
+    sender: broadcast::Sender<i64>,
+}
+
+impl Default for GameUpdates {
+    fn default() -> Self {
+        Self {
+            sender: broadcast::channel(4096).0,
+        }
+    }
+}
+
+impl GameUpdates {
+    /// Wakes the streams of game `id`.
+    pub fn announce(&self, id: i64) {
+        // No stream listening is not an error.
+        let _ = self.sender.send(id);
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<i64> {
+        self.sender.subscribe()
+    }
+
+    /// Announces the games other instances changed, until the system ends.
+    pub async fn watch(self, db: crate::db::Db) {
+        let mut seen: HashMap<i64, i64> = HashMap::new();
+        let mut interval = tokio::time::interval(WATCH_EVERY);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            interval.tick().await;
+            let since = chrono::Utc::now().naive_utc() - WATCH_OVERLAP;
+            let db = db.clone();
+            let changed = web::block(move || {
+                let mut conn = db.conn()?;
+                crate::db::hosted::changed_since(&mut conn, since)
+            })
+            .await;
+            let Ok(Ok(changed)) = changed else {
+                // The database is away for a moment; the next look retries.
+                continue;
+            };
+            for (id, version) in changed {
+                if seen.insert(id, version) != Some(version) {
+                    self.announce(id);
+                }
+            }
+            // Forget games that stopped changing, so the map stays small.
+            if seen.len() > 10_000 {
+                seen.clear();
+            }
+        }
+    }
+}
+
+/// Waits until game `id` may have changed (or the channel lagged, which
+/// means it may have).
+async fn changed(receiver: &mut broadcast::Receiver<i64>, id: i64) {
+    loop {
+        match receiver.recv().await {
+            Ok(changed) if changed == id => return,
+            Ok(_) => {}
+            Err(broadcast::error::RecvError::Lagged(_)) => return,
+            Err(broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
+        }
+    }
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub struct StreamQuery {
+    /// The last fact the page already shows.
+    #[serde(default)]
+    pub after: u64,
+}
+
+/// `GET /games/{id}/events`: the game's facts after `after` (or after the
+/// Last-Event-ID a reconnecting browser sends), then each new one.
+#[get("/games/{id}/events")]
+pub async fn stream(
+    req: HttpRequest,
+    user: MaybeUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<StreamQuery>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let resume = req
+        .headers()
+        .get("Last-Event-ID")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let after = resume.unwrap_or(query.after);
+    let account = user.0.as_ref().map(|u| u.id());
+    let viewer = state
+        .with_db(move |conn| Ok(hosted::load(conn, id)?.viewer_for(account)))
+        .await?;
+    // Subscribed before the first read, so no change falls in between.
+    let receiver = state.game_updates.subscribe();
+    let db = state.db.clone();
+    let facts =
+        futures_util::stream::unfold((after, receiver), move |(mut after, mut receiver)| {
+            let db = db.clone();
+            async move {
+                loop {
+                    let read = {
+                        let db = db.clone();
+                        web::block(move || {
+                            let mut conn = db.conn()?;
+                            hosted::facts_after(&mut conn, id, after)
+                        })
+                        .await
+                    };
+                    let facts = match read {
+                        Ok(Ok(facts)) => facts,
+                        // The stream ends; the browser reconnects from its
+                        // last id.
+                        _ => return None,
+                    };
+                    if !facts.is_empty() {
+                        let mut chunk = String::new();
+                        for (seq, fact) in facts.iter().take(FACTS_PER_CHUNK) {
+                            let data = fact.for_viewer(viewer).to_string();
+                            chunk.push_str(&format!("id: {seq}\nevent: fact\ndata: {data}\n\n"));
+                            after = *seq;
+                        }
+                        let bytes = web::Bytes::from(chunk);
+                        return Some((Ok::<_, actix_web::Error>(bytes), (after, receiver)));
+                    }
+                    if tokio::time::timeout(KEEP_ALIVE, changed(&mut receiver, id))
+                        .await
+                        .is_err()
+                    {
+                        let ping = web::Bytes::from_static(b": keep-alive\n\n");
+                        return Some((Ok(ping), (after, receiver)));
+                    }
+                }
+            }
+        });
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-cache"))
+        // Not compressed: a compressor would hold events back.
+        .insert_header(actix_web::http::header::ContentEncoding::Identity)
+        // Proxies must pass each event on as it comes.
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(facts))
+}
