@@ -5,7 +5,10 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::schema::{hosted_game_commands, hosted_game_facts, hosted_game_snapshots, hosted_games};
+use super::schema::{
+    digital_pairings, hosted_game_commands, hosted_game_facts, hosted_game_snapshots, hosted_games,
+    pairing_crews,
+};
 use super::{DbConnection, DbError};
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable)]
@@ -221,5 +224,115 @@ pub fn changed_since(
     Ok(hosted_games::table
         .filter(hosted_games::updated_at.gt(since))
         .select((hosted_games::id, hosted_games::version))
+        .load(conn)?)
+}
+
+/// The hosted game deciding an event pairing, if it has started.
+pub fn find_by_pairing(
+    conn: &mut DbConnection,
+    pairing_game_id: i64,
+) -> Result<Option<HostedGameRow>, DbError> {
+    Ok(hosted_games::table
+        .filter(hosted_games::pairing_game_id.eq(pairing_game_id))
+        .select(HostedGameRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Marks a pairing as played in the browser; false if it already was.
+pub fn mark_digital(
+    conn: &mut DbConnection,
+    pairing_game_id: i64,
+    by: Option<i64>,
+    now: NaiveDateTime,
+) -> Result<bool, DbError> {
+    // Checked first, then inserted, in the caller's write transaction. A
+    // concurrent mark slipping in between makes a duplicate key: SQLite
+    // reads it as marked; PostgreSQL ends the transaction with an error,
+    // keeping nothing of it, and the organiser's retry finds it marked.
+    if is_digital(conn, pairing_game_id)? {
+        return Ok(false);
+    }
+    let inserted = diesel::insert_into(digital_pairings::table)
+        .values((
+            digital_pairings::pairing_game_id.eq(pairing_game_id),
+            digital_pairings::marked_by.eq(by),
+            digital_pairings::marked_at.eq(now),
+        ))
+        .execute(conn);
+    match inserted.map_err(DbError::from) {
+        Ok(n) => Ok(n == 1),
+        Err(error) if error.is_unique_violation() => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
+pub fn is_digital(conn: &mut DbConnection, pairing_game_id: i64) -> Result<bool, DbError> {
+    let count: i64 = digital_pairings::table
+        .filter(digital_pairings::pairing_game_id.eq(pairing_game_id))
+        .count()
+        .get_result(conn)?;
+    Ok(count > 0)
+}
+
+/// Of these pairings, those played in the browser, with their hosted game
+/// once it has started.
+pub fn digital_among(
+    conn: &mut DbConnection,
+    pairing_game_ids: &[i64],
+) -> Result<Vec<(i64, Option<i64>)>, DbError> {
+    let marked: Vec<i64> = digital_pairings::table
+        .filter(digital_pairings::pairing_game_id.eq_any(pairing_game_ids))
+        .select(digital_pairings::pairing_game_id)
+        .load(conn)?;
+    let started: Vec<(Option<i64>, i64)> = hosted_games::table
+        .filter(hosted_games::pairing_game_id.eq_any(pairing_game_ids))
+        .select((hosted_games::pairing_game_id, hosted_games::id))
+        .load(conn)?;
+    Ok(marked
+        .into_iter()
+        .map(|pairing| {
+            let hosted = started
+                .iter()
+                .find(|(p, _)| *p == Some(pairing))
+                .map(|(_, id)| *id);
+            (pairing, hosted)
+        })
+        .collect())
+}
+
+/// Stores (or replaces) the lists `seat` brings to a pairing.
+pub fn set_pairing_crews(
+    conn: &mut DbConnection,
+    pairing_game_id: i64,
+    seat: &str,
+    lists: &str,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::delete(
+        pairing_crews::table
+            .filter(pairing_crews::pairing_game_id.eq(pairing_game_id))
+            .filter(pairing_crews::seat.eq(seat)),
+    )
+    .execute(conn)?;
+    diesel::insert_into(pairing_crews::table)
+        .values((
+            pairing_crews::pairing_game_id.eq(pairing_game_id),
+            pairing_crews::seat.eq(seat),
+            pairing_crews::lists.eq(lists),
+            pairing_crews::submitted_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The lists brought to a pairing so far: (seat, lists as JSON).
+pub fn pairing_crews(
+    conn: &mut DbConnection,
+    pairing_game_id: i64,
+) -> Result<Vec<(String, String)>, DbError> {
+    Ok(pairing_crews::table
+        .filter(pairing_crews::pairing_game_id.eq(pairing_game_id))
+        .select((pairing_crews::seat, pairing_crews::lists))
         .load(conn)?)
 }

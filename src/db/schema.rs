@@ -276,6 +276,23 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    digital_pairings (pairing_game_id) {
+        pairing_game_id -> BigInt,
+        marked_by -> Nullable<BigInt>,
+        marked_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    pairing_crews (pairing_game_id, seat) {
+        pairing_game_id -> BigInt,
+        seat -> Text,
+        lists -> Text,
+        submitted_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(registrations -> events (event_id));
 diesel::joinable!(rounds -> events (event_id));
 diesel::joinable!(games -> rounds (round_id));
@@ -302,4 +319,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     hosted_game_facts,
     hosted_game_snapshots,
     hosted_game_commands,
+    digital_pairings,
+    pairing_crews,
 );

@@ -4,6 +4,7 @@
 
 pub mod cache;
 pub mod demo;
+pub mod digital;
 pub mod input;
 pub mod manage;
 pub mod notify;

@@ -741,3 +741,55 @@ pub fn record_open_game(
         db_events::find_game(conn, game.id)?.ok_or(EventError::NotFound)
     })
 }
+
+/// The final VP of a game played in the browser become its result: the
+/// engine adjudicated it, so no one confirms it ("reported by the
+/// engine" in the history). A result the organisers already settled is
+/// left alone. Organisers correct an engine's result as any other.
+pub fn record_engine_result(
+    conn: &mut DbConnection,
+    game_id: i64,
+    vp: [(i32, i32); 2],
+    now: chrono::NaiveDateTime,
+) -> Result<(), EventError> {
+    let game = db_events::find_game(conn, game_id)?.ok_or(EventError::NotFound)?;
+    if !matches!(
+        game.status.as_str(),
+        GAME_PENDING | GAME_REPORTED | GAME_DISPUTED
+    ) {
+        return Ok(());
+    }
+    let fields = ResultFields {
+        a_strategy_vp: Some(vp[0].0),
+        a_scheme_vp: Some(vp[0].1),
+        b_strategy_vp: Some(vp[1].0),
+        b_scheme_vp: Some(vp[1].1),
+        ..ResultFields::default()
+    };
+    let before = (game.status != GAME_PENDING).then(|| result_json(&ResultFields::of(&game)));
+    if !db_events::write_result(
+        conn,
+        game.id,
+        game.version,
+        Some(&fields),
+        GAME_CONFIRMED,
+        Some(None),
+        Some(None),
+        Some(None),
+        now,
+    )? {
+        return Err(stale());
+    }
+    db_events::record_result_change(
+        conn,
+        game.id,
+        game.event_id,
+        None,
+        "reported by the engine",
+        before.as_deref(),
+        Some(&result_json(&fields)),
+        Some("Played in the browser; the rules engine adjudicated the game."),
+        now,
+    )?;
+    Ok(())
+}

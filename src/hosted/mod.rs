@@ -34,6 +34,8 @@ const MAX_BOT_COMMANDS: usize = 5_000;
 pub enum HostedKind {
     /// Against the engine's bots; no event.
     Practice,
+    /// An event pairing the organisers had played in the browser.
+    Event,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr)]
@@ -68,6 +70,8 @@ pub enum SeatHolder {
 pub struct HostedGame {
     pub id: i64,
     pub kind: HostedKind,
+    /// The event pairing it decides, if any.
+    pub pairing_game_id: Option<i64>,
     pub status: HostedStatus,
     pub seats: [SeatHolder; 2],
     pub state: GameState,
@@ -137,7 +141,7 @@ impl Submitted {
 }
 
 /// A crew list a player brings, under a name of their choosing.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct BroughtList {
     pub name: String,
     pub list: CrewList,
@@ -179,12 +183,46 @@ pub fn start_practice(
         SeatHolder::Account(request.account_id),
         SeatHolder::Bot(request.bot),
     ];
-    create(conn, HostedKind::Practice, seats, setup, now)
+    create(conn, HostedKind::Practice, None, seats, setup, now)
+}
+
+/// Starts the game deciding an event pairing, once both players have
+/// brought their crews (`events::digital` says when).
+pub fn start_for_pairing(
+    conn: &mut DbConnection,
+    catalog: &Catalog,
+    pairing_game_id: i64,
+    accounts: [i64; 2],
+    lists: [&[BroughtList]; 2],
+    seed: Bytes32,
+    now: NaiveDateTime,
+) -> Result<i64, HostedError> {
+    let brought = lists.map(|lists| {
+        lists
+            .iter()
+            .map(|b| Brought {
+                name: &b.name,
+                list: &b.list,
+            })
+            .collect::<Vec<_>>()
+    });
+    let setup = new_encounter(catalog, [&brought[0], &brought[1]], seed, None)
+        .map_err(|e| HostedError::Invalid(e.to_string()))?;
+    let seats = accounts.map(SeatHolder::Account);
+    create(
+        conn,
+        HostedKind::Event,
+        Some(pairing_game_id),
+        seats,
+        setup,
+        now,
+    )
 }
 
 fn create(
     conn: &mut DbConnection,
     kind: HostedKind,
+    pairing_game_id: Option<i64>,
     seats: [SeatHolder; 2],
     setup: NewGame,
     now: NaiveDateTime,
@@ -208,7 +246,7 @@ fn create(
             conn,
             &NewHostedGame {
                 kind: kind.into(),
-                pairing_game_id: None,
+                pairing_game_id,
                 seat_a_account_id: account(Seat::A),
                 seat_b_account_id: account(Seat::B),
                 seat_a_bot: bot(Seat::A),
@@ -224,7 +262,7 @@ fn create(
         )?;
         let mut facts = Vec::new();
         play_bots(id, &seats, &mut state, &mut facts)?;
-        store(conn, id, 0, &state, &facts, now)?;
+        store(conn, id, pairing_game_id, 0, &state, &facts, now)?;
         Ok(id)
     })
 }
@@ -272,6 +310,7 @@ fn row_to_game(conn: &mut DbConnection, row: HostedGameRow) -> Result<HostedGame
     Ok(HostedGame {
         id,
         kind,
+        pairing_game_id: row.pairing_game_id,
         status,
         seats,
         state,
@@ -366,7 +405,7 @@ pub fn submit(
         let mut facts = soulstone_engine::execute(&mut state, &submission)
             .map_err(|e| HostedError::Refused(e.to_string()))?;
         play_bots(id, &game.seats, &mut state, &mut facts)?;
-        store(conn, id, from, &state, &facts, now)?;
+        store(conn, id, game.pairing_game_id, from, &state, &facts, now)?;
         db_hosted::insert_command(
             conn,
             id,
@@ -410,6 +449,19 @@ pub fn submit(
     }
 }
 
+/// Each crew's (strategy, scheme) VP at the end. VP an ability gave count
+/// with the strategy's, so the two add up to the crew's total.
+fn final_vp(state: &GameState) -> [(i32, i32); 2] {
+    Seat::BOTH.map(|seat| {
+        let total = i32::from(state.player(seat).victory_points);
+        let scheme = state
+            .encounter
+            .as_deref()
+            .map_or(0, |e| i32::from(e.scheme_vp[seat.index()]));
+        (total - scheme, scheme)
+    })
+}
+
 /// Lets the bots in `seats` decide while the game waits for them.
 fn play_bots(
     id: i64,
@@ -451,9 +503,11 @@ fn play_bots(
 
 /// Writes `facts` (which took the game from `from` to `state.version`),
 /// a snapshot when one is due, and moves the row on if no one else has.
+/// A game that decides an event pairing reports its final VP there.
 fn store(
     conn: &mut DbConnection,
     id: i64,
+    pairing_game_id: Option<i64>,
     from: u64,
     state: &GameState,
     facts: &[Event],
@@ -494,6 +548,10 @@ fn store(
     if to_seq / SNAPSHOT_EVERY > from_seq / SNAPSHOT_EVERY {
         let json = serde_json::to_string(state).map_err(|e| bad(e.to_string()))?;
         db_hosted::insert_snapshot(conn, id, to_seq, &json)?;
+    }
+    if let (true, Some(pairing)) = (state.ended, pairing_game_id) {
+        crate::events::results::record_engine_result(conn, pairing, final_vp(state), now)
+            .map_err(|e| bad(format!("its result could not be recorded: {e}")))?;
     }
     Ok(())
 }

@@ -17,6 +17,7 @@ use crate::support::{TestApp, extract_input_value, id_after, location};
 use soulstone::db::Db;
 
 both_backends!(
+    a_digital_round_is_played_in_the_browser_and_reports_its_results,
     a_practice_game_is_started_and_played_from_the_pages_and_the_api,
     the_stream_resumes_without_a_gap_or_a_repeat,
     a_move_on_one_instance_reaches_a_spectator_on_another,
@@ -593,4 +594,160 @@ async fn a_move_on_one_instance_reaches_a_spectator_on_another(backend: Backend)
     for (_, fact) in &facts {
         assert_only_own_secrets(fact, None, "a spectator's stream");
     }
+}
+
+async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backend: Backend) {
+    use crate::events::{create_event, event_body, set_status};
+    let app = TestApp::spawn(backend).await;
+    let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
+    let to = app.api_client("to@example.org").await;
+    let event = create_event(&to, event_body("Digital Cup")).await;
+    set_status(&to, event, "registration").await;
+    let mut browsers = Vec::new();
+    let mut apis = Vec::new();
+    for (email, name) in [("ann@example.org", "Ann"), ("bo@example.org", "Bo")] {
+        let (_, browser) = app.user(email, name).await;
+        let api = app.api_client(email).await;
+        let (code, body) = api
+            .post(&format!("/events/{event}/register"), serde_json::json!({}))
+            .await;
+        assert_eq!(code, 201, "{body}");
+        let (code, _) = to
+            .post(
+                &format!("/events/{event}/players/{}/check-in", body["id"]),
+                serde_json::json!({"checked_in": true}),
+            )
+            .await;
+        assert!(code < 300);
+        browsers.push(browser);
+        apis.push(api);
+    }
+    set_status(&to, event, "running").await;
+    let (code, body) = to
+        .post(&format!("/events/{event}/rounds"), serde_json::json!({}))
+        .await;
+    assert!(code == 201 || code == 200, "{body}");
+    let (code, body) = to
+        .post(
+            &format!("/events/{event}/rounds/1/publish"),
+            serde_json::json!({}),
+        )
+        .await;
+    assert!(code < 300, "{body}");
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let table = &round["tables"][0];
+    let pairing = table["game"].as_i64().unwrap();
+
+    // The organiser has the round played in the browser.
+    let marked = to_browser
+        .post_form(&format!("/events/{event}/rounds/1/digital"), &[])
+        .await;
+    assert_eq!(marked.status().as_u16(), 303);
+    let (_, page) = browsers[0]
+        .get_text(&format!("/events/{event}/rounds/1"))
+        .await;
+    assert!(
+        page.contains(&format!("/events/{event}/games/{pairing}/play")),
+        "{page}"
+    );
+
+    // Each brings crews; the game starts when both are in. A stranger may not.
+    let play = format!("/events/{event}/games/{pairing}/play");
+    let crews = format!("/events/{event}/games/{pairing}/crews");
+    let refused = to_browser
+        .post_form(&crews, &[("crew", "mudlark-50")])
+        .await;
+    assert_eq!(refused.status().as_u16(), 403);
+    let first = browsers[0]
+        .post_form(&crews, &[("crew", "mudlark-50"), ("crew", "tidewright-50")])
+        .await;
+    assert_eq!(location(&first), play);
+    let (status, waiting) = browsers[1].get_text(&play).await;
+    assert_eq!(status, 200);
+    assert!(
+        waiting.contains("crews brought") && waiting.contains("not brought yet"),
+        "{waiting}"
+    );
+    // B's page says A's crews are in, never which ("You brought" is only
+    // ever the viewer's own).
+    assert!(!waiting.contains("You brought"), "B sees A's lists");
+    let second = browsers[1]
+        .post_form(&crews, &[("crew", "hollowmarch-50")])
+        .await;
+    let started = location(&second);
+    let hosted_id = id_after(&started, "/games/");
+    assert_eq!(location(&browsers[0].get(&play).await), started);
+
+    // Both play it out through the API, each for their own seat.
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    let mut seat_api = std::collections::HashMap::new();
+    for (i, api) in apis.iter().enumerate() {
+        let (_, me) = api.get("/me").await;
+        let account = me["id"].as_i64().unwrap();
+        let seat = game.seat_of(account).expect("each player has a seat");
+        seat_api.insert(seat, i);
+    }
+    for n in 0..40_000u64 {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished {
+            break;
+        }
+        let pending = soulstone_engine::pending(&game.state);
+        let seat = pending.decisions.first().expect("someone decides").seat;
+        let command = Bot::new(BotKind::Random, seat, n)
+            .decide(&game.state)
+            .expect("a legal command");
+        let body = serde_json::json!({
+            "version": game.state.version,
+            "idempotency_key": format!("d-{n}"),
+            "command": command,
+        });
+        let api = &apis[seat_api[&seat]];
+        let (status, reply) = api
+            .post(&format!("/games/{hosted_id}/commands"), body)
+            .await;
+        assert_eq!(status, 200, "{reply}");
+        assert_only_own_secrets(
+            &reply,
+            Some(if seat == Seat::A { "a" } else { "b" }),
+            "a player's facts",
+        );
+    }
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    assert_eq!(game.status, HostedStatus::Finished);
+    let vp = |seat: Seat| i64::from(game.state.player(seat).victory_points);
+
+    // The result is in the event, confirmed, with nobody typing it.
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let table = &round["tables"][0];
+    assert_eq!(table["status"], "confirmed", "{table}");
+    let score = table["score"].to_string();
+    assert!(
+        score.contains(&format!("\"a_vp\":{}", vp(Seat::A)))
+            && score.contains(&format!("\"b_vp\":{}", vp(Seat::B))),
+        "{score} vs {} {}",
+        vp(Seat::A),
+        vp(Seat::B)
+    );
+    let (code, standings) = to.get(&format!("/events/{event}/standings")).await;
+    assert_eq!(code, 200);
+    assert!(standings.to_string().contains("Ann"));
+    let history = app
+        .with_conn(move |conn| {
+            use diesel::prelude::*;
+            use soulstone::db::schema::result_changes;
+            result_changes::table
+                .filter(result_changes::game_id.eq(pairing))
+                .select(result_changes::action)
+                .load::<String>(conn)
+                .unwrap()
+        })
+        .await;
+    assert_eq!(history, vec!["reported by the engine".to_string()]);
 }

@@ -1,4 +1,2 @@
-DROP TABLE hosted_game_commands;
-DROP TABLE hosted_game_snapshots;
-DROP TABLE hosted_game_facts;
-DROP TABLE hosted_games;
+DROP TABLE pairing_crews;
+DROP TABLE digital_pairings;

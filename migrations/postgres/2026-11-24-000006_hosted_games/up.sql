@@ -55,3 +55,23 @@ CREATE TABLE hosted_game_commands (
     created_at TIMESTAMP NOT NULL,
     PRIMARY KEY (game_id, seat, idempotency_key)
 );
+
+-- One hosted game at most decides an event pairing.
+CREATE UNIQUE INDEX hosted_games_pairing_idx ON hosted_games (pairing_game_id);
+
+-- Event pairings the organisers chose to have played in the browser.
+CREATE TABLE digital_pairings (
+    pairing_game_id BIGINT PRIMARY KEY NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    marked_by BIGINT REFERENCES accounts (id) ON DELETE SET NULL,
+    marked_at TIMESTAMP NOT NULL
+);
+
+-- The crew lists each player brings to a digital pairing (as JSON), shown
+-- to no one else; the game starts once both are in.
+CREATE TABLE pairing_crews (
+    pairing_game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat TEXT NOT NULL,
+    lists TEXT NOT NULL,
+    submitted_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (pairing_game_id, seat)
+);

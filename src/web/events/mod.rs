@@ -3,6 +3,7 @@
 //! turn requests into calls and answers into pages.
 
 pub mod api;
+mod digital;
 mod games;
 mod pages;
 mod players;
@@ -24,6 +25,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     rounds::routes(cfg);
     pages::routes(cfg);
     players::routes(cfg);
+    digital::routes(cfg);
     games::routes(cfg);
 }
 

@@ -27,6 +27,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(delete_draft)
         .service(generate_setup)
         .service(start_clock)
+        .service(play_digitally)
         .service(projector)
         .service(sheets);
 }
@@ -213,9 +214,23 @@ struct RoundPage {
     /// The signed-in player sits this round out (odd player count).
     my_bye: bool,
     missing_results: usize,
+    /// The round's pairings played in the browser.
+    digital: Vec<i64>,
 }
 
 impl RoundPage {
+    fn is_digital(&self, game_id: i64) -> bool {
+        self.digital.contains(&game_id)
+    }
+
+    /// The organisers may still have some of this round played in the
+    /// browser (4th edition, published, results to come).
+    fn may_go_digital(&self) -> bool {
+        self.view.system == crate::systems::GameSystem::Malifaux4
+            && self.round.status != "draft"
+            && self.missing_results > self.digital.len()
+    }
+
     fn clock(&self) -> String {
         clock_text(self.seconds_left)
     }
@@ -292,6 +307,13 @@ async fn round_page(
         .iter()
         .filter(|t| !rounds::is_accepted(&t.status))
         .count();
+    let ids: Vec<i64> = tables.iter().map(|t| t.game.id).collect();
+    let digital = state
+        .with_db(move |conn| Ok(crate::db::hosted::digital_among(conn, &ids)?))
+        .await?
+        .into_iter()
+        .map(|(pairing, _)| pairing)
+        .collect();
     let page = RoundPage {
         ctx: ctx.clone(),
         pairing: serde_json::from_str(&round.pairing).ok(),
@@ -310,6 +332,7 @@ async fn round_page(
         my_game,
         my_bye,
         missing_results,
+        digital,
     };
     render_page(&ctx, &page)
 }
@@ -429,6 +452,34 @@ async fn generate_setup(
         message.into(),
         move |conn, view, access, ctx| {
             rounds::generate_setup(conn, view, access, number, per_table, ctx)?;
+            Ok(None)
+        },
+    )
+    .await
+}
+
+#[post("/events/{id}/rounds/{number}/digital")]
+async fn play_digitally(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    _form: CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    act(
+        &state,
+        &user,
+        id,
+        round_path(id, number),
+        "These games are played in the browser: each player brings their crews from the game's page, and the result reports itself.".into(),
+        move |conn, view, access, ctx| {
+            let (marked, skipped) =
+                crate::events::digital::play_round_digitally(conn, view, access, number, ctx)?;
+            if marked == 0 && skipped > 0 {
+                return Err(EventError::Conflict(format!(
+                    "No game could be moved to the browser: {skipped} have a player without an account."
+                )));
+            }
             Ok(None)
         },
     )

@@ -125,18 +125,7 @@ async fn practice_page_with(
             },
         })
         .collect();
-    let crews = shipped_lists()
-        .into_iter()
-        .map(|(path, list)| CrewOption {
-            value: list_name(path),
-            label: format!(
-                "{} ({}, {} models)",
-                list.leader,
-                list.faction,
-                list.models.len() + 1
-            ),
-        })
-        .collect();
+    let crews = crew_options();
     let page = PracticePage {
         ctx: ctx.clone(),
         crews,
@@ -149,6 +138,68 @@ async fn practice_page_with(
     } else {
         render_page(&ctx, &page)
     }
+}
+
+/// The crews a player brings, from the crews fieldset
+/// (`templates/play/crews_fieldset.html`): ticked shipped lists and a
+/// pasted list. Also gives back the pasted text, to show again; on a
+/// problem, the message and that text.
+pub(crate) fn brought_from_form(
+    fields: &[(String, String)],
+) -> Result<(Vec<BroughtList>, String), (String, String)> {
+    let shipped = shipped_lists();
+    let own = fields
+        .iter()
+        .find(|(key, _)| key == "own_list")
+        .map(|(_, v)| v.trim().to_string())
+        .unwrap_or_default();
+    let mut lists: Vec<BroughtList> = Vec::new();
+    for (key, value) in fields {
+        if key != "crew" {
+            continue;
+        }
+        let Some((path, list)) = shipped.iter().find(|(path, _)| list_name(path) == *value) else {
+            return Err((format!("There is no crew list {value:?}."), own));
+        };
+        lists.push(BroughtList {
+            name: list_name(path),
+            list: list.clone(),
+        });
+    }
+    if !own.is_empty() {
+        match CrewList::parse(&own) {
+            Ok(list) => lists.push(BroughtList {
+                name: "my list".into(),
+                list,
+            }),
+            Err(problem) => {
+                return Err((format!("Your own list could not be read: {problem}"), own));
+            }
+        }
+    }
+    if lists.is_empty() {
+        return Err((
+            "Bring at least one crew: tick a list or paste your own.".into(),
+            own,
+        ));
+    }
+    Ok((lists, own))
+}
+
+/// The shipped lists as the crews fieldset offers them.
+pub(crate) fn crew_options() -> Vec<CrewOption> {
+    shipped_lists()
+        .into_iter()
+        .map(|(path, list)| CrewOption {
+            value: list_name(path),
+            label: format!(
+                "{} ({}, {} models)",
+                list.leader,
+                list.faction,
+                list.models.len() + 1
+            ),
+        })
+        .collect()
 }
 
 #[get("/play")]
@@ -169,43 +220,11 @@ async fn start_practice(
 ) -> Result<HttpResponse, AppError> {
     use rand::Rng;
     let fields = form.0;
+    let (lists, own) = match brought_from_form(&fields) {
+        Ok(read) => read,
+        Err((error, own)) => return practice_page_with(ctx, &user, &state, Some(error), own).await,
+    };
     let shipped = shipped_lists();
-    let mut lists: Vec<BroughtList> = Vec::new();
-    for (key, value) in &fields {
-        if key != "crew" {
-            continue;
-        }
-        let Some((path, list)) = shipped.iter().find(|(path, _)| list_name(path) == *value) else {
-            return Err(AppError::bad_request(format!(
-                "There is no crew list {value:?}."
-            )));
-        };
-        lists.push(BroughtList {
-            name: list_name(path),
-            list: list.clone(),
-        });
-    }
-    let own = fields
-        .iter()
-        .find(|(key, _)| key == "own_list")
-        .map(|(_, v)| v.trim().to_string())
-        .unwrap_or_default();
-    if !own.is_empty() {
-        match CrewList::parse(&own) {
-            Ok(list) => lists.push(BroughtList {
-                name: "my list".into(),
-                list,
-            }),
-            Err(problem) => {
-                let error = format!("Your own list could not be read: {problem}");
-                return practice_page_with(ctx, &user, &state, Some(error), own).await;
-            }
-        }
-    }
-    if lists.is_empty() {
-        let error = "Bring at least one crew: tick a list or paste your own.".to_string();
-        return practice_page_with(ctx, &user, &state, Some(error), own).await;
-    }
     let bot = match fields
         .iter()
         .find(|(key, _)| key == "bot")

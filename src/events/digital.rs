@@ -1,0 +1,259 @@
+//! Rounds played in the browser: the organisers mark a round's pairings as
+//! digital; each player brings their crew lists, secret until both are in;
+//! then the pairing's hosted game starts, and its final VP become the
+//! result by themselves (`hosted`, `results::record_engine_result`).
+
+use diesel::prelude::*;
+use soulstone_engine::content::Catalog;
+use soulstone_engine::content::crew::MAX_LIST_MODELS;
+use soulstone_engine::fairness::Bytes32;
+
+use super::rounds::GAME_PENDING;
+use super::{Access, Ctx, EventError, EventView};
+use crate::db::events::{self as db_events, GameRow};
+use crate::db::hosted as db_hosted;
+use crate::db::{DbConnection, WriteTransaction};
+use crate::hosted::{self, BroughtList};
+use crate::systems::GameSystem;
+
+/// Lists one player may bring to a pairing.
+pub const MAX_BROUGHT_LISTS: usize = 5;
+
+/// Where a digital pairing stands, as one of its players (or staff) sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DigitalState {
+    /// Played at a table, reported as usual.
+    NotDigital,
+    /// Waiting for crews: whether each side has brought theirs, and the
+    /// names of the lists the viewer brought (only their own).
+    Waiting {
+        brought: [bool; 2],
+        mine: Vec<String>,
+    },
+    /// The hosted game is under way (or over).
+    Started { hosted_game_id: i64 },
+}
+
+/// Marks the round's pairings (byes and settled results aside, and games
+/// whose players have no account to play with) as played in the browser.
+/// Returns how many were marked and how many could not be.
+pub fn play_round_digitally(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    number: i32,
+    ctx: &Ctx<'_>,
+) -> Result<(usize, usize), EventError> {
+    if !access.is_staff() {
+        return Err(EventError::Forbidden(
+            "Only the organisers can have a round played in the browser.".into(),
+        ));
+    }
+    if view.system != GameSystem::Malifaux4 {
+        return Err(EventError::Conflict(
+            "Only Malifaux 4th edition games can be played in the browser so far.".into(),
+        ));
+    }
+    conn.write_transaction(|conn| {
+        let round = db_events::list_rounds(conn, view.id())?
+            .into_iter()
+            .find(|r| r.number == number)
+            .ok_or(EventError::NotFound)?;
+        if round.status == "draft" {
+            return Err(EventError::Conflict(
+                "Publish the round first: its pairings may still change.".into(),
+            ));
+        }
+        let (mut marked, mut skipped) = (0, 0);
+        for game in db_events::games_of_round(conn, round.id)? {
+            let Some(player_b) = game.player_b else {
+                continue;
+            };
+            if game.status != GAME_PENDING {
+                continue;
+            }
+            let mut has_account = |id| -> Result<bool, EventError> {
+                Ok(db_events::find_registration(conn, id)?
+                    .and_then(|r| r.account_id)
+                    .is_some())
+            };
+            if !has_account(game.player_a)? || !has_account(player_b)? {
+                skipped += 1;
+                continue;
+            }
+            if db_hosted::mark_digital(conn, game.id, access.account_id(), ctx.now)? {
+                marked += 1;
+            }
+        }
+        Ok((marked, skipped))
+    })
+}
+
+fn game_in(conn: &mut DbConnection, view: &EventView, game_id: i64) -> Result<GameRow, EventError> {
+    db_events::find_game(conn, game_id)?
+        .filter(|g| g.event_id == view.id())
+        .ok_or(EventError::NotFound)
+}
+
+fn seat_of(access: &Access, game: &GameRow) -> Option<&'static str> {
+    let registration = access.registration.as_ref()?.id;
+    if registration == game.player_a {
+        Some("a")
+    } else if Some(registration) == game.player_b {
+        Some("b")
+    } else {
+        None
+    }
+}
+
+fn state_of(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    seat: Option<&str>,
+) -> Result<DigitalState, EventError> {
+    if !db_hosted::is_digital(conn, game.id)? {
+        return Ok(DigitalState::NotDigital);
+    }
+    if let Some(row) = db_hosted::find_by_pairing(conn, game.id)? {
+        return Ok(DigitalState::Started {
+            hosted_game_id: row.id,
+        });
+    }
+    let mut brought = [false; 2];
+    let mut mine = Vec::new();
+    for (side, json) in db_hosted::pairing_crews(conn, game.id)? {
+        let index = usize::from(side == "b");
+        brought[index] = true;
+        if Some(side.as_str()) == seat {
+            let lists: Vec<BroughtList> = serde_json::from_str(&json)
+                .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))?;
+            mine = lists.into_iter().map(|l| l.name).collect();
+        }
+    }
+    Ok(DigitalState::Waiting { brought, mine })
+}
+
+/// Where a pairing stands for the viewer.
+pub fn digital_state(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    game_id: i64,
+) -> Result<DigitalState, EventError> {
+    let game = game_in(conn, view, game_id)?;
+    state_of(conn, &game, seat_of(access, &game))
+}
+
+/// What a player brings to a digital pairing.
+#[derive(Debug, Clone)]
+pub struct Bringing {
+    pub lists: Vec<BroughtList>,
+    /// The server seed of the game, if this starts it (random in a real
+    /// game; committed to before either player's cut).
+    pub seed: Bytes32,
+}
+
+/// A player brings their crew lists to a digital pairing (replacing any
+/// they brought before the game started). Each is checked against the
+/// hiring rules. Once both players' are in, the game starts.
+pub fn bring_crews(
+    conn: &mut DbConnection,
+    catalog: &Catalog,
+    view: &EventView,
+    access: &Access,
+    game_id: i64,
+    bringing: Bringing,
+    ctx: &Ctx<'_>,
+) -> Result<DigitalState, EventError> {
+    let Bringing { lists, seed } = bringing;
+    if lists.is_empty() || lists.len() > MAX_BROUGHT_LISTS {
+        return Err(EventError::Invalid(vec![(
+            "crew",
+            format!("Bring 1 to {MAX_BROUGHT_LISTS} crew lists."),
+        )]));
+    }
+    for brought in &lists {
+        if brought.list.models.len() > MAX_LIST_MODELS {
+            return Err(EventError::Invalid(vec![(
+                "crew",
+                "That list is far too long.".into(),
+            )]));
+        }
+        if let Err(problems) = brought.list.hire(catalog) {
+            let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            return Err(EventError::Invalid(vec![(
+                "crew",
+                format!("{}: {}", brought.name, text.join("; ")),
+            )]));
+        }
+        if i32::from(brought.list.size) != view.event.encounter_size {
+            return Err(EventError::Invalid(vec![(
+                "crew",
+                format!(
+                    "{} is hired for {} soulstones; this event plays {}.",
+                    brought.name, brought.list.size, view.event.encounter_size
+                ),
+            )]));
+        }
+    }
+    let json = serde_json::to_string(&lists)
+        .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))?;
+    conn.write_transaction(|conn| {
+        // Touching the pairing's row first makes two players bringing
+        // their crews at once take turns, so the second sees the first's
+        // and the game starts exactly once.
+        diesel::update(crate::db::schema::games::table.find(game_id))
+            .set(crate::db::schema::games::updated_at.eq(ctx.now))
+            .execute(conn)?;
+        let game = game_in(conn, view, game_id)?;
+        let seat = seat_of(access, &game).ok_or_else(|| {
+            EventError::Forbidden("Only the two players of this game bring crews to it.".into())
+        })?;
+        match state_of(conn, &game, Some(seat))? {
+            DigitalState::NotDigital => {
+                return Err(EventError::Conflict(
+                    "This game is played at a table, not in the browser.".into(),
+                ));
+            }
+            DigitalState::Started { .. } => {
+                return Err(EventError::Conflict(
+                    "The game has started: the crews are chosen.".into(),
+                ));
+            }
+            DigitalState::Waiting { .. } => {}
+        }
+        db_hosted::set_pairing_crews(conn, game.id, seat, &json, ctx.now)?;
+        let stored = db_hosted::pairing_crews(conn, game.id)?;
+        let find = |side: &str| -> Result<Option<Vec<BroughtList>>, EventError> {
+            stored
+                .iter()
+                .find(|(s, _)| s == side)
+                .map(|(_, json)| {
+                    serde_json::from_str(json)
+                        .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))
+                })
+                .transpose()
+        };
+        let (Some(a), Some(b)) = (find("a")?, find("b")?) else {
+            return state_of(conn, &game, Some(seat));
+        };
+        let mut account = |registration: Option<i64>| -> Result<i64, EventError> {
+            registration
+                .map(|id| db_events::find_registration(conn, id))
+                .transpose()?
+                .flatten()
+                .and_then(|r| r.account_id)
+                .ok_or_else(|| {
+                    EventError::Conflict("Both players need an account to play here.".into())
+                })
+        };
+        let accounts = [account(Some(game.player_a))?, account(game.player_b)?];
+        let hosted_game_id =
+            hosted::start_for_pairing(conn, catalog, game.id, accounts, [&a, &b], seed, ctx.now)
+                .map_err(|e| match e {
+                    hosted::HostedError::Db(db) => EventError::Db(db),
+                    other => EventError::Conflict(other.to_string()),
+                })?;
+        Ok(DigitalState::Started { hosted_game_id })
+    })
+}

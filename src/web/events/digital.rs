@@ -1,0 +1,152 @@
+//! A digital pairing's page before its game starts: each player brings
+//! their crews; once both are in, it leads to the game.
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+
+use super::{actor_of, ctx_of, service_ctx};
+use crate::error::AppError;
+use crate::events::digital::{self, DigitalState};
+use crate::events::{self, EventError};
+use crate::web::AppState;
+use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::play::{CrewOption, brought_from_form, crew_options};
+use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(play_page).service(bring_crews);
+}
+
+#[derive(Template)]
+#[template(path = "events/digital.html")]
+struct DigitalPage {
+    ctx: PageContext,
+    event_id: i64,
+    event_name: String,
+    game_id: i64,
+    a: String,
+    b: String,
+    brought: [bool; 2],
+    mine: Vec<String>,
+    plays: bool,
+    crews: Vec<CrewOption>,
+    own_list: String,
+}
+
+fn play_path(id: i64, game: i64) -> String {
+    format!("/events/{id}/games/{game}/play")
+}
+
+#[get("/events/{id}/games/{game}/play")]
+async fn play_page(
+    ctx: PageContext,
+    user: MaybeUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, game_id) = path.into_inner();
+    let actor = actor_of(user.0.as_deref());
+    let (view, access, game, state_now, names) = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            let state_now = digital::digital_state(conn, &view, &access, game_id)?;
+            let game = crate::db::events::find_game(conn, game_id)?.ok_or(AppError::NotFound)?;
+            let mut names = Vec::new();
+            for registration in std::iter::once(game.player_a).chain(game.player_b) {
+                let name = crate::db::events::find_registration(conn, registration)?
+                    .map(|r| r.display_name)
+                    .unwrap_or_default();
+                names.push(name);
+            }
+            Ok((view, access, game, state_now, names))
+        })
+        .await?;
+    let (brought, mine) = match state_now {
+        DigitalState::NotDigital => return Err(AppError::NotFound),
+        DigitalState::Started { hosted_game_id } => {
+            return Ok(HttpResponse::SeeOther()
+                .insert_header(("Location", format!("/games/{hosted_game_id}")))
+                .finish());
+        }
+        DigitalState::Waiting { brought, mine } => (brought, mine),
+    };
+    let plays = access
+        .registration
+        .as_ref()
+        .is_some_and(|r| r.id == game.player_a || Some(r.id) == game.player_b);
+    let page = DigitalPage {
+        ctx: ctx.clone(),
+        event_id: id,
+        event_name: view.event.name.clone(),
+        game_id,
+        a: names.first().cloned().unwrap_or_default(),
+        b: names.get(1).cloned().unwrap_or_default(),
+        brought,
+        mine,
+        plays,
+        crews: crew_options(),
+        own_list: String::new(),
+    };
+    render_page(&ctx, &page)
+}
+
+#[post("/events/{id}/games/{game}/crews")]
+async fn bring_crews(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    form: CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    let (id, game_id) = path.into_inner();
+    let back = play_path(id, game_id);
+    let lists = match brought_from_form(&form.0) {
+        Ok((lists, _)) => lists,
+        Err((problem, _)) => {
+            return Ok(redirect_with_flash(
+                &state,
+                &back,
+                FlashLevel::Error,
+                problem,
+            ));
+        }
+    };
+    let actor = actor_of(Some(&user));
+    let (now, base_url) = ctx_of(&state);
+    let catalog = std::sync::Arc::clone(&state.catalog);
+    let seed = soulstone_engine::fairness::Bytes32(rand::random());
+    let outcome = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            Ok(digital::bring_crews(
+                conn,
+                &catalog,
+                &view,
+                &access,
+                game_id,
+                digital::Bringing { lists, seed },
+                &service_ctx(now, &base_url),
+            ))
+        })
+        .await?;
+    Ok(match outcome {
+        Ok(DigitalState::Started { hosted_game_id }) => {
+            state.game_updates.announce(hosted_game_id);
+            redirect_with_flash(
+                &state,
+                &format!("/games/{hosted_game_id}"),
+                FlashLevel::Success,
+                "Both crews are in: the game has started.",
+            )
+        }
+        Ok(_) => redirect_with_flash(
+            &state,
+            &back,
+            FlashLevel::Success,
+            "Your crews are in. The game starts when your opponent's are.",
+        ),
+        Err(err @ (EventError::Invalid(_) | EventError::Conflict(_))) => {
+            redirect_with_flash(&state, &back, FlashLevel::Error, err.to_string())
+        }
+        Err(err) => return Err(err.into()),
+    })
+}
