@@ -14,7 +14,7 @@ use soulstone_engine::content::Catalog;
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::encounter::{Brought, new_encounter};
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::log::{LOG_FORMAT, RULES_VERSION};
+use soulstone_engine::log::{GameLog, LOG_FORMAT, RULES_VERSION};
 use soulstone_engine::state::NewGame;
 use soulstone_engine::{Event, GameState, PlayerCommand, Seat, Submission, Viewer};
 
@@ -107,6 +107,8 @@ pub enum HostedError {
     Refused(String),
     #[error("the game is over")]
     Over,
+    #[error("the game is not over yet")]
+    NotOver,
     /// What the player asked for cannot start a game (a crew list, say).
     #[error("{0}")]
     Invalid(String),
@@ -368,6 +370,48 @@ pub fn facts_after(
             Ok((u64::try_from(seq).unwrap_or_default(), fact))
         })
         .collect()
+}
+
+/// A finished game's log, for replays, downloads and verification: every
+/// fact in full (the game is over and its seed revealed), but of the crews
+/// each player brought only the one they hired: the others stay theirs, as
+/// they may bring them to another game.
+pub fn finished_log(conn: &mut DbConnection, id: i64) -> Result<GameLog, HostedError> {
+    let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
+    if row.status != HostedStatus::Finished.code() {
+        return Err(HostedError::NotOver);
+    }
+    let bad = corrupt(id);
+    let mut setup: NewGame = serde_json::from_str(&row.setup).map_err(|e| bad(e.to_string()))?;
+    let facts: Vec<Event> = facts_after(conn, id, 0)?
+        .into_iter()
+        .map(|(_, fact)| fact)
+        .collect();
+    let hired: Option<[String; 2]> = facts.iter().find_map(|fact| match fact {
+        Event::DeclarationsRevealed {
+            what: soulstone_engine::encounter::Declaration::Crew,
+            choices,
+        } => Some(choices.clone()),
+        _ => None,
+    });
+    if let Some(encounter) = setup.encounter.as_mut() {
+        for (offers, hired) in encounter.offers.iter_mut().zip(
+            hired
+                .iter()
+                .flat_map(|h| h.iter().map(Some))
+                .chain(std::iter::repeat(None)),
+        ) {
+            if let Some(list) = offers.value.as_mut() {
+                list.retain(|offer| Some(&offer.name) == hired);
+            }
+        }
+    }
+    Ok(GameLog {
+        log_format: u32::try_from(row.log_format).unwrap_or_default(),
+        rules_version: u32::try_from(row.rules_version).unwrap_or_default(),
+        setup,
+        facts,
+    })
 }
 
 /// A player's command, from the seat their account holds. Applied once per

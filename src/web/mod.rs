@@ -184,7 +184,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::scope("/api/v1")
                 .configure(api::routes)
                 .configure(events::api::routes)
-                .configure(play::api_routes)
+                .configure(play::api::routes)
                 .default_service(web::to(api_not_found)),
         );
 }

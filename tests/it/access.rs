@@ -140,6 +140,44 @@ const MATRIX: &[Case] = &[
     // Events. The fixture: {event} is running with round 1 published; the
     // player plays {game}; the other player is registered but not in it;
     // {draft} is a draft event; the judge judges both.
+    // Hosted play. {hosted} is the player's practice game, under way.
+    case(Get, "/play", SIGNED_IN_200),
+    with_body(
+        Post,
+        "/play/practice",
+        "bot=random",
+        [303, 422, 422, 422, 422, 422],
+    ),
+    case(Get, "/games/{hosted}", ALL_200),
+    case(Get, "/games/{hosted}/events?after=999999", ALL_200),
+    case(Get, "/games/{missing}", [404; 6]),
+    // Replays, logs and verification wait for the end.
+    case(Get, "/games/{hosted}/replay", [409; 6]),
+    case(Get, "/games/{hosted}/log.json", [409; 6]),
+    case(Get, "/games/{hosted}/verify", [409; 6]),
+    // Only the player sends commands (this one is unreadable: a flash).
+    with_body(
+        Post,
+        "/games/{hosted}/command",
+        "version=0&key=k&kind=command&command=x",
+        [303, 303, 403, 403, 403, 403],
+    ),
+    case(
+        ApiGet,
+        "/api/v1/games/{hosted}",
+        [401, 200, 200, 200, 200, 200],
+    ),
+    case(
+        ApiGet,
+        "/api/v1/games/{hosted}/facts",
+        [401, 200, 200, 200, 200, 200],
+    ),
+    with_body(
+        ApiPost,
+        "/api/v1/games/{hosted}/commands",
+        r#"{"version": 999999, "idempotency_key": "k", "command": {"type": "pass"}}"#,
+        [401, 409, 403, 403, 403, 403],
+    ),
     case(Get, "/events", ALL_200),
     case(Get, "/events/new", SIGNED_IN_200),
     with_body(Post, "/events/new", "name=", [303, 422, 422, 422, 422, 422]),
@@ -239,6 +277,7 @@ const MATRIX: &[Case] = &[
         STAFF_303,
     ),
     case(Post, "/events/{event}/rounds/1/clock", STAFF_303),
+    case(Post, "/events/{event}/rounds/1/digital", STAFF_303),
     case(Get, "/events/{event}/rounds/1/projector", ALL_200),
     case(Get, "/events/{event}/rounds/1/sheets", STAFF_200),
     case(Get, "/events/{event}/games/{game}", ALL_200),
@@ -258,6 +297,15 @@ const MATRIX: &[Case] = &[
         Post,
         "/events/{event}/games/{game}/dispute",
         "version=999",
+        [303, 303, 403, 403, 403, 403],
+    ),
+    // Played at a table (its opponent has no account): nothing to bring;
+    // the player is told so, anyone else may not.
+    case(Get, "/events/{event}/games/{game}/play", [404; 6]),
+    with_body(
+        Post,
+        "/events/{event}/games/{game}/crews",
+        "crew=mudlark-50",
         [303, 303, 403, 403, 403, 403],
     ),
     case(
@@ -557,6 +605,37 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
         .unwrap()["game"]
         .as_i64()
         .unwrap();
+    let hosted = app
+        .with_conn(|conn| {
+            let player = soulstone::db::accounts::find_by_email(conn, "player@example.org")
+                .unwrap()
+                .unwrap()
+                .id;
+            let shipped = soulstone::content::shipped_crews()
+                .iter()
+                .find(|(path, _)| path.contains("m4e"))
+                .unwrap();
+            let list = soulstone::hosted::BroughtList {
+                name: "mine".into(),
+                list: soulstone_engine::content::crew::CrewList::parse(shipped.1).unwrap(),
+            };
+            let request = soulstone::hosted::PracticeRequest {
+                account_id: player,
+                lists: vec![list.clone()],
+                bot: soulstone_engine::bot::BotKind::Random,
+                bot_lists: vec![list],
+                seed: soulstone_engine::fairness::Bytes32([4; 32]),
+            };
+            let catalog = soulstone::content::load_for_server(None).unwrap();
+            soulstone::hosted::start_practice(
+                conn,
+                &catalog,
+                &request,
+                chrono::Utc::now().naive_utc(),
+            )
+            .unwrap()
+        })
+        .await;
     Fixture {
         values: vec![
             ("{missing}", "999999".into()),
@@ -565,6 +644,7 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
             ("{player_reg}", player_reg.to_string()),
             ("{game}", game.to_string()),
             ("{pool}", "access-pool".into()),
+            ("{hosted}", hosted.to_string()),
         ],
     }
 }

@@ -399,6 +399,16 @@ async fn a_practice_game_is_started_and_played_from_the_pages_and_the_api(backen
         .await;
     assert_eq!(status, 403, "a spectator sends no command");
 
+    // No log, replay or verification before the end.
+    assert_eq!(
+        browser
+            .get(&format!("/games/{id}/log.json"))
+            .await
+            .status()
+            .as_u16(),
+        409
+    );
+
     // The rest of the game through the API, the player's commands chosen
     // by the engine's bot; every response is scanned for secrets.
     let mut repeated_checked = false;
@@ -451,6 +461,40 @@ async fn a_practice_game_is_started_and_played_from_the_pages_and_the_api(backen
     assert_only_own_secrets(&facts, None, "a spectator's log");
     let (_, page) = browser.get_text("/play").await;
     assert!(page.contains(&format!("/games/{id}")) && page.contains("Finished"));
+
+    // The finished game: its log verifies, and keeps of the two lists the
+    // player brought only the one hired; the replay steps through it.
+    let response = watcher_page(&app, &format!("/games/{id}/log.json")).await;
+    let log = soulstone_engine::log::GameLog::from_json(&response).unwrap();
+    assert_eq!(log.facts.len() as u64, game.state.version);
+    log.verify().expect("the downloaded log verifies");
+    let offers = &log.setup.encounter.as_ref().unwrap().offers;
+    assert_eq!(
+        offers[0].value.as_ref().unwrap().len(),
+        1,
+        "only the hired list"
+    );
+    let (status, verified) = spectator.get_text(&format!("/games/{id}/verify")).await;
+    assert_eq!(status, 200);
+    assert!(verified.contains("matches the shuffles"), "{verified}");
+    let (status, start) = spectator.get_text(&format!("/games/{id}/replay")).await;
+    assert_eq!(status, 200);
+    assert!(start.contains("Replay: after fact 0 of"), "{start}");
+    assert!(start.contains("Next turn"));
+    let (status, middle) = browser
+        .get_text(&format!("/games/{id}/replay?at={}", game.state.version / 2))
+        .await;
+    assert_eq!(status, 200);
+    assert!(middle.contains("Previous activation") && middle.contains("Your hand"));
+    assert!(!middle.contains("name=\"kind\""), "no forms in a replay");
+}
+
+async fn watcher_page(app: &TestApp, path: &str) -> String {
+    let (status, text) = crate::support::TestClient::new(&app.address)
+        .get_text(path)
+        .await;
+    assert_eq!(status, 200, "{text}");
+    text
 }
 
 /// Reads server-sent events until `want` facts have come: (id, data).

@@ -3,41 +3,39 @@
 //! commands. The rules of who may act live in `crate::hosted`; a seat
 //! always comes from the session.
 
+pub mod api;
 pub mod command;
 pub mod live;
 pub mod words;
 
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::pending::Choice;
 use soulstone_engine::table::{Board, inches, svg};
 use soulstone_engine::{GameState, Seat, Viewer, view};
 
-use crate::error::{ApiError, AppError};
+use crate::error::AppError;
 use crate::hosted::{
     self, BroughtList, HostedError, HostedGame, HostedStatus, PracticeRequest, SeatHolder,
     Submitted,
 };
 use crate::web::AppState;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
-use crate::web::session::{ApiUser, CsrfForm, CurrentUser, MaybeUser};
-use command::{CommandRequest, command_from_form};
+use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
+use command::command_from_form;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(practice_page)
         .service(start_practice)
         .service(game_page)
+        .service(replay_page)
+        .service(log_download)
+        .service(verify_page)
         .service(live::stream)
         .service(post_command);
-}
-
-pub fn api_routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(api_game)
-        .service(api_command)
-        .service(api_facts);
 }
 
 /// Log lines the game page shows, newest last.
@@ -48,7 +46,7 @@ impl From<HostedError> for AppError {
         match error {
             HostedError::NotFound => AppError::NotFound,
             HostedError::NotAPlayer => AppError::forbidden(error.to_string()),
-            HostedError::MovedOn { .. } | HostedError::Over => {
+            HostedError::MovedOn { .. } | HostedError::Over | HostedError::NotOver => {
                 AppError::Conflict(error.to_string())
             }
             HostedError::Refused(_) | HostedError::Invalid(_) => {
@@ -333,6 +331,51 @@ struct GamePage {
     version: u64,
     key: String,
     log: Vec<String>,
+    /// Stepping through a finished game: where, and where to go.
+    replay: Option<ReplayNav>,
+}
+
+/// The replay's position and the positions around it (fact numbers).
+pub struct ReplayNav {
+    pub at: u64,
+    pub last: u64,
+    pub links: Vec<(&'static str, u64)>,
+}
+
+impl ReplayNav {
+    /// Turn and activation starts around `at`, and single facts.
+    fn around(facts: &[soulstone_engine::Event], at: u64) -> Self {
+        use soulstone_engine::Event;
+        let last = facts.len() as u64;
+        let starts = |wanted: fn(&Event) -> bool| -> Vec<u64> {
+            facts
+                .iter()
+                .zip(1u64..)
+                .filter(|(fact, _)| wanted(fact))
+                .map(|(_, seq)| seq)
+                .collect()
+        };
+        let turns = starts(|f| matches!(f, Event::TurnStarted { .. }));
+        let activations = starts(|f| matches!(f, Event::ActivationStarted { .. }));
+        let before = |marks: &[u64]| marks.iter().rev().copied().find(|&m| m < at);
+        let after = |marks: &[u64]| marks.iter().copied().find(|&m| m > at);
+        let mut links = vec![("Start", 0)];
+        let candidates = [
+            ("Previous turn", before(&turns)),
+            ("Previous activation", before(&activations)),
+            ("Previous fact", at.checked_sub(1)),
+            ("Next fact", (at < last).then_some(at + 1)),
+            ("Next activation", after(&activations)),
+            ("Next turn", after(&turns)),
+        ];
+        links.extend(
+            candidates
+                .into_iter()
+                .filter_map(|(label, to)| to.map(|to| (label, to))),
+        );
+        links.push(("End", last));
+        Self { at, last, links }
+    }
 }
 
 fn holder_name(holder: SeatHolder, seat: Seat, viewer: Viewer) -> String {
@@ -534,6 +577,7 @@ fn game_page_data(
         version: state.version,
         key: hex::encode(rand::random::<[u8; 16]>()),
         log,
+        replay: None,
     }
 }
 
@@ -560,6 +604,125 @@ async fn game_page(
         .map(|(seq, fact)| format!("{seq}. {}", words::fact(&game.state, viewer, fact)))
         .collect();
     render_page(&ctx, &game_page_data(ctx.clone(), &game, account, log))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ReplayQuery {
+    #[serde(default)]
+    pub at: Option<u64>,
+}
+
+/// A finished game at any fact, turn or activation, as the viewer saw it.
+#[get("/games/{id}/replay")]
+async fn replay_page(
+    ctx: PageContext,
+    user: MaybeUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<ReplayQuery>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let account = user.0.as_ref().map(|u| u.id());
+    let (game, log) = state
+        .with_db(move |conn| Ok((hosted::load(conn, id)?, hosted::finished_log(conn, id)?)))
+        .await?;
+    let at = query.at.unwrap_or(0).min(log.facts.len() as u64);
+    let mut replayed = GameState::new(log.setup.clone())
+        .map_err(|e| AppError::internal(format!("game {id}: {e}")))?;
+    let shown = usize::try_from(at).unwrap_or(usize::MAX);
+    for fact in &log.facts[..shown] {
+        soulstone_engine::apply(&mut replayed, fact);
+    }
+    let viewer = game.viewer_for(account);
+    let lines = log.facts[..shown]
+        .iter()
+        .zip(1u64..)
+        .skip(shown.saturating_sub(LOG_LINES as usize))
+        .map(|(fact, seq)| format!("{seq}. {}", words::fact(&replayed, viewer, fact)))
+        .collect();
+    let nav = ReplayNav::around(&log.facts, at);
+    let at_that_point = HostedGame {
+        state: replayed,
+        ..game
+    };
+    let mut page = game_page_data(ctx.clone(), &at_that_point, account, lines);
+    page.forms.clear();
+    page.replay = Some(nav);
+    render_page(&ctx, &page)
+}
+
+/// A finished game's whole log, for `soulstone game verify` or a program
+/// of one's own.
+#[get("/games/{id}/log.json")]
+async fn log_download(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let log = state
+        .with_db(move |conn| Ok(hosted::finished_log(conn, id)?))
+        .await?;
+    let json = serde_json::to_string(&log).map_err(AppError::internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"soulstone-game-{id}.json\""),
+        ))
+        .body(json))
+}
+
+#[derive(Template)]
+#[template(path = "play/verify.html")]
+struct VerifyPage {
+    ctx: PageContext,
+    id: i64,
+    facts: usize,
+    seed: String,
+    commitment: String,
+    cuts: Vec<String>,
+    outcome: Result<String, String>,
+}
+
+/// Replays a finished game's log and checks every card drawn or revealed
+/// against the shuffles the revealed seed and both players' cuts make.
+#[get("/games/{id}/verify")]
+async fn verify_page(
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let log = state
+        .with_db(move |conn| Ok(hosted::finished_log(conn, id)?))
+        .await?;
+    let cuts = log
+        .facts
+        .iter()
+        .filter_map(|fact| match fact {
+            soulstone_engine::Event::Contributed { seat, entropy } => {
+                Some(format!("{}: {}", seat.label(), hex::encode(entropy.0)))
+            }
+            _ => None,
+        })
+        .collect();
+    let outcome = log.verify().map_err(|e| e.to_string()).map(|state| {
+        format!(
+            "Every card drawn or revealed matches the shuffles. Final score: Player A {} VP, Player B {} VP.",
+            state.player(Seat::A).victory_points,
+            state.player(Seat::B).victory_points
+        )
+    });
+    let page = VerifyPage {
+        ctx: ctx.clone(),
+        id,
+        facts: log.facts.len(),
+        seed: hex::encode(log.setup.seed.0),
+        commitment: hex::encode(soulstone_engine::fairness::commitment(&log.setup.seed).0),
+        cuts,
+        outcome,
+    };
+    render_page(&ctx, &page)
 }
 
 #[post("/games/{id}/command")]
@@ -640,130 +803,4 @@ async fn post_command(
         ),
         Err(other) => return Err(other.into()),
     })
-}
-
-/// A game as the API shows it to the caller.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct GameResponse {
-    pub id: i64,
-    pub status: String,
-    /// The caller's seat, if they play in it.
-    pub seat: Option<Seat>,
-    pub view: soulstone_engine::View,
-}
-
-#[get("/games/{id}")]
-async fn api_game(
-    user: ApiUser,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-) -> Result<HttpResponse, ApiError> {
-    let id = path.into_inner();
-    let account = user.id();
-    let game = state
-        .with_db(move |conn| Ok(hosted::load(conn, id)?))
-        .await?;
-    let viewer = game.viewer_for(Some(account));
-    Ok(HttpResponse::Ok().json(GameResponse {
-        id,
-        status: game.status.code().into(),
-        seat: game.seat_of(account),
-        view: view(&game.state, viewer),
-    }))
-}
-
-/// What a command did, for the API.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct CommandResponse {
-    pub version: u64,
-    /// True when this key was applied before (nothing new happened).
-    pub repeated: bool,
-    /// The facts it added, as the caller may see them.
-    pub facts: Vec<serde_json::Value>,
-}
-
-#[post("/games/{id}/commands")]
-async fn api_command(
-    user: ApiUser,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    body: web::Bytes,
-) -> Result<HttpResponse, ApiError> {
-    let id = path.into_inner();
-    let request =
-        CommandRequest::from_json(&body).map_err(|e| AppError::bad_request(e.to_string()))?;
-    let account = user.id();
-    let (submitted, seat) = state
-        .with_db(move |conn| {
-            let submitted = hosted::submit(
-                conn,
-                id,
-                account,
-                request.version,
-                &request.idempotency_key,
-                request.command,
-                now(),
-            )?;
-            let seat = hosted::load(conn, id)?.seat_of(account);
-            Ok((submitted, seat))
-        })
-        .await?;
-    if matches!(submitted, Submitted::Applied { .. }) {
-        state.game_updates.announce(id);
-    }
-    let viewer = seat.map_or(Viewer::Spectator, Viewer::Player);
-    Ok(HttpResponse::Ok().json(match submitted {
-        Submitted::Applied { version, facts } => CommandResponse {
-            version,
-            repeated: false,
-            facts: facts.iter().map(|f| f.for_viewer(viewer)).collect(),
-        },
-        Submitted::Repeated { version } => CommandResponse {
-            version,
-            repeated: true,
-            facts: Vec::new(),
-        },
-    }))
-}
-
-#[derive(Debug, Deserialize)]
-pub struct FactsQuery {
-    #[serde(default)]
-    pub after: u64,
-}
-
-/// One fact of the log as the caller may see it.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct NumberedFact {
-    pub seq: u64,
-    pub fact: serde_json::Value,
-}
-
-#[get("/games/{id}/facts")]
-async fn api_facts(
-    user: ApiUser,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    query: web::Query<FactsQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let id = path.into_inner();
-    let after = query.after;
-    let account = user.id();
-    let (viewer, facts) = state
-        .with_db(move |conn| {
-            let game = hosted::load(conn, id)?;
-            Ok((
-                game.viewer_for(Some(account)),
-                hosted::facts_after(conn, id, after)?,
-            ))
-        })
-        .await?;
-    let facts: Vec<NumberedFact> = facts
-        .into_iter()
-        .map(|(seq, fact)| NumberedFact {
-            seq,
-            fact: fact.for_viewer(viewer),
-        })
-        .collect();
-    Ok(HttpResponse::Ok().json(facts))
 }

@@ -1,0 +1,145 @@
+//! Hosted games in the JSON API (`docs/api.md`): the caller's view, their
+//! commands, and the log as they may read it.
+
+use actix_web::{HttpResponse, get, post, web};
+use serde::{Deserialize, Serialize};
+use soulstone_engine::{Seat, Viewer, view};
+
+use super::command::CommandRequest;
+use super::now;
+use crate::error::{ApiError, AppError};
+use crate::hosted::{self, Submitted};
+use crate::web::AppState;
+use crate::web::session::ApiUser;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(api_game)
+        .service(api_command)
+        .service(api_facts);
+}
+
+/// A game as the API shows it to the caller.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct GameResponse {
+    pub id: i64,
+    pub status: String,
+    /// The caller's seat, if they play in it.
+    pub seat: Option<Seat>,
+    pub view: soulstone_engine::View,
+}
+
+#[get("/games/{id}")]
+async fn api_game(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let account = user.id();
+    let game = state
+        .with_db(move |conn| Ok(hosted::load(conn, id)?))
+        .await?;
+    let viewer = game.viewer_for(Some(account));
+    Ok(HttpResponse::Ok().json(GameResponse {
+        id,
+        status: game.status.code().into(),
+        seat: game.seat_of(account),
+        view: view(&game.state, viewer),
+    }))
+}
+
+/// What a command did, for the API.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct CommandResponse {
+    pub version: u64,
+    /// True when this key was applied before (nothing new happened).
+    pub repeated: bool,
+    /// The facts it added, as the caller may see them.
+    pub facts: Vec<serde_json::Value>,
+}
+
+#[post("/games/{id}/commands")]
+async fn api_command(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let request =
+        CommandRequest::from_json(&body).map_err(|e| AppError::bad_request(e.to_string()))?;
+    let account = user.id();
+    let (submitted, seat) = state
+        .with_db(move |conn| {
+            let submitted = hosted::submit(
+                conn,
+                id,
+                account,
+                request.version,
+                &request.idempotency_key,
+                request.command,
+                now(),
+            )?;
+            let seat = hosted::load(conn, id)?.seat_of(account);
+            Ok((submitted, seat))
+        })
+        .await?;
+    if matches!(submitted, Submitted::Applied { .. }) {
+        state.game_updates.announce(id);
+    }
+    let viewer = seat.map_or(Viewer::Spectator, Viewer::Player);
+    Ok(HttpResponse::Ok().json(match submitted {
+        Submitted::Applied { version, facts } => CommandResponse {
+            version,
+            repeated: false,
+            facts: facts.iter().map(|f| f.for_viewer(viewer)).collect(),
+        },
+        Submitted::Repeated { version } => CommandResponse {
+            version,
+            repeated: true,
+            facts: Vec::new(),
+        },
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct FactsQuery {
+    #[serde(default)]
+    pub after: u64,
+}
+
+/// One fact of the log as the caller may see it.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct NumberedFact {
+    pub seq: u64,
+    pub fact: serde_json::Value,
+}
+
+#[get("/games/{id}/facts")]
+async fn api_facts(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    query: web::Query<FactsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let after = query.after;
+    let account = user.id();
+    let (viewer, facts) = state
+        .with_db(move |conn| {
+            let game = hosted::load(conn, id)?;
+            Ok((
+                game.viewer_for(Some(account)),
+                hosted::facts_after(conn, id, after)?,
+            ))
+        })
+        .await?;
+    let facts: Vec<NumberedFact> = facts
+        .into_iter()
+        .map(|(seq, fact)| NumberedFact {
+            seq,
+            fact: fact.for_viewer(viewer),
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(facts))
+}
