@@ -28,8 +28,45 @@ pub struct HostedGameRow {
     pub version: i64,
     pub vp_a: Option<i32>,
     pub vp_b: Option<i32>,
+    pub ended_by: Option<String>,
+    pub time_control_ms: Option<i64>,
+    pub clock_a_ms: Option<i64>,
+    pub clock_b_ms: Option<i64>,
+    pub clock_running: Option<String>,
+    pub clock_since: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+}
+
+/// A game's chess clocks as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoredClocks {
+    pub control_ms: i64,
+    pub left_ms: [i64; 2],
+    /// "a", "b", "ab" or none.
+    pub running: Option<&'static str>,
+    pub since: NaiveDateTime,
+}
+
+impl HostedGameRow {
+    pub fn clocks(&self) -> Option<StoredClocks> {
+        Some(StoredClocks {
+            control_ms: self.time_control_ms?,
+            left_ms: [self.clock_a_ms?, self.clock_b_ms?],
+            running: running_code(self.clock_running.as_deref()),
+            since: self.clock_since?,
+        })
+    }
+}
+
+/// What a command changes besides the log: status, score, how it ended,
+/// and the clocks.
+#[derive(Debug, Clone, Copy)]
+pub struct GameChange<'a> {
+    pub status: &'a str,
+    pub vp: Option<[i32; 2]>,
+    pub ended_by: Option<&'a str>,
+    pub clocks: Option<StoredClocks>,
 }
 
 #[derive(Debug, Clone, Insertable)]
@@ -46,6 +83,10 @@ pub struct NewHostedGame<'a> {
     pub log_format: i32,
     pub setup: &'a str,
     pub version: i64,
+    pub time_control_ms: Option<i64>,
+    pub clock_a_ms: Option<i64>,
+    pub clock_b_ms: Option<i64>,
+    pub clock_since: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
@@ -90,10 +131,10 @@ pub fn advance_version(
     id: i64,
     from: i64,
     to: i64,
-    status: &str,
-    vp: Option<[i32; 2]>,
+    change: &GameChange<'_>,
     now: NaiveDateTime,
 ) -> Result<bool, DbError> {
+    let clocks = change.clocks;
     let changed = diesel::update(
         hosted_games::table
             .filter(hosted_games::id.eq(id))
@@ -101,13 +142,68 @@ pub fn advance_version(
     )
     .set((
         hosted_games::version.eq(to),
-        hosted_games::status.eq(status),
-        hosted_games::vp_a.eq(vp.map(|v| v[0])),
-        hosted_games::vp_b.eq(vp.map(|v| v[1])),
+        hosted_games::status.eq(change.status),
+        hosted_games::vp_a.eq(change.vp.map(|v| v[0])),
+        hosted_games::vp_b.eq(change.vp.map(|v| v[1])),
+        hosted_games::ended_by.eq(change.ended_by),
+        hosted_games::clock_a_ms.eq(clocks.map(|c| c.left_ms[0])),
+        hosted_games::clock_b_ms.eq(clocks.map(|c| c.left_ms[1])),
+        hosted_games::clock_running.eq(clocks.and_then(|c| c.running)),
+        hosted_games::clock_since.eq(clocks.map(|c| c.since)),
         hosted_games::updated_at.eq(now),
     ))
     .execute(conn)?;
     Ok(changed == 1)
+}
+
+/// Games under way whose clocks run, with their clocks, for the flag check
+/// (the setup and log are not read).
+pub fn games_with_running_clocks(
+    conn: &mut DbConnection,
+) -> Result<Vec<(i64, StoredClocks)>, DbError> {
+    type Row = (
+        i64,
+        Option<i64>,
+        Option<i64>,
+        Option<i64>,
+        Option<String>,
+        Option<NaiveDateTime>,
+    );
+    let rows: Vec<Row> = hosted_games::table
+        .filter(hosted_games::status.eq("playing"))
+        .filter(hosted_games::clock_running.is_not_null())
+        .select((
+            hosted_games::id,
+            hosted_games::time_control_ms,
+            hosted_games::clock_a_ms,
+            hosted_games::clock_b_ms,
+            hosted_games::clock_running,
+            hosted_games::clock_since,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, control, a, b, running, since)| {
+            Some((
+                id,
+                StoredClocks {
+                    control_ms: control?,
+                    left_ms: [a?, b?],
+                    running: running_code(running.as_deref()),
+                    since: since?,
+                },
+            ))
+        })
+        .collect())
+}
+
+fn running_code(stored: Option<&str>) -> Option<&'static str> {
+    match stored {
+        Some("a") => Some("a"),
+        Some("b") => Some("b"),
+        Some("ab") => Some("ab"),
+        _ => None,
+    }
 }
 
 #[derive(Debug, Clone, Insertable)]

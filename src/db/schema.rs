@@ -244,6 +244,12 @@ diesel::table! {
         version -> BigInt,
         vp_a -> Nullable<Integer>,
         vp_b -> Nullable<Integer>,
+        ended_by -> Nullable<Text>,
+        time_control_ms -> Nullable<BigInt>,
+        clock_a_ms -> Nullable<BigInt>,
+        clock_b_ms -> Nullable<BigInt>,
+        clock_running -> Nullable<Text>,
+        clock_since -> Nullable<Timestamp>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
     }

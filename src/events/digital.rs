@@ -248,12 +248,20 @@ pub fn bring_crews(
                 })
         };
         let accounts = [account(Some(game.player_a))?, account(game.player_b)?];
+        // Each player's clock: half the round's time.
+        let time_control_ms = Some(i64::from(view.event.round_minutes) * 60_000 / 2);
+        let start = hosted::PairingStart {
+            pairing_game_id: game.id,
+            accounts,
+            lists: [&a, &b],
+            seed,
+            time_control_ms,
+        };
         let hosted_game_id =
-            hosted::start_for_pairing(conn, catalog, game.id, accounts, [&a, &b], seed, ctx.now)
-                .map_err(|e| match e {
-                    hosted::HostedError::Db(db) => EventError::Db(db),
-                    other => EventError::Conflict(other.to_string()),
-                })?;
+            hosted::start_for_pairing(conn, catalog, &start, ctx.now).map_err(|e| match e {
+                hosted::HostedError::Db(db) => EventError::Db(db),
+                other => EventError::Conflict(other.to_string()),
+            })?;
         Ok(DigitalState::Started { hosted_game_id })
     })
 }

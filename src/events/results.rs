@@ -744,12 +744,16 @@ pub fn record_open_game(
 
 /// The final VP of a game played in the browser become its result: the
 /// engine adjudicated it, so no one confirms it ("reported by the
-/// engine" in the history). A result the organisers already settled is
-/// left alone. Organisers correct an engine's result as any other.
+/// engine" in the history). A game stopped before its end (a clock ran
+/// out, a player resigned) goes to the organisers instead: its score so
+/// far is recorded as disputed, with `stopped` saying why. A result the
+/// organisers already settled is left alone. Organisers correct an
+/// engine's result as any other.
 pub fn record_engine_result(
     conn: &mut DbConnection,
     game_id: i64,
     vp: [(i32, i32); 2],
+    stopped: Option<&str>,
     now: chrono::NaiveDateTime,
 ) -> Result<(), EventError> {
     let game = db_events::find_game(conn, game_id)?.ok_or(EventError::NotFound)?;
@@ -767,15 +771,23 @@ pub fn record_engine_result(
         ..ResultFields::default()
     };
     let before = (game.status != GAME_PENDING).then(|| result_json(&ResultFields::of(&game)));
+    let (status, action, note) = match stopped {
+        None => (
+            GAME_CONFIRMED,
+            "reported by the engine",
+            "Played in the browser; the rules engine adjudicated the game.",
+        ),
+        Some(why) => (GAME_DISPUTED, "stopped in the browser", why),
+    };
     if !db_events::write_result(
         conn,
         game.id,
         game.version,
         Some(&fields),
-        GAME_CONFIRMED,
+        status,
         Some(None),
         Some(None),
-        Some(None),
+        Some(stopped),
         now,
     )? {
         return Err(stale());
@@ -785,10 +797,10 @@ pub fn record_engine_result(
         game.id,
         game.event_id,
         None,
-        "reported by the engine",
+        action,
         before.as_deref(),
         Some(&result_json(&fields)),
-        Some("Played in the browser; the rules engine adjudicated the game."),
+        Some(note),
         now,
     )?;
     Ok(())

@@ -58,6 +58,82 @@ impl HostedStatus {
     }
 }
 
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum EndedBy {
+    /// After turn 4, as the rules end it.
+    Rules,
+    /// A player's clock ran out.
+    Time,
+    Resignation,
+}
+
+impl EndedBy {
+    pub fn code(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// Each player's chess clock: the active player's runs while the game
+/// waits for them (both run while both choose in secret).
+pub use crate::db::hosted::StoredClocks as Clocks;
+
+/// What is left on each clock at `now`.
+pub fn clocks_left(clocks: &Clocks, now: NaiveDateTime) -> [i64; 2] {
+    let elapsed = (now - clocks.since).num_milliseconds().max(0);
+    Seat::BOTH.map(|seat| {
+        let left = clocks.left_ms[seat.index()];
+        if runs(clocks, seat) {
+            (left - elapsed).max(0)
+        } else {
+            left
+        }
+    })
+}
+
+fn runs(clocks: &Clocks, seat: Seat) -> bool {
+    clocks.running.is_some_and(|r| r.contains(seat_code(seat)))
+}
+
+/// The seat whose clock has run out at `now`, if any.
+pub fn out_of_time(clocks: &Clocks, now: NaiveDateTime) -> Option<Seat> {
+    let left = clocks_left(clocks, now);
+    Seat::BOTH
+        .into_iter()
+        .find(|seat| runs(clocks, *seat) && left[seat.index()] == 0)
+}
+
+/// The clocks after a command at `now`: time used is charged, then the
+/// clocks of the players the game now waits for run.
+fn clocks_after(
+    clocks: Option<Clocks>,
+    seats: &[SeatHolder; 2],
+    state: &GameState,
+    now: NaiveDateTime,
+) -> Option<Clocks> {
+    let mut clocks = clocks?;
+    clocks.left_ms = clocks_left(&clocks, now);
+    clocks.since = now;
+    let waiting: Vec<Seat> = if state.ended {
+        Vec::new()
+    } else {
+        soulstone_engine::pending(state)
+            .decisions
+            .iter()
+            .map(|d| d.seat)
+            .filter(|seat| matches!(seats[seat.index()], SeatHolder::Account(_)))
+            .collect()
+    };
+    clocks.running = match (waiting.contains(&Seat::A), waiting.contains(&Seat::B)) {
+        (true, true) => Some("ab"),
+        (true, false) => Some("a"),
+        (false, true) => Some("b"),
+        (false, false) => None,
+    };
+    Some(clocks)
+}
+
 /// Who sits in a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SeatHolder {
@@ -75,6 +151,8 @@ pub struct HostedGame {
     pub status: HostedStatus,
     pub seats: [SeatHolder; 2],
     pub state: GameState,
+    pub clocks: Option<Clocks>,
+    pub ended_by: Option<EndedBy>,
 }
 
 impl HostedGame {
@@ -159,6 +237,8 @@ pub struct PracticeRequest {
     pub bot_lists: Vec<BroughtList>,
     /// The server seed (random for a real game).
     pub seed: Bytes32,
+    /// Each player's time for the game (none: untimed).
+    pub time_control_ms: Option<i64>,
 }
 
 /// Starts a practice game; the bot plays until the game waits for the
@@ -185,7 +265,17 @@ pub fn start_practice(
         SeatHolder::Account(request.account_id),
         SeatHolder::Bot(request.bot),
     ];
-    create(conn, HostedKind::Practice, None, seats, setup, now)
+    create(
+        conn,
+        Creation {
+            kind: HostedKind::Practice,
+            pairing_game_id: None,
+            seats,
+            time_control_ms: request.time_control_ms,
+        },
+        setup,
+        now,
+    )
 }
 
 /// Starts the game deciding an event pairing, once both players have
@@ -193,12 +283,16 @@ pub fn start_practice(
 pub fn start_for_pairing(
     conn: &mut DbConnection,
     catalog: &Catalog,
-    pairing_game_id: i64,
-    accounts: [i64; 2],
-    lists: [&[BroughtList]; 2],
-    seed: Bytes32,
+    pairing: &PairingStart<'_>,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
+    let PairingStart {
+        pairing_game_id,
+        accounts,
+        lists,
+        seed,
+        time_control_ms,
+    } = *pairing;
     let brought = lists.map(|lists| {
         lists
             .iter()
@@ -213,22 +307,47 @@ pub fn start_for_pairing(
     let seats = accounts.map(SeatHolder::Account);
     create(
         conn,
-        HostedKind::Event,
-        Some(pairing_game_id),
-        seats,
+        Creation {
+            kind: HostedKind::Event,
+            pairing_game_id: Some(pairing_game_id),
+            seats,
+            time_control_ms,
+        },
         setup,
         now,
     )
 }
 
-fn create(
-    conn: &mut DbConnection,
+/// An event pairing's game, as `events::digital` starts it.
+#[derive(Debug, Clone, Copy)]
+pub struct PairingStart<'a> {
+    pub pairing_game_id: i64,
+    pub accounts: [i64; 2],
+    pub lists: [&'a [BroughtList]; 2],
+    pub seed: Bytes32,
+    pub time_control_ms: Option<i64>,
+}
+
+/// What a new game is, besides its setup.
+struct Creation {
     kind: HostedKind,
     pairing_game_id: Option<i64>,
     seats: [SeatHolder; 2],
+    time_control_ms: Option<i64>,
+}
+
+fn create(
+    conn: &mut DbConnection,
+    creation: Creation,
     setup: NewGame,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
+    let Creation {
+        kind,
+        pairing_game_id,
+        seats,
+        time_control_ms,
+    } = creation;
     let mut state =
         GameState::new(setup.clone()).map_err(|e| HostedError::Invalid(e.to_string()))?;
     let setup_json = serde_json::to_string(&setup).map_err(|e| HostedError::Corrupt {
@@ -258,13 +377,29 @@ fn create(
                 log_format: i32::try_from(LOG_FORMAT).unwrap_or(i32::MAX),
                 setup: &setup_json,
                 version: 0,
+                time_control_ms,
+                clock_a_ms: time_control_ms,
+                clock_b_ms: time_control_ms,
+                clock_since: time_control_ms.map(|_| now),
                 created_at: now,
                 updated_at: now,
             },
         )?;
         let mut facts = Vec::new();
         play_bots(id, &seats, &mut state, &mut facts)?;
-        store(conn, id, pairing_game_id, 0, &state, &facts, now)?;
+        let clocks = time_control_ms.map(|control| Clocks {
+            control_ms: control,
+            left_ms: [control; 2],
+            running: None,
+            since: now,
+        });
+        let stored = Stored {
+            id,
+            pairing_game_id,
+            seats,
+            clocks,
+        };
+        store(conn, &stored, 0, &state, &facts, None, now)?;
         Ok(id)
     })
 }
@@ -309,6 +444,8 @@ fn row_to_game(conn: &mut DbConnection, row: HostedGameRow) -> Result<HostedGame
         holder(row.seat_b_account_id, &row.seat_b_bot)?,
     ];
     let state = rebuild(conn, &row)?;
+    let clocks = row.clocks();
+    let ended_by = row.ended_by.as_deref().and_then(|e| e.parse().ok());
     Ok(HostedGame {
         id,
         kind,
@@ -316,6 +453,8 @@ fn row_to_game(conn: &mut DbConnection, row: HostedGameRow) -> Result<HostedGame
         status,
         seats,
         state,
+        clocks,
+        ended_by,
     })
 }
 
@@ -426,6 +565,8 @@ pub fn submit(
     command: PlayerCommand,
     now: NaiveDateTime,
 ) -> Result<Submitted, HostedError> {
+    // A clock that ran out ends the game before any command after it.
+    flag_if_out_of_time(conn, id, now)?;
     let result = conn.write_transaction(|conn| {
         let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
         let game = row_to_game(conn, row)?;
@@ -438,18 +579,22 @@ pub fn submit(
         if game.status == HostedStatus::Finished || game.state.ended {
             return Err(HostedError::Over);
         }
+        let stored = Stored::of(&game);
         let mut state = game.state;
         if version != state.version {
             return Err(HostedError::MovedOn {
                 current: state.version,
             });
         }
+        if game.clocks.is_some_and(|c| out_of_time(&c, now).is_some()) {
+            return Err(HostedError::Over);
+        }
         let from = state.version;
         let submission = Submission::player(seat, version, command);
         let mut facts = soulstone_engine::execute(&mut state, &submission)
             .map_err(|e| HostedError::Refused(e.to_string()))?;
-        play_bots(id, &game.seats, &mut state, &mut facts)?;
-        store(conn, id, game.pairing_game_id, from, &state, &facts, now)?;
+        play_bots(id, &stored.seats, &mut state, &mut facts)?;
+        store(conn, &stored, from, &state, &facts, None, now)?;
         db_hosted::insert_command(
             conn,
             id,
@@ -491,6 +636,69 @@ pub fn submit(
         }
         other => other,
     }
+}
+
+/// Ends the game if a player's clock has run out (the score so far
+/// stands; in an event, the organisers decide). True if it did now.
+pub fn flag_if_out_of_time(
+    conn: &mut DbConnection,
+    id: i64,
+    now: NaiveDateTime,
+) -> Result<bool, HostedError> {
+    let flagged = conn.write_transaction(|conn| {
+        let game = load(conn, id)?;
+        let Some(clocks) = game.clocks else {
+            return Ok(false);
+        };
+        if game.status == HostedStatus::Finished || out_of_time(&clocks, now).is_none() {
+            return Ok(false);
+        }
+        stop(conn, game, EndedBy::Time, now)?;
+        Ok(true)
+    });
+    match flagged {
+        // Another instance flagged it first.
+        Err(HostedError::MovedOn { .. }) => Ok(false),
+        other => other,
+    }
+}
+
+/// A player resigns: the game ends now (in an event, the organisers
+/// decide the result).
+pub fn resign(
+    conn: &mut DbConnection,
+    id: i64,
+    account_id: i64,
+    now: NaiveDateTime,
+) -> Result<(), HostedError> {
+    conn.write_transaction(|conn| {
+        let game = load(conn, id)?;
+        game.seat_of(account_id).ok_or(HostedError::NotAPlayer)?;
+        if game.status == HostedStatus::Finished {
+            return Err(HostedError::Over);
+        }
+        stop(conn, game, EndedBy::Resignation, now)
+    })
+}
+
+/// Ends a game before its time: the engine ends it (revealing the seed)
+/// and the row records why.
+fn stop(
+    conn: &mut DbConnection,
+    game: HostedGame,
+    why: EndedBy,
+    now: NaiveDateTime,
+) -> Result<(), HostedError> {
+    let stored = Stored::of(&game);
+    let mut state = game.state;
+    let from = state.version;
+    let submission = Submission::flow(from, soulstone_engine::FlowCommand::EndGame);
+    let facts =
+        soulstone_engine::execute(&mut state, &submission).map_err(|e| HostedError::Corrupt {
+            id: stored.id,
+            reason: format!("the game could not be ended: {e}"),
+        })?;
+    store(conn, &stored, from, &state, &facts, Some(why), now)
 }
 
 /// Each crew's (strategy, scheme) VP at the end. VP an ability gave count
@@ -545,18 +753,40 @@ fn play_bots(
     })
 }
 
-/// Writes `facts` (which took the game from `from` to `state.version`),
-/// a snapshot when one is due, and moves the row on if no one else has.
-/// A game that decides an event pairing reports its final VP there.
-fn store(
-    conn: &mut DbConnection,
+/// What `store` needs to know of the game besides its new state.
+struct Stored {
     id: i64,
     pairing_game_id: Option<i64>,
+    seats: [SeatHolder; 2],
+    clocks: Option<Clocks>,
+}
+
+impl Stored {
+    fn of(game: &HostedGame) -> Self {
+        Self {
+            id: game.id,
+            pairing_game_id: game.pairing_game_id,
+            seats: game.seats,
+            clocks: game.clocks,
+        }
+    }
+}
+
+/// Writes `facts` (which took the game from `from` to `state.version`),
+/// a snapshot when one is due, the clocks, and moves the row on if no one
+/// else has. A game that decides an event pairing reports its end there:
+/// the final VP when the rules ended it, the organisers' decision when a
+/// clock or a resignation did.
+fn store(
+    conn: &mut DbConnection,
+    game: &Stored,
     from: u64,
     state: &GameState,
     facts: &[Event],
+    stopped: Option<EndedBy>,
     now: NaiveDateTime,
 ) -> Result<(), HostedError> {
+    let id = game.id;
     let bad = corrupt(id);
     let from_seq = i64::try_from(from).map_err(|e| bad(e.to_string()))?;
     let to_seq = i64::try_from(state.version).map_err(|e| bad(e.to_string()))?;
@@ -568,8 +798,15 @@ fn store(
     let vp = state
         .ended
         .then(|| Seat::BOTH.map(|seat| i32::from(state.player(seat).victory_points)));
+    let ended_by = state.ended.then(|| stopped.unwrap_or(EndedBy::Rules));
+    let change = db_hosted::GameChange {
+        status: status.code(),
+        vp,
+        ended_by: ended_by.map(EndedBy::code),
+        clocks: clocks_after(game.clocks, &game.seats, state, now),
+    };
     // The version check first: a loser stops before writing any fact.
-    if !db_hosted::advance_version(conn, id, from_seq, to_seq, status.code(), vp, now)? {
+    if !db_hosted::advance_version(conn, id, from_seq, to_seq, &change, now)? {
         return Err(HostedError::MovedOn {
             current: state.version,
         });
@@ -593,8 +830,20 @@ fn store(
         let json = serde_json::to_string(state).map_err(|e| bad(e.to_string()))?;
         db_hosted::insert_snapshot(conn, id, to_seq, &json)?;
     }
-    if let (true, Some(pairing)) = (state.ended, pairing_game_id) {
-        crate::events::results::record_engine_result(conn, pairing, final_vp(state), now)
+    if let (Some(ended_by), Some(pairing)) = (ended_by, game.pairing_game_id) {
+        let turn = state.encounter.as_deref().map_or(0, |e| e.turn);
+        let vp = final_vp(state);
+        let score = format!("{}–{}", vp[0].0 + vp[0].1, vp[1].0 + vp[1].1);
+        let note = match ended_by {
+            EndedBy::Rules => None,
+            EndedBy::Time => Some(format!(
+                "A player's clock ran out in turn {turn}, at {score}: the organisers decide the result."
+            )),
+            EndedBy::Resignation => Some(format!(
+                "A player resigned in turn {turn}, at {score}: the organisers decide the result."
+            )),
+        };
+        crate::events::results::record_engine_result(conn, pairing, vp, note.as_deref(), now)
             .map_err(|e| bad(format!("its result could not be recorded: {e}")))?;
     }
     Ok(())

@@ -162,10 +162,18 @@ const MATRIX: &[Case] = &[
         "version=0&key=k&kind=command&command=x",
         [303, 303, 403, 403, 403, 403],
     ),
+    case(Get, "/games/{hosted}/resign", SIGNED_IN_200),
     case(
         ApiGet,
         "/api/v1/games/{hosted}",
         [401, 200, 200, 200, 200, 200],
+    ),
+    // A game of the player's own to resign ({hosted} stays under way).
+    with_body(
+        ApiPost,
+        "/api/v1/games/{resigned}/resign",
+        "{}",
+        [401, 204, 403, 403, 403, 403],
     ),
     case(
         ApiGet,
@@ -428,6 +436,14 @@ const MATRIX: &[Case] = &[
         [401, 204, 204, 204, 204, 204],
     ),
     // These change the visitor or the fixture, so they run last.
+    // Resigning ends the game, so it comes after every other row.
+    Case {
+        method: Post,
+        path: "/games/{hosted}/resign",
+        body: "",
+        expect: [303, 303, 403, 403, 403, 403],
+        runs_last: true,
+    },
     Case {
         method: Post,
         path: "/events/{event}/withdraw",
@@ -605,8 +621,8 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
         .unwrap()["game"]
         .as_i64()
         .unwrap();
-    let hosted = app
-        .with_conn(|conn| {
+    let practice = |seed: u8| {
+        app.with_conn(move |conn| {
             let player = soulstone::db::accounts::find_by_email(conn, "player@example.org")
                 .unwrap()
                 .unwrap()
@@ -624,7 +640,8 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
                 lists: vec![list.clone()],
                 bot: soulstone_engine::bot::BotKind::Random,
                 bot_lists: vec![list],
-                seed: soulstone_engine::fairness::Bytes32([4; 32]),
+                seed: soulstone_engine::fairness::Bytes32([seed; 32]),
+                time_control_ms: None,
             };
             let catalog = soulstone::content::load_for_server(None).unwrap();
             soulstone::hosted::start_practice(
@@ -635,7 +652,9 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
             )
             .unwrap()
         })
-        .await;
+    };
+    let hosted = practice(4).await;
+    let resigned = practice(5).await;
     Fixture {
         values: vec![
             ("{missing}", "999999".into()),
@@ -645,6 +664,7 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
             ("{game}", game.to_string()),
             ("{pool}", "access-pool".into()),
             ("{hosted}", hosted.to_string()),
+            ("{resigned}", resigned.to_string()),
         ],
     }
 }

@@ -18,6 +18,8 @@ use soulstone::db::Db;
 
 both_backends!(
     a_digital_round_is_played_in_the_browser_and_reports_its_results,
+    clocks_run_for_the_player_waited_for_and_end_the_game_at_zero,
+    a_resigned_event_game_goes_to_the_organisers,
     a_practice_game_is_started_and_played_from_the_pages_and_the_api,
     the_stream_resumes_without_a_gap_or_a_repeat,
     a_move_on_one_instance_reaches_a_spectator_on_another,
@@ -61,6 +63,7 @@ fn practice(backend: &Backend, seed: u8) -> (TestDb, Db, i64, i64) {
         bot: BotKind::Random,
         bot_lists: lists(&[2]),
         seed: Bytes32([seed; 32]),
+        time_control_ms: None,
     };
     let game = hosted::start_practice(&mut conn, &catalog, &request, now()).unwrap();
     drop(conn);
@@ -640,9 +643,19 @@ async fn a_move_on_one_instance_reaches_a_spectator_on_another(backend: Backend)
     }
 }
 
-async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backend: Backend) {
+/// An event with two players and a published round, played in the
+/// browser: both have brought their crews, so its hosted game is under way.
+struct DigitalPairing {
+    event: i64,
+    pairing: i64,
+    hosted_id: i64,
+    to: crate::support::ApiClient,
+    apis: Vec<crate::support::ApiClient>,
+}
+
+async fn digital_pairing(app: &TestApp) -> DigitalPairing {
     use crate::events::{create_event, event_body, set_status};
-    let app = TestApp::spawn(backend).await;
+
     let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
     let to = app.api_client("to@example.org").await;
     let event = create_event(&to, event_body("Digital Cup")).await;
@@ -722,6 +735,24 @@ async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backen
     let hosted_id = id_after(&started, "/games/");
     assert_eq!(location(&browsers[0].get(&play).await), started);
 
+    DigitalPairing {
+        event,
+        pairing,
+        hosted_id,
+        to,
+        apis,
+    }
+}
+
+async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let DigitalPairing {
+        event,
+        pairing,
+        hosted_id,
+        to,
+        apis,
+    } = digital_pairing(&app).await;
     // Both play it out through the API, each for their own seat.
     let game = app
         .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
@@ -794,4 +825,98 @@ async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backen
         })
         .await;
     assert_eq!(history, vec!["reported by the engine".to_string()]);
+}
+
+/// Each player's clock runs while the game waits for them; a clock that
+/// runs out ends the game with the score so far.
+async fn clocks_run_for_the_player_waited_for_and_end_the_game_at_zero(backend: Backend) {
+    let test_db = TestDb::create(&backend);
+    let db = test_db.open();
+    let mut conn = db.conn().unwrap();
+    let account = create_verified_account(&mut conn, "clock@example.org", "Clock", false);
+    let catalog = load_for_server(None).unwrap();
+    let start = now();
+    let request = PracticeRequest {
+        account_id: account,
+        lists: lists(&[0]),
+        bot: BotKind::Random,
+        bot_lists: lists(&[1]),
+        seed: Bytes32([6; 32]),
+        time_control_ms: Some(60_000),
+    };
+    let id = hosted::start_practice(&mut conn, &catalog, &request, start).unwrap();
+    let game = hosted::load(&mut conn, id).unwrap();
+    let clocks = game.clocks.expect("a timed game");
+    assert_eq!(
+        clocks.running,
+        Some("a"),
+        "the player's clock runs, not the bot's"
+    );
+    assert_eq!(
+        hosted::clocks_left(&clocks, start + chrono::Duration::seconds(15)),
+        [45_000, 60_000]
+    );
+    // A command 10 s in: 10 s off the player's clock.
+    let later = start + chrono::Duration::seconds(10);
+    let command = a_legal_command(&game.state, 0);
+    hosted::submit(
+        &mut conn,
+        id,
+        account,
+        game.state.version,
+        "c1",
+        command,
+        later,
+    )
+    .unwrap();
+    let game = hosted::load(&mut conn, id).unwrap();
+    let clocks = game.clocks.unwrap();
+    assert_eq!(clocks.left_ms, [50_000, 60_000]);
+    assert!(
+        !hosted::flag_if_out_of_time(&mut conn, id, later + chrono::Duration::seconds(49)).unwrap()
+    );
+    // At zero the game ends, with the score so far, and takes no command.
+    assert!(
+        hosted::flag_if_out_of_time(&mut conn, id, later + chrono::Duration::seconds(51)).unwrap()
+    );
+    let game = hosted::load(&mut conn, id).unwrap();
+    assert_eq!(game.status, HostedStatus::Finished);
+    assert_eq!(game.ended_by, Some(hosted::EndedBy::Time));
+    assert!(game.state.ended);
+    let late = hosted::submit(
+        &mut conn,
+        id,
+        account,
+        game.state.version,
+        "c2",
+        PlayerCommand::Pass,
+        later + chrono::Duration::seconds(52),
+    );
+    assert!(matches!(late, Err(HostedError::Over)), "{late:?}");
+}
+
+/// A player resigns a digital game: it ends, and its result goes to the
+/// organisers, never scored silently.
+async fn a_resigned_event_game_goes_to_the_organisers(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let DigitalPairing {
+        event,
+        hosted_id,
+        to,
+        apis,
+        ..
+    } = digital_pairing(&app).await;
+    let (code, body) = to
+        .post(&format!("/games/{hosted_id}/resign"), serde_json::json!({}))
+        .await;
+    assert_eq!(code, 403, "only a player resigns: {body}");
+    let (code, body) = apis[1]
+        .post(&format!("/games/{hosted_id}/resign"), serde_json::json!({}))
+        .await;
+    assert_eq!(code, 204, "{body}");
+    let (_, game) = apis[0].get(&format!("/games/{hosted_id}")).await;
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["ended_by"], "resignation");
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    assert_eq!(round["tables"][0]["status"], "disputed", "{round}");
 }

@@ -21,6 +21,17 @@ CREATE TABLE hosted_games (
     version BIGINT NOT NULL,
     vp_a INTEGER,
     vp_b INTEGER,
+    -- How it ended: rules (after turn 4), time (a clock ran out) or
+    -- resignation.
+    ended_by TEXT,
+    -- Chess clocks: each player's time for the game (none: untimed), what
+    -- is left of it, whose clocks run (a, b or ab: the seats the game waits
+    -- for) and since when.
+    time_control_ms BIGINT,
+    clock_a_ms BIGINT,
+    clock_b_ms BIGINT,
+    clock_running TEXT,
+    clock_since TIMESTAMP,
     created_at TIMESTAMP NOT NULL,
     updated_at TIMESTAMP NOT NULL
 );

@@ -15,6 +15,7 @@ use crate::web::session::ApiUser;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(api_game)
         .service(api_command)
+        .service(api_resign)
         .service(api_facts);
 }
 
@@ -23,6 +24,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 pub struct GameResponse {
     pub id: i64,
     pub status: String,
+    /// "rules", "time" or "resignation", once over.
+    pub ended_by: Option<String>,
+    /// Each player's time left in milliseconds (A's first) and whose clocks
+    /// run ("a", "b", "ab"); none for an untimed game.
+    pub clocks: Option<ClocksJson>,
     /// The caller's seat, if they play in it.
     pub seat: Option<Seat>,
     pub view: soulstone_engine::View,
@@ -40,12 +46,42 @@ async fn api_game(
         .with_db(move |conn| Ok(hosted::load(conn, id)?))
         .await?;
     let viewer = game.viewer_for(Some(account));
+    let clocks = game.clocks.map(|c| ClocksJson {
+        control_ms: c.control_ms,
+        left_ms: hosted::clocks_left(&c, now()),
+        running: c.running.map(String::from),
+    });
     Ok(HttpResponse::Ok().json(GameResponse {
         id,
         status: game.status.code().into(),
+        ended_by: game.ended_by.map(|e| e.code().to_string()),
+        clocks,
         seat: game.seat_of(account),
         view: view(&game.state, viewer),
     }))
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ClocksJson {
+    pub control_ms: i64,
+    pub left_ms: [i64; 2],
+    pub running: Option<String>,
+}
+
+/// `POST /api/v1/games/{id}/resign`: the caller gives up the game.
+#[post("/games/{id}/resign")]
+async fn api_resign(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let account = user.id();
+    state
+        .with_db(move |conn| Ok(hosted::resign(conn, id, account, now())?))
+        .await?;
+    state.game_updates.announce(id);
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// What a command did, for the API.

@@ -24,6 +24,8 @@ const WATCH_EVERY: Duration = Duration::from_millis(250);
 /// How far back each look reaches, for commits that land while a look is
 /// under way and for small differences between the instances' clocks.
 const WATCH_OVERLAP: chrono::Duration = chrono::Duration::seconds(3);
+/// Clocks are checked every this many looks (once a second).
+const FLAG_EVERY_TICKS: u32 = 4;
 /// A comment line keeps an idle stream open through proxies.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// Facts sent in one chunk at most (a stream starting from 0 catches up in
@@ -55,13 +57,19 @@ impl GameUpdates {
         self.sender.subscribe()
     }
 
-    /// Announces the games other instances changed, until the system ends.
+    /// Announces the games other instances changed, and ends the games
+    /// whose clocks ran out, until the system ends.
     pub async fn watch(self, db: crate::db::Db) {
         let mut seen: HashMap<i64, i64> = HashMap::new();
         let mut interval = tokio::time::interval(WATCH_EVERY);
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut ticks: u32 = 0;
         loop {
             interval.tick().await;
+            ticks = ticks.wrapping_add(1);
+            if ticks.is_multiple_of(FLAG_EVERY_TICKS) {
+                self.flag_games_out_of_time(&db).await;
+            }
             let since = chrono::Utc::now().naive_utc() - WATCH_OVERLAP;
             let db = db.clone();
             let changed = web::block(move || {
@@ -82,6 +90,33 @@ impl GameUpdates {
             if seen.len() > 10_000 {
                 seen.clear();
             }
+        }
+    }
+}
+
+impl GameUpdates {
+    /// Ends the games whose running clock has run out. Every instance
+    /// looks; the version check lets one of them do it.
+    async fn flag_games_out_of_time(&self, db: &crate::db::Db) {
+        let db = db.clone();
+        let flagged = web::block(move || -> Result<Vec<i64>, crate::hosted::HostedError> {
+            let mut conn = db.conn()?;
+            let now = chrono::Utc::now().naive_utc();
+            let mut flagged = Vec::new();
+            for (id, clocks) in crate::db::hosted::games_with_running_clocks(&mut conn)? {
+                if hosted::out_of_time(&clocks, now).is_some()
+                    && hosted::flag_if_out_of_time(&mut conn, id, now)?
+                {
+                    flagged.push(id);
+                }
+            }
+            Ok(flagged)
+        })
+        .await;
+        match flagged {
+            Ok(Ok(ids)) => ids.into_iter().for_each(|id| self.announce(id)),
+            Ok(Err(error)) => tracing::warn!("checking the game clocks failed: {error}"),
+            Err(_) => {}
         }
     }
 }

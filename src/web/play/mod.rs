@@ -19,7 +19,7 @@ use soulstone_engine::{GameState, Seat, Viewer, view};
 
 use crate::error::AppError;
 use crate::hosted::{
-    self, BroughtList, HostedError, HostedGame, HostedStatus, PracticeRequest, SeatHolder,
+    self, BroughtList, EndedBy, HostedError, HostedGame, HostedStatus, PracticeRequest, SeatHolder,
     Submitted,
 };
 use crate::web::AppState;
@@ -34,6 +34,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(replay_page)
         .service(log_download)
         .service(verify_page)
+        .service(resign_page)
+        .service(resign)
         .service(live::stream)
         .service(post_command);
 }
@@ -184,6 +186,16 @@ pub(crate) fn brought_from_form(
     Ok((lists, own))
 }
 
+/// The practice form's time control: minutes per player, or none.
+fn time_control_ms(fields: &[(String, String)]) -> Option<i64> {
+    let minutes: i64 = fields
+        .iter()
+        .find(|(key, _)| key == "minutes")
+        .and_then(|(_, v)| v.trim().parse().ok())
+        .filter(|m| (1..=600).contains(m))?;
+    Some(minutes * 60_000)
+}
+
 /// The shipped lists as the crews fieldset offers them.
 pub(crate) fn crew_options() -> Vec<CrewOption> {
     shipped_lists()
@@ -245,6 +257,7 @@ async fn start_practice(
             list: bot_list,
         }],
         seed: soulstone_engine::fairness::Bytes32(rng.random()),
+        time_control_ms: time_control_ms(&fields),
     };
     let catalog = std::sync::Arc::clone(&state.catalog);
     let started = state
@@ -333,6 +346,10 @@ struct GamePage {
     log: Vec<String>,
     /// Stepping through a finished game: where, and where to go.
     replay: Option<ReplayNav>,
+    /// Each player's clock ("Player A: 29:41, running"), if timed.
+    clocks: Vec<String>,
+    /// Why the game ended before its time, if it did.
+    stopped: Option<&'static str>,
 }
 
 /// The replay's position and the positions around it (fact numbers).
@@ -578,7 +595,40 @@ fn game_page_data(
         key: hex::encode(rand::random::<[u8; 16]>()),
         log,
         replay: None,
+        clocks: clock_lines(game),
+        stopped: match game.ended_by {
+            Some(EndedBy::Time) => Some("A player's clock ran out."),
+            Some(EndedBy::Resignation) => Some("A player resigned."),
+            _ => None,
+        },
     }
+}
+
+fn clock_lines(game: &HostedGame) -> Vec<String> {
+    let Some(clocks) = game.clocks else {
+        return Vec::new();
+    };
+    let left = hosted::clocks_left(&clocks, now());
+    Seat::BOTH
+        .into_iter()
+        .map(|seat| {
+            let ms = left[seat.index()];
+            let running = game.status == HostedStatus::Playing
+                && clocks.running.is_some_and(|r| {
+                    r.contains(match seat {
+                        Seat::A => 'a',
+                        Seat::B => 'b',
+                    })
+                });
+            format!(
+                "{}: {}:{:02}{}",
+                seat.label(),
+                ms / 60_000,
+                (ms / 1000) % 60,
+                if running { ", running" } else { "" }
+            )
+        })
+        .collect()
 }
 
 #[get("/games/{id}")]
@@ -723,6 +773,50 @@ async fn verify_page(
         outcome,
     };
     render_page(&ctx, &page)
+}
+
+#[derive(Template)]
+#[template(path = "play/resign.html")]
+struct ResignPage {
+    ctx: PageContext,
+    id: i64,
+}
+
+/// Asks before a player gives up a game.
+#[get("/games/{id}/resign")]
+async fn resign_page(
+    ctx: PageContext,
+    _user: CurrentUser,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    render_page(
+        &ctx,
+        &ResignPage {
+            ctx: ctx.clone(),
+            id: path.into_inner(),
+        },
+    )
+}
+
+#[post("/games/{id}/resign")]
+async fn resign(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<crate::web::session::NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let account = user.id();
+    state
+        .with_db(move |conn| Ok(hosted::resign(conn, id, account, now())?))
+        .await?;
+    state.game_updates.announce(id);
+    Ok(redirect_with_flash(
+        &state,
+        &format!("/games/{id}"),
+        FlashLevel::Info,
+        "You resigned. The game is over.",
+    ))
 }
 
 #[post("/games/{id}/command")]
