@@ -16,6 +16,7 @@ both_backends!(
     two_instances_share_sessions_data_and_mail,
     mail_waits_while_smtp_is_down_and_goes_out_once_later,
     a_killed_server_keeps_every_acknowledged_submission,
+    a_killed_server_keeps_every_acknowledged_game_command_once,
     simultaneous_submissions_leave_one_row_each,
     a_player_cap_holds_under_a_rush_of_sign_ups,
     a_burst_of_writes_to_one_event_all_succeed,
@@ -781,4 +782,169 @@ async fn a_player_cap_holds_under_a_rush_of_sign_ups(backend: Backend) {
         .filter(|p| p["status"] == "registered")
         .count();
     assert_eq!(registered, 5, "{detail}");
+}
+
+/// SIGKILL during a burst of game commands: after a restart, every
+/// acknowledged command is in the log exactly once (its key answers as a
+/// repeat, at the version it led to), the log replays and verifies, and
+/// the game goes on.
+async fn a_killed_server_keeps_every_acknowledged_game_command_once(backend: Backend) {
+    use soulstone::hosted;
+    use soulstone_engine::bot::{Bot, BotKind};
+    use soulstone_engine::{Seat, fairness::Bytes32};
+
+    let db = TestDb::create(&backend);
+    let data_dir = tempfile::tempdir().unwrap();
+    let url = match &db.url {
+        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
+        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
+    };
+    let opened = db.open();
+    let game = {
+        let mut conn = opened.conn().unwrap();
+        let account = create_verified_account(&mut conn, "crash@example.org", "Crash", false);
+        let text = soulstone::content::shipped_crews()
+            .iter()
+            .find(|(path, _)| path.contains("m4e"))
+            .unwrap()
+            .1;
+        let list = hosted::BroughtList {
+            name: "mine".into(),
+            list: soulstone_engine::content::crew::CrewList::parse(text).unwrap(),
+        };
+        let request = hosted::PracticeRequest {
+            account_id: account,
+            lists: vec![list.clone()],
+            bot: BotKind::Random,
+            bot_lists: vec![list],
+            seed: Bytes32([7; 32]),
+            time_control_ms: None,
+        };
+        let catalog = soulstone::content::load_for_server(None).unwrap();
+        hosted::start_practice(
+            &mut conn,
+            &catalog,
+            &request,
+            chrono::Utc::now().naive_utc(),
+        )
+        .unwrap()
+    };
+    let env = [
+        ("DATABASE_URL", url.as_str()),
+        (
+            "SOULSTONE_SECRET",
+            "a fixed secret for the crash test, 32+ chars",
+        ),
+        ("SOULSTONE_DATA_DIR", "data"),
+    ];
+    let server = crate::binary::start(data_dir.path(), &env);
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    let base = format!("http://{}", server.address);
+    let token: serde_json::Value = http
+        .post(format!("{base}/api/v1/token"))
+        .json(&json!({"email": "crash@example.org", "password": crate::support::PASSWORD}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = token["token"].as_str().unwrap().to_owned();
+
+    // Commands as fast as the server answers, each chosen from the stored
+    // state; the server is killed mid-stream.
+    let submitter = {
+        let (http, token, base, opened) =
+            (http.clone(), token.clone(), base.clone(), opened.clone());
+        actix_web::rt::spawn(async move {
+            let mut acknowledged: Vec<(String, serde_json::Value, u64)> = Vec::new();
+            for n in 0..100_000u64 {
+                let state = {
+                    let mut conn = opened.conn().unwrap();
+                    hosted::load(&mut conn, game).unwrap().state
+                };
+                let Some(command) = Bot::new(BotKind::Random, Seat::A, n).decide(&state) else {
+                    break;
+                };
+                let key = format!("burst-{n}");
+                let body =
+                    json!({"version": state.version, "idempotency_key": key, "command": command});
+                let Ok(response) = http
+                    .post(format!("{base}/api/v1/games/{game}/commands"))
+                    .bearer_auth(&token)
+                    .json(&body)
+                    .send()
+                    .await
+                else {
+                    break;
+                };
+                if response.status().as_u16() != 200 {
+                    break;
+                }
+                let Ok(reply) = response.json::<serde_json::Value>().await else {
+                    break;
+                };
+                acknowledged.push((key, body, reply["version"].as_u64().unwrap()));
+            }
+            acknowledged
+        })
+    };
+    actix_web::rt::time::sleep(Duration::from_millis(1_500)).await;
+    let mut server = server;
+    server.child.kill().unwrap(); // SIGKILL: no graceful shutdown
+    server.child.wait().unwrap();
+    let acknowledged = submitter.await.unwrap();
+    assert!(
+        acknowledged.len() >= 5,
+        "only {} commands before the kill",
+        acknowledged.len()
+    );
+
+    let restarted = crate::binary::start(data_dir.path(), &env);
+    let base = format!("http://{}", restarted.address);
+    let mut conn = opened.conn().unwrap();
+    let stored = hosted::load(&mut conn, game).unwrap();
+    let facts = hosted::facts_after(&mut conn, game, 0).unwrap();
+    assert_eq!(
+        facts.len() as u64,
+        stored.state.version,
+        "the log and the game agree"
+    );
+    assert!(
+        facts.iter().zip(1u64..).all(|((seq, _), n)| *seq == n),
+        "no gap, no repeat"
+    );
+    let last = acknowledged.last().unwrap().2;
+    assert!(stored.state.version >= last, "acknowledged facts are kept");
+    // Each acknowledged key answers as a repeat, at the version it led to.
+    for (key, body, version) in acknowledged.iter().rev().take(5) {
+        let reply: serde_json::Value = http
+            .post(format!("{base}/api/v1/games/{game}/commands"))
+            .bearer_auth(&token)
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(reply["repeated"], true, "{key}: {reply}");
+        assert_eq!(reply["version"].as_u64(), Some(*version), "{key}");
+    }
+    // And the game goes on.
+    let command = Bot::new(BotKind::Random, Seat::A, 1)
+        .decide(&stored.state)
+        .unwrap();
+    let response = http
+        .post(format!("{base}/api/v1/games/{game}/commands"))
+        .bearer_auth(&token)
+        .json(&json!({"version": stored.state.version, "idempotency_key": "after", "command": command}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    drop(restarted);
 }
