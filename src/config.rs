@@ -262,6 +262,16 @@ pub struct SettingsArgs {
     /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
     #[arg(long, env = "SOULSTONE_TRUST_PROXY", global = true)]
     pub trust_proxy: bool,
+
+    /// Game commands one account may send a second, sustained (twice as
+    /// many at once).
+    #[arg(
+        long,
+        env = "SOULSTONE_PLAY_COMMANDS_PER_SECOND",
+        default_value_t = 20,
+        global = true
+    )]
+    pub play_commands_per_second: u32,
 }
 
 /// Validated settings; built once and passed to whatever needs them.
@@ -281,6 +291,7 @@ pub struct Settings {
     pub workers: Option<usize>,
     pub log_json: bool,
     pub trust_proxy: bool,
+    pub play_commands_per_second: u32,
 }
 
 /// What resolving the settings had to say that the operator should know.
@@ -358,6 +369,7 @@ impl Settings {
                 workers: args.workers,
                 log_json: args.log_json,
                 trust_proxy: args.trust_proxy,
+                play_commands_per_second: args.play_commands_per_second,
             },
             notes,
         ))

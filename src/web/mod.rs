@@ -53,10 +53,13 @@ pub struct AppState {
     pub catalog: Arc<soulstone_engine::content::Catalog>,
     /// Wakes the live streams of a game whose log grew.
     pub game_updates: play::live::GameUpdates,
+    /// Commands and streams one account may ask for.
+    pub play_limits: Arc<play::limits::PlayLimits>,
 }
 
 impl AppState {
     pub fn new(db: Db, settings: Settings) -> Self {
+        let commands_per_second = settings.play_commands_per_second;
         let secret = settings.secret.as_bytes();
         Self {
             cookie_key: derive_cookie_key(secret),
@@ -76,6 +79,7 @@ impl AppState {
             // server replaces them with the operator's set (`with_catalog`).
             catalog: Arc::new(crate::content::load_for_server(None).unwrap_or_default()),
             game_updates: play::live::GameUpdates::default(),
+            play_limits: Arc::new(play::limits::PlayLimits::new(commands_per_second)),
         }
     }
 

@@ -612,6 +612,38 @@ async fn the_stream_resumes_without_a_gap_or_a_repeat(backend: Backend) {
     for (_, fact) in seen.iter().chain(&rest).chain(&new) {
         assert_only_own_secrets(fact, Some("a"), "the player's stream");
     }
+    // One account keeps a few streams open at once, no more. (The stream
+    // dropped above may still hold its place until the server notices.)
+    let path = format!("/games/{id}/events?after={moved_to}");
+    let mut open = vec![resumed];
+    let refused = loop {
+        let stream = browser.get(&path).await;
+        if stream.status().as_u16() == 429 {
+            break true;
+        }
+        assert_eq!(stream.status().as_u16(), 200);
+        open.push(stream);
+        if open.len() > soulstone::web::play::limits::MAX_STREAMS {
+            break false;
+        }
+    };
+    assert!(
+        refused,
+        "more than {} streams at once",
+        soulstone::web::play::limits::MAX_STREAMS
+    );
+    drop(open);
+    // Closed streams free their places (at the latest at their next
+    // keep-alive, when the server finds the connection gone).
+    let mut reopened = false;
+    for _ in 0..100 {
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(250)).await;
+        if browser.get(&path).await.status().as_u16() == 200 {
+            reopened = true;
+            break;
+        }
+    }
+    assert!(reopened, "a closed stream frees its place");
 }
 
 async fn a_move_on_one_instance_reaches_a_spectator_on_another(backend: Backend) {

@@ -102,9 +102,15 @@ async fn api_command(
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
+    let account = user.id();
+    if !state
+        .play_limits
+        .allow_command(&super::limits::key_of(Some(account), ""))
+    {
+        return Err(AppError::TooManyRequests.into());
+    }
     let request =
         CommandRequest::from_json(&body).map_err(|e| AppError::bad_request(e.to_string()))?;
-    let account = user.id();
     let (submitted, seat) = state
         .with_db(move |conn| {
             let submitted = hosted::submit(

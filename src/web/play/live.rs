@@ -159,14 +159,21 @@ pub async fn stream(
         .and_then(|v| v.trim().parse::<u64>().ok());
     let after = resume.unwrap_or(query.after);
     let account = user.0.as_ref().map(|u| u.id());
+    let address = crate::web::accounts::client_address(&req, &state);
+    let slot = state
+        .play_limits
+        .open_stream(super::limits::key_of(account, &address))
+        .ok_or(AppError::TooManyRequests)?;
     let viewer = state
         .with_db(move |conn| Ok(hosted::load(conn, id)?.viewer_for(account)))
         .await?;
     // Subscribed before the first read, so no change falls in between.
     let receiver = state.game_updates.subscribe();
     let db = state.db.clone();
-    let facts =
-        futures_util::stream::unfold((after, receiver), move |(mut after, mut receiver)| {
+    // The slot lives as long as the stream: closing it frees the place.
+    let facts = futures_util::stream::unfold(
+        (after, receiver, slot),
+        move |(mut after, mut receiver, slot)| {
             let db = db.clone();
             async move {
                 loop {
@@ -192,18 +199,19 @@ pub async fn stream(
                             after = *seq;
                         }
                         let bytes = web::Bytes::from(chunk);
-                        return Some((Ok::<_, actix_web::Error>(bytes), (after, receiver)));
+                        return Some((Ok::<_, actix_web::Error>(bytes), (after, receiver, slot)));
                     }
                     if tokio::time::timeout(KEEP_ALIVE, changed(&mut receiver, id))
                         .await
                         .is_err()
                     {
                         let ping = web::Bytes::from_static(b": keep-alive\n\n");
-                        return Some((Ok(ping), (after, receiver)));
+                        return Some((Ok(ping), (after, receiver, slot)));
                     }
                 }
             }
-        });
+        },
+    );
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-cache"))

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod command;
+pub mod limits;
 pub mod live;
 pub mod words;
 
@@ -846,6 +847,12 @@ async fn post_command(
         ));
     }
     let account = user.id();
+    if !state
+        .play_limits
+        .allow_command(&limits::key_of(Some(account), ""))
+    {
+        return Err(AppError::TooManyRequests);
+    }
     let outcome = state
         .with_db(move |conn| {
             let game = hosted::load(conn, id)?;

@@ -55,6 +55,9 @@ pub fn test_settings(
         workers: Some(2),
         log_json: false,
         trust_proxy: false,
+        // Tests play whole games as fast as they can; the limit itself is
+        // tested in `web::play::limits`.
+        play_commands_per_second: 100_000,
     }
 }
 

@@ -1,0 +1,112 @@
+//! Limits on what one account (or, signed out, one address) may ask of
+//! hosted play, so no client can starve the others: commands per second,
+//! and streams open at once. Kept per instance, in memory.
+
+use std::collections::HashMap;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+/// Live streams one account (or address) keeps open at once: a few tabs.
+pub const MAX_STREAMS: usize = 8;
+
+/// Who is asking: an account, or an address when signed out.
+pub fn key_of(account: Option<i64>, address: &str) -> String {
+    match account {
+        Some(id) => format!("account:{id}"),
+        None => format!("address:{address}"),
+    }
+}
+
+pub struct PlayLimits {
+    commands: DefaultKeyedRateLimiter<String>,
+    streams: Mutex<HashMap<String, usize>>,
+}
+
+impl PlayLimits {
+    /// `per_second` commands a second per account (settings:
+    /// `SOULSTONE_PLAY_COMMANDS_PER_SECOND`), twice as many at once.
+    pub fn new(per_second: u32) -> Self {
+        let rate = NonZeroU32::new(per_second).unwrap_or(NonZeroU32::MIN);
+        let burst = rate.saturating_mul(NonZeroU32::MIN.saturating_add(1));
+        Self {
+            commands: RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst)),
+            streams: Mutex::default(),
+        }
+    }
+
+    /// False when `key` has sent too many commands just now.
+    pub fn allow_command(&self, key: &str) -> bool {
+        // Forget idle keys now and then, so the map stays small.
+        if self.commands.len() > 10_000 {
+            self.commands.retain_recent();
+        }
+        self.commands.check_key(&key.to_owned()).is_ok()
+    }
+
+    /// A place for one more stream of `key`'s, released when dropped; none
+    /// while `key` has `MAX_STREAMS` open.
+    pub fn open_stream(self: &Arc<Self>, key: String) -> Option<StreamSlot> {
+        let mut open = self.streams.lock().ok()?;
+        let count = open.entry(key.clone()).or_default();
+        if *count >= MAX_STREAMS {
+            return None;
+        }
+        *count += 1;
+        Some(StreamSlot {
+            limits: Arc::clone(self),
+            key,
+        })
+    }
+}
+
+/// One open stream, counted until it closes.
+pub struct StreamSlot {
+    limits: Arc<PlayLimits>,
+    key: String,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        if let Ok(mut open) = self.limits.streams.lock()
+            && let Some(count) = open.get_mut(&self.key)
+        {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                open.remove(&self.key);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_account_sending_too_fast_is_held_back_and_others_are_not() {
+        let limits = Arc::new(PlayLimits::new(5));
+        let allowed = (0..30)
+            .filter(|_| limits.allow_command("account:1"))
+            .count();
+        // The burst (twice the rate), give or take what refilled meanwhile.
+        assert!((10..=12).contains(&allowed), "{allowed}");
+        assert!(
+            limits.allow_command("account:2"),
+            "another account is not held back"
+        );
+    }
+
+    #[test]
+    fn streams_are_counted_until_they_close() {
+        let limits = Arc::new(PlayLimits::new(5));
+        let open: Vec<StreamSlot> = (0..MAX_STREAMS)
+            .map(|_| limits.open_stream("account:1".into()).expect("a place"))
+            .collect();
+        assert!(limits.open_stream("account:1".into()).is_none());
+        assert!(limits.open_stream("address:127.0.0.1".into()).is_some());
+        drop(open);
+        assert!(limits.open_stream("account:1".into()).is_some());
+    }
+}
