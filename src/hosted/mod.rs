@@ -36,6 +36,8 @@ pub enum HostedKind {
     Practice,
     /// An event pairing the organisers had played in the browser.
     Event,
+    /// Two accounts, no event.
+    Casual,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr)]
@@ -241,6 +243,25 @@ pub struct PracticeRequest {
     pub time_control_ms: Option<i64>,
 }
 
+/// The encounter two players' brought lists make, from `seed`.
+fn encounter_for(
+    catalog: &Catalog,
+    lists: [&[BroughtList]; 2],
+    seed: Bytes32,
+) -> Result<NewGame, HostedError> {
+    let brought = lists.map(|lists| {
+        lists
+            .iter()
+            .map(|b| Brought {
+                name: &b.name,
+                list: &b.list,
+            })
+            .collect::<Vec<_>>()
+    });
+    new_encounter(catalog, [&brought[0], &brought[1]], seed, None)
+        .map_err(|e| HostedError::Invalid(e.to_string()))
+}
+
 /// Starts a practice game; the bot plays until the game waits for the
 /// player.
 pub fn start_practice(
@@ -249,18 +270,7 @@ pub fn start_practice(
     request: &PracticeRequest,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
-    fn brought(lists: &[BroughtList]) -> Vec<Brought<'_>> {
-        lists
-            .iter()
-            .map(|b| Brought {
-                name: &b.name,
-                list: &b.list,
-            })
-            .collect()
-    }
-    let (mine, theirs) = (brought(&request.lists), brought(&request.bot_lists));
-    let setup = new_encounter(catalog, [&mine, &theirs], request.seed, None)
-        .map_err(|e| HostedError::Invalid(e.to_string()))?;
+    let setup = encounter_for(catalog, [&request.lists, &request.bot_lists], request.seed)?;
     let seats = [
         SeatHolder::Account(request.account_id),
         SeatHolder::Bot(request.bot),
@@ -293,17 +303,7 @@ pub fn start_for_pairing(
         seed,
         time_control_ms,
     } = *pairing;
-    let brought = lists.map(|lists| {
-        lists
-            .iter()
-            .map(|b| Brought {
-                name: &b.name,
-                list: &b.list,
-            })
-            .collect::<Vec<_>>()
-    });
-    let setup = new_encounter(catalog, [&brought[0], &brought[1]], seed, None)
-        .map_err(|e| HostedError::Invalid(e.to_string()))?;
+    let setup = encounter_for(catalog, lists, seed)?;
     let seats = accounts.map(SeatHolder::Account);
     create(
         conn,
@@ -311,6 +311,30 @@ pub fn start_for_pairing(
             kind: HostedKind::Event,
             pairing_game_id: Some(pairing_game_id),
             seats,
+            time_control_ms,
+        },
+        setup,
+        now,
+    )
+}
+
+/// A game between two accounts, outside any event.
+pub fn start_casual(
+    conn: &mut DbConnection,
+    catalog: &Catalog,
+    accounts: [i64; 2],
+    lists: [&[BroughtList]; 2],
+    seed: Bytes32,
+    time_control_ms: Option<i64>,
+    now: NaiveDateTime,
+) -> Result<i64, HostedError> {
+    let setup = encounter_for(catalog, lists, seed)?;
+    create(
+        conn,
+        Creation {
+            kind: HostedKind::Casual,
+            pairing_game_id: None,
+            seats: accounts.map(SeatHolder::Account),
             time_control_ms,
         },
         setup,

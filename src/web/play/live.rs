@@ -147,6 +147,8 @@ pub struct StreamQuery {
 pub async fn stream(
     req: HttpRequest,
     user: MaybeUser,
+    // API clients read streams with their bearer token.
+    api_user: Option<crate::web::session::ApiUser>,
     state: web::Data<AppState>,
     path: web::Path<i64>,
     query: web::Query<StreamQuery>,
@@ -158,7 +160,11 @@ pub async fn stream(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     let after = resume.unwrap_or(query.after);
-    let account = user.0.as_ref().map(|u| u.id());
+    let account = user
+        .0
+        .as_ref()
+        .map(|u| u.id())
+        .or_else(|| api_user.as_ref().map(|u| u.id()));
     let address = crate::web::accounts::client_address(&req, &state);
     let slot = state
         .play_limits
