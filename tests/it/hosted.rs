@@ -484,11 +484,22 @@ async fn a_practice_game_is_started_and_played_from_the_pages_and_the_api(backen
     assert_eq!(status, 200);
     assert!(start.contains("Replay: after fact 0 of"), "{start}");
     assert!(start.contains("Next turn"));
+    let half = game.state.version / 2;
     let (status, middle) = browser
-        .get_text(&format!("/games/{id}/replay?at={}", game.state.version / 2))
+        .get_text(&format!("/games/{id}/replay?at={half}"))
         .await;
     assert_eq!(status, 200);
-    assert!(middle.contains("Previous activation") && middle.contains("Your hand"));
+    assert!(middle.contains("Previous fact") && middle.contains("Next fact"));
+    // The player's own hand shows whenever it held cards at that point.
+    let mut then = soulstone_engine::GameState::new(log.setup.clone()).unwrap();
+    for fact in &log.facts[..half as usize] {
+        soulstone_engine::apply(&mut then, fact);
+    }
+    assert_eq!(
+        middle.contains("Your hand"),
+        !then.player(Seat::A).hand.is_empty(),
+        "the replay shows the player's hand as it was"
+    );
     assert!(!middle.contains("name=\"kind\""), "no forms in a replay");
 }
 
