@@ -86,7 +86,7 @@ pub fn clocks_left(clocks: &Clocks, now: NaiveDateTime) -> [i64; 2] {
     let elapsed = (now - clocks.since).num_milliseconds().max(0);
     Seat::BOTH.map(|seat| {
         let left = clocks.left_ms[seat.index()];
-        if runs(clocks, seat) {
+        if clock_runs(clocks, seat) {
             (left - elapsed).max(0)
         } else {
             left
@@ -94,7 +94,8 @@ pub fn clocks_left(clocks: &Clocks, now: NaiveDateTime) -> [i64; 2] {
     })
 }
 
-fn runs(clocks: &Clocks, seat: Seat) -> bool {
+/// Whether `seat`'s clock is running.
+pub fn clock_runs(clocks: &Clocks, seat: Seat) -> bool {
     clocks.running.is_some_and(|r| r.contains(seat_code(seat)))
 }
 
@@ -103,7 +104,7 @@ pub fn out_of_time(clocks: &Clocks, now: NaiveDateTime) -> Option<Seat> {
     let left = clocks_left(clocks, now);
     Seat::BOTH
         .into_iter()
-        .find(|seat| runs(clocks, *seat) && left[seat.index()] == 0)
+        .find(|seat| clock_runs(clocks, *seat) && left[seat.index()] == 0)
 }
 
 /// The clocks after a command at `now`: time used is charged, then the
@@ -514,6 +515,23 @@ fn rebuild(conn: &mut DbConnection, row: &HostedGameRow) -> Result<GameState, Ho
     Ok(state)
 }
 
+/// The seat `account_id` holds in game `id`, read from its row alone
+/// (without rebuilding the state).
+pub fn seat_in(
+    conn: &mut DbConnection,
+    id: i64,
+    account_id: i64,
+) -> Result<Option<Seat>, HostedError> {
+    let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
+    Ok(if row.seat_a_account_id == Some(account_id) {
+        Some(Seat::A)
+    } else if row.seat_b_account_id == Some(account_id) {
+        Some(Seat::B)
+    } else {
+        None
+    })
+}
+
 pub fn load(conn: &mut DbConnection, id: i64) -> Result<HostedGame, HostedError> {
     let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
     row_to_game(conn, row)
@@ -669,6 +687,14 @@ pub fn flag_if_out_of_time(
     id: i64,
     now: NaiveDateTime,
 ) -> Result<bool, HostedError> {
+    // Read from the row alone first: rebuilding the state is only worth it
+    // when a clock has run out (this runs before every command).
+    let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
+    let due = row.status != HostedStatus::Finished.code()
+        && row.clocks().is_some_and(|c| out_of_time(&c, now).is_some());
+    if !due {
+        return Ok(false);
+    }
     let flagged = conn.write_transaction(|conn| {
         let game = load(conn, id)?;
         let Some(clocks) = game.clocks else {

@@ -122,7 +122,7 @@ async fn api_command(
                 request.command,
                 now(),
             )?;
-            let seat = hosted::load(conn, id)?.seat_of(account);
+            let seat = hosted::seat_in(conn, id, account)?;
             Ok((submitted, seat))
         })
         .await?;

@@ -614,13 +614,7 @@ fn clock_lines(game: &HostedGame) -> Vec<String> {
         .into_iter()
         .map(|seat| {
             let ms = left[seat.index()];
-            let running = game.status == HostedStatus::Playing
-                && clocks.running.is_some_and(|r| {
-                    r.contains(match seat {
-                        Seat::A => 'a',
-                        Seat::B => 'b',
-                    })
-                });
+            let running = game.status == HostedStatus::Playing && hosted::clock_runs(&clocks, seat);
             format!(
                 "{}: {}:{:02}{}",
                 seat.label(),
