@@ -463,8 +463,8 @@ fn demo_event(
         }
     };
     let actor = crate::events::Actor {
-        account_id: account.id,
-        is_admin: account.is_admin,
+        confirmed: true,
+        ..crate::events::Actor::of(&account)
     };
     let ctx = crate::events::Ctx {
         now,

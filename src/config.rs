@@ -89,6 +89,25 @@ pub enum Environment {
     Production,
 }
 
+/// Whether the server serves HTTPS itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TlsSetting {
+    /// Plain HTTP: on loopback, or behind a proxy that serves HTTPS.
+    Off,
+    /// A certificate the server makes for its own address and keeps under
+    /// the data directory (a venue with no proxy).
+    SelfSigned,
+    /// The operator's certificate chain and private key, PEM files.
+    Files { cert: PathBuf, key: PathBuf },
+}
+
+/// `SOULSTONE_TLS`: how the server serves HTTPS itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TlsMode {
+    Off,
+    SelfSigned,
+}
+
 /// How outgoing mail leaves the server.
 #[derive(Clone, PartialEq, Eq)]
 pub enum MailTransport {
@@ -205,7 +224,20 @@ pub struct SettingsArgs {
     )]
     pub bind: SocketAddr,
 
-    /// Public URL of the site, used in links sent by mail (default: http://<bind>).
+    /// Serve HTTPS with a certificate the server makes for its own address
+    /// (`self-signed`, for a venue with no proxy in front), or not (`off`).
+    #[arg(long, env = "SOULSTONE_TLS", value_enum, global = true)]
+    pub tls: Option<TlsMode>,
+
+    /// Serve HTTPS with this certificate chain (PEM); needs --tls-key.
+    #[arg(long, env = "SOULSTONE_TLS_CERT", global = true)]
+    pub tls_cert: Option<PathBuf>,
+
+    /// The private key (PEM) for --tls-cert.
+    #[arg(long, env = "SOULSTONE_TLS_KEY", global = true)]
+    pub tls_key: Option<PathBuf>,
+
+    /// Public URL of the site, used in links sent by mail (default: http://<bind>, https:// with TLS).
     #[arg(long, env = "SOULSTONE_BASE_URL", global = true)]
     pub base_url: Option<String>,
 
@@ -259,9 +291,34 @@ pub struct SettingsArgs {
     #[arg(long, env = "SOULSTONE_LOG_JSON", global = true)]
     pub log_json: bool,
 
-    /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
+    /// One trusted reverse proxy is in front: the same as `--proxy-hops 1`.
     #[arg(long, env = "SOULSTONE_TRUST_PROXY", global = true)]
     pub trust_proxy: bool,
+
+    /// How many reverse proxies of your own stand in front of the server;
+    /// the client's address is read that many entries from the right of
+    /// X-Forwarded-For (what the client wrote further left is ignored).
+    #[arg(long, env = "SOULSTONE_PROXY_HOPS", global = true)]
+    pub proxy_hops: Option<usize>,
+
+    /// Seconds a request may take, reading its body included (408 after).
+    #[arg(
+        long,
+        env = "SOULSTONE_REQUEST_TIMEOUT_SECS",
+        default_value_t = 30,
+        global = true
+    )]
+    pub request_timeout_secs: u64,
+
+    /// Requests one client address may have in flight at once (429 beyond):
+    /// a venue's players share one address, so it is generous.
+    #[arg(
+        long,
+        env = "SOULSTONE_REQUESTS_PER_CLIENT",
+        default_value_t = 128,
+        global = true
+    )]
+    pub requests_per_client: usize,
 
     /// Game commands one account may send a second, sustained (twice as
     /// many at once).
@@ -290,7 +347,13 @@ pub struct Settings {
     pub db_pool_size: u32,
     pub workers: Option<usize>,
     pub log_json: bool,
-    pub trust_proxy: bool,
+    pub tls: TlsSetting,
+    /// Reverse proxies of the operator's own in front (0: the peer is the client).
+    pub proxy_hops: usize,
+    /// How long a request may take, reading its body included.
+    pub request_timeout: std::time::Duration,
+    /// Requests one client address may have in flight at once.
+    pub requests_per_client: usize,
     pub play_commands_per_second: u32,
 }
 
@@ -338,15 +401,53 @@ impl Settings {
             Some(raw) => MailTransport::Smtp(parse_smtp_url(raw, args.smtp_tls)?),
             None => MailTransport::Outbox(args.data_dir.join("outbox")),
         };
+        let tls = match (&args.tls_cert, &args.tls_key, args.tls) {
+            (Some(cert), Some(key), None | Some(TlsMode::SelfSigned)) => TlsSetting::Files {
+                cert: cert.clone(),
+                key: key.clone(),
+            },
+            (Some(_), None, _) | (None, Some(_), _) => {
+                return Err(ConfigError::Invalid(
+                    "SOULSTONE_TLS_CERT and SOULSTONE_TLS_KEY go together: give both".into(),
+                ));
+            }
+            (Some(_), Some(_), Some(TlsMode::Off)) => {
+                return Err(ConfigError::Invalid(
+                    "SOULSTONE_TLS=off contradicts SOULSTONE_TLS_CERT: give one or the other"
+                        .into(),
+                ));
+            }
+            (None, None, Some(TlsMode::SelfSigned)) => TlsSetting::SelfSigned,
+            (None, None, None | Some(TlsMode::Off)) => TlsSetting::Off,
+        };
+        let scheme = if tls == TlsSetting::Off {
+            "http"
+        } else {
+            "https"
+        };
         let base_url = args
             .base_url
             .clone()
-            .unwrap_or_else(|| format!("http://{}", args.bind))
+            .unwrap_or_else(|| format!("{scheme}://{}", args.bind))
             .trim_end_matches('/')
             .to_owned();
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             return Err(ConfigError::Invalid(format!(
                 "SOULSTONE_BASE_URL must start with http:// or https://, got {base_url}"
+            )));
+        }
+        if tls != TlsSetting::Off && base_url.starts_with("http://") {
+            return Err(ConfigError::Invalid(format!(
+                "the server serves HTTPS, but SOULSTONE_BASE_URL is {base_url}: make it https://"
+            )));
+        }
+        if environment == Environment::Production && !sessions_survive(&base_url) {
+            return Err(ConfigError::Invalid(format!(
+                "in production, sign-in cookies are Secure, and browsers keep them only over \
+                 HTTPS, so at {base_url} nobody could stay signed in. Serve HTTPS: at a venue, \
+                 add SOULSTONE_TLS=self-signed (and SOULSTONE_BASE_URL=https://…); behind a \
+                 proxy that serves HTTPS, set SOULSTONE_BASE_URL to its https:// address. \
+                 See docs/deploy.md."
             )));
         }
         if args.db_pool_size == 0 {
@@ -368,7 +469,10 @@ impl Settings {
                 db_pool_size: args.db_pool_size,
                 workers: args.workers,
                 log_json: args.log_json,
-                trust_proxy: args.trust_proxy,
+                tls,
+                proxy_hops: args.proxy_hops.unwrap_or(usize::from(args.trust_proxy)),
+                request_timeout: std::time::Duration::from_secs(args.request_timeout_secs.max(1)),
+                requests_per_client: args.requests_per_client.max(1),
                 play_commands_per_second: args.play_commands_per_second,
             },
             notes,
@@ -377,6 +481,21 @@ impl Settings {
 
     pub fn is_production(&self) -> bool {
         self.environment == Environment::Production
+    }
+}
+
+/// Whether browsers keep `Secure` cookies for this public address: over
+/// HTTPS, or plain HTTP on loopback (which browsers count as secure).
+fn sessions_survive(base_url: &str) -> bool {
+    let Ok(url) = url::Url::parse(base_url) else {
+        return false;
+    };
+    match url.host() {
+        _ if url.scheme() == "https" => true,
+        Some(url::Host::Domain(name)) => name == "localhost",
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
     }
 }
 
@@ -464,6 +583,57 @@ mod tests {
         );
         assert!(DatabaseUrl::parse("mysql://h/db").is_err());
         assert!(DatabaseUrl::parse("  ").is_err());
+    }
+
+    #[test]
+    fn production_refuses_a_public_address_where_no_session_could_last() {
+        let secret = "--secret=0123456789abcdef0123456789abcdef";
+        let venue = args(&[
+            "--production",
+            secret,
+            "--base-url=http://192.168.1.20:8080",
+        ]);
+        let message = Settings::resolve(&venue).unwrap_err().to_string();
+        assert!(message.contains("SOULSTONE_TLS=self-signed"), "{message}");
+        // HTTPS served by the server itself, or by a proxy, or loopback: fine.
+        for ok in [
+            vec![
+                "--production",
+                secret,
+                "--tls=self-signed",
+                "--bind=0.0.0.0:8443",
+                "--base-url=https://192.168.1.20:8443",
+            ],
+            vec![
+                "--production",
+                secret,
+                "--base-url=https://events.example.org",
+            ],
+            vec!["--production", secret, "--base-url=http://localhost:8080"],
+            vec!["--production", secret],
+        ] {
+            let (settings, _) = Settings::resolve(&args(&ok)).unwrap();
+            assert!(settings.is_production());
+        }
+        let (made, _) = Settings::resolve(&args(&[
+            secret,
+            "--tls=self-signed",
+            "--bind=10.0.0.5:8443",
+        ]))
+        .unwrap();
+        assert_eq!(made.tls, TlsSetting::SelfSigned);
+        assert_eq!(made.base_url, "https://10.0.0.5:8443");
+        // HTTPS served but plain links mailed, or half a certificate: refused.
+        for wrong in [
+            vec![
+                secret,
+                "--tls=self-signed",
+                "--base-url=http://10.0.0.5:8443",
+            ],
+            vec![secret, "--tls-cert=venue.crt"],
+        ] {
+            assert!(Settings::resolve(&args(&wrong)).is_err(), "{wrong:?}");
+        }
     }
 
     #[test]

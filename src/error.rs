@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::db::DbError;
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum AppError {
     #[error("The page you asked for does not exist.")]
     NotFound,
@@ -31,6 +31,10 @@ pub enum AppError {
     TooManyRequests,
     #[error("The service is temporarily unavailable. Please try again shortly.")]
     Unavailable,
+    /// The request (its body, or the work on it) took longer than the
+    /// server allows, which a client holding connections open would use.
+    #[error("The request took too long. Please try again.")]
+    RequestTimeout,
     #[error("Something went wrong on our side. The error has been logged.")]
     Internal(String),
 }
@@ -62,6 +66,7 @@ impl AppError {
             Self::Conflict(_) => "conflict",
             Self::TooManyRequests => "too_many_requests",
             Self::Unavailable => "unavailable",
+            Self::RequestTimeout => "request_timeout",
             Self::Internal(_) => "internal",
         }
     }
@@ -76,6 +81,7 @@ impl AppError {
             Self::Conflict(_) => "Conflict",
             Self::TooManyRequests => "Slow down",
             Self::Unavailable => "Unavailable",
+            Self::RequestTimeout => "Too slow",
             Self::Internal(_) => "Server error",
         }
     }
@@ -133,6 +139,12 @@ impl From<askama::Error> for AppError {
     }
 }
 
+impl From<crate::auth::AddressNotConfirmed> for AppError {
+    fn from(refusal: crate::auth::AddressNotConfirmed) -> Self {
+        Self::Forbidden(refusal.to_string())
+    }
+}
+
 impl ResponseError for AppError {
     fn status_code(&self) -> StatusCode {
         match self {
@@ -144,6 +156,7 @@ impl ResponseError for AppError {
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

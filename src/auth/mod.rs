@@ -21,3 +21,23 @@ pub fn random_token() -> String {
 pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
+
+/// An account whose email address is not confirmed yet may sign in, look
+/// around, edit its profile, play practice games against the bots and ask
+/// for the confirmation mail again. What others would see or rely on
+/// (events, pools, registrations, staff places) waits for a confirmed
+/// address, so nobody can act under an address they do not hold.
+pub fn require_confirmed_address(confirmed: bool) -> Result<(), AddressNotConfirmed> {
+    if confirmed {
+        Ok(())
+    } else {
+        Err(AddressNotConfirmed)
+    }
+}
+
+/// The refusal [`require_confirmed_address`] gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "Please confirm your email address first: open the link we mailed you (your account page sends it again)."
+)]
+pub struct AddressNotConfirmed;

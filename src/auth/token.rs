@@ -15,6 +15,9 @@ pub const SESSION_RENEW_AFTER: Duration = Duration::minutes(10);
 pub const SESSION_MAX_AGE: Duration = Duration::days(14);
 /// Tokens for scripts and other API clients.
 pub const API_TOKEN_LIFETIME: Duration = Duration::hours(12);
+/// A browser that signed in to an account is known to it this long: it
+/// keeps its own sign-in budget, which strangers' guesses cannot spend.
+pub const DEVICE_LIFETIME: Duration = Duration::days(180);
 
 const ISSUER: &str = "soulstone";
 
@@ -23,6 +26,8 @@ const ISSUER: &str = "soulstone";
 pub enum TokenKind {
     Session,
     Api,
+    /// Marks a browser that signed in before; it signs nobody in.
+    Device,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,10 +153,15 @@ impl TokenSigner {
         let lifetime = match kind {
             TokenKind::Session => SESSION_LIFETIME,
             TokenKind::Api => API_TOKEN_LIFETIME,
+            TokenKind::Device => DEVICE_LIFETIME,
         };
         let started = session_started.unwrap_or(now);
-        let max_end = started + SESSION_MAX_AGE;
-        let exp = (now + lifetime).min(max_end.max(now));
+        let exp = match kind {
+            TokenKind::Device => now + lifetime,
+            TokenKind::Session | TokenKind::Api => {
+                (now + lifetime).min((started + SESSION_MAX_AGE).max(now))
+            }
+        };
         let jti = super::random_token();
         let claims = Claims {
             sub: subject.account_id.to_string(),

@@ -6,7 +6,8 @@ use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::schema::{
-    event_staff, events, game_declarations, games, registrations, result_changes, rounds,
+    event_staff, events, form_submissions, game_declarations, games, registrations, result_changes,
+    rounds, staff_invitations,
 };
 use super::{DbConnection, DbError};
 
@@ -242,6 +243,140 @@ pub fn add_staff(
             .execute(conn)?;
         Ok(())
     })
+}
+
+/// What an earlier submission of a form with this key made, if any.
+pub fn find_submission(
+    conn: &mut DbConnection,
+    account_id: i64,
+    key: &str,
+) -> Result<Option<String>, DbError> {
+    Ok(form_submissions::table
+        .filter(form_submissions::account_id.eq(account_id))
+        .filter(form_submissions::submission_key.eq(key))
+        .select(form_submissions::outcome)
+        .first(conn)
+        .optional()?)
+}
+
+/// Remembers what a form's submission made, in the transaction that made it.
+pub fn record_submission(
+    conn: &mut DbConnection,
+    account_id: i64,
+    key: &str,
+    outcome: &str,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::insert_into(form_submissions::table)
+        .values((
+            form_submissions::account_id.eq(account_id),
+            form_submissions::submission_key.eq(key),
+            form_submissions::outcome.eq(outcome),
+            form_submissions::created_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// An invitation to join an event's staff, sent by mail.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = staff_invitations)]
+pub struct StaffInvitation {
+    pub id: i64,
+    pub event_id: i64,
+    pub email: String,
+    pub role: String,
+    pub token_hash: String,
+    pub invited_by: i64,
+    pub created_at: NaiveDateTime,
+    pub expires_at: NaiveDateTime,
+    pub accepted_at: Option<NaiveDateTime>,
+}
+
+/// What a new invitation holds.
+pub struct NewStaffInvitation<'a> {
+    pub event_id: i64,
+    pub email: &'a str,
+    pub role: &'a str,
+    pub token_hash: &'a str,
+    pub invited_by: i64,
+    pub now: NaiveDateTime,
+    pub expires_at: NaiveDateTime,
+}
+
+/// Stores an invitation; an older open one to the same address for the
+/// same event ends, so only the newest link works.
+pub fn create_staff_invitation(
+    conn: &mut DbConnection,
+    invitation: &NewStaffInvitation<'_>,
+) -> Result<(), DbError> {
+    conn.write_transaction(|conn| {
+        diesel::update(
+            staff_invitations::table
+                .filter(staff_invitations::event_id.eq(invitation.event_id))
+                .filter(staff_invitations::email.eq(invitation.email))
+                .filter(staff_invitations::accepted_at.is_null())
+                .filter(staff_invitations::expires_at.gt(invitation.now)),
+        )
+        .set(staff_invitations::expires_at.eq(invitation.now))
+        .execute(conn)?;
+        diesel::insert_into(staff_invitations::table)
+            .values((
+                staff_invitations::event_id.eq(invitation.event_id),
+                staff_invitations::email.eq(invitation.email),
+                staff_invitations::role.eq(invitation.role),
+                staff_invitations::token_hash.eq(invitation.token_hash),
+                staff_invitations::invited_by.eq(invitation.invited_by),
+                staff_invitations::created_at.eq(invitation.now),
+                staff_invitations::expires_at.eq(invitation.expires_at),
+            ))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
+/// The invitation a link's token hash belongs to.
+pub fn find_staff_invitation(
+    conn: &mut DbConnection,
+    token_hash: &str,
+) -> Result<Option<StaffInvitation>, DbError> {
+    Ok(staff_invitations::table
+        .filter(staff_invitations::token_hash.eq(token_hash))
+        .select(StaffInvitation::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Marks an invitation accepted, if it still was open; says whether it was.
+pub fn accept_staff_invitation(
+    conn: &mut DbConnection,
+    id: i64,
+    now: NaiveDateTime,
+) -> Result<bool, DbError> {
+    let changed = diesel::update(
+        staff_invitations::table
+            .filter(staff_invitations::id.eq(id))
+            .filter(staff_invitations::accepted_at.is_null())
+            .filter(staff_invitations::expires_at.gt(now)),
+    )
+    .set(staff_invitations::accepted_at.eq(now))
+    .execute(conn)?;
+    Ok(changed == 1)
+}
+
+/// An event's invitations not yet accepted and still open, newest first.
+pub fn open_staff_invitations(
+    conn: &mut DbConnection,
+    event_id: i64,
+    now: NaiveDateTime,
+) -> Result<Vec<StaffInvitation>, DbError> {
+    Ok(staff_invitations::table
+        .filter(staff_invitations::event_id.eq(event_id))
+        .filter(staff_invitations::accepted_at.is_null())
+        .filter(staff_invitations::expires_at.gt(now))
+        .order(staff_invitations::id.desc())
+        .select(StaffInvitation::as_select())
+        .load(conn)?)
 }
 
 pub fn remove_staff(

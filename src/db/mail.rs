@@ -44,26 +44,87 @@ pub fn enqueue(
 ) -> Result<bool, DbError> {
     // A savepoint, so a duplicate leaves an enclosing PostgreSQL transaction usable.
     let inserted = conn
-        .write_transaction(|conn| {
-            diesel::insert_into(mail_outbox::table)
-                .values((
-                    mail_outbox::to_address.eq(to),
-                    mail_outbox::subject.eq(subject),
-                    mail_outbox::body_text.eq(body),
-                    mail_outbox::status.eq(STATUS_PENDING),
-                    mail_outbox::attempts.eq(0),
-                    mail_outbox::next_attempt_at.eq(now),
-                    mail_outbox::created_at.eq(now),
-                    mail_outbox::dedupe_key.eq(dedupe_key),
-                ))
-                .execute(conn)
-        })
-        .map_err(DbError::from);
+        .write_transaction(|conn| insert_pending(conn, (to, subject, body), dedupe_key, now, now));
     match inserted {
         Ok(_) => Ok(true),
         Err(err) if err.is_unique_violation() => Ok(false),
         Err(err) => Err(err),
     }
+}
+
+/// Adds a mail (recipient, subject, body) waiting to go out at `due`.
+fn insert_pending(
+    conn: &mut DbConnection,
+    (to, subject, body): (&str, &str, &str),
+    dedupe_key: Option<&str>,
+    due: NaiveDateTime,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::insert_into(mail_outbox::table)
+        .values((
+            mail_outbox::to_address.eq(to),
+            mail_outbox::subject.eq(subject),
+            mail_outbox::body_text.eq(body),
+            mail_outbox::status.eq(STATUS_PENDING),
+            mail_outbox::attempts.eq(0),
+            mail_outbox::next_attempt_at.eq(due),
+            mail_outbox::created_at.eq(now),
+            mail_outbox::dedupe_key.eq(dedupe_key),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Queues a mail about `topic` (one game's result to confirm, say) so that
+/// its recipient gets at most one mail about it per `window`, and that one
+/// carries the newest text: a mail on the topic still waiting (and not
+/// being sent right now) is rewritten instead of joined by another, and
+/// after one went out the next waits until the window has passed. Returns
+/// whether a new mail was queued.
+pub fn enqueue_coalesced(
+    conn: &mut DbConnection,
+    to: &str,
+    subject: &str,
+    body: &str,
+    topic: &str,
+    window: chrono::Duration,
+    now: NaiveDateTime,
+) -> Result<bool, DbError> {
+    conn.write_transaction(|conn| {
+        let earlier: Vec<OutboxMail> = mail_outbox::table
+            .filter(mail_outbox::to_address.eq(to))
+            .filter(mail_outbox::dedupe_key.like(format!("{topic}#%")))
+            .order(mail_outbox::id.desc())
+            .select(OutboxMail::as_select())
+            .load(conn)?;
+        let being_sent = |mail: &OutboxMail| mail.claimed_until.is_some_and(|until| until > now);
+        if let Some(waiting) = earlier
+            .iter()
+            .find(|mail| mail.status == STATUS_PENDING && !being_sent(mail))
+        {
+            diesel::update(mail_outbox::table.find(waiting.id))
+                .set((
+                    mail_outbox::subject.eq(subject),
+                    mail_outbox::body_text.eq(body),
+                ))
+                .execute(conn)?;
+            return Ok(false);
+        }
+        let last_out = earlier
+            .iter()
+            .filter_map(|mail| {
+                if being_sent(mail) {
+                    Some(now)
+                } else {
+                    mail.sent_at
+                }
+            })
+            .max();
+        let due = last_out.map_or(now, |sent| (sent + window).max(now));
+        let key = format!("{topic}#{}", earlier.len() + 1);
+        insert_pending(conn, (to, subject, body), Some(&key), due, now)?;
+        Ok(true)
+    })
 }
 
 /// Claims up to `limit` due mails for `claimant` until `lease_until`.

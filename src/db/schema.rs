@@ -140,6 +140,29 @@ diesel::table! {
 }
 
 diesel::table! {
+    form_submissions (account_id, submission_key) {
+        account_id -> BigInt,
+        submission_key -> Text,
+        outcome -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    staff_invitations (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        email -> Text,
+        role -> Text,
+        token_hash -> Text,
+        invited_by -> BigInt,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        accepted_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     registrations (id) {
         id -> BigInt,
         event_id -> BigInt,
@@ -303,6 +326,7 @@ diesel::joinable!(registrations -> events (event_id));
 diesel::joinable!(rounds -> events (event_id));
 diesel::joinable!(games -> rounds (round_id));
 diesel::joinable!(event_staff -> events (event_id));
+diesel::joinable!(staff_invitations -> events (event_id));
 diesel::joinable!(events -> pools (pool_id));
 diesel::joinable!(account_sessions -> accounts (account_id));
 diesel::joinable!(hosted_game_facts -> hosted_games (game_id));
@@ -310,6 +334,8 @@ diesel::joinable!(hosted_game_snapshots -> hosted_games (game_id));
 diesel::joinable!(hosted_game_commands -> hosted_games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     account_sessions,
+    form_submissions,
+    staff_invitations,
     accounts,
     audit_log,
     email_tokens,

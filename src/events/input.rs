@@ -107,6 +107,10 @@ pub struct EventInput {
     pub league_max_games_vs_same: String,
     #[serde(deserialize_with = "lenient")]
     pub league_max_counted_games: String,
+    /// Made when the form is shown (or chosen by an API client): a second
+    /// submission with the same key answers with the event the first made.
+    #[serde(deserialize_with = "lenient")]
+    pub submission_key: String,
 }
 
 pub const MAX_ROUNDS: i32 = 20;
@@ -118,6 +122,7 @@ impl EventInput {
     pub fn new_event_defaults(today: NaiveDate) -> Self {
         let settings = EventSettings::defaults_for(GameSystem::Malifaux4);
         let mut input = Self {
+            submission_key: crate::auth::random_token(),
             starts_on: today.to_string(),
             ends_on: today.to_string(),
             game_system: GameSystem::Malifaux4.code().into(),
@@ -233,6 +238,7 @@ pub struct EventSpec {
     pub fields: EventFields,
     pub pool_slug: Option<String>,
     pub settings: EventSettings,
+    pub submission_key: Option<String>,
 }
 
 struct Check {
@@ -597,6 +603,9 @@ impl EventInput {
             },
             pool_slug,
             settings,
+            submission_key: Some(self.submission_key.trim())
+                .filter(|key| !key.is_empty())
+                .map(|key| key.chars().take(128).collect()),
         })
     }
 

@@ -6,9 +6,11 @@ use super::input::EventSpec;
 use super::registration::promote_waitlist;
 use super::{Access, Actor, Ctx, EventError, EventStatus, EventView, Role, require_not_finished};
 use crate::auth::input::EmailAddress;
+use crate::auth::{hash_token, random_token};
 use crate::db::events as db_events;
 use crate::db::{DbConnection, accounts, audit, pools};
 use crate::systems::GameSystem;
+use chrono::Duration;
 
 /// Finds the pool a form names and checks it fits the game system.
 fn resolve_pool(
@@ -42,7 +44,10 @@ pub fn create_event(
     spec: EventSpec,
     ctx: &Ctx<'_>,
 ) -> Result<EventView, EventError> {
-    conn.write_transaction(|conn| {
+    actor.require_confirmed()?;
+    let key = spec.submission_key.clone();
+    let (account, now) = (actor.account_id, ctx.now);
+    let id = super::once_per_submission(conn, account, key.as_deref(), "event", now, |conn| {
         let mut fields = spec.fields;
         fields.pool_id = resolve_pool(conn, spec.pool_slug.as_deref(), &fields.game_system)?;
         let event = db_events::insert_event(
@@ -53,8 +58,9 @@ pub fn create_event(
             ctx.now,
         )?;
         db_events::add_staff(conn, event.id, actor.account_id, "owner")?;
-        EventView::from_row(event)
-    })
+        Ok(event.id)
+    })?;
+    EventView::from_row(db_events::find_event(conn, id)?.ok_or(EventError::NotFound)?)
 }
 
 /// Who may change an event's settings (scoring included): its organisers
@@ -176,8 +182,26 @@ impl StaffRole {
     }
 }
 
-/// Adds a judge or co-organiser by their account's email.
-pub fn add_staff_by_email(
+/// Staff invitation links stay valid this long.
+const STAFF_INVITATION_DAYS: i64 = 14;
+/// Staff invitations one address may be sent in an hour.
+const MAX_INVITATIONS_PER_ADDRESS: i64 = 5;
+
+impl StaffRole {
+    /// How the role reads in a sentence.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Owner => "co-organiser",
+            Self::Judge => "judge",
+        }
+    }
+}
+
+/// Invites a judge or co-organiser by email. The mail goes out whether or
+/// not the address has an account, and the answer is the same, so the form
+/// never tells who is registered; the person joins the staff only when they
+/// accept ([`accept_staff_invitation`]).
+pub fn invite_staff(
     conn: &mut DbConnection,
     view: &EventView,
     access: &Access,
@@ -188,28 +212,144 @@ pub fn add_staff_by_email(
     access.require_owner()?;
     let email =
         EmailAddress::parse(raw_email).map_err(|e| EventError::invalid("email", e.to_string()))?;
-    let account = accounts::find_by_email(conn, email.as_str())?.ok_or_else(|| {
-        EventError::invalid(
+    let inviter_id = access
+        .account_id()
+        .ok_or_else(|| EventError::Forbidden("Please sign in to continue.".into()))?;
+    let inviter = accounts::find_by_id(conn, inviter_id)?.ok_or(EventError::NotFound)?;
+    if inviter.email == email.as_str() {
+        return Err(EventError::invalid(
             "email",
-            "No account uses that address. Ask them to sign up first.",
-        )
-    })?;
-    // Checked under the event's lock: an event always keeps an owner, even
-    // when its owners change roles at the same moment.
-    db_events::event_write_transaction(conn, view.id(), |conn| {
-        if role != StaffRole::Owner {
-            refuse_losing_the_last_owner(conn, view, account.id)?;
-        }
-        db_events::add_staff(conn, view.id(), account.id, role.code())?;
+            "That is your own address: you are on the staff already.",
+        ));
+    }
+    // Invitations are mail to an address of the organiser's choosing: a
+    // few an hour to any one address, whoever sends them.
+    let target_key = format!("staff-invitation:{}", email.as_str());
+    if accounts::count_login_failures(conn, &target_key, ctx.now - Duration::hours(1))?
+        >= MAX_INVITATIONS_PER_ADDRESS
+    {
+        return Err(EventError::Conflict(
+            "That address has been sent several invitations in the last hour. Please try again later."
+                .into(),
+        ));
+    }
+    let token = random_token();
+    let link = format!("{}/staff/accept?token={token}", ctx.base_url);
+    conn.write_transaction(|conn| {
+        db_events::create_staff_invitation(
+            conn,
+            &db_events::NewStaffInvitation {
+                event_id: view.id(),
+                email: email.as_str(),
+                role: role.code(),
+                token_hash: &hash_token(&token),
+                invited_by: inviter_id,
+                now: ctx.now,
+                expires_at: ctx.now + Duration::days(STAFF_INVITATION_DAYS),
+            },
+        )?;
+        super::notify::staff_invitation(
+            conn,
+            view,
+            &super::notify::StaffInvite {
+                to: email.as_str(),
+                inviter: &inviter.display_name,
+                role: role.label(),
+                link: &link,
+                days: STAFF_INVITATION_DAYS,
+            },
+            ctx,
+        )?;
+        accounts::record_login_failure(conn, &[&target_key], ctx.now)?;
         audit::record(
             conn,
-            access.account_id(),
+            Some(inviter_id),
             Some(view.id()),
-            "staff.added",
-            &format!("{} as {}", account.email, role.code()),
+            "staff.invited",
+            &format!("{} as {}", email.as_str(), role.code()),
             ctx.now,
         )?;
-        Ok(account.display_name)
+        Ok(email.as_str().to_owned())
+    })
+}
+
+/// What a staff invitation link leads to.
+pub struct StaffInvitationOffer {
+    pub event_id: i64,
+    pub event_name: String,
+    pub role: StaffRole,
+    pub email: String,
+}
+
+/// The invitation a link's token opens, if it is still open.
+pub fn staff_invitation_offer(
+    conn: &mut DbConnection,
+    token: &str,
+    now: chrono::NaiveDateTime,
+) -> Result<StaffInvitationOffer, EventError> {
+    let invitation = db_events::find_staff_invitation(conn, &hash_token(token))?
+        .ok_or_else(|| EventError::invalid("token", "This invitation link is not valid."))?;
+    if invitation.accepted_at.is_some() {
+        return Err(EventError::invalid(
+            "token",
+            "This invitation has been accepted already.",
+        ));
+    }
+    if invitation.expires_at <= now {
+        return Err(EventError::invalid(
+            "token",
+            "This invitation has expired, or a newer one was sent. Ask the organiser to invite you again.",
+        ));
+    }
+    let event = db_events::find_event(conn, invitation.event_id)?.ok_or(EventError::NotFound)?;
+    Ok(StaffInvitationOffer {
+        event_id: event.id,
+        event_name: event.name,
+        role: StaffRole::parse(&invitation.role)
+            .ok_or_else(|| EventError::Corrupt(format!("staff role {}", invitation.role)))?,
+        email: invitation.email,
+    })
+}
+
+/// Accepts a staff invitation as `account`, whose address must be the one
+/// invited and confirmed. Returns the event's id.
+pub fn accept_staff_invitation(
+    conn: &mut DbConnection,
+    account: &accounts::Account,
+    token: &str,
+    ctx: &Ctx<'_>,
+) -> Result<i64, EventError> {
+    let offer = staff_invitation_offer(conn, token, ctx.now)?;
+    if account.email != offer.email {
+        return Err(EventError::Forbidden(format!(
+            "This invitation is for {}. Sign in with that address to accept it.",
+            offer.email
+        )));
+    }
+    super::Actor::of(account).require_confirmed()?;
+    let invitation =
+        db_events::find_staff_invitation(conn, &hash_token(token))?.ok_or(EventError::NotFound)?;
+    // Checked under the event's lock: an event always keeps an owner, even
+    // when its owners change roles at the same moment.
+    db_events::event_write_transaction(conn, offer.event_id, |conn| {
+        if !db_events::accept_staff_invitation(conn, invitation.id, ctx.now)? {
+            return Err(EventError::Conflict(
+                "This invitation has been accepted already.".into(),
+            ));
+        }
+        if offer.role != StaffRole::Owner {
+            refuse_losing_the_last_owner(conn, offer.event_id, account.id)?;
+        }
+        db_events::add_staff(conn, offer.event_id, account.id, offer.role.code())?;
+        audit::record(
+            conn,
+            Some(account.id),
+            Some(offer.event_id),
+            "staff.added",
+            &format!("{} as {}", account.email, offer.role.code()),
+            ctx.now,
+        )?;
+        Ok(offer.event_id)
     })
 }
 
@@ -217,10 +357,10 @@ pub fn add_staff_by_email(
 /// away from owning it.
 fn refuse_losing_the_last_owner(
     conn: &mut DbConnection,
-    view: &EventView,
+    event_id: i64,
     account_id: i64,
 ) -> Result<(), EventError> {
-    let staff = db_events::list_staff(conn, view.id())?;
+    let staff = db_events::list_staff(conn, event_id)?;
     let owners = staff.iter().filter(|(s, _, _)| s.role == "owner").count();
     let is_owner = staff
         .iter()
@@ -259,7 +399,7 @@ pub fn remove_staff(
                 "You are no longer an organiser of this event.".into(),
             ));
         }
-        refuse_losing_the_last_owner(conn, view, account_id)?;
+        refuse_losing_the_last_owner(conn, view.id(), account_id)?;
         db_events::remove_staff(conn, view.id(), account_id)?;
         audit::record(
             conn,

@@ -21,11 +21,76 @@ use crate::db::{DbConnection, DbError};
 use crate::systems::GameSystem;
 use crate::tournament::{Scoring, Tiebreaker};
 
-/// Who is acting: a signed-in account (and whether it is a site admin).
+/// Runs `create` once per account and form submission key: a repeat of a
+/// submission (a double click, a retry after a lost answer) gets the id of
+/// what the first made, recorded as `kind:id`, and makes nothing. Without a
+/// key, `create` just runs.
+pub fn once_per_submission(
+    conn: &mut DbConnection,
+    account_id: i64,
+    key: Option<&str>,
+    kind: &str,
+    now: NaiveDateTime,
+    create: impl FnOnce(&mut DbConnection) -> Result<i64, EventError>,
+) -> Result<i64, EventError> {
+    use crate::db::WriteTransaction;
+    let Some(key) = key else {
+        return conn.write_transaction(create);
+    };
+    let earlier = |conn: &mut DbConnection| -> Result<Option<i64>, EventError> {
+        let Some(outcome) = db_events::find_submission(conn, account_id, key)? else {
+            return Ok(None);
+        };
+        outcome
+            .strip_prefix(kind)
+            .and_then(|rest| rest.strip_prefix(':'))
+            .and_then(|id| id.parse().ok())
+            .map(Some)
+            .ok_or_else(|| {
+                EventError::Conflict("This form was already used for something else.".into())
+            })
+    };
+    let made = conn.write_transaction(|conn| {
+        if let Some(id) = earlier(conn)? {
+            return Ok(id);
+        }
+        let id = create(conn)?;
+        db_events::record_submission(conn, account_id, key, &format!("{kind}:{id}"), now)?;
+        Ok(id)
+    });
+    match made {
+        // The same key at the same moment on PostgreSQL: the other one won,
+        // and this one's work was rolled back with its transaction.
+        Err(EventError::Db(err)) if err.is_unique_violation() => {
+            earlier(conn)?.ok_or(EventError::Db(err))
+        }
+        other => other,
+    }
+}
+
+/// Who is acting: a signed-in account (whether it is a site admin, and
+/// whether its email address is confirmed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Actor {
     pub account_id: i64,
     pub is_admin: bool,
+    pub confirmed: bool,
+}
+
+impl Actor {
+    pub fn of(account: &crate::db::accounts::Account) -> Self {
+        Self {
+            account_id: account.id,
+            is_admin: account.is_admin,
+            confirmed: account.is_verified(),
+        }
+    }
+
+    /// See [`crate::auth::require_confirmed_address`].
+    pub fn require_confirmed(&self) -> Result<(), EventError> {
+        crate::auth::require_confirmed_address(self.confirmed)
+            .map_err(|refusal| EventError::Forbidden(refusal.to_string()))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use askama::Template;
 use super::{Ctx, EventError, EventView};
 use crate::db::events::{GameRow, Registration};
 use crate::db::{DbConnection, accounts};
-use crate::mail::{OutgoingMail, queue};
+use crate::mail::{OutgoingMail, queue, queue_coalesced};
 
 fn address_of(
     conn: &mut DbConnection,
@@ -154,15 +154,62 @@ pub fn result_to_confirm(
         subject: format!("{}: please confirm your result", view.event.name),
         body,
     };
-    queue(
+    // A reporter amending the result again and again (or both players
+    // taking turns) sends the opponent one mail per quarter of an hour at
+    // most, holding the newest result.
+    queue_coalesced(
         conn,
         &mail,
-        Some(&format!(
-            "result-to-confirm:{}:{}",
-            game.id,
-            game.version + 1
-        )),
+        &format!("result-to-confirm:{}:{}", game.id, opponent.id),
+        RESULT_MAIL_WINDOW,
         ctx.now,
     )?;
+    Ok(())
+}
+
+/// At most one "please confirm" mail per game and player in this time.
+const RESULT_MAIL_WINDOW: chrono::Duration = chrono::Duration::minutes(15);
+
+#[derive(Template)]
+#[template(path = "mail/staff_invitation.txt")]
+struct StaffInvitationMail<'a> {
+    inviter: &'a str,
+    event: &'a str,
+    role: &'a str,
+    link: &'a str,
+    days: i64,
+}
+
+/// An invitation to an event's staff, as the mail tells it.
+pub struct StaffInvite<'a> {
+    pub to: &'a str,
+    pub inviter: &'a str,
+    pub role: &'a str,
+    pub link: &'a str,
+    pub days: i64,
+}
+
+/// Invites an address to the event's staff, whether or not it has an
+/// account yet (the mail says how to get one).
+pub fn staff_invitation(
+    conn: &mut DbConnection,
+    view: &EventView,
+    invite: &StaffInvite<'_>,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    let body = StaffInvitationMail {
+        inviter: invite.inviter,
+        event: &view.event.name,
+        role: invite.role,
+        link: invite.link,
+        days: invite.days,
+    }
+    .render()?;
+    let mail = OutgoingMail {
+        to: invite.to.to_owned(),
+        subject: format!("You are invited to help run {}", view.event.name),
+        body,
+    };
+    queue(conn, &mail, None, ctx.now)?;
     Ok(())
 }

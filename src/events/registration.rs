@@ -65,6 +65,7 @@ pub fn register_self(
     let actor = access
         .actor
         .ok_or_else(|| EventError::Forbidden("Sign in to register.".into()))?;
+    actor.require_confirmed()?;
     if let Some(reason) = registration_closed_reason(view, ctx.now) {
         return Err(EventError::Conflict(reason));
     }

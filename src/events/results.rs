@@ -574,6 +574,9 @@ pub fn dispute(
             "The note is at most 1000 characters.",
         ));
     }
+    if let Some(problem) = crate::auth::input::text_block_problem(note, "The note") {
+        return Err(EventError::invalid("note", problem));
+    }
     conn.write_transaction(|conn| {
         let game = game_in(conn, view, game_id)?;
         let side = side_of(access, &game);
@@ -627,12 +630,15 @@ pub fn dispute(
 }
 
 /// League open play: a registered player records a game against another.
+/// `submission_key` comes from the form: a second submission with the same
+/// key (a double click, a retry) answers with the game the first recorded.
 pub fn record_open_game(
     conn: &mut DbConnection,
     view: &EventView,
     access: &Access,
     opponent_id: i64,
     input: &ResultInput,
+    submission_key: Option<&str>,
     ctx: &Ctx<'_>,
 ) -> Result<GameRow, EventError> {
     if !view.is_open_league() {
@@ -661,84 +667,103 @@ pub fn record_open_game(
     let (fields, declarations) = input.validate(view)?;
     // Counted under the event's lock: the cap on games against one opponent
     // holds when both players record at once.
+    let account = access.account_id().ok_or_else(|| {
+        EventError::Forbidden("Only registered players can record league games.".into())
+    })?;
     db_events::event_write_transaction(conn, view.id(), |conn| {
-        let opponent = db_events::find_registration(conn, opponent_id)?
-            .filter(|r| r.event_id == view.id() && r.status == REGISTERED && !r.dropped)
-            .ok_or_else(|| {
-                EventError::invalid("opponent", "Choose a registered player of this league.")
-            })?;
-        let data = EventData::load(conn, view.id())?;
-        if let Some(cap) = view.settings.league.max_games_vs_same {
-            let played = data
-                .games
-                .iter()
-                .filter(|g| {
-                    let pair = (g.player_a, g.player_b.unwrap_or(-1));
-                    pair == (me.id, opponent.id) || pair == (opponent.id, me.id)
-                })
-                .count();
-            if played >= cap as usize {
-                return Err(EventError::Conflict(format!(
-                    "You have already recorded {played} game(s) against {}; this league allows {cap}.",
-                    opponent.display_name
-                )));
-            }
-        }
-        let game = db_events::insert_game(
+        let game = super::once_per_submission(
             conn,
-            &NewGame {
-                event_id: view.id(),
-                round_id: None,
-                table_number: None,
-                player_a: me.id,
-                player_b: Some(opponent.id),
-                status: GAME_PENDING.into(),
-                played_at: Some(ctx.now),
-                created_at: ctx.now,
-                updated_at: ctx.now,
+            account,
+            submission_key,
+            "game",
+            ctx.now,
+            |conn| {
+                let opponent = db_events::find_registration(conn, opponent_id)?
+                    .filter(|r| r.event_id == view.id() && r.status == REGISTERED && !r.dropped)
+                    .ok_or_else(|| {
+                        EventError::invalid(
+                            "opponent",
+                            "Choose a registered player of this league.",
+                        )
+                    })?;
+                let data = EventData::load(conn, view.id())?;
+                if let Some(cap) = view.settings.league.max_games_vs_same {
+                    let played = data
+                        .games
+                        .iter()
+                        .filter(|g| {
+                            let pair = (g.player_a, g.player_b.unwrap_or(-1));
+                            pair == (me.id, opponent.id) || pair == (opponent.id, me.id)
+                        })
+                        .count();
+                    if played >= cap as usize {
+                        return Err(EventError::Conflict(format!(
+                            "You have already recorded {played} game(s) against {}; this league allows {cap}.",
+                            opponent.display_name
+                        )));
+                    }
+                }
+                let game = db_events::insert_game(
+                    conn,
+                    &NewGame {
+                        event_id: view.id(),
+                        round_id: None,
+                        table_number: None,
+                        player_a: me.id,
+                        player_b: Some(opponent.id),
+                        status: GAME_PENDING.into(),
+                        played_at: Some(ctx.now),
+                        created_at: ctx.now,
+                        updated_at: ctx.now,
+                    },
+                )?;
+                let actor = access.account_id();
+                if !db_events::write_result(
+                    conn,
+                    game.id,
+                    game.version,
+                    Some(&fields),
+                    GAME_REPORTED,
+                    Some(actor),
+                    None,
+                    None,
+                    ctx.now,
+                )? {
+                    return Err(stale());
+                }
+                for (registration, declared) in
+                    [(me.id, &declarations.a), (opponent.id, &declarations.b)]
+                {
+                    if let Some((leader, crew)) = declared {
+                        db_events::set_declaration(conn, game.id, registration, leader, crew)?;
+                    }
+                }
+                db_events::record_result_change(
+                    conn,
+                    game.id,
+                    view.id(),
+                    actor,
+                    "reported",
+                    None,
+                    Some(&result_json(&fields)),
+                    None,
+                    ctx.now,
+                )?;
+                let summary =
+                    result_summary(&me.display_name, &opponent.display_name, &game, &fields);
+                notify::result_to_confirm(
+                    conn,
+                    view,
+                    &game,
+                    &me.display_name,
+                    &opponent,
+                    &summary,
+                    ctx,
+                )?;
+                Ok(game.id)
             },
         )?;
-        let actor = access.account_id();
-        if !db_events::write_result(
-            conn,
-            game.id,
-            game.version,
-            Some(&fields),
-            GAME_REPORTED,
-            Some(actor),
-            None,
-            None,
-            ctx.now,
-        )? {
-            return Err(stale());
-        }
-        for (registration, declared) in [(me.id, &declarations.a), (opponent.id, &declarations.b)] {
-            if let Some((leader, crew)) = declared {
-                db_events::set_declaration(conn, game.id, registration, leader, crew)?;
-            }
-        }
-        db_events::record_result_change(
-            conn,
-            game.id,
-            view.id(),
-            actor,
-            "reported",
-            None,
-            Some(&result_json(&fields)),
-            None,
-            ctx.now,
-        )?;
-        let summary = result_summary(&me.display_name, &opponent.display_name, &game, &fields);
-        notify::result_to_confirm(
-            conn,
-            view,
-            &game,
-            &me.display_name,
-            &opponent,
-            &summary,
-            ctx,
-        )?;
-        db_events::find_game(conn, game.id)?.ok_or(EventError::NotFound)
+        db_events::find_game(conn, game)?.ok_or(EventError::NotFound)
     })
 }
 

@@ -36,6 +36,14 @@ pub struct EventData {
 }
 
 impl EventData {
+    /// Players who played (or had a bye) in any round so far.
+    pub fn players_who_played(&self) -> BTreeSet<i64> {
+        self.games
+            .iter()
+            .flat_map(|g| std::iter::once(g.player_a).chain(g.player_b))
+            .collect()
+    }
+
     pub fn load(conn: &mut DbConnection, event_id: i64) -> Result<Self, EventError> {
         Ok(Self {
             registrations: db_events::list_registrations(conn, event_id)?,
@@ -265,13 +273,29 @@ pub fn pair_next_round(
     })
 }
 
-/// Which players the next round would pair (round 1: checked-in only).
+/// Which players the next round would pair: those registered, not dropped,
+/// and present (checked in, or seen playing an earlier round). A player who
+/// never came is left out, and named to the organisers ([`absent_for`]).
 fn eligible_for(data: &EventData, number: i32) -> BTreeSet<i64> {
+    let played = data.players_who_played();
     data.registrations
         .iter()
         .filter(|r| r.status == REGISTERED && !r.dropped && r.joined_round <= number)
-        .filter(|r| number > 1 || r.checked_in)
+        .filter(|r| r.checked_in || played.contains(&r.id))
         .map(|r| r.id)
+        .collect()
+}
+
+/// Registered players the next round would leave out because they are not
+/// present yet (never checked in, never played): the organisers see them
+/// named beside the pairing button, and check in any who arrive late.
+pub fn absent_for_next_round(data: &EventData) -> Vec<&Registration> {
+    let next = data.rounds.last().map(|r| r.number).unwrap_or(0) + 1;
+    let eligible = eligible_for(data, next);
+    data.registrations
+        .iter()
+        .filter(|r| r.status == REGISTERED && !r.dropped && r.joined_round <= next)
+        .filter(|r| !eligible.contains(&r.id))
         .collect()
 }
 

@@ -10,8 +10,17 @@ use super::rounds::{EventData, is_accepted, score_of};
 use crate::tournament::standings::{StandingRow, standings};
 
 /// The event's standings, recomputed from every accepted result.
+///
+/// Players who never had a game (no-shows, a mistaken entry) are left out,
+/// unless they start with points (a league's carried-over score): with no
+/// games they would rank above everyone who played and lost.
 pub fn compute(view: &EventView, data: &EventData) -> Vec<StandingRow> {
-    let players = data.tournament_players();
+    let with_games = data.players_who_played();
+    let players: Vec<_> = data
+        .tournament_players()
+        .into_iter()
+        .filter(|p| with_games.contains(&p.id) || p.initial_points != 0)
+        .collect();
     let mut games = data.tournament_games();
     if let Some(cap) = view.settings.league.max_counted_games {
         // A league counts each player's first `cap` games; a game counts
@@ -55,7 +64,7 @@ fn csv_field(value: &str) -> String {
 /// Standings as CSV, one row per player, the event's tiebreakers as columns.
 pub fn standings_csv(view: &EventView, rows: &[StandingRow]) -> String {
     let mut out = String::from(
-        "rank,player,club,points,played,wins,draws,losses,byes,scored,conceded,difference",
+        "rank,player_id,player,club,points,played,wins,draws,losses,byes,scored,conceded,difference",
     );
     for t in &view.settings.tiebreakers {
         let _ = write!(out, ",{}", t.code());
@@ -64,8 +73,9 @@ pub fn standings_csv(view: &EventView, rows: &[StandingRow]) -> String {
     for r in rows {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
             r.rank,
+            r.player,
             csv_field(&r.name),
             csv_field(r.club.as_deref().unwrap_or("")),
             r.points,
@@ -91,7 +101,9 @@ pub struct ResultRecord {
     pub game: i64,
     pub round: Option<i32>,
     pub table: Option<i32>,
+    pub player_a_id: i64,
     pub player_a: String,
+    pub player_b_id: Option<i64>,
     pub player_b: Option<String>,
     pub status: String,
     pub counts: bool,
@@ -131,7 +143,9 @@ pub fn results(data: &EventData) -> Vec<ResultRecord> {
                 game: g.id,
                 round: data.round_number_of(g),
                 table: g.table_number,
+                player_a_id: g.player_a,
                 player_a: data.name_of(g.player_a).to_owned(),
+                player_b_id: g.player_b,
                 player_b: g.player_b.map(|b| data.name_of(b).to_owned()),
                 status: g.status.clone(),
                 counts: is_accepted(&g.status),
@@ -154,17 +168,19 @@ pub fn results(data: &EventData) -> Vec<ResultRecord> {
 
 pub fn results_csv(records: &[ResultRecord]) -> String {
     let mut out = String::from(
-        "game,round,table,player_a,player_b,status,counts,a_strategy_vp,a_scheme_vp,a_vp,b_strategy_vp,b_scheme_vp,b_vp,a_objectives,b_objectives,a_eliminated,b_eliminated,a_army,b_army\n",
+        "game,round,table,player_a_id,player_a,player_b_id,player_b,status,counts,a_strategy_vp,a_scheme_vp,a_vp,b_strategy_vp,b_scheme_vp,b_vp,a_objectives,b_objectives,a_eliminated,b_eliminated,a_army,b_army\n",
     );
     let n = |v: Option<i32>| v.map(|v| v.to_string()).unwrap_or_default();
     for r in records {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             r.game,
             n(r.round),
             n(r.table),
+            r.player_a_id,
             csv_field(&r.player_a),
+            r.player_b_id.map(|b| b.to_string()).unwrap_or_default(),
             csv_field(r.player_b.as_deref().unwrap_or("(bye)")),
             r.status,
             r.counts,

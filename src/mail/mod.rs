@@ -46,6 +46,27 @@ pub fn queue(
     outbox::enqueue(conn, &mail.to, &mail.subject, &mail.body, dedupe_key, now)
 }
 
+/// Queues a mail about `topic` coalesced with earlier ones on it: at most
+/// one per `window` reaches the recipient, with the newest text
+/// ([`outbox::enqueue_coalesced`]).
+pub fn queue_coalesced(
+    conn: &mut DbConnection,
+    mail: &OutgoingMail,
+    topic: &str,
+    window: chrono::Duration,
+    now: NaiveDateTime,
+) -> Result<bool, DbError> {
+    outbox::enqueue_coalesced(
+        conn,
+        &mail.to,
+        &mail.subject,
+        &mail.body,
+        topic,
+        window,
+        now,
+    )
+}
+
 /// The wait before attempt `attempts + 1`: 30 s, doubling, at most an hour.
 pub fn backoff(attempts: i32) -> chrono::Duration {
     let exponent = u32::try_from(attempts.clamp(0, 7)).unwrap_or(7);

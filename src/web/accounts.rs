@@ -10,12 +10,14 @@ use serde::Deserialize;
 
 use crate::auth::input::{DisplayName, EmailAddress, NewPassword, optional_text};
 use crate::auth::password::{decoy_hash, hash_password, verify_password};
+use crate::auth::token::{DEVICE_LIFETIME, TokenKind, TokenSubject};
 use crate::auth::{hash_token, random_token};
 use crate::db::accounts::{self, Account, EmailTokenPurpose, NewAccount, ProfileChanges};
 use crate::db::{DbConnection, DbError};
 use crate::error::AppError;
 use crate::mail::{self, messages};
 use crate::web::AppState;
+use crate::web::client::client_address;
 use crate::web::forms::{FormErrors, render_invalid, render_with_status};
 use crate::web::layout::{FlashLevel, PageContext, redirect, redirect_with_flash, render_page};
 use crate::web::session::{
@@ -26,12 +28,22 @@ use crate::web::session::{
 const VERIFY_LINK_HOURS: i64 = 48;
 /// Password reset links stay valid this long.
 const RESET_LINK_MINUTES: i64 = 60;
-/// Failed sign-ins allowed per account, and per client address, in the window.
-const MAX_FAILURES_PER_ACCOUNT: i64 = 5;
+/// Failed sign-ins allowed in the window: to one account from one client
+/// address, or from one browser that signed in to the account before...
+const MAX_FAILURES_PER_CLIENT: i64 = 5;
+/// ...from one address to any accounts (password spraying)...
 const MAX_FAILURES_PER_ADDRESS: i64 = 30;
+/// ...and to one account from all unknown browsers together, a slower
+/// ceiling against guessing from many addresses. Browsers that signed in
+/// before are not held by it, so strangers cannot lock the owner out.
+const MAX_FAILURES_PER_ACCOUNT: i64 = 100;
+/// Wrong passwords allowed on the account pages (a stolen session).
+const MAX_ACCOUNT_PAGE_FAILURES: i64 = 5;
 const THROTTLE_WINDOW: Duration = Duration::minutes(15);
 /// Accounts one client address may create in an hour.
 const MAX_SIGNUPS_PER_ADDRESS: i64 = 10;
+/// "You already have an account" mails one address may be sent in an hour.
+const MAX_SIGNUP_MAILS_PER_TARGET: i64 = 3;
 /// Reset mails one address may be sent in the throttle window.
 const MAX_RESET_MAILS_PER_ADDRESS: i64 = 3;
 /// The one message for every failed sign-in, so it never tells whether an
@@ -82,17 +94,71 @@ pub fn safe_next(next: Option<&str>) -> String {
     }
 }
 
-/// The client's address for throttling: the peer, or the forwarded address
-/// when the operator says a trusted proxy is in front.
-pub fn client_address(req: &HttpRequest, state: &AppState) -> String {
-    if state.settings.trust_proxy
-        && let Some(ip) = req.connection_info().realip_remote_addr()
-    {
-        return ip.to_owned();
+/// Who is signing in: the client's address, and the browser's device mark
+/// if it signed in to an account before.
+pub struct SignInClient {
+    pub address: String,
+    pub known_device: Option<KnownDevice>,
+}
+
+/// A browser's device mark: it signed in to `account_id` before.
+pub struct KnownDevice {
+    pub account_id: i64,
+    pub device_id: String,
+}
+
+impl SignInClient {
+    /// The client of a browser request: its address and its device cookie,
+    /// if the cookie is one this server signed.
+    pub fn of_browser(req: &HttpRequest, state: &AppState) -> Self {
+        let known_device = req.cookie(DEVICE_COOKIE).and_then(|cookie| {
+            let claims = state.tokens.verify(cookie.value(), Utc::now()).ok()?;
+            (claims.kind == TokenKind::Device).then_some(())?;
+            Some(KnownDevice {
+                account_id: claims.account_id()?,
+                device_id: claims.jti,
+            })
+        });
+        Self {
+            address: client_address(req, state),
+            known_device,
+        }
     }
-    req.peer_addr()
-        .map(|addr| addr.ip().to_string())
-        .unwrap_or_else(|| "unknown".into())
+
+    /// A client with no device mark (the API).
+    pub fn at(address: String) -> Self {
+        Self {
+            address,
+            known_device: None,
+        }
+    }
+}
+
+/// The cookie that marks a browser as one that signed in to an account.
+pub const DEVICE_COOKIE: &str = "soulstone_device";
+
+/// A fresh device mark for a browser that just signed in to `account`.
+fn device_cookie(
+    state: &AppState,
+    account: &Account,
+) -> Result<actix_web::cookie::Cookie<'static>, AppError> {
+    let subject = TokenSubject {
+        account_id: account.id,
+        generation: account.session_generation,
+    };
+    let (token, _) = state
+        .tokens
+        .issue(subject, TokenKind::Device, Utc::now(), None)
+        .map_err(AppError::internal)?;
+    Ok(actix_web::cookie::Cookie::build(DEVICE_COOKIE, token)
+        .path("/signin")
+        .http_only(true)
+        .same_site(actix_web::cookie::SameSite::Lax)
+        .secure(state.settings.is_production())
+        .max_age(actix_web::cookie::time::Duration::seconds(
+            DEVICE_LIFETIME.num_seconds(),
+        ))
+        .finish())
 }
 
 // ---------------------------------------------------------------- sign up
@@ -218,6 +284,18 @@ async fn signup(
                 match created {
                     Some(account) => queue_verification(conn, &account, &base_url),
                     None => {
+                        // Someone signing up again and again with another
+                        // person's address sends that person few mails.
+                        let target_key = format!("signup-mail:{}", email.as_str());
+                        if accounts::count_login_failures(
+                            conn,
+                            &target_key,
+                            now - Duration::hours(1),
+                        )? >= MAX_SIGNUP_MAILS_PER_TARGET
+                        {
+                            return Ok(());
+                        }
+                        accounts::record_login_failure(conn, &[&target_key], now)?;
                         let mail = messages::signup_existing(
                             email.as_str(),
                             &format!("{base_url}/signin"),
@@ -403,25 +481,53 @@ pub enum SignInOutcome {
     Throttled,
 }
 
-/// Checks a sign-in attempt with throttling per account and per address.
-/// Blocking: password verification is deliberately slow.
+/// Checks a sign-in attempt against the throttles. Blocking: password
+/// verification is deliberately slow.
+///
+/// A browser that signed in to the account before has a budget of its own;
+/// every other client is held per account and address, per address, and
+/// by a slower ceiling per account. So a stranger's guesses spend only the
+/// stranger's budget and the unknown-browser ceiling, never the owner's.
 pub fn attempt_sign_in(
     conn: &mut DbConnection,
     raw_email: &str,
     password: &str,
-    client: &str,
+    client: &SignInClient,
 ) -> Result<SignInOutcome, AppError> {
     let now = now();
     let email = raw_email.trim().to_lowercase();
-    let account_key = format!("account:{email}");
-    let address_key = format!("address:{client}");
-    let since = now - THROTTLE_WINDOW;
-    if accounts::count_login_failures(conn, &account_key, since)? >= MAX_FAILURES_PER_ACCOUNT
-        || accounts::count_login_failures(conn, &address_key, since)? >= MAX_FAILURES_PER_ADDRESS
-    {
-        return Ok(SignInOutcome::Throttled);
-    }
     let account = accounts::find_by_email(conn, &email)?;
+    let known_device = client
+        .known_device
+        .as_ref()
+        .filter(|device| account.as_ref().is_some_and(|a| a.id == device.account_id));
+    let account_key = format!("account:{email}");
+    let (budgets, own_key) = match known_device {
+        Some(device) => {
+            let key = format!("device:{}", device.device_id);
+            (vec![(key.clone(), MAX_FAILURES_PER_CLIENT)], key)
+        }
+        None => {
+            let pair_key = format!("pair:{email}|{}", client.address);
+            (
+                vec![
+                    (pair_key.clone(), MAX_FAILURES_PER_CLIENT),
+                    (
+                        format!("address:{}", client.address),
+                        MAX_FAILURES_PER_ADDRESS,
+                    ),
+                    (account_key.clone(), MAX_FAILURES_PER_ACCOUNT),
+                ],
+                pair_key,
+            )
+        }
+    };
+    let since = now - THROTTLE_WINDOW;
+    for (key, limit) in &budgets {
+        if accounts::count_login_failures(conn, key, since)? >= *limit {
+            return Ok(SignInOutcome::Throttled);
+        }
+    }
     // Verify against a decoy when there is no account, so timing tells nothing.
     let stored = account
         .as_ref()
@@ -430,11 +536,14 @@ pub fn attempt_sign_in(
     let matches = verify_password(password, stored);
     match account {
         Some(account) if matches => {
-            accounts::clear_login_failures(conn, &account_key)?;
+            // The account's ceiling is left to run out: the owner signing
+            // in must not hand strangers a fresh budget.
+            accounts::clear_login_failures(conn, &own_key)?;
             Ok(SignInOutcome::SignedIn(Box::new(account)))
         }
         _ => {
-            accounts::record_login_failure(conn, &[&account_key, &address_key], now)?;
+            let keys: Vec<&str> = budgets.iter().map(|(key, _)| key.as_str()).collect();
+            accounts::record_login_failure(conn, &keys, now)?;
             Ok(SignInOutcome::Refused)
         }
     }
@@ -450,21 +559,21 @@ enum PasswordCheck {
 }
 
 /// Checks the signed-in user's password for an account page (change
-/// password, delete account). Wrong guesses count against the same budget
-/// as failed sign-ins of the account, so a stolen session cannot guess
-/// the password faster than the sign-in page allows.
+/// password, delete account). Wrong guesses have a budget as small as one
+/// client's at sign-in, so a stolen session cannot guess the password
+/// faster than the sign-in page allows.
 async fn check_own_password(
     state: &web::Data<AppState>,
     account: &Account,
     password: String,
 ) -> Result<PasswordCheck, AppError> {
-    let key = format!("account:{}", account.email);
+    let key = format!("account-page:{}", account.id);
     let throttled = {
         let key = key.clone();
         state
             .with_db(move |conn| {
                 let since = now() - THROTTLE_WINDOW;
-                Ok(accounts::count_login_failures(conn, &key, since)? >= MAX_FAILURES_PER_ACCOUNT)
+                Ok(accounts::count_login_failures(conn, &key, since)? >= MAX_ACCOUNT_PAGE_FAILURES)
             })
             .await?
     };
@@ -503,13 +612,14 @@ async fn signin(
 ) -> Result<HttpResponse, AppError> {
     let form = form.0;
     let next = safe_next(Some(&form.next));
-    let client = client_address(&req, &state);
+    let client = SignInClient::of_browser(&req, &state);
     let (email, password) = (form.email.clone(), form.password.clone());
     let outcome = state
         .with_db(move |conn| attempt_sign_in(conn, &email, &password, &client))
         .await?;
     let (status, message) = match outcome {
         SignInOutcome::SignedIn(account) => {
+            let device_mark = device_cookie(&state, &account)?;
             let device = device_of(req.headers());
             let signing_in = state.clone();
             let welcome = account.display_name.clone();
@@ -523,6 +633,9 @@ async fn signin(
                 format!("Welcome back, {welcome}."),
             );
             response.add_cookie(&cookie).map_err(AppError::internal)?;
+            response
+                .add_cookie(&device_mark)
+                .map_err(AppError::internal)?;
             return Ok(response);
         }
         SignInOutcome::Refused => (StatusCode::UNAUTHORIZED, SIGN_IN_FAILED),

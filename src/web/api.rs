@@ -9,7 +9,8 @@ use crate::auth::token::{TokenKind, TokenSubject};
 use crate::db::accounts;
 use crate::error::{ApiError, AppError};
 use crate::web::AppState;
-use crate::web::accounts::{SignInOutcome, attempt_sign_in, client_address};
+use crate::web::accounts::{SignInClient, SignInOutcome, attempt_sign_in};
+use crate::web::client::client_address;
 use crate::web::session::ApiUser;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -40,7 +41,7 @@ async fn create_token(
     body: web::Json<TokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let client = client_address(&req, &state);
+    let client = SignInClient::at(client_address(&req, &state));
     let outcome = state
         .with_db(move |conn| attempt_sign_in(conn, &body.email, &body.password, &client))
         .await?;

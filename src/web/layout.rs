@@ -91,6 +91,14 @@ impl PageContext {
 }
 
 impl PageContext {
+    /// A signed-in account whose address is not confirmed yet, told on
+    /// every page what waits for it (`auth::require_confirmed_address`).
+    pub fn needs_confirmation(&self) -> bool {
+        self.user
+            .as_ref()
+            .is_some_and(|user| !user.account.is_verified())
+    }
+
     pub fn is_signed_in(&self) -> bool {
         self.user.is_some()
     }

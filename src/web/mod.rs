@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod admin;
 pub mod api;
 pub mod assets;
+pub mod client;
 pub mod error_page;
 pub mod events;
 pub mod forms;
@@ -16,6 +17,7 @@ pub mod pools;
 mod request_log;
 pub mod session;
 pub mod setup;
+pub mod tls;
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -55,11 +57,14 @@ pub struct AppState {
     pub game_updates: play::live::GameUpdates,
     /// Commands and streams one account may ask for.
     pub play_limits: Arc<play::limits::PlayLimits>,
+    /// Requests each client address has in flight.
+    pub in_flight: Arc<client::InFlight>,
 }
 
 impl AppState {
     pub fn new(db: Db, settings: Settings) -> Self {
         let commands_per_second = settings.play_commands_per_second;
+        let requests_per_client = settings.requests_per_client;
         let secret = settings.secret.as_bytes();
         Self {
             cookie_key: derive_cookie_key(secret),
@@ -80,6 +85,7 @@ impl AppState {
             catalog: Arc::new(crate::content::load_for_server(None).unwrap_or_default()),
             game_updates: play::live::GameUpdates::default(),
             play_limits: Arc::new(play::limits::PlayLimits::new(commands_per_second)),
+            in_flight: Arc::new(client::InFlight::new(requests_per_client)),
         }
     }
 
@@ -210,6 +216,7 @@ async fn api_not_found() -> Result<HttpResponse, ApiError> {
 pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<Server> {
     let workers = state.settings.workers;
     let production = state.settings.is_production();
+    let served_state = state.clone();
     let data = web::Data::new(state);
     let mut server = HttpServer::new(move || {
         App::new()
@@ -223,16 +230,43 @@ pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<S
             .wrap(actix_web::middleware::from_fn(no_store_for_account_pages))
             .wrap(Compress::default())
             .wrap(NormalizePath::new(TrailingSlash::Trim))
+            .wrap(actix_web::middleware::from_fn(client::guard_requests))
             .wrap(TracingLogger::<request_log::RequestLog>::new())
             .configure(routes)
             .default_service(web::to(not_found))
     })
-    .listen(listener)?
     .shutdown_timeout(10);
-    if let Some(workers) = workers {
-        server = server.workers(workers);
-    }
+    server = match tls::acceptor(&served_state.settings).map_err(std::io::Error::other)? {
+        Some(served) => {
+            tracing::info!(
+                certificate = %served.path.display(),
+                fingerprint = %served.fingerprint,
+                made_now = served.made_now,
+                "serving HTTPS; browsers that warn about a self-signed certificate \
+                 can compare this fingerprint before accepting it"
+            );
+            server.listen_openssl(listener, served.acceptor)?
+        }
+        None => server.listen(listener)?,
+    };
+    let workers = workers.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    server = server
+        .workers(workers)
+        .max_connections(connections_per_worker(workers));
     Ok(server.run())
+}
+
+/// Connections each worker may hold: what the open-file limit leaves after
+/// the database, mail and files, shared among the workers. Beyond it new
+/// connections wait to be accepted instead of failing with "too many open
+/// files", which would refuse everyone.
+fn connections_per_worker(workers: usize) -> usize {
+    const KEPT_FOR_THE_REST: u64 = 256;
+    let (open_files, _) = rlimit::getrlimit(rlimit::Resource::NOFILE).unwrap_or((1024, 1024));
+    let for_connections = open_files.saturating_sub(KEPT_FOR_THE_REST);
+    (usize::try_from(for_connections).unwrap_or(usize::MAX) / workers.max(1)).max(16)
 }
 
 /// Headers on every answer. The pages carry no inline script or style, so
@@ -343,6 +377,11 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
     // Start-up work may block: no executor is running yet.
     let db = Db::open(&settings.database_url, settings.db_pool_size)?;
     tracing::info!(database = %settings.database_url, "database ready");
+    // As many open files as the system allows this process: each connection is one.
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),
+        Err(err) => tracing::warn!(error = %err, "could not raise the open-file limit"),
+    }
     let listener = TcpListener::bind(settings.bind).map_err(|source| ServeError::Bind {
         address: settings.bind,
         source,

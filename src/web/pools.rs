@@ -544,6 +544,8 @@ async fn create(
     state: web::Data<AppState>,
     form: CsrfForm<PoolForm>,
 ) -> Result<HttpResponse, AppError> {
+    // Before anything is checked: no typing for nothing (see the notice on every page).
+    crate::auth::require_confirmed_address(user.account.is_verified())?;
     let form = form.0;
     let pool = match form.to_pool() {
         Ok(pool) => pool,
@@ -691,6 +693,8 @@ async fn clone_pool(
     path: web::Path<String>,
     _form: CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
+    // Before anything is checked: no typing for nothing (see the notice on every page).
+    crate::auth::require_confirmed_address(user.account.is_verified())?;
     let (row, pool, _) = load(&state, path.into_inner()).await?;
     let owner = user.id();
     let new_slug = state
@@ -756,6 +760,8 @@ async fn import(
     state: web::Data<AppState>,
     form: CsrfForm<ImportForm>,
 ) -> Result<HttpResponse, AppError> {
+    // Before anything is checked: no typing for nothing (see the notice on every page).
+    crate::auth::require_confirmed_address(user.account.is_verified())?;
     let text = form.0.text;
     let parsed = if text.trim_start().starts_with('{') {
         Pool::parse_json(&text)

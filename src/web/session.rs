@@ -384,6 +384,15 @@ impl<T: serde::de::DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
                     "This form has expired or did not come from this site. Go back, reload the page and send it again.",
                 ));
             }
+            // No field of any form may hold a NUL: PostgreSQL cannot store
+            // one and SQLite would, so it is refused here, the same on both.
+            if serde_urlencoded::from_bytes::<Vec<(String, String)>>(&bytes)
+                .is_ok_and(|fields| fields.iter().any(|(_, value)| value.contains('\0')))
+            {
+                return Err(AppError::bad_request(
+                    "The form holds a NUL character, which cannot be kept. Remove it and send the form again.",
+                ));
+            }
             serde_urlencoded::from_bytes::<T>(&bytes)
                 .map(CsrfForm)
                 .map_err(|err| AppError::bad_request(format!("The form could not be read: {err}")))

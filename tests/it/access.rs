@@ -94,6 +94,18 @@ const MATRIX: &[Case] = &[
     case(Get, "/password/reset?token=nope", [400; 6]),
     case(Get, "/account", SIGNED_IN_200),
     case(Get, "/account/delete", SIGNED_IN_200),
+    // A staff invitation's link: sign in first, then a bad token is refused.
+    case(
+        Get,
+        "/staff/accept?token=nope",
+        [303, 400, 400, 400, 400, 400],
+    ),
+    with_body(
+        Post,
+        "/staff/accept",
+        "token=nope",
+        [303, 400, 400, 400, 400, 400],
+    ),
     case(Get, "/admin", ADMIN_ONLY_200),
     case(Get, "/admin/mail", ADMIN_ONLY_200),
     // Empty forms: signed-in users reach validation (422), others sign in first.
@@ -525,7 +537,12 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
         .find(|v| v.role == Role::Owner)
         .unwrap()
         .browser;
-    for id in [event, draft] {
+    let judge_browser = &visitors
+        .iter()
+        .find(|v| v.role == Role::Judge)
+        .unwrap()
+        .browser;
+    for (nth, id) in [event, draft].into_iter().enumerate() {
         let r = owner_browser
             .post_form(
                 &format!("/events/{id}/staff"),
@@ -533,6 +550,8 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
             )
             .await;
         assert_eq!(r.status(), 303);
+        app.accept_staff_invitation(judge_browser, "judge@example.org", nth + 1)
+            .await;
     }
     owner
         .post(

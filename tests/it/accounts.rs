@@ -1,7 +1,9 @@
 //! Accounts: sign-up with mail verification over real SMTP, sign-in and out,
 //! password reset, tokens, CSRF, throttling, deletion.
 
-use crate::support::{Backend, MailSetup, PASSWORD, TestApp, extract_input_value, location};
+use crate::support::{
+    Backend, MailSetup, PASSWORD, TestApp, TestClient, extract_input_value, location,
+};
 use soulstone::auth::token::{TokenKind, TokenSubject};
 use soulstone::db::accounts;
 
@@ -10,6 +12,8 @@ both_backends!(
     sign_up_with_a_taken_address_reveals_nothing,
     password_reset_by_single_use_link,
     failed_sign_ins_are_generic_and_throttled,
+    strangers_guessing_cannot_lock_out_a_browser_that_signed_in_before,
+    an_unconfirmed_address_waits_for_what_others_see,
     forms_without_a_valid_csrf_token_are_refused_and_change_nothing,
     tampered_expired_and_revoked_tokens_are_refused,
     api_token_and_me,
@@ -323,6 +327,141 @@ async fn failed_sign_ins_are_generic_and_throttled(backend: Backend) {
     assert_eq!(api.status(), 429);
     let body: serde_json::Value = api.json().await.unwrap();
     assert_eq!(body["error"], "too_many_requests");
+}
+
+async fn strangers_guessing_cannot_lock_out_a_browser_that_signed_in_before(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("to@example.org", "The Organiser", false)
+        .await;
+    let sign_in = |client: TestClient, password: &'static str| async move {
+        client
+            .post_form(
+                "/signin",
+                &[("email", "to@example.org"), ("password", password)],
+            )
+            .await
+            .status()
+            .as_u16()
+    };
+    // The organiser's phone signs in once, at the venue, and signs out.
+    let phone = app.client_from("127.0.0.1");
+    assert_eq!(sign_in(phone.clone(), PASSWORD).await, 303);
+    assert_eq!(phone.post_form("/signout", &[]).await.status(), 303);
+
+    // A player on the same venue network guesses, then one elsewhere does,
+    // the first claiming another address in a header no proxy vouches for.
+    let neighbour = app.client_from("127.0.0.1");
+    let remote = app.client_from("127.0.0.2");
+    for _ in 0..5 {
+        let forged = neighbour
+            .http
+            .post(neighbour.url("/signin"))
+            .header("X-Forwarded-For", "198.51.100.1")
+            .form(&[
+                ("email", "to@example.org"),
+                ("password", "a wrong guess"),
+                ("csrf_token", &neighbour.csrf_token().await),
+            ])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(forged.status(), 401);
+        assert_eq!(sign_in(remote.clone(), "another guess").await, 401);
+    }
+    // Each stranger's own budget is spent, the right password included.
+    assert_eq!(sign_in(neighbour.clone(), PASSWORD).await, 429);
+    assert_eq!(sign_in(remote.clone(), PASSWORD).await, 429);
+    // The phone that signed in before has its own budget and gets in, from
+    // the very address the neighbour guessed from; so does a new browser
+    // elsewhere, within the account's ceiling.
+    assert_eq!(sign_in(phone.clone(), PASSWORD).await, 303);
+    assert_eq!(sign_in(app.client_from("127.0.0.3"), PASSWORD).await, 303);
+
+    // The phone's budget is its own to spend: five wrong guesses there
+    // hold the phone, not the organiser's other browsers.
+    let laptop = app.client_from("127.0.0.4");
+    assert_eq!(sign_in(laptop.clone(), PASSWORD).await, 303);
+    for _ in 0..5 {
+        assert_eq!(sign_in(phone.clone(), "typo").await, 401);
+    }
+    assert_eq!(sign_in(phone.clone(), PASSWORD).await, 429);
+    assert_eq!(sign_in(laptop, PASSWORD).await, 303);
+}
+
+/// An account whose address is not confirmed looks around and is told what
+/// waits for the confirmation; creating events or pools and registering
+/// are refused until then, and work after.
+async fn an_unconfirmed_address_waits_for_what_others_see(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("host@example.org", "Host", false).await;
+    let host = app.api_client("host@example.org").await;
+    let event = crate::events::create_event(&host, crate::events::event_body("Open")).await;
+    crate::events::set_status(&host, event, "registration").await;
+
+    let browser = app.new_client();
+    let signed_up = browser
+        .post_form(
+            "/signup",
+            &[
+                ("display_name", "Newcomer"),
+                ("email", "new@example.org"),
+                ("password", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(signed_up.status(), 303);
+    let signin = browser
+        .post_form(
+            "/signin",
+            &[("email", "new@example.org"), ("password", PASSWORD)],
+        )
+        .await;
+    assert_eq!(signin.status(), 303);
+    let (_, home) = browser.get_text("/events").await;
+    assert!(home.contains("not confirmed yet"), "{home}");
+    let newcomer = app.api_client("new@example.org").await;
+
+    let refusals = [
+        newcomer
+            .post("/events", crate::events::event_body("Mine"))
+            .await,
+        newcomer
+            .post(&format!("/events/{event}/register"), serde_json::json!({}))
+            .await,
+    ];
+    for (status, body) in &refusals {
+        assert_eq!(*status, 403, "{body}");
+        assert!(body.to_string().contains("confirm your email"), "{body}");
+    }
+    let pool = browser
+        .post_form("/pools/import", &[("definition", "id = \"x\"")])
+        .await;
+    assert_eq!(pool.status(), 403);
+    let registered = app
+        .with_conn(move |conn| {
+            soulstone::db::events::list_registrations(conn, event)
+                .unwrap()
+                .len()
+        })
+        .await;
+    assert_eq!(registered, 0);
+
+    let confirm = app
+        .smtp
+        .wait_for("new@example.org", "Confirm your email")
+        .await;
+    let (status, _) = browser.get_text(&confirm.link(&app.address).unwrap()).await;
+    assert_eq!(status, 200);
+    let (_, home) = browser.get_text("/events").await;
+    assert!(!home.contains("not confirmed yet"), "{home}");
+    let (status, body) = newcomer
+        .post(&format!("/events/{event}/register"), serde_json::json!({}))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = newcomer
+        .post("/events", crate::events::event_body("Mine"))
+        .await;
+    assert_eq!(status, 201, "{body}");
 }
 
 async fn forms_without_a_valid_csrf_token_are_refused_and_change_nothing(backend: Backend) {
@@ -706,8 +845,8 @@ async fn password_checks_on_account_pages_are_throttled_like_sign_in(backend: Ba
         200,
         "nothing changed"
     );
-    // The same budget as sign-in: the owner cannot sign in either for now
-    // (the page says to wait or reset the password).
+    // The thief's guesses spent the stolen session's budget, not the
+    // owner's: the owner still signs in from another browser.
     let owner = app.new_client();
     let signin = owner
         .post_form(
@@ -715,7 +854,7 @@ async fn password_checks_on_account_pages_are_throttled_like_sign_in(backend: Ba
             &[("email", "guess@example.org"), ("password", PASSWORD)],
         )
         .await;
-    assert_eq!(signin.status(), 429);
+    assert_eq!(signin.status(), 303);
     // The password did not change: after the window, the old one works.
     let account_hash = app
         .with_conn(|conn| {
@@ -1145,4 +1284,27 @@ async fn sign_ups_and_reset_mails_are_throttled(backend: Backend) {
         .with_conn(|conn| soulstone::db::mail::to_address(conn, "often@example.org").unwrap())
         .await;
     assert_eq!(queued.len(), 3, "three reset mails, not five");
+
+    // Signing up again and again with someone's address, from many
+    // addresses, sends its owner three "you already have an account" mails.
+    app.create_account("victim@example.org", "Victim", false)
+        .await;
+    for i in 0..6 {
+        let response = app
+            .client_from(&format!("127.0.0.{}", 20 + i))
+            .post_form(
+                "/signup",
+                &[
+                    ("display_name", "Not Victim"),
+                    ("email", "victim@example.org"),
+                    ("password", PASSWORD),
+                ],
+            )
+            .await;
+        assert_eq!(response.status(), 303, "the same answer as ever");
+    }
+    let queued = app
+        .with_conn(|conn| soulstone::db::mail::to_address(conn, "victim@example.org").unwrap())
+        .await;
+    assert_eq!(queued.len(), 3, "three mails, not six");
 }

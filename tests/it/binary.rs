@@ -22,7 +22,27 @@ impl Drop for Server {
 
 /// Starts `soulstone` with only the given environment (plus an ephemeral port).
 pub(crate) fn start(data_dir: &std::path::Path, env: &[(&str, &str)]) -> Server {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_soulstone"));
+    spawn(Command::new(env!("CARGO_BIN_EXE_soulstone")), data_dir, env)
+}
+
+/// Starts `soulstone` as [`start`] does, allowed only `open_files` open
+/// files (soft and hard limit), as a small machine or a default systemd
+/// unit might give it.
+pub(crate) fn start_with_open_files(
+    data_dir: &std::path::Path,
+    env: &[(&str, &str)],
+    open_files: u32,
+) -> Server {
+    let mut command = Command::new("sh");
+    command.args([
+        "-c",
+        &format!("ulimit -n {open_files} && exec \"$0\""),
+        env!("CARGO_BIN_EXE_soulstone"),
+    ]);
+    spawn(command, data_dir, env)
+}
+
+fn spawn(mut command: Command, data_dir: &std::path::Path, env: &[(&str, &str)]) -> Server {
     command
         .current_dir(data_dir)
         .env_clear()

@@ -16,6 +16,7 @@ use crate::support::{Backend, PASSWORD, TestApp};
 both_backends!(
     a_player_plays_a_practice_game_in_the_browser,
     an_organiser_runs_a_small_event_in_the_browser,
+    an_organiser_signs_in_from_a_phone_on_the_venue_network,
     players_report_confirm_and_dispute_in_the_browser,
 );
 
@@ -69,6 +70,16 @@ impl Driver {
 
     /// A new browser at a phone-sized viewport (390×844).
     async fn session(&mut self) -> Client {
+        self.session_with(false).await
+    }
+
+    /// A phone whose owner accepted the venue server's self-signed
+    /// certificate, as the warning page lets them.
+    async fn session_accepting_self_signed(&mut self) -> Client {
+        self.session_with(true).await
+    }
+
+    async fn session_with(&mut self, accept_self_signed: bool) -> Client {
         let profile = tempfile::tempdir().unwrap();
         let mut capabilities = serde_json::Map::new();
         capabilities.insert(
@@ -85,6 +96,9 @@ impl Driver {
                 "mobileEmulation": {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0}},
             }),
         );
+        if accept_self_signed {
+            capabilities.insert("acceptInsecureCerts".into(), json!(true));
+        }
         self.profiles.push(profile);
         ClientBuilder::native()
             .capabilities(capabilities)
@@ -415,6 +429,39 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
     assert_eq!(dov.split(',').nth(dropped), Some("true"), "{csv}");
 
     session.close().await.unwrap();
+}
+
+/// The venue set-up of `docs/deploy.md` (production, HTTPS with the
+/// certificate the server makes, reached at the machine's network address):
+/// a phone signs in and stays signed in, its session cookie `Secure`.
+async fn an_organiser_signs_in_from_a_phone_on_the_venue_network(backend: Backend) {
+    let app = TestApp::spawn_at_venue(backend).await;
+    assert!(app.address.starts_with("https://"), "{}", app.address);
+    assert!(!app.address.contains("127.0.0.1"), "{}", app.address);
+    app.create_account("to@example.org", "Tess Organiser", false)
+        .await;
+    let mut driver = Driver::start();
+    let phone = driver.session_accepting_self_signed().await;
+    sign_in(&phone, &app, "to@example.org").await;
+    assert!(
+        body_text(&phone)
+            .await
+            .contains("Welcome back, Tess Organiser")
+    );
+    // The next page still knows who this is: the browser kept the cookie.
+    visit(&phone, &app.url("/account")).await;
+    assert_eq!(
+        phone.current_url().await.unwrap().path(),
+        "/account",
+        "signed out again"
+    );
+    assert!(body_text(&phone).await.contains("to@example.org"));
+    let session = phone
+        .get_named_cookie("soulstone_session")
+        .await
+        .expect("a session cookie");
+    assert_eq!(session.secure(), Some(true));
+    phone.close().await.unwrap();
 }
 
 async fn sign_in(client: &Client, app: &TestApp, email: &str) {

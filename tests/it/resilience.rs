@@ -21,6 +21,7 @@ both_backends!(
     a_player_cap_holds_under_a_rush_of_sign_ups,
     a_burst_of_writes_to_one_event_all_succeed,
     a_write_the_database_gave_up_on_is_a_conflict_to_retry,
+    a_client_stalling_request_bodies_cannot_starve_the_others,
 );
 
 /// What a busy room does at once: a player double-clicks "register", both
@@ -212,7 +213,9 @@ async fn two_instances_share_sessions_data_and_mail(backend: Backend) {
     let (status, _) = api_second
         .post(
             &format!("/events/{event}/players"),
-            json!({"name": "Walk-in"}),
+            // Starting points (a league's carried-over score) put a player
+            // in the standings before any game.
+            json!({"name": "Walk-in", "initial_points": 3}),
         )
         .await;
     assert_eq!(status, 201);
@@ -231,7 +234,10 @@ async fn two_instances_share_sessions_data_and_mail(backend: Backend) {
     let (_, html) = first.new_client().get_text(&page).await;
     assert!(html.contains("Walk-in") && !html.contains("Late"), "{html}");
     api_second
-        .post(&format!("/events/{event}/players"), json!({"name": "Late"}))
+        .post(
+            &format!("/events/{event}/players"),
+            json!({"name": "Late", "initial_points": 1}),
+        )
         .await;
     let (_, rows) = api_first.get(&format!("/events/{event}/standings")).await;
     assert_eq!(rows.as_array().map(Vec::len), Some(2), "{rows}");
@@ -947,4 +953,103 @@ async fn a_killed_server_keeps_every_acknowledged_game_command_once(backend: Bac
         .unwrap();
     assert_eq!(response.status().as_u16(), 200);
     drop(restarted);
+}
+
+/// The stalled-body attack: 1,050 connections from one address, each sending
+/// its headers and one byte of a declared 100 kB body, against a server
+/// allowed 1,024 open files. Another client is still answered within a
+/// second; the attacker's requests beyond its share are refused and closed
+/// at once, and the ones it holds end at the request deadline.
+async fn a_client_stalling_request_bodies_cannot_starve_the_others(backend: Backend) {
+    use std::io::{Read, Write};
+
+    let db = TestDb::create(&backend);
+    let data_dir = tempfile::tempdir().unwrap();
+    let url = match &db.url {
+        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
+        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
+    };
+    let env = [
+        ("DATABASE_URL", url.as_str()),
+        ("SOULSTONE_DATA_DIR", "data"),
+        ("SOULSTONE_REQUEST_TIMEOUT_SECS", "3"),
+        ("SOULSTONE_REQUESTS_PER_CLIENT", "64"),
+    ];
+    let server = crate::binary::start_with_open_files(data_dir.path(), &env, 1024);
+    let attack_started = std::time::Instant::now();
+    let mut stalled = Vec::new();
+    for _ in 0..1050 {
+        let mut stream = std::net::TcpStream::connect(&server.address).unwrap();
+        stream
+            .write_all(
+                b"POST /signin HTTP/1.1\r\nHost: venue\r\n\
+                  Content-Type: application/x-www-form-urlencoded\r\n\
+                  Content-Length: 100000\r\n\r\ne",
+            )
+            .unwrap();
+        stalled.push(stream);
+    }
+
+    // A player elsewhere loads a page while all of that is open.
+    let player = reqwest::Client::builder()
+        .local_address("127.0.0.2".parse::<std::net::IpAddr>().unwrap())
+        .timeout(Duration::from_secs(1))
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let page = player
+        .get(format!("http://{}/", server.address))
+        .send()
+        .await
+        .expect("answered within a second during the attack");
+    assert_eq!(page.status(), 200);
+    eprintln!(
+        "stalled-body attack: another client answered in {:?}",
+        started.elapsed()
+    );
+
+    // Past the deadline every stalled request has had its answer.
+    let deadline = Duration::from_secs(3);
+    actix_web::rt::time::sleep(
+        (deadline + Duration::from_secs(1)).saturating_sub(attack_started.elapsed()),
+    )
+    .await;
+    let mut answers: BTreeMap<String, usize> = BTreeMap::new();
+    for stream in &mut stalled {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut answer = Vec::new();
+        // The server closes each of these connections after answering.
+        stream
+            .read_to_end(&mut answer)
+            .expect("answered and closed");
+        let status_line = String::from_utf8_lossy(&answer)
+            .lines()
+            .next()
+            .unwrap_or("no answer")
+            .to_owned();
+        *answers.entry(status_line).or_default() += 1;
+    }
+    let refused = answers
+        .get("HTTP/1.1 429 Too Many Requests")
+        .copied()
+        .unwrap_or(0);
+    let timed_out = answers
+        .get("HTTP/1.1 408 Request Timeout")
+        .copied()
+        .unwrap_or(0);
+    assert_eq!(refused + timed_out, 1050, "{answers:?}");
+    // The client's share is held to the deadline and the rest refused; a
+    // connection the server had not yet accepted when the first share timed
+    // out may take a place in the next, so the split varies a little.
+    assert!(timed_out >= 64, "{answers:?}");
+    assert!(refused >= 1050 - 3 * 64, "{answers:?}");
+    eprintln!("stalled-body attack: {answers:?}");
+
+    // The attacker's address is served again once its requests are over.
+    let again = reqwest::get(format!("http://{}/", server.address))
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 200);
 }

@@ -36,10 +36,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 }
 
 fn actor(user: &ApiUser) -> Option<Actor> {
-    Some(Actor {
-        account_id: user.account.id,
-        is_admin: user.account.is_admin,
-    })
+    Some(Actor::of(&user.account))
 }
 
 #[derive(Debug, Serialize)]

@@ -344,8 +344,12 @@ struct OpenGamePage {
     scheme_max: i32,
     objectives_max: i32,
     me: String,
+    /// Made when the form is first shown; a repeat submission with it
+    /// answers with the game the first one recorded.
+    submission_key: String,
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn open_game_page(
     ctx: &PageContext,
     state: &web::Data<AppState>,
@@ -354,6 +358,7 @@ async fn open_game_page(
     opponent: String,
     form: ResultInput,
     errors: FormErrors,
+    submission_key: String,
 ) -> Result<OpenGamePage, AppError> {
     let actor = actor_of(Some(user));
     let (view, access, data) = state
@@ -384,6 +389,7 @@ async fn open_game_page(
         scheme_max,
         objectives_max: MAGE_KNIGHT_OBJECTIVES,
         me: me.display_name,
+        submission_key,
     })
 }
 
@@ -403,6 +409,7 @@ async fn new_open_game_page(
         String::new(),
         ResultInput::default(),
         FormErrors::new(),
+        crate::auth::random_token(),
     )
     .await?;
     render_page(&ctx, &page)
@@ -412,6 +419,8 @@ async fn new_open_game_page(
 struct OpenGameForm {
     #[serde(default)]
     opponent: String,
+    #[serde(default)]
+    submission_key: String,
     #[serde(flatten)]
     result: std::collections::BTreeMap<String, String>,
 }
@@ -449,6 +458,7 @@ async fn record_open_game(
     let actor = actor_of(Some(&user));
     let (now, base_url) = ctx_of(&state);
     let submitted = input.clone();
+    let key = Some(form.submission_key.trim().to_owned()).filter(|key| !key.is_empty());
     let outcome = match opponent {
         None => Err(EventError::invalid("opponent", "Choose your opponent.")),
         Some(opponent) => {
@@ -461,6 +471,7 @@ async fn record_open_game(
                         &access,
                         opponent,
                         &submitted,
+                        key.as_deref(),
                         &service_ctx(now, &base_url),
                     ))
                 })
@@ -493,6 +504,7 @@ async fn record_open_game(
                 form.opponent.clone(),
                 input,
                 errors,
+                form.submission_key.clone(),
             )
             .await?;
             render_invalid(&ctx, &page)

@@ -30,10 +30,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 }
 
 pub fn actor_of(user: Option<&SessionUser>) -> Option<Actor> {
-    user.map(|u| Actor {
-        account_id: u.account.id,
-        is_admin: u.account.is_admin,
-    })
+    user.map(|u| Actor::of(&u.account))
 }
 
 /// The moment of a request and the site's address, for the service layer.

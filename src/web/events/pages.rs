@@ -32,6 +32,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(change_status)
         .service(confirm_page)
         .service(add_staff)
+        .service(staff_accept_page)
+        .service(staff_accept)
         .service(remove_staff)
         .service(publish_lists)
         .service(snapshot);
@@ -243,6 +245,10 @@ struct ShowPage {
     waitlist: Vec<Registration>,
     rounds: Vec<Round>,
     staff: Vec<(i64, String, String, String)>,
+    /// Open staff invitations (address, role), for the organisers.
+    invited: Vec<(String, String)>,
+    /// Players the next round would leave out as not present, for staff.
+    absent: Vec<String>,
     pool: Option<(String, String)>,
     closed_reason: Option<String>,
     my_registration: Option<Registration>,
@@ -266,7 +272,7 @@ async fn show(
 ) -> Result<HttpResponse, AppError> {
     let actor = actor_of(user.0.as_deref());
     let id = path.into_inner();
-    let (view, access, data, staff, pool) = state
+    let (view, access, data, (staff, invited), pool) = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
             let data = EventData::load(conn, id)?;
@@ -274,6 +280,16 @@ async fn show(
                 .into_iter()
                 .map(|(s, name, email)| (s.account_id, name, email, s.role))
                 .collect::<Vec<_>>();
+            // Whom the organisers invited and who has not answered yet.
+            let invited = if access.is_owner() {
+                db_events::open_staff_invitations(conn, id, chrono::Utc::now().naive_utc())?
+                    .into_iter()
+                    .map(|i| (i.email, i.role))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let staff = (staff, invited);
             let pool = match view.event.pool_id {
                 Some(pool_id) => pools::find_by_id(conn, pool_id)?.map(|p| (p.slug, p.name)),
                 None => None,
@@ -283,6 +299,14 @@ async fn show(
         .await?;
     let now = chrono::Utc::now().naive_utc();
     let lists_visible = can_see_lists(&view, &access);
+    let absent = if access.is_staff() {
+        crate::events::rounds::absent_for_next_round(&data)
+            .into_iter()
+            .map(|r| r.display_name.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
     let my_registration = access
         .registration
         .clone()
@@ -312,6 +336,8 @@ async fn show(
         waitlist,
         rounds: data.rounds,
         staff,
+        invited,
+        absent,
         pool,
         my_registration,
         factions: registration::MALIFAUX_FACTIONS,
@@ -538,7 +564,7 @@ async fn add_staff(
     let outcome = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            Ok(manage::add_staff_by_email(
+            Ok(manage::invite_staff(
                 conn,
                 &view,
                 &access,
@@ -548,18 +574,96 @@ async fn add_staff(
             ))
         })
         .await?;
+    state.mail_queued();
     Ok(match outcome {
-        Ok(name) => redirect_with_flash(
+        // The same answer for every address, registered or not.
+        Ok(email) => redirect_with_flash(
             &state,
             &event_path(id),
             FlashLevel::Success,
-            format!("{name} is now on the event's staff."),
+            format!(
+                "An invitation went to {email}. They join the staff as {} when they accept it.",
+                role.label()
+            ),
         ),
-        Err(err @ crate::events::EventError::Invalid(_)) => {
-            redirect_with_flash(&state, &event_path(id), FlashLevel::Error, err.to_string())
-        }
+        Err(
+            err @ (crate::events::EventError::Invalid(_) | crate::events::EventError::Conflict(_)),
+        ) => redirect_with_flash(&state, &event_path(id), FlashLevel::Error, err.to_string()),
         Err(err) => return Err(err.into()),
     })
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct InvitationToken {
+    #[serde(default)]
+    token: String,
+}
+
+#[derive(Template)]
+#[template(path = "events/staff_accept.html")]
+struct StaffAcceptPage {
+    ctx: PageContext,
+    token: String,
+    event_id: i64,
+    event_name: String,
+    role: &'static str,
+    email: String,
+    signed_in_as: String,
+}
+
+/// Where a staff invitation's link leads: what it offers, and a button.
+#[get("/staff/accept")]
+async fn staff_accept_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    query: web::Query<InvitationToken>,
+) -> Result<HttpResponse, AppError> {
+    let token = query.into_inner().token;
+    let lookup = token.clone();
+    let (now, _) = ctx_of(&state);
+    let offer = state
+        .with_db(move |conn| Ok(manage::staff_invitation_offer(conn, &lookup, now)?))
+        .await?;
+    render_page(
+        &ctx,
+        &StaffAcceptPage {
+            ctx: ctx.clone(),
+            token,
+            event_id: offer.event_id,
+            event_name: offer.event_name,
+            role: offer.role.label(),
+            email: offer.email,
+            signed_in_as: user.account.email.clone(),
+        },
+    )
+}
+
+#[post("/staff/accept")]
+async fn staff_accept(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    form: CsrfForm<InvitationToken>,
+) -> Result<HttpResponse, AppError> {
+    let account = user.account.clone();
+    let token = form.0.token;
+    let (now, base_url) = ctx_of(&state);
+    let event = state
+        .with_db(move |conn| {
+            Ok(manage::accept_staff_invitation(
+                conn,
+                &account,
+                &token,
+                &service_ctx(now, &base_url),
+            )?)
+        })
+        .await?;
+    Ok(redirect_with_flash(
+        &state,
+        &event_path(event),
+        FlashLevel::Success,
+        "You are on this event's staff now.",
+    ))
 }
 
 #[post("/events/{id}/staff/{account}/remove")]

@@ -165,7 +165,7 @@ pub async fn stream(
         .as_ref()
         .map(|u| u.id())
         .or_else(|| api_user.as_ref().map(|u| u.id()));
-    let address = crate::web::accounts::client_address(&req, &state);
+    let address = crate::web::client::client_address(&req, &state);
     let slot = state
         .play_limits
         .open_stream(super::limits::key_of(account, &address))

@@ -54,7 +54,10 @@ pub fn test_settings(
         db_pool_size: 4,
         workers: Some(2),
         log_json: false,
-        trust_proxy: false,
+        tls: soulstone::config::TlsSetting::Off,
+        proxy_hops: 0,
+        request_timeout: std::time::Duration::from_secs(30),
+        requests_per_client: 128,
         // Tests play whole games as fast as they can; the limit itself is
         // tested in `web::play::limits`.
         play_commands_per_second: 100_000,
@@ -73,6 +76,19 @@ impl TestApp {
 
     /// Starts an app on an existing test database (a second instance, a restart).
     pub async fn spawn_on(db: TestDb, mail: MailSetup) -> Self {
+        Self::spawn_listening(db, mail, Listening::Loopback).await
+    }
+
+    /// Starts an app as the venue set-up in `docs/deploy.md` runs it: in
+    /// production, serving HTTPS with the certificate it makes, on this
+    /// machine's network address rather than loopback (phones reach it
+    /// there). Only a browser can talk to it: the test client has no TLS.
+    pub async fn spawn_at_venue(backend: Backend) -> Self {
+        let db = TestDb::create(&backend);
+        Self::spawn_listening(db, MailSetup::Smtp, Listening::VenueHttps).await
+    }
+
+    async fn spawn_listening(db: TestDb, mail: MailSetup, listening: Listening) -> Self {
         // Internal errors are logged, never sent to clients: show them beside a failing test.
         let filter = tracing_subscriber::EnvFilter::try_from_default_env()
             .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error,tracing_actix_web=off"));
@@ -86,24 +102,34 @@ impl TestApp {
             MailSetup::SmtpAt(url) => url,
         };
         let data_dir = tempfile::tempdir().expect("temp data dir");
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind test port");
+        let ip = match listening {
+            Listening::Loopback => std::net::IpAddr::from([127, 0, 0, 1]),
+            Listening::VenueHttps => network_address(),
+        };
+        let listener = TcpListener::bind((ip, 0)).expect("bind test port");
         let bind = listener.local_addr().expect("local addr");
-        let settings = test_settings(
+        let mut settings = test_settings(
             db.url.clone(),
             bind,
             data_dir.path().to_path_buf(),
             smtp_url,
         );
+        if listening == Listening::VenueHttps {
+            settings.environment = Environment::Production;
+            settings.tls = soulstone::config::TlsSetting::SelfSigned;
+            settings.base_url = format!("https://{bind}");
+        }
         let url = db.url.clone();
         let opened = actix_web::web::block(move || Db::open(&url, 4))
             .await
             .expect("blocking open")
             .expect("open database");
+        let settings_base_url = settings.base_url.clone();
         let state = AppState::new(opened, settings);
         state.start_background_tasks().expect("background tasks");
         let server = build_server(state.clone(), listener).expect("build server");
         actix_web::rt::spawn(server);
-        let address = format!("http://{bind}");
+        let address = settings_base_url;
         Self {
             client: TestClient::new(&address),
             address,
@@ -125,6 +151,38 @@ impl TestApp {
     /// A client with its own cookie jar (another browser).
     pub fn new_client(&self) -> TestClient {
         TestClient::new(&self.address)
+    }
+
+    /// Accepts, in `browser` (signed in as `email`), the `nth` staff
+    /// invitation mailed to `email` (counting from 1).
+    pub async fn accept_staff_invitation(&self, browser: &TestClient, email: &str, nth: usize) {
+        let mail = self
+            .smtp
+            .wait_for_nth(email, "You are invited to help run", nth)
+            .await;
+        let link = mail.link(&self.address).expect("a link in the invitation");
+        let (status, html) = browser.get_text(&link).await;
+        assert_eq!(status, 200, "{html}");
+        let token = link.split("token=").nth(1).expect("a token in the link");
+        let accepted = browser
+            .post_form("/staff/accept", &[("token", token)])
+            .await;
+        assert_eq!(accepted.status(), 303, "{:?}", accepted.text().await);
+    }
+
+    /// Another browser, connecting from another loopback address (Linux
+    /// routes all of 127.0.0.0/8 to the loopback interface), so the server
+    /// sees a different client address.
+    pub fn client_from(&self, address: &str) -> TestClient {
+        TestClient {
+            base: self.address.clone(),
+            http: reqwest::Client::builder()
+                .cookie_store(true)
+                .redirect(reqwest::redirect::Policy::none())
+                .local_address(address.parse::<std::net::IpAddr>().expect("an address"))
+                .build()
+                .expect("client"),
+        }
     }
 
     /// Runs blocking database work for a test.
@@ -217,6 +275,27 @@ pub fn create_verified_account(
     .expect("new account");
     accounts::mark_email_verified(conn, account.id, now).unwrap();
     account.id
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Listening {
+    Loopback,
+    VenueHttps,
+}
+
+/// This machine's address on its network: the source address of its route
+/// outwards (a UDP "connection" sends nothing).
+fn network_address() -> std::net::IpAddr {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").expect("a UDP socket");
+    socket
+        .connect("203.0.113.1:9")
+        .expect("this machine has a network route (the venue test needs one)");
+    let ip = socket.local_addr().expect("local address").ip();
+    assert!(
+        !ip.is_loopback(),
+        "the venue test needs a network address other than loopback"
+    );
+    ip
 }
 
 /// A browser: a cookie jar, no automatic redirects.

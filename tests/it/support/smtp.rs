@@ -126,12 +126,22 @@ impl SmtpServer {
 
     /// Waits until a mail to `address` arrives whose subject contains `subject`.
     pub async fn wait_for(&self, address: &str, subject: &str) -> ReceivedMail {
+        self.wait_for_nth(address, subject, 1).await
+    }
+
+    /// Waits until the `n`th such mail (counting from 1) arrives.
+    pub async fn wait_for_nth(&self, address: &str, subject: &str, n: usize) -> ReceivedMail {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            if let Some(mail) = self.received().into_iter().find(|m| {
-                m.to.iter().any(|t| t.eq_ignore_ascii_case(address))
-                    && m.header("subject").is_some_and(|s| s.contains(subject))
-            }) {
+            if let Some(mail) = self
+                .received()
+                .into_iter()
+                .filter(|m| {
+                    m.to.iter().any(|t| t.eq_ignore_ascii_case(address))
+                        && m.header("subject").is_some_and(|s| s.contains(subject))
+                })
+                .nth(n - 1)
+            {
                 return mail;
             }
             assert!(

@@ -1,0 +1,266 @@
+//! Who is asking: the client's address, for throttles and per-client limits.
+//!
+//! Behind reverse proxies the peer is the nearest proxy, and the client's
+//! address is in `X-Forwarded-For`. Each proxy appends the address it was
+//! reached from, so only the entries the operator's own proxies added can be
+//! trusted: the client is the entry `hops` places from the right. Anything
+//! to the left of it was written by the client and is ignored.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::ConnectionType;
+use actix_web::http::header::HeaderMap;
+use actix_web::middleware::Next;
+use actix_web::{HttpRequest, ResponseError, web};
+
+use crate::error::{ApiError, AppError};
+use crate::web::AppState;
+
+/// The client's address: the peer, or the `X-Forwarded-For` entry the
+/// operator's proxies vouch for when `SOULSTONE_PROXY_HOPS` says there are any.
+pub fn client_address(req: &HttpRequest, state: &AppState) -> String {
+    let peer = req.peer_addr().map(|addr| addr.ip());
+    match address_behind_proxies(req.headers(), peer, state.settings.proxy_hops) {
+        Some(ip) => ip.to_string(),
+        None => "unknown".into(),
+    }
+}
+
+/// The client's address given the request's headers, its peer and the number
+/// of trusted proxies in front of the server.
+///
+/// A header with fewer entries than there are proxies did not come through
+/// all of them, and an entry that is not an address was not written by a
+/// proxy: both fall back to the peer, which is at least not the client's
+/// choice.
+pub fn address_behind_proxies(
+    headers: &HeaderMap,
+    peer: Option<IpAddr>,
+    hops: usize,
+) -> Option<IpAddr> {
+    if hops == 0 {
+        return peer;
+    }
+    let entries: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(str::trim)
+        .collect();
+    let Some(index) = entries.len().checked_sub(hops) else {
+        return peer;
+    };
+    entries
+        .get(index)
+        .and_then(|entry| parse_entry(entry))
+        .or(peer)
+}
+
+/// Requests each client address has in flight. A client that opens many
+/// connections and sends their bodies slowly (or never) holds at most
+/// `limit` of the server's connections; the rest are answered at once.
+pub struct InFlight {
+    counts: Mutex<HashMap<String, usize>>,
+    limit: usize,
+}
+
+/// One request's place in [`InFlight`], given back when it is dropped.
+pub struct InFlightSlot {
+    owner: Arc<InFlight>,
+    address: String,
+}
+
+impl InFlight {
+    pub fn new(limit: usize) -> Self {
+        Self {
+            counts: Mutex::default(),
+            limit,
+        }
+    }
+
+    /// A place for one more request from `address`, or `None` when it has
+    /// `limit` in flight already.
+    pub fn enter(self: &Arc<Self>, address: String) -> Option<InFlightSlot> {
+        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = counts.entry(address.clone()).or_default();
+        if *count >= self.limit {
+            return None;
+        }
+        *count += 1;
+        Some(InFlightSlot {
+            owner: Arc::clone(self),
+            address,
+        })
+    }
+}
+
+impl Drop for InFlightSlot {
+    fn drop(&mut self) {
+        let mut counts = self
+            .owner
+            .counts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = counts.get_mut(&self.address) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.address);
+            }
+        }
+    }
+}
+
+/// Holds every request to the client's share of the server and to a
+/// deadline that covers reading its body: a connection that sends headers
+/// and then a body byte by byte, or not at all, gets 408 when the deadline
+/// passes instead of holding its connection for ever, and a client over
+/// its share gets 429 at once. A streamed answer (the live game stream)
+/// leaves both once its head is sent.
+pub async fn guard_requests(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_boxed_body);
+    };
+    let api = req.path().starts_with("/api/");
+    let Some(_slot) = state.in_flight.enter(client_address(req.request(), &state)) else {
+        let refusal = Refusal {
+            api,
+            error: AppError::TooManyRequests,
+        };
+        return Ok(req.into_response(refusal.error_response()));
+    };
+    // The request itself is inside `next` now (the middleware below needs
+    // it unshared), so a timeout answers through an error.
+    match actix_web::rt::time::timeout(state.settings.request_timeout, next.call(req)).await {
+        Ok(response) => response.map(ServiceResponse::map_into_boxed_body),
+        Err(_elapsed) => Err(Refusal {
+            api,
+            error: AppError::RequestTimeout,
+        }
+        .into()),
+    }
+}
+
+/// A request turned away by [`guard_requests`]: answered like any error
+/// (JSON under `/api/`), and its connection closed, since its unread body is
+/// not worth waiting for and the connection is what the client was taking.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+struct Refusal {
+    api: bool,
+    error: AppError,
+}
+
+impl ResponseError for Refusal {
+    fn status_code(&self) -> actix_web::http::StatusCode {
+        self.error.status_code()
+    }
+
+    fn error_response(&self) -> actix_web::HttpResponse {
+        let mut response = if self.api {
+            ApiError(self.error.clone()).error_response()
+        } else {
+            self.error.error_response()
+        };
+        response
+            .head_mut()
+            .set_connection_type(ConnectionType::Close);
+        response
+    }
+}
+
+/// An address as proxies write it: bare, or IPv6 in brackets (with a port
+/// after some proxies' brackets, which is dropped).
+fn parse_entry(entry: &str) -> Option<IpAddr> {
+    if let Ok(ip) = entry.parse() {
+        return Some(ip);
+    }
+    let inner = entry.strip_prefix('[')?;
+    let end = inner.find(']')?;
+    inner[..end].parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::http::header::{HeaderName, HeaderValue};
+
+    #[test]
+    fn each_address_holds_at_most_its_share_until_its_requests_end() {
+        let in_flight = Arc::new(InFlight::new(2));
+        let first = in_flight.enter("10.0.0.1".into()).unwrap();
+        let _second = in_flight.enter("10.0.0.1".into()).unwrap();
+        assert!(in_flight.enter("10.0.0.1".into()).is_none());
+        assert!(in_flight.enter("10.0.0.2".into()).is_some());
+        drop(first);
+        assert!(in_flight.enter("10.0.0.1".into()).is_some());
+    }
+
+    fn headers(values: &[&str]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for value in values {
+            map.append(
+                HeaderName::from_static("x-forwarded-for"),
+                HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        map
+    }
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn without_proxies_the_header_is_ignored() {
+        let peer = Some(ip("10.0.0.9"));
+        assert_eq!(
+            address_behind_proxies(&headers(&["1.2.3.4"]), peer, 0),
+            peer
+        );
+    }
+
+    #[test]
+    fn the_entry_the_proxies_added_counts_not_the_clients_own() {
+        let peer = Some(ip("10.0.0.1"));
+        // The client wrote 6.6.6.6 itself; the one proxy appended 203.0.113.7.
+        let forged = headers(&["6.6.6.6, 203.0.113.7"]);
+        assert_eq!(
+            address_behind_proxies(&forged, peer, 1),
+            Some(ip("203.0.113.7"))
+        );
+        // Two proxies: the outer one appended the client, the inner one the outer.
+        let two = headers(&["6.6.6.6", "203.0.113.7, 10.0.0.2"]);
+        assert_eq!(
+            address_behind_proxies(&two, peer, 2),
+            Some(ip("203.0.113.7"))
+        );
+        assert_eq!(
+            address_behind_proxies(&headers(&["[2001:db8::1]:4711"]), peer, 1),
+            Some(ip("2001:db8::1"))
+        );
+    }
+
+    #[test]
+    fn a_short_or_garbled_header_falls_back_to_the_peer() {
+        let peer = Some(ip("10.0.0.1"));
+        assert_eq!(address_behind_proxies(&headers(&[]), peer, 1), peer);
+        assert_eq!(
+            address_behind_proxies(&headers(&["203.0.113.7"]), peer, 2),
+            peer
+        );
+        assert_eq!(
+            address_behind_proxies(&headers(&["not an address"]), peer, 1),
+            peer
+        );
+    }
+}
