@@ -41,12 +41,16 @@ pub fn verify_password(password: &str, stored: &str) -> bool {
     argon.verify_password(password.as_bytes(), &parsed).is_ok()
 }
 
-/// Argon2 runs at most this many times at once in the whole process: each
+/// Argon2 runs at most once per core at once in the whole process: each
 /// run takes about 19 MiB and a core's time, so a flood of password checks
-/// queues here instead of exhausting the server's memory.
-pub const MAX_CONCURRENT_HASHES: usize = 2;
+/// queues here instead of exhausting the server's memory or starving the
+/// request workers of CPU.
+pub fn max_concurrent_hashes() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
 
-static ARGON2_WORK: WorkLimit = WorkLimit::new(MAX_CONCURRENT_HASHES);
+static ARGON2_WORK: std::sync::LazyLock<WorkLimit> =
+    std::sync::LazyLock::new(|| WorkLimit::new(max_concurrent_hashes()));
 
 /// A counting limit on concurrent work (a blocking semaphore: password
 /// hashing runs on blocking threads, never on the async executor).

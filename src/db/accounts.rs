@@ -335,42 +335,6 @@ pub fn consume_email_token(
     })
 }
 
-/// The same log also counts other throttled events by key (`signup:<address>`,
-/// `reset:<email>`).
-pub fn record_login_failure(
-    conn: &mut DbConnection,
-    keys: &[&str],
-    now: NaiveDateTime,
-) -> Result<(), DbError> {
-    for key in keys {
-        diesel::insert_into(login_failures::table)
-            .values((
-                login_failures::throttle_key.eq(*key),
-                login_failures::at.eq(now),
-            ))
-            .execute(conn)?;
-    }
-    Ok(())
-}
-
-pub fn count_login_failures(
-    conn: &mut DbConnection,
-    key: &str,
-    since: NaiveDateTime,
-) -> Result<i64, DbError> {
-    Ok(login_failures::table
-        .filter(login_failures::throttle_key.eq(key))
-        .filter(login_failures::at.gt(since))
-        .count()
-        .get_result(conn)?)
-}
-
-pub fn clear_login_failures(conn: &mut DbConnection, key: &str) -> Result<(), DbError> {
-    diesel::delete(login_failures::table.filter(login_failures::throttle_key.eq(key)))
-        .execute(conn)?;
-    Ok(())
-}
-
 /// One session an account is signed in with.
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = account_sessions)]

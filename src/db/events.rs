@@ -259,6 +259,14 @@ pub fn find_submission(
         .optional()?)
 }
 
+/// Forgets submission keys older than `before`: a retry comes within
+/// minutes, and a form kept open for days is shown again before use.
+pub fn purge_submissions(conn: &mut DbConnection, before: NaiveDateTime) -> Result<(), DbError> {
+    diesel::delete(form_submissions::table.filter(form_submissions::created_at.lt(before)))
+        .execute(conn)?;
+    Ok(())
+}
+
 /// Remembers what a form's submission made, in the transaction that made it.
 pub fn record_submission(
     conn: &mut DbConnection,
@@ -548,6 +556,24 @@ where
     })
 }
 
+/// Games (any status, byes included) a registration plays in.
+pub fn count_games_of(conn: &mut DbConnection, registration_id: i64) -> Result<i64, DbError> {
+    Ok(games::table
+        .filter(
+            games::player_a
+                .eq(registration_id)
+                .or(games::player_b.eq(registration_id)),
+        )
+        .count()
+        .get_result(conn)?)
+}
+
+/// Deletes a registration that has no games (see [`count_games_of`]).
+pub fn delete_registration(conn: &mut DbConnection, id: i64) -> Result<(), DbError> {
+    diesel::delete(registrations::table.find(id)).execute(conn)?;
+    Ok(())
+}
+
 pub fn count_registered(conn: &mut DbConnection, event_id: i64) -> Result<i64, DbError> {
     Ok(registrations::table
         .filter(registrations::event_id.eq(event_id))
@@ -567,6 +593,7 @@ pub struct RegistrationChanges {
     pub checked_in: Option<bool>,
     pub dropped: Option<bool>,
     pub dropped_after_round: Option<Option<i32>>,
+    pub joined_round: Option<i32>,
     pub initial_points: Option<i32>,
     pub fixed_table: Option<Option<i32>>,
     pub faction: Option<Option<String>>,

@@ -235,12 +235,49 @@ pub fn mark_attempt_failed(
     Ok(())
 }
 
-/// Puts a failed mail back in the queue now.
+/// What an undelivered mail's body becomes once it is given up.
+pub const EXPIRED_BODY: &str =
+    "(not delivered in time; any link in it has expired, so the text is not kept)";
+
+/// The longest any mailed link lives (a staff invitation's 14 days): a
+/// mail still undelivered after it holds nothing worth sending.
+pub const LONGEST_LINK_LIFETIME: chrono::Duration = chrono::Duration::days(14);
+
+/// Gives up mails queued before `queued_before` and not delivered (and not
+/// being sent right now), dropping their text: a backup of the database
+/// then holds no link that could still be used. Returns how many.
+pub fn expire_undelivered(
+    conn: &mut DbConnection,
+    queued_before: NaiveDateTime,
+    now: NaiveDateTime,
+) -> Result<usize, DbError> {
+    Ok(diesel::update(
+        mail_outbox::table
+            .filter(mail_outbox::status.ne(STATUS_SENT))
+            .filter(mail_outbox::body_text.ne(EXPIRED_BODY))
+            .filter(mail_outbox::created_at.lt(queued_before))
+            .filter(
+                mail_outbox::claimed_until
+                    .is_null()
+                    .or(mail_outbox::claimed_until.lt(now)),
+            ),
+    )
+    .set((
+        mail_outbox::status.eq(STATUS_FAILED),
+        mail_outbox::body_text.eq(EXPIRED_BODY),
+        mail_outbox::last_error.eq(Some("given up: not delivered while its links were valid")),
+    ))
+    .execute(conn)?)
+}
+
+/// Puts a failed mail back in the queue now (not one given up with its
+/// text dropped: there is nothing left to send).
 pub fn retry(conn: &mut DbConnection, id: i64, now: NaiveDateTime) -> Result<bool, DbError> {
     let updated = diesel::update(
         mail_outbox::table
             .find(id)
-            .filter(mail_outbox::status.eq(STATUS_FAILED)),
+            .filter(mail_outbox::status.eq(STATUS_FAILED))
+            .filter(mail_outbox::body_text.ne(EXPIRED_BODY)),
     )
     .set((
         mail_outbox::status.eq(STATUS_PENDING),

@@ -9,6 +9,7 @@ pub mod introspect;
 pub mod mail;
 pub mod pools;
 pub mod schema;
+pub mod throttle;
 
 use std::time::Duration;
 

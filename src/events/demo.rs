@@ -4,7 +4,7 @@
 
 use super::input::EventInput;
 use super::manage::{change_status, create_event};
-use super::registration::{add_walk_in, set_checked_in};
+use super::registration::{WalkIn, add_walk_in, set_checked_in};
 use super::results::{ResultInput, report};
 use super::rounds::{EventData, pair_next_round, publish_round};
 use super::{Actor, Ctx, EventError, EventStatus, load};
@@ -43,15 +43,14 @@ pub fn seed_event(
     let mut stream = RandomStream::from_seed_and_label(spec.seed, "demo-event");
     for i in 1..=spec.players {
         let club = format!("Club {:03}", stream.below(clubs));
-        let entry = add_walk_in(
-            conn,
-            &view,
-            &access,
-            &format!("Player {i:04}"),
-            &club,
-            0,
-            ctx,
-        )?;
+        let name = format!("Player {i:04}");
+        let walk_in = WalkIn {
+            name: &name,
+            club: &club,
+            initial_points: 0,
+            submission_key: None,
+        };
+        let entry = add_walk_in(conn, &view, &access, &walk_in, ctx)?;
         set_checked_in(conn, &view, &access, entry.id, true)?;
     }
     change_status(conn, &view, &access, EventStatus::Running, ctx)?;

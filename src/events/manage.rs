@@ -8,6 +8,7 @@ use super::{Access, Actor, Ctx, EventError, EventStatus, EventView, Role, requir
 use crate::auth::input::EmailAddress;
 use crate::auth::{hash_token, random_token};
 use crate::db::events as db_events;
+use crate::db::throttle::{self, Budget};
 use crate::db::{DbConnection, accounts, audit, pools};
 use crate::systems::GameSystem;
 use chrono::Duration;
@@ -224,10 +225,12 @@ pub fn invite_staff(
     }
     // Invitations are mail to an address of the organiser's choosing: a
     // few an hour to any one address, whoever sends them.
-    let target_key = format!("staff-invitation:{}", email.as_str());
-    if accounts::count_login_failures(conn, &target_key, ctx.now - Duration::hours(1))?
-        >= MAX_INVITATIONS_PER_ADDRESS
-    {
+    let target = [Budget::new(
+        format!("staff-invitation:{}", email.as_str()),
+        MAX_INVITATIONS_PER_ADDRESS,
+        Duration::hours(1),
+    )];
+    if throttle::spend(conn, &target, ctx.now)?.is_none() {
         return Err(EventError::Conflict(
             "That address has been sent several invitations in the last hour. Please try again later."
                 .into(),
@@ -260,7 +263,6 @@ pub fn invite_staff(
             },
             ctx,
         )?;
-        accounts::record_login_failure(conn, &[&target_key], ctx.now)?;
         audit::record(
             conn,
             Some(inviter_id),

@@ -178,61 +178,197 @@ pub fn promote_waitlist(
     Ok(promoted)
 }
 
+/// What the organiser types to add a player without an account.
+pub struct WalkIn<'a> {
+    pub name: &'a str,
+    pub club: &'a str,
+    /// Starting tournament points (a late entry, a league's carried score).
+    pub initial_points: i32,
+    /// Made when the form was shown: a second submission of the same form
+    /// (a double tap on a slow connection) adds nobody twice.
+    pub submission_key: Option<&'a str>,
+}
+
 /// The organiser adds a player without an account (name only), before the
 /// event or as a late entry with the given starting points.
+///
+/// A name already entered is refused (a double entry is the usual mistake;
+/// two people of one name are told apart by an initial), and so is an
+/// entry beyond the player cap: account holders wait on the waitlist for
+/// those places, so the organiser raises the cap or promotes them first.
 pub fn add_walk_in(
     conn: &mut DbConnection,
     view: &EventView,
     access: &Access,
-    raw_name: &str,
-    raw_club: &str,
-    initial_points: i32,
+    walk_in: &WalkIn<'_>,
     ctx: &Ctx<'_>,
 ) -> Result<Registration, EventError> {
     access.require_staff()?;
     require_not_finished(view, access)?;
     let name =
-        DisplayName::parse(raw_name).map_err(|e| EventError::invalid("name", e.to_string()))?;
-    let club = optional_text(raw_club, "Club", 80)
+        DisplayName::parse(walk_in.name).map_err(|e| EventError::invalid("name", e.to_string()))?;
+    let club = optional_text(walk_in.club, "Club", 80)
         .map_err(|e| EventError::invalid("club", e.to_string()))?;
+    let initial_points = walk_in.initial_points;
     if !(-100..=100).contains(&initial_points) {
         return Err(EventError::invalid(
             "initial_points",
             "Starting points must be between -100 and 100.",
         ));
     }
-    conn.write_transaction(|conn| {
-        let round = current_round(conn, view.id())?;
-        // Late entries join the next round to be paired.
-        let joined_round = if view.status == EventStatus::Running {
-            round + 1
-        } else {
-            1
-        };
-        let registration = db_events::insert_registration(
-            conn,
-            &NewRegistration {
-                event_id: view.id(),
-                account_id: None,
-                display_name: name.as_str(),
-                club: club.as_deref(),
-                status: REGISTERED,
-                checked_in: view.status == EventStatus::Running,
-                joined_round,
-                initial_points,
-                registered_at: ctx.now,
-            },
-        )?
-        .ok_or_else(|| EventError::Conflict("That player is already registered.".into()))?;
+    let account_id = access
+        .account_id()
+        .ok_or_else(|| EventError::Forbidden("Please sign in to continue.".into()))?;
+    let id = super::once_per_submission(
+        conn,
+        account_id,
+        walk_in.submission_key,
+        "registration",
+        ctx.now,
+        |conn| {
+            // Under the event's lock: two taps at once add one player.
+            db_events::lock_event(conn, view.id())?;
+            let entries = db_events::list_registrations(conn, view.id())?;
+            if let Some(same) = entries.iter().find(|r| {
+                r.status != WITHDRAWN
+                    && r.display_name.to_lowercase() == name.as_str().to_lowercase()
+            }) {
+                return Err(EventError::invalid(
+                    "name",
+                    format!(
+                        "{} is already entered ({}). If this is someone else, add an initial to tell them apart.",
+                        same.display_name, same.status
+                    ),
+                ));
+            }
+            let registered = entries.iter().filter(|r| r.status == REGISTERED).count();
+            if let Some(cap) = view.event.player_cap
+                && registered >= usize::try_from(cap).unwrap_or(0)
+            {
+                let waiting = entries.iter().filter(|r| r.status == WAITLISTED).count();
+                let waitlist = if waiting > 0 {
+                    format!(
+                        " {waiting} on the waitlist are ahead of a walk-in: promote them first, or"
+                    )
+                } else {
+                    " To add more,".into()
+                };
+                return Err(EventError::Conflict(format!(
+                    "The event is full ({registered} of {cap} places).{waitlist} raise the player cap in the event's settings."
+                )));
+            }
+            let round = current_round(conn, view.id())?;
+            // Late entries join the next round to be paired.
+            let joined_round = if view.status == EventStatus::Running {
+                round + 1
+            } else {
+                1
+            };
+            let registration = db_events::insert_registration(
+                conn,
+                &NewRegistration {
+                    event_id: view.id(),
+                    account_id: None,
+                    display_name: name.as_str(),
+                    club: club.as_deref(),
+                    status: REGISTERED,
+                    checked_in: view.status == EventStatus::Running,
+                    joined_round,
+                    initial_points,
+                    registered_at: ctx.now,
+                },
+            )?
+            .ok_or_else(|| EventError::Conflict("That player is already registered.".into()))?;
+            audit::record(
+                conn,
+                access.account_id(),
+                Some(view.id()),
+                "player.added",
+                &format!("{} (round {joined_round})", name.as_str()),
+                ctx.now,
+            )?;
+            Ok(registration.id)
+        },
+    )?;
+    db_events::find_registration(conn, id)?.ok_or(EventError::NotFound)
+}
+
+/// The organiser takes back an entry made by mistake. Only an entry with
+/// no games can go (one who played is dropped instead, so results stay);
+/// a freed place goes to the waitlist.
+pub fn remove_entry(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    registration_id: i64,
+    ctx: &Ctx<'_>,
+) -> Result<String, EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    db_events::event_write_transaction(conn, view.id(), |conn| {
+        let registration = registration_in(conn, view, registration_id)?;
+        if db_events::count_games_of(conn, registration.id)? > 0 {
+            return Err(EventError::Conflict(format!(
+                "{} has games in this event, so the entry stays: drop them instead.",
+                registration.display_name
+            )));
+        }
+        db_events::delete_registration(conn, registration.id)?;
         audit::record(
             conn,
             access.account_id(),
             Some(view.id()),
-            "player.added",
-            &format!("{} (round {joined_round})", name.as_str()),
+            "player.removed",
+            &registration.display_name,
             ctx.now,
         )?;
-        Ok(registration)
+        if registration.status == REGISTERED {
+            promote_waitlist(conn, view, ctx)?;
+        }
+        Ok(registration.display_name)
+    })
+}
+
+/// The organiser gives a waitlisted player a place, even beyond the cap
+/// (the organiser's own decision, recorded); the player is mailed.
+pub fn promote_from_waitlist(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    registration_id: i64,
+    ctx: &Ctx<'_>,
+) -> Result<String, EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    db_events::event_write_transaction(conn, view.id(), |conn| {
+        let registration = registration_in(conn, view, registration_id)?;
+        if registration.status != WAITLISTED {
+            return Err(EventError::Conflict(format!(
+                "{} is not on the waitlist.",
+                registration.display_name
+            )));
+        }
+        let round = current_round(conn, view.id())?;
+        db_events::update_registration(
+            conn,
+            registration.id,
+            &RegistrationChanges {
+                status: Some(REGISTERED.into()),
+                // Promoted during the event: a late entry for the next round.
+                joined_round: (view.status == EventStatus::Running).then_some(round + 1),
+                ..RegistrationChanges::default()
+            },
+        )?;
+        notify::waitlist_promoted(conn, view, &registration, ctx)?;
+        audit::record(
+            conn,
+            access.account_id(),
+            Some(view.id()),
+            "player.promoted",
+            &registration.display_name,
+            ctx.now,
+        )?;
+        Ok(registration.display_name)
     })
 }
 
@@ -319,6 +455,55 @@ pub fn set_checked_in(
         },
     )?;
     Ok(())
+}
+
+/// Checks in every entry named, in one go (the organiser ticks who is
+/// there). Entries not registered (waitlisted, withdrawn) or of another
+/// event are refused, and then nobody is checked in. Returns how many were
+/// checked in now.
+pub fn check_in_many(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    registration_ids: &[i64],
+) -> Result<usize, EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    if registration_ids.is_empty() {
+        return Err(EventError::invalid(
+            "present",
+            "Tick the players who are here, then check them in.",
+        ));
+    }
+    conn.write_transaction(|conn| {
+        let mut checked = 0;
+        for &id in registration_ids {
+            let registration = registration_in(conn, view, id).map_err(|err| match err {
+                EventError::NotFound => EventError::Conflict(
+                    "One of the ticked entries is no longer in this event (removed meanwhile?); nobody was checked in. Look again and tick anew.".into(),
+                ),
+                other => other,
+            })?;
+            if registration.status != REGISTERED {
+                return Err(EventError::Conflict(format!(
+                    "{} is {} and cannot be checked in; nobody was checked in.",
+                    registration.display_name, registration.status
+                )));
+            }
+            if !registration.checked_in {
+                db_events::update_registration(
+                    conn,
+                    registration.id,
+                    &RegistrationChanges {
+                        checked_in: Some(true),
+                        ..RegistrationChanges::default()
+                    },
+                )?;
+                checked += 1;
+            }
+        }
+        Ok(checked)
+    })
 }
 
 /// Drops (or un-drops) a player: staff for anyone, players for themselves.

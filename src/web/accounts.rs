@@ -13,6 +13,7 @@ use crate::auth::password::{decoy_hash, hash_password, verify_password};
 use crate::auth::token::{DEVICE_LIFETIME, TokenKind, TokenSubject};
 use crate::auth::{hash_token, random_token};
 use crate::db::accounts::{self, Account, EmailTokenPurpose, NewAccount, ProfileChanges};
+use crate::db::throttle::{self, Budget};
 use crate::db::{DbConnection, DbError};
 use crate::error::AppError;
 use crate::mail::{self, messages};
@@ -46,6 +47,9 @@ const MAX_SIGNUPS_PER_ADDRESS: i64 = 10;
 const MAX_SIGNUP_MAILS_PER_TARGET: i64 = 3;
 /// Reset mails one address may be sent in the throttle window.
 const MAX_RESET_MAILS_PER_ADDRESS: i64 = 3;
+/// Reset links one client address may ask for in an hour, whatever the
+/// addresses (a venue's players share one network address).
+const MAX_RESET_REQUESTS_PER_CLIENT: i64 = 20;
 /// The one message for every failed sign-in, so it never tells whether an
 /// address has an account.
 const SIGN_IN_FAILED: &str = "The email address or password is not right.";
@@ -232,15 +236,17 @@ async fn signup(
         );
     };
     // A client address creates a bounded number of accounts an hour (each
-    // sends a mail to an address of the sender's choice).
-    let key = client_key.clone();
-    let too_many = state
-        .with_db(move |conn| {
-            let since = now() - Duration::hours(1);
-            Ok(accounts::count_login_failures(conn, &key, since)? >= MAX_SIGNUPS_PER_ADDRESS)
-        })
+    // sends a mail to an address of the sender's choice). The attempt is
+    // spent before the slow hashing, so a burst cannot pass one count.
+    let budget = [Budget::new(
+        client_key,
+        MAX_SIGNUPS_PER_ADDRESS,
+        Duration::hours(1),
+    )];
+    let spent = state
+        .with_db(move |conn| Ok(throttle::spend(conn, &budget, now())?))
         .await?;
-    if too_many {
+    if spent.is_none() {
         let mut errors = FormErrors::new();
         errors.add(
             "email",
@@ -268,7 +274,6 @@ async fn signup(
         .with_db(move |conn| {
             let now = now();
             conn.write_transaction(|conn| {
-                accounts::record_login_failure(conn, &[&client_key], now)?;
                 let created = accounts::create_account(
                     conn,
                     &NewAccount {
@@ -286,16 +291,14 @@ async fn signup(
                     None => {
                         // Someone signing up again and again with another
                         // person's address sends that person few mails.
-                        let target_key = format!("signup-mail:{}", email.as_str());
-                        if accounts::count_login_failures(
-                            conn,
-                            &target_key,
-                            now - Duration::hours(1),
-                        )? >= MAX_SIGNUP_MAILS_PER_TARGET
-                        {
+                        let target = [Budget::new(
+                            format!("signup-mail:{}", email.as_str()),
+                            MAX_SIGNUP_MAILS_PER_TARGET,
+                            Duration::hours(1),
+                        )];
+                        if throttle::spend(conn, &target, now)?.is_none() {
                             return Ok(());
                         }
-                        accounts::record_login_failure(conn, &[&target_key], now)?;
                         let mail = messages::signup_existing(
                             email.as_str(),
                             &format!("{base_url}/signin"),
@@ -481,70 +484,93 @@ pub enum SignInOutcome {
     Throttled,
 }
 
-/// Checks a sign-in attempt against the throttles. Blocking: password
-/// verification is deliberately slow.
+/// Signs in with an email address and password, within the throttles.
 ///
 /// A browser that signed in to the account before has a budget of its own;
 /// every other client is held per account and address, per address, and
 /// by a slower ceiling per account. So a stranger's guesses spend only the
 /// stranger's budget and the unknown-browser ceiling, never the owner's.
-pub fn attempt_sign_in(
-    conn: &mut DbConnection,
+///
+/// The attempt is paid for before the password is checked (and refunded if
+/// it was right), so concurrent guesses cannot all slip under one count;
+/// the check itself runs with no database connection held.
+pub async fn sign_in(
+    state: &AppState,
     raw_email: &str,
-    password: &str,
-    client: &SignInClient,
+    password: String,
+    client: SignInClient,
 ) -> Result<SignInOutcome, AppError> {
-    let now = now();
     let email = raw_email.trim().to_lowercase();
-    let account = accounts::find_by_email(conn, &email)?;
+    let (account, own_key, spent) = state
+        .with_db(move |conn| {
+            let account = accounts::find_by_email(conn, &email)?;
+            let (budgets, own_key) = sign_in_budgets(&email, account.as_ref(), &client);
+            let spent = throttle::spend(conn, &budgets, now())?;
+            Ok((account, own_key, spent))
+        })
+        .await?;
+    let Some(spent) = spent else {
+        return Ok(SignInOutcome::Throttled);
+    };
+    // Verify against a decoy when there is no account, so timing tells nothing.
+    let stored = account
+        .as_ref()
+        .map_or_else(|| decoy_hash().to_owned(), |a| a.password_hash.clone());
+    let matches = web::block(move || verify_password(&password, &stored)).await?;
+    match account {
+        Some(account) if matches => {
+            // The account's ceiling is left to run out: the owner signing
+            // in must not hand strangers a fresh budget.
+            state
+                .with_db(move |conn| {
+                    throttle::refund(conn, &spent)?;
+                    throttle::clear(conn, &own_key)?;
+                    Ok(())
+                })
+                .await?;
+            Ok(SignInOutcome::SignedIn(Box::new(account)))
+        }
+        _ => Ok(SignInOutcome::Refused),
+    }
+}
+
+/// The budgets a sign-in attempt spends from, and the one that is the
+/// client's own (cleared when it signs in).
+fn sign_in_budgets(
+    email: &str,
+    account: Option<&Account>,
+    client: &SignInClient,
+) -> (Vec<Budget>, String) {
     let known_device = client
         .known_device
         .as_ref()
-        .filter(|device| account.as_ref().is_some_and(|a| a.id == device.account_id));
-    let account_key = format!("account:{email}");
-    let (budgets, own_key) = match known_device {
+        .filter(|device| account.is_some_and(|a| a.id == device.account_id));
+    match known_device {
         Some(device) => {
             let key = format!("device:{}", device.device_id);
-            (vec![(key.clone(), MAX_FAILURES_PER_CLIENT)], key)
+            (
+                vec![Budget::new(&key, MAX_FAILURES_PER_CLIENT, THROTTLE_WINDOW)],
+                key,
+            )
         }
         None => {
             let pair_key = format!("pair:{email}|{}", client.address);
             (
                 vec![
-                    (pair_key.clone(), MAX_FAILURES_PER_CLIENT),
-                    (
+                    Budget::new(&pair_key, MAX_FAILURES_PER_CLIENT, THROTTLE_WINDOW),
+                    Budget::new(
                         format!("address:{}", client.address),
                         MAX_FAILURES_PER_ADDRESS,
+                        THROTTLE_WINDOW,
                     ),
-                    (account_key.clone(), MAX_FAILURES_PER_ACCOUNT),
+                    Budget::new(
+                        format!("account:{email}"),
+                        MAX_FAILURES_PER_ACCOUNT,
+                        THROTTLE_WINDOW,
+                    ),
                 ],
                 pair_key,
             )
-        }
-    };
-    let since = now - THROTTLE_WINDOW;
-    for (key, limit) in &budgets {
-        if accounts::count_login_failures(conn, key, since)? >= *limit {
-            return Ok(SignInOutcome::Throttled);
-        }
-    }
-    // Verify against a decoy when there is no account, so timing tells nothing.
-    let stored = account
-        .as_ref()
-        .map(|a| a.password_hash.as_str())
-        .unwrap_or(decoy_hash());
-    let matches = verify_password(password, stored);
-    match account {
-        Some(account) if matches => {
-            // The account's ceiling is left to run out: the owner signing
-            // in must not hand strangers a fresh budget.
-            accounts::clear_login_failures(conn, &own_key)?;
-            Ok(SignInOutcome::SignedIn(Box::new(account)))
-        }
-        _ => {
-            let keys: Vec<&str> = budgets.iter().map(|(key, _)| key.as_str()).collect();
-            accounts::record_login_failure(conn, &keys, now)?;
-            Ok(SignInOutcome::Refused)
         }
     }
 }
@@ -568,35 +594,30 @@ async fn check_own_password(
     password: String,
 ) -> Result<PasswordCheck, AppError> {
     let key = format!("account-page:{}", account.id);
-    let throttled = {
-        let key = key.clone();
-        state
-            .with_db(move |conn| {
-                let since = now() - THROTTLE_WINDOW;
-                Ok(accounts::count_login_failures(conn, &key, since)? >= MAX_ACCOUNT_PAGE_FAILURES)
-            })
-            .await?
-    };
-    if throttled {
+    let budget = [Budget::new(
+        &key,
+        MAX_ACCOUNT_PAGE_FAILURES,
+        THROTTLE_WINDOW,
+    )];
+    let spent = state
+        .with_db(move |conn| Ok(throttle::spend(conn, &budget, now())?))
+        .await?;
+    let Some(spent) = spent else {
         return Ok(PasswordCheck::Throttled);
-    }
+    };
     let stored = account.password_hash.clone();
     let correct = web::block(move || verify_password(&password, &stored)).await?;
+    if !correct {
+        return Ok(PasswordCheck::Wrong);
+    }
     state
         .with_db(move |conn| {
-            if correct {
-                accounts::clear_login_failures(conn, &key)?;
-            } else {
-                accounts::record_login_failure(conn, &[&key], now())?;
-            }
+            throttle::refund(conn, &spent)?;
+            throttle::clear(conn, &key)?;
             Ok(())
         })
         .await?;
-    Ok(if correct {
-        PasswordCheck::Correct
-    } else {
-        PasswordCheck::Wrong
-    })
+    Ok(PasswordCheck::Correct)
 }
 
 /// The message for a password an account page did not accept.
@@ -613,10 +634,7 @@ async fn signin(
     let form = form.0;
     let next = safe_next(Some(&form.next));
     let client = SignInClient::of_browser(&req, &state);
-    let (email, password) = (form.email.clone(), form.password.clone());
-    let outcome = state
-        .with_db(move |conn| attempt_sign_in(conn, &email, &password, &client))
-        .await?;
+    let outcome = sign_in(&state, &form.email, form.password.clone(), client).await?;
     let (status, message) = match outcome {
         SignInOutcome::SignedIn(account) => {
             let device_mark = device_cookie(&state, &account)?;
@@ -718,6 +736,7 @@ async fn forgot_page(ctx: PageContext) -> Result<HttpResponse, AppError> {
 
 #[post("/password/forgot")]
 async fn forgot(
+    req: HttpRequest,
     ctx: PageContext,
     state: web::Data<AppState>,
     form: CsrfForm<ForgotForm>,
@@ -732,6 +751,29 @@ async fn forgot(
         };
         return render_invalid(&ctx, &page);
     };
+    // A client asks for a bounded number of reset mails, whatever the
+    // addresses; the same answer for known and unknown ones.
+    let budget = [Budget::new(
+        format!("reset-client:{}", client_address(&req, &state)),
+        MAX_RESET_REQUESTS_PER_CLIENT,
+        Duration::hours(1),
+    )];
+    let spent = state
+        .with_db(move |conn| Ok(throttle::spend(conn, &budget, now())?))
+        .await?;
+    if spent.is_none() {
+        let mut errors = FormErrors::new();
+        errors.set_general(
+            "Too many reset links were asked for from this network in the last hour. Please try again later.",
+        );
+        let page = ForgotPage {
+            ctx: ctx.clone(),
+            form: form.0,
+            errors,
+            sent: false,
+        };
+        return render_with_status(&ctx, &page, StatusCode::TOO_MANY_REQUESTS);
+    }
     let base_url = state.settings.base_url.clone();
     let lookup_email = email.clone();
     state
@@ -743,13 +785,14 @@ async fn forgot(
                 let now = now();
                 // A bounded number of reset mails per address: the answer
                 // stays the same, so it tells nothing.
-                let key = format!("reset:{}", account.email);
-                if accounts::count_login_failures(conn, &key, now - THROTTLE_WINDOW)?
-                    >= MAX_RESET_MAILS_PER_ADDRESS
-                {
+                let target = [Budget::new(
+                    format!("reset:{}", account.email),
+                    MAX_RESET_MAILS_PER_ADDRESS,
+                    THROTTLE_WINDOW,
+                )];
+                if throttle::spend(conn, &target, now)?.is_none() {
                     return Ok(());
                 }
-                accounts::record_login_failure(conn, &[&key], now)?;
                 let token = random_token();
                 accounts::create_email_token(
                     conn,
@@ -866,9 +909,12 @@ async fn reset(
     };
     let token_hash = hash_token(&form.token);
     let base_url = state.settings.base_url.clone();
+    // Hashing is slow on purpose: no database connection is held meanwhile.
+    let hash = web::block(move || hash_password(password.as_str()))
+        .await?
+        .map_err(AppError::internal)?;
     let changed = state
         .with_db(move |conn| {
-            let hash = hash_password(password.as_str()).map_err(AppError::internal)?;
             conn.write_transaction(|conn| {
                 let now = now();
                 let Some(account_id) = accounts::consume_email_token(
@@ -1127,9 +1173,11 @@ async fn change_password(
     };
     let id = user.id();
     let base_url = state.settings.base_url.clone();
+    let hash = web::block(move || hash_password(new_password.as_str()))
+        .await?
+        .map_err(AppError::internal)?;
     let account = state
         .with_db(move |conn| {
-            let hash = hash_password(new_password.as_str()).map_err(AppError::internal)?;
             conn.write_transaction(|conn| {
                 accounts::set_password(conn, id, &hash, now())?;
                 let account = accounts::find_by_id(conn, id)?.ok_or(AppError::NotFound)?;

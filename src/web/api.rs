@@ -9,7 +9,7 @@ use crate::auth::token::{TokenKind, TokenSubject};
 use crate::db::accounts;
 use crate::error::{ApiError, AppError};
 use crate::web::AppState;
-use crate::web::accounts::{SignInClient, SignInOutcome, attempt_sign_in};
+use crate::web::accounts::{SignInClient, SignInOutcome, sign_in};
 use crate::web::client::client_address;
 use crate::web::session::ApiUser;
 
@@ -42,9 +42,7 @@ async fn create_token(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let client = SignInClient::at(client_address(&req, &state));
-    let outcome = state
-        .with_db(move |conn| attempt_sign_in(conn, &body.email, &body.password, &client))
-        .await?;
+    let outcome = sign_in(&state, &body.email, body.password, client).await?;
     let account = match outcome {
         SignInOutcome::SignedIn(account) => account,
         SignInOutcome::Refused => return Err(ApiError(AppError::Unauthorized)),

@@ -23,6 +23,11 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../../static/play.js"),
     },
     Asset {
+        name: "enhance.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../static/enhance.js"),
+    },
+    Asset {
         name: "favicon.svg",
         content_type: "image/svg+xml",
         body: include_bytes!("../../static/favicon.svg"),

@@ -120,7 +120,8 @@ impl AppState {
         let db = self.db.clone();
         actix_web::rt::spawn(async move {
             // Housekeeping: forget revocations of expired tokens, old throttle
-            // records and sessions that have ended.
+            // records, sessions that have ended and old form submission keys,
+            // and give up mails whose links have expired undelivered.
             let mut interval = tokio::time::interval(std::time::Duration::from_secs(3600));
             loop {
                 interval.tick().await;
@@ -133,7 +134,17 @@ impl AppState {
                         now,
                         now - chrono::Duration::days(1),
                         now - crate::auth::token::SESSION_LIFETIME,
-                    )
+                    )?;
+                    crate::db::events::purge_submissions(
+                        &mut conn,
+                        now - chrono::Duration::days(7),
+                    )?;
+                    crate::db::mail::expire_undelivered(
+                        &mut conn,
+                        now - crate::db::mail::LONGEST_LINK_LIFETIME,
+                        now,
+                    )?;
+                    Ok::<_, crate::db::DbError>(())
                 })
                 .await;
             }

@@ -21,6 +21,9 @@ both_backends!(
     sign_out_ends_every_token_of_the_session,
     the_account_page_lists_sessions_and_signs_out_the_others,
     password_checks_on_account_pages_are_throttled_like_sign_in,
+    concurrent_guesses_spend_the_budget_once_each,
+    behind_a_proxy_the_address_it_vouches_for_is_throttled,
+    production_answers_carry_hsts,
     a_new_reset_link_or_password_ends_older_links,
     sign_ups_and_reset_mails_are_throttled,
     deleting_an_account_anonymises_it,
@@ -987,6 +990,30 @@ async fn undeliverable_mail_waits_and_is_shown_to_the_admin(backend: Backend) {
     let (status, html) = admin.get_text("/admin/mail").await;
     assert_eq!(status, 200);
     assert!(html.contains("jo@example.org"), "{html}");
+
+    // Undelivered past the longest life of a link, the mail is given up and
+    // its text (the confirmation link) is not kept; it cannot be retried.
+    let link_was_kept = mail.body_text.contains("/verify-email?token=");
+    assert!(link_was_kept, "{}", mail.body_text);
+    let id = mail.id;
+    let (given_up, after, retried) = app
+        .with_conn(move |conn| {
+            let later = mail.created_at + soulstone::db::mail::LONGEST_LINK_LIFETIME;
+            let given_up = soulstone::db::mail::expire_undelivered(
+                conn,
+                later + chrono::Duration::seconds(1),
+                later,
+            )
+            .unwrap();
+            let after = soulstone::db::mail::to_address(conn, "jo@example.org").unwrap();
+            let retried = soulstone::db::mail::retry(conn, id, later).unwrap();
+            (given_up, after, retried)
+        })
+        .await;
+    assert_eq!(given_up, 1);
+    assert_eq!(after[0].body_text, soulstone::db::mail::EXPIRED_BODY);
+    assert_eq!(after[0].status, "failed");
+    assert!(!retried);
 }
 
 async fn profile_validation_keeps_what_was_typed(backend: Backend) {
@@ -1307,4 +1334,121 @@ async fn sign_ups_and_reset_mails_are_throttled(backend: Backend) {
         .with_conn(|conn| soulstone::db::mail::to_address(conn, "victim@example.org").unwrap())
         .await;
     assert_eq!(queued.len(), 3, "three mails, not six");
+}
+
+/// A burst of wrong passwords at once: each takes its turn at the budget,
+/// so exactly the budget's worth are checked and the rest are refused
+/// unchecked, at sign-in (the API's token endpoint) and on the account pages.
+async fn concurrent_guesses_spend_the_budget_once_each(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("burst@example.org", "Burst", false)
+        .await;
+    // Signed in before the burst, which spends this address's budget.
+    let stolen = app.signed_in_client("burst@example.org").await;
+    let http = reqwest::Client::new();
+    let guesses = (0..24).map(|i| {
+        let http = http.clone();
+        let url = app.url("/api/v1/token");
+        async move {
+            http.post(url)
+                .json(&serde_json::json!({
+                    "email": "burst@example.org",
+                    "password": format!("wrong guess {i}"),
+                }))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    });
+    let statuses = futures_util::future::join_all(guesses).await;
+    let checked = statuses.iter().filter(|s| **s == 401).count();
+    let refused = statuses.iter().filter(|s| **s == 429).count();
+    assert_eq!((checked, refused), (5, 19), "{statuses:?}");
+
+    let token = stolen.csrf_token().await;
+    let deletes = (0..24).map(|i| {
+        let stolen = stolen.clone();
+        let token = token.clone();
+        async move {
+            stolen
+                .post_form_raw(
+                    "/account/delete",
+                    &[
+                        ("password", &format!("wrong guess {i}")),
+                        ("csrf_token", &token),
+                    ],
+                )
+                .await
+                .status()
+                .as_u16()
+        }
+    });
+    let statuses = futures_util::future::join_all(deletes).await;
+    let checked = statuses.iter().filter(|s| **s == 422).count();
+    let refused = statuses.iter().filter(|s| **s == 429).count();
+    assert_eq!((checked, refused), (5, 19), "{statuses:?}");
+    assert_eq!(stolen.get("/account").await.status(), 200, "not deleted");
+}
+
+/// With one proxy in front, the address that proxy appended is the client:
+/// guesses are held by it, whatever the client wrote further left, and
+/// another address behind the same proxy is not held.
+async fn behind_a_proxy_the_address_it_vouches_for_is_throttled(backend: Backend) {
+    let app = TestApp::spawn_configured(backend, |settings| settings.proxy_hops = 1).await;
+    app.create_account("proxied@example.org", "Proxied", false)
+        .await;
+    let http = reqwest::Client::new();
+    // Each guess names another address, so only the per-client budget
+    // (30 failures) can hold them.
+    let guess = |forwarded: String, n: usize| {
+        let http = http.clone();
+        let url = app.url("/api/v1/token");
+        async move {
+            http.post(url)
+                .header("X-Forwarded-For", forwarded)
+                .json(&serde_json::json!({
+                    "email": format!("nobody{n}@example.org"),
+                    "password": "a guess",
+                }))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    // 30 guesses from one client, each pretending to be somewhere new.
+    for i in 0..30 {
+        let status = guess(format!("198.51.100.{i}, 203.0.113.7"), i).await;
+        assert_eq!(status, 401, "guess {i}");
+    }
+    assert_eq!(guess("198.51.100.99, 203.0.113.7".into(), 99).await, 429);
+    // Another client behind the same proxy is not held by them.
+    assert_eq!(guess("203.0.113.8".into(), 100).await, 401);
+}
+
+/// Production answers tell browsers to keep to HTTPS; development ones,
+/// which may be plain HTTP on a laptop, do not.
+async fn production_answers_carry_hsts(backend: Backend) {
+    let production = TestApp::spawn_configured(backend.clone(), |settings| {
+        settings.environment = soulstone::config::Environment::Production;
+    })
+    .await;
+    let response = production.get("/").await;
+    assert_eq!(response.status(), 200);
+    let hsts = response
+        .headers()
+        .get("strict-transport-security")
+        .map(|value| value.to_str().unwrap().to_owned());
+    assert_eq!(hsts.as_deref(), Some("max-age=31536000"));
+    let development = TestApp::spawn(backend).await;
+    let response = development.get("/").await;
+    assert!(
+        response
+            .headers()
+            .get("strict-transport-security")
+            .is_none()
+    );
 }

@@ -27,6 +27,8 @@ both_backends!(
     crew_lists_are_read_and_their_hiring_shown,
     an_event_always_keeps_an_owner,
     control_and_invisible_characters_are_refused,
+    walk_ins_are_entered_once_within_the_cap_and_can_be_taken_back,
+    the_organiser_finds_players_and_checks_in_the_room_at_once,
 );
 
 pub(crate) fn event_body(name: &str) -> Value {
@@ -1758,4 +1760,215 @@ async fn control_and_invisible_characters_are_refused(backend: Backend) {
     assert!(response.text().await.unwrap().contains("NUL character"));
     let (status, _) = page.get_text("/pools/nul-pool").await;
     assert_eq!(status, 404, "nothing was stored");
+}
+
+/// Walk-ins: a double tap of one form adds one player, a name already
+/// entered is refused, a full event takes no walk-in ahead of its
+/// waitlist, the organiser gives a waitlisted player a place, and a
+/// mistaken entry is removed after a confirmation (one who played is not).
+async fn walk_ins_are_entered_once_within_the_cap_and_can_be_taken_back(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("walk-to@example.org", "Walk TO").await;
+    let to_api = app.api_client("walk-to@example.org").await;
+    let mut body = event_body("Walk-ins");
+    body["player_cap"] = json!(3);
+    let event = create_event(&to_api, body).await;
+    set_status(&to_api, event, "registration").await;
+    let players = format!("/events/{event}/players");
+
+    // The same form sent twice (a double tap): one player.
+    let (_, html) = to.get_text(&players).await;
+    let key = extract_input_value(&html, "submission_key").expect("the form carries a key");
+    for _ in 0..2 {
+        let response = to
+            .post_form(
+                &players,
+                &[("name", "Dana Reyes"), ("submission_key", &key)],
+            )
+            .await;
+        assert_eq!(response.status(), 303);
+    }
+    // Through the API, with a key of the client's own, likewise.
+    for _ in 0..2 {
+        let (status, entry) = to_api
+            .post(
+                &players,
+                json!({"name": "Eli Moss", "submission_key": "client-key-1"}),
+            )
+            .await;
+        assert_eq!(status, 201, "{entry}");
+    }
+    let names = |detail: &Value| -> Vec<(String, String)> {
+        detail["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["name"].as_str().unwrap().to_owned(),
+                    p["status"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let (_, detail) = to_api.get(&format!("/events/{event}")).await;
+    assert_eq!(names(&detail).len(), 2, "{detail}");
+
+    // A new form with a name already entered (in another case) is refused.
+    let (status, refusal) = to_api.post(&players, json!({"name": "dana reyes"})).await;
+    assert_eq!(status, 400, "{refusal}");
+    assert!(refusal.to_string().contains("already entered"), "{refusal}");
+
+    // One place left: an account holder takes it, the next one waits, and
+    // a walk-in is not put ahead of them.
+    for (email, name) in [("p1@example.org", "Fay"), ("p2@example.org", "Gus")] {
+        app.create_account(email, name, false).await;
+        let api = app.api_client(email).await;
+        let (status, _) = api
+            .post(&format!("/events/{event}/register"), json!({}))
+            .await;
+        assert_eq!(status, 201);
+    }
+    let (status, refusal) = to_api.post(&players, json!({"name": "Hal"})).await;
+    assert_eq!(status, 409, "{refusal}");
+    assert!(
+        refusal.to_string().contains("1 on the waitlist"),
+        "{refusal}"
+    );
+    let (_, detail) = to_api.get(&format!("/events/{event}")).await;
+    let entries = names(&detail);
+    assert!(
+        entries.contains(&("Gus".into(), "waitlisted".into())),
+        "{entries:?}"
+    );
+    let gus = detail["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Gus")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    // The organiser gives Gus a place from the players page; Gus is mailed.
+    let response = to.post_form(&format!("{players}/{gus}/promote"), &[]).await;
+    assert_eq!(response.status(), 303);
+    app.smtp
+        .wait_for("p2@example.org", "You have a place")
+        .await;
+    let (_, detail) = to_api.get(&format!("/events/{event}")).await;
+    assert!(names(&detail).contains(&("Gus".into(), "registered".into())));
+
+    // Eli was entered by mistake: the confirmation first, then removal.
+    let eli = detail["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Eli Moss")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let (status, html) = to
+        .get_text(&format!(
+            "/events/{event}/confirm?action=remove-entry-{eli}"
+        ))
+        .await;
+    assert_eq!(status, 200);
+    assert!(html.contains("Remove Eli Moss from this event?"), "{html}");
+    let response = to.post_form(&format!("{players}/{eli}/remove"), &[]).await;
+    assert_eq!(response.status(), 303);
+    let (_, detail) = to_api.get(&format!("/events/{event}")).await;
+    assert!(!names(&detail).iter().any(|(name, _)| name == "Eli Moss"));
+
+    // Once someone has a game, the entry stays: they are dropped instead.
+    let (_, detail) = to_api.get(&format!("/events/{event}")).await;
+    for player in detail["players"].as_array().unwrap() {
+        let id = player["id"].as_i64().unwrap();
+        to_api
+            .post(
+                &format!("/events/{event}/players/{id}/check-in"),
+                json!({"checked_in": true}),
+            )
+            .await;
+    }
+    set_status(&to_api, event, "running").await;
+    let (status, round) = to_api
+        .post(&format!("/events/{event}/rounds"), json!({}))
+        .await;
+    assert_eq!(status, 201, "{round}");
+    let dana = detail["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Dana Reyes")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let response = to.post_form(&format!("{players}/{dana}/remove"), &[]).await;
+    assert_eq!(response.status(), 303);
+    let (_, html) = to.get_text(&players).await;
+    assert!(html.contains("has games in this event"), "{html}");
+    assert!(html.contains("Dana Reyes"));
+}
+
+/// At the door: the organiser finds a player by part of the name or club,
+/// and checks in everyone ticked with one submission; a ticked entry that
+/// cannot be checked in checks in nobody.
+async fn the_organiser_finds_players_and_checks_in_the_room_at_once(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("door-to@example.org", "Door TO").await;
+    let to_api = app.api_client("door-to@example.org").await;
+    let event = create_event(&to_api, event_body("At the door")).await;
+    set_status(&to_api, event, "registration").await;
+    let players = format!("/events/{event}/players");
+    let mut ids = Vec::new();
+    for i in 0..12 {
+        let club = if i % 3 == 0 {
+            "Harbour Club"
+        } else {
+            "Hill Club"
+        };
+        let (status, entry) = to_api
+            .post(
+                &players,
+                json!({"name": format!("Player {i:02}"), "club": club}),
+            )
+            .await;
+        assert_eq!(status, 201, "{entry}");
+        ids.push(entry["id"].as_i64().unwrap());
+    }
+    let (_, html) = to.get_text(&format!("{players}?q=harbour")).await;
+    assert!(html.contains("Showing 4 of 12"), "{html}");
+    assert!(html.contains("Player 03") && !html.contains("Player 01"));
+
+    // Ten are here: one submission.
+    let mut fields: Vec<(String, String)> = ids[..10]
+        .iter()
+        .map(|id| (format!("present-{id}"), "on".to_owned()))
+        .collect();
+    let borrowed: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let response = to
+        .post_form(&format!("{players}/check-in"), &borrowed)
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, html) = to.get_text(&players).await;
+    assert!(html.contains("10 players checked in."), "{html}");
+    assert!(html.contains("10 of 12 checked in"), "{html}");
+
+    // An id of no entry of this event among the ticked: nobody is checked in.
+    fields.truncate(0);
+    fields.push((format!("present-{}", ids[10]), "on".into()));
+    fields.push(("present-999999".into(), "on".into()));
+    let borrowed: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let response = to
+        .post_form(&format!("{players}/check-in"), &borrowed)
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, html) = to.get_text(&players).await;
+    assert!(html.contains("10 of 12 checked in"), "{html}");
 }

@@ -264,6 +264,9 @@ struct PlayerBody {
     club: String,
     #[serde(default)]
     initial_points: i32,
+    /// A retry with the same key answers with the player the first made.
+    #[serde(default)]
+    submission_key: Option<String>,
 }
 
 #[post("/events/{id}/players")]
@@ -279,15 +282,13 @@ async fn add_player(
         &user,
         path.into_inner(),
         move |conn, view, access, ctx| {
-            registration::add_walk_in(
-                conn,
-                view,
-                access,
-                &body.name,
-                &body.club,
-                body.initial_points,
-                ctx,
-            )
+            let walk_in = registration::WalkIn {
+                name: &body.name,
+                club: &body.club,
+                initial_points: body.initial_points,
+                submission_key: body.submission_key.as_deref(),
+            };
+            registration::add_walk_in(conn, view, access, &walk_in, ctx)
         },
     )
     .await?;

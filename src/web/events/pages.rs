@@ -492,10 +492,38 @@ async fn confirm_page(
 ) -> Result<HttpResponse, AppError> {
     let actor = actor_of(Some(&user));
     let id = path.into_inner();
-    let view = state
-        .with_db(move |conn| Ok(events::load(conn, id, actor)?.0))
+    let entry_id = query
+        .action
+        .strip_prefix("remove-entry-")
+        .and_then(|n| n.parse::<i64>().ok());
+    let (view, entry) = state
+        .with_db(move |conn| {
+            let view = events::load(conn, id, actor)?.0;
+            let entry = match entry_id {
+                Some(reg) => {
+                    crate::db::events::find_registration(conn, reg)?.filter(|r| r.event_id == id)
+                }
+                None => None,
+            };
+            Ok((view, entry))
+        })
         .await?;
     let action = query.action.as_str();
+    if let Some(entry) = entry {
+        return render_page(
+            &ctx,
+            &ConfirmPage {
+                ctx: ctx.clone(),
+                event_id: id,
+                event_name: view.event.name.clone(),
+                question: format!("Remove {} from this event?", entry.display_name),
+                explanation: "The entry is deleted, as if it had never been made; use this for a mistaken or doubled entry. A player who has played is dropped instead, so their results stay.".into(),
+                action_path: format!("/events/{id}/players/{}/remove", entry.id),
+                fields: vec![],
+                button: "Remove the entry".into(),
+            },
+        );
+    }
     let (question, explanation, action_path, fields, button) = match action {
         "finish" => (
             "Finish this event?",

@@ -19,7 +19,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(withdraw)
         .service(players_page)
         .service(add_walk_in)
+        .service(remove_entry)
+        .service(promote_entry)
         .service(check_in)
+        .service(check_in_present)
         .service(drop_player)
         .service(edit_entry)
         .service(link_entry)
@@ -128,7 +131,16 @@ async fn withdraw(
 struct PlayersPage {
     ctx: PageContext,
     view: EventView,
+    /// The entries shown: all, or those the search matches.
     registrations: Vec<Registration>,
+    /// What was searched for (empty: everyone is shown).
+    query: String,
+    /// All entries, whatever the search.
+    total: usize,
+    /// Registered players shown who are not checked in yet.
+    to_check_in: usize,
+    /// A fresh key for the walk-in form (a double tap adds one player).
+    submission_key: String,
     checked_in: usize,
     registered: usize,
     factions: &'static [&'static str],
@@ -150,6 +162,7 @@ async fn players_page(
     user: CurrentUser,
     state: web::Data<AppState>,
     path: web::Path<i64>,
+    search: web::Query<PlayerSearch>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let actor = actor_of(Some(&user));
@@ -179,18 +192,52 @@ async fn players_page(
                 .then(|| (r.id, registration::list_problems(&state.catalog, list)))
         })
         .collect();
+    let query = search.q.trim().to_owned();
+    let total = data.registrations.len();
+    let registrations: Vec<Registration> = data
+        .registrations
+        .into_iter()
+        .filter(|r| matches_search(r, &query))
+        .collect();
+    let to_check_in = registrations
+        .iter()
+        .filter(|r| r.status == REGISTERED && !r.checked_in)
+        .count();
     render_page(
         &ctx,
         &PlayersPage {
             ctx: ctx.clone(),
             view,
-            registrations: data.registrations,
+            registrations,
+            query,
+            total,
+            to_check_in,
+            submission_key: crate::auth::random_token(),
             checked_in,
             registered,
             factions: registration::MALIFAUX_FACTIONS,
             list_problems,
         },
     )
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct PlayerSearch {
+    #[serde(default)]
+    q: String,
+}
+
+/// Whether an entry's name or club holds the search, ignoring case.
+fn matches_search(registration: &Registration, query: &str) -> bool {
+    if query.is_empty() {
+        return true;
+    }
+    let query = query.to_lowercase();
+    registration.display_name.to_lowercase().contains(&query)
+        || registration
+            .club
+            .as_deref()
+            .is_some_and(|club| club.to_lowercase().contains(&query))
 }
 
 fn players_path(id: i64) -> String {
@@ -205,6 +252,8 @@ struct WalkInForm {
     club: String,
     #[serde(default)]
     initial_points: String,
+    #[serde(default)]
+    submission_key: String,
 }
 
 #[post("/events/{id}/players")]
@@ -230,8 +279,58 @@ async fn add_walk_in(
         &players_path(id),
         &message,
         move |conn, view, access, ctx| {
-            registration::add_walk_in(conn, view, access, &form.name, &form.club, points, ctx)
-                .map(|_| ())
+            let walk_in = registration::WalkIn {
+                name: &form.name,
+                club: &form.club,
+                initial_points: points,
+                submission_key: Some(form.submission_key.trim()).filter(|key| !key.is_empty()),
+            };
+            registration::add_walk_in(conn, view, access, &walk_in, ctx).map(|_| ())
+        },
+    )
+    .await
+}
+
+/// Removes a mistaken entry, after the confirmation page
+/// (`/events/{id}/confirm?action=remove-entry-{reg}`).
+#[post("/events/{id}/players/{reg}/remove")]
+async fn remove_entry(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    _form: CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let (id, reg) = path.into_inner();
+    act(
+        &state,
+        &user,
+        id,
+        &players_path(id),
+        "The entry is removed.",
+        move |conn, view, access, ctx| {
+            registration::remove_entry(conn, view, access, reg, ctx).map(|_| ())
+        },
+    )
+    .await
+}
+
+/// Gives a waitlisted player a place.
+#[post("/events/{id}/players/{reg}/promote")]
+async fn promote_entry(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    _form: CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let (id, reg) = path.into_inner();
+    act(
+        &state,
+        &user,
+        id,
+        &players_path(id),
+        "Promoted from the waitlist, and mailed.",
+        move |conn, view, access, ctx| {
+            registration::promote_from_waitlist(conn, view, access, reg, ctx).map(|_| ())
         },
     )
     .await
@@ -265,6 +364,48 @@ async fn check_in(
         move |conn, view, access, _| registration::set_checked_in(conn, view, access, reg, value),
     )
     .await
+}
+
+/// Checks in every player ticked on the players page (`present-<id>`
+/// checkboxes), so a room of 32 is one submission, not 32.
+#[post("/events/{id}/players/check-in")]
+async fn check_in_present(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: CsrfForm<std::collections::BTreeMap<String, String>>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let ticked = form
+        .0
+        .keys()
+        .filter_map(|name| name.strip_prefix("present-")?.parse::<i64>().ok())
+        .collect::<Vec<_>>();
+    let actor = actor_of(Some(&user));
+    let outcome = state
+        .with_db(move |conn| {
+            let (view, access) = events::load(conn, id, actor)?;
+            Ok(registration::check_in_many(conn, &view, &access, &ticked))
+        })
+        .await?;
+    Ok(match outcome {
+        Ok(count) => redirect_with_flash(
+            &state,
+            &players_path(id),
+            FlashLevel::Success,
+            match count {
+                1 => "1 player checked in.".to_owned(),
+                n => format!("{n} players checked in."),
+            },
+        ),
+        Err(err @ (EventError::Invalid(_) | EventError::Conflict(_))) => redirect_with_flash(
+            &state,
+            &players_path(id),
+            FlashLevel::Error,
+            err.to_string(),
+        ),
+        Err(err) => return Err(err.into()),
+    })
 }
 
 #[derive(Debug, Deserialize)]

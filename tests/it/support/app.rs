@@ -76,7 +76,14 @@ impl TestApp {
 
     /// Starts an app on an existing test database (a second instance, a restart).
     pub async fn spawn_on(db: TestDb, mail: MailSetup) -> Self {
-        Self::spawn_listening(db, mail, Listening::Loopback).await
+        Self::spawn_listening(db, mail, Listening::Loopback, |_| {}).await
+    }
+
+    /// Starts an app on loopback with some settings changed (production
+    /// headers, proxies in front).
+    pub async fn spawn_configured(backend: Backend, configure: impl FnOnce(&mut Settings)) -> Self {
+        let db = TestDb::create(&backend);
+        Self::spawn_listening(db, MailSetup::Smtp, Listening::Loopback, configure).await
     }
 
     /// Starts an app as the venue set-up in `docs/deploy.md` runs it: in
@@ -85,10 +92,15 @@ impl TestApp {
     /// there). Only a browser can talk to it: the test client has no TLS.
     pub async fn spawn_at_venue(backend: Backend) -> Self {
         let db = TestDb::create(&backend);
-        Self::spawn_listening(db, MailSetup::Smtp, Listening::VenueHttps).await
+        Self::spawn_listening(db, MailSetup::Smtp, Listening::VenueHttps, |_| {}).await
     }
 
-    async fn spawn_listening(db: TestDb, mail: MailSetup, listening: Listening) -> Self {
+    async fn spawn_listening(
+        db: TestDb,
+        mail: MailSetup,
+        listening: Listening,
+        configure: impl FnOnce(&mut Settings),
+    ) -> Self {
         // Internal errors are logged, never sent to clients: show them beside a failing test.
         let filter = tracing_subscriber::EnvFilter::try_from_default_env()
             .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error,tracing_actix_web=off"));
@@ -119,6 +131,7 @@ impl TestApp {
             settings.tls = soulstone::config::TlsSetting::SelfSigned;
             settings.base_url = format!("https://{bind}");
         }
+        configure(&mut settings);
         let url = db.url.clone();
         let opened = actix_web::web::block(move || Db::open(&url, 4))
             .await
