@@ -240,6 +240,20 @@ const MATRIX: &[Case] = &[
         "value=true",
         STAFF_303,
     ),
+    // Nobody ticked: a flash asks for ticks.
+    case(Post, "/events/{event}/players/check-in", STAFF_303),
+    // The player has a game, so the entry stays (a flash says why).
+    case(
+        Post,
+        "/events/{event}/players/{player_reg}/remove",
+        STAFF_303,
+    ),
+    // Registered, not waitlisted: nothing to promote (a flash says so).
+    case(
+        Post,
+        "/events/{event}/players/{player_reg}/promote",
+        STAFF_303,
+    ),
     with_body(
         Post,
         "/events/{event}/players/{player_reg}/drop",
