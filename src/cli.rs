@@ -415,11 +415,15 @@ fn setup(
     if json {
         print_out(&serde_json::to_string_pretty(&setup).map_err(|e| e.to_string())?);
     } else {
+        let heading = format!("{} · seed {}", setup.system.name(), setup.seed);
+        let table = crate::events::rounds::TableSetup {
+            setup,
+            sides: None,
+            shared: false,
+        };
         print_out(&format!(
-            "{} · seed {}\n{}",
-            setup.system.name(),
-            setup.seed,
-            crate::events::rounds::setup_summary(&setup)
+            "{heading}\n{}",
+            crate::events::rounds::setup_summary(&table, &crate::setup::SeatNames::default())
         ));
     }
     Ok(())

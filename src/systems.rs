@@ -56,6 +56,15 @@ impl GameSystem {
     pub fn uses_pools(self) -> bool {
         self.is_malifaux()
     }
+
+    /// Whether a round may share one scenario at every table (strategy,
+    /// deployment, scheme pool), each table flipping only for attacker and
+    /// defender. 1st edition and Mage Knight setups are per player through
+    /// and through (each player's strategy, who goes first), so they are
+    /// flipped per table only.
+    pub fn shares_round_scenarios(self) -> bool {
+        matches!(self, Self::Malifaux4 | Self::Malifaux3)
+    }
 }
 
 impl fmt::Display for GameSystem {

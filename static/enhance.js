@@ -15,3 +15,22 @@
     });
   });
 })();
+// The projector's round clock counts down between the page's refreshes:
+// <p data-countdown="seconds left when the page was made">.
+(function () {
+  "use strict";
+  var clock = document.querySelector("[data-countdown]");
+  if (!clock) { return; }
+  var end = Date.now() + Number(clock.getAttribute("data-countdown")) * 1000;
+  function show() {
+    var left = Math.round((end - Date.now()) / 1000);
+    if (left <= 0) {
+      clock.textContent = "time is up";
+      return;
+    }
+    var seconds = left % 60;
+    clock.textContent = Math.floor(left / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
+    window.setTimeout(show, 1000);
+  }
+  show();
+})();

@@ -556,6 +556,19 @@ where
     })
 }
 
+/// Disputed games per event, for the events given (those with none left out).
+pub fn disputed_counts(
+    conn: &mut DbConnection,
+    event_ids: &[i64],
+) -> Result<Vec<(i64, i64)>, DbError> {
+    Ok(games::table
+        .filter(games::event_id.eq_any(event_ids))
+        .filter(games::status.eq("disputed"))
+        .group_by(games::event_id)
+        .select((games::event_id, diesel::dsl::count_star()))
+        .load(conn)?)
+}
+
 /// Games (any status, byes included) a registration plays in.
 pub fn count_games_of(conn: &mut DbConnection, registration_id: i64) -> Result<i64, DbError> {
     Ok(games::table
@@ -627,6 +640,8 @@ pub struct Round {
     pub published_at: Option<NaiveDateTime>,
     pub clock_started_at: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
+    /// Setups the round had before the current one (JSON list).
+    pub setup_history: Option<String>,
 }
 
 /// Inserts a round; `Ok(None)` when that round number exists already.
@@ -697,13 +712,23 @@ pub fn set_round_status(
     Ok(())
 }
 
+/// The optimiser's record of a round's pairing (JSON).
+pub fn set_round_pairing(conn: &mut DbConnection, id: i64, pairing: &str) -> Result<(), DbError> {
+    diesel::update(rounds::table.find(id))
+        .set(rounds::pairing.eq(pairing))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The round's shared setup (JSON), and the list of setups it replaced.
 pub fn set_round_setup(
     conn: &mut DbConnection,
     id: i64,
     setup: Option<&str>,
+    history: Option<&str>,
 ) -> Result<(), DbError> {
     diesel::update(rounds::table.find(id))
-        .set(rounds::setup.eq(setup))
+        .set((rounds::setup.eq(setup), rounds::setup_history.eq(history)))
         .execute(conn)?;
     Ok(())
 }
@@ -767,6 +792,8 @@ pub struct GameRow {
     pub played_at: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// Who attacks at this table when the round's scenario is shared (JSON).
+    pub sides: Option<String>,
 }
 
 #[derive(Debug, Clone, Insertable)]
@@ -928,13 +955,16 @@ pub fn set_game_players(
     Ok(())
 }
 
+/// A table's own setup and its sides under a shared scenario (JSON each);
+/// a table has one or the other, or neither.
 pub fn set_game_setup(
     conn: &mut DbConnection,
     id: i64,
     setup: Option<&str>,
+    sides: Option<&str>,
 ) -> Result<(), DbError> {
     diesel::update(games::table.find(id))
-        .set(games::setup.eq(setup))
+        .set((games::setup.eq(setup), games::sides.eq(sides)))
         .execute(conn)?;
     Ok(())
 }

@@ -195,6 +195,7 @@ diesel::table! {
         published_at -> Nullable<Timestamp>,
         clock_started_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
+        setup_history -> Nullable<Text>,
     }
 }
 
@@ -225,6 +226,7 @@ diesel::table! {
         played_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        sides -> Nullable<Text>,
     }
 }
 

@@ -213,3 +213,95 @@ pub fn staff_invitation(
     queue(conn, &mail, None, ctx.now)?;
     Ok(())
 }
+
+#[derive(Template)]
+#[template(path = "mail/dispute_opened.txt")]
+struct DisputeOpened<'a> {
+    name: &'a str,
+    event: &'a str,
+    game: &'a str,
+    claims: &'a [(String, String)],
+    link: &'a str,
+}
+
+/// Tells the event's organisers and judges that a result waits for them,
+/// with both sides' claims. One mail per game and person per quarter hour.
+pub fn dispute_opened(
+    conn: &mut DbConnection,
+    view: &EventView,
+    game: &GameRow,
+    title: &str,
+    claims: &[(String, String)],
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    let link = format!("{}/events/{}/games/{}", ctx.base_url, view.id(), game.id);
+    for (member, name, email) in crate::db::events::list_staff(conn, view.id())? {
+        let body = DisputeOpened {
+            name: &name,
+            event: &view.event.name,
+            game: title,
+            claims,
+            link: &link,
+        }
+        .render()?;
+        let mail = OutgoingMail {
+            to: email,
+            subject: format!("{}: a result is disputed", view.event.name),
+            body,
+        };
+        queue_coalesced(
+            conn,
+            &mail,
+            &format!("dispute-opened:{}:{}", game.id, member.account_id),
+            RESULT_MAIL_WINDOW,
+            ctx.now,
+        )?;
+    }
+    Ok(())
+}
+
+#[derive(Template)]
+#[template(path = "mail/dispute_resolved.txt")]
+struct DisputeResolved<'a> {
+    name: &'a str,
+    event: &'a str,
+    summary: &'a str,
+    link: &'a str,
+}
+
+/// Tells both players how the organisers resolved their disputed result.
+pub fn dispute_resolved(
+    conn: &mut DbConnection,
+    view: &EventView,
+    game: &GameRow,
+    players: &[&Registration],
+    summary: &str,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    let link = format!("{}/events/{}/games/{}", ctx.base_url, view.id(), game.id);
+    for player in players {
+        let Some((to, name)) = address_of(conn, player)? else {
+            continue;
+        };
+        let body = DisputeResolved {
+            name: &name,
+            event: &view.event.name,
+            summary,
+            link: &link,
+        }
+        .render()?;
+        let mail = OutgoingMail {
+            to,
+            subject: format!("{}: your disputed result is resolved", view.event.name),
+            body,
+        };
+        queue_coalesced(
+            conn,
+            &mail,
+            &format!("dispute-resolved:{}:{}", game.id, player.id),
+            RESULT_MAIL_WINDOW,
+            ctx.now,
+        )?;
+    }
+    Ok(())
+}

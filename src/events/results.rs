@@ -362,6 +362,141 @@ pub fn result_summary(a: &str, b: &str, game: &GameRow, fields: &ResultFields) -
     }
 }
 
+/// Who confirms a result a player reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirmer {
+    /// The opponent, who has an account and was mailed.
+    Opponent,
+    /// The opponent is a walk-in without an account: the organisers.
+    Organisers,
+}
+
+/// Who is asked to confirm `game`'s reported result, given who reported it.
+pub fn who_confirms(
+    conn: &mut DbConnection,
+    access: &Access,
+    game: &GameRow,
+) -> Result<Confirmer, EventError> {
+    let opponent = match side_of(access, game) {
+        Some('a') => game.player_b,
+        Some(_) => Some(game.player_a),
+        None => None,
+    };
+    let has_account = match opponent {
+        Some(id) => db_events::find_registration(conn, id)?.is_some_and(|r| r.account_id.is_some()),
+        None => false,
+    };
+    Ok(if has_account {
+        Confirmer::Opponent
+    } else {
+        Confirmer::Organisers
+    })
+}
+
+/// One line of a game's history, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryLine {
+    pub at: chrono::NaiveDateTime,
+    /// Who did it: a player's name, a staff member's, or "the engine".
+    pub who: String,
+    pub action: String,
+    /// The result before and after, in words ("Dana 6 – 3 Eli").
+    pub before: Option<String>,
+    pub after: Option<String>,
+    pub note: Option<String>,
+}
+
+/// A game's history of results in words, naming the players, instead of
+/// the stored fields.
+pub fn history_in_words(
+    data: &EventData,
+    game: &GameRow,
+    changes: &[(db_events::ResultChange, Option<String>)],
+) -> Vec<HistoryLine> {
+    let a = data.name_of(game.player_a);
+    let b = game.player_b.map_or("bye", |b| data.name_of(b));
+    let words = |json: Option<&str>| {
+        json.and_then(|j| serde_json::from_str::<ResultFields>(j).ok())
+            .map(|fields| result_summary(a, b, game, &fields))
+    };
+    changes
+        .iter()
+        .map(|(change, account_name)| HistoryLine {
+            at: change.at,
+            who: player_named(data, game, change.account_id)
+                .or_else(|| account_name.clone())
+                .unwrap_or_else(|| "the engine".into()),
+            action: change.action.clone(),
+            before: words(change.before_json.as_deref()),
+            after: words(change.after_json.as_deref()),
+            note: change.note.clone(),
+        })
+        .collect()
+}
+
+/// The name a player of this game has in the event, if the account is one
+/// of the two players.
+fn player_named(data: &EventData, game: &GameRow, account: Option<i64>) -> Option<String> {
+    let account = account?;
+    std::iter::once(game.player_a)
+        .chain(game.player_b)
+        .filter_map(|id| data.registration(id))
+        .find(|r| r.account_id == Some(account))
+        .map(|r| r.display_name.clone())
+}
+
+/// What the two sides of a disputed game said, side by side, for the
+/// organiser who resolves it: each player's latest report in words, and
+/// the note of a player who disputed without reporting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DisputeSides {
+    pub claims: Vec<(String, String)>,
+}
+
+pub fn dispute_sides(
+    data: &EventData,
+    game: &GameRow,
+    changes: &[(db_events::ResultChange, Option<String>)],
+) -> Option<DisputeSides> {
+    if game.status != GAME_DISPUTED {
+        return None;
+    }
+    let a = data.name_of(game.player_a);
+    let b = game.player_b.map_or("bye", |b| data.name_of(b));
+    let mut claims: Vec<(String, String)> = Vec::new();
+    for (change, _) in changes {
+        let Some(who) = player_named(data, game, change.account_id) else {
+            continue;
+        };
+        let claim = match change.action.as_str() {
+            "reported" | "amended" | "disputed" => match change
+                .after_json
+                .as_deref()
+                .and_then(|j| serde_json::from_str::<ResultFields>(j).ok())
+            {
+                Some(fields) => result_summary(a, b, game, &fields),
+                None => format!(
+                    "disputes the report: {}",
+                    change.note.as_deref().unwrap_or("no reason given")
+                ),
+            },
+            _ => continue,
+        };
+        match claims.iter_mut().find(|(name, _)| *name == who) {
+            Some(existing) => existing.1 = claim,
+            None => claims.push((who, claim)),
+        }
+    }
+    // A game stopped in the browser (clock, resignation) has no player's
+    // claim: its note says what happened.
+    if claims.is_empty()
+        && let Some(note) = &game.dispute_note
+    {
+        claims.push(("What happened".into(), note.clone()));
+    }
+    Some(DisputeSides { claims })
+}
+
 /// Reports (player) or enters (staff) a result.
 pub fn report(
     conn: &mut DbConnection,
@@ -469,6 +604,23 @@ pub fn report(
                 &format!("game {}", game.id),
                 ctx.now,
             )?;
+        }
+        if status == GAME_DISPUTED {
+            tell_organisers_of_dispute(conn, view, game.id, ctx)?;
+        }
+        if game.status == GAME_DISPUTED && status == GAME_RESOLVED {
+            let data = EventData::load(conn, view.id())?;
+            let players: Vec<&crate::db::events::Registration> = std::iter::once(game.player_a)
+                .chain(game.player_b)
+                .filter_map(|id| data.registration(id))
+                .collect();
+            let summary = result_summary(
+                data.name_of(game.player_a),
+                game.player_b.map_or("bye", |b| data.name_of(b)),
+                &game,
+                &fields,
+            );
+            notify::dispute_resolved(conn, view, &game, &players, &summary, ctx)?;
         }
         if status == GAME_REPORTED {
             let opponent = if side == Some('a') {
@@ -625,8 +777,38 @@ pub fn dispute(
             Some(note),
             ctx.now,
         )?;
-        Ok(())
+        tell_organisers_of_dispute(conn, view, game.id, ctx)
     })
+}
+
+/// Mails the organisers and judges that a game's result is disputed, with
+/// what each side said.
+fn tell_organisers_of_dispute(
+    conn: &mut DbConnection,
+    view: &EventView,
+    game_id: i64,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    let game = db_events::find_game(conn, game_id)?.ok_or(EventError::NotFound)?;
+    let data = EventData::load(conn, view.id())?;
+    let changes = db_events::changes_of_game(conn, game_id)?;
+    let Some(sides) = dispute_sides(&data, &game, &changes) else {
+        return Ok(());
+    };
+    let round = data
+        .round_number_of(&game)
+        .map(|r| format!("round {r}, "))
+        .unwrap_or_default();
+    let table = game
+        .table_number
+        .map(|t| format!("table {t}: "))
+        .unwrap_or_default();
+    let title = format!(
+        "{round}{table}{} v {}",
+        data.name_of(game.player_a),
+        game.player_b.map_or("bye", |b| data.name_of(b))
+    );
+    notify::dispute_opened(conn, view, &game, &title, &sides.claims, ctx)
 }
 
 /// League open play: a registered player records a game against another.

@@ -10,7 +10,9 @@ use super::registration::REGISTERED;
 use super::{Access, Ctx, EventError, EventStatus, EventView, notify, require_not_finished};
 use crate::db::events::{self as db_events, GameRow, NewGame, Registration, Round};
 use crate::db::{DbConnection, audit, pools};
-use crate::setup::{self, EncounterSize, Setup, SetupRequest, SetupResult};
+use crate::setup::{
+    self, EncounterSize, Seat, SeatNames, Setup, SetupRequest, SetupResult, TableSides,
+};
 use crate::tournament::pairing::{PairingSettings, RoundPairing, pair_round};
 use crate::tournament::snapshot::{EventSnapshot, RoundRecord, SNAPSHOT_FORMAT};
 use crate::tournament::{Game, GameScore, Player};
@@ -451,6 +453,17 @@ pub struct StoredPairing {
     pub method: crate::tournament::pairing::PairingMethod,
     pub proven_optimal: bool,
     pub cost: crate::tournament::pairing::PairingCost,
+    /// Swaps made by hand since: the cost and the proof were the
+    /// optimiser's, and no longer describe the pairings.
+    #[serde(default)]
+    pub swaps_by_hand: u32,
+}
+
+impl StoredPairing {
+    /// The optimiser's pairings, untouched: its cost and proof still hold.
+    pub fn as_paired(&self) -> bool {
+        self.swaps_by_hand == 0
+    }
 }
 
 impl From<&RoundPairing> for StoredPairing {
@@ -460,6 +473,7 @@ impl From<&RoundPairing> for StoredPairing {
             method: p.method,
             proven_optimal: p.proven_optimal,
             cost: p.cost,
+            swaps_by_hand: 0,
         }
     }
 }
@@ -524,6 +538,10 @@ pub fn swap_players(
         let (ay, by) = replace(&gy, y, x);
         db_events::set_game_players(conn, gx.id, ax, bx, gx.table_number)?;
         db_events::set_game_players(conn, gy.id, ay, by, gy.table_number)?;
+        if let Ok(mut pairing) = serde_json::from_str::<StoredPairing>(&round.pairing) {
+            pairing.swaps_by_hand += 1;
+            db_events::set_round_pairing(conn, round.id, &to_json(&pairing)?)?;
+        }
         audit::record(
             conn,
             access.account_id(),
@@ -583,17 +601,14 @@ pub fn publish_round(
         claim_version(conn, view, expected_version)?;
         db_events::set_round_status(conn, round.id, "published", ctx.now)?;
         let data = EventData::load(conn, view.id())?;
-        let round_setup = round
-            .setup
-            .as_deref()
-            .and_then(|s| serde_json::from_str::<Setup>(s).ok());
         for game in data.games_of_round(round.id) {
-            let setup = game
-                .setup
-                .as_deref()
-                .and_then(|s| serde_json::from_str::<Setup>(s).ok())
-                .or_else(|| round_setup.clone());
-            let summary = setup.as_ref().map(setup_summary).unwrap_or_default();
+            let names = SeatNames::new(
+                data.name_of(game.player_a),
+                game.player_b.map_or("", |b| data.name_of(b)),
+            );
+            let summary = TableSetup::of(&round, game)
+                .map(|table| setup_summary(&table, &names))
+                .unwrap_or_default();
             let a = data.registration(game.player_a).cloned();
             let b = game.player_b.and_then(|id| data.registration(id)).cloned();
             if let Some(a) = &a {
@@ -663,8 +678,89 @@ pub fn delete_draft_round(
     })
 }
 
-/// A one-line description of a setup, for mails and lists.
-pub fn setup_summary(setup: &Setup) -> String {
+/// The setup a table plays: a setup of its own, or the round's shared
+/// scenario with the table's own attacker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableSetup {
+    pub setup: Setup,
+    /// Set when the setup is the round's shared scenario.
+    pub sides: Option<TableSides>,
+    pub shared: bool,
+}
+
+impl TableSetup {
+    /// What a table of `round` plays, if a setup was flipped for it.
+    pub fn of(round: &Round, game: &GameRow) -> Option<Self> {
+        let parse = |json: Option<&str>| json.and_then(|s| serde_json::from_str::<Setup>(s).ok());
+        if let Some(setup) = parse(game.setup.as_deref()) {
+            return Some(Self {
+                setup,
+                sides: None,
+                shared: false,
+            });
+        }
+        let setup = parse(round.setup.as_deref())?;
+        Some(Self {
+            setup,
+            sides: game
+                .sides
+                .as_deref()
+                .and_then(|s| serde_json::from_str(s).ok()),
+            shared: true,
+        })
+    }
+
+    /// The seat that attacks, where the system has attackers and it is known.
+    pub fn attacker(&self) -> Option<Seat> {
+        match (&self.sides, &self.setup.result) {
+            (Some(sides), _) => Some(sides.attacker),
+            (None, SetupResult::Malifaux(m)) if !self.shared => Some(m.attacker),
+            _ => None,
+        }
+    }
+}
+
+/// The round's shared setup, if it has one.
+pub fn round_setup(round: &Round) -> Option<Setup> {
+    round
+        .setup
+        .as_deref()
+        .and_then(|s| serde_json::from_str(s).ok())
+}
+
+/// A setup a round had before it was flipped again: kept, so the players
+/// see how often the organisers flipped before publishing.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ReplacedSetup {
+    pub replaced_at: chrono::NaiveDateTime,
+    /// One setup for every table, or one per table.
+    pub per_table: bool,
+    /// What it was (for a per-table flip, the first table's).
+    pub summary: String,
+}
+
+/// The setups a round had before its current one, oldest first.
+pub fn setup_history(round: &Round) -> Vec<ReplacedSetup> {
+    round
+        .setup_history
+        .as_deref()
+        .and_then(|s| serde_json::from_str(s).ok())
+        .unwrap_or_default()
+}
+
+/// A one-line description of a table's setup, naming the players, for
+/// mails and lists.
+pub fn setup_summary(table: &TableSetup, names: &SeatNames) -> String {
+    let mut parts = Vec::new();
+    if let Some(attacker) = table.attacker() {
+        parts.push(format!("Attacker: {}", names.of(attacker)));
+    }
+    parts.push(scenario_summary(&table.setup, names));
+    parts.join(" · ")
+}
+
+/// A one-line description of what a setup decides beyond the attacker.
+pub fn scenario_summary(setup: &Setup, names: &SeatNames) -> String {
     match &setup.result {
         SetupResult::Malifaux(m) => format!(
             "{} · {} · schemes: {}",
@@ -685,7 +781,7 @@ pub fn setup_summary(setup: &Setup) -> String {
                 .iter()
                 .map(|s| format!(
                     "{}: {}",
-                    s.seat.label(),
+                    names.of(s.seat),
                     s.strategy.as_deref().unwrap_or("player's choice")
                 ))
                 .collect::<Vec<_>>()
@@ -693,15 +789,17 @@ pub fn setup_summary(setup: &Setup) -> String {
         ),
         SetupResult::MageKnight(mk) => format!(
             "{} goes first · objectives {}\" and {}\" from the deployment edges",
-            mk.first_player.label(),
+            names.of(mk.first_player),
             mk.objective_distance_a,
             mk.objective_distance_b
         ),
     }
 }
 
-/// Generates the round's setup (one for all tables, or one per table)
-/// while the round is a draft; again replaces it.
+/// Generates the round's setup while the round is a draft: one scenario
+/// for every table (with attacker and defender flipped at each table), or
+/// a whole setup per table. Flipping again keeps what it replaces in the
+/// round's setup history, which the players see once the round is out.
 pub fn generate_setup(
     conn: &mut DbConnection,
     view: &EventView,
@@ -712,6 +810,12 @@ pub fn generate_setup(
 ) -> Result<(), EventError> {
     access.require_staff()?;
     require_not_finished(view, access)?;
+    if !per_table && !view.system.shares_round_scenarios() {
+        return Err(EventError::Conflict(format!(
+            "{} setups belong to each pair of players: flip a setup per table.",
+            view.system.name()
+        )));
+    }
     conn.write_transaction(|conn| {
         let round = round_in(conn, view, number)?;
         require_draft(&round)?;
@@ -742,21 +846,38 @@ pub fn generate_setup(
             })
         };
         let games = db_events::games_of_round(conn, round.id)?;
+        let history = replaced_history(&round, &games, ctx.now);
+        let history = if history.is_empty() {
+            None
+        } else {
+            Some(to_json(&history)?)
+        };
         if per_table {
-            db_events::set_round_setup(conn, round.id, None)?;
-            for game in games.iter().filter(|g| g.player_b.is_some()) {
-                let setup = make(rand::rng().next_u64())?;
-                let json = serde_json::to_string(&setup)
-                    .map_err(|e| EventError::Corrupt(e.to_string()))?;
-                db_events::set_game_setup(conn, game.id, Some(&json))?;
+            db_events::set_round_setup(conn, round.id, None, history.as_deref())?;
+            for game in &games {
+                let setup = match game.player_b {
+                    Some(_) => Some(to_json(&make(rand::rng().next_u64())?)?),
+                    None => None,
+                };
+                db_events::set_game_setup(conn, game.id, setup.as_deref(), None)?;
             }
         } else {
             let setup = make(rand::rng().next_u64())?;
-            let json =
-                serde_json::to_string(&setup).map_err(|e| EventError::Corrupt(e.to_string()))?;
-            db_events::set_round_setup(conn, round.id, Some(&json))?;
+            db_events::set_round_setup(
+                conn,
+                round.id,
+                Some(&to_json(&setup)?),
+                history.as_deref(),
+            )?;
             for game in &games {
-                db_events::set_game_setup(conn, game.id, None)?;
+                let sides = match game.player_b {
+                    Some(_) => Some(to_json(&setup::flip_sides(
+                        view.system,
+                        rand::rng().next_u64(),
+                    )?)?),
+                    None => None,
+                };
+                db_events::set_game_setup(conn, game.id, None, sides.as_deref())?;
             }
         }
         audit::record(
@@ -769,6 +890,37 @@ pub fn generate_setup(
         )?;
         Ok(())
     })
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, EventError> {
+    serde_json::to_string(value).map_err(|e| EventError::Corrupt(e.to_string()))
+}
+
+/// The round's setup history with the setup about to be replaced added.
+fn replaced_history(
+    round: &Round,
+    games: &[GameRow],
+    now: chrono::NaiveDateTime,
+) -> Vec<ReplacedSetup> {
+    let mut history = setup_history(round);
+    let names = SeatNames::default();
+    if let Some(setup) = round_setup(round) {
+        history.push(ReplacedSetup {
+            replaced_at: now,
+            per_table: false,
+            summary: scenario_summary(&setup, &names),
+        });
+    } else if let Some(first) = games
+        .iter()
+        .find_map(|g| TableSetup::of(round, g).filter(|t| !t.shared))
+    {
+        history.push(ReplacedSetup {
+            replaced_at: now,
+            per_table: true,
+            summary: scenario_summary(&first.setup, &names),
+        });
+    }
+    history
 }
 
 pub fn start_clock(

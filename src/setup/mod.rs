@@ -40,6 +40,70 @@ impl Seat {
     }
 }
 
+/// What to call the two seats of a setup: the players' names at a table,
+/// or "Player A" and "Player B" where no table is meant (the generator).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatNames {
+    pub a: String,
+    pub b: String,
+}
+
+impl Default for SeatNames {
+    fn default() -> Self {
+        Self {
+            a: Seat::A.label().to_owned(),
+            b: Seat::B.label().to_owned(),
+        }
+    }
+}
+
+impl SeatNames {
+    pub fn new(a: impl Into<String>, b: impl Into<String>) -> Self {
+        Self {
+            a: a.into(),
+            b: b.into(),
+        }
+    }
+
+    pub fn of(&self, seat: Seat) -> &str {
+        match seat {
+            Seat::A => &self.a,
+            Seat::B => &self.b,
+        }
+    }
+}
+
+/// Who attacks at one table when a round shares its scenario with every
+/// table: both players flip, the higher card attacks (jokers flipped
+/// again, ties flipped again by both), exactly as the attacker flip of a
+/// setup of the table's own. The cards' suits choose nothing here: the
+/// round's scenario has its strategy and deployment already.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSides {
+    pub seed: u64,
+    pub algorithm: String,
+    pub flips: Vec<Flip>,
+    pub attacker: Seat,
+    pub attacker_card: Card,
+    pub defender_card: Card,
+}
+
+/// Flips attacker and defender for one table of a round with a shared
+/// scenario; the same seed always gives the same sides.
+pub fn flip_sides(system: GameSystem, seed: u64) -> Result<TableSides, SetupError> {
+    let mut flipper = Flipper::with_label(system, seed, "sides");
+    let (attacker, attacker_card, defender_card) =
+        flipper.attacker_defender(FlipPurpose::AttackerDefender, false)?;
+    Ok(TableSides {
+        seed,
+        algorithm: SHUFFLE_ALGORITHM.to_owned(),
+        flips: flipper.flips,
+        attacker,
+        attacker_card,
+        defender_card,
+    })
+}
+
 /// Why a card was turned over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -311,7 +375,13 @@ struct Flipper {
 
 impl Flipper {
     fn new(system: GameSystem, seed: u64) -> Self {
-        let label = |seat: &str| format!("setup/{}/fate-deck/{seat}", system.code());
+        Self::with_label(system, seed, "fate-deck")
+    }
+
+    /// Decks shuffled from streams labelled for their use, so the flips for
+    /// one purpose never repeat another's from the same seed.
+    fn with_label(system: GameSystem, seed: u64, purpose: &str) -> Self {
+        let label = |seat: &str| format!("setup/{}/{purpose}/{seat}", system.code());
         Self {
             deck_a: Deck::shuffled(&mut RandomStream::from_seed_and_label(seed, &label("a"))),
             deck_b: Deck::shuffled(&mut RandomStream::from_seed_and_label(seed, &label("b"))),

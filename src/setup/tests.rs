@@ -341,3 +341,24 @@ fn fixed_seed_outputs_are_pinned() {
 
 const PINNED_M3E_SEED_42: &str = "A 11C 9R Reckoning Standard [\"Detonate Charges\", \"Deliver a Message\", \"Take Prisoner\", \"Hold Up Their Forces\", \"Search the Ruins\"]";
 const PINNED_MK_SEED_42: &str = "MageKnight(MageKnightSetup { first_player: A, objective_distance_a: 11, objective_distance_b: 3 })";
+
+/// A round's shared scenario leaves the attacker to each table's own flip:
+/// over many tables each seat attacks about half the time, the flip is
+/// reproducible from its seed, and the higher card always attacks.
+#[test]
+fn table_sides_favour_neither_seat() {
+    let tables = 4_000;
+    let mut a_attacks = 0;
+    for seed in 0..tables {
+        let sides = flip_sides(GameSystem::Malifaux4, seed).unwrap();
+        assert_eq!(sides, flip_sides(GameSystem::Malifaux4, seed).unwrap());
+        assert!(sides.attacker_card.value() > sides.defender_card.value());
+        assert!(!sides.attacker_card.is_joker() && !sides.defender_card.is_joker());
+        if sides.attacker == Seat::A {
+            a_attacks += 1;
+        }
+    }
+    let share = f64::from(a_attacks) / tables as f64;
+    // 4,000 fair flips land within 0.47–0.53 but for one time in 10^4.
+    assert!((0.47..=0.53).contains(&share), "seat A attacked {share}");
+}

@@ -8,10 +8,12 @@ use serde::Deserialize;
 
 use crate::db::pools;
 use crate::error::AppError;
+use crate::events::rounds::TableSetup;
 use crate::setup::map::deployment_svg;
 use crate::setup::pool::Pool;
 use crate::setup::{
-    Drawn, EncounterSize, FlipOutcome, FlipPurpose, Setup, SetupRequest, SetupResult, generate,
+    Drawn, EncounterSize, FlipOutcome, FlipPurpose, Seat, SeatNames, Setup, SetupRequest,
+    SetupResult, TableSides, generate,
 };
 use crate::systems::GameSystem;
 use crate::web::AppState;
@@ -52,36 +54,112 @@ fn outcome_label(outcome: FlipOutcome) -> &'static str {
     }
 }
 
+/// How a setup is being shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Framing {
+    /// On its own: a table's own setup, or the generator's.
+    Whole,
+    /// A round's scenario for every table; attacker and defender are
+    /// flipped at each table, so the flips' seats mean nothing here.
+    Shared,
+}
+
 impl SetupView {
+    /// A setup on its own (the generator): the seats are Player A and B.
     pub fn of(setup: &Setup) -> Self {
+        Self::build(setup, &SeatNames::default(), Framing::Whole, None)
+    }
+
+    /// A round's scenario, shared by every table.
+    pub fn shared(setup: &Setup) -> Self {
+        Self::build(setup, &SeatNames::default(), Framing::Shared, None)
+    }
+
+    /// What one table plays, naming its players.
+    pub fn for_table(table: &TableSetup, names: &SeatNames) -> Self {
+        let framing = if table.shared {
+            Framing::Shared
+        } else {
+            Framing::Whole
+        };
+        Self::build(&table.setup, names, framing, table.sides.as_ref())
+    }
+
+    fn build(
+        setup: &Setup,
+        names: &SeatNames,
+        framing: Framing,
+        sides: Option<&TableSides>,
+    ) -> Self {
         let mut rows = Vec::new();
         let mut map = None;
+        if let Some(sides) = sides {
+            rows.push((
+                "Attacker".into(),
+                format!(
+                    "{} (flipped the {}; {} the {})",
+                    names.of(sides.attacker),
+                    sides.attacker_card.long_name(),
+                    names.of(sides.attacker.other()),
+                    sides.defender_card.long_name()
+                ),
+            ));
+        }
         match &setup.result {
             SetupResult::Malifaux(m) => {
-                rows.push((
-                    "Attacker".into(),
-                    format!(
-                        "{} (flipped the {}, the defender the {})",
-                        m.attacker.label(),
-                        m.attacker_card.long_name(),
-                        m.defender_card.long_name()
-                    ),
-                ));
-                rows.push((
-                    "Strategy".into(),
-                    format!(
-                        "{} (by the attacker's {})",
-                        m.strategy.name, m.strategy.suit
-                    ),
-                ));
-                rows.push((
-                    "Deployment".into(),
-                    format!(
-                        "{} (by the defender's {})",
-                        m.deployment.name(),
-                        m.deployment_suit
-                    ),
-                ));
+                match framing {
+                    Framing::Whole => {
+                        rows.push((
+                            "Attacker".into(),
+                            format!(
+                                "{} (flipped the {}; {} the {})",
+                                names.of(m.attacker),
+                                m.attacker_card.long_name(),
+                                names.of(m.attacker.other()),
+                                m.defender_card.long_name()
+                            ),
+                        ));
+                        rows.push((
+                            "Strategy".into(),
+                            format!(
+                                "{} (by the attacker's {})",
+                                m.strategy.name, m.strategy.suit
+                            ),
+                        ));
+                        rows.push((
+                            "Deployment".into(),
+                            format!(
+                                "{} (by the defender's {})",
+                                m.deployment.name(),
+                                m.deployment_suit
+                            ),
+                        ));
+                    }
+                    Framing::Shared => {
+                        rows.push((
+                            "Strategy".into(),
+                            format!(
+                                "{} (by the higher card, the {})",
+                                m.strategy.name,
+                                m.attacker_card.long_name()
+                            ),
+                        ));
+                        rows.push((
+                            "Deployment".into(),
+                            format!(
+                                "{} (by the lower card, the {})",
+                                m.deployment.name(),
+                                m.defender_card.long_name()
+                            ),
+                        ));
+                        if sides.is_none() {
+                            rows.push((
+                                "Attacker and defender".into(),
+                                "Flipped at each table: the attacker chooses the deployment zone and has the initiative in turn 1.".into(),
+                            ));
+                        }
+                    }
+                }
                 let schemes: Vec<String> = m
                     .scheme_pool
                     .iter()
@@ -116,7 +194,7 @@ impl SetupView {
                     ),
                     (None, Some(seat)) => format!(
                         "{} chooses (flipped the {})",
-                        seat.label(),
+                        names.of(seat),
                         f.deployment_card.long_name()
                     ),
                     (None, None) => "?".into(),
@@ -124,7 +202,7 @@ impl SetupView {
                 rows.push(("Deployment".into(), deployment));
                 for s in &f.strategies {
                     rows.push((
-                        format!("{} strategy", s.seat.label()),
+                        format!("{}'s strategy", names.of(s.seat)),
                         format!(
                             "{} (flipped the {})",
                             s.strategy.as_deref().unwrap_or("player's choice"),
@@ -134,7 +212,7 @@ impl SetupView {
                 }
                 rows.push((
                     "Sides and deployment order".into(),
-                    format!("{} decides", f.deployment_order_decided_by.label()),
+                    format!("{} decides", names.of(f.deployment_order_decided_by)),
                 ));
                 rows.push((
                     "Game length".into(),
@@ -146,12 +224,12 @@ impl SetupView {
                 map = f.deployment.map(|d| (d, Vec::new()));
             }
             SetupResult::MageKnight(mk) => {
-                rows.push(("First player".into(), mk.first_player.label().into()));
+                rows.push(("First player".into(), names.of(mk.first_player).into()));
                 rows.push((
                     "Objectives".into(),
                     format!(
-                        "Player A's {}\" and Player B's {}\" from the far edge of their own deployment area; one more at the centre",
-                        mk.objective_distance_a, mk.objective_distance_b
+                        "{}'s {}\" and {}'s {}\" from the far edge of their own deployment area; one more at the centre",
+                        names.a, mk.objective_distance_a, names.b, mk.objective_distance_b
                     ),
                 ));
             }
@@ -164,18 +242,44 @@ impl SetupView {
                     Drawn::Card(card) => card.long_name(),
                     Drawn::SchemeCard(name) => format!("scheme card {name}"),
                 };
-                format!(
-                    "{} flips {} for {}{}",
-                    f.seat.label(),
-                    drawn,
-                    purpose_label(f.purpose),
-                    outcome_label(f.outcome)
-                )
+                let outcome = outcome_label(f.outcome);
+                match (framing, f.purpose) {
+                    (Framing::Shared, FlipPurpose::AttackerDefender) => format!(
+                        "{} card: {drawn}, for strategy and deployment{outcome}",
+                        match f.seat {
+                            Seat::A => "First",
+                            Seat::B => "Second",
+                        }
+                    ),
+                    (Framing::Shared, purpose) => format!(
+                        "The organisers flip {drawn} for {}{outcome}",
+                        purpose_label(purpose)
+                    ),
+                    (Framing::Whole, purpose) => format!(
+                        "{} flips {drawn} for {}{outcome}",
+                        names.of(f.seat),
+                        purpose_label(purpose)
+                    ),
+                }
             })
+            .chain(sides.into_iter().flat_map(|sides| {
+                sides.flips.iter().map(|f| {
+                    let drawn = match &f.drawn {
+                        Drawn::Card(card) => card.long_name(),
+                        Drawn::SchemeCard(name) => name.clone(),
+                    };
+                    format!(
+                        "At this table, {} flips {} for attacker/defender{}",
+                        names.of(f.seat),
+                        drawn,
+                        outcome_label(f.outcome)
+                    )
+                })
+            }))
             .chain(setup.rolls.iter().map(|r| {
                 format!(
                     "{} rolls {} + {} = {}{}",
-                    r.seat.label(),
+                    names.of(r.seat),
                     r.dice[0],
                     r.dice[1],
                     r.total,

@@ -192,9 +192,23 @@ async fn fill(client: &Client, name: &str, value: &str) {
 
 /// Clicks a button and waits for the page it leads to.
 async fn click_button(client: &Client, text: &str) {
-    let xpath = format!("//button[normalize-space(.)=\"{text}\"]");
+    click_button_at(
+        client,
+        &format!("//button[normalize-space(.)=\"{text}\"]"),
+        text,
+    )
+    .await;
+}
+
+/// Clicks the button whose text starts with `start` ("Pair round 2 of 3").
+async fn click_button_starting(client: &Client, start: &str) {
+    let xpath = format!("//button[starts-with(normalize-space(.), \"{start}\")]");
+    click_button_at(client, &xpath, start).await;
+}
+
+async fn click_button_at(client: &Client, xpath: &str, text: &str) {
     let button = client
-        .find(Locator::XPath(&xpath))
+        .find(Locator::XPath(xpath))
         .await
         .unwrap_or_else(|e| panic!("no button \"{text}\": {e}"));
     let old_page = client.find(Locator::Css("html")).await.unwrap();
@@ -295,8 +309,8 @@ async fn current_origin(client: &Client) -> String {
 }
 
 async fn pair_and_publish(client: &Client, prefix: &str, round: u32) {
-    click_button(client, "Pair the next round").await;
-    click_button(client, "Flip one setup for all tables").await;
+    click_button_starting(client, &format!("Pair round {round} of")).await;
+    click_button(client, "Flip one scenario for all tables").await;
     let text = body_text(client).await;
     assert!(text.contains("Scheme pool"), "{text}");
     click_button(client, "Publish and mail the players").await;

@@ -29,6 +29,8 @@ both_backends!(
     control_and_invisible_characters_are_refused,
     walk_ins_are_entered_once_within_the_cap_and_can_be_taken_back,
     the_organiser_finds_players_and_checks_in_the_room_at_once,
+    a_round_wide_scenario_flips_the_attacker_at_each_table,
+    a_dispute_is_shown_side_by_side_flagged_and_mailed,
 );
 
 pub(crate) fn event_body(name: &str) -> Value {
@@ -515,7 +517,7 @@ async fn swiss_event_through_the_pages(backend: Backend) {
         .post_form(&format!("{round_path}/setup"), &[("per_table", "false")])
         .await;
     let (_, html) = follow(&to, response).await;
-    assert!(html.contains("Setup for every table"), "{html}");
+    assert!(html.contains("Scenario for every table"), "{html}");
     assert!(html.contains("<svg"), "a deployment map is shown");
     assert!(html.contains("Scheme pool"));
     let version = crate::support::extract_input_value(&html, "version").unwrap();
@@ -1971,4 +1973,275 @@ async fn the_organiser_finds_players_and_checks_in_the_room_at_once(backend: Bac
     assert_eq!(response.status(), 303);
     let (_, html) = to.get_text(&players).await;
     assert!(html.contains("10 of 12 checked in"), "{html}");
+}
+
+/// One scenario for every table shares strategy, deployment and schemes
+/// only: each table flips its own attacker, so seat A (the better-placed
+/// player) is not the attacker everywhere. Pages, sheets, the projector,
+/// the API and the pairing mail name the attacker; flipping again is
+/// recorded for the players to see.
+async fn a_round_wide_scenario_flips_the_attacker_at_each_table(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("fair-to@example.org", "Fair TO").await;
+    let to_api = app.api_client("fair-to@example.org").await;
+    let mut body = event_body("Fair sides");
+    body["game_system"] = json!("m3e");
+    body["pool"] = json!("m3e-core");
+    let event = create_event(&to_api, body).await;
+    set_status(&to_api, event, "registration").await;
+    // One account holder, to read the pairing mail.
+    app.create_account("sides@example.org", "Sid Player", false)
+        .await;
+    let player = app.api_client("sides@example.org").await;
+    let (status, _) = player
+        .post(&format!("/events/{event}/register"), json!({}))
+        .await;
+    assert_eq!(status, 201);
+    for i in 0..39 {
+        let (status, entry) = to_api
+            .post(
+                &format!("/events/{event}/players"),
+                json!({"name": format!("Walk-in {i:02}")}),
+            )
+            .await;
+        assert_eq!(status, 201, "{entry}");
+    }
+    let (_, detail) = to_api.get(&format!("/events/{event}")).await;
+    for p in detail["players"].as_array().unwrap() {
+        let id = p["id"].as_i64().unwrap();
+        to_api
+            .post(
+                &format!("/events/{event}/players/{id}/check-in"),
+                json!({"checked_in": true}),
+            )
+            .await;
+    }
+    set_status(&to_api, event, "running").await;
+    let (status, _) = to_api
+        .post(&format!("/events/{event}/rounds"), json!({}))
+        .await;
+    assert_eq!(status, 201);
+    let round_path = format!("/events/{event}/rounds/1");
+    // Flipped twice: the first is kept in the round's history.
+    for _ in 0..2 {
+        let response = to
+            .post_form(&format!("{round_path}/setup"), &[("per_table", "false")])
+            .await;
+        assert_eq!(response.status(), 303);
+    }
+    let (_, round) = to_api.get(&round_path).await;
+    let tables = round["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 20);
+    assert!(
+        round["setup"]["result"]["malifaux"]["strategy"]["name"].is_string(),
+        "{round}"
+    );
+    let mut seat_a_attacks = 0;
+    for table in tables {
+        let attacker = table["attacker"]
+            .as_i64()
+            .expect("every table has an attacker");
+        assert!(table["sides"].is_object(), "{table}");
+        assert!(
+            table["setup"].is_null(),
+            "the scenario is the round's: {table}"
+        );
+        if attacker == table["player_a"].as_i64().unwrap() {
+            seat_a_attacks += 1;
+        } else {
+            assert_eq!(Some(attacker), table["player_b"].as_i64());
+        }
+    }
+    // Before, seat A attacked at all 20 tables; by chance that is 1 in 10^6.
+    assert!(
+        (1..20).contains(&seat_a_attacks),
+        "seat A attacked at {seat_a_attacks} of 20 tables"
+    );
+
+    let (_, html) = to.get_text(&round_path).await;
+    assert!(html.contains("Scenario for every table"), "{html}");
+    assert!(html.contains("Flipped again"), "{html}");
+    assert!(html.contains(">attacker</span>"), "{html}");
+    let (_, sheets) = to.get_text(&format!("{round_path}/sheets")).await;
+    assert!(sheets.contains("Setup:</strong> Attacker: "), "{sheets}");
+    assert!(sheets.contains(&format!("{}/events/{event}/games/", app.address)));
+    let (_, projector) = to.get_text(&format!("{round_path}/projector")).await;
+    assert_eq!(
+        projector.matches("<li><span class=\"seat-name\">").count(),
+        40,
+        "{projector}"
+    );
+    assert!(projector.contains("attacker") && projector.contains("defender"));
+
+    let version = extract_input_value(&html, "version").unwrap();
+    let response = to
+        .post_form(&format!("{round_path}/publish"), &[("version", &version)])
+        .await;
+    assert_eq!(response.status(), 303);
+    let mail = app
+        .smtp
+        .wait_for("sides@example.org", "round 1 pairing")
+        .await;
+    assert!(mail.body().contains("Attacker: "), "{}", mail.body());
+
+    // Mage Knight and 1st edition setups belong to each pair of players.
+    let mut mk = event_body("Knights");
+    mk["game_system"] = json!("mk");
+    mk["encounter_size"] = json!(300);
+    let mk_event = create_event(&to_api, mk).await;
+    set_status(&to_api, mk_event, "registration").await;
+    for name in ["Ana", "Ben"] {
+        to_api
+            .post(
+                &format!("/events/{mk_event}/players"),
+                json!({"name": name}),
+            )
+            .await;
+    }
+    let (_, detail) = to_api.get(&format!("/events/{mk_event}")).await;
+    for p in detail["players"].as_array().unwrap() {
+        let id = p["id"].as_i64().unwrap();
+        to_api
+            .post(
+                &format!("/events/{mk_event}/players/{id}/check-in"),
+                json!({"checked_in": true}),
+            )
+            .await;
+    }
+    set_status(&to_api, mk_event, "running").await;
+    to_api
+        .post(&format!("/events/{mk_event}/rounds"), json!({}))
+        .await;
+    let response = to
+        .post_form(
+            &format!("/events/{mk_event}/rounds/1/setup"),
+            &[("per_table", "false")],
+        )
+        .await;
+    let (_, html) = follow(&to, response).await;
+    assert!(html.contains("flip a setup per table"), "{html}");
+}
+
+/// Two players report different results: the organisers are mailed both
+/// claims, the event overview and the organiser's list flag the dispute,
+/// the game page shows both sides in words (no raw fields), and resolving
+/// it mails both players.
+async fn a_dispute_is_shown_side_by_side_flagged_and_mailed(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("dispute-to@example.org", "Dee Organiser").await;
+    let to_api = app.api_client("dispute-to@example.org").await;
+    let event = create_event(&to_api, event_body("Disputes")).await;
+    set_status(&to_api, event, "registration").await;
+    let mut players = Vec::new();
+    for (email, name) in [
+        ("dana@example.org", "Dana Reyes"),
+        ("eli@example.org", "Eli Moss"),
+    ] {
+        app.create_account(email, name, false).await;
+        let api = app.api_client(email).await;
+        let (status, entry) = api
+            .post(&format!("/events/{event}/register"), json!({}))
+            .await;
+        assert_eq!(status, 201);
+        to_api
+            .post(
+                &format!("/events/{event}/players/{}/check-in", entry["id"]),
+                json!({"checked_in": true}),
+            )
+            .await;
+        players.push((entry["id"].as_i64().unwrap(), api));
+    }
+    set_status(&to_api, event, "running").await;
+    let (_, round) = to_api
+        .post(&format!("/events/{event}/rounds"), json!({}))
+        .await;
+    to_api
+        .post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let table = &round["tables"][0];
+    let game = table["game"].as_i64().unwrap();
+    let a_is_dana = table["player_a"].as_i64() == Some(players[0].0);
+    let (dana, eli) = (&players[0].1, &players[1].1);
+    // Dana says she won 6–3; Eli says he won 7–3.
+    let (dana_vp, eli_vp) = ((4, 2), (5, 2));
+    let body = |mine: (i64, i64), theirs: (i64, i64), mine_is_a: bool| {
+        let (a, b) = if mine_is_a {
+            (mine, theirs)
+        } else {
+            (theirs, mine)
+        };
+        json!({"a_strategy_vp": a.0, "a_scheme_vp": a.1, "b_strategy_vp": b.0, "b_scheme_vp": b.1})
+    };
+    let path = format!("/events/{event}/games/{game}/result");
+    let (status, _) = dana.post(&path, body(dana_vp, (2, 1), a_is_dana)).await;
+    assert_eq!(status, 200);
+    let (status, answer) = eli.post(&path, body(eli_vp, (2, 1), !a_is_dana)).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["status"], "disputed");
+
+    let mail = app
+        .smtp
+        .wait_for("dispute-to@example.org", "a result is disputed")
+        .await;
+    let text = mail.body();
+    assert!(
+        text.contains("Dana Reyes:") && text.contains("Eli Moss:"),
+        "{text}"
+    );
+
+    let (_, overview) = to.get_text(&format!("/events/{event}")).await;
+    assert!(
+        overview.contains("1 disputed result to resolve"),
+        "{overview}"
+    );
+    let (_, list) = to.get_text("/events").await;
+    assert!(list.contains("1 disputed result"), "{list}");
+    let (_, page) = to.get_text(&format!("/events/{event}/games/{game}")).await;
+    assert!(page.contains("Disputed: what each side says"), "{page}");
+    assert!(
+        !page.contains("&quot;a_strategy_vp&quot;"),
+        "no raw fields: {page}"
+    );
+    assert!(
+        !page.contains("objectives"),
+        "no Mage Knight fields: {page}"
+    );
+    let (a_name, b_name) = if a_is_dana {
+        ("Dana Reyes", "Eli Moss")
+    } else {
+        ("Eli Moss", "Dana Reyes")
+    };
+    let dana_says = if a_is_dana {
+        format!("{a_name} 6 – 3 {b_name}")
+    } else {
+        format!("{a_name} 3 – 6 {b_name}")
+    };
+    assert!(page.contains(&dana_says), "{dana_says} in {page}");
+
+    // The organiser enters the right result; both players hear of it.
+    let version = extract_input_value(&page, "version").unwrap();
+    let response = to
+        .post_form(
+            &format!("/events/{event}/games/{game}/report"),
+            &[
+                ("version", &version),
+                ("a_strategy_vp", "3"),
+                ("a_scheme_vp", "1"),
+                ("b_strategy_vp", "2"),
+                ("b_scheme_vp", "2"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    for email in ["dana@example.org", "eli@example.org"] {
+        let mail = app
+            .smtp
+            .wait_for(email, "your disputed result is resolved")
+            .await;
+        // An en dash, whether the mail went quoted-printable or as 8 bits.
+        let text = mail.body().replace("=E2=80=93", "–");
+        assert!(text.contains("4 – 4"), "{text}");
+    }
+    let (_, overview) = to.get_text(&format!("/events/{event}")).await;
+    assert!(!overview.contains("disputed result to resolve"));
 }

@@ -348,6 +348,14 @@ pub struct TableEntry {
     pub status: String,
     pub version: i32,
     pub score: Option<crate::tournament::GameScore>,
+    /// The table's own setup, when it was flipped per table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<crate::setup::Setup>,
+    /// The table's attacker flip, when the round shares one scenario.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sides: Option<crate::setup::TableSides>,
+    /// The player (registration id) who attacks at this table, if known.
+    pub attacker: Option<i64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -362,17 +370,35 @@ pub struct RoundDetail {
 }
 
 fn round_detail(view: &EventView, round: &Round, data: &EventData) -> RoundDetail {
-    let table = |g: &GameRow| TableEntry {
-        game: g.id,
-        table: g.table_number,
-        player_a: g.player_a,
-        player_b: g.player_b,
-        name_a: data.name_of(g.player_a).to_owned(),
-        name_b: g.player_b.map(|b| data.name_of(b).to_owned()),
-        status: g.status.clone(),
-        version: g.version,
-        score: rounds::score_of(g)
-            .filter(|_| rounds::is_accepted(&g.status) || g.status == "reported"),
+    let table = |g: &GameRow| {
+        let table_setup = g.player_b.and_then(|_| rounds::TableSetup::of(round, g));
+        let attacker = table_setup
+            .as_ref()
+            .and_then(rounds::TableSetup::attacker)
+            .and_then(|seat| match seat {
+                crate::setup::Seat::A => Some(g.player_a),
+                crate::setup::Seat::B => g.player_b,
+            });
+        let (setup, sides) = match table_setup {
+            Some(t) if t.shared => (None, t.sides),
+            Some(t) => (Some(t.setup), None),
+            None => (None, None),
+        };
+        TableEntry {
+            game: g.id,
+            table: g.table_number,
+            player_a: g.player_a,
+            player_b: g.player_b,
+            name_a: data.name_of(g.player_a).to_owned(),
+            name_b: g.player_b.map(|b| data.name_of(b).to_owned()),
+            status: g.status.clone(),
+            version: g.version,
+            score: rounds::score_of(g)
+                .filter(|_| rounds::is_accepted(&g.status) || g.status == "reported"),
+            setup,
+            sides,
+            attacker,
+        }
     };
     RoundDetail {
         number: round.number,

@@ -71,7 +71,11 @@ struct GamePage {
     summary: String,
     form: ResultInput,
     errors: FormErrors,
-    history: Vec<(ResultChange, Option<String>)>,
+    history: Vec<results::HistoryLine>,
+    /// Both sides of a disputed result, for whoever resolves it.
+    dispute: Option<results::DisputeSides>,
+    /// The table's setup, naming the players.
+    setup: Option<crate::web::setup::SetupView>,
     can_report: bool,
     can_confirm: bool,
     strategy_max: i32,
@@ -161,6 +165,18 @@ fn page(
         &game,
         &crate::db::events::ResultFields::of(&game),
     );
+    let names = crate::setup::SeatNames::new(
+        data.name_of(game.player_a),
+        game.player_b.map_or("bye", |b| data.name_of(b)),
+    );
+    let setup = game
+        .round_id
+        .and_then(|r| data.rounds.iter().find(|x| x.id == r))
+        .filter(|_| game.player_b.is_some())
+        .and_then(|round| crate::events::rounds::TableSetup::of(round, &game))
+        .map(|table| crate::web::setup::SetupView::for_table(&table, &names));
+    let dispute_view = results::dispute_sides(&data, &game, &history);
+    let history = results::history_in_words(&data, &game, &history);
     GamePage {
         ctx: ctx.clone(),
         round: data.round_number_of(&game),
@@ -173,6 +189,8 @@ fn page(
         form: form.unwrap_or_else(|| prefill(&game, &declarations)),
         errors,
         history,
+        dispute: dispute_view,
+        setup,
         can_report,
         can_confirm,
         strategy_max,
@@ -212,21 +230,35 @@ async fn report(
     let outcome = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            Ok(results::report(
+            let reported = results::report(
                 conn,
                 &view,
                 &access,
                 game_id,
                 &submitted,
                 &service_ctx(now, &base_url),
-            ))
+            );
+            Ok(match reported {
+                Ok(game) => {
+                    let confirmer = results::who_confirms(conn, &access, &game)?;
+                    Ok((game, confirmer))
+                }
+                Err(err) => Err(err),
+            })
         })
         .await?;
     state.mail_queued();
     match outcome {
-        Ok(game) => {
+        Ok((game, confirmer)) => {
             let message = match game.status.as_str() {
-                "reported" => "Result reported. Your opponent is asked to confirm it.",
+                "reported" => match confirmer {
+                    results::Confirmer::Opponent => {
+                        "Result reported. Your opponent is asked to confirm it (by mail, too)."
+                    }
+                    results::Confirmer::Organisers => {
+                        "Result reported. Your opponent has no account here, so an organiser will confirm it."
+                    }
+                },
                 "confirmed" => "Your report matches your opponent's: the result is confirmed.",
                 "disputed" => {
                     "Your report differs from your opponent's: an organiser will resolve it."
@@ -465,7 +497,7 @@ async fn record_open_game(
             state
                 .with_db(move |conn| {
                     let (view, access) = events::load(conn, id, actor)?;
-                    Ok(results::record_open_game(
+                    let recorded = results::record_open_game(
                         conn,
                         &view,
                         &access,
@@ -473,18 +505,32 @@ async fn record_open_game(
                         &submitted,
                         key.as_deref(),
                         &service_ctx(now, &base_url),
-                    ))
+                    );
+                    Ok(match recorded {
+                        Ok(game) => {
+                            let confirmer = results::who_confirms(conn, &access, &game)?;
+                            Ok((game, confirmer))
+                        }
+                        Err(err) => Err(err),
+                    })
                 })
                 .await?
         }
     };
     state.mail_queued();
     match outcome {
-        Ok(game) => Ok(redirect_with_flash(
+        Ok((game, confirmer)) => Ok(redirect_with_flash(
             &state,
             &game_path(id, game.id),
             FlashLevel::Success,
-            "Game recorded. Your opponent is asked to confirm it.",
+            match confirmer {
+                results::Confirmer::Opponent => {
+                    "Game recorded. Your opponent is asked to confirm it (by mail, too)."
+                }
+                results::Confirmer::Organisers => {
+                    "Game recorded. Your opponent has no account here, so an organiser will confirm it."
+                }
+            },
         )),
         Err(err) => {
             let errors = match &err {

@@ -47,6 +47,8 @@ pub struct EventCard {
     pub venue: String,
     pub system: String,
     pub status: String,
+    /// Results waiting for an organiser (shown to the event's staff).
+    pub disputed: i64,
 }
 
 impl EventCard {
@@ -73,6 +75,7 @@ impl EventCard {
             status: EventStatus::parse(&event.status)
                 .map(|s| s.label().to_owned())
                 .unwrap_or_default(),
+            disputed: 0,
         }
     }
 }
@@ -93,7 +96,7 @@ async fn list(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, AppError> {
     let account = user.0.as_ref().map(|u| u.account.id);
-    let (events, organising, playing) = state
+    let (events, organising, playing, disputed) = state
         .with_db(move |conn| {
             let events = db_events::list_public_events(conn, 200)?;
             let (organising, playing) = match account {
@@ -103,16 +106,25 @@ async fn list(
                 ),
                 None => (Vec::new(), Vec::new()),
             };
-            Ok((events, organising, playing))
+            let ids: Vec<i64> = organising.iter().map(|e| e.id).collect();
+            let disputed = db_events::disputed_counts(conn, &ids)?;
+            Ok((events, organising, playing, disputed))
         })
         .await?;
     let cards = |events: Vec<Event>| events.iter().map(EventCard::of).collect::<Vec<_>>();
+    let mut organising = cards(organising);
+    for card in &mut organising {
+        card.disputed = disputed
+            .iter()
+            .find(|(event, _)| *event == card.id)
+            .map_or(0, |(_, count)| *count);
+    }
     render_page(
         &ctx,
         &ListPage {
             ctx: ctx.clone(),
             events: cards(events),
-            organising: cards(organising),
+            organising,
             playing: cards(playing),
         },
     )
@@ -249,6 +261,8 @@ struct ShowPage {
     invited: Vec<(String, String)>,
     /// Players the next round would leave out as not present, for staff.
     absent: Vec<String>,
+    /// Disputed results waiting for the staff: game id and which game.
+    disputed: Vec<(i64, String)>,
     pool: Option<(String, String)>,
     closed_reason: Option<String>,
     my_registration: Option<Registration>,
@@ -307,6 +321,29 @@ async fn show(
     } else {
         Vec::new()
     };
+    let disputed = if access.is_staff() {
+        data.games
+            .iter()
+            .filter(|g| g.status == crate::events::rounds::GAME_DISPUTED)
+            .map(|g| {
+                let round = data
+                    .round_number_of(g)
+                    .map(|r| format!("Round {r}"))
+                    .unwrap_or_else(|| "Open play".into());
+                let table = g
+                    .table_number
+                    .map(|t| format!(", table {t}"))
+                    .unwrap_or_default();
+                let b = g.player_b.map_or("bye", |b| data.name_of(b));
+                (
+                    g.id,
+                    format!("{round}{table}: {} v {b}", data.name_of(g.player_a)),
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let my_registration = access
         .registration
         .clone()
@@ -338,6 +375,7 @@ async fn show(
         staff,
         invited,
         absent,
+        disputed,
         pool,
         my_registration,
         factions: registration::MALIFAUX_FACTIONS,

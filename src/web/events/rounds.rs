@@ -10,7 +10,7 @@ use crate::db::events::{GameRow, Round};
 use crate::error::AppError;
 use crate::events::rounds::{self, EventData, StoredPairing, score_of};
 use crate::events::{self, Access, EventError, EventView};
-use crate::setup::Setup;
+use crate::setup::{Seat, SeatNames};
 use crate::tournament::GameScore;
 use crate::tournament::pairing::RoundPairing;
 use crate::web::AppState;
@@ -160,11 +160,24 @@ pub struct TableRow {
     pub b: String,
     pub score: String,
     pub status: String,
+    /// The table's setup in full, naming its players.
     pub setup: Option<SetupView>,
+    /// The same in one line ("Attacker: Dana Reyes · …").
+    pub setup_line: String,
+    /// Who attacks at this table, where that is known.
+    pub attacker: Option<Seat>,
 }
 
 impl TableRow {
-    fn of(data: &EventData, game: &GameRow) -> Self {
+    pub fn a_attacks(&self) -> bool {
+        self.attacker == Some(Seat::A)
+    }
+
+    pub fn b_attacks(&self) -> bool {
+        self.attacker == Some(Seat::B)
+    }
+
+    fn of(data: &EventData, round: &Round, game: &GameRow) -> Self {
         let score = match score_of(game) {
             Some(GameScore::Malifaux { a_vp, b_vp }) => format!("{a_vp} – {b_vp}"),
             Some(GameScore::MageKnight {
@@ -174,24 +187,34 @@ impl TableRow {
             }) => format!("{a_objectives} – {b_objectives} obj."),
             None => String::new(),
         };
-        let setup = game
-            .setup
-            .as_deref()
-            .and_then(|s| serde_json::from_str::<Setup>(s).ok())
-            .map(|s| SetupView::of(&s));
+        let a = data.name_of(game.player_a).to_owned();
+        let b = game
+            .player_b
+            .map(|b| data.name_of(b).to_owned())
+            .unwrap_or_else(|| "BYE".into());
+        let names = SeatNames::new(a.clone(), b.clone());
+        let table_setup = game
+            .player_b
+            .and_then(|_| rounds::TableSetup::of(round, game));
+        let attacker = table_setup.as_ref().and_then(rounds::TableSetup::attacker);
         Self {
             table: game
                 .table_number
                 .map(|t| t.to_string())
                 .unwrap_or_else(|| "–".into()),
-            a: data.name_of(game.player_a).to_owned(),
-            b: game
-                .player_b
-                .map(|b| data.name_of(b).to_owned())
-                .unwrap_or_else(|| "BYE".into()),
+            setup: table_setup
+                .as_ref()
+                .filter(|t| !t.shared)
+                .map(|t| SetupView::for_table(t, &names)),
+            setup_line: table_setup
+                .as_ref()
+                .map(|t| rounds::setup_summary(t, &names))
+                .unwrap_or_default(),
+            attacker,
+            a,
+            b,
             score,
             status: game.status.clone(),
-            setup,
             game: game.clone(),
         }
     }
@@ -208,7 +231,10 @@ struct RoundPage {
     players: Vec<(i64, String)>,
     warnings: Vec<String>,
     pairing: Option<StoredPairing>,
+    /// The scenario every table shares, if the round has one.
     setup: Option<SetupView>,
+    /// Setups the round had before (flipped again before publishing).
+    setup_history: Vec<rounds::ReplacedSetup>,
     seconds_left: Option<i64>,
     my_game: Option<i64>,
     /// The signed-in player sits this round out (odd player count).
@@ -286,7 +312,7 @@ async fn round_page(
         load_round(&state, id, number, actor_of(user.0.as_deref())).await?;
     let tables: Vec<TableRow> = data
         .games_of_round(round.id)
-        .map(|g| TableRow::of(&data, g))
+        .map(|g| TableRow::of(&data, &round, g))
         .collect();
     let warnings = rounds::pairing_warnings(&data, &round, view.settings.avoid_same_club);
     let mut players: Vec<(i64, String)> = tables
@@ -317,11 +343,8 @@ async fn round_page(
     let page = RoundPage {
         ctx: ctx.clone(),
         pairing: serde_json::from_str(&round.pairing).ok(),
-        setup: round
-            .setup
-            .as_deref()
-            .and_then(|s| serde_json::from_str::<Setup>(s).ok())
-            .map(|s| SetupView::of(&s)),
+        setup: rounds::round_setup(&round).map(|s| SetupView::shared(&s)),
+        setup_history: rounds::setup_history(&round),
         seconds_left: rounds::seconds_left(&view, &round, chrono::Utc::now().naive_utc()),
         view,
         access,
@@ -514,12 +537,30 @@ struct ProjectorPage {
     ctx: PageContext,
     view: EventView,
     round: Round,
-    tables: Vec<TableRow>,
+    /// One line per player, sorted by name, so each finds their own.
+    seats: Vec<ProjectorSeat>,
     clock: String,
+    /// Seconds left when the page was made, for the script that counts down.
+    seconds_left: Option<i64>,
+    /// The scenario every table shares, in one line.
+    scenario: Option<String>,
+    /// Tables flipped setups of their own (shown on their sheets and pages).
+    per_table_setups: bool,
 }
 
-/// Large print for a screen at the venue; refreshes itself every 20 seconds
-/// (no JavaScript), so the clock and late changes show up.
+/// A player's line on the projector.
+struct ProjectorSeat {
+    name: String,
+    table: String,
+    opponent: String,
+    /// "attacker", "defender" or empty.
+    role: &'static str,
+}
+
+/// Large print for a screen at the venue: every player's table on one
+/// 1080p screen (in columns), the scenario, and the round clock, which a
+/// small script counts down; the page refreshes itself every 20 seconds,
+/// so without scripts the clock and late changes still show up.
 #[get("/events/{id}/rounds/{number}/projector")]
 async fn projector(
     ctx: PageContext,
@@ -530,25 +571,48 @@ async fn projector(
     let (id, number) = path.into_inner();
     let (view, _, round, data) =
         load_round(&state, id, number, actor_of(user.0.as_deref())).await?;
-    let mut tables: Vec<TableRow> = data
+    let tables: Vec<TableRow> = data
         .games_of_round(round.id)
-        .map(|g| TableRow::of(&data, g))
+        .map(|g| TableRow::of(&data, &round, g))
         .collect();
-    // Players look themselves up by name: sort by the first player's name.
-    tables.sort_by_cached_key(|t| t.a.to_lowercase());
-    let clock = clock_text(rounds::seconds_left(
-        &view,
-        &round,
-        chrono::Utc::now().naive_utc(),
-    ));
+    let mut seats = Vec::with_capacity(tables.len() * 2);
+    for t in &tables {
+        let role = |attacks: bool| match t.attacker {
+            None => "",
+            Some(_) if attacks => "attacker",
+            Some(_) => "defender",
+        };
+        seats.push(ProjectorSeat {
+            name: t.a.clone(),
+            table: t.table.clone(),
+            opponent: t.b.clone(),
+            role: role(t.a_attacks()),
+        });
+        if t.game.player_b.is_some() {
+            seats.push(ProjectorSeat {
+                name: t.b.clone(),
+                table: t.table.clone(),
+                opponent: t.a.clone(),
+                role: role(t.b_attacks()),
+            });
+        }
+    }
+    seats.sort_by_cached_key(|s| s.name.to_lowercase());
+    let seconds_left = rounds::seconds_left(&view, &round, chrono::Utc::now().naive_utc());
+    let scenario =
+        rounds::round_setup(&round).map(|s| rounds::scenario_summary(&s, &SeatNames::default()));
+    let per_table_setups = tables.iter().any(|t| t.setup.is_some());
     render_page(
         &ctx,
         &ProjectorPage {
             ctx: ctx.clone(),
             view,
             round,
-            tables,
-            clock,
+            seats,
+            clock: clock_text(seconds_left),
+            seconds_left,
+            scenario,
+            per_table_setups,
         },
     )
 }
@@ -562,6 +626,8 @@ struct SheetsPage {
     tables: Vec<TableRow>,
     strategy_max: i32,
     scheme_max: i32,
+    /// The site's public address: a sheet is read away from any screen.
+    base_url: String,
 }
 
 /// One printable result sheet per table.
@@ -578,7 +644,7 @@ async fn sheets(
     let tables = data
         .games_of_round(round.id)
         .filter(|g| g.player_b.is_some())
-        .map(|g| TableRow::of(&data, g))
+        .map(|g| TableRow::of(&data, &round, g))
         .collect();
     let (strategy_max, scheme_max) = crate::events::results::vp_limits(view.system);
     render_page(
@@ -590,6 +656,7 @@ async fn sheets(
             tables,
             strategy_max,
             scheme_max,
+            base_url: state.settings.base_url.clone(),
         },
     )
 }

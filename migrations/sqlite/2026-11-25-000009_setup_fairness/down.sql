@@ -1,0 +1,2 @@
+ALTER TABLE rounds DROP COLUMN setup_history;
+ALTER TABLE games DROP COLUMN sides;
