@@ -399,6 +399,19 @@ impl EventError {
     pub fn invalid(field: &'static str, message: impl Into<String>) -> Self {
         Self::Invalid(vec![(field, message.into())])
     }
+
+    /// The message for a page: the sentences, without the field names the
+    /// API's message carries ("Please enter a name.", not "name: Please…").
+    pub fn for_people(&self) -> String {
+        match self {
+            Self::Invalid(fields) => fields
+                .iter()
+                .map(|(_, message)| message.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            other => other.to_string(),
+        }
+    }
 }
 
 impl From<diesel::result::Error> for EventError {

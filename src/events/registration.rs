@@ -19,7 +19,10 @@ pub const WITHDRAWN: &str = "withdrawn";
 
 /// Why registration is closed right now, if it is.
 pub fn registration_closed_reason(view: &EventView, now: chrono::NaiveDateTime) -> Option<String> {
-    if view.status != EventStatus::Registration {
+    // An open league takes new players while it runs: they record games
+    // from the day they join, and there is no round to miss.
+    let open_league_running = view.is_open_league() && view.status == EventStatus::Running;
+    if view.status != EventStatus::Registration && !open_league_running {
         return Some(match view.status {
             EventStatus::Draft => "Registration has not opened yet.".into(),
             EventStatus::Running => {
@@ -520,12 +523,24 @@ pub fn set_dropped(
         .registration
         .as_ref()
         .is_some_and(|r| r.id == registration_id);
-    if !(access.is_staff() || (own && dropped)) {
+    if !(access.is_staff() || own) {
         return Err(EventError::Forbidden("Only organisers can do that.".into()));
     }
-    conn.write_transaction(|conn| {
+    // Under the event's lock: pairing the next round and taking a drop
+    // back cannot pass each other.
+    db_events::event_write_transaction(conn, view.id(), |conn| {
         let registration = registration_in(conn, view, registration_id)?;
         let round = current_round(conn, view.id())?;
+        if !dropped && !access.is_staff() && !registration.dropped {
+            // Not dropped: nothing to take back.
+            return Ok(());
+        }
+        if !dropped && !access.is_staff() && !may_take_back_drop(&registration, round) {
+            return Err(EventError::Conflict(
+                "A round has been paired since you dropped; ask an organiser to bring you back."
+                    .into(),
+            ));
+        }
         db_events::update_registration(
             conn,
             registration.id,
@@ -550,6 +565,12 @@ pub fn set_dropped(
         )?;
         Ok(())
     })
+}
+
+/// Whether a player who dropped may come back by themselves: until the
+/// next round is paired (after that only an organiser brings them back).
+pub fn may_take_back_drop(registration: &Registration, current_round: i32) -> bool {
+    registration.dropped && registration.dropped_after_round == Some(current_round)
 }
 
 /// What an organiser may change about an entry.

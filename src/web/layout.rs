@@ -141,7 +141,8 @@ fn read_flash_cookie(req: &HttpRequest, state: &AppState) -> Vec<Flash> {
     jar.add_original(cookie);
     jar.signed(&state.cookie_key)
         .get(FLASH_COOKIE)
-        .and_then(|c| serde_json::from_str(c.value()).ok())
+        .and_then(|c| hex::decode(c.value()).ok())
+        .and_then(|json| serde_json::from_slice(&json).ok())
         .unwrap_or_default()
 }
 
@@ -172,7 +173,8 @@ pub fn redirect_with_flash(
         level,
         message: message.into(),
     }];
-    let value = serde_json::to_string(&flash).unwrap_or_default();
+    // Hex, since a message may hold what a cookie value cannot (";", ",").
+    let value = hex::encode(serde_json::to_string(&flash).unwrap_or_default());
     let mut jar = actix_web::cookie::CookieJar::new();
     jar.signed_mut(&state.cookie_key).add(
         Cookie::build(FLASH_COOKIE, value)

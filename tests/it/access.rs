@@ -254,11 +254,13 @@ const MATRIX: &[Case] = &[
         "/events/{event}/players/{player_reg}/promote",
         STAFF_303,
     ),
+    // The player may take back their own drop until the next round is
+    // paired: here they have not dropped, so nothing changes.
     with_body(
         Post,
         "/events/{event}/players/{player_reg}/drop",
         "value=false",
-        STAFF_303,
+        [303, 303, 403, 303, 303, 303],
     ),
     with_body(
         Post,
@@ -419,7 +421,7 @@ const MATRIX: &[Case] = &[
         ApiPost,
         "/api/v1/events/{event}/players/{player_reg}/drop",
         r#"{"dropped":false}"#,
-        [401, 403, 403, 204, 204, 204],
+        [401, 204, 403, 204, 204, 204],
     ),
     with_body(
         ApiPost,

@@ -31,6 +31,8 @@ both_backends!(
     the_organiser_finds_players_and_checks_in_the_room_at_once,
     a_round_wide_scenario_flips_the_attacker_at_each_table,
     a_dispute_is_shown_side_by_side_flagged_and_mailed,
+    a_player_drops_after_asking_and_may_come_back_until_the_next_round,
+    an_open_league_takes_players_while_it_runs,
 );
 
 pub(crate) fn event_body(name: &str) -> Value {
@@ -2244,4 +2246,135 @@ async fn a_dispute_is_shown_side_by_side_flagged_and_mailed(backend: Backend) {
     }
     let (_, overview) = to.get_text(&format!("/events/{event}")).await;
     assert!(!overview.contains("disputed result to resolve"));
+}
+
+/// Dropping is asked first, and the player may take it back by themselves
+/// until the next round is paired; after that only an organiser can.
+async fn a_player_drops_after_asking_and_may_come_back_until_the_next_round(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("drop-to@example.org", "TO", false).await;
+    let to = app.api_client("drop-to@example.org").await;
+    let event = create_event(&to, event_body("Drops")).await;
+    set_status(&to, event, "registration").await;
+    let (player_id, player) = app.user("dropper@example.org", "Dropper").await;
+    let _ = player_id;
+    let response = player
+        .post_form(&format!("/events/{event}/register"), &[])
+        .await;
+    assert_eq!(response.status(), 303);
+    for name in ["W1", "W2", "W3"] {
+        to.post(&format!("/events/{event}/players"), json!({"name": name}))
+            .await;
+    }
+    let (_, detail) = to.get(&format!("/events/{event}")).await;
+    let mut me = 0;
+    for p in detail["players"].as_array().unwrap() {
+        let id = p["id"].as_i64().unwrap();
+        if p["name"] == "Dropper" {
+            me = id;
+        }
+        to.post(
+            &format!("/events/{event}/players/{id}/check-in"),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    set_status(&to, event, "running").await;
+    let (status, _) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(status, 201);
+    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+
+    let (_, page) = player.get_text(&format!("/events/{event}")).await;
+    assert!(
+        page.contains("action=drop"),
+        "dropping is a link to a question: {page}"
+    );
+    let (_, question) = player
+        .get_text(&format!("/events/{event}/confirm?action=drop"))
+        .await;
+    assert!(question.contains("Drop from this event?"), "{question}");
+    let drop = |value: &'static str| {
+        let player = player.clone();
+        async move {
+            player
+                .post_form(
+                    &format!("/events/{event}/players/{me}/drop"),
+                    &[("value", value)],
+                )
+                .await
+        }
+    };
+    assert_eq!(drop("true").await.status(), 303);
+    let (_, page) = player.get_text(&format!("/events/{event}")).await;
+    assert!(page.contains("Take my drop back"), "{page}");
+    assert_eq!(drop("false").await.status(), 303);
+    let (_, detail) = to.get(&format!("/events/{event}")).await;
+    let mine = |detail: &Value| {
+        detail["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == me)
+            .unwrap()["dropped"]
+            .clone()
+    };
+    assert_eq!(mine(&detail), json!(false));
+
+    // Dropped again, then round 2 is paired: only an organiser brings them back.
+    assert_eq!(drop("true").await.status(), 303);
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    for table in round["tables"].as_array().unwrap() {
+        if table["player_b"].is_null() {
+            continue;
+        }
+        let game = table["game"].as_i64().unwrap();
+        to.post(
+            &format!("/events/{event}/games/{game}/result"),
+            json!({"a_strategy_vp": 3, "a_scheme_vp": 0, "b_strategy_vp": 1, "b_scheme_vp": 0}),
+        )
+        .await;
+    }
+    let (status, body) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(status, 201, "{body}");
+    let (_, page) = player.get_text(&format!("/events/{event}")).await;
+    assert!(!page.contains("Take my drop back"), "{page}");
+    let response = drop("false").await;
+    assert_eq!(response.status(), 303);
+    let (_, page) = player.get_text(&format!("/events/{event}")).await;
+    assert!(
+        page.contains("ask an organiser to bring you back"),
+        "{page}"
+    );
+    let (_, detail) = to.get(&format!("/events/{event}")).await;
+    assert_eq!(mine(&detail), json!(true));
+}
+
+/// An open league takes new players after it starts, and its pages speak
+/// of no check-in.
+async fn an_open_league_takes_players_while_it_runs(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("league-to@example.org", "TO", false)
+        .await;
+    let to = app.api_client("league-to@example.org").await;
+    let mut body = event_body("Open league");
+    body["format"] = json!("league");
+    body["league_mode"] = json!("open");
+    body["rounds_planned"] = json!(10);
+    let event = create_event(&to, body).await;
+    set_status(&to, event, "registration").await;
+    set_status(&to, event, "running").await;
+    let (_, late) = app.user("late@example.org", "Late Joiner").await;
+    let (_, page) = late.get_text(&format!("/events/{event}")).await;
+    assert!(!page.contains("The event has started"), "{page}");
+    let response = late
+        .post_form(&format!("/events/{event}/register"), &[])
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, page) = late.get_text(&format!("/events/{event}")).await;
+    assert!(
+        page.contains("You are <strong>registered</strong>."),
+        "{page}"
+    );
+    assert!(!page.contains("checked in"), "{page}");
 }

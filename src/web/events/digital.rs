@@ -145,7 +145,7 @@ async fn bring_crews(
             "Your crews are in. The game starts when your opponent's are.",
         ),
         Err(err @ (EventError::Invalid(_) | EventError::Conflict(_))) => {
-            redirect_with_flash(&state, &back, FlashLevel::Error, err.to_string())
+            redirect_with_flash(&state, &back, FlashLevel::Error, err.for_people())
         }
         Err(err) => return Err(err.into()),
     })

@@ -335,7 +335,7 @@ async fn decide(
         ),
         Ok(()) => redirect_with_flash(&state, &back, FlashLevel::Success, "Result confirmed."),
         Err(err @ (EventError::Conflict(_) | EventError::Invalid(_))) => {
-            redirect_with_flash(&state, &back, FlashLevel::Error, err.to_string())
+            redirect_with_flash(&state, &back, FlashLevel::Error, err.for_people())
         }
         Err(err) => return Err(err.into()),
     })

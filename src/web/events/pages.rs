@@ -263,6 +263,8 @@ struct ShowPage {
     absent: Vec<String>,
     /// Disputed results waiting for the staff: game id and which game.
     disputed: Vec<(i64, String)>,
+    /// The signed-in player dropped and may still take it back.
+    may_undo_drop: bool,
     pool: Option<(String, String)>,
     closed_reason: Option<String>,
     my_registration: Option<Registration>,
@@ -348,6 +350,10 @@ async fn show(
         .registration
         .clone()
         .filter(|r| r.status != registration::WITHDRAWN);
+    let current_round = data.rounds.last().map_or(0, |r| r.number);
+    let may_undo_drop = my_registration
+        .as_ref()
+        .is_some_and(|r| registration::may_take_back_drop(r, current_round));
     let registered = data
         .registrations
         .iter()
@@ -376,6 +382,7 @@ async fn show(
         invited,
         absent,
         disputed,
+        may_undo_drop,
         pool,
         my_registration,
         factions: registration::MALIFAUX_FACTIONS,
@@ -534,16 +541,17 @@ async fn confirm_page(
         .action
         .strip_prefix("remove-entry-")
         .and_then(|n| n.parse::<i64>().ok());
-    let (view, entry) = state
+    let (view, entry, mine) = state
         .with_db(move |conn| {
-            let view = events::load(conn, id, actor)?.0;
+            let (view, access) = events::load(conn, id, actor)?;
+            let mine = access.registration.map(|r| r.id);
             let entry = match entry_id {
                 Some(reg) => {
                     crate::db::events::find_registration(conn, reg)?.filter(|r| r.event_id == id)
                 }
                 None => None,
             };
-            Ok((view, entry))
+            Ok((view, entry, mine))
         })
         .await?;
     let action = query.action.as_str();
@@ -570,6 +578,18 @@ async fn confirm_page(
             vec![("status", "finished".to_owned())],
             "Finish the event",
         ),
+        "drop" => {
+            let Some(mine) = mine else {
+                return Err(AppError::NotFound);
+            };
+            (
+                "Drop from this event?",
+                "You will not be paired in later rounds; your results so far stay in the standings. Until the next round is paired you can take it back on the event page.",
+                format!("/events/{id}/players/{mine}/drop"),
+                vec![("value", "true".to_owned())],
+                "Drop from the event",
+            )
+        }
         "withdraw" => (
             "Withdraw from this event?",
             "Your place goes to the next player on the waitlist. You can register again while registration is open, at the back of the queue.",
@@ -654,7 +674,7 @@ async fn add_staff(
         ),
         Err(
             err @ (crate::events::EventError::Invalid(_) | crate::events::EventError::Conflict(_)),
-        ) => redirect_with_flash(&state, &event_path(id), FlashLevel::Error, err.to_string()),
+        ) => redirect_with_flash(&state, &event_path(id), FlashLevel::Error, err.for_people()),
         Err(err) => return Err(err.into()),
     })
 }

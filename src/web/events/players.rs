@@ -60,7 +60,7 @@ where
     Ok(match outcome {
         Ok(()) => redirect_with_flash(state, back, FlashLevel::Success, success),
         Err(err @ (EventError::Invalid(_) | EventError::Conflict(_))) => {
-            redirect_with_flash(state, back, FlashLevel::Error, err.to_string())
+            redirect_with_flash(state, back, FlashLevel::Error, err.for_people())
         }
         Err(err) => return Err(err.into()),
     })
@@ -101,7 +101,7 @@ async fn register(
             "The event is full: you are on the waitlist and will get a mail if a place comes free.",
         ),
         Err(err @ EventError::Conflict(_)) => {
-            redirect_with_flash(&state, &event_path(id), FlashLevel::Error, err.to_string())
+            redirect_with_flash(&state, &event_path(id), FlashLevel::Error, err.for_people())
         }
         Err(err) => return Err(err.into()),
     })
@@ -402,7 +402,7 @@ async fn check_in_present(
             &state,
             &players_path(id),
             FlashLevel::Error,
-            err.to_string(),
+            err.for_people(),
         ),
         Err(err) => return Err(err.into()),
     })

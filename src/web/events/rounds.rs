@@ -84,7 +84,7 @@ where
             | EventError::Conflict(_)
             | EventError::Pairing(_)
             | EventError::Setup(_)),
-        ) => redirect_with_flash(state, &back, FlashLevel::Error, err.to_string()),
+        ) => redirect_with_flash(state, &back, FlashLevel::Error, err.for_people()),
         Err(err) => return Err(err.into()),
     })
 }
