@@ -107,6 +107,12 @@ pub struct EventInput {
     pub league_max_games_vs_same: String,
     #[serde(deserialize_with = "lenient")]
     pub league_max_counted_games: String,
+    /// Tables at the venue (empty: as many as a round needs).
+    #[serde(deserialize_with = "lenient")]
+    pub tables: String,
+    /// The event's IANA time zone ("Europe/London"); empty is UTC.
+    #[serde(deserialize_with = "lenient")]
+    pub time_zone: String,
     /// Made when the form is shown (or chosen by an API client): a second
     /// submission with the same key answers with the event the first made.
     #[serde(deserialize_with = "lenient")]
@@ -140,9 +146,16 @@ impl EventInput {
 
     /// The form for an existing event.
     pub fn from_event(event: &Event, settings: &EventSettings, pool_slug: Option<&str>) -> Self {
+        use chrono::TimeZone;
+        let zone = settings.zone();
+        // Stored in UTC; the form shows the venue's clock.
         let datetime = |v: Option<NaiveDateTime>| {
-            v.map(|t| t.format("%Y-%m-%dT%H:%M").to_string())
-                .unwrap_or_default()
+            v.map(|t| {
+                zone.from_utc_datetime(&t)
+                    .format("%Y-%m-%dT%H:%M")
+                    .to_string()
+            })
+            .unwrap_or_default()
         };
         let mut input = Self {
             name: event.name.clone(),
@@ -206,6 +219,8 @@ impl EventInput {
             .max_counted_games
             .map(|v| v.to_string())
             .unwrap_or_default();
+        self.tables = settings.tables.map(|t| t.to_string()).unwrap_or_default();
+        self.time_zone = settings.time_zone.clone().unwrap_or_default();
     }
 
     /// The tiebreaker in slot `n` (1-based), for the form's selects.
@@ -295,19 +310,33 @@ impl Check {
         }
     }
 
+    /// A date and time on the venue's clock in `zone`, returned in UTC.
     fn optional_datetime(
         &mut self,
         field: &'static str,
         label: &str,
         raw: &str,
+        zone: chrono_tz::Tz,
     ) -> Option<Option<NaiveDateTime>> {
+        use chrono::TimeZone;
         let raw = raw.trim();
         if raw.is_empty() {
             return Some(None);
         }
         for format in ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"] {
             if let Ok(t) = NaiveDateTime::parse_from_str(raw, format) {
-                return Some(Some(t));
+                // In the hour skipped when clocks go forward there is no
+                // such time; in the hour repeated, the first one is meant.
+                return match zone.from_local_datetime(&t).earliest() {
+                    Some(local) => Some(Some(local.naive_utc())),
+                    None => {
+                        self.fail(
+                            field,
+                            format!("{label}: {raw} does not exist in {} (the clocks go forward then). Choose another time.", zone.name()),
+                        );
+                        None
+                    }
+                };
             }
         }
         self.fail(
@@ -422,15 +451,32 @@ impl EventInput {
         };
         let player_cap =
             c.optional_int("player_cap", "The player cap", &self.player_cap, 2, 10_000);
+        let time_zone = match self.time_zone.trim() {
+            "" => Some(None),
+            name => match name.parse::<chrono_tz::Tz>() {
+                Ok(zone) => Some(Some(zone)),
+                Err(_) => {
+                    c.fail(
+                        "time_zone",
+                        format!("{name:?} is not a time zone we know. Use a name like Europe/London or America/Chicago."),
+                    );
+                    None
+                }
+            },
+        };
+        let zone = time_zone.flatten().unwrap_or(chrono_tz::UTC);
+        let tables = c.optional_int("tables", "The number of tables", &self.tables, 1, 5_000);
         let opens = c.optional_datetime(
             "registration_opens_at",
             "Registration opening",
             &self.registration_opens_at,
+            zone,
         );
         let closes = c.optional_datetime(
             "registration_closes_at",
             "Registration closing",
             &self.registration_closes_at,
+            zone,
         );
         if let (Some(Some(o)), Some(Some(cl))) = (opens, closes)
             && cl <= o
@@ -579,6 +625,8 @@ impl EventInput {
                 max_games_vs_same: max_vs_same.map(|v| v as u32),
                 max_counted_games: max_counted.map(|v| v as u32),
             },
+            tables: tables.flatten().and_then(|t| u32::try_from(t).ok()),
+            time_zone: time_zone.flatten().map(|zone| zone.name().to_owned()),
         };
         let settings_json = serde_json::to_string(&settings)
             .map_err(|err| EventError::Corrupt(format!("settings could not be stored: {err}")))?;

@@ -188,9 +188,25 @@ pub struct EventSettings {
     pub avoid_same_club: bool,
     #[serde(default)]
     pub league: LeagueSettings,
+    /// Tables at the venue, if the organisers said: pairing warns when a
+    /// round needs more, and fixed tables must be among them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tables: Option<u32>,
+    /// The event's IANA time zone ("Europe/London"); times are entered and
+    /// shown in it. None means UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
 }
 
 impl EventSettings {
+    /// The event's time zone (UTC when none is set or it is unknown).
+    pub fn zone(&self) -> chrono_tz::Tz {
+        self.time_zone
+            .as_deref()
+            .and_then(|name| name.parse().ok())
+            .unwrap_or(chrono_tz::UTC)
+    }
+
     pub fn defaults_for(system: GameSystem) -> Self {
         let tiebreakers = if system == GameSystem::MageKnight {
             vec![
@@ -206,6 +222,8 @@ impl EventSettings {
             tiebreakers,
             avoid_same_club: false,
             league: LeagueSettings::default(),
+            tables: None,
+            time_zone: None,
         }
     }
 }
@@ -220,7 +238,43 @@ pub struct EventView {
     pub settings: EventSettings,
 }
 
+/// How dates and times read on every page: one format for each.
+pub const DATE_FORMAT: &str = "%a %-d %b %Y";
+pub const TIME_FORMAT: &str = "%H:%M";
+
 impl EventView {
+    /// A moment (stored in UTC) as the venue's clock shows it, with the
+    /// zone's abbreviation: "Sat 5 Dec 2026, 09:30 GMT".
+    pub fn local_time(&self, at: NaiveDateTime) -> String {
+        use chrono::TimeZone;
+        let local = self.settings.zone().from_utc_datetime(&at);
+        format!(
+            "{}, {} {}",
+            local.format(DATE_FORMAT),
+            local.format(TIME_FORMAT),
+            local.format("%Z")
+        )
+    }
+
+    /// Just the time of day, at the venue: "09:30".
+    pub fn local_clock(&self, at: NaiveDateTime) -> String {
+        use chrono::TimeZone;
+        self.settings
+            .zone()
+            .from_utc_datetime(&at)
+            .format(TIME_FORMAT)
+            .to_string()
+    }
+
+    /// The event's dates: "Sat 5 Dec 2026", or "Sat 5 Dec 2026 – Sun 6 Dec 2026".
+    pub fn dates(&self) -> String {
+        event_dates(self.event.starts_on, self.event.ends_on)
+    }
+
+    pub fn time_zone_name(&self) -> String {
+        self.settings.zone().name().to_owned()
+    }
+
     pub fn from_row(event: Event) -> Result<Self, EventError> {
         let status = EventStatus::parse(&event.status)
             .ok_or_else(|| EventError::Corrupt(format!("status {:?}", event.status)))?;
@@ -437,6 +491,19 @@ impl From<EventError> for crate::error::AppError {
             }
             other => AppError::internal(other),
         }
+    }
+}
+
+/// An event's dates in the one date format.
+pub fn event_dates(starts: chrono::NaiveDate, ends: chrono::NaiveDate) -> String {
+    if starts == ends {
+        starts.format(DATE_FORMAT).to_string()
+    } else {
+        format!(
+            "{} – {}",
+            starts.format(DATE_FORMAT),
+            ends.format(DATE_FORMAT)
+        )
     }
 }
 

@@ -34,18 +34,12 @@ pub fn registration_closed_reason(view: &EventView, now: chrono::NaiveDateTime) 
     if let Some(opens) = view.event.registration_opens_at
         && now < opens
     {
-        return Some(format!(
-            "Registration opens at {} UTC.",
-            opens.format("%Y-%m-%d %H:%M")
-        ));
+        return Some(format!("Registration opens {}.", view.local_time(opens)));
     }
     if let Some(closes) = view.event.registration_closes_at
         && now >= closes
     {
-        return Some(format!(
-            "Registration closed at {} UTC.",
-            closes.format("%Y-%m-%d %H:%M")
-        ));
+        return Some(format!("Registration closed {}.", view.local_time(closes)));
     }
     None
 }
@@ -614,16 +608,26 @@ pub fn update_entry(
     };
     let fixed_table = match update.fixed_table.trim() {
         "" => Some(None),
-        raw => match raw.parse::<i32>() {
-            Ok(v) if (1..=5_000).contains(&v) => Some(Some(v)),
-            _ => {
-                problems.push((
-                    "fixed_table",
-                    "A fixed table is a table number from 1.".into(),
-                ));
-                None
+        raw => {
+            let last = view
+                .settings
+                .tables
+                .map_or(5_000, |t| i32::try_from(t).unwrap_or(5_000));
+            match raw.parse::<i32>() {
+                Ok(v) if (1..=last).contains(&v) => Some(Some(v)),
+                _ => {
+                    let among = match view.settings.tables {
+                        Some(tables) => format!(" from 1 to {tables}, the tables at the venue"),
+                        None => " from 1".into(),
+                    };
+                    problems.push((
+                        "fixed_table",
+                        format!("A fixed table is a table number{among}."),
+                    ));
+                    None
+                }
             }
-        },
+        }
     };
     let (Some(name), Some(club), Some(initial_points), Some(fixed_table)) =
         (name, club, initial_points, fixed_table)

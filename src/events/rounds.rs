@@ -555,7 +555,8 @@ pub fn swap_players(
 }
 
 /// Warnings about a round's current pairings: rematches and same-club pairs.
-pub fn pairing_warnings(data: &EventData, round: &Round, avoid_same_club: bool) -> Vec<String> {
+pub fn pairing_warnings(view: &EventView, data: &EventData, round: &Round) -> Vec<String> {
+    let avoid_same_club = view.settings.avoid_same_club;
     let mut met: BTreeMap<(i64, i64), i32> = BTreeMap::new();
     for g in data.games.iter().filter(|g| g.round_id != Some(round.id)) {
         if let Some(b) = g.player_b {
@@ -579,6 +580,18 @@ pub fn pairing_warnings(data: &EventData, round: &Round, avoid_same_club: bool) 
         };
         if avoid_same_club && club(g.player_a).is_some() && club(g.player_a) == club(b) {
             warnings.push(format!("Same club: {na} and {nb}."));
+        }
+    }
+    if let Some(tables) = view.settings.tables {
+        let highest = data
+            .games_of_round(round.id)
+            .filter_map(|g| g.table_number)
+            .max()
+            .unwrap_or(0);
+        if u32::try_from(highest).unwrap_or(0) > tables {
+            warnings.push(format!(
+                "This round needs {highest} tables; the venue has {tables}. Raise the number of tables in the event's settings, or drop or pair players by hand."
+            ));
         }
     }
     warnings

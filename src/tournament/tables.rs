@@ -28,6 +28,15 @@ pub fn assign_tables(
     }
     let sat_at =
         |player: PlayerId, table: u32| used_before.get(&player).is_some_and(|t| t.contains(&table));
+    // Tables in use: one per pair, and as far as any fixed table reaches.
+    // A pair moved to avoid a repeat stays within them, so numbers never
+    // run past the tables in use nor leave one empty between.
+    let in_use = taken
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(u32::try_from(pairs.len()).unwrap_or(u32::MAX));
     let mut next_candidate = 1u32;
     for (i, &(a, b)) in pairs.iter().enumerate() {
         if assigned[i].is_some() {
@@ -36,7 +45,7 @@ pub fn assign_tables(
         while taken.contains(&next_candidate) {
             next_candidate += 1;
         }
-        let free: Vec<u32> = (next_candidate..)
+        let free: Vec<u32> = (next_candidate..=in_use)
             .filter(|t| !taken.contains(t))
             .take(REPEAT_LOOKAHEAD + 1)
             .collect();
@@ -78,5 +87,46 @@ mod tests {
         assert_ne!(table_of_1, 1, "player 1 already played at table 1");
         let tables: BTreeSet<u32> = moved.iter().map(|t| t.0).collect();
         assert_eq!(tables.len(), 4);
+    }
+
+    proptest::proptest! {
+        /// Whatever the fixed tables and past tables: every pair gets its
+        /// own table, a fixed table is kept, and the numbers are exactly
+        /// 1 to the tables in use (one per pair, or as far as a fixed
+        /// table reaches), none skipped.
+        #[test]
+        fn tables_are_distinct_kept_and_never_skip_a_number(
+            n in 1usize..40,
+            fixed_seed in proptest::collection::vec((0u32..80, 1u32..50), 0..6),
+            used_seed in proptest::collection::vec((0u32..80, 1u32..50), 0..60),
+        ) {
+            let pairs: Vec<(PlayerId, PlayerId)> =
+                (0..n).map(|i| (2 * i as PlayerId, 2 * i as PlayerId + 1)).collect();
+            let players = 2 * n as PlayerId;
+            let fixed: BTreeMap<PlayerId, u32> = fixed_seed
+                .into_iter()
+                .filter(|(p, _)| PlayerId::from(*p) < players)
+                .map(|(p, t)| (PlayerId::from(p), t))
+                .collect();
+            let mut used: BTreeMap<PlayerId, BTreeSet<u32>> = BTreeMap::new();
+            for (p, t) in used_seed {
+                used.entry(PlayerId::from(p) % players).or_default().insert(t);
+            }
+            let assigned = assign_tables(&pairs, &fixed, &used);
+            proptest::prop_assert_eq!(assigned.len(), n);
+            let tables: BTreeSet<u32> = assigned.iter().map(|t| t.0).collect();
+            proptest::prop_assert_eq!(tables.len(), n, "one table per pair");
+            let max_fixed = assigned
+                .iter()
+                .filter(|(t, a, b)| fixed.get(a) == Some(t) || fixed.get(b) == Some(t))
+                .map(|t| t.0)
+                .max()
+                .unwrap_or(0);
+            let in_use = max_fixed.max(n as u32);
+            proptest::prop_assert!(tables.iter().all(|t| (1..=in_use).contains(t)), "{:?}", tables);
+            if max_fixed <= n as u32 {
+                proptest::prop_assert_eq!(tables, (1..=n as u32).collect::<BTreeSet<_>>());
+            }
+        }
     }
 }

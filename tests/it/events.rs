@@ -33,6 +33,7 @@ both_backends!(
     a_dispute_is_shown_side_by_side_flagged_and_mailed,
     a_player_drops_after_asking_and_may_come_back_until_the_next_round,
     an_open_league_takes_players_while_it_runs,
+    times_are_the_venues_and_tables_the_venues,
 );
 
 pub(crate) fn event_body(name: &str) -> Value {
@@ -2377,4 +2378,66 @@ async fn an_open_league_takes_players_while_it_runs(backend: Backend) {
         "{page}"
     );
     assert!(!page.contains("checked in"), "{page}");
+}
+
+/// An event keeps its time zone: registration times are typed and shown
+/// on the venue's clock (stored in UTC), an unknown zone is refused by
+/// name, and the venue's tables bound the fixed tables.
+async fn times_are_the_venues_and_tables_the_venues(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("tz-to@example.org", "Zoe").await;
+    let to_api = app.api_client("tz-to@example.org").await;
+    let mut body = event_body("Chicago open");
+    body["time_zone"] = json!("Mars/Olympus");
+    let (status, refusal) = to_api.post("/events", body.clone()).await;
+    assert_eq!(status, 400);
+    assert!(refusal.to_string().contains("Mars/Olympus"), "{refusal}");
+
+    body["time_zone"] = json!("America/Chicago");
+    body["tables"] = json!(2);
+    body["registration_opens_at"] = json!("2036-12-01T09:00");
+    let event = create_event(&to_api, body).await;
+    set_status(&to_api, event, "registration").await;
+    let (_, html) = to.get_text(&format!("/events/{event}")).await;
+    // 09:00 in Chicago in December is 15:00 UTC; the page says 09:00 CST.
+    assert!(
+        html.contains("Registration opens Mon 1 Dec 2036, 09:00 CST."),
+        "{html}"
+    );
+    assert!(html.contains("Sat 5 Dec 2026"), "one date format: {html}");
+    let stored = app
+        .with_conn(move |conn| {
+            soulstone::db::events::find_event(conn, event)
+                .unwrap()
+                .unwrap()
+                .registration_opens_at
+        })
+        .await;
+    assert_eq!(
+        stored.map(|t| t.format("%H:%M").to_string()).as_deref(),
+        Some("15:00")
+    );
+    let (_, form) = to.get_text(&format!("/events/{event}/edit")).await;
+    assert!(form.contains("value=\"2036-12-01T09:00\""), "{form}");
+
+    let (status, entry) = to_api
+        .post(
+            &format!("/events/{event}/players"),
+            json!({"name": "Wheel Chair"}),
+        )
+        .await;
+    assert_eq!(status, 201);
+    let id = entry["id"].as_i64().unwrap();
+    let response = to
+        .post_form(
+            &format!("/events/{event}/players/{id}/edit"),
+            &[("display_name", "Wheel Chair"), ("fixed_table", "3")],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, page) = to.get_text(&format!("/events/{event}/players")).await;
+    assert!(
+        page.contains("from 1 to 2, the tables at the venue"),
+        "{page}"
+    );
 }

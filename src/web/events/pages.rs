@@ -53,15 +53,7 @@ pub struct EventCard {
 
 impl EventCard {
     fn of(event: &Event) -> Self {
-        let dates = if event.starts_on == event.ends_on {
-            event.starts_on.format("%a %-d %b %Y").to_string()
-        } else {
-            format!(
-                "{} – {}",
-                event.starts_on.format("%-d %b"),
-                event.ends_on.format("%-d %b %Y")
-            )
-        };
+        let dates = crate::events::event_dates(event.starts_on, event.ends_on);
         Self {
             id: event.id,
             name: event.name.clone(),

@@ -314,7 +314,7 @@ async fn round_page(
         .games_of_round(round.id)
         .map(|g| TableRow::of(&data, &round, g))
         .collect();
-    let warnings = rounds::pairing_warnings(&data, &round, view.settings.avoid_same_club);
+    let warnings = rounds::pairing_warnings(&view, &data, &round);
     let mut players: Vec<(i64, String)> = tables
         .iter()
         .flat_map(|t| std::iter::once(t.game.player_a).chain(t.game.player_b))
