@@ -801,6 +801,40 @@ pub fn set_lists_published(
 }
 
 /// Whether this viewer may see other players' factions and lists.
+/// What a player declared for the event: faction, and the leader named in
+/// their crew list (a "Leader:" line), for pairings, standings and exports
+/// once lists are published.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Declared {
+    pub faction: Option<String>,
+    pub leader: Option<String>,
+}
+
+impl Declared {
+    pub fn of(registration: &Registration) -> Self {
+        let leader = registration.army_list.as_deref().and_then(|list| {
+            list.lines().find_map(|line| {
+                let (key, value) = line.split_once(':')?;
+                (key.trim().eq_ignore_ascii_case("leader") && !value.trim().is_empty())
+                    .then(|| value.trim().to_owned())
+            })
+        });
+        Self {
+            faction: registration.faction.clone(),
+            leader,
+        }
+    }
+
+    /// "Guild · Lady Justice", or None when nothing was declared.
+    pub fn label(&self) -> Option<String> {
+        let parts: Vec<&str> = [self.faction.as_deref(), self.leader.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" · "))
+    }
+}
+
 pub fn can_see_lists(view: &EventView, access: &Access) -> bool {
     view.event.lists_published || access.is_staff() || access.role == Role::Admin
 }

@@ -61,10 +61,31 @@ fn csv_field(value: &str) -> String {
     format!("\"{}\"", safe.replace('"', "\"\""))
 }
 
+/// Every player's declaration, if the event has published its lists.
+pub fn published_declarations(
+    view: &EventView,
+    data: &EventData,
+) -> BTreeMap<i64, super::registration::Declared> {
+    if !view.event.lists_published {
+        return BTreeMap::new();
+    }
+    data.registrations
+        .iter()
+        .map(|r| (r.id, super::registration::Declared::of(r)))
+        .collect()
+}
+
 /// Standings as CSV, one row per player, the event's tiebreakers as columns.
-pub fn standings_csv(view: &EventView, rows: &[StandingRow]) -> String {
+///
+/// `declared` holds each player's faction and leader once lists are
+/// published (empty before: the columns stay blank).
+pub fn standings_csv(
+    view: &EventView,
+    rows: &[StandingRow],
+    declared: &BTreeMap<i64, super::registration::Declared>,
+) -> String {
     let mut out = String::from(
-        "rank,player_id,player,club,points,played,wins,draws,losses,byes,scored,conceded,difference",
+        "rank,player_id,player,club,faction,leader,points,played,wins,draws,losses,byes,scored,conceded,difference",
     );
     for t in &view.settings.tiebreakers {
         let _ = write!(out, ",{}", t.code());
@@ -73,11 +94,23 @@ pub fn standings_csv(view: &EventView, rows: &[StandingRow]) -> String {
     for r in rows {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             r.rank,
             r.player,
             csv_field(&r.name),
             csv_field(r.club.as_deref().unwrap_or("")),
+            csv_field(
+                declared
+                    .get(&r.player)
+                    .and_then(|d| d.faction.as_deref())
+                    .unwrap_or("")
+            ),
+            csv_field(
+                declared
+                    .get(&r.player)
+                    .and_then(|d| d.leader.as_deref())
+                    .unwrap_or("")
+            ),
             r.points,
             r.played,
             r.wins,

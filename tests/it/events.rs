@@ -1512,6 +1512,64 @@ async fn crew_lists_are_read_and_their_hiring_shown(backend: Backend) {
     let (_, html) = page.get_text(&format!("/events/{event}/players")).await;
     assert!(html.contains("does not hire legally"), "{html}");
     assert!(html.contains("Iron Deputy: loyal"), "{html}");
+
+    // Once the lists are published, faction and leader show beside the
+    // player in the pairings and standings, and in the standings export.
+    let leader = starter
+        .lines()
+        .find_map(|l| l.strip_prefix("Leader:"))
+        .unwrap()
+        .trim()
+        .to_owned();
+    let (status, walk_in) = to
+        .post(
+            &format!("/events/{event}/players"),
+            json!({"name": "Other"}),
+        )
+        .await;
+    assert_eq!(status, 201);
+    for id in [registration, walk_in["id"].as_i64().unwrap()] {
+        to.post(
+            &format!("/events/{event}/players/{id}/check-in"),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    set_status(&to, event, "running").await;
+    let (_, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let game = round["tables"][0]["game"].as_i64().unwrap();
+    to.post(
+        &format!("/events/{event}/games/{game}/result"),
+        json!({"a_strategy_vp": 3, "a_scheme_vp": 1, "b_strategy_vp": 1, "b_scheme_vp": 1}),
+    )
+    .await;
+    let label = format!("Guild · {leader}");
+    let (_, html) = app
+        .new_client()
+        .get_text(&format!("/events/{event}/rounds/1"))
+        .await;
+    assert!(!html.contains(&label), "hidden before publishing: {html}");
+    let response = page
+        .post_form(&format!("/events/{event}/lists"), &[("published", "true")])
+        .await;
+    assert_eq!(response.status(), 303);
+    let visitor = app.new_client();
+    let (_, html) = visitor.get_text(&format!("/events/{event}/rounds/1")).await;
+    assert!(html.contains(&label), "{label} in {html}");
+    let (_, html) = visitor
+        .get_text(&format!("/events/{event}/standings"))
+        .await;
+    assert!(html.contains(&label), "{label} in {html}");
+    let (_, csv) = visitor
+        .get_text(&format!("/events/{event}/standings.csv"))
+        .await;
+    assert!(
+        csv.starts_with("rank,player_id,player,club,faction,leader,"),
+        "{csv}"
+    );
+    assert!(csv.contains(&format!(",\"Guild\",\"{leader}\",")), "{csv}");
 }
 
 /// Adding staff never tells the organiser whether an address has an

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use super::{actor_of, ctx_of, event_path, service_ctx};
 use crate::db::events::{GameRow, Round};
 use crate::error::AppError;
+use crate::events::registration::Declared;
 use crate::events::rounds::{self, EventData, StoredPairing, score_of};
 use crate::events::{self, Access, EventError, EventView};
 use crate::setup::{Seat, SeatNames};
@@ -166,6 +167,9 @@ pub struct TableRow {
     pub setup_line: String,
     /// Who attacks at this table, where that is known.
     pub attacker: Option<Seat>,
+    /// Each player's faction and leader, once lists may be seen.
+    pub a_declared: Option<String>,
+    pub b_declared: Option<String>,
 }
 
 impl TableRow {
@@ -177,7 +181,7 @@ impl TableRow {
         self.attacker == Some(Seat::B)
     }
 
-    fn of(data: &EventData, round: &Round, game: &GameRow) -> Self {
+    fn of(data: &EventData, round: &Round, game: &GameRow, show_lists: bool) -> Self {
         let score = match score_of(game) {
             Some(GameScore::Malifaux { a_vp, b_vp }) => format!("{a_vp} – {b_vp}"),
             Some(GameScore::MageKnight {
@@ -197,6 +201,11 @@ impl TableRow {
             .player_b
             .and_then(|_| rounds::TableSetup::of(round, game));
         let attacker = table_setup.as_ref().and_then(rounds::TableSetup::attacker);
+        let declared = |id: i64| {
+            data.registration(id)
+                .filter(|_| show_lists)
+                .and_then(|r| Declared::of(r).label())
+        };
         Self {
             table: game
                 .table_number
@@ -211,6 +220,8 @@ impl TableRow {
                 .map(|t| rounds::setup_summary(t, &names))
                 .unwrap_or_default(),
             attacker,
+            a_declared: declared(game.player_a),
+            b_declared: game.player_b.and_then(declared),
             a,
             b,
             score,
@@ -310,9 +321,10 @@ async fn round_page(
     let (id, number) = path.into_inner();
     let (view, access, round, data) =
         load_round(&state, id, number, actor_of(user.0.as_deref())).await?;
+    let show_lists = crate::events::registration::can_see_lists(&view, &access);
     let tables: Vec<TableRow> = data
         .games_of_round(round.id)
-        .map(|g| TableRow::of(&data, &round, g))
+        .map(|g| TableRow::of(&data, &round, g, show_lists))
         .collect();
     let warnings = rounds::pairing_warnings(&view, &data, &round);
     let mut players: Vec<(i64, String)> = tables
@@ -573,7 +585,7 @@ async fn projector(
         load_round(&state, id, number, actor_of(user.0.as_deref())).await?;
     let tables: Vec<TableRow> = data
         .games_of_round(round.id)
-        .map(|g| TableRow::of(&data, &round, g))
+        .map(|g| TableRow::of(&data, &round, g, view.event.lists_published))
         .collect();
     let mut seats = Vec::with_capacity(tables.len() * 2);
     for t in &tables {
@@ -644,7 +656,7 @@ async fn sheets(
     let tables = data
         .games_of_round(round.id)
         .filter(|g| g.player_b.is_some())
-        .map(|g| TableRow::of(&data, &round, g))
+        .map(|g| TableRow::of(&data, &round, g, true))
         .collect();
     let (strategy_max, scheme_max) = crate::events::results::vp_limits(view.system);
     render_page(

@@ -9,8 +9,11 @@ use askama::Template;
 use super::actor_of;
 use crate::error::AppError;
 use crate::events::cache::StandingsKey;
+use crate::events::registration::Declared;
 use crate::events::rounds::EventData;
-use crate::events::standings::{compute, results, results_csv, standings_csv};
+use crate::events::standings::{
+    compute, published_declarations, results, results_csv, standings_csv,
+};
 use crate::events::{self, EventView};
 use crate::tournament::standings::StandingRow;
 use crate::web::AppState;
@@ -48,17 +51,26 @@ async fn load_standings(
     state: &web::Data<AppState>,
     id: i64,
     user: &MaybeUser,
-) -> Result<(EventView, StandingsKey, Arc<Vec<StandingRow>>), AppError> {
+) -> Result<(EventView, StandingsKey, Arc<Vec<StandingRow>>, Declarations), AppError> {
     let actor = actor_of(user.0.as_deref());
     let cache = Arc::clone(&state.event_data);
     state
         .with_db(move |conn| {
             let (view, _) = events::load(conn, id, actor)?;
             let (key, rows) = cache.keyed_standings(conn, &view)?;
-            Ok((view, key, rows))
+            let declared = if view.event.lists_published {
+                let data = cache.load(conn, &view)?;
+                published_declarations(&view, &data)
+            } else {
+                Declarations::new()
+            };
+            Ok((view, key, rows, declared))
         })
         .await
 }
+
+/// Each player's published faction and leader, by registration.
+type Declarations = std::collections::BTreeMap<i64, Declared>;
 
 /// The standings table: the same for every visitor, so rendered once per
 /// cache key rather than per request.
@@ -67,17 +79,26 @@ async fn load_standings(
 struct StandingsTable<'a> {
     rows: &'a [StandingRow],
     headers: Vec<&'static str>,
+    declared: &'a Declarations,
 }
 
 impl<'a> StandingsTable<'a> {
-    fn new(view: &EventView, rows: &'a [StandingRow]) -> Self {
+    fn new(view: &EventView, rows: &'a [StandingRow], declared: &'a Declarations) -> Self {
         let headers = view
             .settings
             .tiebreakers
             .iter()
             .map(|t| t.short_label())
             .collect();
-        Self { rows, headers }
+        Self {
+            rows,
+            headers,
+            declared,
+        }
+    }
+
+    fn declared_of(&self, player: &i64) -> Option<String> {
+        self.declared.get(player).and_then(Declared::label)
     }
 }
 
@@ -97,7 +118,8 @@ pub fn standings_page_html(
     data: &EventData,
 ) -> Result<String, AppError> {
     let rows = compute(&view, data);
-    let table = Arc::new(StandingsTable::new(&view, &rows).render()?);
+    let declared = published_declarations(&view, data);
+    let table = Arc::new(StandingsTable::new(&view, &rows, &declared).render()?);
     Ok(StandingsPage {
         ctx: ctx.clone(),
         view,
@@ -127,9 +149,9 @@ async fn standings_page(
             return Ok(page_cache::html_response(body, tag));
         }
     }
-    let (view, key, rows) = load_standings(&state, id, &user).await?;
+    let (view, key, rows, declared) = load_standings(&state, id, &user).await?;
     let table = state.event_data.standings_html(view.id(), key, || {
-        StandingsTable::new(&view, &rows).render()
+        StandingsTable::new(&view, &rows, &declared).render()
     })?;
     // Visitors who are not signed in see no form here: one copy for all.
     let page = StandingsPage {
@@ -167,11 +189,11 @@ async fn standings_csv_export(
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let (view, _, rows) = load_standings(&state, id, &user).await?;
+    let (view, _, rows, declared) = load_standings(&state, id, &user).await?;
     Ok(download(
         "text/csv; charset=utf-8",
         format!("event-{id}-standings.csv"),
-        standings_csv(&view, &rows),
+        standings_csv(&view, &rows, &declared),
     ))
 }
 
@@ -181,7 +203,7 @@ async fn standings_json_export(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let (_, _, rows) = load_standings(&state, path.into_inner(), &user).await?;
+    let (_, _, rows, _) = load_standings(&state, path.into_inner(), &user).await?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
