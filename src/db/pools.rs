@@ -5,7 +5,7 @@ use super::WriteTransaction;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::schema::{events, pools};
+use super::schema::{events, pool_revisions, pools};
 use super::{DbConnection, DbError};
 use crate::setup::pool::Pool;
 
@@ -21,9 +21,16 @@ pub struct PoolRow {
     pub owner_account_id: Option<i64>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// Featured by a site admin: a candidate for the public default.
+    pub featured: bool,
 }
 
 impl PoolRow {
+    /// The revision of the current definition: a content hash.
+    pub fn revision(&self) -> String {
+        crate::setup::pool::revision_of(&self.definition)
+    }
+
     /// The stored definition, validated again (it was valid when stored).
     pub fn pool(&self) -> Result<Pool, DbError> {
         Pool::parse_json(&self.definition).map_err(|err| {
@@ -207,4 +214,89 @@ pub fn running_events_using(conn: &mut DbConnection, pool_id: i64) -> Result<Vec
         .filter(events::status.eq("running"))
         .select(events::name)
         .load(conn)?)
+}
+
+/// Keeps the pool's current definition among its revisions (once): called
+/// whenever a definition is stored or a setup is flipped with it.
+pub fn keep_revision(
+    conn: &mut DbConnection,
+    row: &PoolRow,
+    now: NaiveDateTime,
+) -> Result<String, DbError> {
+    let revision = row.revision();
+    let known: i64 = pool_revisions::table
+        .filter(pool_revisions::pool_id.eq(row.id))
+        .filter(pool_revisions::revision.eq(&revision))
+        .count()
+        .get_result(conn)?;
+    if known == 0 {
+        let inserted = conn.write_transaction(|conn| {
+            diesel::insert_into(pool_revisions::table)
+                .values((
+                    pool_revisions::pool_id.eq(row.id),
+                    pool_revisions::revision.eq(&revision),
+                    pool_revisions::definition.eq(&row.definition),
+                    pool_revisions::created_at.eq(now),
+                ))
+                .execute(conn)
+        });
+        match inserted.map_err(DbError::from) {
+            Ok(_) => {}
+            // Kept at the same moment by another request: the same row.
+            Err(err) if err.is_unique_violation() => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(revision)
+}
+
+/// A pool as it was at `revision`, if that revision was kept.
+pub fn at_revision(
+    conn: &mut DbConnection,
+    row: &PoolRow,
+    revision: &str,
+) -> Result<Option<Pool>, DbError> {
+    if row.revision() == revision {
+        return row.pool().map(Some);
+    }
+    let definition: Option<String> = pool_revisions::table
+        .filter(pool_revisions::pool_id.eq(row.id))
+        .filter(pool_revisions::revision.eq(revision))
+        .select(pool_revisions::definition)
+        .first(conn)
+        .optional()?;
+    definition
+        .map(|d| {
+            Pool::parse_json(&d).map_err(|err| {
+                DbError::Migration(format!(
+                    "stored revision {revision} of {} is invalid: {err}",
+                    row.slug
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// Features a pool (or stops featuring it): a site admin's choice.
+pub fn set_featured(conn: &mut DbConnection, id: i64, featured: bool) -> Result<(), DbError> {
+    diesel::update(pools::table.find(id))
+        .set(pools::featured.eq(featured))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The public default for an edition: the newest pool an admin featured,
+/// else the newest shipped one; never a pool only its owner vouches for.
+pub fn public_default(conn: &mut DbConnection, edition: &str) -> Result<Option<PoolRow>, DbError> {
+    Ok(pools::table
+        .filter(pools::edition.eq(edition))
+        .filter(pools::featured.eq(true).or(pools::shipped.eq(true)))
+        .order((
+            pools::featured.desc(),
+            pools::updated_at.desc(),
+            pools::id.desc(),
+        ))
+        .select(PoolRow::as_select())
+        .first(conn)
+        .optional()?)
 }

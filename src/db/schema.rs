@@ -98,6 +98,17 @@ diesel::table! {
         owner_account_id -> Nullable<BigInt>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        featured -> Bool,
+    }
+}
+
+diesel::table! {
+    pool_revisions (id) {
+        id -> BigInt,
+        pool_id -> BigInt,
+        revision -> Text,
+        definition -> Text,
+        created_at -> Timestamp,
     }
 }
 
@@ -330,12 +341,14 @@ diesel::joinable!(games -> rounds (round_id));
 diesel::joinable!(event_staff -> events (event_id));
 diesel::joinable!(staff_invitations -> events (event_id));
 diesel::joinable!(events -> pools (pool_id));
+diesel::joinable!(pool_revisions -> pools (pool_id));
 diesel::joinable!(account_sessions -> accounts (account_id));
 diesel::joinable!(hosted_game_facts -> hosted_games (game_id));
 diesel::joinable!(hosted_game_snapshots -> hosted_games (game_id));
 diesel::joinable!(hosted_game_commands -> hosted_games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     account_sessions,
+    pool_revisions,
     form_submissions,
     staff_invitations,
     accounts,

@@ -778,12 +778,8 @@ pub fn scenario_summary(setup: &Setup, names: &SeatNames) -> String {
         SetupResult::Malifaux(m) => format!(
             "{} · {} · schemes: {}",
             m.strategy.name,
-            m.deployment.name(),
-            m.scheme_pool
-                .iter()
-                .map(|s| s.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            m.deployment_name(),
+            m.scheme_names()
         ),
         SetupResult::FirstEdition(f) => format!(
             "{} · {}",

@@ -172,12 +172,41 @@ pub struct SchemeChoice {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MalifauxSetup {
     pub attacker: Seat,
-    pub attacker_card: Card,
-    pub defender_card: Card,
+    /// The cards flipped for attacker and defender (none for a scenario the
+    /// organisers announced instead of flipping).
+    pub attacker_card: Option<Card>,
+    pub defender_card: Option<Card>,
     pub strategy: NamedStrategy,
     pub deployment_suit: Suit,
-    pub deployment: DeploymentKind,
+    /// None when no pool says which deployment the suit means (a 4th
+    /// edition flip before the season is imported).
+    pub deployment: Option<DeploymentKind>,
+    /// Empty when no pool holds the season's schemes.
     pub scheme_pool: Vec<SchemeChoice>,
+}
+
+impl MalifauxSetup {
+    /// The deployment's name, or which one of the season's it is when no
+    /// pool says what the suit means.
+    pub fn deployment_name(&self) -> String {
+        match self.deployment {
+            Some(kind) => kind.name().to_owned(),
+            None => format!("the season's {} deployment", self.deployment_suit),
+        }
+    }
+
+    /// The scheme pool in one line, or what to do without the season's
+    /// scheme cards.
+    pub fn scheme_names(&self) -> String {
+        if self.scheme_pool.is_empty() {
+            return "the attacker deals three of the season's scheme cards".into();
+        }
+        self.scheme_pool
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -277,6 +306,10 @@ pub enum SetupResult {
 pub struct PoolRef {
     pub id: String,
     pub name: String,
+    /// The pool's content hash when flipped: a permalink naming it
+    /// reproduces the setup after the pool is edited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
 }
 
 /// A generated setup with everything needed to check it.
@@ -291,6 +324,10 @@ pub struct Setup {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rolls: Vec<DiceRoll>,
     pub result: SetupResult,
+    /// Entered by the organisers as announced, not flipped: nothing to
+    /// reproduce from the seed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub announced: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -305,6 +342,10 @@ pub enum SetupError {
     },
     #[error("the pool {pool} has no {what}")]
     IncompletePool { pool: String, what: String },
+    #[error("the pool {pool} has no {what}")]
+    NotInPool { pool: String, what: String },
+    #[error("a scheme pool here has {wanted} different schemes, not {given}")]
+    SchemeCount { wanted: usize, given: usize },
     /// Only reachable with a corrupted deck: 54 cards always suffice.
     #[error("a fate deck ran out of cards while generating the setup")]
     DeckExhausted,
@@ -324,6 +365,10 @@ pub struct SetupRequest<'a> {
 pub fn generate(request: SetupRequest<'_>) -> Result<Setup, SetupError> {
     let pool = match (request.system.uses_pools(), request.pool) {
         (false, _) => None,
+        // 4th edition's strategies and schemes change each season: without
+        // the season's pool the flips still give attacker, defender and
+        // the strategy's and deployment's suits.
+        (true, None) if request.system == GameSystem::Malifaux4 => None,
         (true, None) => {
             return Err(SetupError::PoolRequired {
                 system: request.system,
@@ -344,6 +389,7 @@ pub fn generate(request: SetupRequest<'_>) -> Result<Setup, SetupError> {
         (GameSystem::Malifaux4 | GameSystem::Malifaux3, Some(pool)) => {
             SetupResult::Malifaux(malifaux(&mut flipper, pool, request.system, request.seed)?)
         }
+        (GameSystem::Malifaux4, None) => SetupResult::Malifaux(suits_only(&mut flipper)?),
         (GameSystem::Malifaux1, Some(pool)) => {
             SetupResult::FirstEdition(first_edition(&mut flipper, pool, request.encounter_size)?)
         }
@@ -359,10 +405,110 @@ pub fn generate(request: SetupRequest<'_>) -> Result<Setup, SetupError> {
         pool: pool.map(|p| PoolRef {
             id: p.id().to_owned(),
             name: p.name().to_owned(),
+            revision: Some(p.revision()),
         }),
         flips: flipper.flips,
         rolls,
         result,
+        announced: false,
+    })
+}
+
+/// What the organisers announce for a round instead of flipping: a
+/// strategy, deployment and scheme pool, each checked against the pool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Announcement<'a> {
+    pub strategy: &'a str,
+    /// The deployment's code ("flank") or name ("Flank Deployment").
+    pub deployment: &'a str,
+    pub schemes: &'a [String],
+}
+
+/// A scenario the organisers announced: the pool's strategy, deployment
+/// and schemes of their choosing, recorded as entered (no flips).
+pub fn announce(
+    system: GameSystem,
+    pool: &Pool,
+    announcement: &Announcement<'_>,
+) -> Result<Setup, SetupError> {
+    let wrong = |what: String| SetupError::NotInPool {
+        pool: pool.id().to_owned(),
+        what,
+    };
+    if pool.edition() != system {
+        return Err(SetupError::WrongEdition {
+            pool: pool.id().to_owned(),
+            pool_system: pool.edition(),
+            system,
+        });
+    }
+    let strategy = pool
+        .strategies()
+        .iter()
+        .find(|s| s.name == announcement.strategy)
+        .ok_or_else(|| wrong(format!("strategy {:?}", announcement.strategy)))?;
+    let (deployment_suit, deployment) = pool
+        .deployments()
+        .iter()
+        .find(|(_, kind)| {
+            kind.code() == announcement.deployment || kind.name() == announcement.deployment
+        })
+        .map(|(suit, kind)| (*suit, *kind))
+        .ok_or_else(|| wrong(format!("deployment {:?}", announcement.deployment)))?;
+    let wanted = if system == GameSystem::Malifaux4 {
+        M4E_SCHEME_POOL_SIZE
+    } else {
+        M3E_SCHEME_POOL_SIZE
+    };
+    let mut scheme_pool = Vec::with_capacity(wanted);
+    for name in announcement.schemes {
+        let scheme = pool
+            .schemes()
+            .iter()
+            .find(|s| &s.name == name)
+            .ok_or_else(|| wrong(format!("scheme {name:?}")))?;
+        if scheme_pool
+            .iter()
+            .any(|c: &SchemeChoice| c.name == scheme.name)
+        {
+            continue;
+        }
+        scheme_pool.push(SchemeChoice {
+            value: scheme.value,
+            name: scheme.name.clone(),
+        });
+    }
+    if scheme_pool.len() != wanted {
+        return Err(SetupError::SchemeCount {
+            wanted,
+            given: scheme_pool.len(),
+        });
+    }
+    Ok(Setup {
+        system,
+        seed: 0,
+        algorithm: "announced".into(),
+        pool: Some(PoolRef {
+            id: pool.id().to_owned(),
+            name: pool.name().to_owned(),
+            revision: Some(pool.revision()),
+        }),
+        flips: Vec::new(),
+        rolls: Vec::new(),
+        result: SetupResult::Malifaux(MalifauxSetup {
+            attacker: Seat::A,
+            attacker_card: None,
+            defender_card: None,
+            strategy: NamedStrategy {
+                suit: strategy.suit,
+                name: strategy.name.clone(),
+                markers: strategy.markers.clone(),
+            },
+            deployment_suit,
+            deployment: Some(deployment),
+            scheme_pool,
+        }),
+        announced: true,
     })
 }
 
@@ -486,16 +632,38 @@ fn malifaux(
     };
     Ok(MalifauxSetup {
         attacker,
-        attacker_card,
-        defender_card,
+        attacker_card: Some(attacker_card),
+        defender_card: Some(defender_card),
         strategy: NamedStrategy {
             suit: strategy_suit,
             name: strategy.name.clone(),
             markers: strategy.markers.clone(),
         },
         deployment_suit,
-        deployment,
+        deployment: Some(deployment),
         scheme_pool,
+    })
+}
+
+/// A 4th edition flip without the season's pool: attacker and defender,
+/// and the suits that pick the season's strategy and deployment.
+fn suits_only(flipper: &mut Flipper) -> Result<MalifauxSetup, SetupError> {
+    let (attacker, attacker_card, defender_card) =
+        flipper.attacker_defender(FlipPurpose::AttackerDefender, false)?;
+    let suit_of = |card: Card| card.suit().ok_or(SetupError::DeckExhausted);
+    let strategy_suit = suit_of(attacker_card)?;
+    Ok(MalifauxSetup {
+        attacker,
+        attacker_card: Some(attacker_card),
+        defender_card: Some(defender_card),
+        strategy: NamedStrategy {
+            suit: strategy_suit,
+            name: format!("the season's {strategy_suit} strategy"),
+            markers: Vec::new(),
+        },
+        deployment_suit: suit_of(defender_card)?,
+        deployment: None,
+        scheme_pool: Vec::new(),
     })
 }
 

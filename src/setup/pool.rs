@@ -93,11 +93,20 @@ impl DeploymentKind {
     }
 }
 
-/// The default deployment for each suit (editable per pool).
+/// A stored pool definition's revision (see [`Pool::revision`]).
+pub fn revision_of(definition: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(definition.as_bytes()))[..12].to_owned()
+}
+
+/// The default deployment for each suit (editable per pool): the 3rd
+/// edition rulebook's, as its garbled suit glyphs read (the reasoning is in
+/// `content/pools/m3e-core.toml`; Wedge takes Rams only because the others
+/// leave it).
 pub fn default_deployments() -> BTreeMap<Suit, DeploymentKind> {
     BTreeMap::from([
-        (Suit::Rams, DeploymentKind::Standard),
-        (Suit::Masks, DeploymentKind::Wedge),
+        (Suit::Rams, DeploymentKind::Wedge),
+        (Suit::Masks, DeploymentKind::Standard),
         (Suit::Tomes, DeploymentKind::Flank),
         (Suit::Crows, DeploymentKind::Corner),
     ])
@@ -162,6 +171,11 @@ pub struct PoolDef {
     pub schemes: Vec<SchemeDef>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strategy_table: Vec<ValueRangeDef>,
+    /// What in this pool is not checked against its source (suits read from
+    /// garbled glyphs, an order assumed): shown beside every setup flipped
+    /// with it, so nobody takes a guess for a rule.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub caveats: Vec<String>,
 }
 
 /// Everything wrong with a pool definition, each problem named.
@@ -285,6 +299,25 @@ impl Pool {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(&self.def).unwrap_or_default()
+    }
+
+    /// The definition's content hash (the first 12 hex digits of the
+    /// SHA-256 of its JSON): the same pool is the same revision anywhere.
+    pub fn revision(&self) -> String {
+        revision_of(&self.to_json())
+    }
+
+    /// What in the pool is not checked against its source.
+    pub fn caveats(&self) -> Vec<String> {
+        self.def.caveats.clone()
+    }
+
+    pub fn strategies(&self) -> &[StrategyDef] {
+        &self.def.strategies
+    }
+
+    pub fn deployments(&self) -> &BTreeMap<Suit, DeploymentKind> {
+        &self.def.deployments
     }
 }
 
@@ -578,7 +611,7 @@ name = "Three"
     #[test]
     fn a_complete_4e_pool_validates_with_default_deployments() {
         let pool = Pool::parse_toml(&m4e_toml()).unwrap();
-        assert_eq!(pool.deployment(Suit::Masks), Some(DeploymentKind::Wedge));
+        assert_eq!(pool.deployment(Suit::Masks), Some(DeploymentKind::Standard));
         assert_eq!(pool.strategy(Suit::Tomes).unwrap().name, "C");
         let again = Pool::parse_toml(&pool.to_toml()).unwrap();
         assert_eq!(again, pool);
@@ -639,6 +672,7 @@ name = "Three"
             strategies: vec![],
             deployments: BTreeMap::new(),
             schemes: vec![],
+            caveats: vec![],
             strategy_table: vec![
                 ValueRangeDef {
                     from: 1,

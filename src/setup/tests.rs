@@ -96,13 +96,13 @@ fn same_seed_same_setup_and_the_flips_explain_it() {
         assert_eq!(used.len(), 2, "seed {seed}");
         assert!(
             used.iter()
-                .any(|f| f.seat == m.attacker && f.drawn == Drawn::Card(m.attacker_card))
+                .any(|f| f.seat == m.attacker && f.drawn == Drawn::Card(m.attacker_card.unwrap()))
         );
         assert!(
-            used.iter()
-                .any(|f| f.seat == m.attacker.other() && f.drawn == Drawn::Card(m.defender_card))
+            used.iter().any(|f| f.seat == m.attacker.other()
+                && f.drawn == Drawn::Card(m.defender_card.unwrap()))
         );
-        assert!(m.attacker_card.value() > m.defender_card.value());
+        assert!(m.attacker_card.unwrap().value() > m.defender_card.unwrap().value());
         let pool_flips: Vec<&Flip> = a
             .flips
             .iter()
@@ -121,7 +121,7 @@ fn jokers_never_decide_the_attacker_and_ties_reflip() {
     for seed in 0..3_000 {
         let setup = generate(request(GameSystem::Malifaux3, Some(&core), seed)).unwrap();
         let m = malifaux_result(&setup);
-        assert!(!m.attacker_card.is_joker() && !m.defender_card.is_joker());
+        assert!(!m.attacker_card.unwrap().is_joker() && !m.defender_card.unwrap().is_joker());
         for flip in &setup.flips {
             if let Drawn::Card(card) = flip.drawn
                 && card.is_joker()
@@ -178,15 +178,17 @@ fn strategies_and_deployments_are_equally_likely() {
         let setup = generate(request(GameSystem::Malifaux3, Some(&core), seed)).unwrap();
         let m = malifaux_result(&setup);
         *strategies.entry(m.strategy.name.clone()).or_default() += 1;
-        *deployments.entry(m.deployment).or_default() += 1;
+        *deployments.entry(m.deployment.unwrap()).or_default() += 1;
         *attackers.entry(m.attacker).or_default() += 1;
         assert_eq!(
-            core.strategy(m.attacker_card.suit().unwrap()).unwrap().name,
+            core.strategy(m.attacker_card.unwrap().suit().unwrap())
+                .unwrap()
+                .name,
             m.strategy.name
         );
         assert_eq!(
-            core.deployment(m.defender_card.suit().unwrap()),
-            Some(m.deployment)
+            core.deployment(m.defender_card.unwrap().suit().unwrap()),
+            m.deployment
         );
     }
     // 5,000 expected each; sd ≈ 61.
@@ -239,6 +241,72 @@ fn pool_must_match_the_edition() {
     let err = generate(request(GameSystem::Malifaux3, None, 1)).unwrap_err();
     assert!(matches!(err, SetupError::PoolRequired { .. }));
     assert!(generate(request(GameSystem::MageKnight, None, 1)).is_ok());
+}
+
+/// Before a 4th edition season is imported, a flip still gives attacker,
+/// defender and the two suits, and says what the suits are for; the same
+/// seed with the season's pool picks the same suits and then names them.
+#[test]
+fn fourth_edition_flips_suits_without_a_pool() {
+    let season = m4e_pool();
+    for seed in 0..200 {
+        let bare = generate(request(GameSystem::Malifaux4, None, seed)).unwrap();
+        let full = generate(request(GameSystem::Malifaux4, Some(&season), seed)).unwrap();
+        let (b, f) = (malifaux_result(&bare), malifaux_result(&full));
+        assert_eq!(b.attacker, f.attacker);
+        assert_eq!(b.strategy.suit, f.strategy.suit);
+        assert_eq!(b.deployment_suit, f.deployment_suit);
+        assert!(b.deployment.is_none() && b.scheme_pool.is_empty());
+        assert!(b.strategy.name.contains(&b.strategy.suit.to_string()));
+        assert!(bare.pool.is_none());
+    }
+}
+
+/// An announced scenario is the pool's own names, the right number of
+/// schemes, nothing flipped; anything not in the pool is refused by name.
+#[test]
+fn announced_scenarios_are_checked_against_the_pool() {
+    let season = m4e_pool();
+    let schemes: Vec<String> = ["Scheme 1", "Scheme 4", "Scheme 7"]
+        .map(String::from)
+        .to_vec();
+    let setup = announce(
+        GameSystem::Malifaux4,
+        &season,
+        &Announcement {
+            strategy: "S3",
+            deployment: "flank",
+            schemes: &schemes,
+        },
+    )
+    .unwrap();
+    assert!(setup.announced && setup.flips.is_empty());
+    let m = malifaux_result(&setup);
+    assert_eq!(m.strategy.name, "S3");
+    assert_eq!(m.deployment, Some(pool::DeploymentKind::Flank));
+    assert_eq!(m.scheme_pool.len(), 3);
+    assert_eq!(
+        setup.pool.as_ref().and_then(|p| p.revision.clone()),
+        Some(season.revision())
+    );
+    let two = &schemes[..2];
+    for (strategy, deployment, schemes, words) in [
+        ("Nope", "flank", &schemes[..], "strategy \"Nope\""),
+        ("S3", "diagonal", &schemes[..], "deployment \"diagonal\""),
+        ("S3", "Flank Deployment", two, "3 different schemes, not 2"),
+    ] {
+        let err = announce(
+            GameSystem::Malifaux4,
+            &season,
+            &Announcement {
+                strategy,
+                deployment,
+                schemes,
+            },
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains(words), "{err}");
+    }
 }
 
 #[test]
@@ -325,10 +393,10 @@ fn fixed_seed_outputs_are_pinned() {
     let summary = format!(
         "{:?} {} {} {} {:?} {:?}",
         m.attacker,
-        m.attacker_card,
-        m.defender_card,
+        m.attacker_card.unwrap(),
+        m.defender_card.unwrap(),
         m.strategy.name,
-        m.deployment,
+        m.deployment.unwrap(),
         m.scheme_pool
             .iter()
             .map(|s| s.name.as_str())
@@ -339,7 +407,7 @@ fn fixed_seed_outputs_are_pinned() {
     assert_eq!(format!("{:?}", mk.result), PINNED_MK_SEED_42);
 }
 
-const PINNED_M3E_SEED_42: &str = "A 11C 9R Reckoning Standard [\"Detonate Charges\", \"Deliver a Message\", \"Take Prisoner\", \"Hold Up Their Forces\", \"Search the Ruins\"]";
+const PINNED_M3E_SEED_42: &str = "A 11C 9R Reckoning Wedge [\"Detonate Charges\", \"Deliver a Message\", \"Take Prisoner\", \"Hold Up Their Forces\", \"Search the Ruins\"]";
 const PINNED_MK_SEED_42: &str = "MageKnight(MageKnightSetup { first_player: A, objective_distance_a: 11, objective_distance_b: 3 })";
 
 /// A round's shared scenario leaves the attacker to each table's own flip:

@@ -102,7 +102,7 @@ async fn me(user: ApiUser) -> HttpResponse {
     })
 }
 
-/// `GET /api/v1/setup?edition=&pool=&seed=&size=`: the same setup as the page.
+/// `GET /api/v1/setup?edition=&pool=&rev=&seed=&size=`: the same setup as the page.
 #[get("/setup")]
 async fn setup(
     state: web::Data<AppState>,
@@ -116,7 +116,7 @@ async fn setup(
             .parse::<u64>()
             .map_err(|_| AppError::bad_request("The seed must be a whole number."))?,
     };
-    let (setup, _) = state
+    let setup = state
         .with_db(move |conn| crate::web::setup::generate_for(conn, &query, seed))
         .await?;
     Ok(HttpResponse::Ok().json(setup))

@@ -29,7 +29,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(export_json)
         .service(edit_page)
         .service(update)
-        .service(clone_pool);
+        .service(clone_pool)
+        .service(feature);
 }
 
 fn now() -> chrono::NaiveDateTime {
@@ -145,6 +146,61 @@ async fn show(
         in_use_by,
     };
     render_page(&ctx, &page)
+}
+
+#[derive(Debug, Deserialize)]
+struct FeatureForm {
+    #[serde(default)]
+    featured: String,
+}
+
+/// A site admin features a pool: the public generator then offers it as
+/// its edition's default. Nobody else can move what anonymous visitors flip.
+#[post("/pools/{slug}/feature")]
+async fn feature(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    form: CsrfForm<FeatureForm>,
+) -> Result<HttpResponse, AppError> {
+    if !user.is_admin() {
+        return Err(AppError::Forbidden(
+            "Only a site admin chooses which pools anonymous visitors flip with.".into(),
+        ));
+    }
+    let slug = path.into_inner();
+    let featured = form.featured == "true";
+    let account = user.id();
+    let back = format!("/pools/{slug}");
+    state
+        .with_db(move |conn| {
+            let row = pools::find_by_slug(conn, &slug)?.ok_or(AppError::NotFound)?;
+            pools::set_featured(conn, row.id, featured)?;
+            crate::db::audit::record(
+                conn,
+                Some(account),
+                None,
+                if featured {
+                    "pool.featured"
+                } else {
+                    "pool.unfeatured"
+                },
+                &row.slug,
+                now(),
+            )?;
+            Ok(())
+        })
+        .await?;
+    Ok(redirect_with_flash(
+        &state,
+        &back,
+        FlashLevel::Success,
+        if featured {
+            "Featured: the generator's default for its game is now this pool."
+        } else {
+            "No longer featured."
+        },
+    ))
 }
 
 #[get("/pools/{slug}/export.toml")]
@@ -353,6 +409,8 @@ impl PoolForm {
             deployments,
             schemes,
             strategy_table: Vec::new(),
+            // A pool typed in is the organiser's own word.
+            caveats: Vec::new(),
         };
         if !errors.is_empty() {
             return Err(errors);

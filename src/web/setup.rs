@@ -107,16 +107,27 @@ impl SetupView {
         }
         match &setup.result {
             SetupResult::Malifaux(m) => {
-                match framing {
-                    Framing::Whole => {
+                let card = |c: Option<soulstone_engine::fate::Card>| {
+                    c.map_or_else(|| "no card".to_owned(), |c| c.long_name())
+                };
+                match (framing, setup.announced) {
+                    (_, true) => {
+                        rows.push(("Strategy".into(), m.strategy.name.clone()));
+                        rows.push(("Deployment".into(), m.deployment_name()));
+                        rows.push((
+                            "How it was chosen".into(),
+                            "Announced by the organisers, not flipped.".into(),
+                        ));
+                    }
+                    (Framing::Whole, false) => {
                         rows.push((
                             "Attacker".into(),
                             format!(
                                 "{} (flipped the {}; {} the {})",
                                 names.of(m.attacker),
-                                m.attacker_card.long_name(),
+                                card(m.attacker_card),
                                 names.of(m.attacker.other()),
-                                m.defender_card.long_name()
+                                card(m.defender_card)
                             ),
                         ));
                         rows.push((
@@ -130,35 +141,35 @@ impl SetupView {
                             "Deployment".into(),
                             format!(
                                 "{} (by the defender's {})",
-                                m.deployment.name(),
+                                m.deployment_name(),
                                 m.deployment_suit
                             ),
                         ));
                     }
-                    Framing::Shared => {
+                    (Framing::Shared, false) => {
                         rows.push((
                             "Strategy".into(),
                             format!(
                                 "{} (by the higher card, the {})",
                                 m.strategy.name,
-                                m.attacker_card.long_name()
+                                card(m.attacker_card)
                             ),
                         ));
                         rows.push((
                             "Deployment".into(),
                             format!(
                                 "{} (by the lower card, the {})",
-                                m.deployment.name(),
-                                m.defender_card.long_name()
+                                m.deployment_name(),
+                                card(m.defender_card)
                             ),
                         ));
-                        if sides.is_none() {
-                            rows.push((
-                                "Attacker and defender".into(),
-                                "Flipped at each table: the attacker chooses the deployment zone and has the initiative in turn 1.".into(),
-                            ));
-                        }
                     }
+                }
+                if framing == Framing::Shared && sides.is_none() {
+                    rows.push((
+                        "Attacker and defender".into(),
+                        "Flipped at each table: the attacker chooses the deployment zone and has the initiative in turn 1.".into(),
+                    ));
                 }
                 let schemes: Vec<String> = m
                     .scheme_pool
@@ -168,8 +179,21 @@ impl SetupView {
                         None => s.name.clone(),
                     })
                     .collect();
-                rows.push(("Scheme pool".into(), schemes.join(" · ")));
-                map = Some((m.deployment, m.strategy.markers.clone()));
+                rows.push((
+                    "Scheme pool".into(),
+                    if schemes.is_empty() {
+                        m.scheme_names()
+                    } else {
+                        schemes.join(" · ")
+                    },
+                ));
+                if m.deployment.is_none() {
+                    rows.push((
+                        "Without the season's pool".into(),
+                        "Look the suits up in your Gaining Grounds season, or import the season as a pool so the generator names them.".into(),
+                    ));
+                }
+                map = m.deployment.map(|d| (d, m.strategy.markers.clone()));
             }
             SetupResult::FirstEdition(f) => {
                 let limits = f.encounter;
@@ -317,7 +341,7 @@ impl SetupView {
 /// A pool in the generator's list: id, name, edition code.
 pub type PoolChoice = (String, String, String);
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 pub struct GeneratorQuery {
     #[serde(default)]
     pub edition: Option<String>,
@@ -327,6 +351,67 @@ pub struct GeneratorQuery {
     pub seed: Option<String>,
     #[serde(default)]
     pub size: Option<String>,
+    /// The pool's revision a permalink pins (see `PoolRow::revision`).
+    #[serde(default)]
+    pub rev: Option<String>,
+}
+
+/// The pool a flip uses: the one named (at the revision a permalink
+/// pins), else the edition's public default. 4th edition flips without one
+/// until a season is imported; other editions need one.
+fn pool_for(
+    conn: &mut crate::db::DbConnection,
+    system: GameSystem,
+    query: &GeneratorQuery,
+) -> Result<Option<Pool>, AppError> {
+    if !system.uses_pools() {
+        return Ok(None);
+    }
+    let row = match query.pool.as_deref().filter(|s| !s.is_empty()) {
+        Some(slug) => Some(
+            pools::find_by_slug(conn, slug)?
+                .ok_or_else(|| AppError::bad_request(format!("There is no pool {slug:?}.")))?,
+        ),
+        None => pools::public_default(conn, system.code())?,
+    };
+    let Some(row) = row else {
+        if system == GameSystem::Malifaux4 {
+            return Ok(None);
+        }
+        return Err(AppError::bad_request(format!(
+            "There is no pool for {} yet. An organiser can add one under Pools.",
+            system.name()
+        )));
+    };
+    if row.edition != system.code() {
+        let edition = row
+            .edition
+            .parse::<GameSystem>()
+            .map(|s| s.name())
+            .unwrap_or("another game");
+        return Err(AppError::bad_request(format!(
+            "The pool {} is for {edition}, not {}: choose one of {}'s pools, or leave the pool empty for its default.",
+            row.name,
+            system.name(),
+            system.name()
+        )));
+    }
+    match query.rev.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+        Some(revision) => pools::at_revision(conn, &row, revision)?
+            .map(Some)
+            .ok_or_else(|| {
+                AppError::bad_request(format!(
+                    "This link names revision {revision} of the pool {}, which this server does not keep. Leave out the revision to flip with the pool as it is now.",
+                    row.name
+                ))
+            }),
+        None => {
+            // Kept, so that the permalink of what is flipped now reproduces
+            // it after the pool is edited.
+            pools::keep_revision(conn, &row, chrono::Utc::now().naive_utc())?;
+            Ok(Some(row.pool()?))
+        }
+    }
 }
 
 /// Resolves the generator's inputs into a setup (shared by the page and the API).
@@ -334,59 +419,34 @@ pub fn generate_for(
     conn: &mut crate::db::DbConnection,
     query: &GeneratorQuery,
     seed: u64,
-) -> Result<(Setup, Vec<PoolChoice>), AppError> {
+) -> Result<Setup, AppError> {
     let system: GameSystem = query
         .edition
         .as_deref()
         .unwrap_or("m4e")
         .parse()
         .map_err(|e: crate::systems::UnknownGameSystem| AppError::bad_request(e.to_string()))?;
-    let rows = pools::list(conn)?;
-    let choices = rows
-        .iter()
-        .map(|p| (p.slug.clone(), p.name.clone(), p.edition.clone()))
-        .collect();
-    let pool: Option<Pool> = if system.uses_pools() {
-        let row = match query.pool.as_deref().filter(|s| !s.is_empty()) {
-            Some(slug) => Some(
-                pools::find_by_slug(conn, slug)?
-                    .ok_or_else(|| AppError::bad_request(format!("There is no pool {slug:?}.")))?,
-            ),
-            // The newest shipped pool of the edition (or the newest of any, for 4th edition).
-            None => rows
-                .iter()
-                .rev()
-                .find(|p| p.edition == system.code() && p.shipped)
-                .cloned()
-                .or_else(|| {
-                    rows.iter()
-                        .rev()
-                        .find(|p| p.edition == system.code())
-                        .cloned()
-                }),
-        };
-        let row = row.ok_or_else(|| {
-            AppError::bad_request(format!(
-                "There is no pool for {} yet. An organiser can add the current Gaining Grounds season under Pools.",
-                system.name()
-            ))
-        })?;
-        Some(row.pool()?)
-    } else {
-        None
-    };
+    let pool = pool_for(conn, system, query)?;
     let size = match query.size.as_deref() {
         Some("brawl") => EncounterSize::Brawl,
         _ => EncounterSize::Scrap,
     };
-    let setup = generate(SetupRequest {
+    generate(SetupRequest {
         system,
         pool: pool.as_ref(),
         seed,
         encounter_size: size,
     })
-    .map_err(|e| AppError::bad_request(e.to_string()))?;
-    Ok((setup, choices))
+    .map_err(|e| AppError::bad_request(e.to_string()))
+}
+
+/// The generator's pool choices: id, name and edition code, grouped by
+/// edition in the form.
+fn pool_choices(conn: &mut crate::db::DbConnection) -> Result<Vec<PoolChoice>, AppError> {
+    Ok(pools::list(conn)?
+        .into_iter()
+        .map(|p| (p.slug, p.name, p.edition))
+        .collect())
 }
 
 #[derive(Template)]
@@ -401,6 +461,10 @@ struct GeneratorPage {
     setup: Option<SetupView>,
     permalink: String,
     json_link: String,
+    /// What was wrong with the choices; the form stays for another try.
+    error: Option<String>,
+    /// The pool's caveats (suits or values not checked against a source).
+    caveats: Vec<String>,
 }
 
 #[get("/setup")]
@@ -411,57 +475,84 @@ async fn generator_page(
 ) -> Result<HttpResponse, AppError> {
     let query = query.into_inner();
     let edition = query.edition.clone().unwrap_or_else(|| "m4e".into());
-    // "Flip" without a seed picks one and redirects to the permalink.
     let seed = match query.seed.as_deref().map(str::trim) {
+        // "Flip" without a seed picks one.
         Some("") | None if query.edition.is_some() => {
-            let seed = rand::rng().next_u64() % 1_000_000_000;
-            let link = permalink(&edition, query.pool.as_deref(), query.size.as_deref(), seed);
-            return Ok(redirect(&link));
+            Some((rand::rng().next_u64() % 1_000_000_000, true))
         }
         None | Some("") => None,
-        Some(raw) => Some(
-            raw.parse::<u64>()
-                .map_err(|_| AppError::bad_request("The seed must be a whole number."))?,
-        ),
+        Some(raw) => match raw.parse::<u64>() {
+            Ok(seed) => Some((seed, false)),
+            Err(_) => {
+                return generator_with_error(
+                    &ctx,
+                    &state,
+                    &query,
+                    "The seed must be a whole number.".into(),
+                )
+                .await;
+            }
+        },
     };
-    let q2 = GeneratorQuery {
-        edition: Some(edition.clone()),
-        pool: query.pool.clone(),
-        seed: None,
-        size: query.size.clone(),
+    let Some((seed, fresh)) = seed else {
+        let pools = state.with_db(pool_choices).await?;
+        return render_page(
+            &ctx,
+            &GeneratorPage {
+                ctx: ctx.clone(),
+                pool: query.pool.clone().unwrap_or_default(),
+                size: query.size.clone().unwrap_or_else(|| "scrap".into()),
+                edition,
+                pools,
+                systems: systems(),
+                setup: None,
+                permalink: String::new(),
+                json_link: String::new(),
+                error: None,
+                caveats: Vec::new(),
+            },
+        );
     };
-    let (setup, pools) = match seed {
-        Some(seed) => {
-            let (setup, pools) = state
-                .with_db(move |conn| generate_for(conn, &q2, seed))
-                .await?;
-            (Some(setup), pools)
+    let resolved = {
+        let query = GeneratorQuery {
+            edition: Some(edition.clone()),
+            pool: query.pool.clone(),
+            seed: None,
+            size: query.size.clone(),
+            rev: query.rev.clone(),
+        };
+        state
+            .with_db(move |conn| {
+                let setup = generate_for(conn, &query, seed)?;
+                let caveats = match &setup.pool {
+                    Some(p) => pools::find_by_slug(conn, &p.id)?
+                        .map(|row| row.pool().map(|pool| pool.caveats()))
+                        .transpose()?
+                        .unwrap_or_default(),
+                    None => Vec::new(),
+                };
+                Ok((setup, pool_choices(conn)?, caveats))
+            })
+            .await
+    };
+    let (setup, pools, caveats) = match resolved {
+        Ok(found) => found,
+        Err(AppError::BadRequest(message)) => {
+            return generator_with_error(&ctx, &state, &query, message).await;
         }
-        None => (
-            None,
-            state
-                .with_db(|conn| Ok(pools::list(conn)?))
-                .await?
-                .into_iter()
-                .map(|p| (p.slug, p.name, p.edition))
-                .collect(),
-        ),
+        Err(err) => return Err(err),
     };
+    let link = permalink_of(&setup, query.size.as_deref());
+    // A fresh flip goes to its permalink, which names the pool and its
+    // revision: the link shows this setup for good.
+    if fresh {
+        return Ok(redirect(&link));
+    }
     let pool = setup
+        .pool
         .as_ref()
-        .and_then(|s| s.pool.as_ref().map(|p| p.id.clone()))
-        .or(query.pool.clone())
+        .map(|p| p.id.clone())
         .unwrap_or_default();
-    let (permalink, json_link) = match &setup {
-        Some(s) => (
-            permalink(&edition, Some(&pool), query.size.as_deref(), s.seed),
-            format!(
-                "/api/v1{}",
-                permalink(&edition, Some(&pool), query.size.as_deref(), s.seed)
-            ),
-        ),
-        None => (String::new(), String::new()),
-    };
     render_page(
         &ctx,
         &GeneratorPage {
@@ -470,26 +561,72 @@ async fn generator_page(
             pool,
             size: query.size.unwrap_or_else(|| "scrap".into()),
             pools,
-            systems: GameSystem::ALL
-                .iter()
-                .map(|s| (s.code(), s.name()))
-                .collect(),
-            setup: setup.as_ref().map(SetupView::of),
-            permalink,
-            json_link,
+            systems: systems(),
+            setup: Some(SetupView::of(&setup)),
+            json_link: format!("/api/v1{link}"),
+            permalink: link,
+            error: None,
+            caveats,
         },
     )
 }
 
-fn permalink(edition: &str, pool: Option<&str>, size: Option<&str>, seed: u64) -> String {
-    let mut params = vec![("edition", edition.to_owned())];
-    if let Some(pool) = pool.filter(|p| !p.is_empty()) {
-        params.push(("pool", pool.to_owned()));
+impl GeneratorPage {
+    fn has_pools_for(&self, edition: &str) -> bool {
+        self.pools.iter().any(|(_, _, ed)| ed == edition)
     }
-    if let Some(size) = size.filter(|s| !s.is_empty()) {
+}
+
+fn systems() -> Vec<(&'static str, &'static str)> {
+    GameSystem::ALL
+        .iter()
+        .map(|s| (s.code(), s.name()))
+        .collect()
+}
+
+/// The generator again, with what was wrong and the choices kept (400).
+async fn generator_with_error(
+    ctx: &PageContext,
+    state: &web::Data<AppState>,
+    query: &GeneratorQuery,
+    message: String,
+) -> Result<HttpResponse, AppError> {
+    let pools = state.with_db(pool_choices).await?;
+    crate::web::forms::render_with_status(
+        ctx,
+        &GeneratorPage {
+            ctx: ctx.clone(),
+            edition: query.edition.clone().unwrap_or_else(|| "m4e".into()),
+            pool: query.pool.clone().unwrap_or_default(),
+            size: query.size.clone().unwrap_or_else(|| "scrap".into()),
+            pools,
+            systems: systems(),
+            setup: None,
+            permalink: String::new(),
+            json_link: String::new(),
+            error: Some(message),
+            caveats: Vec::new(),
+        },
+        actix_web::http::StatusCode::BAD_REQUEST,
+    )
+}
+
+/// The link that reproduces a setup: its edition, pool and the pool's
+/// revision, size and seed.
+pub fn permalink_of(setup: &Setup, size: Option<&str>) -> String {
+    let mut params = vec![("edition", setup.system.code().to_owned())];
+    if let Some(pool) = &setup.pool {
+        params.push(("pool", pool.id.clone()));
+        if let Some(revision) = &pool.revision {
+            params.push(("rev", revision.clone()));
+        }
+    }
+    if setup.system == GameSystem::Malifaux1
+        && let Some(size) = size.filter(|s| !s.is_empty())
+    {
         params.push(("size", size.to_owned()));
     }
-    params.push(("seed", seed.to_string()));
+    params.push(("seed", setup.seed.to_string()));
     format!(
         "/setup?{}",
         serde_urlencoded::to_string(params).unwrap_or_default()

@@ -382,6 +382,13 @@ const MATRIX: &[Case] = &[
         [303, 403, 403, 403, 409, 409],
     ),
     case(Post, "/pools/{pool}/clone", [303; 6]),
+    // Only a site admin chooses what anonymous visitors flip with.
+    with_body(
+        Post,
+        "/pools/{pool}/feature",
+        "featured=false",
+        [303, 403, 403, 403, 403, 303],
+    ),
     case(Get, "/setup", ALL_200),
     case(ApiGet, "/api/v1/me", [401, 200, 200, 200, 200, 200]),
     case(ApiGet, "/api/v1/nothing-here", [404; 6]),

@@ -12,6 +12,8 @@ both_backends!(
     fourth_edition_pool_typed_in_and_used_for_setups,
     pools_in_use_cannot_be_edited_but_can_be_cloned,
     the_shipped_pools_namespace_is_kept_for_them,
+    a_permalink_shows_the_same_setup_after_the_pool_is_edited,
+    only_a_site_admin_moves_what_visitors_flip,
 );
 
 fn cli_setup(args: &[&str]) -> Value {
@@ -95,15 +97,25 @@ async fn page_api_and_cli_agree_for_the_same_seed(backend: Backend) {
         assert_eq!(api["seed"], seed);
         assert!(html.contains(&format!("seed {seed}")));
     }
-    // No pool exists for 4th edition until a TO enters one.
+    // No 4th edition pool ships: a fresh install still flips attacker,
+    // defender and the two suits, and says how to name them.
     let response = client.get("/api/v1/setup?edition=m4e&seed=1").await;
-    assert_eq!(response.status(), 400);
+    assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
+    assert!(body["result"]["malifaux"]["deployment"].is_null(), "{body}");
+    assert!(body["result"]["malifaux"]["deployment_suit"].is_string());
+    let (status, html) = client.get_text("/setup?edition=m4e&seed=1").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("import the season as a pool"), "{html}");
+    // A pool of another game is a message beside the form, not a dead end.
+    let (status, html) = client
+        .get_text("/setup?edition=m4e&pool=m3e-core&seed=1")
+        .await;
+    assert_eq!(status, 400);
+    assert!(html.contains("is for Malifaux 3rd edition, not"), "{html}");
     assert!(
-        body["message"]
-            .as_str()
-            .unwrap()
-            .contains("no pool for Malifaux 4th edition")
+        html.contains("<form method=\"get\" action=\"/setup\""),
+        "{html}"
     );
 }
 
@@ -372,4 +384,119 @@ async fn the_shipped_pools_namespace_is_kept_for_them(backend: Backend) {
         })
         .await;
     assert_eq!(moved, (true, false, true));
+}
+
+/// A permalink names the pool's revision: after the pool is edited (here
+/// its strategies reordered among the suits) the old link shows exactly
+/// what it showed, and a fresh flip uses the pool as it is now.
+async fn a_permalink_shows_the_same_setup_after_the_pool_is_edited(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("perma@example.org", "Perma TO").await;
+    let response = to
+        .post_form("/pools/new", &pool_form("club-perma", GOOD_SCHEMES))
+        .await;
+    assert_eq!(response.status(), 303);
+    let visitor = app.new_client();
+    let response = visitor.get("/setup?edition=m4e&pool=club-perma").await;
+    assert_eq!(response.status(), 303);
+    let permalink = location(&response);
+    assert!(permalink.contains("rev="), "{permalink}");
+    let (_, before) = visitor.get_text(&permalink).await;
+    let api_link = format!("/api/v1{permalink}");
+    let api_before: Value = visitor.get(&api_link).await.json().await.unwrap();
+
+    // The strategies move round the suits; the scheme list is reordered.
+    let mut form = pool_form(
+        "ignored",
+        "Delta: Alpha, Beta, Gamma\nAlpha: Beta, Gamma\nBeta: Alpha, Delta\nGamma: Delta",
+    );
+    for (key, value) in form.iter_mut() {
+        *value = match *key {
+            "strategy_rams" => "Blood Feud",
+            "strategy_masks" => "Supply Lines",
+            "strategy_tomes" => "Cursed Ground",
+            "strategy_crows" => "Hidden Archive",
+            _ => value,
+        };
+    }
+    let response = to.post_form("/pools/club-perma/edit", &form).await;
+    assert_eq!(response.status(), 303);
+
+    let (status, after) = visitor.get_text(&permalink).await;
+    assert_eq!(status, 200);
+    assert_eq!(before, after, "the old link shows the same setup");
+    let api_after: Value = visitor.get(&api_link).await.json().await.unwrap();
+    assert_eq!(api_before, api_after);
+    // Without the revision, the same seed flips with the pool as it is now.
+    let seed = api_before["seed"].as_u64().unwrap();
+    let now: Value = visitor
+        .get(&format!(
+            "/api/v1/setup?edition=m4e&pool=club-perma&seed={seed}"
+        ))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_ne!(
+        now["result"]["malifaux"]["strategy"]["name"],
+        api_before["result"]["malifaux"]["strategy"]["name"]
+    );
+    assert_ne!(now["pool"]["revision"], api_before["pool"]["revision"]);
+    // A revision this server never kept is refused with the form kept.
+    let (status, html) = visitor
+        .get_text("/setup?edition=m4e&pool=club-perma&rev=000000000000&seed=1")
+        .await;
+    assert_eq!(status, 400);
+    assert!(html.contains("does not keep"), "{html}");
+}
+
+/// Anyone may make a pool, but only a site admin features one, and the
+/// public generator's default for an edition is a shipped or featured pool,
+/// never the newest pool of whoever made one.
+async fn only_a_site_admin_moves_what_visitors_flip(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, user) = app.user("someone@example.org", "Someone").await;
+    let response = user
+        .post_form("/pools/new", &pool_form("someones-pool", GOOD_SCHEMES))
+        .await;
+    assert_eq!(response.status(), 303);
+    let visitor = app.new_client();
+    let flip: Value = visitor
+        .get("/api/v1/setup?edition=m4e&seed=5")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        flip["pool"].is_null(),
+        "a user's pool is not the default: {flip}"
+    );
+    let response = user
+        .post_form("/pools/someones-pool/feature", &[("featured", "true")])
+        .await;
+    assert_eq!(response.status(), 403);
+
+    app.create_account("root@example.org", "Root", true).await;
+    let admin = app.signed_in_client("root@example.org").await;
+    let (_, page) = admin.get_text("/pools/someones-pool").await;
+    assert!(page.contains("Feature as the public default"), "{page}");
+    let response = admin
+        .post_form("/pools/someones-pool/feature", &[("featured", "true")])
+        .await;
+    assert_eq!(response.status(), 303);
+    let flip: Value = visitor
+        .get("/api/v1/setup?edition=m4e&seed=5")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(flip["pool"]["id"], "someones-pool", "{flip}");
+    // The shipped 3rd edition pools carry their caveats onto the page.
+    let (_, html) = visitor
+        .get_text("/setup?edition=m3e&pool=m3e-gg1&seed=3")
+        .await;
+    assert!(
+        html.contains("not checked against the season document"),
+        "{html}"
+    );
 }

@@ -1,0 +1,2 @@
+ALTER TABLE pools DROP COLUMN featured;
+DROP TABLE pool_revisions;
