@@ -712,6 +712,45 @@ pub fn set_round_status(
     Ok(())
 }
 
+/// Scenarios prepared before the event: (round number, setup JSON).
+pub fn prepared_scenarios(
+    conn: &mut DbConnection,
+    event_id: i64,
+) -> Result<Vec<(i32, String)>, DbError> {
+    use super::schema::prepared_scenarios as p;
+    Ok(p::table
+        .filter(p::event_id.eq(event_id))
+        .order(p::round_number.asc())
+        .select((p::round_number, p::setup))
+        .load(conn)?)
+}
+
+/// Prepares (or replaces) the scenario of one planned round.
+pub fn set_prepared_scenario(
+    conn: &mut DbConnection,
+    event_id: i64,
+    round_number: i32,
+    setup: &str,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    use super::schema::prepared_scenarios as p;
+    diesel::delete(
+        p::table
+            .filter(p::event_id.eq(event_id))
+            .filter(p::round_number.eq(round_number)),
+    )
+    .execute(conn)?;
+    diesel::insert_into(p::table)
+        .values((
+            p::event_id.eq(event_id),
+            p::round_number.eq(round_number),
+            p::setup.eq(setup),
+            p::prepared_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
 /// The optimiser's record of a round's pairing (JSON).
 pub fn set_round_pairing(conn: &mut DbConnection, id: i64, pairing: &str) -> Result<(), DbError> {
     diesel::update(rounds::table.find(id))

@@ -103,6 +103,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    prepared_scenarios (event_id, round_number) {
+        event_id -> BigInt,
+        round_number -> Integer,
+        setup -> Text,
+        prepared_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     pool_revisions (id) {
         id -> BigInt,
         pool_id -> BigInt,
@@ -348,6 +357,7 @@ diesel::joinable!(hosted_game_snapshots -> hosted_games (game_id));
 diesel::joinable!(hosted_game_commands -> hosted_games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     account_sessions,
+    prepared_scenarios,
     pool_revisions,
     form_submissions,
     staff_invitations,

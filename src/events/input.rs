@@ -110,6 +110,9 @@ pub struct EventInput {
     /// Tables at the venue (empty: as many as a round needs).
     #[serde(deserialize_with = "lenient")]
     pub tables: String,
+    /// 1st edition: "scrap" or "brawl" (empty: by the soulstones).
+    #[serde(deserialize_with = "lenient")]
+    pub first_edition_size: String,
     /// The event's IANA time zone ("Europe/London"); empty is UTC.
     #[serde(deserialize_with = "lenient")]
     pub time_zone: String,
@@ -220,6 +223,11 @@ impl EventInput {
             .map(|v| v.to_string())
             .unwrap_or_default();
         self.tables = settings.tables.map(|t| t.to_string()).unwrap_or_default();
+        self.first_edition_size = match settings.first_edition_size {
+            Some(crate::setup::EncounterSize::Scrap) => "scrap".into(),
+            Some(crate::setup::EncounterSize::Brawl) => "brawl".into(),
+            None => String::new(),
+        };
         self.time_zone = settings.time_zone.clone().unwrap_or_default();
     }
 
@@ -466,6 +474,38 @@ impl EventInput {
         };
         let zone = time_zone.flatten().unwrap_or(chrono_tz::UTC);
         let tables = c.optional_int("tables", "The number of tables", &self.tables, 1, 5_000);
+        let first_edition_size = match self.first_edition_size.trim() {
+            "" => Some(None),
+            "scrap" => Some(Some(crate::setup::EncounterSize::Scrap)),
+            "brawl" => Some(Some(crate::setup::EncounterSize::Brawl)),
+            other => {
+                c.fail(
+                    "first_edition_size",
+                    format!("{other:?} is not an encounter size: choose Scrap or Brawl."),
+                );
+                None
+            }
+        };
+        // Scrap (1–45) and Brawl (30–70) overlap: from 30 to 45 soulstones
+        // the organisers choose; outside its range a size is refused.
+        if let (Some(Some(size)), Some(soulstones), Some(GameSystem::Malifaux1)) =
+            (first_edition_size, encounter_size, system)
+        {
+            let limits = size.limits();
+            if !(i32::from(limits.soulstones_min)..=i32::from(limits.soulstones_max))
+                .contains(&soulstones)
+            {
+                c.fail(
+                    "first_edition_size",
+                    format!(
+                        "{} is for {} to {} soulstones, and the event is {soulstones}.",
+                        size.name(),
+                        limits.soulstones_min,
+                        limits.soulstones_max
+                    ),
+                );
+            }
+        }
         let opens = c.optional_datetime(
             "registration_opens_at",
             "Registration opening",
@@ -626,6 +666,9 @@ impl EventInput {
                 max_counted_games: max_counted.map(|v| v as u32),
             },
             tables: tables.flatten().and_then(|t| u32::try_from(t).ok()),
+            first_edition_size: first_edition_size
+                .flatten()
+                .filter(|_| system == GameSystem::Malifaux1),
             time_zone: time_zone.flatten().map(|zone| zone.name().to_owned()),
         };
         let settings_json = serde_json::to_string(&settings)

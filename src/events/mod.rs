@@ -11,6 +11,7 @@ pub mod notify;
 pub mod registration;
 pub mod results;
 pub mod rounds;
+pub mod scenarios;
 pub mod standings;
 
 use chrono::NaiveDateTime;
@@ -192,6 +193,10 @@ pub struct EventSettings {
     /// round needs more, and fixed tables must be among them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tables: Option<u32>,
+    /// 1st edition: Scrap or Brawl where the soulstones allow both (30 to
+    /// 45); None takes Brawl above 45.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_edition_size: Option<crate::setup::EncounterSize>,
     /// The event's IANA time zone ("Europe/London"); times are entered and
     /// shown in it. None means UTC.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -224,6 +229,7 @@ impl EventSettings {
             league: LeagueSettings::default(),
             tables: None,
             time_zone: None,
+            first_edition_size: None,
         }
     }
 }

@@ -13,6 +13,7 @@ use crate::db::{DbConnection, audit, pools};
 use crate::setup::{
     self, EncounterSize, Seat, SeatNames, Setup, SetupRequest, SetupResult, TableSides,
 };
+use crate::systems::GameSystem;
 use crate::tournament::pairing::{PairingSettings, RoundPairing, pair_round};
 use crate::tournament::snapshot::{EventSnapshot, RoundRecord, SNAPSHOT_FORMAT};
 use crate::tournament::{Game, GameScore, Player};
@@ -270,6 +271,7 @@ pub fn pair_next_round(
             });
         }
         db_events::insert_games(conn, &games)?;
+        super::scenarios::use_prepared(conn, view, &round, ctx.now)?;
         audit::record(conn, access.account_id(), Some(view.id()), "round.paired", &format!("round {number}, seed {seed}"), ctx.now)?;
         Ok(round)
     })
@@ -476,6 +478,10 @@ impl From<&RoundPairing> for StoredPairing {
             swaps_by_hand: 0,
         }
     }
+}
+
+pub(crate) fn require_draft_round(round: &Round) -> Result<(), EventError> {
+    require_draft(round)
 }
 
 fn require_draft(round: &Round) -> Result<(), EventError> {
@@ -828,40 +834,23 @@ pub fn generate_setup(
     conn.write_transaction(|conn| {
         let round = round_in(conn, view, number)?;
         require_draft(&round)?;
-        let pool = match view.event.pool_id {
-            Some(id) => Some(
-                pools::find_by_id(conn, id)?
-                    .ok_or(EventError::NotFound)?
-                    .pool()?,
-            ),
-            None if view.system.uses_pools() => {
-                return Err(EventError::Conflict(
-                    "Choose a strategy and scheme pool in the event settings first.".into(),
-                ));
-            }
-            None => None,
-        };
-        let size = if view.event.encounter_size > 45 {
-            EncounterSize::Brawl
-        } else {
-            EncounterSize::Scrap
-        };
+        let pool = event_pool(conn, view)?;
+        if pool.is_none() && view.system.uses_pools() && view.system != GameSystem::Malifaux4 {
+            return Err(EventError::Conflict(
+                "Choose a strategy and scheme pool in the event settings first.".into(),
+            ));
+        }
         let make = |seed: u64| {
             setup::generate(SetupRequest {
                 system: view.system,
                 pool: pool.as_ref(),
                 seed,
-                encounter_size: size,
+                encounter_size: encounter_size(view),
             })
         };
-        let games = db_events::games_of_round(conn, round.id)?;
-        let history = replaced_history(&round, &games, ctx.now);
-        let history = if history.is_empty() {
-            None
-        } else {
-            Some(to_json(&history)?)
-        };
         if per_table {
+            let games = db_events::games_of_round(conn, round.id)?;
+            let history = history_json(&round, &games, ctx.now)?;
             db_events::set_round_setup(conn, round.id, None, history.as_deref())?;
             for game in &games {
                 let setup = match game.player_b {
@@ -871,23 +860,7 @@ pub fn generate_setup(
                 db_events::set_game_setup(conn, game.id, setup.as_deref(), None)?;
             }
         } else {
-            let setup = make(rand::rng().next_u64())?;
-            db_events::set_round_setup(
-                conn,
-                round.id,
-                Some(&to_json(&setup)?),
-                history.as_deref(),
-            )?;
-            for game in &games {
-                let sides = match game.player_b {
-                    Some(_) => Some(to_json(&setup::flip_sides(
-                        view.system,
-                        rand::rng().next_u64(),
-                    )?)?),
-                    None => None,
-                };
-                db_events::set_game_setup(conn, game.id, None, sides.as_deref())?;
-            }
+            share_scenario(conn, view, &round, &make(rand::rng().next_u64())?, ctx.now)?;
         }
         audit::record(
             conn,
@@ -901,7 +874,72 @@ pub fn generate_setup(
     })
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> Result<String, EventError> {
+/// The event's strategy and scheme pool, if it has one.
+pub(crate) fn event_pool(
+    conn: &mut DbConnection,
+    view: &EventView,
+) -> Result<Option<crate::setup::pool::Pool>, EventError> {
+    match view.event.pool_id {
+        Some(id) => Ok(Some(
+            pools::find_by_id(conn, id)?
+                .ok_or(EventError::NotFound)?
+                .pool()?,
+        )),
+        None => Ok(None),
+    }
+}
+
+/// 1st edition's encounter size for the event's soulstones.
+fn encounter_size(view: &EventView) -> EncounterSize {
+    view.settings
+        .first_edition_size
+        .unwrap_or(if view.event.encounter_size > 45 {
+            EncounterSize::Brawl
+        } else {
+            EncounterSize::Scrap
+        })
+}
+
+/// Makes `setup` the round's scenario for every table, each table flipping
+/// its own attacker; whatever the round had before goes to its history.
+pub(crate) fn share_scenario(
+    conn: &mut DbConnection,
+    view: &EventView,
+    round: &Round,
+    setup: &Setup,
+    now: chrono::NaiveDateTime,
+) -> Result<(), EventError> {
+    let games = db_events::games_of_round(conn, round.id)?;
+    let history = history_json(round, &games, now)?;
+    db_events::set_round_setup(conn, round.id, Some(&to_json(setup)?), history.as_deref())?;
+    for game in &games {
+        let sides = match game.player_b {
+            Some(_) => Some(to_json(&setup::flip_sides(
+                view.system,
+                rand::rng().next_u64(),
+            )?)?),
+            None => None,
+        };
+        db_events::set_game_setup(conn, game.id, None, sides.as_deref())?;
+    }
+    Ok(())
+}
+
+/// The round's setup history as stored, with what is about to be replaced.
+fn history_json(
+    round: &Round,
+    games: &[GameRow],
+    now: chrono::NaiveDateTime,
+) -> Result<Option<String>, EventError> {
+    let history = replaced_history(round, games, now);
+    if history.is_empty() {
+        Ok(None)
+    } else {
+        Ok(Some(to_json(&history)?))
+    }
+}
+
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, EventError> {
     serde_json::to_string(value).map_err(|e| EventError::Corrupt(e.to_string()))
 }
 

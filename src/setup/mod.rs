@@ -115,6 +115,8 @@ pub enum FlipPurpose {
     Strategy,
     /// 1st edition: the higher flip decides sides and who deploys first.
     DeploymentOrder,
+    /// 1st edition: the card that picks the encounter's location.
+    Location,
 }
 
 /// What became of a flipped card.
@@ -283,6 +285,11 @@ pub struct FirstEditionSetup {
     /// `continue_on_value` at the end of each turn plays another.
     pub minimum_turns: u8,
     pub continue_on_value: u8,
+    /// The card flipped for the location (flipped last, so setups flipped
+    /// before it was added keep their other cards). The quick reference
+    /// names no table of locations: players look the card up in theirs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location_card: Option<Card>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -782,6 +789,8 @@ fn first_edition(
     // Jokers count at face value here (0 and 14); only ties are re-flipped.
     let (deployment_order_decided_by, _, _) =
         flipper.attacker_defender(FlipPurpose::DeploymentOrder, true)?;
+    // Player A flips for the location too; the quick reference says no more.
+    let (location_card, _) = flipper.flip(Seat::A, FlipPurpose::Location)?;
     Ok(FirstEditionSetup {
         encounter: size.limits(),
         deployment_card,
@@ -791,6 +800,7 @@ fn first_edition(
         deployment_order_decided_by,
         minimum_turns: 6,
         continue_on_value: 10,
+        location_card: Some(location_card),
     })
 }
 

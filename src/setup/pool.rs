@@ -211,10 +211,17 @@ pub struct Pool {
 impl Pool {
     pub fn parse_toml(source: &str) -> Result<Self, PoolError> {
         let def: PoolDef = toml::from_str(source).map_err(|err| {
-            PoolError::one(format!(
-                "the pool file could not be read: {}",
-                err.message()
-            ))
+            // Where in the file: the line the parser stopped at.
+            let line = err
+                .span()
+                .map(|span| source[..span.start.min(source.len())].matches('\n').count() + 1);
+            PoolError::one(match line {
+                Some(line) => format!(
+                    "the pool file could not be read: line {line}: {}",
+                    err.message()
+                ),
+                None => format!("the pool file could not be read: {}", err.message()),
+            })
         })?;
         Self::from_def(def)
     }
@@ -659,6 +666,13 @@ name = "Three"
         );
         assert!(err.contains("Three has no card value"), "{err}");
         assert!(err.contains("exactly 13 schemes"), "{err}");
+    }
+
+    #[test]
+    fn a_bad_pool_file_names_its_line() {
+        let text = "id = \"x\"\nname = \"X\"\nedition = \"m4e\"\nsource = \"s\"\n[[strategies]]\nsuit = rams\n";
+        let err = Pool::parse_toml(text).unwrap_err().to_string();
+        assert!(err.contains("line 6"), "{err}");
     }
 
     #[test]

@@ -42,6 +42,7 @@ fn purpose_label(purpose: FlipPurpose) -> &'static str {
         FlipPurpose::Deployment => "deployment",
         FlipPurpose::Strategy => "strategy",
         FlipPurpose::DeploymentOrder => "who deploys first",
+        FlipPurpose::Location => "the location",
     }
 }
 
@@ -238,10 +239,19 @@ impl SetupView {
                     "Sides and deployment order".into(),
                     format!("{} decides", names.of(f.deployment_order_decided_by)),
                 ));
+                if let Some(card) = f.location_card {
+                    rows.push((
+                        "Location".into(),
+                        format!(
+                            "The {}: look it up in your encounter's list of locations (the quick reference has no table of its own), then players take turns placing terrain",
+                            card.long_name()
+                        ),
+                    ));
+                }
                 rows.push((
                     "Game length".into(),
                     format!(
-                        "At least {} turns; from then on a flip of {} or more at the end of a turn plays another",
+                        "At least {} turns; from then on a flip of {} or more at the end of a turn plays another. A joker there counts as in any flip: the Red Joker (14) plays another turn, the Black Joker (0) ends the game (the quick reference does not say; this is our ruling)",
                         f.minimum_turns, f.continue_on_value
                     ),
                 ));

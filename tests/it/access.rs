@@ -233,6 +233,12 @@ const MATRIX: &[Case] = &[
     case(Get, "/events/{event}/snapshot.json", STAFF_200),
     case(Post, "/events/{event}/register", [303; 6]),
     case(Get, "/events/{event}/players", STAFF_200),
+    case(Get, "/events/{event}/scenarios", STAFF_200),
+    // A running event's rounds to come are flipped (or none are left).
+    case(Post, "/events/{event}/scenarios/flip", STAFF_303),
+    // Nothing announced: a flash names what is missing.
+    case(Post, "/events/{event}/scenarios/3/announce", STAFF_303),
+    case(Post, "/events/{event}/rounds/1/announce", STAFF_303),
     with_body(Post, "/events/{event}/players", "name=", STAFF_303),
     with_body(
         Post,

@@ -34,6 +34,7 @@ both_backends!(
     a_player_drops_after_asking_and_may_come_back_until_the_next_round,
     an_open_league_takes_players_while_it_runs,
     times_are_the_venues_and_tables_the_venues,
+    scenarios_are_prepared_before_the_event_or_entered_as_announced,
 );
 
 pub(crate) fn event_body(name: &str) -> Value {
@@ -2498,4 +2499,148 @@ async fn times_are_the_venues_and_tables_the_venues(backend: Backend) {
         page.contains("from 1 to 2, the tables at the venue"),
         "{page}"
     );
+}
+
+/// Before the event the organisers flip every round's scenario (no
+/// strategy or deployment twice) and enter one round's as announced;
+/// pairing each round then uses its scenario, each table flipping its own
+/// attacker, and a draft round takes an announced scenario too.
+async fn scenarios_are_prepared_before_the_event_or_entered_as_announced(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("plan-to@example.org", "Planner").await;
+    let to_api = app.api_client("plan-to@example.org").await;
+    let mut body = event_body("Planned");
+    body["game_system"] = json!("m3e");
+    body["pool"] = json!("m3e-core");
+    body["rounds_planned"] = json!(4);
+    let event = create_event(&to_api, body).await;
+    let scenarios = format!("/events/{event}/scenarios");
+    let response = to
+        .post_form(&format!("{scenarios}/flip"), &[("avoid_repeats", "on")])
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, html) = to.get_text(&scenarios).await;
+    assert!(
+        html.contains("Scenarios flipped for the 4 rounds to come."),
+        "{html}"
+    );
+    let strategies = [
+        "Turf War",
+        "Plant Explosives",
+        "Corrupted Idols",
+        "Reckoning",
+    ];
+    for strategy in strategies {
+        assert_eq!(
+            html.matches(&format!("<dd>{strategy} (")).count(),
+            1,
+            "{strategy} once in {html}"
+        );
+    }
+    // Round 2 is the one the organisers announced.
+    let schemes = [
+        "Take Prisoner",
+        "Outflank",
+        "Search the Ruins",
+        "Claim Jump",
+        "Assassinate",
+    ];
+    let mut form: Vec<(String, String)> = vec![
+        ("strategy".into(), "Reckoning".into()),
+        ("deployment".into(), "corner".into()),
+    ];
+    for (i, s) in schemes.iter().enumerate() {
+        form.push((format!("scheme-{i}"), (*s).to_owned()));
+    }
+    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let response = to
+        .post_form(&format!("{scenarios}/2/announce"), &fields)
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, html) = to.get_text(&scenarios).await;
+    assert!(
+        html.contains("Round 2&#39;s scenario is entered.")
+            || html.contains("Round 2's scenario is entered."),
+        "{html}"
+    );
+    assert!(html.contains("Announced by the organisers"), "{html}");
+    // Four schemes are not a 3rd edition scheme pool.
+    let response = to
+        .post_form(&format!("{scenarios}/3/announce"), &fields[..6])
+        .await;
+    let (_, html) = follow(&to, response).await;
+    assert!(html.contains("5 different schemes, not 4"), "{html}");
+
+    set_status(&to_api, event, "registration").await;
+    for i in 0..8 {
+        to_api
+            .post(
+                &format!("/events/{event}/players"),
+                json!({"name": format!("P{i}")}),
+            )
+            .await;
+    }
+    let (_, detail) = to_api.get(&format!("/events/{event}")).await;
+    for p in detail["players"].as_array().unwrap() {
+        to_api
+            .post(
+                &format!("/events/{event}/players/{}/check-in", p["id"]),
+                json!({"checked_in": true}),
+            )
+            .await;
+    }
+    set_status(&to_api, event, "running").await;
+    let (status, round) = to_api
+        .post(&format!("/events/{event}/rounds"), json!({}))
+        .await;
+    assert_eq!(status, 201, "{round}");
+    let (_, round) = to_api.get(&format!("/events/{event}/rounds/1")).await;
+    assert!(
+        round["setup"]["result"]["malifaux"]["strategy"]["name"].is_string(),
+        "{round}"
+    );
+    for table in round["tables"].as_array().unwrap() {
+        assert!(table["attacker"].is_i64(), "{table}");
+    }
+    // The draft round takes an announced scenario instead.
+    let response = to
+        .post_form(&format!("/events/{event}/rounds/1/announce"), &fields)
+        .await;
+    assert_eq!(response.status(), 303);
+    let (_, round) = to_api.get(&format!("/events/{event}/rounds/1")).await;
+    assert_eq!(
+        round["setup"]["result"]["malifaux"]["strategy"]["name"],
+        "Reckoning"
+    );
+    assert_eq!(round["setup"]["announced"], true);
+    // Round 2, paired later, plays the scenario entered for it.
+    for table in round["tables"].as_array().unwrap() {
+        let game = table["game"].as_i64().unwrap();
+        to_api
+            .post(
+                &format!("/events/{event}/games/{game}/result"),
+                json!({"a_strategy_vp": 2, "a_scheme_vp": 1, "b_strategy_vp": 1, "b_scheme_vp": 1}),
+            )
+            .await;
+    }
+    to_api
+        .post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    for table in round["tables"].as_array().unwrap() {
+        let game = table["game"].as_i64().unwrap();
+        let (status, body) = to_api
+            .post(
+                &format!("/events/{event}/games/{game}/result"),
+                json!({"a_strategy_vp": 2, "a_scheme_vp": 1, "b_strategy_vp": 1, "b_scheme_vp": 1}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = to_api
+        .post(&format!("/events/{event}/rounds"), json!({}))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let (_, round) = to_api.get(&format!("/events/{event}/rounds/2")).await;
+    assert_eq!(round["setup"]["announced"], true, "{round}");
+    assert_eq!(round["setup"]["result"]["malifaux"]["deployment"], "corner");
 }

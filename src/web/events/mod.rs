@@ -8,6 +8,7 @@ mod games;
 mod pages;
 mod players;
 mod rounds;
+mod scenarios;
 pub mod standings;
 
 use actix_web::web;
@@ -27,6 +28,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     players::routes(cfg);
     digital::routes(cfg);
     games::routes(cfg);
+    scenarios::routes(cfg);
 }
 
 pub fn actor_of(user: Option<&SessionUser>) -> Option<Actor> {

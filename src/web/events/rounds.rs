@@ -253,6 +253,8 @@ struct RoundPage {
     missing_results: usize,
     /// The round's pairings played in the browser.
     digital: Vec<i64>,
+    /// The pool's names, for entering an announced scenario (draft rounds).
+    announce: Option<super::scenarios::AnnounceChoices>,
 }
 
 impl RoundPage {
@@ -346,12 +348,26 @@ async fn round_page(
         .filter(|t| !rounds::is_accepted(&t.status))
         .count();
     let ids: Vec<i64> = tables.iter().map(|t| t.game.id).collect();
-    let digital = state
-        .with_db(move |conn| Ok(crate::db::hosted::digital_among(conn, &ids)?))
-        .await?
-        .into_iter()
-        .map(|(pairing, _)| pairing)
-        .collect();
+    let wants_pool =
+        access.is_staff() && round.status == "draft" && view.system.shares_round_scenarios();
+    let view_for_pool = view.clone();
+    let (digital, pool) = state
+        .with_db(move |conn| {
+            let digital: Vec<i64> = crate::db::hosted::digital_among(conn, &ids)?
+                .into_iter()
+                .map(|(pairing, _)| pairing)
+                .collect();
+            let pool = if wants_pool {
+                crate::events::rounds::event_pool(conn, &view_for_pool)?
+            } else {
+                None
+            };
+            Ok((digital, pool))
+        })
+        .await?;
+    let announce = pool
+        .as_ref()
+        .map(|pool| super::scenarios::AnnounceChoices::of(&view, pool));
     let page = RoundPage {
         ctx: ctx.clone(),
         pairing: serde_json::from_str(&round.pairing).ok(),
@@ -368,6 +384,7 @@ async fn round_page(
         my_bye,
         missing_results,
         digital,
+        announce,
     };
     render_page(&ctx, &page)
 }

@@ -1,0 +1,1 @@
+DROP TABLE prepared_scenarios;
