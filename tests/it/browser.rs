@@ -18,6 +18,7 @@ both_backends!(
     an_organiser_runs_a_small_event_in_the_browser,
     an_organiser_signs_in_from_a_phone_on_the_venue_network,
     players_report_confirm_and_dispute_in_the_browser,
+    an_organiser_runs_a_thirty_two_player_day_from_a_phone,
 );
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -77,6 +78,38 @@ impl Driver {
     /// certificate, as the warning page lets them.
     async fn session_accepting_self_signed(&mut self) -> Client {
         self.session_with(true).await
+    }
+
+    /// A desktop browser (no phone emulation) of the given window size:
+    /// the projector at the venue.
+    async fn screen(&mut self, width: u32, height: u32) -> Client {
+        let profile = tempfile::tempdir().unwrap();
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                    format!("--user-data-dir={}", profile.path().display()),
+                    format!("--window-size={width},{height}"),
+                ],
+            }),
+        );
+        self.profiles.push(profile);
+        let client = ClientBuilder::native()
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{}", self.port))
+            .await
+            .expect("WebDriver session");
+        // The window's inner size, whatever the browser's frame takes.
+        client
+            .set_window_size(width, height)
+            .await
+            .expect("window size");
+        client
     }
 
     async fn session_with(&mut self, accept_self_signed: bool) -> Client {
@@ -830,4 +863,269 @@ async fn a_player_plays_a_practice_game_in_the_browser(backend: Backend) {
     assert!(text.contains("The game is over"), "{text}");
     check_page(client, &format!("{prefix}-over")).await;
     session.close().await.unwrap();
+}
+
+/// The day of a 32-player event, run by an organiser on a phone: 33 entries
+/// of whom 32 come (found by search, checked in with one tap), the no-show
+/// left out of every round, three rounds flipped and published from the
+/// phone, a dispute resolved from its side-by-side view, standings without
+/// the no-show, and the projector at 1920×1080 showing every table and the
+/// scenario. Results other than the dispute are entered through the API.
+async fn an_organiser_runs_a_thirty_two_player_day_from_a_phone(backend: Backend) {
+    let app = TestApp::spawn(backend.clone()).await;
+    let prefix = format!("{}-day32", backend.name());
+    app.create_account("day-to@example.org", "Dee Organiser", false)
+        .await;
+    let to_api = app.api_client("day-to@example.org").await;
+    let (status, event) = to_api
+        .post(
+            "/events",
+            json!({
+                "name": "Thirty-two", "starts_on": "2026-12-12", "ends_on": "2026-12-12",
+                "venue": "Town hall", "game_system": "m3e", "pool": "m3e-core", "format": "swiss",
+                "rounds_planned": 3, "round_minutes": 135, "encounter_size": 50,
+                "visibility": "public", "tables": 16, "time_zone": "Europe/London",
+                "tiebreakers": "vp_diff,vp_scored,sos", "points_win": 3, "points_draw": 1,
+                "points_loss": 0, "bye_scored": 5, "bye_conceded": 0
+            }),
+        )
+        .await;
+    assert_eq!(status, 201, "{event}");
+    let event = event["id"].as_i64().unwrap();
+    let event_path = format!("/events/{event}");
+    let (status, _) = to_api
+        .post(
+            &format!("{event_path}/status"),
+            json!({"status": "registration"}),
+        )
+        .await;
+    assert_eq!(status, 204);
+    // Two players with accounts (they will dispute), 31 walk-ins, one of
+    // whom never comes.
+    let mut accounts = Vec::new();
+    for (email, name) in [
+        ("dana@example.org", "Dana Reyes"),
+        ("eli@example.org", "Eli Moss"),
+    ] {
+        app.create_account(email, name, false).await;
+        let api = app.api_client(email).await;
+        let (status, entry) = api.post(&format!("{event_path}/register"), json!({})).await;
+        assert_eq!(status, 201, "{entry}");
+        accounts.push((entry["id"].as_i64().unwrap(), api));
+    }
+    let mut walk_ins = Vec::new();
+    for i in 0..30 {
+        let name = format!("Walk-in {i:02}");
+        let (status, entry) = to_api
+            .post(
+                &format!("{event_path}/players"),
+                json!({"name": name, "club": format!("Club {}", i % 6)}),
+            )
+            .await;
+        assert_eq!(status, 201, "{entry}");
+        walk_ins.push(entry["id"].as_i64().unwrap());
+    }
+    let (_, no_show) = to_api
+        .post(
+            &format!("{event_path}/players"),
+            json!({"name": "Nora Noshow"}),
+        )
+        .await;
+    let no_show = no_show["id"].as_i64().unwrap();
+
+    let mut driver = Driver::start();
+    let phone = driver.session().await;
+    let client = &phone;
+    sign_in(client, &app, "day-to@example.org").await;
+    let base = current_origin(client).await;
+    let players_url = format!("{base}{event_path}/players");
+
+    // At the door: search finds one player among 33...
+    visit(client, &players_url).await;
+    fill(client, "q", "dana").await;
+    click_button(client, "Find").await;
+    let text = body_text(client).await;
+    assert!(text.contains("Showing 1 of 33"), "{text}");
+    check_page(client, &format!("{prefix}-01-search")).await;
+    // ...and everyone who came is ticked and checked in with one tap.
+    visit(client, &players_url).await;
+    for id in accounts
+        .iter()
+        .map(|(id, _)| *id)
+        .chain(walk_ins.iter().copied())
+    {
+        client
+            .find(Locator::Css(&format!("#present-{id}")))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+    }
+    click_button(client, "Check in the ticked players").await;
+    let text = body_text(client).await;
+    assert!(text.contains("32 players checked in."), "{text}");
+    assert!(
+        text.contains("32 of 32 checked in") || text.contains("32 of 33 checked in"),
+        "{text}"
+    );
+    check_page(client, &format!("{prefix}-02-checked-in")).await;
+
+    visit(client, &format!("{base}{event_path}")).await;
+    click_button(client, "Start the event").await;
+    let text = body_text(client).await;
+    assert!(
+        text.contains("Nora Noshow"),
+        "the no-show is named before pairing: {text}"
+    );
+
+    let (dana, eli) = (accounts[0].0, accounts[1].0);
+    for round in 1..=3u32 {
+        visit(client, &format!("{base}{event_path}")).await;
+        click_button_starting(client, &format!("Pair round {round} of 3")).await;
+        if round == 1 {
+            // Dana and Eli are to meet: the organiser swaps Eli with Dana's opponent.
+            let (_, detail) = to_api.get(&format!("{event_path}/rounds/1")).await;
+            let table = detail["tables"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["player_a"] == dana || t["player_b"] == dana)
+                .unwrap()
+                .clone();
+            let opponent = if table["player_a"] == dana {
+                table["player_b"].as_i64().unwrap()
+            } else {
+                table["player_a"].as_i64().unwrap()
+            };
+            if opponent != eli {
+                set_value(client, "first", &eli.to_string()).await;
+                set_value(client, "second", &opponent.to_string()).await;
+                click_button(client, "Swap them").await;
+            }
+        }
+        click_button(client, "Flip one scenario for all tables").await;
+        let text = body_text(client).await;
+        assert!(text.contains("Scenario for every table"), "{text}");
+        assert!(
+            !text.contains("Nora Noshow"),
+            "the no-show is not paired: {text}"
+        );
+        assert_eq!(text.matches("attacker").count() >= 16, true, "{text}");
+        check_page(client, &format!("{prefix}-03-round{round}-draft")).await;
+        click_button(client, "Publish and mail the players").await;
+
+        let (_, detail) = to_api.get(&format!("{event_path}/rounds/{round}")).await;
+        let tables = detail["tables"].as_array().unwrap().clone();
+        assert_eq!(tables.len(), 16, "{detail}");
+        let numbers: std::collections::BTreeSet<i64> = tables
+            .iter()
+            .map(|t| t["table"].as_i64().unwrap())
+            .collect();
+        assert_eq!(numbers, (1..=16).collect(), "tables 1 to 16, none skipped");
+        for table in &tables {
+            let game = table["game"].as_i64().unwrap();
+            let path = format!("{event_path}/games/{game}/result");
+            let pair = [
+                table["player_a"].as_i64().unwrap(),
+                table["player_b"].as_i64().unwrap(),
+            ];
+            if round == 1 && pair.contains(&dana) && pair.contains(&eli) {
+                // Each says they won.
+                let dana_is_a = pair[0] == dana;
+                let says = |a_wins: bool| {
+                    if a_wins {
+                        json!({"a_strategy_vp": 4, "a_scheme_vp": 2, "b_strategy_vp": 2, "b_scheme_vp": 1})
+                    } else {
+                        json!({"a_strategy_vp": 2, "a_scheme_vp": 1, "b_strategy_vp": 4, "b_scheme_vp": 2})
+                    }
+                };
+                let (status, body) = accounts[0].1.post(&path, says(dana_is_a)).await;
+                assert_eq!(status, 200, "{body}");
+                let (status, body) = accounts[1].1.post(&path, says(!dana_is_a)).await;
+                assert_eq!(status, 200, "{body}");
+                assert_eq!(body["status"], "disputed");
+                continue;
+            }
+            let (status, body) = to_api
+                .post(&path, json!({"a_strategy_vp": 3, "a_scheme_vp": 2, "b_strategy_vp": 1, "b_scheme_vp": 1}))
+                .await;
+            assert_eq!(status, 200, "{body}");
+        }
+        if round == 1 {
+            // The organiser sees the dispute flagged, both sides in words,
+            // and settles it from the phone.
+            visit(client, &format!("{base}{event_path}")).await;
+            let text = body_text(client).await;
+            assert!(text.contains("1 disputed result to resolve"), "{text}");
+            follow_link(client, "Dana Reyes").await;
+            let text = body_text(client).await;
+            assert!(text.contains("Disputed: what each side says"), "{text}");
+            assert!(
+                text.contains("Dana Reyes\n") || text.contains("Dana Reyes "),
+                "{text}"
+            );
+            check_page(client, &format!("{prefix}-04-dispute")).await;
+            for (field, value) in [
+                ("a_strategy_vp", "3"),
+                ("a_scheme_vp", "2"),
+                ("b_strategy_vp", "3"),
+                ("b_scheme_vp", "2"),
+            ] {
+                fill(client, field, value).await;
+            }
+            click_button(client, "Save the result").await;
+            let text = body_text(client).await;
+            assert!(text.contains("5 – 5"), "{text}");
+        }
+        if round == 2 {
+            // The projector, on the venue's screen, mid-event.
+            let screen = driver.screen(1920, 1080).await;
+            visit(&screen, &format!("{base}{event_path}/rounds/2/projector")).await;
+            let fits: bool = serde_json::from_value(
+                screen
+                    .execute(
+                        "const seats = [...document.querySelectorAll('ol.seats li')];\
+                         return seats.length === 32 && seats.every((li) => {\
+                           const r = li.getBoundingClientRect();\
+                           return r.bottom <= window.innerHeight && r.right <= window.innerWidth && r.height > 0;\
+                         }) && document.querySelector('.scenario').getBoundingClientRect().bottom <= window.innerHeight;",
+                        vec![],
+                    )
+                    .await
+                    .unwrap(),
+            )
+            .unwrap();
+            let png = screen.screenshot().await.unwrap();
+            std::fs::write(
+                artifacts_dir().join(format!("{prefix}-05-projector-1080p.png")),
+                png,
+            )
+            .unwrap();
+            assert!(fits, "all 32 players and the scenario fit a 1080p screen");
+            let text = body_text(&screen).await;
+            assert!(
+                text.contains("Dana Reyes") && text.contains("table "),
+                "{text}"
+            );
+            screen.close().await.unwrap();
+        }
+    }
+
+    visit(client, &format!("{base}{event_path}/standings")).await;
+    let text = body_text(client).await;
+    assert!(
+        !text.contains("Nora Noshow"),
+        "no-shows are not in the standings: {text}"
+    );
+    check_page(client, &format!("{prefix}-06-standings")).await;
+    let (_, rows) = to_api.get(&format!("{event_path}/standings")).await;
+    assert_eq!(rows.as_array().unwrap().len(), 32, "{rows}");
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["player"] != no_show)
+    );
+    phone.close().await.unwrap();
 }

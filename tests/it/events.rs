@@ -644,7 +644,7 @@ async fn swiss_event_through_the_pages(backend: Backend) {
         .await
         .unwrap();
     assert!(
-        csv.starts_with("rank,player_id,player,club,points"),
+        csv.starts_with("rank,player_id,player,club,faction,leader,points"),
         "{csv}"
     );
     assert_eq!(csv.lines().count(), 6);
