@@ -1011,7 +1011,7 @@ async fn an_organiser_runs_a_thirty_two_player_day_from_a_phone(backend: Backend
             !text.contains("Nora Noshow"),
             "the no-show is not paired: {text}"
         );
-        assert_eq!(text.matches("attacker").count() >= 16, true, "{text}");
+        assert!(text.matches("attacker").count() >= 16, "{text}");
         check_page(client, &format!("{prefix}-03-round{round}-draft")).await;
         click_button(client, "Publish and mail the players").await;
 
