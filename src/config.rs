@@ -329,6 +329,13 @@ pub struct SettingsArgs {
         global = true
     )]
     pub play_commands_per_second: u32,
+
+    /// How often an instance looks in the database for games other
+    /// instances changed, in milliseconds (default: 250 on SQLite; 5000 on
+    /// PostgreSQL, where LISTEN/NOTIFY tells it at once and the look is
+    /// only a fallback).
+    #[arg(long, env = "SOULSTONE_LIVE_POLL_MS", global = true)]
+    pub live_poll_ms: Option<u64>,
 }
 
 /// Validated settings; built once and passed to whatever needs them.
@@ -355,6 +362,8 @@ pub struct Settings {
     /// Requests one client address may have in flight at once.
     pub requests_per_client: usize,
     pub play_commands_per_second: u32,
+    /// How often to look for games other instances changed.
+    pub live_poll: std::time::Duration,
 }
 
 /// What resolving the settings had to say that the operator should know.
@@ -450,6 +459,15 @@ impl Settings {
                  See docs/deploy.md."
             )));
         }
+        // With LISTEN/NOTIFY (PostgreSQL) the look is only a fallback.
+        let live_poll = std::time::Duration::from_millis(
+            args.live_poll_ms
+                .unwrap_or(match &database_url {
+                    DatabaseUrl::Postgres(_) => 5_000,
+                    DatabaseUrl::Sqlite(_) => 250,
+                })
+                .max(10),
+        );
         if args.db_pool_size == 0 {
             return Err(ConfigError::Invalid(
                 "SOULSTONE_DB_POOL_SIZE must be at least 1".into(),
@@ -474,6 +492,7 @@ impl Settings {
                 request_timeout: std::time::Duration::from_secs(args.request_timeout_secs.max(1)),
                 requests_per_client: args.requests_per_client.max(1),
                 play_commands_per_second: args.play_commands_per_second,
+                live_poll,
             },
             notes,
         ))

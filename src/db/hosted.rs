@@ -153,7 +153,30 @@ pub fn advance_version(
         hosted_games::updated_at.eq(now),
     ))
     .execute(conn)?;
+    if changed == 1 {
+        notify_changed(conn, id)?;
+    }
     Ok(changed == 1)
+}
+
+/// The PostgreSQL channel on which instances tell each other that a
+/// game's log grew; the payload is `<schema>:<game id>`, so servers (and
+/// test schemas) sharing a database tell their games apart.
+pub const GAMES_CHANNEL: &str = "soulstone_games";
+
+/// Tells the other instances on PostgreSQL that game `id` moved on. The
+/// notification is delivered when the transaction commits, and not at all
+/// if it rolls back, so listeners never read ahead of the log. SQLite has
+/// no such channel: its instances poll (`changed_since`).
+fn notify_changed(conn: &mut DbConnection, id: i64) -> Result<(), DbError> {
+    if let DbConnection::Postgres(pg) = conn {
+        diesel::sql_query(format!(
+            "SELECT pg_notify('{GAMES_CHANNEL}', current_schema() || ':' || $1)"
+        ))
+        .bind::<diesel::sql_types::Text, _>(id.to_string())
+        .execute(pg)?;
+    }
+    Ok(())
 }
 
 /// Games under way whose clocks run, with their clocks, for the flag check

@@ -59,6 +59,9 @@ pub struct AppState {
     pub play_limits: Arc<play::limits::PlayLimits>,
     /// Requests each client address has in flight.
     pub in_flight: Arc<client::InFlight>,
+    /// Held while the server runs: threads of its own (the game listener)
+    /// stop once every copy of the state is gone.
+    pub alive: Arc<()>,
 }
 
 impl AppState {
@@ -86,6 +89,7 @@ impl AppState {
             game_updates: play::live::GameUpdates::default(),
             play_limits: Arc::new(play::limits::PlayLimits::new(commands_per_second)),
             in_flight: Arc::new(client::InFlight::new(requests_per_client)),
+            alive: Arc::new(()),
         }
     }
 
@@ -116,7 +120,17 @@ impl AppState {
             host,
         };
         actix_web::rt::spawn(sender.run());
-        actix_web::rt::spawn(self.game_updates.clone().watch(self.db.clone()));
+        actix_web::rt::spawn(
+            self.game_updates
+                .clone()
+                .watch(self.db.clone(), self.settings.live_poll),
+        );
+        actix_web::rt::spawn(self.game_updates.clone().watch_clocks(self.db.clone()));
+        if let crate::config::DatabaseUrl::Postgres(url) = &self.settings.database_url {
+            self.game_updates
+                .clone()
+                .listen(url.clone(), Arc::downgrade(&self.alive));
+        }
         let db = self.db.clone();
         actix_web::rt::spawn(async move {
             // Housekeeping: forget revocations of expired tokens, old throttle

@@ -3,10 +3,13 @@
 //! id so a reconnecting browser resumes where it left off (Last-Event-ID).
 //!
 //! A stream wakes when its game changes. A command accepted by this
-//! instance announces it at once; a watcher polls the database a few times
-//! a second for games other instances changed (one query per instance,
-//! however many streams are open), so several instances share live games
-//! on either backend.
+//! instance announces it at once. On PostgreSQL every write of a game's log
+//! notifies the other instances (NOTIFY on the `soulstone_games` channel,
+//! delivered on commit), and each instance listens on a connection of its
+//! own; a watcher also polls the database now and then for what a notice
+//! may have missed (a listener reconnecting). With SQLite the watcher is
+//! how instances sharing a file learn of each other's moves, a few times a
+//! second. Either way one query serves however many streams are open.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -19,13 +22,17 @@ use crate::hosted;
 use crate::web::AppState;
 use crate::web::session::MaybeUser;
 
-/// How often an instance looks for games other instances changed.
-const WATCH_EVERY: Duration = Duration::from_millis(250);
 /// How far back each look reaches, for commits that land while a look is
 /// under way and for small differences between the instances' clocks.
 const WATCH_OVERLAP: chrono::Duration = chrono::Duration::seconds(3);
-/// Clocks are checked every this many looks (once a second).
-const FLAG_EVERY_TICKS: u32 = 4;
+/// How often the game clocks are checked.
+const FLAG_EVERY: Duration = Duration::from_secs(1);
+/// How often the listener reads notices that arrived on its connection
+/// (a read of the socket, no query).
+const LISTEN_EVERY: Duration = Duration::from_millis(10);
+/// How often the listener checks its connection is alive, and waits before
+/// connecting again after losing it.
+const LISTENER_CHECK: Duration = Duration::from_secs(5);
 /// A comment line keeps an idle stream open through proxies.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// Facts sent in one chunk at most (a stream starting from 0 catches up in
@@ -57,19 +64,14 @@ impl GameUpdates {
         self.sender.subscribe()
     }
 
-    /// Announces the games other instances changed, and ends the games
-    /// whose clocks ran out, until the system ends.
-    pub async fn watch(self, db: crate::db::Db) {
+    /// Announces the games other instances changed, looking every `every`,
+    /// until the system ends.
+    pub async fn watch(self, db: crate::db::Db, every: Duration) {
         let mut seen: HashMap<i64, i64> = HashMap::new();
-        let mut interval = tokio::time::interval(WATCH_EVERY);
+        let mut interval = tokio::time::interval(every);
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut ticks: u32 = 0;
         loop {
             interval.tick().await;
-            ticks = ticks.wrapping_add(1);
-            if ticks.is_multiple_of(FLAG_EVERY_TICKS) {
-                self.flag_games_out_of_time(&db).await;
-            }
             let since = chrono::Utc::now().naive_utc() - WATCH_OVERLAP;
             let db = db.clone();
             let changed = web::block(move || {
@@ -91,6 +93,76 @@ impl GameUpdates {
                 seen.clear();
             }
         }
+    }
+
+    /// Ends the games whose clocks ran out, once a second, until the
+    /// system ends.
+    pub async fn watch_clocks(self, db: crate::db::Db) {
+        let mut interval = tokio::time::interval(FLAG_EVERY);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            interval.tick().await;
+            self.flag_games_out_of_time(&db).await;
+        }
+    }
+
+    /// On PostgreSQL: listens for the games other instances changed and
+    /// announces them at once, on a thread of its own with a connection of
+    /// its own (outside the pool), until `alive` can no longer be upgraded
+    /// (the server that started it is gone).
+    pub fn listen(self, url: String, alive: std::sync::Weak<()>) {
+        let spawned = std::thread::Builder::new()
+            .name("soulstone-listen".into())
+            .spawn(move || {
+                while alive.strong_count() > 0 {
+                    if let Err(error) = self.listen_once(&url, &alive) {
+                        tracing::warn!("listening for game changes: {error}; connecting again");
+                    }
+                    std::thread::sleep(LISTENER_CHECK);
+                }
+            });
+        if let Err(error) = spawned {
+            tracing::warn!("no listener for game changes ({error}); polling only");
+        }
+    }
+
+    /// One connection's worth of listening: returns when the connection
+    /// fails, or quietly when the server is gone.
+    fn listen_once(&self, url: &str, alive: &std::sync::Weak<()>) -> Result<(), String> {
+        use diesel::connection::SimpleConnection;
+        use diesel::{Connection, PgConnection, RunQueryDsl};
+        let mut conn = PgConnection::establish(url).map_err(|e| e.to_string())?;
+        conn.batch_execute(&format!("LISTEN {}", crate::db::hosted::GAMES_CHANNEL))
+            .map_err(|e| e.to_string())?;
+        #[derive(diesel::QueryableByName)]
+        struct Schema {
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            name: String,
+        }
+        let schema = diesel::sql_query("SELECT current_schema() AS name")
+            .get_result::<Schema>(&mut conn)
+            .map_err(|e| e.to_string())?
+            .name;
+        let prefix = format!("{schema}:");
+        let mut checked = std::time::Instant::now();
+        while alive.strong_count() > 0 {
+            for notice in conn.notifications_iter() {
+                let notice = notice.map_err(|e| e.to_string())?;
+                if let Some(id) = notice
+                    .payload
+                    .strip_prefix(&prefix)
+                    .and_then(|id| id.parse::<i64>().ok())
+                {
+                    self.announce(id);
+                }
+            }
+            if checked.elapsed() >= LISTENER_CHECK {
+                conn.batch_execute("SELECT 1").map_err(|e| e.to_string())?;
+                checked = std::time::Instant::now();
+            }
+            std::thread::sleep(LISTEN_EVERY);
+        }
+        Ok(())
     }
 }
 

@@ -61,6 +61,7 @@ pub fn test_settings(
         // Tests play whole games as fast as they can; the limit itself is
         // tested in `web::play::limits`.
         play_commands_per_second: 100_000,
+        live_poll: std::time::Duration::from_millis(250),
     }
 }
 
@@ -77,6 +78,15 @@ impl TestApp {
     /// Starts an app on an existing test database (a second instance, a restart).
     pub async fn spawn_on(db: TestDb, mail: MailSetup) -> Self {
         Self::spawn_listening(db, mail, Listening::Loopback, |_| {}).await
+    }
+
+    /// Starts an app on an existing test database with some settings changed.
+    pub async fn spawn_on_configured(
+        db: TestDb,
+        mail: MailSetup,
+        configure: impl FnOnce(&mut Settings),
+    ) -> Self {
+        Self::spawn_listening(db, mail, Listening::Loopback, configure).await
     }
 
     /// Starts an app on loopback with some settings changed (production
