@@ -455,3 +455,122 @@ pub fn pairing_crews(
         .select((pairing_crews::seat, pairing_crews::lists))
         .load(conn)?)
 }
+
+/// An invitation to a casual game, as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = super::schema::game_invitations)]
+pub struct InvitationRow {
+    pub id: i64,
+    pub token: String,
+    pub inviter_id: i64,
+    pub inviter_lists: String,
+    pub time_control_ms: Option<i64>,
+    pub created_at: NaiveDateTime,
+    pub expires_at: NaiveDateTime,
+    pub accepted_by: Option<i64>,
+    pub hosted_game_id: Option<i64>,
+    pub cancelled_at: Option<NaiveDateTime>,
+}
+
+/// What a new invitation holds.
+pub struct NewInvitation<'a> {
+    pub token: &'a str,
+    pub inviter_id: i64,
+    pub inviter_lists: &'a str,
+    pub time_control_ms: Option<i64>,
+    pub now: NaiveDateTime,
+    pub expires_at: NaiveDateTime,
+}
+
+pub fn insert_invitation(conn: &mut DbConnection, new: &NewInvitation<'_>) -> Result<i64, DbError> {
+    use super::schema::game_invitations as i;
+    Ok(diesel::insert_into(i::table)
+        .values((
+            i::token.eq(new.token),
+            i::inviter_id.eq(new.inviter_id),
+            i::inviter_lists.eq(new.inviter_lists),
+            i::time_control_ms.eq(new.time_control_ms),
+            i::created_at.eq(new.now),
+            i::expires_at.eq(new.expires_at),
+        ))
+        .returning(i::id)
+        .get_result(conn)?)
+}
+
+pub fn find_invitation(
+    conn: &mut DbConnection,
+    token: &str,
+) -> Result<Option<InvitationRow>, DbError> {
+    use super::schema::game_invitations as i;
+    Ok(i::table
+        .filter(i::token.eq(token))
+        .select(InvitationRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Takes an open invitation for `account`: false when it was taken,
+/// cancelled or expired meanwhile (one taker wins).
+pub fn take_invitation(
+    conn: &mut DbConnection,
+    id: i64,
+    account: i64,
+    now: NaiveDateTime,
+) -> Result<bool, DbError> {
+    use super::schema::game_invitations as i;
+    let changed = diesel::update(
+        i::table
+            .filter(i::id.eq(id))
+            .filter(i::accepted_by.is_null())
+            .filter(i::cancelled_at.is_null())
+            .filter(i::expires_at.gt(now)),
+    )
+    .set(i::accepted_by.eq(account))
+    .execute(conn)?;
+    Ok(changed == 1)
+}
+
+pub fn set_invitation_game(conn: &mut DbConnection, id: i64, game: i64) -> Result<(), DbError> {
+    use super::schema::game_invitations as i;
+    diesel::update(i::table.find(id))
+        .set(i::hosted_game_id.eq(game))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Cancels an open invitation of `inviter`: false if it was not open.
+pub fn cancel_invitation(
+    conn: &mut DbConnection,
+    id: i64,
+    inviter: i64,
+    now: NaiveDateTime,
+) -> Result<bool, DbError> {
+    use super::schema::game_invitations as i;
+    let changed = diesel::update(
+        i::table
+            .filter(i::id.eq(id))
+            .filter(i::inviter_id.eq(inviter))
+            .filter(i::accepted_by.is_null())
+            .filter(i::cancelled_at.is_null()),
+    )
+    .set(i::cancelled_at.eq(now))
+    .execute(conn)?;
+    Ok(changed == 1)
+}
+
+/// An account's invitations still open, newest first.
+pub fn open_invitations_of(
+    conn: &mut DbConnection,
+    inviter: i64,
+    now: NaiveDateTime,
+) -> Result<Vec<InvitationRow>, DbError> {
+    use super::schema::game_invitations as i;
+    Ok(i::table
+        .filter(i::inviter_id.eq(inviter))
+        .filter(i::accepted_by.is_null())
+        .filter(i::cancelled_at.is_null())
+        .filter(i::expires_at.gt(now))
+        .order(i::id.desc())
+        .select(InvitationRow::as_select())
+        .load(conn)?)
+}

@@ -103,6 +103,21 @@ diesel::table! {
 }
 
 diesel::table! {
+    game_invitations (id) {
+        id -> BigInt,
+        token -> Text,
+        inviter_id -> BigInt,
+        inviter_lists -> Text,
+        time_control_ms -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        accepted_by -> Nullable<BigInt>,
+        hosted_game_id -> Nullable<BigInt>,
+        cancelled_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     prepared_scenarios (event_id, round_number) {
         event_id -> BigInt,
         round_number -> Integer,
@@ -357,6 +372,7 @@ diesel::joinable!(hosted_game_snapshots -> hosted_games (game_id));
 diesel::joinable!(hosted_game_commands -> hosted_games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     account_sessions,
+    game_invitations,
     prepared_scenarios,
     pool_revisions,
     form_submissions,

@@ -5,7 +5,6 @@
 
 use diesel::prelude::*;
 use soulstone_engine::content::Catalog;
-use soulstone_engine::content::crew::MAX_LIST_MODELS;
 use soulstone_engine::fairness::Bytes32;
 
 use super::rounds::GAME_PENDING;
@@ -17,7 +16,7 @@ use crate::hosted::{self, BroughtList};
 use crate::systems::GameSystem;
 
 /// Lists one player may bring to a pairing.
-pub const MAX_BROUGHT_LISTS: usize = 5;
+pub use crate::hosted::MAX_BROUGHT_LISTS;
 
 /// Where a digital pairing stands, as one of its players (or staff) sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,35 +165,9 @@ pub fn bring_crews(
     ctx: &Ctx<'_>,
 ) -> Result<DigitalState, EventError> {
     let Bringing { lists, seed } = bringing;
-    if lists.is_empty() || lists.len() > MAX_BROUGHT_LISTS {
-        return Err(EventError::Invalid(vec![(
-            "crew",
-            format!("Bring 1 to {MAX_BROUGHT_LISTS} crew lists."),
-        )]));
-    }
-    for brought in &lists {
-        if brought.list.models.len() > MAX_LIST_MODELS {
-            return Err(EventError::Invalid(vec![(
-                "crew",
-                "That list is far too long.".into(),
-            )]));
-        }
-        if let Err(problems) = brought.list.hire(catalog) {
-            let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
-            return Err(EventError::Invalid(vec![(
-                "crew",
-                format!("{}: {}", brought.name, text.join("; ")),
-            )]));
-        }
-        if i32::from(brought.list.size) != view.event.encounter_size {
-            return Err(EventError::Invalid(vec![(
-                "crew",
-                format!(
-                    "{} is hired for {} soulstones; this event plays {}.",
-                    brought.name, brought.list.size, view.event.encounter_size
-                ),
-            )]));
-        }
+    let size = u8::try_from(view.event.encounter_size).ok();
+    if let Err(problem) = crate::hosted::check_brought(catalog, &lists, size) {
+        return Err(EventError::Invalid(vec![("crew", problem)]));
     }
     let json = serde_json::to_string(&lists)
         .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))?;

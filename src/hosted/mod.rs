@@ -230,6 +230,43 @@ pub struct BroughtList {
     pub list: CrewList,
 }
 
+/// Crew lists one player may bring to a game at most.
+pub const MAX_BROUGHT_LISTS: usize = 5;
+
+/// Checks what a player brings: one to five lists, each hiring legally
+/// with the content (and, where a size is given, hired for it). The
+/// message names the list and what is wrong.
+pub fn check_brought(
+    catalog: &Catalog,
+    lists: &[BroughtList],
+    size: Option<u8>,
+) -> Result<(), String> {
+    use soulstone_engine::content::crew::MAX_LIST_MODELS;
+    if lists.is_empty() || lists.len() > MAX_BROUGHT_LISTS {
+        return Err(format!("Bring 1 to {MAX_BROUGHT_LISTS} crew lists."));
+    }
+    for brought in lists {
+        if brought.list.models.len() > MAX_LIST_MODELS {
+            return Err(format!("{}: that list is far too long.", brought.name));
+        }
+        if let Err(problems) = brought.list.hire(catalog) {
+            let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            return Err(format!("{}: {}", brought.name, text.join("; ")));
+        }
+        if let Some(size) = size
+            && brought.list.size != size
+        {
+            return Err(format!(
+                "{} is hired for {} soulstones; this game plays {size}.",
+                brought.name, brought.list.size
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub mod invitations;
+
 /// A practice game as a player asks for it: they sit in seat A with the
 /// lists they bring; the bot sits in seat B with its own.
 #[derive(Debug, Clone)]

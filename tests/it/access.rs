@@ -160,6 +160,31 @@ const MATRIX: &[Case] = &[
         "bot=random",
         [303, 422, 422, 422, 422, 422],
     ),
+    // Invitations: signed in to make or open one; nothing brought is 422,
+    // and a link that does not exist is 404.
+    case(Get, "/play/invite", SIGNED_IN_200),
+    with_body(
+        Post,
+        "/play/invite",
+        "minutes=30",
+        [303, 422, 422, 422, 422, 422],
+    ),
+    case(
+        Get,
+        "/play/invite/no-such-link",
+        [303, 404, 404, 404, 404, 404],
+    ),
+    with_body(
+        Post,
+        "/play/invite/no-such-link/accept",
+        "crew=lamplighters-50",
+        [303, 404, 404, 404, 404, 404],
+    ),
+    case(
+        Post,
+        "/play/invite/no-such-link/cancel",
+        [303, 404, 404, 404, 404, 404],
+    ),
     case(Get, "/games/{hosted}", ALL_200),
     case(Get, "/games/{hosted}/events?after=999999", ALL_200),
     case(Get, "/games/{missing}", [404; 6]),

@@ -26,6 +26,7 @@ both_backends!(
     a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands,
     two_simultaneous_commands_at_one_version_apply_once,
     a_whole_practice_game_played_through_submit_ends_and_replays,
+    a_player_invites_another_by_a_link_and_they_play,
 );
 
 fn lists(which: &[usize]) -> Vec<BroughtList> {
@@ -971,4 +972,120 @@ async fn a_resigned_event_game_goes_to_the_organisers(backend: Backend) {
     assert_eq!(game["ended_by"], "resignation");
     let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
     assert_eq!(round["tables"][0]["status"], "disputed", "{round}");
+}
+
+/// A player makes an invitation (crews and a clock) and sends its link;
+/// another account opens it, brings crews and accepts: the game starts
+/// with the inviter in seat A. Nobody else can take the seat, the inviter
+/// cannot accept their own, a cancelled link starts nothing, and the
+/// inviter's crews never show on the invitation.
+async fn a_player_invites_another_by_a_link_and_they_play(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, ana) = app.user("ana@example.org", "Ana Inviter").await;
+    let (_, ben) = app.user("ben@example.org", "Ben Guest").await;
+    let (_, cal) = app.user("cal@example.org", "Cal Late").await;
+    let invite = |client: &crate::support::TestClient, crew: &'static str| {
+        let client = client.clone();
+        async move {
+            client
+                .post_form("/play/invite", &[("crew", crew), ("minutes", "60")])
+                .await
+        }
+    };
+    let made = invite(&ana, "mudlark-50").await;
+    assert_eq!(made.status().as_u16(), 303);
+    let link = location(&made);
+    assert!(link.starts_with("/play/invite/"), "{link}");
+    let (_, page) = ana.get_text(&link).await;
+    assert!(
+        page.contains(&format!("{}{link}", app.address)),
+        "the link to send: {page}"
+    );
+    let (_, page) = ana.get_text("/play").await;
+    assert!(page.contains(&link), "open invitations are listed: {page}");
+    // The inviter cannot take the other seat.
+    let own = ana
+        .post_form(&format!("{link}/accept"), &[("crew", "lamplighters-50")])
+        .await;
+    assert_eq!(own.status().as_u16(), 422);
+
+    let (status, page) = ben.get_text(&link).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Ana Inviter invites you to a game"), "{page}");
+    assert!(page.contains("60 minutes each"), "{page}");
+    // Before Ben's own crews form (which offers every shipped list), the
+    // page says nothing of what Ana brought.
+    let before_form = page
+        .split("<form method=\"post\" action=\"/play/invite/")
+        .next()
+        .unwrap();
+    assert!(
+        !before_form.to_lowercase().contains("mudlark"),
+        "the inviter's crews stay secret: {page}"
+    );
+    let accepted = ben
+        .post_form(&format!("{link}/accept"), &[("crew", "tidewright-50")])
+        .await;
+    assert_eq!(accepted.status().as_u16(), 303);
+    let game = id_after(&location(&accepted), "/games/");
+    let seats = app
+        .with_conn(move |conn| {
+            let row = soulstone::db::hosted::find_game(conn, game)
+                .unwrap()
+                .unwrap();
+            (
+                row.kind,
+                row.seat_a_account_id,
+                row.seat_b_account_id,
+                row.time_control_ms,
+            )
+        })
+        .await;
+    let ana_id = app
+        .with_conn(|conn| accounts_id(conn, "ana@example.org"))
+        .await;
+    let ben_id = app
+        .with_conn(|conn| accounts_id(conn, "ben@example.org"))
+        .await;
+    assert_eq!(
+        seats,
+        ("casual".into(), Some(ana_id), Some(ben_id), Some(3_600_000))
+    );
+    for (client, seat) in [(&ana, "a"), (&ben, "b")] {
+        let (status, html) = client.get_text(&format!("/games/{game}")).await;
+        assert_eq!(status, 200);
+        assert!(
+            html.contains("You are ") && !html.contains("You are watching"),
+            "{seat}: {html}"
+        );
+    }
+    // The seat is taken: nobody else starts a second game from the link.
+    let late = cal
+        .post_form(&format!("{link}/accept"), &[("crew", "hollowmarch-50")])
+        .await;
+    assert_eq!(late.status().as_u16(), 422);
+    assert!(
+        late.text()
+            .await
+            .unwrap()
+            .contains("accepted this invitation already")
+    );
+
+    // A cancelled invitation starts nothing.
+    let made = invite(&ana, "lamplighters-50").await;
+    let second = location(&made);
+    let response = ana.post_form(&format!("{second}/cancel"), &[]).await;
+    assert_eq!(response.status().as_u16(), 303);
+    let refused = cal
+        .post_form(&format!("{second}/accept"), &[("crew", "hollowmarch-50")])
+        .await;
+    assert_eq!(refused.status().as_u16(), 422);
+    assert!(refused.text().await.unwrap().contains("cancelled it"));
+}
+
+fn accounts_id(conn: &mut soulstone::db::DbConnection, email: &str) -> i64 {
+    soulstone::db::accounts::find_by_email(conn, email)
+        .unwrap()
+        .unwrap()
+        .id
 }

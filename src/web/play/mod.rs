@@ -28,6 +28,8 @@ use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_pa
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
 use command::command_from_form;
 
+mod invite;
+
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(practice_page)
         .service(start_practice)
@@ -39,6 +41,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(resign)
         .service(live::stream)
         .service(post_command);
+    invite::routes(cfg);
 }
 
 /// Log lines the game page shows, newest last.
@@ -99,6 +102,8 @@ struct PracticePage {
     games: Vec<GameLine>,
     error: Option<String>,
     own_list: String,
+    /// Invitations this player sent that nobody has taken yet.
+    invitations: Vec<crate::hosted::invitations::Invitation>,
 }
 
 async fn practice_page_with(
@@ -109,8 +114,13 @@ async fn practice_page_with(
     own_list: String,
 ) -> Result<HttpResponse, AppError> {
     let account = user.id();
-    let rows = state
-        .with_db(move |conn| Ok(crate::db::hosted::games_of(conn, account, 20)?))
+    let (rows, invitations) = state
+        .with_db(move |conn| {
+            Ok((
+                crate::db::hosted::games_of(conn, account, 20)?,
+                crate::hosted::invitations::open_of(conn, account, now())?,
+            ))
+        })
         .await?;
     let games = rows
         .into_iter()
@@ -133,6 +143,7 @@ async fn practice_page_with(
         games,
         error,
         own_list,
+        invitations,
     };
     if page.error.is_some() {
         crate::web::forms::render_invalid(&ctx, &page)

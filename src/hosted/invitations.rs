@@ -1,0 +1,187 @@
+//! Casual games by invitation: a player brings their crews and a clock and
+//! gets a link; whoever opens it signed in, brings theirs and accepts takes
+//! the other seat, and the game starts. One taker wins; the inviter may
+//! cancel until then; a link lasts a week.
+
+use chrono::{Duration, NaiveDateTime};
+use soulstone_engine::content::Catalog;
+use soulstone_engine::fairness::Bytes32;
+
+use super::{BroughtList, HostedError, check_brought, start_casual};
+use crate::db::hosted::{self as db_hosted, InvitationRow, NewInvitation};
+use crate::db::{DbConnection, WriteTransaction, accounts};
+
+/// How long an invitation link stays open.
+pub const INVITATION_DAYS: i64 = 7;
+
+/// An invitation as the pages show it (never the inviter's lists).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invitation {
+    pub id: i64,
+    pub token: String,
+    pub inviter_id: i64,
+    pub inviter_name: String,
+    pub time_control_ms: Option<i64>,
+    pub expires_at: NaiveDateTime,
+    pub state: InvitationState,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvitationState {
+    Open,
+    /// Taken: the game it started.
+    Accepted {
+        game: Option<i64>,
+    },
+    Cancelled,
+    Expired,
+}
+
+fn shown(
+    conn: &mut DbConnection,
+    row: InvitationRow,
+    now: NaiveDateTime,
+) -> Result<Invitation, HostedError> {
+    let inviter_name = accounts::find_by_id(conn, row.inviter_id)?
+        .map_or_else(|| "A deleted account".to_owned(), |a| a.display_name);
+    let state = if row.accepted_by.is_some() {
+        InvitationState::Accepted {
+            game: row.hosted_game_id,
+        }
+    } else if row.cancelled_at.is_some() {
+        InvitationState::Cancelled
+    } else if row.expires_at <= now {
+        InvitationState::Expired
+    } else {
+        InvitationState::Open
+    };
+    Ok(Invitation {
+        id: row.id,
+        token: row.token,
+        inviter_id: row.inviter_id,
+        inviter_name,
+        time_control_ms: row.time_control_ms,
+        expires_at: row.expires_at,
+        state,
+    })
+}
+
+/// A player invites someone: their lists are checked now, kept secret, and
+/// the link's token is returned.
+pub fn invite(
+    conn: &mut DbConnection,
+    catalog: &Catalog,
+    inviter: i64,
+    lists: &[BroughtList],
+    time_control_ms: Option<i64>,
+    now: NaiveDateTime,
+) -> Result<Invitation, HostedError> {
+    check_brought(catalog, lists, None).map_err(HostedError::Invalid)?;
+    let json = serde_json::to_string(lists).map_err(|e| HostedError::Corrupt {
+        id: 0,
+        reason: format!("invitation lists: {e}"),
+    })?;
+    let token = crate::auth::random_token();
+    db_hosted::insert_invitation(
+        conn,
+        &NewInvitation {
+            token: &token,
+            inviter_id: inviter,
+            inviter_lists: &json,
+            time_control_ms,
+            now,
+            expires_at: now + Duration::days(INVITATION_DAYS),
+        },
+    )?;
+    let row = db_hosted::find_invitation(conn, &token)?.ok_or(HostedError::NotFound)?;
+    shown(conn, row, now)
+}
+
+/// The invitation a link opens.
+pub fn find(
+    conn: &mut DbConnection,
+    token: &str,
+    now: NaiveDateTime,
+) -> Result<Invitation, HostedError> {
+    let row = db_hosted::find_invitation(conn, token)?.ok_or(HostedError::NotFound)?;
+    shown(conn, row, now)
+}
+
+/// The open invitations a player has sent.
+pub fn open_of(
+    conn: &mut DbConnection,
+    inviter: i64,
+    now: NaiveDateTime,
+) -> Result<Vec<Invitation>, HostedError> {
+    db_hosted::open_invitations_of(conn, inviter, now)?
+        .into_iter()
+        .map(|row| shown(conn, row, now))
+        .collect()
+}
+
+/// Someone accepts with the lists they bring: the game starts, the inviter
+/// in seat A. The inviter cannot take their own seat twice; a link already
+/// taken, cancelled or expired is refused by what happened to it.
+pub fn accept(
+    conn: &mut DbConnection,
+    catalog: &Catalog,
+    token: &str,
+    account: i64,
+    lists: &[BroughtList],
+    seed: Bytes32,
+    now: NaiveDateTime,
+) -> Result<i64, HostedError> {
+    check_brought(catalog, lists, None).map_err(HostedError::Invalid)?;
+    conn.write_transaction(|conn| {
+        let row = db_hosted::find_invitation(conn, token)?.ok_or(HostedError::NotFound)?;
+        if row.inviter_id == account {
+            return Err(HostedError::Invalid(
+                "This is your own invitation: send the link to your opponent.".into(),
+            ));
+        }
+        if !db_hosted::take_invitation(conn, row.id, account, now)? {
+            let why = match shown(conn, row, now)?.state {
+                InvitationState::Accepted { .. } => "Someone has accepted this invitation already.",
+                InvitationState::Cancelled => "The player who sent this invitation cancelled it.",
+                InvitationState::Expired | InvitationState::Open => "This invitation has expired.",
+            };
+            return Err(HostedError::Invalid(why.into()));
+        }
+        let theirs: Vec<BroughtList> =
+            serde_json::from_str(&row.inviter_lists).map_err(|e| HostedError::Corrupt {
+                id: row.id,
+                reason: format!("invitation lists: {e}"),
+            })?;
+        let game = start_casual(
+            conn,
+            catalog,
+            [row.inviter_id, account],
+            [&theirs, lists],
+            seed,
+            row.time_control_ms,
+            now,
+        )?;
+        db_hosted::set_invitation_game(conn, row.id, game)?;
+        Ok(game)
+    })
+}
+
+/// The inviter takes an open invitation back.
+pub fn cancel(
+    conn: &mut DbConnection,
+    token: &str,
+    inviter: i64,
+    now: NaiveDateTime,
+) -> Result<(), HostedError> {
+    let row = db_hosted::find_invitation(conn, token)?.ok_or(HostedError::NotFound)?;
+    if row.inviter_id != inviter {
+        return Err(HostedError::NotAPlayer);
+    }
+    if db_hosted::cancel_invitation(conn, row.id, inviter, now)? {
+        Ok(())
+    } else {
+        Err(HostedError::Invalid(
+            "This invitation is no longer open: it was accepted or cancelled.".into(),
+        ))
+    }
+}

@@ -1,0 +1,258 @@
+//! Casual games by invitation: the inviter brings crews and a clock and
+//! gets a link to send; whoever opens it signed in brings theirs and
+//! accepts, and the game starts (`hosted::invitations` holds the rules).
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+
+use super::{CrewOption, brought_from_form, crew_options, now, time_control_ms};
+use crate::error::AppError;
+use crate::hosted::HostedError;
+use crate::hosted::invitations::{self, Invitation, InvitationState};
+use crate::web::AppState;
+use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::session::{CsrfForm, CurrentUser, NoFields};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(new_page)
+        .service(create)
+        .service(invitation_page)
+        .service(accept)
+        .service(cancel);
+}
+
+fn invitation_path(token: &str) -> String {
+    format!("/play/invite/{token}")
+}
+
+#[derive(Template)]
+#[template(path = "play/invite_new.html")]
+struct NewPage {
+    ctx: PageContext,
+    crews: Vec<CrewOption>,
+    own_list: String,
+    error: Option<String>,
+}
+
+async fn new_page_with(
+    ctx: &PageContext,
+    error: Option<String>,
+    own_list: String,
+) -> Result<HttpResponse, AppError> {
+    let page = NewPage {
+        ctx: ctx.clone(),
+        crews: crew_options(),
+        own_list,
+        error,
+    };
+    if page.error.is_some() {
+        crate::web::forms::render_invalid(ctx, &page)
+    } else {
+        render_page(ctx, &page)
+    }
+}
+
+#[get("/play/invite")]
+async fn new_page(ctx: PageContext, _user: CurrentUser) -> Result<HttpResponse, AppError> {
+    new_page_with(&ctx, None, String::new()).await
+}
+
+#[post("/play/invite")]
+async fn create(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    form: CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    let fields = form.0;
+    let (lists, own) = match brought_from_form(&fields) {
+        Ok(read) => read,
+        Err((error, own)) => return new_page_with(&ctx, Some(error), own).await,
+    };
+    let clock = time_control_ms(&fields);
+    let catalog = std::sync::Arc::clone(&state.catalog);
+    let inviter = user.id();
+    let made = state
+        .with_db(move |conn| {
+            Ok(invitations::invite(
+                conn,
+                &catalog,
+                inviter,
+                &lists,
+                clock,
+                now(),
+            ))
+        })
+        .await?;
+    match made {
+        Ok(invitation) => Ok(redirect_with_flash(
+            &state,
+            &invitation_path(&invitation.token),
+            FlashLevel::Success,
+            "Your invitation is ready: send its link to your opponent.",
+        )),
+        Err(HostedError::Invalid(problem)) => new_page_with(&ctx, Some(problem), own).await,
+        Err(other) => Err(other.into()),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "play/invitation.html")]
+struct InvitationPage {
+    ctx: PageContext,
+    invitation: Invitation,
+    /// The whole link, to copy.
+    link: String,
+    mine: bool,
+    crews: Vec<CrewOption>,
+    own_list: String,
+    error: Option<String>,
+}
+
+impl InvitationPage {
+    fn is_open(&self) -> bool {
+        self.invitation.state == InvitationState::Open
+    }
+
+    fn game(&self) -> Option<i64> {
+        match self.invitation.state {
+            InvitationState::Accepted { game } => game,
+            _ => None,
+        }
+    }
+
+    fn clock(&self) -> String {
+        match self.invitation.time_control_ms {
+            Some(ms) => format!("{} minutes each, on a chess clock", ms / 60_000),
+            None => "untimed".into(),
+        }
+    }
+
+    fn state_words(&self) -> &'static str {
+        match self.invitation.state {
+            InvitationState::Open => "open",
+            InvitationState::Accepted { .. } => "accepted",
+            InvitationState::Cancelled => "cancelled",
+            InvitationState::Expired => "expired",
+        }
+    }
+}
+
+async fn invitation_page_with(
+    ctx: &PageContext,
+    state: &web::Data<AppState>,
+    user: &CurrentUser,
+    token: String,
+    error: Option<String>,
+    own_list: String,
+) -> Result<HttpResponse, AppError> {
+    let invitation = state
+        .with_db(move |conn| Ok(invitations::find(conn, &token, now())?))
+        .await?;
+    let page = InvitationPage {
+        ctx: ctx.clone(),
+        link: format!(
+            "{}{}",
+            state.settings.base_url,
+            invitation_path(&invitation.token)
+        ),
+        mine: invitation.inviter_id == user.id(),
+        invitation,
+        crews: crew_options(),
+        own_list,
+        error,
+    };
+    if page.error.is_some() {
+        crate::web::forms::render_invalid(ctx, &page)
+    } else {
+        render_page(ctx, &page)
+    }
+}
+
+#[get("/play/invite/{token}")]
+async fn invitation_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    invitation_page_with(&ctx, &state, &user, path.into_inner(), None, String::new()).await
+}
+
+#[post("/play/invite/{token}/accept")]
+async fn accept(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    form: CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    use rand::Rng;
+    let token = path.into_inner();
+    let fields = form.0;
+    let (lists, own) = match brought_from_form(&fields) {
+        Ok(read) => read,
+        Err((error, own)) => {
+            return invitation_page_with(&ctx, &state, &user, token, Some(error), own).await;
+        }
+    };
+    let catalog = std::sync::Arc::clone(&state.catalog);
+    let account = user.id();
+    let seed = soulstone_engine::fairness::Bytes32(rand::rng().random());
+    let accepted_token = token.clone();
+    let started = state
+        .with_db(move |conn| {
+            Ok(invitations::accept(
+                conn,
+                &catalog,
+                &accepted_token,
+                account,
+                &lists,
+                seed,
+                now(),
+            ))
+        })
+        .await?;
+    match started {
+        Ok(game) => {
+            state.game_updates.announce(game);
+            Ok(HttpResponse::SeeOther()
+                .insert_header(("Location", format!("/games/{game}")))
+                .finish())
+        }
+        Err(HostedError::Invalid(problem)) => {
+            invitation_page_with(&ctx, &state, &user, token, Some(problem), own).await
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+#[post("/play/invite/{token}/cancel")]
+async fn cancel(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    _form: CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let token = path.into_inner();
+    let inviter = user.id();
+    let back = invitation_path(&token);
+    let cancelled = state
+        .with_db(move |conn| Ok(invitations::cancel(conn, &token, inviter, now())))
+        .await?;
+    match cancelled {
+        Ok(()) => Ok(redirect_with_flash(
+            &state,
+            &back,
+            FlashLevel::Info,
+            "Invitation cancelled: its link no longer starts a game.",
+        )),
+        Err(HostedError::Invalid(problem)) => Ok(redirect_with_flash(
+            &state,
+            &back,
+            FlashLevel::Error,
+            problem,
+        )),
+        Err(other) => Err(other.into()),
+    }
+}
