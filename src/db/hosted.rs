@@ -36,6 +36,8 @@ pub struct HostedGameRow {
     pub clock_since: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// The turn the game is in (its VP so far are in `vp_a` and `vp_b`).
+    pub turn: Option<i32>,
 }
 
 /// A game's chess clocks as stored.
@@ -64,7 +66,9 @@ impl HostedGameRow {
 #[derive(Debug, Clone, Copy)]
 pub struct GameChange<'a> {
     pub status: &'a str,
+    /// The VP so far (final once the game has ended).
     pub vp: Option<[i32; 2]>,
+    pub turn: Option<i32>,
     pub ended_by: Option<&'a str>,
     pub clocks: Option<StoredClocks>,
 }
@@ -145,6 +149,7 @@ pub fn advance_version(
         hosted_games::status.eq(change.status),
         hosted_games::vp_a.eq(change.vp.map(|v| v[0])),
         hosted_games::vp_b.eq(change.vp.map(|v| v[1])),
+        hosted_games::turn.eq(change.turn),
         hosted_games::ended_by.eq(change.ended_by),
         hosted_games::clock_a_ms.eq(clocks.map(|c| c.left_ms[0])),
         hosted_games::clock_b_ms.eq(clocks.map(|c| c.left_ms[1])),
@@ -235,6 +240,7 @@ pub struct NewFact<'a> {
     pub game_id: i64,
     pub seq: i64,
     pub fact: &'a str,
+    pub at: Option<NaiveDateTime>,
 }
 
 pub fn insert_facts(conn: &mut DbConnection, facts: &[NewFact<'_>]) -> Result<(), DbError> {
@@ -246,6 +252,56 @@ pub fn insert_facts(conn: &mut DbConnection, facts: &[NewFact<'_>]) -> Result<()
             .execute(conn)?;
     }
     Ok(())
+}
+
+/// Facts old enough to send, and when the next one was written.
+pub type FactsByTime = (Vec<(i64, String)>, Option<NaiveDateTime>);
+
+/// The facts after `after` written at or before `until`, in order, as
+/// stored JSON (facts with no time count as written long ago), and when
+/// the next one not yet old enough was written, if any.
+pub fn facts_written_by(
+    conn: &mut DbConnection,
+    game_id: i64,
+    after: i64,
+    until: NaiveDateTime,
+) -> Result<FactsByTime, DbError> {
+    let rows: Vec<(i64, String, Option<NaiveDateTime>)> = hosted_game_facts::table
+        .filter(hosted_game_facts::game_id.eq(game_id))
+        .filter(hosted_game_facts::seq.gt(after))
+        .order(hosted_game_facts::seq.asc())
+        .select((
+            hosted_game_facts::seq,
+            hosted_game_facts::fact,
+            hosted_game_facts::at,
+        ))
+        .load(conn)?;
+    let mut old_enough = Vec::new();
+    for (seq, fact, at) in rows {
+        match at {
+            Some(at) if at > until => return Ok((old_enough, Some(at))),
+            _ => old_enough.push((seq, fact)),
+        }
+    }
+    Ok((old_enough, None))
+}
+
+/// The last fact written at or before `until` (0: none).
+pub fn last_seq_written_by(
+    conn: &mut DbConnection,
+    game_id: i64,
+    until: NaiveDateTime,
+) -> Result<i64, DbError> {
+    let last: Option<i64> = hosted_game_facts::table
+        .filter(hosted_game_facts::game_id.eq(game_id))
+        .filter(
+            hosted_game_facts::at
+                .is_null()
+                .or(hosted_game_facts::at.le(until)),
+        )
+        .select(diesel::dsl::max(hosted_game_facts::seq))
+        .first(conn)?;
+    Ok(last.unwrap_or(0))
 }
 
 /// The facts after `after`, in order, as stored JSON.
@@ -416,6 +472,54 @@ pub fn digital_among(
                 .find(|(p, _)| *p == Some(pairing))
                 .map(|(_, id)| *id);
             (pairing, hosted)
+        })
+        .collect())
+}
+
+/// A game under way or over, as round pages show it live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveScore {
+    pub pairing_game_id: i64,
+    pub hosted_game_id: i64,
+    pub finished: bool,
+    pub turn: Option<i32>,
+    pub vp: Option<[i32; 2]>,
+}
+
+/// The hosted games deciding these pairings, with their score so far.
+pub fn live_scores(
+    conn: &mut DbConnection,
+    pairing_game_ids: &[i64],
+) -> Result<Vec<LiveScore>, DbError> {
+    type LiveRow = (
+        Option<i64>,
+        i64,
+        String,
+        Option<i32>,
+        Option<i32>,
+        Option<i32>,
+    );
+    let rows: Vec<LiveRow> = hosted_games::table
+        .filter(hosted_games::pairing_game_id.eq_any(pairing_game_ids))
+        .select((
+            hosted_games::pairing_game_id,
+            hosted_games::id,
+            hosted_games::status,
+            hosted_games::turn,
+            hosted_games::vp_a,
+            hosted_games::vp_b,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(pairing, id, status, turn, a, b)| {
+            Some(LiveScore {
+                pairing_game_id: pairing?,
+                hosted_game_id: id,
+                finished: status == "finished",
+                turn,
+                vp: a.zip(b).map(|(a, b)| [a, b]),
+            })
         })
         .collect())
 }

@@ -312,6 +312,7 @@ diesel::table! {
         clock_since -> Nullable<Timestamp>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        turn -> Nullable<Integer>,
     }
 }
 
@@ -320,6 +321,7 @@ diesel::table! {
         game_id -> BigInt,
         seq -> BigInt,
         fact -> Text,
+        at -> Nullable<Timestamp>,
     }
 }
 

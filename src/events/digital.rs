@@ -222,7 +222,12 @@ pub fn bring_crews(
         };
         let accounts = [account(Some(game.player_a))?, account(game.player_b)?];
         // Each player's clock: half the round's time.
-        let time_control_ms = Some(i64::from(view.event.round_minutes) * 60_000 / 2);
+        let minutes = view
+            .settings
+            .digital
+            .minutes_per_player
+            .map_or(i64::from(view.event.round_minutes) / 2, i64::from);
+        let time_control_ms = Some(minutes * 60_000);
         let start = hosted::PairingStart {
             pairing_game_id: game.id,
             accounts,
@@ -237,4 +242,60 @@ pub fn bring_crews(
             })?;
         Ok(DigitalState::Started { hosted_game_id })
     })
+}
+
+/// How someone who is not a player watches a game played in the browser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watching {
+    /// As it happens: a game outside any event, or an event without delay.
+    Live,
+    /// One of the event's organisers or judges: live (the judge's view),
+    /// with hands and secret choices hidden like any spectator's.
+    Staff,
+    /// A spectator of an event that delays them this far behind.
+    Delayed(chrono::Duration),
+}
+
+/// How `account` (a spectator, or signed out) watches the hosted game that
+/// decides event pairing `pairing_game_id` (None: a game outside events).
+pub fn watching(
+    conn: &mut DbConnection,
+    pairing_game_id: Option<i64>,
+    account: Option<i64>,
+) -> Result<Watching, EventError> {
+    let Some(pairing) = pairing_game_id else {
+        return Ok(Watching::Live);
+    };
+    let game = db_events::find_game(conn, pairing)?.ok_or(EventError::NotFound)?;
+    if let Some(account) = account
+        && db_events::staff_role(conn, game.event_id, account)?.is_some()
+    {
+        return Ok(Watching::Staff);
+    }
+    let event = db_events::find_event(conn, game.event_id)?.ok_or(EventError::NotFound)?;
+    let minutes = EventView::from_row(event)?
+        .settings
+        .digital
+        .spectator_delay_minutes;
+    Ok(if minutes == 0 {
+        Watching::Live
+    } else {
+        Watching::Delayed(chrono::Duration::minutes(i64::from(minutes)))
+    })
+}
+
+/// The absence an event allows before a player may claim the game (None
+/// for a game outside events).
+pub fn absence_allowed(
+    conn: &mut DbConnection,
+    pairing_game_id: Option<i64>,
+) -> Result<Option<chrono::Duration>, EventError> {
+    let Some(pairing) = pairing_game_id else {
+        return Ok(None);
+    };
+    let game = db_events::find_game(conn, pairing)?.ok_or(EventError::NotFound)?;
+    let event = db_events::find_event(conn, game.event_id)?.ok_or(EventError::NotFound)?;
+    Ok(Some(chrono::Duration::minutes(i64::from(
+        EventView::from_row(event)?.settings.digital.absence_minutes,
+    ))))
 }

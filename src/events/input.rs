@@ -110,6 +110,17 @@ pub struct EventInput {
     /// Tables at the venue (empty: as many as a round needs).
     #[serde(deserialize_with = "lenient")]
     pub tables: String,
+    /// Games in the browser: each player's clock in minutes (empty: half
+    /// the round), "organisers" or "score_so_far" when a clock runs out,
+    /// minutes before an absent opponent may be claimed, spectators' delay.
+    #[serde(deserialize_with = "lenient")]
+    pub digital_minutes: String,
+    #[serde(deserialize_with = "lenient")]
+    pub clock_out: String,
+    #[serde(deserialize_with = "lenient")]
+    pub absence_minutes: String,
+    #[serde(deserialize_with = "lenient")]
+    pub spectator_delay_minutes: String,
     /// 1st edition: "scrap" or "brawl" (empty: by the soulstones).
     #[serde(deserialize_with = "lenient")]
     pub first_edition_size: String,
@@ -223,6 +234,17 @@ impl EventInput {
             .map(|v| v.to_string())
             .unwrap_or_default();
         self.tables = settings.tables.map(|t| t.to_string()).unwrap_or_default();
+        let digital = &settings.digital;
+        self.digital_minutes = digital
+            .minutes_per_player
+            .map(|m| m.to_string())
+            .unwrap_or_default();
+        self.clock_out = match digital.clock_out {
+            super::ClockOut::Organisers => "organisers".into(),
+            super::ClockOut::ScoreSoFar => "score_so_far".into(),
+        };
+        self.absence_minutes = digital.absence_minutes.to_string();
+        self.spectator_delay_minutes = digital.spectator_delay_minutes.to_string();
         self.first_edition_size = match settings.first_edition_size {
             Some(crate::setup::EncounterSize::Scrap) => "scrap".into(),
             Some(crate::setup::EncounterSize::Brawl) => "brawl".into(),
@@ -474,6 +496,38 @@ impl EventInput {
         };
         let zone = time_zone.flatten().unwrap_or(chrono_tz::UTC);
         let tables = c.optional_int("tables", "The number of tables", &self.tables, 1, 5_000);
+        let digital_minutes = c.optional_int(
+            "digital_minutes",
+            "Each player's clock",
+            &self.digital_minutes,
+            5,
+            600,
+        );
+        let clock_out = match self.clock_out.trim() {
+            "" | "organisers" => Some(super::ClockOut::Organisers),
+            "score_so_far" => Some(super::ClockOut::ScoreSoFar),
+            other => {
+                c.fail(
+                    "clock_out",
+                    format!("{other:?} is not a choice: the organisers decide, or the score so far stands."),
+                );
+                None
+            }
+        };
+        let absence_minutes = c.optional_int(
+            "absence_minutes",
+            "The wait before claiming an absent opponent",
+            &self.absence_minutes,
+            2,
+            120,
+        );
+        let spectator_delay = c.optional_int(
+            "spectator_delay_minutes",
+            "The spectators' delay",
+            &self.spectator_delay_minutes,
+            0,
+            120,
+        );
         let first_edition_size = match self.first_edition_size.trim() {
             "" => Some(None),
             "scrap" => Some(Some(crate::setup::EncounterSize::Scrap)),
@@ -666,6 +720,20 @@ impl EventInput {
                 max_counted_games: max_counted.map(|v| v as u32),
             },
             tables: tables.flatten().and_then(|t| u32::try_from(t).ok()),
+            digital: super::DigitalSettings {
+                minutes_per_player: digital_minutes
+                    .flatten()
+                    .and_then(|m| u32::try_from(m).ok()),
+                clock_out: clock_out.unwrap_or_default(),
+                absence_minutes: absence_minutes
+                    .flatten()
+                    .and_then(|m| u32::try_from(m).ok())
+                    .unwrap_or(10),
+                spectator_delay_minutes: spectator_delay
+                    .flatten()
+                    .and_then(|m| u32::try_from(m).ok())
+                    .unwrap_or(0),
+            },
             first_edition_size: first_edition_size
                 .flatten()
                 .filter(|_| system == GameSystem::Malifaux1),

@@ -180,6 +180,53 @@ pub struct LeagueSettings {
     pub max_counted_games: Option<u32>,
 }
 
+/// What ends an event game whose player's clock ran out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockOut {
+    /// The game stops and its result waits for the organisers (disputed).
+    #[default]
+    Organisers,
+    /// The game ends with the score so far, which stands as the result.
+    ScoreSoFar,
+}
+
+/// How the event's games played in the browser run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DigitalSettings {
+    /// Each player's chess clock; None: half the round's time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes_per_player: Option<u32>,
+    #[serde(default)]
+    pub clock_out: ClockOut,
+    /// A player whose opponent has not moved for this long, while the game
+    /// waits only for the opponent, may claim the game for the organisers
+    /// to confirm.
+    #[serde(default = "DigitalSettings::default_absence")]
+    pub absence_minutes: u32,
+    /// Spectators see the event's games this far behind (0: live); players
+    /// and the event's staff never wait.
+    #[serde(default)]
+    pub spectator_delay_minutes: u32,
+}
+
+impl DigitalSettings {
+    fn default_absence() -> u32 {
+        10
+    }
+}
+
+impl Default for DigitalSettings {
+    fn default() -> Self {
+        Self {
+            minutes_per_player: None,
+            clock_out: ClockOut::default(),
+            absence_minutes: Self::default_absence(),
+            spectator_delay_minutes: 0,
+        }
+    }
+}
+
 /// Scoring, tiebreakers and pairing options, stored as JSON on the event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventSettings {
@@ -193,6 +240,9 @@ pub struct EventSettings {
     /// round needs more, and fixed tables must be among them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tables: Option<u32>,
+    /// Games played in the browser: clocks, claims and spectators.
+    #[serde(default)]
+    pub digital: DigitalSettings,
     /// 1st edition: Scrap or Brawl where the soulstones allow both (30 to
     /// 45); None takes Brawl above 45.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -230,6 +280,7 @@ impl EventSettings {
             tables: None,
             time_zone: None,
             first_edition_size: None,
+            digital: DigitalSettings::default(),
         }
     }
 }

@@ -949,18 +949,29 @@ pub fn record_open_game(
     })
 }
 
-/// The final VP of a game played in the browser become its result: the
-/// engine adjudicated it, so no one confirms it ("reported by the
-/// engine" in the history). A game stopped before its end (a clock ran
-/// out, a player resigned) goes to the organisers instead: its score so
-/// far is recorded as disputed, with `stopped` saying why. A result the
-/// organisers already settled is left alone. Organisers correct an
-/// engine's result as any other.
+/// How a game played in the browser ended, for its event result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineEnd<'a> {
+    /// The rules ended it (after turn 4): the result stands, confirmed.
+    Rules,
+    /// A player's clock ran out: what the event's setting says happens.
+    Time { note: &'a str },
+    /// A player resigned: the organisers decide.
+    Resignation { note: &'a str },
+    /// A player claimed their opponent had gone: the organisers confirm.
+    Absence { note: &'a str },
+}
+
+/// Records the final VP of a game played in the browser as its pairing's
+/// result, marked as reported by the engine. A game the rules ended is
+/// confirmed at once; one stopped by a resignation or a claimed absence
+/// goes to the organisers as disputed, with the score so far and why; one
+/// whose clock ran out does either, as the event's setting says.
 pub fn record_engine_result(
     conn: &mut DbConnection,
     game_id: i64,
     vp: [(i32, i32); 2],
-    stopped: Option<&str>,
+    end: EngineEnd<'_>,
     now: chrono::NaiveDateTime,
 ) -> Result<(), EventError> {
     let game = db_events::find_game(conn, game_id)?.ok_or(EventError::NotFound)?;
@@ -977,14 +988,34 @@ pub fn record_engine_result(
         b_scheme_vp: Some(vp[1].1),
         ..ResultFields::default()
     };
+    let clock_out = match db_events::find_event(conn, game.event_id)? {
+        Some(event) => EventView::from_row(event)?.settings.digital.clock_out,
+        None => super::ClockOut::default(),
+    };
     let before = (game.status != GAME_PENDING).then(|| result_json(&ResultFields::of(&game)));
-    let (status, action, note) = match stopped {
-        None => (
+    let (status, action, note, dispute) = match end {
+        EngineEnd::Rules => (
             GAME_CONFIRMED,
             "reported by the engine",
             "Played in the browser; the rules engine adjudicated the game.",
+            None,
         ),
-        Some(why) => (GAME_DISPUTED, "stopped in the browser", why),
+        EngineEnd::Time { note } if clock_out == super::ClockOut::ScoreSoFar => (
+            GAME_CONFIRMED,
+            "a clock ran out: the score so far stands",
+            note,
+            None,
+        ),
+        EngineEnd::Time { note } => (GAME_DISPUTED, "stopped in the browser", note, Some(note)),
+        EngineEnd::Resignation { note } => {
+            (GAME_DISPUTED, "stopped in the browser", note, Some(note))
+        }
+        EngineEnd::Absence { note } => (
+            GAME_DISPUTED,
+            "an absence claimed in the browser",
+            note,
+            Some(note),
+        ),
     };
     if !db_events::write_result(
         conn,
@@ -994,7 +1025,7 @@ pub fn record_engine_result(
         status,
         Some(None),
         Some(None),
-        Some(stopped),
+        Some(dispute),
         now,
     )? {
         return Err(stale());

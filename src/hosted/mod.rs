@@ -69,11 +69,32 @@ pub enum EndedBy {
     /// A player's clock ran out.
     Time,
     Resignation,
+    /// A player claimed their opponent had gone (event games: the
+    /// organisers confirm).
+    Absence,
 }
 
 impl EndedBy {
     pub fn code(self) -> &'static str {
         self.into()
+    }
+}
+
+/// Why a game was stopped before the rules ended it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Time,
+    Resignation,
+    Absence { claimant: Seat, minutes: i64 },
+}
+
+impl Stop {
+    fn ended_by(self) -> EndedBy {
+        match self {
+            Self::Time => EndedBy::Time,
+            Self::Resignation => EndedBy::Resignation,
+            Self::Absence { .. } => EndedBy::Absence,
+        }
     }
 }
 
@@ -156,9 +177,23 @@ pub struct HostedGame {
     pub state: GameState,
     pub clocks: Option<Clocks>,
     pub ended_by: Option<EndedBy>,
+    /// When the game last moved on.
+    pub updated_at: NaiveDateTime,
 }
 
 impl HostedGame {
+    /// How many whole minutes the game has waited only for `seat`'s
+    /// opponent, if that is what it does (an absent opponent may then be
+    /// claimed); None while it waits for `seat`, for both, or is over.
+    pub fn waiting_on_opponent_of(&self, seat: Seat, now: NaiveDateTime) -> Option<i64> {
+        if self.state.ended {
+            return None;
+        }
+        let waiting = soulstone_engine::pending(&self.state).seats();
+        (!waiting.is_empty() && waiting.iter().all(|s| *s == seat.other()))
+            .then(|| (now - self.updated_at).num_minutes())
+    }
+
     /// The seat `account_id` holds, if any.
     pub fn seat_of(&self, account_id: i64) -> Option<Seat> {
         Seat::BOTH
@@ -517,14 +552,26 @@ fn row_to_game(conn: &mut DbConnection, row: HostedGameRow) -> Result<HostedGame
         state,
         clocks,
         ended_by,
+        updated_at: row.updated_at,
     })
 }
 
 /// The state at the row's version: the newest snapshot, then the facts
 /// after it.
 fn rebuild(conn: &mut DbConnection, row: &HostedGameRow) -> Result<GameState, HostedError> {
+    rebuild_to(conn, row, row.version)
+}
+
+/// The state after fact `version` (at most the row's), from the newest
+/// snapshot at or before it and the facts after that.
+fn rebuild_to(
+    conn: &mut DbConnection,
+    row: &HostedGameRow,
+    version: i64,
+) -> Result<GameState, HostedError> {
     let bad = corrupt(row.id);
-    let (mut state, from) = match db_hosted::latest_snapshot(conn, row.id, row.version)? {
+    let version = version.min(row.version);
+    let (mut state, from) = match db_hosted::latest_snapshot(conn, row.id, version)? {
         Some((seq, json)) => (
             serde_json::from_str::<GameState>(&json).map_err(|e| bad(e.to_string()))?,
             seq,
@@ -536,20 +583,43 @@ fn rebuild(conn: &mut DbConnection, row: &HostedGameRow) -> Result<GameState, Ho
         }
     };
     for (seq, json) in db_hosted::facts_after(conn, row.id, from)? {
-        if seq > row.version {
+        if seq > version {
             break;
         }
         let fact: Event =
             serde_json::from_str(&json).map_err(|e| bad(format!("fact {seq}: {e}")))?;
         soulstone_engine::apply(&mut state, &fact);
     }
-    if i64::try_from(state.version).ok() != Some(row.version) {
+    if i64::try_from(state.version).ok() != Some(version) {
         return Err(bad(format!(
-            "the log rebuilds version {}, the row says {}",
-            state.version, row.version
+            "the log rebuilds version {}, the row says {version}",
+            state.version
         )));
     }
     Ok(state)
+}
+
+/// The game as it stood after the last fact written at or before `until`
+/// (what a spectator watching with a delay sees).
+pub fn load_as_of(
+    conn: &mut DbConnection,
+    id: i64,
+    until: NaiveDateTime,
+) -> Result<HostedGame, HostedError> {
+    let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
+    let version = db_hosted::last_seq_written_by(conn, id, until)?;
+    let row_version = row.version;
+    let early = (version < row_version)
+        .then(|| rebuild_to(conn, &row, version))
+        .transpose()?;
+    let mut game = row_to_game(conn, row)?;
+    if let Some(state) = early {
+        game.state = state;
+        // The end, the clocks and the score are not told before their time.
+        game.status = HostedStatus::Playing;
+        game.ended_by = None;
+    }
+    Ok(game)
 }
 
 /// The seat `account_id` holds in game `id`, read from its row alone
@@ -588,6 +658,30 @@ pub fn facts_after(
             Ok((u64::try_from(seq).unwrap_or_default(), fact))
         })
         .collect()
+}
+
+/// Facts a delayed spectator may have now, and when the next was written.
+pub type DelayedFacts = (Vec<(u64, Event)>, Option<NaiveDateTime>);
+
+/// The facts after `after` written at or before `until` (a delayed
+/// spectator's share), and when the next, not yet old enough, was written.
+pub fn facts_written_by(
+    conn: &mut DbConnection,
+    id: i64,
+    after: u64,
+    until: NaiveDateTime,
+) -> Result<DelayedFacts, HostedError> {
+    let bad = corrupt(id);
+    let (rows, next) =
+        db_hosted::facts_written_by(conn, id, i64::try_from(after).unwrap_or(i64::MAX), until)?;
+    let facts = rows
+        .into_iter()
+        .map(|(seq, json)| {
+            let fact = serde_json::from_str(&json).map_err(|e| bad(format!("fact {seq}: {e}")))?;
+            Ok((u64::try_from(seq).unwrap_or_default(), fact))
+        })
+        .collect::<Result<_, HostedError>>()?;
+    Ok((facts, next))
 }
 
 /// A finished game's log, for replays, downloads and verification: every
@@ -740,7 +834,7 @@ pub fn flag_if_out_of_time(
         if game.status == HostedStatus::Finished || out_of_time(&clocks, now).is_none() {
             return Ok(false);
         }
-        stop(conn, game, EndedBy::Time, now)?;
+        stop(conn, game, Stop::Time, now)?;
         Ok(true)
     });
     match flagged {
@@ -764,7 +858,43 @@ pub fn resign(
         if game.status == HostedStatus::Finished {
             return Err(HostedError::Over);
         }
-        stop(conn, game, EndedBy::Resignation, now)
+        stop(conn, game, Stop::Resignation, now)
+    })
+}
+
+/// A player of an event game claims it because the opponent has not moved
+/// for `absence` while the game waited only for them: the game ends, and
+/// its result goes to the organisers to confirm.
+pub fn claim_absence(
+    conn: &mut DbConnection,
+    id: i64,
+    account_id: i64,
+    absence: chrono::Duration,
+    now: NaiveDateTime,
+) -> Result<(), HostedError> {
+    conn.write_transaction(|conn| {
+        let game = load(conn, id)?;
+        let claimant = game.seat_of(account_id).ok_or(HostedError::NotAPlayer)?;
+        if game.status == HostedStatus::Finished {
+            return Err(HostedError::Over);
+        }
+        if game.pairing_game_id.is_none() {
+            return Err(HostedError::Invalid(
+                "Only an event's game can be claimed: its organisers confirm the claim. Here, resign or keep waiting.".into(),
+            ));
+        }
+        let Some(minutes) = game.waiting_on_opponent_of(claimant, now) else {
+            return Err(HostedError::Invalid(
+                "The game waits for you (or for both of you): there is no absence to claim.".into(),
+            ));
+        };
+        if minutes < absence.num_minutes() {
+            return Err(HostedError::Invalid(format!(
+                "Your opponent has not moved for {minutes} minutes; the event allows a claim after {}.",
+                absence.num_minutes()
+            )));
+        }
+        stop(conn, game, Stop::Absence { claimant, minutes }, now)
     })
 }
 
@@ -773,7 +903,7 @@ pub fn resign(
 fn stop(
     conn: &mut DbConnection,
     game: HostedGame,
-    why: EndedBy,
+    why: Stop,
     now: NaiveDateTime,
 ) -> Result<(), HostedError> {
     let stored = Stored::of(&game);
@@ -870,7 +1000,7 @@ fn store(
     from: u64,
     state: &GameState,
     facts: &[Event],
-    stopped: Option<EndedBy>,
+    stopped: Option<Stop>,
     now: NaiveDateTime,
 ) -> Result<(), HostedError> {
     let id = game.id;
@@ -882,13 +1012,16 @@ fn store(
     } else {
         HostedStatus::Playing
     };
-    let vp = state
+    // Kept as the game goes, for live scores on the round's pages.
+    let vp = Some(Seat::BOTH.map(|seat| i32::from(state.player(seat).victory_points)));
+    let turn = state.encounter.as_deref().map(|e| i32::from(e.turn));
+    let ended_by = state
         .ended
-        .then(|| Seat::BOTH.map(|seat| i32::from(state.player(seat).victory_points)));
-    let ended_by = state.ended.then(|| stopped.unwrap_or(EndedBy::Rules));
+        .then(|| stopped.map_or(EndedBy::Rules, Stop::ended_by));
     let change = db_hosted::GameChange {
         status: status.code(),
         vp,
+        turn,
         ended_by: ended_by.map(EndedBy::code),
         clocks: clocks_after(game.clocks, &game.seats, state, now),
     };
@@ -910,6 +1043,7 @@ fn store(
             game_id: id,
             seq,
             fact,
+            at: Some(now),
         })
         .collect();
     db_hosted::insert_facts(conn, &rows)?;
@@ -917,20 +1051,30 @@ fn store(
         let json = serde_json::to_string(state).map_err(|e| bad(e.to_string()))?;
         db_hosted::insert_snapshot(conn, id, to_seq, &json)?;
     }
-    if let (Some(ended_by), Some(pairing)) = (ended_by, game.pairing_game_id) {
+    if let (true, Some(pairing)) = (state.ended, game.pairing_game_id) {
+        use crate::events::results::{EngineEnd, record_engine_result};
         let turn = state.encounter.as_deref().map_or(0, |e| e.turn);
         let vp = final_vp(state);
         let score = format!("{}–{}", vp[0].0 + vp[0].1, vp[1].0 + vp[1].1);
-        let note = match ended_by {
-            EndedBy::Rules => None,
-            EndedBy::Time => Some(format!(
-                "A player's clock ran out in turn {turn}, at {score}: the organisers decide the result."
-            )),
-            EndedBy::Resignation => Some(format!(
+        let note = match stopped {
+            None => String::new(),
+            Some(Stop::Time) => format!("A player's clock ran out in turn {turn}, at {score}."),
+            Some(Stop::Resignation) => format!(
                 "A player resigned in turn {turn}, at {score}: the organisers decide the result."
-            )),
+            ),
+            Some(Stop::Absence { claimant, minutes }) => format!(
+                "{} claimed the game in turn {turn}, at {score}: {} had not moved for {minutes} minutes while the game waited for them. The organisers confirm the result.",
+                claimant.label(),
+                claimant.other().label()
+            ),
         };
-        crate::events::results::record_engine_result(conn, pairing, vp, note.as_deref(), now)
+        let end = match stopped {
+            None => EngineEnd::Rules,
+            Some(Stop::Time) => EngineEnd::Time { note: &note },
+            Some(Stop::Resignation) => EngineEnd::Resignation { note: &note },
+            Some(Stop::Absence { .. }) => EngineEnd::Absence { note: &note },
+        };
+        record_engine_result(conn, pairing, vp, end, now)
             .map_err(|e| bad(format!("its result could not be recorded: {e}")))?;
     }
     Ok(())

@@ -200,6 +200,13 @@ const MATRIX: &[Case] = &[
         [303, 303, 403, 403, 403, 403],
     ),
     case(Get, "/games/{hosted}/resign", SIGNED_IN_200),
+    case(Get, "/games/{hosted}/claim", SIGNED_IN_200),
+    // A practice game cannot be claimed (a flash says so); only players may try.
+    case(
+        Post,
+        "/games/{hosted}/claim",
+        [303, 303, 403, 403, 403, 403],
+    ),
     case(
         ApiGet,
         "/api/v1/games/{hosted}",

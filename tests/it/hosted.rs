@@ -27,6 +27,9 @@ both_backends!(
     two_simultaneous_commands_at_one_version_apply_once,
     a_whole_practice_game_played_through_submit_ends_and_replays,
     a_player_invites_another_by_a_link_and_they_play,
+    spectators_of_an_event_watch_behind_and_its_staff_live,
+    an_absent_opponent_is_claimed_and_the_organisers_confirm,
+    a_clock_running_out_can_let_the_score_so_far_stand,
 );
 
 fn lists(which: &[usize]) -> Vec<BroughtList> {
@@ -707,11 +710,20 @@ struct DigitalPairing {
 }
 
 async fn digital_pairing(app: &TestApp) -> DigitalPairing {
+    digital_pairing_with(app, serde_json::json!({})).await
+}
+
+/// The same, with fields of the event's form set (the digital settings).
+async fn digital_pairing_with(app: &TestApp, settings: serde_json::Value) -> DigitalPairing {
     use crate::events::{create_event, event_body, set_status};
 
     let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
     let to = app.api_client("to@example.org").await;
-    let event = create_event(&to, event_body("Digital Cup")).await;
+    let mut body = event_body("Digital Cup");
+    for (key, value) in settings.as_object().unwrap() {
+        body[key] = value.clone();
+    }
+    let event = create_event(&to, body).await;
     set_status(&to, event, "registration").await;
     let mut browsers = Vec::new();
     let mut apis = Vec::new();
@@ -1088,4 +1100,245 @@ fn accounts_id(conn: &mut soulstone::db::DbConnection, email: &str) -> i64 {
         .unwrap()
         .unwrap()
         .id
+}
+
+/// Plays random legal commands for whichever player the game waits for,
+/// through the API, until `stop` holds (or the game ends); returns the game.
+async fn play_until(
+    app: &TestApp,
+    hosted_id: i64,
+    apis: &[crate::support::ApiClient],
+    stop: impl Fn(&hosted::HostedGame) -> bool,
+) -> hosted::HostedGame {
+    let mut seat_api = std::collections::HashMap::new();
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    for (i, api) in apis.iter().enumerate() {
+        let (_, me) = api.get("/me").await;
+        let seat = game.seat_of(me["id"].as_i64().unwrap()).unwrap();
+        seat_api.insert(seat, i);
+    }
+    for n in 0..10_000u64 {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished || stop(&game) {
+            return game;
+        }
+        let seat = soulstone_engine::pending(&game.state).decisions[0].seat;
+        let command = Bot::new(BotKind::Random, seat, n)
+            .decide(&game.state)
+            .unwrap();
+        let body = serde_json::json!({
+            "version": game.state.version,
+            "idempotency_key": format!("u-{n}"),
+            "command": command,
+        });
+        let (status, reply) = apis[seat_api[&seat]]
+            .post(&format!("/games/{hosted_id}/commands"), body)
+            .await;
+        assert_eq!(status, 200, "{reply}");
+    }
+    panic!("the game never reached the state wanted");
+}
+
+/// An event with a spectators' delay: a spectator sees the game as it
+/// stood that long ago (page, API view and facts), the event's staff and
+/// the players see it live, and the round page shows live scores only to
+/// those who may see them.
+async fn spectators_of_an_event_watch_behind_and_its_staff_live(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let DigitalPairing {
+        event,
+        hosted_id,
+        to,
+        apis,
+        ..
+    } = digital_pairing_with(&app, serde_json::json!({"spectator_delay_minutes": 5})).await;
+    let game = play_until(&app, hosted_id, &apis, |g| g.state.version >= 40).await;
+    let version = game.state.version;
+    // The first 25 facts were written ten minutes ago, the rest just now.
+    let old = now() - chrono::Duration::minutes(10);
+    app.with_conn(move |conn| {
+        use diesel::prelude::*;
+        use soulstone::db::schema::hosted_game_facts as f;
+        diesel::update(
+            f::table
+                .filter(f::game_id.eq(hosted_id))
+                .filter(f::seq.le(25)),
+        )
+        .set(f::at.eq(Some(old)))
+        .execute(conn)
+        .unwrap();
+    })
+    .await;
+    app.create_account("fan@example.org", "A Fan", false).await;
+    let fan = app.api_client("fan@example.org").await;
+    let (_, seen) = fan.get(&format!("/games/{hosted_id}")).await;
+    assert_eq!(seen["seat"], serde_json::Value::Null);
+    assert_eq!(
+        seen["view"]["version"], 25,
+        "a spectator is five minutes behind"
+    );
+    let (_, facts) = fan.get(&format!("/games/{hosted_id}/facts?after=0")).await;
+    assert_eq!(facts.as_array().unwrap().len(), 25);
+    for fact in facts.as_array().unwrap() {
+        assert_only_own_secrets(fact, None, "a delayed spectator's facts");
+    }
+    let (_, staff) = to.get(&format!("/games/{hosted_id}")).await;
+    assert_eq!(
+        staff["view"]["version"], version,
+        "the judge's view is live"
+    );
+    let (_, player) = apis[0].get(&format!("/games/{hosted_id}")).await;
+    assert_eq!(player["view"]["version"], version);
+    let (_, page) = crate::support::TestClient::new(&app.address)
+        .get_text(&format!("/games/{hosted_id}"))
+        .await;
+    assert!(page.contains("watch 5 minutes behind"), "{page}");
+
+    let (_, round) = crate::support::TestClient::new(&app.address)
+        .get_text(&format!("/events/{event}/rounds/1"))
+        .await;
+    assert!(
+        !round.contains("live: "),
+        "no live score for spectators: {round}"
+    );
+    let (_, round) = app
+        .signed_in_client("to@example.org")
+        .await
+        .get_text(&format!("/events/{event}/rounds/1"))
+        .await;
+    assert!(
+        round.contains("live: "),
+        "the organisers see it live: {round}"
+    );
+}
+
+/// A player whose opponent has not moved for longer than the event allows
+/// (while the game waits only for that opponent) claims the game after a
+/// confirmation; it ends, and its result goes to the organisers, saying
+/// who claimed. Too soon, or waited for, there is nothing to claim.
+async fn an_absent_opponent_is_claimed_and_the_organisers_confirm(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let DigitalPairing {
+        event,
+        pairing,
+        hosted_id,
+        to,
+        apis,
+    } = digital_pairing(&app).await;
+    let game = play_until(&app, hosted_id, &apis, |g| {
+        soulstone_engine::pending(&g.state).seats().len() == 1 && g.state.version > 10
+    })
+    .await;
+    let waited_for = soulstone_engine::pending(&game.state).seats()[0];
+    let emails = ["ann@example.org", "bo@example.org"];
+    let mut claimant = None;
+    for email in emails {
+        let (_, me) = app.api_client(email).await.get("/me").await;
+        if game.seat_of(me["id"].as_i64().unwrap()) == Some(waited_for.other()) {
+            claimant = Some(app.signed_in_client(email).await);
+        }
+    }
+    let claimant = claimant.unwrap();
+    // Too soon: a message, and the game goes on.
+    let response = claimant
+        .post_form(&format!("/games/{hosted_id}/claim"), &[])
+        .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let (_, page) = claimant.get_text(&format!("/games/{hosted_id}")).await;
+    assert!(page.contains("the event allows a claim after 10"), "{page}");
+    // Fifteen minutes of silence later (the row's last move moved back).
+    app.with_conn(move |conn| {
+        use diesel::prelude::*;
+        use soulstone::db::schema::hosted_games as g;
+        diesel::update(g::table.find(hosted_id))
+            .set(g::updated_at.eq(now() - chrono::Duration::minutes(15)))
+            .execute(conn)
+            .unwrap();
+    })
+    .await;
+    let (_, page) = claimant.get_text(&format!("/games/{hosted_id}")).await;
+    assert!(page.contains("Claim the game"), "{page}");
+    let (status, question) = claimant
+        .get_text(&format!("/games/{hosted_id}/claim"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(question.contains("Claim game"), "{question}");
+    let response = claimant
+        .post_form(&format!("/games/{hosted_id}/claim"), &[])
+        .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    assert_eq!(game.status, HostedStatus::Finished);
+    assert_eq!(game.ended_by, Some(hosted::EndedBy::Absence));
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let table = round["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["game"] == pairing)
+        .unwrap()
+        .clone();
+    assert_eq!(table["status"], "disputed", "{table}");
+    let note = app
+        .with_conn(move |conn| {
+            soulstone::db::events::find_game(conn, pairing)
+                .unwrap()
+                .unwrap()
+                .dispute_note
+        })
+        .await
+        .unwrap_or_default();
+    assert!(
+        note.contains("claimed the game") && note.contains("had not moved for"),
+        "{note}"
+    );
+}
+
+/// An event whose rule is that the score so far stands: a clock running
+/// out ends the game and its result is confirmed, not disputed.
+async fn a_clock_running_out_can_let_the_score_so_far_stand(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let DigitalPairing {
+        pairing, hosted_id, ..
+    } = digital_pairing_with(
+        &app,
+        serde_json::json!({"clock_out": "score_so_far", "digital_minutes": 5}),
+    )
+    .await;
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    assert_eq!(
+        game.clocks.unwrap().control_ms,
+        5 * 60_000,
+        "the event's clock"
+    );
+    let flagged = app
+        .with_conn(move |conn| {
+            hosted::flag_if_out_of_time(conn, hosted_id, now() + chrono::Duration::minutes(6))
+                .unwrap()
+        })
+        .await;
+    assert!(flagged);
+    let (status, history) = app
+        .with_conn(move |conn| {
+            let game = soulstone::db::events::find_game(conn, pairing)
+                .unwrap()
+                .unwrap();
+            let history: Vec<String> = soulstone::db::events::changes_of_game(conn, pairing)
+                .unwrap()
+                .into_iter()
+                .map(|(c, _)| c.action)
+                .collect();
+            (game.status, history)
+        })
+        .await;
+    assert_eq!(status, "confirmed");
+    assert_eq!(history, ["a clock ran out: the score so far stands"]);
 }

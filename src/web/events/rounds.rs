@@ -253,6 +253,8 @@ struct RoundPage {
     missing_results: usize,
     /// The round's pairings played in the browser.
     digital: Vec<i64>,
+    /// Their games' scores so far, where the viewer may see them live.
+    live: Vec<crate::db::hosted::LiveScore>,
     /// The pool's names, for entering an announced scenario (draft rounds).
     announce: Option<super::scenarios::AnnounceChoices>,
 }
@@ -260,6 +262,11 @@ struct RoundPage {
 impl RoundPage {
     fn is_digital(&self, game_id: i64) -> bool {
         self.digital.contains(&game_id)
+    }
+
+    /// "live: turn 2, 3–1" for a game under way in the browser.
+    fn live_of(&self, game_id: &i64) -> Option<String> {
+        live_words(&self.live, *game_id)
     }
 
     /// The organisers may still have some of this round played in the
@@ -277,6 +284,21 @@ impl RoundPage {
     fn is_mine(&self, game_id: &i64) -> bool {
         self.my_game == Some(*game_id)
     }
+}
+
+/// A game under way in the browser, in words: "live: turn 2, 3–1".
+fn live_words(live: &[crate::db::hosted::LiveScore], game_id: i64) -> Option<String> {
+    let score = live
+        .iter()
+        .find(|l| l.pairing_game_id == game_id && !l.finished)?;
+    let vp = score
+        .vp
+        .map(|[a, b]| format!(", {a}–{b}"))
+        .unwrap_or_default();
+    Some(match score.turn {
+        Some(turn) if turn > 0 => format!("live: turn {turn}{vp}"),
+        _ => "live: setting up".into(),
+    })
 }
 
 fn clock_text(seconds: Option<i64>) -> String {
@@ -351,18 +373,25 @@ async fn round_page(
     let wants_pool =
         access.is_staff() && round.status == "draft" && view.system.shares_round_scenarios();
     let view_for_pool = view.clone();
-    let (digital, pool) = state
+    // Spectators of an event with a delay see no live scores.
+    let live_for_all = view.settings.digital.spectator_delay_minutes == 0 || access.is_staff();
+    let (digital, pool, live) = state
         .with_db(move |conn| {
             let digital: Vec<i64> = crate::db::hosted::digital_among(conn, &ids)?
                 .into_iter()
                 .map(|(pairing, _)| pairing)
                 .collect();
+            let live = if live_for_all {
+                crate::db::hosted::live_scores(conn, &ids)?
+            } else {
+                Vec::new()
+            };
             let pool = if wants_pool {
                 crate::events::rounds::event_pool(conn, &view_for_pool)?
             } else {
                 None
             };
-            Ok((digital, pool))
+            Ok((digital, pool, live))
         })
         .await?;
     let announce = pool
@@ -384,6 +413,7 @@ async fn round_page(
         my_bye,
         missing_results,
         digital,
+        live,
         announce,
     };
     render_page(&ctx, &page)
@@ -584,6 +614,8 @@ struct ProjectorSeat {
     opponent: String,
     /// "attacker", "defender" or empty.
     role: &'static str,
+    /// A game under way in the browser: its score so far.
+    live: Option<String>,
 }
 
 /// Large print for a screen at the venue: every player's table on one
@@ -604,6 +636,15 @@ async fn projector(
         .games_of_round(round.id)
         .map(|g| TableRow::of(&data, &round, g, view.event.lists_published))
         .collect();
+    // The projector is public: live scores only when spectators watch live.
+    let live = if view.settings.digital.spectator_delay_minutes == 0 {
+        let ids: Vec<i64> = tables.iter().map(|t| t.game.id).collect();
+        state
+            .with_db(move |conn| Ok(crate::db::hosted::live_scores(conn, &ids)?))
+            .await?
+    } else {
+        Vec::new()
+    };
     let mut seats = Vec::with_capacity(tables.len() * 2);
     for t in &tables {
         let role = |attacks: bool| match t.attacker {
@@ -616,6 +657,7 @@ async fn projector(
             table: t.table.clone(),
             opponent: t.b.clone(),
             role: role(t.a_attacks()),
+            live: live_words(&live, t.game.id),
         });
         if t.game.player_b.is_some() {
             seats.push(ProjectorSeat {
@@ -623,6 +665,7 @@ async fn projector(
                 table: t.table.clone(),
                 opponent: t.a.clone(),
                 role: role(t.b_attacks()),
+                live: live_words(&live, t.game.id),
             });
         }
     }

@@ -42,8 +42,9 @@ async fn api_game(
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let account = user.id();
+    // A spectator of an event with a delay sees the game that far behind.
     let game = state
-        .with_db(move |conn| Ok(hosted::load(conn, id)?))
+        .with_db(move |conn| Ok(super::load_for(conn, id, Some(account), now())?.0))
         .await?;
     let viewer = game.viewer_for(Some(account));
     let clocks = game.clocks.map(|c| ClocksJson {
@@ -169,11 +170,14 @@ async fn api_facts(
     let account = user.id();
     let (viewer, facts) = state
         .with_db(move |conn| {
-            let game = hosted::load(conn, id)?;
-            Ok((
-                game.viewer_for(Some(account)),
-                hosted::facts_after(conn, id, after)?,
-            ))
+            let (game, watching) = super::load_for(conn, id, Some(account), now())?;
+            let facts = match watching {
+                crate::events::digital::Watching::Delayed(delay) => {
+                    hosted::facts_written_by(conn, id, after, now() - delay)?.0
+                }
+                _ => hosted::facts_after(conn, id, after)?,
+            };
+            Ok((game.viewer_for(Some(account)), facts))
         })
         .await?;
     let facts: Vec<NumberedFact> = facts

@@ -242,9 +242,19 @@ pub async fn stream(
         .play_limits
         .open_stream(super::limits::key_of(account, &address))
         .ok_or(AppError::TooManyRequests)?;
-    let viewer = state
-        .with_db(move |conn| Ok(hosted::load(conn, id)?.viewer_for(account)))
+    // Who watches and how, fixed when the stream opens: a delayed
+    // spectator is only ever sent facts old enough.
+    let (viewer, watching) = state
+        .with_db(move |conn| {
+            let (game, watching) =
+                super::load_for(conn, id, account, chrono::Utc::now().naive_utc())?;
+            Ok((game.viewer_for(account), watching))
+        })
         .await?;
+    let delay = match watching {
+        crate::events::digital::Watching::Delayed(delay) => Some(delay),
+        _ => None,
+    };
     // Subscribed before the first read, so no change falls in between.
     let receiver = state.game_updates.subscribe();
     let db = state.db.clone();
@@ -259,12 +269,20 @@ pub async fn stream(
                         let db = db.clone();
                         web::block(move || {
                             let mut conn = db.conn()?;
-                            hosted::facts_after(&mut conn, id, after)
+                            match delay {
+                                None => Ok((hosted::facts_after(&mut conn, id, after)?, None)),
+                                Some(delay) => hosted::facts_written_by(
+                                    &mut conn,
+                                    id,
+                                    after,
+                                    chrono::Utc::now().naive_utc() - delay,
+                                ),
+                            }
                         })
                         .await
                     };
-                    let facts = match read {
-                        Ok(Ok(facts)) => facts,
+                    let (facts, next_at) = match read {
+                        Ok(Ok(read)) => read,
                         // The stream ends; the browser reconnects from its
                         // last id.
                         _ => return None,
@@ -278,6 +296,20 @@ pub async fn stream(
                         }
                         let bytes = web::Bytes::from(chunk);
                         return Some((Ok::<_, actix_web::Error>(bytes), (after, receiver, slot)));
+                    }
+                    // A fact is waiting out the spectators' delay: sleep
+                    // until it may be sent (or the keep-alive is due).
+                    if let (Some(next_at), Some(delay)) = (next_at, delay) {
+                        let due = (next_at + delay - chrono::Utc::now().naive_utc())
+                            .to_std()
+                            .unwrap_or_default()
+                            .min(KEEP_ALIVE);
+                        tokio::time::sleep(due).await;
+                        if due < KEEP_ALIVE {
+                            continue;
+                        }
+                        let ping = web::Bytes::from_static(b": keep-alive\n\n");
+                        return Some((Ok(ping), (after, receiver, slot)));
                     }
                     if tokio::time::timeout(KEEP_ALIVE, changed(&mut receiver, id))
                         .await

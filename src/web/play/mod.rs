@@ -19,6 +19,7 @@ use soulstone_engine::table::{Board, inches, svg};
 use soulstone_engine::{GameState, Seat, Viewer, view};
 
 use crate::error::AppError;
+use crate::events::digital::Watching;
 use crate::hosted::{
     self, BroughtList, EndedBy, HostedError, HostedGame, HostedStatus, PracticeRequest, SeatHolder,
     Submitted,
@@ -39,6 +40,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(verify_page)
         .service(resign_page)
         .service(resign)
+        .service(claim_page)
+        .service(claim)
         .service(live::stream)
         .service(post_command);
     invite::routes(cfg);
@@ -362,6 +365,11 @@ struct GamePage {
     clocks: Vec<String>,
     /// Why the game ended before its time, if it did.
     stopped: Option<&'static str>,
+    /// How a spectator watches (live, as the event's staff, or behind).
+    watching_note: Option<String>,
+    /// For a player of an event game: how long the opponent has been away,
+    /// once long enough to claim the game.
+    claimable_after: Option<i64>,
 }
 
 /// The replay's position and the positions around it (fact numbers).
@@ -611,8 +619,11 @@ fn game_page_data(
         stopped: match game.ended_by {
             Some(EndedBy::Time) => Some("A player's clock ran out."),
             Some(EndedBy::Resignation) => Some("A player resigned."),
+            Some(EndedBy::Absence) => Some("A player claimed the game: their opponent had gone."),
             _ => None,
         },
+        watching_note: None,
+        claimable_after: None,
     }
 }
 
@@ -646,12 +657,28 @@ async fn game_page(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let account = user.0.as_ref().map(|u| u.id());
-    let (game, facts) = state
+    let (game, facts, watching, claimable_after) = state
         .with_db(move |conn| {
-            let game = hosted::load(conn, id)?;
+            let (game, watching) = load_for(conn, id, account, now())?;
             let after = game.state.version.saturating_sub(LOG_LINES);
-            let facts = hosted::facts_after(conn, id, after)?;
-            Ok((game, facts))
+            let mut facts = hosted::facts_after(conn, id, after)?;
+            facts.retain(|(seq, _)| *seq <= game.state.version);
+            // A player of an event game whose opponent has been away long
+            // enough may claim it.
+            let claimable_after = match account.and_then(|a| game.seat_of(a)) {
+                Some(seat) => {
+                    let allowed =
+                        crate::events::digital::absence_allowed(conn, game.pairing_game_id)?;
+                    match (allowed, game.waiting_on_opponent_of(seat, now())) {
+                        (Some(allowed), Some(minutes)) if minutes >= allowed.num_minutes() => {
+                            Some(minutes)
+                        }
+                        _ => None,
+                    }
+                }
+                None => None,
+            };
+            Ok((game, facts, watching, claimable_after))
         })
         .await?;
     let viewer = game.viewer_for(account);
@@ -659,7 +686,45 @@ async fn game_page(
         .iter()
         .map(|(seq, fact)| format!("{seq}. {}", words::fact(&game.state, viewer, fact)))
         .collect();
-    render_page(&ctx, &game_page_data(ctx.clone(), &game, account, log))
+    let mut page = game_page_data(ctx.clone(), &game, account, log);
+    page.watching_note = watching_note(watching, viewer);
+    page.claimable_after = claimable_after;
+    render_page(&ctx, &page)
+}
+
+/// A game as `account` may see it now: a player and the event's staff see
+/// it live; a spectator of an event with a delay sees it that far behind.
+pub(crate) fn load_for(
+    conn: &mut crate::db::DbConnection,
+    id: i64,
+    account: Option<i64>,
+    now: chrono::NaiveDateTime,
+) -> Result<(HostedGame, Watching), AppError> {
+    let game = hosted::load(conn, id)?;
+    if account.and_then(|a| game.seat_of(a)).is_some() {
+        return Ok((game, Watching::Live));
+    }
+    let watching = crate::events::digital::watching(conn, game.pairing_game_id, account)?;
+    match watching {
+        Watching::Delayed(delay) => Ok((hosted::load_as_of(conn, id, now - delay)?, watching)),
+        Watching::Live | Watching::Staff => Ok((game, watching)),
+    }
+}
+
+fn watching_note(watching: Watching, viewer: Viewer) -> Option<String> {
+    if matches!(viewer, Viewer::Player(_)) {
+        return None;
+    }
+    match watching {
+        Watching::Live => None,
+        Watching::Staff => Some(
+            "You watch as one of the event's organisers: live, with hands and secret choices hidden as from any spectator.".into(),
+        ),
+        Watching::Delayed(delay) => Some(format!(
+            "Spectators of this event watch {} minutes behind the players.",
+            delay.num_minutes()
+        )),
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -802,6 +867,68 @@ async fn resign_page(
             id: path.into_inner(),
         },
     )
+}
+
+#[derive(Template)]
+#[template(path = "play/claim.html")]
+struct ClaimPage {
+    ctx: PageContext,
+    id: i64,
+}
+
+#[get("/games/{id}/claim")]
+async fn claim_page(
+    ctx: PageContext,
+    _user: CurrentUser,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    render_page(
+        &ctx,
+        &ClaimPage {
+            ctx: ctx.clone(),
+            id: path.into_inner(),
+        },
+    )
+}
+
+/// A player claims an event game whose opponent has gone: it ends, and
+/// the organisers confirm the result.
+#[post("/games/{id}/claim")]
+async fn claim(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<crate::web::session::NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let account = user.id();
+    let claimed = state
+        .with_db(move |conn| {
+            let pairing = hosted::load(conn, id)?.pairing_game_id;
+            let allowed = crate::events::digital::absence_allowed(conn, pairing)?
+                .unwrap_or(chrono::Duration::minutes(10));
+            Ok(hosted::claim_absence(conn, id, account, allowed, now()))
+        })
+        .await?;
+    let back = format!("/games/{id}");
+    match claimed {
+        Ok(()) => {
+            state.game_updates.announce(id);
+            Ok(redirect_with_flash(
+                &state,
+                &back,
+                FlashLevel::Info,
+                "Claimed: the game is over, and the organisers confirm its result.",
+            ))
+        }
+        Err(HostedError::Invalid(problem)) => Ok(redirect_with_flash(
+            &state,
+            &back,
+            FlashLevel::Error,
+            problem,
+        )),
+        Err(other) => Err(other.into()),
+    }
 }
 
 #[post("/games/{id}/resign")]
