@@ -43,9 +43,67 @@ pub fn play_round_digitally(
     number: i32,
     ctx: &Ctx<'_>,
 ) -> Result<(usize, usize), EventError> {
+    require_digital_play(view, access)?;
+    conn.write_transaction(|conn| {
+        let round = db_events::list_rounds(conn, view.id())?
+            .into_iter()
+            .find(|r| r.number == number)
+            .ok_or(EventError::NotFound)?;
+        require_published(&round)?;
+        let (mut marked, mut skipped) = (0, 0);
+        for game in db_events::games_of_round(conn, round.id)? {
+            match can_go_digital(conn, &game)? {
+                Movable::Yes => {
+                    if db_hosted::mark_digital(conn, game.id, access.account_id(), ctx.now)? {
+                        marked += 1;
+                    }
+                }
+                Movable::NoAccount => skipped += 1,
+                Movable::Bye | Movable::Settled => {}
+            }
+        }
+        Ok((marked, skipped))
+    })
+}
+
+/// Marks one table of a published round as played in the browser.
+pub fn play_game_digitally(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    game_id: i64,
+    ctx: &Ctx<'_>,
+) -> Result<(), EventError> {
+    require_digital_play(view, access)?;
+    conn.write_transaction(|conn| {
+        let game = game_in(conn, view, game_id)?;
+        let round = db_events::list_rounds(conn, view.id())?
+            .into_iter()
+            .find(|r| Some(r.id) == game.round_id)
+            .ok_or_else(|| {
+                EventError::Conflict("Only a round's games can be played in the browser.".into())
+            })?;
+        require_published(&round)?;
+        match can_go_digital(conn, &game)? {
+            Movable::Yes => {
+                db_hosted::mark_digital(conn, game.id, access.account_id(), ctx.now)?;
+                Ok(())
+            }
+            Movable::NoAccount => Err(EventError::Conflict(
+                "A player of this game has no account to play with: it stays at a table.".into(),
+            )),
+            Movable::Bye => Err(EventError::Conflict("A bye has no game to play.".into())),
+            Movable::Settled => Err(EventError::Conflict(
+                "This game's result is in already.".into(),
+            )),
+        }
+    })
+}
+
+fn require_digital_play(view: &EventView, access: &Access) -> Result<(), EventError> {
     if !access.is_staff() {
         return Err(EventError::Forbidden(
-            "Only the organisers can have a round played in the browser.".into(),
+            "Only the organisers can have games played in the browser.".into(),
         ));
     }
     if view.system != GameSystem::Malifaux4 {
@@ -53,39 +111,45 @@ pub fn play_round_digitally(
             "Only Malifaux 4th edition games can be played in the browser so far.".into(),
         ));
     }
-    conn.write_transaction(|conn| {
-        let round = db_events::list_rounds(conn, view.id())?
-            .into_iter()
-            .find(|r| r.number == number)
-            .ok_or(EventError::NotFound)?;
-        if round.status == "draft" {
-            return Err(EventError::Conflict(
-                "Publish the round first: its pairings may still change.".into(),
-            ));
+    Ok(())
+}
+
+fn require_published(round: &crate::db::events::Round) -> Result<(), EventError> {
+    if round.status == "draft" {
+        Err(EventError::Conflict(
+            "Publish the round first: its pairings may still change.".into(),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether a pairing can be played in the browser.
+enum Movable {
+    Yes,
+    Bye,
+    /// Its result is in (or being settled).
+    Settled,
+    /// A player has no account to play with.
+    NoAccount,
+}
+
+fn can_go_digital(conn: &mut DbConnection, game: &GameRow) -> Result<Movable, EventError> {
+    let Some(player_b) = game.player_b else {
+        return Ok(Movable::Bye);
+    };
+    if game.status != GAME_PENDING {
+        return Ok(Movable::Settled);
+    }
+    for id in [game.player_a, player_b] {
+        if db_events::find_registration(conn, id)?
+            .and_then(|r| r.account_id)
+            .is_none()
+        {
+            return Ok(Movable::NoAccount);
         }
-        let (mut marked, mut skipped) = (0, 0);
-        for game in db_events::games_of_round(conn, round.id)? {
-            let Some(player_b) = game.player_b else {
-                continue;
-            };
-            if game.status != GAME_PENDING {
-                continue;
-            }
-            let mut has_account = |id| -> Result<bool, EventError> {
-                Ok(db_events::find_registration(conn, id)?
-                    .and_then(|r| r.account_id)
-                    .is_some())
-            };
-            if !has_account(game.player_a)? || !has_account(player_b)? {
-                skipped += 1;
-                continue;
-            }
-            if db_hosted::mark_digital(conn, game.id, access.account_id(), ctx.now)? {
-                marked += 1;
-            }
-        }
-        Ok((marked, skipped))
-    })
+    }
+    Ok(Movable::Yes)
 }
 
 fn game_in(conn: &mut DbConnection, view: &EventView, game_id: i64) -> Result<GameRow, EventError> {

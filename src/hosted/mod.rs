@@ -571,11 +571,21 @@ fn rebuild_to(
 ) -> Result<GameState, HostedError> {
     let bad = corrupt(row.id);
     let version = version.min(row.version);
-    let (mut state, from) = match db_hosted::latest_snapshot(conn, row.id, version)? {
-        Some((seq, json)) => (
-            serde_json::from_str::<GameState>(&json).map_err(|e| bad(e.to_string()))?,
-            seq,
-        ),
+    // A snapshot is the engine's own state, which a newer engine may read
+    // differently: a game stored under another rules version (or with a
+    // snapshot that no longer reads) is rebuilt from its setup and facts,
+    // whose format the log format keeps.
+    let snapshot = if i64::from(row.rules_version) == i64::from(RULES_VERSION) {
+        db_hosted::latest_snapshot(conn, row.id, version)?.and_then(|(seq, json)| {
+            serde_json::from_str::<GameState>(&json)
+                .ok()
+                .map(|state| (state, seq))
+        })
+    } else {
+        None
+    };
+    let (mut state, from) = match snapshot {
+        Some((state, seq)) => (state, seq),
         None => {
             let setup: NewGame =
                 serde_json::from_str(&row.setup).map_err(|e| bad(e.to_string()))?;

@@ -266,6 +266,11 @@ const MATRIX: &[Case] = &[
     case(Post, "/events/{event}/register", [303; 6]),
     case(Get, "/events/{event}/players", STAFF_200),
     case(Get, "/events/{event}/scenarios", STAFF_200),
+    case(
+        Post,
+        "/events/{event}/games/{missing}/digital",
+        [303, 404, 404, 404, 404, 404],
+    ),
     // A running event's rounds to come are flipped (or none are left).
     case(Post, "/events/{event}/scenarios/flip", STAFF_303),
     // Nothing announced: a flash names what is missing.

@@ -30,6 +30,7 @@ both_backends!(
     spectators_of_an_event_watch_behind_and_its_staff_live,
     an_absent_opponent_is_claimed_and_the_organisers_confirm,
     a_clock_running_out_can_let_the_score_so_far_stand,
+    a_single_table_is_played_in_the_browser,
 );
 
 fn lists(which: &[usize]) -> Vec<BroughtList> {
@@ -245,6 +246,24 @@ async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: B
         now(),
     );
     assert!(matches!(over, Err(HostedError::Over)), "{over:?}");
+
+    // After an upgrade: a game stored under an older rules version, whose
+    // snapshots the new engine cannot read, still loads (from its setup and
+    // facts) and shows the same game.
+    {
+        use diesel::prelude::*;
+        use soulstone::db::schema::{hosted_game_snapshots as snap, hosted_games as g};
+        diesel::update(g::table.find(id))
+            .set(g::rules_version.eq(2))
+            .execute(&mut conn)
+            .unwrap();
+        diesel::update(snap::table.filter(snap::game_id.eq(id)))
+            .set(snap::state.eq("{\"an older engine's state\": true}"))
+            .execute(&mut conn)
+            .unwrap();
+    }
+    let upgraded = hosted::load(&mut conn, id).unwrap();
+    assert_eq!(upgraded.state, game.state);
 }
 
 /// Every hidden value in `json` belongs to `seat`: no other player's card,
@@ -398,6 +417,10 @@ async fn a_practice_game_is_started_and_played_from_the_pages_and_the_api(backen
     });
     let (status, body) = api.post(&format!("/games/{id}/commands"), stale_body).await;
     assert_eq!(status, 409, "{body}");
+    // The refusal carries the game as it is now, seen as the player sees it.
+    assert_eq!(body["version"], now_at, "{body}");
+    assert_eq!(body["view"]["version"], now_at, "{body}");
+    assert_only_own_secrets(&body, Some("a"), "a stale command's answer");
     let (status, _) = watcher
         .post(
             &format!("/games/{id}/commands"),
@@ -1341,4 +1364,68 @@ async fn a_clock_running_out_can_let_the_score_so_far_stand(backend: Backend) {
         .await;
     assert_eq!(status, "confirmed");
     assert_eq!(history, ["a clock ran out: the score so far stands"]);
+}
+
+/// The organisers may move one table of a round to the browser, leaving
+/// the others at their tables; a player may not.
+async fn a_single_table_is_played_in_the_browser(backend: Backend) {
+    use crate::events::{create_event, event_body, set_status};
+    let app = TestApp::spawn(backend).await;
+    let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
+    let to = app.api_client("to@example.org").await;
+    let event = create_event(&to, event_body("One table")).await;
+    set_status(&to, event, "registration").await;
+    let mut players = Vec::new();
+    for i in 0..4 {
+        let email = format!("p{i}@example.org");
+        let (_, browser) = app.user(&email, &format!("P{i}")).await;
+        let api = app.api_client(&email).await;
+        let (_, entry) = api
+            .post(&format!("/events/{event}/register"), serde_json::json!({}))
+            .await;
+        to.post(
+            &format!("/events/{event}/players/{}/check-in", entry["id"]),
+            serde_json::json!({"checked_in": true}),
+        )
+        .await;
+        players.push(browser);
+    }
+    set_status(&to, event, "running").await;
+    to.post(&format!("/events/{event}/rounds"), serde_json::json!({}))
+        .await;
+    to.post(
+        &format!("/events/{event}/rounds/1/publish"),
+        serde_json::json!({}),
+    )
+    .await;
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let games: Vec<i64> = round["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["game"].as_i64().unwrap())
+        .collect();
+    let (_, page) = to_browser
+        .get_text(&format!("/events/{event}/rounds/1"))
+        .await;
+    assert!(
+        page.contains(&format!("/events/{event}/games/{}/digital", games[0])),
+        "{page}"
+    );
+    let refused = players[0]
+        .post_form(&format!("/events/{event}/games/{}/digital", games[0]), &[])
+        .await;
+    assert_eq!(refused.status().as_u16(), 403);
+    let marked = to_browser
+        .post_form(&format!("/events/{event}/games/{}/digital", games[0]), &[])
+        .await;
+    assert_eq!(marked.status().as_u16(), 303);
+    let (status, _) = to_browser
+        .get_text(&format!("/events/{event}/games/{}/play", games[0]))
+        .await;
+    assert_eq!(status, 200, "the marked table is played in the browser");
+    let (status, _) = to_browser
+        .get_text(&format!("/events/{event}/games/{}/play", games[1]))
+        .await;
+    assert_eq!(status, 404, "the other stays at its table");
 }

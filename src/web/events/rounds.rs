@@ -29,6 +29,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(generate_setup)
         .service(start_clock)
         .service(play_digitally)
+        .service(play_table_digitally)
         .service(projector)
         .service(sheets);
 }
@@ -562,6 +563,38 @@ async fn play_digitally(
                     "No game could be moved to the browser: {skipped} have a player without an account."
                 )));
             }
+            Ok(None)
+        },
+    )
+    .await
+}
+
+/// Has one table of a published round played in the browser.
+#[post("/events/{id}/games/{game}/digital")]
+async fn play_table_digitally(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    _form: CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let (id, game) = path.into_inner();
+    let number = state
+        .with_db(move |conn| {
+            let game = crate::db::events::find_game(conn, game)?
+                .filter(|g| g.event_id == id)
+                .ok_or(AppError::NotFound)?;
+            let data = EventData::load(conn, id)?;
+            Ok(data.round_number_of(&game).unwrap_or(1))
+        })
+        .await?;
+    act(
+        &state,
+        &user,
+        id,
+        round_path(id, number),
+        "This table is played in the browser: each player brings their crews from its page.".into(),
+        move |conn, view, access, ctx| {
+            crate::events::digital::play_game_digitally(conn, view, access, game, ctx)?;
             Ok(None)
         },
     )

@@ -8,7 +8,7 @@ use soulstone_engine::{Seat, Viewer, view};
 use super::command::CommandRequest;
 use super::now;
 use crate::error::{ApiError, AppError};
-use crate::hosted::{self, Submitted};
+use crate::hosted::{self, HostedError, Submitted};
 use crate::web::AppState;
 use crate::web::session::ApiUser;
 
@@ -95,6 +95,17 @@ pub struct CommandResponse {
     pub facts: Vec<serde_json::Value>,
 }
 
+/// The answer to a command sent at a version the game has left.
+#[derive(Debug, Serialize)]
+struct MovedOnResponse {
+    error: &'static str,
+    message: String,
+    /// The game's version now.
+    version: u64,
+    /// The game now, as the caller may see it.
+    view: soulstone_engine::View,
+}
+
 #[post("/games/{id}/commands")]
 async fn api_command(
     user: ApiUser,
@@ -112,7 +123,7 @@ async fn api_command(
     }
     let request =
         CommandRequest::from_json(&body).map_err(|e| AppError::bad_request(e.to_string()))?;
-    let (submitted, seat) = state
+    let outcome = state
         .with_db(move |conn| {
             let submitted = hosted::submit(
                 conn,
@@ -122,11 +133,34 @@ async fn api_command(
                 &request.idempotency_key,
                 request.command,
                 now(),
-            )?;
-            let seat = hosted::seat_in(conn, id, account)?;
-            Ok((submitted, seat))
+            );
+            match submitted {
+                Ok(submitted) => {
+                    let seat = hosted::seat_in(conn, id, account)?;
+                    Ok(Ok((submitted, seat)))
+                }
+                // The sender is behind: the game as it is now comes with
+                // the refusal, so a client need not ask again.
+                Err(moved @ HostedError::MovedOn { .. }) => {
+                    let game = hosted::load(conn, id)?;
+                    let current = view(&game.state, game.viewer_for(Some(account)));
+                    Ok(Err((moved.to_string(), current)))
+                }
+                Err(other) => Err(other.into()),
+            }
         })
         .await?;
+    let (submitted, seat) = match outcome {
+        Ok(done) => done,
+        Err((message, current)) => {
+            return Ok(HttpResponse::Conflict().json(MovedOnResponse {
+                error: "conflict",
+                message,
+                version: current.version,
+                view: current,
+            }));
+        }
+    };
     if matches!(submitted, Submitted::Applied { .. }) {
         state.game_updates.announce(id);
     }
