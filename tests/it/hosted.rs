@@ -31,6 +31,7 @@ both_backends!(
     an_absent_opponent_is_claimed_and_the_organisers_confirm,
     a_clock_running_out_can_let_the_score_so_far_stand,
     a_single_table_is_played_in_the_browser,
+    no_secret_reaches_the_opponent_or_spectators_over_a_whole_game,
 );
 
 fn lists(which: &[usize]) -> Vec<BroughtList> {
@@ -738,6 +739,15 @@ async fn digital_pairing(app: &TestApp) -> DigitalPairing {
 
 /// The same, with fields of the event's form set (the digital settings).
 async fn digital_pairing_with(app: &TestApp, settings: serde_json::Value) -> DigitalPairing {
+    digital_pairing_bringing(app, settings, &["hollowmarch-50"]).await
+}
+
+/// The same, the second player bringing `second_crews`.
+async fn digital_pairing_bringing(
+    app: &TestApp,
+    settings: serde_json::Value,
+    second_crews: &[&str],
+) -> DigitalPairing {
     use crate::events::{create_event, event_body, set_status};
 
     let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
@@ -816,9 +826,8 @@ async fn digital_pairing_with(app: &TestApp, settings: serde_json::Value) -> Dig
     // B's page says A's crews are in, never which ("You brought" is only
     // ever the viewer's own).
     assert!(!waiting.contains("You brought"), "B sees A's lists");
-    let second = browsers[1]
-        .post_form(&crews, &[("crew", "hollowmarch-50")])
-        .await;
+    let brought: Vec<(&str, &str)> = second_crews.iter().map(|c| ("crew", *c)).collect();
+    let second = browsers[1].post_form(&crews, &brought).await;
     let started = location(&second);
     let hosted_id = id_after(&started, "/games/");
     assert_eq!(location(&browsers[0].get(&play).await), started);
@@ -1428,4 +1437,156 @@ async fn a_single_table_is_played_in_the_browser(backend: Backend) {
         .get_text(&format!("/events/{event}/games/{}/play", games[1]))
         .await;
     assert_eq!(status, 404, "the other stays at its table");
+}
+
+/// A whole event game, both seats played through the API: every command's
+/// answer, every message of the players' and a spectator's streams, their
+/// API views and their pages (every 25 commands) are scanned. No hidden
+/// value of the other seat is ever sent, the spectator's page shows no
+/// hand, and the crew list Bo brought but did not hire (its name and its
+/// leader's) never reaches Ann or the spectator.
+async fn no_secret_reaches_the_opponent_or_spectators_over_a_whole_game(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let DigitalPairing {
+        hosted_id, apis, ..
+    } = digital_pairing_bringing(
+        &app,
+        serde_json::json!({}),
+        &["hollowmarch-50", "lamplighters-50"],
+    )
+    .await;
+    let ann = app.signed_in_client("ann@example.org").await;
+    let bo = app.signed_in_client("bo@example.org").await;
+    let spectator = crate::support::TestClient::new(&app.address);
+    app.create_account("fan@example.org", "A Fan", false).await;
+    let fan = app.api_client("fan@example.org").await;
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    let (_, me) = apis[0].get("/me").await;
+    let ann_seat = if game.seat_of(me["id"].as_i64().unwrap()) == Some(Seat::A) {
+        "a"
+    } else {
+        "b"
+    };
+    let bo_seat = if ann_seat == "a" { "b" } else { "a" };
+    let stream = |client: &crate::support::TestClient| {
+        let client = client.clone();
+        async move {
+            client
+                .get(&format!("/games/{hosted_id}/events?after=0"))
+                .await
+        }
+    };
+    let mut streams = [
+        stream(&ann).await,
+        stream(&bo).await,
+        stream(&spectator).await,
+    ];
+    // Everything Ann and the spectator were sent, for the canary at the end,
+    // and what Bo was sent, to show the canary is there to find.
+    let mut seen_by_others = String::new();
+    let mut seen_by_bo = String::new();
+    let mut n = 0u64;
+    loop {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished {
+            break;
+        }
+        let seat = soulstone_engine::pending(&game.state).decisions[0].seat;
+        let command = Bot::new(BotKind::Random, seat, n)
+            .decide(&game.state)
+            .unwrap();
+        let (api, seat_code) = match (seat, ann_seat) {
+            (Seat::A, "a") | (Seat::B, "b") => (&apis[0], ann_seat),
+            _ => (&apis[1], bo_seat),
+        };
+        let body = serde_json::json!({
+            "version": game.state.version,
+            "idempotency_key": format!("leak-{n}"),
+            "command": command,
+        });
+        // During setup, what Bo is offered (the leaders Bo brought).
+        if seat_code == bo_seat && game.state.version < 40 {
+            let (_, view) = api.get(&format!("/games/{hosted_id}")).await;
+            seen_by_bo.push_str(&view.to_string());
+        }
+        let (status, reply) = api
+            .post(&format!("/games/{hosted_id}/commands"), body)
+            .await;
+        assert_eq!(status, 200, "{reply}");
+        assert_only_own_secrets(&reply, Some(seat_code), "a command's answer");
+        if seat_code == ann_seat {
+            seen_by_others.push_str(&reply.to_string());
+        } else {
+            seen_by_bo.push_str(&reply.to_string());
+        }
+        if n % 25 == 0 {
+            for (client, who) in [
+                (&apis[0], Some(ann_seat)),
+                (&apis[1], Some(bo_seat)),
+                (&fan, None),
+            ] {
+                let (_, view) = client.get(&format!("/games/{hosted_id}")).await;
+                assert_only_own_secrets(&view, who, "an API view");
+                if who != Some(bo_seat) {
+                    seen_by_others.push_str(&view.to_string());
+                }
+            }
+            let (_, page) = ann.get_text(&format!("/games/{hosted_id}")).await;
+            seen_by_others.push_str(&page);
+            let (_, page) = spectator.get_text(&format!("/games/{hosted_id}")).await;
+            assert!(
+                !page.contains("class=\"hand\""),
+                "a spectator sees no hand: {page}"
+            );
+            seen_by_others.push_str(&page);
+        }
+        n += 1;
+    }
+    let last = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap().state.version)
+        .await;
+    for (i, response) in streams.iter_mut().enumerate() {
+        let mut buffer = String::new();
+        let facts = read_facts(response, &mut buffer, last as usize).await;
+        let ids: Vec<u64> = facts.iter().map(|(id, _)| *id).collect();
+        assert_eq!(
+            ids,
+            (1..=last).collect::<Vec<_>>(),
+            "stream {i} has every fact once"
+        );
+        let who = match i {
+            0 => Some(ann_seat),
+            1 => Some(bo_seat),
+            _ => None,
+        };
+        for (_, fact) in &facts {
+            assert_only_own_secrets(fact, who, "a stream message");
+            if i != 1 {
+                seen_by_others.push_str(&fact.to_string());
+            } else {
+                seen_by_bo.push_str(&fact.to_string());
+            }
+        }
+    }
+    // Which of Bo's two lists Bo hired: its leader is on the table at the end.
+    let (_, end) = fan.get(&format!("/games/{hosted_id}")).await;
+    let end = end.to_string();
+    let (kept, canary_list, canary_leader) = if end.contains("Odessa Vane") {
+        ("Odessa Vane", "hollowmarch", "Ilse Marrow")
+    } else {
+        ("Ilse Marrow", "lamplighters", "Odessa Vane")
+    };
+    assert!(end.contains(kept), "{end}");
+    assert!(
+        seen_by_bo.contains(canary_leader),
+        "Bo's own outputs name the leader Bo brought and left out (the canary is real)"
+    );
+    assert!(
+        !seen_by_others.contains(canary_leader) && !seen_by_others.contains(canary_list),
+        "the list Bo brought but did not hire reached Ann or a spectator"
+    );
 }
