@@ -1523,7 +1523,7 @@ async fn no_secret_reaches_the_opponent_or_spectators_over_a_whole_game(backend:
         } else {
             seen_by_bo.push_str(&reply.to_string());
         }
-        if n % 25 == 0 {
+        if n.is_multiple_of(25) {
             for (client, who) in [
                 (&apis[0], Some(ann_seat)),
                 (&apis[1], Some(bo_seat)),
