@@ -159,26 +159,27 @@ pub fn advance_version(
     ))
     .execute(conn)?;
     if changed == 1 {
-        notify_changed(conn, id)?;
+        notify_changed(conn, id, to)?;
     }
     Ok(changed == 1)
 }
 
 /// The PostgreSQL channel on which instances tell each other that a
-/// game's log grew; the payload is `<schema>:<game id>`, so servers (and
-/// test schemas) sharing a database tell their games apart.
+/// game's log grew; the payload is `<schema>:<game id>:<version>`, so
+/// servers (and test schemas) sharing a database tell their games apart,
+/// and an instance that announced the version itself wakes no stream again.
 pub const GAMES_CHANNEL: &str = "soulstone_games";
 
 /// Tells the other instances on PostgreSQL that game `id` moved on. The
 /// notification is delivered when the transaction commits, and not at all
 /// if it rolls back, so listeners never read ahead of the log. SQLite has
 /// no such channel: its instances poll (`changed_since`).
-fn notify_changed(conn: &mut DbConnection, id: i64) -> Result<(), DbError> {
+fn notify_changed(conn: &mut DbConnection, id: i64, version: i64) -> Result<(), DbError> {
     if let DbConnection::Postgres(pg) = conn {
         diesel::sql_query(format!(
             "SELECT pg_notify('{GAMES_CHANNEL}', current_schema() || ':' || $1)"
         ))
-        .bind::<diesel::sql_types::Text, _>(id.to_string())
+        .bind::<diesel::sql_types::Text, _>(format!("{id}:{version}"))
         .execute(pg)?;
     }
     Ok(())

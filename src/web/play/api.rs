@@ -161,8 +161,8 @@ async fn api_command(
             }));
         }
     };
-    if matches!(submitted, Submitted::Applied { .. }) {
-        state.game_updates.announce(id);
+    if let Submitted::Applied { version, .. } = &submitted {
+        state.game_updates.announce_at(id, *version);
     }
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Player);
     Ok(HttpResponse::Ok().json(match submitted {

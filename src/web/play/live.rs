@@ -12,6 +12,7 @@
 //! second. Either way one query serves however many streams are open.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use actix_web::{HttpRequest, HttpResponse, get, web};
@@ -42,32 +43,81 @@ const FACTS_PER_CHUNK: usize = 500;
 /// Game ids whose log grew, for the streams of this instance.
 #[derive(Clone)]
 pub struct GameUpdates {
-    sender: broadcast::Sender<i64>,
+    /// A channel per game that has a stream open here: a change wakes that
+    /// game's streams only, not every stream of the instance.
+    games: Arc<Mutex<HashMap<i64, broadcast::Sender<()>>>>,
+    /// The newest version announced of each game lately: a change told
+    /// twice (by the command's handler, then by NOTIFY or the database
+    /// look) wakes the streams once, so each reads the database once.
+    announced: Arc<Mutex<HashMap<i64, u64>>>,
 }
 
 impl Default for GameUpdates {
     fn default() -> Self {
         Self {
-            sender: broadcast::channel(4096).0,
+            games: Arc::default(),
+            announced: Arc::default(),
         }
     }
 }
 
+/// Games whose announced versions are remembered at most; past it the
+/// memory is cleared (a stream woken twice reads once more, no harm).
+const REMEMBERED_GAMES: usize = 20_000;
+
 impl GameUpdates {
-    /// Wakes the streams of game `id`.
+    /// Wakes the streams of game `id` (whatever its version now).
     pub fn announce(&self, id: i64) {
-        // No stream listening is not an error.
-        let _ = self.sender.send(id);
+        let mut games = self
+            .games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(sender) = games.get(&id) {
+            if sender.receiver_count() == 0 {
+                // Its last stream closed: forget the channel.
+                games.remove(&id);
+            } else {
+                let _ = sender.send(());
+            }
+        }
     }
 
-    fn subscribe(&self) -> broadcast::Receiver<i64> {
-        self.sender.subscribe()
+    /// Wakes the streams of game `id` for `version`, unless that version
+    /// (or a later one) was announced already.
+    pub fn announce_at(&self, id: i64, version: u64) {
+        let fresh = {
+            let mut announced = self
+                .announced
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if announced.len() > REMEMBERED_GAMES {
+                announced.clear();
+            }
+            match announced.get(&id) {
+                Some(known) if *known >= version => false,
+                _ => {
+                    announced.insert(id, version);
+                    true
+                }
+            }
+        };
+        if fresh {
+            self.announce(id);
+        }
+    }
+
+    fn subscribe(&self, id: i64) -> broadcast::Receiver<()> {
+        self.games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(id)
+            .or_insert_with(|| broadcast::channel(16).0)
+            .subscribe()
     }
 
     /// Announces the games other instances changed, looking every `every`,
     /// until the system ends.
     pub async fn watch(self, db: crate::db::Db, every: Duration) {
-        let mut seen: HashMap<i64, i64> = HashMap::new();
         let mut interval = tokio::time::interval(every);
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -84,13 +134,7 @@ impl GameUpdates {
                 continue;
             };
             for (id, version) in changed {
-                if seen.insert(id, version) != Some(version) {
-                    self.announce(id);
-                }
-            }
-            // Forget games that stopped changing, so the map stays small.
-            if seen.len() > 10_000 {
-                seen.clear();
+                self.announce_at(id, u64::try_from(version).unwrap_or_default());
             }
         }
     }
@@ -148,12 +192,17 @@ impl GameUpdates {
         while alive.strong_count() > 0 {
             for notice in conn.notifications_iter() {
                 let notice = notice.map_err(|e| e.to_string())?;
-                if let Some(id) = notice
+                // "<schema>:<game>:<version>"
+                let mut parts = notice
                     .payload
                     .strip_prefix(&prefix)
-                    .and_then(|id| id.parse::<i64>().ok())
-                {
-                    self.announce(id);
+                    .unwrap_or_default()
+                    .split(':');
+                if let (Some(Ok(id)), Some(Ok(version))) = (
+                    parts.next().map(str::parse::<i64>),
+                    parts.next().map(str::parse::<u64>),
+                ) {
+                    self.announce_at(id, version);
                 }
             }
             if checked.elapsed() >= LISTENER_CHECK {
@@ -193,16 +242,13 @@ impl GameUpdates {
     }
 }
 
-/// Waits until game `id` may have changed (or the channel lagged, which
-/// means it may have).
-async fn changed(receiver: &mut broadcast::Receiver<i64>, id: i64) {
-    loop {
-        match receiver.recv().await {
-            Ok(changed) if changed == id => return,
-            Ok(_) => {}
-            Err(broadcast::error::RecvError::Lagged(_)) => return,
-            Err(broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
-        }
+/// Waits until the game may have changed (a change was announced, or
+/// several were and some were dropped, which means it may have).
+async fn changed(receiver: &mut broadcast::Receiver<()>) {
+    match receiver.recv().await {
+        Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+        // The instance keeps the sender while any stream listens.
+        Err(broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
     }
 }
 
@@ -256,7 +302,7 @@ pub async fn stream(
         _ => None,
     };
     // Subscribed before the first read, so no change falls in between.
-    let receiver = state.game_updates.subscribe();
+    let receiver = state.game_updates.subscribe(id);
     let db = state.db.clone();
     // The slot lives as long as the stream: closing it frees the place.
     let facts = futures_util::stream::unfold(
@@ -311,7 +357,7 @@ pub async fn stream(
                         let ping = web::Bytes::from_static(b": keep-alive\n\n");
                         return Some((Ok(ping), (after, receiver, slot)));
                     }
-                    if tokio::time::timeout(KEEP_ALIVE, changed(&mut receiver, id))
+                    if tokio::time::timeout(KEEP_ALIVE, changed(&mut receiver))
                         .await
                         .is_err()
                     {

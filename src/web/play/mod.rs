@@ -1015,8 +1015,8 @@ async fn post_command(
             ));
         }
     };
-    if matches!(submitted, Ok(Submitted::Applied { .. })) {
-        state.game_updates.announce(id);
+    if let Ok(Submitted::Applied { version, .. }) = &submitted {
+        state.game_updates.announce_at(id, *version);
     }
     Ok(match submitted {
         Ok(_) => HttpResponse::SeeOther()
