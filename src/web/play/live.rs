@@ -41,7 +41,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 const FACTS_PER_CHUNK: usize = 500;
 
 /// Game ids whose log grew, for the streams of this instance.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct GameUpdates {
     /// A channel per game that has a stream open here: a change wakes that
     /// game's streams only, not every stream of the instance.
@@ -52,14 +52,6 @@ pub struct GameUpdates {
     announced: Arc<Mutex<HashMap<i64, u64>>>,
 }
 
-impl Default for GameUpdates {
-    fn default() -> Self {
-        Self {
-            games: Arc::default(),
-            announced: Arc::default(),
-        }
-    }
-}
 
 /// Games whose announced versions are remembered at most; past it the
 /// memory is cleared (a stream woken twice reads once more, no harm).
