@@ -107,6 +107,9 @@ impl Drop for Server {
     }
 }
 
+/// Commands as answered: (game, version sent at, version led to, when sent).
+type Sent = Arc<Mutex<Vec<(i64, u64, u64, Instant)>>>;
+
 /// Facts as received: (game, stream, seq) → when.
 type Received = Arc<Mutex<HashMap<(i64, usize, u64), Instant>>>;
 
@@ -313,7 +316,7 @@ fn main() {
         );
 
         // Play: each game sends its moves, a think time apart.
-        let sent: Arc<Mutex<Vec<(i64, u64, u64, Instant)>>> = Arc::default();
+        let sent: Sent = Arc::default();
         let command_errors = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let db = Arc::new(db);
         let mut players = Vec::new();

@@ -52,7 +52,6 @@ pub struct GameUpdates {
     announced: Arc<Mutex<HashMap<i64, u64>>>,
 }
 
-
 /// Games whose announced versions are remembered at most; past it the
 /// memory is cleared (a stream woken twice reads once more, no harm).
 const REMEMBERED_GAMES: usize = 20_000;
