@@ -19,6 +19,7 @@ both_backends!(
     an_organiser_signs_in_from_a_phone_on_the_venue_network,
     players_report_confirm_and_dispute_in_the_browser,
     an_organiser_runs_a_thirty_two_player_day_from_a_phone,
+    two_players_play_a_digital_round_in_their_browsers,
 );
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -700,6 +701,108 @@ async fn tick_in_form(client: &Client, kind: &str, name: &str, value: &str) {
         .unwrap();
 }
 
+/// Sends `command` for `seat` of hosted game `id` through the game page the
+/// browser shows: the form that writes it (a point, ticked cards or models,
+/// the cut) or the button that is it. A path the forms cannot write
+/// (climbing, several legs) goes through the API, as the page's script
+/// would send it. Checks the game moved on; says which form was used
+/// ("command" for a button, "api" for the API).
+#[allow(clippy::too_many_arguments)]
+async fn send_through_the_page(
+    client: &Client,
+    app: &TestApp,
+    api: &crate::support::ApiClient,
+    id: i64,
+    game: &soulstone::hosted::HostedGame,
+    seat: soulstone_engine::Seat,
+    command: &soulstone_engine::PlayerCommand,
+    n: u64,
+) -> &'static str {
+    use soulstone::hosted;
+    use soulstone::web::play::words;
+    use soulstone_engine::command::Interaction;
+    use soulstone_engine::table::inches;
+    use soulstone_engine::{PlayerCommand, Viewer};
+    // Loaded afresh: the other player (or a bot) may have moved since.
+    let url = format!("{}/games/{id}", current_origin(client).await);
+    visit(client, &url).await;
+    let kind = match command {
+        PlayerCommand::Deploy { model, at } => {
+            set_value(client, "model", &model.0.to_string()).await;
+            fill_in_form(client, "deploy", "x", &format!("{:.3}", inches(at.x))).await;
+            fill_in_form(client, "deploy", "y", &format!("{:.3}", inches(at.y))).await;
+            "deploy"
+        }
+        PlayerCommand::Walk { path } if path.len() == 1 && path[0].z == 0 => {
+            fill_in_form(client, "walk", "x", &format!("{:.3}", inches(path[0].x))).await;
+            fill_in_form(client, "walk", "y", &format!("{:.3}", inches(path[0].y))).await;
+            "walk"
+        }
+        PlayerCommand::Charge { to } if to.z == 0 => {
+            fill_in_form(client, "charge", "x", &format!("{:.3}", inches(to.x))).await;
+            fill_in_form(client, "charge", "y", &format!("{:.3}", inches(to.y))).await;
+            "charge"
+        }
+        PlayerCommand::Interact {
+            with: Interaction::MakeSchemeMarker { at, .. },
+        } => {
+            fill_in_form(
+                client,
+                "scheme_marker",
+                "x",
+                &format!("{:.3}", inches(at.x)),
+            )
+            .await;
+            fill_in_form(
+                client,
+                "scheme_marker",
+                "y",
+                &format!("{:.3}", inches(at.y)),
+            )
+            .await;
+            "scheme_marker"
+        }
+        PlayerCommand::Contribute { .. } => "entropy",
+        PlayerCommand::DiscardBeforeDrawing { cards } => {
+            for card in cards {
+                tick_in_form(client, "discard_any", "card", &card.to_string()).await;
+            }
+            "discard_any"
+        }
+        PlayerCommand::SplitCrew { first } => {
+            for model in first {
+                tick_in_form(client, "split_crew", "model", &model.0.to_string()).await;
+            }
+            "split_crew"
+        }
+        PlayerCommand::Walk { .. } | PlayerCommand::Charge { .. } => {
+            let body = json!({"version": game.state.version, "idempotency_key": format!("page-api-{n}"), "command": command});
+            let (status, reply) = api.post(&format!("/games/{id}/commands"), body).await;
+            assert_eq!(status, 200, "{reply}");
+            visit(client, &url).await;
+            return "api";
+        }
+        other => {
+            let label = words::command(&game.state, Viewer::Player(seat), other);
+            click_button(client, &label).await;
+            "command"
+        }
+    };
+    if kind != "command" {
+        submit_choice(client, kind).await;
+    }
+    let text = body_text(client).await;
+    assert!(!text.contains("Not allowed"), "{kind}: {text}");
+    let after = app
+        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .await;
+    assert!(
+        after.state.version > game.state.version,
+        "the {kind} form was not applied: {text}"
+    );
+    kind
+}
+
 /// A signed-in player starts a practice game from the home page and plays
 /// its setup (secret choices, deployment by coordinates, the cut, the
 /// first discards) and its first activations through the page's forms, at
@@ -707,11 +810,8 @@ async fn tick_in_form(client: &Client, kind: &str, name: &str, value: &str) {
 /// stand for, and the finished game's page shows the result.
 async fn a_player_plays_a_practice_game_in_the_browser(backend: Backend) {
     use soulstone::hosted::{self, HostedStatus};
-    use soulstone::web::play::words;
+    use soulstone_engine::Seat;
     use soulstone_engine::bot::{Bot, BotKind};
-    use soulstone_engine::command::Interaction;
-    use soulstone_engine::table::inches;
-    use soulstone_engine::{PlayerCommand, Seat, Viewer};
 
     let app = TestApp::spawn(backend.clone()).await;
     let prefix = format!("{}-practice", backend.name());
@@ -742,92 +842,12 @@ async fn a_player_plays_a_practice_game_in_the_browser(backend: Backend) {
         let command = Bot::new(BotKind::Random, Seat::A, n)
             .decide(&game.state)
             .expect("the game waits for the player");
-        let kind = match &command {
-            PlayerCommand::Deploy { model, at } => {
-                set_value(client, "model", &model.0.to_string()).await;
-                fill_in_form(client, "deploy", "x", &format!("{:.3}", inches(at.x))).await;
-                fill_in_form(client, "deploy", "y", &format!("{:.3}", inches(at.y))).await;
-                "deploy"
-            }
-            PlayerCommand::Walk { path } if path.len() == 1 && path[0].z == 0 => {
-                fill_in_form(client, "walk", "x", &format!("{:.3}", inches(path[0].x))).await;
-                fill_in_form(client, "walk", "y", &format!("{:.3}", inches(path[0].y))).await;
-                "walk"
-            }
-            PlayerCommand::Charge { to } if to.z == 0 => {
-                fill_in_form(client, "charge", "x", &format!("{:.3}", inches(to.x))).await;
-                fill_in_form(client, "charge", "y", &format!("{:.3}", inches(to.y))).await;
-                "charge"
-            }
-            PlayerCommand::Interact {
-                with: Interaction::MakeSchemeMarker { at, .. },
-            } => {
-                fill_in_form(
-                    client,
-                    "scheme_marker",
-                    "x",
-                    &format!("{:.3}", inches(at.x)),
-                )
-                .await;
-                fill_in_form(
-                    client,
-                    "scheme_marker",
-                    "y",
-                    &format!("{:.3}", inches(at.y)),
-                )
-                .await;
-                "scheme_marker"
-            }
-            PlayerCommand::Contribute { .. } => "entropy",
-            PlayerCommand::DiscardBeforeDrawing { cards } => {
-                for card in cards {
-                    tick_in_form(client, "discard_any", "card", &card.to_string()).await;
-                }
-                "discard_any"
-            }
-            PlayerCommand::SplitCrew { first } => {
-                for model in first {
-                    tick_in_form(client, "split_crew", "model", &model.0.to_string()).await;
-                }
-                "split_crew"
-            }
-            PlayerCommand::Walk { .. } | PlayerCommand::Charge { .. } => {
-                // A path the form cannot write (climbing, several legs):
-                // sent as the page's script would, through the API.
-                let api = app.api_client("solo@example.org").await;
-                let body = json!({"version": game.state.version, "idempotency_key": format!("b{n}"), "command": command});
-                let (status, reply) = api.post(&format!("/games/{id}/commands"), body).await;
-                assert_eq!(status, 200, "{reply}");
-                visit(client, &url).await;
-                continue;
-            }
-            other => {
-                let label = words::command(&game.state, Viewer::Player(Seat::A), other);
-                click_button(client, &label).await;
-                through_the_page += 1;
-                kinds_used.insert("command");
-                let after = app
-                    .with_conn(move |conn| hosted::load(conn, id).unwrap())
-                    .await;
-                assert!(
-                    after.state.version > game.state.version,
-                    "{label} was not applied"
-                );
-                continue;
-            }
-        };
-        submit_choice(client, kind).await;
-        let text = body_text(client).await;
-        assert!(!text.contains("Not allowed"), "{kind}: {text}");
-        let after = app
-            .with_conn(move |conn| hosted::load(conn, id).unwrap())
-            .await;
-        assert!(
-            after.state.version > game.state.version,
-            "the {kind} form was not applied: {text}"
-        );
-        through_the_page += 1;
-        kinds_used.insert(kind);
+        let api = app.api_client("solo@example.org").await;
+        let sent = send_through_the_page(client, &app, &api, id, &game, Seat::A, &command, n).await;
+        if sent != "api" {
+            through_the_page += 1;
+            kinds_used.insert(sent);
+        }
     }
     // (Turn 1 starts with empty hands: nothing to discard, so no form.)
     for kind in ["command", "deploy", "entropy"] {
@@ -1128,4 +1148,269 @@ async fn an_organiser_runs_a_thirty_two_player_day_from_a_phone(backend: Backend
             .all(|r| r["player"] != no_show)
     );
     phone.close().await.unwrap();
+}
+
+/// A digital round in two players' browsers (and a spectator's): the
+/// organiser has the round played in the browser, each player brings crews
+/// from the pairing's page, and they play setup, deployment, a move, an
+/// attack, a cheat, a trigger and an end phase through their game pages at
+/// a phone's size; the rest through the API their pages stand for. The
+/// spectator's page never shows a hand, the result lands in the standings
+/// with nobody typing a score.
+async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
+    use crate::events::{create_event, event_body, set_status};
+    use soulstone::hosted::{self, HostedStatus};
+    use soulstone_engine::bot::{Bot, BotKind};
+    use soulstone_engine::pending::Choice;
+    use soulstone_engine::{PlayerCommand, Seat};
+
+    let app = TestApp::spawn(backend.clone()).await;
+    let prefix = format!("{}-digital", backend.name());
+    let (_, to_browser) = app.user("dto@example.org", "Tess Organiser").await;
+    let to = app.api_client("dto@example.org").await;
+    let event = create_event(&to, event_body("Browser Cup")).await;
+    set_status(&to, event, "registration").await;
+    for (email, name) in [
+        ("ann@example.org", "Ann Archer"),
+        ("bo@example.org", "Bo Brand"),
+    ] {
+        app.create_account(email, name, false).await;
+        let api = app.api_client(email).await;
+        let (status, entry) = api
+            .post(&format!("/events/{event}/register"), json!({}))
+            .await;
+        assert_eq!(status, 201, "{entry}");
+        to.post(
+            &format!("/events/{event}/players/{}/check-in", entry["id"]),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    set_status(&to, event, "running").await;
+    to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let marked = to_browser
+        .post_form(&format!("/events/{event}/rounds/1/digital"), &[])
+        .await;
+    assert_eq!(marked.status().as_u16(), 303);
+
+    let mut driver = Driver::start();
+    let ann = driver.session().await;
+    let bo = driver.session().await;
+    let fan = driver.session().await;
+    sign_in(&ann, &app, "ann@example.org").await;
+    sign_in(&bo, &app, "bo@example.org").await;
+    let base = current_origin(&ann).await;
+    // Each brings a crew of their own choosing on the pairing's page
+    // (crews whose actions have triggers).
+    for (client, name, crew) in [(&ann, "ann", "mudlark-50"), (&bo, "bo", "tidewright-50")] {
+        visit(client, &format!("{base}/events/{event}/rounds/1")).await;
+        follow_link(client, "in the browser").await;
+        check_page(client, &format!("{prefix}-crews-{name}")).await;
+        client
+            .execute(
+                "document.querySelectorAll('input[name=crew]').forEach((box) => { box.checked = box.value === arguments[0]; });",
+                vec![json!(crew)],
+            )
+            .await
+            .unwrap();
+        click_button(client, "Bring these crews").await;
+    }
+    let url = bo.current_url().await.unwrap().to_string();
+    assert!(url.contains("/games/"), "the game started: {url}");
+    let id: i64 = url.rsplit('/').next().unwrap().parse().unwrap();
+    let apis = [
+        app.api_client("ann@example.org").await,
+        app.api_client("bo@example.org").await,
+    ];
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .await;
+    let (_, me) = apis[0].get("/me").await;
+    let ann_seat = game.seat_of(me["id"].as_i64().unwrap()).unwrap();
+    let client_of = |seat: Seat| {
+        if seat == ann_seat {
+            (&ann, &apis[0])
+        } else {
+            (&bo, &apis[1])
+        }
+    };
+
+    // Each of these goes through a player's page the first time it comes
+    // up (a deployment, a move, an attack, a cheat, a trigger, the end
+    // phase's decisions); everything else through the API, to keep the
+    // test short.
+    let mut done = std::collections::BTreeSet::new();
+    let wanted = ["deploy", "move", "attack", "cheat", "trigger", "end phase"];
+    let mut n = 0u64;
+    while !wanted.iter().all(|w| done.contains(w)) {
+        n += 1;
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .await;
+        assert_ne!(
+            game.status,
+            HostedStatus::Finished,
+            "the game ended first: {done:?}"
+        );
+        let encounter = game.state.encounter.as_deref().unwrap();
+        let in_end_phase = matches!(
+            encounter.step,
+            soulstone_engine::encounter::Step::RevealScheme { .. }
+                | soulstone_engine::encounter::Step::AbandonScheme { .. }
+                | soulstone_engine::encounter::Step::SelectSchemes
+        );
+        let pending = soulstone_engine::pending(&game.state);
+        let decision = &pending.decisions[0];
+        let seat = decision.seat;
+        let offered = |wanted: fn(&PlayerCommand) -> bool| {
+            decision.choices.iter().find_map(|c| match c {
+                Choice::Command { command } if wanted(command) => Some(command.clone()),
+                _ => None,
+            })
+        };
+        // The initiator cheats in a card that brings a trigger's suit when it
+        // has one (so that a trigger comes up soon); any cheat, a trigger, an
+        // attack on an enemy when offered; else the greedy bot, which closes
+        // in so that attacks come up.
+        let brings_a_trigger = |command: &PlayerCommand| {
+            let (PlayerCommand::Cheat { card }, Some(duel)) = (command, game.state.duel()) else {
+                return false;
+            };
+            let initiator = duel.side(soulstone_engine::duel::Role::Initiator);
+            initiator.is_some_and(|side| side.seat == seat)
+                && card.suit().is_some_and(|suit| {
+                    let total = initiator
+                        .map_or(soulstone_engine::duel::Suits::none(), |side| side.suits)
+                        .with(suit);
+                    duel.spec
+                        .triggers
+                        .iter()
+                        .any(|t| t.soulstones == 0 && total.contains_all(t.suits))
+                })
+        };
+        let (command, what) = if let Some(c) = decision.choices.iter().find_map(|c| match c {
+            Choice::Command { command } if brings_a_trigger(command) => Some(command.clone()),
+            _ => None,
+        }) {
+            (c, Some("cheat"))
+        } else if let Some(c) = offered(|c| matches!(c, PlayerCommand::Cheat { .. })) {
+            (c, Some("cheat"))
+        } else if let Some(c) = offered(|c| matches!(c, PlayerCommand::DeclareTrigger { .. })) {
+            (c, Some("trigger"))
+        } else if let Some(c) = decision.choices.iter().find_map(|c| match c {
+            Choice::Command { command } if attacks_with_triggers(&game.state, seat, command) => {
+                Some(command.clone())
+            }
+            _ => None,
+        }) {
+            // Attacks an enemy whenever it can with an action that has
+            // triggers: such duels bring cheats and triggers.
+            (c, Some("attack"))
+        } else {
+            let c = Bot::new(BotKind::Greedy, seat, n)
+                .decide(&game.state)
+                .unwrap();
+            (c, None)
+        };
+        let by_page = match &command {
+            PlayerCommand::Deploy { .. } => !done.contains("deploy"),
+            PlayerCommand::Walk { .. } | PlayerCommand::Charge { .. } => !done.contains("move"),
+            _ if in_end_phase => !done.contains("end phase"),
+            _ => what.is_some_and(|w| !done.contains(w)),
+        };
+        let (client, api) = client_of(seat);
+        if !by_page {
+            let body = json!({"version": game.state.version, "idempotency_key": format!("quick-{n}"), "command": command});
+            let (status, reply) = api.post(&format!("/games/{id}/commands"), body).await;
+            assert_eq!(status, 200, "{reply}");
+            continue;
+        }
+        let sent = send_through_the_page(client, &app, api, id, &game, seat, &command, n).await;
+        if in_end_phase && sent != "api" {
+            done.insert("end phase");
+        }
+        match (sent, what) {
+            ("deploy", _) => {
+                done.insert("deploy");
+            }
+            ("walk" | "charge", _) => {
+                done.insert("move");
+            }
+            ("command", Some(what)) if done.insert(what) => {
+                check_page(client, &format!("{prefix}-{}", what.replace(' ', "-"))).await;
+            }
+            _ => {}
+        }
+        // The spectator looks in after each page: no hand.
+        {
+            visit(&fan, &format!("{base}/games/{id}")).await;
+            let text = body_text(&fan).await;
+            assert!(text.contains("You are watching"), "{text}");
+            let hands = fan.find_all(Locator::Css(".hand")).await.unwrap();
+            assert!(hands.is_empty(), "the spectator sees no hand");
+        }
+    }
+    check_page(&fan, &format!("{prefix}-spectator")).await;
+
+    // The rest through the API, each player for their own seat.
+    for n in 0..20_000u64 {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished {
+            break;
+        }
+        let seat = soulstone_engine::pending(&game.state).decisions[0].seat;
+        let command = Bot::new(BotKind::Random, seat, n ^ 0xd161)
+            .decide(&game.state)
+            .unwrap();
+        let body = json!({"version": game.state.version, "idempotency_key": format!("rest-{n}"), "command": command});
+        let (status, reply) = client_of(seat)
+            .1
+            .post(&format!("/games/{id}/commands"), body)
+            .await;
+        assert_eq!(status, 200, "{reply}");
+    }
+    visit(&ann, &format!("{base}/games/{id}")).await;
+    check_page(&ann, &format!("{prefix}-over")).await;
+    // The result reported itself: confirmed, and in the standings.
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    assert_eq!(round["tables"][0]["status"], "confirmed", "{round}");
+    visit(&fan, &format!("{base}/events/{event}/standings")).await;
+    let text = body_text(&fan).await;
+    assert!(
+        text.contains("Ann Archer") && text.contains("Bo Brand"),
+        "{text}"
+    );
+    check_page(&fan, &format!("{prefix}-standings")).await;
+    for client in [ann, bo, fan] {
+        client.close().await.unwrap();
+    }
+}
+
+/// Whether `command` is an action of `seat`'s at an enemy model, one that
+/// has triggers on the card it comes from.
+fn attacks_with_triggers(
+    state: &soulstone_engine::GameState,
+    seat: soulstone_engine::Seat,
+    command: &soulstone_engine::PlayerCommand,
+) -> bool {
+    let soulstone_engine::PlayerCommand::TakeAction {
+        action,
+        target: Some(target),
+        ..
+    } = command
+    else {
+        return false;
+    };
+    let at_an_enemy = state.model(*target).is_some_and(|m| m.owner != seat);
+    at_an_enemy
+        && state.models.iter().filter(|m| m.owner == seat).any(|m| {
+            m.card
+                .actions
+                .iter()
+                .any(|a| &a.name == action && !a.triggers.is_empty())
+        })
 }
