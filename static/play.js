@@ -1,5 +1,6 @@
 // Progressive enhancement for the game page: the forms work without it.
-// Clicking the table fills the x and y of the point forms, and a deck cut
+// Clicking the table fills the x and y of the point forms, clicking a model
+// picks out the choices that name it (activate it, act at it), and a deck cut
 // gets random words of the browser's own if the player typed none.
 (function () {
   "use strict";
@@ -11,6 +12,17 @@
       var y = 36 - ((event.clientY - box.top) / box.height) * 36;
       document.querySelectorAll("[data-board-x]").forEach(function (input) { input.value = x.toFixed(1); });
       document.querySelectorAll("[data-board-y]").forEach(function (input) { input.value = y.toFixed(1); });
+      // A model clicked: the choices naming it stand out, the first focused.
+      var piece = event.target.getAttribute && event.target.getAttribute("data-piece");
+      if (piece) {
+        var first = null;
+        document.querySelectorAll(".choices form[data-piece]").forEach(function (form) {
+          var named = form.getAttribute("data-piece") === piece;
+          form.classList.toggle("picked", named);
+          if (named && !first) first = form.querySelector("button");
+        });
+        if (first) first.focus();
+      }
     });
   }
   document.querySelectorAll("[data-random-cut]").forEach(function (input) {

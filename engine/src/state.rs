@@ -417,6 +417,15 @@ impl GameState {
         self.frames.last()
     }
 
+    /// The model whose activation is under way, however deep the
+    /// procedures inside it go (an action, its duel, damage).
+    pub fn acting_model(&self) -> Option<super::model::ModelId> {
+        self.frames.iter().rev().find_map(|frame| match frame {
+            Frame::Activation { model } => Some(*model),
+            _ => None,
+        })
+    }
+
     /// The duel in progress, if it is the innermost procedure.
     pub fn duel(&self) -> Option<&Duel> {
         match self.frame() {

@@ -1340,6 +1340,14 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
             }
             ("command", Some(what)) if done.insert(what) => {
                 check_page(client, &format!("{prefix}-{}", what.replace(' ', "-"))).await;
+                if what == "attack" {
+                    // The table mid-activation: zones, health, the acting
+                    // model's rings.
+                    let board = client.find(Locator::Css(".board svg")).await.unwrap();
+                    let png = board.screenshot().await.unwrap();
+                    std::fs::write(artifacts_dir().join(format!("{prefix}-board.png")), png)
+                        .unwrap();
+                }
             }
             _ => {}
         }

@@ -32,6 +32,7 @@ both_backends!(
     a_clock_running_out_can_let_the_score_so_far_stand,
     a_single_table_is_played_in_the_browser,
     no_secret_reaches_the_opponent_or_spectators_over_a_whole_game,
+    the_board_shows_zones_health_and_the_acting_models_reach,
 );
 
 fn lists(which: &[usize]) -> Vec<BroughtList> {
@@ -1589,4 +1590,80 @@ async fn no_secret_reaches_the_opponent_or_spectators_over_a_whole_game(backend:
         !seen_by_others.contains(canary_leader) && !seen_by_others.contains(canary_list),
         "the list Bo brought but did not hire reached Ann or a spectator"
     );
+}
+
+/// The game page's table: both deployment zones once chosen, each model's
+/// health under it, the acting model outlined with its walk and action
+/// rings, and the choices that name a model marked with it (so that
+/// clicking the model picks them out).
+async fn the_board_shows_zones_health_and_the_acting_models_reach(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, browser) = app.user("player@example.org", "Player").await;
+    let api = app.api_client("player@example.org").await;
+    let id = start_from_the_page(&browser).await;
+    let mut saw_activation_choices = false;
+    let mut saw_acting_model = false;
+    for n in 0..2_000u64 {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .await;
+        assert_ne!(game.status, HostedStatus::Finished, "the game ended first");
+        let pending = soulstone_engine::pending(&game.state);
+        let activating = pending.decisions.iter().any(|d| {
+            d.seat == Seat::A
+                && d.choices.iter().any(|c| {
+                    matches!(
+                        c,
+                        soulstone_engine::pending::Choice::Command {
+                            command: PlayerCommand::Activate { .. }
+                        }
+                    )
+                })
+        });
+        let acting = game
+            .state
+            .acting_model()
+            .and_then(|m| game.state.model(m))
+            .filter(|m| m.placement.is_some())
+            .map(|m| (m.id, m.card.name.clone(), m.card.speed));
+        if (activating && !saw_activation_choices) || (acting.is_some() && !saw_acting_model) {
+            let (status, page) = browser.get_text(&format!("/games/{id}")).await;
+            assert_eq!(status, 200);
+            assert_eq!(
+                page.matches("class=\"zone\"").count(),
+                2,
+                "both zones: {page}"
+            );
+            let model = game
+                .state
+                .models
+                .iter()
+                .find(|m| m.placement.is_some())
+                .unwrap();
+            let health = format!("{}/{}", model.health, model.card.max_health);
+            assert!(page.contains(&health), "health {health} under the model");
+            if activating {
+                assert!(page.contains("choice-command\" data-piece="), "{page}");
+                saw_activation_choices = true;
+            }
+            if let Some((model, name, speed)) = acting {
+                assert!(
+                    page.contains(&format!("data-piece=\"{}\"", model.0))
+                        && page.contains("stroke=\"#f2b400\""),
+                    "the acting model is outlined: {page}"
+                );
+                assert!(
+                    page.contains(&format!("{name}: walk {speed}&quot;")),
+                    "{page}"
+                );
+                assert!(page.contains("class=\"range\""));
+                saw_acting_model = true;
+            }
+        }
+        if saw_activation_choices && saw_acting_model {
+            return;
+        }
+        play_one(&app, &api, id, n).await;
+    }
+    panic!("no activation came up");
 }

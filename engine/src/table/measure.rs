@@ -314,6 +314,41 @@ impl Layout {
         }
     }
 
+    /// The outline of `seat`'s deployment zone, for drawing: the same zone
+    /// `in_deployment_zone` checks, with Corner's arc as 24 straight pieces.
+    pub fn zone_outline(&self, seat: Seat) -> Shape {
+        let s = inches(TABLE_SIZE);
+        let for_a: Vec<(f64, f64)> = match self.deployment {
+            Deployment::Standard => vec![(0.0, 0.0), (s, 0.0), (s, 8.0), (0.0, 8.0)],
+            Deployment::Corner => {
+                const PIECES: u32 = 24;
+                let mut points = vec![(0.0, 0.0)];
+                points.extend((0..=PIECES).map(|i| {
+                    let angle = std::f64::consts::FRAC_PI_2 * f64::from(i) / f64::from(PIECES);
+                    (12.0 * angle.cos(), 12.0 * angle.sin())
+                }));
+                points
+            }
+            Deployment::Flank => vec![
+                (0.0, 0.0),
+                (s / 2.0, 0.0),
+                (s / 2.0, 9.0),
+                (9.0, 9.0),
+                (9.0, s / 2.0),
+                (0.0, s / 2.0),
+            ],
+            Deployment::Wedge => vec![(0.0, 0.0), (s, 0.0), (s / 2.0, 12.0)],
+        };
+        // Player B's zone mirrors A's through the centre.
+        let mirror = |(x, y): (f64, f64)| match seat {
+            Seat::A => V2::new(x, y),
+            Seat::B => V2::new(s - x, s - y),
+        };
+        Shape::Polygon {
+            points: for_a.into_iter().map(mirror).collect(),
+        }
+    }
+
     /// Whether a base is wholly inside `seat`'s deployment zone.
     pub fn in_deployment_zone(&self, seat: Seat, body: &Body) -> bool {
         let s = inches(TABLE_SIZE);
@@ -363,6 +398,39 @@ mod tests {
             size: 2.0,
             seat: None,
             peon: false,
+        }
+    }
+
+    #[test]
+    fn the_drawn_zones_are_the_zones_the_rules_check() {
+        for deployment in [
+            Deployment::Standard,
+            Deployment::Corner,
+            Deployment::Flank,
+            Deployment::Wedge,
+        ] {
+            let layout = Layout { deployment };
+            for seat in [Seat::A, Seat::B] {
+                let outline = layout.zone_outline(seat);
+                // Between the half-inch lines every straight edge lies on.
+                for x in 0..72 {
+                    for y in 0..72 {
+                        let p = V2::new(f64::from(x) / 2.0 + 0.25, f64::from(y) / 2.0 + 0.25);
+                        let distance = outline.signed_distance(p);
+                        // Near the edge the arc's straight pieces may differ.
+                        if distance.abs() < 0.1 {
+                            continue;
+                        }
+                        let mut point = body(p.x, p.y);
+                        point.radius = 0.0;
+                        assert_eq!(
+                            distance < 0.0,
+                            layout.in_deployment_zone(seat, &point),
+                            "{deployment:?} {seat:?} at {p:?}"
+                        );
+                    }
+                }
+            }
         }
     }
 

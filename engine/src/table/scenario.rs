@@ -504,7 +504,7 @@ impl TableScenario {
                 });
             }
         }
-        Ok(svg::render(&board, &overlays))
+        Ok(svg::render(&board, &svg::Picture::lines(overlays)))
     }
 
     fn target(

@@ -4,6 +4,7 @@
 //! always comes from the session.
 
 pub mod api;
+mod board;
 pub mod command;
 pub mod limits;
 pub mod live;
@@ -15,8 +16,8 @@ use serde::Deserialize;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::pending::Choice;
-use soulstone_engine::table::{Board, inches, svg};
-use soulstone_engine::{GameState, Seat, Viewer, view};
+use soulstone_engine::table::inches;
+use soulstone_engine::{GameState, PlayerCommand, Seat, Viewer, view};
 
 use crate::error::AppError;
 use crate::events::digital::Watching;
@@ -301,6 +302,9 @@ pub struct ChoiceForm {
     pub count: u8,
     /// Models to pick from (id, name).
     pub models: Vec<(u16, String)>,
+    /// The model on the table a command names (the one it activates or
+    /// targets): clicking it on the board picks out this choice.
+    pub piece: Option<u16>,
 }
 
 impl ChoiceForm {
@@ -312,6 +316,7 @@ impl ChoiceForm {
             cards: Vec::new(),
             count: 0,
             models: Vec::new(),
+            piece: None,
         }
     }
 
@@ -441,10 +446,21 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
     choices
         .iter()
         .map(|choice| match choice {
-            Choice::Command { command } => ChoiceForm::command(
-                words::command(state, viewer, command),
-                serde_json::to_string(command).unwrap_or_default(),
-            ),
+            Choice::Command { command } => ChoiceForm {
+                piece: match command {
+                    PlayerCommand::Activate { model }
+                    | PlayerCommand::AssumeLeadership { model }
+                    | PlayerCommand::TakeAction {
+                        target: Some(model),
+                        ..
+                    } => Some(model.0),
+                    _ => None,
+                },
+                ..ChoiceForm::command(
+                    words::command(state, viewer, command),
+                    serde_json::to_string(command).unwrap_or_default(),
+                )
+            },
             Choice::Entropy => ChoiceForm::parts(
                 "entropy",
                 "Cut your deck: type a few words or numbers of your own".into(),
@@ -559,8 +575,7 @@ fn game_page_data(
             .collect(),
         _ => Vec::new(),
     };
-    let table = state.table();
-    let board = svg::render(&Board::new(&table, state.edition), &[]);
+    let board = board::render(state);
     let models = state
         .models
         .iter()
