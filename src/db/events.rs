@@ -696,6 +696,14 @@ pub fn find_round(
         .optional()?)
 }
 
+pub fn find_round_by_id(conn: &mut DbConnection, id: i64) -> Result<Option<Round>, DbError> {
+    Ok(rounds::table
+        .find(id)
+        .select(Round::as_select())
+        .first(conn)
+        .optional()?)
+}
+
 pub fn set_round_status(
     conn: &mut DbConnection,
     id: i64,

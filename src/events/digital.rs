@@ -7,13 +7,17 @@ use diesel::prelude::*;
 use soulstone_engine::content::Catalog;
 use soulstone_engine::fairness::Bytes32;
 
-use super::rounds::GAME_PENDING;
+use super::rounds::{GAME_PENDING, TableSetup};
 use super::{Access, Ctx, EventError, EventView};
 use crate::db::events::{self as db_events, GameRow};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
 use crate::hosted::{self, BroughtList};
+use crate::setup::SetupResult;
+use crate::setup::pool::DeploymentKind;
 use crate::systems::GameSystem;
+use soulstone_engine::encounter::{GivenScenario, deployment_for};
+use soulstone_engine::table::measure::Deployment;
 
 /// Lists one player may bring to a pairing.
 pub use crate::hosted::MAX_BROUGHT_LISTS;
@@ -292,12 +296,21 @@ pub fn bring_crews(
             .minutes_per_player
             .map_or(i64::from(view.event.round_minutes) / 2, i64::from);
         let time_control_ms = Some(minutes * 60_000);
+        let round = match game.round_id {
+            Some(id) => db_events::find_round_by_id(conn, id)?,
+            None => None,
+        };
+        let scenario = round
+            .as_ref()
+            .and_then(|round| TableSetup::of(round, &game))
+            .and_then(|table| given_scenario(&table));
         let start = hosted::PairingStart {
             pairing_game_id: game.id,
             accounts,
             lists: [&a, &b],
             seed,
             time_control_ms,
+            scenario: scenario.as_ref(),
         };
         let hosted_game_id =
             hosted::start_for_pairing(conn, catalog, &start, ctx.now).map_err(|e| match e {
@@ -305,6 +318,44 @@ pub fn bring_crews(
                 other => EventError::Conflict(other.to_string()),
             })?;
         Ok(DigitalState::Started { hosted_game_id })
+    })
+}
+
+/// The scenario a table's game plays: the round's flips (the table's own
+/// attacker when the round shares its scenario). None when nothing was
+/// flipped for the table, or the flips are not a 4th edition scenario:
+/// the game then flips its own.
+fn given_scenario(table: &TableSetup) -> Option<GivenScenario> {
+    let SetupResult::Malifaux(flipped) = &table.setup.result else {
+        return None;
+    };
+    let deployment = match flipped.deployment {
+        Some(DeploymentKind::Standard) => Deployment::Standard,
+        Some(DeploymentKind::Corner) => Deployment::Corner,
+        Some(DeploymentKind::Flank) => Deployment::Flank,
+        Some(DeploymentKind::Wedge) => Deployment::Wedge,
+        Some(
+            DeploymentKind::Diagonal
+            | DeploymentKind::StandardFirstEdition
+            | DeploymentKind::Corners,
+        ) => return None,
+        // A flip without a pool: the suit picks the content's deployment.
+        None => deployment_for(flipped.deployment_suit),
+    };
+    let attacker = table
+        .sides
+        .as_ref()
+        .map_or(flipped.attacker, |s| s.attacker);
+    Some(GivenScenario {
+        // The pairing's player A sits in the hosted game's seat A.
+        attacker: match attacker {
+            crate::setup::Seat::A => soulstone_engine::Seat::A,
+            crate::setup::Seat::B => soulstone_engine::Seat::B,
+        },
+        strategy_suit: flipped.strategy.suit,
+        strategy: Some(flipped.strategy.name.clone()),
+        deployment,
+        schemes: flipped.scheme_pool.iter().map(|s| s.name.clone()).collect(),
     })
 }
 

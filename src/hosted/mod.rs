@@ -12,7 +12,7 @@ use chrono::NaiveDateTime;
 use soulstone_engine::bot::{Bot, BotKind};
 use soulstone_engine::content::Catalog;
 use soulstone_engine::content::crew::CrewList;
-use soulstone_engine::encounter::{Brought, new_encounter};
+use soulstone_engine::encounter::{Brought, GivenScenario, new_encounter_in};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::log::{GameLog, LOG_FORMAT, RULES_VERSION};
 use soulstone_engine::state::NewGame;
@@ -321,6 +321,7 @@ fn encounter_for(
     catalog: &Catalog,
     lists: [&[BroughtList]; 2],
     seed: Bytes32,
+    scenario: Option<&GivenScenario>,
 ) -> Result<NewGame, HostedError> {
     let brought = lists.map(|lists| {
         lists
@@ -331,7 +332,7 @@ fn encounter_for(
             })
             .collect::<Vec<_>>()
     });
-    new_encounter(catalog, [&brought[0], &brought[1]], seed, None)
+    new_encounter_in(catalog, [&brought[0], &brought[1]], seed, None, scenario)
         .map_err(|e| HostedError::Invalid(e.to_string()))
 }
 
@@ -343,7 +344,12 @@ pub fn start_practice(
     request: &PracticeRequest,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
-    let setup = encounter_for(catalog, [&request.lists, &request.bot_lists], request.seed)?;
+    let setup = encounter_for(
+        catalog,
+        [&request.lists, &request.bot_lists],
+        request.seed,
+        None,
+    )?;
     let seats = [
         SeatHolder::Account(request.account_id),
         SeatHolder::Bot(request.bot),
@@ -375,8 +381,9 @@ pub fn start_for_pairing(
         lists,
         seed,
         time_control_ms,
+        scenario,
     } = *pairing;
-    let setup = encounter_for(catalog, lists, seed)?;
+    let setup = encounter_for(catalog, lists, seed, scenario)?;
     let seats = accounts.map(SeatHolder::Account);
     create(
         conn,
@@ -401,7 +408,7 @@ pub fn start_casual(
     time_control_ms: Option<i64>,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
-    let setup = encounter_for(catalog, lists, seed)?;
+    let setup = encounter_for(catalog, lists, seed, None)?;
     create(
         conn,
         Creation {
@@ -423,6 +430,8 @@ pub struct PairingStart<'a> {
     pub lists: [&'a [BroughtList]; 2],
     pub seed: Bytes32,
     pub time_control_ms: Option<i64>,
+    /// The round's scenario for this table (none: the game flips its own).
+    pub scenario: Option<&'a GivenScenario>,
 }
 
 /// What a new game is, besides its setup.

@@ -407,3 +407,60 @@ fn command_allowed_for_a(
         _ => false,
     }
 }
+
+/// An event round's scenario is played where the content has it: its
+/// strategy and schemes by name, its deployment and attacker as given;
+/// a strategy or scheme the content lacks falls back to the content's
+/// strategy for the flipped suit and three of its schemes.
+#[test]
+fn a_given_scenario_is_played_where_the_content_has_it() {
+    use soulstone_engine::encounter::{GivenScenario, new_encounter_in};
+    use soulstone_engine::fate::Suit;
+    use soulstone_engine::table::measure::Deployment;
+    let catalog = load_for_server(None).expect("the shipped content loads");
+    let lists = crews();
+    let [a, b] = brought(7, &lists);
+    let known = GivenScenario {
+        attacker: Seat::B,
+        strategy_suit: Suit::Rams,
+        strategy: Some("lamp posts".into()),
+        deployment: Deployment::Corner,
+        schemes: vec!["Assassinate".into(), "Culling".into(), "Deep Raid".into()],
+    };
+    let setup = new_encounter_in(&catalog, [&a, &b], Bytes32([3; 32]), None, Some(&known))
+        .expect("the encounter sets up");
+    let encounter = setup.encounter.expect("an encounter");
+    assert_eq!(encounter.attacker, Seat::B);
+    assert_eq!(encounter.strategy.name, "Lamp Posts");
+    assert_eq!(encounter.deployment, Deployment::Corner);
+    assert_eq!(
+        encounter.scheme_pool,
+        ["Assassinate", "Culling", "Deep Raid"]
+    );
+
+    let unknown = GivenScenario {
+        strategy: Some("the season's Tomes strategy".into()),
+        strategy_suit: Suit::Tomes,
+        schemes: vec!["Assassinate".into(), "Not a Scheme".into()],
+        ..known
+    };
+    let setup = new_encounter_in(&catalog, [&a, &b], Bytes32([3; 32]), None, Some(&unknown))
+        .expect("the encounter sets up");
+    let encounter = setup.encounter.expect("an encounter");
+    let objectives = catalog
+        .objectives(soulstone_engine::Edition::Fourth)
+        .expect("objectives");
+    assert_eq!(
+        Some(encounter.strategy.name.as_str()),
+        objectives
+            .strategy_for_suit(Suit::Tomes)
+            .map(|s| s.name.as_str())
+    );
+    assert_eq!(encounter.scheme_pool.len(), 3);
+    assert!(
+        encounter
+            .scheme_pool
+            .iter()
+            .all(|name| objectives.scheme(name).is_some())
+    );
+}

@@ -783,6 +783,11 @@ async fn digital_pairing_bringing(
         .post(&format!("/events/{event}/rounds"), serde_json::json!({}))
         .await;
     assert!(code == 201 || code == 200, "{body}");
+    // The round's scenario is flipped (each table flips its attacker).
+    let flipped = to_browser
+        .post_form(&format!("/events/{event}/rounds/1/setup"), &[])
+        .await;
+    assert_eq!(flipped.status().as_u16(), 303);
     let (code, body) = to
         .post(
             &format!("/events/{event}/rounds/1/publish"),
@@ -851,10 +856,34 @@ async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backen
         to,
         apis,
     } = digital_pairing(&app).await;
-    // Both play it out through the API, each for their own seat.
+    // The game plays the round's scenario: the table's own attacker, the
+    // strategy and deployment the round's suits pick (no pool: the
+    // content's season).
     let game = app
         .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
         .await;
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let flipped = &round["setup"]["result"]["malifaux"];
+    let suit = |name: &serde_json::Value| -> soulstone_engine::fate::Suit {
+        serde_json::from_value(name.clone()).unwrap()
+    };
+    let setup = &game.state.encounter.as_ref().unwrap().setup;
+    let table_attacker = round["tables"][0]["sides"]["attacker"].as_str().unwrap();
+    let expected = if table_attacker == "a" {
+        Seat::A
+    } else {
+        Seat::B
+    };
+    assert_eq!(setup.attacker, expected);
+    assert_eq!(
+        setup.deployment,
+        soulstone_engine::encounter::deployment_for(suit(&flipped["deployment_suit"]))
+    );
+    assert_eq!(
+        setup.strategy.suit,
+        Some(suit(&flipped["strategy"]["suit"]))
+    );
+    // Both play it out through the API, each for their own seat.
     let mut seat_api = std::collections::HashMap::new();
     for (i, api) in apis.iter().enumerate() {
         let (_, me) = api.get("/me").await;

@@ -438,17 +438,81 @@ pub fn flip_scenario(
             };
         }
     };
-    let strategy = objectives
-        .strategy_for_suit(attack_suit)
+    let strategy = strategy_for_suit(objectives, attack_suit)?;
+    let names = draw_schemes(objectives, &mut stream)?;
+    Ok((attacker, strategy, deployment_for(defend_suit), names))
+}
+
+fn strategy_for_suit(
+    objectives: &ObjectiveBook,
+    suit: crate::fate::Suit,
+) -> Result<StrategyDef, SetupError> {
+    objectives
+        .strategy_for_suit(suit)
         .cloned()
-        .ok_or_else(|| SetupError(format!("no strategy is picked by {attack_suit:?}")))?;
+        .ok_or_else(|| SetupError(format!("no strategy is picked by {suit:?}")))
+}
+
+/// Three of the content's schemes, drawn from `stream`.
+fn draw_schemes(
+    objectives: &ObjectiveBook,
+    stream: &mut soulstone_random::RandomStream,
+) -> Result<Vec<String>, SetupError> {
     let mut names: Vec<String> = objectives.schemes.iter().map(|s| s.name.clone()).collect();
     if names.len() < 3 {
         return Err(SetupError("the scheme pool needs three schemes".into()));
     }
     stream.shuffle(&mut names);
     names.truncate(3);
-    Ok((attacker, strategy, deployment_for(defend_suit), names))
+    Ok(names)
+}
+
+/// A scenario decided before the game (an event round's flips), played
+/// instead of one flipped from the game's seed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GivenScenario {
+    pub attacker: Seat,
+    /// The suit the attacker flipped: it picks the content's strategy when
+    /// `strategy` names none the content has.
+    pub strategy_suit: crate::fate::Suit,
+    /// The strategy as the round names it (an organiser's pool may name
+    /// one the content does not have).
+    pub strategy: Option<String>,
+    pub deployment: Deployment,
+    /// The round's scheme pool; when empty, or when it names a scheme the
+    /// content does not have, three of the content's are drawn instead.
+    pub schemes: Vec<String>,
+}
+
+impl GivenScenario {
+    /// What the game plays: the round's choices where the content has them.
+    fn resolve(
+        &self,
+        objectives: &ObjectiveBook,
+        seed: &crate::fairness::Bytes32,
+    ) -> Result<(Seat, StrategyDef, Deployment, Vec<String>), SetupError> {
+        let strategy = match self
+            .strategy
+            .as_deref()
+            .and_then(|n| objectives.strategy(n))
+        {
+            Some(named) => named.clone(),
+            None => strategy_for_suit(objectives, self.strategy_suit)?,
+        };
+        let known: Option<Vec<String>> = self
+            .schemes
+            .iter()
+            .map(|name| objectives.scheme(name).map(|s| s.name.clone()))
+            .collect();
+        let schemes = match known {
+            Some(names) if !names.is_empty() => names,
+            _ => {
+                let mut stream = setup_stream(seed, b"soulstone/encounter-schemes/v1\0\0");
+                draw_schemes(objectives, &mut stream)?
+            }
+        };
+        Ok((self.attacker, strategy, self.deployment, schemes))
+    }
 }
 
 /// A stream of the setup's own, apart from the deck shuffles: the seed
@@ -549,12 +613,27 @@ pub fn new_encounter(
     seed: crate::fairness::Bytes32,
     table: Option<&str>,
 ) -> Result<crate::state::NewGame, SetupError> {
+    new_encounter_in(catalog, brought, seed, table, None)
+}
+
+/// A new encounter as [`new_encounter`], playing `scenario` when one was
+/// decided before the game (else flipping one from `seed`).
+pub fn new_encounter_in(
+    catalog: &crate::content::Catalog,
+    brought: [&[Brought<'_>]; 2],
+    seed: crate::fairness::Bytes32,
+    table: Option<&str>,
+    scenario: Option<&GivenScenario>,
+) -> Result<crate::state::NewGame, SetupError> {
     use crate::Edition;
     let edition = Edition::Fourth;
     let objectives = catalog
         .objectives(edition)
         .ok_or_else(|| SetupError("the content has no 4th edition strategies".into()))?;
-    let (attacker, strategy, deployment, scheme_pool) = flip_scenario(objectives, &seed)?;
+    let (attacker, strategy, deployment, scheme_pool) = match scenario {
+        Some(given) => given.resolve(objectives, &seed)?,
+        None => flip_scenario(objectives, &seed)?,
+    };
     let (size, offers) = make_offers(catalog, brought)?;
     let layouts = catalog.tables(edition);
     let layout = match table {
