@@ -65,6 +65,12 @@ impl GameSystem {
     pub fn shares_round_scenarios(self) -> bool {
         matches!(self, Self::Malifaux4 | Self::Malifaux3)
     }
+
+    /// Whether the engine can referee its games in the browser (so far,
+    /// 4th edition encounters only).
+    pub fn plays_in_browser(self) -> bool {
+        self == Self::Malifaux4
+    }
 }
 
 impl fmt::Display for GameSystem {

@@ -575,6 +575,8 @@ pub struct InvitationRow {
     pub accepted_by: Option<i64>,
     pub hosted_game_id: Option<i64>,
     pub cancelled_at: Option<NaiveDateTime>,
+    /// The open league the game counts in (none: casual).
+    pub event_id: Option<i64>,
 }
 
 /// What a new invitation holds.
@@ -583,6 +585,7 @@ pub struct NewInvitation<'a> {
     pub inviter_id: i64,
     pub inviter_lists: &'a str,
     pub time_control_ms: Option<i64>,
+    pub event_id: Option<i64>,
     pub now: NaiveDateTime,
     pub expires_at: NaiveDateTime,
 }
@@ -595,6 +598,7 @@ pub fn insert_invitation(conn: &mut DbConnection, new: &NewInvitation<'_>) -> Re
             i::inviter_id.eq(new.inviter_id),
             i::inviter_lists.eq(new.inviter_lists),
             i::time_control_ms.eq(new.time_control_ms),
+            i::event_id.eq(new.event_id),
             i::created_at.eq(new.now),
             i::expires_at.eq(new.expires_at),
         ))

@@ -114,6 +114,7 @@ diesel::table! {
         accepted_by -> Nullable<BigInt>,
         hosted_game_id -> Nullable<BigInt>,
         cancelled_at -> Nullable<Timestamp>,
+        event_id -> Nullable<BigInt>,
     }
 }
 

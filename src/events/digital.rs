@@ -7,15 +7,15 @@ use diesel::prelude::*;
 use soulstone_engine::content::Catalog;
 use soulstone_engine::fairness::Bytes32;
 
+use super::registration::REGISTERED;
 use super::rounds::{GAME_PENDING, TableSetup};
-use super::{Access, Ctx, EventError, EventView};
-use crate::db::events::{self as db_events, GameRow};
+use super::{Access, Ctx, EventError, EventStatus, EventView};
+use crate::db::events::{self as db_events, GameRow, Registration};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
 use crate::hosted::{self, BroughtList};
 use crate::setup::SetupResult;
 use crate::setup::pool::DeploymentKind;
-use crate::systems::GameSystem;
 use soulstone_engine::encounter::{GivenScenario, deployment_for};
 use soulstone_engine::table::measure::Deployment;
 
@@ -110,7 +110,11 @@ fn require_digital_play(view: &EventView, access: &Access) -> Result<(), EventEr
             "Only the organisers can have games played in the browser.".into(),
         ));
     }
-    if view.system != GameSystem::Malifaux4 {
+    require_browser_system(view)
+}
+
+fn require_browser_system(view: &EventView) -> Result<(), EventError> {
+    if !view.system.plays_in_browser() {
         return Err(EventError::Conflict(
             "Only Malifaux 4th edition games can be played in the browser so far.".into(),
         ));
@@ -413,4 +417,145 @@ pub fn absence_allowed(
     Ok(Some(chrono::Duration::minutes(i64::from(
         EventView::from_row(event)?.settings.digital.absence_minutes,
     ))))
+}
+
+/// An open league in which a player may invite an opponent to a game
+/// played in the browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvitableLeague {
+    pub event_id: i64,
+    pub name: String,
+    /// The league's encounter size: the lists brought must be hired for it.
+    pub encounter_size: Option<u8>,
+}
+
+impl InvitableLeague {
+    fn of(view: &EventView) -> Self {
+        Self {
+            event_id: view.id(),
+            name: view.event.name.clone(),
+            encounter_size: u8::try_from(view.event.encounter_size).ok(),
+        }
+    }
+}
+
+/// Why a league takes no games by invitation, if it takes none.
+fn require_league_play(view: &EventView) -> Result<(), EventError> {
+    if !view.is_open_league() {
+        return Err(EventError::Conflict(
+            "Only open-play leagues take games by invitation.".into(),
+        ));
+    }
+    if view.status != EventStatus::Running {
+        return Err(EventError::Conflict(format!(
+            "{} is not running: its games are played while it runs.",
+            view.event.name
+        )));
+    }
+    require_browser_system(view)
+}
+
+/// `account`'s registration as a player of the league, if they play in it.
+fn league_player(
+    conn: &mut DbConnection,
+    view: &EventView,
+    account: i64,
+) -> Result<Option<Registration>, EventError> {
+    Ok(db_events::registration_of(conn, view.id(), account)?
+        .filter(|r| r.status == REGISTERED && !r.dropped))
+}
+
+/// The running open 4th edition leagues in which `account` plays.
+pub fn leagues_to_invite_in(
+    conn: &mut DbConnection,
+    account: i64,
+) -> Result<Vec<InvitableLeague>, EventError> {
+    let mut leagues = Vec::new();
+    for event in db_events::events_entered_by(conn, account)? {
+        let view = EventView::from_row(event)?;
+        if require_league_play(&view).is_ok() && league_player(conn, &view, account)?.is_some() {
+            leagues.push(InvitableLeague::of(&view));
+        }
+    }
+    Ok(leagues)
+}
+
+fn league_view(conn: &mut DbConnection, event_id: i64) -> Result<EventView, EventError> {
+    let event = db_events::find_event(conn, event_id)?.ok_or(EventError::NotFound)?;
+    let view = EventView::from_row(event)?;
+    require_league_play(&view)?;
+    Ok(view)
+}
+
+/// Checks that `inviter` may invite an opponent to a game counting in
+/// league `event_id`.
+pub fn check_league_invitation(
+    conn: &mut DbConnection,
+    event_id: i64,
+    inviter: i64,
+) -> Result<InvitableLeague, EventError> {
+    let view = league_view(conn, event_id)?;
+    if league_player(conn, &view, inviter)?.is_none() {
+        return Err(EventError::Forbidden(format!(
+            "Only players of {} can invite to its games.",
+            view.event.name
+        )));
+    }
+    Ok(InvitableLeague::of(&view))
+}
+
+/// A league invitation accepted: both must still play in the league and be
+/// under its cap of games against each other, counted under the event's
+/// lock. The game is recorded in the league (its result pending, played in
+/// the browser) and its id returned, for the hosted game to decide.
+pub fn start_league_game(
+    conn: &mut DbConnection,
+    event_id: i64,
+    inviter: i64,
+    accepter: i64,
+    now: chrono::NaiveDateTime,
+) -> Result<i64, EventError> {
+    let view = league_view(conn, event_id)?;
+    let league = view.event.name.clone();
+    db_events::event_write_transaction(conn, event_id, |conn| {
+        let theirs = league_player(conn, &view, inviter)?.ok_or_else(|| {
+            EventError::Conflict(format!(
+                "The player who invited you no longer plays in {league}."
+            ))
+        })?;
+        let mine = league_player(conn, &view, accepter)?.ok_or_else(|| {
+            EventError::Forbidden(format!(
+                "This game counts in {league}: register for it first, then open the link again."
+            ))
+        })?;
+        let data = super::rounds::EventData::load(conn, event_id)?;
+        super::results::check_games_against(&view, &data, mine.id, &theirs)?;
+        let game = db_events::insert_game(
+            conn,
+            &db_events::NewGame {
+                event_id,
+                round_id: None,
+                table_number: None,
+                player_a: theirs.id,
+                player_b: Some(mine.id),
+                status: GAME_PENDING.into(),
+                played_at: Some(now),
+                created_at: now,
+                updated_at: now,
+            },
+        )?;
+        db_hosted::mark_digital(conn, game.id, Some(inviter), now)?;
+        crate::db::audit::record(
+            conn,
+            Some(accepter),
+            Some(event_id),
+            "league.digital_game",
+            &format!(
+                "{} v {}, played in the browser by invitation",
+                theirs.display_name, mine.display_name
+            ),
+            now,
+        )?;
+        Ok(game.id)
+    })
 }

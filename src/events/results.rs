@@ -523,6 +523,11 @@ pub fn report(
                 "Only the two players and the organisers can report this result.".into(),
             ));
         }
+        if !staff && crate::db::hosted::is_digital(conn, game.id)? {
+            return Err(EventError::Conflict(
+                "This game is played in the browser: its result reports itself when the game ends. Ask an organiser if something went wrong.".into(),
+            ));
+        }
         if game.version != expected {
             return Err(stale());
         }
@@ -811,6 +816,34 @@ fn tell_organisers_of_dispute(
     notify::dispute_opened(conn, view, &game, &title, &sides.claims, ctx)
 }
 
+/// An open league's cap on games against one opponent. Call it under the
+/// event's lock, so that it holds when both players record at once.
+pub(crate) fn check_games_against(
+    view: &EventView,
+    data: &EventData,
+    me: i64,
+    opponent: &crate::db::events::Registration,
+) -> Result<(), EventError> {
+    let Some(cap) = view.settings.league.max_games_vs_same else {
+        return Ok(());
+    };
+    let played = data
+        .games
+        .iter()
+        .filter(|g| {
+            let pair = (g.player_a, g.player_b.unwrap_or(-1));
+            pair == (me, opponent.id) || pair == (opponent.id, me)
+        })
+        .count();
+    if played >= cap as usize {
+        return Err(EventError::Conflict(format!(
+            "You have already recorded {played} game(s) against {}; this league allows {cap}.",
+            opponent.display_name
+        )));
+    }
+    Ok(())
+}
+
 /// League open play: a registered player records a game against another.
 /// `submission_key` comes from the form: a second submission with the same
 /// key (a double click, a retry) answers with the game the first recorded.
@@ -853,13 +886,8 @@ pub fn record_open_game(
         EventError::Forbidden("Only registered players can record league games.".into())
     })?;
     db_events::event_write_transaction(conn, view.id(), |conn| {
-        let game = super::once_per_submission(
-            conn,
-            account,
-            submission_key,
-            "game",
-            ctx.now,
-            |conn| {
+        let game =
+            super::once_per_submission(conn, account, submission_key, "game", ctx.now, |conn| {
                 let opponent = db_events::find_registration(conn, opponent_id)?
                     .filter(|r| r.event_id == view.id() && r.status == REGISTERED && !r.dropped)
                     .ok_or_else(|| {
@@ -869,22 +897,7 @@ pub fn record_open_game(
                         )
                     })?;
                 let data = EventData::load(conn, view.id())?;
-                if let Some(cap) = view.settings.league.max_games_vs_same {
-                    let played = data
-                        .games
-                        .iter()
-                        .filter(|g| {
-                            let pair = (g.player_a, g.player_b.unwrap_or(-1));
-                            pair == (me.id, opponent.id) || pair == (opponent.id, me.id)
-                        })
-                        .count();
-                    if played >= cap as usize {
-                        return Err(EventError::Conflict(format!(
-                            "You have already recorded {played} game(s) against {}; this league allows {cap}.",
-                            opponent.display_name
-                        )));
-                    }
-                }
+                check_games_against(view, &data, me.id, &opponent)?;
                 let game = db_events::insert_game(
                     conn,
                     &NewGame {
@@ -943,8 +956,7 @@ pub fn record_open_game(
                     ctx,
                 )?;
                 Ok(game.id)
-            },
-        )?;
+            })?;
         db_events::find_game(conn, game)?.ok_or(EventError::NotFound)
     })
 }

@@ -1,15 +1,21 @@
-//! Casual games by invitation: a player brings their crews and a clock and
-//! gets a link; whoever opens it signed in, brings theirs and accepts takes
-//! the other seat, and the game starts. One taker wins; the inviter may
-//! cancel until then; a link lasts a week.
+//! Games by invitation: a player brings their crews and a clock and gets a
+//! link; whoever opens it signed in, brings theirs and accepts takes the
+//! other seat, and the game starts. One taker wins; the inviter may cancel
+//! until then; a link lasts a week. A game may count in an open league both
+//! play in (`events::digital` holds the league's rules): its result then
+//! reports itself there.
 
 use chrono::{Duration, NaiveDateTime};
 use soulstone_engine::content::Catalog;
 use soulstone_engine::fairness::Bytes32;
 
-use super::{BroughtList, HostedError, check_brought, start_casual};
+use super::{
+    BroughtList, HostedError, PairingStart, check_brought, start_casual, start_for_pairing,
+};
 use crate::db::hosted::{self as db_hosted, InvitationRow, NewInvitation};
 use crate::db::{DbConnection, WriteTransaction, accounts};
+use crate::events::EventError;
+use crate::events::digital::{self, InvitableLeague};
 
 /// How long an invitation link stays open.
 pub const INVITATION_DAYS: i64 = 7;
@@ -24,6 +30,24 @@ pub struct Invitation {
     pub time_control_ms: Option<i64>,
     pub expires_at: NaiveDateTime,
     pub state: InvitationState,
+    /// The league the game counts in (none: a casual game).
+    pub league: Option<League>,
+}
+
+/// The league an invitation's game counts in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct League {
+    pub event_id: i64,
+    pub name: String,
+}
+
+/// A league's rule refusing the game, as the invitation pages say it.
+fn league_refusal(error: EventError) -> HostedError {
+    match error {
+        EventError::Db(db) => HostedError::Db(db),
+        EventError::NotFound => HostedError::Invalid("That league no longer exists.".into()),
+        other => HostedError::Invalid(other.for_people()),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +79,14 @@ fn shown(
     } else {
         InvitationState::Open
     };
+    let league = match row.event_id {
+        Some(event_id) => Some(League {
+            event_id,
+            name: crate::db::events::find_event(conn, event_id)?
+                .map_or_else(|| "a league".to_owned(), |e| e.name),
+        }),
+        None => None,
+    };
     Ok(Invitation {
         id: row.id,
         token: row.token,
@@ -63,20 +95,28 @@ fn shown(
         time_control_ms: row.time_control_ms,
         expires_at: row.expires_at,
         state,
+        league,
     })
 }
 
-/// A player invites someone: their lists are checked now, kept secret, and
-/// the link's token is returned.
+/// A player invites someone: their lists are checked now (for the league's
+/// encounter size, in a league), kept secret, and the link's token is
+/// returned.
 pub fn invite(
     conn: &mut DbConnection,
     catalog: &Catalog,
     inviter: i64,
     lists: &[BroughtList],
     time_control_ms: Option<i64>,
+    league: Option<i64>,
     now: NaiveDateTime,
 ) -> Result<Invitation, HostedError> {
-    check_brought(catalog, lists, None).map_err(HostedError::Invalid)?;
+    let league: Option<InvitableLeague> = league
+        .map(|event_id| digital::check_league_invitation(conn, event_id, inviter))
+        .transpose()
+        .map_err(league_refusal)?;
+    let size = league.as_ref().and_then(|l| l.encounter_size);
+    check_brought(catalog, lists, size).map_err(HostedError::Invalid)?;
     let json = serde_json::to_string(lists).map_err(|e| HostedError::Corrupt {
         id: 0,
         reason: format!("invitation lists: {e}"),
@@ -89,6 +129,7 @@ pub fn invite(
             inviter_id: inviter,
             inviter_lists: &json,
             time_control_ms,
+            event_id: league.map(|l| l.event_id),
             now,
             expires_at: now + Duration::days(INVITATION_DAYS),
         },
@@ -121,7 +162,9 @@ pub fn open_of(
 
 /// Someone accepts with the lists they bring: the game starts, the inviter
 /// in seat A. The inviter cannot take their own seat twice; a link already
-/// taken, cancelled or expired is refused by what happened to it.
+/// taken, cancelled or expired is refused by what happened to it; a league
+/// game needs both to play in the league, under its cap (else nothing
+/// changes, and the link stays open).
 pub fn accept(
     conn: &mut DbConnection,
     catalog: &Catalog,
@@ -152,15 +195,39 @@ pub fn accept(
                 id: row.id,
                 reason: format!("invitation lists: {e}"),
             })?;
-        let game = start_casual(
-            conn,
-            catalog,
-            [row.inviter_id, account],
-            [&theirs, lists],
-            seed,
-            row.time_control_ms,
-            now,
-        )?;
+        let game = match row.event_id {
+            Some(event_id) => {
+                let league = digital::check_league_invitation(conn, event_id, row.inviter_id)
+                    .map_err(league_refusal)?;
+                check_brought(catalog, lists, league.encounter_size)
+                    .map_err(HostedError::Invalid)?;
+                let pairing =
+                    digital::start_league_game(conn, event_id, row.inviter_id, account, now)
+                        .map_err(league_refusal)?;
+                start_for_pairing(
+                    conn,
+                    catalog,
+                    &PairingStart {
+                        pairing_game_id: pairing,
+                        accounts: [row.inviter_id, account],
+                        lists: [&theirs, lists],
+                        seed,
+                        time_control_ms: row.time_control_ms,
+                        scenario: None,
+                    },
+                    now,
+                )?
+            }
+            None => start_casual(
+                conn,
+                catalog,
+                [row.inviter_id, account],
+                [&theirs, lists],
+                seed,
+                row.time_control_ms,
+                now,
+            )?,
+        };
         db_hosted::set_invitation_game(conn, row.id, game)?;
         Ok(game)
     })

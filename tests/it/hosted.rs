@@ -33,6 +33,7 @@ both_backends!(
     a_single_table_is_played_in_the_browser,
     no_secret_reaches_the_opponent_or_spectators_over_a_whole_game,
     the_board_shows_zones_health_and_the_acting_models_reach,
+    a_league_game_by_invitation_reports_itself_in_the_league,
 );
 
 fn lists(which: &[usize]) -> Vec<BroughtList> {
@@ -1695,4 +1696,174 @@ async fn the_board_shows_zones_health_and_the_acting_models_reach(backend: Backe
         play_one(&app, &api, id, n).await;
     }
     panic!("no activation came up");
+}
+
+/// A game by invitation may count in an open league both play in: someone
+/// outside the league cannot take it; accepted, it is the league's game,
+/// played in the browser, which its players cannot report by hand; its
+/// final score becomes the league's confirmed result; and the league's cap
+/// on games against one opponent refuses another, changing nothing.
+async fn a_league_game_by_invitation_reports_itself_in_the_league(backend: Backend) {
+    use crate::events::{create_event, event_body, set_status};
+    let app = TestApp::spawn(backend).await;
+    app.create_account("lto@example.org", "League TO", false)
+        .await;
+    let to = app.api_client("lto@example.org").await;
+    let mut body = event_body("Winter League");
+    body["format"] = serde_json::json!("league");
+    body["league_mode"] = serde_json::json!("open");
+    body["league_max_games_vs_same"] = serde_json::json!(1);
+    let event = create_event(&to, body).await;
+    set_status(&to, event, "registration").await;
+    let (_, ana) = app.user("ana@example.org", "Ana Inviter").await;
+    let (_, ben) = app.user("ben@example.org", "Ben Guest").await;
+    let (_, cal) = app.user("cal@example.org", "Cal Outsider").await;
+    let mut apis = Vec::new();
+    for email in ["ana@example.org", "ben@example.org"] {
+        let api = app.api_client(email).await;
+        let (code, entry) = api
+            .post(&format!("/events/{event}/register"), serde_json::json!({}))
+            .await;
+        assert_eq!(code, 201, "{entry}");
+        apis.push(api);
+    }
+    set_status(&to, event, "running").await;
+
+    let (_, page) = ana.get_text(&format!("/events/{event}")).await;
+    assert!(
+        page.contains(&format!("/play/invite?league={event}")),
+        "{page}"
+    );
+    let (_, form) = ana.get_text(&format!("/play/invite?league={event}")).await;
+    assert!(
+        form.contains(&format!("<option value=\"{event}\" selected>Winter League")),
+        "{form}"
+    );
+    // Someone outside the league cannot make its invitations.
+    let refused = cal
+        .post_form(
+            "/play/invite",
+            &[("crew", "mudlark-50"), ("league", &event.to_string())],
+        )
+        .await;
+    assert_eq!(refused.status().as_u16(), 422);
+    assert!(
+        refused
+            .text()
+            .await
+            .unwrap()
+            .contains("Only players of Winter League")
+    );
+    let invite = |client: &crate::support::TestClient| {
+        let client = client.clone();
+        async move {
+            client
+                .post_form(
+                    "/play/invite",
+                    &[("crew", "mudlark-50"), ("league", &event.to_string())],
+                )
+                .await
+        }
+    };
+    let made = invite(&ana).await;
+    assert_eq!(made.status().as_u16(), 303);
+    let link = location(&made);
+    let (_, page) = ben.get_text(&link).await;
+    assert!(
+        page.contains("Winter League</a>: the final score is the league"),
+        "{page}"
+    );
+
+    // Cal is not in the league: refused, and the link stays open for Ben.
+    let outsider = cal
+        .post_form(&format!("{link}/accept"), &[("crew", "tidewright-50")])
+        .await;
+    assert_eq!(outsider.status().as_u16(), 422);
+    assert!(
+        outsider
+            .text()
+            .await
+            .unwrap()
+            .contains("register for it first")
+    );
+    let accepted = ben
+        .post_form(&format!("{link}/accept"), &[("crew", "tidewright-50")])
+        .await;
+    assert_eq!(accepted.status().as_u16(), 303);
+    let hosted_id = id_after(&location(&accepted), "/games/");
+    let (kind, pairing) = app
+        .with_conn(move |conn| {
+            let row = soulstone::db::hosted::find_game(conn, hosted_id)
+                .unwrap()
+                .unwrap();
+            (row.kind, row.pairing_game_id)
+        })
+        .await;
+    assert_eq!(kind, "event");
+    let pairing = pairing.expect("the league's game");
+    let row = app
+        .with_conn(move |conn| {
+            soulstone::db::events::find_game(conn, pairing)
+                .unwrap()
+                .unwrap()
+        })
+        .await;
+    assert_eq!(
+        (row.event_id, row.round_id, row.status.as_str()),
+        (event, None, "pending")
+    );
+
+    // Nobody reports it by hand.
+    let (code, body) = apis[1]
+        .post(
+            &format!("/events/{event}/games/{pairing}/result"),
+            serde_json::json!({"a_strategy_vp": 0, "a_scheme_vp": 0, "b_strategy_vp": 5,
+                               "b_scheme_vp": 5, "version": row.version.to_string()}),
+        )
+        .await;
+    assert_eq!(code, 409, "{body}");
+    assert!(body.to_string().contains("reports itself"), "{body}");
+
+    let game = play_until(&app, hosted_id, &apis, |_| false).await;
+    assert_eq!(game.status, HostedStatus::Finished);
+    let vp = |seat: Seat| i32::from(game.state.player(seat).victory_points);
+    let row = app
+        .with_conn(move |conn| {
+            soulstone::db::events::find_game(conn, pairing)
+                .unwrap()
+                .unwrap()
+        })
+        .await;
+    assert_eq!(row.status, "confirmed");
+    let total = |strategy: Option<i32>, scheme: Option<i32>| strategy.unwrap() + scheme.unwrap();
+    assert_eq!(
+        (
+            total(row.a_strategy_vp, row.a_scheme_vp),
+            total(row.b_strategy_vp, row.b_scheme_vp)
+        ),
+        (vp(Seat::A), vp(Seat::B))
+    );
+
+    // The league allows one game against each opponent.
+    let made = invite(&ana).await;
+    let second = location(&made);
+    let capped = ben
+        .post_form(&format!("{second}/accept"), &[("crew", "tidewright-50")])
+        .await;
+    assert_eq!(capped.status().as_u16(), 422);
+    assert!(
+        capped
+            .text()
+            .await
+            .unwrap()
+            .contains("this league allows 1")
+    );
+    let games = app
+        .with_conn(move |conn| {
+            soulstone::db::events::games_of_event(conn, event)
+                .unwrap()
+                .len()
+        })
+        .await;
+    assert_eq!(games, 1, "nothing of the refused game is kept");
 }

@@ -1,12 +1,14 @@
-//! Casual games by invitation: the inviter brings crews and a clock and
-//! gets a link to send; whoever opens it signed in brings theirs and
-//! accepts, and the game starts (`hosted::invitations` holds the rules).
+//! Games by invitation, casual or counting in a league: the inviter brings
+//! crews and a clock and gets a link to send; whoever opens it signed in
+//! brings theirs and accepts, and the game starts (`hosted::invitations`
+//! holds the rules).
 
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
 use super::{CrewOption, brought_from_form, crew_options, now, time_control_ms};
 use crate::error::AppError;
+use crate::events::digital::{self, InvitableLeague};
 use crate::hosted::HostedError;
 use crate::hosted::invitations::{self, Invitation, InvitationState};
 use crate::web::AppState;
@@ -31,18 +33,37 @@ struct NewPage {
     ctx: PageContext,
     crews: Vec<CrewOption>,
     own_list: String,
+    /// Open leagues the player plays in: the game may count in one.
+    leagues: Vec<InvitableLeague>,
+    /// The league chosen (on a page shown again with an error).
+    league: Option<i64>,
     error: Option<String>,
+}
+
+impl NewPage {
+    fn is_chosen(&self, event_id: &i64) -> bool {
+        self.league == Some(*event_id)
+    }
 }
 
 async fn new_page_with(
     ctx: &PageContext,
+    state: &web::Data<AppState>,
+    user: &CurrentUser,
     error: Option<String>,
     own_list: String,
+    league: Option<i64>,
 ) -> Result<HttpResponse, AppError> {
+    let account = user.id();
+    let leagues = state
+        .with_db(move |conn| Ok(digital::leagues_to_invite_in(conn, account)?))
+        .await?;
     let page = NewPage {
         ctx: ctx.clone(),
         crews: crew_options(),
         own_list,
+        leagues,
+        league,
         error,
     };
     if page.error.is_some() {
@@ -52,9 +73,36 @@ async fn new_page_with(
     }
 }
 
+#[derive(Debug, serde::Deserialize)]
+struct NewQuery {
+    /// A league to preselect (the league's page links here with it).
+    league: Option<i64>,
+}
+
 #[get("/play/invite")]
-async fn new_page(ctx: PageContext, _user: CurrentUser) -> Result<HttpResponse, AppError> {
-    new_page_with(&ctx, None, String::new()).await
+async fn new_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    query: web::Query<NewQuery>,
+) -> Result<HttpResponse, AppError> {
+    new_page_with(&ctx, &state, &user, None, String::new(), query.league).await
+}
+
+/// The league field: empty for a casual game; anything else not a league's
+/// number is refused rather than read as casual.
+fn league_from_form(fields: &[(String, String)]) -> Result<Option<i64>, String> {
+    match fields
+        .iter()
+        .find(|(k, _)| k == "league")
+        .map(|(_, v)| v.trim())
+    {
+        None | Some("") => Ok(None),
+        Some(id) => id
+            .parse()
+            .map(Some)
+            .map_err(|_| "Choose a league from the list, or a casual game.".to_owned()),
+    }
 }
 
 #[post("/play/invite")]
@@ -65,9 +113,17 @@ async fn create(
     form: CsrfForm<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
     let fields = form.0;
+    let chosen = league_from_form(&fields);
+    let league = chosen.clone().ok().flatten();
     let (lists, own) = match brought_from_form(&fields) {
         Ok(read) => read,
-        Err((error, own)) => return new_page_with(&ctx, Some(error), own).await,
+        Err((error, own)) => {
+            return new_page_with(&ctx, &state, &user, Some(error), own, league).await;
+        }
+    };
+    let league = match chosen {
+        Ok(league) => league,
+        Err(error) => return new_page_with(&ctx, &state, &user, Some(error), own, None).await,
     };
     let clock = time_control_ms(&fields);
     let catalog = std::sync::Arc::clone(&state.catalog);
@@ -80,6 +136,7 @@ async fn create(
                 inviter,
                 &lists,
                 clock,
+                league,
                 now(),
             ))
         })
@@ -91,7 +148,9 @@ async fn create(
             FlashLevel::Success,
             "Your invitation is ready: send its link to your opponent.",
         )),
-        Err(HostedError::Invalid(problem)) => new_page_with(&ctx, Some(problem), own).await,
+        Err(HostedError::Invalid(problem)) => {
+            new_page_with(&ctx, &state, &user, Some(problem), own, league).await
+        }
         Err(other) => Err(other.into()),
     }
 }

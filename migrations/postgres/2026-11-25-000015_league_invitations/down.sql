@@ -1,0 +1,1 @@
+ALTER TABLE game_invitations DROP COLUMN event_id;
