@@ -77,28 +77,67 @@ impl Pending {
 
 /// The decisions the game waits for, with every legal option.
 pub fn pending(state: &GameState) -> Pending {
-    let mut decisions = Vec::new();
+    let decisions: Vec<Decision> = Seat::BOTH
+        .into_iter()
+        .filter_map(|seat| decision(state, seat))
+        .collect();
+    Pending {
+        version: state.version,
+        // The flow's next command is awaited when nothing is in progress
+        // but, perhaps, an activation (its actions are the flow's).
+        waiting_for_game: decisions.is_empty()
+            && matches!(state.frame(), None | Some(Frame::Activation { .. }))
+            && !state.ended,
+        ended: state.ended,
+        decisions,
+    }
+}
+
+/// Where the game waits for players to choose among their options (as
+/// opposed to entropy for the shuffles or a discard).
+fn choosing(state: &GameState) -> bool {
+    !state.ended
+        && matches!(
+            state.frame(),
+            Some(
+                Frame::Duel { .. }
+                    | Frame::Damage { .. }
+                    | Frame::Action { .. }
+                    | Frame::Flip { .. }
+                    | Frame::Abilities { .. }
+                    | Frame::Activation { .. },
+            ) | None
+        )
+}
+
+fn is_legal(state: &GameState, seat: Seat, choice: &Choice) -> bool {
+    match choice {
+        Choice::Command { command } => legal(state, seat, command),
+        _ => true,
+    }
+}
+
+/// `seat`'s decision with every legal option, if the game waits for it.
+pub fn decision(state: &GameState, seat: Seat) -> Option<Decision> {
     match state.frame() {
         Some(Frame::Contributions) => {
-            for seat in Seat::BOTH {
-                if state.fairness.contributions[seat.index()].is_none() {
-                    decisions.push(Decision {
-                        seat,
-                        prompt: "contribute entropy for the deck shuffles (the digital cut)".into(),
-                        choices: vec![Choice::Entropy],
-                    });
-                }
-            }
+            state.fairness.contributions[seat.index()]
+                .is_none()
+                .then(|| Decision {
+                    seat,
+                    prompt: "contribute entropy for the deck shuffles (the digital cut)".into(),
+                    choices: vec![Choice::Entropy],
+                })
         }
         Some(Frame::Discard {
-            seat,
+            seat: discarding,
             count,
             reason,
-        }) => {
-            let hand = state.player(*seat).hand.as_slice();
+        }) if *discarding == seat => {
+            let hand = state.player(seat).hand.as_slice();
             let count = (*count).min(u8::try_from(hand.len()).unwrap_or(u8::MAX));
-            decisions.push(Decision {
-                seat: *seat,
+            Some(Decision {
+                seat,
                 prompt: match reason {
                     DiscardReason::HandLimit => {
                         format!("discard {count} card(s) down to the maximum hand size")
@@ -109,47 +148,35 @@ pub fn pending(state: &GameState) -> Pending {
                     count,
                     from: hand.to_vec(),
                 }],
-            });
+            })
         }
-        Some(
-            Frame::Duel { .. }
-            | Frame::Damage { .. }
-            | Frame::Action { .. }
-            | Frame::Flip { .. }
-            | Frame::Abilities { .. }
-            | Frame::Activation { .. },
-        )
-        | None
-            if !state.ended =>
-        {
-            for seat in Seat::BOTH {
-                let choices: Vec<Choice> = options(state, seat, true)
-                    .into_iter()
-                    .filter(|choice| match choice {
-                        Choice::Command { command } => legal(state, seat, command),
-                        _ => true,
-                    })
-                    .collect();
-                if !choices.is_empty() {
-                    decisions.push(Decision {
-                        seat,
-                        prompt: prompt(state),
-                        choices,
-                    });
-                }
-            }
+        _ if choosing(state) => {
+            let choices: Vec<Choice> = options(state, seat, true)
+                .into_iter()
+                .filter(|choice| is_legal(state, seat, choice))
+                .collect();
+            (!choices.is_empty()).then(|| Decision {
+                seat,
+                prompt: prompt(state),
+                choices,
+            })
         }
-        Some(_) | None => {}
+        _ => None,
     }
-    Pending {
-        version: state.version,
-        // The flow's next command is awaited when nothing is in progress
-        // but, perhaps, an activation (its actions are the flow's).
-        waiting_for_game: decisions.is_empty()
-            && matches!(state.frame(), None | Some(Frame::Activation { .. }))
-            && !state.ended,
-        ended: state.ended,
-        decisions,
+}
+
+/// Whether the game waits for `seat`: `decision` is some, found out by
+/// stopping at the first legal option (views of other players ask this).
+pub fn waits_for(state: &GameState, seat: Seat) -> bool {
+    match state.frame() {
+        Some(Frame::Contributions) => state.fairness.contributions[seat.index()].is_none(),
+        Some(Frame::Discard {
+            seat: discarding, ..
+        }) => *discarding == seat,
+        _ if choosing(state) => options(state, seat, true)
+            .iter()
+            .any(|choice| is_legal(state, seat, choice)),
+        _ => false,
     }
 }
 

@@ -9,7 +9,7 @@ use super::duel::Outcome;
 use super::fairness::Bytes32;
 use super::fate::Card;
 use super::model::Model;
-use super::pending::{Decision, pending};
+use super::pending::{Decision, decision, waits_for};
 use super::state::{Frame, GameState};
 use super::{Edition, Seat};
 
@@ -88,11 +88,20 @@ pub fn view(state: &GameState, viewer: Viewer) -> View {
             victory_points: player.victory_points,
         }
     };
-    let open = pending(state);
+    // Only the viewer's own options are worked out whole; for the others,
+    // whether the game waits for them at all.
     let decision = match viewer {
-        Viewer::Player(seat) => open.for_seat(seat).cloned(),
+        Viewer::Player(seat) => decision(state, seat),
         Viewer::Spectator => None,
     };
+    let waiting_for: Vec<Seat> = Seat::BOTH
+        .into_iter()
+        .filter(|seat| match &decision {
+            Some(mine) if mine.seat == *seat => true,
+            _ if viewer == Viewer::Player(*seat) => false,
+            _ => waits_for(state, *seat),
+        })
+        .collect();
     View {
         viewer,
         version: state.version,
@@ -110,7 +119,7 @@ pub fn view(state: &GameState, viewer: Viewer) -> View {
         ended: state.ended,
         damage_queue: state.damage_queue.clone(),
         last_outcome: state.last_outcome,
-        waiting_for: open.seats(),
+        waiting_for,
         decision,
         encounter: state
             .encounter

@@ -65,6 +65,26 @@ fn play(seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
     (state, log)
 }
 
+/// `viewer` sees the same of both states, as sent (JSON). The views are
+/// compared as values first: equal values make equal JSON, and comparing
+/// them is what lets the property run reach thousands of games.
+fn assert_same_view(
+    state: &GameState,
+    other: &GameState,
+    viewer: Viewer,
+    what: impl Fn() -> String,
+) {
+    let (seen, other_seen) = (view(state, viewer), view(other, viewer));
+    if seen != other_seen {
+        assert_eq!(
+            serde_json::to_value(seen).expect("json"),
+            serde_json::to_value(other_seen).expect("json"),
+            "{}",
+            what()
+        );
+    }
+}
+
 /// What holds after every command: 54 cards a deck, and schemes secret.
 fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
     for seat in Seat::BOTH {
@@ -76,6 +96,24 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
             + p.revealed.len()
             + p.conflict.len();
         assert_eq!(cards, DECK_SIZE, "seed {seed}: {seat:?}'s 54 cards");
+    }
+    // A view works out only its viewer's options whole: the same as
+    // `pending`'s (checked at every fifth version, `pending` being dear).
+    if state.version.is_multiple_of(5) {
+        let open = soulstone_engine::pending(state);
+        for viewer in [
+            Viewer::Player(Seat::A),
+            Viewer::Player(Seat::B),
+            Viewer::Spectator,
+        ] {
+            let seen = view(state, viewer);
+            assert_eq!(seen.waiting_for, open.seats(), "seed {seed}: {viewer:?}");
+            let mine = match viewer {
+                Viewer::Player(seat) => open.for_seat(seat).cloned(),
+                Viewer::Spectator => None,
+            };
+            assert_eq!(seen.decision, mine, "seed {seed}: {viewer:?}");
+        }
     }
     // Another player's or a spectator's view never holds a scheme, nor
     // does the fact that selected it.
@@ -119,11 +157,9 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
             target: None,
         });
         for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
-            assert_eq!(
-                serde_json::to_value(view(state, viewer)).expect("json"),
-                serde_json::to_value(view(&other, viewer)).expect("json"),
-                "seed {seed}: {viewer:?} can tell {seat:?}'s scheme"
-            );
+            assert_same_view(state, &other, viewer, || {
+                format!("seed {seed}: {viewer:?} can tell {seat:?}'s scheme")
+            });
         }
     }
     // Nor the crews a player brought, nor a setup choice not yet revealed.
@@ -147,11 +183,9 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
             declared.value = Some("Something else".into());
         }
         for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
-            assert_eq!(
-                serde_json::to_value(view(state, viewer)).expect("json"),
-                serde_json::to_value(view(&other, viewer)).expect("json"),
-                "seed {seed}: {viewer:?} can tell {seat:?}'s crews or choices"
-            );
+            assert_same_view(state, &other, viewer, || {
+                format!("seed {seed}: {viewer:?} can tell {seat:?}'s crews or choices")
+            });
         }
     }
     for fact in facts.iter().rev().take(8) {
