@@ -455,6 +455,9 @@ pub struct StoredPairing {
     pub method: crate::tournament::pairing::PairingMethod,
     pub proven_optimal: bool,
     pub cost: crate::tournament::pairing::PairingCost,
+    /// For an unproven pairing, the least any pairing could cost.
+    #[serde(default)]
+    pub lower_bound: Option<crate::tournament::pairing::PairingCost>,
     /// Swaps made by hand since: the cost and the proof were the
     /// optimiser's, and no longer describe the pairings.
     #[serde(default)]
@@ -475,6 +478,7 @@ impl From<&RoundPairing> for StoredPairing {
             method: p.method,
             proven_optimal: p.proven_optimal,
             cost: p.cost,
+            lower_bound: p.lower_bound,
             swaps_by_hand: 0,
         }
     }

@@ -41,6 +41,8 @@ pub enum SnapshotError {
     DuplicateRound(u32),
     #[error("round {round}: player {player} plays twice")]
     PlayerTwice { round: u32, player: i64 },
+    #[error("round {0} is the last round number there is: no round can follow it")]
+    NoNextRound(u32),
     #[error(transparent)]
     Pairing(#[from] PairingError),
 }
@@ -86,8 +88,9 @@ impl EventSnapshot {
             .collect()
     }
 
-    pub fn next_round(&self) -> u32 {
-        self.rounds.iter().map(|r| r.number).max().unwrap_or(0) + 1
+    pub fn next_round(&self) -> Result<u32, SnapshotError> {
+        let last = self.rounds.iter().map(|r| r.number).max().unwrap_or(0);
+        last.checked_add(1).ok_or(SnapshotError::NoNextRound(last))
     }
 
     /// The next round's pairing, exactly as the server pairs it.
@@ -96,7 +99,28 @@ impl EventSnapshot {
             &self.players,
             &self.games(),
             &self.settings,
-            self.next_round(),
+            self.next_round()?,
         )?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_round_number_has_no_next_round() {
+        let json = format!(
+            r#"{{"format": "{SNAPSHOT_FORMAT}", "event": "Long league",
+                "players": [{{"id": 1, "name": "Ada"}}, {{"id": 2, "name": "Bo"}}],
+                "rounds": [{{"number": {}, "games": [{{"a": 1, "b": 2}}]}}]}}"#,
+            u32::MAX
+        );
+        let snapshot = EventSnapshot::parse(&json).unwrap();
+        let error = snapshot.pair_next_round().unwrap_err();
+        assert!(
+            matches!(error, SnapshotError::NoNextRound(u32::MAX)),
+            "{error}"
+        );
     }
 }

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 mod window;
 
+use super::limits::{FigureError, check_figures, describe};
 use super::standings::standings;
 use super::tables::assign_tables;
 use super::{Game, Player, PlayerId, Scoring, Tiebreaker};
@@ -93,6 +94,8 @@ pub enum PairingMethod {
     Segmented,
     /// Partners within a window of the pairing order, proven optimal by certificate.
     Window,
+    /// A field beyond what the solver proves: the best pairing it found.
+    BestFound,
 }
 
 /// A round's pairing, with the cost terms that justify it.
@@ -105,9 +108,14 @@ pub struct RoundPairing {
     pub cost: PairingCost,
     pub seed: u64,
     pub method: PairingMethod,
-    /// False only when a huge field could not be proven optimal within the
-    /// solver's size limit (never for fields up to `dense_max` players).
+    /// True only when a certificate proves that no pairing costs less. A
+    /// field beyond what the solver proves within its size limit gets the
+    /// best pairing found, with this false and `lower_bound` set.
     pub proven_optimal: bool,
+    /// For an unproven pairing: a cost no pairing of these players can go
+    /// below, so the organiser sees how large the gap can be at most.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<PairingCost>,
     /// The paired players in pairing order (standings order, or the random
     /// order of round 1) with their points: what the cost terms are measured on.
     pub order: Vec<Ranked>,
@@ -129,6 +137,16 @@ pub enum PairingError {
     UnknownPlayer(PlayerId),
     #[error("the pairing weights overflow (too many rounds or points for one matching)")]
     Overflow,
+    #[error(transparent)]
+    Figures(#[from] FigureError),
+    #[error(
+        "{first} and {second} are both given fixed table {table}: a fixed table can belong to one player only"
+    )]
+    FixedTableClash {
+        table: u32,
+        first: String,
+        second: String,
+    },
 }
 
 /// Solver limits (tests lower them to exercise the segmented path).
@@ -191,6 +209,8 @@ pub fn pair_round_with(
             }
         }
     }
+    check_figures(players, games, &settings.scoring)?;
+    check_fixed_tables(players)?;
     let order = pairing_order(players, games, settings);
     if order.is_empty() {
         return Err(PairingError::NoPlayers);
@@ -236,25 +256,34 @@ pub fn pair_round_with(
         avoid_same_club: settings.avoid_same_club,
     };
 
+    let everybody: Vec<usize> = (0..seats.len()).collect();
     let (matched, method, proven_optimal) = if seats.len() <= options.whole_field_max {
-        (
-            costs.solve(&(0..seats.len()).collect::<Vec<_>>())?,
-            PairingMethod::Whole,
-            true,
-        )
-    } else if let Some(pairs) = options.window.then(|| costs.solve_window()).flatten() {
+        (costs.solve(&everybody)?, PairingMethod::Whole, true)
+    } else if let Some(pairs) = options
+        .window
+        .then(|| costs.solve_window(&everybody))
+        .flatten()
+    {
         (pairs, PairingMethod::Window, true)
     } else {
         costs.solve_segmented(options)?
     };
 
     let mut cost = PairingCost::default();
+    for &(x, y) in &matched {
+        cost += costs.pair_cost(x, y);
+    }
+    // A pairing at the lower bound is optimal however it was found.
+    let lower_bound = costs.lower_bound(&everybody);
+    let proven_optimal = proven_optimal || cost == lower_bound;
+    let method = if proven_optimal {
+        method
+    } else {
+        PairingMethod::BestFound
+    };
     let mut pairs: Vec<(usize, usize)> = matched
         .into_iter()
-        .map(|(x, y)| {
-            cost += costs.pair_cost(x, y);
-            (x.min(y), x.max(y))
-        })
+        .map(|(x, y)| (x.min(y), x.max(y)))
         .collect();
     // Best-placed pairs first, so they get the lowest tables.
     pairs.sort_unstable();
@@ -286,6 +315,7 @@ pub fn pair_round_with(
         seed: settings.seed,
         method,
         proven_optimal,
+        lower_bound: (!proven_optimal).then_some(lower_bound),
         order: seats
             .iter()
             .map(|s| Ranked {
@@ -314,6 +344,23 @@ fn pairing_order(players: &[Player], games: &[Game], settings: &PairingSettings)
         .map(|row| row.player)
         .filter(|id| active.contains(id))
         .collect()
+}
+
+/// A fixed table belongs to one player still playing.
+fn check_fixed_tables(players: &[Player]) -> Result<(), PairingError> {
+    let by_id: BTreeMap<PlayerId, &Player> = players.iter().map(|p| (p.id, p)).collect();
+    let mut holders: BTreeMap<u32, PlayerId> = BTreeMap::new();
+    for p in players.iter().filter(|p| !p.dropped) {
+        let Some(table) = p.fixed_table else { continue };
+        if let Some(first) = holders.insert(table, p.id) {
+            return Err(PairingError::FixedTableClash {
+                table,
+                first: describe(&by_id, first),
+                second: describe(&by_id, p.id),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// How often each pair of players has met.
@@ -390,16 +437,16 @@ impl CostModel<'_> {
             .collect())
     }
 
-    /// The window shortcut, widened as far as its proof needs; `None` when it
-    /// cannot prove its answer optimal.
-    fn solve_window(&self) -> Option<Vec<(usize, usize)>> {
+    /// The window shortcut over `members` (in pairing order), widened as far
+    /// as its proof needs; `None` when it cannot prove its answer optimal.
+    fn solve_window(&self, members: &[usize]) -> Option<Vec<(usize, usize)>> {
         let mut width = window::START_WIDTH;
         loop {
-            let solution = window::solve(self, width)?;
-            if solution.proves(self) {
+            let solution = window::solve(self, members, width)?;
+            if solution.proves(self, members) {
                 return Some(solution.pairs);
             }
-            let needed = solution.width_needed(self.seats.len());
+            let needed = solution.width_needed(members.len());
             if needed <= width || needed > window::MAX_WIDTH {
                 return None;
             }
@@ -407,14 +454,20 @@ impl CostModel<'_> {
         }
     }
 
-    /// Splits the field at even score-group boundaries and proves each part
-    /// optimal (see `docs/pairing.md`); merges parts whose proof fails.
+    /// Splits the field into score-separated parts of even size and proves
+    /// each part optimal (see `docs/pairing.md`); merges parts whose proof
+    /// fails. A part beyond `dense_max` players gets the window's best
+    /// pairing, unproven unless the window proves it.
     fn solve_segmented(&self, options: SolverOptions) -> Result<Solved, PairingError> {
-        let n = self.seats.len();
-        // Boundaries after position i (exclusive end) where the score changes and i is even.
+        // The parts are cut in score order, not in the pairing order: only
+        // there is every player above a cut ahead on points of everybody
+        // below it, which the proof needs. (Round 1 pairs in a random order
+        // whatever the initial points.)
+        let order = self.by_score();
+        let n = order.len();
         let mut cuts: Vec<usize> = vec![0];
         for i in 1..n {
-            if i % 2 == 0 && self.seats[i].score != self.seats[i - 1].score {
+            if i % 2 == 0 && self.seats[order[i]].score != self.seats[order[i - 1]].score {
                 cuts.push(i);
             }
         }
@@ -428,9 +481,23 @@ impl CostModel<'_> {
                 if solved[i].is_some() {
                     continue;
                 }
-                let members: Vec<usize> = (start..end).collect();
-                let matched = self.solve(&members)?;
-                let certified = self.certified(&members, &matched) || segments.len() == 1;
+                let mut members = order[start..end].to_vec();
+                members.sort_unstable();
+                let (matched, certified) = if members.len() > options.dense_max {
+                    match self.solve_window(&members) {
+                        Some(pairs) => (pairs, true),
+                        None => {
+                            // Too large to solve exactly here: the best the
+                            // window finds, unproven.
+                            proven = false;
+                            (self.best_found(&members), true)
+                        }
+                    }
+                } else {
+                    let matched = self.solve(&members)?;
+                    let certified = segments.len() == 1 || self.certified(&members, &matched);
+                    (matched, certified)
+                };
                 solved[i] = Some(matched);
                 if !certified && failed.is_none() {
                     failed = Some(i);
@@ -460,22 +527,94 @@ impl CostModel<'_> {
         Ok((pairs, method, proven))
     }
 
-    /// The certificate: no rematch, no same-club pair, and the sum of squared
-    /// score differences equal to that of pairing neighbours in order (the
-    /// least any perfect matching of these players can have).
+    /// A good pairing of `members` (in pairing order) where none can be
+    /// proven: the cheaper of the window over the pairing order and the
+    /// window over the points order (which keeps score differences near
+    /// their least when the pairing order is not sorted by points).
+    fn best_found(&self, members: &[usize]) -> Vec<(usize, usize)> {
+        let mut by_points = members.to_vec();
+        by_points.sort_by_key(|&i| (std::cmp::Reverse(self.seats[i].score), i));
+        [members, by_points.as_slice()]
+            .into_iter()
+            .filter_map(|order| window::solve(self, order, window::START_WIDTH))
+            .min_by_key(|solution| solution.cost)
+            .map(|solution| solution.pairs)
+            .unwrap_or_default()
+    }
+
+    /// Seat indices by score, highest first (pairing order within a score).
+    fn by_score(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.seats.len()).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(self.seats[i].score), i));
+        order
+    }
+
+    /// The least sum of squared differences any perfect matching of these
+    /// values can have: pairing neighbours once they are sorted (for sorted
+    /// values, re-pairing two crossing or nested pairs never increases a sum
+    /// of squares, by convexity).
+    fn neighbour_bound(mut values: Vec<i64>) -> i64 {
+        values.sort_unstable();
+        values
+            .chunks(2)
+            .map(|pair| match pair {
+                [x, y] => (y - x).pow(2),
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// The least third term (squared score differences) for `members`.
+    fn score_bound(&self, members: &[usize]) -> i64 {
+        Self::neighbour_bound(members.iter().map(|&i| self.seats[i].score).collect())
+    }
+
+    /// The least fourth term (squared place differences) for `members`.
+    fn rank_bound(&self, members: &[usize]) -> i64 {
+        Self::neighbour_bound(members.iter().map(|&i| self.seats[i].rank).collect())
+    }
+
+    /// The least number of same-club pairs among `members`: a club holding
+    /// more than half of them must pair the surplus among itself.
+    fn club_bound(&self, members: &[usize]) -> i64 {
+        if !self.avoid_same_club {
+            return 0;
+        }
+        let mut sizes: BTreeMap<&str, i64> = BTreeMap::new();
+        for &i in members {
+            if let Some(club) = &self.seats[i].club {
+                *sizes.entry(club.as_str()).or_default() += 1;
+            }
+        }
+        let n = members.len() as i64;
+        let largest = sizes.values().copied().max().unwrap_or(0);
+        (2 * largest - n).max(0) / 2
+    }
+
+    /// A cost no perfect matching of `members` goes below, compared
+    /// lexicographically: each term at its own least (no rematch, the
+    /// surplus of a club holding more than half the players, the sorted
+    /// neighbours' squared differences of points and of places).
+    fn lower_bound(&self, members: &[usize]) -> PairingCost {
+        PairingCost {
+            rematches: 0,
+            same_club: self.club_bound(members),
+            score_diff_squared: self.score_bound(members),
+            rank_diff_squared: self.rank_bound(members),
+        }
+    }
+
+    /// The segment certificate: no rematch, no same-club pair, and the least
+    /// sum of squared score differences any perfect matching of these
+    /// players can have.
     fn certified(&self, members: &[usize], matched: &[(usize, usize)]) -> bool {
         let mut total = PairingCost::default();
         for &(x, y) in matched {
             total += self.pair_cost(x, y);
         }
-        let lower_bound: i64 = members
-            .chunks(2)
-            .map(|pair| match pair {
-                [x, y] => (self.seats[*x].score - self.seats[*y].score).pow(2),
-                _ => 0,
-            })
-            .sum();
-        total.rematches == 0 && total.same_club == 0 && total.score_diff_squared == lower_bound
+        total.rematches == 0
+            && total.same_club == 0
+            && total.score_diff_squared == self.score_bound(members)
     }
 }
 

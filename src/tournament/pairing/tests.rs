@@ -115,6 +115,9 @@ fn arb_event() -> impl Strategy<Value = (Vec<Player>, Vec<Game>, PairingSettings
             let club_choices = proptest::collection::vec(proptest::option::of(0..clubs), n);
             let dropped = proptest::collection::vec(proptest::bool::weighted(0.1), n);
             let results = proptest::collection::vec((0i32..=10, 0i32..=10, any::<u64>()), rounds);
+            // Carried-over or seeded points: round 1 then pairs in a random
+            // order that is not sorted by points.
+            let initial = proptest::collection::vec(prop_oneof![2 => Just(0), 1 => 0i32..=7], n);
             (
                 Just(n),
                 club_choices,
@@ -122,44 +125,48 @@ fn arb_event() -> impl Strategy<Value = (Vec<Player>, Vec<Game>, PairingSettings
                 results,
                 Just(seed),
                 Just(avoid_same_club),
+                initial,
             )
         })
-        .prop_map(|(n, clubs, dropped, results, seed, avoid_same_club)| {
-            let players: Vec<Player> = (0..n)
-                .map(|i| {
-                    let name = clubs[i].map(|c| format!("club{c}"));
-                    let mut p = player(i as PlayerId + 1, name.as_deref());
-                    p.dropped = dropped[i] && i > 1;
-                    p
-                })
-                .collect();
-            let mut games = Vec::new();
-            for (round, (a_vp, b_vp, shuffle_seed)) in results.into_iter().enumerate() {
-                let mut ids: Vec<PlayerId> = players.iter().map(|p| p.id).collect();
-                RandomStream::from_seed_and_label(shuffle_seed, "test").shuffle(&mut ids);
-                let round = round as u32 + 1;
-                let mut chunks = ids.chunks_exact(2);
-                for pair in &mut chunks {
-                    let vp = (a_vp + pair[0] as i32) % 11;
-                    games.push(game(round, pair[0], pair[1], vp, b_vp));
+        .prop_map(
+            |(n, clubs, dropped, results, seed, avoid_same_club, initial)| {
+                let players: Vec<Player> = (0..n)
+                    .map(|i| {
+                        let name = clubs[i].map(|c| format!("club{c}"));
+                        let mut p = player(i as PlayerId + 1, name.as_deref());
+                        p.dropped = dropped[i] && i > 1;
+                        p.initial_points = initial[i];
+                        p
+                    })
+                    .collect();
+                let mut games = Vec::new();
+                for (round, (a_vp, b_vp, shuffle_seed)) in results.into_iter().enumerate() {
+                    let mut ids: Vec<PlayerId> = players.iter().map(|p| p.id).collect();
+                    RandomStream::from_seed_and_label(shuffle_seed, "test").shuffle(&mut ids);
+                    let round = round as u32 + 1;
+                    let mut chunks = ids.chunks_exact(2);
+                    for pair in &mut chunks {
+                        let vp = (a_vp + pair[0] as i32) % 11;
+                        games.push(game(round, pair[0], pair[1], vp, b_vp));
+                    }
+                    if let [last] = chunks.remainder() {
+                        games.push(Game {
+                            round: Some(round),
+                            table: None,
+                            a: *last,
+                            b: None,
+                            result: None,
+                        });
+                    }
                 }
-                if let [last] = chunks.remainder() {
-                    games.push(Game {
-                        round: Some(round),
-                        table: None,
-                        a: *last,
-                        b: None,
-                        result: None,
-                    });
-                }
-            }
-            let settings = PairingSettings {
-                avoid_same_club,
-                seed,
-                ..PairingSettings::default()
-            };
-            (players, games, settings)
-        })
+                let settings = PairingSettings {
+                    avoid_same_club,
+                    seed,
+                    ..PairingSettings::default()
+                };
+                (players, games, settings)
+            },
+        )
 }
 
 proptest! {
@@ -177,12 +184,32 @@ proptest! {
         prop_assert_eq!(segmented.cost, best);
         prop_assert!(segmented.proven_optimal);
 
+        // With the solver's limits lowered, every path (window, segments,
+        // the best-found fallback for parts too large) either proves the
+        // optimum or says it did not, with a bound that holds.
+        for dense_max in [2, 4] {
+            for window in [true, false] {
+                let options = SolverOptions { whole_field_max: 0, dense_max, window };
+                let limited = pair_round_with(&players, &games, &settings, round, options).unwrap();
+                prop_assert!(limited.cost >= best);
+                prop_assert_eq!(limited.proven_optimal, limited.lower_bound.is_none());
+                if limited.proven_optimal {
+                    prop_assert_eq!(limited.cost, best, "proven but not optimal with {:?}", options);
+                }
+                if let Some(bound) = limited.lower_bound {
+                    prop_assert!(bound <= best, "bound {:?} above the optimum {:?}", bound, best);
+                }
+            }
+        }
+
         // Whenever the window shortcut claims a proof, it must be right.
         let (model_seats, history) = seats_for(&players, &games, &settings);
         let model = CostModel { seats: &model_seats, history: &history, avoid_same_club: settings.avoid_same_club };
+        let members: Vec<usize> = (0..model_seats.len()).collect();
+        prop_assert!(model.lower_bound(&members) <= best, "the lower bound is above the optimum");
         for width in 1..=6 {
-            if let Some(solution) = window::solve(&model, width) {
-                if solution.proves(&model) {
+            if let Some(solution) = window::solve(&model, &members, width) {
+                if solution.proves(&model, &members) {
                     prop_assert_eq!(solution.cost, best, "window {} proved a non-optimal pairing", width);
                 }
                 prop_assert!(solution.cost >= best);
@@ -307,4 +334,140 @@ fn large_fields_take_the_window_or_segmented_path_and_stay_proven() {
     assert_eq!(segmented.method, PairingMethod::Segmented);
     assert!(segmented.proven_optimal);
     assert_eq!(segmented.cost, last.cost, "two exact methods, one optimum");
+}
+
+/// Round 1 pairs in a random order whatever the players' initial points; a
+/// proof that assumed the order sorted by points claimed a pairing with
+/// three times the least score differences optimal.
+#[test]
+fn round_one_with_uneven_initial_points_is_proven_only_at_the_optimum() {
+    let mut stream = RandomStream::from_seed_and_label(11, "initial points");
+    let players: Vec<Player> = (1..=300)
+        .map(|i| {
+            let mut p = player(i, None);
+            p.initial_points = [0, 1, 3][stream.below(3) as usize];
+            p
+        })
+        .collect();
+    let settings = PairingSettings {
+        seed: 5,
+        ..PairingSettings::default()
+    };
+    let mut points: Vec<i64> = players
+        .iter()
+        .map(|p| i64::from(p.initial_points))
+        .collect();
+    points.sort_unstable();
+    let least: i64 = points.chunks(2).map(|p| (p[1] - p[0]).pow(2)).sum();
+    for window in [true, false] {
+        let options = SolverOptions {
+            window,
+            ..SolverOptions::default()
+        };
+        let pairing = pair_round_with(&players, &[], &settings, 1, options).unwrap();
+        assert!(pairing.proven_optimal);
+        assert_eq!(pairing.cost.score_diff_squared, least, "window {window}");
+    }
+    // The largest part beyond the dense limit: the window's best, unproven.
+    let options = SolverOptions {
+        whole_field_max: 0,
+        dense_max: 64,
+        window: true,
+    };
+    let pairing = pair_round_with(&players, &[], &settings, 1, options).unwrap();
+    assert!(!pairing.proven_optimal);
+    let bound = pairing.lower_bound.unwrap();
+    assert!(bound <= pairing.cost);
+    assert_eq!(bound.score_diff_squared, least);
+}
+
+#[test]
+fn figures_beyond_the_standings_or_below_zero_are_refused_by_name() {
+    let mut players = vec![player(1, None), player(2, None), player(3, None)];
+    players[0].name = "Ada".into();
+    players[1].name = "Bo".into();
+    players[2].name = "Cy".into();
+    let settings = PairingSettings::default();
+
+    let mut huge = players.clone();
+    huge[2].initial_points = i32::MAX;
+    let games = vec![game(1, 3, 1, 5, 0)];
+    let error = pair_round(&huge, &games, &settings, 2).unwrap_err();
+    assert!(
+        error.to_string().contains("Cy (#3)'s tournament points"),
+        "{error}"
+    );
+
+    let games = vec![game(1, 1, 2, -2, 3)];
+    let error = pair_round(&players, &games, &settings, 2).unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.contains("Ada (#1) against Bo (#2)") && message.contains("-2"),
+        "{message}"
+    );
+
+    let mut late = players.clone();
+    late[1].initial_points = -1;
+    let error = pair_round(&late, &[], &settings, 1).unwrap_err();
+    assert!(
+        error.to_string().contains("Bo (#2) starts with -1"),
+        "{error}"
+    );
+
+    let negative_loss = PairingSettings {
+        scoring: Scoring {
+            loss: -1,
+            ..Scoring::default()
+        },
+        ..PairingSettings::default()
+    };
+    let error = pair_round(&players, &[], &negative_loss, 1).unwrap_err();
+    assert!(error.to_string().contains("points for a loss"), "{error}");
+
+    // VP summed over many games past the 32-bit standings.
+    let games: Vec<Game> = (1..=3).map(|r| game(r, 1, 2, i32::MAX / 2, 0)).collect();
+    let error = pair_round(&players, &games, &settings, 4).unwrap_err();
+    assert!(
+        error.to_string().contains("Ada (#1)'s VP scored"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_fixed_table_belongs_to_one_player() {
+    let mut players: Vec<Player> = (1..=4).map(|i| player(i, None)).collect();
+    for p in &mut players {
+        p.fixed_table = Some(1);
+    }
+    let error = pair_round(&players, &[], &PairingSettings::default(), 1).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("P01 (#1) and P02 (#2) are both given fixed table 1"),
+        "{error}"
+    );
+    // A dropped player's table is free again.
+    players[1].dropped = true;
+    players[2].fixed_table = Some(2);
+    players[3].fixed_table = None;
+    assert!(pair_round(&players, &[], &PairingSettings::default(), 1).is_ok());
+}
+
+/// A field far beyond the dense solver's limit (whose matrix alone would
+/// need hundreds of gigabytes) pairs without aborting; here the pairing found
+/// meets the lower bound (every pair is within the club, neighbours in the
+/// random order), which proves it.
+#[test]
+fn a_hundred_thousand_players_in_one_club_pair_without_aborting() {
+    let players: Vec<Player> = (1..=100_000).map(|i| player(i, Some("everyone"))).collect();
+    let settings = PairingSettings {
+        avoid_same_club: true,
+        seed: 3,
+        ..PairingSettings::default()
+    };
+    let pairing = pair_round(&players, &[], &settings, 1).unwrap();
+    assert_eq!(pairing.pairs.len(), 50_000);
+    assert_eq!(pairing.cost.same_club, 50_000);
+    assert_eq!(pairing.cost.rank_diff_squared, 50_000);
+    assert!(pairing.proven_optimal);
 }

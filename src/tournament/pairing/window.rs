@@ -19,28 +19,24 @@ pub struct WindowSolution {
 }
 
 impl WindowSolution {
-    /// True when no pairing of the whole field can be cheaper: no rematch,
-    /// no same-club pair, the least possible sum of squared score
-    /// differences, and a window wide enough for any pair an optimal pairing
-    /// could contain (a pair `s` places apart costs `s²` in the last term,
-    /// every other pair at least 1).
-    pub fn proves(&self, model: &CostModel<'_>) -> bool {
-        let n = model.seats.len() as i64;
-        let lower_bound: i64 = model
-            .seats
-            .chunks(2)
-            .map(|pair| match pair {
-                [x, y] => (x.score - y.score).pow(2),
-                _ => 0,
-            })
-            .sum();
+    /// True when no pairing of `members` (in pairing order) can be cheaper:
+    /// no rematch, no same-club pair, the least possible sum of squared
+    /// score differences, and then either the least possible sum of squared
+    /// place differences or a window wide enough for any pair an optimal
+    /// pairing could contain (a pair `s` members apart is at least `s`
+    /// places apart and costs `s²` in the last term, every other pair at
+    /// least 1).
+    pub fn proves(&self, model: &CostModel<'_>, members: &[usize]) -> bool {
         if self.cost.rematches != 0
             || self.cost.same_club != 0
-            || self.cost.score_diff_squared != lower_bound
+            || self.cost.score_diff_squared != model.score_bound(members)
         {
             return false;
         }
-        let slack = self.cost.rank_diff_squared - (n / 2 - 1);
+        if self.cost.rank_diff_squared == model.rank_bound(members) {
+            return true;
+        }
+        let slack = self.cost.rank_diff_squared - (members.len() as i64 / 2 - 1);
         slack < 0 || widest_span_allowed(slack) <= self.width as i64
     }
 
@@ -63,10 +59,11 @@ fn widest_span_allowed(slack: i64) -> i64 {
     s
 }
 
-/// The cheapest perfect matching with every pair at most `width` apart.
-/// `None` when the field is odd or no such matching exists.
-pub fn solve(model: &CostModel<'_>, width: usize) -> Option<WindowSolution> {
-    let n = model.seats.len();
+/// The cheapest perfect matching of `members` (seat indices in pairing
+/// order) with every pair at most `width` members apart, as seat indices.
+/// `None` when the count is odd or no such matching exists.
+pub fn solve(model: &CostModel<'_>, members: &[usize], width: usize) -> Option<WindowSolution> {
+    let n = members.len();
     if n % 2 == 1 || n == 0 {
         return None;
     }
@@ -77,7 +74,7 @@ pub fn solve(model: &CostModel<'_>, width: usize) -> Option<WindowSolution> {
     for i in 0..n {
         for d in 1..=width {
             if i + d < n {
-                costs[i * width + d - 1] = model.pair_cost(i, i + d);
+                costs[i * width + d - 1] = model.pair_cost(members[i], members[i + d]);
             }
         }
     }
@@ -122,7 +119,7 @@ pub fn solve(model: &CostModel<'_>, width: usize) -> Option<WindowSolution> {
     for i in (0..n).rev() {
         let (previous, d) = came_from[(i + 1) * states + state];
         if d > 0 {
-            pairs.push((i, i + usize::from(d)));
+            pairs.push((members[i], members[i + usize::from(d)]));
         }
         state = usize::from(previous);
     }
