@@ -207,10 +207,10 @@ pub fn add_walk_in(
     let club = optional_text(walk_in.club, "Club", 80)
         .map_err(|e| EventError::invalid("club", e.to_string()))?;
     let initial_points = walk_in.initial_points;
-    if !(-100..=100).contains(&initial_points) {
+    if !STARTING_POINTS.contains(&initial_points) {
         return Err(EventError::invalid(
             "initial_points",
-            "Starting points must be between -100 and 100.",
+            "Starting points must be between 0 and 100.",
         ));
     }
     let account_id = access
@@ -596,11 +596,11 @@ pub fn update_entry(
     let initial_points = match update.initial_points.trim() {
         "" => Some(0),
         raw => match raw.parse::<i32>() {
-            Ok(v) if (-100..=100).contains(&v) => Some(v),
+            Ok(v) if STARTING_POINTS.contains(&v) => Some(v),
             _ => {
                 problems.push((
                     "initial_points",
-                    "Starting points must be a whole number between -100 and 100.".into(),
+                    "Starting points must be a whole number between 0 and 100.".into(),
                 ));
                 None
             }
@@ -634,8 +634,24 @@ pub fn update_entry(
     else {
         return Err(EventError::Invalid(problems));
     };
-    conn.write_transaction(|conn| {
+    db_events::event_write_transaction(conn, view.id(), |conn| {
         let registration = registration_in(conn, view, registration_id)?;
+        // A fixed table belongs to one player still playing (the pairing
+        // refuses two; saying so here names the table while it is edited).
+        if let Some(table) = fixed_table {
+            let holder = db_events::list_registrations(conn, view.id())?
+                .into_iter()
+                .find(|r| r.id != registration.id && !r.dropped && r.fixed_table == Some(table));
+            if let Some(holder) = holder {
+                return Err(EventError::invalid(
+                    "fixed_table",
+                    format!(
+                        "Table {table} is already fixed for {}: a fixed table belongs to one player.",
+                        holder.display_name
+                    ),
+                ));
+            }
+        }
         db_events::update_registration(
             conn,
             registration.id,
@@ -658,6 +674,11 @@ pub fn update_entry(
         Ok(())
     })
 }
+
+/// Tournament points a player may start with (a late entry, a league's
+/// carried-over score). Never negative: the standings and the pairing's
+/// bounds count points up from zero.
+pub const STARTING_POINTS: std::ops::RangeInclusive<i32> = 0..=100;
 
 /// A faction (Malifaux) or army list (Mage Knight) for the event.
 #[derive(Debug, Clone, Default)]

@@ -2499,6 +2499,50 @@ async fn times_are_the_venues_and_tables_the_venues(backend: Backend) {
         page.contains("from 1 to 2, the tables at the venue"),
         "{page}"
     );
+
+    // A fixed table belongs to one player, and nobody starts below zero:
+    // the pairing would refuse both, so the edit says so at once.
+    let response = to
+        .post_form(
+            &format!("/events/{event}/players/{id}/edit"),
+            &[("display_name", "Wheel Chair"), ("fixed_table", "1")],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    let (status, second) = to_api
+        .post(
+            &format!("/events/{event}/players"),
+            json!({"name": "Second Seat"}),
+        )
+        .await;
+    assert_eq!(status, 201);
+    let second = second["id"].as_i64().unwrap();
+    let edit = format!("/events/{event}/players/{second}/edit");
+    to.post_form(
+        &edit,
+        &[("display_name", "Second Seat"), ("fixed_table", "1")],
+    )
+    .await;
+    let (_, page) = to.get_text(&format!("/events/{event}/players")).await;
+    assert!(
+        page.contains("Table 1 is already fixed for Wheel Chair"),
+        "{page}"
+    );
+    to.post_form(
+        &edit,
+        &[("display_name", "Second Seat"), ("initial_points", "-3")],
+    )
+    .await;
+    let (_, page) = to.get_text(&format!("/events/{event}/players")).await;
+    assert!(page.contains("between 0 and 100"), "{page}");
+    let tables = app
+        .with_conn(move |conn| {
+            soulstone::db::events::find_registration(conn, second)
+                .unwrap()
+                .map(|r| (r.fixed_table, r.initial_points))
+        })
+        .await;
+    assert_eq!(tables, Some((None, 0)), "the refused edits changed nothing");
 }
 
 /// Before the event the organisers flip every round's scenario (no
