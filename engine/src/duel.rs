@@ -103,6 +103,9 @@ pub enum TriggerEffect {
     InfuseOnKill,
     /// The target gains a token.
     TargetGainsToken { token: super::model::Token },
+    /// After succeeding: the acting model takes this action again against
+    /// the same target, as an additional action (Onslaught).
+    TakeActionAgain,
     /// Nothing the engine adjudicates (the effect is resolved outside the duel).
     Other,
 }

@@ -33,6 +33,8 @@ pub enum ActionSlot {
     Signature,
     /// Does not count (the melee action after a Charge).
     Free,
+    /// An additional action an effect generated (it does not count either).
+    Additional,
 }
 
 impl ActionSlot {
@@ -278,6 +280,24 @@ pub enum Event {
     ActionEnded {
         model: ModelId,
         success: bool,
+    },
+    /// An effect generated an additional action: it waits in the queue
+    /// until the action that generated it has resolved.
+    ActionQueued {
+        queued: crate::state::QueuedAction,
+    },
+    /// An additional action (not one a Charge generated) cannot generate
+    /// another: this one is ignored, the rest of its effect still happens.
+    AdditionalActionIgnored {
+        model: ModelId,
+        action: String,
+    },
+    /// The queue's first action could not be declared (its target is gone,
+    /// out of range or sight, or a "once per" forbids it) and is dropped.
+    QueuedActionDropped {
+        model: ModelId,
+        action: String,
+        reason: String,
     },
     /// Both players contributed; the decks are shuffled and play can begin.
     ContributionsComplete,

@@ -503,6 +503,7 @@ impl Scenario {
             markers: Vec::new(),
             next_marker_id: FIRST_TABLE_OBJECT_ID + (1 << 15),
             damage_queue: Vec::new(),
+            action_queue: Vec::new(),
             last_outcome: None,
             encounter: None,
         };

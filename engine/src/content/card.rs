@@ -80,6 +80,9 @@ pub enum TriggerDoes {
     InfuseOnKill,
     /// The target gains this token.
     TargetGainsToken { token: crate::model::Token },
+    /// The model takes this action again against the same target once the
+    /// action has resolved: an additional action, outside its limit.
+    TakeActionAgain,
     /// Described in its text; the engine does not resolve it yet.
     Described,
 }
@@ -466,6 +469,7 @@ impl StatCard {
                             TriggerDoes::TargetGainsToken { token } => {
                                 TriggerEffect::TargetGainsToken { token }
                             }
+                            TriggerDoes::TakeActionAgain => TriggerEffect::TakeActionAgain,
                             TriggerDoes::Described => TriggerEffect::Other,
                         },
                     })

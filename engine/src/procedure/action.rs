@@ -6,7 +6,7 @@
 use super::*;
 use crate::action::{ActionRequest, duel_for};
 use crate::model::{ActionEffect, Placement};
-use crate::state::ActionInProgress;
+use crate::state::{ActionInProgress, QueuedAction};
 use crate::table::{Board, movement};
 
 impl Sim<'_> {
@@ -49,7 +49,83 @@ impl Sim<'_> {
             model: action.actor,
             success,
         })?;
+        self.declare_queued_action()?;
         Ok(true)
+    }
+
+    /// A trigger generated this action again against `target`: queued, or
+    /// ignored when the action is itself an additional action that an
+    /// effect (not a Charge) generated.
+    pub(super) fn generate_action_again(&mut self, target: ModelId) -> Result<(), RuleError> {
+        let Some(action) = self.state.frames.iter().rev().find_map(|f| match f {
+            Frame::Action { action } => Some((**action).clone()),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        if action.slot == crate::event::ActionSlot::Additional {
+            return self.emit(Event::AdditionalActionIgnored {
+                model: action.actor,
+                action: action.name,
+            });
+        }
+        self.emit(Event::ActionQueued {
+            queued: QueuedAction {
+                model: action.actor,
+                action: action.name,
+                target: Some(target),
+            },
+        })
+    }
+
+    /// Declares the queue's next additional action, if the action that
+    /// generated it has ended; one that cannot be declared is dropped with
+    /// the reason. True when an action was declared.
+    fn declare_queued_action(&mut self) -> Result<bool, RuleError> {
+        while let Some(next) = self.state.action_queue.first().cloned() {
+            if matches!(self.state.frame(), Some(Frame::Action { .. })) {
+                return Ok(false);
+            }
+            let refusal = self.queued_action_refusal(&next);
+            let request = ActionRequest {
+                actor: next.model,
+                action: &next.action,
+                target: next.target,
+            };
+            let built = match refusal {
+                Some(reason) => Err(reason),
+                None => duel_for(self.state, &request).map_err(|e| e.to_string()),
+            };
+            match built {
+                Ok(_) => {
+                    self.take_action(&request, crate::event::ActionSlot::Additional)?;
+                    return Ok(true);
+                }
+                Err(reason) => self.emit(Event::QueuedActionDropped {
+                    model: next.model,
+                    action: next.action.clone(),
+                    reason,
+                })?,
+            }
+        }
+        Ok(false)
+    }
+
+    /// Why a queued action cannot be declared, before its duel is built.
+    fn queued_action_refusal(&self, next: &QueuedAction) -> Option<String> {
+        let in_play = |id: ModelId| self.state.model(id).is_some_and(|m| m.in_play());
+        if !in_play(next.model) {
+            return Some("the acting model is no longer in play".into());
+        }
+        if next.target.is_some_and(|t| !in_play(t)) {
+            return Some("its target is no longer in play".into());
+        }
+        let once_used = self.state.encounter.as_ref().is_some_and(|e| {
+            e.once_used
+                .iter()
+                .any(|(m, name, _)| *m == next.model && *name == next.action)
+        });
+        once_used.then(|| format!("{} is \"once per\" and has been taken", next.action))
     }
 
     /// The action's effects once it succeeded and its damage resolved.

@@ -665,6 +665,12 @@ impl Sim<'_> {
                 self.gain_token(target, token, 1)?;
             }
         }
+        if declared
+            .iter()
+            .any(|t| t.effect == TriggerEffect::TakeActionAgain)
+        {
+            self.generate_action_again(target)?;
+        }
         let amount = match spec.damage {
             DamageProfile::None => None,
             DamageProfile::Fixed { amount } => Some(DamageAmount::Fixed { amount }),
