@@ -274,17 +274,18 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
                 z: here.z,
             };
             let used = encounter.activation;
+            let speed = state.tokens.speed_of(m);
             let slot_left = used.actions < super::procedure::action_limit(state, m.id);
             if !probe {
                 if slot_left {
                     choices.push(Choice::Walk {
                         model: m.id,
-                        inches: m.card.speed,
+                        inches: speed,
                     });
                     if !used.charged {
                         choices.push(Choice::Charge {
                             model: m.id,
-                            inches: m.card.speed,
+                            inches: speed,
                         });
                     }
                     if !m.card.peon && !used.left_engagement {
@@ -297,13 +298,13 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
             if legal(state, seat, &PlayerCommand::Walk { path: vec![stay] }) {
                 choices.push(Choice::Walk {
                     model: m.id,
-                    inches: m.card.speed,
+                    inches: speed,
                 });
             }
             if legal(state, seat, &PlayerCommand::Charge { to: stay }) {
                 choices.push(Choice::Charge {
                     model: m.id,
-                    inches: m.card.speed,
+                    inches: speed,
                 });
             }
             let reach = m.card.base.radius() + 0.6;

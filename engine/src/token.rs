@@ -272,6 +272,10 @@ pub enum Effect {
     ActionLimit { by: i8 },
     /// The model may not declare the Interact action.
     ForbidInteract,
+    /// The model's Sp changes by `by` (never below 0).
+    ModifySpeed { by: i8 },
+    /// Enemy models' effects cannot move this model (pushes and the like).
+    UnmovableByEnemies,
 }
 
 /// One of a token's rules: at `window`, if `when` holds, `effects` happen
@@ -450,6 +454,8 @@ impl TokenBook {
                         Effect::ModifyStat { .. }
                             | Effect::ActionLimit { .. }
                             | Effect::ForbidInteract
+                            | Effect::ModifySpeed { .. }
+                            | Effect::UnmovableByEnemies
                     )
                 };
                 if rule
@@ -459,7 +465,7 @@ impl TokenBook {
                 {
                     return Err((
                         field(&format!("rules[{r}].effects")),
-                        "modify_stat, action_limit and forbid_interact belong at reading_stat, and only they do"
+                        "modify_stat, action_limit, forbid_interact, modify_speed and unmovable_by_enemies belong at reading_stat, and only they do"
                             .into(),
                     ));
                 }
@@ -606,6 +612,26 @@ impl TokenBook {
                 _ => 0,
             })
             .sum()
+    }
+
+    /// The Sp a Walk or Charge moves the model: its card's, changed by its
+    /// tokens (Hastened, Staggered), never below 0.
+    pub fn speed_of(&self, model: &Model) -> u8 {
+        let change: i16 = self
+            .lasting(&model.tokens)
+            .map(|effect| match effect {
+                Effect::ModifySpeed { by } => i16::from(by),
+                _ => 0,
+            })
+            .sum();
+        u8::try_from((i16::from(model.card.speed) + change).clamp(0, i16::from(u8::MAX)))
+            .unwrap_or(u8::MAX)
+    }
+
+    /// Whether `tokens` keep enemy models from moving their holder.
+    pub fn unmovable_by_enemies(&self, tokens: &Tokens) -> bool {
+        self.lasting(tokens)
+            .any(|effect| effect == Effect::UnmovableByEnemies)
     }
 
     /// Whether `tokens` forbid the Interact action.

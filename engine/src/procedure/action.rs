@@ -168,6 +168,19 @@ impl Sim<'_> {
         let (Some(start), Some(_)) = (on_table(model), on_table(from)) else {
             return Ok(());
         };
+        // Hastened and Staggered: enemy models cannot move this one.
+        let enemies = self
+            .state
+            .model(model)
+            .zip(self.state.model(from))
+            .is_some_and(|(moved, mover)| moved.owner != mover.owner);
+        let unmovable = self
+            .state
+            .model(model)
+            .is_some_and(|m| self.state.tokens.unmovable_by_enemies(&m.tokens));
+        if enemies && unmovable {
+            return Ok(());
+        }
         let table = self.state.table();
         let board = Board::new(&table, self.state.edition);
         let end = movement::push_away_from(&board, model.object(), from.object(), inches)

@@ -374,7 +374,9 @@ impl Sim<'_> {
                 | Effect::SufferDamage { .. }
                 | Effect::ModifyStat { .. }
                 | Effect::ActionLimit { .. }
-                | Effect::ForbidInteract => {}
+                | Effect::ForbidInteract
+                | Effect::ModifySpeed { .. }
+                | Effect::UnmovableByEnemies => {}
             }
         }
         Ok(())

@@ -917,7 +917,7 @@ impl Sim<'_> {
         let from = m
             .placement
             .ok_or_else(|| RuleError::not_allowed("the model is not on the table"))?;
-        let speed = f64::from(m.card.speed);
+        let speed = f64::from(self.state.tokens.speed_of(m));
         let table = self.state.table();
         let board = Board::new(&table, self.state.edition);
         let outcome = movement::validate_move(&board, actor.object(), path, kind, speed)

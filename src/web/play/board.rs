@@ -45,10 +45,11 @@ fn picture(state: &GameState) -> Picture {
         picture.highlight = Some(model.id.object());
         let center = placement.at.v2();
         let base = model.card.base.radius();
+        let speed = state.tokens.speed_of(model);
         picture.rings.push(Ring {
             center,
-            radius: base + f64::from(model.card.speed),
-            label: format!("{}: walk {}\"", model.card.name, model.card.speed),
+            radius: base + f64::from(speed),
+            label: format!("{}: walk {speed}\"", model.card.name),
         });
         // One ring per reach, naming the actions with it.
         let mut by_range: BTreeMap<u8, Vec<&str>> = BTreeMap::new();
