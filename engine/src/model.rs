@@ -171,6 +171,13 @@ pub struct ActionCard {
     /// Taken at most once per activation, turn or game (by this model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub once_per: Option<OncePer>,
+    /// Soulstones drained from the crew's pool to declare it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub soulstones: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// The "once per" restriction of an action.

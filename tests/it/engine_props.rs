@@ -156,6 +156,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             after_succeeding,
             signature: false,
             once_per: None,
+            soulstones: 0,
         };
         let strike = action("Strike", ActionKind::Melee, 2, push.into_iter().collect());
         let shot_push = ActionEffect::PushTargetAway { inches: 2 };

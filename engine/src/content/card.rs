@@ -477,6 +477,7 @@ impl StatCard {
                 after_succeeding: action.after_succeeding.clone(),
                 signature: action.signature,
                 once_per: action.once_per,
+                soulstones: action.soulstones,
             })
             .collect();
         Arc::new(ModelCard {

@@ -19,6 +19,9 @@ impl Sim<'_> {
         slot: crate::event::ActionSlot,
     ) -> Result<(), RuleError> {
         let spec = Arc::new(duel_for(self.state, request)?);
+        if let Some(reason) = self.unpaid_cost(request.actor, request.action) {
+            return Err(RuleError::not_allowed(reason));
+        }
         self.push_check()?;
         self.emit(Event::ActionDeclared {
             model: request.actor,
@@ -26,7 +29,38 @@ impl Sim<'_> {
             target: request.target,
             slot,
         })?;
+        self.pay_cost(request.actor, request.action)?;
         self.start_duel(&spec)
+    }
+
+    /// The soulstones an action drains to be declared, and its crew's seat.
+    fn soulstone_cost(&self, actor: ModelId, action: &str) -> Option<(Seat, u8)> {
+        let m = self.state.model(actor)?;
+        let cost = m.card.actions.iter().find(|a| a.name == action)?.soulstones;
+        (cost > 0).then_some((m.owner, cost))
+    }
+
+    /// Why the crew cannot pay for the action, if it cannot.
+    fn unpaid_cost(&self, actor: ModelId, action: &str) -> Option<String> {
+        let (seat, cost) = self.soulstone_cost(actor, action)?;
+        let pool = self.state.player(seat).soulstones;
+        (pool < u16::from(cost))
+            .then(|| format!("{action} needs {cost} soulstone(s) drained, and the crew has {pool}"))
+    }
+
+    /// Declare and pay costs: the action's soulstones are drained at once.
+    fn pay_cost(&mut self, actor: ModelId, action: &str) -> Result<(), RuleError> {
+        let Some((seat, cost)) = self.soulstone_cost(actor, action) else {
+            return Ok(());
+        };
+        for _ in 0..cost {
+            self.emit(Event::SoulstoneSpent {
+                seat,
+                purpose: action.to_string().into(),
+                role: None,
+            })?;
+        }
+        Ok(())
     }
 
     /// The action's automatic steps once its duel has ended: its damage,
@@ -125,7 +159,13 @@ impl Sim<'_> {
                 .iter()
                 .any(|(m, name, _)| *m == next.model && *name == next.action)
         });
-        once_used.then(|| format!("{} is \"once per\" and has been taken", next.action))
+        if once_used {
+            return Some(format!(
+                "{} is \"once per\" and has been taken",
+                next.action
+            ));
+        }
+        self.unpaid_cost(next.model, &next.action)
     }
 
     /// The action's effects once it succeeded and its damage resolved.
