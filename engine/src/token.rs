@@ -276,6 +276,8 @@ pub enum Effect {
     ModifySpeed { by: i8 },
     /// Enemy models' effects cannot move this model (pushes and the like).
     UnmovableByEnemies,
+    /// The model is ignored for its own crew's strategy and schemes.
+    IgnoredForObjectives,
 }
 
 /// One of a token's rules: at `window`, if `when` holds, `effects` happen
@@ -456,6 +458,7 @@ impl TokenBook {
                             | Effect::ForbidInteract
                             | Effect::ModifySpeed { .. }
                             | Effect::UnmovableByEnemies
+                            | Effect::IgnoredForObjectives
                     )
                 };
                 if rule
@@ -465,7 +468,7 @@ impl TokenBook {
                 {
                     return Err((
                         field(&format!("rules[{r}].effects")),
-                        "modify_stat, action_limit, forbid_interact, modify_speed and unmovable_by_enemies belong at reading_stat, and only they do"
+                        "modify_stat, action_limit, forbid_interact, modify_speed, unmovable_by_enemies and ignored_for_objectives belong at reading_stat, and only they do"
                             .into(),
                     ));
                 }
@@ -626,6 +629,13 @@ impl TokenBook {
             .sum();
         u8::try_from((i16::from(model.card.speed) + change).clamp(0, i16::from(u8::MAX)))
             .unwrap_or(u8::MAX)
+    }
+
+    /// Whether `tokens` have their holder ignored for its crew's strategy
+    /// and schemes (Craven).
+    pub fn ignored_for_objectives(&self, tokens: &Tokens) -> bool {
+        self.lasting(tokens)
+            .any(|effect| effect == Effect::IgnoredForObjectives)
     }
 
     /// Whether `tokens` keep enemy models from moving their holder.

@@ -57,14 +57,20 @@ fn in_area(encounter: &Encounter, seat: Seat, area: Area, center: V2, radius: f6
     }
 }
 
-/// Models that count for strategies and schemes: in play, on the table,
-/// not peons.
-fn scoring_models(state: &GameState, seat: Seat) -> impl Iterator<Item = (&Model, Body)> {
+/// A crew's models that conditions look at: in play, on the table, not
+/// peons.
+fn crew_models(state: &GameState, seat: Seat) -> impl Iterator<Item = (&Model, Body)> {
     state
         .models
         .iter()
         .filter(move |m| m.owner == seat && m.in_play() && !m.card.peon)
         .filter_map(|m| Some((m, body(m)?)))
+}
+
+/// The models that count for their own crew's strategy and schemes: its
+/// crew models, less those a token has ignored for them (Craven).
+fn scoring_models(state: &GameState, seat: Seat) -> impl Iterator<Item = (&Model, Body)> {
+    crew_models(state, seat).filter(|(m, _)| !state.tokens.ignored_for_objectives(&m.tokens))
 }
 
 fn models_in(state: &GameState, encounter: &Encounter, seat: Seat, area: Area) -> usize {
@@ -169,7 +175,8 @@ pub fn holds(
             encounter.kills_this_turn[seat.index()] >= count
         }
         SchemeCondition::EnemiesAtHalfHealth { count } => {
-            scoring_models(state, seat.other())
+            // A Craven enemy is ignored for its own crew's schemes, not ours.
+            crew_models(state, seat.other())
                 .filter(|(m, _)| u32::from(m.health) * 2 <= u32::from(m.card.max_health))
                 .count()
                 >= usize::from(count)

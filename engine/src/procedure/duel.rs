@@ -376,7 +376,8 @@ impl Sim<'_> {
                 | Effect::ActionLimit { .. }
                 | Effect::ForbidInteract
                 | Effect::ModifySpeed { .. }
-                | Effect::UnmovableByEnemies => {}
+                | Effect::UnmovableByEnemies
+                | Effect::IgnoredForObjectives => {}
             }
         }
         Ok(())
