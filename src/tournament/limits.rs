@@ -169,23 +169,21 @@ pub fn check_figures(
     Ok(())
 }
 
-fn figures_of(result: &GameScore) -> Vec<i32> {
-    match *result {
-        GameScore::Malifaux { a_vp, b_vp } => vec![a_vp, b_vp],
-        GameScore::MageKnight {
-            a_objectives,
-            b_objectives,
-            a_eliminated,
-            b_eliminated,
-            a_army,
-            b_army,
-        } => vec![
-            a_objectives,
-            b_objectives,
-            a_eliminated,
-            b_eliminated,
-            a_army,
-            b_army,
-        ],
-    }
+/// Every figure a result records (VP, or objectives, points eliminated and
+/// army sizes).
+fn figures_of(result: &GameScore) -> [i32; 6] {
+    let (a_scored, b_scored) = result.scored();
+    let (a_eliminated, b_eliminated) = result.eliminated();
+    let (a_army, b_army) = match *result {
+        GameScore::MageKnight { a_army, b_army, .. } => (a_army, b_army),
+        GameScore::Malifaux { .. } => (0, 0),
+    };
+    [
+        a_scored,
+        b_scored,
+        a_eliminated,
+        b_eliminated,
+        a_army,
+        b_army,
+    ]
 }
