@@ -141,6 +141,13 @@ pub enum AbilityEffect {
     DrainSoulstone,
     /// The model's controller scores victory points.
     GainVictoryPoints { amount: u8 },
+    /// A chain activation (at `activation_ended`): one of the selected
+    /// friendly models that has not activated this turn may activate next,
+    /// unless its crew has already activated two models in a row.
+    OfferChainActivation {
+        #[serde(default)]
+        to: Selector,
+    },
 }
 
 fn other_model() -> Selector {
@@ -157,6 +164,7 @@ impl AbilityEffect {
             AbilityEffect::AddDamage { .. } => window == AbilityWindow::AddingDamage,
             AbilityEffect::ReduceDamage { .. } => window == AbilityWindow::ReducingDamage,
             AbilityEffect::MakeMarker { .. } => window == AbilityWindow::Killed,
+            AbilityEffect::OfferChainActivation { .. } => window == AbilityWindow::ActivationEnded,
             // A discard waits for the player's choice on top of the stack;
             // while damage is being worked out nothing may wait.
             AbilityEffect::DiscardCards { .. } => !matches!(

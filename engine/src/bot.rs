@@ -310,6 +310,8 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::KeepScheme => 50,
         PlayerCommand::AbandonScheme => 0,
         PlayerCommand::Pass => -10,
+        // Another activation before the opponent's: usually worth taking.
+        PlayerCommand::ChainActivate { .. } => 15,
         PlayerCommand::FinishActivation => -20,
         PlayerCommand::DeclineTrigger | PlayerCommand::DeclineCheat => 1,
         PlayerCommand::DeclareTrigger { .. } => 5,

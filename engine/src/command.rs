@@ -240,6 +240,13 @@ pub enum PlayerCommand {
     },
     /// The active player passes.
     Pass,
+    /// Takes the chain activation an effect offered: this model activates
+    /// next.
+    ChainActivate {
+        model: ModelId,
+    },
+    /// Declines the chain activation offered.
+    DeclineChainActivation,
     /// The active player activates one of their models.
     Activate {
         model: ModelId,

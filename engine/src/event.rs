@@ -457,6 +457,19 @@ pub enum Event {
     Passed {
         seat: Seat,
     },
+    /// An effect offers `seat` a chain activation: one of `models` may
+    /// activate next, before the other player.
+    ChainActivationOffered {
+        seat: Seat,
+        models: Vec<ModelId>,
+    },
+    /// The chain activation is taken: `model` activates next.
+    ChainActivationTaken {
+        model: ModelId,
+    },
+    ChainActivationDeclined {
+        seat: Seat,
+    },
     /// A model moved along a path (Walk, Charge).
     ModelMoved {
         model: ModelId,

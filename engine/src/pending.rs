@@ -347,8 +347,12 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                 .into_iter()
                 .map(|choice| PlayerCommand::Declare { what, choice }),
         ),
+        // Between activations only the active player acts, or the crew a
+        // chain activation is offered to.
         Step::Activations
-            if state.frame().is_none() && (seat != encounter.active || encounter.transfer_due) => {}
+            if state.frame().is_none()
+                && encounter.chain_offer.is_none()
+                && (seat != encounter.active || encounter.transfer_due) => {}
         Step::ChooseZone => commands.extend(
             [crate::encounter::Zone::Lower, crate::encounter::Zone::Upper]
                 .map(|zone| PlayerCommand::ChooseZone { zone }),
@@ -387,6 +391,17 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
             commands.extend(Seat::BOTH.map(|to| PlayerCommand::GiveInitiative { to }))
         }
         Step::Activations => match state.frame() {
+            None if encounter.chain_offer.is_some() => {
+                if let Some(offer) = encounter.chain_offer.as_ref().filter(|o| o.seat == seat) {
+                    commands.extend(
+                        offer
+                            .models
+                            .iter()
+                            .map(|m| PlayerCommand::ChainActivate { model: *m }),
+                    );
+                    commands.push(PlayerCommand::DeclineChainActivation);
+                }
+            }
             None => {
                 commands.push(PlayerCommand::Pass);
                 commands.extend(

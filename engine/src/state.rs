@@ -941,6 +941,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             let owner = state.model(*model).map(|m| m.owner);
             if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 encounter.activated.push(*model);
+                encounter.in_a_row = encounter.in_a_row.saturating_add(1);
                 encounter.last_activated_by = owner;
                 encounter.last_passed = false;
                 encounter.activation = Default::default();
@@ -991,6 +992,9 @@ pub fn apply(state: &mut GameState, event: &Event) {
         | Event::ActivePlayer { .. }
         | Event::LeadershipAssumed { .. }
         | Event::Passed { .. }
+        | Event::ChainActivationOffered { .. }
+        | Event::ChainActivationTaken { .. }
+        | Event::ChainActivationDeclined { .. }
         | Event::StrategyScored { .. }
         | Event::SchemeRevealed { .. }
         | Event::SchemeAbandoned { .. } => apply_encounter(state, event),
@@ -1274,7 +1278,20 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
         Event::ActivePlayer { seat } => {
             encounter.active = *seat;
             encounter.transfer_due = false;
+            encounter.in_a_row = 0;
         }
+        Event::ChainActivationOffered { seat, models } => {
+            encounter.chain_offer = Some(crate::encounter::ChainOffer {
+                seat: *seat,
+                models: models.clone(),
+            });
+        }
+        // The chained model activates before any hand-over.
+        Event::ChainActivationTaken { .. } => {
+            encounter.chain_offer = None;
+            encounter.transfer_due = false;
+        }
+        Event::ChainActivationDeclined { .. } => encounter.chain_offer = None,
         Event::LeadershipAssumed {
             seat,
             model: Some(model),

@@ -261,6 +261,21 @@ pub struct Encounter {
     /// limit starts again (the activation's end, the start phase, never).
     #[serde(default)]
     pub once_used: Vec<(ModelId, String, crate::model::OncePer)>,
+    /// A chain activation an effect offered as the last activation ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_offer: Option<ChainOffer>,
+    /// Models the active player has activated since the last hand-over
+    /// (a chain activation makes it two; never more than `MAX_IN_A_ROW`).
+    #[serde(default)]
+    pub in_a_row: u8,
+}
+
+/// Step C-6: the crew may activate one of these models next, before the
+/// other player; or decline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChainOffer {
+    pub seat: Seat,
+    pub models: Vec<ModelId>,
 }
 
 impl Encounter {
@@ -294,6 +309,8 @@ impl Encounter {
             kills_this_turn: [0; 2],
             assumed_leadership: [None; 2],
             once_used: Vec::new(),
+            chain_offer: None,
+            in_a_row: 0,
         }
     }
 

@@ -334,6 +334,15 @@ impl Sim<'_> {
                         source: name.to_string(),
                     })?;
                 }
+                AbilityEffect::OfferChainActivation { to } => {
+                    let models = self.chain_candidates(to, model, other, owner);
+                    if !models.is_empty() {
+                        self.emit(Event::ChainActivationOffered {
+                            seat: owner,
+                            models,
+                        })?;
+                    }
+                }
                 AbilityEffect::DrainSoulstone => {
                     if self.state.player(owner).soulstones > 0 {
                         self.emit(Event::SoulstoneSpent {
@@ -349,7 +358,12 @@ impl Sim<'_> {
     }
 
     /// The models in play a selector takes, for an ability of `model`.
-    fn selected(&self, to: &Selector, model: ModelId, other: Option<ModelId>) -> Vec<ModelId> {
+    pub(super) fn selected(
+        &self,
+        to: &Selector,
+        model: ModelId,
+        other: Option<ModelId>,
+    ) -> Vec<ModelId> {
         let in_play = |id: &ModelId| self.state.model(*id).is_some_and(|m| m.in_play());
         match to {
             Selector::ThisModel => Some(model).filter(in_play).into_iter().collect(),

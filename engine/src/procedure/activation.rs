@@ -98,6 +98,33 @@ impl Sim<'_> {
         Ok(())
     }
 
+    /// The models a chain activation may go to: selected, friendly, on the
+    /// table and not yet activated this turn; none once the crew has
+    /// activated `MAX_IN_A_ROW` models in a row.
+    pub(super) fn chain_candidates(
+        &self,
+        to: &crate::ability::Selector,
+        model: ModelId,
+        other: Option<ModelId>,
+        owner: Seat,
+    ) -> Vec<ModelId> {
+        let Some(encounter) = self.state.encounter.as_deref() else {
+            return Vec::new();
+        };
+        if encounter.in_a_row >= crate::encounter::MAX_IN_A_ROW {
+            return Vec::new();
+        }
+        self.selected(to, model, other)
+            .into_iter()
+            .filter(|id| *id != model && !encounter.activated.contains(id))
+            .filter(|id| {
+                self.state
+                    .model(*id)
+                    .is_some_and(|m| m.owner == owner && m.in_play() && m.placement.is_some())
+            })
+            .collect()
+    }
+
     pub(super) fn end_activation(&mut self) -> Result<(), RuleError> {
         let Some(Frame::Activation { model }) = self.state.frame() else {
             return refuse("no activation is in progress");

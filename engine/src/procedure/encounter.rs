@@ -190,6 +190,10 @@ impl Sim<'_> {
     /// Step D of the activation phase and the phase's end.
     fn advance_activations(&mut self) -> Result<bool, RuleError> {
         let encounter = self.encounter()?;
+        // A chain activation on offer waits for its crew's answer.
+        if encounter.chain_offer.is_some() {
+            return Ok(false);
+        }
         let active = encounter.active;
         let transfer = encounter.transfer_due;
         let mine = Self::unactivated(self.state, active);
@@ -568,6 +572,27 @@ impl Sim<'_> {
                 }
                 self.emit(Event::Passed { seat })
             }
+            (Step::Activations, PlayerCommand::ChainActivate { model }) if !in_activation => {
+                let offer = self.chain_offer_for(seat, &encounter)?;
+                if !offer.models.contains(model) {
+                    return refuse(format!(
+                        "the chain activation is offered to model(s) {}, not {}",
+                        offer
+                            .models
+                            .iter()
+                            .map(|m| m.0.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        model.0
+                    ));
+                }
+                self.emit(Event::ChainActivationTaken { model: *model })?;
+                self.start_activation(*model)
+            }
+            (Step::Activations, PlayerCommand::DeclineChainActivation) if !in_activation => {
+                self.chain_offer_for(seat, &encounter)?;
+                self.emit(Event::ChainActivationDeclined { seat })
+            }
             (Step::Activations, PlayerCommand::Activate { model }) if !in_activation => {
                 self.require_active(seat, &encounter)?;
                 let m = self
@@ -611,6 +636,21 @@ impl Sim<'_> {
                 "that is not a decision of this step ({})",
                 step_name(step)
             )),
+        }
+    }
+
+    /// The chain activation offered to `seat`, or why there is none.
+    fn chain_offer_for(
+        &self,
+        seat: Seat,
+        encounter: &Encounter,
+    ) -> Result<crate::encounter::ChainOffer, RuleError> {
+        match &encounter.chain_offer {
+            Some(offer) => {
+                Self::require_seat(seat, offer.seat)?;
+                Ok(offer.clone())
+            }
+            None => refuse("no chain activation is offered"),
         }
     }
 
@@ -1226,6 +1266,8 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::AssumeLeadership { .. }
             | PlayerCommand::DeclineLeadership
             | PlayerCommand::Pass
+            | PlayerCommand::ChainActivate { .. }
+            | PlayerCommand::DeclineChainActivation
             | PlayerCommand::Activate { .. }
             | PlayerCommand::TakeAction { .. }
             | PlayerCommand::Walk { .. }

@@ -125,6 +125,11 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
         PlayerCommand::Activate { model } => {
             format!("Activate {}", model_name(state, u64::from(model.0)))
         }
+        PlayerCommand::ChainActivate { model } => format!(
+            "Activate {} next (chain activation)",
+            model_name(state, u64::from(model.0))
+        ),
+        PlayerCommand::DeclineChainActivation => "Decline the chain activation".into(),
         PlayerCommand::TakeAction {
             action,
             target,
