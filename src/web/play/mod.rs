@@ -449,6 +449,7 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
             Choice::Command { command } => ChoiceForm {
                 piece: match command {
                     PlayerCommand::Activate { model }
+                    | PlayerCommand::ChainActivate { model }
                     | PlayerCommand::AssumeLeadership { model }
                     | PlayerCommand::TakeAction {
                         target: Some(model),
