@@ -221,6 +221,9 @@ pub enum Check {
         expect: String,
         #[serde(default)]
         z: Option<f64>,
+        /// Where the base's centre ends, in inches.
+        #[serde(default)]
+        end: Option<[f64; 2]>,
     },
     Place {
         model: String,
@@ -796,6 +799,7 @@ impl TableScenario {
                 down,
                 expect,
                 z,
+                end,
             } => outcome_check(
                 "scale",
                 expect,
@@ -804,7 +808,19 @@ impl TableScenario {
                 } else {
                     movement::scale_up(board, self.id(model)?, self.id(terrain)?)
                 },
-                |w| z.and_then(|z| compare_f("elevation", z, super::inches(w.z))),
+                |w| {
+                    let ends_elsewhere = end.and_then(|end| {
+                        let got = Point { x: w.x, y: w.y }.v2();
+                        (got.dist(V2::new(end[0], end[1])) > 2.0 * TOUCH).then(|| {
+                            format!(
+                                "scale end: expected {end:?}, got ({:.3}, {:.3})",
+                                got.x, got.y
+                            )
+                        })
+                    });
+                    z.and_then(|z| compare_f("elevation", z, super::inches(w.z)))
+                        .or(ends_elsewhere)
+                },
             ),
             Check::Place {
                 model,
