@@ -430,7 +430,16 @@ impl CostModel<'_> {
         for c in &terms {
             matrix.push(weights.weight(c).ok_or(PairingError::Overflow)?);
         }
-        let mate = integer_blossom::min_weight_perfect_matching(&matrix, k);
+        // 64-bit arithmetic is the faster solve; most fields' weights fit
+        // it with the solver's headroom.
+        let narrow: Option<Vec<i64>> = matrix
+            .iter()
+            .map(|w| i64::try_from(*w).ok().filter(|w| *w <= i64::MAX / 16))
+            .collect();
+        let mate = match narrow {
+            Some(matrix) => integer_blossom::min_weight_perfect_matching(&matrix, k),
+            None => integer_blossom::min_weight_perfect_matching(&matrix, k),
+        };
         Ok((0..k)
             .filter(|&i| mate.get(i).is_some_and(|&j| j > i))
             .filter_map(|i| mate.get(i).map(|&j| (members[i], members[j])))
