@@ -118,6 +118,21 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
     // Another player's or a spectator's view never holds a scheme, nor
     // does the fact that selected it.
     let encounter = state.encounter.as_deref().expect("an encounter");
+    // Chain activations stop at two models in a row, and an additional
+    // action waits in the queue only while the action before it resolves.
+    assert!(
+        encounter.in_a_row <= soulstone_engine::encounter::MAX_IN_A_ROW,
+        "seed {seed}: {} models in a row",
+        encounter.in_a_row
+    );
+    let acting = state
+        .frames
+        .iter()
+        .any(|f| matches!(f, soulstone_engine::state::Frame::Action { .. }));
+    assert!(
+        acting || state.action_queue.is_empty(),
+        "seed {seed}: an additional action left in the queue"
+    );
     for held in encounter.schemes.iter().flatten() {
         for viewer in [Viewer::Player(held.owner.other()), Viewer::Spectator] {
             let shown = view(state, viewer)
