@@ -809,17 +809,8 @@ impl TableScenario {
                     movement::scale_up(board, self.id(model)?, self.id(terrain)?)
                 },
                 |w| {
-                    let ends_elsewhere = end.and_then(|end| {
-                        let got = Point { x: w.x, y: w.y }.v2();
-                        (got.dist(V2::new(end[0], end[1])) > 2.0 * TOUCH).then(|| {
-                            format!(
-                                "scale end: expected {end:?}, got ({:.3}, {:.3})",
-                                got.x, got.y
-                            )
-                        })
-                    });
                     z.and_then(|z| compare_f("elevation", z, super::inches(w.z)))
-                        .or(ends_elsewhere)
+                        .or_else(|| end.and_then(|end| compare_end("scale", end, w)))
                 },
             ),
             Check::Place {
@@ -905,17 +896,22 @@ impl TableScenario {
                 let w =
                     movement::push_directly(board, self.id(model)?, point(*toward), *inches, *away)
                         .map_err(|e| TableScenarioError::Invalid(e.to_string()))?;
-                let got = Point { x: w.x, y: w.y }.v2();
-                let want = V2::new(end[0], end[1]);
-                (got.dist(want) > 2.0 * TOUCH).then(|| {
-                    format!(
-                        "push end: expected {end:?}, got ({:.3}, {:.3})",
-                        got.x, got.y
-                    )
-                })
+                compare_end("push", *end, &w)
             }
         })
     }
+}
+
+/// Where a base's centre ended against where the check expects it, in
+/// inches, to within the rounding of the storage grid.
+fn compare_end(what: &str, end: [f64; 2], w: &movement::Waypoint) -> Option<String> {
+    let got = Point { x: w.x, y: w.y }.v2();
+    (got.dist(V2::new(end[0], end[1])) > 2.0 * TOUCH).then(|| {
+        format!(
+            "{what} end: expected {end:?}, got ({:.3}, {:.3})",
+            got.x, got.y
+        )
+    })
 }
 
 /// Compares names in any order (`actual` comes sorted).

@@ -472,7 +472,7 @@ impl CostModel<'_> {
         // there is every player above a cut ahead on points of everybody
         // below it, which the proof needs. (Round 1 pairs in a random order
         // whatever the initial points.)
-        let order = self.by_score();
+        let order = self.by_score(&(0..self.seats.len()).collect::<Vec<_>>());
         let n = order.len();
         let mut cuts: Vec<usize> = vec![0];
         for i in 1..n {
@@ -541,8 +541,7 @@ impl CostModel<'_> {
     /// window over the points order (which keeps score differences near
     /// their least when the pairing order is not sorted by points).
     fn best_found(&self, members: &[usize]) -> Vec<(usize, usize)> {
-        let mut by_points = members.to_vec();
-        by_points.sort_by_key(|&i| (std::cmp::Reverse(self.seats[i].score), i));
+        let by_points = self.by_score(members);
         [members, by_points.as_slice()]
             .into_iter()
             .filter_map(|order| window::solve(self, order, window::START_WIDTH))
@@ -551,9 +550,9 @@ impl CostModel<'_> {
             .unwrap_or_default()
     }
 
-    /// Seat indices by score, highest first (pairing order within a score).
-    fn by_score(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.seats.len()).collect();
+    /// `members` by score, highest first (pairing order within a score).
+    fn by_score(&self, members: &[usize]) -> Vec<usize> {
+        let mut order = members.to_vec();
         order.sort_by_key(|&i| (std::cmp::Reverse(self.seats[i].score), i));
         order
     }
