@@ -10,36 +10,14 @@
 // A measuring program stops at a broken assumption, as the other benches.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "common/encounter_setups.rs"]
+mod encounter_setups;
+
 use std::time::{Duration, Instant};
 
-use soulstone::content::{load_for_server, shipped_crews};
 use soulstone_engine::bot::{Bot, BotKind};
-use soulstone_engine::content::crew::CrewList;
-use soulstone_engine::encounter::{Brought, new_encounter};
-use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::state::NewGame;
 use soulstone_engine::{GameState, Seat, Submission, decide, execute};
-
-fn setups(count: u64) -> Vec<NewGame> {
-    let catalog = load_for_server(None).expect("content");
-    let lists: Vec<(String, CrewList)> = shipped_crews()
-        .iter()
-        .filter(|(path, _)| path.contains("m4e"))
-        .map(|(path, text)| (path.to_string(), CrewList::parse(text).expect("a list")))
-        .collect();
-    (0..count)
-        .map(|seed| {
-            let bring = |i: usize| {
-                let (name, list) = &lists[i % lists.len()];
-                [Brought { name, list }]
-            };
-            let (a, b) = (bring(seed as usize), bring(seed as usize / 4 + 1));
-            let mut bytes = [0u8; 32];
-            bytes[..8].copy_from_slice(&seed.to_le_bytes());
-            new_encounter(&catalog, [&a, &b], Bytes32(bytes), None).expect("an encounter")
-        })
-        .collect()
-}
 
 /// Times each command of one whole game: `decide` alone (what a server
 /// does to accept or refuse), then `decide` with `apply`.
@@ -83,7 +61,7 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(40);
-    let setups = setups(16);
+    let setups = encounter_setups::setups(16, |seed| seed / 4 + 1);
     println!("commands of whole 4th edition encounters, {games} games per bot kind");
     println!("| bots | commands | step | p50 | p99 | p99.9 | max |");
     println!("| --- | ---: | --- | ---: | ---: | ---: | ---: |");

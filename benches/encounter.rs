@@ -5,40 +5,13 @@
 // A benchmark that cannot set up has nothing to measure: it stops.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "common/encounter_setups.rs"]
+mod encounter_setups;
+
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use soulstone::content::{load_for_server, shipped_crews};
 use soulstone_engine::bot::{Bot, BotKind, play_to_end};
-use soulstone_engine::content::crew::CrewList;
-use soulstone_engine::encounter::{Brought, new_encounter};
-use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::state::NewGame;
 use soulstone_engine::{GameState, Seat, Submission, execute};
-
-fn setups(count: u64) -> Vec<NewGame> {
-    let catalog = load_for_server(None).expect("content");
-    let lists: Vec<(String, CrewList)> = shipped_crews()
-        .iter()
-        .filter(|(path, _)| path.contains("m4e"))
-        .map(|(path, text)| {
-            (
-                path.to_string(),
-                CrewList::parse(text).expect("a crew list"),
-            )
-        })
-        .collect();
-    (0..count)
-        .map(|seed| {
-            let bring = |i: usize| {
-                let (name, list) = &lists[i % lists.len()];
-                [Brought { name, list }]
-            };
-            let (a, b) = (bring(seed as usize), bring(seed as usize + 1));
-            let mut bytes = [0u8; 32];
-            bytes[..8].copy_from_slice(&seed.to_le_bytes());
-            new_encounter(&catalog, [&a, &b], Bytes32(bytes), None).expect("an encounter")
-        })
-        .collect()
-}
 
 fn play(setup: &NewGame, seed: u64, kind: BotKind) -> usize {
     let mut state = GameState::new(setup.clone()).expect("a game");
@@ -49,7 +22,7 @@ fn play(setup: &NewGame, seed: u64, kind: BotKind) -> usize {
 }
 
 fn encounters(c: &mut Criterion) {
-    let setups = setups(16);
+    let setups = encounter_setups::setups(16, |seed| seed + 1);
     let mut group = c.benchmark_group("engine_m4e_encounter");
     group.sample_size(20);
     group.throughput(Throughput::Elements(1));
