@@ -309,6 +309,12 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::AssumeLeadership { .. } => 20,
         PlayerCommand::KeepScheme => 50,
         PlayerCommand::AbandonScheme => 0,
+        // A bot cannot read what the engine cannot score: it claims nothing
+        // and takes its opponent's word.
+        PlayerCommand::ClaimStrategy { vp } => -i64::from(*vp),
+        PlayerCommand::ClaimScheme { .. } => -1,
+        PlayerCommand::ConfirmClaim => 10,
+        PlayerCommand::DisputeClaim => -10,
         PlayerCommand::Pass => -10,
         // Another activation before the opponent's: usually worth taking.
         PlayerCommand::ChainActivate { .. } => 15,

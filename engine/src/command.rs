@@ -292,6 +292,21 @@ pub enum PlayerCommand {
     AbandonScheme,
     /// ...or keeps it.
     KeepScheme,
+    /// End phase, a scheme the engine cannot check: reveals it by claiming
+    /// `vp` (1, or 2 with its additional VP) for the opponent to answer.
+    ClaimScheme {
+        vp: u8,
+    },
+    /// End phase step B, a strategy the engine cannot score: the VP the
+    /// crew gained this turn (0 claims nothing and asks nobody).
+    ClaimStrategy {
+        vp: u8,
+    },
+    /// The opponent's claim stands: its VP are gained.
+    ConfirmClaim,
+    /// The opponent's claim is disputed: it scores nothing now and goes to
+    /// the organisers with the result.
+    DisputeClaim,
     /// Removes a strategy marker (the crew with fewer VP, when the
     /// strategy says so).
     RemoveStrategyMarker {

@@ -506,6 +506,21 @@ pub enum Event {
     SchemeKept {
         seat: Seat,
     },
+    /// A crew claims VP for an objective the engine cannot score (a claimed
+    /// scheme is shown by the claim); unless it is 0, the opponent answers.
+    VpClaimed {
+        seat: Seat,
+        objective: crate::encounter::ClaimedObjective,
+        vp: u8,
+    },
+    /// The opponent confirmed `seat`'s claim; its VP follow as a fact.
+    ClaimConfirmed {
+        seat: Seat,
+    },
+    /// The opponent disputed `seat`'s claim: no VP now, the organisers decide.
+    ClaimDisputed {
+        seat: Seat,
+    },
     SeedRevealed {
         seed: Bytes32,
     },

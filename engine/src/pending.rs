@@ -338,6 +338,8 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         | Step::RevealScheme { seat: chooser }
         | Step::AbandonScheme { seat: chooser }
         | Step::RemoveStrategyMarker { seat: chooser }
+        | Step::ClaimStrategy { seat: chooser }
+        | Step::AnswerClaim { seat: chooser }
             if seat != chooser => {}
         Step::ChooseSchemes | Step::SelectSchemes if encounter.done[seat.index()] => {}
         Step::Declare { .. } if encounter.declared[seat.index()].is_some() => {}
@@ -459,8 +461,17 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
             }
             Some(_) => {}
         },
-        Step::RevealScheme { .. } => {
-            commands.extend([PlayerCommand::RevealScheme, PlayerCommand::KeepScheme])
+        Step::RevealScheme { .. } => commands.extend([
+            PlayerCommand::RevealScheme,
+            PlayerCommand::ClaimScheme { vp: 1 },
+            PlayerCommand::ClaimScheme { vp: 2 },
+            PlayerCommand::KeepScheme,
+        ]),
+        Step::ClaimStrategy { .. } => commands.extend(
+            (0..=crate::encounter::MAX_STRATEGY_VP).map(|vp| PlayerCommand::ClaimStrategy { vp }),
+        ),
+        Step::AnswerClaim { .. } => {
+            commands.extend([PlayerCommand::ConfirmClaim, PlayerCommand::DisputeClaim])
         }
         Step::AssumeLeadership { .. } => {
             commands.push(PlayerCommand::DeclineLeadership);
@@ -515,6 +526,18 @@ fn prompt(state: &GameState) -> String {
             Some(Step::RevealScheme { .. }) => "reveal your scheme, or keep it for now".into(),
             Some(Step::AbandonScheme { .. }) => "abandon your scheme, or keep it".into(),
             Some(Step::RemoveStrategyMarker { .. }) => "remove a strategy marker".into(),
+            Some(Step::ClaimStrategy { .. }) => {
+                "claim the VP your crew gained from the strategy this turn (0 if none): your opponent confirms or disputes".into()
+            }
+            Some(Step::AnswerClaim { .. }) => match state.encounter.as_deref().and_then(|e| e.claim.as_ref()) {
+                Some(claim) => format!(
+                    "{} claims {} VP for {}: confirm it, or dispute it for the organisers to decide",
+                    claim.seat.label(),
+                    claim.vp,
+                    claim.objective.name()
+                ),
+                None => "answer the claim".into(),
+            },
             Some(Step::EndEffects | Step::StartOfGame | Step::Over) | None => String::new(),
         },
         Some(Frame::Duel { duel }) => match duel.step {

@@ -69,9 +69,16 @@ pub struct EncounterSpec {
     pub size: u8,
     pub attacker: Seat,
     pub deployment: crate::table::measure::Deployment,
-    /// A strategy of the content's, by name.
+    /// A strategy of the content's, by name; with `claimed_strategy`, one
+    /// the content lacks, scored by its players' claims.
     pub strategy: String,
+    #[serde(default)]
+    pub claimed_strategy: bool,
+    /// Schemes of the pool the content lacks are claimed, as in an event.
     pub scheme_pool: Vec<String>,
+    /// A TO's season: its schemes and their Next Available Schemes.
+    #[serde(default)]
+    pub season: Vec<crate::encounter::objectives::SeasonScheme>,
     pub leaders: [ModelId; 2],
     /// The step it starts at (default: the attacker chooses a zone).
     #[serde(default)]
@@ -116,10 +123,24 @@ impl EncounterSpec {
         let objectives = catalog
             .objectives(Edition::Fourth)
             .ok_or_else(|| ScenarioError::Setup("the content has no strategies".into()))?;
-        let strategy = objectives
-            .strategy(&self.strategy)
-            .cloned()
-            .ok_or_else(|| ScenarioError::Setup(format!("no strategy {:?}", self.strategy)))?;
+        let strategy = match objectives.strategy(&self.strategy) {
+            Some(_) if self.claimed_strategy => {
+                return Err(ScenarioError::Setup(format!(
+                    "the content describes {:?}: it is not claimed",
+                    self.strategy
+                )));
+            }
+            Some(def) => def.clone(),
+            None if self.claimed_strategy => {
+                crate::encounter::objectives::StrategyDef::claimed(&self.strategy, None)
+            }
+            None => {
+                return Err(ScenarioError::Setup(format!(
+                    "no strategy {:?} (a strategy the content lacks needs claimed_strategy = true)",
+                    self.strategy
+                )));
+            }
+        };
         let setup = EncounterSetup {
             size: self.size,
             attacker: self.attacker,
@@ -128,7 +149,7 @@ impl EncounterSpec {
             scheme_pool: self.scheme_pool.clone(),
             schemes: crate::encounter::objectives::ObjectiveBook {
                 strategies: Vec::new(),
-                schemes: objectives.schemes.clone(),
+                schemes: objectives.with_season(&self.scheme_pool, &self.season),
             },
             offers: [
                 crate::hidden::Hidden::unknown(Seat::A),

@@ -997,7 +997,10 @@ pub fn apply(state: &mut GameState, event: &Event) {
         | Event::ChainActivationDeclined { .. }
         | Event::StrategyScored { .. }
         | Event::SchemeRevealed { .. }
-        | Event::SchemeAbandoned { .. } => apply_encounter(state, event),
+        | Event::SchemeAbandoned { .. }
+        | Event::VpClaimed { .. }
+        | Event::ClaimConfirmed { .. }
+        | Event::ClaimDisputed { .. } => apply_encounter(state, event),
         // The log says a crew kept its scheme; the next step follows as a
         // fact of its own.
         Event::SchemeKept { .. } => {}
@@ -1321,6 +1324,29 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             let i = seat.index();
             encounter.schemes[i] = None;
             encounter.select_from[i] = Some(scheme.name.clone());
+        }
+        Event::VpClaimed {
+            seat,
+            objective,
+            vp,
+        } => {
+            // A claim of nothing asks nobody.
+            encounter.claim = (*vp > 0).then(|| crate::encounter::Claim {
+                seat: *seat,
+                objective: objective.clone(),
+                vp: *vp,
+            });
+        }
+        Event::ClaimConfirmed { .. } => encounter.claim = None,
+        Event::ClaimDisputed { seat } => {
+            if let Some(claim) = encounter.claim.take() {
+                encounter.disputed.push(crate::encounter::DisputedClaim {
+                    turn: encounter.turn,
+                    seat: *seat,
+                    objective: claim.objective.name().to_string(),
+                    vp: claim.vp,
+                });
+            }
         }
         _ => {}
     }

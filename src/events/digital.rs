@@ -16,6 +16,7 @@ use crate::db::{DbConnection, WriteTransaction};
 use crate::hosted::{self, BroughtList};
 use crate::setup::SetupResult;
 use crate::setup::pool::DeploymentKind;
+use soulstone_engine::encounter::objectives::SeasonScheme;
 use soulstone_engine::encounter::{GivenScenario, deployment_for};
 use soulstone_engine::table::measure::Deployment;
 
@@ -307,7 +308,9 @@ pub fn bring_crews(
         let scenario = round
             .as_ref()
             .and_then(|round| TableSetup::of(round, &game))
-            .and_then(|table| given_scenario(&table));
+            .map(|table| given_scenario(conn, &table))
+            .transpose()?
+            .flatten();
         let start = hosted::PairingStart {
             pairing_game_id: game.id,
             accounts,
@@ -326,12 +329,16 @@ pub fn bring_crews(
 }
 
 /// The scenario a table's game plays: the round's flips (the table's own
-/// attacker when the round shares its scenario). None when nothing was
-/// flipped for the table, or the flips are not a 4th edition scenario:
-/// the game then flips its own.
-fn given_scenario(table: &TableSetup) -> Option<GivenScenario> {
+/// attacker when the round shares its scenario), with the season's schemes
+/// and their Next Available Schemes from the pool they were flipped from.
+/// None when nothing was flipped for the table, or the flips are not a 4th
+/// edition scenario: the game then flips its own.
+fn given_scenario(
+    conn: &mut DbConnection,
+    table: &TableSetup,
+) -> Result<Option<GivenScenario>, EventError> {
     let SetupResult::Malifaux(flipped) = &table.setup.result else {
-        return None;
+        return Ok(None);
     };
     let deployment = match flipped.deployment {
         Some(DeploymentKind::Standard) => Deployment::Standard,
@@ -342,7 +349,7 @@ fn given_scenario(table: &TableSetup) -> Option<GivenScenario> {
             DeploymentKind::Diagonal
             | DeploymentKind::StandardFirstEdition
             | DeploymentKind::Corners,
-        ) => return None,
+        ) => return Ok(None),
         // A flip without a pool: the suit picks the content's deployment.
         None => deployment_for(flipped.deployment_suit),
     };
@@ -350,7 +357,11 @@ fn given_scenario(table: &TableSetup) -> Option<GivenScenario> {
         .sides
         .as_ref()
         .map_or(flipped.attacker, |s| s.attacker);
-    Some(GivenScenario {
+    let season_schemes = match &table.setup.pool {
+        Some(pool_ref) => season_schemes(conn, pool_ref)?,
+        None => Vec::new(),
+    };
+    Ok(Some(GivenScenario {
         // The pairing's player A sits in the hosted game's seat A.
         attacker: match attacker {
             crate::setup::Seat::A => soulstone_engine::Seat::A,
@@ -360,7 +371,34 @@ fn given_scenario(table: &TableSetup) -> Option<GivenScenario> {
         strategy: Some(flipped.strategy.name.clone()),
         deployment,
         schemes: flipped.scheme_pool.iter().map(|s| s.name.clone()).collect(),
-    })
+        season_schemes,
+    }))
+}
+
+/// The schemes of the pool a setup was flipped from, as it was then (its
+/// current form if that revision was not kept; none if it is gone).
+fn season_schemes(
+    conn: &mut DbConnection,
+    pool_ref: &crate::setup::PoolRef,
+) -> Result<Vec<SeasonScheme>, EventError> {
+    let Some(row) = crate::db::pools::find_by_slug(conn, &pool_ref.id)? else {
+        return Ok(Vec::new());
+    };
+    let pool = match pool_ref.revision.as_deref() {
+        Some(revision) => match crate::db::pools::at_revision(conn, &row, revision)? {
+            Some(pool) => pool,
+            None => row.pool()?,
+        },
+        None => row.pool()?,
+    };
+    Ok(pool
+        .schemes()
+        .iter()
+        .map(|s| SeasonScheme {
+            name: s.name.clone(),
+            next: s.next.clone(),
+        })
+        .collect())
 }
 
 /// How someone who is not a player watches a game played in the browser.

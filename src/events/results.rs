@@ -972,13 +972,17 @@ pub enum EngineEnd<'a> {
     Resignation { note: &'a str },
     /// A player claimed their opponent had gone: the organisers confirm.
     Absence { note: &'a str },
+    /// The rules ended it, but a claim for an objective the engine cannot
+    /// score was disputed: the organisers decide.
+    DisputedClaims { note: &'a str },
 }
 
 /// Records the final VP of a game played in the browser as its pairing's
 /// result, marked as reported by the engine. A game the rules ended is
 /// confirmed at once; one stopped by a resignation or a claimed absence
-/// goes to the organisers as disputed, with the score so far and why; one
-/// whose clock ran out does either, as the event's setting says.
+/// goes to the organisers as disputed, with the score so far and why, and
+/// so does one whose players disputed a claim; one whose clock ran out
+/// does either, as the event's setting says.
 pub fn record_engine_result(
     conn: &mut DbConnection,
     game_id: i64,
@@ -1025,6 +1029,12 @@ pub fn record_engine_result(
         EngineEnd::Absence { note } => (
             GAME_DISPUTED,
             "an absence claimed in the browser",
+            note,
+            Some(note),
+        ),
+        EngineEnd::DisputedClaims { note } => (
+            GAME_DISPUTED,
+            "claims disputed in the browser",
             note,
             Some(note),
         ),

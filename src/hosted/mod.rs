@@ -1087,7 +1087,16 @@ fn store(
                 claimant.other().label()
             ),
         };
+        let disputed = disputed_claims(state);
+        let note = match (stopped, disputed.is_empty()) {
+            (None, false) => format!(
+                "The rules ended the game at {score}, but the players disputed claims the engine could not check: {}. The organisers decide them.",
+                disputed.join("; ")
+            ),
+            _ => note,
+        };
         let end = match stopped {
+            None if !disputed.is_empty() => EngineEnd::DisputedClaims { note: &note },
             None => EngineEnd::Rules,
             Some(Stop::Time) => EngineEnd::Time { note: &note },
             Some(Stop::Resignation) => EngineEnd::Resignation { note: &note },
@@ -1097,4 +1106,27 @@ fn store(
             .map_err(|e| bad(format!("its result could not be recorded: {e}")))?;
     }
     Ok(())
+}
+
+/// The claims one player disputed, in words for the organisers: "turn 2,
+/// Player B claimed 2 VP for Night Market".
+pub fn disputed_claims(state: &GameState) -> Vec<String> {
+    state
+        .encounter
+        .as_deref()
+        .map(|e| {
+            e.disputed
+                .iter()
+                .map(|d| {
+                    format!(
+                        "turn {}, {} claimed {} VP for {}",
+                        d.turn,
+                        d.seat.label(),
+                        d.vp,
+                        d.objective
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }

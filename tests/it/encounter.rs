@@ -46,8 +46,17 @@ fn play(seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
     let [a, b] = brought(seed, &lists);
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let setup =
-        new_encounter(&catalog, [&a, &b], Bytes32(bytes), None).expect("the encounter sets up");
+    // Every fourth game plays a TO's season the content lacks, scored by
+    // the players' claims.
+    let season = (seed % 4 == 3).then(claimed_season);
+    let setup = soulstone_engine::encounter::new_encounter_in(
+        &catalog,
+        [&a, &b],
+        Bytes32(bytes),
+        None,
+        season.as_ref(),
+    )
+    .expect("the encounter sets up");
     let mut state = GameState::new(setup.clone()).expect("a valid game");
     let mut log = GameLog::new(setup);
     let mut bots = [
@@ -63,6 +72,33 @@ fn play(seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
     log.facts = facts_so_far;
     assert!(state.ended, "seed {seed}: the game did not end");
     (state, log)
+}
+
+/// A round of a season whose strategy and two of whose schemes the content
+/// does not describe.
+fn claimed_season() -> soulstone_engine::encounter::GivenScenario {
+    use soulstone_engine::encounter::objectives::SeasonScheme;
+    soulstone_engine::encounter::GivenScenario {
+        attacker: Seat::B,
+        strategy_suit: soulstone_engine::fate::Suit::Masks,
+        strategy: Some("Night Market".into()),
+        deployment: soulstone_engine::table::measure::Deployment::Standard,
+        schemes: vec![
+            "Smuggle the Cargo".into(),
+            "Deep Raid".into(),
+            "Burn the Ledgers".into(),
+        ],
+        season_schemes: vec![
+            SeasonScheme {
+                name: "Smuggle the Cargo".into(),
+                next: vec!["Burn the Ledgers".into(), "Deep Raid".into()],
+            },
+            SeasonScheme {
+                name: "Burn the Ledgers".into(),
+                next: vec!["Smuggle the Cargo".into()],
+            },
+        ],
+    }
 }
 
 /// `viewer` sees the same of both states, as sent (JSON). The views are
@@ -118,6 +154,15 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
     // Another player's or a spectator's view never holds a scheme, nor
     // does the fact that selected it.
     let encounter = state.encounter.as_deref().expect("an encounter");
+    // A claim waits only while its opponent is asked to answer it.
+    assert_eq!(
+        encounter.claim.is_some(),
+        matches!(encounter.step, Step::AnswerClaim { .. }),
+        "seed {seed}: a claim and the step disagree"
+    );
+    if let (Some(claim), Step::AnswerClaim { seat }) = (&encounter.claim, encounter.step) {
+        assert_eq!(claim.seat, seat.other(), "seed {seed}");
+    }
     // Chain activations stop at two models in a row, and an additional
     // action waits in the queue only while the action before it resolves.
     assert!(
@@ -263,6 +308,48 @@ fn one_bot_encounter(seed: u64) {
         assert!(
             state.player(seat).victory_points >= encounter.strategy_vp[i] + encounter.scheme_vp[i]
         );
+    }
+    assert!(encounter.claim.is_none(), "seed {seed}: a claim left open");
+    if seed % 4 == 3 {
+        // The season's strategy: both crews claim at every end phase, and
+        // what each gained is what its opponent confirmed.
+        use soulstone_engine::Event;
+        use soulstone_engine::encounter::ClaimedObjective;
+        let strategy_claims = log
+            .facts
+            .iter()
+            .filter(|f| {
+                matches!(
+                    f,
+                    Event::VpClaimed {
+                        objective: ClaimedObjective::Strategy { .. },
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(strategy_claims, 8, "seed {seed}");
+        for seat in Seat::BOTH {
+            let confirmed: u8 = log
+                .facts
+                .windows(2)
+                .filter_map(|w| match w {
+                    [
+                        Event::ClaimConfirmed { seat: s },
+                        Event::StrategyScored { seat: t, amount },
+                    ] if *s == seat && *t == seat => Some(*amount),
+                    _ => None,
+                })
+                .sum();
+            assert_eq!(
+                confirmed,
+                encounter.strategy_vp[seat.index()],
+                "seed {seed}"
+            );
+        }
+    }
+    for d in &encounter.disputed {
+        assert!(d.vp > 0 && (1..=4).contains(&d.turn), "seed {seed}: {d:?}");
     }
     let replayed = log.replay().expect("the log replays");
     assert_eq!(Position::of(&replayed), Position::of(&state), "seed {seed}");
@@ -469,12 +556,14 @@ fn command_allowed_for_a(
     }
 }
 
-/// An event round's scenario is played where the content has it: its
-/// strategy and schemes by name, its deployment and attacker as given;
-/// a strategy or scheme the content lacks falls back to the content's
-/// strategy for the flipped suit and three of its schemes.
+/// An event round's scenario is played as the round names it: where the
+/// content has its strategy and schemes they are scored by the engine;
+/// an entry the content lacks is played by claims (never swapped for
+/// another), with the season's Next Available Schemes; only a round with
+/// no schemes gets three of the content's.
 #[test]
-fn a_given_scenario_is_played_where_the_content_has_it() {
+fn a_given_scenario_is_played_as_the_round_names_it() {
+    use soulstone_engine::encounter::objectives::{SeasonScheme, StrategyScoring};
     use soulstone_engine::encounter::{GivenScenario, new_encounter_in};
     use soulstone_engine::fate::Suit;
     use soulstone_engine::table::measure::Deployment;
@@ -487,36 +576,66 @@ fn a_given_scenario_is_played_where_the_content_has_it() {
         strategy: Some("lamp posts".into()),
         deployment: Deployment::Corner,
         schemes: vec!["Assassinate".into(), "Culling".into(), "Deep Raid".into()],
+        season_schemes: Vec::new(),
     };
     let setup = new_encounter_in(&catalog, [&a, &b], Bytes32([3; 32]), None, Some(&known))
         .expect("the encounter sets up");
     let encounter = setup.encounter.expect("an encounter");
     assert_eq!(encounter.attacker, Seat::B);
     assert_eq!(encounter.strategy.name, "Lamp Posts");
+    assert_ne!(encounter.strategy.scoring, StrategyScoring::Claimed);
     assert_eq!(encounter.deployment, Deployment::Corner);
     assert_eq!(
         encounter.scheme_pool,
         ["Assassinate", "Culling", "Deep Raid"]
     );
+    assert!(encounter.schemes.schemes.iter().all(|s| !s.is_claimed()));
 
     let unknown = GivenScenario {
-        strategy: Some("the season's Tomes strategy".into()),
+        strategy: Some("Night Market".into()),
         strategy_suit: Suit::Tomes,
         schemes: vec!["Assassinate".into(), "Not a Scheme".into()],
-        ..known
+        season_schemes: vec![
+            SeasonScheme {
+                name: "Not a Scheme".into(),
+                next: vec!["Assassinate".into(), "Also Not One".into()],
+            },
+            SeasonScheme {
+                name: "Also Not One".into(),
+                next: Vec::new(),
+            },
+        ],
+        ..known.clone()
     };
     let setup = new_encounter_in(&catalog, [&a, &b], Bytes32([3; 32]), None, Some(&unknown))
+        .expect("the encounter sets up");
+    let encounter = setup.encounter.expect("an encounter");
+    assert_eq!(encounter.strategy.name, "Night Market");
+    assert_eq!(encounter.strategy.scoring, StrategyScoring::Claimed);
+    assert!(encounter.strategy.markers.is_empty());
+    assert_eq!(encounter.scheme_pool, ["Assassinate", "Not a Scheme"]);
+    let claimed = encounter.schemes.scheme("not a scheme").expect("kept");
+    assert!(claimed.is_claimed());
+    assert_eq!(claimed.next, ["Assassinate", "Also Not One"]);
+    assert!(
+        encounter
+            .schemes
+            .scheme("Also Not One")
+            .is_some_and(|s| s.is_claimed())
+    );
+    let assassinate = encounter.schemes.scheme("Assassinate").expect("content");
+    assert!(!assassinate.is_claimed());
+
+    let none = GivenScenario {
+        schemes: Vec::new(),
+        ..known
+    };
+    let setup = new_encounter_in(&catalog, [&a, &b], Bytes32([3; 32]), None, Some(&none))
         .expect("the encounter sets up");
     let encounter = setup.encounter.expect("an encounter");
     let objectives = catalog
         .objectives(soulstone_engine::Edition::Fourth)
         .expect("objectives");
-    assert_eq!(
-        Some(encounter.strategy.name.as_str()),
-        objectives
-            .strategy_for_suit(Suit::Tomes)
-            .map(|s| s.name.as_str())
-    );
     assert_eq!(encounter.scheme_pool.len(), 3);
     assert!(
         encounter

@@ -176,6 +176,15 @@ pub enum Step {
     AbandonScheme {
         seat: Seat,
     },
+    /// End phase step B for a strategy its players score: `seat` claims
+    /// the VP its crew gained this turn (initiative first).
+    ClaimStrategy {
+        seat: Seat,
+    },
+    /// `seat` confirms or disputes the opponent's claim.
+    AnswerClaim {
+        seat: Seat,
+    },
     /// The crew with fewer VP removes a strategy marker (Collapsing Mines).
     RemoveStrategyMarker {
         seat: Seat,
@@ -191,6 +200,42 @@ pub struct HeldScheme {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<ModelId>,
+}
+
+/// What a claim is for: the strategy, or a scheme the claim reveals.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "objective", rename_all = "snake_case")]
+pub enum ClaimedObjective {
+    Strategy { name: String },
+    Scheme { scheme: HeldScheme },
+}
+
+impl ClaimedObjective {
+    pub fn name(&self) -> &str {
+        match self {
+            ClaimedObjective::Strategy { name } => name,
+            ClaimedObjective::Scheme { scheme } => &scheme.name,
+        }
+    }
+}
+
+/// VP a crew claims for an objective the engine cannot score, waiting
+/// for the opponent's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    pub seat: Seat,
+    pub objective: ClaimedObjective,
+    pub vp: u8,
+}
+
+/// A claim the opponent disputed: it scored nothing, and the organisers
+/// decide it after the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisputedClaim {
+    pub turn: u8,
+    pub seat: Seat,
+    pub objective: String,
+    pub vp: u8,
 }
 
 /// What the acting model has used of its activation.
@@ -268,6 +313,12 @@ pub struct Encounter {
     /// (a chain activation makes it two; never more than `MAX_IN_A_ROW`).
     #[serde(default)]
     pub in_a_row: u8,
+    /// A claim waiting for the opponent's answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Claim>,
+    /// Claims the opponent disputed, for the organisers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disputed: Vec<DisputedClaim>,
 }
 
 /// Step C-6: the crew may activate one of these models next, before the
@@ -311,6 +362,8 @@ impl Encounter {
             once_used: Vec::new(),
             chain_offer: None,
             in_a_row: 0,
+            claim: None,
+            disputed: Vec::new(),
         }
     }
 
@@ -496,40 +549,67 @@ pub struct GivenScenario {
     /// one the content does not have).
     pub strategy: Option<String>,
     pub deployment: Deployment,
-    /// The round's scheme pool; when empty, or when it names a scheme the
-    /// content does not have, three of the content's are drawn instead.
+    /// The round's scheme pool; when empty, three of the content's are
+    /// drawn instead. A scheme the content does not have is played by
+    /// claims (its player claims the VP, the opponent confirms).
     pub schemes: Vec<String>,
+    /// Every scheme of the season with its Next Available Schemes, so that
+    /// a scheme selected later has its list too (the content's own schemes
+    /// keep theirs).
+    pub season_schemes: Vec<objectives::SeasonScheme>,
 }
 
 impl GivenScenario {
-    /// What the game plays: the round's choices where the content has them.
+    /// What the game plays: the round's choices, scored by the content
+    /// where it has them and by the players' claims where it does not.
     fn resolve(
         &self,
         objectives: &ObjectiveBook,
         seed: &crate::fairness::Bytes32,
-    ) -> Result<(Seat, StrategyDef, Deployment, Vec<String>), SetupError> {
-        let strategy = match self
-            .strategy
-            .as_deref()
-            .and_then(|n| objectives.strategy(n))
-        {
-            Some(named) => named.clone(),
-            None => strategy_for_suit(objectives, self.strategy_suit)?,
+    ) -> Result<DecidedScenario, SetupError> {
+        let strategy = match self.strategy.as_deref().map(str::trim) {
+            Some(name) if !name.is_empty() => objectives
+                .strategy(name)
+                .cloned()
+                .unwrap_or_else(|| StrategyDef::claimed(name, Some(self.strategy_suit))),
+            _ => strategy_for_suit(objectives, self.strategy_suit)?,
         };
-        let known: Option<Vec<String>> = self
+        let named: Vec<String> = self
             .schemes
             .iter()
-            .map(|name| objectives.scheme(name).map(|s| s.name.clone()))
+            .map(|name| name.trim())
+            .filter(|name| !name.is_empty())
+            .map(|name| {
+                objectives
+                    .scheme(name)
+                    .map_or_else(|| name.to_string(), |s| s.name.clone())
+            })
             .collect();
-        let schemes = match known {
-            Some(names) if !names.is_empty() => names,
-            _ => {
-                let mut stream = setup_stream(seed, b"soulstone/encounter-schemes/v1\0\0");
-                draw_schemes(objectives, &mut stream)?
-            }
+        let scheme_pool = if named.is_empty() {
+            let mut stream = setup_stream(seed, b"soulstone/encounter-schemes/v1\0\0");
+            draw_schemes(objectives, &mut stream)?
+        } else {
+            named
         };
-        Ok((self.attacker, strategy, self.deployment, schemes))
+        let schemes = objectives.with_season(&scheme_pool, &self.season_schemes);
+        Ok(DecidedScenario {
+            attacker: self.attacker,
+            strategy,
+            deployment: self.deployment,
+            scheme_pool,
+            schemes,
+        })
     }
+}
+
+/// What step C and D settle: who attacks, the strategy, the deployment,
+/// the pool, and every scheme a crew may select.
+struct DecidedScenario {
+    attacker: Seat,
+    strategy: StrategyDef,
+    deployment: Deployment,
+    scheme_pool: Vec<String>,
+    schemes: Vec<objectives::SchemeDef>,
 }
 
 /// A stream of the setup's own, apart from the deck shuffles: the seed
@@ -647,9 +727,24 @@ pub fn new_encounter_in(
     let objectives = catalog
         .objectives(edition)
         .ok_or_else(|| SetupError("the content has no 4th edition strategies".into()))?;
-    let (attacker, strategy, deployment, scheme_pool) = match scenario {
+    let DecidedScenario {
+        attacker,
+        strategy,
+        deployment,
+        scheme_pool,
+        schemes,
+    } = match scenario {
         Some(given) => given.resolve(objectives, &seed)?,
-        None => flip_scenario(objectives, &seed)?,
+        None => {
+            let (attacker, strategy, deployment, scheme_pool) = flip_scenario(objectives, &seed)?;
+            DecidedScenario {
+                attacker,
+                strategy,
+                deployment,
+                scheme_pool,
+                schemes: objectives.schemes.clone(),
+            }
+        }
     };
     let (size, offers) = make_offers(catalog, brought)?;
     let layouts = catalog.tables(edition);
@@ -693,7 +788,7 @@ pub fn new_encounter_in(
             scheme_pool,
             schemes: ObjectiveBook {
                 strategies: Vec::new(),
-                schemes: objectives.schemes.clone(),
+                schemes,
             },
             offers,
         }),

@@ -1,7 +1,9 @@
 //! Strategies and schemes as content (`content/<edition>/strategies.toml`,
 //! `schemes.toml`), built from scoring building blocks. The engine scores
-//! what these blocks describe; an objective they cannot describe is not
-//! written here (a TO's season maps only the entries that fit).
+//! what these blocks describe. An objective they cannot describe (a TO's
+//! season entry the content lacks) is built from the `claimed` block: its
+//! player claims the VP at the scoring step and the opponent confirms or
+//! disputes, so nothing is scored silently.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -63,6 +65,11 @@ pub enum StrategyScoring {
     /// either crew: `near_center` or `on_centerline`) scores (both on a
     /// tie, if any has one).
     MostModelsIn { area: Area },
+    /// The engine cannot score it: at each end phase every crew claims the
+    /// VP it gained (initiative first) and the opponent confirms or
+    /// disputes the claim; a disputed claim scores nothing and goes to the
+    /// organisers.
+    Claimed,
 }
 
 /// What happens after a strategy scores.
@@ -108,6 +115,27 @@ fn one() -> u8 {
     1
 }
 
+impl StrategyDef {
+    /// A strategy the content does not describe, scored by its players'
+    /// claims: no markers, no rules of its own.
+    pub fn claimed(name: &str, suit: Option<Suit>) -> Self {
+        Self {
+            name: name.to_string(),
+            suit,
+            markers: Vec::new(),
+            interact: MarkerInteract::None,
+            scoring: StrategyScoring::Claimed,
+            empty_tie_scores: false,
+            vp: 1,
+            double_on_turn: None,
+            after_scoring: None,
+            text: "Not described by the content: each end phase, every crew claims the VP it \
+                   gained and the opponent confirms or disputes the claim."
+                .into(),
+        }
+    }
+}
+
 /// A secret choice a scheme asks for when selected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -136,6 +164,10 @@ pub enum SchemeCondition {
     /// At least `count` enemy non-peon models are at half their maximum
     /// health or less.
     EnemiesAtHalfHealth { count: u8 },
+    /// The engine cannot check it: revealing the scheme becomes a claim
+    /// the opponent confirms or disputes (the other conditions are still
+    /// checked).
+    Claimed,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -156,6 +188,41 @@ pub struct SchemeDef {
     pub next: Vec<String>,
     #[serde(default)]
     pub text: String,
+}
+
+impl SchemeDef {
+    /// A scheme the content does not describe (a TO's season entry),
+    /// revealed by claiming its VP, with the season's Next Available
+    /// Schemes.
+    pub fn claimed(name: &str, next: Vec<String>) -> Self {
+        Self {
+            name: name.to_string(),
+            choice: None,
+            reveal: vec![SchemeCondition::Claimed],
+            additional: vec![SchemeCondition::Claimed],
+            next,
+            text: "Not described by the content: revealing it claims 1 or 2 VP, which the \
+                   opponent confirms or disputes."
+                .into(),
+        }
+    }
+
+    /// Whether revealing it is a claim the opponent answers.
+    pub fn is_claimed(&self) -> bool {
+        self.reveal
+            .iter()
+            .chain(&self.additional)
+            .any(|c| *c == SchemeCondition::Claimed)
+    }
+}
+
+/// A scheme of a TO's season as the service knows it: its name and its
+/// Next Available Schemes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeasonScheme {
+    pub name: String,
+    #[serde(default)]
+    pub next: Vec<String>,
 }
 
 /// An edition's strategies and schemes, checked on load.
@@ -272,5 +339,24 @@ impl ObjectiveBook {
 
     pub fn strategy_for_suit(&self, suit: Suit) -> Option<&StrategyDef> {
         self.strategies.iter().find(|s| s.suit == Some(suit))
+    }
+
+    /// The schemes a game may select: the content's, then a claimed one for
+    /// every scheme of the season (`season`) or the pool (`pool`) that the
+    /// content lacks. A content scheme keeps its own Next Available list.
+    pub fn with_season(&self, pool: &[String], season: &[SeasonScheme]) -> Vec<SchemeDef> {
+        let mut schemes = self.schemes.clone();
+        let listed = season
+            .iter()
+            .map(|s| (s.name.as_str(), s.next.clone()))
+            .chain(pool.iter().map(|name| (name.as_str(), Vec::new())));
+        for (name, next) in listed {
+            let name = name.trim();
+            if name.is_empty() || schemes.iter().any(|s| s.name.eq_ignore_ascii_case(name)) {
+                continue;
+            }
+            schemes.push(SchemeDef::claimed(name, next));
+        }
+        schemes
     }
 }

@@ -127,8 +127,13 @@ pub fn strategy_scorers(state: &GameState, encounter: &Encounter) -> Vec<Seat> {
                 // The area is the table's own (near the centre, the centreline).
                 models_in(state, encounter, seat, area)
             }
+            // Its players claim what they score (procedure/encounter.rs).
+            StrategyScoring::Claimed => 0,
         }
     };
+    if encounter.setup.strategy.scoring == StrategyScoring::Claimed {
+        return Vec::new();
+    }
     let (a, b) = (count(Seat::A), count(Seat::B));
     match a.cmp(&b) {
         std::cmp::Ordering::Greater => vec![Seat::A],
@@ -181,11 +186,13 @@ pub fn holds(
                 .count()
                 >= usize::from(count)
         }
+        // The player asserts it by claiming; the opponent checks.
+        SchemeCondition::Claimed => true,
     }
 }
 
 /// The VP revealing `held` gains `seat` now (before the cap): none if it
-/// cannot be revealed.
+/// cannot be revealed. For a claimed scheme, the most its player may claim.
 pub fn reveal_value(
     state: &GameState,
     encounter: &Encounter,

@@ -4,10 +4,10 @@
 
 use super::*;
 use crate::command::Interaction;
-use crate::encounter::objectives::{AfterScoring, MarkerInteract, SchemeChoice};
+use crate::encounter::objectives::{AfterScoring, MarkerInteract, SchemeChoice, StrategyScoring};
 use crate::encounter::{
-    Declaration, Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, MAX_SCHEME_VP, MAX_STRATEGY_VP, Step,
-    TURNS, scoring,
+    ClaimedObjective, Declaration, Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, MAX_SCHEME_VP,
+    MAX_STRATEGY_VP, Step, TURNS, scoring,
 };
 use crate::event::ActionSlot;
 use crate::model::Placement;
@@ -96,6 +96,8 @@ impl Sim<'_> {
             | Step::RevealScheme { .. }
             | Step::AbandonScheme { .. }
             | Step::RemoveStrategyMarker { .. }
+            | Step::ClaimStrategy { .. }
+            | Step::AnswerClaim { .. }
             | Step::Over => Ok(false),
             Step::Declare { what } => {
                 let [Some(a), Some(b)] = &encounter.declared else {
@@ -286,6 +288,9 @@ impl Sim<'_> {
         let strategy = encounter.setup.strategy.clone();
         let turn = encounter.turn;
         let first = encounter.initiative;
+        if strategy.scoring == StrategyScoring::Claimed {
+            return self.step_to(Step::ClaimStrategy { seat: first });
+        }
         let mut scorers = scoring::strategy_scorers(self.state, encounter);
         scorers.sort_by_key(|s| *s != first);
         let doubled = strategy.double_on_turn == Some(turn);
@@ -297,6 +302,15 @@ impl Sim<'_> {
                 self.emit(Event::StrategyScored { seat, amount })?;
             }
         }
+        self.after_strategy()
+    }
+
+    /// What follows the strategy's scoring: a marker removed if the
+    /// strategy says so, then the schemes.
+    fn after_strategy(&mut self) -> Result<(), RuleError> {
+        let encounter = self.encounter()?;
+        let strategy = &encounter.setup.strategy;
+        let first = encounter.initiative;
         let any_marker = self
             .state
             .markers
@@ -313,6 +327,77 @@ impl Sim<'_> {
             return self.step_to(Step::RemoveStrategyMarker { seat });
         }
         self.next_scheme_step(None)
+    }
+
+    /// Step B's claims, initiative first: the next crew claims, or the
+    /// step is over.
+    fn after_strategy_claim(&mut self, claimant: Seat) -> Result<(), RuleError> {
+        if claimant == self.encounter()?.initiative {
+            return self.step_to(Step::ClaimStrategy {
+                seat: claimant.other(),
+            });
+        }
+        self.after_strategy()
+    }
+
+    /// `seat` claims `vp` for its strategy this turn: at most what the cap
+    /// leaves.
+    fn claim_strategy(&mut self, seat: Seat, vp: u8) -> Result<(), RuleError> {
+        let encounter = self.encounter()?;
+        let left = MAX_STRATEGY_VP.saturating_sub(encounter.strategy_vp[seat.index()]);
+        if vp > left {
+            return refuse(format!(
+                "a crew gains at most {MAX_STRATEGY_VP} VP from the strategy: claim {left} or less"
+            ));
+        }
+        let name = encounter.setup.strategy.name.clone();
+        self.emit(Event::VpClaimed {
+            seat,
+            objective: ClaimedObjective::Strategy { name },
+            vp,
+        })?;
+        if vp == 0 {
+            return self.after_strategy_claim(seat);
+        }
+        self.step_to(Step::AnswerClaim { seat: seat.other() })
+    }
+
+    /// The opponent answers the claim waiting for them; the claimed VP
+    /// follow as the usual facts (a disputed scheme is revealed for none).
+    fn answer_claim(&mut self, confirmed: bool) -> Result<(), RuleError> {
+        let Some(claim) = self.encounter()?.claim.clone() else {
+            return refuse("there is no claim to answer");
+        };
+        let claimant = claim.seat;
+        self.emit(if confirmed {
+            Event::ClaimConfirmed { seat: claimant }
+        } else {
+            Event::ClaimDisputed { seat: claimant }
+        })?;
+        let encounter = self.encounter()?;
+        let vp = if confirmed { claim.vp } else { 0 };
+        match claim.objective {
+            ClaimedObjective::Strategy { .. } => {
+                let left = MAX_STRATEGY_VP.saturating_sub(encounter.strategy_vp[claimant.index()]);
+                let amount = vp.min(left);
+                if amount > 0 {
+                    self.emit(Event::StrategyScored {
+                        seat: claimant,
+                        amount,
+                    })?;
+                }
+                self.after_strategy_claim(claimant)
+            }
+            ClaimedObjective::Scheme { scheme } => {
+                let left = MAX_SCHEME_VP.saturating_sub(encounter.scheme_vp[claimant.index()]);
+                self.emit(Event::SchemeRevealed {
+                    seat: claimant,
+                    scheme,
+                    amount: vp.min(left),
+                })?;
+                self.next_scheme_step(Some(Step::RevealScheme { seat: claimant }))
+            }
+        }
     }
 
     /// End phase steps C and D, initiative first in each: the next crew
@@ -631,6 +716,17 @@ impl Sim<'_> {
                 self.emit(Event::MarkerRemoved { id: *marker })?;
                 self.next_scheme_step(None)
             }
+            (Step::ClaimStrategy { seat: claiming }, PlayerCommand::ClaimStrategy { vp }) => {
+                Self::require_seat(seat, claiming)?;
+                self.claim_strategy(seat, *vp)
+            }
+            (
+                Step::AnswerClaim { seat: answering },
+                PlayerCommand::ConfirmClaim | PlayerCommand::DisputeClaim,
+            ) => {
+                Self::require_seat(seat, answering)?;
+                self.answer_claim(matches!(command, PlayerCommand::ConfirmClaim))
+            }
             (Step::Over, _) => Err(RuleError::GameOver),
             _ => refuse(format!(
                 "that is not a decision of this step ({})",
@@ -783,7 +879,39 @@ impl Sim<'_> {
         else {
             return refuse("you hold no scheme");
         };
+        let claimed = encounter
+            .setup
+            .schemes
+            .scheme(&held.name)
+            .is_some_and(|def| def.is_claimed());
         match command {
+            PlayerCommand::RevealScheme if revealing && claimed => {
+                return refuse(format!(
+                    "the engine cannot check {}: claim its VP instead",
+                    held.name
+                ));
+            }
+            PlayerCommand::ClaimScheme { .. } if revealing && !claimed => {
+                return refuse(format!(
+                    "the engine checks {}: reveal it instead of claiming",
+                    held.name
+                ));
+            }
+            PlayerCommand::ClaimScheme { vp } if revealing => {
+                let Some(most) = scoring::reveal_value(self.state, encounter, seat, &held) else {
+                    return refuse(format!("{} cannot be revealed now", held.name));
+                };
+                if !(1..=most).contains(vp) {
+                    return refuse(format!("claim 1 to {most} VP for {}", held.name));
+                }
+                self.emit(Event::VpClaimed {
+                    seat,
+                    objective: ClaimedObjective::Scheme { scheme: held },
+                    vp: *vp,
+                })?;
+                // The opponent answers; the reveal round goes on after.
+                return self.step_to(Step::AnswerClaim { seat: seat.other() });
+            }
             PlayerCommand::RevealScheme if revealing => {
                 let Some(value) = scoring::reveal_value(self.state, encounter, seat, &held) else {
                     return refuse(format!("{} cannot be revealed now", held.name));
@@ -1246,6 +1374,8 @@ fn step_name(step: Step) -> &'static str {
         Step::RevealScheme { .. } => "revealing schemes",
         Step::AbandonScheme { .. } => "abandoning schemes",
         Step::RemoveStrategyMarker { .. } => "removing a strategy marker",
+        Step::ClaimStrategy { .. } => "claiming the strategy's VP",
+        Step::AnswerClaim { .. } => "answering a claim",
         Step::SelectSchemes => "selecting new schemes",
         Step::Over => "the game is over",
     }
@@ -1279,6 +1409,10 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::RevealScheme
             | PlayerCommand::AbandonScheme
             | PlayerCommand::KeepScheme
+            | PlayerCommand::ClaimScheme { .. }
+            | PlayerCommand::ClaimStrategy { .. }
+            | PlayerCommand::ConfirmClaim
+            | PlayerCommand::DisputeClaim
             | PlayerCommand::RemoveStrategyMarker { .. }
     )
 }

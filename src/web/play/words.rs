@@ -89,6 +89,13 @@ fn details(
                 Some(format!("{key} {n}"))
             }
             ("marker", Value::Number(n)) => Some(format!("marker {n}")),
+            ("vp", Value::Number(n)) => Some(format!("{n} VP")),
+            // A claim's objective: the strategy's name, or the scheme it shows.
+            ("objective", Value::Object(claimed)) => claimed
+                .get("name")
+                .or_else(|| claimed.get("scheme").and_then(|s| s.get("name")))
+                .and_then(Value::as_str)
+                .map(String::from),
             ("signature", Value::Bool(true)) => Some("as a signature action".into()),
             ("with", Value::Object(inner)) => inner
                 .get("type")
@@ -130,6 +137,11 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
             model_name(state, u64::from(model.0))
         ),
         PlayerCommand::DeclineChainActivation => "Decline the chain activation".into(),
+        PlayerCommand::ClaimStrategy { vp: 0 } => "Claim no VP from the strategy".into(),
+        PlayerCommand::ClaimStrategy { vp } => format!("Claim {vp} VP from the strategy"),
+        PlayerCommand::ClaimScheme { vp } => format!("Reveal your scheme, claiming {vp} VP"),
+        PlayerCommand::ConfirmClaim => "Confirm the claim".into(),
+        PlayerCommand::DisputeClaim => "Dispute the claim (the organisers decide)".into(),
         PlayerCommand::TakeAction {
             action,
             target,
