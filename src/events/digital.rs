@@ -368,7 +368,13 @@ fn given_scenario(
             crate::setup::Seat::B => soulstone_engine::Seat::B,
         },
         strategy_suit: flipped.strategy.suit,
-        strategy: Some(flipped.strategy.name.clone()),
+        // A flip without a pool named no strategy, only its suit: the
+        // content's strategy for that suit plays.
+        strategy: table
+            .setup
+            .pool
+            .is_some()
+            .then(|| flipped.strategy.name.clone()),
         deployment,
         schemes: flipped.scheme_pool.iter().map(|s| s.name.clone()).collect(),
         season_schemes,

@@ -18,6 +18,7 @@ use soulstone::db::Db;
 
 both_backends!(
     a_digital_round_is_played_in_the_browser_and_reports_its_results,
+    a_seasons_entries_the_engine_cannot_score_are_claimed_and_a_dispute_goes_to_the_organisers,
     clocks_run_for_the_player_waited_for_and_end_the_game_at_zero,
     a_resigned_event_game_goes_to_the_organisers,
     a_practice_game_is_started_and_played_from_the_pages_and_the_api,
@@ -953,6 +954,167 @@ async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backen
         })
         .await;
     assert_eq!(history, vec!["reported by the engine".to_string()]);
+}
+
+/// A TO's season whose strategy and schemes the content does not describe:
+/// the digital round plays them as the round flipped them (never the
+/// content's instead), each end phase asks both players to claim the
+/// strategy's VP and the opponent to answer, and a game with a disputed
+/// claim goes to the organisers, disputed, with the claims in its note.
+async fn a_seasons_entries_the_engine_cannot_score_are_claimed_and_a_dispute_goes_to_the_organisers(
+    backend: Backend,
+) {
+    use soulstone_engine::encounter::Step;
+    use soulstone_engine::encounter::objectives::StrategyScoring;
+    let app = TestApp::spawn(backend).await;
+    let (owner, _) = app.user("season@example.org", "Season Keeper").await;
+    let pool = soulstone::setup::pool::Pool::parse_toml(
+        r#"
+id = "claims-season"
+name = "A season of claims"
+edition = "m4e"
+source = "typed in by a test"
+
+[[strategies]]
+suit = "rams"
+name = "Night Market"
+[[strategies]]
+suit = "masks"
+name = "Toll Road"
+[[strategies]]
+suit = "tomes"
+name = "Lantern Vigil"
+[[strategies]]
+suit = "crows"
+name = "Salvage Rights"
+
+[[schemes]]
+name = "Smuggle the Cargo"
+next = ["Burn the Ledgers", "Forge the Seal"]
+[[schemes]]
+name = "Burn the Ledgers"
+next = ["Smuggle the Cargo"]
+[[schemes]]
+name = "Forge the Seal"
+next = ["Burn the Ledgers"]
+"#,
+    )
+    .unwrap();
+    app.with_conn(move |conn| {
+        let inserted = soulstone::db::pools::insert_pool(conn, &pool, owner, now()).unwrap();
+        assert!(inserted.inserted());
+    })
+    .await;
+    let DigitalPairing {
+        event,
+        pairing,
+        hosted_id,
+        to,
+        apis,
+    } = digital_pairing_with(&app, serde_json::json!({ "pool": "claims-season" })).await;
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    let setup = &game.state.encounter.as_ref().unwrap().setup;
+    let season = [
+        "Night Market",
+        "Toll Road",
+        "Lantern Vigil",
+        "Salvage Rights",
+    ];
+    assert!(
+        season.contains(&setup.strategy.name.as_str()),
+        "{}",
+        setup.strategy.name
+    );
+    assert_eq!(setup.strategy.scoring, StrategyScoring::Claimed);
+    assert_eq!(setup.scheme_pool.len(), 3);
+    for name in &setup.scheme_pool {
+        let scheme = setup.schemes.scheme(name).expect("in the book");
+        assert!(scheme.is_claimed(), "{name}");
+    }
+    assert_eq!(
+        setup.schemes.scheme("Smuggle the Cargo").unwrap().next,
+        ["Burn the Ledgers", "Forge the Seal"]
+    );
+    let strategy = setup.strategy.name.clone();
+
+    let mut account_of = std::collections::HashMap::new();
+    for api in &apis {
+        let (_, me) = api.get("/me").await;
+        let account = me["id"].as_i64().unwrap();
+        account_of.insert(game.seat_of(account).expect("a seat"), account);
+    }
+    // Player A claims 1 VP each turn and B disputes it; B claims 1 and A
+    // confirms; neither claims a scheme. Everything else is a bot's.
+    for n in 0..40_000u64 {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished {
+            break;
+        }
+        let pending = soulstone_engine::pending(&game.state);
+        let seat = pending.decisions.first().expect("someone decides").seat;
+        let step = game.state.encounter.as_ref().map(|e| e.step);
+        let command = match step {
+            Some(Step::ClaimStrategy { .. }) => PlayerCommand::ClaimStrategy { vp: 1 },
+            Some(Step::AnswerClaim { .. }) if seat == Seat::B => PlayerCommand::DisputeClaim,
+            Some(Step::AnswerClaim { .. }) => PlayerCommand::ConfirmClaim,
+            Some(Step::RevealScheme { .. }) => PlayerCommand::KeepScheme,
+            _ => Bot::new(BotKind::Random, seat, n)
+                .decide(&game.state)
+                .expect("a legal command"),
+        };
+        let account = account_of[&seat];
+        let version = game.state.version;
+        app.with_conn(move |conn| {
+            hosted::submit(
+                conn,
+                hosted_id,
+                account,
+                version,
+                &format!("c-{n}"),
+                command,
+                now(),
+            )
+            .unwrap()
+        })
+        .await;
+    }
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    assert_eq!(game.status, HostedStatus::Finished);
+    let encounter = game.state.encounter.as_ref().unwrap();
+    assert_eq!(encounter.strategy_vp, [0, 4], "A's claims were disputed");
+    assert_eq!(encounter.disputed.len(), 4);
+
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    assert_eq!(round["tables"][0]["status"], "disputed", "{round}");
+    let (history, note) = app
+        .with_conn(move |conn| {
+            use diesel::prelude::*;
+            use soulstone::db::schema::result_changes;
+            let history = result_changes::table
+                .filter(result_changes::game_id.eq(pairing))
+                .select(result_changes::action)
+                .load::<String>(conn)
+                .unwrap();
+            let game = soulstone::db::events::find_game(conn, pairing)
+                .unwrap()
+                .unwrap();
+            (history, game.dispute_note)
+        })
+        .await;
+    assert_eq!(history, vec!["claims disputed in the browser".to_string()]);
+    let note = note.expect("a note for the organisers");
+    for turn in 1..=4 {
+        assert!(
+            note.contains(&format!("turn {turn}, Player A claimed 1 VP for {strategy}")),
+            "{note}"
+        );
+    }
 }
 
 /// Each player's clock runs while the game waits for them; a clock that
