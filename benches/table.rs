@@ -37,7 +37,7 @@ fn busy_table() -> Table {
             rng.random_range(1.0..(35.0 - h)),
         );
         let corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)];
-        table.terrain.push(Terrain {
+        std::sync::Arc::make_mut(&mut table.terrain).push(Terrain {
             id: ObjectId(100 + i),
             name: format!("terrain {i}"),
             footprint: Footprint::Polygon {

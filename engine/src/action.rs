@@ -71,19 +71,11 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
         ));
     }
 
-    // Everything else is measured on the table.
-    let (Some(_), Some(_)) = (actor.placement, target.placement) else {
+    // Range and reach first, from the two bases alone: most refused
+    // targets are out of range, and building the table is the dear part.
+    let (Some(actor_body), Some(target_body)) = (actor.body(), target.body()) else {
         return refuse("both models must be on the table".into());
     };
-    let table = state.table();
-    let board = Board::new(&table, edition);
-    let table_error = |e: super::table::TableError| RuleError::invalid(e.to_string());
-    let (from, to) = (
-        Target::Object(request.actor.object()),
-        Target::Object(target_id.object()),
-    );
-    let actor_body = board.body(from).map_err(table_error)?;
-    let target_body = board.body(to).map_err(table_error)?;
     if target_id != request.actor {
         if !measure::within_card_range(edition, &actor_body, &target_body, action.range) {
             return refuse(format!(
@@ -103,13 +95,22 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
                 actor.name()
             ));
         }
-        if !sight::line_of_sight(&board, from, to).map_err(table_error)? {
-            return refuse(format!(
-                "{} has no line of sight to {}",
-                actor.name(),
-                target.name()
-            ));
-        }
+    }
+
+    // Everything else is measured on the table.
+    let table = state.table();
+    let board = Board::new(&table, edition);
+    let table_error = |e: super::table::TableError| RuleError::invalid(e.to_string());
+    let (from, to) = (
+        Target::Object(request.actor.object()),
+        Target::Object(target_id.object()),
+    );
+    if target_id != request.actor && !sight::line_of_sight(&board, from, to).map_err(table_error)? {
+        return refuse(format!(
+            "{} has no line of sight to {}",
+            actor.name(),
+            target.name()
+        ));
     }
     let engaged = measure::engaged_with(&board, request.actor.object()).map_err(table_error)?;
     if action.kind == ActionKind::Missile && !engaged.is_empty() {

@@ -242,6 +242,12 @@ pub struct Placement {
 }
 
 impl Model {
+    /// Its base as the table rules see it, if it stands on the table: the
+    /// same body the table's piece for it gives.
+    pub fn body(&self) -> Option<crate::table::Body> {
+        crate::table::model_body(self)
+    }
+
     /// A new model at full health, in play.
     pub fn new(id: ModelId, owner: Seat, card: Arc<ModelCard>) -> Self {
         Self {

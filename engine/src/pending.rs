@@ -447,7 +447,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                 for token in state.tokens.preparable() {
                     commands.push(PlayerCommand::Prepare { token });
                 }
-                for marker in &state.markers {
+                for marker in state.markers.iter() {
                     let with = match marker.kind {
                         MarkerKind::Scheme => Interaction::RemoveSchemeMarker { marker: marker.id },
                         MarkerKind::Strategy => Interaction::StrategyMarker { marker: marker.id },

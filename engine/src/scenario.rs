@@ -521,7 +521,7 @@ impl Scenario {
             frames: Vec::new(),
             ended: false,
             terrain: Arc::new(terrain),
-            markers: Vec::new(),
+            markers: Arc::default(),
             next_marker_id: FIRST_TABLE_OBJECT_ID + (1 << 15),
             damage_queue: Vec::new(),
             action_queue: Vec::new(),

@@ -185,7 +185,8 @@ pub struct GameState {
     pub terrain: Arc<Vec<Terrain>>,
     /// Markers on the table (remains, scheme and strategy markers).
     #[serde(default)]
-    pub markers: Vec<Marker>,
+    /// Shared with the tables built from the state (copied on write).
+    pub markers: Arc<Vec<Marker>>,
     /// The id the next marker gets.
     #[serde(default = "first_marker_id")]
     pub next_marker_id: u32,
@@ -254,7 +255,7 @@ impl GameState {
             },
             ended: false,
             terrain: Arc::new(setup.terrain),
-            markers: Vec::new(),
+            markers: Arc::default(),
             next_marker_id: first_marker_id(),
             damage_queue: Vec::new(),
             action_queue: Vec::new(),
@@ -402,8 +403,8 @@ impl GameState {
                     })
                 })
                 .collect(),
-            markers: self.markers.clone(),
-            terrain: self.terrain.to_vec(),
+            markers: Arc::clone(&self.markers),
+            terrain: Arc::clone(&self.terrain),
         }
     }
 
@@ -415,7 +416,7 @@ impl GameState {
         if self.markers.len() >= MAX_MARKERS {
             return;
         }
-        self.markers.push(Marker {
+        Arc::make_mut(&mut self.markers).push(Marker {
             id: ObjectId(self.next_marker_id),
             name: def.name.clone(),
             kind: def.kind,
@@ -671,7 +672,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
         }
         Event::MarkerRemoved { id } => {
-            state.markers.retain(|m| m.id != *id);
+            Arc::make_mut(&mut state.markers).retain(|m| m.id != *id);
         }
         Event::ModifierAdded { role, amount, .. } => {
             if let Some(side) = state.side_mut(Some(*role)) {
@@ -1040,7 +1041,10 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
         }
         Event::MarkerClaimed { marker, owner } => {
-            if let Some(m) = state.markers.iter_mut().find(|m| m.id == *marker) {
+            if let Some(m) = Arc::make_mut(&mut state.markers)
+                .iter_mut()
+                .find(|m| m.id == *marker)
+            {
                 m.owner = *owner;
             }
         }

@@ -652,10 +652,12 @@ impl TokenBook {
 
     /// The tokens Prepare may give.
     pub fn preparable(&self) -> impl Iterator<Item = Token> + '_ {
+        // In the book's order, by the keys worked out when it was loaded.
         self.tokens
             .iter()
-            .filter(|def| def.prepare)
-            .filter_map(|def| Token::from_name(&def.name).ok())
+            .enumerate()
+            .filter(|(_, def)| def.prepare)
+            .filter_map(|(i, _)| self.index.iter().find(|(_, at)| *at == i).map(|(k, _)| *k))
     }
 
     /// How much `tokens` change `stat`.

@@ -1111,7 +1111,9 @@ next = ["Burn the Ledgers"]
     let note = note.expect("a note for the organisers");
     for turn in 1..=4 {
         assert!(
-            note.contains(&format!("turn {turn}, Player A claimed 1 VP for {strategy}")),
+            note.contains(&format!(
+                "turn {turn}, Player A claimed 1 VP for {strategy}"
+            )),
             "{note}"
         );
     }

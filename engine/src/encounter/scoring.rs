@@ -13,16 +13,7 @@ use crate::table::{Body, MarkerKind, TABLE_SIZE, inches};
 
 /// A model's base on the table, if it stands there.
 pub(crate) fn body(model: &Model) -> Option<Body> {
-    let spot = model.placement?;
-    Some(Body {
-        id: Some(model.id.object()),
-        center: spot.at.v2(),
-        radius: model.card.base.radius(),
-        z: inches(spot.z),
-        size: f64::from(model.card.sz),
-        seat: Some(model.owner),
-        peon: model.card.peon,
-    })
+    model.body()
 }
 
 fn completely_inside(shape: &Shape, center: V2, radius: f64) -> bool {

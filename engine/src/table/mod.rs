@@ -223,9 +223,11 @@ pub struct Table {
     #[serde(default)]
     pub pieces: Vec<Piece>,
     #[serde(default)]
-    pub markers: Vec<Marker>,
+    pub markers: std::sync::Arc<Vec<Marker>>,
+    /// Shared with the game state: the terrain is fixed for the game, and
+    /// a table is built for every rules check.
     #[serde(default)]
-    pub terrain: Vec<Terrain>,
+    pub terrain: std::sync::Arc<Vec<Terrain>>,
 }
 
 /// What a query refers to.
@@ -407,6 +409,21 @@ impl<'t> Board<'t> {
     pub fn bodies(&self) -> impl Iterator<Item = Body> + '_ {
         self.table.pieces.iter().map(piece_body)
     }
+}
+
+/// A model's base, if it stands on the table: the body its piece gives,
+/// without building a table.
+pub fn model_body(model: &crate::model::Model) -> Option<Body> {
+    let spot = model.placement?;
+    Some(Body {
+        id: Some(model.id.object()),
+        center: spot.at.v2(),
+        radius: model.card.base.radius(),
+        z: inches(spot.z),
+        size: f64::from(model.card.sz),
+        seat: Some(model.owner),
+        peon: model.card.peon,
+    })
 }
 
 pub fn piece_body(p: &Piece) -> Body {

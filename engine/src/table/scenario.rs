@@ -437,7 +437,7 @@ impl TableScenario {
             });
         }
         for m in &self.markers {
-            table.markers.push(Marker {
+            std::sync::Arc::make_mut(&mut table.markers).push(Marker {
                 id: next.next().unwrap_or(ObjectId(0)),
                 name: m.name.clone(),
                 kind: MarkerKind::Other,
@@ -449,10 +449,9 @@ impl TableScenario {
                 traits: Traits::from(m.traits.clone()),
             });
         }
+        let terrain = std::sync::Arc::make_mut(&mut table.terrain);
         for t in &self.terrain {
-            table
-                .terrain
-                .push(t.build(next.next().unwrap_or(ObjectId(0)))?);
+            terrain.push(t.build(next.next().unwrap_or(ObjectId(0)))?);
         }
         Ok(table)
     }

@@ -156,7 +156,7 @@ pub fn render(board: &Board, picture: &Picture) -> String {
             }
         }
     }
-    for marker in &board.table.markers {
+    for marker in board.table.markers.iter() {
         let c = marker.at.v2();
         let _ = writeln!(
             out,
