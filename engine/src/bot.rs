@@ -20,7 +20,7 @@ use crate::table::geometry::V2;
 use crate::table::measure::{Deployment, Layout};
 use crate::table::movement::Waypoint;
 use crate::table::{Body, MarkerKind, Point, TABLE_SIZE, inches, milli};
-use crate::{Seat, decide, pending};
+use crate::{Seat, pending};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -45,6 +45,17 @@ pub struct Bot {
     pub kind: BotKind,
     pub seat: Seat,
     rng: RandomStream,
+    /// The state and facts its last legal probe worked out: the command
+    /// it chose, already played on a copy, so a driver need not work it
+    /// out again ([`Bot::take_worked_out`]).
+    worked_out: Option<Box<WorkedOut>>,
+}
+
+struct WorkedOut {
+    version: u64,
+    command: PlayerCommand,
+    state: GameState,
+    facts: Vec<crate::Event>,
 }
 
 /// How many points or paths a bot tries before giving up on an option.
@@ -60,7 +71,21 @@ impl Bot {
             kind,
             seat,
             rng: RandomStream::from_seed_and_label(seed, label),
+            worked_out: None,
         }
+    }
+
+    /// The state and facts `command` leads to from `state`, if the bot
+    /// already worked them out while choosing it (the same as
+    /// [`crate::execute`] would give).
+    pub fn take_worked_out(
+        &mut self,
+        state: &GameState,
+        command: &PlayerCommand,
+    ) -> Option<(GameState, Vec<crate::Event>)> {
+        let done = self.worked_out.take()?;
+        (done.version == state.version && done.command == *command)
+            .then(|| (done.state, done.facts))
     }
 
     fn unit(&mut self) -> f64 {
@@ -81,6 +106,7 @@ impl Bot {
 
     /// The bot's command now, if the game waits for its seat.
     pub fn decide(&mut self, state: &GameState) -> Option<PlayerCommand> {
+        self.worked_out = None;
         if self.kind == BotKind::Random {
             // Draw options until one is legal: uniform among the legal
             // ones, without checking them all.
@@ -235,12 +261,21 @@ impl Bot {
         }
     }
 
-    fn legal(&self, state: &GameState, command: &PlayerCommand) -> bool {
-        decide(
-            state,
-            &Submission::player(self.seat, state.version, command.clone()),
-        )
-        .is_ok()
+    /// Whether `command` is legal now; the last legal one's outcome is kept.
+    fn legal(&mut self, state: &GameState, command: &PlayerCommand) -> bool {
+        let submission = Submission::player(self.seat, state.version, command.clone());
+        match crate::procedure::decide_state(state, &submission) {
+            Ok((after, facts)) => {
+                self.worked_out = Some(Box::new(WorkedOut {
+                    version: state.version,
+                    command: command.clone(),
+                    state: after,
+                    facts,
+                }));
+                true
+            }
+            Err(_) => false,
+        }
     }
 }
 
@@ -366,12 +401,20 @@ pub fn play_to_end(
         };
         first = index;
         let seat = bots[index].seat;
-        let submission = Submission::player(seat, state.version, command.clone());
-        let facts = crate::execute(state, &submission).map_err(|e| PlayError::Refused {
-            seat,
-            command: Box::new(command),
-            reason: e.to_string(),
-        })?;
+        let facts = match bots[index].take_worked_out(state, &command) {
+            Some((worked_out, facts)) => {
+                *state = worked_out;
+                facts
+            }
+            None => {
+                let submission = Submission::player(seat, state.version, command.clone());
+                crate::execute(state, &submission).map_err(|e| PlayError::Refused {
+                    seat,
+                    command: Box::new(command),
+                    reason: e.to_string(),
+                })?
+            }
+        };
         after(state, &facts);
     }
     if state.ended {

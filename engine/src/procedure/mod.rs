@@ -55,6 +55,17 @@ pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, 
     work_out(&mut scratch, submission)
 }
 
+/// [`decide`], keeping the state the facts lead to.
+pub(crate) fn decide_state(
+    state: &GameState,
+    submission: &Submission,
+) -> Result<(GameState, Vec<Event>), RuleError> {
+    check_version(state, submission)?;
+    let mut scratch = state.clone();
+    let facts = work_out(&mut scratch, submission)?;
+    Ok((scratch, facts))
+}
+
 /// See [`crate::execute`].
 pub fn execute(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
     check_version(state, submission)?;
