@@ -85,7 +85,7 @@ impl Bot {
     ) -> Option<(GameState, Vec<crate::Event>)> {
         let done = self.worked_out.take()?;
         (done.version == state.version && done.command == *command)
-            .then(|| (done.state, done.facts))
+            .then_some((done.state, done.facts))
     }
 
     fn unit(&mut self) -> f64 {
