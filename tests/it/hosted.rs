@@ -1040,11 +1040,15 @@ next = ["Burn the Ledgers"]
     let strategy = setup.strategy.name.clone();
 
     let mut account_of = std::collections::HashMap::new();
-    for api in &apis {
+    let mut page_of = std::collections::HashMap::new();
+    for (api, email) in apis.iter().zip(["ann@example.org", "bo@example.org"]) {
         let (_, me) = api.get("/me").await;
         let account = me["id"].as_i64().unwrap();
-        account_of.insert(game.seat_of(account).expect("a seat"), account);
+        let seat = game.seat_of(account).expect("a seat");
+        account_of.insert(seat, account);
+        page_of.insert(seat, app.signed_in_client(email).await);
     }
+    let mut pages_seen = false;
     // Player A claims 1 VP each turn and B disputes it; B claims 1 and A
     // confirms; neither claims a scheme. Everything else is a bot's.
     for n in 0..40_000u64 {
@@ -1057,6 +1061,26 @@ next = ["Burn the Ledgers"]
         let pending = soulstone_engine::pending(&game.state);
         let seat = pending.decisions.first().expect("someone decides").seat;
         let step = game.state.encounter.as_ref().map(|e| e.step);
+        if let (Some(Step::AnswerClaim { .. }), false) = (step, pages_seen) {
+            // The first claim as the game page shows it: the answering
+            // player gets the claim in words and both answers; the
+            // claimant only waits.
+            pages_seen = true;
+            let (status, page) = page_of[&seat]
+                .get_text(&format!("/games/{hosted_id}"))
+                .await;
+            assert_eq!(status, 200);
+            assert!(
+                page.contains(&format!("claims 1 VP for {strategy}"))
+                    && page.contains("Confirm the claim")
+                    && page.contains("Dispute the claim"),
+                "{page}"
+            );
+            let (_, theirs) = page_of[&seat.other()]
+                .get_text(&format!("/games/{hosted_id}"))
+                .await;
+            assert!(!theirs.contains("Dispute the claim"), "{theirs}");
+        }
         let command = match step {
             Some(Step::ClaimStrategy { .. }) => PlayerCommand::ClaimStrategy { vp: 1 },
             Some(Step::AnswerClaim { .. }) if seat == Seat::B => PlayerCommand::DisputeClaim,
@@ -1086,6 +1110,7 @@ next = ["Burn the Ledgers"]
         .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
         .await;
     assert_eq!(game.status, HostedStatus::Finished);
+    assert!(pages_seen, "a claim was answered");
     let encounter = game.state.encounter.as_ref().unwrap();
     assert_eq!(encounter.strategy_vp, [0, 4], "A's claims were disputed");
     assert_eq!(encounter.disputed.len(), 4);
