@@ -13,6 +13,11 @@ use crate::token::{Condition, Token};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AbilityWindow {
+    /// Encounter Setup step L, once the decks are cut: effects that happen
+    /// at the start of the game (the attacker orders them).
+    StartOfGame,
+    /// Start phase step D-3, after Assume Leadership (initiative first).
+    StartPhase,
     /// The model's activation starts (after its tokens').
     ActivationStarted,
     /// The model's activation ends (after its tokens').

@@ -553,7 +553,8 @@ fn prompt(state: &GameState) -> String {
                 ),
                 None => "answer the claim".into(),
             },
-            Some(Step::EndEffects | Step::StartOfGame | Step::Over) | None => String::new(),
+            Some(Step::EndEffects | Step::StartOfGame | Step::StartEffects { .. } | Step::Over)
+            | None => String::new(),
         },
         Some(Frame::Duel { duel }) => match duel.step {
             DuelStep::Relent { .. } => "relent to this friendly duel, or resist".into(),

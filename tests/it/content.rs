@@ -416,8 +416,13 @@ fn crew_scenarios() -> Vec<(String, soulstone_engine::scenario::Scenario)> {
     std::fs::read_dir(folder)
         .unwrap()
         .map(|entry| {
-            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-            let scenario = soulstone_engine::scenario::Scenario::from_toml(&text).unwrap();
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let scenario = if path.extension().is_some_and(|e| e == "json") {
+                soulstone_engine::scenario::Scenario::from_json(&text).unwrap()
+            } else {
+                soulstone_engine::scenario::Scenario::from_toml(&text).unwrap()
+            };
             (text, scenario)
         })
         .collect()

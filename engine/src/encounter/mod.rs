@@ -153,6 +153,11 @@ pub enum Step {
     /// Step L: the fresh shuffle, which both players cut, then the start
     /// of game.
     StartOfGame,
+    /// Effects of the start of the game (`game`) or of the start phase
+    /// resolve; the step is taken only when some ability fires then.
+    StartEffects {
+        game: bool,
+    },
     /// Turn 2 on: the player who did not activate last gives initiative.
     GiveInitiative {
         chooser: Seat,

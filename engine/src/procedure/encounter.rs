@@ -138,7 +138,19 @@ impl Sim<'_> {
                 Ok(true)
             }
             Step::StartOfGame => {
+                // Effects at the start of the game, in the attacker's order.
+                if !self.start_effects(AbilityWindow::StartOfGame, attacker)? {
+                    self.start_turn(1, Some(attacker), None)?;
+                }
+                Ok(true)
+            }
+            // The effects have resolved (the stack is empty again).
+            Step::StartEffects { game: true } => {
                 self.start_turn(1, Some(attacker), None)?;
+                Ok(true)
+            }
+            Step::StartEffects { game: false } => {
+                self.step_to(Step::Activations)?;
                 Ok(true)
             }
             Step::StartDiscard => {
@@ -252,7 +264,37 @@ impl Sim<'_> {
                 return self.step_to(Step::AssumeLeadership { seat: *seat });
             }
         }
+        // D-3: effects of the start phase, initiative first.
+        if self.start_effects(AbilityWindow::StartPhase, first)? {
+            return Ok(());
+        }
         self.step_to(Step::Activations)
+    }
+
+    /// Fires every model's abilities of `window` (`first`'s crew first, as
+    /// the rules order simultaneous effects) in a step of their own;
+    /// false, with no fact, when none fires.
+    fn start_effects(&mut self, window: AbilityWindow, first: Seat) -> Result<bool, RuleError> {
+        let mut order: Vec<(bool, ModelId)> = self
+            .state
+            .models
+            .iter()
+            .filter(|m| m.in_play() && m.placement.is_some())
+            .map(|m| (m.owner != first, m.id))
+            .collect();
+        order.sort();
+        let fired: Vec<_> = order
+            .into_iter()
+            .flat_map(|(_, model)| self.fired(model, window, Situation::default(), None))
+            .collect();
+        if fired.is_empty() {
+            return Ok(false);
+        }
+        self.step_to(Step::StartEffects {
+            game: window == AbilityWindow::StartOfGame,
+        })?;
+        self.resolve_batch(fired, first, None)?;
+        Ok(true)
     }
 
     /// The henchmen of `seat` that may assume leadership now.
@@ -1362,6 +1404,8 @@ fn step_name(step: Step) -> &'static str {
         Step::ChooseZone => "the attacker chooses a deployment zone",
         Step::Declare { .. } => "choosing crews",
         Step::StartOfGame => "the start of the game",
+        Step::StartEffects { game: true } => "effects at the start of the game",
+        Step::StartEffects { game: false } => "effects of the start phase",
         Step::SplitCrew => "the defender divides their crew",
         Step::ChooseGroup => "the attacker picks the group that deploys first",
         Step::Deploy { .. } => "deployment",
