@@ -1844,7 +1844,8 @@ async fn the_board_shows_zones_health_and_the_acting_models_reach(backend: Backe
             .acting_model()
             .and_then(|m| game.state.model(m))
             .filter(|m| m.placement.is_some())
-            .map(|m| (m.id, m.card.name.clone(), m.card.speed));
+            // The ring shows the Sp a Walk moves, tokens included (Hastened).
+            .map(|m| (m.id, m.card.name.clone(), game.state.tokens.speed_of(m)));
         if (activating && !saw_activation_choices) || (acting.is_some() && !saw_acting_model) {
             let (status, page) = browser.get_text(&format!("/games/{id}")).await;
             assert_eq!(status, 200);
