@@ -280,7 +280,7 @@ impl Bot {
 }
 
 fn body_of(state: &GameState, model: ModelId) -> Option<Body> {
-    crate::encounter::scoring::body(state.model(model)?)
+    state.model(model)?.body()
 }
 
 /// Where a greedy model heads: the nearest strategy marker not yet its

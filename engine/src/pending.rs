@@ -497,18 +497,6 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
     }
 }
 
-/// Whether `seat`'s scheme is one its player claims (only its owner's
-/// decision asks, so only they learn it from the prompt).
-fn holds_claimed_scheme(state: &GameState, seat: Seat) -> bool {
-    state.encounter.as_deref().is_some_and(|e| {
-        e.schemes[seat.index()]
-            .as_ref()
-            .and_then(|held| held.value.as_ref())
-            .and_then(|held| e.setup.schemes.scheme(&held.name))
-            .is_some_and(|def| def.is_claimed())
-    })
-}
-
 fn prompt(state: &GameState) -> String {
     match state.frame() {
         None | Some(Frame::Action { .. } | Frame::Activation { .. })
@@ -535,7 +523,13 @@ fn prompt(state: &GameState) -> String {
                 "take an action with the acting model, or end its activation".into()
             }
             Some(Step::Activations) => "activate a model, or pass".into(),
-            Some(Step::RevealScheme { seat }) if holds_claimed_scheme(state, seat) => {
+            // Only its owner's decision asks, so only they learn it here.
+            Some(Step::RevealScheme { seat })
+                if state
+                    .encounter
+                    .as_deref()
+                    .is_some_and(|e| e.holds_claimed_scheme(seat)) =>
+            {
                 "claim your scheme's VP (the engine cannot check it: your opponent confirms or disputes), or keep it for now".into()
             }
             Some(Step::RevealScheme { .. }) => "reveal your scheme, or keep it for now".into(),

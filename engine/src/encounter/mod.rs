@@ -372,6 +372,16 @@ impl Encounter {
         }
     }
 
+    /// Whether the scheme `seat` holds is one its player claims (the
+    /// engine cannot check it). Only the owner's view holds the scheme.
+    pub fn holds_claimed_scheme(&self, seat: Seat) -> bool {
+        self.schemes[seat.index()]
+            .as_ref()
+            .and_then(|held| held.value.as_ref())
+            .and_then(|held| self.setup.schemes.scheme(&held.name))
+            .is_some_and(|def| def.is_claimed())
+    }
+
     /// The zone `seat` deploys in, once the attacker has chosen.
     pub fn zone_of(&self, seat: Seat) -> Option<Zone> {
         let attacker = self.attacker_zone?;
@@ -490,10 +500,10 @@ pub fn deployment_for(suit: crate::fate::Suit) -> Deployment {
 /// whose suit picks the strategy while the defender's picks the
 /// deployment; then three schemes are drawn for the pool. The flips come
 /// from the game's own seeded stream, so the log's seed reproduces them.
-pub fn flip_scenario(
+fn flip_scenario(
     objectives: &ObjectiveBook,
     seed: &crate::fairness::Bytes32,
-) -> Result<(Seat, StrategyDef, Deployment, Vec<String>), SetupError> {
+) -> Result<DecidedScenario, SetupError> {
     use crate::fate::Card;
     let mut stream = setup_stream(seed, b"soulstone/encounter-setup/v1\0\0\0\0");
     let cards: Vec<Card> = Card::all().collect();
@@ -513,9 +523,13 @@ pub fn flip_scenario(
             };
         }
     };
-    let strategy = strategy_for_suit(objectives, attack_suit)?;
-    let names = draw_schemes(objectives, &mut stream)?;
-    Ok((attacker, strategy, deployment_for(defend_suit), names))
+    Ok(DecidedScenario {
+        attacker,
+        strategy: strategy_for_suit(objectives, attack_suit)?,
+        deployment: deployment_for(defend_suit),
+        scheme_pool: draw_schemes(objectives, &mut stream)?,
+        schemes: objectives.schemes.clone(),
+    })
 }
 
 fn strategy_for_suit(
@@ -740,16 +754,7 @@ pub fn new_encounter_in(
         schemes,
     } = match scenario {
         Some(given) => given.resolve(objectives, &seed)?,
-        None => {
-            let (attacker, strategy, deployment, scheme_pool) = flip_scenario(objectives, &seed)?;
-            DecidedScenario {
-                attacker,
-                strategy,
-                deployment,
-                scheme_pool,
-                schemes: objectives.schemes.clone(),
-            }
-        }
+        None => flip_scenario(objectives, &seed)?,
     };
     let (size, offers) = make_offers(catalog, brought)?;
     let layouts = catalog.tables(edition);

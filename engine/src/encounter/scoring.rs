@@ -11,11 +11,6 @@ use crate::table::geometry::{Shape, V2, distance_to_segment};
 use crate::table::measure::Layout;
 use crate::table::{Body, MarkerKind, TABLE_SIZE, inches};
 
-/// A model's base on the table, if it stands there.
-pub(crate) fn body(model: &Model) -> Option<Body> {
-    model.body()
-}
-
 fn completely_inside(shape: &Shape, center: V2, radius: f64) -> bool {
     shape.signed_distance(center) <= -radius + 1e-9
 }
@@ -55,7 +50,7 @@ fn crew_models(state: &GameState, seat: Seat) -> impl Iterator<Item = (&Model, B
         .models
         .iter()
         .filter(move |m| m.owner == seat && m.in_play() && !m.card.peon)
-        .filter_map(|m| Some((m, body(m)?)))
+        .filter_map(|m| Some((m, m.body()?)))
 }
 
 /// The models that count for their own crew's strategy and schemes: its
@@ -118,13 +113,11 @@ pub fn strategy_scorers(state: &GameState, encounter: &Encounter) -> Vec<Seat> {
                 // The area is the table's own (near the centre, the centreline).
                 models_in(state, encounter, seat, area)
             }
-            // Its players claim what they score (procedure/encounter.rs).
+            // Never asked: its players claim what they score
+            // (procedure/encounter.rs).
             StrategyScoring::Claimed => 0,
         }
     };
-    if encounter.setup.strategy.scoring == StrategyScoring::Claimed {
-        return Vec::new();
-    }
     let (a, b) = (count(Seat::A), count(Seat::B));
     match a.cmp(&b) {
         std::cmp::Ordering::Greater => vec![Seat::A],

@@ -921,11 +921,7 @@ impl Sim<'_> {
         else {
             return refuse("you hold no scheme");
         };
-        let claimed = encounter
-            .setup
-            .schemes
-            .scheme(&held.name)
-            .is_some_and(|def| def.is_claimed());
+        let claimed = encounter.holds_claimed_scheme(seat);
         match command {
             PlayerCommand::RevealScheme if revealing && claimed => {
                 return refuse(format!(
