@@ -1075,7 +1075,12 @@ fn store(
         let turn = state.encounter.as_deref().map_or(0, |e| e.turn);
         let vp = final_vp(state);
         let score = format!("{}–{}", vp[0].0 + vp[0].1, vp[1].0 + vp[1].1);
+        let disputed = disputed_claims(state);
         let note = match stopped {
+            None if !disputed.is_empty() => format!(
+                "The rules ended the game at {score}, but the players disputed claims the engine could not check: {}. The organisers decide them.",
+                disputed.join("; ")
+            ),
             None => String::new(),
             Some(Stop::Time) => format!("A player's clock ran out in turn {turn}, at {score}."),
             Some(Stop::Resignation) => format!(
@@ -1086,14 +1091,6 @@ fn store(
                 claimant.label(),
                 claimant.other().label()
             ),
-        };
-        let disputed = disputed_claims(state);
-        let note = match (stopped, disputed.is_empty()) {
-            (None, false) => format!(
-                "The rules ended the game at {score}, but the players disputed claims the engine could not check: {}. The organisers decide them.",
-                disputed.join("; ")
-            ),
-            _ => note,
         };
         let end = match stopped {
             None if !disputed.is_empty() => EngineEnd::DisputedClaims { note: &note },
@@ -1110,7 +1107,7 @@ fn store(
 
 /// The claims one player disputed, in words for the organisers: "turn 2,
 /// Player B claimed 2 VP for Night Market".
-pub fn disputed_claims(state: &GameState) -> Vec<String> {
+fn disputed_claims(state: &GameState) -> Vec<String> {
     state
         .encounter
         .as_deref()
