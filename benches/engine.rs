@@ -117,6 +117,7 @@ fn opposed_duel() -> FlowCommand {
             own_tactical: false,
             cannot_cheat: false,
             cover: false,
+            controller: None,
         }),
     }
 }

@@ -218,6 +218,9 @@ pub enum AfterAbilities {
         model: crate::model::ModelId,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         credit: Option<crate::model::ModelId>,
+        /// The crew credited when no model is (an enemy-controlled model).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        crew: Option<crate::Seat>,
     },
 }
 

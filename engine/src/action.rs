@@ -27,6 +27,21 @@ pub struct ActionRequest<'a> {
     pub actor: ModelId,
     pub action: &'a str,
     pub target: Option<ModelId>,
+    /// The crew controlling the actor, when not its own (control). An
+    /// enemy-controlled model may attack models friendly to it.
+    pub controller: Option<Seat>,
+}
+
+impl<'a> ActionRequest<'a> {
+    /// A model's own action, decided by its own crew.
+    pub fn own(actor: ModelId, action: &'a str, target: Option<ModelId>) -> Self {
+        ActionRequest {
+            actor,
+            action,
+            target,
+            controller: None,
+        }
+    }
 }
 
 /// The duel `request` calls for, or why the rules refuse it.
@@ -50,12 +65,17 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
         })?;
     let attack = action.resist.is_some();
     let edition = state.edition;
+    // Chains of control end at a crew: the action is enemy-controlled when
+    // that crew is not the actor's own.
+    let enemy_controlled = request.controller.is_some_and(|crew| crew != actor.owner);
 
     let Some(target_id) = request.target else {
         if attack {
             return refuse(format!("{} needs a target", action.name));
         }
-        return Ok(spec(action, request.actor, None, actor.owner, actor.owner));
+        let mut duel = spec(action, request.actor, None, actor.owner, actor.owner);
+        duel.controller = request.controller;
+        return Ok(duel);
     };
     let target = state
         .model(target_id)
@@ -64,7 +84,7 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
     if attack && target_id == request.actor {
         return refuse(format!("{} cannot attack itself", actor.name()));
     }
-    if attack && edition == Edition::Fourth && target.owner == actor.owner {
+    if attack && edition == Edition::Fourth && target.owner == actor.owner && !enemy_controlled {
         return refuse(format!(
             "{} is friendly: attack actions target enemy models",
             target.name()
@@ -127,6 +147,9 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
         actor.owner,
         target.owner,
     );
+    duel.controller = request.controller;
+    // An enemy-controlled action is not a friendly one: no relenting to it.
+    duel.friendly &= !enemy_controlled;
     if attack {
         sight::attack_situation(&board, request.actor.object(), target_id.object())
             .map_err(table_error)?
@@ -175,5 +198,6 @@ fn spec(
         own_tactical: action.resist.is_none(),
         cannot_cheat: false,
         cover: false,
+        controller: None,
     }
 }

@@ -283,6 +283,18 @@ pub enum PlayerCommand {
     Slam {
         marker: ObjectId,
     },
+    /// Names the action a model under this crew's control declares (the
+    /// first generated action still unnamed), from that model's card.
+    NameGeneratedAction {
+        action: String,
+    },
+    /// Declares the first queued additional action against `target` (none
+    /// for an action without one): an action under control, or one taken
+    /// again at "a different model".
+    DeclareGeneratedAction {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<ModelId>,
+    },
     /// The acting model's player ends its activation (the game flow's
     /// `end_activation` is another command, for games without an encounter).
     FinishActivation,

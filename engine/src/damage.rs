@@ -28,6 +28,9 @@ pub struct DamageInstance {
     pub source: String,
     /// The model credited if this kills the target.
     pub credit: Option<ModelId>,
+    /// The crew credited instead, when an enemy-controlled model dealt it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_crew: Option<Seat>,
     /// Who makes a damage flip (3rd edition).
     pub attacker: Option<Seat>,
     pub amount: DamageAmount,
@@ -64,6 +67,7 @@ impl DamageInstance {
             target,
             source,
             credit: None,
+            credit_crew: None,
             attacker: None,
             amount: DamageAmount::Fixed { amount },
             modifiers: 0,

@@ -106,8 +106,26 @@ pub enum TriggerEffect {
     /// After succeeding: the acting model takes this action again against
     /// the same target, as an additional action (Onslaught).
     TakeActionAgain,
+    /// After succeeding: the acting model takes this action again against
+    /// a model its controller chooses, not the one it just targeted.
+    TakeActionAgainAtDifferentModel,
+    /// After succeeding: the target declares an action the acting crew
+    /// chooses, under its control.
+    TargetTakesAction,
     /// Nothing the engine adjudicates (the effect is resolved outside the duel).
     Other,
+}
+
+impl TriggerEffect {
+    /// Whether it queues an additional action.
+    pub fn generates_action(&self) -> bool {
+        matches!(
+            self,
+            TriggerEffect::TakeActionAgain
+                | TriggerEffect::TakeActionAgainAtDifferentModel
+                | TriggerEffect::TargetTakesAction
+        )
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -192,6 +210,10 @@ pub struct DuelSpec {
     /// The target has cover against this attack.
     #[serde(default)]
     pub cover: bool,
+    /// The crew making the initiator's decisions (flips, cheating, costs)
+    /// when it is not the model's own: an action under control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<crate::Seat>,
 }
 
 fn default_raise_value() -> u8 {

@@ -269,6 +269,9 @@ pub enum Event {
         /// What it uses of an encounter activation's action limit.
         #[serde(default, skip_serializing_if = "ActionSlot::is_normal")]
         slot: ActionSlot,
+        /// The crew making its decisions, when not the model's own (control).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        controller: Option<Seat>,
     },
     /// A model was pushed to a new place.
     ModelPushed {
@@ -296,7 +299,22 @@ pub enum Event {
     /// out of range or sight, or a "once per" forbids it) and is dropped.
     QueuedActionDropped {
         model: ModelId,
+        /// None: it was dropped before its controller named it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        action: Option<String>,
+        reason: String,
+    },
+    /// The controller named the action a model under control declares
+    /// (the first of its queued actions still unnamed).
+    GeneratedActionNamed {
+        model: ModelId,
         action: String,
+    },
+    /// An effect would have a model take an action under another crew's
+    /// control, and the rules forbid it (a master or a leader): ignored,
+    /// the rest of the effect still happens.
+    ControlRefused {
+        model: ModelId,
         reason: String,
     },
     /// Both players contributed; the decks are shuffled and play can begin.
@@ -312,6 +330,10 @@ pub enum Event {
     ModelKilled {
         model: ModelId,
         credit: Option<ModelId>,
+        /// The crew credited when no model is: it controlled the action
+        /// that killed (an enemy-controlled model earns no credit itself).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        crew: Option<Seat>,
     },
     RemainsDropped {
         model: ModelId,

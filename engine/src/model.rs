@@ -195,6 +195,10 @@ pub enum OncePer {
 pub enum ActionEffect {
     /// The target is pushed this many inches directly away from the actor.
     PushTargetAway { inches: u8 },
+    /// The target declares an action that this model's controller chooses
+    /// from the target's card, as an additional action under that crew's
+    /// control (Obey). A master or a leader cannot be controlled.
+    TargetTakesAction,
 }
 
 /// Where a model is in the game.

@@ -498,6 +498,11 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
 }
 
 fn prompt(state: &GameState) -> String {
+    if matches!(state.frame(), None | Some(Frame::Activation { .. }))
+        && let Some(words) = queue_prompt(state)
+    {
+        return words;
+    }
     match state.frame() {
         None | Some(Frame::Action { .. } | Frame::Activation { .. })
             if !state.damage_queue.is_empty() =>
@@ -583,6 +588,56 @@ fn prompt(state: &GameState) -> String {
     }
 }
 
+/// The queue's decision: name the first unnamed action from its model's
+/// card, or else pick the first action's target (any model, or none).
+fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
+    if let Some(unnamed) = state.unnamed_queued() {
+        if let Some(m) = state.model(unnamed.model) {
+            commands.extend(
+                m.card
+                    .actions
+                    .iter()
+                    .map(|a| PlayerCommand::NameGeneratedAction {
+                        action: a.name.clone(),
+                    }),
+            );
+        }
+        return;
+    }
+    commands.extend(
+        state
+            .models
+            .iter()
+            .filter(|m| m.in_play() && m.placement.is_some())
+            .map(|m| PlayerCommand::DeclareGeneratedAction { target: Some(m.id) }),
+    );
+    commands.push(PlayerCommand::DeclareGeneratedAction { target: None });
+}
+
+/// What the queue waits for, in words.
+fn queue_prompt(state: &GameState) -> Option<String> {
+    if !state.damage_queue.is_empty() {
+        return None;
+    }
+    let name = |id| state.model(id).map_or("the model", |m| m.name());
+    if let Some(unnamed) = state.unnamed_queued() {
+        return Some(format!(
+            "choose the action {} declares under your control",
+            name(unnamed.model)
+        ));
+    }
+    let next = state.action_queue.first()?;
+    Some(format!(
+        "choose the target of {}'s {}{}",
+        name(next.model),
+        next.action.as_deref().unwrap_or("action"),
+        match next.different_from {
+            Some(previous) => format!(" (a different model than {})", name(previous)),
+            None => String::new(),
+        }
+    ))
+}
+
 /// Every player command that could be legal now (decide filters them).
 fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
     let player = state.player(seat);
@@ -652,6 +707,11 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
         // Nothing in progress (or an activation or action between its
         // procedures): the order of damage dealt at once, and the
         // encounter's decisions.
+        None | Some(Frame::Activation { .. })
+            if state.damage_queue.is_empty() && !state.action_queue.is_empty() =>
+        {
+            queue_candidates(state, &mut commands);
+        }
         None | Some(Frame::Action { .. } | Frame::Activation { .. }) => {
             if state.damage_queue.is_empty() && !matches!(state.frame(), Some(Frame::Action { .. }))
             {

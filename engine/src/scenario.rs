@@ -211,6 +211,11 @@ pub struct ModelSpec {
     pub infuses_on_death: bool,
     #[serde(default)]
     pub peon: bool,
+    /// A master (it may not be controlled; a third action at 50 soulstones).
+    #[serde(default)]
+    pub master: bool,
+    #[serde(default)]
+    pub henchman: bool,
     #[serde(default)]
     pub reductions: Vec<Reduction>,
     #[serde(default)]
@@ -279,9 +284,9 @@ impl ModelSpec {
                     soulstone_user: self.soulstone_user,
                     infuses_on_death: self.infuses_on_death,
                     peon: self.peon,
-                    master: false,
+                    master: self.master,
                     totem: false,
-                    henchman: false,
+                    henchman: self.henchman,
                     cost: 0,
                     speed: 5,
                     reductions: self.reductions.clone(),

@@ -146,14 +146,43 @@ pub struct ActionInProgress {
     /// not generate another (one a Charge generated may).
     #[serde(default)]
     pub slot: ActionSlot,
+    /// The crew making its decisions when it is not the model's own: an
+    /// action under control, or one an action under control generated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<Seat>,
 }
 
 /// An additional action waiting for the action that generated it to end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QueuedAction {
     pub model: ModelId,
-    pub action: String,
+    /// None until its controller names it: an action generated under
+    /// control is chosen from the model's card as soon as the action that
+    /// generated it has resolved, before any queued action is declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// The model it must target; none: chosen when it is declared.
     pub target: Option<ModelId>,
+    /// "A different model": the target chosen may not be this one, the
+    /// one the effect most recently affected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub different_from: Option<ModelId>,
+    /// Who makes its decisions, when not the model's own crew (control).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<Seat>,
+}
+
+impl QueuedAction {
+    /// The crew that decides for it: its controller, or the model's owner.
+    pub fn decided_by(&self, state: &GameState) -> Option<Seat> {
+        self.controller
+            .or_else(|| state.model(self.model).map(|m| m.owner))
+    }
+
+    /// Whether it waits for its controller before it can be declared.
+    pub fn needs_choice(&self) -> bool {
+        self.action.is_none() || self.target.is_none()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -231,6 +260,14 @@ fn first_marker_id() -> u32 {
 }
 
 impl GameState {
+    /// The first queued action still to be named whose model is in play:
+    /// its controller names it before any queued action is declared.
+    pub fn unnamed_queued(&self) -> Option<&QueuedAction> {
+        self.action_queue
+            .iter()
+            .find(|q| q.action.is_none() && self.model(q.model).is_some_and(|m| m.in_play()))
+    }
+
     /// A new game: full decks (shuffled once both players contribute).
     pub fn new(setup: NewGame) -> Result<Self, super::RuleError> {
         let mut players = [PlayerState::default(), PlayerState::default()];
@@ -896,9 +933,13 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 m.health = *to;
             }
         }
-        Event::ModelKilled { model, credit } => {
+        Event::ModelKilled {
+            model,
+            credit,
+            crew,
+        } => {
             let victim = state.model(*model).map(|m| m.owner);
-            let killer = credit.and_then(|c| state.model(c)).map(|m| m.owner);
+            let killer = crew.or_else(|| credit.and_then(|c| state.model(c)).map(|m| m.owner));
             if let (Some(victim), Some(killer), Some(encounter)) =
                 (victim, killer, state.encounter.as_mut().map(Arc::make_mut))
                 && victim != killer
@@ -1105,6 +1146,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             action,
             target,
             slot,
+            controller,
         } => {
             state.frames.push(Frame::Action {
                 action: Box::new(ActionInProgress {
@@ -1112,6 +1154,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     name: action.clone(),
                     target: *target,
                     slot: *slot,
+                    controller: *controller,
                 }),
             });
             // An additional action is declared from the front of the queue.
@@ -1145,10 +1188,24 @@ pub fn apply(state: &mut GameState, event: &Event) {
             state.pop_frame(|f| matches!(f, Frame::Action { .. }));
         }
         Event::ActionQueued { queued } => state.action_queue.push(queued.clone()),
-        Event::AdditionalActionIgnored { .. } => {}
-        Event::QueuedActionDropped { .. } => {
-            if !state.action_queue.is_empty() {
-                state.action_queue.remove(0);
+        Event::AdditionalActionIgnored { .. } | Event::ControlRefused { .. } => {}
+        Event::GeneratedActionNamed { model, action } => {
+            if let Some(queued) = state
+                .action_queue
+                .iter_mut()
+                .find(|q| q.model == *model && q.action.is_none())
+            {
+                queued.action = Some(action.clone());
+            }
+        }
+        // The queue's first entry, or the first still unnamed.
+        Event::QueuedActionDropped { model, action, .. } => {
+            if let Some(index) = state
+                .action_queue
+                .iter()
+                .position(|q| q.model == *model && q.action == *action)
+            {
+                state.action_queue.remove(index);
             }
         }
         Event::ContributionsComplete => {

@@ -174,10 +174,28 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
         .frames
         .iter()
         .any(|f| matches!(f, soulstone_engine::state::Frame::Action { .. }));
+    // Between actions the queue waits only for its controller to name an
+    // action or pick a target, and then for nobody else.
+    let decider = state
+        .unnamed_queued()
+        .or(state
+            .action_queue
+            .first()
+            .filter(|next| next.needs_choice()))
+        .and_then(|next| next.decided_by(state));
     assert!(
-        acting || state.action_queue.is_empty(),
+        acting || state.action_queue.is_empty() || decider.is_some(),
         "seed {seed}: an additional action left in the queue"
     );
+    if let (false, Some(decider)) = (acting, decider)
+        && state.damage_queue.is_empty()
+    {
+        assert_eq!(
+            soulstone_engine::pending(state).seats(),
+            vec![decider],
+            "seed {seed}: only the controller decides for the queue"
+        );
+    }
     for held in encounter.schemes.iter().flatten() {
         for viewer in [Viewer::Player(held.owner.other()), Viewer::Spectator] {
             let shown = view(state, viewer)

@@ -293,6 +293,7 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
             own_tactical: false,
             cannot_cheat: rng.random_bool(0.05),
             cover: rng.random_bool(0.2),
+            controller: None,
         }),
     }
 }

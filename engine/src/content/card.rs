@@ -83,6 +83,12 @@ pub enum TriggerDoes {
     /// The model takes this action again against the same target once the
     /// action has resolved: an additional action, outside its limit.
     TakeActionAgain,
+    /// The model takes this action again against a model its controller
+    /// picks, any but the one it just targeted ("a different model").
+    TakeActionAgainAtDifferentModel,
+    /// The target declares an action of its card, chosen by the acting
+    /// crew and under its control (a master or a leader cannot be).
+    TargetTakesAction,
     /// Described in its text; the engine does not resolve it yet.
     Described,
 }
@@ -470,6 +476,10 @@ impl StatCard {
                                 TriggerEffect::TargetGainsToken { token }
                             }
                             TriggerDoes::TakeActionAgain => TriggerEffect::TakeActionAgain,
+                            TriggerDoes::TakeActionAgainAtDifferentModel => {
+                                TriggerEffect::TakeActionAgainAtDifferentModel
+                            }
+                            TriggerDoes::TargetTakesAction => TriggerEffect::TargetTakesAction,
                             TriggerDoes::Described => TriggerEffect::Other,
                         },
                     })

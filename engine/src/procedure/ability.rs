@@ -189,9 +189,11 @@ impl Sim<'_> {
     fn after_abilities(&mut self, then: Option<AfterAbilities>) -> Result<(), RuleError> {
         match then {
             None => Ok(()),
-            Some(AfterAbilities::FinishKilling { model, credit }) => {
-                self.finish_killing(model, credit)
-            }
+            Some(AfterAbilities::FinishKilling {
+                model,
+                credit,
+                crew,
+            }) => self.finish_killing(model, credit, crew),
             Some(AfterAbilities::EndActivation { model }) => {
                 self.emit(Event::ActivationEnded { model })
             }

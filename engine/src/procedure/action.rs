@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::action::{ActionRequest, duel_for};
+use crate::duel::TriggerEffect;
 use crate::model::{ActionEffect, Placement};
 use crate::state::{ActionInProgress, QueuedAction};
 use crate::table::{Board, movement};
@@ -19,7 +20,7 @@ impl Sim<'_> {
         slot: crate::event::ActionSlot,
     ) -> Result<(), RuleError> {
         let spec = Arc::new(duel_for(self.state, request)?);
-        if let Some(reason) = self.unpaid_cost(request.actor, request.action) {
+        if let Some(reason) = self.unpaid_cost(request) {
             return Err(RuleError::not_allowed(reason));
         }
         self.push_check()?;
@@ -28,35 +29,46 @@ impl Sim<'_> {
             action: request.action.to_string(),
             target: request.target,
             slot,
+            controller: request.controller,
         })?;
-        self.pay_cost(request.actor, request.action)?;
+        self.pay_cost(request)?;
         self.start_duel(&spec)
     }
 
-    /// The soulstones an action drains to be declared, and its crew's seat.
-    fn soulstone_cost(&self, actor: ModelId, action: &str) -> Option<(Seat, u8)> {
-        let m = self.state.model(actor)?;
-        let cost = m.card.actions.iter().find(|a| a.name == action)?.soulstones;
-        (cost > 0).then_some((m.owner, cost))
+    /// The soulstones an action drains to be declared, and the seat of the
+    /// crew that pays (the controlling crew pays for a model it controls).
+    fn soulstone_cost(&self, request: &ActionRequest) -> Option<(Seat, u8)> {
+        let m = self.state.model(request.actor)?;
+        let cost = m
+            .card
+            .actions
+            .iter()
+            .find(|a| a.name == request.action)?
+            .soulstones;
+        (cost > 0).then_some((request.controller.unwrap_or(m.owner), cost))
     }
 
     /// Why the crew cannot pay for the action, if it cannot.
-    fn unpaid_cost(&self, actor: ModelId, action: &str) -> Option<String> {
-        let (seat, cost) = self.soulstone_cost(actor, action)?;
+    fn unpaid_cost(&self, request: &ActionRequest) -> Option<String> {
+        let (seat, cost) = self.soulstone_cost(request)?;
         let pool = self.state.player(seat).soulstones;
-        (pool < u16::from(cost))
-            .then(|| format!("{action} needs {cost} soulstone(s) drained, and the crew has {pool}"))
+        (pool < u16::from(cost)).then(|| {
+            format!(
+                "{} needs {cost} soulstone(s) drained, and the crew has {pool}",
+                request.action
+            )
+        })
     }
 
     /// Declare and pay costs: the action's soulstones are drained at once.
-    fn pay_cost(&mut self, actor: ModelId, action: &str) -> Result<(), RuleError> {
-        let Some((seat, cost)) = self.soulstone_cost(actor, action) else {
+    fn pay_cost(&mut self, request: &ActionRequest) -> Result<(), RuleError> {
+        let Some((seat, cost)) = self.soulstone_cost(request) else {
             return Ok(());
         };
         for _ in 0..cost {
             self.emit(Event::SoulstoneSpent {
                 seat,
-                purpose: action.to_string().into(),
+                purpose: request.action.to_string().into(),
                 role: None,
             })?;
         }
@@ -87,50 +99,172 @@ impl Sim<'_> {
         Ok(true)
     }
 
-    /// A trigger generated this action again against `target`: queued, or
-    /// ignored when the action is itself an additional action that an
-    /// effect (not a Charge) generated.
-    pub(super) fn generate_action_again(&mut self, target: ModelId) -> Result<(), RuleError> {
+    /// The actions a successful action generates, queued in the order
+    /// the rules resolve them: the action's own effect (a target that
+    /// declares an action, as Obey does: Resolving Actions step D), then
+    /// its declared triggers' (step E), in the order listed. An additional
+    /// action that an effect (not a Charge) generated generates nothing:
+    /// each is ignored, the rest of its effect still happens.
+    pub(super) fn generate_actions(
+        &mut self,
+        triggers: &[TriggerEffect],
+        target: ModelId,
+    ) -> Result<(), RuleError> {
         let Some(action) = self.state.frames.iter().rev().find_map(|f| match f {
             Frame::Action { action } => Some((**action).clone()),
             _ => None,
         }) else {
             return Ok(());
         };
-        if action.slot == crate::event::ActionSlot::Additional {
-            return self.emit(Event::AdditionalActionIgnored {
-                model: action.actor,
-                action: action.name,
-            });
+        let own = self
+            .state
+            .model(action.actor)
+            .and_then(|m| m.card.actions.iter().find(|a| a.name == action.name))
+            .map(|card| {
+                card.after_succeeding
+                    .iter()
+                    .filter(|effect| **effect == ActionEffect::TargetTakesAction)
+                    .map(|_| TriggerEffect::TargetTakesAction)
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        let generating = own
+            .iter()
+            .chain(triggers)
+            .filter(|effect| effect.generates_action());
+        // Control passes down: a controlled action's generated actions are
+        // controlled by the same crew (Chains of Control).
+        let controller = action
+            .controller
+            .or_else(|| self.state.model(action.actor).map(|m| m.owner));
+        for effect in generating {
+            if action.slot == crate::event::ActionSlot::Additional {
+                self.emit(Event::AdditionalActionIgnored {
+                    model: action.actor,
+                    action: action.name.clone(),
+                })?;
+                continue;
+            }
+            let queued = match effect {
+                TriggerEffect::TakeActionAgain => QueuedAction {
+                    model: action.actor,
+                    action: Some(action.name.clone()),
+                    target: Some(target),
+                    different_from: None,
+                    controller: action.controller,
+                },
+                TriggerEffect::TakeActionAgainAtDifferentModel => QueuedAction {
+                    model: action.actor,
+                    action: Some(action.name.clone()),
+                    target: None,
+                    different_from: Some(target),
+                    controller: action.controller,
+                },
+                TriggerEffect::TargetTakesAction => {
+                    if let Some(reason) = self.uncontrollable(target, controller) {
+                        self.emit(Event::ControlRefused {
+                            model: target,
+                            reason,
+                        })?;
+                        continue;
+                    }
+                    QueuedAction {
+                        model: target,
+                        action: None,
+                        target: None,
+                        different_from: None,
+                        controller,
+                    }
+                }
+                _ => continue,
+            };
+            self.emit(Event::ActionQueued { queued })?;
         }
-        self.emit(Event::ActionQueued {
-            queued: QueuedAction {
-                model: action.actor,
-                action: action.name,
-                target: Some(target),
-            },
-        })
+        Ok(())
+    }
+
+    /// Why `crew` may not control `model` (Control: never a master or a
+    /// leader of another crew), if it may not.
+    fn uncontrollable(&self, model: ModelId, crew: Option<Seat>) -> Option<String> {
+        let m = self.state.model(model)?;
+        if crew == Some(m.owner) {
+            return None;
+        }
+        let leader = self.state.encounter.as_deref().is_some_and(|e| {
+            e.leaders[m.owner.index()] == Some(model)
+                || e.assumed_leadership[m.owner.index()] == Some(model)
+        });
+        if m.card.master {
+            Some(format!("{} is a master and cannot be controlled", m.name()))
+        } else if leader {
+            Some(format!(
+                "{} leads its crew and cannot be controlled",
+                m.name()
+            ))
+        } else {
+            None
+        }
     }
 
     /// Declares the queue's next additional action, if the action that
-    /// generated it has ended; one that cannot be declared is dropped with
-    /// the reason. True when an action was declared.
-    fn declare_queued_action(&mut self) -> Result<bool, RuleError> {
+    /// generated it has ended and nothing about it is left to choose; one
+    /// that cannot be declared is dropped with the reason. True when an
+    /// action was declared or dropped.
+    pub(super) fn declare_queued_action(&mut self) -> Result<bool, RuleError> {
+        let mut progressed = false;
         while let Some(next) = self.state.action_queue.first().cloned() {
             if matches!(self.state.frame(), Some(Frame::Action { .. })) {
-                return Ok(false);
+                return Ok(progressed);
             }
-            let refusal = self.queued_action_refusal(&next);
+            if let Some(reason) = self.queued_action_refusal(&next) {
+                self.emit(Event::QueuedActionDropped {
+                    model: next.model,
+                    action: next.action.clone(),
+                    reason,
+                })?;
+                progressed = true;
+                continue;
+            }
+            // Every action generated under control is named before the
+            // first is declared; then the first's target is chosen. One
+            // whose model has no action it could declare now is dropped.
+            if let Some(unnamed) = self.unnamed_queued().cloned() {
+                if self.declarable_actions(&unnamed).is_empty() {
+                    self.emit(Event::QueuedActionDropped {
+                        model: unnamed.model,
+                        action: None,
+                        reason: format!(
+                            "{} has no action it could declare now",
+                            self.model_name(unnamed.model)
+                        ),
+                    })?;
+                    progressed = true;
+                    continue;
+                }
+                return Ok(progressed);
+            }
+            let Some(action) = next.action.as_deref() else {
+                return Ok(progressed);
+            };
+            let Some(target) = next.target else {
+                if self.queued_targets(&next).is_empty() {
+                    self.emit(Event::QueuedActionDropped {
+                        model: next.model,
+                        action: next.action.clone(),
+                        reason: "no model may be targeted by it".into(),
+                    })?;
+                    progressed = true;
+                    continue;
+                }
+                return Ok(progressed);
+            };
             let request = ActionRequest {
                 actor: next.model,
-                action: &next.action,
-                target: next.target,
+                action,
+                target: Some(target),
+                controller: next.controller,
             };
-            let built = match refusal {
-                Some(reason) => Err(reason),
-                None => duel_for(self.state, &request).map_err(|e| e.to_string()),
-            };
-            match built {
+            match duel_for(self.state, &request) {
                 Ok(_) => {
                     self.take_action(&request, crate::event::ActionSlot::Additional)?;
                     return Ok(true);
@@ -138,11 +272,134 @@ impl Sim<'_> {
                 Err(reason) => self.emit(Event::QueuedActionDropped {
                     model: next.model,
                     action: next.action.clone(),
-                    reason,
+                    reason: reason.to_string(),
                 })?,
             }
+            progressed = true;
         }
-        Ok(false)
+        Ok(progressed)
+    }
+
+    pub(super) fn unnamed_queued(&self) -> Option<&QueuedAction> {
+        self.state.unnamed_queued()
+    }
+
+    /// The actions of a queued entry's model its controller may name: each
+    /// one it could declare now, at some model or at none.
+    fn declarable_actions(&self, entry: &QueuedAction) -> Vec<String> {
+        let Some(m) = self.state.model(entry.model) else {
+            return Vec::new();
+        };
+        m.card
+            .actions
+            .iter()
+            .map(|a| QueuedAction {
+                action: Some(a.name.clone()),
+                ..entry.clone()
+            })
+            .filter(|named| {
+                self.queued_action_refusal(named).is_none()
+                    && !self.queued_targets(named).is_empty()
+            })
+            .filter_map(|named| named.action)
+            .collect()
+    }
+
+    /// The models the queue's first action may be declared against: the
+    /// action allows them (range, sight, alignment under control) and, for
+    /// "a different model", not the one the effect last affected.
+    pub(super) fn queued_targets(&self, next: &QueuedAction) -> Vec<Option<ModelId>> {
+        let Some(action) = next.action.as_deref() else {
+            return Vec::new();
+        };
+        let request = |target| ActionRequest {
+            actor: next.model,
+            action,
+            target,
+            controller: next.controller,
+        };
+        let mut targets: Vec<Option<ModelId>> = self
+            .state
+            .models
+            .iter()
+            .filter(|m| m.in_play() && Some(m.id) != next.different_from)
+            .map(|m| Some(m.id))
+            .collect();
+        targets.push(None);
+        targets.retain(|t| duel_for(self.state, &request(*t)).is_ok());
+        targets
+    }
+
+    /// The controller's decision for the queue: names the first unnamed
+    /// action (`name_generated_action`), then picks the first action's
+    /// target (`declare_generated_action`).
+    pub(super) fn queue_command(
+        &mut self,
+        seat: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        if let Some(unnamed) = self.unnamed_queued().cloned() {
+            let chooser = unnamed
+                .decided_by(self.state)
+                .ok_or(RuleError::NothingPending)?;
+            Self::require_seat(seat, chooser)?;
+            let PlayerCommand::NameGeneratedAction { action } = command else {
+                return refuse(format!(
+                    "name the action {} declares first",
+                    self.model_name(unnamed.model)
+                ));
+            };
+            let m = self
+                .state
+                .model(unnamed.model)
+                .ok_or(RuleError::NothingPending)?;
+            if !m.card.actions.iter().any(|a| a.name == *action) {
+                return refuse(format!("{} has no action called {action:?}", m.name()));
+            }
+            if !self.declarable_actions(&unnamed).contains(action) {
+                return refuse(format!(
+                    "{} could not declare {action} now (no model it may target, a \"once per\" or its cost)",
+                    m.name()
+                ));
+            }
+            self.emit(Event::GeneratedActionNamed {
+                model: unnamed.model,
+                action: action.clone(),
+            })?;
+            self.declare_queued_action()?;
+            return Ok(());
+        }
+        let next = self
+            .state
+            .action_queue
+            .first()
+            .cloned()
+            .ok_or(RuleError::NothingPending)?;
+        let chooser = next
+            .decided_by(self.state)
+            .ok_or(RuleError::NothingPending)?;
+        Self::require_seat(seat, chooser)?;
+        let (PlayerCommand::DeclareGeneratedAction { target }, Some(action)) =
+            (command, next.action.as_deref())
+        else {
+            return refuse(format!(
+                "choose the target of the action {} declares first",
+                self.model_name(next.model)
+            ));
+        };
+        if let Some(previous) = next.different_from.filter(|p| *target == Some(*p)) {
+            return refuse(format!(
+                "the action must target a different model than {}",
+                self.model_name(previous)
+            ));
+        }
+        let request = ActionRequest {
+            actor: next.model,
+            action,
+            target: *target,
+            controller: next.controller,
+        };
+        self.take_action(&request, crate::event::ActionSlot::Additional)
     }
 
     /// Why a queued action cannot be declared, before its duel is built.
@@ -154,18 +411,21 @@ impl Sim<'_> {
         if next.target.is_some_and(|t| !in_play(t)) {
             return Some("its target is no longer in play".into());
         }
+        let action = next.action.as_deref()?;
         let once_used = self.state.encounter.as_ref().is_some_and(|e| {
             e.once_used
                 .iter()
-                .any(|(m, name, _)| *m == next.model && *name == next.action)
+                .any(|(m, name, _)| *m == next.model && *name == action)
         });
         if once_used {
-            return Some(format!(
-                "{} is \"once per\" and has been taken",
-                next.action
-            ));
+            return Some(format!("{action} is \"once per\" and has been taken"));
         }
-        self.unpaid_cost(next.model, &next.action)
+        self.unpaid_cost(&ActionRequest {
+            actor: next.model,
+            action,
+            target: next.target,
+            controller: next.controller,
+        })
     }
 
     /// The action's effects once it succeeded and its damage resolved.
@@ -185,6 +445,9 @@ impl Sim<'_> {
                         self.push_away(target, action.actor, inches)?;
                     }
                 }
+                // Queued when the duel succeeded, in order with the
+                // actions its triggers generate.
+                ActionEffect::TargetTakesAction => {}
             }
         }
         Ok(())

@@ -478,6 +478,7 @@ impl Sim<'_> {
             Some(AfterAbilities::FinishKilling {
                 model: target,
                 credit: instance.credit,
+                crew: instance.credit_crew,
             }),
         )
     }
@@ -494,6 +495,7 @@ impl Sim<'_> {
         &mut self,
         target: ModelId,
         credit: Option<ModelId>,
+        crew: Option<Seat>,
     ) -> Result<(), RuleError> {
         let leaves_something = self.rules().killing_infuses_and_leaves_remains();
         let Some(model) = self.state.model(target).cloned() else {
@@ -539,6 +541,7 @@ impl Sim<'_> {
         self.emit(Event::ModelKilled {
             model: target,
             credit,
+            crew,
         })
     }
 }

@@ -21,7 +21,7 @@ impl Sim<'_> {
             .ok_or_else(|| {
                 RuleError::invalid(format!("model {} is not in play", spec.initiator.0))
             })?;
-        let initiator_seat = initiator.owner;
+        let initiator_seat = spec.controller.unwrap_or(initiator.owner);
         let (resister_seat, resister_base) = match (spec.resister, spec.resist_stat) {
             (Some(id), Some(stat)) => {
                 let m = self
@@ -662,18 +662,22 @@ impl Sim<'_> {
             .then_some(attacker_seat)
             .flatten();
         let batch = self.batch();
+        // Who Killed Whom, 1a: an enemy-controlled model earns no credit;
+        // the crew controlling it does.
+        let (credit, credit_crew) = match spec.controller {
+            Some(crew) if Some(crew) != self.state.model(spec.initiator).map(|m| m.owner) => {
+                (None, Some(crew))
+            }
+            _ => (Some(spec.initiator), None),
+        };
         // "When resolving" effects on the target.
         for trigger in &declared {
             if let TriggerEffect::TargetGainsToken { token } = trigger.effect {
                 self.gain_token(target, token, 1)?;
             }
         }
-        if declared
-            .iter()
-            .any(|t| t.effect == TriggerEffect::TakeActionAgain)
-        {
-            self.generate_action_again(target)?;
-        }
+        let effects: Vec<TriggerEffect> = declared.iter().map(|t| t.effect).collect();
+        self.generate_actions(&effects, target)?;
         let amount = match spec.damage {
             DamageProfile::None => None,
             DamageProfile::Fixed { amount } => Some(DamageAmount::Fixed { amount }),
@@ -744,7 +748,8 @@ impl Sim<'_> {
                 } else {
                     spec.action.clone()
                 },
-                credit: Some(spec.initiator),
+                credit,
+                credit_crew,
                 attacker: attacker_seat,
                 amount,
                 modifiers,
@@ -764,7 +769,8 @@ impl Sim<'_> {
                 self.queue(DamageInstance {
                     target,
                     source: trigger.name.clone(),
-                    credit: Some(spec.initiator),
+                    credit,
+                    credit_crew,
                     attacker: attacker_seat,
                     amount: DamageAmount::Fixed { amount },
                     modifiers: 0,

@@ -987,11 +987,7 @@ impl Sim<'_> {
                 signature,
             } => {
                 let slot = self.card_action_slot(actor, action, *signature)?;
-                let request = crate::action::ActionRequest {
-                    actor,
-                    action,
-                    target: *target,
-                };
+                let request = crate::action::ActionRequest::own(actor, action, *target);
                 self.take_action(&request, slot)
             }
             PlayerCommand::Walk { path } => {
@@ -1099,6 +1095,7 @@ impl Sim<'_> {
             action: name.into(),
             target: None,
             slot,
+            controller: None,
         })
     }
 

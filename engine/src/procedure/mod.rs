@@ -270,6 +270,14 @@ impl Sim<'_> {
             Some(Frame::Flip { flip }) => FrameNow::Flip(flip.stage()),
             Some(Frame::Abilities { .. }) => FrameNow::Abilities,
         };
+        // Between actions, a queued additional action waiting for its
+        // controller comes before anything else.
+        if matches!(frame, FrameNow::None)
+            && !self.state.action_queue.is_empty()
+            && self.state.damage_queue.is_empty()
+        {
+            return self.queue_command(seat, command);
+        }
         if self.state.encounter.is_some()
             && encounter::is_encounter_command(command)
             && matches!(frame, FrameNow::None)
@@ -307,6 +315,7 @@ impl Sim<'_> {
         // The game flow's next step waits until every procedure has ended,
         // except an activation, whose actions are the flow's.
         let idle = !self.state.ended
+            && self.state.action_queue.is_empty()
             && matches!(self.state.frame(), None | Some(Frame::Activation { .. }));
         match command {
             FlowCommand::EndGame => {
@@ -329,11 +338,7 @@ impl Sim<'_> {
                 action,
                 target,
             } => {
-                let request = crate::action::ActionRequest {
-                    actor: *model,
-                    action,
-                    target: *target,
-                };
+                let request = crate::action::ActionRequest::own(*model, action, *target);
                 self.take_action(&request, crate::event::ActionSlot::Normal)
             }
             FlowCommand::DealDamage {
@@ -528,10 +533,12 @@ impl Sim<'_> {
                 Some(Frame::Discard { .. }) => self.advance_discard()?,
                 Some(Frame::Action { .. }) => self.advance_action()?,
                 Some(Frame::Activation { .. }) => {
-                    if self.state.damage_queue.is_empty() {
-                        self.advance_in_activation()?
-                    } else {
+                    if !self.state.damage_queue.is_empty() {
                         self.start_next_damage()?
+                    } else if !self.state.action_queue.is_empty() {
+                        self.declare_queued_action()?
+                    } else {
+                        self.advance_in_activation()?
                     }
                 }
                 Some(Frame::Flip { .. }) => self.advance_flip()?,
@@ -548,6 +555,8 @@ impl Sim<'_> {
                             excess: excess as u8,
                         })?;
                         true
+                    } else if !self.state.action_queue.is_empty() {
+                        self.declare_queued_action()?
                     } else if self.state.encounter.is_some() {
                         self.advance_encounter()?
                     } else {

@@ -142,6 +142,20 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
         PlayerCommand::ClaimScheme { vp } => format!("Reveal your scheme, claiming {vp} VP"),
         PlayerCommand::ConfirmClaim => "Confirm the claim".into(),
         PlayerCommand::DisputeClaim => "Dispute the claim (the organisers decide)".into(),
+        PlayerCommand::NameGeneratedAction { action } => {
+            let model = state
+                .unnamed_queued()
+                .map_or_else(String::new, |q| model_name(state, u64::from(q.model.0)));
+            format!("{model} declares {action}")
+        }
+        PlayerCommand::DeclareGeneratedAction { target } => {
+            let next = state.action_queue.first();
+            let action = next.and_then(|q| q.action.clone()).unwrap_or_default();
+            match target {
+                Some(target) => format!("{action} → {}", model_name(state, u64::from(target.0))),
+                None => format!("{action} (no target)"),
+            }
+        }
         PlayerCommand::TakeAction {
             action,
             target,
