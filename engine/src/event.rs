@@ -310,6 +310,12 @@ pub enum Event {
         model: ModelId,
         action: String,
     },
+    /// An action's effect kills the model whatever its health (an execute
+    /// effect); the killed timing follows, and no heal saves it.
+    ModelExecuted {
+        model: ModelId,
+        action: String,
+    },
     /// An effect would have a model take an action under another crew's
     /// control, and the rules forbid it (a master or a leader): ignored,
     /// the rest of the effect still happens.

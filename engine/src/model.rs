@@ -199,6 +199,10 @@ pub enum ActionEffect {
     /// from the target's card, as an additional action under that crew's
     /// control (Obey). A master or a leader cannot be controlled.
     TargetTakesAction,
+    /// With at least `raises` raises, the target is killed whatever its
+    /// health: resolved after the action's damage and its other effects,
+    /// and a heal then does not save it (an execute effect).
+    KillTarget { raises: u8 },
 }
 
 /// Where a model is in the game.

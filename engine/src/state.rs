@@ -150,6 +150,11 @@ pub struct ActionInProgress {
     /// action under control, or one an action under control generated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller: Option<Seat>,
+    /// Its after-succeeding effects have resolved (set when one of them
+    /// kills a model, whose killing may wait on players before the action
+    /// can end).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub effects_resolved: bool,
 }
 
 /// An additional action waiting for the action that generated it to end.
@@ -1155,6 +1160,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     target: *target,
                     slot: *slot,
                     controller: *controller,
+                    effects_resolved: false,
                 }),
             });
             // An additional action is declared from the front of the queue.
@@ -1189,6 +1195,16 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::ActionQueued { queued } => state.action_queue.push(queued.clone()),
         Event::AdditionalActionIgnored { .. } | Event::ControlRefused { .. } => {}
+        Event::ModelExecuted { .. } => {
+            if let Some(Frame::Action { action }) = state
+                .frames
+                .iter_mut()
+                .rev()
+                .find(|f| matches!(f, Frame::Action { .. }))
+            {
+                action.effects_resolved = true;
+            }
+        }
         Event::GeneratedActionNamed { model, action } => {
             if let Some(queued) = state
                 .action_queue

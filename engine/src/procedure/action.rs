@@ -88,8 +88,15 @@ impl Sim<'_> {
             return self.start_next_damage();
         }
         let success = self.state.last_outcome.is_some_and(|o| o.success);
-        if success {
+        if success && !action.effects_resolved {
             self.after_succeeding(&action)?;
+            // A killing may wait on players or queue Demise damage: the
+            // action ends once it has finished.
+            let waiting = !matches!(self.state.frame(), Some(Frame::Action { .. }))
+                || !self.state.damage_queue.is_empty();
+            if waiting {
+                return Ok(true);
+            }
         }
         self.emit(Event::ActionEnded {
             model: action.actor,
@@ -438,6 +445,7 @@ impl Sim<'_> {
         else {
             return Ok(());
         };
+        let mut kill = None;
         for effect in &card.after_succeeding {
             match *effect {
                 ActionEffect::PushTargetAway { inches } => {
@@ -448,9 +456,25 @@ impl Sim<'_> {
                 // Queued when the duel succeeded, in order with the
                 // actions its triggers generate.
                 ActionEffect::TargetTakesAction => {}
+                ActionEffect::KillTarget { raises } => {
+                    let earned = self.state.last_outcome.is_some_and(|o| o.raises >= raises);
+                    if earned {
+                        kill = action.target;
+                    }
+                }
             }
         }
-        Ok(())
+        // The killing comes last: it may wait on its players.
+        match kill {
+            Some(target) if self.state.model(target).is_some_and(|m| m.in_play()) => {
+                self.emit(Event::ModelExecuted {
+                    model: target,
+                    action: action.name.clone(),
+                })?;
+                self.kill_by_effect(target, action)
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Pushes `model` `inches` directly away from `from`, if both stand on

@@ -425,7 +425,7 @@ impl Sim<'_> {
             to,
         })?;
         if to == 0 {
-            self.killed(target, &progress.instance)?;
+            self.killed(target, &progress.instance, false)?;
         } else if !progress.instance.from_ability {
             let fired = self.fired(
                 target,
@@ -440,16 +440,19 @@ impl Sim<'_> {
     }
 
     /// The killed timing.
+    /// `by_effect`: an effect killed it whatever its health, so a heal in
+    /// step 1 does not save it.
     pub(super) fn killed(
         &mut self,
         target: ModelId,
         instance: &DamageInstance,
+        by_effect: bool,
     ) -> Result<(), RuleError> {
         let Some(model) = self.state.model(target).cloned() else {
             return Ok(());
         };
         // 1. Heal or replace: a model healed above 0 is no longer killed.
-        if let Some(health) = model.card.rebirth_health {
+        if let Some(health) = model.card.rebirth_health.filter(|_| !by_effect) {
             let to = health.min(model.card.max_health);
             if to > 0 {
                 return self.emit(Event::HealthChanged {
@@ -481,6 +484,24 @@ impl Sim<'_> {
                 crew: instance.credit_crew,
             }),
         )
+    }
+
+    /// An action's effect kills `target` outright: the killed timing, with
+    /// the kill credited as the action's damage would be.
+    pub(super) fn kill_by_effect(
+        &mut self,
+        target: ModelId,
+        action: &crate::state::ActionInProgress,
+    ) -> Result<(), RuleError> {
+        let owner = self.model_owner(action.actor)?;
+        let enemy_controlled = action.controller.is_some_and(|crew| crew != owner);
+        let instance = DamageInstance {
+            credit: (!enemy_controlled).then_some(action.actor),
+            credit_crew: action.controller.filter(|_| enemy_controlled),
+            attacker: Some(action.controller.unwrap_or(owner)),
+            ..DamageInstance::fixed(target, action.name.clone(), 0, true, self.batch())
+        };
+        self.killed(target, &instance, true)
     }
 
     /// The player whose effects resolve first: the one dealing the damage
