@@ -38,6 +38,11 @@ pub enum AbilityWindow {
     Damaged,
     /// The model was killed (before its soulstone and remains).
     Killed,
+    /// Always, while the model is in play: its `change_stat` effects hold
+    /// for the models they select whenever a stat is read, and abilities
+    /// of one name count once on a model however many models have them
+    /// (Cumulative Abilities).
+    Lasting,
 }
 
 /// Which models an effect acts on.
@@ -146,6 +151,14 @@ pub enum AbilityEffect {
     DrainSoulstone,
     /// The model's controller scores victory points.
     GainVictoryPoints { amount: u8 },
+    /// The selected models' stat changes by `by` while this holds
+    /// (`lasting` only; never below 0).
+    ChangeStat {
+        stat: crate::duel::Stat,
+        by: i8,
+        #[serde(default)]
+        to: Selector,
+    },
     /// A chain activation (at `activation_ended`): one of the selected
     /// friendly models that has not activated this turn may activate next,
     /// unless its crew has already activated two models in a row.
@@ -162,6 +175,9 @@ fn other_model() -> Selector {
 impl AbilityEffect {
     /// The windows the effect makes sense at (a card elsewhere is refused).
     pub fn fits(&self, window: AbilityWindow) -> bool {
+        if (window == AbilityWindow::Lasting) != matches!(self, AbilityEffect::ChangeStat { .. }) {
+            return false;
+        }
         match self {
             AbilityEffect::FateModifier { .. } | AbilityEffect::ChangeRaiseValue { .. } => {
                 matches!(window, AbilityWindow::DuelStarted | AbilityWindow::Targeted)

@@ -352,6 +352,7 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
         W::ReducingDamage,
         W::Damaged,
         W::Killed,
+        W::Lasting,
     ];
     let tokens = edition_tokens(edition);
     let mut abilities = Vec::new();
@@ -409,6 +410,15 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
             E::InfuseSoulstone,
             E::DrainSoulstone,
             E::GainVictoryPoints { amount: 1 },
+            E::ChangeStat {
+                stat: if rng.random_bool(0.5) {
+                    soulstone_engine::duel::Stat::Df
+                } else {
+                    soulstone_engine::duel::Stat::Wp
+                },
+                by: if rng.random_bool(0.5) { -1 } else { 2 },
+                to: to(),
+            },
         ];
         let effects: Vec<E> = candidates
             .into_iter()

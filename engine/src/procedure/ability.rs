@@ -223,7 +223,11 @@ impl Sim<'_> {
         })?;
         for effect in &ability.effects {
             match effect {
-                AbilityEffect::AddDamage { .. } | AbilityEffect::ReduceDamage { .. } => {}
+                // Applied where they act: damage being worked out, a stat
+                // being read.
+                AbilityEffect::AddDamage { .. }
+                | AbilityEffect::ReduceDamage { .. }
+                | AbilityEffect::ChangeStat { .. } => {}
                 AbilityEffect::FateModifier { by, to } => {
                     for id in self.selected(to, model, other) {
                         if let Some(role) = self.role_in_duel(id) {
@@ -360,6 +364,59 @@ impl Sim<'_> {
     }
 
     /// The models in play a selector takes, for an ability of `model`.
+    /// A model's Df or Wp as it stands: the card's, its tokens', and the
+    /// lasting abilities of models in play that select it, each name
+    /// counted once (Cumulative Abilities: the first model in id order
+    /// stands for the others). Also the abilities that counted, for the log.
+    pub(super) fn stat_now(
+        &self,
+        model: ModelId,
+        stat: crate::duel::Stat,
+    ) -> (i16, Vec<FiredAbility>) {
+        let Some(m) = self.state.model(model) else {
+            return (0, Vec::new());
+        };
+        let mut value = self.book().stat_of(m, stat);
+        let mut counted: Vec<(FiredAbility, &str)> = Vec::new();
+        for source in self.state.models.iter().filter(|s| s.in_play()) {
+            for (index, ability) in source.card.abilities.iter().enumerate() {
+                if ability.window != AbilityWindow::Lasting
+                    || counted.iter().any(|(_, name)| *name == ability.name)
+                {
+                    continue;
+                }
+                let change: i16 = ability
+                    .effects
+                    .iter()
+                    .filter_map(|effect| match effect {
+                        AbilityEffect::ChangeStat { stat: s, by, to }
+                            if *s == stat
+                                && self.selected(to, source.id, None).contains(&model) =>
+                        {
+                            Some(i16::from(*by))
+                        }
+                        _ => None,
+                    })
+                    .sum();
+                if change != 0 {
+                    value += change;
+                    counted.push((
+                        FiredAbility {
+                            model: source.id,
+                            index: u8::try_from(index).unwrap_or(u8::MAX),
+                            other: Some(model),
+                        },
+                        ability.name.as_str(),
+                    ));
+                }
+            }
+        }
+        (
+            value.max(0),
+            counted.into_iter().map(|(fired, _)| fired).collect(),
+        )
+    }
+
     pub(super) fn selected(
         &self,
         to: &Selector,

@@ -29,7 +29,23 @@ impl Sim<'_> {
                     .model(id)
                     .filter(|m| m.in_play())
                     .ok_or_else(|| RuleError::invalid(format!("model {} is not in play", id.0)))?;
-                (Some(m.owner), Some(self.book().stat_of(m, stat)))
+                let owner = m.owner;
+                let (value, lasting) = self.stat_now(id, stat);
+                // The lasting abilities that changed the stat, in the log.
+                for fired in lasting {
+                    let name = self
+                        .state
+                        .model(fired.model)
+                        .and_then(|m| m.card.abilities.get(usize::from(fired.index)))
+                        .map(|a| Arc::<str>::from(a.name.as_str()))
+                        .unwrap_or_else(|| Arc::from(""));
+                    self.emit(Event::AbilityUsed {
+                        model: fired.model,
+                        index: fired.index,
+                        name,
+                    })?;
+                }
+                (Some(owner), Some(value))
             }
             _ => (None, None),
         };
@@ -536,9 +552,9 @@ impl Sim<'_> {
         // tokens gained or lost since the duel started (an ability's) count.
         let duel = self.duel()?;
         if let (Some(side), Some(stat)) = (duel.side(Role::Resister), duel.spec.resist_stat)
-            && let Some(model) = self.state.model(side.model)
+            && self.state.model(side.model).is_some()
         {
-            let now = self.book().stat_of(model, stat);
+            let now = self.stat_now(side.model, stat).0;
             if now != side.base {
                 self.emit(Event::ResistStatChanged {
                     from: side.base,
