@@ -227,6 +227,15 @@ fn legal(state: &GameState, seat: Seat, command: &PlayerCommand) -> bool {
 
 /// The encounter's choices with parameters (a point, a path, a subset).
 fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
+    if !state.action_queue.is_empty() {
+        let between_actions = matches!(state.frame(), None | Some(Frame::Activation { .. }))
+            && state.damage_queue.is_empty();
+        return if between_actions {
+            queued_move_choices(state, seat, probe)
+        } else {
+            Vec::new()
+        };
+    }
     let Some(encounter) = state.encounter.as_deref() else {
         return Vec::new();
     };
@@ -593,15 +602,19 @@ fn prompt(state: &GameState) -> String {
 fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
     if let Some(unnamed) = state.unnamed_queued() {
         if let Some(m) = state.model(unnamed.model) {
+            let moves = crate::state::CONTROLLED_MOVES.map(String::from);
             commands.extend(
                 m.card
                     .actions
                     .iter()
-                    .map(|a| PlayerCommand::NameGeneratedAction {
-                        action: a.name.clone(),
-                    }),
+                    .map(|a| a.name.clone())
+                    .chain(moves)
+                    .map(|action| PlayerCommand::NameGeneratedAction { action }),
             );
         }
+        return;
+    }
+    if state.queued_move().is_some() {
         return;
     }
     commands.extend(
@@ -612,6 +625,48 @@ fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
             .map(|m| PlayerCommand::DeclareGeneratedAction { target: Some(m.id) }),
     );
     commands.push(PlayerCommand::DeclareGeneratedAction { target: None });
+}
+
+/// The path a queued move (a Walk or Charge under control) waits for,
+/// from its controller.
+fn queued_move_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
+    let Some(next) = state.queued_move() else {
+        return Vec::new();
+    };
+    let Some(m) = state.model(next.model) else {
+        return Vec::new();
+    };
+    let (Some(here), true) = (m.placement, next.decided_by(state) == Some(seat)) else {
+        return Vec::new();
+    };
+    let inches = state.tokens.speed_of(m);
+    let stay = Waypoint {
+        x: here.at.x,
+        y: here.at.y,
+        z: here.z,
+    };
+    let (choice, command) = if next.action.as_deref() == Some("Charge") {
+        (
+            Choice::Charge {
+                model: m.id,
+                inches,
+            },
+            PlayerCommand::Charge { to: stay },
+        )
+    } else {
+        (
+            Choice::Walk {
+                model: m.id,
+                inches,
+            },
+            PlayerCommand::Walk { path: vec![stay] },
+        )
+    };
+    // Moving nowhere is legal whenever a move is: the probe.
+    if probe && !legal(state, seat, &command) {
+        return Vec::new();
+    }
+    vec![choice]
 }
 
 /// What the queue waits for, in words.
@@ -627,6 +682,13 @@ fn queue_prompt(state: &GameState) -> Option<String> {
         ));
     }
     let next = state.action_queue.first()?;
+    if let Some(moving) = state.queued_move() {
+        return Some(format!(
+            "move {} ({}) under your control",
+            name(moving.model),
+            moving.action.as_deref().unwrap_or("move")
+        ));
+    }
     Some(format!(
         "choose the target of {}'s {}{}",
         name(next.model),

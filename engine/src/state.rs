@@ -175,7 +175,16 @@ pub struct QueuedAction {
     /// Who makes its decisions, when not the model's own crew (control).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller: Option<Seat>,
+    /// The melee action a Charge generated: any melee action of the model,
+    /// named when it comes to be declared; unlike other additional
+    /// actions it may generate another.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_charge: bool,
 }
+
+/// The general actions that move a model, which a controlled model may
+/// be made to declare: the controller then sends its path.
+pub const CONTROLLED_MOVES: [&str; 2] = ["Walk", "Charge"];
 
 impl QueuedAction {
     /// The crew that decides for it: its controller, or the model's owner.
@@ -267,10 +276,24 @@ fn first_marker_id() -> u32 {
 impl GameState {
     /// The first queued action still to be named whose model is in play:
     /// its controller names it before any queued action is declared.
+    /// A Charge's melee action is named only once it is first in line.
     pub fn unnamed_queued(&self) -> Option<&QueuedAction> {
-        self.action_queue
-            .iter()
-            .find(|q| q.action.is_none() && self.model(q.model).is_some_and(|m| m.in_play()))
+        self.action_queue.iter().enumerate().find_map(|(index, q)| {
+            (q.action.is_none()
+                && (!q.from_charge || index == 0)
+                && self.model(q.model).is_some_and(|m| m.in_play()))
+            .then_some(q)
+        })
+    }
+
+    /// The queue's first action, when it is a move waiting for its path.
+    pub fn queued_move(&self) -> Option<&QueuedAction> {
+        self.action_queue.first().filter(|q| {
+            q.target.is_none()
+                && q.action
+                    .as_deref()
+                    .is_some_and(|a| CONTROLLED_MOVES.contains(&a))
+        })
     }
 
     /// A new game: full decks (shuffled once both players contribute).
@@ -1077,7 +1100,13 @@ pub fn apply(state: &mut GameState, event: &Event) {
             if let Some(m) = state.model_mut(*model) {
                 m.placement = Some(*to);
             }
-            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+            // What the move uses of an activation is the acting model's
+            // (a model moved under control is not acting).
+            let acting = state
+                .frames
+                .iter()
+                .any(|f| matches!(f, Frame::Activation { model: m } if m == model));
+            if acting && let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 let used = &mut encounter.activation;
                 if *charge {
                     used.charged = true;
@@ -1163,8 +1192,17 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     effects_resolved: false,
                 }),
             });
-            // An additional action is declared from the front of the queue.
-            if *slot == ActionSlot::Additional && !state.action_queue.is_empty() {
+            // An additional action is declared from the front of the queue
+            // (a Charge's melee action, queued, as a free one).
+            let from_queue = match slot {
+                ActionSlot::Additional => true,
+                ActionSlot::Free => state
+                    .action_queue
+                    .first()
+                    .is_some_and(|q| q.from_charge && q.model == *model),
+                _ => false,
+            };
+            if from_queue && !state.action_queue.is_empty() {
                 state.action_queue.remove(0);
             }
             let once = state

@@ -159,6 +159,7 @@ impl Sim<'_> {
                     target: Some(target),
                     different_from: None,
                     controller: action.controller,
+                    from_charge: false,
                 },
                 TriggerEffect::TakeActionAgainAtDifferentModel => QueuedAction {
                     model: action.actor,
@@ -166,6 +167,7 @@ impl Sim<'_> {
                     target: None,
                     different_from: Some(target),
                     controller: action.controller,
+                    from_charge: false,
                 },
                 TriggerEffect::TargetTakesAction => {
                     if let Some(reason) = self.uncontrollable(target, controller) {
@@ -181,6 +183,7 @@ impl Sim<'_> {
                         target: None,
                         different_from: None,
                         controller,
+                        from_charge: false,
                     }
                 }
                 _ => continue,
@@ -234,14 +237,14 @@ impl Sim<'_> {
             }
             // Every action generated under control is named before the
             // first is declared; then the first's target is chosen. One
-            // whose model has no action it could declare now is dropped.
+            // whose model has no action it could name is dropped.
             if let Some(unnamed) = self.unnamed_queued().cloned() {
-                if self.declarable_actions(&unnamed).is_empty() {
+                if self.nameable_actions(&unnamed).is_empty() {
                     self.emit(Event::QueuedActionDropped {
                         model: unnamed.model,
                         action: None,
                         reason: format!(
-                            "{} has no action it could declare now",
+                            "{} has no action it could declare",
                             self.model_name(unnamed.model)
                         ),
                     })?;
@@ -253,6 +256,10 @@ impl Sim<'_> {
             let Some(action) = next.action.as_deref() else {
                 return Ok(progressed);
             };
+            // A move waits for its path.
+            if self.state.queued_move().is_some() {
+                return Ok(progressed);
+            }
             let Some(target) = next.target else {
                 if self.queued_targets(&next).is_empty() {
                     self.emit(Event::QueuedActionDropped {
@@ -291,25 +298,50 @@ impl Sim<'_> {
         self.state.unnamed_queued()
     }
 
-    /// The actions of a queued entry's model its controller may name: each
-    /// one it could declare now, at some model or at none.
-    fn declarable_actions(&self, entry: &QueuedAction) -> Vec<String> {
+    /// The actions of a queued entry's model its controller may name: those
+    /// on its card that no "once per" or cost rules out (and the moves,
+    /// under control). Whether a target is in reach is checked when it is
+    /// declared (dropped if none is).
+    fn nameable_actions(&self, entry: &QueuedAction) -> Vec<String> {
         let Some(m) = self.state.model(entry.model) else {
             return Vec::new();
         };
-        m.card
+        let mut names: Vec<String> = m
+            .card
             .actions
             .iter()
+            // A Charge's action is a melee one.
+            .filter(|a| !entry.from_charge || a.kind == crate::duel::ActionKind::Melee)
             .map(|a| QueuedAction {
                 action: Some(a.name.clone()),
                 ..entry.clone()
             })
+            // Named ahead of its turn, an action may have no target yet (a
+            // Charge may bring one in reach); one named as it is declared
+            // (a Charge's action) needs one now.
             .filter(|named| {
                 self.queued_action_refusal(named).is_none()
-                    && !self.queued_targets(named).is_empty()
+                    && (!entry.from_charge || !self.queued_targets(named).is_empty())
             })
             .filter_map(|named| named.action)
-            .collect()
+            .collect();
+        // The moves, for a model under control on the table (an engaged
+        // model cannot Charge).
+        if !entry.from_charge && entry.controller.is_some() && m.placement.is_some() {
+            names.push("Walk".into());
+            if !self.engaged(entry.model) {
+                names.push("Charge".into());
+            }
+        }
+        names
+    }
+
+    /// Whether the model is engaged on the table.
+    fn engaged(&self, model: ModelId) -> bool {
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        crate::table::measure::engaged_with(&board, model.object())
+            .is_ok_and(|enemies| !enemies.is_empty())
     }
 
     /// The models the queue's first action may be declared against: the
@@ -338,8 +370,9 @@ impl Sim<'_> {
     }
 
     /// The controller's decision for the queue: names the first unnamed
-    /// action (`name_generated_action`), then picks the first action's
-    /// target (`declare_generated_action`).
+    /// action (`name_generated_action`), then declares the first action:
+    /// its target (`declare_generated_action`) or, for a move, its path
+    /// (`walk`, `charge`).
     pub(super) fn queue_command(
         &mut self,
         seat: Seat,
@@ -360,12 +393,15 @@ impl Sim<'_> {
                 .state
                 .model(unnamed.model)
                 .ok_or(RuleError::NothingPending)?;
-            if !m.card.actions.iter().any(|a| a.name == *action) {
+            let on_card = m.card.actions.iter().any(|a| a.name == *action);
+            let controlled_move = unnamed.controller.is_some()
+                && crate::state::CONTROLLED_MOVES.contains(&action.as_str());
+            if !(on_card || controlled_move) {
                 return refuse(format!("{} has no action called {action:?}", m.name()));
             }
-            if !self.declarable_actions(&unnamed).contains(action) {
+            if !self.nameable_actions(&unnamed).contains(action) {
                 return refuse(format!(
-                    "{} could not declare {action} now (no model it may target, a \"once per\" or its cost)",
+                    "{} could not declare {action} (a \"once per\" used, its cost, or for a Charge's action, not a melee one or no model in reach)",
                     m.name()
                 ));
             }
@@ -386,6 +422,23 @@ impl Sim<'_> {
             .decided_by(self.state)
             .ok_or(RuleError::NothingPending)?;
         Self::require_seat(seat, chooser)?;
+        if self.state.queued_move().is_some() {
+            use crate::table::movement::MoveKind;
+            let slot = crate::event::ActionSlot::Additional;
+            return match (next.action.as_deref(), command) {
+                (Some("Walk"), PlayerCommand::Walk { path }) => {
+                    self.move_model(next.model, path, MoveKind::Walk, slot, next.controller)
+                }
+                (Some("Charge"), PlayerCommand::Charge { to }) => {
+                    self.move_model(next.model, &[*to], MoveKind::Charge, slot, next.controller)
+                }
+                (action, _) => refuse(format!(
+                    "send the path of {}'s {}",
+                    self.model_name(next.model),
+                    action.unwrap_or("move")
+                )),
+            };
+        }
         let (PlayerCommand::DeclareGeneratedAction { target }, Some(action)) =
             (command, next.action.as_deref())
         else {
@@ -406,7 +459,13 @@ impl Sim<'_> {
             target: *target,
             controller: next.controller,
         };
-        self.take_action(&request, crate::event::ActionSlot::Additional)
+        // A Charge's melee action does not count, and may generate another.
+        let slot = if next.from_charge {
+            crate::event::ActionSlot::Free
+        } else {
+            crate::event::ActionSlot::Additional
+        };
+        self.take_action(&request, slot)
     }
 
     /// Why a queued action cannot be declared, before its duel is built.

@@ -992,14 +992,14 @@ impl Sim<'_> {
             }
             PlayerCommand::Walk { path } => {
                 let slot = self.normal_slot(actor)?;
-                self.move_model(actor, path, MoveKind::Walk, slot)
+                self.move_model(actor, path, MoveKind::Walk, slot, None)
             }
             PlayerCommand::Charge { to } => {
                 if self.encounter()?.activation.charged {
                     return refuse("Charge is once per activation");
                 }
                 let slot = self.normal_slot(actor)?;
-                self.move_model(actor, &[*to], MoveKind::Charge, slot)
+                self.move_model(actor, &[*to], MoveKind::Charge, slot, None)
             }
             PlayerCommand::Interact { with } => {
                 let slot = self.normal_slot(actor)?;
@@ -1010,7 +1010,7 @@ impl Sim<'_> {
                 if !self.book().preparable().any(|t| t == *token) {
                     return refuse(format!("Prepare cannot give {token}"));
                 }
-                self.declare_general(actor, "Prepare", slot)?;
+                self.declare_general(actor, "Prepare", slot, None)?;
                 self.gain_token(actor, *token, 1)?;
                 self.general_ended(actor)
             }
@@ -1022,7 +1022,7 @@ impl Sim<'_> {
                 if matches!(found, MarkerKind::Scheme | MarkerKind::Strategy) {
                     return refuse("Slam removes markers other than scheme and strategy markers");
                 }
-                self.declare_general(actor, "Slam", slot)?;
+                self.declare_general(actor, "Slam", slot, None)?;
                 self.emit(Event::MarkerRemoved { id: *marker })?;
                 self.general_ended(actor)
             }
@@ -1088,6 +1088,7 @@ impl Sim<'_> {
         actor: ModelId,
         name: &str,
         slot: ActionSlot,
+        controller: Option<Seat>,
     ) -> Result<(), RuleError> {
         self.push_check()?;
         self.emit(Event::ActionDeclared {
@@ -1095,7 +1096,7 @@ impl Sim<'_> {
             action: name.into(),
             target: None,
             slot,
-            controller: None,
+            controller,
         })
     }
 
@@ -1106,12 +1107,16 @@ impl Sim<'_> {
         })
     }
 
-    fn move_model(
+    /// Walk or Charge along `path`. `controller`: a model moved under
+    /// control, whose Charge queues its melee action instead of giving the
+    /// acting model a free one.
+    pub(super) fn move_model(
         &mut self,
         actor: ModelId,
         path: &[Waypoint],
         kind: MoveKind,
         slot: ActionSlot,
+        controller: Option<Seat>,
     ) -> Result<(), RuleError> {
         if path.is_empty() || path.len() > 16 {
             return refuse("a path has 1 to 16 waypoints");
@@ -1147,7 +1152,7 @@ impl Sim<'_> {
         } else {
             "Walk"
         };
-        self.declare_general(actor, name, slot)?;
+        self.declare_general(actor, name, slot, controller)?;
         self.emit(Event::ModelMoved {
             model: actor,
             from,
@@ -1161,6 +1166,18 @@ impl Sim<'_> {
             charge: kind == MoveKind::Charge,
             left_engagement: !outcome.left_engagement.is_empty(),
         })?;
+        if kind == MoveKind::Charge && slot == ActionSlot::Additional {
+            self.emit(Event::ActionQueued {
+                queued: crate::state::QueuedAction {
+                    model: actor,
+                    action: None,
+                    target: None,
+                    different_from: None,
+                    controller,
+                    from_charge: true,
+                },
+            })?;
+        }
         self.general_ended(actor)
     }
 
@@ -1282,7 +1299,7 @@ impl Sim<'_> {
                 if remove.is_some() && mine.len() < MAX_FRIENDLY_MARKERS {
                     return refuse("a scheme marker is removed first only when you have five");
                 }
-                self.declare_general(actor, "Interact", slot)?;
+                self.declare_general(actor, "Interact", slot, None)?;
                 if let Some(id) = remove {
                     self.emit(Event::MarkerRemoved { id })?;
                 }
@@ -1299,7 +1316,7 @@ impl Sim<'_> {
                 if self.marker_within(&board, actor, *marker)? != MarkerKind::Scheme {
                     return refuse("that is not a scheme marker");
                 }
-                self.declare_general(actor, "Interact", slot)?;
+                self.declare_general(actor, "Interact", slot, None)?;
                 self.emit(Event::MarkerRemoved { id: *marker })?;
             }
             Interaction::StrategyMarker { marker } => {
@@ -1316,7 +1333,7 @@ impl Sim<'_> {
                     .iter()
                     .find(|k| k.id == *marker)
                     .and_then(|k| k.owner);
-                self.declare_general(actor, "Interact", slot)?;
+                self.declare_general(actor, "Interact", slot, None)?;
                 self.emit(Event::MarkerClaimed {
                     marker: *marker,
                     owner: if owner.is_none() { Some(seat) } else { None },
