@@ -206,6 +206,10 @@ pub struct Ability {
     #[serde(default, skip_serializing_if = "is_always")]
     pub when: Condition,
     pub effects: Vec<AbilityEffect>,
+    /// Used at most once per activation, turn or game by this model (it
+    /// does not fire again until the limit starts over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub once_per: Option<crate::model::OncePer>,
 }
 
 fn is_always(condition: &Condition) -> bool {

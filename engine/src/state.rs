@@ -1033,6 +1033,9 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 encounter
                     .once_used
                     .retain(|(_, _, per)| *per != crate::model::OncePer::Activation);
+                encounter
+                    .abilities_used
+                    .retain(|(_, _, per)| *per != crate::model::OncePer::Activation);
             }
         }
         Event::DeclarationsRevealed {
@@ -1125,6 +1128,15 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         // Its effects are facts of their own; in a batch it leaves the queue.
         Event::AbilityUsed { model, index, .. } => {
+            let once = state
+                .model(*model)
+                .and_then(|m| m.card.abilities.get(usize::from(*index)))
+                .and_then(|a| a.once_per);
+            if let (Some(per), Some(encounter)) =
+                (once, state.encounter.as_mut().map(Arc::make_mut))
+            {
+                encounter.abilities_used.push((*model, *index, per));
+            }
             if let Some(Frame::Abilities { batch }) = state.frames.last_mut() {
                 if let Some(at) = batch
                     .pending
@@ -1386,6 +1398,9 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             // Start phase D-1: once-per-turn effects may be used again.
             encounter
                 .once_used
+                .retain(|(_, _, per)| *per == crate::model::OncePer::Game);
+            encounter
+                .abilities_used
                 .retain(|(_, _, per)| *per == crate::model::OncePer::Game);
             encounter.select_from = [None, None];
         }

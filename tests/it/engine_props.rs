@@ -432,6 +432,14 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
             window,
             when: soulstone_engine::token::Condition::Always,
             effects,
+            once_per: [
+                None,
+                Some(soulstone_engine::model::OncePer::Activation),
+                Some(soulstone_engine::model::OncePer::Turn),
+            ]
+            .choose(rng)
+            .copied()
+            .flatten(),
         });
     }
     abilities

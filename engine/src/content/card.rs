@@ -177,6 +177,10 @@ pub struct AbilityDef {
     pub when: Condition,
     #[serde(default)]
     pub effects: Vec<AbilityEffect>,
+    /// "Once per activation", "turn" or "game": the model uses it at most
+    /// that often.
+    #[serde(default)]
+    pub once_per: Option<OncePer>,
 }
 
 impl AbilityDef {
@@ -217,6 +221,7 @@ impl AbilityDef {
             window: self.window?,
             when: self.when,
             effects: self.effects.clone(),
+            once_per: self.once_per,
         })
     }
 }

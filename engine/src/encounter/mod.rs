@@ -311,6 +311,10 @@ pub struct Encounter {
     /// limit starts again (the activation's end, the start phase, never).
     #[serde(default)]
     pub once_used: Vec<(ModelId, String, crate::model::OncePer)>,
+    /// Abilities restricted "once per" that have been used: the model, the
+    /// ability's place on its card, and the limit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abilities_used: Vec<(ModelId, u8, crate::model::OncePer)>,
     /// A chain activation an effect offered as the last activation ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain_offer: Option<ChainOffer>,
@@ -365,6 +369,7 @@ impl Encounter {
             kills_this_turn: [0; 2],
             assumed_leadership: [None; 2],
             once_used: Vec::new(),
+            abilities_used: Vec::new(),
             chain_offer: None,
             in_a_row: 0,
             claim: None,

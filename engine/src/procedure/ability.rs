@@ -34,12 +34,22 @@ impl Sim<'_> {
             .iter()
             .enumerate()
             .filter(|(_, a)| a.window == window && a.when.holds(situation))
+            .filter(|(index, a)| a.once_per.is_none() || !self.ability_spent(model, *index))
             .map(|(index, _)| FiredAbility {
                 model,
                 index: u8::try_from(index).unwrap_or(u8::MAX),
                 other,
             })
             .collect()
+    }
+
+    /// Whether the model has used this "once per" ability within its limit.
+    fn ability_spent(&self, model: ModelId, index: usize) -> bool {
+        self.state.encounter.as_deref().is_some_and(|e| {
+            e.abilities_used
+                .iter()
+                .any(|(m, i, _)| *m == model && usize::from(*i) == index)
+        })
     }
 
     /// The damage the fired abilities add or take away (applied by the
