@@ -125,7 +125,10 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
         Target::Object(request.actor.object()),
         Target::Object(target_id.object()),
     );
-    if target_id != request.actor && !sight::line_of_sight(&board, from, to).map_err(table_error)? {
+    if target_id != request.actor
+        && !action.ignores_line_of_sight
+        && !sight::line_of_sight(&board, from, to).map_err(table_error)?
+    {
         return refuse(format!(
             "{} has no line of sight to {}",
             actor.name(),

@@ -174,6 +174,10 @@ pub struct ActionCard {
     /// Soulstones drained from the crew's pool to declare it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub soulstones: u8,
+    /// It does not need line of sight: any model in range may be its
+    /// target (Breaking the Rules).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ignores_line_of_sight: bool,
 }
 
 fn is_zero(n: &u8) -> bool {

@@ -157,6 +157,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             signature: false,
             once_per: None,
             soulstones: 0,
+            ignores_line_of_sight: rng.random_bool(0.2),
         };
         let strike = action("Strike", ActionKind::Melee, 2, push.into_iter().collect());
         let shot_push = ActionEffect::PushTargetAway { inches: 2 };

@@ -151,6 +151,9 @@ pub struct ActionDef {
     pub soulstones: u8,
     #[serde(default)]
     pub once_per: Option<OncePer>,
+    /// It does not need line of sight to its target.
+    #[serde(default)]
+    pub ignores_line_of_sight: bool,
     /// A cost printed in italics, in our words ("discard a card").
     #[serde(default)]
     pub cost_text: String,
@@ -493,6 +496,7 @@ impl StatCard {
                 signature: action.signature,
                 once_per: action.once_per,
                 soulstones: action.soulstones,
+                ignores_line_of_sight: action.ignores_line_of_sight,
             })
             .collect();
         Arc::new(ModelCard {
