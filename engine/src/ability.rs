@@ -143,6 +143,16 @@ pub enum AbilityEffect {
         #[serde(default)]
         to: Selector,
     },
+    /// "Discard cards or gain a token": each selected model's controller
+    /// picks one of the two for it, among those it can resolve (enough
+    /// cards in hand; a token it can gain). With only one, that one
+    /// happens; with neither, nothing ("This or That" Choices).
+    DiscardOrGainToken {
+        count: u8,
+        token: Token,
+        #[serde(default)]
+        to: Selector,
+    },
     /// The model's controller draws cards.
     DrawCards { count: u8 },
     /// The model's controller infuses a soulstone.
@@ -188,10 +198,12 @@ impl AbilityEffect {
             AbilityEffect::OfferChainActivation { .. } => window == AbilityWindow::ActivationEnded,
             // A discard waits for the player's choice on top of the stack;
             // while damage is being worked out nothing may wait.
-            AbilityEffect::DiscardCards { .. } => !matches!(
-                window,
-                AbilityWindow::AddingDamage | AbilityWindow::ReducingDamage
-            ),
+            AbilityEffect::DiscardCards { .. } | AbilityEffect::DiscardOrGainToken { .. } => {
+                !matches!(
+                    window,
+                    AbilityWindow::AddingDamage | AbilityWindow::ReducingDamage
+                )
+            }
             _ => true,
         }
     }
@@ -224,6 +236,14 @@ pub struct FiredAbility {
     pub index: u8,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other: Option<crate::model::ModelId>,
+}
+
+/// One side of a "this or that" choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "option", rename_all = "snake_case")]
+pub enum EitherOption {
+    Discard { count: u8 },
+    GainToken { token: Token },
 }
 
 /// What the procedure that fired a batch does once every ability in it

@@ -283,6 +283,10 @@ pub enum PlayerCommand {
     Slam {
         marker: ObjectId,
     },
+    /// A "this or that" choice: the first option (`first`) or the second.
+    ChooseEither {
+        first: bool,
+    },
     /// Names the action a model under this crew's control declares (the
     /// first generated action still unnamed), from that model's card.
     NameGeneratedAction {

@@ -310,6 +310,18 @@ pub enum Event {
         model: ModelId,
         action: String,
     },
+    /// A "this or that" choice: the model's controller picks one option.
+    EitherOffered {
+        seat: Seat,
+        model: ModelId,
+        options: [crate::ability::EitherOption; 2],
+    },
+    /// The option picked (its effect follows).
+    EitherChosen {
+        seat: Seat,
+        model: ModelId,
+        option: crate::ability::EitherOption,
+    },
     /// An action's effect kills the model whatever its health (an execute
     /// effect); the killed timing follows, and no heal saves it.
     ModelExecuted {

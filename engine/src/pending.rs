@@ -105,6 +105,7 @@ fn choosing(state: &GameState) -> bool {
                     | Frame::Action { .. }
                     | Frame::Flip { .. }
                     | Frame::Abilities { .. }
+                    | Frame::Either { .. }
                     | Frame::Activation { .. },
             ) | None
         )
@@ -580,6 +581,12 @@ fn prompt(state: &GameState) -> String {
         Some(Frame::Abilities { .. }) => {
             "abilities fired at once: choose which resolves next (a model's abilities resolve together)".into()
         }
+        Some(Frame::Either { model, options, .. }) => format!(
+            "choose for {}: {}, or {}",
+            state.model(*model).map_or("your model", |m| m.name()),
+            either_words(state, options[0]),
+            either_words(state, options[1])
+        ),
         Some(Frame::Flip { flip }) => match flip.stage() {
             super::flip::FlipStage::Choose => "choose the flip's card".into(),
             super::flip::FlipStage::Cheat => "cheat the flip, or decline".into(),
@@ -667,6 +674,16 @@ fn queued_move_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice
         return Vec::new();
     }
     vec![choice]
+}
+
+/// One side of a "this or that" choice, in words.
+pub fn either_words(state: &GameState, option: crate::ability::EitherOption) -> String {
+    match option {
+        crate::ability::EitherOption::Discard { count } => format!("discard {count} card(s)"),
+        crate::ability::EitherOption::GainToken { token } => {
+            format!("gain a {} token", state.tokens.name(token))
+        }
+    }
 }
 
 /// What the queue waits for, in words.
@@ -803,6 +820,12 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                     })
                 }));
             }
+        }
+        Some(Frame::Either { seat: chooser, .. }) if *chooser == seat => {
+            commands.extend([
+                PlayerCommand::ChooseEither { first: true },
+                PlayerCommand::ChooseEither { first: false },
+            ]);
         }
         Some(Frame::Flip { .. }) => {
             commands.extend(

@@ -124,6 +124,12 @@ pub enum Frame {
     Abilities {
         batch: Box<super::ability::AbilityBatch>,
     },
+    /// A "this or that" choice for `model`, waiting for its controller.
+    Either {
+        seat: Seat,
+        model: ModelId,
+        options: [super::ability::EitherOption; 2],
+    },
 }
 
 /// Why a player discards.
@@ -1245,6 +1251,16 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::ActionQueued { queued } => state.action_queue.push(queued.clone()),
         Event::AdditionalActionIgnored { .. } | Event::ControlRefused { .. } => {}
+        Event::EitherOffered {
+            seat,
+            model,
+            options,
+        } => state.frames.push(Frame::Either {
+            seat: *seat,
+            model: *model,
+            options: *options,
+        }),
+        Event::EitherChosen { .. } => state.pop_frame(|f| matches!(f, Frame::Either { .. })),
         Event::ModelExecuted { .. } => {
             if let Some(Frame::Action { action }) = state
                 .frames

@@ -407,6 +407,11 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
                 inches: 3,
             },
             E::DiscardCards { count: 1, to: to() },
+            E::DiscardOrGainToken {
+                count: 1,
+                token,
+                to: to(),
+            },
             E::DrawCards { count: 1 },
             E::InfuseSoulstone,
             E::DrainSoulstone,
@@ -625,6 +630,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Action { .. } => "action",
             Frame::Flip { .. } => "flip",
             Frame::Abilities { .. } => "abilities",
+            Frame::Either { .. } => "either",
         })
         .collect()
 }

@@ -43,6 +43,78 @@ impl Sim<'_> {
             .collect()
     }
 
+    /// "Discard cards or gain a token" for `model`: the options it can
+    /// resolve; a choice for its controller only when both remain.
+    fn offer_either(&mut self, model: ModelId, count: u8, token: Token) -> Result<(), RuleError> {
+        use crate::ability::EitherOption;
+        let Some(m) = self.state.model(model).filter(|m| m.in_play()) else {
+            return Ok(());
+        };
+        let seat = m.owner;
+        let can_discard = count > 0 && self.state.player(seat).hand.len() >= usize::from(count);
+        let can_gain = self.book().contains(token)
+            && self.rules().gain(self.book(), &m.tokens, token, 1) != TokenGain::Nothing;
+        let discard = EitherOption::Discard { count };
+        let gain = EitherOption::GainToken { token };
+        match (can_discard, can_gain) {
+            (true, true) => {
+                self.push_check()?;
+                self.emit(Event::EitherOffered {
+                    seat,
+                    model,
+                    options: [discard, gain],
+                })
+            }
+            (true, false) => self.resolve_either(seat, model, discard),
+            (false, true) => self.resolve_either(seat, model, gain),
+            (false, false) => Ok(()),
+        }
+    }
+
+    /// The option of a "this or that" choice happens.
+    pub(super) fn resolve_either(
+        &mut self,
+        seat: Seat,
+        model: ModelId,
+        option: crate::ability::EitherOption,
+    ) -> Result<(), RuleError> {
+        use crate::ability::EitherOption;
+        match option {
+            EitherOption::Discard { count } => {
+                self.push_check()?;
+                self.emit(Event::DiscardRequired { seat, count })
+            }
+            EitherOption::GainToken { token } => self.gain_token(model, token, 1),
+        }
+    }
+
+    /// The controller's answer to a "this or that" choice.
+    pub(super) fn either_command(
+        &mut self,
+        by: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let Some(Frame::Either {
+            seat,
+            model,
+            options,
+        }) = self.state.frame().cloned()
+        else {
+            return Err(RuleError::NothingPending);
+        };
+        Self::require_seat(by, seat)?;
+        let PlayerCommand::ChooseEither { first } = command else {
+            return refuse("choose one of the two options first");
+        };
+        let option = if *first { options[0] } else { options[1] };
+        self.emit(Event::EitherChosen {
+            seat,
+            model,
+            option,
+        })?;
+        self.resolve_either(seat, model, option)
+    }
+
     /// Whether the model has used this "once per" ability within its limit.
     fn ability_spent(&self, model: ModelId, index: usize) -> bool {
         self.state.encounter.as_deref().is_some_and(|e| {
@@ -333,6 +405,11 @@ impl Sim<'_> {
                             self.push_check()?;
                             self.emit(Event::DiscardRequired { seat, count })?;
                         }
+                    }
+                }
+                AbilityEffect::DiscardOrGainToken { count, token, to } => {
+                    for id in self.selected(to, model, other) {
+                        self.offer_either(id, *count, *token)?;
                     }
                 }
                 AbilityEffect::DrawCards { count } => {

@@ -122,6 +122,7 @@ enum FrameNow {
     Discard(Seat, u8, DiscardReason),
     Flip(crate::flip::FlipStage),
     Abilities,
+    Either,
 }
 
 struct Sim<'a> {
@@ -269,6 +270,7 @@ impl Sim<'_> {
             Some(Frame::Action { .. }) => FrameNow::None,
             Some(Frame::Flip { flip }) => FrameNow::Flip(flip.stage()),
             Some(Frame::Abilities { .. }) => FrameNow::Abilities,
+            Some(Frame::Either { .. }) => FrameNow::Either,
         };
         // Between actions, a queued additional action waiting for its
         // controller comes before anything else.
@@ -304,6 +306,7 @@ impl Sim<'_> {
             }
             FrameNow::Flip(stage) => self.flip_command(seat, stage, command),
             FrameNow::Abilities => self.ability_command(seat, command),
+            FrameNow::Either => self.either_command(seat, command),
             FrameNow::None => match self.damage_order() {
                 Some(owner) => self.damage_order_command(seat, owner, command),
                 None => Err(RuleError::NothingPending),
@@ -543,6 +546,8 @@ impl Sim<'_> {
                 }
                 Some(Frame::Flip { .. }) => self.advance_flip()?,
                 Some(Frame::Abilities { .. }) => self.advance_abilities()?,
+                // Waits for its controller's choice.
+                Some(Frame::Either { .. }) => false,
                 None => {
                     if !self.state.damage_queue.is_empty() {
                         self.start_next_damage()?

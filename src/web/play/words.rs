@@ -142,6 +142,18 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
         PlayerCommand::ClaimScheme { vp } => format!("Reveal your scheme, claiming {vp} VP"),
         PlayerCommand::ConfirmClaim => "Confirm the claim".into(),
         PlayerCommand::DisputeClaim => "Dispute the claim (the organisers decide)".into(),
+        PlayerCommand::ChooseEither { first } => match state.frame() {
+            Some(soulstone_engine::state::Frame::Either { options, .. }) => {
+                let option = if *first { options[0] } else { options[1] };
+                let words = soulstone_engine::pending::either_words(state, option);
+                let mut chars = words.chars();
+                chars
+                    .next()
+                    .map(|c| c.to_uppercase().chain(chars).collect())
+                    .unwrap_or_default()
+            }
+            _ => "Choose".into(),
+        },
         PlayerCommand::NameGeneratedAction { action } => {
             let model = state
                 .unnamed_queued()
