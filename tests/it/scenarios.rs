@@ -338,3 +338,54 @@ fn the_coverage_table_names_every_scenario_file() {
     );
     assert!(named.len() >= 40, "{named:?}");
 }
+
+/// From the Zoraida example's state once Obey has generated its two
+/// actions, seeded random and greedy bots answer every decision the queue
+/// asks (names, targets, a controlled Charge's path, the Charge's melee
+/// action) until it is empty: no game is stuck on a controlled action,
+/// and over the seeds the controlled Charge is played.
+#[test]
+fn bots_answer_every_decision_of_a_controlled_queue() {
+    use soulstone_engine::bot::{Bot, BotKind};
+    use soulstone_engine::command::Submission;
+    use soulstone_engine::{Event, Seat, execute};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios/m4e/control/actions-generated-by-effects.toml");
+    let mut scenario =
+        soulstone_engine::scenario::Scenario::from_toml(&std::fs::read_to_string(path).unwrap())
+            .unwrap();
+    // Activate Zoraida, Obey the Cerberus, declare Ensorcel.
+    scenario.steps.truncate(3);
+    scenario.expect = None;
+    let run = scenario.run(crate::support::shipped_content()).unwrap();
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    assert_eq!(run.final_state.action_queue.len(), 2);
+    let mut charged = 0;
+    for seed in 0..24 {
+        let mut state = run.final_state.clone();
+        let kind = if seed % 2 == 0 {
+            BotKind::Random
+        } else {
+            BotKind::Greedy
+        };
+        let mut bots = [Bot::new(kind, Seat::A, seed), Bot::new(kind, Seat::B, seed)];
+        let mut commands = 0;
+        while !state.action_queue.is_empty() || state.frames.len() > 1 {
+            let (bot, command) = bots
+                .iter_mut()
+                .find_map(|bot| bot.decide(&state).map(|c| (bot.seat, c)))
+                .unwrap_or_else(|| panic!("seed {seed}: nobody can answer the queue"));
+            let submission = Submission::player(bot, state.version, command);
+            let facts = execute(&mut state, &submission).unwrap();
+            charged += facts
+                .iter()
+                .filter(
+                    |f| matches!(f, Event::ModelMoved { model, charge: true, .. } if model.0 == 2),
+                )
+                .count();
+            commands += 1;
+            assert!(commands < 200, "seed {seed}: the queue never empties");
+        }
+    }
+    assert!(charged > 0, "no bot charged the Cerberus under control");
+}
