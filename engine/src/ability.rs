@@ -238,6 +238,13 @@ pub struct FiredAbility {
     pub other: Option<crate::model::ModelId>,
 }
 
+/// What happens to the model a player picks (a `choose_model` frame).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum ModelChoice {
+    Heal { amount: u8 },
+}
+
 /// One side of a "this or that" choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "option", rename_all = "snake_case")]

@@ -283,6 +283,10 @@ pub enum PlayerCommand {
     Slam {
         marker: ObjectId,
     },
+    /// Picks the model an effect applies to, among those offered.
+    ChooseModel {
+        model: ModelId,
+    },
     /// A "this or that" choice: the first option (`first`) or the second.
     ChooseEither {
         first: bool,

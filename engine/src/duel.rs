@@ -112,6 +112,9 @@ pub enum TriggerEffect {
     /// After succeeding: the target declares an action the acting crew
     /// chooses, under its control.
     TargetTakesAction,
+    /// After succeeding: another model (not the acting one) within
+    /// `within` inches of the target, which the acting player picks, heals.
+    AnotherModelHeals { amount: u8, within: u8 },
     /// Nothing the engine adjudicates (the effect is resolved outside the duel).
     Other,
 }

@@ -310,6 +310,17 @@ pub enum Event {
         model: ModelId,
         action: String,
     },
+    /// A player picks a model for an effect, among `options`.
+    ModelChoiceOffered {
+        seat: Seat,
+        options: Vec<ModelId>,
+        then: crate::ability::ModelChoice,
+    },
+    /// The model picked (the effect follows).
+    ModelChosen {
+        seat: Seat,
+        model: ModelId,
+    },
     /// A "this or that" choice: the model's controller picks one option.
     EitherOffered {
         seat: Seat,

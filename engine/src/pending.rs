@@ -106,6 +106,7 @@ fn choosing(state: &GameState) -> bool {
                     | Frame::Flip { .. }
                     | Frame::Abilities { .. }
                     | Frame::Either { .. }
+                    | Frame::ChooseModel { .. }
                     | Frame::Activation { .. },
             ) | None
         )
@@ -581,6 +582,11 @@ fn prompt(state: &GameState) -> String {
         Some(Frame::Abilities { .. }) => {
             "abilities fired at once: choose which resolves next (a model's abilities resolve together)".into()
         }
+        Some(Frame::ChooseModel { then, .. }) => match then {
+            crate::ability::ModelChoice::Heal { amount } => {
+                format!("choose the model that heals {amount}")
+            }
+        },
         Some(Frame::Either { model, options, .. }) => format!(
             "choose for {}: {}, or {}",
             state.model(*model).map_or("your model", |m| m.name()),
@@ -820,6 +826,17 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                     })
                 }));
             }
+        }
+        Some(Frame::ChooseModel {
+            seat: chooser,
+            options,
+            ..
+        }) if *chooser == seat => {
+            commands.extend(
+                options
+                    .iter()
+                    .map(|&model| PlayerCommand::ChooseModel { model }),
+            );
         }
         Some(Frame::Either { seat: chooser, .. }) if *chooser == seat => {
             commands.extend([

@@ -124,6 +124,12 @@ pub enum Frame {
     Abilities {
         batch: Box<super::ability::AbilityBatch>,
     },
+    /// A player picks one of `options` for an effect (`then`).
+    ChooseModel {
+        seat: Seat,
+        options: Vec<ModelId>,
+        then: super::ability::ModelChoice,
+    },
     /// A "this or that" choice for `model`, waiting for its controller.
     Either {
         seat: Seat,
@@ -157,10 +163,14 @@ pub struct ActionInProgress {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller: Option<Seat>,
     /// Its after-succeeding effects have resolved (set when one of them
-    /// kills a model, whose killing may wait on players before the action
-    /// can end).
+    /// kills a model or asks a player for a model, which may wait on
+    /// players before the action can end).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub effects_resolved: bool,
+    /// The trigger its model declared in its duel, for the after-succeeding
+    /// effects that resolve once the duel and its damage are over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
 }
 
 /// An additional action waiting for the action that generated it to end.
@@ -885,6 +895,15 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 side.trigger = Some(name.clone());
                 side.trigger_decided = true;
             }
+            if *role == crate::duel::Role::Initiator
+                && let Some(Frame::Action { action }) = state
+                    .frames
+                    .iter_mut()
+                    .rev()
+                    .find(|f| matches!(f, Frame::Action { .. }))
+            {
+                action.trigger = Some(name.to_string());
+            }
             let slots = state.trigger_slots();
             state.duel_step(|duel| next_trigger(duel, slots));
         }
@@ -1208,6 +1227,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     slot: *slot,
                     controller: *controller,
                     effects_resolved: false,
+                    trigger: None,
                 }),
             });
             // An additional action is declared from the front of the queue
@@ -1261,6 +1281,30 @@ pub fn apply(state: &mut GameState, event: &Event) {
             options: *options,
         }),
         Event::EitherChosen { .. } => state.pop_frame(|f| matches!(f, Frame::Either { .. })),
+        Event::ModelChoiceOffered {
+            seat,
+            options,
+            then,
+        } => {
+            // Offered by an action's after-succeeding effect: the action
+            // ends once the choice is made, without resolving them again.
+            if let Some(Frame::Action { action }) = state
+                .frames
+                .iter_mut()
+                .rev()
+                .find(|f| matches!(f, Frame::Action { .. }))
+            {
+                action.effects_resolved = true;
+            }
+            state.frames.push(Frame::ChooseModel {
+                seat: *seat,
+                options: options.clone(),
+                then: *then,
+            });
+        }
+        Event::ModelChosen { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::ChooseModel { .. }));
+        }
         Event::ModelExecuted { .. } => {
             if let Some(Frame::Action { action }) = state
                 .frames

@@ -631,6 +631,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Flip { .. } => "flip",
             Frame::Abilities { .. } => "abilities",
             Frame::Either { .. } => "either",
+            Frame::ChooseModel { .. } => "choose_model",
         })
         .collect()
 }

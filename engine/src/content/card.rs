@@ -89,6 +89,10 @@ pub enum TriggerDoes {
     /// The target declares an action of its card, chosen by the acting
     /// crew and under its control (a master or a leader cannot be).
     TargetTakesAction,
+    /// After succeeding, another model within `within` inches of the
+    /// target (any but this model, the target included), picked by this
+    /// model's player, heals `amount`.
+    AnotherModelHeals { amount: u8, within: u8 },
     /// Described in its text; the engine does not resolve it yet.
     Described,
 }
@@ -488,6 +492,9 @@ impl StatCard {
                                 TriggerEffect::TakeActionAgainAtDifferentModel
                             }
                             TriggerDoes::TargetTakesAction => TriggerEffect::TargetTakesAction,
+                            TriggerDoes::AnotherModelHeals { amount, within } => {
+                                TriggerEffect::AnotherModelHeals { amount, within }
+                            }
                             TriggerDoes::Described => TriggerEffect::Other,
                         },
                     })

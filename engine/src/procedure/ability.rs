@@ -602,7 +602,7 @@ impl Sim<'_> {
 
     /// Heals a model in play with health left (a killed model is not healed
     /// back here), up to its maximum.
-    fn heal(&mut self, id: ModelId, amount: u8) -> Result<(), RuleError> {
+    pub(super) fn heal(&mut self, id: ModelId, amount: u8) -> Result<(), RuleError> {
         let Some(m) = self.state.model(id).filter(|m| m.in_play()) else {
             return Ok(());
         };

@@ -523,6 +523,16 @@ impl Sim<'_> {
                 }
             }
         }
+        // A declared trigger's after-succeeding effect that asks for a model.
+        let declared = action
+            .trigger
+            .as_ref()
+            .and_then(|name| card.triggers.iter().find(|t| t.name == *name));
+        if let (Some(trigger), Some(target)) = (declared, action.target)
+            && let TriggerEffect::AnotherModelHeals { amount, within } = trigger.effect
+        {
+            self.heal_another(action, target, amount, within)?;
+        }
         // The killing comes last: it may wait on its players.
         match kill {
             Some(target) if self.state.model(target).is_some_and(|m| m.in_play()) => {
@@ -533,6 +543,81 @@ impl Sim<'_> {
                 self.kill_by_effect(target, action)
             }
             _ => Ok(()),
+        }
+    }
+
+    /// "Another model within `within` of the target heals": any model in
+    /// play there but the acting one (the target included), picked by the
+    /// acting player when there is more than one.
+    fn heal_another(
+        &mut self,
+        action: &ActionInProgress,
+        target: ModelId,
+        amount: u8,
+        within: u8,
+    ) -> Result<(), RuleError> {
+        let mut options: Vec<ModelId> = self
+            .selected(
+                &crate::ability::Selector::ModelsWithin {
+                    inches: within,
+                    side: crate::ability::SideFilter::Any,
+                    keyword: None,
+                },
+                target,
+                None,
+            )
+            .into_iter()
+            .chain(std::iter::once(target))
+            .filter(|id| *id != action.actor)
+            .filter(|id| self.state.model(*id).is_some_and(|m| m.in_play()))
+            .collect();
+        options.sort();
+        options.dedup();
+        let seat = action.controller.unwrap_or(self.model_owner(action.actor)?);
+        match options.as_slice() {
+            [] => Ok(()),
+            [only] => self.heal(*only, amount),
+            _ => {
+                self.push_check()?;
+                self.emit(Event::ModelChoiceOffered {
+                    seat,
+                    options,
+                    then: crate::ability::ModelChoice::Heal { amount },
+                })
+            }
+        }
+    }
+
+    /// The player's pick for a `choose_model` frame, and its effect.
+    pub(super) fn choose_model_command(
+        &mut self,
+        by: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let Some(Frame::ChooseModel {
+            seat,
+            options,
+            then,
+        }) = self.state.frame().cloned()
+        else {
+            return Err(RuleError::NothingPending);
+        };
+        Self::require_seat(by, seat)?;
+        let PlayerCommand::ChooseModel { model } = command else {
+            return refuse("choose a model first");
+        };
+        if !options.contains(model) {
+            return refuse(format!(
+                "{} is not one of the models offered",
+                self.model_name(*model)
+            ));
+        }
+        self.emit(Event::ModelChosen {
+            seat,
+            model: *model,
+        })?;
+        match then {
+            crate::ability::ModelChoice::Heal { amount } => self.heal(*model, amount),
         }
     }
 

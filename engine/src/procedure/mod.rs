@@ -123,6 +123,7 @@ enum FrameNow {
     Flip(crate::flip::FlipStage),
     Abilities,
     Either,
+    ChooseModel,
 }
 
 struct Sim<'a> {
@@ -271,6 +272,7 @@ impl Sim<'_> {
             Some(Frame::Flip { flip }) => FrameNow::Flip(flip.stage()),
             Some(Frame::Abilities { .. }) => FrameNow::Abilities,
             Some(Frame::Either { .. }) => FrameNow::Either,
+            Some(Frame::ChooseModel { .. }) => FrameNow::ChooseModel,
         };
         // Between actions, a queued additional action waiting for its
         // controller comes before anything else.
@@ -307,6 +309,7 @@ impl Sim<'_> {
             FrameNow::Flip(stage) => self.flip_command(seat, stage, command),
             FrameNow::Abilities => self.ability_command(seat, command),
             FrameNow::Either => self.either_command(seat, command),
+            FrameNow::ChooseModel => self.choose_model_command(seat, command),
             FrameNow::None => match self.damage_order() {
                 Some(owner) => self.damage_order_command(seat, owner, command),
                 None => Err(RuleError::NothingPending),
@@ -547,7 +550,7 @@ impl Sim<'_> {
                 Some(Frame::Flip { .. }) => self.advance_flip()?,
                 Some(Frame::Abilities { .. }) => self.advance_abilities()?,
                 // Waits for its controller's choice.
-                Some(Frame::Either { .. }) => false,
+                Some(Frame::Either { .. } | Frame::ChooseModel { .. }) => false,
                 None => {
                     if !self.state.damage_queue.is_empty() {
                         self.start_next_damage()?

@@ -142,6 +142,7 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
         PlayerCommand::ClaimScheme { vp } => format!("Reveal your scheme, claiming {vp} VP"),
         PlayerCommand::ConfirmClaim => "Confirm the claim".into(),
         PlayerCommand::DisputeClaim => "Dispute the claim (the organisers decide)".into(),
+        PlayerCommand::ChooseModel { model } => model_name(state, u64::from(model.0)),
         PlayerCommand::ChooseEither { first } => match state.frame() {
             Some(soulstone_engine::state::Frame::Either { options, .. }) => {
                 let option = if *first { options[0] } else { options[1] };
