@@ -252,6 +252,25 @@ pub enum Deployment {
     Wedge,
 }
 
+/// A side of the table, with player A deploying at the bottom (y = 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableEdge {
+    Bottom,
+    Right,
+    Top,
+    Left,
+}
+
+impl TableEdge {
+    pub const ALL: [TableEdge; 4] = [
+        TableEdge::Bottom,
+        TableEdge::Right,
+        TableEdge::Top,
+        TableEdge::Left,
+    ];
+}
+
 /// The parts of the table a deployment names, with player A deploying at
 /// the bottom edge (y = 0) or the bottom-left corner or quarter. The seeds
 /// show the centreline only in figures, so this follows their text: it
@@ -298,6 +317,31 @@ impl Layout {
         Shape::Polygon {
             points: points.into_iter().map(|(x, y)| V2::new(x, y)).collect(),
         }
+    }
+
+    /// `seat`'s friendly table edges: every table edge its deployment zone
+    /// touches along some length (Standard's strip runs from side to side,
+    /// so it touches three), in the order bottom, right, top, left. The
+    /// enemy's are the other seat's.
+    pub fn friendly_edges(&self, seat: Seat) -> Vec<TableEdge> {
+        let s = inches(TABLE_SIZE);
+        let Shape::Polygon { points } = self.zone_outline(seat) else {
+            return Vec::new();
+        };
+        let on = |edge: TableEdge, a: V2, b: V2| {
+            let near = |v: f64, line: f64| (v - line).abs() <= TOUCH;
+            let along = match edge {
+                TableEdge::Bottom => near(a.y, 0.0) && near(b.y, 0.0),
+                TableEdge::Right => near(a.x, s) && near(b.x, s),
+                TableEdge::Top => near(a.y, s) && near(b.y, s),
+                TableEdge::Left => near(a.x, 0.0) && near(b.x, 0.0),
+            };
+            along && a.dist(b) > TOUCH
+        };
+        TableEdge::ALL
+            .into_iter()
+            .filter(|edge| super::geometry::polygon_edges(&points).any(|(a, b)| on(*edge, a, b)))
+            .collect()
     }
 
     /// Quarter 0 is bottom-left, then counter-clockwise.

@@ -258,6 +258,20 @@ pub enum Check {
         away: bool,
         end: [f64; 2],
     },
+    /// `seat`'s friendly table edges in a deployment.
+    FriendlyEdges {
+        deployment: measure::Deployment,
+        seat: crate::Seat,
+        expect: Vec<measure::TableEdge>,
+    },
+    /// Whether a model's centre is in the table half holding `seat`'s
+    /// deployment zone (its friendly half, the other player's enemy half).
+    InHalf {
+        model: String,
+        deployment: measure::Deployment,
+        seat: crate::Seat,
+        expect: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
@@ -615,6 +629,31 @@ impl TableScenario {
                 *expect,
                 sight::concealment(board, object(attacker)?, object(target)?)?.is_some(),
             ),
+            Check::FriendlyEdges {
+                deployment,
+                seat,
+                expect,
+            } => {
+                let layout = measure::Layout {
+                    deployment: *deployment,
+                };
+                let actual = layout.friendly_edges(*seat);
+                (actual != *expect)
+                    .then(|| format!("friendly edges: expected {expect:?}, got {actual:?}"))
+            }
+            Check::InHalf {
+                model,
+                deployment,
+                seat,
+                expect,
+            } => {
+                let layout = measure::Layout {
+                    deployment: *deployment,
+                };
+                let half = layout.half(*seat);
+                let center = body(model)?.center;
+                compare_b("in the half", *expect, half.signed_distance(center) <= 0.0)
+            }
             Check::Supported { model, expect } => {
                 let b = body(model)?;
                 compare_b(
@@ -962,5 +1001,7 @@ fn check_label(check: &Check) -> &'static str {
         Check::Place { .. } => "place",
         Check::Push { .. } => "push",
         Check::PushAround { .. } => "push_around",
+        Check::FriendlyEdges { .. } => "friendly_edges",
+        Check::InHalf { .. } => "in_half",
     }
 }
