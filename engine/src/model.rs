@@ -48,14 +48,20 @@ pub struct Reduction {
     pub soulstones: u8,
 }
 
-/// Damage dealt to other models when this one is killed (a Demise ability),
-/// to models the table picks (the engine does not measure here).
+/// Damage dealt to other models when this one is killed (a Demise ability):
+/// to the models it names and to those within a distance on the table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Demise {
     pub name: String,
     pub damage: u8,
+    /// Models it damages, named.
+    #[serde(default)]
     pub targets: Vec<ModelId>,
+    /// And every other model within this many inches of the killed model,
+    /// measured on the table as it is killed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<u8>,
     #[serde(default)]
     pub irreducible: bool,
 }

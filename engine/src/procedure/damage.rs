@@ -524,7 +524,20 @@ impl Sim<'_> {
         };
         if let Some(demise) = &model.card.demise {
             let batch = self.batch();
-            for victim in &demise.targets {
+            let mut victims = demise.targets.clone();
+            if let Some(inches) = demise.within {
+                let around = crate::ability::Selector::ModelsWithin {
+                    inches,
+                    side: crate::ability::SideFilter::Any,
+                    keyword: None,
+                };
+                for id in self.selected(&around, target, None) {
+                    if !victims.contains(&id) {
+                        victims.push(id);
+                    }
+                }
+            }
+            for victim in &victims {
                 if self.state.model(*victim).is_some_and(|m| m.in_play()) {
                     self.queue(DamageInstance {
                         credit: Some(target),
