@@ -389,3 +389,71 @@ fn bots_answer_every_decision_of_a_controlled_queue() {
     }
     assert!(charged > 0, "no bot charged the Cerberus under control");
 }
+
+/// The coverage summary's totals for each book are the counts of the rows
+/// above it, by status, so the table cannot claim more than it lists; and
+/// every file a row names exists.
+#[test]
+fn the_coverage_summary_counts_the_rows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/scenarios.md")).unwrap();
+    let cells =
+        |line: &str| -> Vec<String> { line.split('|').map(|c| c.trim().to_string()).collect() };
+    for book in ["4E", "3E"] {
+        let mut counted = [0usize; 4];
+        for line in doc
+            .lines()
+            .filter(|l| l.starts_with(&format!("| {book} |")))
+        {
+            let row = cells(line);
+            // Example rows name lines of the book: "heading (123)", "(808–816)".
+            let lines = row[2]
+                .strip_suffix(')')
+                .and_then(|r| r.rsplit_once('('))
+                .map(|(_, lines)| lines);
+            let is_example = lines.is_some_and(|l| {
+                !l.is_empty() && l.chars().all(|c| c.is_ascii_digit() || ", –-".contains(c))
+            });
+            if !is_example || row.len() < 7 {
+                continue;
+            }
+            let status = row[5].as_str();
+            let index = ["encoded", "partial", "not built", "n/a"]
+                .iter()
+                .position(|s| status.starts_with(s))
+                .unwrap_or_else(|| panic!("{book}: a row with no status: {line}"));
+            counted[index] += 1;
+            for file in row[4].split('`').skip(1).step_by(2) {
+                assert!(
+                    root.join("tests/scenarios").join(file).exists(),
+                    "{book}: {file} is named but does not exist"
+                );
+            }
+            assert_eq!(
+                index == 2 || index == 3,
+                row[4] == "—",
+                "{book}: a row's file and its status disagree: {line}"
+            );
+        }
+        let total = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| **{book}** | **all** |")))
+            .unwrap_or_else(|| panic!("{book}: the summary has an all row"));
+        let numbers: Vec<usize> = cells(total)
+            .iter()
+            .skip(3)
+            .filter_map(|c| c.trim_matches('*').parse().ok())
+            .collect();
+        assert_eq!(
+            numbers,
+            vec![
+                counted.iter().sum(),
+                counted[0],
+                counted[1],
+                counted[2],
+                counted[3]
+            ],
+            "{book}: the summary's all row (examples, encoded, partial, not built, n/a) is not the rows' count"
+        );
+    }
+}
