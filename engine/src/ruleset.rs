@@ -62,6 +62,13 @@ pub trait RuleSet: Sync {
         !self.damage_flips()
     }
 
+    /// Two instances of one ability with a value ("Armor +1" twice):
+    /// their values add up (3rd edition), or else the second has no effect
+    /// (4th edition: a model cannot gain an ability it already has).
+    fn same_name_values_add(&self) -> bool {
+        self.damage_flips()
+    }
+
     /// Whether an opposed tie costs the initiator 1 damage.
     fn tie_reduces_damage(&self) -> bool {
         !self.damage_flips()

@@ -320,17 +320,32 @@ impl Sim<'_> {
                 reductions.push(("cover".into(), before - amount));
             }
             if let Some(model) = &model {
-                for (index, reduction) in model.card.reductions.iter().enumerate() {
+                let reductions_of = &model.card.reductions;
+                let adds = self.rules().same_name_values_add();
+                for (index, reduction) in reductions_of.iter().enumerate() {
                     let used = reduction.once_per_activation
                         && model.reductions_used.contains(&(index as u8));
-                    if reduction.optional || used || amount == 0 {
+                    // One name counts once: its first instance stands for
+                    // the others, with their values added in 3rd edition.
+                    let repeated = reductions_of[..index]
+                        .iter()
+                        .any(|r| r.name == reduction.name && !r.optional);
+                    if reduction.optional || used || repeated || amount == 0 {
                         continue;
                     }
+                    let value = if adds {
+                        reductions_of[index..]
+                            .iter()
+                            .filter(|r| r.name == reduction.name && !r.optional)
+                            .fold(0u8, |sum, r| sum.saturating_add(r.amount))
+                    } else {
+                        reduction.amount
+                    };
                     let before = amount;
                     amount = if reduction.can_reach_zero {
-                        amount.saturating_sub(reduction.amount)
+                        amount.saturating_sub(value)
                     } else {
-                        floor_one(amount, reduction.amount)
+                        floor_one(amount, value)
                     };
                     if reduction.once_per_activation {
                         self.emit(Event::ReductionUsed {
