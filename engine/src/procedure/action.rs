@@ -256,9 +256,29 @@ impl Sim<'_> {
             let Some(action) = next.action.as_deref() else {
                 return Ok(progressed);
             };
-            // A move waits for its path.
+            // A move waits for its path, unless there can be none.
             if self.state.queued_move().is_some() {
-                return Ok(progressed);
+                let off_table = self
+                    .state
+                    .model(next.model)
+                    .is_none_or(|m| m.placement.is_none());
+                let reason = if off_table {
+                    Some("the model is not on the table")
+                } else if action == "Charge" && self.engaged(next.model) {
+                    Some("an engaged model cannot Charge")
+                } else {
+                    None
+                };
+                let Some(reason) = reason else {
+                    return Ok(progressed);
+                };
+                self.emit(Event::QueuedActionDropped {
+                    model: next.model,
+                    action: next.action.clone(),
+                    reason: reason.into(),
+                })?;
+                progressed = true;
+                continue;
             }
             let Some(target) = next.target else {
                 if self.queued_targets(&next).is_empty() {
