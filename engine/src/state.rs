@@ -1454,6 +1454,9 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter.activated.clear();
             encounter.last_passed = false;
             encounter.transfer_due = false;
+            // Models in a row are counted within a turn: a chain that ended
+            // the last turn does not carry into this one.
+            encounter.in_a_row = 0;
             encounter.kills_this_turn = [0; 2];
             // Start phase D-1: once-per-turn effects may be used again.
             encounter

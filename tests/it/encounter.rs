@@ -290,8 +290,16 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
 
 /// The property run: `SOULSTONE_ENCOUNTER_GAMES` games (6 by default; the
 /// benchmark run plays 10,000), seeds shared out over the machine's cores.
+/// `SOULSTONE_ENCOUNTER_SEED=N` replays the one game a failure names.
 #[test]
 fn bot_encounters_end_after_turn_four_within_the_caps_and_replay() {
+    if let Some(seed) = std::env::var("SOULSTONE_ENCOUNTER_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        one_bot_encounter(seed);
+        return;
+    }
     let games: u64 = std::env::var("SOULSTONE_ENCOUNTER_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
