@@ -896,11 +896,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 side.trigger_decided = true;
             }
             if *role == crate::duel::Role::Initiator
-                && let Some(Frame::Action { action }) = state
-                    .frames
-                    .iter_mut()
-                    .rev()
-                    .find(|f| matches!(f, Frame::Action { .. }))
+                && let Some(action) = innermost_action(state)
             {
                 action.trigger = Some(name.to_string());
             }
@@ -1288,12 +1284,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
         } => {
             // Offered by an action's after-succeeding effect: the action
             // ends once the choice is made, without resolving them again.
-            if let Some(Frame::Action { action }) = state
-                .frames
-                .iter_mut()
-                .rev()
-                .find(|f| matches!(f, Frame::Action { .. }))
-            {
+            if let Some(action) = innermost_action(state) {
                 action.effects_resolved = true;
             }
             state.frames.push(Frame::ChooseModel {
@@ -1306,12 +1297,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             state.pop_frame(|f| matches!(f, Frame::ChooseModel { .. }));
         }
         Event::ModelExecuted { .. } => {
-            if let Some(Frame::Action { action }) = state
-                .frames
-                .iter_mut()
-                .rev()
-                .find(|f| matches!(f, Frame::Action { .. }))
-            {
+            if let Some(action) = innermost_action(state) {
                 action.effects_resolved = true;
             }
         }
@@ -1338,6 +1324,14 @@ pub fn apply(state: &mut GameState, event: &Event) {
             state.pop_frame(|f| matches!(f, Frame::Contributions));
         }
     }
+}
+
+/// The innermost action in progress (below any duel or damage inside it).
+fn innermost_action(state: &mut GameState) -> Option<&mut ActionInProgress> {
+    state.frames.iter_mut().rev().find_map(|f| match f {
+        Frame::Action { action } => Some(&mut **action),
+        _ => None,
+    })
 }
 
 /// After looking at the top card (Insight), the side goes on modifying.

@@ -634,10 +634,10 @@ impl TableScenario {
                 seat,
                 expect,
             } => {
-                let layout = measure::Layout {
+                let actual = measure::Layout {
                     deployment: *deployment,
-                };
-                let actual = layout.friendly_edges(*seat);
+                }
+                .friendly_edges(*seat);
                 (actual != *expect)
                     .then(|| format!("friendly edges: expected {expect:?}, got {actual:?}"))
             }
@@ -647,10 +647,10 @@ impl TableScenario {
                 seat,
                 expect,
             } => {
-                let layout = measure::Layout {
+                let half = measure::Layout {
                     deployment: *deployment,
-                };
-                let half = layout.half(*seat);
+                }
+                .half(*seat);
                 let center = body(model)?.center;
                 compare_b("in the half", *expect, half.signed_distance(center) <= 0.0)
             }
