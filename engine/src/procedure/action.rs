@@ -238,7 +238,7 @@ impl Sim<'_> {
             // Every action generated under control is named before the
             // first is declared; then the first's target is chosen. One
             // whose model has no action it could name is dropped.
-            if let Some(unnamed) = self.unnamed_queued().cloned() {
+            if let Some(unnamed) = self.state.unnamed_queued().cloned() {
                 if self.nameable_actions(&unnamed).is_empty() {
                     self.emit(Event::QueuedActionDropped {
                         model: unnamed.model,
@@ -312,10 +312,6 @@ impl Sim<'_> {
             progressed = true;
         }
         Ok(progressed)
-    }
-
-    pub(super) fn unnamed_queued(&self) -> Option<&QueuedAction> {
-        self.state.unnamed_queued()
     }
 
     /// The actions of a queued entry's model its controller may name: those
@@ -398,7 +394,7 @@ impl Sim<'_> {
         seat: Seat,
         command: &PlayerCommand,
     ) -> Result<(), RuleError> {
-        if let Some(unnamed) = self.unnamed_queued().cloned() {
+        if let Some(unnamed) = self.state.unnamed_queued().cloned() {
             let chooser = unnamed
                 .decided_by(self.state)
                 .ok_or(RuleError::NothingPending)?;
