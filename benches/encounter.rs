@@ -23,6 +23,20 @@ fn play(setup: &NewGame, seed: u64, kind: BotKind) -> usize {
 
 fn encounters(c: &mut Criterion) {
     let setups = encounter_setups::setups(16, |seed| seed + 1);
+    // A fixed count of random-bot games and nothing else, for a profiler
+    // or an instruction count (valgrind --tool=callgrind), which repeat
+    // exactly where timings do not.
+    if let Some(games) = std::env::var("SOULSTONE_BENCH_GAMES")
+        .ok()
+        .and_then(|n| n.parse::<u64>().ok())
+    {
+        let started = std::time::Instant::now();
+        for game in 0..games {
+            play(&setups[game as usize % setups.len()], game, BotKind::Random);
+        }
+        eprintln!("{games} games in {:?}", started.elapsed());
+        return;
+    }
     let mut group = c.benchmark_group("engine_m4e_encounter");
     group.sample_size(20);
     group.throughput(Throughput::Elements(1));

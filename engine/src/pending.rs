@@ -4,16 +4,20 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Edition;
 use super::command::Interaction;
 use super::command::{Boost, PlayerCommand, Submission};
+use super::duel::ActionKind;
 use super::duel::DuelStep;
 use super::encounter::Step;
 use super::fate::{Card, Suit};
 use super::model::ModelId;
+use super::procedure::within_general_action_range;
 use super::state::{DiscardReason, Frame, GameState};
 use super::table::measure::Deployment;
+use super::table::measure::within_card_range;
 use super::table::movement::Waypoint;
-use super::table::{MarkerKind, Point};
+use super::table::{Body, MarkerKind, Point};
 use super::token::Effect;
 use super::{Seat, decide};
 
@@ -430,21 +434,47 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                     return;
                 };
                 commands.push(PlayerCommand::FinishActivation);
-                let targets: Vec<ModelId> = state
-                    .models
-                    .iter()
-                    .filter(|t| t.in_play() && t.placement.is_some())
-                    .map(|t| t.id)
-                    .collect();
+                let Some(me) = m.body() else {
+                    return;
+                };
+                let used = encounter.activation;
+                let slot_left = used.actions < super::procedure::action_limit(state, m.id);
+                // Only the targets and markers within reach are offered:
+                // the first check `decide` makes, on the two bases alone.
+                let mut targets: Vec<(ModelId, Seat, Body)> =
+                    Vec::with_capacity(state.models.len());
+                targets.extend(
+                    state
+                        .models
+                        .iter()
+                        .filter(|t| t.in_play())
+                        .filter_map(|t| Some((t.id, t.owner, t.body()?))),
+                );
                 for action in &m.card.actions {
+                    // In its own activation a model attacks enemies only.
+                    let enemies_only = action.resist.is_some() && state.edition == Edition::Fourth;
                     let aims: Vec<Option<ModelId>> = if action.range == 0 {
                         vec![None]
                     } else {
-                        targets.iter().copied().map(Some).collect()
+                        targets
+                            .iter()
+                            .filter(|(_, owner, _)| !enemies_only || *owner != m.owner)
+                            .filter(|(id, _, body)| {
+                                *id == m.id
+                                    || within_card_range(state.edition, &me, body, action.range)
+                            })
+                            .map(|(id, _, _)| Some(*id))
+                            .collect()
                     };
+                    // Without an action left, only a signature action or the
+                    // free melee action after a Charge can be taken.
+                    let free = used.free_melee && action.kind == ActionKind::Melee;
                     for target in aims {
                         for signature in [false, true] {
                             if signature && !action.signature {
+                                continue;
+                            }
+                            if !signature && !slot_left && !free {
                                 continue;
                             }
                             commands.push(PlayerCommand::TakeAction {
@@ -455,10 +485,17 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                         }
                     }
                 }
+                // General actions take one of the model's actions.
+                if !slot_left {
+                    return;
+                }
                 for token in state.tokens.preparable() {
                     commands.push(PlayerCommand::Prepare { token });
                 }
                 for marker in state.markers.iter() {
+                    if !within_general_action_range(&me, &marker.body()) {
+                        continue;
+                    }
                     let with = match marker.kind {
                         MarkerKind::Scheme => Interaction::RemoveSchemeMarker { marker: marker.id },
                         MarkerKind::Strategy => Interaction::StrategyMarker { marker: marker.id },

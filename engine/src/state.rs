@@ -464,26 +464,23 @@ impl GameState {
     /// every model in play that stands on it (its id on the table is its
     /// model id).
     pub fn table(&self) -> Table {
+        let mut pieces = Vec::with_capacity(self.models.len());
+        pieces.extend(self.models.iter().filter(|m| m.in_play()).filter_map(|m| {
+            let spot = m.placement?;
+            Some(Piece {
+                id: m.id.object(),
+                name: m.card.name.clone(),
+                seat: m.owner,
+                base: m.card.base,
+                sz: m.card.sz,
+                at: spot.at,
+                z: spot.z,
+                peon: m.card.peon,
+                ignores_terrain: false,
+            })
+        }));
         Table {
-            pieces: self
-                .models
-                .iter()
-                .filter(|m| m.in_play())
-                .filter_map(|m| {
-                    let spot = m.placement?;
-                    Some(Piece {
-                        id: m.id.object(),
-                        name: m.card.name.clone(),
-                        seat: m.owner,
-                        base: m.card.base,
-                        sz: m.card.sz,
-                        at: spot.at,
-                        z: spot.z,
-                        peon: m.card.peon,
-                        ignores_terrain: false,
-                    })
-                })
-                .collect(),
+            pieces,
             markers: Arc::clone(&self.markers),
             terrain: Arc::clone(&self.terrain),
         }

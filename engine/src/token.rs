@@ -64,6 +64,10 @@ impl Token {
         })
     }
 
+    fn key_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
     pub fn as_str(&self) -> &str {
         // Built only from ASCII in `new`.
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
@@ -78,7 +82,9 @@ impl PartialOrd for Token {
 
 impl Ord for Token {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.as_str().cmp(other.as_str())
+        // The keys' bytes, in the order of their strings (ASCII), without
+        // checking UTF-8 at every comparison: the book's lookups sort by it.
+        self.key_bytes().cmp(other.key_bytes())
     }
 }
 

@@ -208,7 +208,7 @@ impl Sim<'_> {
         let Some(Frame::Abilities { batch }) = self.state.frame() else {
             return None;
         };
-        Some(batch_options(self.state, batch))
+        Some(batch_options(&self.state, batch))
     }
 
     /// `ResolveAbility`: the player picks the next ability of the batch.

@@ -19,7 +19,7 @@ impl Sim<'_> {
         request: &ActionRequest,
         slot: crate::event::ActionSlot,
     ) -> Result<(), RuleError> {
-        let spec = Arc::new(duel_for(self.state, request)?);
+        let spec = Arc::new(duel_for(&self.state, request)?);
         if let Some(reason) = self.unpaid_cost(request) {
             return Err(RuleError::not_allowed(reason));
         }
@@ -298,7 +298,7 @@ impl Sim<'_> {
                 target: Some(target),
                 controller: next.controller,
             };
-            match duel_for(self.state, &request) {
+            match duel_for(&self.state, &request) {
                 Ok(_) => {
                     self.take_action(&request, crate::event::ActionSlot::Additional)?;
                     return Ok(true);
@@ -381,7 +381,7 @@ impl Sim<'_> {
             .map(|m| Some(m.id))
             .collect();
         targets.push(None);
-        targets.retain(|t| duel_for(self.state, &request(*t)).is_ok());
+        targets.retain(|t| duel_for(&self.state, &request(*t)).is_ok());
         targets
     }
 
@@ -396,7 +396,7 @@ impl Sim<'_> {
     ) -> Result<(), RuleError> {
         if let Some(unnamed) = self.state.unnamed_queued().cloned() {
             let chooser = unnamed
-                .decided_by(self.state)
+                .decided_by(&self.state)
                 .ok_or(RuleError::NothingPending)?;
             Self::require_seat(seat, chooser)?;
             let PlayerCommand::NameGeneratedAction { action } = command else {
@@ -435,7 +435,7 @@ impl Sim<'_> {
             .cloned()
             .ok_or(RuleError::NothingPending)?;
         let chooser = next
-            .decided_by(self.state)
+            .decided_by(&self.state)
             .ok_or(RuleError::NothingPending)?;
         Self::require_seat(seat, chooser)?;
         if self.state.queued_move().is_some() {

@@ -17,6 +17,12 @@ use crate::table::{Board, Body, MarkerKind, ObjectId, Point, Target, inches, mil
 /// Interact, Slam and the like reach 1".
 const GENERAL_ACTION_RANGE: f64 = 1.0;
 
+/// Whether a marker is within reach of a general action (Interact, Slam)
+/// taken by the model whose base is `model`.
+pub(crate) fn within_general_action_range(model: &Body, marker: &Body) -> bool {
+    crate::table::measure::horizontal_gap(model, marker) <= GENERAL_ACTION_RANGE + 1e-9
+}
+
 impl Sim<'_> {
     fn encounter(&self) -> Result<&Encounter, RuleError> {
         self.state
@@ -117,10 +123,10 @@ impl Sim<'_> {
                 Ok(true)
             }
             Step::Deploy { seat } => {
-                if !deployable(self.state, seat).is_empty() {
+                if !deployable(&self.state, seat).is_empty() {
                     return Ok(false);
                 }
-                if seat == defender && !Self::to_deploy(self.state, attacker, None).is_empty() {
+                if seat == defender && !Self::to_deploy(&self.state, attacker, None).is_empty() {
                     self.step_to(Step::Deploy { seat: attacker })?;
                 } else if seat == attacker {
                     self.step_to(Step::Deploy { seat: defender })?;
@@ -210,8 +216,8 @@ impl Sim<'_> {
         }
         let active = encounter.active;
         let transfer = encounter.transfer_due;
-        let mine = Self::unactivated(self.state, active);
-        let theirs = Self::unactivated(self.state, active.other());
+        let mine = Self::unactivated(&self.state, active);
+        let theirs = Self::unactivated(&self.state, active.other());
         if mine == 0 && theirs == 0 {
             self.step_to(Step::EndEffects)?;
             let first = self.encounter()?.initiative;
@@ -333,7 +339,7 @@ impl Sim<'_> {
         if strategy.scoring == StrategyScoring::Claimed {
             return self.step_to(Step::ClaimStrategy { seat: first });
         }
-        let mut scorers = scoring::strategy_scorers(self.state, encounter);
+        let mut scorers = scoring::strategy_scorers(&self.state, encounter);
         scorers.sort_by_key(|s| *s != first);
         let doubled = strategy.double_on_turn == Some(turn);
         for seat in scorers {
@@ -691,7 +697,8 @@ impl Sim<'_> {
                 if encounter.last_passed {
                     return refuse("the previous activation was passed: activate a model");
                 }
-                if Self::unactivated(self.state, seat) > Self::unactivated(self.state, seat.other())
+                if Self::unactivated(&self.state, seat)
+                    > Self::unactivated(&self.state, seat.other())
                 {
                     return refuse(
                         "you may pass only with as many models left to activate as your opponent, or fewer",
@@ -815,7 +822,7 @@ impl Sim<'_> {
     }
 
     fn deploy(&mut self, seat: Seat, model: ModelId, at: Point) -> Result<(), RuleError> {
-        if !deployable(self.state, seat).contains(&model) {
+        if !deployable(&self.state, seat).contains(&model) {
             return refuse(format!(
                 "model {} is not one you deploy now (or it is already on the table)",
                 model.0
@@ -936,7 +943,7 @@ impl Sim<'_> {
                 ));
             }
             PlayerCommand::ClaimScheme { vp } if revealing => {
-                let Some(most) = scoring::reveal_value(self.state, encounter, seat, &held) else {
+                let Some(most) = scoring::reveal_value(&self.state, encounter, seat, &held) else {
                     return refuse(format!("{} cannot be revealed now", held.name));
                 };
                 if !(1..=most).contains(vp) {
@@ -951,7 +958,7 @@ impl Sim<'_> {
                 return self.step_to(Step::AnswerClaim { seat: seat.other() });
             }
             PlayerCommand::RevealScheme if revealing => {
-                let Some(value) = scoring::reveal_value(self.state, encounter, seat, &held) else {
+                let Some(value) = scoring::reveal_value(&self.state, encounter, seat, &held) else {
                     return refuse(format!("{} cannot be revealed now", held.name));
                 };
                 let gained = encounter.scheme_vp[seat.index()];
@@ -1077,7 +1084,7 @@ impl Sim<'_> {
     /// are never signature actions).
     fn normal_slot(&self, actor: ModelId) -> Result<ActionSlot, RuleError> {
         let used = self.encounter()?.activation;
-        if used.actions >= Self::action_limit(self.state, actor) {
+        if used.actions >= Self::action_limit(&self.state, actor) {
             return refuse("the model has reached its action limit");
         }
         Ok(ActionSlot::Normal)
@@ -1200,7 +1207,7 @@ impl Sim<'_> {
         let it = board
             .body(Target::Object(marker))
             .map_err(|e| RuleError::not_allowed(e.to_string()))?;
-        if crate::table::measure::horizontal_gap(&me, &it) > GENERAL_ACTION_RANGE + 1e-9 {
+        if !within_general_action_range(&me, &it) {
             return refuse("the marker is not within 1\"");
         }
         let owner = self.model_owner(actor)?;
@@ -1357,7 +1364,7 @@ impl Sim<'_> {
             return Ok(false);
         };
         let used = self.encounter()?.activation;
-        let spent = used.actions >= Self::action_limit(self.state, model);
+        let spent = used.actions >= Self::action_limit(&self.state, model);
         let signature_left =
             !used.signature && !m.card.peon && m.card.actions.iter().any(|a| a.signature);
         if !m.in_play() || (spent && !signature_left && !used.free_melee) {

@@ -9,6 +9,7 @@
 //! copy for `decide`, in place for `execute`), so the events alone reproduce
 //! the state.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 mod ability;
@@ -19,7 +20,7 @@ mod contributions;
 mod damage;
 mod duel;
 mod encounter;
-pub(crate) use encounter::{deployable, selectable};
+pub(crate) use encounter::{deployable, selectable, within_general_action_range};
 
 /// The acting model's action limit in an encounter (0 outside one).
 pub(crate) fn action_limit(state: &GameState, model: ModelId) -> u8 {
@@ -51,8 +52,7 @@ use crate::token::{Effect, Situation, Token, TokenBook, Tokens, Window};
 /// See the module documentation.
 pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
     check_version(state, submission)?;
-    let mut scratch = state.clone();
-    work_out(&mut scratch, submission)
+    work_out(state, submission).map(|(_, events)| events)
 }
 
 /// [`decide`], keeping the state the facts lead to.
@@ -61,23 +61,17 @@ pub(crate) fn decide_state(
     submission: &Submission,
 ) -> Result<(GameState, Vec<Event>), RuleError> {
     check_version(state, submission)?;
-    let mut scratch = state.clone();
-    let facts = work_out(&mut scratch, submission)?;
-    Ok((scratch, facts))
+    let (after, facts) = work_out(state, submission)?;
+    Ok((after.into_owned(), facts))
 }
 
 /// See [`crate::execute`].
 pub fn execute(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
     check_version(state, submission)?;
-    // Worked out in place; a refusal part way puts the state back as it was.
-    let before = state.clone();
-    match work_out(state, submission) {
-        Ok(events) => Ok(events),
-        Err(refusal) => {
-            *state = before;
-            Err(refusal)
-        }
-    }
+    let (after, events) = work_out(state, submission)?;
+    let after = after.into_owned();
+    *state = after;
+    Ok(events)
 }
 
 fn check_version(state: &GameState, submission: &Submission) -> Result<(), RuleError> {
@@ -90,11 +84,16 @@ fn check_version(state: &GameState, submission: &Submission) -> Result<(), RuleE
     Ok(())
 }
 
-/// Runs the command and the automatic steps after it on `state`, which is
-/// left part way on a refusal (the callers own a copy to go back to).
-fn work_out(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
+/// Runs the command and the automatic steps after it: the state they lead
+/// to, and their events. The state is copied at the first event, so a
+/// command refused before it changes anything (most of those a bot tries)
+/// costs no copy, and the caller's state is never left part way.
+fn work_out<'a>(
+    state: &'a GameState,
+    submission: &Submission,
+) -> Result<(Cow<'a, GameState>, Vec<Event>), RuleError> {
     let mut sim = Sim {
-        state,
+        state: Cow::Borrowed(state),
         // A duel step causes a handful of events: one allocation, no regrowth.
         events: Vec::with_capacity(8),
     };
@@ -103,7 +102,7 @@ fn work_out(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>
         Submission::Flow { command, .. } => sim.flow_command(command)?,
     }
     sim.advance()?;
-    Ok(sim.events)
+    Ok((sim.state, sim.events))
 }
 
 /// What modifying a duel reads of the model, without copying its name.
@@ -127,7 +126,7 @@ enum FrameNow {
 }
 
 struct Sim<'a> {
-    state: &'a mut GameState,
+    state: Cow<'a, GameState>,
     events: Vec<Event>,
 }
 
@@ -142,7 +141,7 @@ impl Sim<'_> {
                 reason: "one command caused too many events".into(),
             });
         }
-        apply(self.state, &event);
+        apply(self.state.to_mut(), &event);
         self.events.push(event);
         Ok(())
     }

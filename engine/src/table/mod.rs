@@ -122,6 +122,21 @@ pub struct Marker {
     pub traits: Traits,
 }
 
+impl Marker {
+    /// Its base as the table rules see it, without building a table.
+    pub fn body(&self) -> Body {
+        Body {
+            id: Some(self.id),
+            center: self.at.v2(),
+            radius: self.base.radius(),
+            z: inches(self.z),
+            size: inches(self.height),
+            seat: None,
+            peon: false,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Footprint {
@@ -383,15 +398,7 @@ impl<'t> Board<'t> {
                     return Ok(piece_body(p));
                 }
                 if let Some(m) = self.table.markers.iter().find(|m| m.id == id) {
-                    return Ok(Body {
-                        id: Some(id),
-                        center: m.at.v2(),
-                        radius: m.base.radius(),
-                        z: inches(m.z),
-                        size: inches(m.height),
-                        seat: None,
-                        peon: false,
-                    });
+                    return Ok(m.body());
                 }
                 Err(TableError::UnknownObject(id.0))
             }
