@@ -99,6 +99,9 @@ pub enum FlowCommand {
         model: ModelId,
         token: Token,
         value: u8,
+        /// The crew applying it (none: no crew, as terrain).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<Seat>,
     },
     /// End of turn: each player shuffles their discard pile into their deck.
     ShuffleDiscards,

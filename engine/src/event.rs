@@ -83,6 +83,12 @@ pub enum Event {
         model: ModelId,
         token: Token,
         value: u8,
+        /// The crew that applied it, for the tokens whose rules ask
+        /// (Burning: "enemy" is counted from that crew); none for the
+        /// others, and for a token from no crew (terrain), which counts as
+        /// an enemy of both.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<Seat>,
     },
     /// A token was used or removed (its value drops by `by`).
     TokenRemoved {

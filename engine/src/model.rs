@@ -239,6 +239,10 @@ pub struct Model {
     pub health: u16,
     #[serde(default)]
     pub tokens: Tokens,
+    /// The crew that applied each held token whose rules ask which (see
+    /// `Event::TokenGained`); a held token missing here came from no crew.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub token_from: Vec<(Token, Seat)>,
     /// Reductions used this activation (by index).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reductions_used: Vec<u8>,
@@ -262,6 +266,14 @@ pub struct Placement {
 impl Model {
     /// Its base as the table rules see it, if it stands on the table: the
     /// same body the table's piece for it gives.
+    /// The crew that applied a held token, if its rules asked and a crew did.
+    pub fn token_applier(&self, token: Token) -> Option<Seat> {
+        self.token_from
+            .iter()
+            .find(|(t, _)| *t == token)
+            .map(|(_, seat)| *seat)
+    }
+
     pub fn body(&self) -> Option<crate::table::Body> {
         crate::table::model_body(self)
     }
@@ -274,6 +286,7 @@ impl Model {
             health: card.max_health,
             card,
             tokens: Tokens::default(),
+            token_from: Vec::new(),
             reductions_used: Vec::new(),
             status: ModelStatus::InPlay,
             placement: None,

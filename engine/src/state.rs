@@ -630,16 +630,24 @@ pub fn apply(state: &mut GameState, event: &Event) {
             model,
             token,
             value,
+            from,
         } => {
             if let Some(m) = state.model_mut(*model) {
                 let current = m.tokens.value(*token);
                 m.tokens.set(*token, current.saturating_add(*value));
+                m.token_from.retain(|(t, _)| t != token);
+                if let Some(seat) = from {
+                    m.token_from.push((*token, *seat));
+                }
             }
         }
         Event::TokenRemoved { model, token, by } => {
             if let Some(m) = state.model_mut(*model) {
                 let current = m.tokens.value(*token);
                 m.tokens.set(*token, current.saturating_sub(*by));
+                if !m.tokens.has(*token) {
+                    m.token_from.retain(|(t, _)| t != token);
+                }
             }
         }
         Event::DuelStarted {

@@ -258,6 +258,10 @@ pub enum Effect {
         amount: u8,
         #[serde(default)]
         irreducible: bool,
+        /// Every model in base contact with the holder that is an enemy of
+        /// the crew that applied the token suffers it too (Burning).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        touching_enemies: bool,
     },
     /// The duel's total gains a suit the player names.
     AddSuit,
@@ -506,6 +510,22 @@ impl TokenBook {
 
     pub fn contains(&self, token: Token) -> bool {
         self.def(token).is_some()
+    }
+
+    /// Whether the token's rules count friend and enemy from the crew that
+    /// applied it, which a model holding it then keeps.
+    pub fn tracks_applier(&self, token: Token) -> bool {
+        self.def(token).is_some_and(|def| {
+            def.rules.iter().flat_map(|r| r.effects.iter()).any(|e| {
+                matches!(
+                    e,
+                    Effect::SufferDamage {
+                        touching_enemies: true,
+                        ..
+                    }
+                )
+            })
+        })
     }
 
     /// Every token, by key.

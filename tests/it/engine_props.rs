@@ -336,6 +336,12 @@ pub(crate) fn random_flow_command(rng: &mut ChaCha8Rng, state: &GameState) -> Fl
             model,
             token: any_token(rng),
             value: 1,
+            // From either crew or from none (terrain).
+            from: match rng.random_range(0..3) {
+                0 => Some(Seat::A),
+                1 => Some(Seat::B),
+                _ => None,
+            },
         },
     }
 }

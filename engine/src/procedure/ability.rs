@@ -84,7 +84,9 @@ impl Sim<'_> {
                 self.push_check()?;
                 self.emit(Event::DiscardRequired { seat, count })
             }
-            EitherOption::GainToken { token } => self.gain_token(model, token, 1),
+            // The choice's frame does not keep whose ability offered it: a
+            // token gained this way counts as from no crew.
+            EitherOption::GainToken { token } => self.gain_token(model, token, 1, None),
         }
     }
 
@@ -329,8 +331,9 @@ impl Sim<'_> {
                     }
                 }
                 AbilityEffect::GainToken { token, to } => {
+                    let crew = self.state.model(model).map(|m| m.owner);
                     for id in self.selected(to, model, other) {
-                        self.gain_token(id, *token, 1)?;
+                        self.gain_token(id, *token, 1, crew)?;
                     }
                 }
                 AbilityEffect::RemoveToken { token, to } => {

@@ -75,27 +75,67 @@ impl Sim<'_> {
         window: Window,
         batch: u32,
     ) -> Result<(), RuleError> {
+        // Who applied each token, read before the window may remove it.
+        let appliers = self
+            .state
+            .model(model)
+            .map(|m| m.token_from.clone())
+            .unwrap_or_default();
         for (token, effect) in self.open_window(model, None, window, Situation::default())? {
             if let Effect::SufferDamage {
                 amount,
                 irreducible,
+                touching_enemies,
             } = effect
             {
                 let owner = self.model_owner(model)?;
-                self.queue(DamageInstance {
-                    attacker: Some(owner),
-                    from_ability: true,
-                    ..DamageInstance::fixed(
-                        model,
-                        self.token_name(token),
-                        amount,
-                        irreducible,
-                        batch,
-                    )
-                })?;
+                let mut victims = vec![model];
+                // A token that counts enemies from its crew: that crew gets
+                // the kill, and models in base contact that are its enemies
+                // (all of them, for a token from no crew) suffer it too.
+                let applier = appliers
+                    .iter()
+                    .find(|(t, _)| *t == token)
+                    .map(|(_, seat)| *seat);
+                if touching_enemies {
+                    victims.extend(self.touching_enemies_of(model, applier));
+                }
+                for victim in victims {
+                    self.queue(DamageInstance {
+                        attacker: Some(owner),
+                        credit_crew: if touching_enemies { applier } else { None },
+                        from_ability: true,
+                        ..DamageInstance::fixed(
+                            victim,
+                            self.token_name(token),
+                            amount,
+                            irreducible,
+                            batch,
+                        )
+                    })?;
+                }
             }
         }
         Ok(())
+    }
+
+    /// The models in base contact with `model`, other than it, that are
+    /// enemies of `crew` (every one, when no crew applied the effect).
+    fn touching_enemies_of(&self, model: ModelId, crew: Option<Seat>) -> Vec<ModelId> {
+        let Some(holder) = self.state.model(model).and_then(|m| m.body()) else {
+            return Vec::new();
+        };
+        self.state
+            .models
+            .iter()
+            .filter(|m| m.id != model && m.in_play())
+            .filter(|m| crew.is_none_or(|crew| m.owner != crew))
+            .filter(|m| {
+                m.body()
+                    .is_some_and(|b| crate::table::measure::base_contact(&holder, &b))
+            })
+            .map(|m| m.id)
+            .collect()
     }
 
     /// The models a chain activation may go to: selected, friendly, on the

@@ -687,9 +687,12 @@ impl Sim<'_> {
             _ => (Some(spec.initiator), None),
         };
         // "When resolving" effects on the target.
+        let acting_crew = spec
+            .controller
+            .or_else(|| self.state.model(spec.initiator).map(|m| m.owner));
         for trigger in &declared {
             if let TriggerEffect::TargetGainsToken { token } = trigger.effect {
-                self.gain_token(target, token, 1)?;
+                self.gain_token(target, token, 1, acting_crew)?;
             }
         }
         let effects: Vec<TriggerEffect> = declared.iter().map(|t| t.effect).collect();

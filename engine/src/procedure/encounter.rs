@@ -1018,7 +1018,7 @@ impl Sim<'_> {
                     return refuse(format!("Prepare cannot give {token}"));
                 }
                 self.declare_general(actor, "Prepare", slot, None)?;
-                self.gain_token(actor, *token, 1)?;
+                self.gain_token(actor, *token, 1, Some(seat))?;
                 self.general_ended(actor)
             }
             PlayerCommand::Slam { marker } => {

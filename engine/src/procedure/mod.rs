@@ -383,12 +383,13 @@ impl Sim<'_> {
                 model,
                 token,
                 value,
+                from,
             } => {
                 self.model_owner(*model)?;
                 if *value == 0 || *value > MAX_TOKEN_VALUE {
                     return refuse(format!("a token's value is 1–{MAX_TOKEN_VALUE}"));
                 }
-                self.gain_token(*model, *token, *value)
+                self.gain_token(*model, *token, *value, *from)
             }
             FlowCommand::ShuffleDiscards => self.shuffle_both_decks(),
             FlowCommand::StartActivation { model } => self.start_activation(*model),
@@ -413,7 +414,15 @@ impl Sim<'_> {
     }
 
     /// Gains a token, following the edition's one-per-name and cancelling rules.
-    fn gain_token(&mut self, model: ModelId, token: Token, value: u8) -> Result<(), RuleError> {
+    /// `model` gains `token`, applied by the crew `from` (none: no crew,
+    /// as terrain). The crew is kept only for tokens whose rules ask.
+    fn gain_token(
+        &mut self,
+        model: ModelId,
+        token: Token,
+        value: u8,
+        from: Option<Seat>,
+    ) -> Result<(), RuleError> {
         let Some(m) = self.state.model(model) else {
             return Ok(());
         };
@@ -423,12 +432,22 @@ impl Sim<'_> {
                 self.state.edition.name()
             ));
         }
+        let tracked = self.book().tracks_applier(token);
+        let from = from.filter(|_| tracked);
+        if tracked && m.tokens.has(token) && m.token_applier(token) != from {
+            // The same token from another crew: the one held goes first,
+            // and the new one is gained from its crew.
+            let by = m.tokens.value(token);
+            self.emit(Event::TokenRemoved { model, token, by })?;
+            return self.gain_token(model, token, value, from);
+        }
         match self.rules().gain(self.book(), &m.tokens, token, value) {
             TokenGain::Nothing => Ok(()),
             TokenGain::Gain { value } => self.emit(Event::TokenGained {
                 model,
                 token,
                 value,
+                from,
             }),
             TokenGain::Cancel { token, by } => self.emit(Event::TokenRemoved { model, token, by }),
         }

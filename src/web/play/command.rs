@@ -196,6 +196,7 @@ mod tests {
                 model: soulstone_engine::model::ModelId(2),
                 token: soulstone_engine::model::Token::new("stunned").unwrap(),
                 value: 1,
+                from: Some(Seat::A),
             },
         ];
         for command in flow_commands {
