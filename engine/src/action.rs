@@ -44,6 +44,17 @@ impl<'a> ActionRequest<'a> {
     }
 }
 
+/// 4th edition attack actions target enemy models only; a model its enemy
+/// controls may attack its own crew.
+pub(crate) fn attack_on_friend_refused(
+    edition: Edition,
+    action: &ActionCard,
+    same_crew: bool,
+    enemy_controlled: bool,
+) -> bool {
+    action.resist.is_some() && edition == Edition::Fourth && same_crew && !enemy_controlled
+}
+
 /// The duel `request` calls for, or why the rules refuse it.
 pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, RuleError> {
     let refuse = |reason: String| Err(RuleError::not_allowed(reason));
@@ -84,7 +95,12 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
     if attack && target_id == request.actor {
         return refuse(format!("{} cannot attack itself", actor.name()));
     }
-    if attack && edition == Edition::Fourth && target.owner == actor.owner && !enemy_controlled {
+    if attack_on_friend_refused(
+        edition,
+        action,
+        target.owner == actor.owner,
+        enemy_controlled,
+    ) {
         return refuse(format!(
             "{} is friendly: attack actions target enemy models",
             target.name()

@@ -264,8 +264,6 @@ pub struct Placement {
 }
 
 impl Model {
-    /// Its base as the table rules see it, if it stands on the table: the
-    /// same body the table's piece for it gives.
     /// The crew that applied a held token, if its rules asked and a crew did.
     pub fn token_applier(&self, token: Token) -> Option<Seat> {
         self.token_from
@@ -274,6 +272,8 @@ impl Model {
             .map(|(_, seat)| *seat)
     }
 
+    /// Its base as the table rules see it, if it stands on the table: the
+    /// same body the table's piece for it gives.
     pub fn body(&self) -> Option<crate::table::Body> {
         crate::table::model_body(self)
     }

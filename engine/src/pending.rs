@@ -4,10 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Edition;
+use super::action::attack_on_friend_refused;
 use super::command::Interaction;
 use super::command::{Boost, PlayerCommand, Submission};
-use super::duel::ActionKind;
 use super::duel::DuelStep;
 use super::encounter::Step;
 use super::fate::{Card, Suit};
@@ -437,8 +436,6 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                 let Some(me) = m.body() else {
                     return;
                 };
-                let used = encounter.activation;
-                let slot_left = used.actions < super::procedure::action_limit(state, m.id);
                 // Only the targets and markers within reach are offered:
                 // the first check `decide` makes, on the two bases alone.
                 let mut targets: Vec<(ModelId, Seat, Body)> =
@@ -451,14 +448,19 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                         .filter_map(|t| Some((t.id, t.owner, t.body()?))),
                 );
                 for action in &m.card.actions {
-                    // In its own activation a model attacks enemies only.
-                    let enemies_only = action.resist.is_some() && state.edition == Edition::Fourth;
                     let aims: Vec<Option<ModelId>> = if action.range == 0 {
                         vec![None]
                     } else {
                         targets
                             .iter()
-                            .filter(|(_, owner, _)| !enemies_only || *owner != m.owner)
+                            .filter(|(_, owner, _)| {
+                                !attack_on_friend_refused(
+                                    state.edition,
+                                    action,
+                                    *owner == m.owner,
+                                    false,
+                                )
+                            })
                             .filter(|(id, _, body)| {
                                 *id == m.id
                                     || within_card_range(state.edition, &me, body, action.range)
@@ -466,15 +468,14 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                             .map(|(id, _, _)| Some(*id))
                             .collect()
                     };
-                    // Without an action left, only a signature action or the
-                    // free melee action after a Charge can be taken.
-                    let free = used.free_melee && action.kind == ActionKind::Melee;
+                    // Asked once per action, not per target: the limits the
+                    // activation checks first (slots left, once per).
+                    let allowed = [false, true].map(|signature| {
+                        super::procedure::card_action_allowed(state, m.id, &action.name, signature)
+                    });
                     for target in aims {
                         for signature in [false, true] {
-                            if signature && !action.signature {
-                                continue;
-                            }
-                            if !signature && !slot_left && !free {
+                            if !allowed[usize::from(signature)] {
                                 continue;
                             }
                             commands.push(PlayerCommand::TakeAction {
@@ -486,7 +487,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                     }
                 }
                 // General actions take one of the model's actions.
-                if !slot_left {
+                if !super::procedure::general_action_allowed(state, m.id) {
                     return;
                 }
                 for token in state.tokens.preparable() {

@@ -993,27 +993,27 @@ impl Sim<'_> {
                 target,
                 signature,
             } => {
-                let slot = self.card_action_slot(actor, action, *signature)?;
+                let slot = Self::card_action_slot(&self.state, actor, action, *signature)?;
                 let request = crate::action::ActionRequest::own(actor, action, *target);
                 self.take_action(&request, slot)
             }
             PlayerCommand::Walk { path } => {
-                let slot = self.normal_slot(actor)?;
+                let slot = Self::normal_slot(&self.state, actor)?;
                 self.move_model(actor, path, MoveKind::Walk, slot, None)
             }
             PlayerCommand::Charge { to } => {
                 if self.encounter()?.activation.charged {
                     return refuse("Charge is once per activation");
                 }
-                let slot = self.normal_slot(actor)?;
+                let slot = Self::normal_slot(&self.state, actor)?;
                 self.move_model(actor, &[*to], MoveKind::Charge, slot, None)
             }
             PlayerCommand::Interact { with } => {
-                let slot = self.normal_slot(actor)?;
+                let slot = Self::normal_slot(&self.state, actor)?;
                 self.interact(seat, actor, with, slot)
             }
             PlayerCommand::Prepare { token } => {
-                let slot = self.normal_slot(actor)?;
+                let slot = Self::normal_slot(&self.state, actor)?;
                 if !self.book().preparable().any(|t| t == *token) {
                     return refuse(format!("Prepare cannot give {token}"));
                 }
@@ -1022,7 +1022,7 @@ impl Sim<'_> {
                 self.general_ended(actor)
             }
             PlayerCommand::Slam { marker } => {
-                let slot = self.normal_slot(actor)?;
+                let slot = Self::normal_slot(&self.state, actor)?;
                 let table = self.state.table();
                 let found =
                     self.marker_within(&Board::new(&table, self.state.edition), actor, *marker)?;
@@ -1038,18 +1038,21 @@ impl Sim<'_> {
     }
 
     /// What a card action would use of the limit, or why it may not be taken.
-    fn card_action_slot(
-        &self,
+    pub(crate) fn card_action_slot(
+        state: &GameState,
         actor: ModelId,
         action: &str,
         signature: bool,
     ) -> Result<ActionSlot, RuleError> {
-        let m = self.state.model(actor).ok_or(RuleError::NothingPending)?;
+        let encounter = state
+            .encounter
+            .as_deref()
+            .ok_or(RuleError::NothingPending)?;
+        let m = state.model(actor).ok_or(RuleError::NothingPending)?;
         let Some(card) = m.card.actions.iter().find(|a| a.name == action) else {
             return refuse(format!("{} has no action {action}", m.name()));
         };
-        if let Some((_, _, per)) = self
-            .encounter()?
+        if let Some((_, _, per)) = encounter
             .once_used
             .iter()
             .find(|(m, name, _)| *m == actor && name == action)
@@ -1061,7 +1064,7 @@ impl Sim<'_> {
             };
             return refuse(format!("{action} is once per {per}, and it has been taken"));
         }
-        let used = self.encounter()?.activation;
+        let used = encounter.activation;
         if signature {
             if !card.signature || m.card.peon {
                 return refuse(format!(
@@ -1077,14 +1080,18 @@ impl Sim<'_> {
         if used.free_melee && card.kind == crate::duel::ActionKind::Melee {
             return Ok(ActionSlot::Free);
         }
-        self.normal_slot(actor)
+        Self::normal_slot(state, actor)
     }
 
     /// One of the model's actions (general actions always take one: they
     /// are never signature actions).
-    fn normal_slot(&self, actor: ModelId) -> Result<ActionSlot, RuleError> {
-        let used = self.encounter()?.activation;
-        if used.actions >= Self::action_limit(&self.state, actor) {
+    pub(crate) fn normal_slot(state: &GameState, actor: ModelId) -> Result<ActionSlot, RuleError> {
+        let used = state
+            .encounter
+            .as_deref()
+            .ok_or(RuleError::NothingPending)?
+            .activation;
+        if used.actions >= Self::action_limit(state, actor) {
             return refuse("the model has reached its action limit");
         }
         Ok(ActionSlot::Normal)

@@ -26,6 +26,23 @@ pub(crate) use encounter::{deployable, selectable, within_general_action_range};
 pub(crate) fn action_limit(state: &GameState, model: ModelId) -> u8 {
     Sim::action_limit(state, model)
 }
+
+/// Whether the acting model may take its card action `action` (as its
+/// signature action or not) as far as its limits go: the first check the
+/// activation makes of it.
+pub(crate) fn card_action_allowed(
+    state: &GameState,
+    model: ModelId,
+    action: &str,
+    signature: bool,
+) -> bool {
+    Sim::card_action_slot(state, model, action, signature).is_ok()
+}
+
+/// Whether the acting model has an action left for a general action.
+pub(crate) fn general_action_allowed(state: &GameState, model: ModelId) -> bool {
+    Sim::normal_slot(state, model).is_ok()
+}
 mod flip;
 mod hand_limit;
 
@@ -69,8 +86,10 @@ pub(crate) fn decide_state(
 pub fn execute(state: &mut GameState, submission: &Submission) -> Result<Vec<Event>, RuleError> {
     check_version(state, submission)?;
     let (after, events) = work_out(state, submission)?;
-    let after = after.into_owned();
-    *state = after;
+    // A command with no fact leaves the state as it was: nothing to copy.
+    if let Cow::Owned(after) = after {
+        *state = after;
+    }
     Ok(events)
 }
 
