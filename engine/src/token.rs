@@ -202,6 +202,10 @@ pub enum Window {
     EndPhase,
     /// A duel has started, before anyone modifies it (the initiator's tokens).
     DuelStarted,
+    /// An attack action targets the model, at the same moment as
+    /// `duel_started`. Its effects go to the attacker's side, and only when
+    /// the attacker is friendly to the crew that gave the token (Adversary).
+    TargetedByAttack,
     /// A side modifies its duel: the player may spend the token (`optional`).
     ModifyingDuel,
     /// A side is about to cheat fate.
@@ -460,6 +464,20 @@ impl TokenBook {
                             .into(),
                     ));
                 }
+                // Only the attacker's flip is changed there: the holder's own
+                // side is not the one the token speaks of.
+                if rule.window == Window::TargetedByAttack
+                    && rule
+                        .effects
+                        .iter()
+                        .any(|e| !matches!(e, Effect::FateModifier { .. }))
+                {
+                    return Err((
+                        field(&format!("rules[{r}].effects")),
+                        "targeted_by_attack gives the attacker a fate_modifier and nothing else"
+                            .into(),
+                    ));
+                }
                 let lasting = |e: &Effect| {
                     matches!(
                         e,
@@ -516,14 +534,17 @@ impl TokenBook {
     /// applied it, which a model holding it then keeps.
     pub fn tracks_applier(&self, token: Token) -> bool {
         self.def(token).is_some_and(|def| {
-            def.rules.iter().flat_map(|r| r.effects.iter()).any(|e| {
-                matches!(
-                    e,
-                    Effect::SufferDamage {
-                        touching_enemies: true,
-                        ..
-                    }
-                )
+            def.rules.iter().any(|rule| {
+                rule.window == Window::TargetedByAttack
+                    || rule.effects.iter().any(|e| {
+                        matches!(
+                            e,
+                            Effect::SufferDamage {
+                                touching_enemies: true,
+                                ..
+                            }
+                        )
+                    })
             })
         })
     }

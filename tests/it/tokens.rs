@@ -178,6 +178,14 @@ fn a_bad_tokens_file_is_refused_with_its_line_and_field() {
         "window = \"reducing_damage\"\neffects = [{ effect = \"add_suit\" }",
     ));
     assert!(error.contains("only from spending a token"), "{error}");
+    let error = tokens_error(&shipped.replace(
+        "window = \"targeted_by_attack\"\neffects = [{ effect = \"fate_modifier\", by = 1 }",
+        "window = \"targeted_by_attack\"\neffects = [{ effect = \"add_damage\", by = 1 }",
+    ));
+    assert!(
+        error.contains("targeted_by_attack gives the attacker a fate_modifier"),
+        "{error}"
+    );
     // The line is the rule's `window = ...` line.
     let line = shipped
         .lines()

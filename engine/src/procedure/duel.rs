@@ -66,6 +66,9 @@ impl Sim<'_> {
             Window::DuelStarted,
             situation,
         )?;
+        if let Some(target) = spec.resister {
+            self.favour_the_tokens_friends(target, initiator_seat, situation)?;
+        }
         // Then the abilities of both models, fired at the same moment: the
         // initiator's player resolves theirs first.
         let target = spec.resister.or(spec.target);
@@ -84,6 +87,38 @@ impl Sim<'_> {
             ));
         }
         self.resolve_batch(fired, initiator_seat, None)
+    }
+
+    /// The attacked model's tokens that help attacks by their own crew
+    /// (Adversary): a fate modifier on the attacker's flip when `attacker`
+    /// is the crew that gave the token.
+    fn favour_the_tokens_friends(
+        &mut self,
+        target: ModelId,
+        attacker: Seat,
+        situation: Situation,
+    ) -> Result<(), RuleError> {
+        let Some(m) = self.state.model(target) else {
+            return Ok(());
+        };
+        let favoured: Vec<(Token, i8)> = self
+            .book()
+            .effects_at(&m.tokens, Window::TargetedByAttack, situation)
+            .into_iter()
+            .filter(|(token, _)| m.token_applier(*token) == Some(attacker))
+            .filter_map(|(token, effect)| match effect {
+                Effect::FateModifier { by } => Some((token, by)),
+                _ => None,
+            })
+            .collect();
+        for (token, by) in favoured {
+            self.emit(Event::ModifierAdded {
+                role: Role::Initiator,
+                amount: by,
+                source: self.token_name(token).into(),
+            })?;
+        }
+        Ok(())
     }
 
     pub(super) fn duel_command(
