@@ -24,6 +24,9 @@ both_backends!(
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
+/// How long a page may take to load after a click or a visit. Generous: CI
+/// runs every test at once on two cores, a browser and a server each.
+const PAGE_DEADLINE: Duration = Duration::from_secs(60);
 
 /// chromedriver, stopped on drop; each session is its own headless Chromium
 /// with a fresh profile (its own cookies: one person each).
@@ -220,8 +223,14 @@ async fn fill(client: &Client, name: &str, value: &str) {
         .find(Locator::Css(&format!("[name=\"{name}\"]")))
         .await
         .unwrap_or_else(|e| panic!("no field {name}: {e}"));
-    field.clear().await.unwrap();
-    field.send_keys(value).await.unwrap();
+    field
+        .clear()
+        .await
+        .unwrap_or_else(|e| panic!("cannot clear {name} in the {kind} form: {e}"));
+    field
+        .send_keys(value)
+        .await
+        .unwrap_or_else(|e| panic!("cannot type {value} into {name} in the {kind} form: {e}"));
 }
 
 /// Clicks a button and waits for the page it leads to.
@@ -246,8 +255,11 @@ async fn click_button_at(client: &Client, xpath: &str, text: &str) {
         .await
         .unwrap_or_else(|e| panic!("no button \"{text}\": {e}"));
     let old_page = client.find(Locator::Css("html")).await.unwrap();
-    button.click().await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(15);
+    button
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("cannot click \"{text}\": {e}"));
+    let deadline = Instant::now() + PAGE_DEADLINE;
     // The old document goes stale once the browser has moved on.
     while old_page.tag_name().await.is_ok() {
         assert!(Instant::now() < deadline, "clicking \"{text}\" led nowhere");
@@ -257,7 +269,7 @@ async fn click_button_at(client: &Client, xpath: &str, text: &str) {
 }
 
 async fn wait_until_loaded(client: &Client) {
-    let deadline = Instant::now() + Duration::from_secs(15);
+    let deadline = Instant::now() + PAGE_DEADLINE;
     loop {
         let state = client
             .execute("return document.readyState", vec![])
@@ -276,14 +288,22 @@ async fn visit(client: &Client, url: &str) {
     wait_until_loaded(client).await;
 }
 
+/// The page's text. A game page reloads itself when the game moves on: if
+/// it did so between finding the body and reading it, it is read again.
 async fn body_text(client: &Client) -> String {
-    client
-        .find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap()
+    let mut last_error = None;
+    for _ in 0..5 {
+        let read = match client.find(Locator::Css("body")).await {
+            Ok(body) => body.text().await,
+            Err(e) => Err(e),
+        };
+        match read {
+            Ok(text) => return text,
+            Err(e) => last_error = Some(e),
+        }
+        wait_until_loaded(client).await;
+    }
+    panic!("cannot read the page: {last_error:?}")
 }
 
 /// Sets a field's value directly (date pickers and selects differ by locale).
@@ -670,7 +690,7 @@ async fn submit_choice(client: &Client, kind: &str) {
         )
         .await
         .unwrap_or_else(|e| panic!("no {kind} form: {e}"));
-    let deadline = Instant::now() + Duration::from_secs(15);
+    let deadline = Instant::now() + PAGE_DEADLINE;
     while old_page.tag_name().await.is_ok() {
         assert!(Instant::now() < deadline, "the {kind} form led nowhere");
         actix_web::rt::time::sleep(Duration::from_millis(50)).await;
