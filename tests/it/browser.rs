@@ -223,14 +223,8 @@ async fn fill(client: &Client, name: &str, value: &str) {
         .find(Locator::Css(&format!("[name=\"{name}\"]")))
         .await
         .unwrap_or_else(|e| panic!("no field {name}: {e}"));
-    field
-        .clear()
-        .await
-        .unwrap_or_else(|e| panic!("cannot clear {name} in the {kind} form: {e}"));
-    field
-        .send_keys(value)
-        .await
-        .unwrap_or_else(|e| panic!("cannot type {value} into {name} in the {kind} form: {e}"));
+    field.clear().await.unwrap();
+    field.send_keys(value).await.unwrap();
 }
 
 /// Clicks a button and waits for the page it leads to.
@@ -705,8 +699,14 @@ async fn fill_in_form(client: &Client, kind: &str, name: &str, value: &str) {
         )))
         .await
         .unwrap_or_else(|e| panic!("no {name} in the {kind} form: {e}"));
-    field.clear().await.unwrap();
-    field.send_keys(value).await.unwrap();
+    field
+        .clear()
+        .await
+        .unwrap_or_else(|e| panic!("cannot clear {name} in the {kind} form: {e}"));
+    field
+        .send_keys(value)
+        .await
+        .unwrap_or_else(|e| panic!("cannot type {value} into {name} in the {kind} form: {e}"));
 }
 
 async fn tick_in_form(client: &Client, kind: &str, name: &str, value: &str) {
