@@ -23,7 +23,7 @@ use soulstone_engine::{Edition, Event, GameState, Seat, execute, pending};
 
 fn model(id: u16, owner: Seat) -> Model {
     let card = ModelCard {
-        name: format!("Model {id}"),
+        name: format!("Model {id}").into(),
         df: 5,
         wp: 5,
         sz: 2,

@@ -58,7 +58,7 @@ fn busy_table() -> Table {
     while table.pieces.len() < 20 {
         let piece = Piece {
             id: ObjectId(id),
-            name: format!("model {id}"),
+            name: format!("model {id}").into(),
             seat: if id % 2 == 0 { Seat::A } else { Seat::B },
             base: BaseMm([30, 30, 40, 50][id as usize % 4]),
             sz: [1, 2, 2, 3][id as usize % 4],

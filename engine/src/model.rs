@@ -72,7 +72,8 @@ pub struct Demise {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelCard {
-    pub name: String,
+    /// Shared: every table built for a check names its pieces with it.
+    pub name: Arc<str>,
     pub df: i16,
     pub wp: i16,
     /// Size, for sight lines and cover.

@@ -275,7 +275,7 @@ impl ModelSpec {
                     ))
                 };
                 Arc::new(ModelCard {
-                    name: self.name.clone().ok_or_else(|| missing("name"))?,
+                    name: self.name.as_deref().ok_or_else(|| missing("name"))?.into(),
                     df: self.df.ok_or_else(|| missing("df"))?,
                     wp: self.wp.ok_or_else(|| missing("wp"))?,
                     sz: self.sz,

@@ -325,7 +325,7 @@ fn a_content_card_becomes_an_engine_definition() {
         .card(Edition::Fourth, "Odessa Vane, Lamplighter Marshal")
         .unwrap();
     let card = odessa.model_card();
-    assert_eq!(card.name, "Odessa Vane, Lamplighter Marshal");
+    assert_eq!(&*card.name, "Odessa Vane, Lamplighter Marshal");
     assert_eq!((card.df, card.wp, card.max_health), (5, 7, 13));
     assert!(card.infuses_on_death);
     let baton = card
@@ -495,7 +495,7 @@ fn every_ability_of_the_starter_crews_has_a_scenario() {
                     line.contains("\"ability_used\"") && line.contains(&format!("{name:?}"))
                 });
                 if expected {
-                    shown.insert((m.card.name.clone(), name.to_string()));
+                    shown.insert((m.card.name.to_string(), name.to_string()));
                 }
             }
         }

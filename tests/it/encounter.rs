@@ -560,8 +560,8 @@ fn factions_leaders_and_crews_are_chosen_in_secret_and_revealed_together() {
         assert_eq!(hired, list.models.len() + 1, "{seat:?}'s crew is hired");
         let leader = encounter.leaders[seat.index()].expect("a leader");
         assert_eq!(
-            state.model(leader).expect("the leader").card.name,
-            list.leader,
+            &*state.model(leader).expect("the leader").card.name,
+            list.leader.as_str(),
             "{seat:?}'s leader"
         );
         let pool = list.hire(&catalog).expect("hires").pool;

@@ -62,7 +62,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         });
     }
     let card = ModelCard {
-        name: format!("Model {id}"),
+        name: format!("Model {id}").into(),
         df: rng.random_range(2..=7),
         wp: rng.random_range(2..=7),
         sz: 2,

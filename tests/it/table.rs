@@ -235,7 +235,7 @@ fn the_stored_table_has_no_floats() {
 fn piece(id: u32, seat: Seat, base: u16, sz: u8, x: f64, y: f64) -> Piece {
     Piece {
         id: ObjectId(id),
-        name: format!("model {id}"),
+        name: format!("model {id}").into(),
         seat,
         base: BaseMm(base),
         sz,

@@ -507,7 +507,7 @@ impl StatCard {
             })
             .collect();
         Arc::new(ModelCard {
-            name: self.full_name(),
+            name: self.full_name().into(),
             df: self.df,
             wp: self.wp,
             sz: self.sz,

@@ -75,7 +75,7 @@ impl BaseMm {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Piece {
     pub id: ObjectId,
-    pub name: String,
+    pub name: std::sync::Arc<str>,
     pub seat: Seat,
     pub base: BaseMm,
     pub sz: u8,

@@ -243,7 +243,7 @@ fn on_table(c: V2, radius: f64) -> bool {
 fn model_name(board: &Board, body: &Body) -> String {
     body.id
         .and_then(|id| board.piece(id).ok())
-        .map(|p| p.name.clone())
+        .map(|p| p.name.to_string())
         .unwrap_or_default()
 }
 

@@ -440,7 +440,7 @@ impl TableScenario {
         for m in &self.models {
             table.pieces.push(Piece {
                 id: next.next().unwrap_or(ObjectId(0)),
-                name: m.name.clone(),
+                name: m.name.as_str().into(),
                 seat: m.seat,
                 base: BaseMm(m.base),
                 sz: m.sz,

@@ -431,7 +431,7 @@ fn holder_name(holder: SeatHolder, seat: Seat, viewer: Viewer) -> String {
 
 fn model_names(state: &GameState, ids: &[soulstone_engine::model::ModelId]) -> Vec<(u16, String)> {
     ids.iter()
-        .filter_map(|id| state.model(*id).map(|m| (id.0, m.card.name.clone())))
+        .filter_map(|id| state.model(*id).map(|m| (id.0, m.card.name.to_string())))
         .collect()
 }
 
@@ -558,9 +558,7 @@ fn game_page_data(
                     Some(target) => format!(
                         "{} (target: {})",
                         held.name,
-                        state
-                            .model(target)
-                            .map_or("unknown", |m| m.card.name.as_str())
+                        state.model(target).map_or("unknown", |m| &*m.card.name)
                     ),
                     None => held.name.clone(),
                 });
@@ -581,7 +579,7 @@ fn game_page_data(
         .models
         .iter()
         .map(|m| ModelLine {
-            name: m.card.name.clone(),
+            name: m.card.name.to_string(),
             side: m.owner.label().into(),
             health: format!("{}/{}", m.health, m.card.max_health),
             tokens: m

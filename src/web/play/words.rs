@@ -21,7 +21,7 @@ fn model_name(state: &GameState, id: u64) -> String {
     u16::try_from(id)
         .ok()
         .and_then(|id| state.model(ModelId(id)))
-        .map_or_else(|| format!("model {id}"), |m| m.card.name.clone())
+        .map_or_else(|| format!("model {id}"), |m| m.card.name.to_string())
 }
 
 fn seat_name(seat: &str, viewer: Viewer) -> String {
