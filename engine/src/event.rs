@@ -366,7 +366,8 @@ pub enum Event {
         model: ModelId,
         credit: Option<ModelId>,
         /// The crew credited when no model is: it controlled the action
-        /// that killed (an enemy-controlled model earns no credit itself).
+        /// that killed (an enemy-controlled model earns no credit itself),
+        /// or it gave the token whose damage killed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         crew: Option<Seat>,
     },

@@ -531,22 +531,20 @@ impl TokenBook {
     }
 
     /// Whether the token's rules count friend and enemy from the crew that
-    /// applied it, which a model holding it then keeps.
+    /// applied it, which a model holding it then keeps: a token that helps
+    /// that crew's attacks, or one that deals damage (its kill is that
+    /// crew's). 4th edition only: 3rd edition conditions have no crew.
     pub fn tracks_applier(&self, token: Token) -> bool {
-        self.def(token).is_some_and(|def| {
-            def.rules.iter().any(|rule| {
-                rule.window == Window::TargetedByAttack
-                    || rule.effects.iter().any(|e| {
-                        matches!(
-                            e,
-                            Effect::SufferDamage {
-                                touching_enemies: true,
-                                ..
-                            }
-                        )
-                    })
+        self.edition == Edition::Fourth
+            && self.def(token).is_some_and(|def| {
+                def.rules.iter().any(|rule| {
+                    rule.window == Window::TargetedByAttack
+                        || rule
+                            .effects
+                            .iter()
+                            .any(|e| matches!(e, Effect::SufferDamage { .. }))
+                })
             })
-        })
     }
 
     /// Every token, by key.

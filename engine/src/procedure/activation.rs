@@ -90,9 +90,10 @@ impl Sim<'_> {
             {
                 let owner = self.model_owner(model)?;
                 let mut victims = vec![model];
-                // A token that counts enemies from its crew: that crew gets
-                // the kill, and models in base contact that are its enemies
-                // (all of them, for a token from no crew) suffer it too.
+                // The crew that gave the token gets the kill, but no model
+                // does (who killed whom, 3); with `touching_enemies`, models
+                // in base contact that are its enemies (all of them, for a
+                // token from no crew) suffer it too.
                 let applier = appliers
                     .iter()
                     .find(|(t, _)| *t == token)
@@ -103,7 +104,7 @@ impl Sim<'_> {
                 for victim in victims {
                     self.queue(DamageInstance {
                         attacker: Some(owner),
-                        credit_crew: if touching_enemies { applier } else { None },
+                        credit_crew: applier,
                         from_ability: true,
                         ..DamageInstance::fixed(
                             victim,
