@@ -266,6 +266,10 @@ pub enum Effect {
         /// the crew that applied the token suffers it too (Burning).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         touching_enemies: bool,
+        /// 1 more damage for every this many points of the token's value
+        /// beyond the first (3rd edition Burning: 3); 0, never more.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        plus_one_per: u8,
     },
     /// The duel's total gains a suit the player names.
     AddSuit,
@@ -292,6 +296,10 @@ pub enum Effect {
     UnmovableByEnemies,
     /// The model is ignored for its own crew's strategy and schemes.
     IgnoredForObjectives,
+}
+
+fn is_zero(value: &u8) -> bool {
+    *value == 0
 }
 
 /// One of a token's rules: at `window`, if `when` holds, `effects` happen

@@ -75,19 +75,26 @@ impl Sim<'_> {
         window: Window,
         batch: u32,
     ) -> Result<(), RuleError> {
-        // Who applied each token, read before the window may remove it.
-        let appliers = self
+        // Who applied each token, and its value, read before the window
+        // may remove it.
+        let (appliers, held) = self
             .state
             .model(model)
-            .map(|m| m.token_from.clone())
+            .map(|m| (m.token_from.clone(), m.tokens.clone()))
             .unwrap_or_default();
         for (token, effect) in self.open_window(model, None, window, Situation::default())? {
             if let Effect::SufferDamage {
                 amount,
                 irreducible,
                 touching_enemies,
+                plus_one_per,
             } = effect
             {
+                let extra = match plus_one_per {
+                    0 => 0,
+                    per => held.value(token).saturating_sub(1) / per,
+                };
+                let amount = amount.saturating_add(extra);
                 let owner = self.model_owner(model)?;
                 let mut victims = vec![model];
                 // The crew that gave the token gets the kill, but no model
