@@ -159,13 +159,16 @@ impl RuleSet for Third {
     }
 
     fn gain(&self, book: &TokenBook, tokens: &Tokens, token: Token, value: u8) -> TokenGain {
-        // Conditions carry a value: gaining one adds to it.
+        // A condition with a value adds to it; one without is held or not.
+        let has_value = book.def(token).is_some_and(|def| def.has_value);
         match book.cancelled_by(token) {
             Some(other) if tokens.has(other) => TokenGain::Cancel {
                 token: other,
                 by: tokens.value(other),
             },
-            _ => TokenGain::Gain { value },
+            _ if has_value => TokenGain::Gain { value },
+            _ if tokens.has(token) => TokenGain::Nothing,
+            _ => TokenGain::Gain { value: 1 },
         }
     }
 

@@ -334,6 +334,10 @@ pub struct TokenDef {
     /// The general action Prepare may give it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub prepare: bool,
+    /// A 3rd edition condition with a value ("Burning +1"): gaining it again
+    /// adds to the value. One without (Stunned) is held or not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub has_value: bool,
     /// The token in our own words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
@@ -430,6 +434,12 @@ impl TokenBook {
             let key = Token::from_name(&def.name).map_err(|e| (field("name"), e))?;
             if index.iter().any(|(k, _)| *k == key) {
                 return Err((field("name"), format!("{} is defined twice", def.name)));
+            }
+            if def.has_value && self.edition != Edition::Third {
+                return Err((
+                    field("has_value"),
+                    "only 3rd edition conditions carry a value".into(),
+                ));
             }
             for (r, rule) in def.rules.iter().enumerate() {
                 if rule.optional != (rule.window == Window::ModifyingDuel) {

@@ -33,7 +33,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 8] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 10] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -43,6 +43,10 @@ const RECORDINGS: [(&str, Edition, u64, bool); 8] = [
     // Rules version 3: an encounter's setup hires crews and cuts after deployment.
     ("m4e-table-v3", Edition::Fourth, 51, true),
     ("m3e-random-v3", Edition::Third, 52, false),
+    // Rules version 4: a 3rd edition condition without a value is held or
+    // not; a 4th edition token's damage credits the crew that gave it.
+    ("m4e-table-v4", Edition::Fourth, 61, true),
+    ("m3e-random-v4", Edition::Third, 62, false),
 ];
 
 fn folder() -> PathBuf {

@@ -112,6 +112,16 @@ fn each_edition_gains_and_cancels_tokens_its_own_way() {
         rules(Edition::Third).gain(&third, &focused, token("focused"), 2),
         TokenGain::Gain { value: 2 }
     );
+    // A 3rd edition condition without a value is held or not.
+    let stunned = holding("stunned", 1);
+    assert_eq!(
+        rules(Edition::Third).gain(&third, &stunned, token("stunned"), 1),
+        TokenGain::Nothing
+    );
+    assert_eq!(
+        rules(Edition::Third).gain(&third, &focused, token("stunned"), 3),
+        TokenGain::Gain { value: 1 }
+    );
     let distracted = holding("distracted", 3);
     assert_eq!(
         rules(Edition::Third).gain(&third, &distracted, token("focused"), 1),
@@ -178,6 +188,14 @@ fn a_bad_tokens_file_is_refused_with_its_line_and_field() {
         "window = \"reducing_damage\"\neffects = [{ effect = \"add_suit\" }",
     ));
     assert!(error.contains("only from spending a token"), "{error}");
+    let error = tokens_error(&shipped.replace(
+        "[[token]]\nname = \"Focused\"\n",
+        "[[token]]\nname = \"Focused\"\nhas_value = true\n",
+    ));
+    assert!(
+        error.contains("token[0].has_value") && error.contains("only 3rd edition"),
+        "{error}"
+    );
     let error = tokens_error(&shipped.replace(
         "window = \"targeted_by_attack\"\neffects = [{ effect = \"fate_modifier\", by = 1 }",
         "window = \"targeted_by_attack\"\neffects = [{ effect = \"add_damage\", by = 1 }",
