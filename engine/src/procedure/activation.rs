@@ -75,13 +75,11 @@ impl Sim<'_> {
         window: Window,
         batch: u32,
     ) -> Result<(), RuleError> {
-        // Who applied each token, and its value, read before the window
-        // may remove it.
-        let (appliers, held) = self
-            .state
-            .model(model)
-            .map(|m| (m.token_from.clone(), m.tokens.clone()))
-            .unwrap_or_default();
+        // The model as the window found it: who applied each token, and
+        // its value, before the window may remove it.
+        let Some(before) = self.state.model(model).cloned() else {
+            return Ok(());
+        };
         for (token, effect) in self.open_window(model, None, window, Situation::default())? {
             if let Effect::SufferDamage {
                 amount,
@@ -92,7 +90,7 @@ impl Sim<'_> {
             {
                 let extra = match plus_one_per {
                     0 => 0,
-                    per => held.value(token).saturating_sub(1) / per,
+                    per => before.tokens.value(token).saturating_sub(1) / per,
                 };
                 let amount = amount.saturating_add(extra);
                 let owner = self.model_owner(model)?;
@@ -101,10 +99,7 @@ impl Sim<'_> {
                 // does (who killed whom, 3); with `touching_enemies`, models
                 // in base contact that are its enemies (all of them, for a
                 // token from no crew) suffer it too.
-                let applier = appliers
-                    .iter()
-                    .find(|(t, _)| *t == token)
-                    .map(|(_, seat)| *seat);
+                let applier = before.token_applier(token);
                 if touching_enemies {
                     victims.extend(self.touching_enemies_of(model, applier));
                 }
