@@ -18,6 +18,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+mod blossom;
+mod sparse;
 mod window;
 
 use super::limits::{FigureError, check_figures, describe};
@@ -96,6 +98,9 @@ pub enum PairingMethod {
     Window,
     /// A field beyond what the solver proves: the best pairing it found.
     BestFound,
+    /// The whole field solved on candidate pairs, proven optimal by the
+    /// matching's dual solution checked over every pair.
+    Sparse,
 }
 
 /// A round's pairing, with the cost terms that justify it.
@@ -158,7 +163,20 @@ pub struct SolverOptions {
     pub dense_max: usize,
     /// Try the window shortcut before splitting into segments.
     pub window: bool,
+    /// The largest field solved sparsely and proven by the dual check (the
+    /// check visits every pair once).
+    pub sparse_max: usize,
+    /// Candidate partners per player in each order the sparse solver
+    /// starts from (the dual check adds any pair it needs).
+    pub sparse_neighbours: usize,
+    /// The sparse solver's work budget (edges scanned, vertices visited),
+    /// after which it returns its best pairing unproven.
+    pub work_limit: u64,
 }
+
+/// About ten seconds of the sparse solver's work on the benchmark machine
+/// (see docs/benchmarks.md); every measured field needs far less.
+pub const DEFAULT_WORK_LIMIT: u64 = 4_000_000_000;
 
 impl Default for SolverOptions {
     fn default() -> Self {
@@ -166,6 +184,9 @@ impl Default for SolverOptions {
             whole_field_max: 256,
             dense_max: 2_048,
             window: true,
+            sparse_max: 20_000,
+            sparse_neighbours: 8,
+            work_limit: DEFAULT_WORK_LIMIT,
         }
     }
 }
@@ -265,6 +286,25 @@ pub fn pair_round_with(
         .flatten()
     {
         (pairs, PairingMethod::Window, true)
+    } else if seats.len() <= options.sparse_max {
+        match sparse::solve(&costs, options.sparse_neighbours, options.work_limit)? {
+            sparse::Outcome::Proven(pairs) => (pairs, PairingMethod::Sparse, true),
+            sparse::Outcome::Unproven(found) => {
+                let window = costs.best_found(&everybody);
+                let total = |pairs: &[(usize, usize)]| {
+                    let mut total = PairingCost::default();
+                    for &(x, y) in pairs {
+                        total += costs.pair_cost(x, y);
+                    }
+                    total
+                };
+                let pairs = match found {
+                    Some(found) if total(&found) < total(&window) => found,
+                    _ => window,
+                };
+                (pairs, PairingMethod::BestFound, false)
+            }
+        }
     } else {
         costs.solve_segmented(options)?
     };
@@ -379,6 +419,11 @@ impl Meetings {
 
     fn count(&self, x: PlayerId, y: PlayerId) -> i64 {
         self.0.get(&(x.min(y), x.max(y))).copied().unwrap_or(0)
+    }
+
+    /// The most times any two players have met.
+    fn most(&self) -> i64 {
+        self.0.values().copied().max().unwrap_or(0)
     }
 }
 

@@ -172,7 +172,8 @@ fn arb_event() -> impl Strategy<Value = (Vec<Player>, Vec<Game>, PairingSettings
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
-    /// No pairing is cheaper than ours, on the whole-field and segmented paths.
+    /// No pairing is cheaper than ours, on the whole-field, sparse and
+    /// segmented paths.
     #[test]
     fn no_cheaper_pairing_exists((players, games, settings) in arb_event()) {
         let round = games.iter().filter_map(|g| g.round).max().unwrap_or(0) + 1;
@@ -180,16 +181,34 @@ proptest! {
         let whole = pair_round(&players, &games, &settings, round).unwrap();
         prop_assert_eq!(whole.cost, best);
         prop_assert!(whole.proven_optimal);
-        let segmented = pair_round_with(&players, &games, &settings, round, SolverOptions { whole_field_max: 0, dense_max: 2_048, window: false }).unwrap();
+        let exact = SolverOptions { whole_field_max: 0, window: false, ..SolverOptions::default() };
+        let sparse = pair_round_with(&players, &games, &settings, round, exact).unwrap();
+        prop_assert_eq!(sparse.cost, best);
+        prop_assert!(sparse.proven_optimal);
+        if sparse.pairs.len() > 1 {
+            prop_assert_eq!(sparse.method, PairingMethod::Sparse);
+        }
+        // From a single candidate partner, the dual check must add every
+        // pair the optimum needs.
+        for sparse_neighbours in [1, 2] {
+            let few = pair_round_with(&players, &games, &settings, round, SolverOptions { sparse_neighbours, ..exact }).unwrap();
+            prop_assert_eq!(few.cost, best);
+            prop_assert!(few.proven_optimal);
+        }
+        let segmented = pair_round_with(&players, &games, &settings, round, SolverOptions { sparse_max: 0, ..exact }).unwrap();
         prop_assert_eq!(segmented.cost, best);
         prop_assert!(segmented.proven_optimal);
 
         // With the solver's limits lowered, every path (window, segments,
-        // the best-found fallback for parts too large) either proves the
-        // optimum or says it did not, with a bound that holds.
-        for dense_max in [2, 4] {
-            for window in [true, false] {
-                let options = SolverOptions { whole_field_max: 0, dense_max, window };
+        // the best-found fallback for parts too large, a sparse solve cut
+        // short by its work budget) either proves the optimum or says it
+        // did not, with a bound that holds.
+        let lowered = [2, 4].into_iter().flat_map(|dense_max| {
+            [true, false].map(|window| SolverOptions { whole_field_max: 0, dense_max, window, sparse_max: 0, ..exact })
+        });
+        let cut_short = [0, 20, 60].map(|work_limit| SolverOptions { work_limit, ..exact });
+        {
+            for options in lowered.chain(cut_short) {
                 let limited = pair_round_with(&players, &games, &settings, round, options).unwrap();
                 prop_assert!(limited.cost >= best);
                 prop_assert_eq!(limited.proven_optimal, limited.lower_bound.is_none());
@@ -330,6 +349,15 @@ fn large_fields_take_the_window_or_segmented_path_and_stay_proven() {
         window: false,
         ..SolverOptions::default()
     };
+    let sparse = pair_round_with(&players, &games, &settings, 5, options).unwrap();
+    assert_eq!(sparse.method, PairingMethod::Sparse);
+    assert!(sparse.proven_optimal);
+    assert_eq!(sparse.cost, last.cost, "two exact methods, one optimum");
+    let options = SolverOptions {
+        window: false,
+        sparse_max: 0,
+        ..SolverOptions::default()
+    };
     let segmented = pair_round_with(&players, &games, &settings, 5, options).unwrap();
     assert_eq!(segmented.method, PairingMethod::Segmented);
     assert!(segmented.proven_optimal);
@@ -373,6 +401,8 @@ fn round_one_with_uneven_initial_points_is_proven_only_at_the_optimum() {
         whole_field_max: 0,
         dense_max: 64,
         window: true,
+        sparse_max: 0,
+        ..SolverOptions::default()
     };
     let pairing = pair_round_with(&players, &[], &settings, 1, options).unwrap();
     assert!(!pairing.proven_optimal);
