@@ -8,7 +8,11 @@ cost terms folded lexicographically) and solves it with
 networkx.max_weight_matching. The two optimal totals must be equal. Sizes that
 networkx does not finish within the time limit are reported as such.
 
-Usage: python3 benches/networkx_check.py [path/to/soulstone] [--limit SECONDS]
+With --hard it checks issue 20's hard fields instead (two clubs 60/40, one
+region of 30%, a group of six who all met, round 1 with initial points of 1
+or 3, and no clubs), at 1,024 players and at --players if given.
+
+Usage: python3 benches/networkx_check.py [path/to/soulstone] [--limit SECONDS] [--hard [--players N]]
 """
 import json
 import multiprocessing
@@ -54,10 +58,19 @@ def main():
     limit = 600.0
     if "--limit" in sys.argv:
         limit = float(sys.argv[sys.argv.index("--limit") + 1])
+    fields = [(players, "clubs", 5) for players in SIZES]
+    if "--hard" in sys.argv:
+        players = 1024
+        if "--players" in sys.argv:
+            players = int(sys.argv[sys.argv.index("--players") + 1])
+        fields = [(players, shape, 5) for shape in ["no-clubs", "two-clubs", "one-region", "met-group"]]
+        fields.append((players, "uneven-initial-points", 0))
     rows = []
-    for players in SIZES:
+    for players, shape, rounds in fields:
+        print(f"{players} players, {shape}, after {rounds} rounds:", flush=True)
         snapshot_text = subprocess.run(
-            [binary, "synthetic-snapshot", "--players", str(players), "--rounds", "5", "--seed", str(SEED)],
+            [binary, "synthetic-snapshot", "--players", str(players), "--rounds", str(rounds),
+             "--seed", str(SEED), "--shape", shape],
             check=True, capture_output=True, text=True).stdout
         with open(f"/tmp/soulstone-snapshot-{players}.json", "w") as f:
             f.write(snapshot_text)
@@ -67,6 +80,7 @@ def main():
                              check=True, capture_output=True, text=True).stdout
         soulstone_seconds = time.perf_counter() - started
         pairing = json.loads(out)
+        print(f"  soulstone: {pairing['method']}, proven {pairing['proven_optimal']}", flush=True)
 
         seats = {entry["player"]: (rank, entry["points"]) for rank, entry in enumerate(pairing["order"])}
         clubs = {p["id"]: (p.get("club") or "").strip().lower() or None for p in snapshot["players"]}

@@ -61,6 +61,9 @@ pub enum Command {
         rounds: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// A hard field of issue 20 instead of clubs of about eight.
+        #[arg(long, value_enum, default_value_t = FieldShape::Clubs)]
+        shape: FieldShape,
     },
     /// Rules engine scenarios: set up a game exactly, script it, check it.
     #[command(subcommand)]
@@ -228,8 +231,25 @@ pub fn run(cli: Cli) -> ExitCode {
             players,
             rounds,
             seed,
+            shape,
         }) => {
-            let snapshot = crate::tournament::synthetic::random_event(*players, *rounds, *seed);
+            use crate::tournament::synthetic::{Clubs, HardField, random_event};
+            let field = |clubs, uneven_initial_points, met_group| HardField {
+                players: *players,
+                rounds: *rounds,
+                clubs,
+                uneven_initial_points,
+                met_group,
+                seed: *seed,
+            };
+            let snapshot = match shape {
+                FieldShape::Clubs => random_event(*players, *rounds, *seed),
+                FieldShape::NoClubs => field(Clubs::None, false, false).snapshot(),
+                FieldShape::TwoClubs => field(Clubs::TwoClubs, false, false).snapshot(),
+                FieldShape::OneRegion => field(Clubs::OneRegion, false, false).snapshot(),
+                FieldShape::MetGroup => field(Clubs::Many, false, true).snapshot(),
+                FieldShape::UnevenInitialPoints => field(Clubs::Many, true, false).snapshot(),
+            };
             return finish(
                 serde_json::to_string(&snapshot)
                     .map(|json| print_out(&json))
@@ -562,4 +582,21 @@ fn create_admin(settings: &Settings, raw_email: &str, raw_name: &str) -> Result<
     accounts::mark_email_verified(&mut conn, account.id, now).map_err(|e| e.to_string())?;
     println!("created site admin {email} (#{})", account.id);
     Ok(())
+}
+
+/// The synthetic fields `synthetic-snapshot` can print (the hard ones are
+/// those of `benches/pairing_hard.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FieldShape {
+    /// Clubs of about eight.
+    Clubs,
+    NoClubs,
+    /// Two clubs of 60% and 40%.
+    TwoClubs,
+    /// One region of 30%, the rest in none.
+    OneRegion,
+    /// Six players who have all met each other (a forced float or rematch).
+    MetGroup,
+    /// Initial points of 1 or 3 (pair round 1 with `--rounds 0`).
+    UnevenInitialPoints,
 }

@@ -176,7 +176,7 @@ pub struct SolverOptions {
 
 /// About ten seconds of the sparse solver's work on the benchmark machine
 /// (see docs/benchmarks.md); every measured field needs far less.
-pub const DEFAULT_WORK_LIMIT: u64 = 4_000_000_000;
+pub const DEFAULT_WORK_LIMIT: u64 = 400_000_000;
 
 impl Default for SolverOptions {
     fn default() -> Self {

@@ -73,9 +73,9 @@ pub fn solve(
                 return Ok(Outcome::Unproven(best));
             }
         };
-        // Every round's solve and check count against one budget (a pair
-        // checked costs far less than an edge scanned).
-        work_left = work_left.saturating_sub(matched.work + (n * n / 2) as u64 / 16);
+        // Every round's solve and check count against one budget (checking
+        // a pair costs about a quarter of scanning an edge).
+        work_left = work_left.saturating_sub(matched.work + (n * n / 8) as u64);
         let pairs: Vec<(usize, usize)> = (0..n)
             .filter(|&i| matched.mate[i] > i)
             .map(|i| (i, matched.mate[i]))
