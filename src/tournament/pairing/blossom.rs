@@ -477,12 +477,10 @@ impl Solver {
             };
             self.spend(candidates.len())?;
             for k in candidates {
-                let (mut i, mut j, _) = self.edges[k];
-                if self.inblossom[j] == b {
-                    std::mem::swap(&mut i, &mut j);
-                }
-                let _ = i;
-                let bj = self.inblossom[j];
+                // The end of edge k outside the new blossom.
+                let (i, j, _) = self.edges[k];
+                let outside = if self.inblossom[j] == b { i } else { j };
+                let bj = self.inblossom[outside];
                 if bj != b && self.label[bj] == S {
                     let current = self.bestedgeto[bj];
                     if current == NONE {

@@ -291,15 +291,8 @@ pub fn pair_round_with(
             sparse::Outcome::Proven(pairs) => (pairs, PairingMethod::Sparse, true),
             sparse::Outcome::Unproven(found) => {
                 let window = costs.best_found(&everybody);
-                let total = |pairs: &[(usize, usize)]| {
-                    let mut total = PairingCost::default();
-                    for &(x, y) in pairs {
-                        total += costs.pair_cost(x, y);
-                    }
-                    total
-                };
                 let pairs = match found {
-                    Some(found) if total(&found) < total(&window) => found,
+                    Some(found) if costs.total(&found) < costs.total(&window) => found,
                     _ => window,
                 };
                 (pairs, PairingMethod::BestFound, false)
@@ -309,10 +302,7 @@ pub fn pair_round_with(
         costs.solve_segmented(options)?
     };
 
-    let mut cost = PairingCost::default();
-    for &(x, y) in &matched {
-        cost += costs.pair_cost(x, y);
-    }
+    let cost = costs.total(&matched);
     // A pairing at the lower bound is optimal however it was found.
     let lower_bound = costs.lower_bound(&everybody);
     let proven_optimal = proven_optimal || cost == lower_bound;
@@ -446,6 +436,15 @@ impl CostModel<'_> {
             score_diff_squared: (p.score - q.score).pow(2),
             rank_diff_squared: (p.rank - q.rank).pow(2),
         }
+    }
+
+    /// The cost terms of a set of pairs, summed.
+    fn total(&self, pairs: &[(usize, usize)]) -> PairingCost {
+        let mut total = PairingCost::default();
+        for &(x, y) in pairs {
+            total += self.pair_cost(x, y);
+        }
+        total
     }
 
     /// The exact lexicographic optimum over the given seats (an even number).
@@ -661,10 +660,7 @@ impl CostModel<'_> {
     /// sum of squared score differences any perfect matching of these
     /// players can have.
     fn certified(&self, members: &[usize], matched: &[(usize, usize)]) -> bool {
-        let mut total = PairingCost::default();
-        for &(x, y) in matched {
-            total += self.pair_cost(x, y);
-        }
+        let total = self.total(matched);
         total.rematches == 0
             && total.same_club == 0
             && total.score_diff_squared == self.score_bound(members)
