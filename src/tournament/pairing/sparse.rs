@@ -58,13 +58,13 @@ pub fn solve(
             .ok_or(PairingError::Overflow)
     };
     let mut candidates = candidate_pairs(model, neighbours.max(1));
+    let mut edges = candidates
+        .iter()
+        .map(|&(a, b)| weight(a, b).map(|cost| Edge { a, b, cost }))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut best: Option<Vec<(usize, usize)>> = None;
     let mut work_left = work_limit;
     for _ in 0..MAX_ROUNDS {
-        let edges = candidates
-            .iter()
-            .map(|&(a, b)| weight(a, b).map(|cost| Edge { a, b, cost }))
-            .collect::<Result<Vec<_>, _>>()?;
         let matched = match blossom::min_cost_perfect_matching(n, &edges, work_left) {
             Ok(matched) => matched,
             Err(MatchingError::OutOfWork) => return Ok(Outcome::Unproven(best)),
@@ -86,9 +86,17 @@ pub fn solve(
             Verdict::NoCertificate => return Ok(Outcome::Unproven(Some(pairs))),
             Verdict::Violated(violated) => {
                 best = Some(pairs);
-                let before = candidates.len();
-                candidates.extend(violated);
-                if candidates.len() == before {
+                let before = edges.len();
+                for (a, b) in violated {
+                    if candidates.insert((a, b)) {
+                        edges.push(Edge {
+                            a,
+                            b,
+                            cost: weight(a, b)?,
+                        });
+                    }
+                }
+                if edges.len() == before {
                     return Ok(Outcome::Unproven(best));
                 }
             }
