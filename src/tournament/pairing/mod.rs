@@ -9,10 +9,11 @@
 //!
 //! The terms are folded into one integer weight with multipliers large enough
 //! that no amount of a lower term can outweigh one unit of a higher one, and
-//! solved exactly with Edmonds' blossom algorithm (`integer-blossom`). Large
-//! fields are split at "even" score-group boundaries; the split is kept only
-//! when a certificate proves it optimal (see `docs/pairing.md`), otherwise
-//! segments are merged and solved together.
+//! solved exactly: small fields with Edmonds' blossom algorithm on the whole
+//! weight matrix (`integer-blossom`), larger ones by the window shortcut or
+//! on candidate pairs proven by the matching's dual (`sparse.rs`), and the
+//! largest split at "even" score-group boundaries, each path kept only when
+//! its certificate proves it optimal (see `docs/pairing.md`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
