@@ -12,7 +12,7 @@ With --hard it checks issue 20's hard fields instead (two clubs 60/40, one
 region of 30%, a group of six who all met, round 1 with initial points of 1
 or 3, and no clubs), at 1,024 players and at --players if given.
 
-Usage: python3 benches/networkx_check.py [path/to/soulstone] [--limit SECONDS] [--hard [--players N]]
+Usage: python3 benches/networkx_check.py [path/to/soulstone] [--limit SECONDS] [--hard [--players N] [--rounds R]]
 """
 import json
 import multiprocessing
@@ -63,8 +63,12 @@ def main():
         players = 1024
         if "--players" in sys.argv:
             players = int(sys.argv[sys.argv.index("--players") + 1])
-        fields = [(players, shape, 5) for shape in ["no-clubs", "two-clubs", "one-region", "met-group"]]
-        fields.append((players, "uneven-initial-points", 0))
+        rounds = 5
+        if "--rounds" in sys.argv:
+            rounds = int(sys.argv[sys.argv.index("--rounds") + 1])
+        fields = [(players, shape, rounds) for shape in ["no-clubs", "two-clubs", "one-region", "met-group"]]
+        if rounds == 5:
+            fields.append((players, "uneven-initial-points", 0))
     rows = []
     for players, shape, rounds in fields:
         print(f"{players} players, {shape}, after {rounds} rounds:", flush=True)

@@ -4,7 +4,9 @@
 //! Edmonds' primal-dual blossom method as Galil's survey ("Efficient
 //! algorithms for finding maximum matching in graphs", 1986) describes it,
 //! laid out after Joris van Rantwijk's well-known implementation: stages
-//! that each find one augmenting path, S- and T-labelled trees, blossoms
+//! of S- and T-labelled trees (where van Rantwijk's stage ends at its first
+//! augmenting path, ours goes on growing the trees not yet used and
+//! augments between them too, since all are disjoint), blossoms
 //! shrunk and expanded, and least-slack edges kept per vertex and per
 //! blossom so that each dual change costs O(n). Internally it maximises the
 //! weight `-cost` among matchings of largest size; with a perfect matching
@@ -152,6 +154,14 @@ struct Solver {
     stage_blossoms: Vec<usize>,
     /// Edges allowed this stage.
     stage_edges: Vec<usize>,
+    /// The free vertex at the root of each labelled vertex's tree.
+    tree: Vec<usize>,
+    /// Stamped with the stage when the tree rooted there has augmented: a
+    /// stage goes on growing the other trees, so that one stage finds many
+    /// disjoint augmenting paths instead of one.
+    tree_used: Vec<u32>,
+    /// Scratch: the dual change's steps that tie for the least.
+    steps: Vec<Step>,
     work: u64,
     work_limit: u64,
 }
@@ -225,6 +235,9 @@ impl Solver {
             stage_vertices: Vec::new(),
             stage_blossoms: Vec::new(),
             stage_edges: Vec::new(),
+            tree: vec![NONE; n],
+            tree_used: vec![0; n],
+            steps: Vec::new(),
             work: 0,
             work_limit,
         })
@@ -353,6 +366,11 @@ impl Solver {
     fn assign_label(&mut self, mut w: usize, mut t: u8, mut p: usize) -> Result<(), MatchingError> {
         loop {
             let b = self.inblossom[w];
+            let tree = if p == NONE {
+                w
+            } else {
+                self.tree[self.endpoint[p]]
+            };
             self.label[w] = t;
             self.label[b] = t;
             self.labelend[w] = p;
@@ -363,6 +381,7 @@ impl Solver {
             let leaves = self.leaves(b);
             for &leaf in &leaves {
                 self.mark_vertex(leaf);
+                self.tree[leaf] = tree;
             }
             if t == S {
                 self.queue.extend(leaves);
@@ -694,6 +713,9 @@ impl Solver {
             let mut augmented = false;
             loop {
                 while let Some(v) = self.queue.pop() {
+                    if self.tree_used[self.tree[v]] == self.stage {
+                        continue;
+                    }
                     self.spend(self.neighbend[v].len())?;
                     for idx in 0..self.neighbend[v].len() {
                         let p = self.neighbend[v][idx];
@@ -714,11 +736,19 @@ impl Solver {
                             if self.label[bw] == FREE {
                                 self.assign_label(w, T, p ^ 1)?;
                             } else if self.label[bw] == S {
+                                // A tree that has augmented is left alone
+                                // for the rest of the stage.
+                                if self.tree_used[self.tree[w]] == self.stage {
+                                    continue;
+                                }
                                 let base = self.scan_blossom(v, w);
                                 if base != NONE {
                                     self.add_blossom(base, k)?;
                                 } else {
+                                    let trees = (self.tree[v], self.tree[w]);
                                     self.augment_matching(k)?;
+                                    self.tree_used[trees.0] = self.stage;
+                                    self.tree_used[trees.1] = self.stage;
                                     augmented = true;
                                     break;
                                 }
@@ -740,9 +770,6 @@ impl Solver {
                             self.mark_vertex(w);
                         }
                     }
-                    if augmented {
-                        break;
-                    }
                 }
                 if augmented {
                     break;
@@ -751,10 +778,19 @@ impl Solver {
                 // No augmenting path over tight edges: change the duals by
                 // the largest step that keeps them feasible.
                 self.spend(self.stage_vertices.len() + self.stage_blossoms.len())?;
-                let mut delta: Option<(i128, Step)> = None;
+                // Every step that ties for the least is taken at once: with
+                // whole-number costs ties are the rule, and taking them one
+                // by one costs a pass over the labelled vertices each.
+                let mut delta: Option<i128> = None;
+                let mut steps = std::mem::take(&mut self.steps);
+                steps.clear();
                 let mut consider = |d: i128, step: Step| {
-                    if delta.is_none_or(|(best, _)| d < best) {
-                        delta = Some((d, step));
+                    if delta.is_none_or(|best| d < best) {
+                        delta = Some(d);
+                        steps.clear();
+                    }
+                    if delta == Some(d) {
+                        steps.push(step);
                     }
                 };
                 for &v in &self.stage_vertices {
@@ -785,7 +821,7 @@ impl Solver {
                 }
                 // Nothing left to reach: the matching is as large as these
                 // edges allow and still not perfect.
-                let Some((delta, step)) = delta else {
+                let Some(delta) = delta else {
                     return Err(MatchingError::NoPerfectMatching);
                 };
                 for &v in &self.stage_vertices {
@@ -804,23 +840,38 @@ impl Solver {
                         }
                     }
                 }
-                match step {
-                    Step::Free(k) => {
-                        self.allow(k);
-                        let (i, j, _) = self.edges[k];
-                        let s = if self.label[self.inblossom[i]] == FREE {
-                            j
-                        } else {
-                            i
-                        };
-                        self.queue.push(s);
+                // Tight edges first: expanding a T-blossom relabels only its
+                // own children, so the S-vertices queued here stay S.
+                for &step in &steps {
+                    match step {
+                        Step::Free(k) => {
+                            self.allow(k);
+                            let (i, j, _) = self.edges[k];
+                            let s = if self.label[self.inblossom[i]] == FREE {
+                                j
+                            } else {
+                                i
+                            };
+                            self.queue.push(s);
+                        }
+                        Step::Between(k) => {
+                            self.allow(k);
+                            self.queue.push(self.edges[k].0);
+                        }
+                        Step::Expand(_) => {}
                     }
-                    Step::Between(k) => {
-                        self.allow(k);
-                        self.queue.push(self.edges[k].0);
-                    }
-                    Step::Expand(b) => self.expand_blossom(b, false)?,
                 }
+                for &step in &steps {
+                    if let Step::Expand(b) = step
+                        && self.blossomparent[b] == NONE
+                        && self.blossombase[b] != NONE
+                        && self.label[b] == T
+                        && self.dualvar[b] == 0
+                    {
+                        self.expand_blossom(b, false)?;
+                    }
+                }
+                self.steps = steps;
             }
             // End of a stage: S-blossoms whose dual fell to zero are opened.
             for idx in 0..self.stage_blossoms.len() {
