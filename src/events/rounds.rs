@@ -14,7 +14,7 @@ use crate::setup::{
     self, EncounterSize, Seat, SeatNames, Setup, SetupRequest, SetupResult, TableSides,
 };
 use crate::systems::GameSystem;
-use crate::tournament::pairing::{PairingSettings, RoundPairing, pair_round};
+use crate::tournament::pairing::{PairingSettings, RoundPairing, SolverOptions, pair_round_with};
 use crate::tournament::snapshot::{EventSnapshot, RoundRecord, SNAPSHOT_FORMAT};
 use crate::tournament::{Game, GameScore, Player};
 
@@ -173,6 +173,30 @@ fn pairing_settings(view: &EventView, seed: u64) -> PairingSettings {
     }
 }
 
+/// How long the optimiser may search before it settles for its best pairing
+/// found (marked not proven, with the least any pairing could cost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairingSearch {
+    /// About ten seconds of work on a pathological field; every field
+    /// measured so far is proven well within it.
+    Standard,
+    /// Six times as long: offered when a draft came back unproven.
+    Longer,
+}
+
+impl PairingSearch {
+    fn options(self) -> SolverOptions {
+        let standard = SolverOptions::default();
+        match self {
+            Self::Standard => standard,
+            Self::Longer => SolverOptions {
+                work_limit: standard.work_limit.saturating_mul(6),
+                ..standard
+            },
+        }
+    }
+}
+
 /// Pairs the next round as a draft for the organiser to review.
 pub fn pair_next_round(
     conn: &mut DbConnection,
@@ -183,6 +207,62 @@ pub fn pair_next_round(
 ) -> Result<Round, EventError> {
     access.require_staff()?;
     require_not_finished(view, access)?;
+    conn.write_transaction(|conn| {
+        claim_version(conn, view, expected_version)?;
+        pair_in(conn, view, access, PairingSearch::Standard, ctx)
+    })
+}
+
+/// Replaces a draft round the optimiser could not prove optimal with one
+/// paired after a longer search: the organiser's way to wait for a better
+/// pairing instead of publishing the best found.
+pub fn pair_draft_again_longer(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    number: i32,
+    expected_version: i32,
+    ctx: &Ctx<'_>,
+) -> Result<Round, EventError> {
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    conn.write_transaction(|conn| {
+        let round = round_in(conn, view, number)?;
+        require_draft(&round)?;
+        let stored = serde_json::from_str::<StoredPairing>(&round.pairing).ok();
+        match stored {
+            Some(p) if !p.as_paired() => {
+                return Err(EventError::Conflict(format!(
+                    "Round {number} has been changed by hand: delete the draft to pair it again."
+                )));
+            }
+            Some(p) if p.proven_optimal => {
+                return Err(EventError::Conflict(format!(
+                    "Round {number} is already proven optimal: no search can find a better pairing."
+                )));
+            }
+            None => {
+                return Err(EventError::Conflict(format!(
+                    "Round {number} was not paired by the optimiser here (it was imported): delete the draft to pair it again."
+                )));
+            }
+            Some(_) => {}
+        }
+        claim_version(conn, view, expected_version)?;
+        db_events::delete_round(conn, round.id)?;
+        pair_in(conn, view, access, PairingSearch::Longer, ctx)
+    })
+}
+
+/// Pairs the next round inside the caller's transaction, which has claimed
+/// the event's version.
+fn pair_in(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    search: PairingSearch,
+    ctx: &Ctx<'_>,
+) -> Result<Round, EventError> {
     if view.status != EventStatus::Running {
         return Err(EventError::Conflict(
             "Start the event before pairing a round.".into(),
@@ -193,88 +273,108 @@ pub fn pair_next_round(
             "This league is open play: players record their own games, there are no rounds.".into(),
         ));
     }
-    conn.write_transaction(|conn| {
-        claim_version(conn, view, expected_version)?;
-        let data = EventData::load(conn, view.id())?;
-        if let Some(last) = data.rounds.last() {
-            if last.status == "draft" {
-                return Err(EventError::Conflict(format!(
-                    "Round {} is still a draft: publish or delete it first.",
-                    last.number
-                )));
-            }
-            let missing = data
-                .games_of_round(last.id)
-                .filter(|g| !is_accepted(&g.status))
-                .count();
-            if missing > 0 {
-                return Err(EventError::Conflict(format!(
-                    "Round {} still has {missing} result(s) to confirm or resolve.",
-                    last.number
-                )));
-            }
-        }
-        let number = data.rounds.last().map(|r| r.number).unwrap_or(0) + 1;
-        if number > view.event.rounds_planned {
+    let data = EventData::load(conn, view.id())?;
+    if let Some(last) = data.rounds.last() {
+        if last.status == "draft" {
             return Err(EventError::Conflict(format!(
-                "All {} planned rounds are paired. Raise the number of rounds in the event settings to add one.",
-                view.event.rounds_planned
+                "Round {} is still a draft: publish or delete it first.",
+                last.number
             )));
         }
-        let mut players = data.tournament_players();
-        let eligible = eligible_for(&data, number);
-        if eligible.len() < 2 {
-            return Err(EventError::Conflict(if number == 1 {
-                "Check in at least two players before pairing round 1.".into()
-            } else {
-                "At least two players must still be playing.".into()
-            }));
+        let missing = data
+            .games_of_round(last.id)
+            .filter(|g| !is_accepted(&g.status))
+            .count();
+        if missing > 0 {
+            return Err(EventError::Conflict(format!(
+                "Round {} still has {missing} result(s) to confirm or resolve.",
+                last.number
+            )));
         }
-        // Players not taking part this round are treated as dropped for the pairing.
-        for player in &mut players {
-            if !eligible.contains(&player.id) {
-                player.dropped = true;
-            }
+    }
+    let number = data.rounds.last().map(|r| r.number).unwrap_or(0) + 1;
+    if number > view.event.rounds_planned {
+        return Err(EventError::Conflict(format!(
+            "All {} planned rounds are paired. Raise the number of rounds in the event settings to add one.",
+            view.event.rounds_planned
+        )));
+    }
+    let mut players = data.tournament_players();
+    let eligible = eligible_for(&data, number);
+    if eligible.len() < 2 {
+        return Err(EventError::Conflict(if number == 1 {
+            "Check in at least two players before pairing round 1.".into()
+        } else {
+            "At least two players must still be playing.".into()
+        }));
+    }
+    // Players not taking part this round are treated as dropped for the pairing.
+    for player in &mut players {
+        if !eligible.contains(&player.id) {
+            player.dropped = true;
         }
-        let seed = rand::rng().next_u64();
-        let pairing = pair_round(&players, &data.tournament_games(), &pairing_settings(view, seed), number as u32)?;
-        let pairing_json = serde_json::to_string(&StoredPairing::from(&pairing))
-            .map_err(|e| EventError::Corrupt(e.to_string()))?;
-        let round = db_events::insert_round(conn, view.id(), number, seed as i64, &pairing_json, ctx.now)?
-            .ok_or_else(|| EventError::Conflict(format!("Round {number} was paired by someone else a moment ago.")))?;
-        let mut games: Vec<NewGame> = pairing
-            .pairs
-            .iter()
-            .map(|p| NewGame {
-                event_id: view.id(),
-                round_id: Some(round.id),
-                table_number: i32::try_from(p.table).ok(),
-                player_a: p.a,
-                player_b: Some(p.b),
-                status: GAME_PENDING.into(),
-                played_at: None,
-                created_at: ctx.now,
-                updated_at: ctx.now,
-            })
-            .collect();
-        if let Some(bye) = pairing.bye {
-            games.push(NewGame {
-                event_id: view.id(),
-                round_id: Some(round.id),
-                table_number: None,
-                player_a: bye,
-                player_b: None,
-                status: GAME_BYE.into(),
-                played_at: None,
-                created_at: ctx.now,
-                updated_at: ctx.now,
-            });
-        }
-        db_events::insert_games(conn, &games)?;
-        super::scenarios::use_prepared(conn, view, &round, ctx.now)?;
-        audit::record(conn, access.account_id(), Some(view.id()), "round.paired", &format!("round {number}, seed {seed}"), ctx.now)?;
-        Ok(round)
-    })
+    }
+    let seed = rand::rng().next_u64();
+    let pairing = pair_round_with(
+        &players,
+        &data.tournament_games(),
+        &pairing_settings(view, seed),
+        number as u32,
+        search.options(),
+    )?;
+    let pairing_json = serde_json::to_string(&StoredPairing::from(&pairing))
+        .map_err(|e| EventError::Corrupt(e.to_string()))?;
+    let round =
+        db_events::insert_round(conn, view.id(), number, seed as i64, &pairing_json, ctx.now)?
+            .ok_or_else(|| {
+                EventError::Conflict(format!(
+                    "Round {number} was paired by someone else a moment ago."
+                ))
+            })?;
+    let mut games: Vec<NewGame> = pairing
+        .pairs
+        .iter()
+        .map(|p| NewGame {
+            event_id: view.id(),
+            round_id: Some(round.id),
+            table_number: i32::try_from(p.table).ok(),
+            player_a: p.a,
+            player_b: Some(p.b),
+            status: GAME_PENDING.into(),
+            played_at: None,
+            created_at: ctx.now,
+            updated_at: ctx.now,
+        })
+        .collect();
+    if let Some(bye) = pairing.bye {
+        games.push(NewGame {
+            event_id: view.id(),
+            round_id: Some(round.id),
+            table_number: None,
+            player_a: bye,
+            player_b: None,
+            status: GAME_BYE.into(),
+            played_at: None,
+            created_at: ctx.now,
+            updated_at: ctx.now,
+        });
+    }
+    db_events::insert_games(conn, &games)?;
+    super::scenarios::use_prepared(conn, view, &round, ctx.now)?;
+    let longer = if search == PairingSearch::Longer {
+        ", longer search"
+    } else {
+        ""
+    };
+    audit::record(
+        conn,
+        access.account_id(),
+        Some(view.id()),
+        "round.paired",
+        &format!("round {number}, seed {seed}{longer}"),
+        ctx.now,
+    )?;
+    Ok(round)
 }
 
 /// Which players the next round would pair: those registered, not dropped,

@@ -23,6 +23,7 @@ both_backends!(
     league_open_play_with_caps,
     finished_events_are_read_only_except_for_admin_corrections,
     offline_pairing_matches_the_server_and_imports,
+    an_unproven_draft_can_be_paired_again_with_a_longer_search,
     mage_knight_results_and_standings,
     crew_lists_are_read_and_their_hiring_shown,
     an_event_always_keeps_an_owner,
@@ -1334,6 +1335,132 @@ async fn offline_pairing_matches_the_server_and_imports(backend: Backend) {
         .await;
     let (_, html) = follow(&browser, response).await;
     assert!(html.contains("could not be read"), "{html}");
+}
+
+/// A draft the optimiser left unproven can be replaced by one paired after a
+/// longer search; a proven, published or hand-changed draft cannot.
+async fn an_unproven_draft_can_be_paired_again_with_a_longer_search(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, browser) = app.user("lto@example.org", "TO").await;
+    let to = app.api_client("lto@example.org").await;
+    let event = create_event(&to, event_body("Longer")).await;
+    set_status(&to, event, "running").await;
+    let mut ids = Vec::new();
+    for i in 0..8 {
+        let (_, p) = to
+            .post(
+                &format!("/events/{event}/players"),
+                json!({"name": format!("Long {i}"), "club": format!("C{}", i % 2)}),
+            )
+            .await;
+        to.post(
+            &format!("/events/{event}/players/{}/check-in", p["id"]),
+            json!({"checked_in": true}),
+        )
+        .await;
+        ids.push(p["id"].as_i64().unwrap());
+    }
+    let (code, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 201, "{round}");
+    assert_eq!(round["pairing"]["proven_optimal"], true, "{round}");
+
+    // A proven draft: nothing to search for, and nothing changes.
+    let (code, body) = to
+        .post(
+            &format!("/events/{event}/rounds/1/search-longer"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(code, 409, "{body}");
+    assert!(
+        body.to_string().contains("already proven optimal"),
+        "{body}"
+    );
+    let (_, html) = browser.get_text(&format!("/events/{event}/rounds/1")).await;
+    assert!(!html.contains("search-longer"), "{html}");
+
+    // Stand in for a field the budget could not prove: mark the stored
+    // pairing unproven, with a lower bound, as the optimiser would.
+    app.with_conn(move |conn| {
+        let round = soulstone::db::events::find_round(conn, event, 1)
+            .unwrap()
+            .unwrap();
+        let mut stored: soulstone::events::rounds::StoredPairing =
+            serde_json::from_str(&round.pairing).unwrap();
+        stored.proven_optimal = false;
+        stored.lower_bound = Some(stored.cost);
+        soulstone::db::events::set_round_pairing(
+            conn,
+            round.id,
+            &serde_json::to_string(&stored).unwrap(),
+        )
+        .unwrap();
+    })
+    .await;
+    let (_, html) = browser.get_text(&format!("/events/{event}/rounds/1")).await;
+    assert!(html.contains("not proven optimal"), "{html}");
+    assert!(
+        html.contains("Search longer and replace this draft"),
+        "{html}"
+    );
+    let version = extract_input_value(&html, "version").unwrap();
+
+    // The page's button pairs the round again: still a draft, still
+    // everyone paired once, proven this time.
+    let response = browser
+        .post_form(
+            &format!("/events/{event}/rounds/1/search-longer"),
+            &[("version", &version)],
+        )
+        .await;
+    assert_eq!(location(&response), format!("/events/{event}/rounds/1"));
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    assert_eq!(round["status"], "draft");
+    assert_eq!(round["pairing"]["proven_optimal"], true, "{round}");
+    let mut seated: Vec<i64> = round["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| [t["player_a"].as_i64(), t["player_b"].as_i64()])
+        .flatten()
+        .collect();
+    seated.sort_unstable();
+    ids.sort_unstable();
+    assert_eq!(seated, ids, "{round}");
+    let entries = app
+        .with_conn(move |conn| soulstone::db::audit::for_event(conn, event).unwrap())
+        .await;
+    assert!(
+        entries
+            .iter()
+            .any(|e| e.action == "round.paired" && e.detail.contains("longer search")),
+        "{entries:?}"
+    );
+    // The same form again (a double click) is refused: the event moved on.
+    let response = browser
+        .post_form(
+            &format!("/events/{event}/rounds/1/search-longer"),
+            &[("version", &version)],
+        )
+        .await;
+    let (_, html) = follow(&browser, response).await;
+    assert!(
+        html.contains("already proven optimal") || html.contains("changed"),
+        "{html}"
+    );
+
+    // Published: no longer a draft to replace.
+    let (code, _) = to
+        .post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    assert_eq!(code, 204);
+    let (code, body) = to
+        .post(
+            &format!("/events/{event}/rounds/1/search-longer"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(code, 409, "{body}");
 }
 
 async fn mage_knight_results_and_standings(backend: Backend) {

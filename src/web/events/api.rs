@@ -27,6 +27,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(check_in)
         .service(drop_player)
         .service(pair_round)
+        .service(search_longer)
         .service(get_round)
         .service(publish_round)
         .service(report_result)
@@ -435,6 +436,34 @@ async fn pair_round(
             conn,
             view,
             access,
+            version.unwrap_or(view.event.version),
+            ctx,
+        )?;
+        let (view, _) = events::load(conn, id, access.actor)?;
+        let data = EventData::load(conn, id)?;
+        Ok(round_detail(&view, &round, &data))
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(detail))
+}
+
+/// Replaces a draft the optimiser could not prove optimal with one paired
+/// after a longer search.
+#[post("/events/{id}/rounds/{number}/search-longer")]
+async fn search_longer(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    body: Option<web::Json<VersionBody>>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, number) = path.into_inner();
+    let version = body.and_then(|b| b.version);
+    let detail = on_event(&state, &user, id, move |conn, view, access, ctx| {
+        let round = rounds::pair_draft_again_longer(
+            conn,
+            view,
+            access,
+            number,
             version.unwrap_or(view.event.version),
             ctx,
         )?;

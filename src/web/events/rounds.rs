@@ -26,6 +26,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(swap)
         .service(publish)
         .service(delete_draft)
+        .service(search_longer)
         .service(generate_setup)
         .service(start_clock)
         .service(play_digitally)
@@ -502,6 +503,30 @@ async fn delete_draft(
         move |conn, view, access, ctx| {
             rounds::delete_draft_round(conn, view, access, number, version, ctx)?;
             Ok(Some(event_path(id)))
+        },
+    )
+    .await
+}
+
+/// An unproven draft paired again after a longer search.
+#[post("/events/{id}/rounds/{number}/search-longer")]
+async fn search_longer(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    form: CsrfForm<VersionForm>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let version = version_of(&form.version)?;
+    act(
+        &state,
+        &user,
+        id,
+        round_path(id, number),
+        format!("Round {number} is paired again after a longer search: check it, then publish."),
+        move |conn, view, access, ctx| {
+            let round = rounds::pair_draft_again_longer(conn, view, access, number, version, ctx)?;
+            Ok(Some(round_path(id, round.number)))
         },
     )
     .await
