@@ -295,6 +295,13 @@ pub enum Event {
     ActionQueued {
         queued: crate::state::QueuedAction,
     },
+    /// After an action, a model suffers a piece of hazardous terrain it
+    /// moved through or acted in (pieces sharing a name are one piece; at
+    /// most once per activation): 1 damage follows, queued.
+    HazardSuffered {
+        model: ModelId,
+        terrain: String,
+    },
     /// An additional action (not one a Charge generated) cannot generate
     /// another: this one is ignored, the rest of its effect still happens.
     AdditionalActionIgnored {

@@ -273,7 +273,7 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
             }
         }
         Step::Activations => {
-            let Some(Frame::Activation { model }) = state.frame() else {
+            let Some(Frame::Activation { model, .. }) = state.frame() else {
                 return choices;
             };
             let Some(m) = state.model(*model).filter(|m| m.owner == seat) else {
@@ -428,7 +428,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                         .map(|m| PlayerCommand::Activate { model: m.id }),
                 );
             }
-            Some(Frame::Activation { model }) => {
+            Some(Frame::Activation { model, .. }) => {
                 let Some(m) = state.model(*model).filter(|m| m.owner == seat) else {
                     return;
                 };

@@ -112,6 +112,10 @@ pub enum Frame {
     /// A model's activation: the game flow's actions for it happen inside.
     Activation {
         model: ModelId,
+        /// Hazardous terrain suffered this activation, by model and name:
+        /// each piece at most once.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hazards: Vec<(ModelId, String)>,
     },
     /// A player must discard `count` cards of their choice (all they hold,
     /// if fewer).
@@ -517,7 +521,7 @@ impl GameState {
     /// procedures inside it go (an action, its duel, damage).
     pub fn acting_model(&self) -> Option<super::model::ModelId> {
         self.frames.iter().rev().find_map(|frame| match frame {
-            Frame::Activation { model } => Some(*model),
+            Frame::Activation { model, .. } => Some(*model),
             _ => None,
         })
     }
@@ -1033,7 +1037,10 @@ pub fn apply(state: &mut GameState, event: &Event) {
             for m in Arc::make_mut(&mut state.models) {
                 m.reductions_used.clear();
             }
-            state.frames.push(Frame::Activation { model: *model });
+            state.frames.push(Frame::Activation {
+                model: *model,
+                hazards: Vec::new(),
+            });
             let owner = state.model(*model).map(|m| m.owner);
             if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 encounter.activated.push(*model);
@@ -1134,7 +1141,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             let acting = state
                 .frames
                 .iter()
-                .any(|f| matches!(f, Frame::Activation { model: m } if m == model));
+                .any(|f| matches!(f, Frame::Activation { model: m, .. } if m == model));
             if acting && let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 let used = &mut encounter.activation;
                 if *charge {
@@ -1271,6 +1278,15 @@ pub fn apply(state: &mut GameState, event: &Event) {
             state.pop_frame(|f| matches!(f, Frame::Action { .. }));
         }
         Event::ActionQueued { queued } => state.action_queue.push(queued.clone()),
+        Event::HazardSuffered { model, terrain } => {
+            let activation = state.frames.iter_mut().rev().find_map(|f| match f {
+                Frame::Activation { hazards, .. } => Some(hazards),
+                _ => None,
+            });
+            if let Some(hazards) = activation {
+                hazards.push((*model, terrain.clone()));
+            }
+        }
         Event::AdditionalActionIgnored { .. } | Event::ControlRefused { .. } => {}
         Event::EitherOffered {
             seat,

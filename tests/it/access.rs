@@ -351,6 +351,12 @@ const MATRIX: &[Case] = &[
     ),
     with_body(
         Post,
+        "/events/{event}/rounds/1/search-longer",
+        "version=0",
+        STAFF_303,
+    ),
+    with_body(
+        Post,
         "/events/{event}/rounds/1/setup",
         "per_table=false",
         STAFF_303,
@@ -483,6 +489,12 @@ const MATRIX: &[Case] = &[
     with_body(
         ApiPost,
         "/api/v1/events/{event}/rounds/1/publish",
+        r#"{"version":0}"#,
+        [401, 403, 403, 409, 409, 409],
+    ),
+    with_body(
+        ApiPost,
+        "/api/v1/events/{event}/rounds/1/search-longer",
         r#"{"version":0}"#,
         [401, 403, 403, 409, 409, 409],
     ),

@@ -33,7 +33,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 10] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 12] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -47,6 +47,10 @@ const RECORDINGS: [(&str, Edition, u64, bool); 10] = [
     // not; a 4th edition token's damage credits the crew that gave it.
     ("m4e-table-v4", Edition::Fourth, 61, true),
     ("m3e-random-v4", Edition::Third, 62, false),
+    // Rules version 5: hazardous terrain deals its damage after an
+    // encounter's actions.
+    ("m4e-table-v5", Edition::Fourth, 71, true),
+    ("m3e-random-v5", Edition::Third, 72, false),
 ];
 
 fn folder() -> PathBuf {

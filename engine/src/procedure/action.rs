@@ -102,8 +102,62 @@ impl Sim<'_> {
             model: action.actor,
             success,
         })?;
-        self.declare_queued_action()?;
+        self.suffer_hazards(action.actor, Vec::new())?;
+        // Hazard damage resolves first; the activation (or the game flow)
+        // then declares any queued action.
+        if self.state.damage_queue.is_empty() {
+            self.declare_queued_action()?;
+        }
         Ok(true)
+    }
+
+    /// After an action (its after-resolving effects done), the actor
+    /// suffers the hazardous terrain it moved through (`moved_through`,
+    /// one name per piece) or is in now: 1 damage per piece, each piece
+    /// at most once per activation. Only inside an activation, which keeps
+    /// the count; a table with no hazardous terrain costs one scan.
+    pub(super) fn suffer_hazards(
+        &mut self,
+        model: ModelId,
+        mut moved_through: Vec<String>,
+    ) -> Result<(), RuleError> {
+        let hazardous = |traits: &crate::table::Traits| traits.has(crate::table::Trait::Hazardous);
+        let any = self.state.markers.iter().any(|m| hazardous(&m.traits))
+            || self.state.terrain.iter().any(|t| hazardous(&t.traits));
+        if !any && moved_through.is_empty() {
+            return Ok(());
+        }
+        let Some(suffered) = self.state.frames.iter().rev().find_map(|f| match f {
+            Frame::Activation { hazards, .. } => Some(hazards),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        let suffered = suffered.clone();
+        if self
+            .state
+            .model(model)
+            .is_none_or(|m| !m.in_play() || m.placement.is_none())
+        {
+            return Ok(());
+        }
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        if let Ok(now_in) = crate::table::measure::hazards_while_acting(&board, model.object()) {
+            moved_through.extend(now_in);
+        }
+        moved_through.sort();
+        moved_through.dedup();
+        for terrain in moved_through {
+            if suffered.iter().any(|(m, t)| *m == model && *t == terrain) {
+                continue;
+            }
+            let source = format!("hazardous terrain ({terrain})");
+            self.emit(Event::HazardSuffered { model, terrain })?;
+            // Terrain belongs to no crew: no model is credited with a kill.
+            self.queue(DamageInstance::fixed(model, source, 1, false, self.batch()))?;
+        }
+        Ok(())
     }
 
     /// The actions a successful action generates, queued in the order

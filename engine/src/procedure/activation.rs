@@ -169,7 +169,7 @@ impl Sim<'_> {
     }
 
     pub(super) fn end_activation(&mut self) -> Result<(), RuleError> {
-        let Some(Frame::Activation { model }) = self.state.frame() else {
+        let Some(Frame::Activation { model, .. }) = self.state.frame() else {
             return refuse("no activation is in progress");
         };
         let model = *model;

@@ -981,7 +981,7 @@ impl Sim<'_> {
 
     /// What the acting model does inside its activation.
     fn activation_command(&mut self, seat: Seat, command: &PlayerCommand) -> Result<(), RuleError> {
-        let Some(Frame::Activation { model }) = self.state.frame() else {
+        let Some(Frame::Activation { model, .. }) = self.state.frame() else {
             return Err(RuleError::NothingPending);
         };
         let actor = *model;
@@ -1019,7 +1019,7 @@ impl Sim<'_> {
                 }
                 self.declare_general(actor, "Prepare", slot, None)?;
                 self.gain_token(actor, *token, 1, Some(seat))?;
-                self.general_ended(actor)
+                self.general_ended(actor, Vec::new())
             }
             PlayerCommand::Slam { marker } => {
                 let slot = Self::normal_slot(&self.state, actor)?;
@@ -1029,9 +1029,16 @@ impl Sim<'_> {
                 if matches!(found, MarkerKind::Scheme | MarkerKind::Strategy) {
                     return refuse("Slam removes markers other than scheme and strategy markers");
                 }
+                // Acting in hazardous terrain counts even if the action
+                // removes that terrain.
+                let standing_in = crate::table::measure::hazards_while_acting(
+                    &Board::new(&table, self.state.edition),
+                    actor.object(),
+                )
+                .unwrap_or_default();
                 self.declare_general(actor, "Slam", slot, None)?;
                 self.emit(Event::MarkerRemoved { id: *marker })?;
-                self.general_ended(actor)
+                self.general_ended(actor, standing_in)
             }
             _ => refuse("the acting model takes an action or ends its activation"),
         }
@@ -1114,11 +1121,18 @@ impl Sim<'_> {
         })
     }
 
-    fn general_ended(&mut self, actor: ModelId) -> Result<(), RuleError> {
+    /// Ends a general action; then the hazardous terrain the actor moved
+    /// through (`moved_through`) or is in takes effect.
+    fn general_ended(
+        &mut self,
+        actor: ModelId,
+        moved_through: Vec<String>,
+    ) -> Result<(), RuleError> {
         self.emit(Event::ActionEnded {
             model: actor,
             success: true,
-        })
+        })?;
+        self.suffer_hazards(actor, moved_through)
     }
 
     /// Walk or Charge along `path`. `controller`: a model moved under
@@ -1166,6 +1180,11 @@ impl Sim<'_> {
         } else {
             "Walk"
         };
+        // Hazardous terrain it starts in counts as moved through too.
+        let mut hazards = outcome.hazards.clone();
+        hazards.extend(
+            crate::table::measure::hazards_while_acting(&board, actor.object()).unwrap_or_default(),
+        );
         self.declare_general(actor, name, slot, controller)?;
         self.emit(Event::ModelMoved {
             model: actor,
@@ -1192,7 +1211,7 @@ impl Sim<'_> {
                 },
             })?;
         }
-        self.general_ended(actor)
+        self.general_ended(actor, hazards)
     }
 
     /// A marker within 1" of the actor that no enemy model touches: its kind.
@@ -1354,13 +1373,13 @@ impl Sim<'_> {
                 })?;
             }
         }
-        self.general_ended(actor)
+        self.general_ended(actor, Vec::new())
     }
 
     /// Inside an activation with nothing resolving: ends it once the model
     /// can do nothing more (killed, or every action used).
     pub(super) fn advance_in_activation(&mut self) -> Result<bool, RuleError> {
-        let Some(Frame::Activation { model }) = self.state.frame() else {
+        let Some(Frame::Activation { model, .. }) = self.state.frame() else {
             return Ok(false);
         };
         let model = *model;
