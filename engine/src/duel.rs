@@ -52,6 +52,10 @@ impl Suits {
         Self(self.0 | other.0)
     }
 
+    pub fn without(self, other: Suits) -> Self {
+        Self(self.0 & !other.0)
+    }
+
     pub fn contains_all(self, required: Suits) -> bool {
         self.0 & required.0 == required.0
     }

@@ -296,6 +296,9 @@ pub enum Effect {
     UnmovableByEnemies,
     /// The model is ignored for its own crew's strategy and schemes.
     IgnoredForObjectives,
+    /// The model counts this suit printed on its card (an action's built-in
+    /// suit) as blank, at `duel_started` (4th edition Stunned: Tomes).
+    BlankCardSuit { suit: crate::fate::Suit },
 }
 
 fn is_zero(value: &u8) -> bool {
@@ -494,6 +497,17 @@ impl TokenBook {
                         field(&format!("rules[{r}].effects")),
                         "targeted_by_attack gives the attacker a fate_modifier and nothing else"
                             .into(),
+                    ));
+                }
+                if rule.window != Window::DuelStarted
+                    && rule
+                        .effects
+                        .iter()
+                        .any(|e| matches!(e, Effect::BlankCardSuit { .. }))
+                {
+                    return Err((
+                        field(&format!("rules[{r}].effects")),
+                        "blank_card_suit belongs at duel_started".into(),
                     ));
                 }
                 let lasting = |e: &Effect| {

@@ -204,6 +204,14 @@ fn a_bad_tokens_file_is_refused_with_its_line_and_field() {
         error.contains("targeted_by_attack gives the attacker a fate_modifier"),
         "{error}"
     );
+    let error = tokens_error(&shipped.replace(
+        "window = \"duel_started\"\neffects = [{ effect = \"blank_card_suit\"",
+        "window = \"activation_started\"\neffects = [{ effect = \"blank_card_suit\"",
+    ));
+    assert!(
+        error.contains("blank_card_suit belongs at duel_started"),
+        "{error}"
+    );
     // The line is the rule's `window = ...` line.
     let line = shipped
         .lines()

@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 
+use crate::duel::{DuelSpec, Suits};
+
 use super::*;
 
 impl Sim<'_> {
@@ -52,6 +54,36 @@ impl Sim<'_> {
         if let Some(target) = spec.target {
             self.model_owner(target)?;
         }
+        // A suit printed on the initiator's card that a token blanks
+        // (Stunned) is not part of the duel: the spec says so from the start.
+        let blanked = self
+            .state
+            .model(spec.initiator)
+            .map(|m| {
+                self.book()
+                    .effects_at(
+                        &m.tokens,
+                        Window::DuelStarted,
+                        Situation::in_duel(spec, true),
+                    )
+                    .into_iter()
+                    .filter_map(|(_, effect)| match effect {
+                        Effect::BlankCardSuit { suit } => Some(suit),
+                        _ => None,
+                    })
+                    .fold(Suits::none(), Suits::with)
+            })
+            .unwrap_or_default();
+        let blanked_spec;
+        let spec = if spec.skill_suits.without(blanked) == spec.skill_suits {
+            spec
+        } else {
+            blanked_spec = Arc::new(DuelSpec {
+                skill_suits: spec.skill_suits.without(blanked),
+                ..(**spec).clone()
+            });
+            &blanked_spec
+        };
         self.emit(Event::DuelStarted {
             spec: Arc::clone(spec),
             initiator_seat,
@@ -428,7 +460,8 @@ impl Sim<'_> {
                 | Effect::ForbidInteract
                 | Effect::ModifySpeed { .. }
                 | Effect::UnmovableByEnemies
-                | Effect::IgnoredForObjectives => {}
+                | Effect::IgnoredForObjectives
+                | Effect::BlankCardSuit { .. } => {}
             }
         }
         Ok(())
