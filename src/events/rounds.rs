@@ -331,35 +331,7 @@ fn pair_in(
                     "Round {number} was paired by someone else a moment ago."
                 ))
             })?;
-    let mut games: Vec<NewGame> = pairing
-        .pairs
-        .iter()
-        .map(|p| NewGame {
-            event_id: view.id(),
-            round_id: Some(round.id),
-            table_number: i32::try_from(p.table).ok(),
-            player_a: p.a,
-            player_b: Some(p.b),
-            status: GAME_PENDING.into(),
-            played_at: None,
-            created_at: ctx.now,
-            updated_at: ctx.now,
-        })
-        .collect();
-    if let Some(bye) = pairing.bye {
-        games.push(NewGame {
-            event_id: view.id(),
-            round_id: Some(round.id),
-            table_number: None,
-            player_a: bye,
-            player_b: None,
-            status: GAME_BYE.into(),
-            played_at: None,
-            created_at: ctx.now,
-            updated_at: ctx.now,
-        });
-    }
-    db_events::insert_games(conn, &games)?;
+    insert_games_of(conn, view, &round, &pairing, ctx.now)?;
     super::scenarios::use_prepared(conn, view, &round, ctx.now)?;
     let longer = if search == PairingSearch::Longer {
         ", longer search"
@@ -507,35 +479,7 @@ pub fn import_round(
         let round =
             db_events::insert_round(conn, view.id(), number, pairing.seed as i64, &json, ctx.now)?
                 .ok_or_else(|| EventError::Conflict(format!("Round {number} exists already.")))?;
-        let mut games: Vec<NewGame> = pairing
-            .pairs
-            .iter()
-            .map(|p| NewGame {
-                event_id: view.id(),
-                round_id: Some(round.id),
-                table_number: i32::try_from(p.table).ok(),
-                player_a: p.a,
-                player_b: Some(p.b),
-                status: GAME_PENDING.into(),
-                played_at: None,
-                created_at: ctx.now,
-                updated_at: ctx.now,
-            })
-            .collect();
-        if let Some(bye) = pairing.bye {
-            games.push(NewGame {
-                event_id: view.id(),
-                round_id: Some(round.id),
-                table_number: None,
-                player_a: bye,
-                player_b: None,
-                status: GAME_BYE.into(),
-                played_at: None,
-                created_at: ctx.now,
-                updated_at: ctx.now,
-            });
-        }
-        db_events::insert_games(conn, &games)?;
+        insert_games_of(conn, view, &round, pairing, ctx.now)?;
         audit::record(
             conn,
             access.account_id(),
@@ -546,6 +490,46 @@ pub fn import_round(
         )?;
         Ok(round)
     })
+}
+
+/// The games of a freshly inserted round: a table per pair, and the bye.
+fn insert_games_of(
+    conn: &mut DbConnection,
+    view: &EventView,
+    round: &Round,
+    pairing: &RoundPairing,
+    now: chrono::NaiveDateTime,
+) -> Result<(), EventError> {
+    let mut games: Vec<NewGame> = pairing
+        .pairs
+        .iter()
+        .map(|p| NewGame {
+            event_id: view.id(),
+            round_id: Some(round.id),
+            table_number: i32::try_from(p.table).ok(),
+            player_a: p.a,
+            player_b: Some(p.b),
+            status: GAME_PENDING.into(),
+            played_at: None,
+            created_at: now,
+            updated_at: now,
+        })
+        .collect();
+    if let Some(bye) = pairing.bye {
+        games.push(NewGame {
+            event_id: view.id(),
+            round_id: Some(round.id),
+            table_number: None,
+            player_a: bye,
+            player_b: None,
+            status: GAME_BYE.into(),
+            played_at: None,
+            created_at: now,
+            updated_at: now,
+        });
+    }
+    db_events::insert_games(conn, &games)?;
+    Ok(())
 }
 
 /// What is kept of the optimiser's answer with the round.

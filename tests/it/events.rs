@@ -1269,17 +1269,21 @@ async fn finished_events_are_read_only_except_for_admin_corrections(backend: Bac
     );
 }
 
-async fn offline_pairing_matches_the_server_and_imports(backend: Backend) {
-    let app = TestApp::spawn(backend).await;
-    let (_, browser) = app.user("oto@example.org", "TO").await;
-    let to = app.api_client("oto@example.org").await;
-    let event = create_event(&to, event_body("Offline")).await;
-    set_status(&to, event, "running").await;
-    for i in 0..9 {
+/// `count` walk-ins named `{prefix} {i}`, in `clubs` clubs in turn, all
+/// checked in: their registration ids.
+async fn walk_ins_checked_in(
+    to: &ApiClient,
+    event: i64,
+    prefix: &str,
+    count: usize,
+    clubs: usize,
+) -> Vec<i64> {
+    let mut ids = Vec::new();
+    for i in 0..count {
         let (_, p) = to
             .post(
                 &format!("/events/{event}/players"),
-                json!({"name": format!("Off {i}"), "club": format!("C{}", i % 3)}),
+                json!({"name": format!("{prefix} {i}"), "club": format!("C{}", i % clubs)}),
             )
             .await;
         to.post(
@@ -1287,7 +1291,18 @@ async fn offline_pairing_matches_the_server_and_imports(backend: Backend) {
             json!({"checked_in": true}),
         )
         .await;
+        ids.push(p["id"].as_i64().unwrap());
     }
+    ids
+}
+
+async fn offline_pairing_matches_the_server_and_imports(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, browser) = app.user("oto@example.org", "TO").await;
+    let to = app.api_client("oto@example.org").await;
+    let event = create_event(&to, event_body("Offline")).await;
+    set_status(&to, event, "running").await;
+    walk_ins_checked_in(&to, event, "Off", 9, 3).await;
     let response = browser.get(&format!("/events/{event}/snapshot.json")).await;
     assert_eq!(response.status(), 200);
     let snapshot_text = response.text().await.unwrap();
@@ -1345,21 +1360,7 @@ async fn an_unproven_draft_can_be_paired_again_with_a_longer_search(backend: Bac
     let to = app.api_client("lto@example.org").await;
     let event = create_event(&to, event_body("Longer")).await;
     set_status(&to, event, "running").await;
-    let mut ids = Vec::new();
-    for i in 0..8 {
-        let (_, p) = to
-            .post(
-                &format!("/events/{event}/players"),
-                json!({"name": format!("Long {i}"), "club": format!("C{}", i % 2)}),
-            )
-            .await;
-        to.post(
-            &format!("/events/{event}/players/{}/check-in", p["id"]),
-            json!({"checked_in": true}),
-        )
-        .await;
-        ids.push(p["id"].as_i64().unwrap());
-    }
+    let mut ids = walk_ins_checked_in(&to, event, "Long", 8, 2).await;
     let (code, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
     assert_eq!(code, 201, "{round}");
     assert_eq!(round["pairing"]["proven_optimal"], true, "{round}");
