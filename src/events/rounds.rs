@@ -216,6 +216,11 @@ pub fn pair_next_round(
 /// Replaces a draft round the optimiser could not prove optimal with one
 /// paired after a longer search: the organiser's way to wait for a better
 /// pairing instead of publishing the best found.
+///
+/// The search runs outside any transaction: it may take a minute, and a
+/// write transaction that long would hold up every result reported
+/// meanwhile. The draft is replaced only if nothing the pairing depends on
+/// changed in the meantime.
 pub fn pair_draft_again_longer(
     conn: &mut DbConnection,
     view: &EventView,
@@ -226,32 +231,56 @@ pub fn pair_draft_again_longer(
 ) -> Result<Round, EventError> {
     access.require_staff()?;
     require_not_finished(view, access)?;
+    let draft = round_in(conn, view, number)?;
+    require_unproven_draft(&draft)?;
+    // The event as it would be without the draft.
+    let without_draft = |mut data: EventData| {
+        data.rounds.retain(|r| r.id != draft.id);
+        data.games.retain(|g| g.round_id != Some(draft.id));
+        data
+    };
+    let data = without_draft(EventData::load(conn, view.id())?);
+    let planned = plan_round(view, &data, PairingSearch::Longer)?;
     conn.write_transaction(|conn| {
-        let round = round_in(conn, view, number)?;
-        require_draft(&round)?;
-        let stored = serde_json::from_str::<StoredPairing>(&round.pairing).ok();
-        match stored {
-            Some(p) if !p.as_paired() => {
-                return Err(EventError::Conflict(format!(
-                    "Round {number} has been changed by hand: delete the draft to pair it again."
-                )));
-            }
-            Some(p) if p.proven_optimal => {
-                return Err(EventError::Conflict(format!(
-                    "Round {number} is already proven optimal: no search can find a better pairing."
-                )));
-            }
-            None => {
-                return Err(EventError::Conflict(format!(
-                    "Round {number} was not paired by the optimiser here (it was imported): delete the draft to pair it again."
-                )));
-            }
-            Some(_) => {}
+        let current = round_in(conn, view, number)?;
+        if current.id != draft.id || current.pairing != draft.pairing {
+            return Err(EventError::Conflict(format!(
+                "Round {number} was changed while the search ran: nothing was replaced."
+            )));
         }
         claim_version(conn, view, expected_version)?;
-        db_events::delete_round(conn, round.id)?;
-        pair_in(conn, view, access, PairingSearch::Longer, ctx)
+        let now = without_draft(EventData::load(conn, view.id())?);
+        let (number_now, players_now, games_now) = pairing_inputs(view, &now)?;
+        if number_now != planned.number
+            || players_now != planned.players
+            || games_now != planned.games
+        {
+            return Err(EventError::Conflict(
+                "A result or an entry changed while the search ran: nothing was replaced. Search again."
+                    .into(),
+            ));
+        }
+        db_events::delete_round(conn, draft.id)?;
+        insert_planned(conn, view, access, &planned, PairingSearch::Longer, ctx)
     })
+}
+
+/// Only a draft the optimiser paired and could not prove is searched again.
+fn require_unproven_draft(round: &Round) -> Result<(), EventError> {
+    require_draft(round)?;
+    let number = round.number;
+    match serde_json::from_str::<StoredPairing>(&round.pairing).ok() {
+        Some(p) if !p.as_paired() => Err(EventError::Conflict(format!(
+            "Round {number} has been changed by hand: delete the draft to pair it again."
+        ))),
+        Some(p) if p.proven_optimal => Err(EventError::Conflict(format!(
+            "Round {number} is already proven optimal: no search can find a better pairing."
+        ))),
+        None => Err(EventError::Conflict(format!(
+            "Round {number} was not paired by the optimiser here (it was imported): delete the draft to pair it again."
+        ))),
+        Some(_) => Ok(()),
+    }
 }
 
 /// Pairs the next round inside the caller's transaction, which has claimed
@@ -263,6 +292,50 @@ fn pair_in(
     search: PairingSearch,
     ctx: &Ctx<'_>,
 ) -> Result<Round, EventError> {
+    let data = EventData::load(conn, view.id())?;
+    let planned = plan_round(view, &data, search)?;
+    insert_planned(conn, view, access, &planned, search, ctx)
+}
+
+/// A round worked out but not yet stored, with what it was worked out from.
+struct PlannedRound {
+    number: i32,
+    seed: u64,
+    pairing: RoundPairing,
+    players: Vec<Player>,
+    games: Vec<Game>,
+}
+
+/// Checks that the next round may be paired and pairs it (no writes).
+fn plan_round(
+    view: &EventView,
+    data: &EventData,
+    search: PairingSearch,
+) -> Result<PlannedRound, EventError> {
+    let (number, players, games) = pairing_inputs(view, data)?;
+    let seed = rand::rng().next_u64();
+    let pairing = pair_round_with(
+        &players,
+        &games,
+        &pairing_settings(view, seed),
+        number as u32,
+        search.options(),
+    )?;
+    Ok(PlannedRound {
+        number,
+        seed,
+        pairing,
+        players,
+        games,
+    })
+}
+
+/// The next round's number and what its pairing is worked out from, once
+/// the rules allow pairing it.
+fn pairing_inputs(
+    view: &EventView,
+    data: &EventData,
+) -> Result<(i32, Vec<Player>, Vec<Game>), EventError> {
     if view.status != EventStatus::Running {
         return Err(EventError::Conflict(
             "Start the event before pairing a round.".into(),
@@ -273,7 +346,6 @@ fn pair_in(
             "This league is open play: players record their own games, there are no rounds.".into(),
         ));
     }
-    let data = EventData::load(conn, view.id())?;
     if let Some(last) = data.rounds.last() {
         if last.status == "draft" {
             return Err(EventError::Conflict(format!(
@@ -300,7 +372,7 @@ fn pair_in(
         )));
     }
     let mut players = data.tournament_players();
-    let eligible = eligible_for(&data, number);
+    let eligible = eligible_for(data, number);
     if eligible.len() < 2 {
         return Err(EventError::Conflict(if number == 1 {
             "Check in at least two players before pairing round 1.".into()
@@ -314,15 +386,25 @@ fn pair_in(
             player.dropped = true;
         }
     }
-    let seed = rand::rng().next_u64();
-    let pairing = pair_round_with(
-        &players,
-        &data.tournament_games(),
-        &pairing_settings(view, seed),
-        number as u32,
-        search.options(),
-    )?;
-    let pairing_json = serde_json::to_string(&StoredPairing::from(&pairing))
+    Ok((number, players, data.tournament_games()))
+}
+
+/// Stores a planned round as a draft, with its games.
+fn insert_planned(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    planned: &PlannedRound,
+    search: PairingSearch,
+    ctx: &Ctx<'_>,
+) -> Result<Round, EventError> {
+    let PlannedRound {
+        number,
+        seed,
+        ref pairing,
+        ..
+    } = *planned;
+    let pairing_json = serde_json::to_string(&StoredPairing::from(pairing))
         .map_err(|e| EventError::Corrupt(e.to_string()))?;
     let round =
         db_events::insert_round(conn, view.id(), number, seed as i64, &pairing_json, ctx.now)?
@@ -331,7 +413,7 @@ fn pair_in(
                     "Round {number} was paired by someone else a moment ago."
                 ))
             })?;
-    insert_games_of(conn, view, &round, &pairing, ctx.now)?;
+    insert_games_of(conn, view, &round, pairing, ctx.now)?;
     super::scenarios::use_prepared(conn, view, &round, ctx.now)?;
     let longer = if search == PairingSearch::Longer {
         ", longer search"
