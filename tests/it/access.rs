@@ -569,7 +569,10 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
         let v = visitors.iter().find(|v| v.role == role).unwrap();
         crate::support::ApiClient {
             base: app.address.clone(),
-            http: reqwest::Client::new(),
+            http: reqwest::Client::builder()
+                .pool_idle_timeout(crate::support::POOL_IDLE)
+                .build()
+                .unwrap(),
             token: v.bearer.clone().unwrap(),
         }
     };

@@ -1345,7 +1345,10 @@ async fn concurrent_guesses_spend_the_budget_once_each(backend: Backend) {
         .await;
     // Signed in before the burst, which spends this address's budget.
     let stolen = app.signed_in_client("burst@example.org").await;
-    let http = reqwest::Client::new();
+    let http = reqwest::Client::builder()
+        .pool_idle_timeout(crate::support::POOL_IDLE)
+        .build()
+        .unwrap();
     let guesses = (0..24).map(|i| {
         let http = http.clone();
         let url = app.url("/api/v1/token");
@@ -1399,7 +1402,10 @@ async fn behind_a_proxy_the_address_it_vouches_for_is_throttled(backend: Backend
     let app = TestApp::spawn_configured(backend, |settings| settings.proxy_hops = 1).await;
     app.create_account("proxied@example.org", "Proxied", false)
         .await;
-    let http = reqwest::Client::new();
+    let http = reqwest::Client::builder()
+        .pool_idle_timeout(crate::support::POOL_IDLE)
+        .build()
+        .unwrap();
     // Each guess names another address, so only the per-client budget
     // (30 failures) can hold them.
     let guess = |forwarded: String, n: usize| {

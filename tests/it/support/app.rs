@@ -1,5 +1,6 @@
 use std::net::TcpListener;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use soulstone::config::{
     DatabaseUrl, Environment, MailTransport, Secret, Settings, SmtpTls, SmtpUrl,
@@ -201,6 +202,7 @@ impl TestApp {
             base: self.address.clone(),
             http: reqwest::Client::builder()
                 .cookie_store(true)
+                .pool_idle_timeout(POOL_IDLE)
                 .redirect(reqwest::redirect::Policy::none())
                 .local_address(address.parse::<std::net::IpAddr>().expect("an address"))
                 .build()
@@ -328,12 +330,18 @@ pub struct TestClient {
     pub http: reqwest::Client,
 }
 
+/// Connections idle this long are not reused. The server closes an idle
+/// connection after 5 s (actix's keep-alive), and a request sent on one as
+/// it closes fails with an incomplete message: a flaky test, not a bug.
+pub const POOL_IDLE: Duration = Duration::from_secs(2);
+
 impl TestClient {
     pub fn new(base: &str) -> Self {
         Self {
             base: base.to_owned(),
             http: reqwest::Client::builder()
                 .cookie_store(true)
+                .pool_idle_timeout(POOL_IDLE)
                 .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .expect("client"),
@@ -454,7 +462,10 @@ impl ApiClient {
 impl TestApp {
     /// An API client for an existing account (password [`PASSWORD`]).
     pub async fn api_client(&self, email: &str) -> ApiClient {
-        let http = reqwest::Client::new();
+        let http = reqwest::Client::builder()
+            .pool_idle_timeout(POOL_IDLE)
+            .build()
+            .expect("client");
         let token: serde_json::Value = http
             .post(self.url("/api/v1/token"))
             .json(&serde_json::json!({"email": email, "password": PASSWORD}))

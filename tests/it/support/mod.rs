@@ -15,7 +15,8 @@ pub mod db;
 pub mod smtp;
 
 pub use app::{
-    ApiClient, MailSetup, PASSWORD, TestApp, TestClient, extract_input_value, id_after, location,
+    ApiClient, MailSetup, PASSWORD, POOL_IDLE, TestApp, TestClient, extract_input_value, id_after,
+    location,
 };
 pub use db::{Backend, TestDb};
 
