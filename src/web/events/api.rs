@@ -439,12 +439,23 @@ async fn pair_round(
             version.unwrap_or(view.event.version),
             ctx,
         )?;
-        let (view, _) = events::load(conn, id, access.actor)?;
-        let data = EventData::load(conn, id)?;
-        Ok(round_detail(&view, &round, &data))
+        detail_after_change(conn, id, access, &round)
     })
     .await?;
     Ok(HttpResponse::Created().json(detail))
+}
+
+/// A round as it stands after a change to the event: the event is read
+/// again, since the change moved its version.
+fn detail_after_change(
+    conn: &mut crate::db::DbConnection,
+    id: i64,
+    access: &events::Access,
+    round: &Round,
+) -> Result<RoundDetail, crate::events::EventError> {
+    let (view, _) = events::load(conn, id, access.actor)?;
+    let data = EventData::load(conn, id)?;
+    Ok(round_detail(&view, round, &data))
 }
 
 /// Replaces a draft the optimiser could not prove optimal with one paired
@@ -467,9 +478,7 @@ async fn search_longer(
             version.unwrap_or(view.event.version),
             ctx,
         )?;
-        let (view, _) = events::load(conn, id, access.actor)?;
-        let data = EventData::load(conn, id)?;
-        Ok(round_detail(&view, &round, &data))
+        detail_after_change(conn, id, access, &round)
     })
     .await?;
     Ok(HttpResponse::Created().json(detail))
