@@ -519,7 +519,7 @@ impl Scenario {
             models: Arc::new(
                 self.models
                     .iter()
-                    .map(|m| m.model(self.edition, catalog))
+                    .map(|m| m.model(self.edition, catalog).map(Arc::new))
                     .collect::<Result<Vec<_>, _>>()?,
             ),
             tokens: Arc::new(tokens.clone()),

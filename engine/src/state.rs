@@ -226,9 +226,10 @@ pub struct GameState {
     pub edition: Edition,
     pub fairness: Fairness,
     pub players: [PlayerState; 2],
-    /// Shared until an event changes a model: the state is copied for every
-    /// command, and most commands change no model.
-    pub models: Arc<Vec<Model>>,
+    /// Shared until an event changes a model, and each model shared until
+    /// an event changes it: the state is copied for every command checked,
+    /// and a command changes a model or two at most.
+    pub models: Arc<Vec<Arc<Model>>>,
     /// What each token does (content, fixed for the game).
     pub tokens: Arc<TokenBook>,
     /// The marker types (content, fixed for the game).
@@ -329,7 +330,7 @@ impl GameState {
             edition: setup.edition,
             fairness: Fairness::new(setup.seed),
             players,
-            models: Arc::new(setup.models),
+            models: Arc::new(setup.models.into_iter().map(Arc::new).collect()),
             tokens: Arc::new(setup.tokens),
             marker_types: Arc::new(setup.marker_types),
             // An encounter's shuffle comes after deployment (setup step L).
@@ -455,13 +456,14 @@ impl GameState {
     }
 
     pub fn model(&self, id: super::model::ModelId) -> Option<&Model> {
-        self.models.iter().find(|m| m.id == id)
+        self.models.iter().find(|m| m.id == id).map(|m| &**m)
     }
 
     pub fn model_mut(&mut self, id: super::model::ModelId) -> Option<&mut Model> {
         Arc::make_mut(&mut self.models)
             .iter_mut()
             .find(|m| m.id == id)
+            .map(Arc::make_mut)
     }
 
     /// The table as the table rules see it: the terrain, the markers, and
@@ -1034,8 +1036,12 @@ pub fn apply(state: &mut GameState, event: &Event) {
         Event::ActivationStarted { model } => {
             // Once-per-activation limits hold during each activation, any
             // model's.
-            for m in Arc::make_mut(&mut state.models) {
-                m.reductions_used.clear();
+            if state.models.iter().any(|m| !m.reductions_used.is_empty()) {
+                for m in Arc::make_mut(&mut state.models) {
+                    if !m.reductions_used.is_empty() {
+                        Arc::make_mut(m).reductions_used.clear();
+                    }
+                }
             }
             state.frames.push(Frame::Activation {
                 model: *model,
@@ -1426,7 +1432,7 @@ fn hire_revealed_crews(state: &mut GameState, choices: &[String; 2]) {
             if i == 0 {
                 encounter.leaders[seat.index()] = Some(id);
             }
-            models.push(Model::new(id, seat, Arc::clone(card)));
+            models.push(Arc::new(Model::new(id, seat, Arc::clone(card))));
         }
         let player = &mut state.players[seat.index()];
         player.soulstones = offer.soulstones.min(MAX_SOULSTONES);

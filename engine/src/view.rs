@@ -114,7 +114,7 @@ pub fn view(state: &GameState, viewer: Viewer) -> View {
             shuffles: state.fairness.shuffles,
         },
         players: [player_view(Seat::A), player_view(Seat::B)],
-        models: state.models.to_vec(),
+        models: state.models.iter().map(|m| Model::clone(m)).collect(),
         frames: state.frames.clone(),
         ended: state.ended,
         damage_queue: state.damage_queue.clone(),

@@ -205,6 +205,7 @@ fn random_action(rng: &mut ChaCha8Rng, state: &GameState) -> Option<FlowCommand>
         .models
         .iter()
         .filter(|m| !m.card.actions.is_empty())
+        .map(|m| &**m)
         .collect();
     let actor = actors.choose(rng)?;
     let action = actor.card.actions.choose(rng)?;
@@ -225,7 +226,8 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
     // Mostly models still in play, so that duels happen after the first
     // deaths; now and then any model, so that refusals are exercised too.
     let only_in_play = rng.random_bool(0.9);
-    let eligible = |m: &&soulstone_engine::model::Model| !only_in_play || m.in_play();
+    let eligible =
+        |m: &&std::sync::Arc<soulstone_engine::model::Model>| !only_in_play || m.in_play();
     let ids: Vec<ModelId> = state.models.iter().filter(eligible).map(|m| m.id).collect();
     let Some(&initiator) = ids.choose(rng) else {
         return FlowCommand::ShuffleDiscards;

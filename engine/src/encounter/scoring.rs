@@ -50,7 +50,7 @@ fn crew_models(state: &GameState, seat: Seat) -> impl Iterator<Item = (&Model, B
         .models
         .iter()
         .filter(move |m| m.owner == seat && m.in_play() && !m.card.peon)
-        .filter_map(|m| Some((m, m.body()?)))
+        .filter_map(|m| Some((&**m, m.body()?)))
 }
 
 /// The models that count for their own crew's strategy and schemes: its

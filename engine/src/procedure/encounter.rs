@@ -307,7 +307,7 @@ impl Sim<'_> {
     pub(crate) fn may_assume_leadership(&self, seat: Seat) -> Result<Vec<ModelId>, RuleError> {
         let encounter = self.encounter()?;
         let on_table =
-            |m: &&crate::model::Model| m.owner == seat && m.in_play() && m.placement.is_some();
+            |m: &&Arc<crate::model::Model>| m.owner == seat && m.in_play() && m.placement.is_some();
         let masters = self
             .state
             .models
