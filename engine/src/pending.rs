@@ -356,7 +356,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         | Step::AnswerClaim { seat: chooser }
             if seat != chooser => {}
         Step::ChooseSchemes | Step::SelectSchemes if encounter.done[seat.index()] => {}
-        Step::Declare { .. } if encounter.declared[seat.index()].is_some() => {}
+        Step::Declare { .. } if encounter.choices.declared[seat.index()].is_some() => {}
         Step::Declare { what } => commands.extend(
             encounter
                 .declarable(seat, what)
@@ -592,7 +592,7 @@ fn prompt(state: &GameState) -> String {
             Some(Step::ClaimStrategy { .. }) => {
                 "claim the VP your crew gained from the strategy this turn (0 if none): your opponent confirms or disputes".into()
             }
-            Some(Step::AnswerClaim { .. }) => match state.encounter.as_deref().and_then(|e| e.claim.as_ref()) {
+            Some(Step::AnswerClaim { .. }) => match state.encounter.as_deref().and_then(|e| e.choices.claim.as_ref()) {
                 Some(claim) => format!(
                     "{} claims {} VP for {}: confirm it, or dispute it for the organisers to decide",
                     claim.seat.label(),

@@ -168,7 +168,7 @@ impl EncounterSpec {
         encounter.strategy_vp = self.strategy_vp;
         encounter.scheme_vp = self.scheme_vp;
         for (seat, held) in [(Seat::A, &self.schemes.a), (Seat::B, &self.schemes.b)] {
-            encounter.schemes[seat.index()] = held
+            encounter.choices_mut().schemes[seat.index()] = held
                 .clone()
                 .map(|scheme| crate::hidden::Hidden::new(seat, scheme));
         }

@@ -1452,22 +1452,22 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
         }
         Event::ZoneChosen { zone, .. } => encounter.attacker_zone = Some(*zone),
         Event::Declared { seat, choice, .. } => {
-            encounter.declared[seat.index()] = Some(choice.clone());
+            encounter.choices_mut().declared[seat.index()] = Some(choice.clone());
         }
         Event::DeclarationsRevealed { what, choices } => {
             use crate::encounter::Declaration;
-            encounter.declared = [None, None];
+            encounter.choices_mut().declared = [None, None];
             let revealed = Some(choices.clone());
             match what {
-                Declaration::Faction => encounter.factions = revealed,
-                Declaration::Leader => encounter.leader_names = revealed,
-                Declaration::Crew => encounter.crews = revealed,
+                Declaration::Faction => encounter.choices_mut().factions = revealed,
+                Declaration::Leader => encounter.choices_mut().leader_names = revealed,
+                Declaration::Crew => encounter.choices_mut().crews = revealed,
             }
         }
-        Event::CrewSplit { groups, .. } => encounter.groups = Some(groups.clone()),
-        Event::GroupChosen { group } => encounter.first_group = Some(*group),
+        Event::CrewSplit { groups, .. } => encounter.choices_mut().groups = Some(groups.clone()),
+        Event::GroupChosen { group } => encounter.choices_mut().first_group = Some(*group),
         Event::SchemeSelected { seat, scheme } => {
-            encounter.schemes[seat.index()] = Some(scheme.clone());
+            encounter.choices_mut().schemes[seat.index()] = Some(scheme.clone());
             encounter.done[seat.index()] = true;
         }
         Event::TurnStarted { turn } => {
@@ -1486,7 +1486,7 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter
                 .abilities_used
                 .retain(|(_, _, per)| *per == crate::model::OncePer::Game);
-            encounter.select_from = [None, None];
+            encounter.choices_mut().select_from = [None, None];
         }
         Event::InitiativeSet { seat, .. } => {
             encounter.initiative = *seat;
@@ -1529,15 +1529,15 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
         } => {
             let i = seat.index();
             encounter.scheme_vp[i] = encounter.scheme_vp[i].saturating_add(*amount);
-            encounter.revealed[i].push(scheme.name.clone());
-            encounter.schemes[i] = None;
-            encounter.select_from[i] = Some(scheme.name.clone());
+            encounter.choices_mut().revealed[i].push(scheme.name.clone());
+            encounter.choices_mut().schemes[i] = None;
+            encounter.choices_mut().select_from[i] = Some(scheme.name.clone());
             gained = Some((*seat, *amount));
         }
         Event::SchemeAbandoned { seat, scheme } => {
             let i = seat.index();
-            encounter.schemes[i] = None;
-            encounter.select_from[i] = Some(scheme.name.clone());
+            encounter.choices_mut().schemes[i] = None;
+            encounter.choices_mut().select_from[i] = Some(scheme.name.clone());
         }
         Event::VpClaimed {
             seat,
@@ -1545,17 +1545,19 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             vp,
         } => {
             // A claim of nothing asks nobody.
-            encounter.claim = (*vp > 0).then(|| crate::encounter::Claim {
+            encounter.choices_mut().claim = (*vp > 0).then(|| crate::encounter::Claim {
                 seat: *seat,
                 objective: objective.clone(),
                 vp: *vp,
             });
         }
-        Event::ClaimConfirmed { .. } => encounter.claim = None,
+        Event::ClaimConfirmed { .. } => encounter.choices_mut().claim = None,
         Event::ClaimDisputed { seat } => {
-            if let Some(claim) = encounter.claim.take() {
-                encounter.disputed.push(crate::encounter::DisputedClaim {
-                    turn: encounter.turn,
+            let turn = encounter.turn;
+            let choices = encounter.choices_mut();
+            if let Some(claim) = choices.claim.take() {
+                choices.disputed.push(crate::encounter::DisputedClaim {
+                    turn,
                     seat: *seat,
                     objective: claim.objective.name().to_string(),
                     vp: claim.vp,

@@ -1112,7 +1112,8 @@ fn disputed_claims(state: &GameState) -> Vec<String> {
         .encounter
         .as_deref()
         .map(|e| {
-            e.disputed
+            e.choices
+                .disputed
                 .iter()
                 .map(|d| {
                     format!(

@@ -156,11 +156,11 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
     let encounter = state.encounter.as_deref().expect("an encounter");
     // A claim waits only while its opponent is asked to answer it.
     assert_eq!(
-        encounter.claim.is_some(),
+        encounter.choices.claim.is_some(),
         matches!(encounter.step, Step::AnswerClaim { .. }),
         "seed {seed}: a claim and the step disagree"
     );
-    if let (Some(claim), Step::AnswerClaim { seat }) = (&encounter.claim, encounter.step) {
+    if let (Some(claim), Step::AnswerClaim { seat }) = (&encounter.choices.claim, encounter.step) {
         assert_eq!(claim.seat, seat.other(), "seed {seed}");
     }
     // Chain activations stop at two models in a row, and an additional
@@ -196,12 +196,14 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
             "seed {seed}: only the controller decides for the queue"
         );
     }
-    for held in encounter.schemes.iter().flatten() {
+    for held in encounter.choices.schemes.iter().flatten() {
         for viewer in [Viewer::Player(held.owner.other()), Viewer::Spectator] {
             let shown = view(state, viewer)
                 .encounter
                 .expect("the encounter is shown");
-            let theirs = shown.schemes[held.owner.index()].as_ref().expect("held");
+            let theirs = shown.choices.schemes[held.owner.index()]
+                .as_ref()
+                .expect("held");
             assert!(
                 theirs.value.is_none(),
                 "seed {seed}: {viewer:?} sees a scheme"
@@ -211,7 +213,7 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
             .encounter
             .expect("shown");
         assert!(
-            mine.schemes[held.owner.index()]
+            mine.choices.schemes[held.owner.index()]
                 .as_ref()
                 .expect("held")
                 .value
@@ -226,7 +228,7 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
             .encounter
             .as_mut()
             .map(std::sync::Arc::make_mut)
-            .and_then(|e| e.schemes[seat.index()].as_mut())
+            .and_then(|e| e.choices_mut().schemes[seat.index()].as_mut())
         else {
             continue;
         };
@@ -257,7 +259,7 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
             another.models.truncate(1);
             offers.insert(0, another);
         }
-        if let Some(declared) = encounter.declared[seat.index()].as_mut() {
+        if let Some(declared) = encounter.choices_mut().declared[seat.index()].as_mut() {
             declared.value = Some("Something else".into());
         }
         for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
@@ -335,7 +337,10 @@ fn one_bot_encounter(seed: u64) {
             state.player(seat).victory_points >= encounter.strategy_vp[i] + encounter.scheme_vp[i]
         );
     }
-    assert!(encounter.claim.is_none(), "seed {seed}: a claim left open");
+    assert!(
+        encounter.choices.claim.is_none(),
+        "seed {seed}: a claim left open"
+    );
     if seed % 4 == 3 {
         // The season's strategy: both crews claim at every end phase, and
         // what each gained is what its opponent confirmed.
@@ -374,7 +379,7 @@ fn one_bot_encounter(seed: u64) {
             );
         }
     }
-    for d in &encounter.disputed {
+    for d in &encounter.choices.disputed {
         assert!(d.vp > 0 && (1..=4).contains(&d.turn), "seed {seed}: {d:?}");
     }
     let replayed = log.replay().expect("the log replays");
@@ -497,13 +502,13 @@ fn factions_leaders_and_crews_are_chosen_in_secret_and_revealed_together() {
     let shown = view(&state, Viewer::Player(Seat::B))
         .encounter
         .expect("shown");
-    let declared = shown.declared[0].as_ref().expect("A has declared");
+    let declared = shown.choices.declared[0].as_ref().expect("A has declared");
     assert!(
         declared.value.is_none(),
         "B sees A's faction before its own"
     );
     assert!(shown.setup.offers[0].value.is_none(), "B sees A's lists");
-    assert!(shown.factions.is_none());
+    assert!(shown.choices.factions.is_none());
     let faction_b = lists[2].1.faction.clone();
     send(
         &mut state,
@@ -513,7 +518,7 @@ fn factions_leaders_and_crews_are_chosen_in_secret_and_revealed_together() {
     .expect("B's faction");
     let encounter = state.encounter.as_deref().expect("encounter");
     assert_eq!(
-        encounter.factions,
+        encounter.choices.factions,
         Some([faction_a.clone(), faction_b.clone()])
     );
     assert_eq!(
@@ -548,7 +553,7 @@ fn factions_leaders_and_crews_are_chosen_in_secret_and_revealed_together() {
         .expect("a crew");
     }
     let encounter = state.encounter.as_deref().expect("encounter");
-    assert_eq!(encounter.crews.as_ref(), Some(&crews_chosen));
+    assert_eq!(encounter.choices.crews.as_ref(), Some(&crews_chosen));
     assert_eq!(encounter.step, Step::SplitCrew);
     for seat in Seat::BOTH {
         let list = &lists

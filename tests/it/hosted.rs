@@ -1113,7 +1113,7 @@ next = ["Burn the Ledgers"]
     assert!(pages_seen, "a claim was answered");
     let encounter = game.state.encounter.as_ref().unwrap();
     assert_eq!(encounter.strategy_vp, [0, 4], "A's claims were disputed");
-    assert_eq!(encounter.disputed.len(), 4);
+    assert_eq!(encounter.choices.disputed.len(), 4);
 
     let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
     assert_eq!(round["tables"][0]["status"], "disputed", "{round}");

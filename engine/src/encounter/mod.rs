@@ -259,28 +259,19 @@ pub struct ActivationUse {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Encounter {
     pub setup: Arc<EncounterSetup>,
+    /// Written at a few steps only: shared between the state's copies
+    /// until then (the state is copied for every command checked). Flat in
+    /// the state's JSON.
+    #[serde(flatten)]
+    pub choices: Arc<Choices>,
     pub step: Step,
     /// 0 during setup.
     pub turn: u8,
     /// The zone the attacker chose.
     pub attacker_zone: Option<Zone>,
-    /// Each player's secret choice in a declaration step.
-    #[serde(default)]
-    pub declared: [Option<Hidden<String>>; 2],
-    /// Each player's faction, leader's name and crew, once revealed.
-    #[serde(default)]
-    pub factions: Option<[String; 2]>,
-    #[serde(default)]
-    pub leader_names: Option<[String; 2]>,
-    #[serde(default)]
-    pub crews: Option<[String; 2]>,
     /// Each crew's leader, once hired.
     #[serde(default)]
     pub leaders: [Option<ModelId>; 2],
-    /// The defender's two groups.
-    pub groups: Option<[Vec<ModelId>; 2]>,
-    /// The defender's group that deploys first (0 or 1).
-    pub first_group: Option<u8>,
     pub initiative: Seat,
     pub active: Seat,
     /// Models that have activated this turn.
@@ -293,13 +284,6 @@ pub struct Encounter {
     pub transfer_due: bool,
     pub strategy_vp: [u8; 2],
     pub scheme_vp: [u8; 2],
-    /// Each crew's scheme, secret until revealed.
-    pub schemes: [Option<Hidden<HeldScheme>>; 2],
-    /// The names of the schemes each crew revealed (never twice).
-    pub revealed: [Vec<String>; 2],
-    /// This end phase: the scheme a crew revealed or abandoned, whose
-    /// Next Available list it selects from (none: it kept its scheme).
-    pub select_from: [Option<String>; 2],
     /// The step's decision each player has made (discarding, selecting).
     pub done: [bool; 2],
     /// Enemy models each crew killed this turn.
@@ -322,6 +306,33 @@ pub struct Encounter {
     /// (a chain activation makes it two; never more than `MAX_IN_A_ROW`).
     #[serde(default)]
     pub in_a_row: u8,
+}
+
+/// What the players chose and revealed: written in setup and the end
+/// phase, read throughout.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Choices {
+    /// Each player's secret choice in a declaration step.
+    #[serde(default)]
+    pub declared: [Option<Hidden<String>>; 2],
+    /// Each player's faction, leader's name and crew, once revealed.
+    #[serde(default)]
+    pub factions: Option<[String; 2]>,
+    #[serde(default)]
+    pub leader_names: Option<[String; 2]>,
+    #[serde(default)]
+    pub crews: Option<[String; 2]>,
+    /// The defender's two groups.
+    pub groups: Option<[Vec<ModelId>; 2]>,
+    /// The defender's group that deploys first (0 or 1).
+    pub first_group: Option<u8>,
+    /// Each crew's scheme, secret until revealed.
+    pub schemes: [Option<Hidden<HeldScheme>>; 2],
+    /// The names of the schemes each crew revealed (never twice).
+    pub revealed: [Vec<String>; 2],
+    /// This end phase: the scheme a crew revealed or abandoned, whose
+    /// Next Available list it selects from (none: it kept its scheme).
+    pub select_from: [Option<String>; 2],
     /// A claim waiting for the opponent's answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claim: Option<Claim>,
@@ -343,16 +354,11 @@ impl Encounter {
         let attacker = setup.attacker;
         Self {
             setup: Arc::new(setup),
+            choices: Arc::default(),
             step: Step::ChooseZone,
             turn: 0,
             attacker_zone: None,
-            declared: [None, None],
-            factions: None,
-            leader_names: None,
-            crews: None,
             leaders: [None; 2],
-            groups: None,
-            first_group: None,
             initiative: attacker,
             active: attacker,
             activated: Vec::new(),
@@ -362,9 +368,6 @@ impl Encounter {
             transfer_due: false,
             strategy_vp: [0; 2],
             scheme_vp: [0; 2],
-            schemes: [None, None],
-            revealed: [Vec::new(), Vec::new()],
-            select_from: [None, None],
             done: [false; 2],
             kills_this_turn: [0; 2],
             assumed_leadership: [None; 2],
@@ -372,15 +375,18 @@ impl Encounter {
             abilities_used: Vec::new(),
             chain_offer: None,
             in_a_row: 0,
-            claim: None,
-            disputed: Vec::new(),
         }
+    }
+
+    /// The choices, to change them (copied first if shared).
+    pub fn choices_mut(&mut self) -> &mut Choices {
+        Arc::make_mut(&mut self.choices)
     }
 
     /// Whether the scheme `seat` holds is one its player claims (the
     /// engine cannot check it). Only the owner's view holds the scheme.
     pub fn holds_claimed_scheme(&self, seat: Seat) -> bool {
-        self.schemes[seat.index()]
+        self.choices.schemes[seat.index()]
             .as_ref()
             .and_then(|held| held.value.as_ref())
             .and_then(|held| self.setup.schemes.scheme(&held.name))
@@ -418,8 +424,8 @@ impl Encounter {
     /// that leader. Each once, in the order the offers came.
     pub fn declarable(&self, seat: Seat, what: Declaration) -> Vec<String> {
         let i = seat.index();
-        let faction = self.factions.as_ref().map(|f| f[i].as_str());
-        let leader = self.leader_names.as_ref().map(|l| l[i].as_str());
+        let faction = self.choices.factions.as_ref().map(|f| f[i].as_str());
+        let leader = self.choices.leader_names.as_ref().map(|l| l[i].as_str());
         let mut options: Vec<String> = Vec::new();
         for offer in self.offers(seat) {
             let option = match what {
@@ -462,12 +468,12 @@ pub fn scheme_marker_to_replace(
 pub fn for_viewer(encounter: &Encounter, viewer: crate::Viewer) -> Encounter {
     let mut shown = encounter.clone();
     let sees = |owner: Seat| viewer == crate::Viewer::Player(owner);
-    for held in shown.schemes.iter_mut().flatten() {
+    for held in shown.choices_mut().schemes.iter_mut().flatten() {
         if !sees(held.owner) {
             held.value = None;
         }
     }
-    for declared in shown.declared.iter_mut().flatten() {
+    for declared in shown.choices_mut().declared.iter_mut().flatten() {
         if !sees(declared.owner) {
             declared.value = None;
         }

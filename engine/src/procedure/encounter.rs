@@ -42,6 +42,7 @@ impl Sim<'_> {
         };
         let members: Option<&Vec<ModelId>> = group.and_then(|g| {
             encounter
+                .choices
                 .groups
                 .as_ref()
                 .map(|groups| &groups[usize::from(g)])
@@ -106,7 +107,7 @@ impl Sim<'_> {
             | Step::AnswerClaim { .. }
             | Step::Over => Ok(false),
             Step::Declare { what } => {
-                let [Some(a), Some(b)] = &encounter.declared else {
+                let [Some(a), Some(b)] = &encounter.choices.declared else {
                     return Ok(false);
                 };
                 let choices = [a, b].map(|d| d.value.clone().unwrap_or_default());
@@ -413,7 +414,7 @@ impl Sim<'_> {
     /// The opponent answers the claim waiting for them; the claimed VP
     /// follow as the usual facts (a disputed scheme is revealed for none).
     fn answer_claim(&mut self, confirmed: bool) -> Result<(), RuleError> {
-        let Some(claim) = self.encounter()?.claim.clone() else {
+        let Some(claim) = self.encounter()?.choices.claim.clone() else {
             return refuse("there is no claim to answer");
         };
         let claimant = claim.seat;
@@ -469,7 +470,7 @@ impl Sim<'_> {
             let (Step::RevealScheme { seat } | Step::AbandonScheme { seat }) = *step else {
                 continue;
             };
-            if self.encounter()?.schemes[seat.index()].is_some() {
+            if self.encounter()?.choices.schemes[seat.index()].is_some() {
                 return self.step_to(*step);
             }
         }
@@ -545,7 +546,7 @@ impl Sim<'_> {
                 if what != *asked {
                     return refuse(format!("choose your {} now", what.label()));
                 }
-                if encounter.declared[seat.index()].is_some() {
+                if encounter.choices.declared[seat.index()].is_some() {
                     return refuse(format!("you have already chosen your {}", what.label()));
                 }
                 let options = encounter.declarable(seat, what);
@@ -621,7 +622,7 @@ impl Sim<'_> {
                 if !self.must_select()[seat.index()] || encounter.done[seat.index()] {
                     return refuse("you do not select a scheme now");
                 }
-                if encounter.revealed[seat.index()]
+                if encounter.choices.revealed[seat.index()]
                     .iter()
                     .any(|n| n.eq_ignore_ascii_case(scheme))
                 {
@@ -883,7 +884,7 @@ impl Sim<'_> {
         let Some(def) = encounter.setup.schemes.scheme(scheme) else {
             return refuse(format!("there is no scheme {scheme}"));
         };
-        if encounter.revealed[seat.index()]
+        if encounter.choices.revealed[seat.index()]
             .iter()
             .any(|n| n.eq_ignore_ascii_case(&def.name))
         {
@@ -922,7 +923,7 @@ impl Sim<'_> {
     ) -> Result<(), RuleError> {
         let revealing = matches!(step, Step::RevealScheme { .. });
         let encounter = self.encounter()?;
-        let Some(held) = encounter.schemes[seat.index()]
+        let Some(held) = encounter.choices.schemes[seat.index()]
             .as_ref()
             .and_then(|h| h.value.clone())
         else {
@@ -1410,7 +1411,7 @@ pub(crate) fn deployable(state: &GameState, seat: Seat) -> Vec<ModelId> {
         return Vec::new();
     }
     let group = (seat == encounter.setup.defender()).then(|| {
-        let first = encounter.first_group.unwrap_or(0);
+        let first = encounter.choices.first_group.unwrap_or(0);
         if Sim::to_deploy(state, seat.other(), None).is_empty() {
             1 - first
         } else {
@@ -1424,7 +1425,7 @@ pub(crate) fn deployable(state: &GameState, seat: Seat) -> Vec<ModelId> {
 /// one it revealed or abandoned that the content defines and it has not
 /// revealed.
 pub(crate) fn selectable(encounter: &Encounter, seat: Seat) -> Vec<String> {
-    let Some(from) = encounter.select_from[seat.index()]
+    let Some(from) = encounter.choices.select_from[seat.index()]
         .as_deref()
         .and_then(|name| encounter.setup.schemes.scheme(name))
     else {
@@ -1434,7 +1435,7 @@ pub(crate) fn selectable(encounter: &Encounter, seat: Seat) -> Vec<String> {
         .iter()
         .filter_map(|name| encounter.setup.schemes.scheme(name))
         .filter(|def| {
-            !encounter.revealed[seat.index()]
+            !encounter.choices.revealed[seat.index()]
                 .iter()
                 .any(|r| r.eq_ignore_ascii_case(&def.name))
         })

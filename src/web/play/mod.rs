@@ -547,11 +547,11 @@ fn game_page_data(
         summary.push(("Strategy".into(), setup.strategy.name.clone()));
         summary.push(("Deployment".into(), format!("{:?}", setup.deployment)));
         summary.push(("Scheme pool".into(), setup.scheme_pool.join(", ")));
-        if let Some(crews) = &encounter.crews {
+        if let Some(crews) = &encounter.choices.crews {
             summary.push(("Crews".into(), format!("A: {}; B: {}", crews[0], crews[1])));
         }
         if let Viewer::Player(seat) = viewer {
-            your_scheme = encounter.schemes[seat.index()]
+            your_scheme = encounter.choices.schemes[seat.index()]
                 .as_ref()
                 .and_then(|held| held.value.as_ref())
                 .map(|held| match held.target {
