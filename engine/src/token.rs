@@ -64,8 +64,14 @@ impl Token {
         })
     }
 
-    fn key_bytes(&self) -> &[u8] {
-        &self.bytes[..usize::from(self.len)]
+    fn words(&self) -> [u64; 3] {
+        const _: () = assert!(MAX_TOKEN_KEY == 3 * 8);
+        let word = |i: usize| {
+            let mut chunk = [0u8; 8];
+            chunk.copy_from_slice(&self.bytes[i * 8..i * 8 + 8]);
+            u64::from_be_bytes(chunk)
+        };
+        [word(0), word(1), word(2)]
     }
 
     pub fn as_str(&self) -> &str {
@@ -82,9 +88,11 @@ impl PartialOrd for Token {
 
 impl Ord for Token {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // The keys' bytes, in the order of their strings (ASCII), without
-        // checking UTF-8 at every comparison: the book's lookups sort by it.
-        self.key_bytes().cmp(other.key_bytes())
+        // The order of the keys' strings: past its length a key's bytes are
+        // 0, below every letter, so comparing the whole arrays as three
+        // words agrees with comparing the strings, and the book's lookups
+        // (thousands a game) need no byte loop.
+        self.words().cmp(&other.words())
     }
 }
 
@@ -758,5 +766,20 @@ impl TokenBook {
             }
         }
         change
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn tokens_sort_as_their_keys(a in "[a-z_]{1,24}", b in "[a-z_]{1,24}") {
+            let (ta, tb) = (Token::new(&a).unwrap(), Token::new(&b).unwrap());
+            prop_assert_eq!(ta.cmp(&tb), a.cmp(&b));
+            prop_assert_eq!(ta == tb, a == b);
+        }
     }
 }
