@@ -37,22 +37,24 @@ fn busy_table() -> Table {
             rng.random_range(1.0..(35.0 - h)),
         );
         let corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)];
-        std::sync::Arc::make_mut(&mut table.terrain).push(Terrain {
-            id: ObjectId(100 + i),
-            name: format!("terrain {i}"),
-            footprint: Footprint::Polygon {
-                points: corners
-                    .iter()
-                    .map(|(x, y)| Point {
-                        x: milli(*x),
-                        y: milli(*y),
-                    })
-                    .collect(),
-            },
-            elevation: 0,
-            height: milli(rng.random_range(1.0..4.0_f64).round()),
-            traits: Traits::from(kinds[i as usize % kinds.len()].clone()),
-        });
+        std::sync::Arc::make_mut(&mut table.terrain)
+            .pieces_mut()
+            .push(Terrain {
+                id: ObjectId(100 + i),
+                name: format!("terrain {i}"),
+                footprint: Footprint::Polygon {
+                    points: corners
+                        .iter()
+                        .map(|(x, y)| Point {
+                            x: milli(*x),
+                            y: milli(*y),
+                        })
+                        .collect(),
+                },
+                elevation: 0,
+                height: milli(rng.random_range(1.0..4.0_f64).round()),
+                traits: Traits::from(kinds[i as usize % kinds.len()].clone()),
+            });
     }
     let mut id = 1;
     while table.pieces.len() < 20 {

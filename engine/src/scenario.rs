@@ -526,7 +526,7 @@ impl Scenario {
             marker_types: Arc::new(marker_types.clone()),
             frames: Vec::new(),
             ended: false,
-            terrain: Arc::new(terrain),
+            terrain: Arc::new(terrain.into()),
             markers: Arc::default(),
             next_marker_id: FIRST_TABLE_OBJECT_ID + (1 << 15),
             damage_queue: Vec::new(),

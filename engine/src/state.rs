@@ -246,7 +246,7 @@ pub struct GameState {
     pub action_queue: Vec<QueuedAction>,
     /// The table's terrain: fixed for the game, so shared between copies.
     #[serde(default)]
-    pub terrain: Arc<Vec<Terrain>>,
+    pub terrain: Arc<crate::table::TerrainSet>,
     /// Markers on the table (remains, scheme and strategy markers).
     #[serde(default)]
     /// Shared with the tables built from the state (copied on write).
@@ -340,7 +340,7 @@ impl GameState {
                 vec![Frame::Contributions]
             },
             ended: false,
-            terrain: Arc::new(setup.terrain),
+            terrain: Arc::new(setup.terrain.into()),
             markers: Arc::default(),
             next_marker_id: first_marker_id(),
             damage_queue: Vec::new(),

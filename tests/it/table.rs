@@ -340,7 +340,7 @@ proptest! {
         (x, y) in (coordinate(), coordinate()),
         squares in prop::collection::vec((2.0f64..15.0, 2.0f64..30.0, 0.5f64..3.0, any::<bool>()), 0..5),
     ) {
-        let table = Table { terrain: symmetric_terrain(&squares).into(), pieces: vec![piece(1, Seat::A, base, 2, x, y)], ..Table::default() };
+        let table = Table { terrain: std::sync::Arc::new(symmetric_terrain(&squares).into()), pieces: vec![piece(1, Seat::A, base, 2, x, y)], ..Table::default() };
         let board = Board::new(&table, Edition::Fourth);
         prop_assume!(position_conflict(&board, ObjectId(1)).unwrap().is_none());
         let at = table.pieces[0].at;
@@ -359,7 +359,7 @@ proptest! {
         points in prop::collection::vec((coordinate(), coordinate()), 2..5),
     ) {
         let start = points[0];
-        let forward = Table { terrain: symmetric_terrain(&squares).into(), pieces: vec![piece(1, Seat::A, 30, 2, start.0, start.1)], ..Table::default() };
+        let forward = Table { terrain: std::sync::Arc::new(symmetric_terrain(&squares).into()), pieces: vec![piece(1, Seat::A, 30, 2, start.0, start.1)], ..Table::default() };
         let path: Vec<Waypoint> = points[1..].iter().map(|(x, y)| Waypoint { x: milli(*x), y: milli(*y), z: 0 }).collect();
         let board = Board::new(&forward, Edition::Fourth);
         prop_assume!(position_conflict(&board, ObjectId(1)).unwrap().is_none());
@@ -389,7 +389,7 @@ proptest! {
         distance in 0.0f64..8.0,
         away in any::<bool>(),
     ) {
-        let table = Table { terrain: symmetric_terrain(&squares).into(), pieces: vec![piece(1, Seat::A, 30, 2, x, y)], ..Table::default() };
+        let table = Table { terrain: std::sync::Arc::new(symmetric_terrain(&squares).into()), pieces: vec![piece(1, Seat::A, 30, 2, x, y)], ..Table::default() };
         let board = Board::new(&table, Edition::Fourth);
         prop_assume!(position_conflict(&board, ObjectId(1)).unwrap().is_none());
         let point = Point { x: milli(px), y: milli(py) };

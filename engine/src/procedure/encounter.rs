@@ -1308,7 +1308,7 @@ impl Sim<'_> {
                 if overlaps {
                     return refuse("a made marker may not overlap a model");
                 }
-                let impassable = board.obstacles.iter().any(|o| {
+                let impassable = board.obstacles().any(|o| {
                     o.has(crate::table::Trait::Impassable)
                         && o.shape.gap_to_disc(center, radius) < -crate::table::TOUCH
                 });

@@ -96,8 +96,7 @@ pub fn support_share(board: &Board, center: V2, radius: f64, z: f64) -> f64 {
         return 1.0;
     }
     let surfaces: Vec<&Shape> = board
-        .obstacles
-        .iter()
+        .obstacles()
         .filter(|o| o.has(Trait::Climbable) && (o.top - z).abs() <= TOUCH)
         .filter(|o| o.shape.gap_to_disc(center, radius) < -TOUCH)
         .map(|o| &o.shape)
@@ -119,8 +118,7 @@ pub fn supported(board: &Board, center: V2, radius: f64, z: f64) -> bool {
 /// where it lands when it falls.
 pub fn landing_elevation(board: &Board, center: V2, radius: f64, z: f64) -> f64 {
     let mut levels: Vec<f64> = board
-        .obstacles
-        .iter()
+        .obstacles()
         .filter(|o| o.has(Trait::Climbable) && o.top <= z + TOUCH && o.top > TOUCH)
         .filter(|o| o.shape.gap_to_disc(center, radius) < -TOUCH)
         .map(|o| o.top)
@@ -191,8 +189,7 @@ pub fn engaged_at(board: &Board, me: &Body) -> Result<Vec<ObjectId>, TableError>
 pub fn hazards_while_acting(board: &Board, id: ObjectId) -> Result<Vec<String>, TableError> {
     let me = board.body(Target::Object(id))?;
     let mut names: Vec<String> = board
-        .obstacles
-        .iter()
+        .obstacles()
         .filter(|o| o.has(Trait::Hazardous) && in_terrain(board.edition, &me, o))
         .map(|o| o.name.clone())
         .collect();

@@ -242,8 +242,62 @@ pub struct Table {
     /// Shared with the game state: the terrain is fixed for the game, and
     /// a table is built for every rules check.
     #[serde(default)]
-    pub terrain: std::sync::Arc<Vec<Terrain>>,
+    pub terrain: std::sync::Arc<TerrainSet>,
 }
+
+/// A table's terrain pieces, with the obstacles the rules check worked out
+/// once and shared by every board built from them: a game builds a board
+/// for nearly every command it checks, and the terrain never changes.
+/// Serialised as the list of pieces alone.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TerrainSet {
+    pieces: Vec<Terrain>,
+    #[serde(skip)]
+    obstacles: std::sync::OnceLock<std::sync::Arc<[Obstacle]>>,
+}
+
+impl TerrainSet {
+    /// To change the pieces (a table being set up); the obstacles are
+    /// worked out again.
+    pub fn pieces_mut(&mut self) -> &mut Vec<Terrain> {
+        self.obstacles = std::sync::OnceLock::new();
+        &mut self.pieces
+    }
+
+    fn obstacles(&self) -> std::sync::Arc<[Obstacle]> {
+        std::sync::Arc::clone(
+            self.obstacles
+                .get_or_init(|| self.pieces.iter().map(Obstacle::of_terrain).collect()),
+        )
+    }
+}
+
+impl std::ops::Deref for TerrainSet {
+    type Target = [Terrain];
+
+    fn deref(&self) -> &[Terrain] {
+        &self.pieces
+    }
+}
+
+impl From<Vec<Terrain>> for TerrainSet {
+    fn from(pieces: Vec<Terrain>) -> Self {
+        TerrainSet {
+            pieces,
+            obstacles: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+/// Equal pieces make equal terrain: the obstacles follow from them.
+impl PartialEq for TerrainSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.pieces == other.pieces
+    }
+}
+
+impl Eq for TerrainSet {}
 
 /// What a query refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -296,6 +350,19 @@ pub struct Obstacle {
 }
 
 impl Obstacle {
+    fn of_terrain(t: &Terrain) -> Self {
+        let shape = footprint_shape(&t.footprint);
+        Obstacle {
+            id: t.id,
+            name: t.name.clone(),
+            bounds: shape.bounding_circle(),
+            shape,
+            bottom: inches(t.elevation),
+            top: inches(t.top()),
+            traits: t.traits,
+        }
+    }
+
     pub fn has(&self, t: Trait) -> bool {
         self.traits.has(t)
     }
@@ -317,53 +384,45 @@ pub enum TableError {
 pub struct Board<'t> {
     pub table: &'t Table,
     pub edition: Edition,
-    pub obstacles: Vec<Obstacle>,
+    /// The terrain's, shared with the table's terrain.
+    terrain: std::sync::Arc<[Obstacle]>,
+    /// The markers' with terrain traits.
+    markers: Vec<Obstacle>,
 }
 
 impl<'t> Board<'t> {
     pub fn new(table: &'t Table, edition: Edition) -> Self {
-        let mut obstacles: Vec<Obstacle> = table
-            .terrain
+        let markers = table
+            .markers
             .iter()
-            .map(|t| {
-                let shape = footprint_shape(&t.footprint);
+            .filter(|m| !m.traits.is_empty())
+            .map(|m| {
+                let shape = Shape::Circle {
+                    center: m.at.v2(),
+                    radius: m.base.radius(),
+                };
                 Obstacle {
-                    id: t.id,
-                    name: t.name.clone(),
+                    id: m.id,
+                    name: m.name.clone(),
                     bounds: shape.bounding_circle(),
                     shape,
-                    bottom: inches(t.elevation),
-                    top: inches(t.top()),
-                    traits: t.traits,
+                    bottom: inches(m.z),
+                    top: inches(m.z + m.height),
+                    traits: m.traits,
                 }
             })
             .collect();
-        obstacles.extend(
-            table
-                .markers
-                .iter()
-                .filter(|m| !m.traits.is_empty())
-                .map(|m| {
-                    let shape = Shape::Circle {
-                        center: m.at.v2(),
-                        radius: m.base.radius(),
-                    };
-                    Obstacle {
-                        id: m.id,
-                        name: m.name.clone(),
-                        bounds: shape.bounding_circle(),
-                        shape,
-                        bottom: inches(m.z),
-                        top: inches(m.z + m.height),
-                        traits: m.traits,
-                    }
-                }),
-        );
         Board {
             table,
             edition,
-            obstacles,
+            terrain: table.terrain.obstacles(),
+            markers,
         }
+    }
+
+    /// Every obstacle: the terrain, then the markers with terrain traits.
+    pub fn obstacles(&self) -> impl Iterator<Item = &Obstacle> + '_ {
+        self.terrain.iter().chain(&self.markers)
     }
 
     pub fn piece(&self, id: ObjectId) -> Result<&'t Piece, TableError> {
@@ -406,8 +465,7 @@ impl<'t> Board<'t> {
     }
 
     pub fn obstacle(&self, id: ObjectId) -> Result<&Obstacle, TableError> {
-        self.obstacles
-            .iter()
+        self.obstacles()
             .find(|o| o.id == id)
             .ok_or(TableError::UnknownObject(id.0))
     }

@@ -275,7 +275,7 @@ fn horizontal(
     }
     let length = p.dist(q);
     let mut severe: Vec<(f64, f64)> = Vec::new();
-    for obstacle in &board.obstacles {
+    for obstacle in board.obstacles() {
         if ignores_terrain {
             break;
         }
@@ -348,7 +348,7 @@ fn climb(
 ) -> Result<f64, MoveError> {
     let (low, high) = (inches(a.z.min(b.z)), inches(a.z.max(b.z)));
     let at = a.v2();
-    let wall = board.obstacles.iter().any(|o| {
+    let wall = board.obstacles().any(|o| {
         o.has(Trait::Climbable)
             && o.top >= high - TOUCH
             && o.bottom <= low + TOUCH
@@ -365,7 +365,7 @@ fn climb(
 /// partway up a climb, or climbing over the lip, does not fall mid-move.
 fn clings(board: &Board, body: &Body) -> bool {
     body.z > TOUCH
-        && board.obstacles.iter().any(|o| {
+        && board.obstacles().any(|o| {
             o.has(Trait::Climbable)
                 && o.top >= body.z - TOUCH
                 && o.bottom <= body.z + TOUCH
@@ -400,8 +400,7 @@ fn end_conflict(board: &Board, body: &Body) -> Option<String> {
         }
     }
     board
-        .obstacles
-        .iter()
+        .obstacles()
         .find(|o| {
             solid(o)
                 && overlaps_vertically(
@@ -548,7 +547,7 @@ pub fn jump(board: &Board, id: ObjectId, to: Point, remaining: f64) -> Result<Wa
             "a jump must land on a surface at the same elevation or up to 1\" lower".to_string(),
         ));
     }
-    for obstacle in &board.obstacles {
+    for obstacle in board.obstacles() {
         if obstacle.top > me.z + TOUCH
             && !obstacle
                 .shape
@@ -751,8 +750,7 @@ pub fn place(
     }
     check_end(board, &placed)?;
     let mut hazards: Vec<String> = board
-        .obstacles
-        .iter()
+        .obstacles()
         .filter(|o| o.has(Trait::Hazardous))
         .filter(|o| {
             measure::in_terrain(board.edition, &me, o)
@@ -834,7 +832,7 @@ pub fn push_directly(
             .first()
             .map(|(s, _)| s * reach)
     };
-    for obstacle in &board.obstacles {
+    for obstacle in board.obstacles() {
         if solid(obstacle)
             && overlaps_vertically(me.z, me.effective_size(), obstacle.bottom, obstacle.top)
             && let Some(t) = first_contact(&obstacle.shape)
@@ -926,7 +924,7 @@ pub fn push_around(
                 until = until.min(((start - low) / -delta).max(0.0));
             }
         }
-        for o in &board.obstacles {
+        for o in board.obstacles() {
             if solid(o)
                 && overlaps_vertically(me.z, me.effective_size(), o.bottom, o.top)
                 && let Some((start, _)) = o.shape.swept_overlap(from, to, me.radius).first()
@@ -946,7 +944,7 @@ pub fn push_around(
         until
     };
     let in_severe = |c: V2| {
-        board.obstacles.iter().any(|o| {
+        board.obstacles().any(|o| {
             o.has(Trait::Severe)
                 && me.z <= o.top + TOUCH
                 && o.shape.gap_to_disc(c, me.radius) < -TOUCH

@@ -463,7 +463,7 @@ impl TableScenario {
                 traits: Traits::from(m.traits.clone()),
             });
         }
-        let terrain = std::sync::Arc::make_mut(&mut table.terrain);
+        let terrain = std::sync::Arc::make_mut(&mut table.terrain).pieces_mut();
         for t in &self.terrain {
             terrain.push(t.build(next.next().unwrap_or(ObjectId(0)))?);
         }

@@ -117,7 +117,7 @@ fn blockers<'s>(
 ) -> Vec<Blocker<'s>> {
     let mut found = Vec::new();
     let corridor = Corridor::new(viewer, target);
-    for obstacle in &board.obstacles {
+    for obstacle in board.obstacles() {
         let kind_blocks = obstacle.has(Trait::Blocking) || obstacle.has(Trait::Dense);
         if !kind_blocks || !corridor.may_meet(obstacle.bounds) {
             continue;
@@ -368,7 +368,7 @@ pub fn cover(board: &Board, attacker: Target, target: Target) -> Result<Option<C
     if board.edition == Edition::Fourth && elevation_cover(&from, &to) {
         return Ok(Some(Cover::Elevation));
     }
-    for obstacle in board.obstacles.iter().filter(|o| o.has(Trait::Blocking)) {
+    for obstacle in board.obstacles().filter(|o| o.has(Trait::Blocking)) {
         if ignores_what_it_stands_on(board.edition, &from, &to, obstacle) {
             continue;
         }
@@ -398,7 +398,7 @@ pub fn concealment(
 ) -> Result<Option<ObjectId>, TableError> {
     let from = board.body(attacker)?;
     let to = board.body(target)?;
-    for obstacle in board.obstacles.iter().filter(|o| o.has(Trait::Concealing)) {
+    for obstacle in board.obstacles().filter(|o| o.has(Trait::Concealing)) {
         if !some_sight_line_crosses(&from, &to, &obstacle.shape) {
             continue;
         }

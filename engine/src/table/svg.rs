@@ -111,7 +111,7 @@ pub fn render(board: &Board, picture: &Picture) -> String {
             }
         }
     }
-    for obstacle in &board.obstacles {
+    for obstacle in board.obstacles() {
         let fill = if obstacle.has(Trait::Impassable) || obstacle.has(Trait::Climbable) {
             "#8a7f70"
         } else if obstacle.has(Trait::Dense) || obstacle.has(Trait::Concealing) {
