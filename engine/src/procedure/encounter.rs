@@ -23,6 +23,18 @@ pub(crate) fn within_general_action_range(model: &Body, marker: &Body) -> bool {
     crate::table::measure::horizontal_gap(model, marker) <= GENERAL_ACTION_RANGE + 1e-9
 }
 
+/// Why a card action's limits refuse it (worded by
+/// [`Sim::card_action_slot`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SlotRefused {
+    NotInEncounter,
+    NoSuchAction,
+    OnceUsed(crate::model::OncePer),
+    NotSignature,
+    SignatureUsed,
+    LimitReached,
+}
+
 impl Sim<'_> {
     fn encounter(&self) -> Result<&Encounter, RuleError> {
         self.state
@@ -1052,55 +1064,94 @@ impl Sim<'_> {
         action: &str,
         signature: bool,
     ) -> Result<ActionSlot, RuleError> {
-        let encounter = state
-            .encounter
-            .as_deref()
-            .ok_or(RuleError::NothingPending)?;
-        let m = state.model(actor).ok_or(RuleError::NothingPending)?;
+        Self::card_action_limits(state, actor, action, signature).map_err(|refusal| {
+            let name = state.model(actor).map_or("the model", |m| m.name());
+            match refusal {
+                SlotRefused::NotInEncounter => RuleError::NothingPending,
+                SlotRefused::NoSuchAction => {
+                    RuleError::not_allowed(format!("{name} has no action {action}"))
+                }
+                SlotRefused::OnceUsed(per) => {
+                    let per = match per {
+                        crate::model::OncePer::Activation => "activation",
+                        crate::model::OncePer::Turn => "turn",
+                        crate::model::OncePer::Game => "game",
+                    };
+                    RuleError::not_allowed(format!(
+                        "{action} is once per {per}, and it has been taken"
+                    ))
+                }
+                SlotRefused::NotSignature => {
+                    RuleError::not_allowed(format!("{action} is not a signature action of {name}"))
+                }
+                SlotRefused::SignatureUsed => {
+                    RuleError::not_allowed("the signature action of this activation is used")
+                }
+                SlotRefused::LimitReached => {
+                    RuleError::not_allowed("the model has reached its action limit")
+                }
+            }
+        })
+    }
+
+    /// The limits' side of [`Sim::card_action_slot`], without words: the
+    /// options ask it of every action at every step.
+    pub(crate) fn card_action_limits(
+        state: &GameState,
+        actor: ModelId,
+        action: &str,
+        signature: bool,
+    ) -> Result<ActionSlot, SlotRefused> {
+        let (Some(encounter), Some(m)) = (state.encounter.as_deref(), state.model(actor)) else {
+            return Err(SlotRefused::NotInEncounter);
+        };
         let Some(card) = m.card.actions.iter().find(|a| a.name == action) else {
-            return refuse(format!("{} has no action {action}", m.name()));
+            return Err(SlotRefused::NoSuchAction);
         };
         if let Some((_, _, per)) = encounter
             .once_used
             .iter()
             .find(|(m, name, _)| *m == actor && name == action)
         {
-            let per = match per {
-                crate::model::OncePer::Activation => "activation",
-                crate::model::OncePer::Turn => "turn",
-                crate::model::OncePer::Game => "game",
-            };
-            return refuse(format!("{action} is once per {per}, and it has been taken"));
+            return Err(SlotRefused::OnceUsed(*per));
         }
         let used = encounter.activation;
         if signature {
             if !card.signature || m.card.peon {
-                return refuse(format!(
-                    "{action} is not a signature action of {}",
-                    m.name()
-                ));
+                return Err(SlotRefused::NotSignature);
             }
             if used.signature {
-                return refuse("the signature action of this activation is used");
+                return Err(SlotRefused::SignatureUsed);
             }
             return Ok(ActionSlot::Signature);
         }
         if used.free_melee && card.kind == crate::duel::ActionKind::Melee {
             return Ok(ActionSlot::Free);
         }
-        Self::normal_slot(state, actor)
+        Self::normal_limits(state, actor)
     }
 
     /// One of the model's actions (general actions always take one: they
     /// are never signature actions).
     pub(crate) fn normal_slot(state: &GameState, actor: ModelId) -> Result<ActionSlot, RuleError> {
+        Self::normal_limits(state, actor).map_err(|refusal| match refusal {
+            SlotRefused::NotInEncounter => RuleError::NothingPending,
+            _ => RuleError::not_allowed("the model has reached its action limit"),
+        })
+    }
+
+    /// [`Sim::normal_slot`] without words.
+    pub(crate) fn normal_limits(
+        state: &GameState,
+        actor: ModelId,
+    ) -> Result<ActionSlot, SlotRefused> {
         let used = state
             .encounter
             .as_deref()
-            .ok_or(RuleError::NothingPending)?
+            .ok_or(SlotRefused::NotInEncounter)?
             .activation;
         if used.actions >= Self::action_limit(state, actor) {
-            return refuse("the model has reached its action limit");
+            return Err(SlotRefused::LimitReached);
         }
         Ok(ActionSlot::Normal)
     }

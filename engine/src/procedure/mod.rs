@@ -36,12 +36,12 @@ pub(crate) fn card_action_allowed(
     action: &str,
     signature: bool,
 ) -> bool {
-    Sim::card_action_slot(state, model, action, signature).is_ok()
+    Sim::card_action_limits(state, model, action, signature).is_ok()
 }
 
 /// Whether the acting model has an action left for a general action.
 pub(crate) fn general_action_allowed(state: &GameState, model: ModelId) -> bool {
-    Sim::normal_slot(state, model).is_ok()
+    Sim::normal_limits(state, model).is_ok()
 }
 mod flip;
 mod hand_limit;
