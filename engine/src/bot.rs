@@ -110,14 +110,23 @@ impl Bot {
     pub fn decide(&mut self, state: &GameState) -> Option<PlayerCommand> {
         self.worked_out = None;
         if self.kind == BotKind::Random {
-            // Draw options until one is legal: uniform among the legal
-            // ones, without checking them all.
+            // Draw options without replacement until one is legal: uniform
+            // among the legal ones, without checking (or shuffling) them
+            // all; the first draw is usually legal.
             let mut options = unchecked_options(state, self.seat);
-            self.rng.shuffle(&mut options);
-            return options.into_iter().find_map(|choice| match choice {
-                Choice::Command { command } => self.legal(state, &command).then_some(command),
-                choice => self.fill(state, choice),
-            });
+            while !options.is_empty() {
+                let drawn = self
+                    .rng
+                    .below(u32::try_from(options.len()).unwrap_or(u32::MAX));
+                let chosen = match options.swap_remove(drawn as usize) {
+                    Choice::Command { command } => self.legal(state, &command).then_some(command),
+                    choice => self.fill(state, choice),
+                };
+                if chosen.is_some() {
+                    return chosen;
+                }
+            }
+            return None;
         }
         let open = pending(state);
         let decision = open.for_seat(self.seat)?;
