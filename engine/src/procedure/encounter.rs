@@ -23,6 +23,9 @@ pub(crate) fn within_general_action_range(model: &Body, marker: &Body) -> bool {
     crate::table::measure::horizontal_gap(model, marker) <= GENERAL_ACTION_RANGE + 1e-9
 }
 
+/// The refusal of any action past the model's action limit.
+const LIMIT_REACHED: &str = "the model has reached its action limit";
+
 /// Why a card action's limits refuse it (worded by
 /// [`Sim::card_action_slot`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1087,9 +1090,7 @@ impl Sim<'_> {
                 SlotRefused::SignatureUsed => {
                     RuleError::not_allowed("the signature action of this activation is used")
                 }
-                SlotRefused::LimitReached => {
-                    RuleError::not_allowed("the model has reached its action limit")
-                }
+                SlotRefused::LimitReached => RuleError::not_allowed(LIMIT_REACHED),
             }
         })
     }
@@ -1136,7 +1137,7 @@ impl Sim<'_> {
     pub(crate) fn normal_slot(state: &GameState, actor: ModelId) -> Result<ActionSlot, RuleError> {
         Self::normal_limits(state, actor).map_err(|refusal| match refusal {
             SlotRefused::NotInEncounter => RuleError::NothingPending,
-            _ => RuleError::not_allowed("the model has reached its action limit"),
+            _ => RuleError::not_allowed(LIMIT_REACHED),
         })
     }
 
