@@ -350,6 +350,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         Step::GiveInitiative { chooser }
         | Step::AssumeLeadership { seat: chooser }
         | Step::RevealScheme { seat: chooser }
+        | Step::RevealAfterActivation { seat: chooser }
         | Step::AbandonScheme { seat: chooser }
         | Step::RemoveStrategyMarker { seat: chooser }
         | Step::ClaimStrategy { seat: chooser }
@@ -535,6 +536,10 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         Step::AbandonScheme { .. } => {
             commands.extend([PlayerCommand::AbandonScheme, PlayerCommand::KeepScheme])
         }
+        // A claimed scheme is revealed at the end of a turn only.
+        Step::RevealAfterActivation { .. } => {
+            commands.extend([PlayerCommand::RevealScheme, PlayerCommand::KeepScheme])
+        }
         Step::RemoveStrategyMarker { .. } => commands.extend(
             state
                 .markers
@@ -588,6 +593,9 @@ fn prompt(state: &GameState) -> String {
             }
             Some(Step::RevealScheme { .. }) => "reveal your scheme, or keep it for now".into(),
             Some(Step::AbandonScheme { .. }) => "abandon your scheme, or keep it".into(),
+            Some(Step::RevealAfterActivation { .. }) => {
+                "a model has finished activating: reveal your scheme if it is revealed at the end of an activation, or keep it".into()
+            }
             Some(Step::RemoveStrategyMarker { .. }) => "remove a strategy marker".into(),
             Some(Step::ClaimStrategy { .. }) => {
                 "claim the VP your crew gained from the strategy this turn (0 if none): your opponent confirms or disputes".into()

@@ -1467,8 +1467,11 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
         Event::CrewSplit { groups, .. } => encounter.choices_mut().groups = Some(groups.clone()),
         Event::GroupChosen { group } => encounter.choices_mut().first_group = Some(*group),
         Event::SchemeSelected { seat, scheme } => {
-            encounter.choices_mut().schemes[seat.index()] = Some(scheme.clone());
-            encounter.done[seat.index()] = true;
+            let choices = encounter.choices_mut();
+            let i = seat.index();
+            choices.schemes[i] = Some(scheme.clone());
+            choices.selected_after[i] = choices.select_from[i].clone();
+            encounter.done[i] = true;
         }
         Event::TurnStarted { turn } => {
             encounter.turn = *turn;

@@ -286,6 +286,47 @@ fn hiring_follows_each_rule() {
     );
 }
 
+/// A scheme's reveal timing and the conditions that read it are checked
+/// together, naming the scheme's field and line.
+#[test]
+fn a_scheme_timed_wrongly_names_its_field_and_line() {
+    let file = "content/m4e/objectives.toml";
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+    assert!(soulstone_engine::content::parse_edition_file(file, &text).is_ok());
+    let index = text.matches("[[scheme]]").count() - 1;
+    assert!(text.contains("name = \"Breakthrough\"\ntiming = \"end_of_activation\""));
+
+    // Reading the model that just activated needs the end-of-activation timing.
+    let untimed = text.replace("timing = \"end_of_activation\"\n", "");
+    let error = soulstone_engine::content::parse_edition_file(file, &untimed).unwrap_err();
+    assert_eq!(error.field, format!("scheme[{index}].timing"), "{error}");
+    assert!(error.message.contains("end_of_activation"), "{error}");
+    let header = untimed
+        .lines()
+        .position(|l| l.starts_with("name = \"Breakthrough\""))
+        .unwrap();
+    assert_eq!(
+        error.line,
+        Some(header),
+        "the scheme's header line: {error}"
+    );
+
+    // A claimed scheme waits for its opponent's answer in the end phase.
+    let claimed = text.replace(
+        "reveal = [{ rule = \"activated_model_in\", area = \"enemy_deployment_zone\" }]",
+        "reveal = [{ rule = \"claimed\" }]",
+    );
+    let error = soulstone_engine::content::parse_edition_file(file, &claimed).unwrap_err();
+    assert_eq!(error.field, format!("scheme[{index}].timing"), "{error}");
+    assert!(error.message.contains("claimed"), "{error}");
+    assert_eq!(error.line, Some(header + 2), "the timing line: {error}");
+
+    // An unknown timing is refused by name.
+    let unknown = text.replace("\"end_of_activation\"", "\"end_of_game\"");
+    let error = soulstone_engine::content::parse_edition_file(file, &unknown).unwrap_err();
+    assert!(error.message.contains("end_of_game"), "{error}");
+}
+
 /// Editors validate against docs/content.schema.json and
 /// docs/edition.schema.json: they must be the schemas the code reads.
 #[test]

@@ -220,6 +220,20 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
                 .is_some()
         );
     }
+    // Whether a crew is asked to reveal after an activation is read from
+    // public facts only: the opponent's view of the encounter gives the
+    // same answer as the whole state.
+    for seat in Seat::BOTH {
+        let asked = encounter.may_reveal_after_activation(seat);
+        for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
+            let shown = view(state, viewer).encounter.expect("shown");
+            assert_eq!(
+                shown.may_reveal_after_activation(seat),
+                asked,
+                "seed {seed}: {viewer:?} cannot tell whether {seat:?} is asked"
+            );
+        }
+    }
     // Swapping a crew's scheme for another changes nothing its opponent
     // or a spectator sees.
     for seat in Seat::BOTH {

@@ -171,6 +171,13 @@ pub enum Step {
     },
     /// Activation phase.
     Activations,
+    /// Activation phase step C-4, once a model has finished activating:
+    /// `seat` reveals a scheme timed for the end of an activation, or
+    /// keeps its scheme (asked only in encounters whose schemes include
+    /// such a timing).
+    RevealAfterActivation {
+        seat: Seat,
+    },
     /// End phase: effects resolve.
     EndEffects,
     /// End phase step C: `seat` reveals their scheme, or not.
@@ -333,12 +340,21 @@ pub struct Choices {
     /// This end phase: the scheme a crew revealed or abandoned, whose
     /// Next Available list it selects from (none: it kept its scheme).
     pub select_from: [Option<String>; 2],
+    /// The scheme whose Next Available list each crew selected its current
+    /// scheme from (none: from the pool). Public, as the reveal or abandon
+    /// that led to it was: it bounds which schemes the crew may hold.
+    #[serde(default, skip_serializing_if = "none_named")]
+    pub selected_after: [Option<String>; 2],
     /// A claim waiting for the opponent's answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claim: Option<Claim>,
     /// Claims the opponent disputed, for the organisers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disputed: Vec<DisputedClaim>,
+}
+
+fn none_named(names: &[Option<String>; 2]) -> bool {
+    names.iter().all(Option::is_none)
 }
 
 /// Step C-6: the crew may activate one of these models next, before the
@@ -391,6 +407,35 @@ impl Encounter {
             .and_then(|held| held.value.as_ref())
             .and_then(|held| self.setup.schemes.scheme(&held.name))
             .is_some_and(|def| def.is_claimed())
+    }
+
+    /// Whether the scheme `seat` holds might be revealed at the end of an
+    /// activation, as far as its opponent can tell: whether any scheme it
+    /// could have selected (the pool, or the Next Available Schemes it
+    /// selected from) and has not revealed is timed so. Read from public
+    /// facts only, so asking the crew gives nothing away.
+    pub fn may_reveal_after_activation(&self, seat: Seat) -> bool {
+        let i = seat.index();
+        if self.choices.schemes[i].is_none() {
+            return false;
+        }
+        let candidates: &[String] = match &self.choices.selected_after[i] {
+            None => &self.setup.scheme_pool,
+            Some(previous) => self
+                .setup
+                .schemes
+                .scheme(previous)
+                .map_or(&[], |def| def.next.as_slice()),
+        };
+        candidates
+            .iter()
+            .filter(|name| {
+                !self.choices.revealed[i]
+                    .iter()
+                    .any(|r| r.eq_ignore_ascii_case(name))
+            })
+            .filter_map(|name| self.setup.schemes.scheme(name))
+            .any(|def| def.timing == objectives::RevealTiming::EndOfActivation)
     }
 
     /// The zone `seat` deploys in, once the attacker has chosen.

@@ -115,6 +115,10 @@ fn one() -> u8 {
     1
 }
 
+fn is_end_of_turn(timing: &RevealTiming) -> bool {
+    *timing == RevealTiming::EndOfTurn
+}
+
 impl StrategyDef {
     /// A strategy the content does not describe, scored by its players'
     /// claims: no markers, no rules of its own.
@@ -164,10 +168,35 @@ pub enum SchemeCondition {
     /// At least `count` enemy non-peon models are at half their maximum
     /// health or less.
     EnemiesAtHalfHealth { count: u8 },
+    /// The model that has just finished its activation is friendly, not a
+    /// peon, and in `area` (completely, for a deployment zone). Only for a
+    /// scheme revealed at the end of an activation.
+    ActivatedModelIn { area: Area },
     /// The engine cannot check it: revealing the scheme becomes a claim
     /// the opponent confirms or disputes (the other conditions are still
     /// checked).
     Claimed,
+}
+
+/// When a scheme may be revealed (the rules' common reveal timings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RevealTiming {
+    /// End phase step C.
+    #[default]
+    EndOfTurn,
+    /// Activation phase step C-4, once a model has completely finished
+    /// activating (either crew's model).
+    EndOfActivation,
+}
+
+impl RevealTiming {
+    pub fn label(self) -> &'static str {
+        match self {
+            RevealTiming::EndOfTurn => "at the end of a turn",
+            RevealTiming::EndOfActivation => "at the end of an activation",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -176,7 +205,9 @@ pub struct SchemeDef {
     pub name: String,
     #[serde(default)]
     pub choice: Option<SchemeChoice>,
-    /// All must hold for the scheme to be revealed (in the end phase).
+    #[serde(default, skip_serializing_if = "is_end_of_turn")]
+    pub timing: RevealTiming,
+    /// All must hold for the scheme to be revealed (at its timing).
     pub reveal: Vec<SchemeCondition>,
     /// Revealing gains 1 VP; these conditions, all met, gain 1 more.
     #[serde(default)]
@@ -198,6 +229,7 @@ impl SchemeDef {
         Self {
             name: name.to_string(),
             choice: None,
+            timing: RevealTiming::EndOfTurn,
             reveal: vec![SchemeCondition::Claimed],
             additional: vec![SchemeCondition::Claimed],
             next,
@@ -316,6 +348,24 @@ impl ObjectiveBook {
                 return Err((
                     format!("scheme[{i}].choice"),
                     "its conditions read a chosen model: add choice = \"enemy_model\"".into(),
+                ));
+            }
+            let reads_activation = s
+                .reveal
+                .iter()
+                .chain(&s.additional)
+                .any(|c| matches!(c, SchemeCondition::ActivatedModelIn { .. }));
+            if reads_activation && s.timing != RevealTiming::EndOfActivation {
+                return Err((
+                    format!("scheme[{i}].timing"),
+                    "its conditions read the model that just activated: add timing = \"end_of_activation\"".into(),
+                ));
+            }
+            if s.timing == RevealTiming::EndOfActivation && s.is_claimed() {
+                return Err((
+                    format!("scheme[{i}].timing"),
+                    "a claimed scheme is revealed at the end of a turn, where its opponent answers"
+                        .into(),
                 ));
             }
         }

@@ -170,6 +170,12 @@ pub fn holds(
                 .count()
                 >= usize::from(count)
         }
+        SchemeCondition::ActivatedModelIn { area } => {
+            let last = encounter.activated.last().copied();
+            scoring_models(state, seat).any(|(m, b)| {
+                Some(m.id) == last && in_area(encounter, seat, area, b.center, b.radius)
+            })
+        }
         // The player asserts it by claiming; the opponent checks.
         SchemeCondition::Claimed => true,
     }

@@ -279,7 +279,8 @@ impl Sim<'_> {
                 crew,
             }) => self.finish_killing(model, credit, crew),
             Some(AfterAbilities::EndActivation { model }) => {
-                self.emit(Event::ActivationEnded { model })
+                self.emit(Event::ActivationEnded { model })?;
+                self.reveal_after_activation(None)
             }
         }
     }

@@ -4,7 +4,9 @@
 
 use super::*;
 use crate::command::Interaction;
-use crate::encounter::objectives::{AfterScoring, MarkerInteract, SchemeChoice, StrategyScoring};
+use crate::encounter::objectives::{
+    AfterScoring, MarkerInteract, RevealTiming, SchemeChoice, StrategyScoring,
+};
 use crate::encounter::{
     ClaimedObjective, Declaration, Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, MAX_SCHEME_VP,
     MAX_STRATEGY_VP, Step, TURNS, scoring,
@@ -116,6 +118,7 @@ impl Sim<'_> {
             | Step::GiveInitiative { .. }
             | Step::AssumeLeadership { .. }
             | Step::RevealScheme { .. }
+            | Step::RevealAfterActivation { .. }
             | Step::AbandonScheme { .. }
             | Step::RemoveStrategyMarker { .. }
             | Step::ClaimStrategy { .. }
@@ -492,6 +495,30 @@ impl Sim<'_> {
         self.step_to(Step::SelectSchemes)
     }
 
+    /// Activation phase step C-4 after `after` (or from the start): the
+    /// next crew, initiative first, that might hold a scheme revealed at
+    /// the end of an activation (as public facts tell) decides whether to
+    /// reveal it; then the activation phase goes on.
+    pub(super) fn reveal_after_activation(&mut self, after: Option<Seat>) -> Result<(), RuleError> {
+        let Some(encounter) = self.state.encounter.as_deref() else {
+            return Ok(());
+        };
+        let first = encounter.initiative;
+        let order = [first, first.other()];
+        let start = after
+            .and_then(|seat| order.iter().position(|s| *s == seat))
+            .map_or(0, |i| i + 1);
+        let asked = order[start..]
+            .iter()
+            .copied()
+            .find(|seat| encounter.may_reveal_after_activation(*seat));
+        match (asked, after) {
+            (Some(seat), _) => self.step_to(Step::RevealAfterActivation { seat }),
+            (None, Some(_)) => self.step_to(Step::Activations),
+            (None, None) => Ok(()),
+        }
+    }
+
     /// Which crews select a new scheme now: those that revealed or
     /// abandoned one whose Next Available Schemes the content defines.
     pub(crate) fn must_select(&self) -> [bool; 2] {
@@ -761,7 +788,12 @@ impl Sim<'_> {
                 self.start_activation(*model)
             }
             (Step::Activations, _) if in_activation => self.activation_command(seat, command),
-            (Step::RevealScheme { seat: deciding } | Step::AbandonScheme { seat: deciding }, _) => {
+            (
+                Step::RevealScheme { seat: deciding }
+                | Step::RevealAfterActivation { seat: deciding }
+                | Step::AbandonScheme { seat: deciding },
+                _,
+            ) => {
                 Self::require_seat(seat, deciding)?;
                 self.scheme_decision(seat, step, command)
             }
@@ -936,7 +968,14 @@ impl Sim<'_> {
         step: Step,
         command: &PlayerCommand,
     ) -> Result<(), RuleError> {
-        let revealing = matches!(step, Step::RevealScheme { .. });
+        let timing = match step {
+            Step::RevealAfterActivation { .. } => RevealTiming::EndOfActivation,
+            _ => RevealTiming::EndOfTurn,
+        };
+        let revealing = matches!(
+            step,
+            Step::RevealScheme { .. } | Step::RevealAfterActivation { .. }
+        );
         let encounter = self.encounter()?;
         let Some(held) = encounter.choices.schemes[seat.index()]
             .as_ref()
@@ -944,6 +983,25 @@ impl Sim<'_> {
         else {
             return refuse("you hold no scheme");
         };
+        let held_timing = encounter
+            .setup
+            .schemes
+            .scheme(&held.name)
+            .map_or(RevealTiming::EndOfTurn, |def| def.timing);
+        if revealing
+            && held_timing != timing
+            && matches!(
+                command,
+                PlayerCommand::RevealScheme | PlayerCommand::ClaimScheme { .. }
+            )
+        {
+            return refuse(format!(
+                "{} is revealed {}, not {}",
+                held.name,
+                held_timing.label(),
+                timing.label()
+            ));
+        }
         let claimed = encounter.holds_claimed_scheme(seat);
         match command {
             PlayerCommand::RevealScheme if revealing && claimed => {
@@ -992,7 +1050,10 @@ impl Sim<'_> {
             _ if revealing => return refuse("reveal your scheme, or keep it for now"),
             _ => return refuse("abandon your scheme, or keep it"),
         }
-        self.next_scheme_step(Some(step))
+        match step {
+            Step::RevealAfterActivation { .. } => self.reveal_after_activation(Some(seat)),
+            _ => self.next_scheme_step(Some(step)),
+        }
     }
 
     /// What the acting model does inside its activation.
@@ -1512,6 +1573,7 @@ fn step_name(step: Step) -> &'static str {
         Step::Activations => "the activation phase",
         Step::EndEffects => "end phase effects",
         Step::RevealScheme { .. } => "revealing schemes",
+        Step::RevealAfterActivation { .. } => "revealing schemes after an activation",
         Step::AbandonScheme { .. } => "abandoning schemes",
         Step::RemoveStrategyMarker { .. } => "removing a strategy marker",
         Step::ClaimStrategy { .. } => "claiming the strategy's VP",
