@@ -284,6 +284,10 @@ pub enum Event {
         model: ModelId,
         from: Placement,
         to: Placement,
+        /// Hazardous terrain it was pushed through or into (one name per
+        /// piece): suffered once the action in progress has resolved.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hazards: Vec<String>,
     },
     /// The action is over (its duel, damage and effects resolved).
     ActionEnded {

@@ -175,6 +175,10 @@ pub struct ActionInProgress {
     /// effects that resolve once the duel and its damage are over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,
+    /// Hazardous terrain models were pushed through during the action, by
+    /// model: each suffers it once the action has resolved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pushed_through: Vec<(ModelId, String)>,
 }
 
 /// An additional action waiting for the action that generated it to end.
@@ -1242,6 +1246,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     controller: *controller,
                     effects_resolved: false,
                     trigger: None,
+                    pushed_through: Vec::new(),
                 }),
             });
             // An additional action is declared from the front of the queue
@@ -1275,9 +1280,20 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 used.free_melee = false;
             }
         }
-        Event::ModelPushed { model, to, .. } => {
+        Event::ModelPushed {
+            model, to, hazards, ..
+        } => {
             if let Some(m) = state.model_mut(*model) {
                 m.placement = Some(*to);
+            }
+            let action = state.frames.iter_mut().rev().find_map(|f| match f {
+                Frame::Action { action } => Some(action),
+                _ => None,
+            });
+            if let Some(action) = action {
+                action
+                    .pushed_through
+                    .extend(hazards.iter().map(|name| (*model, name.clone())));
             }
         }
         Event::ActionEnded { .. } => {

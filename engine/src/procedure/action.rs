@@ -98,11 +98,33 @@ impl Sim<'_> {
                 return Ok(true);
             }
         }
+        // Pushes during the action (its effects, triggers and abilities)
+        // were recorded on its frame, read now that they are over.
+        let pushed_through = match self.state.frame() {
+            Some(Frame::Action { action }) => action.pushed_through.clone(),
+            _ => Vec::new(),
+        };
         self.emit(Event::ActionEnded {
             model: action.actor,
             success,
         })?;
         self.suffer_hazards(action.actor, Vec::new())?;
+        // Then each model pushed through hazardous terrain, in the order
+        // they were pushed.
+        let mut pushed: Vec<ModelId> = Vec::new();
+        for (model, _) in &pushed_through {
+            if !pushed.contains(model) {
+                pushed.push(*model);
+            }
+        }
+        for model in pushed {
+            let names = pushed_through
+                .iter()
+                .filter(|(m, _)| *m == model)
+                .map(|(_, name)| name.clone())
+                .collect();
+            self.suffer_pushed_hazards(model, names)?;
+        }
         // Hazard damage resolves first; the activation (or the game flow)
         // then declares any queued action.
         if self.state.damage_queue.is_empty() {
@@ -119,7 +141,27 @@ impl Sim<'_> {
     pub(super) fn suffer_hazards(
         &mut self,
         model: ModelId,
+        moved_through: Vec<String>,
+    ) -> Result<(), RuleError> {
+        self.suffer_hazards_as(model, moved_through, true)
+    }
+
+    /// A model pushed through hazardous terrain (`moved_through`) suffers
+    /// it as [`Sim::suffer_hazards`] says, without the terrain it stands
+    /// in: it was moved, it did not act there.
+    pub(super) fn suffer_pushed_hazards(
+        &mut self,
+        model: ModelId,
+        moved_through: Vec<String>,
+    ) -> Result<(), RuleError> {
+        self.suffer_hazards_as(model, moved_through, false)
+    }
+
+    fn suffer_hazards_as(
+        &mut self,
+        model: ModelId,
         mut moved_through: Vec<String>,
+        acted: bool,
     ) -> Result<(), RuleError> {
         let hazardous = |traits: &crate::table::Traits| traits.has(crate::table::Trait::Hazardous);
         let any = self.state.markers.iter().any(|m| hazardous(&m.traits))
@@ -141,10 +183,13 @@ impl Sim<'_> {
         {
             return Ok(());
         }
-        let table = self.state.table();
-        let board = Board::new(&table, self.state.edition);
-        if let Ok(now_in) = crate::table::measure::hazards_while_acting(&board, model.object()) {
-            moved_through.extend(now_in);
+        if acted {
+            let table = self.state.table();
+            let board = Board::new(&table, self.state.edition);
+            if let Ok(now_in) = crate::table::measure::hazards_while_acting(&board, model.object())
+            {
+                moved_through.extend(now_in);
+            }
         }
         moved_through.sort();
         moved_through.dedup();
@@ -733,10 +778,24 @@ impl Sim<'_> {
         if to == start {
             return Ok(());
         }
+        let hazards = movement::hazards_along(&board, model.object(), end)
+            .map_err(|e| RuleError::invalid(e.to_string()))?;
+        let in_action = self
+            .state
+            .frames
+            .iter()
+            .any(|f| matches!(f, Frame::Action { .. }));
         self.emit(Event::ModelPushed {
             model,
             from: start,
             to,
-        })
+            hazards: hazards.clone(),
+        })?;
+        // Outside an action (an ability of the start phase, say) the
+        // push's hazards are suffered as soon as the effect is done.
+        if !in_action && !hazards.is_empty() {
+            self.suffer_pushed_hazards(model, hazards)?;
+        }
+        Ok(())
     }
 }

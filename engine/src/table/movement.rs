@@ -258,6 +258,37 @@ fn solid(obstacle: &Obstacle) -> bool {
     obstacle.has(Trait::Impassable) || obstacle.has(Trait::Climbable)
 }
 
+/// Whether a base of radius `r` moving from `p` to `q` moves through, or
+/// into base contact with, hazardous `obstacle` (its height aside).
+fn moves_into_hazard(obstacle: &Obstacle, p: V2, q: V2, r: f64) -> bool {
+    obstacle.has(Trait::Hazardous)
+        && !obstacle
+            .shape
+            .swept_overlap(p, q, r + 2.0 * TOUCH)
+            .is_empty()
+}
+
+/// The hazardous terrain (one name per piece) model `id` moves through or
+/// into base contact with on a straight line from where it stands to
+/// `to`, as a push moves it: none for a model unaffected by terrain.
+pub fn hazards_along(board: &Board, id: ObjectId, to: Waypoint) -> Result<Vec<String>, MoveError> {
+    let piece = board.piece(id)?;
+    let me = board.body(Target::Object(id))?;
+    if piece.ignores_terrain {
+        return Ok(Vec::new());
+    }
+    let (z, top) = (me.z, me.z + me.size);
+    let mut hazards: Vec<String> = board
+        .obstacles()
+        .filter(|o| z <= o.top + TOUCH && o.bottom <= top + TOUCH)
+        .filter(|o| moves_into_hazard(o, me.center, to.v2(), me.radius))
+        .map(|o| o.name.clone())
+        .collect();
+    hazards.sort();
+    hazards.dedup();
+    Ok(hazards)
+}
+
 /// A horizontal segment at one elevation: its cost, or why it is illegal.
 fn horizontal(
     board: &Board,
@@ -290,14 +321,7 @@ fn horizontal(
         if obstacle.has(Trait::Severe) && in_reach {
             severe.extend(obstacle.shape.swept_overlap(p, q, r));
         }
-        // Moving through, or into base contact with, hazardous terrain.
-        if obstacle.has(Trait::Hazardous)
-            && in_reach
-            && !obstacle
-                .shape
-                .swept_overlap(p, q, r + 2.0 * TOUCH)
-                .is_empty()
-        {
+        if in_reach && moves_into_hazard(obstacle, p, q, r) {
             hazards.push(obstacle.name.clone());
         }
     }
