@@ -33,7 +33,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 12] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 14] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -51,6 +51,10 @@ const RECORDINGS: [(&str, Edition, u64, bool); 12] = [
     // encounter's actions.
     ("m4e-table-v5", Edition::Fourth, 71, true),
     ("m3e-random-v5", Edition::Third, 72, false),
+    // Rules version 6: a model pushed through hazardous terrain suffers it
+    // after the action; schemes may be revealed after an activation.
+    ("m4e-table-v6", Edition::Fourth, 81, true),
+    ("m3e-random-v6", Edition::Third, 82, false),
 ];
 
 fn folder() -> PathBuf {
