@@ -54,6 +54,7 @@ fn busy_table() -> Table {
                 elevation: 0,
                 height: milli(rng.random_range(1.0..4.0_f64).round()),
                 traits: Traits::from(kinds[i as usize % kinds.len()].clone()),
+                hazard: None,
             });
     }
     let mut id = 1;

@@ -373,6 +373,15 @@ impl GameState {
                     first_marker_id() - 1
                 )));
             }
+            if let Some(token) = terrain.hazard
+                && !self.tokens.contains(token)
+            {
+                return Err(RuleError::invalid(format!(
+                    "terrain {:?}: its hazard gives {token}, which is not a token of {}",
+                    terrain.name,
+                    self.edition.name()
+                )));
+            }
         }
         if self.tokens.edition != self.edition || self.marker_types.edition != self.edition {
             return Err(RuleError::invalid(format!(

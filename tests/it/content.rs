@@ -327,6 +327,59 @@ fn a_scheme_timed_wrongly_names_its_field_and_line() {
     assert!(error.message.contains("end_of_game"), "{error}");
 }
 
+/// A terrain piece's hazard names a token of its edition, checked once
+/// every file of the edition has loaded (tokens and tables are written in
+/// different files), and reported where the table was written.
+#[test]
+fn a_hazard_naming_no_token_names_its_table() {
+    let edition_files: Vec<(&str, String)> = soulstone::content::shipped_edition_files()
+        .iter()
+        .map(|(file, text)| {
+            let text = if file.ends_with("m4e/tables.toml") {
+                assert!(
+                    text.contains("hazard = \"burning\""),
+                    "a shipped hazard with a token"
+                );
+                text.replace("hazard = \"burning\"", "hazard = \"burnt\"")
+            } else {
+                text.to_string()
+            };
+            (*file, text)
+        })
+        .collect();
+    let errors = Catalog::load(
+        edition_files.iter().map(|(f, t)| (*f, t.as_str())),
+        std::iter::empty::<(&str, &str)>(),
+    )
+    .unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let error = &errors[0];
+    assert!(error.file.ends_with("m4e/tables.toml"), "{error}");
+    assert!(
+        error.field.starts_with("table[") && error.field.ends_with("].terrain"),
+        "{error}"
+    );
+    assert!(error.message.contains("\"burnt\""), "{error}");
+    let tables = &edition_files
+        .iter()
+        .find(|(f, _)| f.ends_with("m4e/tables.toml"))
+        .unwrap()
+        .1;
+    let line = error.line.expect("a line");
+    assert!(
+        tables.lines().nth(line - 1).unwrap().starts_with("name = "),
+        "the table's name line: {error}"
+    );
+
+    // A hazard on terrain that is not hazardous is refused in its own file.
+    let error = soulstone_engine::content::parse_edition_file(
+        "tables.toml",
+        &tables.replacen("traits = [\"hazardous\"]\nhazard", "traits = []\nhazard", 1),
+    )
+    .unwrap_err();
+    assert!(error.message.contains("not hazardous"), "{error}");
+}
+
 /// Editors validate against docs/content.schema.json and
 /// docs/edition.schema.json: they must be the schemas the code reads.
 #[test]

@@ -193,6 +193,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             elevation: 0,
             height: milli(3.0),
             traits: Traits::from(vec![Trait::Blocking, Trait::Impassable]),
+            hazard: None,
         });
     }
     setup

@@ -288,6 +288,7 @@ fn symmetric_terrain(squares: &[(f64, f64, f64, bool)]) -> Vec<Terrain> {
                 elevation: 0,
                 height: 2000,
                 traits,
+                hazard: None,
             });
         }
     }

@@ -174,6 +174,33 @@ pub fn parse_edition_file(file: &str, text: &str) -> Result<EditionFile, Content
     Ok(parsed)
 }
 
+/// A table layout's hazard must give one of the edition's tokens: an
+/// error for each that does not, where its table was written.
+fn unknown_hazard_tokens(
+    tables: &[TableLayout],
+    tokens: &TokenBook,
+    origins: Vec<ContentError>,
+) -> Vec<ContentError> {
+    tables
+        .iter()
+        .zip(origins)
+        .filter_map(|(table, mut origin)| {
+            let spec = table.terrain.iter().find(|spec| {
+                spec.hazard.as_deref().is_some_and(|name| {
+                    crate::token::Token::from_name(name).is_ok_and(|t| !tokens.contains(t))
+                })
+            })?;
+            origin.message = format!(
+                "terrain {:?}: its hazard gives {:?}, which is not a token of {}",
+                spec.name,
+                spec.hazard.as_deref().unwrap_or_default(),
+                tokens.edition.name()
+            );
+            Some(origin)
+        })
+        .collect()
+}
+
 /// The 1-based line a byte span starts on.
 fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> Option<usize> {
     let start = span?.start.min(text.len());
@@ -242,6 +269,9 @@ impl Catalog {
         let mut errors = Vec::new();
         // Each edition's tokens and markers, from every file that has some.
         let mut definitions: BTreeMap<EditionKey, (EditionFile, Vec<String>)> = BTreeMap::new();
+        // Where each edition's table layouts were written: a hazard's token
+        // is checked once all of the edition's tokens are known.
+        let mut table_origins: BTreeMap<EditionKey, Vec<ContentError>> = BTreeMap::new();
         for (file, text) in edition_files {
             match parse_edition_file(file, text) {
                 Ok(parsed) => {
@@ -263,6 +293,18 @@ impl Catalog {
                     all.markers.extend(parsed.markers);
                     all.strategies.extend(parsed.strategies);
                     all.schemes.extend(parsed.schemes);
+                    table_origins
+                        .entry(parsed.edition.into())
+                        .or_default()
+                        .extend((0..parsed.tables.len()).map(|i| {
+                            let field = format!("table[{i}].terrain");
+                            ContentError {
+                                file: file.to_string(),
+                                line: line_of_field(text, &format!("table[{i}].name")),
+                                field,
+                                message: String::new(),
+                            }
+                        }));
                     all.tables.extend(parsed.tables);
                     files.push(file.to_string());
                 }
@@ -277,16 +319,18 @@ impl Catalog {
                 field,
                 message,
             };
+            let origins = table_origins.remove(&key).unwrap_or_default();
+            match TokenBook::new(all.edition, all.tokens) {
+                Ok(book) => {
+                    errors.extend(unknown_hazard_tokens(&all.tables, &book, origins));
+                    catalog.tokens.insert(key, book);
+                }
+                Err(e) => errors.push(problem(e)),
+            }
             catalog.tables.insert(key, all.tables);
             match ObjectiveBook::new(all.strategies, all.schemes) {
                 Ok(book) => {
                     catalog.objectives.insert(key, book);
-                }
-                Err(e) => errors.push(problem(e)),
-            }
-            match TokenBook::new(all.edition, all.tokens) {
-                Ok(book) => {
-                    catalog.tokens.insert(key, book);
                 }
                 Err(e) => errors.push(problem(e)),
             }

@@ -197,10 +197,25 @@ impl Sim<'_> {
             if suffered.iter().any(|(m, t)| *m == model && *t == terrain) {
                 continue;
             }
+            // A piece that names its effect gives its token; the rest deal 1.
+            let effect = self
+                .state
+                .terrain
+                .iter()
+                .find(|piece| piece.name == terrain)
+                .and_then(|piece| piece.hazard);
             let source = format!("hazardous terrain ({terrain})");
             self.emit(Event::HazardSuffered { model, terrain })?;
-            // Terrain belongs to no crew: no model is credited with a kill.
-            self.queue(DamageInstance::fixed(model, source, 1, false, self.batch()))?;
+            match effect {
+                Some(token) => {
+                    // Terrain is no crew's: the token is an enemy one, from
+                    // the other crew.
+                    let enemy = self.model_owner(model)?.other();
+                    self.gain_token(model, token, 1, Some(enemy))?;
+                }
+                // Terrain belongs to no crew: no model is credited with a kill.
+                None => self.queue(DamageInstance::fixed(model, source, 1, false, self.batch()))?,
+            }
         }
         Ok(())
     }

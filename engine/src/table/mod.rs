@@ -154,6 +154,11 @@ pub struct Terrain {
     pub elevation: Milli,
     pub height: Milli,
     pub traits: Traits,
+    /// What its hazardous trait does to a model that suffers it: gain this
+    /// token (an enemy token, the terrain being no crew's), as a lava pool
+    /// of Hazardous (Burning) does. None: 1 damage, the rules' default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hazard: Option<crate::token::Token>,
 }
 
 impl Terrain {

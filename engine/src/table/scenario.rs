@@ -91,6 +91,10 @@ pub struct TerrainSpec {
     pub height: f64,
     #[serde(default)]
     pub traits: Vec<Trait>,
+    /// With the hazardous trait: the token a model suffering it gains
+    /// ("burning" for Hazardous (Burning)); none deals 1 damage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hazard: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
@@ -329,6 +333,18 @@ impl TerrainSpec {
                 )));
             }
         };
+        let hazard = match &self.hazard {
+            None => None,
+            Some(_) if !self.traits.contains(&Trait::Hazardous) => {
+                return Err(TableScenarioError::Invalid(format!(
+                    "terrain {:?} names a hazard effect but is not hazardous: add \"hazardous\" to its traits",
+                    self.name
+                )));
+            }
+            Some(name) => Some(crate::token::Token::from_name(name).map_err(|e| {
+                TableScenarioError::Invalid(format!("terrain {:?}: {e}", self.name))
+            })?),
+        };
         Ok(Terrain {
             id,
             name: self.name.clone(),
@@ -336,6 +352,7 @@ impl TerrainSpec {
             elevation: milli(self.elevation),
             height: milli(self.height),
             traits: Traits::from(self.traits.clone()),
+            hazard,
         })
     }
 }
