@@ -230,6 +230,10 @@ pub struct ModelSpec {
     pub actions: Vec<ActionCard>,
     #[serde(default)]
     pub tokens: Tokens,
+    /// The crew that applied each held token whose rules ask which, as
+    /// `[["burning", "b"]]` (a token missing here came from no crew).
+    #[serde(default)]
+    pub token_from: Vec<(crate::token::Token, Seat)>,
     #[serde(default)]
     pub status: ModelStatus,
     /// Where it stands, in inches from the table's bottom-left corner.
@@ -301,6 +305,7 @@ impl ModelSpec {
         Ok(Model {
             health: self.health.unwrap_or(card.max_health),
             tokens: self.tokens.clone(),
+            token_from: self.token_from.clone(),
             status: self.status,
             placement: self.at.map(|at| Placement {
                 at: point(at),

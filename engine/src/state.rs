@@ -502,7 +502,43 @@ impl GameState {
             pieces,
             markers: Arc::clone(&self.markers),
             terrain: Arc::clone(&self.terrain),
+            auras: self.aura_areas(),
         }
+    }
+
+    /// Whether a model in play holds an Aura token that makes hazardous
+    /// terrain.
+    pub fn holds_hazardous_aura(&self) -> bool {
+        self.tokens
+            .auras()
+            .filter(|(_, _, aura)| aura.terrain == crate::table::Trait::Hazardous)
+            .any(|(token, _, _)| {
+                self.models
+                    .iter()
+                    .any(|m| m.in_play() && m.tokens.has(token))
+            })
+    }
+
+    /// The areas the models' Aura tokens make terrain (none, without a
+    /// look at the models, in an edition or game whose tokens have none).
+    fn aura_areas(&self) -> Vec<crate::table::AuraArea> {
+        let mut areas = Vec::new();
+        for (token, def, aura) in self.tokens.auras() {
+            for m in self.models.iter().filter(|m| m.in_play()) {
+                let (Some(spot), true) = (m.placement, m.tokens.has(token)) else {
+                    continue;
+                };
+                areas.push(crate::table::AuraArea::new(
+                    m.id.object(),
+                    format!("{} of {}", def.name, m.card.name),
+                    spot,
+                    m.card.base,
+                    aura,
+                    m.token_applier(token),
+                ));
+            }
+        }
+        areas
     }
 
     /// Puts a new marker on the table (none past the limit: the table is

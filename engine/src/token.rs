@@ -51,9 +51,12 @@ impl Token {
 
     /// The key of a token called `name` ("Slow to Die" → "slow_to_die").
     pub fn from_name(name: &str) -> Result<Token, String> {
+        // "Aura (Hazardous)" → "aura_hazardous": the parenthesis is part
+        // of the name the rules write, not of the key.
         let key: String = name
             .trim()
             .chars()
+            .filter(|c| *c != '(' && *c != ')')
             .map(|c| if c == ' ' || c == '-' { '_' } else { c })
             .collect::<String>()
             .to_lowercase();
@@ -349,9 +352,36 @@ pub struct TokenDef {
     /// adds to the value. One without (Stunned) is held or not.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub has_value: bool,
+    /// An aura: the area within `inches` of the model holding it is terrain
+    /// of this trait (4th edition Aura tokens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aura: Option<TokenAura>,
     /// The token in our own words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
+}
+
+/// The area an Aura token makes terrain: within `inches` of the model
+/// holding it (not the model itself). Models friendly to the token choose
+/// to be unaffected by it, as they always would.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenAura {
+    /// `hazardous` or `concealing`.
+    pub terrain: crate::table::Trait,
+    pub inches: u8,
+}
+
+impl TokenDef {
+    /// The name the rules count as the same for tokens written with an
+    /// effect in parentheses: "Aura (Concealment)" and "Aura (Hazardous)"
+    /// are both "Aura".
+    pub fn base_name(&self) -> &str {
+        self.name
+            .split_once('(')
+            .map_or(self.name.as_str(), |(base, _)| base)
+            .trim()
+    }
 }
 
 /// What holds at the moment a window opens.
@@ -445,6 +475,21 @@ impl TokenBook {
             let key = Token::from_name(&def.name).map_err(|e| (field("name"), e))?;
             if index.iter().any(|(k, _)| *k == key) {
                 return Err((field("name"), format!("{} is defined twice", def.name)));
+            }
+            if let Some(aura) = def.aura {
+                use crate::table::Trait;
+                if self.edition != Edition::Fourth {
+                    return Err((field("aura"), "auras are 4th edition tokens".into()));
+                }
+                if !matches!(aura.terrain, Trait::Hazardous | Trait::Concealing) {
+                    return Err((
+                        field("aura.terrain"),
+                        "an aura makes hazardous or concealing terrain".into(),
+                    ));
+                }
+                if !(1..=12).contains(&aura.inches) {
+                    return Err((field("aura.inches"), "1 to 12".into()));
+                }
             }
             if def.has_value && self.edition != Edition::Third {
                 return Err((
@@ -570,6 +615,22 @@ impl TokenBook {
         self.def(token).is_some()
     }
 
+    /// The tokens that are auras, with their areas.
+    pub fn auras(&self) -> impl Iterator<Item = (Token, &TokenDef, TokenAura)> {
+        self.tokens()
+            .filter_map(|(token, def)| Some((token, def, def.aura?)))
+    }
+
+    /// Whether two different tokens count as the same name (a model holds
+    /// one of them at most): "Aura (Concealment)" and "Aura (Hazardous)".
+    pub fn same_name(&self, a: Token, b: Token) -> bool {
+        a != b
+            && self
+                .def(a)
+                .zip(self.def(b))
+                .is_some_and(|(x, y)| x.base_name().eq_ignore_ascii_case(y.base_name()))
+    }
+
     /// Whether the token's rules count friend and enemy from the crew that
     /// applied it, which a model holding it then keeps: a token that helps
     /// that crew's attacks, or one that deals damage (its kill is that
@@ -577,13 +638,14 @@ impl TokenBook {
     pub fn tracks_applier(&self, token: Token) -> bool {
         self.edition == Edition::Fourth
             && self.def(token).is_some_and(|def| {
-                def.rules.iter().any(|rule| {
-                    rule.window == Window::TargetedByAttack
-                        || rule
-                            .effects
-                            .iter()
-                            .any(|e| matches!(e, Effect::SufferDamage { .. }))
-                })
+                def.aura.is_some()
+                    || def.rules.iter().any(|rule| {
+                        rule.window == Window::TargetedByAttack
+                            || rule
+                                .effects
+                                .iter()
+                                .any(|e| matches!(e, Effect::SufferDamage { .. }))
+                    })
             })
     }
 

@@ -165,7 +165,8 @@ impl Sim<'_> {
     ) -> Result<(), RuleError> {
         let hazardous = |traits: &crate::table::Traits| traits.has(crate::table::Trait::Hazardous);
         let any = self.state.markers.iter().any(|m| hazardous(&m.traits))
-            || self.state.terrain.iter().any(|t| hazardous(&t.traits));
+            || self.state.terrain.iter().any(|t| hazardous(&t.traits))
+            || self.state.holds_hazardous_aura();
         if !any && moved_through.is_empty() {
             return Ok(());
         }
@@ -204,6 +205,14 @@ impl Sim<'_> {
                 .iter()
                 .find(|piece| piece.name == terrain)
                 .and_then(|piece| piece.hazard);
+            // An Aura (Hazardous): a kill by it is its friendly crew's.
+            let aura_crew = self
+                .state
+                .table()
+                .auras
+                .iter()
+                .find(|aura| aura.name == terrain)
+                .and_then(|aura| aura.friendly_to);
             let source = format!("hazardous terrain ({terrain})");
             self.emit(Event::HazardSuffered { model, terrain })?;
             match effect {
@@ -213,8 +222,13 @@ impl Sim<'_> {
                     let enemy = self.model_owner(model)?.other();
                     self.gain_token(model, token, 1, Some(enemy))?;
                 }
-                // Terrain belongs to no crew: no model is credited with a kill.
-                None => self.queue(DamageInstance::fixed(model, source, 1, false, self.batch()))?,
+                // Terrain belongs to no crew: no model is credited with a
+                // kill; an aura's crew is.
+                None => {
+                    let mut damage = DamageInstance::fixed(model, source, 1, false, self.batch());
+                    damage.credit_crew = aura_crew;
+                    self.queue(damage)?
+                }
             }
         }
         Ok(())

@@ -451,6 +451,20 @@ impl Sim<'_> {
                 self.state.edition.name()
             ));
         }
+        // Tokens of the same name (Aura (Concealment), Aura (Hazardous)):
+        // the one held goes first.
+        let same_name = m
+            .tokens
+            .iter()
+            .find(|(held, _)| self.state.tokens.same_name(*held, token));
+        if let Some((held, by)) = same_name {
+            self.emit(Event::TokenRemoved {
+                model,
+                token: held,
+                by,
+            })?;
+            return self.gain_token(model, token, value, from);
+        }
         let tracked = self.book().tracks_applier(token);
         let from = from.filter(|_| tracked);
         if tracked && m.tokens.has(token) && m.token_applier(token) != from {

@@ -190,7 +190,7 @@ pub fn hazards_while_acting(board: &Board, id: ObjectId) -> Result<Vec<String>, 
     let me = board.body(Target::Object(id))?;
     let mut names: Vec<String> = board
         .obstacles()
-        .filter(|o| o.has(Trait::Hazardous) && in_terrain(board.edition, &me, o))
+        .filter(|o| o.has(Trait::Hazardous) && o.affects(&me) && in_terrain(board.edition, &me, o))
         .map(|o| o.name.clone())
         .collect();
     names.sort();

@@ -248,6 +248,53 @@ pub struct Table {
     /// a table is built for every rules check.
     #[serde(default)]
     pub terrain: std::sync::Arc<TerrainSet>,
+    /// The areas Aura tokens make terrain, worked out from the models'
+    /// tokens each time the table is built (never stored).
+    #[serde(skip)]
+    pub auras: Vec<AuraArea>,
+}
+
+/// The area within some inches of a model holding an Aura token: terrain
+/// of the aura's trait for every model but its holder and those friendly
+/// to the token.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuraArea {
+    pub holder: ObjectId,
+    /// "Aura (Hazardous) of Odessa Vane": each aura is a piece of its own.
+    pub name: String,
+    pub center: Point,
+    pub z: Milli,
+    /// The holder's base radius and the aura's reach, in inches.
+    pub radius: f64,
+    /// Up and down from the holder's base, in inches, as far as it reaches.
+    pub reach: f64,
+    pub traits: Traits,
+    /// The crew the token is friendly to (none: it counts as no crew's).
+    pub friendly_to: Option<Seat>,
+}
+
+impl AuraArea {
+    /// The area `aura` makes around a model of base `base` standing at `spot`.
+    pub fn new(
+        holder: ObjectId,
+        name: String,
+        spot: crate::model::Placement,
+        base: BaseMm,
+        aura: crate::token::TokenAura,
+        friendly_to: Option<Seat>,
+    ) -> Self {
+        let reach = f64::from(aura.inches);
+        AuraArea {
+            holder,
+            name,
+            center: spot.at,
+            z: spot.z,
+            radius: base.radius() + reach,
+            reach,
+            traits: Traits::default().with(aura.terrain),
+            friendly_to,
+        }
+    }
 }
 
 /// A table's terrain pieces, with the obstacles the rules check worked out
@@ -352,6 +399,11 @@ pub struct Obstacle {
     pub bottom: f64,
     pub top: f64,
     pub traits: Traits,
+    /// An aura's: the model holding it, which its own aura does not affect.
+    pub around: Option<ObjectId>,
+    /// An aura's: the crew it is friendly to, whose models choose to be
+    /// unaffected by it.
+    pub friendly_to: Option<Seat>,
 }
 
 impl Obstacle {
@@ -365,7 +417,35 @@ impl Obstacle {
             bottom: inches(t.elevation),
             top: inches(t.top()),
             traits: t.traits,
+            around: None,
+            friendly_to: None,
         }
+    }
+
+    fn of_aura(aura: &AuraArea) -> Self {
+        let shape = Shape::Circle {
+            center: aura.center.v2(),
+            radius: aura.radius,
+        };
+        let z = inches(aura.z);
+        Obstacle {
+            id: aura.holder,
+            name: aura.name.clone(),
+            bounds: shape.bounding_circle(),
+            shape,
+            bottom: (z - aura.reach).max(0.0),
+            top: z + aura.reach,
+            traits: aura.traits,
+            around: Some(aura.holder),
+            friendly_to: aura.friendly_to,
+        }
+    }
+
+    /// Whether it affects `body`: terrain affects every model; an aura
+    /// neither its holder nor a model friendly to it.
+    pub fn affects(&self, body: &Body) -> bool {
+        self.around.is_none_or(|holder| body.id != Some(holder))
+            && (self.friendly_to.is_none() || self.friendly_to != body.seat)
     }
 
     pub fn has(&self, t: Trait) -> bool {
@@ -414,8 +494,11 @@ impl<'t> Board<'t> {
                     bottom: inches(m.z),
                     top: inches(m.z + m.height),
                     traits: m.traits,
+                    around: None,
+                    friendly_to: None,
                 }
             })
+            .chain(table.auras.iter().map(Obstacle::of_aura))
             .collect();
         Board {
             table,

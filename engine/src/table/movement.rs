@@ -280,7 +280,7 @@ pub fn hazards_along(board: &Board, id: ObjectId, to: Waypoint) -> Result<Vec<St
     let (z, top) = (me.z, me.z + me.size);
     let mut hazards: Vec<String> = board
         .obstacles()
-        .filter(|o| z <= o.top + TOUCH && o.bottom <= top + TOUCH)
+        .filter(|o| z <= o.top + TOUCH && o.bottom <= top + TOUCH && o.affects(&me))
         .filter(|o| moves_into_hazard(o, me.center, to.v2(), me.radius))
         .map(|o| o.name.clone())
         .collect();
@@ -321,7 +321,7 @@ fn horizontal(
         if obstacle.has(Trait::Severe) && in_reach {
             severe.extend(obstacle.shape.swept_overlap(p, q, r));
         }
-        if in_reach && moves_into_hazard(obstacle, p, q, r) {
+        if in_reach && obstacle.affects(me) && moves_into_hazard(obstacle, p, q, r) {
             hazards.push(obstacle.name.clone());
         }
     }
@@ -775,7 +775,7 @@ pub fn place(
     check_end(board, &placed)?;
     let mut hazards: Vec<String> = board
         .obstacles()
-        .filter(|o| o.has(Trait::Hazardous))
+        .filter(|o| o.has(Trait::Hazardous) && o.affects(&me))
         .filter(|o| {
             measure::in_terrain(board.edition, &me, o)
                 || measure::in_terrain(board.edition, &placed, o)

@@ -398,7 +398,11 @@ pub fn concealment(
 ) -> Result<Option<ObjectId>, TableError> {
     let from = board.body(attacker)?;
     let to = board.body(target)?;
-    for obstacle in board.obstacles().filter(|o| o.has(Trait::Concealing)) {
+    // An aura's concealment does not hinder a model friendly to it.
+    let concealing = board
+        .obstacles()
+        .filter(|o| o.has(Trait::Concealing) && o.affects(&from));
+    for obstacle in concealing {
         if !some_sight_line_crosses(&from, &to, &obstacle.shape) {
             continue;
         }
