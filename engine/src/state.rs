@@ -509,36 +509,48 @@ impl GameState {
     /// Whether a model in play holds an Aura token that makes hazardous
     /// terrain.
     pub fn holds_hazardous_aura(&self) -> bool {
-        self.tokens
-            .auras()
-            .filter(|(_, _, aura)| aura.terrain == crate::table::Trait::Hazardous)
-            .any(|(token, _, _)| {
-                self.models
-                    .iter()
-                    .any(|m| m.in_play() && m.tokens.has(token))
+        self.held_auras()
+            .any(|(_, _, _, aura)| aura.terrain == crate::table::Trait::Hazardous)
+    }
+
+    /// Each Aura token a model in play holds: the model, the token, its
+    /// definition and its area. Models without tokens (most) cost one
+    /// look: a table is built for nearly every check.
+    fn held_auras(
+        &self,
+    ) -> impl Iterator<
+        Item = (
+            &Model,
+            crate::token::Token,
+            &crate::token::TokenDef,
+            crate::token::TokenAura,
+        ),
+    > + '_ {
+        self.models
+            .iter()
+            .filter(|m| !m.tokens.is_empty() && m.in_play())
+            .flat_map(move |m| {
+                m.tokens.iter().filter_map(move |(token, _)| {
+                    let def = self.tokens.def(token)?;
+                    Some((&**m, token, def, def.aura?))
+                })
             })
     }
 
-    /// The areas the models' Aura tokens make terrain (none, without a
-    /// look at the models, in an edition or game whose tokens have none).
+    /// The areas the models' Aura tokens make terrain.
     fn aura_areas(&self) -> Vec<crate::table::AuraArea> {
-        let mut areas = Vec::new();
-        for (token, def, aura) in self.tokens.auras() {
-            for m in self.models.iter().filter(|m| m.in_play()) {
-                let (Some(spot), true) = (m.placement, m.tokens.has(token)) else {
-                    continue;
-                };
-                areas.push(crate::table::AuraArea::new(
+        self.held_auras()
+            .filter_map(|(m, token, def, aura)| {
+                Some(crate::table::AuraArea::new(
                     m.id.object(),
                     format!("{} of {}", def.name, m.card.name),
-                    spot,
+                    m.placement?,
                     m.card.base,
                     aura,
                     m.token_applier(token),
-                ));
-            }
-        }
-        areas
+                ))
+            })
+            .collect()
     }
 
     /// Puts a new marker on the table (none past the limit: the table is

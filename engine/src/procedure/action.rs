@@ -184,7 +184,18 @@ impl Sim<'_> {
         {
             return Ok(());
         }
-        if acted {
+        // Building a board is dear: only for a model near a hazard.
+        let near = self.state.model(model).is_some_and(|m| {
+            m.placement.is_some_and(|spot| {
+                crate::table::near_hazard(
+                    &self.state.terrain,
+                    &self.state.markers,
+                    spot,
+                    m.card.base,
+                )
+            })
+        }) || self.state.holds_hazardous_aura();
+        if acted && near {
             let table = self.state.table();
             let board = Board::new(&table, self.state.edition);
             if let Ok(now_in) = crate::table::measure::hazards_while_acting(&board, model.object())

@@ -273,6 +273,24 @@ pub struct AuraArea {
     pub friendly_to: Option<Seat>,
 }
 
+/// Whether a base of `base` at `spot` may touch a hazardous terrain piece
+/// or marker: a quick look at their bounds, so a board is built to check
+/// hazards only for a model near one (every action asks).
+pub fn near_hazard(
+    terrain: &TerrainSet,
+    markers: &[Marker],
+    spot: crate::model::Placement,
+    base: BaseMm,
+) -> bool {
+    let (center, radius) = (spot.at.v2(), base.radius() + 0.1);
+    let near =
+        |o: &Obstacle| o.has(Trait::Hazardous) && o.bounds.0.dist(center) <= o.bounds.1 + radius;
+    terrain.obstacles().iter().any(near)
+        || markers.iter().any(|m| {
+            m.traits.has(Trait::Hazardous) && m.at.v2().dist(center) <= m.base.radius() + radius
+        })
+}
+
 impl AuraArea {
     /// The area `aura` makes around a model of base `base` standing at `spot`.
     pub fn new(
