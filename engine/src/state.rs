@@ -538,7 +538,7 @@ impl GameState {
     }
 
     /// The areas the models' Aura tokens make terrain.
-    fn aura_areas(&self) -> Vec<crate::table::AuraArea> {
+    pub(crate) fn aura_areas(&self) -> Vec<crate::table::AuraArea> {
         self.held_auras()
             .filter_map(|(m, token, def, aura)| {
                 Some(crate::table::AuraArea::new(

@@ -184,8 +184,8 @@ impl Sim<'_> {
         {
             return Ok(());
         }
-        // Building a board is dear: only for a model near a hazard.
-        let near = self.state.model(model).is_some_and(|m| {
+        // Building a board is dear: only for a model that acted near a hazard.
+        let near_terrain = |m: &crate::model::Model| {
             m.placement.is_some_and(|spot| {
                 crate::table::near_hazard(
                     &self.state.terrain,
@@ -194,8 +194,11 @@ impl Sim<'_> {
                     m.card.base,
                 )
             })
-        }) || self.state.holds_hazardous_aura();
-        if acted && near {
+        };
+        let near = acted
+            && (self.state.model(model).is_some_and(near_terrain)
+                || self.state.holds_hazardous_aura());
+        if near {
             let table = self.state.table();
             let board = Board::new(&table, self.state.edition);
             if let Ok(now_in) = crate::table::measure::hazards_while_acting(&board, model.object())
@@ -219,8 +222,7 @@ impl Sim<'_> {
             // An Aura (Hazardous): a kill by it is its friendly crew's.
             let aura_crew = self
                 .state
-                .table()
-                .auras
+                .aura_areas()
                 .iter()
                 .find(|aura| aura.name == terrain)
                 .and_then(|aura| aura.friendly_to);
