@@ -173,8 +173,8 @@ pub enum Step {
     Activations,
     /// Activation phase step C-4, once a model has finished activating:
     /// `seat` reveals a scheme timed for the end of an activation, or
-    /// keeps its scheme (asked only in encounters whose schemes include
-    /// such a timing).
+    /// keeps its scheme (asked only of a crew that might hold one, as
+    /// public facts tell: `Encounter::may_reveal_after_activation`).
     RevealAfterActivation {
         seat: Seat,
     },
@@ -353,6 +353,16 @@ pub struct Choices {
     pub disputed: Vec<DisputedClaim>,
 }
 
+impl Choices {
+    /// Whether `seat`'s crew has revealed a scheme called `name` (a crew
+    /// never reveals the same scheme twice).
+    pub fn has_revealed(&self, seat: Seat, name: &str) -> bool {
+        self.revealed[seat.index()]
+            .iter()
+            .any(|r| r.eq_ignore_ascii_case(name))
+    }
+}
+
 fn none_named(names: &[Option<String>; 2]) -> bool {
     names.iter().all(Option::is_none)
 }
@@ -429,11 +439,7 @@ impl Encounter {
         };
         candidates
             .iter()
-            .filter(|name| {
-                !self.choices.revealed[i]
-                    .iter()
-                    .any(|r| r.eq_ignore_ascii_case(name))
-            })
+            .filter(|name| !self.choices.has_revealed(seat, name))
             .filter_map(|name| self.setup.schemes.scheme(name))
             .any(|def| def.timing == objectives::RevealTiming::EndOfActivation)
     }

@@ -190,10 +190,7 @@ pub fn reveal_value(
     held: &HeldScheme,
 ) -> Option<u8> {
     let def = encounter.setup.schemes.scheme(&held.name)?;
-    if encounter.choices.revealed[seat.index()]
-        .iter()
-        .any(|name| name.eq_ignore_ascii_case(&def.name))
-    {
+    if encounter.choices.has_revealed(seat, &def.name) {
         return None;
     }
     let all = |conditions: &[SchemeCondition]| {

@@ -137,7 +137,7 @@ impl Sim<'_> {
     /// suffers the hazardous terrain it moved through (`moved_through`,
     /// one name per piece) or is in now: 1 damage per piece, each piece
     /// at most once per activation. Only inside an activation, which keeps
-    /// the count; a table with no hazardous terrain costs one scan.
+    /// the count; a model far from hazardous terrain costs one scan.
     pub(super) fn suffer_hazards(
         &mut self,
         model: ModelId,
@@ -163,11 +163,22 @@ impl Sim<'_> {
         mut moved_through: Vec<String>,
         acted: bool,
     ) -> Result<(), RuleError> {
-        let hazardous = |traits: &crate::table::Traits| traits.has(crate::table::Trait::Hazardous);
-        let any = self.state.markers.iter().any(|m| hazardous(&m.traits))
-            || self.state.terrain.iter().any(|t| hazardous(&t.traits))
-            || self.state.holds_hazardous_aura();
-        if !any && moved_through.is_empty() {
+        // Building a board is dear: only for a model that acted near a
+        // hazard (a hazardous piece's bounds, or any hazardous aura).
+        let near_terrain = |m: &crate::model::Model| {
+            m.placement.is_some_and(|spot| {
+                crate::table::near_hazard(
+                    &self.state.terrain,
+                    &self.state.markers,
+                    spot,
+                    m.card.base,
+                )
+            })
+        };
+        let near = acted
+            && (self.state.model(model).is_some_and(near_terrain)
+                || self.state.holds_hazardous_aura());
+        if !near && moved_through.is_empty() {
             return Ok(());
         }
         let Some(suffered) = self.state.frames.iter().rev().find_map(|f| match f {
@@ -184,20 +195,6 @@ impl Sim<'_> {
         {
             return Ok(());
         }
-        // Building a board is dear: only for a model that acted near a hazard.
-        let near_terrain = |m: &crate::model::Model| {
-            m.placement.is_some_and(|spot| {
-                crate::table::near_hazard(
-                    &self.state.terrain,
-                    &self.state.markers,
-                    spot,
-                    m.card.base,
-                )
-            })
-        };
-        let near = acted
-            && (self.state.model(model).is_some_and(near_terrain)
-                || self.state.holds_hazardous_aura());
         if near {
             let table = self.state.table();
             let board = Board::new(&table, self.state.edition);

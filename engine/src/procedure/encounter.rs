@@ -664,10 +664,7 @@ impl Sim<'_> {
                 if !self.must_select()[seat.index()] || encounter.done[seat.index()] {
                     return refuse("you do not select a scheme now");
                 }
-                if encounter.choices.revealed[seat.index()]
-                    .iter()
-                    .any(|n| n.eq_ignore_ascii_case(scheme))
-                {
+                if encounter.choices.has_revealed(seat, scheme) {
                     return refuse(format!("you have already revealed {scheme}"));
                 }
                 if !selectable(&encounter, seat)
@@ -931,10 +928,7 @@ impl Sim<'_> {
         let Some(def) = encounter.setup.schemes.scheme(scheme) else {
             return refuse(format!("there is no scheme {scheme}"));
         };
-        if encounter.choices.revealed[seat.index()]
-            .iter()
-            .any(|n| n.eq_ignore_ascii_case(&def.name))
-        {
+        if encounter.choices.has_revealed(seat, &def.name) {
             return refuse(format!("you have already revealed {}", def.name));
         }
         let name = def.name.clone();
@@ -1547,11 +1541,7 @@ pub(crate) fn selectable(encounter: &Encounter, seat: Seat) -> Vec<String> {
     from.next
         .iter()
         .filter_map(|name| encounter.setup.schemes.scheme(name))
-        .filter(|def| {
-            !encounter.choices.revealed[seat.index()]
-                .iter()
-                .any(|r| r.eq_ignore_ascii_case(&def.name))
-        })
+        .filter(|def| !encounter.choices.has_revealed(seat, &def.name))
         .map(|def| def.name.clone())
         .collect()
 }
