@@ -44,6 +44,8 @@ fn model(id: u16, owner: Seat) -> Model {
         keywords: Vec::new(),
         abilities: Vec::new(),
         actions: Vec::new(),
+        summon_tn: None,
+        model_limit: 1,
     };
     Model::new(ModelId(id), owner, std::sync::Arc::new(card))
 }
@@ -65,6 +67,7 @@ fn started_game() -> GameState {
             .expect("4th edition markers")
             .clone(),
         terrain: Vec::new(),
+        summonable: Default::default(),
         encounter: None,
     })
     .unwrap();

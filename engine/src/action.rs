@@ -80,6 +80,9 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
     // that crew is not the actor's own.
     let enemy_controlled = request.controller.is_some_and(|crew| crew != actor.owner);
 
+    if !action.summons.is_empty() {
+        return summoning_duel(state, request, action, actor.owner);
+    }
     let Some(target_id) = request.target else {
         if attack {
             return refuse(format!("{} needs a target", action.name));
@@ -181,6 +184,43 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
             duel.modifiers = duel.modifiers.saturating_sub(1);
         }
     }
+    duel.validate().map_err(RuleError::invalid)?;
+    Ok(duel)
+}
+
+/// A summoning action's simple duel: its TN is the lowest summon target
+/// number among the models the crew may add now. A controlled model may
+/// not summon, and an action that could add no model is refused.
+fn summoning_duel(
+    state: &GameState,
+    request: &ActionRequest,
+    action: &ActionCard,
+    crew: Seat,
+) -> Result<DuelSpec, RuleError> {
+    if request.controller.is_some_and(|c| c != crew) {
+        return Err(RuleError::not_allowed(format!(
+            "a controlled model may not summon ({})",
+            action.name
+        )));
+    }
+    if request.target.is_some() {
+        return Err(RuleError::not_allowed(format!(
+            "{} summons: it has no target",
+            action.name
+        )));
+    }
+    let lowest = crate::procedure::summon_options(state, crew, action, None)
+        .iter()
+        .filter_map(|card| card.summon_tn)
+        .min()
+        .ok_or_else(|| {
+            RuleError::not_allowed(format!(
+                "{} could summon nothing: the crew already holds as many of each model as it may",
+                action.name
+            ))
+        })?;
+    let mut duel = spec(action, request.actor, None, crew, crew);
+    duel.tn = Some(i16::from(lowest));
     duel.validate().map_err(RuleError::invalid)?;
     Ok(duel)
 }

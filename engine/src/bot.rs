@@ -269,6 +269,36 @@ impl Bot {
                     self.legal(state, &command).then_some(command)
                 })
             }
+            Choice::Summon { summoner, models } => {
+                // The greedy bot summons the dearest model it may.
+                let card = |name: &String| {
+                    state
+                        .summonable
+                        .iter()
+                        .flatten()
+                        .find(|card| *card.name == **name)
+                        .cloned()
+                };
+                let name = if greedy {
+                    models
+                        .iter()
+                        .max_by_key(|name| card(name).map(|c| c.cost))?
+                } else {
+                    models.get(self.rng.below(u32::try_from(models.len()).ok()?) as usize)?
+                };
+                let spots = crate::procedure::summon_spots(state, summoner, &*card(name)?);
+                let at = match spots.len() {
+                    0 => None,
+                    n => spots
+                        .get(self.rng.below(u32::try_from(n).ok()?) as usize)
+                        .copied(),
+                };
+                let command = PlayerCommand::Summon {
+                    model: name.clone(),
+                    at,
+                };
+                self.legal(state, &command).then_some(command)
+            }
         }
     }
 

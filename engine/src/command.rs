@@ -290,6 +290,14 @@ pub enum PlayerCommand {
     ChooseModel {
         model: ModelId,
     },
+    /// Summons one of the models offered, its base centre at `at`: in base
+    /// contact with the summoner and in its line of sight. None only when
+    /// no place around the summoner fits it (the model is not added).
+    Summon {
+        model: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
+    },
     /// A "this or that" choice: the first option (`first`) or the second.
     ChooseEither {
         first: bool,

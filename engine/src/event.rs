@@ -338,6 +338,26 @@ pub enum Event {
         seat: Seat,
         model: ModelId,
     },
+    /// A summoning action succeeded: `seat` picks one of `models` (full
+    /// names, each within the duel total's reach and the crew's limits)
+    /// and where it stands.
+    SummonOffered {
+        seat: Seat,
+        summoner: ModelId,
+        models: Vec<String>,
+    },
+    /// A new model joins `seat`'s crew (the summoner's), placed at `at`.
+    ModelSummoned {
+        model: ModelId,
+        seat: Seat,
+        card: String,
+        at: Placement,
+    },
+    /// The model chosen could not be placed legally: it is not added.
+    SummonNotPlaced {
+        seat: Seat,
+        card: String,
+    },
     /// A "this or that" choice: the model's controller picks one option.
     EitherOffered {
         seat: Seat,

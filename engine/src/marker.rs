@@ -33,6 +33,10 @@ pub struct MarkerDef {
     /// Terrain traits: a marker with any is also terrain.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub traits: Vec<Trait>,
+    /// What its hazardous trait does (Hazardous (Burning)): a model that
+    /// suffers it gains this token instead of 1 damage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hazard: Option<crate::token::Token>,
     /// The marker in our own words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
@@ -123,6 +127,12 @@ impl MarkerBook {
             }
             if def.height > 10 {
                 return Err((field("height"), "at most 10 inches tall".into()));
+            }
+            if def.hazard.is_some() && !def.traits.contains(&Trait::Hazardous) {
+                return Err((
+                    field("hazard"),
+                    "only a hazardous marker names a hazard's effect".into(),
+                ));
             }
         }
         Ok(MarkerBook { edition, markers })

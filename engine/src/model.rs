@@ -127,6 +127,22 @@ pub struct ModelCard {
     /// The attack and tactical actions on the card.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<ActionCard>,
+    /// Its summon target number (STN): a summoning action's duel total
+    /// must reach it. None: no action summons it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summon_tn: Option<u8>,
+    /// How many copies a crew may hold at once (Minion (3)); summoning
+    /// never takes a crew past it.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub model_limit: u8,
+}
+
+fn one() -> u8 {
+    1
+}
+
+fn is_one(n: &u8) -> bool {
+    *n == 1
 }
 
 fn default_size() -> u8 {
@@ -185,6 +201,11 @@ pub struct ActionCard {
     /// target (Breaking the Rules).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ignores_line_of_sight: bool,
+    /// The models (full names) a success may summon: its duel's TN is the
+    /// lowest summon target number among those the crew may add, and the
+    /// duel total picks which.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summons: Vec<Arc<str>>,
 }
 
 fn is_zero(n: &u8) -> bool {

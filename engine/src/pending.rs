@@ -48,6 +48,13 @@ pub enum Choice {
     Charge { model: ModelId, inches: u8 },
     /// Send `interact` making a scheme marker within 1" of the model.
     MakeSchemeMarker { model: ModelId },
+    /// Send `summon` with one of these models (full names) at a point
+    /// that puts it in base contact with `summoner` and in its line of
+    /// sight.
+    Summon {
+        summoner: ModelId,
+        models: Vec<String>,
+    },
 }
 
 /// A player's open decision.
@@ -110,6 +117,7 @@ fn choosing(state: &GameState) -> bool {
                     | Frame::Abilities { .. }
                     | Frame::Either { .. }
                     | Frame::ChooseModel { .. }
+                    | Frame::Summon { .. }
                     | Frame::Activation { .. },
             ) | None
         )
@@ -212,6 +220,12 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             .for_seat(seat)
             .map(|d| d.choices.clone())
             .unwrap_or_default(),
+        Some(Frame::Summon {
+            seat: chooser,
+            summoner,
+            options,
+        }) if *chooser == seat => summon_choices(state, *summoner, options, probe),
+        Some(Frame::Summon { .. }) => Vec::new(),
         _ => {
             let mut choices: Vec<Choice> = candidates(state, seat)
                 .into_iter()
@@ -223,6 +237,47 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             choices
         }
     }
+}
+
+/// A summon's options: the models with a place to stand around the
+/// summoner (`Choice::Summon`), and for a model with none, the command
+/// that leaves it out. Unchecked, every model is offered with a place.
+fn summon_choices(
+    state: &GameState,
+    summoner: ModelId,
+    options: &[String],
+    probe: bool,
+) -> Vec<Choice> {
+    if !probe {
+        return vec![Choice::Summon {
+            summoner,
+            models: options.to_vec(),
+        }];
+    }
+    let (placeable, unplaceable): (Vec<&String>, Vec<&String>) = options.iter().partition(|name| {
+        state
+            .summonable
+            .iter()
+            .flatten()
+            .find(|card| *card.name == ***name)
+            .is_some_and(|card| !super::procedure::summon_spots(state, summoner, card).is_empty())
+    });
+    let mut choices: Vec<Choice> = unplaceable
+        .into_iter()
+        .map(|name| Choice::Command {
+            command: PlayerCommand::Summon {
+                model: name.clone(),
+                at: None,
+            },
+        })
+        .collect();
+    if !placeable.is_empty() {
+        choices.push(Choice::Summon {
+            summoner,
+            models: placeable.into_iter().cloned().collect(),
+        });
+    }
+    choices
 }
 
 fn legal(state: &GameState, seat: Seat, command: &PlayerCommand) -> bool {
@@ -633,6 +688,9 @@ fn prompt(state: &GameState) -> String {
                 format!("choose the model that heals {amount}")
             }
         },
+        Some(Frame::Summon { .. }) => {
+            "choose the model to summon and where it stands, touching its summoner".into()
+        }
         Some(Frame::Either { model, options, .. }) => format!(
             "choose for {}: {}, or {}",
             state.model(*model).map_or("your model", |m| m.name()),

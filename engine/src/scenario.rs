@@ -299,6 +299,8 @@ impl ModelSpec {
                     keywords: self.keywords.clone(),
                     abilities: self.abilities.clone(),
                     actions: self.actions.clone(),
+                    summon_tn: None,
+                    model_limit: 1,
                 })
             }
         };
@@ -426,6 +428,9 @@ pub struct Expect {
     /// The seats the game waits for at the end.
     #[serde(default)]
     pub waiting_for: Option<Vec<Seat>>,
+    /// Patterns no event may match (what the rules say must not happen).
+    #[serde(default)]
+    pub never: Vec<Value>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -481,6 +486,31 @@ impl Scenario {
         serde_json::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))
     }
 
+    /// What the content cards of `seat`'s models may summon, each in its
+    /// summoner's crew (by name, the first summoner's).
+    fn summonable(&self, seat: Seat, catalog: &Catalog) -> Vec<Arc<ModelCard>> {
+        let mut all: Vec<Arc<ModelCard>> = Vec::new();
+        for spec in self.models.iter().filter(|m| m.owner == seat) {
+            let Some(card) = spec
+                .card
+                .as_deref()
+                .and_then(|n| catalog.card(self.edition, n))
+            else {
+                continue;
+            };
+            let crew_card = spec
+                .crew_card
+                .as_deref()
+                .and_then(|n| catalog.crew_card(self.edition, n));
+            for summoned in catalog.summonable(self.edition, [card], crew_card) {
+                if !all.iter().any(|c| c.name == summoned.name) {
+                    all.push(summoned);
+                }
+            }
+        }
+        all
+    }
+
     /// The exact starting state the scenario describes, with `catalog`'s
     /// tokens and its cards for models that name one.
     pub fn initial_state(&self, catalog: &Catalog) -> Result<GameState, ScenarioError> {
@@ -529,6 +559,7 @@ impl Scenario {
             ),
             tokens: Arc::new(tokens.clone()),
             marker_types: Arc::new(marker_types.clone()),
+            summonable: Arc::new(Seat::BOTH.map(|seat| self.summonable(seat, catalog))),
             frames: Vec::new(),
             ended: false,
             terrain: Arc::new(terrain.into()),
@@ -731,6 +762,11 @@ fn check_expectations(expect: &Expect, run: &Run) -> Vec<String> {
                 ));
                 break;
             }
+        }
+    }
+    for pattern in &expect.never {
+        if let Some(event) = events.iter().find(|e| matches(pattern, e, "").is_ok()) {
+            failures.push(format!("{event} happened, which {pattern} says must not"));
         }
     }
     if let Some(pattern) = &expect.state {

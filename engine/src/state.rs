@@ -134,6 +134,13 @@ pub enum Frame {
         options: Vec<ModelId>,
         then: super::ability::ModelChoice,
     },
+    /// A summoning action's success: `seat` picks which of `options` to
+    /// summon and where, around `summoner`.
+    Summon {
+        seat: Seat,
+        summoner: ModelId,
+        options: Vec<String>,
+    },
     /// A "this or that" choice for `model`, waiting for its controller.
     Either {
         seat: Seat,
@@ -238,6 +245,10 @@ pub struct GameState {
     pub tokens: Arc<TokenBook>,
     /// The marker types (content, fixed for the game).
     pub marker_types: Arc<MarkerBook>,
+    /// The models each crew's actions may summon (content: public once the
+    /// crews are revealed, fixed from then on).
+    #[serde(default, skip_serializing_if = "no_summonable")]
+    pub summonable: Arc<Summonable>,
     /// The procedures in progress, innermost last (at most `MAX_FRAMES`);
     /// empty when the game waits for its flow's next command.
     pub frames: Vec<Frame>,
@@ -284,10 +295,21 @@ pub struct NewGame {
     /// examples).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<Terrain>,
+    /// The models each crew's actions may summon (an encounter's come
+    /// with the crew hired).
+    #[serde(default, skip_serializing_if = "no_summonable")]
+    pub summonable: Summonable,
     /// A whole 4th edition encounter (none: the game flow comes from
     /// outside, as in the rulebook examples).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<EncounterSetup>,
+}
+
+/// Each crew's summonable models, by seat.
+pub type Summonable = [Vec<Arc<crate::model::ModelCard>>; 2];
+
+fn no_summonable(summonable: &Summonable) -> bool {
+    summonable.iter().all(Vec::is_empty)
 }
 
 /// Table objects that are not models get ids from here up, so a model's id
@@ -337,6 +359,7 @@ impl GameState {
             models: Arc::new(setup.models.into_iter().map(Arc::new).collect()),
             tokens: Arc::new(setup.tokens),
             marker_types: Arc::new(setup.marker_types),
+            summonable: Arc::new(setup.summonable),
             // An encounter's shuffle comes after deployment (setup step L).
             frames: if setup.encounter.is_some() {
                 Vec::new()
@@ -379,6 +402,15 @@ impl GameState {
                 return Err(RuleError::invalid(format!(
                     "terrain {:?}: its hazard gives {token}, which is not a token of {}",
                     terrain.name,
+                    self.edition.name()
+                )));
+            }
+        }
+        for def in self.marker_types.markers() {
+            if let Some(token) = def.hazard.filter(|t| !self.tokens.contains(*t)) {
+                return Err(RuleError::invalid(format!(
+                    "marker {:?}: its hazard gives {token}, which is not a token of {}",
+                    def.name,
                     self.edition.name()
                 )));
             }
@@ -484,20 +516,12 @@ impl GameState {
     /// model id).
     pub fn table(&self) -> Table {
         let mut pieces = Vec::with_capacity(self.models.len());
-        pieces.extend(self.models.iter().filter(|m| m.in_play()).filter_map(|m| {
-            let spot = m.placement?;
-            Some(Piece {
-                id: m.id.object(),
-                name: m.card.name.clone(),
-                seat: m.owner,
-                base: m.card.base,
-                sz: m.card.sz,
-                at: spot.at,
-                z: spot.z,
-                peon: m.card.peon,
-                ignores_terrain: false,
-            })
-        }));
+        pieces.extend(
+            self.models
+                .iter()
+                .filter(|m| m.in_play())
+                .filter_map(|m| Some(Piece::of_card(m.id, &m.card, m.owner, m.placement?))),
+        );
         Table {
             pieces,
             markers: Arc::clone(&self.markers),
@@ -1396,6 +1420,40 @@ pub fn apply(state: &mut GameState, event: &Event) {
         Event::ModelChosen { .. } => {
             state.pop_frame(|f| matches!(f, Frame::ChooseModel { .. }));
         }
+        Event::SummonOffered {
+            seat,
+            summoner,
+            models,
+        } => {
+            if let Some(action) = innermost_action(state) {
+                action.effects_resolved = true;
+            }
+            state.frames.push(Frame::Summon {
+                seat: *seat,
+                summoner: *summoner,
+                options: models.clone(),
+            });
+        }
+        Event::ModelSummoned {
+            model,
+            seat,
+            card,
+            at,
+        } => {
+            state.pop_frame(|f| matches!(f, Frame::Summon { .. }));
+            let card = state.summonable[seat.index()]
+                .iter()
+                .find(|c| *c.name == **card)
+                .cloned();
+            if let Some(card) = card {
+                let mut summoned = Model::new(*model, *seat, card);
+                summoned.placement = Some(*at);
+                Arc::make_mut(&mut state.models).push(Arc::new(summoned));
+            }
+        }
+        Event::SummonNotPlaced { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::Summon { .. }));
+        }
         Event::ModelExecuted { .. } => {
             if let Some(action) = innermost_action(state) {
                 action.effects_resolved = true;
@@ -1509,6 +1567,7 @@ fn hire_revealed_crews(state: &mut GameState, choices: &[String; 2]) {
         }
         let player = &mut state.players[seat.index()];
         player.soulstones = offer.soulstones.min(MAX_SOULSTONES);
+        Arc::make_mut(&mut state.summonable)[seat.index()] = offer.summonable.clone();
     }
 }
 

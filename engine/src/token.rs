@@ -356,6 +356,10 @@ pub struct TokenDef {
     /// of this trait (4th edition Aura tokens).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aura: Option<TokenAura>,
+    /// A summoned model gains it once placed (4th edition Summon and
+    /// Slow); a summoned peon does not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_summon: bool,
     /// The token in our own words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
@@ -799,11 +803,23 @@ impl TokenBook {
 
     /// The tokens Prepare may give.
     pub fn preparable(&self) -> impl Iterator<Item = Token> + '_ {
+        self.keys_where(|def| def.prepare)
+    }
+
+    /// The tokens a summoned model gains, in the book's order.
+    pub fn gained_on_summon(&self) -> impl Iterator<Item = Token> + '_ {
+        self.keys_where(|def| def.on_summon)
+    }
+
+    fn keys_where<'a>(
+        &'a self,
+        wanted: impl Fn(&TokenDef) -> bool + 'a,
+    ) -> impl Iterator<Item = Token> + 'a {
         // In the book's order, by the keys worked out when it was loaded.
         self.tokens
             .iter()
             .enumerate()
-            .filter(|(_, def)| def.prepare)
+            .filter(move |(_, def)| wanted(def))
             .filter_map(|(i, _)| self.index.iter().find(|(_, at)| *at == i).map(|(k, _)| *k))
     }
 

@@ -506,7 +506,12 @@ fn a_wrong_card_in_the_content_directory_stops_the_server() {
 /// The scenario files of the starter crews (tests/scenarios/m4e/crews),
 /// each with its text.
 fn crew_scenarios() -> Vec<(String, soulstone_engine::scenario::Scenario)> {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/m4e/crews");
+    scenarios_in("tests/scenarios/m4e/crews")
+}
+
+/// The scenario files in `folder` (from the crate's root), each with its text.
+fn scenarios_in(folder: &str) -> Vec<(String, soulstone_engine::scenario::Scenario)> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     std::fs::read_dir(folder)
         .unwrap()
         .map(|entry| {
@@ -523,20 +528,29 @@ fn crew_scenarios() -> Vec<(String, soulstone_engine::scenario::Scenario)> {
 }
 
 /// Every action on every shipped card is taken in a scenario file under
-/// tests/scenarios/m4e/crews (which the scenario suite runs and checks).
+/// tests/scenarios/m4e/crews, or by an activated model in one under
+/// tests/scenarios/m4e/encounter (which the scenario suite runs and checks).
 #[test]
 fn every_action_of_the_starter_crews_has_a_scenario() {
     let mut taken = std::collections::BTreeSet::new();
-    for (_, scenario) in crew_scenarios() {
+    let encounters = scenarios_in("tests/scenarios/m4e/encounter");
+    for (_, scenario) in crew_scenarios().into_iter().chain(encounters) {
         let cards: std::collections::BTreeMap<u16, String> = scenario
             .models
             .iter()
             .filter_map(|m| Some((m.id.0, m.card.clone()?)))
             .collect();
+        // In an encounter the actor is the model activated last.
+        let mut active = None;
         for step in &scenario.steps {
+            if step.command["type"] == "activate" {
+                active = step.command["model"].as_u64();
+            }
             if step.command["type"] == "take_action"
+                && step.refused.is_none()
                 && let Some(card) = step.command["model"]
                     .as_u64()
+                    .or(active)
                     .and_then(|id| cards.get(&(id as u16)))
             {
                 let action = step.command["action"].as_str().unwrap_or_default();

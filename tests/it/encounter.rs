@@ -304,6 +304,66 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
     }
 }
 
+/// Bot games with the Hollowmarch, whose leader summons: each summoned
+/// model joins the summoner's crew touching the summoner, and a non-peon
+/// gains the Summon and Slow tokens at once.
+#[test]
+fn bots_summon_models_into_the_summoners_crew() {
+    use soulstone_engine::Event;
+    use soulstone_engine::table::measure::base_contact;
+    let mut summoned = 0;
+    for seed in 0..40u64 {
+        let (state, log) = play(seed, [BotKind::Random, BotKind::Random]);
+        let mut replayed = GameState::new(log.setup.clone()).expect("a valid game");
+        let mut summoner = None;
+        for (index, fact) in log.facts.iter().enumerate() {
+            soulstone_engine::state::apply(&mut replayed, fact);
+            match fact {
+                Event::SummonOffered { summoner: by, .. } => summoner = Some(*by),
+                Event::ModelSummoned {
+                    model, seat, card, ..
+                } => {
+                    summoned += 1;
+                    let new = replayed
+                        .model(*model)
+                        .expect("the summoned model is in the game");
+                    let by = replayed
+                        .model(summoner.expect("offered first"))
+                        .expect("summoner");
+                    assert_eq!((new.owner, &*new.card.name), (by.owner, card.as_str()));
+                    assert_eq!(new.owner, *seat);
+                    assert!(
+                        base_contact(&new.body().expect("placed"), &by.body().expect("placed")),
+                        "seed {seed}: not touching its summoner"
+                    );
+                    let tokens: Vec<String> = log.facts[index + 1..]
+                        .iter()
+                        .take_while(|f| matches!(f, Event::TokenGained { .. }))
+                        .filter_map(|f| match f {
+                            Event::TokenGained {
+                                model: m, token, ..
+                            } if m == model => Some(token.to_string()),
+                            _ => None,
+                        })
+                        .collect();
+                    let expected: Vec<String> = if new.card.peon {
+                        Vec::new()
+                    } else {
+                        vec!["summon".into(), "slow".into()]
+                    };
+                    assert_eq!(tokens, expected, "seed {seed}");
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(replayed.models, state.models, "seed {seed}");
+        if summoned >= 3 {
+            return;
+        }
+    }
+    panic!("only {summoned} summons in 40 bot games with the Hollowmarch");
+}
+
 /// The property run: `SOULSTONE_ENCOUNTER_GAMES` games (6 by default; the
 /// benchmark run plays 10,000), seeds shared out over the machine's cores.
 /// `SOULSTONE_ENCOUNTER_SEED=N` replays the one game a failure names.

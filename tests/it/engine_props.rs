@@ -82,6 +82,8 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         keywords: vec!["Dummy".into()],
         abilities: random_abilities(rng, edition),
         actions: Vec::new(),
+        summon_tn: None,
+        model_limit: 1,
     };
     Model {
         tokens,
@@ -102,6 +104,7 @@ pub(crate) fn new_setup(rng: &mut ChaCha8Rng, edition: Edition) -> NewGame {
         tokens: shipped_tokens(edition),
         marker_types: shipped_markers(edition),
         terrain: Vec::new(),
+        summonable: Default::default(),
         encounter: None,
     }
 }
@@ -158,6 +161,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             once_per: None,
             soulstones: 0,
             ignores_line_of_sight: rng.random_bool(0.2),
+            summons: Vec::new(),
         };
         let strike = action("Strike", ActionKind::Melee, 2, push.into_iter().collect());
         let shot_push = ActionEffect::PushTargetAway { inches: 2 };
@@ -648,6 +652,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Abilities { .. } => "abilities",
             Frame::Either { .. } => "either",
             Frame::ChooseModel { .. } => "choose_model",
+            Frame::Summon { .. } => "summon",
         })
         .collect()
 }

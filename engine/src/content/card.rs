@@ -165,6 +165,10 @@ pub struct ActionDef {
     pub after_succeeding: Vec<ActionEffect>,
     #[serde(default)]
     pub triggers: Vec<TriggerDef>,
+    /// Models (full names) it summons: a simple duel whose total picks a
+    /// model with a summon target number at most that high (`summon_tn`).
+    #[serde(default)]
+    pub summons: Vec<String>,
     /// The action's effect in our own words.
     #[serde(default)]
     pub text: String,
@@ -282,6 +286,9 @@ pub struct StatCard {
     pub abilities: Vec<AbilityDef>,
     #[serde(default)]
     pub actions: Vec<ActionDef>,
+    /// Its summon target number (STN), if an action may summon it.
+    #[serde(default)]
+    pub summon_tn: Option<u8>,
 }
 
 impl StatCard {
@@ -401,7 +408,19 @@ impl StatCard {
                 )),
                 _ => {}
             }
-            if action.resist.is_none() && action.tn.is_none() {
+            let summons = !action.summons.is_empty();
+            let summoning_extras = action.resist.is_some()
+                || action.tn.is_some()
+                || action.range != 0
+                || action.damage.is_some()
+                || !action.after_succeeding.is_empty();
+            if summons && summoning_extras {
+                problems.push((
+                    field("summons"),
+                    "a summoning action is a simple duel of the model alone against the summoned model's STN: range 0, and no resist, tn, damage or after_succeeding".into(),
+                ));
+            }
+            if action.resist.is_none() && action.tn.is_none() && !summons {
                 problems.push((
                     field("tn"),
                     "a tactical action (no resist) needs a TN".into(),
@@ -504,6 +523,7 @@ impl StatCard {
                 once_per: action.once_per,
                 soulstones: action.soulstones,
                 ignores_line_of_sight: action.ignores_line_of_sight,
+                summons: action.summons.iter().map(|n| n.as_str().into()).collect(),
             })
             .collect();
         Arc::new(ModelCard {
@@ -537,6 +557,8 @@ impl StatCard {
                 .filter_map(AbilityDef::ability)
                 .collect(),
             actions,
+            summon_tn: self.summon_tn,
+            model_limit: self.model_limit(),
         })
     }
 }

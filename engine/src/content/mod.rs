@@ -9,6 +9,7 @@ pub mod crew;
 pub mod crew_card;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -16,6 +17,7 @@ use crate::Edition;
 use crate::ability::AbilityEffect;
 use crate::encounter::objectives::{ObjectiveBook, SchemeDef, StrategyDef};
 use crate::marker::{MarkerBook, MarkerDef};
+use crate::model::ModelCard;
 use crate::table::MarkerKind;
 use crate::token::{TokenBook, TokenDef};
 use card::{AbilityDef, StatCard, Station, TriggerDoes};
@@ -336,6 +338,16 @@ impl Catalog {
             }
             match MarkerBook::new(all.edition, all.markers) {
                 Ok(book) => {
+                    if let Some(tokens) = catalog.tokens.get(&key) {
+                        for def in book.markers() {
+                            if let Some(token) = def.hazard.filter(|t| !tokens.contains(*t)) {
+                                errors.push(problem((
+                                    "marker.hazard".into(),
+                                    format!("{}: {token} is not a token of this edition", def.name),
+                                )));
+                            }
+                        }
+                    }
                     let missing = missing_marker_kinds(&book);
                     if missing.is_empty() {
                         catalog.markers.insert(key, book);
@@ -485,7 +497,8 @@ impl Catalog {
             crew_card_origin.insert(key.clone(), file.to_string());
             catalog.crew_cards.insert(key, card);
         }
-        // What a card names must exist: its crew card, a totem's master.
+        // What a card names must exist: its crew card, a totem's master,
+        // the models its actions summon.
         for ((edition, name), card) in &catalog.cards {
             let mut missing = |field: &str, message: String| {
                 errors.push(ContentError {
@@ -513,12 +526,53 @@ impl Catalog {
                     missing("totem_of", format!("no master called {master:?}"));
                 }
             }
+            for (a, action) in card.actions.iter().enumerate() {
+                for (m, summoned) in action.summons.iter().enumerate() {
+                    let field = format!("actions[{a}].summons[{m}]");
+                    match catalog.cards.get(&(*edition, summoned.trim().to_string())) {
+                        None => missing(&field, format!("no card called {summoned:?}")),
+                        Some(found) if found.summon_tn.is_none() => missing(
+                            &field,
+                            format!("{summoned} has no summon_tn, so nothing can summon it"),
+                        ),
+                        Some(_) => {}
+                    }
+                }
+            }
         }
         if errors.is_empty() {
             Ok(catalog)
         } else {
             Err(errors)
         }
+    }
+
+    /// The models `hired`'s actions can summon, and those theirs can, and
+    /// so on: each as it would be in a crew with `crew_card`, by name.
+    pub fn summonable<'a>(
+        &self,
+        edition: Edition,
+        hired: impl IntoIterator<Item = &'a StatCard>,
+        crew_card: Option<&CrewCard>,
+    ) -> Vec<Arc<ModelCard>> {
+        let mut names: Vec<&str> = Vec::new();
+        let mut queue: Vec<&StatCard> = hired.into_iter().collect();
+        let mut found: Vec<Arc<ModelCard>> = Vec::new();
+        while let Some(card) = queue.pop() {
+            for action in &card.actions {
+                for name in &action.summons {
+                    if names.contains(&name.as_str()) {
+                        continue;
+                    }
+                    names.push(name);
+                    if let Some(summoned) = self.card(edition, name) {
+                        found.push(summoned.model_card_in_crew(crew_card));
+                        queue.push(summoned);
+                    }
+                }
+            }
+        }
+        found
     }
 
     /// A card by its full name ("Name, Title" or "Name").

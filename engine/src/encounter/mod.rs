@@ -79,6 +79,9 @@ pub struct CrewOffer {
     pub soulstones: u16,
     /// The models, leader first, each with its crew card's abilities.
     pub models: Vec<Arc<crate::model::ModelCard>>,
+    /// The models its actions may summon, with the same crew card.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summonable: Vec<Arc<crate::model::ModelCard>>,
 }
 
 /// The secret, simultaneous choices of setup steps F and H.
@@ -752,6 +755,7 @@ fn make_offers(
                 .as_deref()
                 .and_then(|card| catalog.crew_card(edition, card));
             let mut models = Vec::with_capacity(list.models.len() + 1);
+            let mut cards = Vec::with_capacity(list.models.len() + 1);
             let mut leader = None;
             for card_name in std::iter::once(&list.leader).chain(&list.models) {
                 let card = catalog
@@ -759,7 +763,9 @@ fn make_offers(
                     .ok_or_else(|| problem(format!("no card {card_name}")))?;
                 leader.get_or_insert_with(|| card.name.clone());
                 models.push(card.model_card_in_crew(crew_card));
+                cards.push(card);
             }
+            let summonable = catalog.summonable(edition, cards, crew_card);
             if models.len() > crate::limits::MAX_MODELS / 2 {
                 return Err(problem(format!(
                     "{} models, more than a crew may bring ({})",
@@ -773,6 +779,7 @@ fn make_offers(
                 leader: leader.unwrap_or_default(),
                 soulstones: u16::from(hired.pool),
                 models,
+                summonable,
             });
         }
         offers[seat.index()] = Hidden::new(seat, made);
@@ -851,6 +858,8 @@ pub fn new_encounter_in(
             .markers(edition)
             .cloned()
             .ok_or_else(|| SetupError("no markers".into()))?,
+        // What the hired crew may summon comes with it.
+        summonable: Default::default(),
         terrain,
         encounter: Some(EncounterSetup {
             size,

@@ -209,13 +209,9 @@ impl Sim<'_> {
             if suffered.iter().any(|(m, t)| *m == model && *t == terrain) {
                 continue;
             }
-            // A piece that names its effect gives its token; the rest deal 1.
-            let effect = self
-                .state
-                .terrain
-                .iter()
-                .find(|piece| piece.name == terrain)
-                .and_then(|piece| piece.hazard);
+            // A piece or marker that names its effect gives its token; the
+            // rest deal 1.
+            let effect = self.hazard_effect(&terrain);
             // An Aura (Hazardous): a kill by it is its friendly crew's.
             let aura_crew = self
                 .state
@@ -226,11 +222,14 @@ impl Sim<'_> {
             let source = format!("hazardous terrain ({terrain})");
             self.emit(Event::HazardSuffered { model, terrain })?;
             match effect {
-                Some(token) => {
-                    // Terrain is no crew's: the token is an enemy one, from
-                    // the other crew.
-                    let enemy = self.model_owner(model)?.other();
-                    self.gain_token(model, token, 1, Some(enemy))?;
+                Some((token, crew)) => {
+                    // Terrain of no crew gives an enemy token, from the
+                    // other crew; a crew's markers give that crew's.
+                    let from = match crew {
+                        Some(crew) => crew,
+                        None => self.model_owner(model)?.other(),
+                    };
+                    self.gain_token(model, token, 1, Some(from))?;
                 }
                 // Terrain belongs to no crew: no model is credited with a
                 // kill; an aura's crew is.
@@ -242,6 +241,25 @@ impl Sim<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The token a hazardous piece or marker type called `name` gives, and
+    /// the crew it belongs to: markers of one name count as one piece, so
+    /// theirs is the crew that made them all (none if crews differ).
+    fn hazard_effect(&self, name: &str) -> Option<(Token, Option<Seat>)> {
+        if let Some(piece) = self.state.terrain.iter().find(|p| p.name == name) {
+            return piece.hazard.map(|token| (token, None));
+        }
+        let token = self.state.marker_types.named(name)?.hazard?;
+        let mut owners = self
+            .state
+            .markers
+            .iter()
+            .filter(|m| m.name == name)
+            .map(|m| m.owner);
+        let first = owners.next().flatten();
+        let crew = first.filter(|seat| owners.all(|o| o == Some(*seat)));
+        Some((token, crew))
     }
 
     /// The actions a successful action generates, queued in the order
@@ -686,6 +704,10 @@ impl Sim<'_> {
             && let TriggerEffect::AnotherModelHeals { amount, within } = trigger.effect
         {
             self.heal_another(action, target, amount, within)?;
+        }
+        // A summoning action's pick waits for its player.
+        if !card.summons.is_empty() {
+            return self.offer_summon(action.actor, &card);
         }
         // The killing comes last: it may wait on its players.
         match kill {

@@ -895,17 +895,12 @@ impl Sim<'_> {
         }
         // Put it there on a copy of the table to check it fits.
         let mut table = self.state.table();
-        table.pieces.push(crate::table::Piece {
-            id: model.object(),
-            name: card.name.clone(),
+        table.pieces.push(crate::table::Piece::of_card(
+            model,
+            &card,
             seat,
-            base: card.base,
-            sz: card.sz,
-            at,
-            z: 0,
-            peon: card.peon,
-            ignores_terrain: false,
-        });
+            Placement { at, z: 0 },
+        ));
         let board = Board::new(&table, self.state.edition);
         let placed = movement::place(&board, model.object(), at, None, false)
             .map_err(|e| RuleError::not_allowed(e.to_string()))?;

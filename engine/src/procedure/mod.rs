@@ -45,6 +45,8 @@ pub(crate) fn general_action_allowed(state: &GameState, model: ModelId) -> bool 
 }
 mod flip;
 mod hand_limit;
+mod summon;
+pub(crate) use summon::{summon_options, summon_spots};
 
 use crate::Seat;
 use crate::ability::{AbilityEffect, AbilityWindow, AfterAbilities};
@@ -142,6 +144,7 @@ enum FrameNow {
     Abilities,
     Either,
     ChooseModel,
+    Summon,
 }
 
 struct Sim<'a> {
@@ -291,6 +294,7 @@ impl Sim<'_> {
             Some(Frame::Abilities { .. }) => FrameNow::Abilities,
             Some(Frame::Either { .. }) => FrameNow::Either,
             Some(Frame::ChooseModel { .. }) => FrameNow::ChooseModel,
+            Some(Frame::Summon { .. }) => FrameNow::Summon,
         };
         // Between actions, a queued additional action waiting for its
         // controller comes before anything else.
@@ -328,6 +332,7 @@ impl Sim<'_> {
             FrameNow::Abilities => self.ability_command(seat, command),
             FrameNow::Either => self.either_command(seat, command),
             FrameNow::ChooseModel => self.choose_model_command(seat, command),
+            FrameNow::Summon => self.summon_command(seat, command),
             FrameNow::None => match self.damage_order() {
                 Some(owner) => self.damage_order_command(seat, owner, command),
                 None => Err(RuleError::NothingPending),
@@ -601,7 +606,9 @@ impl Sim<'_> {
                 Some(Frame::Flip { .. }) => self.advance_flip()?,
                 Some(Frame::Abilities { .. }) => self.advance_abilities()?,
                 // Waits for its controller's choice.
-                Some(Frame::Either { .. } | Frame::ChooseModel { .. }) => false,
+                Some(Frame::Either { .. } | Frame::ChooseModel { .. } | Frame::Summon { .. }) => {
+                    false
+                }
                 None => {
                     if !self.state.damage_queue.is_empty() {
                         self.start_next_damage()?

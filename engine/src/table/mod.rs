@@ -89,6 +89,28 @@ pub struct Piece {
     pub ignores_terrain: bool,
 }
 
+impl Piece {
+    /// The piece a model with `card` makes, standing at `spot`.
+    pub fn of_card(
+        id: crate::model::ModelId,
+        card: &crate::model::ModelCard,
+        seat: Seat,
+        spot: crate::model::Placement,
+    ) -> Piece {
+        Piece {
+            id: id.object(),
+            name: card.name.clone(),
+            seat,
+            base: card.base,
+            sz: card.sz,
+            at: spot.at,
+            z: spot.z,
+            peon: card.peon,
+            ignores_terrain: false,
+        }
+    }
+}
+
 /// What a marker is for.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
@@ -594,6 +616,21 @@ pub fn model_body(model: &crate::model::Model) -> Option<Body> {
         size: f64::from(model.card.sz),
         seat: Some(model.owner),
         peon: model.card.peon,
+    })
+}
+
+/// Centres for a base of `base` touching `around`, on `count` even
+/// bearings (the first due east).
+pub fn contact_points(around: &Body, base: BaseMm, count: u16) -> impl Iterator<Item = Point> + '_ {
+    // Half a touch out: rounding to thousandths never makes them overlap.
+    let reach = around.radius + base.radius() + geometry::TOUCH / 2.0;
+    (0..count).map(move |k| {
+        let angle = std::f64::consts::TAU * f64::from(k) / f64::from(count);
+        Point::from_v2(
+            around
+                .center
+                .plus(geometry::V2::new(angle.cos(), angle.sin()).scale(reach)),
+        )
     })
 }
 

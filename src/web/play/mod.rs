@@ -302,6 +302,8 @@ pub struct ChoiceForm {
     pub count: u8,
     /// Models to pick from (id, name).
     pub models: Vec<(u16, String)>,
+    /// Models to summon, by name.
+    pub summonable: Vec<String>,
     /// The model on the table a command names (the one it activates or
     /// targets): clicking it on the board picks out this choice.
     pub piece: Option<u16>,
@@ -316,6 +318,7 @@ impl ChoiceForm {
             cards: Vec::new(),
             count: 0,
             models: Vec::new(),
+            summonable: Vec::new(),
             piece: None,
         }
     }
@@ -507,6 +510,14 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                 "scheme_marker",
                 "Interact: make a scheme marker within 1\" at".into(),
             ),
+            Choice::Summon { summoner, models } => ChoiceForm {
+                summonable: models.clone(),
+                piece: Some(summoner.0),
+                ..ChoiceForm::parts(
+                    "summon",
+                    "Summon a model touching its summoner and in its sight, its centre at".into(),
+                )
+            },
         })
         .collect()
 }

@@ -183,6 +183,9 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
             }
             text
         }
+        PlayerCommand::Summon { model, at: None } => {
+            format!("{model} has no place to stand: leave it out")
+        }
         other => serde_json::to_value(other)
             .map(|json| sentence(state, viewer, &json))
             .unwrap_or_default(),
