@@ -269,6 +269,24 @@ impl Bot {
                     self.legal(state, &command).then_some(command)
                 })
             }
+            Choice::Place { model, inches } => {
+                let from = body_of(state, model)?;
+                let reach = from.radius + f64::from(inches);
+                // Where it stands is always a place: the last resort.
+                let spots: Vec<V2> = (0..TRIES)
+                    .map(|_| {
+                        from.center
+                            .plus(self.direction().scale(reach * self.unit()))
+                    })
+                    .chain(std::iter::once(from.center))
+                    .collect();
+                spots.into_iter().find_map(|at| {
+                    let command = PlayerCommand::Place {
+                        at: Point::from_v2(at),
+                    };
+                    self.legal(state, &command).then_some(command)
+                })
+            }
             Choice::Summon { summoner, models } => {
                 // The greedy bot summons the dearest model it may.
                 let card = |name: &String| {

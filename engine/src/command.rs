@@ -290,6 +290,11 @@ pub enum PlayerCommand {
     ChooseModel {
         model: ModelId,
     },
+    /// Places the model an effect lets its player place, its base centre
+    /// at `at` (where it stands is always a place within range).
+    Place {
+        at: Point,
+    },
     /// Summons one of the models offered, its base centre at `at`: in base
     /// contact with the summoner and in its line of sight. None only when
     /// no place around the summoner fits it (the model is not added).

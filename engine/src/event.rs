@@ -338,6 +338,21 @@ pub enum Event {
         seat: Seat,
         model: ModelId,
     },
+    /// An effect lets `seat` place `model` within `inches` of where it stands.
+    PlaceOffered {
+        seat: Seat,
+        model: ModelId,
+        inches: u8,
+    },
+    /// A model is placed: picked up and put down (not a move). The
+    /// hazardous terrain it started or ended in counts as moved through.
+    ModelPlaced {
+        model: ModelId,
+        from: Placement,
+        to: Placement,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hazards: Vec<String>,
+    },
     /// A summoning action succeeded: `seat` picks one of `models` (full
     /// names, each within the duel total's reach and the crew's limits)
     /// and where it stands.

@@ -235,6 +235,10 @@ pub enum ActionEffect {
     /// health: resolved after the action's damage and its other effects,
     /// and a heal then does not save it (an execute effect).
     KillTarget { raises: u8 },
+    /// This model is placed anywhere within `inches` of where it stands
+    /// (its player picks the point; sight lines do not matter). Resolved
+    /// last of its effects.
+    PlaceThisModel { inches: u8 },
 }
 
 /// Where a model is in the game.

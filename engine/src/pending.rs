@@ -48,6 +48,9 @@ pub enum Choice {
     Charge { model: ModelId, inches: u8 },
     /// Send `interact` making a scheme marker within 1" of the model.
     MakeSchemeMarker { model: ModelId },
+    /// Send `place` with a point within `inches` of where `model` stands
+    /// (where it stands is one).
+    Place { model: ModelId, inches: u8 },
     /// Send `summon` with one of these models (full names) at a point
     /// that puts it in base contact with `summoner` and in its line of
     /// sight.
@@ -117,6 +120,7 @@ fn choosing(state: &GameState) -> bool {
                     | Frame::Abilities { .. }
                     | Frame::Either { .. }
                     | Frame::ChooseModel { .. }
+                    | Frame::Place { .. }
                     | Frame::Summon { .. }
                     | Frame::Activation { .. },
             ) | None
@@ -226,6 +230,20 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             options,
         }) if *chooser == seat => summon_choices(state, *summoner, options, probe),
         Some(Frame::Summon { .. }) => Vec::new(),
+        Some(Frame::Place {
+            seat: chooser,
+            model,
+            inches,
+        }) => {
+            if *chooser == seat {
+                vec![Choice::Place {
+                    model: *model,
+                    inches: *inches,
+                }]
+            } else {
+                Vec::new()
+            }
+        }
         _ => {
             let mut choices: Vec<Choice> = candidates(state, seat)
                 .into_iter()
@@ -691,6 +709,10 @@ fn prompt(state: &GameState) -> String {
         Some(Frame::Summon { .. }) => {
             "choose the model to summon and where it stands, touching its summoner".into()
         }
+        Some(Frame::Place { model, inches, .. }) => format!(
+            "choose where {} is placed, within {inches}\" of where it stands",
+            state.model(*model).map_or("the model", |m| m.name())
+        ),
         Some(Frame::Either { model, options, .. }) => format!(
             "choose for {}: {}, or {}",
             state.model(*model).map_or("your model", |m| m.name()),

@@ -134,6 +134,12 @@ pub enum Frame {
         options: Vec<ModelId>,
         then: super::ability::ModelChoice,
     },
+    /// An effect's place: `seat` picks where `model` goes, within `inches`.
+    Place {
+        seat: Seat,
+        model: ModelId,
+        inches: u8,
+    },
     /// A summoning action's success: `seat` picks which of `options` to
     /// summon and where, around `summoner`.
     Summon {
@@ -1419,6 +1425,34 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::ModelChosen { .. } => {
             state.pop_frame(|f| matches!(f, Frame::ChooseModel { .. }));
+        }
+        Event::PlaceOffered {
+            seat,
+            model,
+            inches,
+        } => {
+            if let Some(action) = innermost_action(state) {
+                action.effects_resolved = true;
+            }
+            state.frames.push(Frame::Place {
+                seat: *seat,
+                model: *model,
+                inches: *inches,
+            });
+        }
+        Event::ModelPlaced {
+            model, to, hazards, ..
+        } => {
+            state.pop_frame(|f| matches!(f, Frame::Place { .. }));
+            if let Some(m) = state.model_mut(*model) {
+                m.placement = Some(*to);
+            }
+            // Suffered once the action has resolved, as a push's are.
+            if let Some(action) = innermost_action(state) {
+                action
+                    .pushed_through
+                    .extend(hazards.iter().map(|name| (*model, name.clone())));
+            }
         }
         Event::SummonOffered {
             seat,

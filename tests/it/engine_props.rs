@@ -652,6 +652,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Abilities { .. } => "abilities",
             Frame::Either { .. } => "either",
             Frame::ChooseModel { .. } => "choose_model",
+            Frame::Place { .. } => "place",
             Frame::Summon { .. } => "summon",
         })
         .collect()

@@ -408,6 +408,21 @@ impl StatCard {
                 )),
                 _ => {}
             }
+            let places = action
+                .after_succeeding
+                .iter()
+                .any(|e| matches!(e, ActionEffect::PlaceThisModel { .. }));
+            let kills = action
+                .after_succeeding
+                .iter()
+                .any(|e| matches!(e, ActionEffect::KillTarget { .. }));
+            if places && kills {
+                problems.push((
+                    field("after_succeeding"),
+                    "place_this_model and kill_target do not go together (each waits on a player)"
+                        .into(),
+                ));
+            }
             let summons = !action.summons.is_empty();
             let summoning_extras = action.resist.is_some()
                 || action.tn.is_some()

@@ -677,6 +677,7 @@ impl Sim<'_> {
             return Ok(());
         };
         let mut kill = None;
+        let mut place = None;
         for effect in &card.after_succeeding {
             match *effect {
                 ActionEffect::PushTargetAway { inches } => {
@@ -693,6 +694,7 @@ impl Sim<'_> {
                         kill = action.target;
                     }
                 }
+                ActionEffect::PlaceThisModel { inches } => place = Some(inches),
             }
         }
         // A declared trigger's after-succeeding effect that asks for a model.
@@ -705,9 +707,12 @@ impl Sim<'_> {
         {
             self.heal_another(action, target, amount, within)?;
         }
-        // A summoning action's pick waits for its player.
+        // A summoning action's pick, or a place, waits for its player.
         if !card.summons.is_empty() {
             return self.offer_summon(action.actor, &card);
+        }
+        if let Some(inches) = place {
+            return self.offer_place(action, inches);
         }
         // The killing comes last: it may wait on its players.
         match kill {
@@ -762,6 +767,65 @@ impl Sim<'_> {
                 })
             }
         }
+    }
+
+    /// "Place this model within `inches`": its player picks the point, if
+    /// it still stands on the table.
+    fn offer_place(&mut self, action: &ActionInProgress, inches: u8) -> Result<(), RuleError> {
+        let model = action.actor;
+        if self
+            .state
+            .model(model)
+            .is_none_or(|m| !m.in_play() || m.placement.is_none())
+        {
+            return Ok(());
+        }
+        let seat = action.controller.unwrap_or(self.model_owner(model)?);
+        self.push_check()?;
+        self.emit(Event::PlaceOffered {
+            seat,
+            model,
+            inches,
+        })
+    }
+
+    /// The player's point for a `place` frame: within range of where the
+    /// model stood, half supported, clear of models and impassable terrain.
+    pub(super) fn place_command(
+        &mut self,
+        by: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let Some(Frame::Place {
+            seat,
+            model,
+            inches,
+        }) = self.state.frame().cloned()
+        else {
+            return Err(RuleError::NothingPending);
+        };
+        Self::require_seat(by, seat)?;
+        let PlayerCommand::Place { at } = command else {
+            return refuse("choose where the model is placed first");
+        };
+        let from = self
+            .state
+            .model(model)
+            .and_then(|m| m.placement)
+            .ok_or(RuleError::NothingPending)?;
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        let placed = movement::place(&board, model.object(), *at, Some(inches.into()), false)
+            .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+        self.emit(Event::ModelPlaced {
+            model,
+            from,
+            to: Placement {
+                at: *at,
+                z: placed.end.z,
+            },
+            hazards: placed.hazards,
+        })
     }
 
     /// The player's pick for a `choose_model` frame, and its effect.

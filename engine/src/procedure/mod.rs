@@ -144,6 +144,7 @@ enum FrameNow {
     Abilities,
     Either,
     ChooseModel,
+    Place,
     Summon,
 }
 
@@ -294,6 +295,7 @@ impl Sim<'_> {
             Some(Frame::Abilities { .. }) => FrameNow::Abilities,
             Some(Frame::Either { .. }) => FrameNow::Either,
             Some(Frame::ChooseModel { .. }) => FrameNow::ChooseModel,
+            Some(Frame::Place { .. }) => FrameNow::Place,
             Some(Frame::Summon { .. }) => FrameNow::Summon,
         };
         // Between actions, a queued additional action waiting for its
@@ -332,6 +334,7 @@ impl Sim<'_> {
             FrameNow::Abilities => self.ability_command(seat, command),
             FrameNow::Either => self.either_command(seat, command),
             FrameNow::ChooseModel => self.choose_model_command(seat, command),
+            FrameNow::Place => self.place_command(seat, command),
             FrameNow::Summon => self.summon_command(seat, command),
             FrameNow::None => match self.damage_order() {
                 Some(owner) => self.damage_order_command(seat, owner, command),
@@ -606,9 +609,12 @@ impl Sim<'_> {
                 Some(Frame::Flip { .. }) => self.advance_flip()?,
                 Some(Frame::Abilities { .. }) => self.advance_abilities()?,
                 // Waits for its controller's choice.
-                Some(Frame::Either { .. } | Frame::ChooseModel { .. } | Frame::Summon { .. }) => {
-                    false
-                }
+                Some(
+                    Frame::Either { .. }
+                    | Frame::ChooseModel { .. }
+                    | Frame::Place { .. }
+                    | Frame::Summon { .. },
+                ) => false,
                 None => {
                     if !self.state.damage_queue.is_empty() {
                         self.start_next_damage()?

@@ -132,6 +132,7 @@ pub fn command_from_form(
             model: model(one("model").unwrap_or_default())?,
             at: point()?,
         }),
+        "place" => Ok(PlayerCommand::Place { at: point()? }),
         "summon" => Ok(PlayerCommand::Summon {
             model: one("summon").unwrap_or_default().to_string(),
             at: Some(point()?),

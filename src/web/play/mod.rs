@@ -510,6 +510,18 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                 "scheme_marker",
                 "Interact: make a scheme marker within 1\" at".into(),
             ),
+            Choice::Place { model, inches } => ChoiceForm {
+                piece: Some(model.0),
+                ..ChoiceForm::parts(
+                    "place",
+                    format!(
+                        "Place {} within {inches}\" of where it stands, its centre at",
+                        model_names(state, &[*model])
+                            .first()
+                            .map_or("the model", |(_, n)| n.as_str())
+                    ),
+                )
+            },
             Choice::Summon { summoner, models } => ChoiceForm {
                 summonable: models.clone(),
                 piece: Some(summoner.0),
