@@ -287,6 +287,22 @@ impl Bot {
                     self.legal(state, &command).then_some(command)
                 })
             }
+            Choice::Replace { model, with } => {
+                let card = state
+                    .summonable
+                    .iter()
+                    .flatten()
+                    .find(|card| *card.name == *with)?;
+                let spots = crate::procedure::new_model_spots(
+                    state,
+                    model,
+                    card,
+                    crate::procedure::Beside::Touching,
+                );
+                let at = *spots.get(self.rng.below(u32::try_from(spots.len()).ok()?) as usize)?;
+                let command = PlayerCommand::Place { at };
+                self.legal(state, &command).then_some(command)
+            }
             Choice::Summon { summoner, models } => {
                 // The greedy bot summons the dearest model it may.
                 let card = |name: &String| {
@@ -304,7 +320,12 @@ impl Bot {
                 } else {
                     models.get(self.rng.below(u32::try_from(models.len()).ok()?) as usize)?
                 };
-                let spots = crate::procedure::summon_spots(state, summoner, &*card(name)?);
+                let spots = crate::procedure::new_model_spots(
+                    state,
+                    summoner,
+                    &*card(name)?,
+                    crate::procedure::Beside::InSight,
+                );
                 let at = match spots.len() {
                     0 => None,
                     n => spots

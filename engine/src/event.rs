@@ -353,6 +353,25 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         hazards: Vec<String>,
     },
+    /// An effect replaces `model` with a model called `with` of its crew:
+    /// `seat` picks where the new model stands, touching it.
+    ReplaceOffered {
+        seat: Seat,
+        model: ModelId,
+        with: String,
+    },
+    /// The new model (`model`, next id) takes the place of `original`,
+    /// which is removed from the game: its health (at most the new card's
+    /// maximum), its tokens, its place in schemes and leadership, and its
+    /// activation.
+    ModelReplaced {
+        original: ModelId,
+        model: ModelId,
+        seat: Seat,
+        card: String,
+        at: Placement,
+        health: u16,
+    },
     /// A summoning action succeeded: `seat` picks one of `models` (full
     /// names, each within the duel total's reach and the crew's limits)
     /// and where it stands.

@@ -222,7 +222,7 @@ pub enum OncePer {
 }
 
 /// An effect of an action beyond its damage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "effect", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ActionEffect {
     /// The target is pushed this many inches directly away from the actor.
@@ -239,6 +239,11 @@ pub enum ActionEffect {
     /// (its player picks the point; sight lines do not matter). Resolved
     /// last of its effects.
     PlaceThisModel { inches: u8 },
+    /// This model is replaced by the model `with` (a full name) of its
+    /// own crew: placed touching it, at its health (at most the new
+    /// card's maximum), with its tokens and its place in schemes,
+    /// leadership and the activation. Resolved last of its effects.
+    ReplaceThisModel { with: String },
 }
 
 /// Where a model is in the game.

@@ -51,6 +51,9 @@ pub enum Choice {
     /// Send `place` with a point within `inches` of where `model` stands
     /// (where it stands is one).
     Place { model: ModelId, inches: u8 },
+    /// Send `place` with a point where the model called `with` stands
+    /// touching `model`, which it replaces.
+    Replace { model: ModelId, with: String },
     /// Send `summon` with one of these models (full names) at a point
     /// that puts it in base contact with `summoner` and in its line of
     /// sight.
@@ -121,6 +124,7 @@ fn choosing(state: &GameState) -> bool {
                     | Frame::Either { .. }
                     | Frame::ChooseModel { .. }
                     | Frame::Place { .. }
+                    | Frame::Replace { .. }
                     | Frame::Summon { .. }
                     | Frame::Activation { .. },
             ) | None
@@ -230,6 +234,15 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             options,
         }) if *chooser == seat => summon_choices(state, *summoner, options, probe),
         Some(Frame::Summon { .. }) => Vec::new(),
+        Some(Frame::Replace {
+            seat: chooser,
+            model,
+            with,
+        }) if *chooser == seat => vec![Choice::Replace {
+            model: *model,
+            with: with.clone(),
+        }],
+        Some(Frame::Replace { .. }) => Vec::new(),
         Some(Frame::Place {
             seat: chooser,
             model,
@@ -278,7 +291,15 @@ fn summon_choices(
             .iter()
             .flatten()
             .find(|card| *card.name == ***name)
-            .is_some_and(|card| !super::procedure::summon_spots(state, summoner, card).is_empty())
+            .is_some_and(|card| {
+                !super::procedure::new_model_spots(
+                    state,
+                    summoner,
+                    card,
+                    super::procedure::Beside::InSight,
+                )
+                .is_empty()
+            })
     });
     let mut choices: Vec<Choice> = unplaceable
         .into_iter()
@@ -709,6 +730,10 @@ fn prompt(state: &GameState) -> String {
         Some(Frame::Summon { .. }) => {
             "choose the model to summon and where it stands, touching its summoner".into()
         }
+        Some(Frame::Replace { model, with, .. }) => format!(
+            "choose where {with} stands, touching {}, which it replaces",
+            state.model(*model).map_or("the model", |m| m.name())
+        ),
         Some(Frame::Place { model, inches, .. }) => format!(
             "choose where {} is placed, within {inches}\" of where it stands",
             state.model(*model).map_or("the model", |m| m.name())

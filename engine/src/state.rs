@@ -140,6 +140,13 @@ pub enum Frame {
         model: ModelId,
         inches: u8,
     },
+    /// A replace: `seat` picks where the model called `with` stands,
+    /// touching `model`, which it replaces.
+    Replace {
+        seat: Seat,
+        model: ModelId,
+        with: String,
+    },
     /// A summoning action's success: `seat` picks which of `options` to
     /// summon and where, around `summoner`.
     Summon {
@@ -1454,6 +1461,27 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     .extend(hazards.iter().map(|name| (*model, name.clone())));
             }
         }
+        Event::ReplaceOffered { seat, model, with } => {
+            if let Some(action) = innermost_action(state) {
+                action.effects_resolved = true;
+            }
+            state.frames.push(Frame::Replace {
+                seat: *seat,
+                model: *model,
+                with: with.clone(),
+            });
+        }
+        Event::ModelReplaced {
+            original,
+            model,
+            seat,
+            card,
+            at,
+            health,
+        } => {
+            state.pop_frame(|f| matches!(f, Frame::Replace { .. }));
+            replace_model(state, *original, *model, *seat, card, *at, *health);
+        }
         Event::SummonOffered {
             seat,
             summoner,
@@ -1519,6 +1547,78 @@ pub fn apply(state: &mut GameState, event: &Event) {
 }
 
 /// The innermost action in progress (below any duel or damage inside it).
+/// Replace, steps 2 to 6, for one new model of the original's crew: it
+/// comes in with the original's health and tokens and takes its place
+/// wherever the game names it; the original leaves the game.
+fn replace_model(
+    state: &mut GameState,
+    original: ModelId,
+    new: ModelId,
+    seat: Seat,
+    card: &str,
+    at: Placement,
+    health: u16,
+) {
+    let Some(card) = state.summonable[seat.index()]
+        .iter()
+        .find(|c| *c.name == *card)
+        .cloned()
+    else {
+        return;
+    };
+    let Some(old) = state.model(original).cloned() else {
+        return;
+    };
+    let mut model = Model::new(new, seat, card);
+    model.health = health.min(model.card.max_health);
+    model.tokens = old.tokens.clone();
+    model.token_from = old.token_from.clone();
+    model.placement = Some(at);
+    let models = Arc::make_mut(&mut state.models);
+    models.push(Arc::new(model));
+    if let Some(gone) = state.model_mut(original) {
+        gone.status = ModelStatus::Removed;
+        gone.placement = None;
+        gone.tokens = crate::token::Tokens::default();
+        gone.token_from.clear();
+    }
+    let renamed = |id: &mut ModelId| {
+        if *id == original {
+            *id = new;
+        }
+    };
+    for frame in &mut state.frames {
+        match frame {
+            Frame::Activation { model, .. } => renamed(model),
+            Frame::Action { action } => renamed(&mut action.actor),
+            _ => {}
+        }
+    }
+    if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+        if encounter.activated.contains(&original) {
+            encounter.activated.push(new);
+        }
+        encounter.leaders.iter_mut().flatten().for_each(renamed);
+        encounter
+            .assumed_leadership
+            .iter_mut()
+            .flatten()
+            .for_each(renamed);
+        let chosen = encounter.choices.schemes.iter().any(|held| {
+            held.as_ref()
+                .and_then(|h| h.value.as_ref())
+                .is_some_and(|s| s.target == Some(original))
+        });
+        if chosen {
+            for held in encounter.choices_mut().schemes.iter_mut().flatten() {
+                if let Some(scheme) = held.value.as_mut() {
+                    scheme.target.iter_mut().for_each(renamed);
+                }
+            }
+        }
+    }
+}
+
 fn innermost_action(state: &mut GameState) -> Option<&mut ActionInProgress> {
     state.frames.iter_mut().rev().find_map(|f| match f {
         Frame::Action { action } => Some(&mut **action),

@@ -653,6 +653,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Either { .. } => "either",
             Frame::ChooseModel { .. } => "choose_model",
             Frame::Place { .. } => "place",
+            Frame::Replace { .. } => "replace",
             Frame::Summon { .. } => "summon",
         })
         .collect()

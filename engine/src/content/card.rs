@@ -408,19 +408,23 @@ impl StatCard {
                 )),
                 _ => {}
             }
-            let places = action
+            // Each of these waits on a player once the action succeeded.
+            let waiting = action
                 .after_succeeding
                 .iter()
-                .any(|e| matches!(e, ActionEffect::PlaceThisModel { .. }));
-            let kills = action
-                .after_succeeding
-                .iter()
-                .any(|e| matches!(e, ActionEffect::KillTarget { .. }));
-            if places && kills {
+                .filter(|e| {
+                    matches!(
+                        e,
+                        ActionEffect::PlaceThisModel { .. }
+                            | ActionEffect::ReplaceThisModel { .. }
+                            | ActionEffect::KillTarget { .. }
+                    )
+                })
+                .count();
+            if waiting > 1 {
                 problems.push((
                     field("after_succeeding"),
-                    "place_this_model and kill_target do not go together (each waits on a player)"
-                        .into(),
+                    "at most one of place_this_model, replace_this_model and kill_target (each waits on a player)".into(),
                 ));
             }
             let summons = !action.summons.is_empty();

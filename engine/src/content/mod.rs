@@ -527,6 +527,18 @@ impl Catalog {
                 }
             }
             for (a, action) in card.actions.iter().enumerate() {
+                for (e, effect) in action.after_succeeding.iter().enumerate() {
+                    if let crate::model::ActionEffect::ReplaceThisModel { with } = effect
+                        && !catalog
+                            .cards
+                            .contains_key(&(*edition, with.trim().to_string()))
+                    {
+                        missing(
+                            &format!("actions[{a}].after_succeeding[{e}].with"),
+                            format!("no card called {with:?}"),
+                        );
+                    }
+                }
                 for (m, summoned) in action.summons.iter().enumerate() {
                     let field = format!("actions[{a}].summons[{m}]");
                     match catalog.cards.get(&(*edition, summoned.trim().to_string())) {
@@ -547,8 +559,9 @@ impl Catalog {
         }
     }
 
-    /// The models `hired`'s actions can summon, and those theirs can, and
-    /// so on: each as it would be in a crew with `crew_card`, by name.
+    /// The models `hired`'s actions can summon or replace them with, and
+    /// those theirs can, and so on: each as it would be in a crew with
+    /// `crew_card`, by name.
     pub fn summonable<'a>(
         &self,
         edition: Edition,
@@ -560,7 +573,11 @@ impl Catalog {
         let mut found: Vec<Arc<ModelCard>> = Vec::new();
         while let Some(card) = queue.pop() {
             for action in &card.actions {
-                for name in &action.summons {
+                let replacements = action.after_succeeding.iter().filter_map(|e| match e {
+                    crate::model::ActionEffect::ReplaceThisModel { with } => Some(with),
+                    _ => None,
+                });
+                for name in action.summons.iter().chain(replacements) {
                     if names.contains(&name.as_str()) {
                         continue;
                     }

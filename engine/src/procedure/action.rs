@@ -678,6 +678,7 @@ impl Sim<'_> {
         };
         let mut kill = None;
         let mut place = None;
+        let mut replace = None;
         for effect in &card.after_succeeding {
             match *effect {
                 ActionEffect::PushTargetAway { inches } => {
@@ -695,6 +696,7 @@ impl Sim<'_> {
                     }
                 }
                 ActionEffect::PlaceThisModel { inches } => place = Some(inches),
+                ActionEffect::ReplaceThisModel { ref with } => replace = Some(with.clone()),
             }
         }
         // A declared trigger's after-succeeding effect that asks for a model.
@@ -713,6 +715,9 @@ impl Sim<'_> {
         }
         if let Some(inches) = place {
             return self.offer_place(action, inches);
+        }
+        if let Some(with) = replace {
+            return self.offer_replace(action, &with);
         }
         // The killing comes last: it may wait on its players.
         match kill {

@@ -46,7 +46,7 @@ pub(crate) fn general_action_allowed(state: &GameState, model: ModelId) -> bool 
 mod flip;
 mod hand_limit;
 mod summon;
-pub(crate) use summon::{summon_options, summon_spots};
+pub(crate) use summon::{Beside, new_model_spots, summon_options};
 
 use crate::Seat;
 use crate::ability::{AbilityEffect, AbilityWindow, AfterAbilities};
@@ -145,6 +145,7 @@ enum FrameNow {
     Either,
     ChooseModel,
     Place,
+    Replace,
     Summon,
 }
 
@@ -296,6 +297,7 @@ impl Sim<'_> {
             Some(Frame::Either { .. }) => FrameNow::Either,
             Some(Frame::ChooseModel { .. }) => FrameNow::ChooseModel,
             Some(Frame::Place { .. }) => FrameNow::Place,
+            Some(Frame::Replace { .. }) => FrameNow::Replace,
             Some(Frame::Summon { .. }) => FrameNow::Summon,
         };
         // Between actions, a queued additional action waiting for its
@@ -335,6 +337,7 @@ impl Sim<'_> {
             FrameNow::Either => self.either_command(seat, command),
             FrameNow::ChooseModel => self.choose_model_command(seat, command),
             FrameNow::Place => self.place_command(seat, command),
+            FrameNow::Replace => self.replace_command(seat, command),
             FrameNow::Summon => self.summon_command(seat, command),
             FrameNow::None => match self.damage_order() {
                 Some(owner) => self.damage_order_command(seat, owner, command),
@@ -613,6 +616,7 @@ impl Sim<'_> {
                     Frame::Either { .. }
                     | Frame::ChooseModel { .. }
                     | Frame::Place { .. }
+                    | Frame::Replace { .. }
                     | Frame::Summon { .. },
                 ) => false,
                 None => {

@@ -1,4 +1,6 @@
-//! Summoning (4th edition "Summoning", "Summon TNs" and "Model Limits").
+//! New models during the game: summoning (4th edition "Summoning",
+//! "Summon TNs" and "Model Limits") and replacing ("Replace").
+//!
 //! An action that summons is a simple duel against the lowest summon
 //! target number (STN) among the models it may add; once it succeeds, its
 //! total decides which of them its player may pick. The player places the
@@ -6,6 +8,10 @@
 //! it joins the summoner's crew and gains the edition's summon tokens
 //! (Summon and Slow), unless it is a peon. A model that cannot be placed
 //! is not added.
+//!
+//! A model an effect replaces gives way to a new model of its crew, placed
+//! touching it (no sight needed); a new model the crew may not add, or
+//! that fits nowhere, is killed, and the original with it.
 
 use super::*;
 use crate::limits::MAX_MODELS;
@@ -24,14 +30,6 @@ pub(crate) fn summon_options(
     if state.models.len() >= MAX_MODELS {
         return Vec::new();
     }
-    let held = |card: &ModelCard| {
-        state
-            .models
-            .iter()
-            .filter(|m| m.owner == seat && m.card.name == card.name)
-            .filter(|m| matches!(m.status, ModelStatus::InPlay | ModelStatus::Buried))
-            .count()
-    };
     state.summonable[seat.index()]
         .iter()
         .filter(|card| action.summons.contains(&card.name))
@@ -39,7 +37,7 @@ pub(crate) fn summon_options(
             card.summon_tn
                 .is_some_and(|stn| total.is_none_or(|total| i16::from(stn) <= total))
         })
-        .filter(|card| held(card) < usize::from(card.model_limit))
+        .filter(|card| below_limit(state, seat, card))
         .cloned()
         .collect()
 }
@@ -50,15 +48,37 @@ fn next_model_id(state: &GameState) -> ModelId {
     ModelId(highest.saturating_add(1))
 }
 
-/// Where a summoned `card` would stand with its centre at `at`, or why
-/// it may not: on a surface that holds at least half its base, clear of
-/// models and impassable terrain, in base contact with `summoner` and in
-/// its line of sight.
-pub(crate) fn summon_placement(
+/// Whether `seat`'s crew holds fewer of `card` (in play or buried) than
+/// its model limit.
+fn below_limit(state: &GameState, seat: Seat, card: &ModelCard) -> bool {
+    let held = state
+        .models
+        .iter()
+        .filter(|m| m.owner == seat && m.card.name == card.name)
+        .filter(|m| matches!(m.status, ModelStatus::InPlay | ModelStatus::Buried))
+        .count();
+    held < usize::from(card.model_limit)
+}
+
+/// How a new model must stand beside the model it comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Beside {
+    /// Summoned: touching its summoner and in its line of sight.
+    InSight,
+    /// Replacing: touching the original.
+    Touching,
+}
+
+/// Where a new `card` would stand with its centre at `at`, or why it may
+/// not: on a surface that holds at least half its base, clear of models
+/// and impassable terrain, in base contact with `beside` (and in its line
+/// of sight, for a summon).
+pub(crate) fn new_model_placement(
     state: &GameState,
     summoner: ModelId,
     card: &ModelCard,
     at: Point,
+    how: Beside,
 ) -> Result<Placement, String> {
     let Some(seat) = state.model(summoner).map(|m| m.owner) else {
         return Err("the summoner is gone".into());
@@ -87,7 +107,14 @@ pub(crate) fn summon_placement(
     };
     let (new, by) = (body(id.object())?, body(summoner.object())?);
     if !crate::table::measure::base_contact(&new, &by) {
-        return Err("a summoned model is placed in base contact with its summoner".into());
+        return Err(match how {
+            Beside::InSight => "a summoned model is placed in base contact with its summoner",
+            Beside::Touching => "the new model is placed in base contact with the one it replaces",
+        }
+        .into());
+    }
+    if how == Beside::Touching {
+        return Ok(placement);
     }
     let (from, to) = (
         Target::Object(summoner.object()),
@@ -99,16 +126,21 @@ pub(crate) fn summon_placement(
     Ok(placement)
 }
 
-/// Points around `summoner` where `card` may be summoned, tried at
-/// `SUMMON_BEARINGS` even bearings in base contact (for bots, and to tell
+/// Points around `beside` where a new `card` may stand, tried at
+/// `BEARINGS` even bearings in base contact (for bots, and to tell
 /// whether no place fits at all).
-pub(crate) fn summon_spots(state: &GameState, summoner: ModelId, card: &ModelCard) -> Vec<Point> {
-    const SUMMON_BEARINGS: u16 = 24;
-    let Some(body) = state.model(summoner).and_then(Model::body) else {
+pub(crate) fn new_model_spots(
+    state: &GameState,
+    beside: ModelId,
+    card: &ModelCard,
+    how: Beside,
+) -> Vec<Point> {
+    const BEARINGS: u16 = 24;
+    let Some(body) = state.model(beside).and_then(Model::body) else {
         return Vec::new();
     };
-    crate::table::contact_points(&body, card.base, SUMMON_BEARINGS)
-        .filter(|at| summon_placement(state, summoner, card, *at).is_ok())
+    crate::table::contact_points(&body, card.base, BEARINGS)
+        .filter(|at| new_model_placement(state, beside, card, *at, how).is_ok())
         .collect()
 }
 
@@ -166,7 +198,7 @@ impl Sim<'_> {
             .cloned()
             .ok_or(RuleError::NothingPending)?;
         let Some(at) = at else {
-            if !summon_spots(&self.state, summoner, &card).is_empty() {
+            if !new_model_spots(&self.state, summoner, &card, Beside::InSight).is_empty() {
                 return refuse(format!(
                     "{model} fits in base contact with its summoner: choose where"
                 ));
@@ -176,8 +208,8 @@ impl Sim<'_> {
                 card: model.clone(),
             });
         };
-        let placement =
-            summon_placement(&self.state, summoner, &card, *at).map_err(RuleError::not_allowed)?;
+        let placement = new_model_placement(&self.state, summoner, &card, *at, Beside::InSight)
+            .map_err(RuleError::not_allowed)?;
         let id = next_model_id(&self.state);
         self.emit(Event::ModelSummoned {
             model: id,
@@ -192,5 +224,80 @@ impl Sim<'_> {
             }
         }
         Ok(())
+    }
+
+    /// "Replace this model with `with`": its player places the new model
+    /// touching it (step 1). A new model the crew may not add (its model
+    /// limit) or that fits nowhere is not added, and the original is
+    /// killed instead.
+    pub(super) fn offer_replace(
+        &mut self,
+        action: &crate::state::ActionInProgress,
+        with: &str,
+    ) -> Result<(), RuleError> {
+        let original = action.actor;
+        let Some(seat) = self
+            .state
+            .model(original)
+            .filter(|m| m.in_play() && m.placement.is_some())
+            .map(|m| m.owner)
+        else {
+            return Ok(());
+        };
+        let card = self.state.summonable[seat.index()]
+            .iter()
+            .find(|c| *c.name == *with)
+            .cloned();
+        let fits = card.is_some_and(|card| {
+            below_limit(&self.state, seat, &card)
+                && !new_model_spots(&self.state, original, &card, Beside::Touching).is_empty()
+        });
+        if !fits {
+            self.emit(Event::ModelExecuted {
+                model: original,
+                action: action.name.clone(),
+            })?;
+            let instance =
+                DamageInstance::fixed(original, action.name.clone(), 0, true, self.batch());
+            return self.killed(original, &instance, true);
+        }
+        self.push_check()?;
+        self.emit(Event::ReplaceOffered {
+            seat,
+            model: original,
+            with: with.to_string(),
+        })
+    }
+
+    /// The player's point for a `replace` frame (`place`): the new model
+    /// comes in touching the original, with its health and tokens.
+    pub(super) fn replace_command(
+        &mut self,
+        by: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let Some(Frame::Replace { seat, model, with }) = self.state.frame().cloned() else {
+            return Err(RuleError::NothingPending);
+        };
+        Self::require_seat(by, seat)?;
+        let PlayerCommand::Place { at } = command else {
+            return refuse(format!("choose where {with} is placed first"));
+        };
+        let card = self.state.summonable[seat.index()]
+            .iter()
+            .find(|c| *c.name == *with)
+            .cloned()
+            .ok_or(RuleError::NothingPending)?;
+        let placement = new_model_placement(&self.state, model, &card, *at, Beside::Touching)
+            .map_err(RuleError::not_allowed)?;
+        let health = self.state.model(model).map_or(0, |m| m.health);
+        self.emit(Event::ModelReplaced {
+            original: model,
+            model: next_model_id(&self.state),
+            seat,
+            card: with,
+            at: placement,
+            health: health.min(card.max_health),
+        })
     }
 }

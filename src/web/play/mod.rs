@@ -522,6 +522,18 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                     ),
                 )
             },
+            Choice::Replace { model, with } => ChoiceForm {
+                piece: Some(model.0),
+                ..ChoiceForm::parts(
+                    "place",
+                    format!(
+                        "{with} replaces {}: place it touching that model, its centre at",
+                        model_names(state, &[*model])
+                            .first()
+                            .map_or("the model", |(_, n)| n.as_str())
+                    ),
+                )
+            },
             Choice::Summon { summoner, models } => ChoiceForm {
                 summonable: models.clone(),
                 piece: Some(summoner.0),
