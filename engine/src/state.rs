@@ -1419,16 +1419,14 @@ pub fn apply(state: &mut GameState, event: &Event) {
             options,
             then,
         } => {
-            // Offered by an action's after-succeeding effect: the action
-            // ends once the choice is made, without resolving them again.
-            if let Some(action) = innermost_action(state) {
-                action.effects_resolved = true;
-            }
-            state.frames.push(Frame::ChooseModel {
-                seat: *seat,
-                options: options.clone(),
-                then: *then,
-            });
+            wait_in_action(
+                state,
+                Frame::ChooseModel {
+                    seat: *seat,
+                    options: options.clone(),
+                    then: *then,
+                },
+            );
         }
         Event::ModelChosen { .. } => {
             state.pop_frame(|f| matches!(f, Frame::ChooseModel { .. }));
@@ -1438,14 +1436,14 @@ pub fn apply(state: &mut GameState, event: &Event) {
             model,
             inches,
         } => {
-            if let Some(action) = innermost_action(state) {
-                action.effects_resolved = true;
-            }
-            state.frames.push(Frame::Place {
-                seat: *seat,
-                model: *model,
-                inches: *inches,
-            });
+            wait_in_action(
+                state,
+                Frame::Place {
+                    seat: *seat,
+                    model: *model,
+                    inches: *inches,
+                },
+            );
         }
         Event::ModelPlaced {
             model, to, hazards, ..
@@ -1462,14 +1460,14 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
         }
         Event::ReplaceOffered { seat, model, with } => {
-            if let Some(action) = innermost_action(state) {
-                action.effects_resolved = true;
-            }
-            state.frames.push(Frame::Replace {
-                seat: *seat,
-                model: *model,
-                with: with.clone(),
-            });
+            wait_in_action(
+                state,
+                Frame::Replace {
+                    seat: *seat,
+                    model: *model,
+                    with: with.clone(),
+                },
+            );
         }
         Event::ModelReplaced {
             original,
@@ -1487,14 +1485,14 @@ pub fn apply(state: &mut GameState, event: &Event) {
             summoner,
             models,
         } => {
-            if let Some(action) = innermost_action(state) {
-                action.effects_resolved = true;
-            }
-            state.frames.push(Frame::Summon {
-                seat: *seat,
-                summoner: *summoner,
-                options: models.clone(),
-            });
+            wait_in_action(
+                state,
+                Frame::Summon {
+                    seat: *seat,
+                    summoner: *summoner,
+                    options: models.clone(),
+                },
+            );
         }
         Event::ModelSummoned {
             model,
@@ -1604,6 +1602,8 @@ fn replace_model(
             .iter_mut()
             .flatten()
             .for_each(renamed);
+        // The choices are shared until written: only copied when a scheme
+        // chose the original.
         let chosen = encounter.choices.schemes.iter().any(|held| {
             held.as_ref()
                 .and_then(|h| h.value.as_ref())
@@ -1617,6 +1617,15 @@ fn replace_model(
             }
         }
     }
+}
+
+/// An action's after-succeeding effect waits on a player (`frame`): the
+/// action ends once it is answered, without resolving its effects again.
+fn wait_in_action(state: &mut GameState, frame: Frame) {
+    if let Some(action) = innermost_action(state) {
+        action.effects_resolved = true;
+    }
+    state.frames.push(frame);
 }
 
 fn innermost_action(state: &mut GameState) -> Option<&mut ActionInProgress> {

@@ -27,9 +27,6 @@ pub(crate) fn summon_options(
     action: &ActionCard,
     total: Option<i16>,
 ) -> Vec<Arc<ModelCard>> {
-    if state.models.len() >= MAX_MODELS {
-        return Vec::new();
-    }
     state.summonable[seat.index()]
         .iter()
         .filter(|card| action.summons.contains(&card.name))
@@ -37,7 +34,7 @@ pub(crate) fn summon_options(
             card.summon_tn
                 .is_some_and(|stn| total.is_none_or(|total| i16::from(stn) <= total))
         })
-        .filter(|card| below_limit(state, seat, card))
+        .filter(|card| may_add(state, seat, card))
         .cloned()
         .collect()
 }
@@ -48,9 +45,12 @@ fn next_model_id(state: &GameState) -> ModelId {
     ModelId(highest.saturating_add(1))
 }
 
-/// Whether `seat`'s crew holds fewer of `card` (in play or buried) than
-/// its model limit.
-fn below_limit(state: &GameState, seat: Seat, card: &ModelCard) -> bool {
+/// Whether `seat`'s crew may add a model of `card`: it holds fewer of it
+/// (in play or buried) than its model limit, and the game has room.
+fn may_add(state: &GameState, seat: Seat, card: &ModelCard) -> bool {
+    if state.models.len() >= MAX_MODELS {
+        return false;
+    }
     let held = state
         .models
         .iter()
@@ -75,13 +75,13 @@ pub(crate) enum Beside {
 /// of sight, for a summon).
 pub(crate) fn new_model_placement(
     state: &GameState,
-    summoner: ModelId,
+    beside: ModelId,
     card: &ModelCard,
     at: Point,
     how: Beside,
 ) -> Result<Placement, String> {
-    let Some(seat) = state.model(summoner).map(|m| m.owner) else {
-        return Err("the summoner is gone".into());
+    let Some(seat) = state.model(beside).map(|m| m.owner) else {
+        return Err("the model it comes from is gone".into());
     };
     let id = next_model_id(state);
     let mut table = state.table();
@@ -105,7 +105,7 @@ pub(crate) fn new_model_placement(
             .body(Target::Object(object))
             .map_err(|e| e.to_string())
     };
-    let (new, by) = (body(id.object())?, body(summoner.object())?);
+    let (new, by) = (body(id.object())?, body(beside.object())?);
     if !crate::table::measure::base_contact(&new, &by) {
         return Err(match how {
             Beside::InSight => "a summoned model is placed in base contact with its summoner",
@@ -116,10 +116,7 @@ pub(crate) fn new_model_placement(
     if how == Beside::Touching {
         return Ok(placement);
     }
-    let (from, to) = (
-        Target::Object(summoner.object()),
-        Target::Object(id.object()),
-    );
+    let (from, to) = (Target::Object(beside.object()), Target::Object(id.object()));
     if !sight::line_of_sight(&board, from, to).map_err(|e| e.to_string())? {
         return Err("a summoned model is placed in its summoner's line of sight".into());
     }
@@ -249,7 +246,7 @@ impl Sim<'_> {
             .find(|c| *c.name == *with)
             .cloned();
         let fits = card.is_some_and(|card| {
-            below_limit(&self.state, seat, &card)
+            may_add(&self.state, seat, &card)
                 && !new_model_spots(&self.state, original, &card, Beside::Touching).is_empty()
         });
         if !fits {

@@ -432,6 +432,11 @@ fn holder_name(holder: SeatHolder, seat: Seat, viewer: Viewer) -> String {
     }
 }
 
+/// One model's name, for a form's label.
+fn model_name(state: &GameState, id: soulstone_engine::model::ModelId) -> &str {
+    state.model(id).map_or("the model", |m| m.name())
+}
+
 fn model_names(state: &GameState, ids: &[soulstone_engine::model::ModelId]) -> Vec<(u16, String)> {
     ids.iter()
         .filter_map(|id| state.model(*id).map(|m| (id.0, m.card.name.to_string())))
@@ -497,9 +502,7 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                 "walk",
                 format!(
                     "Walk {} up to {inches}\" in a straight line to",
-                    model_names(state, &[*model])
-                        .first()
-                        .map_or("", |(_, n)| n.as_str())
+                    model_name(state, *model)
                 ),
             ),
             Choice::Charge { inches, .. } => ChoiceForm::parts(
@@ -516,9 +519,7 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                     "place",
                     format!(
                         "Place {} within {inches}\" of where it stands, its centre at",
-                        model_names(state, &[*model])
-                            .first()
-                            .map_or("the model", |(_, n)| n.as_str())
+                        model_name(state, *model)
                     ),
                 )
             },
@@ -528,9 +529,7 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                     "place",
                     format!(
                         "{with} replaces {}: place it touching that model, its centre at",
-                        model_names(state, &[*model])
-                            .first()
-                            .map_or("the model", |(_, n)| n.as_str())
+                        model_name(state, *model)
                     ),
                 )
             },
