@@ -786,7 +786,8 @@ fn check_expectations(expect: &Expect, run: &Run) -> Vec<String> {
     failures
 }
 
-/// Whether `actual` has everything `pattern` names (see [`Expect`]).
+/// Whether `actual` has everything `pattern` names (see [`Expect`]): an
+/// empty table as a field's value asks for an empty one.
 pub fn matches(pattern: &Value, actual: &Value, path: &str) -> Result<(), String> {
     match (pattern, actual) {
         (Value::Object(fields), Value::Object(actual_fields)) => {
@@ -798,6 +799,13 @@ pub fn matches(pattern: &Value, actual: &Value, path: &str) -> Result<(), String
                     }
                     return Err(format!("{here} is missing (expected {expected})"));
                 };
+                // A field given as an empty table asks for an empty one
+                // (`tokens = {}`: no tokens); in a list, `{}` skips an item.
+                if expected.as_object().is_some_and(|o| o.is_empty())
+                    && value.as_object().is_some_and(|o| !o.is_empty())
+                {
+                    return Err(format!("{here} is {value}, expected it empty"));
+                }
                 matches(expected, value, &here)?;
             }
             Ok(())
