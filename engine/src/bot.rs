@@ -288,15 +288,11 @@ impl Bot {
                 })
             }
             Choice::Replace { model, with } => {
-                let card = state
-                    .summonable
-                    .iter()
-                    .flatten()
-                    .find(|card| *card.name == *with)?;
+                let card = state.summonable_card(self.seat, &with)?;
                 let spots = crate::procedure::new_model_spots(
                     state,
                     model,
-                    card,
+                    &card,
                     crate::procedure::Beside::Touching,
                 );
                 let at = *spots.get(self.rng.below(u32::try_from(spots.len()).ok()?) as usize)?;
@@ -305,14 +301,7 @@ impl Bot {
             }
             Choice::Summon { summoner, models } => {
                 // The greedy bot summons the dearest model it may.
-                let card = |name: &String| {
-                    state
-                        .summonable
-                        .iter()
-                        .flatten()
-                        .find(|card| *card.name == **name)
-                        .cloned()
-                };
+                let card = |name: &String| state.summonable_card(self.seat, name);
                 let name = if greedy {
                     models
                         .iter()

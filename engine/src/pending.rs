@@ -232,7 +232,7 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             seat: chooser,
             summoner,
             options,
-        }) if *chooser == seat => summon_choices(state, *summoner, options, probe),
+        }) if *chooser == seat => summon_choices(state, seat, *summoner, options, probe),
         Some(Frame::Summon { .. }) => Vec::new(),
         Some(Frame::Replace {
             seat: chooser,
@@ -247,16 +247,11 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             seat: chooser,
             model,
             inches,
-        }) => {
-            if *chooser == seat {
-                vec![Choice::Place {
-                    model: *model,
-                    inches: *inches,
-                }]
-            } else {
-                Vec::new()
-            }
-        }
+        }) if *chooser == seat => vec![Choice::Place {
+            model: *model,
+            inches: *inches,
+        }],
+        Some(Frame::Place { .. }) => Vec::new(),
         _ => {
             let mut choices: Vec<Choice> = candidates(state, seat)
                 .into_iter()
@@ -275,6 +270,7 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
 /// that leaves it out. Unchecked, every model is offered with a place.
 fn summon_choices(
     state: &GameState,
+    seat: Seat,
     summoner: ModelId,
     options: &[String],
     probe: bool,
@@ -286,20 +282,15 @@ fn summon_choices(
         }];
     }
     let (placeable, unplaceable): (Vec<&String>, Vec<&String>) = options.iter().partition(|name| {
-        state
-            .summonable
-            .iter()
-            .flatten()
-            .find(|card| *card.name == ***name)
-            .is_some_and(|card| {
-                !super::procedure::new_model_spots(
-                    state,
-                    summoner,
-                    card,
-                    super::procedure::Beside::InSight,
-                )
-                .is_empty()
-            })
+        state.summonable_card(seat, name).is_some_and(|card| {
+            !super::procedure::new_model_spots(
+                state,
+                summoner,
+                &card,
+                super::procedure::Beside::InSight,
+            )
+            .is_empty()
+        })
     });
     let mut choices: Vec<Choice> = unplaceable
         .into_iter()

@@ -543,6 +543,15 @@ impl GameState {
         }
     }
 
+    /// The card of a model called `name` that `seat`'s crew may summon or
+    /// replace a model with.
+    pub fn summonable_card(&self, seat: Seat, name: &str) -> Option<Arc<crate::model::ModelCard>> {
+        self.summonable[seat.index()]
+            .iter()
+            .find(|card| *card.name == *name)
+            .cloned()
+    }
+
     /// Whether a model in play holds an Aura token that makes hazardous
     /// terrain.
     pub fn holds_hazardous_aura(&self) -> bool {
@@ -1501,11 +1510,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             at,
         } => {
             state.pop_frame(|f| matches!(f, Frame::Summon { .. }));
-            let card = state.summonable[seat.index()]
-                .iter()
-                .find(|c| *c.name == **card)
-                .cloned();
-            if let Some(card) = card {
+            if let Some(card) = state.summonable_card(*seat, card) {
                 let mut summoned = Model::new(*model, *seat, card);
                 summoned.placement = Some(*at);
                 Arc::make_mut(&mut state.models).push(Arc::new(summoned));
@@ -1544,7 +1549,6 @@ pub fn apply(state: &mut GameState, event: &Event) {
     }
 }
 
-/// The innermost action in progress (below any duel or damage inside it).
 /// Replace, steps 2 to 6, for one new model of the original's crew: it
 /// comes in with the original's health and tokens and takes its place
 /// wherever the game names it; the original leaves the game.
@@ -1557,11 +1561,7 @@ fn replace_model(
     at: Placement,
     health: u16,
 ) {
-    let Some(card) = state.summonable[seat.index()]
-        .iter()
-        .find(|c| *c.name == *card)
-        .cloned()
-    else {
+    let Some(card) = state.summonable_card(seat, card) else {
         return;
     };
     let Some(old) = state.model(original).cloned() else {
@@ -1628,6 +1628,7 @@ fn wait_in_action(state: &mut GameState, frame: Frame) {
     state.frames.push(frame);
 }
 
+/// The innermost action in progress (below any duel or damage inside it).
 fn innermost_action(state: &mut GameState) -> Option<&mut ActionInProgress> {
     state.frames.iter_mut().rev().find_map(|f| match f {
         Frame::Action { action } => Some(&mut **action),

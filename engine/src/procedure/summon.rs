@@ -189,10 +189,9 @@ impl Sim<'_> {
         if !options.contains(model) {
             return refuse(format!("{model} is not one of the models you may summon"));
         }
-        let card = self.state.summonable[seat.index()]
-            .iter()
-            .find(|c| *c.name == **model)
-            .cloned()
+        let card = self
+            .state
+            .summonable_card(seat, model)
             .ok_or(RuleError::NothingPending)?;
         let Some(at) = at else {
             if !new_model_spots(&self.state, summoner, &card, Beside::InSight).is_empty() {
@@ -241,10 +240,7 @@ impl Sim<'_> {
         else {
             return Ok(());
         };
-        let card = self.state.summonable[seat.index()]
-            .iter()
-            .find(|c| *c.name == *with)
-            .cloned();
+        let card = self.state.summonable_card(seat, with);
         let fits = card.is_some_and(|card| {
             may_add(&self.state, seat, &card)
                 && !new_model_spots(&self.state, original, &card, Beside::Touching).is_empty()
@@ -280,10 +276,9 @@ impl Sim<'_> {
         let PlayerCommand::Place { at } = command else {
             return refuse(format!("choose where {with} is placed first"));
         };
-        let card = self.state.summonable[seat.index()]
-            .iter()
-            .find(|c| *c.name == *with)
-            .cloned()
+        let card = self
+            .state
+            .summonable_card(seat, &with)
             .ok_or(RuleError::NothingPending)?;
         let placement = new_model_placement(&self.state, model, &card, *at, Beside::Touching)
             .map_err(RuleError::not_allowed)?;
