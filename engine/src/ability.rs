@@ -242,7 +242,11 @@ pub struct FiredAbility {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "effect", rename_all = "snake_case")]
 pub enum ModelChoice {
-    Heal { amount: u8 },
+    Heal {
+        amount: u8,
+    },
+    /// The enemy the acting model pounces on (`TriggerEffect::Pounce`).
+    PounceOn,
 }
 
 /// One side of a "this or that" choice.

@@ -269,7 +269,17 @@ impl Bot {
                     self.legal(state, &command).then_some(command)
                 })
             }
-            Choice::Place { model, inches } => {
+            Choice::Place {
+                model,
+                touching: Some(onto),
+                ..
+            } => {
+                let spots = crate::procedure::pounce_spots(state, model, onto);
+                let at = *spots.get(self.rng.below(u32::try_from(spots.len()).ok()?) as usize)?;
+                let command = PlayerCommand::Place { at };
+                self.legal(state, &command).then_some(command)
+            }
+            Choice::Place { model, inches, .. } => {
                 let from = body_of(state, model)?;
                 let reach = from.radius + f64::from(inches);
                 // Where it stands is always a place: the last resort.

@@ -119,6 +119,14 @@ pub enum TriggerEffect {
     /// After succeeding: another model (not the acting one) within
     /// `within` inches of the target, which the acting player picks, heals.
     AnotherModelHeals { amount: u8, within: u8 },
+    /// After succeeding: the acting model is placed within `inches` of
+    /// where it stands (Ash on the Wind's place).
+    PlaceThisModel { inches: u8 },
+    /// After succeeding: the acting model is placed in base contact with an
+    /// enemy model within `within` inches that its player picks, then takes
+    /// this action again against that model (Pouncing Strike). As an
+    /// additional action it still places; only the new action is ignored.
+    Pounce { within: u8 },
     /// Nothing the engine adjudicates (the effect is resolved outside the duel).
     Other,
 }

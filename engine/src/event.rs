@@ -338,11 +338,15 @@ pub enum Event {
         seat: Seat,
         model: ModelId,
     },
-    /// An effect lets `seat` place `model` within `inches` of where it stands.
+    /// An effect lets `seat` place `model` within `inches` of where it
+    /// stands or, when `touching` is given, anywhere in base contact with
+    /// that model (a pounce).
     PlaceOffered {
         seat: Seat,
         model: ModelId,
         inches: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        touching: Option<ModelId>,
     },
     /// A model is placed: picked up and put down (not a move). The
     /// hazardous terrain it started or ended in counts as moved through.

@@ -49,8 +49,14 @@ pub enum Choice {
     /// Send `interact` making a scheme marker within 1" of the model.
     MakeSchemeMarker { model: ModelId },
     /// Send `place` with a point within `inches` of where `model` stands
-    /// (where it stands is one).
-    Place { model: ModelId, inches: u8 },
+    /// (where it stands is one) or, when `touching` is given, a point that
+    /// puts it in base contact with that model.
+    Place {
+        model: ModelId,
+        inches: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        touching: Option<ModelId>,
+    },
     /// Send `place` with a point where the model called `with` stands
     /// touching `model`, which it replaces.
     Replace { model: ModelId, with: String },
@@ -247,9 +253,11 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             seat: chooser,
             model,
             inches,
+            touching,
         }) if *chooser == seat => vec![Choice::Place {
             model: *model,
             inches: *inches,
+            touching: *touching,
         }],
         Some(Frame::Place { .. }) => Vec::new(),
         _ => {
@@ -717,6 +725,9 @@ fn prompt(state: &GameState) -> String {
             crate::ability::ModelChoice::Heal { amount } => {
                 format!("choose the model that heals {amount}")
             }
+            crate::ability::ModelChoice::PounceOn => {
+                "choose the enemy model to pounce on: this model is placed touching it and takes its action again against it".into()
+            }
         },
         Some(Frame::Summon { .. }) => {
             "choose the model to summon and where it stands, touching its summoner".into()
@@ -724,6 +735,15 @@ fn prompt(state: &GameState) -> String {
         Some(Frame::Replace { model, with, .. }) => format!(
             "choose where {with} stands, touching {}, which it replaces",
             state.model(*model).map_or("the model", |m| m.name())
+        ),
+        Some(Frame::Place {
+            model,
+            touching: Some(other),
+            ..
+        }) => format!(
+            "choose where {} is placed, in base contact with {}",
+            state.model(*model).map_or("the model", |m| m.name()),
+            state.model(*other).map_or("the model", |m| m.name())
         ),
         Some(Frame::Place { model, inches, .. }) => format!(
             "choose where {} is placed, within {inches}\" of where it stands",

@@ -134,11 +134,14 @@ pub enum Frame {
         options: Vec<ModelId>,
         then: super::ability::ModelChoice,
     },
-    /// An effect's place: `seat` picks where `model` goes, within `inches`.
+    /// An effect's place: `seat` picks where `model` goes, within `inches`
+    /// or, when `touching` is given, in base contact with that model.
     Place {
         seat: Seat,
         model: ModelId,
         inches: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        touching: Option<ModelId>,
     },
     /// A replace: `seat` picks where the model called `with` stands,
     /// touching `model`, which it replaces.
@@ -631,6 +634,15 @@ impl GameState {
     pub fn acting_model(&self) -> Option<super::model::ModelId> {
         self.frames.iter().rev().find_map(|frame| match frame {
             Frame::Activation { model, .. } => Some(*model),
+            _ => None,
+        })
+    }
+
+    /// The innermost action in progress, however deep the procedures
+    /// inside it go (its duel, damage, a choice its effect waits on).
+    pub fn action_in_progress(&self) -> Option<&ActionInProgress> {
+        self.frames.iter().rev().find_map(|frame| match frame {
+            Frame::Action { action } => Some(&**action),
             _ => None,
         })
     }
@@ -1444,6 +1456,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             seat,
             model,
             inches,
+            touching,
         } => {
             wait_in_action(
                 state,
@@ -1451,6 +1464,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     seat: *seat,
                     model: *model,
                     inches: *inches,
+                    touching: *touching,
                 },
             );
         }

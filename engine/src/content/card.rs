@@ -93,6 +93,13 @@ pub enum TriggerDoes {
     /// target (any but this model, the target included), picked by this
     /// model's player, heals `amount`.
     AnotherModelHeals { amount: u8, within: u8 },
+    /// After succeeding, this model is placed anywhere within `inches` of
+    /// where it stands, picked by its player.
+    PlaceThisModel { inches: u8 },
+    /// After succeeding, this model is placed in base contact with an enemy
+    /// model within `within` inches, picked by its player, and then takes
+    /// this action again against that model, as an additional action.
+    Pounce { within: u8 },
     /// Described in its text; the engine does not resolve it yet.
     Described,
 }
@@ -428,6 +435,20 @@ impl StatCard {
                 ));
             }
             let summons = !action.summons.is_empty();
+            // A trigger that places waits on a player too, after the
+            // action's own effects.
+            for (t, trigger) in action.triggers.iter().enumerate() {
+                let places = matches!(
+                    trigger.does,
+                    TriggerDoes::PlaceThisModel { .. } | TriggerDoes::Pounce { .. }
+                );
+                if places && (waiting > 0 || summons) {
+                    problems.push((
+                        field(&format!("triggers[{t}].does")),
+                        "a trigger that places this model cannot be on an action that already places, replaces, kills or summons".into(),
+                    ));
+                }
+            }
             let summoning_extras = action.resist.is_some()
                 || action.tn.is_some()
                 || action.range != 0
@@ -533,6 +554,10 @@ impl StatCard {
                             TriggerDoes::AnotherModelHeals { amount, within } => {
                                 TriggerEffect::AnotherModelHeals { amount, within }
                             }
+                            TriggerDoes::PlaceThisModel { inches } => {
+                                TriggerEffect::PlaceThisModel { inches }
+                            }
+                            TriggerDoes::Pounce { within } => TriggerEffect::Pounce { within },
                             TriggerDoes::Described => TriggerEffect::Other,
                         },
                     })

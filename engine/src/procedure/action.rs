@@ -6,9 +6,9 @@
 use super::*;
 use crate::action::{ActionRequest, duel_for};
 use crate::duel::TriggerEffect;
-use crate::model::{ActionEffect, Placement};
+use crate::model::{ActionEffect, Model, Placement};
 use crate::state::{ActionInProgress, QueuedAction};
-use crate::table::{Board, movement};
+use crate::table::{Board, Point, movement};
 
 impl Sim<'_> {
     /// Declares an action once the rules allow it (the duel it calls for
@@ -273,10 +273,7 @@ impl Sim<'_> {
         triggers: &[TriggerEffect],
         target: ModelId,
     ) -> Result<(), RuleError> {
-        let Some(action) = self.state.frames.iter().rev().find_map(|f| match f {
-            Frame::Action { action } => Some((**action).clone()),
-            _ => None,
-        }) else {
+        let Some(action) = self.state.action_in_progress().cloned() else {
             return Ok(());
         };
         let own = self
@@ -704,10 +701,15 @@ impl Sim<'_> {
             .trigger
             .as_ref()
             .and_then(|name| card.triggers.iter().find(|t| t.name == *name));
-        if let (Some(trigger), Some(target)) = (declared, action.target)
-            && let TriggerEffect::AnotherModelHeals { amount, within } = trigger.effect
-        {
-            self.heal_another(action, target, amount, within)?;
+        match (declared.map(|t| t.effect), action.target) {
+            (Some(TriggerEffect::AnotherModelHeals { amount, within }), Some(target)) => {
+                self.heal_another(action, target, amount, within)?;
+            }
+            (Some(TriggerEffect::PlaceThisModel { inches }), _) => place = Some(inches),
+            (Some(TriggerEffect::Pounce { within }), _) => {
+                return self.offer_pounce(action, within);
+            }
+            _ => {}
         }
         // A summoning action's pick, or a place, waits for its player.
         if !card.summons.is_empty() {
@@ -774,6 +776,77 @@ impl Sim<'_> {
         }
     }
 
+    /// Pouncing: the enemy models within `within` of the acting model that
+    /// it could be placed touching; its player picks one when there are
+    /// several, then where it goes.
+    fn offer_pounce(&mut self, action: &ActionInProgress, within: u8) -> Result<(), RuleError> {
+        let actor = action.actor;
+        if self
+            .state
+            .model(actor)
+            .is_none_or(|m| !m.in_play() || m.placement.is_none())
+        {
+            return Ok(());
+        }
+        let options: Vec<ModelId> = self
+            .selected(
+                &crate::ability::Selector::ModelsWithin {
+                    inches: within,
+                    side: crate::ability::SideFilter::Enemy,
+                    keyword: None,
+                },
+                actor,
+                None,
+            )
+            .into_iter()
+            .filter(|enemy| !pounce_spots(&self.state, actor, *enemy).is_empty())
+            .collect();
+        let seat = action.controller.unwrap_or(self.model_owner(actor)?);
+        match options.as_slice() {
+            [] => Ok(()),
+            [only] => self.pounce_on(action, *only),
+            _ => {
+                self.push_check()?;
+                self.emit(Event::ModelChoiceOffered {
+                    seat,
+                    options,
+                    then: crate::ability::ModelChoice::PounceOn,
+                })
+            }
+        }
+    }
+
+    /// The pounce on `enemy`: the action again against it is queued (or
+    /// ignored, for an additional action), then the acting model's player
+    /// places it touching `enemy`.
+    fn pounce_on(&mut self, action: &ActionInProgress, enemy: ModelId) -> Result<(), RuleError> {
+        if action.slot == crate::event::ActionSlot::Additional {
+            self.emit(Event::AdditionalActionIgnored {
+                model: action.actor,
+                action: action.name.clone(),
+            })?;
+        } else {
+            self.emit(Event::ActionQueued {
+                queued: QueuedAction {
+                    model: action.actor,
+                    action: Some(action.name.clone()),
+                    target: Some(enemy),
+                    different_from: None,
+                    controller: action.controller,
+                    from_charge: false,
+                },
+            })?;
+        }
+        let seat = action.controller.unwrap_or(self.model_owner(action.actor)?);
+        self.push_check()?;
+        self.emit(Event::PlaceOffered {
+            seat,
+            model: action.actor,
+            inches: 0,
+            touching: Some(enemy),
+        })
+    }
+
     /// "Place this model within `inches`": its player picks the point, if
     /// it still stands on the table.
     fn offer_place(&mut self, action: &ActionInProgress, inches: u8) -> Result<(), RuleError> {
@@ -791,6 +864,7 @@ impl Sim<'_> {
             seat,
             model,
             inches,
+            touching: None,
         })
     }
 
@@ -805,6 +879,7 @@ impl Sim<'_> {
             seat,
             model,
             inches,
+            touching,
         }) = self.state.frame().cloned()
         else {
             return Err(RuleError::NothingPending);
@@ -820,8 +895,11 @@ impl Sim<'_> {
             .ok_or(RuleError::NothingPending)?;
         let table = self.state.table();
         let board = Board::new(&table, self.state.edition);
-        let placed = movement::place(&board, model.object(), *at, Some(inches.into()), false)
-            .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+        let placed = match touching {
+            Some(other) => movement::place_touching(&board, model.object(), *at, other.object()),
+            None => movement::place(&board, model.object(), *at, Some(inches.into()), false),
+        }
+        .map_err(|e| RuleError::not_allowed(e.to_string()))?;
         self.emit(Event::ModelPlaced {
             model,
             from,
@@ -863,6 +941,14 @@ impl Sim<'_> {
         })?;
         match then {
             crate::ability::ModelChoice::Heal { amount } => self.heal(*model, amount),
+            crate::ability::ModelChoice::PounceOn => {
+                let action = self
+                    .state
+                    .action_in_progress()
+                    .cloned()
+                    .ok_or(RuleError::NothingPending)?;
+                self.pounce_on(&action, *model)
+            }
         }
     }
 
@@ -928,4 +1014,20 @@ impl Sim<'_> {
         }
         Ok(())
     }
+}
+
+/// Points where `model` may be placed in base contact with `onto`, tried
+/// at even bearings around it (to offer only enemies it can reach, and
+/// for bots).
+pub(crate) fn pounce_spots(state: &GameState, model: ModelId, onto: ModelId) -> Vec<Point> {
+    const BEARINGS: u16 = 24;
+    let (Some(me), Some(body)) = (state.model(model), state.model(onto).and_then(Model::body))
+    else {
+        return Vec::new();
+    };
+    let table = state.table();
+    let board = Board::new(&table, state.edition);
+    crate::table::contact_points(&body, me.card.base, BEARINGS)
+        .filter(|at| movement::place_touching(&board, model.object(), *at, onto.object()).is_ok())
+        .collect()
 }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 mod ability;
 pub(crate) use ability::batch_options;
 mod action;
+pub(crate) use action::pounce_spots;
 mod activation;
 mod contributions;
 mod damage;

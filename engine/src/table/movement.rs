@@ -741,6 +741,29 @@ pub struct PlaceOutcome {
     pub hazards: Vec<String>,
 }
 
+/// Places model `id` with its centre at `to` in base contact with
+/// `other`: a place with no range of its own ("in base contact with").
+pub fn place_touching(
+    board: &Board,
+    id: ObjectId,
+    to: Point,
+    other: ObjectId,
+) -> Result<PlaceOutcome, MoveError> {
+    let outcome = place(board, id, to, None, false)?;
+    let me = board.body(Target::Object(id))?;
+    let placed = Body {
+        center: to.v2(),
+        z: inches(outcome.end.z),
+        ..me
+    };
+    if !measure::base_contact(&placed, &board.body(Target::Object(other))?) {
+        return Err(MoveError::Illegal(
+            "the model must be placed in base contact with the model it pounces on".to_string(),
+        ));
+    }
+    Ok(outcome)
+}
+
 /// Places model `id` with its centre at `to`, on the highest surface there
 /// that supports it. `range` is measured from the base where it was
 /// (any part within it, or all of it when `completely`). LoS is ignored.

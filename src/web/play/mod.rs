@@ -513,7 +513,22 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                 "scheme_marker",
                 "Interact: make a scheme marker within 1\" at".into(),
             ),
-            Choice::Place { model, inches } => ChoiceForm {
+            Choice::Place {
+                model,
+                touching: Some(onto),
+                ..
+            } => ChoiceForm {
+                piece: Some(model.0),
+                ..ChoiceForm::parts(
+                    "place",
+                    format!(
+                        "Place {} in base contact with {}, its centre at",
+                        model_name(state, *model),
+                        model_name(state, *onto)
+                    ),
+                )
+            },
+            Choice::Place { model, inches, .. } => ChoiceForm {
                 piece: Some(model.0),
                 ..ChoiceForm::parts(
                     "place",
