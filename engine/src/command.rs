@@ -350,6 +350,20 @@ pub enum PlayerCommand {
     },
 }
 
+impl PlayerCommand {
+    /// The general action this command takes, if it is one.
+    pub fn general_action(&self) -> Option<&'static str> {
+        match self {
+            PlayerCommand::Walk { .. } => Some("Walk"),
+            PlayerCommand::Charge { .. } => Some("Charge"),
+            PlayerCommand::Interact { .. } => Some("Interact"),
+            PlayerCommand::Prepare { .. } => Some("Prepare"),
+            PlayerCommand::Slam { .. } => Some("Slam"),
+            _ => None,
+        }
+    }
+}
+
 /// What an Interact does.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]

@@ -11,7 +11,6 @@ use super::duel::DuelStep;
 use super::encounter::Step;
 use super::fate::{Card, Suit};
 use super::model::ModelId;
-use super::procedure::within_general_action_range;
 use super::state::{DiscardReason, Frame, GameState};
 use super::table::measure::Deployment;
 use super::table::measure::within_card_range;
@@ -329,7 +328,7 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
         let between_actions = matches!(state.frame(), None | Some(Frame::Activation { .. }))
             && state.damage_queue.is_empty();
         return if between_actions {
-            queued_move_choices(state, seat, probe)
+            queued_general_choices(state, seat, probe)
         } else {
             Vec::new()
         };
@@ -414,23 +413,28 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
                     inches: speed,
                 });
             }
-            let reach = m.card.base.radius() + 0.6;
-            let beside = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)].map(|(dx, dy)| Point {
-                x: here.at.x + super::table::milli(dx * reach),
-                y: here.at.y + super::table::milli(dy * reach),
-            });
-            let replacing = crate::encounter::scheme_marker_to_replace(state, seat);
-            let can_make = beside.iter().any(|at| {
-                let with = Interaction::MakeSchemeMarker { at: *at, replacing };
-                legal(state, seat, &PlayerCommand::Interact { with })
-            });
-            if can_make {
-                choices.push(Choice::MakeSchemeMarker { model: m.id });
-            }
+            choices.extend(scheme_marker_choice(state, seat, m));
         }
         _ => {}
     }
     choices
+}
+
+/// Making a scheme marker, if `seat` could make one with `m` at one of
+/// four points beside it (`decide` tells).
+fn scheme_marker_choice(state: &GameState, seat: Seat, m: &crate::model::Model) -> Option<Choice> {
+    let here = m.placement?;
+    let reach = m.card.base.radius() + 0.6;
+    let beside = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)].map(|(dx, dy)| Point {
+        x: here.at.x + super::table::milli(dx * reach),
+        y: here.at.y + super::table::milli(dy * reach),
+    });
+    let replacing = crate::encounter::scheme_marker_to_replace(state, seat);
+    let can_make = beside.iter().any(|at| {
+        let with = Interaction::MakeSchemeMarker { at: *at, replacing };
+        legal(state, seat, &PlayerCommand::Interact { with })
+    });
+    can_make.then_some(Choice::MakeSchemeMarker { model: m.id })
 }
 
 /// The encounter's finite commands worth asking `decide` about.
@@ -584,23 +588,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                 if !super::procedure::general_action_allowed(state, m.id) {
                     return;
                 }
-                for token in state.tokens.preparable() {
-                    commands.push(PlayerCommand::Prepare { token });
-                }
-                for marker in state.markers.iter() {
-                    if !within_general_action_range(&me, &marker.body()) {
-                        continue;
-                    }
-                    let with = match marker.kind {
-                        MarkerKind::Scheme => Interaction::RemoveSchemeMarker { marker: marker.id },
-                        MarkerKind::Strategy => Interaction::StrategyMarker { marker: marker.id },
-                        MarkerKind::Remains | MarkerKind::Other => {
-                            commands.push(PlayerCommand::Slam { marker: marker.id });
-                            continue;
-                        }
-                    };
-                    commands.push(PlayerCommand::Interact { with });
-                }
+                commands.extend(super::procedure::general_commands(state, m.id));
             }
             Some(_) => {}
         },
@@ -777,19 +765,27 @@ fn prompt(state: &GameState) -> String {
 fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
     if let Some(unnamed) = state.unnamed_queued() {
         if let Some(m) = state.model(unnamed.model) {
-            let moves = crate::state::CONTROLLED_MOVES.map(String::from);
+            let general = crate::state::CONTROLLED_GENERAL_ACTIONS.map(String::from);
             commands.extend(
                 m.card
                     .actions
                     .iter()
                     .map(|a| a.name.clone())
-                    .chain(moves)
+                    .chain(general)
                     .map(|action| PlayerCommand::NameGeneratedAction { action }),
             );
         }
         return;
     }
-    if state.queued_move().is_some() {
+    // A general action under control: its marker or token (a move's
+    // path is a choice with a parameter).
+    if let Some(next) = state.queued_general() {
+        let named = next.action.as_deref();
+        commands.extend(
+            super::procedure::general_commands(state, next.model)
+                .into_iter()
+                .filter(|command| command.general_action() == named),
+        );
         return;
     }
     commands.extend(
@@ -802,10 +798,11 @@ fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
     commands.push(PlayerCommand::DeclareGeneratedAction { target: None });
 }
 
-/// The path a queued move (a Walk or Charge under control) waits for,
-/// from its controller.
-fn queued_move_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
-    let Some(next) = state.queued_move() else {
+/// The parameter a queued general action under control waits for from
+/// its controller: a Walk's or Charge's path, or the point of a scheme
+/// marker an Interact makes.
+fn queued_general_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
+    let Some(next) = state.queued_general() else {
         return Vec::new();
     };
     let Some(m) = state.model(next.model) else {
@@ -814,6 +811,14 @@ fn queued_move_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice
     let (Some(here), true) = (m.placement, next.decided_by(state) == Some(seat)) else {
         return Vec::new();
     };
+    match next.action.as_deref() {
+        Some("Walk" | "Charge") => {}
+        Some("Interact") if probe => {
+            return scheme_marker_choice(state, seat, m).into_iter().collect();
+        }
+        Some("Interact") => return vec![Choice::MakeSchemeMarker { model: m.id }],
+        _ => return Vec::new(),
+    }
     let inches = state.tokens.speed_of(m);
     let stay = Waypoint {
         x: here.at.x,
@@ -867,11 +872,11 @@ fn queue_prompt(state: &GameState) -> Option<String> {
         ));
     }
     let next = state.action_queue.first()?;
-    if let Some(moving) = state.queued_move() {
+    if let Some(general) = state.queued_general() {
         return Some(format!(
-            "move {} ({}) under your control",
-            name(moving.model),
-            moving.action.as_deref().unwrap_or("move")
+            "{} with {} under your control",
+            general.action.as_deref().unwrap_or("act"),
+            name(general.model)
         ));
     }
     Some(format!(

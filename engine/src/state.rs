@@ -229,9 +229,10 @@ pub struct QueuedAction {
     pub from_charge: bool,
 }
 
-/// The general actions that move a model, which a controlled model may
-/// be made to declare: the controller then sends its path.
-pub const CONTROLLED_MOVES: [&str; 2] = ["Walk", "Charge"];
+/// The general actions a controlled model may be made to declare: once
+/// named, the controller sends the command itself (a path, a marker, a
+/// token).
+pub const CONTROLLED_GENERAL_ACTIONS: [&str; 5] = ["Walk", "Charge", "Interact", "Prepare", "Slam"];
 
 impl QueuedAction {
     /// The crew that decides for it: its controller, or the model's owner.
@@ -349,13 +350,14 @@ impl GameState {
         })
     }
 
-    /// The queue's first action, when it is a move waiting for its path.
-    pub fn queued_move(&self) -> Option<&QueuedAction> {
+    /// The queue's first action, when it is a general action waiting for
+    /// its command (a path, a marker, a token).
+    pub fn queued_general(&self) -> Option<&QueuedAction> {
         self.action_queue.first().filter(|q| {
             q.target.is_none()
                 && q.action
                     .as_deref()
-                    .is_some_and(|a| CONTROLLED_MOVES.contains(&a))
+                    .is_some_and(|a| CONTROLLED_GENERAL_ACTIONS.contains(&a))
         })
     }
 

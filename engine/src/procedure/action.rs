@@ -409,26 +409,16 @@ impl Sim<'_> {
             let Some(action) = next.action.as_deref() else {
                 return Ok(progressed);
             };
-            // A move waits for its path, unless there can be none.
-            if self.state.queued_move().is_some() {
-                let off_table = self
-                    .state
-                    .model(next.model)
-                    .is_none_or(|m| m.placement.is_none());
-                let reason = if off_table {
-                    Some("the model is not on the table")
-                } else if action == "Charge" && self.engaged(next.model) {
-                    Some("an engaged model cannot Charge")
-                } else {
-                    None
-                };
-                let Some(reason) = reason else {
+            // A general action waits for its command, unless it could
+            // not be taken now.
+            if self.state.queued_general().is_some() {
+                let Some(reason) = self.general_refusal(next.model, action) else {
                     return Ok(progressed);
                 };
                 self.emit(Event::QueuedActionDropped {
                     model: next.model,
                     action: next.action.clone(),
-                    reason: reason.into(),
+                    reason,
                 })?;
                 progressed = true;
                 continue;
@@ -494,19 +484,44 @@ impl Sim<'_> {
             })
             .filter_map(|named| named.action)
             .collect();
-        // The moves, for a model under control on the table (an engaged
-        // model cannot Charge).
-        if !entry.from_charge && entry.controller.is_some() && m.placement.is_some() {
-            names.push("Walk".into());
-            if !self.engaged(entry.model) {
-                names.push("Charge".into());
-            }
+        // The general actions, for a model under control, that it could
+        // take now.
+        if !entry.from_charge && entry.controller.is_some() {
+            names.extend(
+                crate::state::CONTROLLED_GENERAL_ACTIONS
+                    .iter()
+                    .filter(|action| self.general_refusal(entry.model, action).is_none())
+                    .map(|action| action.to_string()),
+            );
         }
         names
     }
 
+    /// Why the controlled `model` could not take the general action
+    /// `action` now, if it could not.
+    fn general_refusal(&self, model: ModelId, action: &str) -> Option<String> {
+        if self
+            .state
+            .model(model)
+            .is_none_or(|m| m.placement.is_none())
+        {
+            return Some("the model is not on the table".into());
+        }
+        match action {
+            "Charge" if self.engaged(model) => Some("an engaged model cannot Charge".into()),
+            "Interact" => self.interact_refusal(model),
+            "Slam" => {
+                let slammable = general_commands(&self.state, model)
+                    .iter()
+                    .any(|c| matches!(c, PlayerCommand::Slam { .. }));
+                (!slammable).then(|| "no marker Slam could remove is within 1\"".into())
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the model is engaged on the table.
-    fn engaged(&self, model: ModelId) -> bool {
+    pub(super) fn engaged(&self, model: ModelId) -> bool {
         let table = self.state.table();
         let board = Board::new(&table, self.state.edition);
         crate::table::measure::engaged_with(&board, model.object())
@@ -563,9 +578,9 @@ impl Sim<'_> {
                 .model(unnamed.model)
                 .ok_or(RuleError::NothingPending)?;
             let on_card = m.card.actions.iter().any(|a| a.name == *action);
-            let controlled_move = unnamed.controller.is_some()
-                && crate::state::CONTROLLED_MOVES.contains(&action.as_str());
-            if !(on_card || controlled_move) {
+            let controlled_general = unnamed.controller.is_some()
+                && crate::state::CONTROLLED_GENERAL_ACTIONS.contains(&action.as_str());
+            if !(on_card || controlled_general) {
                 return refuse(format!("{} has no action called {action:?}", m.name()));
             }
             if !self.nameable_actions(&unnamed).contains(action) {
@@ -591,21 +606,27 @@ impl Sim<'_> {
             .decided_by(&self.state)
             .ok_or(RuleError::NothingPending)?;
         Self::require_seat(seat, chooser)?;
-        if self.state.queued_move().is_some() {
+        if self.state.queued_general().is_some() {
             use crate::table::movement::MoveKind;
             let slot = crate::event::ActionSlot::Additional;
-            return match (next.action.as_deref(), command) {
-                (Some("Walk"), PlayerCommand::Walk { path }) => {
+            let named = next.action.as_deref().unwrap_or("general action");
+            if command.general_action() != Some(named) {
+                let model = self.model_name(next.model);
+                return refuse(match named {
+                    "Walk" | "Charge" => format!("send the path of {model}'s {named}"),
+                    "Prepare" => format!("send the token {model}'s Prepare gives"),
+                    "Slam" => format!("send the marker {model}'s Slam removes"),
+                    _ => format!("send the marker {model}'s {named} makes, removes or claims"),
+                });
+            }
+            return match command {
+                PlayerCommand::Walk { path } => {
                     self.move_model(next.model, path, MoveKind::Walk, slot, next.controller)
                 }
-                (Some("Charge"), PlayerCommand::Charge { to }) => {
+                PlayerCommand::Charge { to } => {
                     self.move_model(next.model, &[*to], MoveKind::Charge, slot, next.controller)
                 }
-                (action, _) => refuse(format!(
-                    "send the path of {}'s {}",
-                    self.model_name(next.model),
-                    action.unwrap_or("move")
-                )),
+                _ => self.general_action(seat, next.model, command, slot, next.controller),
             };
         }
         let (PlayerCommand::DeclareGeneratedAction { target }, Some(action)) =

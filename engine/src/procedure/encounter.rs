@@ -21,8 +21,38 @@ const GENERAL_ACTION_RANGE: f64 = 1.0;
 
 /// Whether a marker is within reach of a general action (Interact, Slam)
 /// taken by the model whose base is `model`.
-pub(crate) fn within_general_action_range(model: &Body, marker: &Body) -> bool {
+fn within_general_action_range(model: &Body, marker: &Body) -> bool {
     crate::table::measure::horizontal_gap(model, marker) <= GENERAL_ACTION_RANGE + 1e-9
+}
+
+/// The Interact, Prepare and Slam commands worth asking `decide` about for
+/// `model`: a Prepare for each token it may give, an Interact with each
+/// scheme or strategy marker within reach, a Slam for each other marker
+/// within reach (making a scheme marker takes a point: not listed).
+pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerCommand> {
+    let Some(me) = state.model(model).and_then(crate::model::Model::body) else {
+        return Vec::new();
+    };
+    let mut commands: Vec<PlayerCommand> = state
+        .tokens
+        .preparable()
+        .map(|token| PlayerCommand::Prepare { token })
+        .collect();
+    for marker in state.markers.iter() {
+        if !within_general_action_range(&me, &marker.body()) {
+            continue;
+        }
+        commands.push(match marker.kind {
+            MarkerKind::Scheme => PlayerCommand::Interact {
+                with: Interaction::RemoveSchemeMarker { marker: marker.id },
+            },
+            MarkerKind::Strategy => PlayerCommand::Interact {
+                with: Interaction::StrategyMarker { marker: marker.id },
+            },
+            MarkerKind::Remains | MarkerKind::Other => PlayerCommand::Slam { marker: marker.id },
+        });
+    }
+    commands
 }
 
 /// The refusal of any action past the model's action limit.
@@ -1074,21 +1104,39 @@ impl Sim<'_> {
                 let slot = Self::normal_slot(&self.state, actor)?;
                 self.move_model(actor, &[*to], MoveKind::Charge, slot, None)
             }
-            PlayerCommand::Interact { with } => {
+            PlayerCommand::Interact { .. }
+            | PlayerCommand::Prepare { .. }
+            | PlayerCommand::Slam { .. } => {
                 let slot = Self::normal_slot(&self.state, actor)?;
-                self.interact(seat, actor, with, slot)
+                self.general_action(seat, actor, command, slot, None)
             }
+            _ => refuse("the acting model takes an action or ends its activation"),
+        }
+    }
+
+    /// Interact, Prepare or Slam by `actor`, decided by `seat`: in its own
+    /// activation, or under `controller`'s control as an additional action.
+    pub(super) fn general_action(
+        &mut self,
+        seat: Seat,
+        actor: ModelId,
+        command: &PlayerCommand,
+        slot: ActionSlot,
+        controller: Option<Seat>,
+    ) -> Result<(), RuleError> {
+        match command {
+            PlayerCommand::Interact { with } => self.interact(seat, actor, with, slot, controller),
             PlayerCommand::Prepare { token } => {
-                let slot = Self::normal_slot(&self.state, actor)?;
                 if !self.book().preparable().any(|t| t == *token) {
                     return refuse(format!("Prepare cannot give {token}"));
                 }
-                self.declare_general(actor, "Prepare", slot, None)?;
+                self.declare_general(actor, "Prepare", slot, controller)?;
+                // A token is friendly to the crew that controlled its
+                // application: the controller's.
                 self.gain_token(actor, *token, 1, Some(seat))?;
                 self.general_ended(actor, Vec::new())
             }
             PlayerCommand::Slam { marker } => {
-                let slot = Self::normal_slot(&self.state, actor)?;
                 let table = self.state.table();
                 let found =
                     self.marker_within(&Board::new(&table, self.state.edition), actor, *marker)?;
@@ -1102,11 +1150,11 @@ impl Sim<'_> {
                     actor.object(),
                 )
                 .unwrap_or_default();
-                self.declare_general(actor, "Slam", slot, None)?;
+                self.declare_general(actor, "Slam", slot, controller)?;
                 self.emit(Event::MarkerRemoved { id: *marker })?;
                 self.general_ended(actor, standing_in)
             }
-            _ => refuse("the acting model takes an action or ends its activation"),
+            _ => refuse("that is not Interact, Prepare or Slam"),
         }
     }
 
@@ -1352,35 +1400,48 @@ impl Sim<'_> {
         Ok(found.kind)
     }
 
+    /// Why `actor` may not Interact now, if it may not: a peon, a token
+    /// that forbids it, engaged, or in its own activation after a Walk out
+    /// of engagement.
+    pub(super) fn interact_refusal(&self, actor: ModelId) -> Option<String> {
+        let m = self.state.model(actor)?;
+        let walked_out = self.state.acting_model() == Some(actor)
+            && self
+                .state
+                .encounter
+                .as_deref()
+                .is_some_and(|e| e.activation.left_engagement);
+        if m.card.peon {
+            Some("peons cannot Interact".into())
+        } else if self.book().forbids_interact(&m.tokens) {
+            Some(format!(
+                "{} may not Interact (a token forbids it)",
+                m.name()
+            ))
+        } else if walked_out {
+            Some("a model that walked out of engagement may not Interact this activation".into())
+        } else if self.engaged(actor) {
+            Some("an engaged model cannot Interact".into())
+        } else {
+            None
+        }
+    }
+
+    /// `seat`: the crew controlling the action, whose markers it makes
+    /// and claims.
     fn interact(
         &mut self,
         seat: Seat,
         actor: ModelId,
         with: &Interaction,
         slot: ActionSlot,
+        controller: Option<Seat>,
     ) -> Result<(), RuleError> {
-        let m = self.state.model(actor).ok_or(RuleError::NothingPending)?;
-        if m.card.peon {
-            return refuse("peons cannot Interact");
-        }
-        if self.book().forbids_interact(&m.tokens) {
-            return refuse(format!(
-                "{} may not Interact (a token forbids it)",
-                m.name()
-            ));
-        }
-        if self.encounter()?.activation.left_engagement {
-            return refuse(
-                "a model that walked out of engagement may not Interact this activation",
-            );
+        if let Some(reason) = self.interact_refusal(actor) {
+            return Err(RuleError::not_allowed(reason));
         }
         let table = self.state.table();
         let board = Board::new(&table, self.state.edition);
-        let engaged = crate::table::measure::engaged_with(&board, actor.object())
-            .map_err(|e| RuleError::not_allowed(e.to_string()))?;
-        if !engaged.is_empty() {
-            return refuse("an engaged model cannot Interact");
-        }
         match with {
             Interaction::MakeSchemeMarker { at, replacing } => {
                 let Some(def) = self.state.marker_types.of_kind(MarkerKind::Scheme) else {
@@ -1435,7 +1496,7 @@ impl Sim<'_> {
                 if remove.is_some() && mine.len() < MAX_FRIENDLY_MARKERS {
                     return refuse("a scheme marker is removed first only when you have five");
                 }
-                self.declare_general(actor, "Interact", slot, None)?;
+                self.declare_general(actor, "Interact", slot, controller)?;
                 if let Some(id) = remove {
                     self.emit(Event::MarkerRemoved { id })?;
                 }
@@ -1452,7 +1513,7 @@ impl Sim<'_> {
                 if self.marker_within(&board, actor, *marker)? != MarkerKind::Scheme {
                     return refuse("that is not a scheme marker");
                 }
-                self.declare_general(actor, "Interact", slot, None)?;
+                self.declare_general(actor, "Interact", slot, controller)?;
                 self.emit(Event::MarkerRemoved { id: *marker })?;
             }
             Interaction::StrategyMarker { marker } => {
@@ -1469,7 +1530,7 @@ impl Sim<'_> {
                     .iter()
                     .find(|k| k.id == *marker)
                     .and_then(|k| k.owner);
-                self.declare_general(actor, "Interact", slot, None)?;
+                self.declare_general(actor, "Interact", slot, controller)?;
                 self.emit(Event::MarkerClaimed {
                     marker: *marker,
                     owner: if owner.is_none() { Some(seat) } else { None },

@@ -21,7 +21,7 @@ mod contributions;
 mod damage;
 mod duel;
 mod encounter;
-pub(crate) use encounter::{deployable, selectable, within_general_action_range};
+pub(crate) use encounter::{deployable, general_commands, selectable};
 
 /// The acting model's action limit in an encounter (0 outside one).
 pub(crate) fn action_limit(state: &GameState, model: ModelId) -> u8 {
