@@ -113,6 +113,7 @@ fn opposed_duel() -> FlowCommand {
             targets_enemy: true,
             damage: DamageProfile::None,
             irreducible: false,
+            ignores: Vec::new(),
             raise_value: 5,
             triggers: Vec::new(),
             resist_triggers: Vec::new(),

@@ -222,6 +222,9 @@ pub struct Ability {
     /// does not fire again until the limit starts over).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub once_per: Option<crate::model::OncePer>,
+    /// Its defensive category, if it has one (a damage-reducing ability).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defense: Option<crate::model::Defense>,
 }
 
 fn is_always(condition: &Condition) -> bool {

@@ -250,6 +250,7 @@ fn spec(
         targets_enemy: target.is_some() && !friendly,
         damage: action.damage,
         irreducible: action.irreducible,
+        ignores: action.ignores.clone(),
         raise_value: 5,
         triggers: action.triggers.clone(),
         resist_triggers: Vec::new(),

@@ -43,6 +43,10 @@ pub struct DamageInstance {
     pub tie: bool,
     pub cover: bool,
     pub irreducible: bool,
+    /// Defensive categories it ignores: reductions and abilities of those
+    /// categories do not reduce it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignores: Vec<crate::model::Defense>,
     /// An after-killing trigger infuses a soulstone for this seat.
     pub infuse_on_kill: Option<Seat>,
     /// Instances with the same batch were dealt at the same moment.
@@ -76,6 +80,7 @@ impl DamageInstance {
             tie: false,
             cover: false,
             irreducible,
+            ignores: Vec::new(),
             infuse_on_kill: None,
             batch,
             from_ability: false,

@@ -206,6 +206,9 @@ pub struct DuelSpec {
     pub damage: DamageProfile,
     #[serde(default)]
     pub irreducible: bool,
+    /// Defensive categories its damage ignores.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignores: Vec<crate::model::Defense>,
     /// 4th edition raise value (5 unless an effect changes it).
     #[serde(default = "default_raise_value")]
     pub raise_value: u8,

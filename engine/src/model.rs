@@ -25,6 +25,23 @@ impl ModelId {
 
 pub use super::token::{Token, Tokens};
 
+/// The category of a defensive ability, marked beside its name: an action
+/// that ignores one category leaves the others working (Defensive
+/// Abilities).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Defense {
+    Physical,
+    Magical,
+    Unusual,
+}
+
+/// Whether damage that ignores `ignored` categories passes by a defensive
+/// ability of `category`.
+pub fn ignored(category: Option<Defense>, ignored: &[Defense]) -> bool {
+    category.is_some_and(|c| ignored.contains(&c))
+}
+
 /// A damage reduction the model has (Armor and the like).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -46,6 +63,9 @@ pub struct Reduction {
     /// Soulstones drained to use it.
     #[serde(default)]
     pub soulstones: u8,
+    /// Its defensive category, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defense: Option<Defense>,
 }
 
 /// Damage dealt to other models when this one is killed (a Demise ability):
@@ -182,6 +202,9 @@ pub struct ActionCard {
     pub damage: DamageProfile,
     #[serde(default)]
     pub irreducible: bool,
+    /// Defensive categories its damage ignores.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignores: Vec<Defense>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub triggers: Vec<TriggerSpec>,
     /// What happens once a successful action's damage has resolved.

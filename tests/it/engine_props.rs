@@ -48,6 +48,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
             can_reach_zero: false,
             to_zero: false,
             soulstones: 0,
+            defense: any_defense(rng),
         });
     }
     if rng.random_bool(0.2) {
@@ -59,6 +60,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
             can_reach_zero: true,
             to_zero: true,
             soulstones: 1,
+            defense: any_defense(rng),
         });
     }
     let card = ModelCard {
@@ -155,6 +157,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             tn_suits: Default::default(),
             damage: damage(rng),
             irreducible: false,
+            ignores: any_defense(rng).into_iter().collect(),
             triggers: Vec::new(),
             after_succeeding,
             signature: false,
@@ -299,6 +302,7 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
             targets_enemy: !friendly,
             damage,
             irreducible: rng.random_bool(0.1),
+            ignores: any_defense(rng).into_iter().collect(),
             raise_value: 5,
             triggers,
             resist_triggers: Vec::new(),
@@ -464,9 +468,19 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
             .choose(rng)
             .copied()
             .flatten(),
+            defense: any_defense(rng),
         });
     }
     abilities
+}
+
+/// No defensive category most of the time, or any of the three.
+fn any_defense(rng: &mut impl Rng) -> Option<soulstone_engine::model::Defense> {
+    use soulstone_engine::model::Defense;
+    [None, None, Some(Defense::Physical), Some(Defense::Magical), Some(Defense::Unusual)]
+        .choose(rng)
+        .copied()
+        .flatten()
 }
 
 /// Every token `edition` defines.

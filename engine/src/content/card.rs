@@ -151,6 +151,10 @@ pub struct ActionDef {
     pub damage: Option<DamageDef>,
     #[serde(default)]
     pub irreducible: bool,
+    /// Defensive categories its damage ignores (physical, magical,
+    /// unusual): abilities of those categories do not reduce it.
+    #[serde(default)]
+    pub ignores: Vec<crate::model::Defense>,
     /// 4th edition signature action (once per activation, past the limit).
     #[serde(default)]
     pub signature: bool,
@@ -199,6 +203,10 @@ pub struct AbilityDef {
     /// that often.
     #[serde(default)]
     pub once_per: Option<OncePer>,
+    /// Its defensive category (physical, magical or unusual), which an
+    /// action may ignore.
+    #[serde(default)]
+    pub defense: Option<crate::model::Defense>,
 }
 
 impl AbilityDef {
@@ -229,6 +237,14 @@ impl AbilityDef {
                 format!("{effect:?} does not act at {window:?}"),
             ));
         }
+        // The engine reads a category where damage is reduced; elsewhere
+        // it would be ignored without a word.
+        if self.defense.is_some() && self.window != Some(AbilityWindow::ReducingDamage) {
+            problems.push((
+                "defense".to_string(),
+                "a defensive category is read on abilities that reduce damage (window reducing_damage)".to_string(),
+            ));
+        }
         problems
     }
 
@@ -240,6 +256,7 @@ impl AbilityDef {
             when: self.when,
             effects: self.effects.clone(),
             once_per: self.once_per,
+            defense: self.defense,
         })
     }
 }
@@ -525,6 +542,7 @@ impl StatCard {
                     },
                 },
                 irreducible: action.irreducible,
+                ignores: action.ignores.clone(),
                 triggers: action
                     .triggers
                     .iter()

@@ -296,6 +296,7 @@ impl Sim<'_> {
             .skip(usize::from(progress.next_reduction))
             .find(|(index, r)| {
                 r.optional
+                    && !crate::model::ignored(r.defense, &progress.instance.ignores)
                     && u16::from(r.soulstones) <= soulstones
                     && !(r.once_per_activation && model.reductions_used.contains(&(*index as u8)))
             })
@@ -330,7 +331,9 @@ impl Sim<'_> {
                     let repeated = reductions_of[..index]
                         .iter()
                         .any(|r| r.name == reduction.name && !r.optional);
-                    if reduction.optional || used || repeated || amount == 0 {
+                    let passed_by =
+                        crate::model::ignored(reduction.defense, &progress.instance.ignores);
+                    if reduction.optional || used || repeated || passed_by || amount == 0 {
                         continue;
                     }
                     let value = if adds {
@@ -358,12 +361,21 @@ impl Sim<'_> {
             }
             // The damaged model's abilities that reduce damage.
             if amount > 0 && !progress.instance.from_ability {
-                let fired = self.fired(
+                let mut fired = self.fired(
                     target,
                     AbilityWindow::ReducingDamage,
                     Situation::default(),
                     progress.instance.credit,
                 );
+                // An ability of a category the damage ignores does nothing.
+                fired.retain(|f| {
+                    let category = self
+                        .state
+                        .model(f.model)
+                        .and_then(|m| m.card.abilities.get(usize::from(f.index)))
+                        .and_then(|a| a.defense);
+                    !crate::model::ignored(category, &progress.instance.ignores)
+                });
                 let changes = self.damage_changes(&fired);
                 // The rest of these abilities resolves in card order: the
                 // damage is being worked out and cannot wait for a choice.
