@@ -355,6 +355,11 @@ impl Model {
         self.status == ModelStatus::InPlay
     }
 
+    /// In play and standing on the table (not buried, not off it).
+    pub fn on_table(&self) -> bool {
+        self.in_play() && self.placement.is_some()
+    }
+
     pub fn validate(&self) -> Result<(), String> {
         let card = &self.card;
         if card.name.trim().is_empty() || card.name.chars().count() > MAX_NAME_LEN {

@@ -792,7 +792,7 @@ fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
         state
             .models
             .iter()
-            .filter(|m| m.in_play() && m.placement.is_some())
+            .filter(|m| m.on_table())
             .map(|m| PlayerCommand::DeclareGeneratedAction { target: Some(m.id) }),
     );
     commands.push(PlayerCommand::DeclareGeneratedAction { target: None });

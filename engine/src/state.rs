@@ -235,6 +235,24 @@ pub struct QueuedAction {
 pub const CONTROLLED_GENERAL_ACTIONS: [&str; 5] = ["Walk", "Charge", "Interact", "Prepare", "Slam"];
 
 impl QueuedAction {
+    /// The action in progress again, by the same model under the same
+    /// control, as an additional action: against `target`, or against a
+    /// model chosen when it is declared, other than `different_from`.
+    pub(crate) fn again(
+        action: &ActionInProgress,
+        target: Option<ModelId>,
+        different_from: Option<ModelId>,
+    ) -> Self {
+        QueuedAction {
+            model: action.actor,
+            action: Some(action.name.clone()),
+            target,
+            different_from,
+            controller: action.controller,
+            from_charge: false,
+        }
+    }
+
     /// The crew that decides for it: its controller, or the model's owner.
     pub fn decided_by(&self, state: &GameState) -> Option<Seat> {
         self.controller

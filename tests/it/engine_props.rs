@@ -477,10 +477,16 @@ fn random_abilities(rng: &mut ChaCha8Rng, edition: Edition) -> Vec<Ability> {
 /// No defensive category most of the time, or any of the three.
 fn any_defense(rng: &mut impl Rng) -> Option<soulstone_engine::model::Defense> {
     use soulstone_engine::model::Defense;
-    [None, None, Some(Defense::Physical), Some(Defense::Magical), Some(Defense::Unusual)]
-        .choose(rng)
-        .copied()
-        .flatten()
+    [
+        None,
+        None,
+        Some(Defense::Physical),
+        Some(Defense::Magical),
+        Some(Defense::Unusual),
+    ]
+    .choose(rng)
+    .copied()
+    .flatten()
 }
 
 /// Every token `edition` defines.

@@ -552,7 +552,7 @@ impl Sim<'_> {
             .state
             .models
             .iter()
-            .filter(|m| m.id != model && m.in_play() && m.placement.is_some())
+            .filter(|m| m.id != model && m.on_table())
             .filter(|m| match side {
                 SideFilter::Any => true,
                 SideFilter::Friendly => m.owner == me.owner,

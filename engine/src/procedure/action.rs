@@ -188,11 +188,7 @@ impl Sim<'_> {
             return Ok(());
         };
         let suffered = suffered.clone();
-        if self
-            .state
-            .model(model)
-            .is_none_or(|m| !m.in_play() || m.placement.is_none())
-        {
+        if self.state.model(model).is_none_or(|m| !m.on_table()) {
             return Ok(());
         }
         if near {
@@ -306,22 +302,10 @@ impl Sim<'_> {
                 continue;
             }
             let queued = match effect {
-                TriggerEffect::TakeActionAgain => QueuedAction {
-                    model: action.actor,
-                    action: Some(action.name.clone()),
-                    target: Some(target),
-                    different_from: None,
-                    controller: action.controller,
-                    from_charge: false,
-                },
-                TriggerEffect::TakeActionAgainAtDifferentModel => QueuedAction {
-                    model: action.actor,
-                    action: Some(action.name.clone()),
-                    target: None,
-                    different_from: Some(target),
-                    controller: action.controller,
-                    from_charge: false,
-                },
+                TriggerEffect::TakeActionAgain => QueuedAction::again(&action, Some(target), None),
+                TriggerEffect::TakeActionAgainAtDifferentModel => {
+                    QueuedAction::again(&action, None, Some(target))
+                }
                 TriggerEffect::TargetTakesAction => {
                     if let Some(reason) = self.uncontrollable(target, controller) {
                         self.emit(Event::ControlRefused {
@@ -495,6 +479,15 @@ impl Sim<'_> {
             );
         }
         names
+    }
+
+    /// The crew that decides for `action`: its controller, or the acting
+    /// model's owner.
+    fn decider(&self, action: &ActionInProgress) -> Result<Seat, RuleError> {
+        match action.controller {
+            Some(seat) => Ok(seat),
+            None => self.model_owner(action.actor),
+        }
     }
 
     /// Why the controlled `model` could not take the general action
@@ -782,7 +775,7 @@ impl Sim<'_> {
             .collect();
         options.sort();
         options.dedup();
-        let seat = action.controller.unwrap_or(self.model_owner(action.actor)?);
+        let seat = self.decider(action)?;
         match options.as_slice() {
             [] => Ok(()),
             [only] => self.heal(*only, amount),
@@ -802,11 +795,7 @@ impl Sim<'_> {
     /// several, then where it goes.
     fn offer_pounce(&mut self, action: &ActionInProgress, within: u8) -> Result<(), RuleError> {
         let actor = action.actor;
-        if self
-            .state
-            .model(actor)
-            .is_none_or(|m| !m.in_play() || m.placement.is_none())
-        {
+        if self.state.model(actor).is_none_or(|m| !m.on_table()) {
             return Ok(());
         }
         let options: Vec<ModelId> = self
@@ -822,7 +811,7 @@ impl Sim<'_> {
             .into_iter()
             .filter(|enemy| !pounce_spots(&self.state, actor, *enemy).is_empty())
             .collect();
-        let seat = action.controller.unwrap_or(self.model_owner(actor)?);
+        let seat = self.decider(action)?;
         match options.as_slice() {
             [] => Ok(()),
             [only] => self.pounce_on(action, *only),
@@ -848,17 +837,10 @@ impl Sim<'_> {
             })?;
         } else {
             self.emit(Event::ActionQueued {
-                queued: QueuedAction {
-                    model: action.actor,
-                    action: Some(action.name.clone()),
-                    target: Some(enemy),
-                    different_from: None,
-                    controller: action.controller,
-                    from_charge: false,
-                },
+                queued: QueuedAction::again(action, Some(enemy), None),
             })?;
         }
-        let seat = action.controller.unwrap_or(self.model_owner(action.actor)?);
+        let seat = self.decider(action)?;
         self.push_check()?;
         self.emit(Event::PlaceOffered {
             seat,
@@ -872,14 +854,10 @@ impl Sim<'_> {
     /// it still stands on the table.
     fn offer_place(&mut self, action: &ActionInProgress, inches: u8) -> Result<(), RuleError> {
         let model = action.actor;
-        if self
-            .state
-            .model(model)
-            .is_none_or(|m| !m.in_play() || m.placement.is_none())
-        {
+        if self.state.model(model).is_none_or(|m| !m.on_table()) {
             return Ok(());
         }
-        let seat = action.controller.unwrap_or(self.model_owner(model)?);
+        let seat = self.decider(action)?;
         self.push_check()?;
         self.emit(Event::PlaceOffered {
             seat,

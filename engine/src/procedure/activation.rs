@@ -163,7 +163,7 @@ impl Sim<'_> {
             .filter(|id| {
                 self.state
                     .model(*id)
-                    .is_some_and(|m| m.owner == owner && m.in_play() && m.placement.is_some())
+                    .is_some_and(|m| m.owner == owner && m.on_table())
             })
             .collect()
     }

@@ -111,7 +111,7 @@ impl Sim<'_> {
         state
             .models
             .iter()
-            .filter(|m| m.owner == seat && m.in_play() && m.placement.is_some())
+            .filter(|m| m.owner == seat && m.on_table())
             .filter(|m| !encounter.activated.contains(&m.id))
             .count()
     }
@@ -334,7 +334,7 @@ impl Sim<'_> {
             .state
             .models
             .iter()
-            .filter(|m| m.in_play() && m.placement.is_some())
+            .filter(|m| m.on_table())
             .map(|m| (m.owner != first, m.id))
             .collect();
         order.sort();
@@ -355,8 +355,7 @@ impl Sim<'_> {
     /// The henchmen of `seat` that may assume leadership now.
     pub(crate) fn may_assume_leadership(&self, seat: Seat) -> Result<Vec<ModelId>, RuleError> {
         let encounter = self.encounter()?;
-        let on_table =
-            |m: &&Arc<crate::model::Model>| m.owner == seat && m.in_play() && m.placement.is_some();
+        let on_table = |m: &&Arc<crate::model::Model>| m.owner == seat && m.on_table();
         let masters = self
             .state
             .models

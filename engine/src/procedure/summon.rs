@@ -235,7 +235,7 @@ impl Sim<'_> {
         let Some(seat) = self
             .state
             .model(original)
-            .filter(|m| m.in_play() && m.placement.is_some())
+            .filter(|m| m.on_table())
             .map(|m| m.owner)
         else {
             return Ok(());
