@@ -119,6 +119,9 @@ pub enum TriggerEffect {
     /// After succeeding: another model (not the acting one) within
     /// `within` inches of the target, which the acting player picks, heals.
     AnotherModelHeals { amount: u8, within: u8 },
+    /// After succeeding: the target is pushed `inches` directly away from
+    /// the acting model (Shove Aside).
+    PushTargetAway { inches: u8 },
     /// After succeeding: the acting model is placed within `inches` of
     /// where it stands (Ash on the Wind's place).
     PlaceThisModel { inches: u8 },

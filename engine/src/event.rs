@@ -289,6 +289,11 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         hazards: Vec<String>,
     },
+    /// The action's after-succeeding effects are done, though damage they
+    /// dealt (a fall) is still to resolve before the action ends.
+    ActionEffectsResolved {
+        model: ModelId,
+    },
     /// The action is over (its duel, damage and effects resolved).
     ActionEnded {
         model: ModelId,

@@ -1431,6 +1431,11 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     .extend(hazards.iter().map(|name| (*model, name.clone())));
             }
         }
+        Event::ActionEffectsResolved { .. } => {
+            if let Some(action) = innermost_action(state) {
+                action.effects_resolved = true;
+            }
+        }
         Event::ActionEnded { .. } => {
             state.pop_frame(|f| matches!(f, Frame::Action { .. }));
         }

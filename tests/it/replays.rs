@@ -33,7 +33,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 14] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 16] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -55,6 +55,10 @@ const RECORDINGS: [(&str, Edition, u64, bool); 14] = [
     // after the action; schemes may be revealed after an activation.
     ("m4e-table-v6", Edition::Fourth, 81, true),
     ("m3e-random-v6", Edition::Third, 82, false),
+    // Rules version 7: a model pushed off terrain falls; damage-reducing
+    // abilities have categories an action may ignore.
+    ("m4e-table-v7", Edition::Fourth, 91, true),
+    ("m3e-random-v7", Edition::Third, 92, false),
 ];
 
 fn folder() -> PathBuf {

@@ -93,6 +93,9 @@ pub enum TriggerDoes {
     /// target (any but this model, the target included), picked by this
     /// model's player, heals `amount`.
     AnotherModelHeals { amount: u8, within: u8 },
+    /// After succeeding, the target is pushed `inches` directly away from
+    /// this model.
+    PushTargetAway { inches: u8 },
     /// After succeeding, this model is placed anywhere within `inches` of
     /// where it stands, picked by its player.
     PlaceThisModel { inches: u8 },
@@ -571,6 +574,9 @@ impl StatCard {
                             TriggerDoes::TargetTakesAction => TriggerEffect::TargetTakesAction,
                             TriggerDoes::AnotherModelHeals { amount, within } => {
                                 TriggerEffect::AnotherModelHeals { amount, within }
+                            }
+                            TriggerDoes::PushTargetAway { inches } => {
+                                TriggerEffect::PushTargetAway { inches }
                             }
                             TriggerDoes::PlaceThisModel { inches } => {
                                 TriggerEffect::PlaceThisModel { inches }

@@ -90,6 +90,15 @@ impl Sim<'_> {
         let success = self.state.last_outcome.is_some_and(|o| o.success);
         if success && !action.effects_resolved {
             self.after_succeeding(&action)?;
+            // Damage its effects dealt (a fall from a push) resolves
+            // before the action ends; the effects do not resolve again.
+            if matches!(self.state.frame(), Some(Frame::Action { .. }))
+                && !self.state.damage_queue.is_empty()
+            {
+                self.emit(Event::ActionEffectsResolved {
+                    model: action.actor,
+                })?;
+            }
             // A killing may wait on players or queue Demise damage: the
             // action ends once it has finished.
             let waiting = !matches!(self.state.frame(), Some(Frame::Action { .. }))
@@ -719,6 +728,9 @@ impl Sim<'_> {
             (Some(TriggerEffect::AnotherModelHeals { amount, within }), Some(target)) => {
                 self.heal_another(action, target, amount, within)?;
             }
+            (Some(TriggerEffect::PushTargetAway { inches }), Some(target)) => {
+                self.push_away(target, action.actor, inches)?;
+            }
             (Some(TriggerEffect::PlaceThisModel { inches }), _) => place = Some(inches),
             (Some(TriggerEffect::Pounce { within }), _) => {
                 return self.offer_pounce(action, within);
@@ -984,7 +996,10 @@ impl Sim<'_> {
         }
         let table = self.state.table();
         let board = Board::new(&table, self.state.edition);
-        let end = movement::push_away_from(&board, model.object(), from.object(), inches)
+        let pushed = movement::push_away_from(&board, model.object(), from.object(), inches)
+            .map_err(|e| RuleError::invalid(e.to_string()))?;
+        // Pushed off the edge of terrain, it falls.
+        let (end, fall) = movement::settle(&board, model.object(), pushed)
             .map_err(|e| RuleError::invalid(e.to_string()))?;
         let to = Placement {
             at: crate::table::Point { x: end.x, y: end.y },
@@ -1006,6 +1021,15 @@ impl Sim<'_> {
             to,
             hazards: hazards.clone(),
         })?;
+        // The model that caused a fall deals its damage, irreducible.
+        if let Some(fall) = fall.filter(|f| f.damage > 0) {
+            let pusher = self.model_owner(from)?;
+            self.queue(DamageInstance {
+                credit: Some(from),
+                attacker: Some(pusher),
+                ..DamageInstance::fixed(model, "falling".into(), fall.damage, true, self.batch())
+            })?;
+        }
         // Outside an action (an ability of the start phase, say) the
         // push's hazards are suffered as soon as the effect is done.
         if !in_action && !hazards.is_empty() {

@@ -835,6 +835,38 @@ pub fn push_away_from(
     )
 }
 
+/// Where a model moved to `end` without walking (a push) comes to rest:
+/// there, or, with less than half its base supported, where it lands after
+/// falling (the first of equally near places, when the fall has several),
+/// with the fall.
+pub fn settle(
+    board: &Board,
+    id: ObjectId,
+    end: Waypoint,
+) -> Result<(Waypoint, Option<Fall>), MoveError> {
+    let me = board.body(Target::Object(id))?;
+    let moved = Body {
+        center: Point { x: end.x, y: end.y }.v2(),
+        z: inches(end.z),
+        ..me
+    };
+    if supported(board, moved.center, moved.radius, moved.z) {
+        return Ok((end, None));
+    }
+    let fall = fall(board, &moved)?;
+    let landing = fall
+        .choices
+        .first()
+        .copied()
+        .unwrap_or(Point { x: end.x, y: end.y });
+    let rest = Waypoint {
+        x: landing.x,
+        y: landing.y,
+        z: milli(fall.to),
+    };
+    Ok((rest, Some(fall)))
+}
+
 /// A push "directly" toward (or away from) a point: a straight line that
 /// stops at impassable terrain or an enemy model, never passes the point,
 /// and backs off so it does not end on a friendly model.
