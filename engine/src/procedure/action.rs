@@ -92,9 +92,11 @@ impl Sim<'_> {
             self.after_succeeding(&action)?;
             // Damage its effects dealt (a fall from a push) resolves
             // before the action ends; the effects do not resolve again.
-            if matches!(self.state.frame(), Some(Frame::Action { .. }))
-                && !self.state.damage_queue.is_empty()
-            {
+            let unmarked = matches!(
+                self.state.frame(),
+                Some(Frame::Action { action }) if !action.effects_resolved
+            );
+            if unmarked && !self.state.damage_queue.is_empty() {
                 self.emit(Event::ActionEffectsResolved {
                     model: action.actor,
                 })?;
