@@ -982,11 +982,7 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
             let (chooser, options) = super::procedure::batch_options(state, batch);
             if chooser == seat {
                 commands.extend(options.iter().filter_map(|fired| {
-                    let ability = state
-                        .model(fired.model)?
-                        .card
-                        .abilities
-                        .get(usize::from(fired.index))?;
+                    let ability = state.ability(fired.model, fired.index)?;
                     Some(PlayerCommand::ResolveAbility {
                         model: fired.model,
                         name: ability.name.clone(),

@@ -658,6 +658,11 @@ impl GameState {
         })
     }
 
+    /// The ability at `index` on `model`'s card (a fired ability's).
+    pub fn ability(&self, model: ModelId, index: u8) -> Option<&crate::ability::Ability> {
+        self.model(model)?.card.abilities.get(usize::from(index))
+    }
+
     /// The innermost action in progress, however deep the procedures
     /// inside it go (its duel, damage, a choice its effect waits on).
     pub fn action_in_progress(&self) -> Option<&ActionInProgress> {
@@ -1306,10 +1311,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         // Its effects are facts of their own; in a batch it leaves the queue.
         Event::AbilityUsed { model, index, .. } => {
-            let once = state
-                .model(*model)
-                .and_then(|m| m.card.abilities.get(usize::from(*index)))
-                .and_then(|a| a.once_per);
+            let once = state.ability(*model, *index).and_then(|a| a.once_per);
             if let (Some(per), Some(encounter)) =
                 (once, state.encounter.as_mut().map(Arc::make_mut))
             {

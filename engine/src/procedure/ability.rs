@@ -232,8 +232,7 @@ impl Sim<'_> {
                 f.model == *model
                     && self
                         .state
-                        .model(f.model)
-                        .and_then(|m| m.card.abilities.get(usize::from(f.index)))
+                        .ability(f.model, f.index)
                         .is_some_and(|a| a.name == *name)
             })
             .ok_or_else(|| {

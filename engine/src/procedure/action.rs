@@ -1042,17 +1042,16 @@ impl Sim<'_> {
 }
 
 /// Points where `model` may be placed in base contact with `onto`, tried
-/// at even bearings around it (to offer only enemies it can reach, and
-/// for bots).
+/// at `CONTACT_BEARINGS` around it (to offer only enemies it can reach,
+/// and for bots).
 pub(crate) fn pounce_spots(state: &GameState, model: ModelId, onto: ModelId) -> Vec<Point> {
-    const BEARINGS: u16 = 24;
     let (Some(me), Some(body)) = (state.model(model), state.model(onto).and_then(Model::body))
     else {
         return Vec::new();
     };
     let table = state.table();
     let board = Board::new(&table, state.edition);
-    crate::table::contact_points(&body, me.card.base, BEARINGS)
+    crate::table::contact_points(&body, me.card.base, super::summon::CONTACT_BEARINGS)
         .filter(|at| movement::place_touching(&board, model.object(), *at, onto.object()).is_ok())
         .collect()
 }

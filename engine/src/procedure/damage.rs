@@ -369,11 +369,7 @@ impl Sim<'_> {
                 );
                 // An ability of a category the damage ignores does nothing.
                 fired.retain(|f| {
-                    let category = self
-                        .state
-                        .model(f.model)
-                        .and_then(|m| m.card.abilities.get(usize::from(f.index)))
-                        .and_then(|a| a.defense);
+                    let category = self.state.ability(f.model, f.index).and_then(|a| a.defense);
                     !crate::model::ignored(category, &progress.instance.ignores)
                 });
                 let changes = self.damage_changes(&fired);

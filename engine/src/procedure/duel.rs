@@ -37,8 +37,7 @@ impl Sim<'_> {
                 for fired in lasting {
                     let name = self
                         .state
-                        .model(fired.model)
-                        .and_then(|m| m.card.abilities.get(usize::from(fired.index)))
+                        .ability(fired.model, fired.index)
                         .map(|a| Arc::<str>::from(a.name.as_str()))
                         .unwrap_or_else(|| Arc::from(""));
                     self.emit(Event::AbilityUsed {

@@ -123,20 +123,22 @@ pub(crate) fn new_model_placement(
     Ok(placement)
 }
 
+/// How many even bearings around a model are tried for a base placed in
+/// contact with it (for bots, and to tell whether no place fits at all).
+pub(crate) const CONTACT_BEARINGS: u16 = 24;
+
 /// Points around `beside` where a new `card` may stand, tried at
-/// `BEARINGS` even bearings in base contact (for bots, and to tell
-/// whether no place fits at all).
+/// `CONTACT_BEARINGS` bearings in base contact.
 pub(crate) fn new_model_spots(
     state: &GameState,
     beside: ModelId,
     card: &ModelCard,
     how: Beside,
 ) -> Vec<Point> {
-    const BEARINGS: u16 = 24;
     let Some(body) = state.model(beside).and_then(Model::body) else {
         return Vec::new();
     };
-    crate::table::contact_points(&body, card.base, BEARINGS)
+    crate::table::contact_points(&body, card.base, CONTACT_BEARINGS)
         .filter(|at| new_model_placement(state, beside, card, *at, how).is_ok())
         .collect()
 }

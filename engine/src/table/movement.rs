@@ -203,11 +203,7 @@ pub fn validate_move(
     };
     check_end(board, &moved)?;
     // A climb that ends without half the base supported falls.
-    let fall = if supported(board, moved.center, moved.radius, moved.z) {
-        None
-    } else {
-        Some(fall(board, &moved)?)
-    };
+    let fall = fall_if_unsupported(board, &moved)?;
     let now_engaged = measure::engaged_at(board, &moved)?;
     hazards.sort();
     hazards.dedup();
@@ -449,6 +445,14 @@ fn check_end(board: &Board, body: &Body) -> Result<(), MoveError> {
         Some(name) => Err(MoveError::EndsOverlapping { name }),
         None => Ok(()),
     }
+}
+
+/// The fall of a base with less than half of it supported, if it has.
+fn fall_if_unsupported(board: &Board, body: &Body) -> Result<Option<Fall>, MoveError> {
+    if supported(board, body.center, body.radius, body.z) {
+        return Ok(None);
+    }
+    fall(board, body).map(Some)
 }
 
 /// Falling damage: 4th edition, 1 from 2" or more; 3rd edition, half the
@@ -850,10 +854,9 @@ pub fn settle(
         z: inches(end.z),
         ..me
     };
-    if supported(board, moved.center, moved.radius, moved.z) {
+    let Some(fall) = fall_if_unsupported(board, &moved)? else {
         return Ok((end, None));
-    }
-    let fall = fall(board, &moved)?;
+    };
     let landing = fall
         .choices
         .first()
