@@ -6,8 +6,8 @@ use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::schema::{
-    event_staff, events, form_submissions, game_declarations, games, registrations, result_changes,
-    rounds, staff_invitations,
+    event_staff, events, form_submissions, game_declarations, games, playoffs, registrations,
+    result_changes, rounds, staff_invitations,
 };
 use super::{DbConnection, DbError};
 
@@ -453,6 +453,8 @@ pub struct Registration {
     pub army_list: Option<String>,
     pub army_points: Option<i32>,
     pub registered_at: NaiveDateTime,
+    /// The player's seed in the playoff cut (1 is the top seed).
+    pub playoff_seed: Option<i32>,
 }
 
 #[derive(Debug, Clone, Insertable)]
@@ -622,6 +624,68 @@ pub fn update_registration(
     diesel::update(registrations::table.find(id))
         .set(changes)
         .execute(conn)?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------- playoffs
+
+/// An event's single-elimination cut (its seeds are on the registrations).
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = playoffs)]
+pub struct PlayoffRow {
+    pub event_id: i64,
+    pub cut_size: i32,
+    pub third_place: bool,
+    pub tie_rule: String,
+    pub higher_seed_chooses: bool,
+    /// The event round number the playoff's first round takes.
+    pub first_round: i32,
+    pub created_at: NaiveDateTime,
+}
+
+pub fn find_playoffs(
+    conn: &mut DbConnection,
+    event_id: i64,
+) -> Result<Option<PlayoffRow>, DbError> {
+    Ok(playoffs::table
+        .find(event_id)
+        .select(PlayoffRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Stores the cut and seeds the players (registration ids, best first),
+/// inside the caller's transaction. `Ok(false)` when the event has a cut
+/// already.
+pub fn insert_playoffs(
+    conn: &mut DbConnection,
+    row: &PlayoffRow,
+    seeded: &[i64],
+) -> Result<bool, DbError> {
+    let inserted = diesel::insert_into(playoffs::table)
+        .values(row)
+        .execute(conn)
+        .map_err(DbError::from);
+    match inserted {
+        Err(err) if err.is_unique_violation() => return Ok(false),
+        other => other?,
+    };
+    for (seed, registration) in (1..).zip(seeded) {
+        diesel::update(registrations::table.find(registration))
+            .filter(registrations::event_id.eq(row.event_id))
+            .set(registrations::playoff_seed.eq(Some(seed)))
+            .execute(conn)?;
+    }
+    Ok(true)
+}
+
+/// Removes the cut and its seeds, inside the caller's transaction.
+pub fn delete_playoffs(conn: &mut DbConnection, event_id: i64) -> Result<(), DbError> {
+    diesel::update(registrations::table.filter(registrations::event_id.eq(event_id)))
+        .filter(registrations::playoff_seed.is_not_null())
+        .set(registrations::playoff_seed.eq(None::<i32>))
+        .execute(conn)?;
+    diesel::delete(playoffs::table.find(event_id)).execute(conn)?;
     Ok(())
 }
 

@@ -216,6 +216,7 @@ diesel::table! {
         army_list -> Nullable<Text>,
         army_points -> Nullable<Integer>,
         registered_at -> Timestamp,
+        playoff_seed -> Nullable<Integer>,
     }
 }
 
@@ -362,6 +363,18 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    playoffs (event_id) {
+        event_id -> BigInt,
+        cut_size -> Integer,
+        third_place -> Bool,
+        tie_rule -> Text,
+        higher_seed_chooses -> Bool,
+        first_round -> Integer,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(registrations -> events (event_id));
 diesel::joinable!(rounds -> events (event_id));
 diesel::joinable!(games -> rounds (round_id));
@@ -377,6 +390,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     account_sessions,
     game_invitations,
     prepared_scenarios,
+    playoffs,
     pool_revisions,
     form_submissions,
     staff_invitations,

@@ -8,6 +8,7 @@ pub mod digital;
 pub mod input;
 pub mod manage;
 pub mod notify;
+pub mod playoffs;
 pub mod registration;
 pub mod results;
 pub mod rounds;

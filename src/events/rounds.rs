@@ -8,13 +8,15 @@ use rand::RngCore;
 
 use super::registration::REGISTERED;
 use super::{Access, Ctx, EventError, EventStatus, EventView, notify, require_not_finished};
-use crate::db::events::{self as db_events, GameRow, NewGame, Registration, Round};
+use crate::db::events::{self as db_events, GameRow, NewGame, PlayoffRow, Registration, Round};
 use crate::db::{DbConnection, audit, pools};
 use crate::setup::{
     self, EncounterSize, Seat, SeatNames, Setup, SetupRequest, SetupResult, TableSides,
 };
 use crate::systems::GameSystem;
-use crate::tournament::pairing::{PairingSettings, RoundPairing, SolverOptions, pair_round_with};
+use crate::tournament::pairing::{
+    PairingSettings, RoundPairing, SolverOptions, TablePair, pair_round_with,
+};
 use crate::tournament::snapshot::{EventSnapshot, RoundRecord, SNAPSHOT_FORMAT};
 use crate::tournament::{Game, GameScore, Player};
 
@@ -36,6 +38,8 @@ pub struct EventData {
     pub registrations: Vec<Registration>,
     pub rounds: Vec<Round>,
     pub games: Vec<GameRow>,
+    /// The playoff cut, once made.
+    pub playoff: Option<PlayoffRow>,
 }
 
 impl EventData {
@@ -52,7 +56,17 @@ impl EventData {
             registrations: db_events::list_registrations(conn, event_id)?,
             rounds: db_events::list_rounds(conn, event_id)?,
             games: db_events::games_of_event(conn, event_id)?,
+            playoff: db_events::find_playoffs(conn, event_id)?,
         })
+    }
+
+    /// Whether a round (by number) belongs to the playoff rather than the
+    /// Swiss rounds.
+    pub fn is_playoff_round(&self, number: Option<u32>) -> bool {
+        match (&self.playoff, number) {
+            (Some(p), Some(n)) => i64::from(n) >= i64::from(p.first_round),
+            _ => false,
+        }
     }
 
     pub fn registration(&self, id: i64) -> Option<&Registration> {
@@ -150,7 +164,7 @@ fn round_in(conn: &mut DbConnection, view: &EventView, number: i32) -> Result<Ro
     db_events::find_round(conn, view.id(), number)?.ok_or(EventError::NotFound)
 }
 
-fn claim_version(
+pub(super) fn claim_version(
     conn: &mut DbConnection,
     view: &EventView,
     expected: i32,
@@ -268,6 +282,7 @@ pub fn pair_draft_again_longer(
 /// Only a draft the optimiser paired and could not prove is searched again.
 fn require_unproven_draft(round: &Round) -> Result<(), EventError> {
     require_draft(round)?;
+    super::playoffs::require_swiss_round(round)?;
     let number = round.number;
     match serde_json::from_str::<StoredPairing>(&round.pairing).ok() {
         Some(p) if !p.as_paired() => Err(EventError::Conflict(format!(
@@ -293,8 +308,79 @@ fn pair_in(
     ctx: &Ctx<'_>,
 ) -> Result<Round, EventError> {
     let data = EventData::load(conn, view.id())?;
+    if data.playoff.is_some() {
+        return pair_playoff_round(conn, view, access, &data, ctx);
+    }
     let planned = plan_round(view, &data, search)?;
     insert_planned(conn, view, access, &planned, search, ctx)
+}
+
+/// Pairs the next playoff round from the bracket, as a draft.
+fn pair_playoff_round(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    data: &EventData,
+    ctx: &Ctx<'_>,
+) -> Result<Round, EventError> {
+    require_running(view)?;
+    require_round_complete(data)?;
+    let Some((number, name, tables)) = super::playoffs::plan_round(view, data)? else {
+        return Err(EventError::Corrupt("the playoff has no bracket".into()));
+    };
+    let pairing = serde_json::to_string(&super::playoffs::PlayoffPairing {
+        playoff: name.clone(),
+    })
+    .map_err(|e| EventError::Corrupt(e.to_string()))?;
+    let round = db_events::insert_round(conn, view.id(), number, 0, &pairing, ctx.now)?
+        .ok_or_else(|| {
+            EventError::Conflict(format!("{name} were paired by someone else a moment ago."))
+        })?;
+    insert_games_of(conn, view, &round, &tables, None, ctx.now)?;
+    super::scenarios::use_prepared(conn, view, &round, ctx.now)?;
+    audit::record(
+        conn,
+        access.account_id(),
+        Some(view.id()),
+        "round.paired",
+        &format!("round {number}, playoff {name}"),
+        ctx.now,
+    )?;
+    Ok(round)
+}
+
+fn require_running(view: &EventView) -> Result<(), EventError> {
+    if view.status == EventStatus::Running {
+        Ok(())
+    } else {
+        Err(EventError::Conflict(
+            "Start the event before pairing a round.".into(),
+        ))
+    }
+}
+
+/// The last round is published and every one of its results accepted.
+pub(super) fn require_round_complete(data: &EventData) -> Result<(), EventError> {
+    let Some(last) = data.rounds.last() else {
+        return Ok(());
+    };
+    if last.status == "draft" {
+        return Err(EventError::Conflict(format!(
+            "Round {} is still a draft: publish or delete it first.",
+            last.number
+        )));
+    }
+    let missing = data
+        .games_of_round(last.id)
+        .filter(|g| !is_accepted(&g.status))
+        .count();
+    if missing > 0 {
+        return Err(EventError::Conflict(format!(
+            "Round {} still has {missing} result(s) to confirm or resolve.",
+            last.number
+        )));
+    }
+    Ok(())
 }
 
 /// A round worked out but not yet stored, with what it was worked out from.
@@ -336,34 +422,13 @@ fn pairing_inputs(
     view: &EventView,
     data: &EventData,
 ) -> Result<(i32, Vec<Player>, Vec<Game>), EventError> {
-    if view.status != EventStatus::Running {
-        return Err(EventError::Conflict(
-            "Start the event before pairing a round.".into(),
-        ));
-    }
+    require_running(view)?;
     if view.is_open_league() {
         return Err(EventError::Conflict(
             "This league is open play: players record their own games, there are no rounds.".into(),
         ));
     }
-    if let Some(last) = data.rounds.last() {
-        if last.status == "draft" {
-            return Err(EventError::Conflict(format!(
-                "Round {} is still a draft: publish or delete it first.",
-                last.number
-            )));
-        }
-        let missing = data
-            .games_of_round(last.id)
-            .filter(|g| !is_accepted(&g.status))
-            .count();
-        if missing > 0 {
-            return Err(EventError::Conflict(format!(
-                "Round {} still has {missing} result(s) to confirm or resolve.",
-                last.number
-            )));
-        }
-    }
+    require_round_complete(data)?;
     let number = data.rounds.last().map(|r| r.number).unwrap_or(0) + 1;
     if number > view.event.rounds_planned {
         return Err(EventError::Conflict(format!(
@@ -413,7 +478,7 @@ fn insert_planned(
                     "Round {number} was paired by someone else a moment ago."
                 ))
             })?;
-    insert_games_of(conn, view, &round, pairing, ctx.now)?;
+    insert_games_of(conn, view, &round, &pairing.pairs, pairing.bye, ctx.now)?;
     super::scenarios::use_prepared(conn, view, &round, ctx.now)?;
     let longer = if search == PairingSearch::Longer {
         ", longer search"
@@ -514,6 +579,12 @@ pub fn import_round(
     conn.write_transaction(|conn| {
         claim_version(conn, view, expected_version)?;
         let data = EventData::load(conn, view.id())?;
+        if data.playoff.is_some() {
+            return Err(EventError::Conflict(
+                "The playoff rounds are paired from the bracket: there is nothing to import."
+                    .into(),
+            ));
+        }
         let number = data.rounds.last().map(|r| r.number).unwrap_or(0) + 1;
         if pairing.round as i32 != number {
             return Err(EventError::invalid(
@@ -561,7 +632,7 @@ pub fn import_round(
         let round =
             db_events::insert_round(conn, view.id(), number, pairing.seed as i64, &json, ctx.now)?
                 .ok_or_else(|| EventError::Conflict(format!("Round {number} exists already.")))?;
-        insert_games_of(conn, view, &round, pairing, ctx.now)?;
+        insert_games_of(conn, view, &round, &pairing.pairs, pairing.bye, ctx.now)?;
         audit::record(
             conn,
             access.account_id(),
@@ -579,11 +650,11 @@ fn insert_games_of(
     conn: &mut DbConnection,
     view: &EventView,
     round: &Round,
-    pairing: &RoundPairing,
+    pairs: &[TablePair],
+    bye: Option<i64>,
     now: chrono::NaiveDateTime,
 ) -> Result<(), EventError> {
-    let mut games: Vec<NewGame> = pairing
-        .pairs
+    let mut games: Vec<NewGame> = pairs
         .iter()
         .map(|p| NewGame {
             event_id: view.id(),
@@ -597,7 +668,7 @@ fn insert_games_of(
             updated_at: now,
         })
         .collect();
-    if let Some(bye) = pairing.bye {
+    if let Some(bye) = bye {
         games.push(NewGame {
             event_id: view.id(),
             round_id: Some(round.id),
@@ -686,6 +757,7 @@ pub fn swap_players(
     conn.write_transaction(|conn| {
         let round = round_in(conn, view, number)?;
         require_draft(&round)?;
+        super::playoffs::require_swiss_round(&round)?;
         claim_version(conn, view, expected_version)?;
         let games = db_events::games_of_round(conn, round.id)?;
         let find = |id: i64| {

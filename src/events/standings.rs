@@ -22,6 +22,8 @@ pub fn compute(view: &EventView, data: &EventData) -> Vec<StandingRow> {
         .filter(|p| with_games.contains(&p.id) || p.initial_points != 0)
         .collect();
     let mut games = data.tournament_games();
+    // Playoff games decide the bracket, not the Swiss standings.
+    games.retain(|g| !data.is_playoff_round(g.round));
     if let Some(cap) = view.settings.league.max_counted_games {
         // A league counts each player's first `cap` games; a game counts
         // when it is within the cap of both of its players.
@@ -51,7 +53,7 @@ pub fn compute(view: &EventView, data: &EventData) -> Vec<StandingRow> {
     )
 }
 
-fn csv_field(value: &str) -> String {
+pub(super) fn csv_field(value: &str) -> String {
     // Quote everything and neutralise spreadsheet formulas in names.
     let safe = if value.starts_with(['=', '+', '-', '@']) {
         format!("'{value}")

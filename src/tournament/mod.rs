@@ -1,6 +1,7 @@
 //! Pairings, standings and tiebreakers: pure functions over plain data. No
 //! web, no database, no clock; the same snapshot always gives the same result.
 
+pub mod bracket;
 pub mod limits;
 pub mod pairing;
 pub mod snapshot;

@@ -409,6 +409,22 @@ const MATRIX: &[Case] = &[
     case(Get, "/events/{event}/standings.json", ALL_200),
     case(Get, "/events/{event}/results.csv", ALL_200),
     case(Get, "/events/{event}/results.json", ALL_200),
+    // No cut has been made in the fixture: the bracket is not found, and
+    // a cut at a stale version is refused (staff see why in a flash).
+    case(Get, "/events/{event}/bracket", [404; 6]),
+    case(Get, "/events/{event}/placings.csv", [404; 6]),
+    with_body(
+        Post,
+        "/events/{event}/playoffs",
+        "version=0&cut=8",
+        STAFF_303,
+    ),
+    with_body(
+        Post,
+        "/events/{event}/playoffs/undo",
+        "version=0",
+        STAFF_303,
+    ),
     // Pools: {pool} belongs to the owner and is used by the running event.
     case(Get, "/pools", ALL_200),
     case(Get, "/pools/new", SIGNED_IN_200),
@@ -517,6 +533,13 @@ const MATRIX: &[Case] = &[
         [401, 409, 403, 403, 403, 403],
     ),
     case(ApiGet, "/api/v1/events/{event}/standings", ALL_200),
+    case(ApiGet, "/api/v1/events/{event}/bracket", [404; 6]),
+    with_body(
+        ApiPost,
+        "/api/v1/events/{event}/playoffs",
+        r#"{"cut":8,"version":0}"#,
+        [401, 403, 403, 409, 409, 409],
+    ),
     case(ApiGet, "/api/v1/pools", ALL_200),
     case(ApiGet, "/api/v1/pools/{pool}", ALL_200),
     case(ApiGet, "/api/v1/setup?edition=mk&seed=1", ALL_200),

@@ -1271,7 +1271,7 @@ async fn finished_events_are_read_only_except_for_admin_corrections(backend: Bac
 
 /// `count` walk-ins named `{prefix} {i}`, in `clubs` clubs in turn, all
 /// checked in: their registration ids.
-async fn walk_ins_checked_in(
+pub(crate) async fn walk_ins_checked_in(
     to: &ApiClient,
     event: i64,
     prefix: &str,

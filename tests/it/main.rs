@@ -15,6 +15,7 @@ mod engine_props;
 mod events;
 mod foundation;
 mod hosted;
+mod playoffs;
 mod replays;
 mod resilience;
 mod scenarios;

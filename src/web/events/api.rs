@@ -33,7 +33,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(report_result)
         .service(confirm_result)
         .service(dispute_result)
-        .service(get_standings);
+        .service(get_standings)
+        .service(make_cut)
+        .service(get_bracket);
 }
 
 fn actor(user: &ApiUser) -> Option<Actor> {
@@ -655,4 +657,62 @@ async fn get_standings(
         })
         .await?;
     Ok(HttpResponse::Ok().json(rows))
+}
+
+#[derive(Debug, Deserialize)]
+struct CutBody {
+    cut: u32,
+    #[serde(default)]
+    third_place: bool,
+    #[serde(default)]
+    tie: crate::tournament::bracket::PlayoffTie,
+    #[serde(default)]
+    higher_seed_chooses: bool,
+    #[serde(default)]
+    version: Option<i32>,
+}
+
+#[post("/events/{id}/playoffs")]
+async fn make_cut(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: web::Json<CutBody>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let body = body.into_inner();
+    let request = crate::events::playoffs::CutRequest {
+        cut: body.cut,
+        third_place: body.third_place,
+        tie: body.tie,
+        higher_seed_chooses: body.higher_seed_chooses,
+    };
+    let report = on_event(&state, &user, id, move |conn, view, access, ctx| {
+        let version = body.version.unwrap_or(view.event.version);
+        crate::events::playoffs::make_cut(conn, view, access, request, version, ctx)?;
+        let data = EventData::load(conn, id)?;
+        let (view, _) = events::load(conn, id, access.actor)?;
+        crate::events::playoffs::report(&view, &data)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(report))
+}
+
+#[get("/events/{id}/bracket")]
+async fn get_bracket(
+    user: Option<ApiUser>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let actor = user.as_ref().and_then(actor);
+    let cache = std::sync::Arc::clone(&state.event_data);
+    let report = state
+        .with_db(move |conn| {
+            let (view, _) = events::load(conn, id, actor)?;
+            let data = cache.load(conn, &view)?;
+            crate::events::playoffs::report(&view, &data)?.ok_or(AppError::NotFound)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(report))
 }

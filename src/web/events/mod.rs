@@ -7,6 +7,7 @@ mod digital;
 mod games;
 mod pages;
 mod players;
+mod playoffs;
 mod rounds;
 mod scenarios;
 pub mod standings;
@@ -29,6 +30,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     digital::routes(cfg);
     games::routes(cfg);
     scenarios::routes(cfg);
+    playoffs::routes(cfg);
 }
 
 pub fn actor_of(user: Option<&SessionUser>) -> Option<Actor> {

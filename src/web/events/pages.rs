@@ -248,6 +248,12 @@ struct ShowPage {
     registered: Vec<EntryRow>,
     waitlist: Vec<Registration>,
     rounds: Vec<Round>,
+    /// The playoff cut, once made.
+    playoff: Option<crate::db::events::PlayoffRow>,
+    /// A playoff round has been paired (the cut can no longer be undone).
+    playoff_paired: bool,
+    /// The cut offered by default: 8, or fewer in a smaller field.
+    default_cut: usize,
     staff: Vec<(i64, String, String, String)>,
     /// Open staff invitations (address, role), for the organisers.
     invited: Vec<(String, String)>,
@@ -264,6 +270,16 @@ struct ShowPage {
 }
 
 impl ShowPage {
+    /// "Round 3", or a playoff round's name in the bracket.
+    fn round_label(&self, round: &Round) -> String {
+        crate::events::playoffs::playoff_name(round)
+            .unwrap_or_else(|| format!("Round {}", round.number))
+    }
+
+    fn tie_rules(&self) -> &'static [crate::tournament::bracket::PlayoffTie] {
+        &crate::tournament::bracket::PlayoffTie::ALL
+    }
+
     fn is_mine(&self, registration: &Registration) -> bool {
         self.my_registration
             .as_ref()
@@ -362,8 +378,20 @@ async fn show(
         .filter(|r| r.status == WAITLISTED)
         .cloned()
         .collect();
+    let playoff_paired = data
+        .playoff
+        .as_ref()
+        .is_some_and(|p| data.rounds.iter().any(|r| r.number >= p.first_round));
+    let still_in = data
+        .registrations
+        .iter()
+        .filter(|r| r.status == REGISTERED && !r.dropped)
+        .count();
     let page = ShowPage {
         ctx: ctx.clone(),
+        playoff: data.playoff,
+        playoff_paired,
+        default_cut: still_in.clamp(2, 8),
         closed_reason: registration_closed_reason(&view, now),
         view,
         access,

@@ -45,14 +45,14 @@ struct VersionForm {
     version: String,
 }
 
-fn version_of(raw: &str) -> Result<i32, AppError> {
+pub(super) fn version_of(raw: &str) -> Result<i32, AppError> {
     raw.trim()
         .parse()
         .map_err(|_| AppError::bad_request("The form is missing its version; reload the page."))
 }
 
 /// Runs a round action; conflicts and invalid input come back as a flash.
-async fn act<F>(
+pub(super) async fn act<F>(
     state: &web::Data<AppState>,
     user: &CurrentUser,
     id: i64,
