@@ -804,6 +804,10 @@ pub fn swap_players(
 
 /// Warnings about a round's current pairings: rematches and same-club pairs.
 pub fn pairing_warnings(view: &EventView, data: &EventData, round: &Round) -> Vec<String> {
+    // A playoff meets whoever the bracket brings: rematches are expected.
+    if super::playoffs::playoff_name(round).is_some() {
+        return Vec::new();
+    }
     let avoid_same_club = view.settings.avoid_same_club;
     let mut met: BTreeMap<(i64, i64), i32> = BTreeMap::new();
     for g in data.games.iter().filter(|g| g.round_id != Some(round.id)) {

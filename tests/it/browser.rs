@@ -20,6 +20,7 @@ both_backends!(
     players_report_confirm_and_dispute_in_the_browser,
     an_organiser_runs_a_thirty_two_player_day_from_a_phone,
     two_players_play_a_digital_round_in_their_browsers,
+    an_organiser_cuts_twelve_players_to_a_top_eight_in_the_browser,
 );
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -1441,4 +1442,110 @@ fn attacks_with_triggers(
                 .iter()
                 .any(|a| &a.name == action && !a.triggers.is_empty())
         })
+}
+
+/// Twelve players through three Swiss rounds (set up through the API), then
+/// the organiser makes a top-8 cut with a third-place game in the browser on
+/// a phone, pairs and publishes each playoff round, enters its results, and
+/// the bracket shows the champion and the final placings.
+async fn an_organiser_cuts_twelve_players_to_a_top_eight_in_the_browser(backend: Backend) {
+    use crate::events::{create_event, event_body, set_status, walk_ins_checked_in};
+    use crate::playoffs::{enter, pair_and_publish as api_pair_and_publish};
+    let app = TestApp::spawn(backend.clone()).await;
+    app.create_account("to@example.org", "Tess Organiser", false)
+        .await;
+    let to = app.api_client("to@example.org").await;
+    let event = create_event(&to, event_body("Top Eight Cup")).await;
+    set_status(&to, event, "registration").await;
+    walk_ins_checked_in(&to, event, "Player", 12, 12).await;
+    set_status(&to, event, "running").await;
+    for _ in 1..=3 {
+        let (_, tables) = api_pair_and_publish(&to, event).await;
+        for (i, table) in tables.iter().enumerate() {
+            enter(
+                &to,
+                event,
+                table["game"].as_i64().unwrap(),
+                (i % 6) as i64,
+                2,
+            )
+            .await;
+        }
+    }
+    let (_, standings) = to.get(&format!("/events/{event}/standings")).await;
+    let top_seed = standings[0]["name"].as_str().unwrap().to_owned();
+
+    let mut driver = Driver::start();
+    let client = &driver.session().await;
+    let prefix = format!("{}-playoff", backend.name());
+    sign_in(client, &app, "to@example.org").await;
+    let event_url = app.url(&format!("/events/{event}"));
+    visit(client, &event_url).await;
+    fill(client, "cut", "8").await;
+    client
+        .find(Locator::Css("[name=third_place]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    click_button(client, "Make the cut").await;
+    let text = body_text(client).await;
+    assert!(
+        text.contains("The cut is made") && text.contains("Quarterfinals"),
+        "{text}"
+    );
+    check_page(client, &format!("{prefix}-bracket")).await;
+
+    for (round, name, games) in [
+        (4, "Quarterfinals", 4),
+        (5, "Semifinals", 2),
+        (6, "Final", 2),
+    ] {
+        visit(client, &event_url).await;
+        click_button(client, "Pair the next playoff round").await;
+        let text = body_text(client).await;
+        assert!(text.contains(&format!("{name} (round {round})")), "{text}");
+        click_button(client, "Flip one scenario for all tables").await;
+        click_button(client, "Publish and mail the players").await;
+        assert!(body_text(client).await.contains("is published"));
+        // The first player (the higher seed) wins every game.
+        assert_eq!(enter_round_results(client, &prefix, round).await, games);
+    }
+
+    visit(client, &format!("{event_url}/bracket")).await;
+    let text = body_text(client).await;
+    assert!(text.contains("Final placings"), "{text}");
+    check_page(client, &format!("{prefix}-placings")).await;
+    let placings = client
+        .find(Locator::Css("table.placings tbody tr"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let placings = placings.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(placings, format!("1 {top_seed}"));
+    let csv = reqwest::get(format!("{event_url}/placings.csv"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(csv.lines().count(), 13, "{csv}");
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(&format!("\"{top_seed}\"")),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("5,8,"),
+        "quarterfinal losers share 5th to 8th: {csv}"
+    );
+
+    // The projector view of the bracket drops the site's frame.
+    visit(client, &format!("{event_url}/bracket?projector=1")).await;
+    assert!(body_text(client).await.contains("Final"));
 }

@@ -11,7 +11,7 @@ use crate::support::{ApiClient, Backend, TestApp};
 both_backends!(a_swiss_event_cut_to_a_top_eight_playoff);
 
 /// Pairs and publishes the next round: its number and tables.
-async fn pair_and_publish(to: &ApiClient, event: i64) -> (i64, Vec<Value>) {
+pub(crate) async fn pair_and_publish(to: &ApiClient, event: i64) -> (i64, Vec<Value>) {
     let (code, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
     assert_eq!(code, 201, "{round}");
     let number = round["number"].as_i64().unwrap();
@@ -26,7 +26,7 @@ async fn pair_and_publish(to: &ApiClient, event: i64) -> (i64, Vec<Value>) {
 }
 
 /// The organiser enters a result: each side's VP, strategy first.
-async fn enter(to: &ApiClient, event: i64, game: i64, a_vp: i64, b_vp: i64) {
+pub(crate) async fn enter(to: &ApiClient, event: i64, game: i64, a_vp: i64, b_vp: i64) {
     let (code, state) = to
         .post(
             &format!("/events/{event}/games/{game}/result"),

@@ -262,6 +262,18 @@ struct RoundPage {
 }
 
 impl RoundPage {
+    fn playoff_name(&self) -> Option<String> {
+        crate::events::playoffs::playoff_name(&self.round)
+    }
+
+    /// "Round 3", or "Semifinals (round 5)" in the playoff.
+    fn heading(&self) -> String {
+        match self.playoff_name() {
+            Some(name) => format!("{name} (round {})", self.round.number),
+            None => format!("Round {}", self.round.number),
+        }
+    }
+
     fn is_digital(&self, game_id: i64) -> bool {
         self.digital.contains(&game_id)
     }
