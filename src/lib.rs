@@ -14,6 +14,7 @@ pub mod events;
 pub mod game_cli;
 pub mod hosted;
 pub mod mail;
+pub mod rankings;
 pub mod setup;
 pub mod systems;
 pub mod telemetry;

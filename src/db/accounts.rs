@@ -23,6 +23,8 @@ pub struct Account {
     pub session_generation: i32,
     pub created_at: NaiveDateTime,
     pub deleted_at: Option<NaiveDateTime>,
+    /// Kept off the public rankings; the profile only for its owner and admins.
+    pub profile_hidden: bool,
 }
 
 impl Account {
@@ -40,6 +42,7 @@ pub struct ProfileChanges {
     pub region: Option<String>,
     pub malifaux_name: Option<String>,
     pub mage_knight_name: Option<String>,
+    pub profile_hidden: bool,
 }
 
 #[derive(Debug, Clone, Insertable)]

@@ -8,6 +8,7 @@ pub mod hosted;
 pub mod introspect;
 pub mod mail;
 pub mod pools;
+pub mod rankings;
 pub mod schema;
 pub mod throttle;
 

@@ -27,6 +27,7 @@ diesel::table! {
         session_generation -> Integer,
         created_at -> Timestamp,
         deleted_at -> Nullable<Timestamp>,
+        profile_hidden -> Bool,
     }
 }
 

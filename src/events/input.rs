@@ -101,6 +101,9 @@ pub struct EventInput {
     pub tiebreaker_5: String,
     #[serde(deserialize_with = "lenient")]
     pub avoid_same_club: String,
+    /// Counted in the rankings across events once finished.
+    #[serde(deserialize_with = "lenient")]
+    pub ranked: String,
     #[serde(deserialize_with = "lenient")]
     pub league_mode: String,
     #[serde(deserialize_with = "lenient")]
@@ -219,6 +222,11 @@ impl EventInput {
         } else {
             String::new()
         };
+        self.ranked = if settings.ranked {
+            "on".into()
+        } else {
+            String::new()
+        };
         self.league_mode = match settings.league.mode {
             LeagueMode::Rounds => "rounds".into(),
             LeagueMode::Open => "open".into(),
@@ -267,6 +275,10 @@ impl EventInput {
 
     pub fn avoids_same_club(&self) -> bool {
         is_checked(&self.avoid_same_club)
+    }
+
+    pub fn is_ranked(&self) -> bool {
+        is_checked(&self.ranked)
     }
 }
 
@@ -714,6 +726,7 @@ impl EventInput {
             },
             tiebreakers,
             avoid_same_club: self.avoids_same_club(),
+            ranked: self.is_ranked(),
             league: LeagueSettings {
                 mode: league_mode,
                 max_games_vs_same: max_vs_same.map(|v| v as u32),

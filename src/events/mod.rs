@@ -252,6 +252,10 @@ pub struct EventSettings {
     /// shown in it. None means UTC.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_zone: Option<String>,
+    /// The organisers count the event in the rankings across events once
+    /// it is finished (`docs/rankings.md`).
+    #[serde(default)]
+    pub ranked: bool,
 }
 
 impl EventSettings {
@@ -280,6 +284,7 @@ impl EventSettings {
             league: LeagueSettings::default(),
             tables: None,
             time_zone: None,
+            ranked: false,
             first_edition_size: None,
             digital: DigitalSettings::default(),
         }

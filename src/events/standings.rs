@@ -53,7 +53,7 @@ pub fn compute(view: &EventView, data: &EventData) -> Vec<StandingRow> {
     )
 }
 
-pub(super) fn csv_field(value: &str) -> String {
+pub fn csv_field(value: &str) -> String {
     // Quote everything and neutralise spreadsheet formulas in names.
     let safe = if value.starts_with(['=', '+', '-', '@']) {
         format!("'{value}")

@@ -4,6 +4,7 @@
 pub mod bracket;
 pub mod limits;
 pub mod pairing;
+pub mod rating;
 pub mod snapshot;
 pub mod standings;
 pub mod synthetic;

@@ -971,6 +971,9 @@ pub struct ProfileForm {
     pub malifaux_name: String,
     #[serde(default)]
     pub mage_knight_name: String,
+    /// A ticked box: keep the profile off the public rankings.
+    #[serde(default)]
+    pub profile_hidden: Option<String>,
 }
 
 impl ProfileForm {
@@ -981,6 +984,7 @@ impl ProfileForm {
             region: account.region.clone().unwrap_or_default(),
             malifaux_name: account.malifaux_name.clone().unwrap_or_default(),
             mage_knight_name: account.mage_knight_name.clone().unwrap_or_default(),
+            profile_hidden: account.profile_hidden.then(|| "on".to_owned()),
         }
     }
 }
@@ -1114,6 +1118,7 @@ async fn update_profile(
         region,
         malifaux_name,
         mage_knight_name,
+        profile_hidden: form.profile_hidden.is_some(),
     };
     let id = user.id();
     state

@@ -14,6 +14,7 @@ pub mod layout;
 pub mod page_cache;
 pub mod play;
 pub mod pools;
+pub mod rankings;
 mod request_log;
 pub mod session;
 pub mod setup;
@@ -215,11 +216,13 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(pools::routes)
         .configure(setup::routes)
         .configure(play::routes)
+        .configure(rankings::routes)
         .service(
             web::scope("/api/v1")
                 .configure(api::routes)
                 .configure(events::api::routes)
                 .configure(play::api::routes)
+                .configure(rankings::api_routes)
                 .default_service(web::to(api_not_found)),
         );
 }

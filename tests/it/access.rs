@@ -411,6 +411,10 @@ const MATRIX: &[Case] = &[
     case(Get, "/events/{event}/results.json", ALL_200),
     // No cut has been made in the fixture: the bracket is not found, and
     // a cut at a stale version is refused (staff see why in a flash).
+    case(Get, "/rankings", ALL_200),
+    case(Get, "/rankings.csv?system=m4e", ALL_200),
+    case(Get, "/rankings.json?system=mk&region=North", ALL_200),
+    case(Get, "/players/{player}", ALL_200),
     case(Get, "/events/{event}/bracket", [404; 6]),
     case(Get, "/events/{event}/placings.csv", [404; 6]),
     with_body(
@@ -534,6 +538,9 @@ const MATRIX: &[Case] = &[
     ),
     case(ApiGet, "/api/v1/events/{event}/standings", ALL_200),
     case(ApiGet, "/api/v1/events/{event}/bracket", [404; 6]),
+    case(ApiGet, "/api/v1/rankings?system=m4e", ALL_200),
+    // The player's own profile (never hidden in the fixture).
+    case(ApiGet, "/api/v1/players/{player}", ALL_200),
     with_body(
         ApiPost,
         "/api/v1/events/{event}/playoffs",
@@ -778,12 +785,21 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
     };
     let hosted = practice(4).await;
     let resigned = practice(5).await;
+    let player_account = app
+        .with_conn(|conn| {
+            soulstone::db::accounts::find_by_email(conn, "player@example.org")
+                .unwrap()
+                .unwrap()
+                .id
+        })
+        .await;
     Fixture {
         values: vec![
             ("{missing}", "999999".into()),
             ("{event}", event.to_string()),
             ("{draft}", draft.to_string()),
             ("{player_reg}", player_reg.to_string()),
+            ("{player}", player_account.to_string()),
             ("{game}", game.to_string()),
             ("{pool}", "access-pool".into()),
             ("{hosted}", hosted.to_string()),

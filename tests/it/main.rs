@@ -16,6 +16,7 @@ mod events;
 mod foundation;
 mod hosted;
 mod playoffs;
+mod rankings;
 mod replays;
 mod resilience;
 mod scenarios;

@@ -426,6 +426,15 @@ pub struct ApiClient {
 }
 
 impl ApiClient {
+    /// A client without a token: what anyone may read.
+    pub fn anonymous(app: &TestApp) -> Self {
+        Self {
+            base: app.address.clone(),
+            http: reqwest::Client::new(),
+            token: String::new(),
+        }
+    }
+
     pub async fn call(
         &self,
         method: reqwest::Method,
@@ -434,8 +443,10 @@ impl ApiClient {
     ) -> (u16, serde_json::Value) {
         let mut request = self
             .http
-            .request(method, format!("{}/api/v1{path}", self.base))
-            .bearer_auth(&self.token);
+            .request(method, format!("{}/api/v1{path}", self.base));
+        if !self.token.is_empty() {
+            request = request.bearer_auth(&self.token);
+        }
         if let Some(body) = body {
             request = request.json(&body);
         }
