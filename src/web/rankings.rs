@@ -240,7 +240,14 @@ pub fn rating_chart(history: &[HistoryPoint]) -> String {
     } else {
         0.0
     };
-    let x = |i: usize| PAD + step * i as f64;
+    // A lone point sits in the middle.
+    let x = |i: usize| {
+        if history.len() > 1 {
+            PAD + step * i as f64
+        } else {
+            WIDTH / 2.0
+        }
+    };
     let y = |v: f64| HEIGHT - PAD - (v - low) / span * (HEIGHT - 2.0 * PAD);
     let line: Vec<String> = history
         .iter()
@@ -267,9 +274,14 @@ pub fn rating_chart(history: &[HistoryPoint]) -> String {
     );
     let _ = write!(
         svg,
-        "<polygon class=\"band\" points=\"{}\"/><polyline class=\"line\" points=\"{}\"/>",
+        "<polygon class=\"band\" points=\"{}\"/><polyline class=\"line\" points=\"{}\"/>\
+         <text x=\"2\" y=\"{:.1}\">{:.0}</text><text x=\"2\" y=\"{:.1}\">{:.0}</text>",
         band.join(" "),
-        line.join(" ")
+        line.join(" "),
+        PAD - 8.0,
+        high,
+        HEIGHT - PAD + 16.0,
+        low
     );
     for (i, p) in history.iter().enumerate() {
         let _ = write!(

@@ -21,6 +21,7 @@ both_backends!(
     an_organiser_runs_a_thirty_two_player_day_from_a_phone,
     two_players_play_a_digital_round_in_their_browsers,
     an_organiser_cuts_twelve_players_to_a_top_eight_in_the_browser,
+    a_ranked_player_finds_their_profile_and_hides_it,
 );
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -1548,4 +1549,78 @@ async fn an_organiser_cuts_twelve_players_to_a_top_eight_in_the_browser(backend:
     // The projector view of the bracket drops the site's frame.
     visit(client, &format!("{event_url}/bracket?projector=1")).await;
     assert!(body_text(client).await.contains("Final"));
+}
+
+/// Two finished ranked events (through the API), then in a phone browser:
+/// the ranking page links to a profile whose chart has a point per ranked
+/// event, and the player hides their profile from the account page.
+async fn a_ranked_player_finds_their_profile_and_hides_it(backend: Backend) {
+    use crate::events::set_status;
+    use crate::rankings::one_round_event;
+    let app = TestApp::spawn(backend.clone()).await;
+    app.create_account("to@example.org", "Tess Organiser", false)
+        .await;
+    let to = app.api_client("to@example.org").await;
+    let mut players = Vec::new();
+    for name in ["Ann", "Ben", "Cat", "Dan"] {
+        let email = format!("{}@example.org", name.to_lowercase());
+        let id = app.create_account(&email, name, false).await;
+        players.push((id, app.api_client(&email).await));
+    }
+    for (name, date) in [
+        ("Autumn Ranked", "2026-10-03"),
+        ("Winter Ranked", "2026-12-05"),
+    ] {
+        let (event, _) = one_round_event(&to, &players, name, date, true).await;
+        set_status(&to, event, "finished").await;
+    }
+    let (_, rows) = to.get("/rankings?system=m4e").await;
+    let top = rows[0].clone();
+    let top_name = top["name"].as_str().unwrap().to_owned();
+    let (_, profile) = to.get(&format!("/players/{}", top["account"])).await;
+    let points = profile["ratings"][0]["history"].as_array().unwrap().len();
+
+    let mut driver = Driver::start();
+    let client = &driver.session().await;
+    let prefix = format!("{}-rankings", backend.name());
+    visit(client, &app.url("/rankings?system=m4e")).await;
+    check_page(client, &format!("{prefix}-list")).await;
+    follow_link(client, &top_name).await;
+    let text = body_text(client).await;
+    assert!(
+        text.contains("Head to head") && text.contains("Winter Ranked"),
+        "{text}"
+    );
+    let circles = client
+        .find_all(Locator::Css("svg.rating-chart circle"))
+        .await
+        .unwrap();
+    assert_eq!(circles.len(), points);
+    check_page(client, &format!("{prefix}-profile")).await;
+
+    // The player hides the profile: off the list, and not found by others.
+    let email = format!("{}@example.org", top_name.to_lowercase());
+    sign_in(client, &app, &email).await;
+    visit(client, &app.url("/account")).await;
+    client
+        .find(Locator::Css("[name=profile_hidden]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    click_button(client, "Save profile").await;
+    visit(client, &app.url("/rankings?system=m4e")).await;
+    let table = client
+        .find(Locator::Css("table.rankings"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!table.contains(&top_name), "{table}");
+    let anonymous = reqwest::get(app.url(&format!("/players/{}", top["account"])))
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 404);
 }

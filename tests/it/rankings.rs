@@ -17,7 +17,7 @@ both_backends!(ratings_come_from_finished_ranked_events_only);
 
 /// Plays a one-round event of the four account holders and a walk-in: the
 /// games as rated (account ids, player A always wins) and the event id.
-async fn one_round_event(
+pub(crate) async fn one_round_event(
     to: &ApiClient,
     players: &[(i64, ApiClient)],
     name: &str,
