@@ -276,6 +276,11 @@ impl ShowPage {
             .unwrap_or_else(|| format!("Round {}", round.number))
     }
 
+    /// The playoff's rule for a drawn game, as the event states it.
+    fn tie_rule_text(&self, cut: &crate::db::events::PlayoffRow) -> &'static str {
+        crate::events::playoffs::rules_of(cut).map_or("", |rules| rules.tie.label())
+    }
+
     fn tie_rules(&self) -> &'static [crate::tournament::bracket::PlayoffTie] {
         &crate::tournament::bracket::PlayoffTie::ALL
     }
