@@ -90,26 +90,14 @@ pub fn system_ratings(
     })
 }
 
-/// The public ranking of a game system, best first; a region narrows it
-/// (case-insensitively). Hidden profiles are left out.
-pub fn ranking(
-    conn: &mut DbConnection,
-    system: GameSystem,
-    region: Option<&str>,
-) -> Result<Vec<RankingRow>, DbError> {
+/// The public ranking of a game system, best first. Hidden profiles are
+/// left out.
+pub fn ranking(conn: &mut DbConnection, system: GameSystem) -> Result<Vec<RankingRow>, DbError> {
     let rated = system_ratings(conn, system)?.ratings;
     let ids: Vec<i64> = rated.keys().copied().collect();
-    let wanted = region.map(str::trim).filter(|r| !r.is_empty());
     let mut rows: Vec<(PublicAccount, &PlayerRating)> = db_rankings::public_accounts(conn, &ids)?
         .into_iter()
         .filter(|a| !a.profile_hidden)
-        .filter(|a| {
-            wanted.is_none_or(|w| {
-                a.region
-                    .as_deref()
-                    .is_some_and(|r| r.eq_ignore_ascii_case(w))
-            })
-        })
         .filter_map(|a| {
             let r = rated.get(&a.id)?;
             Some((a, r))
@@ -137,6 +125,23 @@ pub fn ranking(
             events: r.events,
         })
         .collect())
+}
+
+/// The rows of one region (case-insensitively), ranked within it.
+pub fn in_region(rows: Vec<RankingRow>, region: &str) -> Vec<RankingRow> {
+    let wanted = region.trim();
+    rows.into_iter()
+        .filter(|r| {
+            r.region
+                .as_deref()
+                .is_some_and(|own| own.trim().eq_ignore_ascii_case(wanted))
+        })
+        .enumerate()
+        .map(|(i, row)| RankingRow {
+            rank: i as u32 + 1,
+            ..row
+        })
+        .collect()
 }
 
 /// The regions of the players in a ranking, for its filter.
@@ -286,7 +291,14 @@ pub fn profile(
         })
         .collect();
     let mut rating_list = Vec::new();
-    for system in GameSystem::ALL {
+    let systems: BTreeSet<&str> = entries
+        .iter()
+        .map(|(e, _)| e.game_system.as_str())
+        .collect();
+    for system in GameSystem::ALL
+        .into_iter()
+        .filter(|s| systems.contains(s.code()))
+    {
         let rated = system_ratings(conn, system)?;
         let Some(r) = rated.ratings.get(&account) else {
             continue;

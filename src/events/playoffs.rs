@@ -17,6 +17,7 @@ use crate::tournament::bracket::{
     PlayoffRules, PlayoffTie, Seeded,
 };
 use crate::tournament::pairing::TablePair;
+use crate::tournament::standings::StandingRow;
 
 /// What the organisers choose when they make the cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,14 +62,23 @@ pub fn rules_of(row: &PlayoffRow) -> Result<PlayoffRules, EventError> {
 
 /// The event's bracket as its games stand, if the cut has been made.
 pub fn bracket_of(view: &EventView, data: &EventData) -> Result<Option<Bracket>, EventError> {
+    if data.playoff.is_none() {
+        return Ok(None);
+    }
+    bracket_with(data, &super::standings::compute(view, data))
+}
+
+/// The bracket, given the Swiss standings (for the tie rule's VP difference).
+fn bracket_with(
+    data: &EventData,
+    standings: &[StandingRow],
+) -> Result<Option<Bracket>, EventError> {
     let Some(row) = &data.playoff else {
         return Ok(None);
     };
     let rules = rules_of(row)?;
-    let swiss: BTreeMap<PlayerId, i32> = super::standings::compute(view, data)
-        .iter()
-        .map(|r| (r.player, r.vp_diff()))
-        .collect();
+    let swiss: BTreeMap<PlayerId, i32> =
+        standings.iter().map(|r| (r.player, r.vp_diff())).collect();
     let mut seeded: Vec<(i32, Seeded)> = data
         .registrations
         .iter()
@@ -107,16 +117,13 @@ pub fn bracket_of(view: &EventView, data: &EventData) -> Result<Option<Bracket>,
 /// The event's final order: the playoff's places for the players in the
 /// cut, then everyone else in Swiss standings order. Empty until the
 /// bracket is finished.
-pub fn final_placings(view: &EventView, data: &EventData) -> Result<Vec<Placing>, EventError> {
-    let Some(bracket) = bracket_of(view, data)? else {
-        return Ok(Vec::new());
-    };
+fn final_placings(bracket: &Bracket, standings: &[StandingRow]) -> Vec<Placing> {
     if !bracket.is_finished() {
-        return Ok(Vec::new());
+        return Vec::new();
     }
     let mut placings = bracket.placings();
     let mut next = placings.len() as u32 + 1;
-    for row in super::standings::compute(view, data) {
+    for row in standings {
         if placings.iter().all(|p| p.player != row.player) {
             placings.push(Placing {
                 player: row.player,
@@ -126,7 +133,7 @@ pub fn final_placings(view: &EventView, data: &EventData) -> Result<Vec<Placing>
             next += 1;
         }
     }
-    Ok(placings)
+    placings
 }
 
 /// Makes the cut: the top `cut` players of the Swiss standings who have not
@@ -377,7 +384,11 @@ impl NamedPlacing {
 
 /// The playoff report, if the cut has been made.
 pub fn report(view: &EventView, data: &EventData) -> Result<Option<PlayoffReport>, EventError> {
-    let (Some(row), Some(bracket)) = (&data.playoff, bracket_of(view, data)?) else {
+    if data.playoff.is_none() {
+        return Ok(None);
+    }
+    let standings = super::standings::compute(view, data);
+    let (Some(row), Some(bracket)) = (&data.playoff, bracket_with(data, &standings)?) else {
         return Ok(None);
     };
     let rules = rules_of(row)?;
@@ -401,7 +412,7 @@ pub fn report(view: &EventView, data: &EventData) -> Result<Option<PlayoffReport
         state: m.state,
     };
     let finished = bracket.is_finished();
-    let placings = final_placings(view, data)?
+    let placings = final_placings(&bracket, &standings)
         .into_iter()
         .map(|p| NamedPlacing {
             place: p.place,

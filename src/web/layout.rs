@@ -199,3 +199,14 @@ pub fn redirect(location: &str) -> HttpResponse {
         .insert_header((header::LOCATION, location))
         .finish()
 }
+
+/// A file to save rather than a page to show (exports).
+pub fn download(content_type: &str, filename: &str, body: String) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"{filename}\""),
+        ))
+        .body(body)
+}

@@ -14,6 +14,7 @@ use crate::setup::pool::{
 use crate::systems::GameSystem;
 use crate::web::AppState;
 use crate::web::forms::{FormErrors, render_invalid};
+use crate::web::layout::download;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser, NoFields};
 use soulstone_engine::fate::Suit;
@@ -209,13 +210,11 @@ async fn export_toml(
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let (row, pool, _) = load(&state, path.into_inner()).await?;
-    Ok(HttpResponse::Ok()
-        .content_type("application/toml; charset=utf-8")
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"{}.toml\"", row.slug),
-        ))
-        .body(pool.to_toml()))
+    Ok(download(
+        "application/toml; charset=utf-8",
+        &format!("{}.toml", row.slug),
+        pool.to_toml(),
+    ))
 }
 
 #[get("/pools/{slug}/export.json")]

@@ -10,7 +10,7 @@ use crate::events::Actor;
 use crate::rankings::{self, HistoryPoint, Profile, RankingRow};
 use crate::systems::GameSystem;
 use crate::web::AppState;
-use crate::web::layout::{PageContext, render_page};
+use crate::web::layout::{PageContext, download, render_page};
 use crate::web::session::{ApiUser, MaybeUser};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -60,10 +60,10 @@ async fn load_ranking(
     let region = query.region();
     state
         .with_db(move |conn| {
-            let all = rankings::ranking(conn, system, None)?;
+            let all = rankings::ranking(conn, system)?;
             let regions = rankings::regions(&all);
             let rows = match region {
-                Some(region) => rankings::ranking(conn, system, Some(&region))?,
+                Some(region) => rankings::in_region(all, &region),
                 None => all,
             };
             Ok((system, rows, regions))
@@ -117,13 +117,11 @@ async fn ranking_csv(
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (system, rows, _) = load_ranking(&state, &query).await?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"ranking-{}.csv\"", system.code()),
-        ))
-        .body(rankings::ranking_csv(&rows)))
+    Ok(download(
+        "text/csv; charset=utf-8",
+        &format!("ranking-{}.csv", system.code()),
+        rankings::ranking_csv(&rows),
+    ))
 }
 
 #[get("/rankings.json")]

@@ -1556,17 +1556,12 @@ async fn an_organiser_cuts_twelve_players_to_a_top_eight_in_the_browser(backend:
 /// event, and the player hides their profile from the account page.
 async fn a_ranked_player_finds_their_profile_and_hides_it(backend: Backend) {
     use crate::events::set_status;
-    use crate::rankings::one_round_event;
+    use crate::rankings::{four_account_holders, one_round_event};
     let app = TestApp::spawn(backend.clone()).await;
     app.create_account("to@example.org", "Tess Organiser", false)
         .await;
     let to = app.api_client("to@example.org").await;
-    let mut players = Vec::new();
-    for name in ["Ann", "Ben", "Cat", "Dan"] {
-        let email = format!("{}@example.org", name.to_lowercase());
-        let id = app.create_account(&email, name, false).await;
-        players.push((id, app.api_client(&email).await));
-    }
+    let players = four_account_holders(&app).await;
     for (name, date) in [
         ("Autumn Ranked", "2026-10-03"),
         ("Winter Ranked", "2026-12-05"),

@@ -25,6 +25,19 @@ pub(crate) async fn pair_and_publish(to: &ApiClient, event: i64) -> (i64, Vec<Va
     (number, round["tables"].as_array().unwrap().clone())
 }
 
+/// Each table's players, A first.
+fn pairs_of(tables: &[Value]) -> Vec<(i64, i64)> {
+    tables
+        .iter()
+        .map(|t| {
+            (
+                t["player_a"].as_i64().unwrap(),
+                t["player_b"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
 /// The organiser enters a result: each side's VP, strategy first.
 pub(crate) async fn enter(to: &ApiClient, event: i64, game: i64, a_vp: i64, b_vp: i64) {
     let (code, state) = to
@@ -114,15 +127,7 @@ async fn a_swiss_event_cut_to_a_top_eight_playoff(backend: Backend) {
     // Quarterfinals: two games, the higher seed as player A; the first drawn.
     let (number, tables) = pair_and_publish(&to, event).await;
     assert_eq!(number, 4);
-    let pairs: Vec<(i64, i64)> = tables
-        .iter()
-        .map(|t| {
-            (
-                t["player_a"].as_i64().unwrap(),
-                t["player_b"].as_i64().unwrap(),
-            )
-        })
-        .collect();
+    let pairs = pairs_of(&tables);
     assert_eq!(pairs, [(seeded[3], seeded[4]), (seeded[2], seeded[5])]);
     enter(&to, event, tables[0]["game"].as_i64().unwrap(), 3, 3).await;
     // The lower seed wins the other.
@@ -136,15 +141,7 @@ async fn a_swiss_event_cut_to_a_top_eight_playoff(backend: Backend) {
     // Semifinals: 1 v the winner of 4-5 (4, by the tie rule), 2 v 6.
     let (number, tables) = pair_and_publish(&to, event).await;
     assert_eq!(number, 5);
-    let pairs: Vec<(i64, i64)> = tables
-        .iter()
-        .map(|t| {
-            (
-                t["player_a"].as_i64().unwrap(),
-                t["player_b"].as_i64().unwrap(),
-            )
-        })
-        .collect();
+    let pairs = pairs_of(&tables);
     assert_eq!(pairs, [(seeded[0], seeded[3]), (seeded[1], seeded[5])]);
     let (_, bracket) = to.get(&format!("/events/{event}/bracket")).await;
     let tied = &bracket["rounds"][0]["matches"][1];
@@ -156,15 +153,7 @@ async fn a_swiss_event_cut_to_a_top_eight_playoff(backend: Backend) {
     // The final and the third-place game are paired together.
     let (number, tables) = pair_and_publish(&to, event).await;
     assert_eq!(number, 6);
-    let pairs: Vec<(i64, i64)> = tables
-        .iter()
-        .map(|t| {
-            (
-                t["player_a"].as_i64().unwrap(),
-                t["player_b"].as_i64().unwrap(),
-            )
-        })
-        .collect();
+    let pairs = pairs_of(&tables);
     assert_eq!(pairs, [(seeded[0], seeded[5]), (seeded[1], seeded[3])]);
     enter(&to, event, tables[0]["game"].as_i64().unwrap(), 2, 6).await;
     enter(&to, event, tables[1]["game"].as_i64().unwrap(), 4, 0).await;

@@ -15,6 +15,17 @@ use crate::support::{ApiClient, Backend, TestApp};
 
 both_backends!(ratings_come_from_finished_ranked_events_only);
 
+/// Ann, Ben, Cat and Dan (`ann@example.org`…): account ids and API clients.
+pub(crate) async fn four_account_holders(app: &TestApp) -> Vec<(i64, ApiClient)> {
+    let mut players = Vec::new();
+    for name in ["Ann", "Ben", "Cat", "Dan"] {
+        let email = format!("{}@example.org", name.to_lowercase());
+        let id = app.create_account(&email, name, false).await;
+        players.push((id, app.api_client(&email).await));
+    }
+    players
+}
+
 /// Plays a one-round event of the four account holders and a walk-in: the
 /// games as rated (account ids, player A always wins) and the event id.
 pub(crate) async fn one_round_event(
@@ -86,12 +97,7 @@ async fn ratings_come_from_finished_ranked_events_only(backend: Backend) {
     app.create_account("to@example.org", "Tess the TO", false)
         .await;
     let to = app.api_client("to@example.org").await;
-    let mut players = Vec::new();
-    for name in ["Ann", "Ben", "Cat", "Dan"] {
-        let email = format!("{}@example.org", name.to_lowercase());
-        let id = app.create_account(&email, name, false).await;
-        players.push((id, app.api_client(&email).await));
-    }
+    let players = four_account_holders(&app).await;
     let anonymous = ApiClient::anonymous(&app);
 
     let (first, first_games) =

@@ -19,6 +19,7 @@ use crate::systems::GameSystem;
 use crate::tournament::Tiebreaker;
 use crate::web::AppState;
 use crate::web::forms::{FormErrors, render_invalid};
+use crate::web::layout::download;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser, NoFields};
 
@@ -855,11 +856,9 @@ async fn snapshot(
         })
         .await?;
     let body = serde_json::to_string_pretty(&snapshot).map_err(AppError::internal)?;
-    Ok(HttpResponse::Ok()
-        .content_type("application/json")
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"event-{id}-snapshot.json\""),
-        ))
-        .body(body))
+    Ok(download(
+        "application/json",
+        &format!("event-{id}-snapshot.json"),
+        body,
+    ))
 }

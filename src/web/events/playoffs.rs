@@ -13,6 +13,7 @@ use crate::events::rounds::EventData;
 use crate::events::{self, EventError, EventView};
 use crate::tournament::bracket::PlayoffTie;
 use crate::web::AppState;
+use crate::web::layout::download;
 use crate::web::layout::{PageContext, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
 
@@ -176,11 +177,9 @@ async fn placings_csv(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let (_, report) = load(&state, id, &user).await?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"event-{id}-placings.csv\""),
-        ))
-        .body(playoffs::placings_csv(&report)))
+    Ok(download(
+        "text/csv; charset=utf-8",
+        &format!("event-{id}-placings.csv"),
+        playoffs::placings_csv(&report),
+    ))
 }

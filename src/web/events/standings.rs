@@ -17,7 +17,7 @@ use crate::events::standings::{
 use crate::events::{self, EventView};
 use crate::tournament::standings::StandingRow;
 use crate::web::AppState;
-use crate::web::layout::{PageContext, render_page};
+use crate::web::layout::{PageContext, download, render_page};
 use crate::web::page_cache::{self, PublicPage};
 use crate::web::session::MaybeUser;
 
@@ -172,16 +172,6 @@ async fn standings_page(
     ))
 }
 
-fn download(content_type: &str, filename: String, body: String) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type(content_type)
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"{filename}\""),
-        ))
-        .body(body)
-}
-
 #[get("/events/{id}/standings.csv")]
 async fn standings_csv_export(
     user: MaybeUser,
@@ -192,7 +182,7 @@ async fn standings_csv_export(
     let (view, _, rows, declared) = load_standings(&state, id, &user).await?;
     Ok(download(
         "text/csv; charset=utf-8",
-        format!("event-{id}-standings.csv"),
+        &format!("event-{id}-standings.csv"),
         standings_csv(&view, &rows, &declared),
     ))
 }
@@ -217,7 +207,7 @@ async fn results_csv_export(
     let (_, data) = load(&state, id, &user).await?;
     Ok(download(
         "text/csv; charset=utf-8",
-        format!("event-{id}-results.csv"),
+        &format!("event-{id}-results.csv"),
         results_csv(&results(&data)),
     ))
 }

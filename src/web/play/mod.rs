@@ -26,6 +26,7 @@ use crate::hosted::{
     Submitted,
 };
 use crate::web::AppState;
+use crate::web::layout::download;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
 use command::command_from_form;
@@ -847,13 +848,11 @@ async fn log_download(
         .with_db(move |conn| Ok(hosted::finished_log(conn, id)?))
         .await?;
     let json = serde_json::to_string(&log).map_err(AppError::internal)?;
-    Ok(HttpResponse::Ok()
-        .content_type("application/json")
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"soulstone-game-{id}.json\""),
-        ))
-        .body(json))
+    Ok(download(
+        "application/json",
+        &format!("soulstone-game-{id}.json"),
+        json,
+    ))
 }
 
 #[derive(Template)]
