@@ -97,9 +97,7 @@ fn bracket_with(
     let seeds: Vec<Seeded> = seeded.into_iter().map(|(_, s)| s).collect();
     let games = data.tournament_games();
     let played: Vec<Vec<crate::tournament::Game>> = data
-        .rounds
-        .iter()
-        .filter(|r| r.number >= row.first_round)
+        .playoff_rounds()
         .map(|round| {
             let number = u32::try_from(round.number).ok();
             games
@@ -239,7 +237,7 @@ pub fn undo_cut(
         let Some(row) = &data.playoff else {
             return Err(EventError::Conflict("There is no cut to undo.".into()));
         };
-        if data.rounds.iter().any(|r| r.number >= row.first_round) {
+        if data.playoff_rounds().next().is_some() {
             return Err(EventError::Conflict(
                 "A playoff round has been paired: delete its draft first. Once published, the cut stays."
                     .into(),
@@ -267,11 +265,7 @@ pub(super) fn plan_round(
     let (Some(row), Some(bracket)) = (&data.playoff, bracket_of(view, data)?) else {
         return Ok(None);
     };
-    let stored = data
-        .rounds
-        .iter()
-        .filter(|r| r.number >= row.first_round)
-        .count();
+    let stored = data.playoff_rounds().count();
     match bracket.next(stored) {
         NextPlayoffRound::Pair { index, name, games } => {
             let tables = (1..)

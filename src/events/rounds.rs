@@ -69,6 +69,13 @@ impl EventData {
         }
     }
 
+    /// The playoff rounds stored so far, in order (none before the cut).
+    pub fn playoff_rounds(&self) -> impl Iterator<Item = &Round> {
+        self.rounds
+            .iter()
+            .filter(|r| self.is_playoff_round(u32::try_from(r.number).ok()))
+    }
+
     pub fn registration(&self, id: i64) -> Option<&Registration> {
         self.registrations.iter().find(|r| r.id == id)
     }

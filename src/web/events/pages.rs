@@ -384,10 +384,7 @@ async fn show(
         .filter(|r| r.status == WAITLISTED)
         .cloned()
         .collect();
-    let playoff_paired = data
-        .playoff
-        .as_ref()
-        .is_some_and(|p| data.rounds.iter().any(|r| r.number >= p.first_round));
+    let playoff_paired = data.playoff_rounds().next().is_some();
     let still_in = data
         .registrations
         .iter()
