@@ -455,6 +455,9 @@ pub struct Registration {
     pub registered_at: NaiveDateTime,
     /// The player's seed in the playoff cut (1 is the top seed).
     pub playoff_seed: Option<i32>,
+    /// The team of a team event's member, and their board in it (1 first).
+    pub team_id: Option<i64>,
+    pub team_board: Option<i32>,
 }
 
 #[derive(Debug, Clone, Insertable)]
@@ -469,6 +472,8 @@ pub struct NewRegistration<'a> {
     pub joined_round: i32,
     pub initial_points: i32,
     pub registered_at: NaiveDateTime,
+    pub team_id: Option<i64>,
+    pub team_board: Option<i32>,
 }
 
 /// Inserts a registration; `Ok(None)` when the account is already registered.
@@ -868,6 +873,7 @@ pub fn delete_round(conn: &mut DbConnection, id: i64) -> Result<(), DbError> {
         diesel::delete(result_changes::table.filter(result_changes::game_id.eq_any(&game_ids)))
             .execute(conn)?;
         diesel::delete(games::table.filter(games::round_id.eq(id))).execute(conn)?;
+        super::teams::delete_team_matches_of_round(conn, id)?;
         diesel::delete(rounds::table.find(id)).execute(conn)?;
         Ok(())
     })
@@ -905,6 +911,8 @@ pub struct GameRow {
     pub updated_at: NaiveDateTime,
     /// Who attacks at this table when the round's scenario is shared (JSON).
     pub sides: Option<String>,
+    /// The team match a team event's game belongs to.
+    pub team_match_id: Option<i64>,
 }
 
 #[derive(Debug, Clone, Insertable)]
@@ -919,6 +927,7 @@ pub struct NewGame {
     pub played_at: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub team_match_id: Option<i64>,
 }
 
 /// Inserts games one row at a time (the two-backend connection has no batch

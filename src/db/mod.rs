@@ -10,6 +10,7 @@ pub mod mail;
 pub mod pools;
 pub mod rankings;
 pub mod schema;
+pub mod teams;
 pub mod throttle;
 
 use std::time::Duration;

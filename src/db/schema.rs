@@ -218,6 +218,8 @@ diesel::table! {
         army_points -> Nullable<Integer>,
         registered_at -> Timestamp,
         playoff_seed -> Nullable<Integer>,
+        team_id -> Nullable<BigInt>,
+        team_board -> Nullable<Integer>,
     }
 }
 
@@ -265,6 +267,7 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         sides -> Nullable<Text>,
+        team_match_id -> Nullable<BigInt>,
     }
 }
 
@@ -376,6 +379,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    teams (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        name -> Text,
+        club -> Nullable<Text>,
+        captain_account_id -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    team_matches (id) {
+        id -> BigInt,
+        event_id -> BigInt,
+        round_id -> BigInt,
+        match_number -> Integer,
+        team_a -> BigInt,
+        team_b -> Nullable<BigInt>,
+        choices -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(registrations -> events (event_id));
 diesel::joinable!(rounds -> events (event_id));
 diesel::joinable!(games -> rounds (round_id));
@@ -392,6 +420,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_invitations,
     prepared_scenarios,
     playoffs,
+    teams,
+    team_matches,
     pool_revisions,
     form_submissions,
     staff_invitations,

@@ -586,6 +586,7 @@ pub fn start_league_game(
                 played_at: Some(now),
                 created_at: now,
                 updated_at: now,
+                team_match_id: None,
             },
         )?;
         db_hosted::mark_digital(conn, game.id, Some(inviter), now)?;

@@ -130,6 +130,12 @@ pub struct EventInput {
     /// The event's IANA time zone ("Europe/London"); empty is UTC.
     #[serde(deserialize_with = "lenient")]
     pub time_zone: String,
+    /// A team event's team size (empty: players enter one by one), and how
+    /// members meet within a team match ("captains_choice" or "by_rank").
+    #[serde(deserialize_with = "lenient")]
+    pub team_size: String,
+    #[serde(deserialize_with = "lenient")]
+    pub team_pairing: String,
     /// Made when the form is shown (or chosen by an API client): a second
     /// submission with the same key answers with the event the first made.
     #[serde(deserialize_with = "lenient")]
@@ -259,6 +265,14 @@ impl EventInput {
             None => String::new(),
         };
         self.time_zone = settings.time_zone.clone().unwrap_or_default();
+        self.team_size = settings
+            .teams
+            .map(|t| t.size.to_string())
+            .unwrap_or_default();
+        self.team_pairing = settings
+            .teams
+            .map(|t| t.pairing.code().to_owned())
+            .unwrap_or_default();
     }
 
     /// The tiebreaker in slot `n` (1-based), for the form's selects.
@@ -279,6 +293,11 @@ impl EventInput {
 
     pub fn is_ranked(&self) -> bool {
         is_checked(&self.ranked)
+    }
+
+    /// How a team event's members may meet, for the form's select.
+    pub fn member_pairings(&self) -> [crate::tournament::teams::MemberPairing; 2] {
+        crate::tournament::teams::MemberPairing::ALL
     }
 }
 
@@ -508,6 +527,23 @@ impl EventInput {
         };
         let zone = time_zone.flatten().unwrap_or(chrono_tz::UTC);
         let tables = c.optional_int("tables", "The number of tables", &self.tables, 1, 5_000);
+        let team_size = c.optional_int(
+            "team_size",
+            "The team size",
+            &self.team_size,
+            crate::tournament::teams::MIN_TEAM_SIZE as i32,
+            crate::tournament::teams::MAX_TEAM_SIZE as i32,
+        );
+        let team_pairing = match self.team_pairing.trim() {
+            "" => Some(crate::tournament::teams::MemberPairing::default()),
+            code => code.parse().ok().or_else(|| {
+                c.fail(
+                    "team_pairing",
+                    format!("{code:?} is not a choice: captains' choice or by rank."),
+                );
+                None
+            }),
+        };
         let digital_minutes = c.optional_int(
             "digital_minutes",
             "Each player's clock",
@@ -751,7 +787,20 @@ impl EventInput {
                 .flatten()
                 .filter(|_| system == GameSystem::Malifaux1),
             time_zone: time_zone.flatten().map(|zone| zone.name().to_owned()),
+            teams: team_size
+                .flatten()
+                .zip(team_pairing)
+                .map(|(size, pairing)| super::teams::TeamSettings {
+                    size: size.unsigned_abs(),
+                    pairing,
+                }),
         };
+        if settings.teams.is_some() && format != EventFormat::Swiss {
+            return Err(EventError::invalid(
+                "team_size",
+                "Team events are Swiss events: choose the Swiss format, or leave the team size empty.",
+            ));
+        }
         let settings_json = serde_json::to_string(&settings)
             .map_err(|err| EventError::Corrupt(format!("settings could not be stored: {err}")))?;
         Ok(EventSpec {

@@ -90,6 +90,16 @@ pub fn update_event(
                 "The game system cannot change once rounds have been paired.",
             ));
         }
+        if spec.settings.teams != view.settings.teams
+            && db_events::list_registrations(conn, view.id())?
+                .iter()
+                .any(|r| r.status != super::registration::WITHDRAWN)
+        {
+            return Err(EventError::invalid(
+                "team_size",
+                "Whether this is a team event, its team size and how members are paired cannot change once anyone has registered.",
+            ));
+        }
         db_events::update_event(conn, view.id(), &fields, ctx.now)?;
         if view.status == EventStatus::Finished {
             audit::record(

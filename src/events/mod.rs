@@ -14,6 +14,7 @@ pub mod results;
 pub mod rounds;
 pub mod scenarios;
 pub mod standings;
+pub mod teams;
 
 use chrono::NaiveDateTime;
 use serde::{Deserialize, Serialize};
@@ -256,6 +257,9 @@ pub struct EventSettings {
     /// it is finished (`docs/rankings.md`).
     #[serde(default)]
     pub ranked: bool,
+    /// A team event: teams of this size, paired by Swiss on team results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub teams: Option<teams::TeamSettings>,
 }
 
 impl EventSettings {
@@ -285,6 +289,7 @@ impl EventSettings {
             tables: None,
             time_zone: None,
             ranked: false,
+            teams: None,
             first_edition_size: None,
             digital: DigitalSettings::default(),
         }

@@ -146,6 +146,7 @@ pub fn make_cut(
 ) -> Result<(), EventError> {
     access.require_staff()?;
     require_not_finished(view, access)?;
+    super::teams::require_individual_event(view, "A playoff cut")?;
     if view.status != EventStatus::Running || view.format != EventFormat::Swiss {
         return Err(EventError::Conflict(
             "A playoff cut follows the Swiss rounds of a running event.".into(),

@@ -63,6 +63,11 @@ pub fn register_self(
         .actor
         .ok_or_else(|| EventError::Forbidden("Sign in to register.".into()))?;
     actor.require_confirmed()?;
+    if view.settings.teams.is_some() {
+        return Err(EventError::Conflict(
+            "This is a team event: a captain registers the whole team on the teams page.".into(),
+        ));
+    }
     if let Some(reason) = registration_closed_reason(view, ctx.now) {
         return Err(EventError::Conflict(reason));
     }
@@ -105,6 +110,8 @@ pub fn register_self(
                 joined_round: 1,
                 initial_points: 0,
                 registered_at: ctx.now,
+                team_id: None,
+                team_board: None,
             },
         )?
         .ok_or_else(|| EventError::Conflict("You are already registered for this event.".into()))?;
@@ -124,6 +131,9 @@ pub fn withdraw_self(
         .clone()
         .filter(|r| r.status != WITHDRAWN)
         .ok_or_else(|| EventError::Conflict("You are not registered for this event.".into()))?;
+    if registration.team_id.is_some() {
+        return super::teams::withdraw_team(conn, view, access, ctx);
+    }
     match view.status {
         EventStatus::Draft | EventStatus::Registration => conn.write_transaction(|conn| {
             db_events::update_registration(
@@ -202,6 +212,7 @@ pub fn add_walk_in(
 ) -> Result<Registration, EventError> {
     access.require_staff()?;
     require_not_finished(view, access)?;
+    super::teams::require_individual_event(view, "Adding a single walk-in")?;
     let name =
         DisplayName::parse(walk_in.name).map_err(|e| EventError::invalid("name", e.to_string()))?;
     let club = optional_text(walk_in.club, "Club", 80)
@@ -273,6 +284,8 @@ pub fn add_walk_in(
                     joined_round,
                     initial_points,
                     registered_at: ctx.now,
+                    team_id: None,
+                    team_board: None,
                 },
             )?
             .ok_or_else(|| EventError::Conflict("That player is already registered.".into()))?;
@@ -535,15 +548,26 @@ pub fn set_dropped(
                     .into(),
             ));
         }
-        db_events::update_registration(
-            conn,
-            registration.id,
-            &RegistrationChanges {
-                dropped: Some(dropped),
-                dropped_after_round: Some(dropped.then_some(round)),
-                ..RegistrationChanges::default()
-            },
-        )?;
+        // In a team event the team drops (and comes back) as a whole: a
+        // match needs every board.
+        let affected: Vec<Registration> = match registration.team_id {
+            Some(team) => db_events::list_registrations(conn, view.id())?
+                .into_iter()
+                .filter(|r| r.team_id == Some(team))
+                .collect(),
+            None => vec![registration.clone()],
+        };
+        for entry in &affected {
+            db_events::update_registration(
+                conn,
+                entry.id,
+                &RegistrationChanges {
+                    dropped: Some(dropped),
+                    dropped_after_round: Some(dropped.then_some(round)),
+                    ..RegistrationChanges::default()
+                },
+            )?;
+        }
         let action = if dropped {
             "player.dropped"
         } else {

@@ -910,6 +910,7 @@ pub fn record_open_game(
                         played_at: Some(ctx.now),
                         created_at: ctx.now,
                         updated_at: ctx.now,
+                        team_match_id: None,
                     },
                 )?;
                 let actor = access.account_id();

@@ -40,6 +40,9 @@ pub struct EventData {
     pub games: Vec<GameRow>,
     /// The playoff cut, once made.
     pub playoff: Option<PlayoffRow>,
+    /// A team event's teams and the team matches of its rounds.
+    pub teams: Vec<crate::db::teams::TeamRow>,
+    pub team_matches: Vec<crate::db::teams::TeamMatchRow>,
 }
 
 impl EventData {
@@ -57,6 +60,8 @@ impl EventData {
             rounds: db_events::list_rounds(conn, event_id)?,
             games: db_events::games_of_event(conn, event_id)?,
             playoff: db_events::find_playoffs(conn, event_id)?,
+            teams: crate::db::teams::teams_of_event(conn, event_id)?,
+            team_matches: crate::db::teams::team_matches_of_event(conn, event_id)?,
         })
     }
 
@@ -252,6 +257,7 @@ pub fn pair_draft_again_longer(
 ) -> Result<Round, EventError> {
     access.require_staff()?;
     require_not_finished(view, access)?;
+    super::teams::require_individual_event(view, "A longer pairing search")?;
     let draft = round_in(conn, view, number)?;
     require_unproven_draft(&draft)?;
     // The event as it would be without the draft.
@@ -318,6 +324,10 @@ fn pair_in(
     if data.playoff.is_some() {
         return pair_playoff_round(conn, view, access, &data, ctx);
     }
+    if view.settings.teams.is_some() {
+        let number = next_round_number(view, &data)?;
+        return super::teams::pair_team_round(conn, view, access, &data, number, ctx);
+    }
     let planned = plan_round(view, &data, search)?;
     insert_planned(conn, view, access, &planned, search, ctx)
 }
@@ -343,7 +353,7 @@ fn pair_playoff_round(
         .ok_or_else(|| {
             EventError::Conflict(format!("{name} were paired by someone else a moment ago."))
         })?;
-    insert_games_of(conn, view, &round, &tables, None, ctx.now)?;
+    insert_games_of(conn, view, &round, &tables, &[], None, ctx.now)?;
     super::scenarios::use_prepared(conn, view, &round, ctx.now)?;
     audit::record(
         conn,
@@ -377,6 +387,19 @@ pub(super) fn require_round_complete(data: &EventData) -> Result<(), EventError>
             last.number
         )));
     }
+    // A team match whose captains are still choosing has no games yet.
+    let choosing = data
+        .team_matches
+        .iter()
+        .filter(|m| m.round_id == last.id && m.team_b.is_some())
+        .filter(|m| !data.games.iter().any(|g| g.team_match_id == Some(m.id)))
+        .count();
+    if choosing > 0 {
+        return Err(EventError::Conflict(format!(
+            "Round {}: the captains of {choosing} team match(es) are still choosing who plays whom.",
+            last.number
+        )));
+    }
     let missing = data
         .games_of_round(last.id)
         .filter(|g| !is_accepted(&g.status))
@@ -388,6 +411,25 @@ pub(super) fn require_round_complete(data: &EventData) -> Result<(), EventError>
         )));
     }
     Ok(())
+}
+
+/// The number of the round to pair next, once the rules allow pairing it.
+fn next_round_number(view: &EventView, data: &EventData) -> Result<i32, EventError> {
+    require_running(view)?;
+    if view.is_open_league() {
+        return Err(EventError::Conflict(
+            "This league is open play: players record their own games, there are no rounds.".into(),
+        ));
+    }
+    require_round_complete(data)?;
+    let number = data.rounds.last().map(|r| r.number).unwrap_or(0) + 1;
+    if number > view.event.rounds_planned {
+        return Err(EventError::Conflict(format!(
+            "All {} planned rounds are paired. Raise the number of rounds in the event settings to add one.",
+            view.event.rounds_planned
+        )));
+    }
+    Ok(number)
 }
 
 /// A round worked out but not yet stored, with what it was worked out from.
@@ -429,20 +471,7 @@ fn pairing_inputs(
     view: &EventView,
     data: &EventData,
 ) -> Result<(i32, Vec<Player>, Vec<Game>), EventError> {
-    require_running(view)?;
-    if view.is_open_league() {
-        return Err(EventError::Conflict(
-            "This league is open play: players record their own games, there are no rounds.".into(),
-        ));
-    }
-    require_round_complete(data)?;
-    let number = data.rounds.last().map(|r| r.number).unwrap_or(0) + 1;
-    if number > view.event.rounds_planned {
-        return Err(EventError::Conflict(format!(
-            "All {} planned rounds are paired. Raise the number of rounds in the event settings to add one.",
-            view.event.rounds_planned
-        )));
-    }
+    let number = next_round_number(view, data)?;
     let mut players = data.tournament_players();
     let eligible = eligible_for(data, number);
     if eligible.len() < 2 {
@@ -485,7 +514,15 @@ fn insert_planned(
                     "Round {number} was paired by someone else a moment ago."
                 ))
             })?;
-    insert_games_of(conn, view, &round, &pairing.pairs, pairing.bye, ctx.now)?;
+    insert_games_of(
+        conn,
+        view,
+        &round,
+        &pairing.pairs,
+        pairing.bye.as_slice(),
+        None,
+        ctx.now,
+    )?;
     super::scenarios::use_prepared(conn, view, &round, ctx.now)?;
     let longer = if search == PairingSearch::Longer {
         ", longer search"
@@ -578,6 +615,7 @@ pub fn import_round(
 ) -> Result<Round, EventError> {
     access.require_staff()?;
     require_not_finished(view, access)?;
+    super::teams::require_individual_event(view, "Importing a pairing")?;
     if view.status != EventStatus::Running {
         return Err(EventError::Conflict(
             "Start the event before adding a round.".into(),
@@ -639,7 +677,15 @@ pub fn import_round(
         let round =
             db_events::insert_round(conn, view.id(), number, pairing.seed as i64, &json, ctx.now)?
                 .ok_or_else(|| EventError::Conflict(format!("Round {number} exists already.")))?;
-        insert_games_of(conn, view, &round, &pairing.pairs, pairing.bye, ctx.now)?;
+        insert_games_of(
+            conn,
+            view,
+            &round,
+            &pairing.pairs,
+            pairing.bye.as_slice(),
+            None,
+            ctx.now,
+        )?;
         audit::record(
             conn,
             access.account_id(),
@@ -652,42 +698,34 @@ pub fn import_round(
     })
 }
 
-/// The games of a freshly inserted round: a table per pair, and the bye.
-fn insert_games_of(
+/// The games of a freshly inserted round (or of one team match in it): a
+/// table per pair, and the byes.
+pub(super) fn insert_games_of(
     conn: &mut DbConnection,
     view: &EventView,
     round: &Round,
     pairs: &[TablePair],
-    bye: Option<i64>,
+    byes: &[i64],
+    team_match_id: Option<i64>,
     now: chrono::NaiveDateTime,
 ) -> Result<(), EventError> {
-    let mut games: Vec<NewGame> = pairs
+    let game = |table: Option<u32>, a: i64, b: Option<i64>| NewGame {
+        event_id: view.id(),
+        round_id: Some(round.id),
+        table_number: table.and_then(|t| i32::try_from(t).ok()),
+        player_a: a,
+        player_b: b,
+        status: if b.is_some() { GAME_PENDING } else { GAME_BYE }.into(),
+        played_at: None,
+        created_at: now,
+        updated_at: now,
+        team_match_id,
+    };
+    let games: Vec<NewGame> = pairs
         .iter()
-        .map(|p| NewGame {
-            event_id: view.id(),
-            round_id: Some(round.id),
-            table_number: i32::try_from(p.table).ok(),
-            player_a: p.a,
-            player_b: Some(p.b),
-            status: GAME_PENDING.into(),
-            played_at: None,
-            created_at: now,
-            updated_at: now,
-        })
+        .map(|p| game(Some(p.table), p.a, Some(p.b)))
+        .chain(byes.iter().map(|&bye| game(None, bye, None)))
         .collect();
-    if let Some(bye) = bye {
-        games.push(NewGame {
-            event_id: view.id(),
-            round_id: Some(round.id),
-            table_number: None,
-            player_a: bye,
-            player_b: None,
-            status: GAME_BYE.into(),
-            played_at: None,
-            created_at: now,
-            updated_at: now,
-        });
-    }
     db_events::insert_games(conn, &games)?;
     Ok(())
 }
@@ -755,6 +793,7 @@ pub fn swap_players(
 ) -> Result<(), EventError> {
     access.require_staff()?;
     require_not_finished(view, access)?;
+    super::teams::require_individual_event(view, "Swapping players between games")?;
     if x == y {
         return Err(EventError::invalid(
             "player",
@@ -1174,6 +1213,28 @@ pub(crate) fn share_scenario(
             None => None,
         };
         db_events::set_game_setup(conn, game.id, None, sides.as_deref())?;
+    }
+    Ok(())
+}
+
+/// Games added to a round after its scenario was shared (a team match
+/// whose captains finished choosing) flip their own attacker too.
+pub(super) fn give_sides_to_new_games(
+    conn: &mut DbConnection,
+    view: &EventView,
+    round: &Round,
+) -> Result<(), EventError> {
+    let Some(current) = db_events::find_round(conn, view.id(), round.number)? else {
+        return Ok(());
+    };
+    if current.setup.is_none() || !view.system.shares_round_scenarios() {
+        return Ok(());
+    }
+    for game in db_events::games_of_round(conn, round.id)? {
+        if game.player_b.is_some() && game.sides.is_none() && game.setup.is_none() {
+            let sides = to_json(&setup::flip_sides(view.system, rand::rng().next_u64())?)?;
+            db_events::set_game_setup(conn, game.id, None, Some(&sides))?;
+        }
     }
     Ok(())
 }

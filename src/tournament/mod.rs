@@ -9,6 +9,7 @@ pub mod snapshot;
 pub mod standings;
 pub mod synthetic;
 pub mod tables;
+pub mod teams;
 
 use serde::{Deserialize, Serialize};
 

@@ -415,6 +415,21 @@ const MATRIX: &[Case] = &[
     case(Get, "/rankings.csv?system=m4e", ALL_200),
     case(Get, "/rankings.json?system=mk&region=North", ALL_200),
     case(Get, "/players/{player}", ALL_200),
+    // The fixture is not a team event: it has no teams or matches to find.
+    case(Get, "/events/{event}/teams", [404; 6]),
+    with_body(
+        Post,
+        "/events/{event}/teams",
+        "team_name=Crows&member_2=Ann",
+        [303, 404, 404, 404, 404, 404],
+    ),
+    case(Get, "/events/{event}/matches/{missing}", [404; 6]),
+    with_body(
+        Post,
+        "/events/{event}/matches/{missing}/choose",
+        "step=0&pick=1",
+        [303, 404, 404, 404, 404, 404],
+    ),
     case(Get, "/events/{event}/bracket", [404; 6]),
     case(Get, "/events/{event}/placings.csv", [404; 6]),
     with_body(
@@ -538,6 +553,19 @@ const MATRIX: &[Case] = &[
     ),
     case(ApiGet, "/api/v1/events/{event}/standings", ALL_200),
     case(ApiGet, "/api/v1/events/{event}/bracket", [404; 6]),
+    case(ApiGet, "/api/v1/events/{event}/teams", [404; 6]),
+    with_body(
+        ApiPost,
+        "/api/v1/events/{event}/teams",
+        r#"{"name":"Crows","members":["Ann"]}"#,
+        [401, 404, 404, 404, 404, 404],
+    ),
+    with_body(
+        ApiPost,
+        "/api/v1/events/{event}/matches/{missing}/choices",
+        r#"{"step":0,"pick":1}"#,
+        [401, 404, 404, 404, 404, 404],
+    ),
     case(ApiGet, "/api/v1/rankings?system=m4e", ALL_200),
     // The player's own profile (never hidden in the fixture).
     case(ApiGet, "/api/v1/players/{player}", ALL_200),

@@ -22,4 +22,5 @@ mod resilience;
 mod scenarios;
 mod setups;
 mod table;
+mod teams;
 mod tokens;

@@ -501,3 +501,113 @@ fn a_hundred_thousand_players_in_one_club_pair_without_aborting() {
     assert_eq!(pairing.cost.rank_diff_squared, 50_000);
     assert!(pairing.proven_optimal);
 }
+
+/// A small random team event: teams of three, clubs, and `rounds` rounds of
+/// random team matches whose member games have random results (some still
+/// missing).
+fn arb_team_event() -> impl Strategy<
+    Value = (
+        Vec<crate::tournament::teams::Team>,
+        Vec<crate::tournament::teams::TeamMatch>,
+        bool,
+        u64,
+    ),
+> {
+    use crate::tournament::teams::{Team, TeamMatch};
+    (2usize..=9, 0usize..=4, any::<u64>(), any::<bool>())
+        .prop_flat_map(|(n, rounds, seed, avoid_same_club)| {
+            let clubs = proptest::collection::vec(proptest::option::of(0..3usize), n);
+            let boards = proptest::collection::vec(
+                proptest::collection::vec(
+                    proptest::option::weighted(0.95, (0i32..=10, 0i32..=10)),
+                    3,
+                ),
+                rounds * n.div_ceil(2),
+            );
+            let shuffles = proptest::collection::vec(any::<u64>(), rounds);
+            (
+                Just(n),
+                clubs,
+                boards,
+                shuffles,
+                Just(seed),
+                Just(avoid_same_club),
+            )
+        })
+        .prop_map(|(n, clubs, boards, shuffles, seed, avoid_same_club)| {
+            let teams: Vec<Team> = (0..n)
+                .map(|i| Team {
+                    id: i as TeamId + 1,
+                    name: format!("T{i}"),
+                    club: clubs[i].map(|c| format!("club{c}")),
+                    dropped: false,
+                })
+                .collect();
+            let mut boards = boards.into_iter();
+            let mut matches = Vec::new();
+            for (round, shuffle_seed) in shuffles.into_iter().enumerate() {
+                let mut ids: Vec<TeamId> = teams.iter().map(|t| t.id).collect();
+                RandomStream::from_seed_and_label(shuffle_seed, "test").shuffle(&mut ids);
+                let round = round as u32 + 1;
+                let mut chunks = ids.chunks_exact(2);
+                for pair in &mut chunks {
+                    let games = boards
+                        .next()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|r| r.map(|(a_vp, b_vp)| GameScore::Malifaux { a_vp, b_vp }))
+                        .collect();
+                    matches.push(TeamMatch {
+                        round,
+                        a: pair[0],
+                        b: Some(pair[1]),
+                        games,
+                    });
+                }
+                if let [last] = chunks.remainder() {
+                    matches.push(TeamMatch {
+                        round,
+                        a: *last,
+                        b: None,
+                        games: Vec::new(),
+                    });
+                }
+            }
+            (teams, matches, avoid_same_club, seed)
+        })
+}
+
+type TeamId = crate::tournament::teams::TeamId;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Team Swiss: no pairing of the teams costs less than ours (the same
+    /// exhaustive check as individual Swiss), so teams meet again only when
+    /// every pairing would have a rematch.
+    #[test]
+    fn team_pairing_is_optimal_and_avoids_rematches(
+        (teams, matches, avoid_same_club, seed) in arb_team_event()
+    ) {
+        use crate::tournament::teams;
+        let scoring = Scoring::default();
+        let round = matches.iter().map(|m| m.round).max().unwrap_or(0) + 1;
+        let paired = teams::pair_teams(&teams, &matches, &scoring, 3, avoid_same_club, seed, round).unwrap();
+        let (players, games) = teams::as_players_and_games(&teams, &matches, 3);
+        let settings = teams::pairing_settings(&scoring, 3, avoid_same_club, seed);
+        let best = exhaustive_best(&players, &games, &settings);
+        prop_assert_eq!(paired.cost, best);
+        prop_assert!(paired.proven_optimal);
+        let met = teams::meetings(&matches);
+        let rematches = paired
+            .pairs
+            .iter()
+            .filter(|p| met.contains(&(p.a.min(p.b), p.a.max(p.b))))
+            .count() as i64;
+        prop_assert!(rematches <= best.rematches, "{rematches} rematches where {} were unavoidable", best.rematches);
+        // Every team still in plays once or has the bye.
+        let mut seen: Vec<TeamId> = paired.pairs.iter().flat_map(|p| [p.a, p.b]).chain(paired.bye).collect();
+        seen.sort_unstable();
+        prop_assert_eq!(seen, teams.iter().map(|t| t.id).collect::<Vec<_>>());
+    }
+}

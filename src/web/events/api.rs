@@ -35,7 +35,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(dispute_result)
         .service(get_standings)
         .service(make_cut)
-        .service(get_bracket);
+        .service(get_bracket)
+        .service(get_teams)
+        .service(register_team)
+        .service(choose_in_match);
 }
 
 fn actor(user: &ApiUser) -> Option<Actor> {
@@ -714,5 +717,170 @@ async fn get_bracket(
             crate::events::playoffs::report(&view, &data)?.ok_or(AppError::NotFound)
         })
         .await?;
+    Ok(HttpResponse::Ok().json(report))
+}
+
+/// A team event's teams, team standings and team matches.
+#[derive(Debug, Serialize)]
+struct TeamsReport {
+    team_size: u32,
+    member_pairing: crate::tournament::teams::MemberPairing,
+    teams: Vec<TeamEntryJson>,
+    standings: Vec<crate::tournament::teams::TeamStandingRow>,
+    matches: Vec<TeamMatchJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct TeamEntryJson {
+    id: i64,
+    name: String,
+    club: Option<String>,
+    dropped: bool,
+    /// Registration ids and names, in board order (the captain first).
+    members: Vec<TeamMemberJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct TeamMemberJson {
+    registration: i64,
+    name: String,
+    board: Option<i32>,
+    captain: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct TeamMatchJson {
+    id: i64,
+    round: i32,
+    match_number: i32,
+    team_a: i64,
+    team_b: Option<i64>,
+    /// What the captains' choice waits for (absent for a bye or by rank).
+    next: Option<crate::tournament::teams::NextChoice>,
+    /// How many choices are made: send it back with the next one.
+    step: usize,
+}
+
+fn teams_report(view: &EventView, data: &EventData) -> Result<TeamsReport, events::EventError> {
+    use crate::events::teams;
+    let settings = view.settings.teams.ok_or(events::EventError::NotFound)?;
+    let entries = teams::teams_of(data);
+    let matches = data
+        .team_matches
+        .iter()
+        .map(|m| teams::match_state(view, data, m.id))
+        .map(|state| {
+            state.map(|s| TeamMatchJson {
+                id: s.row.id,
+                round: s.round.number,
+                match_number: s.row.match_number,
+                team_a: s.row.team_a,
+                team_b: s.row.team_b,
+                next: s.next,
+                step: s.step,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TeamsReport {
+        team_size: settings.size,
+        member_pairing: settings.pairing,
+        standings: teams::standings(view, data),
+        teams: entries
+            .iter()
+            .map(|t| TeamEntryJson {
+                id: t.team.id,
+                name: t.team.name.clone(),
+                club: t.team.club.clone(),
+                dropped: t.dropped(),
+                members: t
+                    .members
+                    .iter()
+                    .map(|m| TeamMemberJson {
+                        registration: m.id,
+                        name: m.display_name.clone(),
+                        board: m.team_board,
+                        captain: t.is_captain(m),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        matches,
+    })
+}
+
+#[get("/events/{id}/teams")]
+async fn get_teams(
+    user: Option<ApiUser>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let actor = user.as_ref().and_then(actor);
+    let cache = std::sync::Arc::clone(&state.event_data);
+    let report = state
+        .with_db(move |conn| {
+            let (view, _) = events::load(conn, id, actor)?;
+            let data = cache.load(conn, &view)?;
+            Ok(teams_report(&view, &data)?)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(report))
+}
+
+#[derive(Debug, Deserialize)]
+struct TeamBody {
+    name: String,
+    #[serde(default)]
+    club: String,
+    /// The other members, in board order after the captain.
+    members: Vec<String>,
+}
+
+#[post("/events/{id}/teams")]
+async fn register_team(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: web::Json<TeamBody>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let body = body.into_inner();
+    let report = on_event(&state, &user, id, move |conn, view, access, ctx| {
+        let entry = crate::events::teams::TeamEntry {
+            name: &body.name,
+            club: &body.club,
+            members: body.members.iter().map(String::as_str).collect(),
+        };
+        crate::events::teams::register_team(conn, view, access, &entry, ctx)?;
+        let data = EventData::load(conn, id)?;
+        teams_report(view, &data)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(report))
+}
+
+#[derive(Debug, Deserialize)]
+struct ChoiceBody {
+    /// The number of choices the chooser saw made.
+    step: usize,
+    /// The registration id put forward or picked.
+    pick: i64,
+}
+
+#[post("/events/{id}/matches/{match_id}/choices")]
+async fn choose_in_match(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    body: web::Json<ChoiceBody>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, match_id) = path.into_inner();
+    let ChoiceBody { step, pick } = body.into_inner();
+    let report = on_event(&state, &user, id, move |conn, view, access, ctx| {
+        crate::events::teams::choose(conn, view, access, match_id, step, pick, ctx)?;
+        let data = EventData::load(conn, id)?;
+        teams_report(view, &data)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(report))
 }

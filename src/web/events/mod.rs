@@ -11,6 +11,7 @@ mod playoffs;
 mod rounds;
 mod scenarios;
 pub mod standings;
+pub mod teams;
 
 use actix_web::web;
 
@@ -31,6 +32,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     games::routes(cfg);
     scenarios::routes(cfg);
     playoffs::routes(cfg);
+    teams::routes(cfg);
 }
 
 pub fn actor_of(user: Option<&SessionUser>) -> Option<Actor> {

@@ -259,6 +259,10 @@ struct RoundPage {
     live: Vec<crate::db::hosted::LiveScore>,
     /// The pool's names, for entering an announced scenario (draft rounds).
     announce: Option<super::scenarios::AnnounceChoices>,
+    /// A team round's solver answer for the teams, and its team matches:
+    /// (match id, number, team A, team B or "bye", where it stands).
+    team_pairing: Option<StoredPairing>,
+    matches: Vec<(i64, i32, String, String, &'static str)>,
 }
 
 impl RoundPage {
@@ -411,8 +415,32 @@ async fn round_page(
     let announce = pool
         .as_ref()
         .map(|pool| super::scenarios::AnnounceChoices::of(&view, pool));
+    let team_pairing =
+        serde_json::from_str::<crate::events::teams::TeamRoundPairing>(&round.pairing)
+            .ok()
+            .map(|p| p.teams);
+    let matches = crate::events::teams::matches_of_round(&view, &data, &round)
+        .into_iter()
+        .map(|m| {
+            let standing = match (&m.next, &m.team_b) {
+                (_, None) => "bye",
+                (Some(crate::tournament::teams::NextChoice::Done { .. }) | None, _) => "paired",
+                (Some(_), _) if round.status == "draft" => "captains choose once published",
+                (Some(_), _) => "captains choosing",
+            };
+            (
+                m.row.id,
+                m.row.match_number,
+                m.team_a.team.name.clone(),
+                m.team_b.map_or_else(|| "bye".to_owned(), |t| t.team.name),
+                standing,
+            )
+        })
+        .collect();
     let page = RoundPage {
         ctx: ctx.clone(),
+        team_pairing,
+        matches,
         pairing: serde_json::from_str(&round.pairing).ok(),
         setup: rounds::round_setup(&round).map(|s| SetupView::shared(&s)),
         setup_history: rounds::setup_history(&round),

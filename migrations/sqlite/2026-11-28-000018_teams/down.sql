@@ -1,0 +1,13 @@
+DROP TRIGGER team_matches_delete_revision;
+DROP TRIGGER team_matches_update_revision;
+DROP TRIGGER team_matches_insert_revision;
+DROP TRIGGER teams_delete_revision;
+DROP TRIGGER teams_update_revision;
+DROP TRIGGER teams_insert_revision;
+DROP INDEX games_team_match_idx;
+ALTER TABLE games DROP COLUMN team_match_id;
+DROP TABLE team_matches;
+DROP INDEX registrations_team_board_idx;
+ALTER TABLE registrations DROP COLUMN team_board;
+ALTER TABLE registrations DROP COLUMN team_id;
+DROP TABLE teams;
