@@ -514,15 +514,7 @@ fn insert_planned(
                     "Round {number} was paired by someone else a moment ago."
                 ))
             })?;
-    insert_games_of(
-        conn,
-        view,
-        &round,
-        &pairing.pairs,
-        pairing.bye.as_slice(),
-        None,
-        ctx.now,
-    )?;
+    insert_pairing_games(conn, view, &round, pairing, ctx.now)?;
     super::scenarios::use_prepared(conn, view, &round, ctx.now)?;
     let longer = if search == PairingSearch::Longer {
         ", longer search"
@@ -677,15 +669,7 @@ pub fn import_round(
         let round =
             db_events::insert_round(conn, view.id(), number, pairing.seed as i64, &json, ctx.now)?
                 .ok_or_else(|| EventError::Conflict(format!("Round {number} exists already.")))?;
-        insert_games_of(
-            conn,
-            view,
-            &round,
-            &pairing.pairs,
-            pairing.bye.as_slice(),
-            None,
-            ctx.now,
-        )?;
+        insert_pairing_games(conn, view, &round, pairing, ctx.now)?;
         audit::record(
             conn,
             access.account_id(),
@@ -696,6 +680,25 @@ pub fn import_round(
         )?;
         Ok(round)
     })
+}
+
+/// The games of a round the optimiser paired (or an imported pairing).
+fn insert_pairing_games(
+    conn: &mut DbConnection,
+    view: &EventView,
+    round: &Round,
+    pairing: &RoundPairing,
+    now: chrono::NaiveDateTime,
+) -> Result<(), EventError> {
+    insert_games_of(
+        conn,
+        view,
+        round,
+        &pairing.pairs,
+        pairing.bye.as_slice(),
+        None,
+        now,
+    )
 }
 
 /// The games of a freshly inserted round (or of one team match in it): a

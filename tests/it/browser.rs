@@ -22,6 +22,7 @@ both_backends!(
     two_players_play_a_digital_round_in_their_browsers,
     an_organiser_cuts_twelve_players_to_a_top_eight_in_the_browser,
     a_ranked_player_finds_their_profile_and_hides_it,
+    four_teams_of_three_with_captains_choosing_in_the_browser,
 );
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -1618,4 +1619,167 @@ async fn a_ranked_player_finds_their_profile_and_hides_it(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(anonymous.status(), 404);
+}
+
+/// Four teams of three: a captain registers in a phone browser (a refused
+/// entry keeps what was typed), the others through the API; after round 1
+/// is paired and published, the two captains of one match take turns
+/// choosing who plays whom in the browser, and the team standings show the
+/// match once its results are in.
+async fn four_teams_of_three_with_captains_choosing_in_the_browser(backend: Backend) {
+    use crate::events::{create_event, set_status};
+    use crate::playoffs::{enter, pair_and_publish as api_pair_and_publish};
+    use crate::teams::{captains, team_event_body};
+    let app = TestApp::spawn(backend.clone()).await;
+    app.create_account("to@example.org", "Tess Organiser", false)
+        .await;
+    let to = app.api_client("to@example.org").await;
+    let event = create_event(&to, team_event_body("Team Cup", "captains_choice")).await;
+    set_status(&to, event, "registration").await;
+    let caps = captains(&app, &["Ava", "Bo", "Cy", "Di"]).await;
+
+    let mut driver = Driver::start();
+    let client = &driver.session().await;
+    let prefix = format!("{}-teams", backend.name());
+    sign_in(client, &app, "ava@example.org").await;
+    let teams_url = app.url(&format!("/events/{event}/teams"));
+    visit(client, &app.url(&format!("/events/{event}"))).await;
+    follow_link(client, "Teams and registering a team").await;
+    fill(client, "team_name", "Ravens").await;
+    fill(client, "member_2", "Ava").await;
+    fill(client, "member_3", "Rook").await;
+    click_button(client, "Register the team").await;
+    let text = body_text(client).await;
+    assert!(text.contains("named twice"), "{text}");
+    let kept = client
+        .find(Locator::Css("#f-member_3"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(kept.as_deref(), Some("Rook"), "what was typed stays");
+    fill(client, "member_2", "Raven").await;
+    click_button(client, "Register the team").await;
+    assert!(body_text(client).await.contains("Ravens is registered"));
+    check_page(client, &format!("{prefix}-registered")).await;
+    for (captain, name) in caps[1..].iter().zip(["Bats", "Cats", "Dogs"]) {
+        let (code, body) = captain
+            .post(
+                &format!("/events/{event}/teams"),
+                json!({"name": name, "members": [format!("{name} two"), format!("{name} three")]}),
+            )
+            .await;
+        assert_eq!(code, 201, "{body}");
+    }
+    let (_, report) = to.get(&format!("/events/{event}/teams")).await;
+    for team in report["teams"].as_array().unwrap() {
+        for member in team["members"].as_array().unwrap() {
+            to.post(
+                &format!(
+                    "/events/{event}/players/{}/check-in",
+                    member["registration"]
+                ),
+                json!({"checked_in": true}),
+            )
+            .await;
+        }
+    }
+    set_status(&to, event, "running").await;
+    api_pair_and_publish(&to, event).await;
+    let (_, report) = to.get(&format!("/events/{event}/teams")).await;
+    let captain_email = |team: &serde_json::Value| {
+        let id = team.as_i64().unwrap();
+        let entry = report["teams"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id)
+            .unwrap();
+        format!(
+            "{}@example.org",
+            entry["members"][0]["name"].as_str().unwrap().to_lowercase()
+        )
+    };
+    let matches = report["matches"].as_array().unwrap().clone();
+    let first = &matches[0];
+    let (email_a, email_b) = (
+        captain_email(&first["team_a"]),
+        captain_email(&first["team_b"]),
+    );
+
+    // The two captains take turns on the match page until everyone is paired.
+    let match_url = app.url(&format!("/events/{event}/matches/{}", first["id"]));
+    let captain_a = driver.session().await;
+    sign_in(&captain_a, &app, &email_a).await;
+    let captain_b = driver.session().await;
+    sign_in(&captain_b, &app, &email_b).await;
+    for (turn, client) in [&captain_a, &captain_b, &captain_b, &captain_a]
+        .into_iter()
+        .enumerate()
+    {
+        visit(client, &match_url).await;
+        if turn == 0 {
+            check_page(client, &format!("{prefix}-choosing")).await;
+        }
+        client
+            .find(Locator::Css("input[name=pick]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        click_button(client, "Confirm the choice").await;
+        assert!(
+            body_text(client).await.contains("Your choice is recorded"),
+            "turn {turn}"
+        );
+    }
+    let client = &captain_a;
+    let text = body_text(client).await;
+    assert!(text.contains("Every player is paired"), "{text}");
+    let games = client.find_all(Locator::Css("ul.games li")).await.unwrap();
+    assert_eq!(games.len(), 3);
+    check_page(client, &format!("{prefix}-paired")).await;
+
+    // The other match chooses through the API: always the first option.
+    let second = matches[1]["id"].as_i64().unwrap();
+    loop {
+        let (_, report) = to.get(&format!("/events/{event}/teams")).await;
+        let state = report["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["id"] == second)
+            .unwrap()
+            .clone();
+        if state["next"]["step"] == "done" {
+            break;
+        }
+        let (code, body) = to
+            .post(
+                &format!("/events/{event}/matches/{second}/choices"),
+                json!({"step": state["step"], "pick": state["next"]["options"][0]}),
+            )
+            .await;
+        assert_eq!(code, 200, "{body}");
+    }
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    for table in round["tables"].as_array().unwrap() {
+        enter(&to, event, table["game"].as_i64().unwrap(), 6, 2).await;
+    }
+    visit(client, &teams_url).await;
+    let standings = client
+        .find(Locator::Css("table.team-standings tbody"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(standings.lines().count(), 4, "{standings}");
+    // Rank, team, points, W-D-L, games won, VP difference: each match
+    // went three games to none, 6-2 each.
+    let first = standings.lines().next().unwrap();
+    assert!(first.ends_with("3 1-0-0 3 12"), "{standings}");
+    check_page(client, &format!("{prefix}-standings")).await;
 }

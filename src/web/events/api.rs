@@ -662,6 +662,29 @@ async fn get_standings(
     Ok(HttpResponse::Ok().json(rows))
 }
 
+/// Reads something worked out from an event's (cached) data, as whoever
+/// asks may see the event.
+async fn read_event<T, F>(
+    state: &web::Data<AppState>,
+    user: Option<&ApiUser>,
+    id: i64,
+    work: F,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&EventView, &EventData) -> Result<T, events::EventError> + Send + 'static,
+{
+    let actor = user.and_then(actor);
+    let cache = std::sync::Arc::clone(&state.event_data);
+    Ok(state
+        .with_db(move |conn| {
+            let (view, _) = events::load(conn, id, actor)?;
+            let data = cache.load(conn, &view)?;
+            Ok(work(&view, &data)?)
+        })
+        .await?)
+}
+
 #[derive(Debug, Deserialize)]
 struct CutBody {
     cut: u32,
@@ -707,16 +730,10 @@ async fn get_bracket(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = path.into_inner();
-    let actor = user.as_ref().and_then(actor);
-    let cache = std::sync::Arc::clone(&state.event_data);
-    let report = state
-        .with_db(move |conn| {
-            let (view, _) = events::load(conn, id, actor)?;
-            let data = cache.load(conn, &view)?;
-            crate::events::playoffs::report(&view, &data)?.ok_or(AppError::NotFound)
-        })
-        .await?;
+    let report = read_event(&state, user.as_ref(), path.into_inner(), |view, data| {
+        crate::events::playoffs::report(view, data)?.ok_or(events::EventError::NotFound)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(report))
 }
 
@@ -814,16 +831,7 @@ async fn get_teams(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = path.into_inner();
-    let actor = user.as_ref().and_then(actor);
-    let cache = std::sync::Arc::clone(&state.event_data);
-    let report = state
-        .with_db(move |conn| {
-            let (view, _) = events::load(conn, id, actor)?;
-            let data = cache.load(conn, &view)?;
-            Ok(teams_report(&view, &data)?)
-        })
-        .await?;
+    let report = read_event(&state, user.as_ref(), path.into_inner(), teams_report).await?;
     Ok(HttpResponse::Ok().json(report))
 }
 
