@@ -69,6 +69,27 @@ pub fn delete_team(
     Ok(())
 }
 
+/// The registrations of a team, if `account` captains it (empty if not).
+pub fn members_if_captain(
+    conn: &mut DbConnection,
+    team_id: i64,
+    account: i64,
+) -> Result<Vec<i64>, DbError> {
+    let captains: bool = diesel::select(diesel::dsl::exists(
+        teams::table
+            .find(team_id)
+            .filter(teams::captain_account_id.eq(account)),
+    ))
+    .get_result(conn)?;
+    if !captains {
+        return Ok(Vec::new());
+    }
+    Ok(registrations::table
+        .filter(registrations::team_id.eq(team_id))
+        .select(registrations::id)
+        .load(conn)?)
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable, Serialize)]
 #[diesel(table_name = team_matches)]
 pub struct TeamMatchRow {

@@ -392,6 +392,9 @@ pub struct Access {
     pub actor: Option<Actor>,
     /// The actor's own registration, if any.
     pub registration: Option<Registration>,
+    /// In a team event, the registrations of the team the actor captains:
+    /// a captain reports and confirms their members' results.
+    pub team_members: Vec<i64>,
 }
 
 impl Access {
@@ -457,6 +460,7 @@ pub fn access_for(
             role: Role::Visitor,
             actor: None,
             registration: None,
+            team_members: Vec::new(),
         });
     };
     let registration = db_events::registration_of(conn, view.id(), actor.account_id)?;
@@ -475,10 +479,15 @@ pub fn access_for(
             None => Role::Visitor,
         }
     };
+    let team_members = match registration.as_ref().and_then(|r| r.team_id) {
+        Some(team) => crate::db::teams::members_if_captain(conn, team, actor.account_id)?,
+        None => Vec::new(),
+    };
     Ok(Access {
         role,
         actor: Some(actor),
         registration,
+        team_members,
     })
 }
 

@@ -301,12 +301,14 @@ fn round_is_published(
         .any(|r| r.id == round_id && r.status != "draft"))
 }
 
-/// Which side of the game the actor plays, if any.
-fn side_of(access: &Access, game: &GameRow) -> Option<char> {
-    let reg = access.registration.as_ref()?;
-    if reg.id == game.player_a {
+/// Which side of the game the actor answers for, if any: the side they
+/// play, or in a team event the side of a member of the team they captain.
+pub fn side_of(access: &Access, game: &GameRow) -> Option<char> {
+    let own = access.registration.as_ref().map(|r| r.id);
+    let answers_for = |id: i64| own == Some(id) || access.team_members.contains(&id);
+    if answers_for(game.player_a) {
         Some('a')
-    } else if Some(reg.id) == game.player_b {
+    } else if game.player_b.is_some_and(answers_for) {
         Some('b')
     } else {
         None
@@ -382,8 +384,11 @@ pub fn who_confirms(
         Some(_) => Some(game.player_a),
         None => None,
     };
+    // A team member's result is confirmed by their captain if they have
+    // no account of their own.
     let has_account = match opponent {
-        Some(id) => db_events::find_registration(conn, id)?.is_some_and(|r| r.account_id.is_some()),
+        Some(id) => db_events::find_registration(conn, id)?
+            .is_some_and(|r| r.account_id.is_some() || r.team_id.is_some()),
         None => false,
     };
     Ok(if has_account {

@@ -1,7 +1,8 @@
 //! A team event through the API: captains register whole teams (the
 //! player cap holding when they race), teams are paired by Swiss without a
 //! rematch, captains take turns choosing who plays whom, and the team
-//! standings follow games won and VP from the member games.
+//! standings follow games won and VP from the member games, reported by
+//! the captains for their members.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -291,7 +292,33 @@ async fn a_team_event_of_four_teams_of_three(backend: Backend) {
                 (_, 1) => (3, 2),
                 (_, _) => (0, 7),
             };
-            enter(&to, event, table["game"].as_i64().unwrap(), a_vp, b_vp).await;
+            let game = table["game"].as_i64().unwrap();
+            if round == 2 {
+                // The captains answer for their members: one reports, the
+                // other confirms; a third team's captain may not touch it.
+                let outsider = captain_of
+                    .iter()
+                    .find(|(team, _)| **team != ta && **team != tb)
+                    .map(|(_, c)| *c)
+                    .unwrap();
+                let result = json!({"a_strategy_vp": a_vp.min(5), "a_scheme_vp": (a_vp - 5).max(0),
+                                    "b_strategy_vp": b_vp.min(5), "b_scheme_vp": (b_vp - 5).max(0)});
+                let path = format!("/events/{event}/games/{game}/result");
+                let (code, _) = outsider.post(&path, result.clone()).await;
+                assert_eq!(code, 403);
+                let (code, reported) = captain_of[&ta].post(&path, result).await;
+                assert_eq!(code, 200, "{reported}");
+                assert_eq!(reported["status"], "reported");
+                let (code, body) = captain_of[&tb]
+                    .post(
+                        &format!("/events/{event}/games/{game}/confirm"),
+                        json!({"version": reported["version"]}),
+                    )
+                    .await;
+                assert_eq!(code, 204, "{body}");
+            } else {
+                enter(&to, event, game, a_vp, b_vp).await;
+            }
             let ea = tally.entry(ta).or_default();
             ea.1 += i64::from(a_vp > b_vp);
             ea.2 += a_vp - b_vp;

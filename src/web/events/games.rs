@@ -129,10 +129,7 @@ async fn load_game(
 }
 
 fn side(access: &Access, game: &GameRow) -> bool {
-    access
-        .registration
-        .as_ref()
-        .is_some_and(|r| r.id == game.player_a || Some(r.id) == game.player_b)
+    results::side_of(access, game).is_some()
 }
 
 fn page(
