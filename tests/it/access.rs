@@ -553,6 +553,13 @@ const MATRIX: &[Case] = &[
     ),
     case(ApiGet, "/api/v1/events/{event}/standings", ALL_200),
     case(ApiGet, "/api/v1/events/{event}/bracket", [404; 6]),
+    // No cut to undo in the fixture.
+    with_body(
+        ApiPost,
+        "/api/v1/events/{event}/playoffs/undo",
+        "{}",
+        [401, 403, 403, 409, 409, 409],
+    ),
     case(ApiGet, "/api/v1/events/{event}/teams", [404; 6]),
     with_body(
         ApiPost,

@@ -113,6 +113,20 @@ async fn a_swiss_event_cut_to_a_top_eight_playoff(backend: Backend) {
         .post(&format!("/events/{event}/playoffs"), json!({"cut": 6}))
         .await;
     assert_eq!(code, 409, "a second cut: {body}");
+    // Undone before its first round, the cut can be made again.
+    let (code, body) = to
+        .post(&format!("/events/{event}/playoffs/undo"), json!({}))
+        .await;
+    assert_eq!(code, 204, "{body}");
+    let (code, _) = to.get(&format!("/events/{event}/bracket")).await;
+    assert_eq!(code, 404);
+    let (code, bracket) = to
+        .post(
+            &format!("/events/{event}/playoffs"),
+            json!({"cut": 6, "third_place": true, "tie": "higher_seed"}),
+        )
+        .await;
+    assert_eq!(code, 201, "{bracket}");
     assert_eq!(bracket["first_round"], 4);
     let rounds = bracket["rounds"].as_array().unwrap();
     let names: Vec<&str> = rounds.iter().map(|r| r["name"].as_str().unwrap()).collect();
@@ -127,6 +141,10 @@ async fn a_swiss_event_cut_to_a_top_eight_playoff(backend: Backend) {
     // Quarterfinals: two games, the higher seed as player A; the first drawn.
     let (number, tables) = pair_and_publish(&to, event).await;
     assert_eq!(number, 4);
+    let (code, body) = to
+        .post(&format!("/events/{event}/playoffs/undo"), json!({}))
+        .await;
+    assert_eq!(code, 409, "the playoff is under way: {body}");
     let pairs = pairs_of(&tables);
     assert_eq!(pairs, [(seeded[3], seeded[4]), (seeded[2], seeded[5])]);
     enter(&to, event, tables[0]["game"].as_i64().unwrap(), 3, 3).await;

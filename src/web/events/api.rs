@@ -35,6 +35,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(dispute_result)
         .service(get_standings)
         .service(make_cut)
+        .service(undo_cut)
         .service(get_bracket)
         .service(get_teams)
         .service(register_team)
@@ -722,6 +723,27 @@ async fn make_cut(
     })
     .await?;
     Ok(HttpResponse::Created().json(report))
+}
+
+#[post("/events/{id}/playoffs/undo")]
+async fn undo_cut(
+    user: ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Option<web::Json<VersionBody>>,
+) -> Result<HttpResponse, ApiError> {
+    let version = body.and_then(|b| b.version);
+    on_event(
+        &state,
+        &user,
+        path.into_inner(),
+        move |conn, view, access, ctx| {
+            let version = version.unwrap_or(view.event.version);
+            crate::events::playoffs::undo_cut(conn, view, access, version, ctx)
+        },
+    )
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 #[get("/events/{id}/bracket")]
