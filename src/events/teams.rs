@@ -339,6 +339,41 @@ pub fn standings(view: &EventView, data: &EventData) -> Vec<TeamStandingRow> {
     )
 }
 
+/// The team standings as CSV: one row per team, best first, with its
+/// members in board order.
+pub fn standings_csv(view: &EventView, data: &EventData) -> String {
+    use std::fmt::Write;
+    let members: std::collections::BTreeMap<i64, String> = teams_of(data)
+        .into_iter()
+        .map(|t| {
+            let names: Vec<&str> = t.members.iter().map(|m| m.display_name.as_str()).collect();
+            (t.team.id, names.join("; "))
+        })
+        .collect();
+    let mut out = String::from(
+        "rank,team_id,team,points,match_wins,match_draws,match_losses,byes,games_won,vp_diff,dropped,members\n",
+    );
+    for r in standings(view, data) {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            r.rank,
+            r.team,
+            super::standings::csv_field(&r.name),
+            r.points,
+            r.match_wins,
+            r.match_draws,
+            r.match_losses,
+            r.byes,
+            r.games_won,
+            r.vp_diff,
+            r.dropped,
+            super::standings::csv_field(members.get(&r.team).map_or("", String::as_str)),
+        );
+    }
+    out
+}
+
 /// Pairs the next round of a team event as a draft, inside the caller's
 /// transaction (which has claimed the event's version): teams by Swiss,
 /// and members by rank where the event pairs them so.
@@ -529,6 +564,15 @@ pub struct MatchState {
 }
 
 impl MatchState {
+    /// Games won by each team and drawn, once every game is in.
+    pub fn tally(&self, data: &EventData, boards: u32) -> Option<teams::MatchTally> {
+        tournament_matches(data)
+            .into_iter()
+            .zip(&data.team_matches)
+            .find(|(_, row)| row.id == self.row.id)
+            .and_then(|(m, _)| m.tally(boards))
+    }
+
     /// The team whose captain acts next, if one does.
     pub fn acting(&self) -> Option<&TeamWithMembers> {
         let side = match self.next.as_ref()? {

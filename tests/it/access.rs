@@ -417,6 +417,7 @@ const MATRIX: &[Case] = &[
     case(Get, "/players/{player}", ALL_200),
     // The fixture is not a team event: it has no teams or matches to find.
     case(Get, "/events/{event}/teams", [404; 6]),
+    case(Get, "/events/{event}/teams.csv", [404; 6]),
     with_body(
         Post,
         "/events/{event}/teams",

@@ -1768,6 +1768,12 @@ async fn four_teams_of_three_with_captains_choosing_in_the_browser(backend: Back
     for table in round["tables"].as_array().unwrap() {
         enter(&to, event, table["game"].as_i64().unwrap(), 6, 2).await;
     }
+    visit(client, &match_url).await;
+    let text = body_text(client).await;
+    assert!(
+        text.contains("3 – 0") && text.contains("win the match"),
+        "{text}"
+    );
     visit(client, &teams_url).await;
     let standings = client
         .find(Locator::Css("table.team-standings tbody"))

@@ -356,6 +356,26 @@ async fn a_team_event_of_four_teams_of_three(backend: Backend) {
         sorted.sort_by(|x, y| y.cmp(x));
         assert_eq!(keys, sorted, "ordered by points, games won, VP difference");
     }
+    // The team standings export: a row per team in the same order.
+    let csv = reqwest::get(app.url(&format!("/events/{event}/teams.csv")))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let report = teams_of(&to, event).await;
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 5, "{csv}");
+    assert!(lines[0].starts_with("rank,team_id,team,points"), "{csv}");
+    for (line, row) in lines[1..]
+        .iter()
+        .zip(report["standings"].as_array().unwrap())
+    {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields[1], row["team"].to_string(), "{csv}");
+        assert_eq!(fields[3], row["points"].to_string(), "{csv}");
+        assert_eq!(fields[8], row["games_won"].to_string(), "{csv}");
+    }
     // Player by player changes are refused in a team event.
     let (code, body) = to
         .post(&format!("/events/{event}/playoffs"), json!({"cut": 4}))

@@ -17,11 +17,12 @@ use crate::events::{self, Access, EventError, EventView};
 use crate::tournament::teams::{MAX_TEAM_SIZE, NextChoice, TeamStandingRow};
 use crate::web::AppState;
 use crate::web::forms::{FormErrors, render_invalid};
-use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::layout::{FlashLevel, PageContext, download, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(teams_page)
+        .service(teams_csv)
         .service(register_team)
         .service(match_page)
         .service(choose);
@@ -181,6 +182,32 @@ async fn teams_page(
     render_page(&ctx, &page)
 }
 
+#[get("/events/{id}/teams.csv")]
+async fn teams_csv(
+    user: MaybeUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let actor = actor_of(user.0.as_deref());
+    let cache = Arc::clone(&state.event_data);
+    let csv = state
+        .with_db(move |conn| {
+            let (view, _) = events::load(conn, id, actor)?;
+            if view.settings.teams.is_none() {
+                return Err(AppError::NotFound);
+            }
+            let data: Arc<EventData> = cache.load(conn, &view)?;
+            Ok(teams::standings_csv(&view, &data))
+        })
+        .await?;
+    Ok(download(
+        "text/csv; charset=utf-8",
+        &format!("event-{id}-team-standings.csv"),
+        csv,
+    ))
+}
+
 #[post("/events/{id}/teams")]
 async fn register_team(
     ctx: PageContext,
@@ -238,6 +265,8 @@ struct MatchPage {
     may_choose: bool,
     /// Names of the match's member games once paired: (table, A, B, game).
     games: Vec<(Option<i32>, String, String, i64, String)>,
+    /// Games won by each side and drawn, once every result is in.
+    tally: Option<crate::tournament::teams::MatchTally>,
 }
 
 impl MatchPage {
@@ -319,7 +348,9 @@ async fn match_page(
                     )
                 })
                 .collect();
+            let boards = view.settings.teams.map_or(0, |t| t.size);
             Ok(MatchPage {
+                tally: match_state.tally(&data, boards),
                 ctx: page_ctx,
                 may_choose: match_state.may_choose(&access),
                 state: match_state,
