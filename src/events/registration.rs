@@ -549,7 +549,13 @@ pub fn set_dropped(
             ));
         }
         // In a team event the team drops (and comes back) as a whole: a
-        // match needs every board.
+        // match needs every board. So only its captain or the organisers
+        // may do it.
+        if registration.team_id.is_some() && !access.is_staff() && access.team_members.is_empty() {
+            return Err(EventError::Forbidden(
+                "Your team drops as a whole: ask your captain or the organisers.".into(),
+            ));
+        }
         let affected: Vec<Registration> = match registration.team_id {
             Some(team) => db_events::list_registrations(conn, view.id())?
                 .into_iter()

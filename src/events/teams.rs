@@ -35,12 +35,6 @@ pub struct TeamRoundPairing {
     pub teams: StoredPairing,
 }
 
-/// Whether a round paired teams (its pairings cannot be swapped player by
-/// player).
-pub fn is_team_round(round: &Round) -> bool {
-    serde_json::from_str::<TeamRoundPairing>(&round.pairing).is_ok()
-}
-
 /// A team event's settings; any other event has no teams to find.
 fn settings_of(view: &EventView) -> Result<TeamSettings, EventError> {
     view.settings.teams.ok_or(EventError::NotFound)
@@ -246,12 +240,6 @@ pub struct TeamWithMembers {
 impl TeamWithMembers {
     pub fn member_ids(&self) -> Vec<PlayerId> {
         self.members.iter().map(|m| m.id).collect()
-    }
-
-    pub fn captain(&self) -> Option<&Registration> {
-        self.members
-            .iter()
-            .find(|m| m.account_id == Some(self.team.captain_account_id))
     }
 
     pub fn is_captain(&self, member: &Registration) -> bool {

@@ -457,4 +457,29 @@ async fn captains_racing_for_the_last_places_never_overfill_the_event(backend: B
         // The team with the bye: a bye for each member.
         assert!(games.contains(&(byes[board], None)));
     }
+    // Dropping one member drops the team: every member, and the team is
+    // left out of the next pairing.
+    let (code, body) = to
+        .post(
+            &format!("/events/{event}/players/{}/drop", members[&ta][1]),
+            json!({"dropped": true}),
+        )
+        .await;
+    assert_eq!(code, 204, "{body}");
+    let report = teams_of(&to, event).await;
+    let dropped = report["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == ta)
+        .unwrap();
+    assert_eq!(dropped["dropped"], true, "{dropped}");
+    let (_, standings) = to.get(&format!("/events/{event}/standings")).await;
+    let dropped_players = standings
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["dropped"] == true)
+        .count();
+    assert_eq!(dropped_players, 3);
 }
