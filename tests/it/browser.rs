@@ -1628,7 +1628,7 @@ async fn a_ranked_player_finds_their_profile_and_hides_it(backend: Backend) {
 /// match once its results are in.
 async fn four_teams_of_three_with_captains_choosing_in_the_browser(backend: Backend) {
     use crate::events::{create_event, set_status};
-    use crate::playoffs::{enter, pair_and_publish as api_pair_and_publish};
+    use crate::playoffs::enter;
     use crate::teams::{captains, team_event_body};
     let app = TestApp::spawn(backend.clone()).await;
     app.create_account("to@example.org", "Tess Organiser", false)
@@ -1686,7 +1686,21 @@ async fn four_teams_of_three_with_captains_choosing_in_the_browser(backend: Back
         }
     }
     set_status(&to, event, "running").await;
-    api_pair_and_publish(&to, event).await;
+    // The organiser pairs round 1 from a phone: team matches, a scenario
+    // for every table, then published for the captains to choose.
+    let organiser = driver.session().await;
+    sign_in(&organiser, &app, "to@example.org").await;
+    visit(&organiser, &app.url(&format!("/events/{event}"))).await;
+    click_button(&organiser, "Pair round 1 of 3").await;
+    let text = body_text(&organiser).await;
+    assert!(
+        text.contains("Team matches") && text.contains("Teams paired with seed"),
+        "{text}"
+    );
+    check_page(&organiser, &format!("{prefix}-round-draft")).await;
+    click_button(&organiser, "Flip one scenario for all tables").await;
+    click_button(&organiser, "Publish and mail the players").await;
+    assert!(body_text(&organiser).await.contains("is published"));
     let (_, report) = to.get(&format!("/events/{event}/teams")).await;
     let captain_email = |team: &serde_json::Value| {
         let id = team.as_i64().unwrap();
@@ -1741,6 +1755,17 @@ async fn four_teams_of_three_with_captains_choosing_in_the_browser(backend: Back
     let games = client.find_all(Locator::Css("ul.games li")).await.unwrap();
     assert_eq!(games.len(), 3);
     check_page(client, &format!("{prefix}-paired")).await;
+    // Games made after the scenario was shared flip their own attacker.
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let tables = round["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 3, "{round}");
+    for table in tables {
+        let attacker = table["attacker"].as_i64();
+        assert!(
+            attacker == table["player_a"].as_i64() || attacker == table["player_b"].as_i64(),
+            "{table}"
+        );
+    }
 
     // The other match chooses through the API: always the first option.
     let second = matches[1]["id"].as_i64().unwrap();
