@@ -97,6 +97,16 @@ impl EventData {
             .map(|r| r.number)
     }
 
+    /// Team matches of a round whose captains are still choosing: their
+    /// games are made when the last pair is.
+    pub fn matches_still_choosing(&self, round_id: i64) -> usize {
+        self.team_matches
+            .iter()
+            .filter(|m| m.round_id == round_id && m.team_b.is_some())
+            .filter(|m| !self.games.iter().any(|g| g.team_match_id == Some(m.id)))
+            .count()
+    }
+
     pub fn games_of_round(&self, round_id: i64) -> impl Iterator<Item = &GameRow> {
         self.games
             .iter()
@@ -387,13 +397,7 @@ pub(super) fn require_round_complete(data: &EventData) -> Result<(), EventError>
             last.number
         )));
     }
-    // A team match whose captains are still choosing has no games yet.
-    let choosing = data
-        .team_matches
-        .iter()
-        .filter(|m| m.round_id == last.id && m.team_b.is_some())
-        .filter(|m| !data.games.iter().any(|g| g.team_match_id == Some(m.id)))
-        .count();
+    let choosing = data.matches_still_choosing(last.id);
     if choosing > 0 {
         return Err(EventError::Conflict(format!(
             "Round {}: the captains of {choosing} team match(es) are still choosing who plays whom.",
@@ -1129,6 +1133,11 @@ pub fn generate_setup(
     conn.write_transaction(|conn| {
         let round = round_in(conn, view, number)?;
         require_draft(&round)?;
+        if per_table && EventData::load(conn, view.id())?.matches_still_choosing(round.id) > 0 {
+            return Err(EventError::Conflict(
+                "The captains choose who plays whom once the round is published, so its games do not exist yet: flip one scenario for all tables instead (each table flips its own attacker when its game is made).".into(),
+            ));
+        }
         let pool = event_pool(conn, view)?;
         if pool.is_none() && view.system.uses_pools() && view.system != GameSystem::Malifaux4 {
             return Err(EventError::Conflict(

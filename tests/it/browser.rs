@@ -1697,6 +1697,8 @@ async fn four_teams_of_three_with_captains_choosing_in_the_browser(backend: Back
         text.contains("Team matches") && text.contains("Teams paired with seed"),
         "{text}"
     );
+    // The captains' games do not exist yet: no setup per table to flip.
+    assert!(!text.contains("Flip a setup per table"), "{text}");
     check_page(&organiser, &format!("{prefix}-round-draft")).await;
     click_button(&organiser, "Flip one scenario for all tables").await;
     click_button(&organiser, "Publish and mail the players").await;

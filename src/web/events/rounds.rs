@@ -259,6 +259,9 @@ struct RoundPage {
     live: Vec<crate::db::hosted::LiveScore>,
     /// The pool's names, for entering an announced scenario (draft rounds).
     announce: Option<super::scenarios::AnnounceChoices>,
+    /// Team matches whose captains have not chosen yet: setups per table
+    /// wait for games that do not exist.
+    still_choosing: usize,
     /// A team round's solver answer for the teams, and its team matches:
     /// (match id, number, team A, team B or "bye", where it stands).
     team_pairing: Option<StoredPairing>,
@@ -439,6 +442,7 @@ async fn round_page(
         .collect();
     let page = RoundPage {
         ctx: ctx.clone(),
+        still_choosing: data.matches_still_choosing(round.id),
         team_pairing,
         matches,
         pairing: serde_json::from_str(&round.pairing).ok(),
