@@ -50,19 +50,10 @@ pub fn teams_of_event(conn: &mut DbConnection, event_id: i64) -> Result<Vec<Team
         .load(conn)?)
 }
 
-/// Removes a team that never played, with its members' entries, and frees
-/// the captain's entry of it, inside the caller's transaction.
-pub fn delete_team(
-    conn: &mut DbConnection,
-    team_id: i64,
-    captain_entry: i64,
-) -> Result<(), DbError> {
-    diesel::update(registrations::table.find(captain_entry))
-        .set((
-            registrations::team_id.eq(None::<i64>),
-            registrations::team_board.eq(None::<i32>),
-        ))
-        .execute(conn)?;
+/// Removes a team that never played with every entry of it, its captain's
+/// included (so the captain may register a team again), inside the
+/// caller's transaction.
+pub fn delete_team(conn: &mut DbConnection, team_id: i64) -> Result<(), DbError> {
     diesel::delete(registrations::table.filter(registrations::team_id.eq(team_id)))
         .execute(conn)?;
     diesel::delete(teams::table.find(team_id)).execute(conn)?;

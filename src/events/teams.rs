@@ -186,7 +186,7 @@ pub fn register_team(
 }
 
 /// The captain withdraws their team before the event starts: the team and
-/// its members' entries go.
+/// every entry of it go (nobody has played), so it may register again.
 pub fn withdraw_team(
     conn: &mut DbConnection,
     view: &EventView,
@@ -206,18 +206,7 @@ pub fn withdraw_team(
             .into_iter()
             .find(|t| t.captain_account_id == account)
             .ok_or_else(|| EventError::Conflict("You do not captain a team here.".into()))?;
-        let captain_entry =
-            db_events::registration_of(conn, view.id(), account)?.ok_or(EventError::NotFound)?;
-        db_teams::delete_team(conn, team.id, captain_entry.id)?;
-        db_events::update_registration(
-            conn,
-            captain_entry.id,
-            &db_events::RegistrationChanges {
-                status: Some(WITHDRAWN.into()),
-                checked_in: Some(false),
-                ..db_events::RegistrationChanges::default()
-            },
-        )?;
+        db_teams::delete_team(conn, team.id)?;
         audit::record(
             conn,
             Some(account),

@@ -1663,6 +1663,20 @@ async fn four_teams_of_three_with_captains_choosing_in_the_browser(backend: Back
     click_button(client, "Register the team").await;
     assert!(body_text(client).await.contains("Ravens is registered"));
     check_page(client, &format!("{prefix}-registered")).await;
+    // The captain withdraws the team (after a confirmation) and enters again.
+    follow_link(client, "Withdraw the team").await;
+    click_button(client, "Withdraw the team").await;
+    visit(client, &teams_url).await;
+    assert!(
+        body_text(client)
+            .await
+            .contains("No team has registered yet")
+    );
+    fill(client, "team_name", "Ravens").await;
+    fill(client, "member_2", "Raven").await;
+    fill(client, "member_3", "Rook").await;
+    click_button(client, "Register the team").await;
+    assert!(body_text(client).await.contains("Ravens is registered"));
     for (captain, name) in caps[1..].iter().zip(["Bats", "Cats", "Dogs"]) {
         let (code, body) = captain
             .post(

@@ -601,6 +601,25 @@ async fn confirm_page(
             vec![("status", "finished".to_owned())],
             "Finish the event",
         ),
+        "drop" if view.settings.teams.is_some() => {
+            let Some(mine) = mine else {
+                return Err(AppError::NotFound);
+            };
+            (
+                "Drop your team from this event?",
+                "The whole team drops: it will not be paired in later rounds, and its results so far stay in the standings.",
+                format!("/events/{id}/players/{mine}/drop"),
+                vec![("value", "true".to_owned())],
+                "Drop the team",
+            )
+        }
+        "withdraw" if view.settings.teams.is_some() => (
+            "Withdraw your team?",
+            "The team and its players' entries are removed. You can register a team again while registration is open.",
+            format!("/events/{id}/withdraw"),
+            vec![],
+            "Withdraw the team",
+        ),
         "drop" => {
             let Some(mine) = mine else {
                 return Err(AppError::NotFound);
