@@ -385,7 +385,7 @@ diesel::table! {
         event_id -> BigInt,
         name -> Text,
         club -> Nullable<Text>,
-        captain_account_id -> BigInt,
+        captain_account_id -> Nullable<BigInt>,
         created_at -> Timestamp,
     }
 }

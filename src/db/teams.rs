@@ -14,7 +14,8 @@ pub struct TeamRow {
     pub event_id: i64,
     pub name: String,
     pub club: Option<String>,
-    pub captain_account_id: i64,
+    /// None for a team the organisers entered at the desk.
+    pub captain_account_id: Option<i64>,
     pub created_at: NaiveDateTime,
 }
 
@@ -24,7 +25,7 @@ pub struct NewTeam<'a> {
     pub event_id: i64,
     pub name: &'a str,
     pub club: Option<&'a str>,
-    pub captain_account_id: i64,
+    pub captain_account_id: Option<i64>,
     pub created_at: NaiveDateTime,
 }
 

@@ -40,11 +40,12 @@ fn settings_of(view: &EventView) -> Result<TeamSettings, EventError> {
     view.settings.teams.ok_or(EventError::NotFound)
 }
 
-/// What a captain types to register a team.
+/// What a captain (or an organiser at the desk) types to register a team.
 pub struct TeamEntry<'a> {
     pub name: &'a str,
     pub club: &'a str,
-    /// The other members' names, in board order after the captain.
+    /// The members' names in board order: after the captain's, or every
+    /// member's for a team entered at the desk.
     pub members: Vec<&'a str>,
 }
 
@@ -66,123 +67,200 @@ pub fn register_team(
     if let Some(reason) = registration_closed_reason(view, ctx.now) {
         return Err(EventError::Conflict(reason));
     }
+    let (name, club, members) = parse_entry(entry, settings.size - 1)?;
+    db_events::event_write_transaction(conn, view.id(), |conn| {
+        let account = accounts::find_by_id(conn, actor.account_id)?.ok_or(EventError::NotFound)?;
+        let mut names = vec![account.display_name.clone()];
+        names.extend(members);
+        let team = TeamToStore {
+            captain: Some(account.id),
+            entered_by: Some(account.id),
+            name: &name,
+            club: club.as_deref(),
+            names: &names,
+        };
+        insert_team_entry(conn, view, &team, ctx)
+    })
+}
+
+/// The organisers enter a team at the desk, naming every member in board
+/// order (the first board acts as captain, through the organisers): before
+/// the event, or as a late entry that joins the next round.
+pub fn add_team_at_desk(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+    entry: &TeamEntry<'_>,
+    ctx: &Ctx<'_>,
+) -> Result<TeamRow, EventError> {
+    let settings = settings_of(view)?;
+    access.require_staff()?;
+    require_not_finished(view, access)?;
+    let (name, club, members) = parse_entry(entry, settings.size)?;
+    db_events::event_write_transaction(conn, view.id(), |conn| {
+        let team = TeamToStore {
+            captain: None,
+            entered_by: access.account_id(),
+            name: &name,
+            club: club.as_deref(),
+            names: &members,
+        };
+        insert_team_entry(conn, view, &team, ctx)
+    })
+}
+
+/// The team name, club and members' names typed, checked; `expected` is
+/// how many members must be named.
+fn parse_entry(
+    entry: &TeamEntry<'_>,
+    expected: u32,
+) -> Result<(String, Option<String>, Vec<String>), EventError> {
     let name = optional_text(entry.name, "Team name", 80)
         .map_err(|e| EventError::invalid("team_name", e.to_string()))?
         .ok_or_else(|| EventError::invalid("team_name", "Give the team a name."))?;
     let club = optional_text(entry.club, "Club", 80)
         .map_err(|e| EventError::invalid("club", e.to_string()))?;
-    let expected = settings.size as usize - 1;
     let mut members = Vec::new();
     for (i, member) in entry.members.iter().enumerate() {
         if member.trim().is_empty() {
             continue;
         }
         let parsed = DisplayName::parse(member)
-            .map_err(|e| EventError::invalid("members", format!("Player {}: {e}", i + 2)))?;
-        members.push(parsed);
+            .map_err(|e| EventError::invalid("members", format!("Player {}: {e}", i + 1)))?;
+        members.push(parsed.as_str().to_owned());
     }
-    if members.len() != expected {
+    if members.len() != expected as usize {
         return Err(EventError::invalid(
             "members",
-            format!(
-                "A team is {} players: name the {expected} who play with you.",
-                settings.size
-            ),
+            format!("Name {expected} players for the team."),
         ));
     }
-    db_events::event_write_transaction(conn, view.id(), |conn| {
-        let account = accounts::find_by_id(conn, actor.account_id)?.ok_or(EventError::NotFound)?;
-        let entries = db_events::list_registrations(conn, view.id())?;
-        let active: Vec<&Registration> = entries.iter().filter(|r| r.status != WITHDRAWN).collect();
-        if active.iter().any(|r| r.account_id == Some(account.id)) {
-            return Err(EventError::Conflict(
-                "You are already registered for this event.".into(),
-            ));
-        }
-        let lower = |s: &str| s.to_lowercase();
-        let mut names = vec![account.display_name.clone()];
-        names.extend(members.iter().map(|m| m.as_str().to_owned()));
-        for (i, n) in names.iter().enumerate() {
-            if names[..i].iter().any(|m| lower(m) == lower(n)) {
-                return Err(EventError::invalid(
-                    "members",
-                    format!("{n} is named twice: add an initial to tell two players apart."),
-                ));
-            }
-            if let Some(same) = active.iter().find(|r| lower(&r.display_name) == lower(n)) {
-                return Err(EventError::invalid(
-                    "members",
-                    format!(
-                        "{} is already entered in this event. If this is someone else, add an initial to tell them apart.",
-                        same.display_name
-                    ),
-                ));
-            }
-        }
-        if let Some(same) = db_teams::teams_of_event(conn, view.id())?
-            .into_iter()
-            .find(|t| lower(&t.name) == lower(&name))
-        {
+    Ok((name, club, members))
+}
+
+/// A checked team entry, ready to store.
+struct TeamToStore<'a> {
+    /// The captain's account (None for a team entered at the desk).
+    captain: Option<i64>,
+    /// Who entered it, for the audit log.
+    entered_by: Option<i64>,
+    name: &'a str,
+    club: Option<&'a str>,
+    /// Every member's name in board order, the captain's first.
+    names: &'a [String],
+}
+
+/// Stores a team and its members (board order) under the event's lock,
+/// once the names and the player cap allow it.
+fn insert_team_entry(
+    conn: &mut DbConnection,
+    view: &EventView,
+    team: &TeamToStore<'_>,
+    ctx: &Ctx<'_>,
+) -> Result<TeamRow, EventError> {
+    let TeamToStore {
+        captain,
+        entered_by,
+        name,
+        club,
+        names,
+    } = *team;
+    let entries = db_events::list_registrations(conn, view.id())?;
+    let active: Vec<&Registration> = entries.iter().filter(|r| r.status != WITHDRAWN).collect();
+    if captain.is_some() && active.iter().any(|r| r.account_id == captain) {
+        return Err(EventError::Conflict(
+            "You are already registered for this event.".into(),
+        ));
+    }
+    let lower = |s: &str| s.to_lowercase();
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].iter().any(|m| lower(m) == lower(n)) {
             return Err(EventError::invalid(
-                "team_name",
-                format!("A team called {} is already entered.", same.name),
+                "members",
+                format!("{n} is named twice: add an initial to tell two players apart."),
             ));
         }
-        let registered = active.iter().filter(|r| r.status == REGISTERED).count();
-        if let Some(cap) = view.event.player_cap
-            && registered + names.len() > usize::try_from(cap).unwrap_or(0)
-        {
-            return Err(EventError::Conflict(format!(
-                "There is no room for another team: {registered} of {cap} places are taken."
-            )));
+        if let Some(same) = active.iter().find(|r| lower(&r.display_name) == lower(n)) {
+            return Err(EventError::invalid(
+                "members",
+                format!(
+                    "{} is already entered in this event. If this is someone else, add an initial to tell them apart.",
+                    same.display_name
+                ),
+            ));
         }
-        let team = db_teams::insert_team(
+    }
+    if let Some(same) = db_teams::teams_of_event(conn, view.id())?
+        .into_iter()
+        .find(|t| lower(&t.name) == lower(name))
+    {
+        return Err(EventError::invalid(
+            "team_name",
+            format!("A team called {} is already entered.", same.name),
+        ));
+    }
+    let registered = active.iter().filter(|r| r.status == REGISTERED).count();
+    if let Some(cap) = view.event.player_cap
+        && registered + names.len() > usize::try_from(cap).unwrap_or(0)
+    {
+        return Err(EventError::Conflict(format!(
+            "There is no room for another team: {registered} of {cap} places are taken."
+        )));
+    }
+    let team = db_teams::insert_team(
+        conn,
+        &NewTeam {
+            event_id: view.id(),
+            name,
+            club,
+            captain_account_id: captain,
+            created_at: ctx.now,
+        },
+    )?
+    .ok_or_else(|| {
+        EventError::invalid(
+            "team_name",
+            format!("A team called {name} is already entered."),
+        )
+    })?;
+    // A late entry joins the next round, present (the organisers entered it).
+    let running = view.status == EventStatus::Running;
+    let joined_round = if running {
+        db_events::list_rounds(conn, view.id())?
+            .last()
+            .map_or(0, |r| r.number)
+            + 1
+    } else {
+        1
+    };
+    for (board, member) in (1..).zip(names) {
+        db_events::insert_registration(
             conn,
-            &NewTeam {
+            &NewRegistration {
                 event_id: view.id(),
-                name: &name,
-                club: club.as_deref(),
-                captain_account_id: account.id,
-                created_at: ctx.now,
+                account_id: if board == 1 { captain } else { None },
+                display_name: member,
+                club,
+                status: REGISTERED,
+                checked_in: running,
+                joined_round,
+                initial_points: 0,
+                registered_at: ctx.now,
+                team_id: Some(team.id),
+                team_board: Some(board),
             },
         )?
-        .ok_or_else(|| {
-            EventError::invalid(
-                "team_name",
-                format!("A team called {name} is already entered."),
-            )
-        })?;
-        for (board, member) in (1..).zip(&names) {
-            db_events::insert_registration(
-                conn,
-                &NewRegistration {
-                    event_id: view.id(),
-                    account_id: (board == 1).then_some(account.id),
-                    display_name: member,
-                    club: club.as_deref(),
-                    status: REGISTERED,
-                    checked_in: false,
-                    joined_round: 1,
-                    initial_points: 0,
-                    registered_at: ctx.now,
-                    team_id: Some(team.id),
-                    team_board: Some(board),
-                },
-            )?
-            .ok_or_else(|| {
-                EventError::Conflict("You are already registered for this event.".into())
-            })?;
-        }
-        audit::record(
-            conn,
-            Some(account.id),
-            Some(view.id()),
-            "team.registered",
-            &format!("{name}: {}", names.join(", ")),
-            ctx.now,
-        )?;
-        Ok(team)
-    })
+        .ok_or_else(|| EventError::Conflict("You are already registered for this event.".into()))?;
+    }
+    audit::record(
+        conn,
+        entered_by,
+        Some(view.id()),
+        "team.registered",
+        &format!("{name}: {}", names.join(", ")),
+        ctx.now,
+    )?;
+    Ok(team)
 }
 
 /// The captain withdraws their team before the event starts: the team and
@@ -204,7 +282,7 @@ pub fn withdraw_team(
     db_events::event_write_transaction(conn, view.id(), |conn| {
         let team = db_teams::teams_of_event(conn, view.id())?
             .into_iter()
-            .find(|t| t.captain_account_id == account)
+            .find(|t| t.captain_account_id == Some(account))
             .ok_or_else(|| EventError::Conflict("You do not captain a team here.".into()))?;
         db_teams::delete_team(conn, team.id)?;
         audit::record(
@@ -232,7 +310,7 @@ impl TeamWithMembers {
     }
 
     pub fn is_captain(&self, member: &Registration) -> bool {
-        member.account_id == Some(self.team.captain_account_id)
+        member.account_id.is_some() && member.account_id == self.team.captain_account_id
     }
 
     /// Every member dropped: the team plays no more.
@@ -567,7 +645,9 @@ impl MatchState {
     pub fn may_choose(&self, access: &Access) -> bool {
         self.round.status != "draft"
             && self.acting().is_some_and(|team| {
-                access.is_staff() || access.account_id() == Some(team.team.captain_account_id)
+                access.is_staff()
+                    || (access.account_id().is_some()
+                        && access.account_id() == team.team.captain_account_id)
             })
     }
 }

@@ -424,6 +424,12 @@ const MATRIX: &[Case] = &[
         "team_name=Crows&member_2=Ann",
         [303, 404, 404, 404, 404, 404],
     ),
+    with_body(
+        Post,
+        "/events/{event}/teams/desk",
+        "team_name=Crows&member_1=Ann",
+        [303, 404, 404, 404, 404, 404],
+    ),
     case(Get, "/events/{event}/matches/{missing}", [404; 6]),
     with_body(
         Post,

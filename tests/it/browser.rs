@@ -1704,6 +1704,9 @@ async fn four_teams_of_three_with_captains_choosing_in_the_browser(backend: Back
     // for every table, then published for the captains to choose.
     let organiser = driver.session().await;
     sign_in(&organiser, &app, "to@example.org").await;
+    visit(&organiser, &teams_url).await;
+    assert!(body_text(&organiser).await.contains("Enter a team"));
+    check_page(&organiser, &format!("{prefix}-desk")).await;
     visit(&organiser, &app.url(&format!("/events/{event}"))).await;
     click_button(&organiser, "Pair round 1 of 3").await;
     let text = body_text(&organiser).await;

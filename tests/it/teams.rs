@@ -14,6 +14,7 @@ use crate::support::{ApiClient, Backend, TestApp};
 
 both_backends!(a_team_event_of_four_teams_of_three);
 both_backends!(captains_racing_for_the_last_places_never_overfill_the_event);
+both_backends!(organisers_enter_teams_at_the_desk_before_and_during_the_event);
 
 /// A team event of teams of three: the API body.
 pub(crate) fn team_event_body(name: &str, pairing: &str) -> Value {
@@ -482,4 +483,71 @@ async fn captains_racing_for_the_last_places_never_overfill_the_event(backend: B
         .filter(|r| r["dropped"] == true)
         .count();
     assert_eq!(dropped_players, 3);
+}
+
+async fn organisers_enter_teams_at_the_desk_before_and_during_the_event(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("to@example.org", "Tess the TO", false)
+        .await;
+    let to = app.api_client("to@example.org").await;
+    let event = create_event(&to, team_event_body("Desk Cup", "by_rank")).await;
+    set_status(&to, event, "registration").await;
+    let caps = captains(&app, &["Gus"]).await;
+    let (code, body) = caps[0]
+        .post(
+            &format!("/events/{event}/teams"),
+            json!({"name": "Gulls", "members": ["Gull two", "Gull three"]}),
+        )
+        .await;
+    assert_eq!(code, 201, "{body}");
+    // Only the organisers enter a team at the desk, naming every player.
+    let desk =
+        |name: &str, members: &[&str]| json!({"name": name, "members": members, "at_desk": true});
+    let path = format!("/events/{event}/teams");
+    let (code, _) = caps[0]
+        .post(&path, desk("Owls", &["Olga", "Otto", "Oona"]))
+        .await;
+    assert_eq!(code, 403);
+    let (code, body) = to.post(&path, desk("Owls", &["Olga", "Otto"])).await;
+    assert_eq!(code, 400, "a short team: {body}");
+    let (code, body) = to
+        .post(&path, desk("Owls", &["Olga", "Otto", "Oona"]))
+        .await;
+    assert_eq!(code, 201, "{body}");
+    let owls = body["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "Owls")
+        .unwrap()
+        .clone();
+    assert_eq!(owls["members"][0]["name"], "Olga");
+    assert_eq!(owls["members"][0]["captain"], false, "no captain account");
+
+    check_in_everyone(&to, event).await;
+    set_status(&to, event, "running").await;
+    let (code, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 201, "{round}");
+    assert_eq!(round["tables"].as_array().unwrap().len(), 3);
+    // A late team joins the next round, already checked in.
+    let (code, body) = to.post(&path, desk("Bats", &["Bea", "Bob", "Bux"])).await;
+    assert_eq!(code, 201, "{body}");
+    let (code, body) = to
+        .post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    assert_eq!(code, 204, "{body}");
+    for table in round["tables"].as_array().unwrap() {
+        enter(&to, event, table["game"].as_i64().unwrap(), 4, 2).await;
+    }
+    let (code, round) = to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    assert_eq!(code, 201, "{round}");
+    let report = teams_of(&to, event).await;
+    let second: Vec<&Value> = report["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["round"] == 2)
+        .collect();
+    assert_eq!(second.len(), 2, "three teams: a match and a bye");
+    assert!(second.iter().any(|m| m["team_b"].is_null()), "{second:?}");
 }

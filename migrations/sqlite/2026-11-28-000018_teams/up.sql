@@ -6,7 +6,8 @@ CREATE TABLE teams (
     event_id BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
     name TEXT NOT NULL,
     club TEXT,
-    captain_account_id BIGINT NOT NULL REFERENCES accounts (id),
+    -- Empty for a team the organisers entered at the desk.
+    captain_account_id BIGINT REFERENCES accounts (id),
     created_at TIMESTAMP NOT NULL,
     UNIQUE (event_id, name)
 );

@@ -862,8 +862,12 @@ struct TeamBody {
     name: String,
     #[serde(default)]
     club: String,
-    /// The other members, in board order after the captain.
+    /// The other members in board order after the captain; at the desk,
+    /// every member.
     members: Vec<String>,
+    /// An organiser enters the team at the desk (no captain account).
+    #[serde(default)]
+    at_desk: bool,
 }
 
 #[post("/events/{id}/teams")]
@@ -881,7 +885,11 @@ async fn register_team(
             club: &body.club,
             members: body.members.iter().map(String::as_str).collect(),
         };
-        crate::events::teams::register_team(conn, view, access, &entry, ctx)?;
+        if body.at_desk {
+            crate::events::teams::add_team_at_desk(conn, view, access, &entry, ctx)?;
+        } else {
+            crate::events::teams::register_team(conn, view, access, &entry, ctx)?;
+        }
         let data = EventData::load(conn, id)?;
         teams_report(view, &data)
     })

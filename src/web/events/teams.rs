@@ -24,6 +24,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(teams_page)
         .service(teams_csv)
         .service(register_team)
+        .service(add_team_at_desk)
         .service(match_page)
         .service(choose);
 }
@@ -43,6 +44,9 @@ pub struct TeamForm {
     team_name: String,
     #[serde(default)]
     club: String,
+    /// The first board: only typed at the desk (a captain is board 1).
+    #[serde(default)]
+    member_1: String,
     #[serde(default)]
     member_2: String,
     #[serde(default)]
@@ -63,6 +67,7 @@ impl TeamForm {
     /// The member field for board `n` (2 to the team size).
     fn member(&self, n: &u32) -> &str {
         match n {
+            1 => &self.member_1,
             2 => &self.member_2,
             3 => &self.member_3,
             4 => &self.member_4,
@@ -74,11 +79,12 @@ impl TeamForm {
         }
     }
 
-    fn entry(&self, size: u32) -> TeamEntry<'_> {
+    /// The entry with boards `first` to the team size.
+    fn entry(&self, first: u32, size: u32) -> TeamEntry<'_> {
         TeamEntry {
             name: &self.team_name,
             club: &self.club,
-            members: (2..=size.min(MAX_TEAM_SIZE))
+            members: (first..=size.min(MAX_TEAM_SIZE))
                 .map(|n| self.member(&n))
                 .collect(),
         }
@@ -106,8 +112,14 @@ impl TeamsPage {
         self.view.settings.teams.map_or(0, |t| t.size)
     }
 
+    /// The boards a captain names (the others than their own).
     fn boards(&self) -> Vec<u32> {
         (2..=self.size()).collect()
+    }
+
+    /// Every board, for a team entered at the desk.
+    fn all_boards(&self) -> Vec<u32> {
+        (1..=self.size()).collect()
     }
 
     fn pairing_label(&self) -> &'static str {
@@ -145,7 +157,7 @@ async fn load_page(
             let my_team = access.account_id().and_then(|me| {
                 teams
                     .iter()
-                    .find(|t| t.team.captain_account_id == me)
+                    .find(|t| t.team.captain_account_id == Some(me))
                     .map(|t| t.team.id)
             });
             Ok(TeamsPage {
@@ -216,8 +228,30 @@ async fn register_team(
     path: web::Path<i64>,
     form: CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
-    let form = form.0;
+    enter_team(ctx, user, state, path.into_inner(), form.0, false).await
+}
+
+#[post("/events/{id}/teams/desk")]
+async fn add_team_at_desk(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: CsrfForm<TeamForm>,
+) -> Result<HttpResponse, AppError> {
+    enter_team(ctx, user, state, path.into_inner(), form.0, true).await
+}
+
+/// Enters a team, by its captain or at the desk; a refusal shows the page
+/// again with what was typed.
+async fn enter_team(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    id: i64,
+    form: TeamForm,
+    at_desk: bool,
+) -> Result<HttpResponse, AppError> {
     let actor = actor_of(Some(&user));
     let (now, base_url) = ctx_of(&state);
     let submitted = form.clone();
@@ -225,13 +259,12 @@ async fn register_team(
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
             let size = view.settings.teams.map_or(0, |t| t.size);
-            Ok(teams::register_team(
-                conn,
-                &view,
-                &access,
-                &submitted.entry(size),
-                &service_ctx(now, &base_url),
-            ))
+            let ctx = service_ctx(now, &base_url);
+            Ok(if at_desk {
+                teams::add_team_at_desk(conn, &view, &access, &submitted.entry(1, size), &ctx)
+            } else {
+                teams::register_team(conn, &view, &access, &submitted.entry(2, size), &ctx)
+            })
         })
         .await?;
     match outcome {
@@ -239,7 +272,7 @@ async fn register_team(
             &state,
             &teams_path(id),
             FlashLevel::Success,
-            format!("{} is registered. See you there!", team.name),
+            format!("{} is registered.", team.name),
         )),
         Err(err @ (EventError::Invalid(_) | EventError::Conflict(_))) => {
             let errors = form_errors(&err).unwrap_or_else(|| {
