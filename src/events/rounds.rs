@@ -139,13 +139,18 @@ impl EventData {
                 table: g.table_number.and_then(|t| u32::try_from(t).ok()),
                 a: g.player_a,
                 b: g.player_b,
-                result: if is_accepted(&g.status) {
-                    score_of(g)
-                } else {
-                    None
-                },
+                result: accepted_score(g),
             })
             .collect()
+    }
+}
+
+/// A game's result where it counts: confirmed, resolved by staff, or a bye.
+pub fn accepted_score(game: &GameRow) -> Option<GameScore> {
+    if is_accepted(&game.status) {
+        score_of(game)
+    } else {
+        None
     }
 }
 

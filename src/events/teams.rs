@@ -13,11 +13,11 @@ use crate::auth::input::{DisplayName, optional_text};
 use crate::db::events::{self as db_events, NewRegistration, Registration, Round};
 use crate::db::teams::{self as db_teams, NewTeam, NewTeamMatch, TeamMatchRow, TeamRow};
 use crate::db::{DbConnection, accounts, audit};
+use crate::tournament::PlayerId;
 use crate::tournament::pairing::TablePair;
 use crate::tournament::teams::{
     self, ChoiceError, MatchSide, MemberPairing, NextChoice, Team, TeamMatch, TeamStandingRow,
 };
-use crate::tournament::{GameScore, PlayerId};
 
 /// A team event's shape, in the event's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,7 +36,7 @@ pub struct TeamRoundPairing {
 }
 
 /// A team event's settings; any other event has no teams to find.
-fn settings_of(view: &EventView) -> Result<TeamSettings, EventError> {
+pub fn settings_of(view: &EventView) -> Result<TeamSettings, EventError> {
     view.settings.teams.ok_or(EventError::NotFound)
 }
 
@@ -339,34 +339,34 @@ pub fn teams_of(data: &EventData) -> Vec<TeamWithMembers> {
         .collect()
 }
 
-/// The team matches as the pure rules see them, each game oriented with
-/// team A's member as player A.
+/// The team matches as the pure rules see them.
 fn tournament_matches(data: &EventData) -> Vec<TeamMatch> {
-    let games = data.tournament_games();
     data.team_matches
         .iter()
-        .map(|m| {
-            let round = data
-                .rounds
-                .iter()
-                .find(|r| r.id == m.round_id)
-                .and_then(|r| u32::try_from(r.number).ok())
-                .unwrap_or(0);
-            let scores: Vec<Option<GameScore>> = data
-                .games
-                .iter()
-                .zip(&games)
-                .filter(|(row, _)| row.team_match_id == Some(m.id) && row.player_b.is_some())
-                .map(|(_, game)| game.result)
-                .collect();
-            TeamMatch {
-                round,
-                a: m.team_a,
-                b: m.team_b,
-                games: scores,
-            }
-        })
+        .map(|row| team_match_of(data, row))
         .collect()
+}
+
+/// One team match as the pure rules see it: its member games (team A's
+/// member is always player A) with their accepted results.
+fn team_match_of(data: &EventData, row: &TeamMatchRow) -> TeamMatch {
+    let round = data
+        .rounds
+        .iter()
+        .find(|r| r.id == row.round_id)
+        .and_then(|r| u32::try_from(r.number).ok())
+        .unwrap_or(0);
+    TeamMatch {
+        round,
+        a: row.team_a,
+        b: row.team_b,
+        games: data
+            .games
+            .iter()
+            .filter(|g| g.team_match_id == Some(row.id) && g.player_b.is_some())
+            .map(super::rounds::accepted_score)
+            .collect(),
+    }
 }
 
 fn tournament_teams(teams: &[TeamWithMembers]) -> Vec<Team> {
@@ -613,19 +613,20 @@ pub struct MatchState {
     pub team_b: Option<TeamWithMembers>,
     /// What comes next (None for a bye, or a match paired by rank).
     pub next: Option<NextChoice>,
-    /// How many choices are made: a choice is accepted only for the step
-    /// the chooser saw.
-    pub step: usize,
+    /// The choices made so far: defender, attacker, defender, ...
+    pub made: Vec<PlayerId>,
 }
 
 impl MatchState {
+    /// How many choices are made: a choice is accepted only for the step
+    /// the chooser saw.
+    pub fn step(&self) -> usize {
+        self.made.len()
+    }
+
     /// Games won by each team and drawn, once every game is in.
     pub fn tally(&self, data: &EventData, boards: u32) -> Option<teams::MatchTally> {
-        tournament_matches(data)
-            .into_iter()
-            .zip(&data.team_matches)
-            .find(|(_, row)| row.id == self.row.id)
-            .and_then(|(m, _)| m.tally(boards))
+        team_match_of(data, &self.row).tally(boards)
     }
 
     /// The team whose captain acts next, if one does.
@@ -689,7 +690,7 @@ pub fn match_state(
         team_a,
         team_b,
         next,
-        step: made.len(),
+        made,
     })
 }
 
@@ -743,14 +744,13 @@ pub fn choose(
                 }
             });
         }
-        if step != state.step {
+        if step != state.step() {
             return Err(EventError::Conflict(
                 "The other captain chose while you had the page open. Nothing was changed; the page now shows the current state.".into(),
             ));
         }
         let (a, b) = (state.team_a.member_ids(), team_b.member_ids());
-        let before = choices_of(&state.row)?;
-        let after = teams::choose(&a, &b, &before, pick).map_err(choice_error)?;
+        let after = teams::choose(&a, &b, &state.made, pick).map_err(choice_error)?;
         let after_json = super::rounds::to_json(&after)?;
         if !db_teams::set_choices(conn, match_id, &state.row.choices, &after_json, ctx.now)? {
             return Err(EventError::Conflict(

@@ -815,8 +815,8 @@ fn teams_report(view: &EventView, data: &EventData) -> Result<TeamsReport, event
                 match_number: s.row.match_number,
                 team_a: s.row.team_a,
                 team_b: s.row.team_b,
+                step: s.step(),
                 next: s.next,
-                step: s.step,
             })
         })
         .collect::<Result<Vec<_>, _>>()?;

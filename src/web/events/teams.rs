@@ -149,9 +149,7 @@ async fn load_page(
     state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            if view.settings.teams.is_none() {
-                return Err(AppError::NotFound);
-            }
+            teams::settings_of(&view)?;
             let data: Arc<EventData> = cache.load(conn, &view)?;
             let teams = teams::teams_of(&data);
             let my_team = access.account_id().and_then(|me| {
@@ -206,9 +204,7 @@ async fn teams_csv(
     let csv = state
         .with_db(move |conn| {
             let (view, _) = events::load(conn, id, actor)?;
-            if view.settings.teams.is_none() {
-                return Err(AppError::NotFound);
-            }
+            teams::settings_of(&view)?;
             let data: Arc<EventData> = cache.load(conn, &view)?;
             Ok(teams::standings_csv(&view, &data))
         })
@@ -345,8 +341,11 @@ impl MatchPage {
 
     /// The pairs made so far by the captains, in order.
     fn chosen_pairs(&self) -> Vec<(i64, i64)> {
-        let made: Vec<i64> = serde_json::from_str(&self.state.row.choices).unwrap_or_default();
-        made.chunks_exact(2).map(|c| (c[0], c[1])).collect()
+        self.state
+            .made
+            .chunks_exact(2)
+            .map(|c| (c[0], c[1]))
+            .collect()
     }
 }
 
