@@ -41,6 +41,7 @@ fn model(id: u16, owner: Seat) -> Model {
         reductions: Vec::new(),
         demise: None,
         rebirth_health: None,
+        rebirth_beside: None,
         keywords: Vec::new(),
         abilities: Vec::new(),
         actions: Vec::new(),

@@ -55,6 +55,7 @@ fn busy_table() -> Table {
                 height: milli(rng.random_range(1.0..4.0_f64).round()),
                 traits: Traits::from(kinds[i as usize % kinds.len()].clone()),
                 hazard: None,
+                parts: Vec::new(),
             });
     }
     let mut id = 1;

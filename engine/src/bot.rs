@@ -219,40 +219,58 @@ impl Bot {
                     self.legal(state, &command).then_some(command)
                 })
             }
-            Choice::Walk { model, inches } | Choice::Charge { model, inches } => {
+            Choice::Walk { model, inches }
+            | Choice::Charge { model, inches }
+            | Choice::Move { model, inches } => {
                 let charge = matches!(choice, Choice::Charge { .. });
+                let effect = matches!(choice, Choice::Move { .. });
                 let from = body_of(state, model)?;
                 let goal = if greedy {
                     goal_for(state, self.seat, model)
                 } else {
                     None
                 };
-                (0..TRIES).find_map(|attempt| {
-                    let reach = f64::from(inches) * (1.0 - attempt as f64 / TRIES as f64);
-                    let direction = match goal {
-                        Some(goal) if attempt < TRIES / 2 => goal.minus(from.center).unit(),
-                        _ => self.direction(),
-                    };
-                    let distance = match goal {
-                        // Stop short of the goal rather than on it.
-                        Some(goal) => {
-                            reach.min((goal.dist(from.center) - from.radius - 1.0).max(0.0))
-                        }
-                        None => reach * self.unit(),
-                    };
-                    let end = from.center.plus(direction.scale(distance));
-                    let to = Waypoint {
-                        x: milli(end.x),
-                        y: milli(end.y),
-                        z: 0,
-                    };
-                    let command = if charge {
-                        PlayerCommand::Charge { to }
-                    } else {
-                        PlayerCommand::Walk { path: vec![to] }
-                    };
-                    self.legal(state, &command).then_some(command)
-                })
+                (0..TRIES)
+                    .find_map(|attempt| {
+                        let reach = f64::from(inches) * (1.0 - attempt as f64 / TRIES as f64);
+                        let direction = match goal {
+                            Some(goal) if attempt < TRIES / 2 => goal.minus(from.center).unit(),
+                            _ => self.direction(),
+                        };
+                        let distance = match goal {
+                            // Stop short of the goal rather than on it.
+                            Some(goal) => {
+                                reach.min((goal.dist(from.center) - from.radius - 1.0).max(0.0))
+                            }
+                            None => reach * self.unit(),
+                        };
+                        let end = from.center.plus(direction.scale(distance));
+                        let to = Waypoint {
+                            x: milli(end.x),
+                            y: milli(end.y),
+                            z: 0,
+                        };
+                        let command = if charge {
+                            PlayerCommand::Charge { to }
+                        } else if effect {
+                            PlayerCommand::Move { path: vec![to] }
+                        } else {
+                            PlayerCommand::Walk { path: vec![to] }
+                        };
+                        self.legal(state, &command).then_some(command)
+                    })
+                    .or_else(|| {
+                        // An effect's move may stay where it stands.
+                        let here = state.model(model)?.placement?;
+                        let stay = PlayerCommand::Move {
+                            path: vec![Waypoint {
+                                x: here.at.x,
+                                y: here.at.y,
+                                z: here.z,
+                            }],
+                        };
+                        (effect && self.legal(state, &stay)).then_some(stay)
+                    })
             }
             Choice::MakeSchemeMarker { model } => {
                 let from = body_of(state, model)?;
@@ -296,6 +314,20 @@ impl Bot {
                     };
                     self.legal(state, &command).then_some(command)
                 })
+            }
+            Choice::DropBlast { .. } => {
+                let spots = crate::procedure::blast_spots(state);
+                // The greedy bot drops where the markers touch the most
+                // enemy models and the fewest of its own.
+                let at = if greedy {
+                    *spots
+                        .iter()
+                        .max_by_key(|at| crate::procedure::blast_score(state, self.seat, **at))?
+                } else {
+                    *spots.get(self.rng.below(u32::try_from(spots.len()).ok()?) as usize)?
+                };
+                let command = PlayerCommand::DropBlast { at };
+                self.legal(state, &command).then_some(command)
             }
             Choice::Replace { model, with } => {
                 let card = state.summonable_card(self.seat, &with)?;

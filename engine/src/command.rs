@@ -312,6 +312,27 @@ pub enum PlayerCommand {
     NameGeneratedAction {
         action: String,
     },
+    /// Pays so that an execute effect does not kill the model: this card
+    /// from the hand, or (none) a soulstone from the crew's pool.
+    PayAgainstKill {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<Card>,
+    },
+    /// Does not pay: the execute effect kills the model.
+    DeclinePayment,
+    /// Moves the model an effect lets move (a `move` frame) along `path`.
+    Move {
+        path: Vec<Waypoint>,
+    },
+    /// 3rd edition: drops the next blast marker, centred `at`: touching
+    /// the target (the first) or an earlier blast marker, overlapping
+    /// neither.
+    DropBlast {
+        at: Point,
+    },
+    /// Declines the generated action a model "may" declare (a Charge's
+    /// melee action, Ash on the Wind's), when it comes to be named.
+    DeclineGeneratedAction,
     /// Declares the first queued additional action against `target` (none
     /// for an action without one): an action under control, or one taken
     /// again at "a different model".

@@ -13,12 +13,31 @@ pub enum DamageAmount {
     Fixed {
         amount: u8,
     },
-    /// 3rd edition: a damage flip picks weak, moderate or severe.
+    /// 3rd edition: a damage flip picks weak, moderate or severe, and the
+    /// band picked may drop blast markers (by band: weak, moderate, severe).
     Flip {
         weak: u8,
         moderate: u8,
         severe: u8,
+        #[serde(default, skip_serializing_if = "no_blasts")]
+        blasts: [u8; 3],
     },
+}
+
+/// No band drops a blast marker.
+pub fn no_blasts(blasts: &[u8; 3]) -> bool {
+    *blasts == [0; 3]
+}
+
+/// 3rd edition: what a blast deals to the models it touches, one step
+/// below the band the target's flip picked (severe: moderate; moderate:
+/// weak; weak: 1), whatever was added to the target's damage.
+pub fn blast_damage(band: u8, weak: u8, moderate: u8) -> u8 {
+    match band {
+        0 => 1,
+        1 => weak,
+        _ => moderate,
+    }
 }
 
 /// One damage instance waiting to be (or being) resolved.
@@ -185,6 +204,18 @@ pub fn band(card: Card) -> u8 {
 
 /// 3rd edition damage of a flip: the Black Joker deals nothing, the Red
 /// Joker the severe damage plus one.
+/// The band the card gives a damage flip (the Red Joker: severe), or none
+/// for the Black Joker, which deals nothing.
+pub fn flip_band(card: Card) -> Option<u8> {
+    if card.is_black_joker() {
+        None
+    } else if card.is_red_joker() {
+        Some(2)
+    } else {
+        Some(band(card))
+    }
+}
+
 pub fn flip_damage(card: Card, weak: u8, moderate: u8, severe: u8) -> u8 {
     if card.is_black_joker() {
         return 0;

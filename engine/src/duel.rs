@@ -123,8 +123,14 @@ pub enum TriggerEffect {
     /// the acting model (Shove Aside).
     PushTargetAway { inches: u8 },
     /// After succeeding: the acting model is placed within `inches` of
-    /// where it stands (Ash on the Wind's place).
-    PlaceThisModel { inches: u8 },
+    /// where it stands; then, when `then_may_declare` names a kind, it may
+    /// declare an action of that kind as an additional action (Ash on the
+    /// Wind: a melee action).
+    PlaceThisModel {
+        inches: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        then_may_declare: Option<ActionKind>,
+    },
     /// After succeeding: the acting model is placed in base contact with an
     /// enemy model within `within` inches that its player picks, then takes
     /// this action again against that model (Pouncing Strike). As an
@@ -142,6 +148,10 @@ impl TriggerEffect {
             TriggerEffect::TakeActionAgain
                 | TriggerEffect::TakeActionAgainAtDifferentModel
                 | TriggerEffect::TargetTakesAction
+                | TriggerEffect::PlaceThisModel {
+                    then_may_declare: Some(_),
+                    ..
+                }
         )
     }
 }
@@ -168,8 +178,15 @@ pub enum DamageProfile {
     None,
     /// 4th edition: a fixed amount.
     Fixed { amount: u8 },
-    /// 3rd edition: weak/moderate/severe by a damage flip.
-    Flip { weak: u8, moderate: u8, severe: u8 },
+    /// 3rd edition: weak/moderate/severe by a damage flip, with the blast
+    /// markers each band drops (2/3☄/4☄☄ is `blasts = [0, 1, 2]`).
+    Flip {
+        weak: u8,
+        moderate: u8,
+        severe: u8,
+        #[serde(default, skip_serializing_if = "crate::damage::no_blasts")]
+        blasts: [u8; 3],
+    },
 }
 
 /// Everything a duel needs from the action and the table.

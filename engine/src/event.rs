@@ -352,6 +352,10 @@ pub enum Event {
         inches: u8,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         touching: Option<ModelId>,
+        /// A rebirth's place, inside the killed timing: the action that
+        /// dealt the damage still has its own effects to resolve.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        rebirth: bool,
     },
     /// A model is placed: picked up and put down (not a move). The
     /// hazardous terrain it started or ended in counts as moved through.
@@ -361,6 +365,51 @@ pub enum Event {
         to: Placement,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         hazards: Vec<String>,
+    },
+    /// 3rd edition: the target's damage flip picked a band with blasts:
+    /// `seat` drops `count` blast markers, the first touching `target`,
+    /// each other touching an earlier one; each model they touch but the
+    /// target then suffers `damage` from `source`.
+    BlastsOffered {
+        seat: Seat,
+        target: ModelId,
+        count: u8,
+        damage: u8,
+        source: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        credit: Option<ModelId>,
+    },
+    /// An execute effect that can be paid off: `seat` may discard a card
+    /// or a soulstone so that `model` is not killed.
+    KillPaymentOffered {
+        seat: Seat,
+        model: ModelId,
+    },
+    /// It paid (the card or soulstone went just before): not killed.
+    KillPaidOff {
+        seat: Seat,
+        model: ModelId,
+    },
+    /// It did not pay: the execute effect kills the model.
+    KillPaymentDeclined {
+        seat: Seat,
+        model: ModelId,
+    },
+    /// `seat` may move `model` up to `inches` (a reduction's move, taken
+    /// inside the damage it reduced).
+    MoveOffered {
+        seat: Seat,
+        model: ModelId,
+        inches: u8,
+    },
+    /// A blast marker is dropped, centred `at`.
+    BlastDropped {
+        at: crate::table::Point,
+    },
+    /// Every blast marker is down: the models they touch (not the target),
+    /// each dealt the blast's damage at the same moment.
+    BlastsLanded {
+        hit: Vec<ModelId>,
     },
     /// An effect replaces `model` with a model called `with` of its crew:
     /// `seat` picks where the new model stands, touching it.

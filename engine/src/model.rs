@@ -66,6 +66,10 @@ pub struct Reduction {
     /// Its defensive category, if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defense: Option<Defense>,
+    /// Once used, the model may move up to this many inches (Kinetic
+    /// Amplifier); 0: no move.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub then_moves: u8,
 }
 
 /// Damage dealt to other models when this one is killed (a Demise ability):
@@ -138,6 +142,11 @@ pub struct ModelCard {
     /// Healed to this much when killed by damage (a rebirth-like ability).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rebirth_health: Option<u16>,
+    /// With the rebirth: healed, it is then placed in base contact with a
+    /// friendly model of this name (Killjoy beside Titania), if one is on
+    /// the table with room beside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebirth_beside: Option<String>,
     /// Keywords, for abilities that pick models by keyword.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keywords: Vec<String>,
@@ -256,8 +265,15 @@ pub enum ActionEffect {
     TargetTakesAction,
     /// With at least `raises` raises, the target is killed whatever its
     /// health: resolved after the action's damage and its other effects,
-    /// and a heal then does not save it (an execute effect).
-    KillTarget { raises: u8 },
+    /// and a heal then does not save it (an execute effect). With
+    /// `unless_paid`, the target's controller may discard a card or a
+    /// soulstone instead, and it is killed only if they do not (Executioner
+    /// Claws).
+    KillTarget {
+        raises: u8,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unless_paid: bool,
+    },
     /// This model is placed anywhere within `inches` of where it stands
     /// (its player picks the point; sight lines do not matter). Resolved
     /// last of its effects.

@@ -56,6 +56,13 @@ pub enum Choice {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         touching: Option<ModelId>,
     },
+    /// Send `move` with a path for `model` up to `inches` long (where it
+    /// stands, to stay): a move an effect allows.
+    Move { model: ModelId, inches: u8 },
+    /// Send `drop_blast` with the centre of a 50 mm blast marker touching
+    /// `target` (the first marker) or an earlier marker, overlapping
+    /// neither; `left` markers are still to drop (3rd edition blasts).
+    DropBlast { target: ModelId, left: u8 },
     /// Send `place` with a point where the model called `with` stands
     /// touching `model`, which it replaces.
     Replace { model: ModelId, with: String },
@@ -131,6 +138,9 @@ fn choosing(state: &GameState) -> bool {
                     | Frame::Place { .. }
                     | Frame::Replace { .. }
                     | Frame::Summon { .. }
+                    | Frame::Blasts { .. }
+                    | Frame::Move { .. }
+                    | Frame::KillUnlessPaid { .. }
                     | Frame::Activation { .. },
             ) | None
         )
@@ -259,6 +269,29 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             touching: *touching,
         }],
         Some(Frame::Place { .. }) => Vec::new(),
+        // Offered while some spot fits, as `pending` promises.
+        Some(Frame::Blasts {
+            seat: chooser,
+            target,
+            count,
+            dropped,
+            ..
+        }) if *chooser == seat && (!probe || !super::procedure::blast_spots(state).is_empty()) => {
+            vec![Choice::DropBlast {
+                target: *target,
+                left: count.saturating_sub(u8::try_from(dropped.len()).unwrap_or(u8::MAX)),
+            }]
+        }
+        Some(Frame::Blasts { .. }) => Vec::new(),
+        Some(Frame::Move {
+            seat: chooser,
+            model,
+            inches,
+        }) if *chooser == seat => vec![Choice::Move {
+            model: *model,
+            inches: *inches,
+        }],
+        Some(Frame::Move { .. }) => Vec::new(),
         _ => {
             let mut choices: Vec<Choice> = candidates(state, seat)
                 .into_iter()
@@ -733,6 +766,28 @@ fn prompt(state: &GameState) -> String {
             state.model(*model).map_or("the model", |m| m.name()),
             state.model(*other).map_or("the model", |m| m.name())
         ),
+        Some(Frame::KillUnlessPaid { model, .. }) => format!(
+            "discard a card or a soulstone so that {} is not killed, or let it be killed",
+            state.model(*model).map_or("the model", |m| m.name())
+        ),
+        Some(Frame::Move { model, inches, .. }) => format!(
+            "move {} up to {inches}\" (or leave it where it stands)",
+            state.model(*model).map_or("the model", |m| m.name())
+        ),
+        Some(Frame::Blasts {
+            target,
+            count,
+            dropped,
+            ..
+        }) => format!(
+            "drop blast marker {} of {count}, touching {}",
+            dropped.len() + 1,
+            if dropped.is_empty() {
+                state.model(*target).map_or("the target", |m| m.name())
+            } else {
+                "an earlier blast marker"
+            }
+        ),
         Some(Frame::Place { model, inches, .. }) => format!(
             "choose where {} is placed, within {inches}\" of where it stands",
             state.model(*model).map_or("the model", |m| m.name())
@@ -774,6 +829,9 @@ fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
                     .chain(general)
                     .map(|action| PlayerCommand::NameGeneratedAction { action }),
             );
+            if unnamed.named_when_declared() {
+                commands.push(PlayerCommand::DeclineGeneratedAction);
+            }
         }
         return;
     }
@@ -1000,6 +1058,16 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                     .iter()
                     .map(|&model| PlayerCommand::ChooseModel { model }),
             );
+        }
+        Some(Frame::KillUnlessPaid { seat: chooser, .. }) if *chooser == seat => {
+            commands.extend(
+                hand.iter()
+                    .map(|&card| PlayerCommand::PayAgainstKill { card: Some(card) }),
+            );
+            commands.extend([
+                PlayerCommand::PayAgainstKill { card: None },
+                PlayerCommand::DeclinePayment,
+            ]);
         }
         Some(Frame::Either { seat: chooser, .. }) if *chooser == seat => {
             commands.extend([

@@ -222,6 +222,9 @@ pub struct ModelSpec {
     pub demise: Option<Demise>,
     #[serde(default)]
     pub rebirth_health: Option<u16>,
+    /// The friendly model the rebirth places it beside.
+    #[serde(default)]
+    pub rebirth_beside: Option<String>,
     #[serde(default)]
     pub keywords: Vec<String>,
     #[serde(default)]
@@ -296,6 +299,7 @@ impl ModelSpec {
                     reductions: self.reductions.clone(),
                     demise: self.demise.clone(),
                     rebirth_health: self.rebirth_health,
+                    rebirth_beside: self.rebirth_beside.clone(),
                     keywords: self.keywords.clone(),
                     abilities: self.abilities.clone(),
                     actions: self.actions.clone(),

@@ -18,7 +18,7 @@ use super::limits::{MAX_MARKERS, MAX_MODELS, MAX_SOULSTONES};
 use super::marker::{MarkerBook, MarkerDef};
 use super::model::{Model, ModelId, ModelStatus, Placement};
 use super::pile::Pile;
-use super::table::{Marker, MarkerKind, ObjectId, Piece, Table, Terrain};
+use super::table::{Marker, MarkerKind, ObjectId, Piece, Point, Table, Terrain};
 use super::token::TokenBook;
 use super::{Edition, Seat};
 
@@ -143,6 +143,32 @@ pub enum Frame {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         touching: Option<ModelId>,
     },
+    /// 3rd edition blasts: `seat` drops `count` markers (those `dropped`
+    /// so far), then the models they touch suffer `damage`.
+    Blasts {
+        seat: Seat,
+        target: ModelId,
+        count: u8,
+        damage: u8,
+        source: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        credit: Option<ModelId>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        dropped: Vec<Point>,
+    },
+    /// An execute effect's way out: `seat` discards a card or a soulstone
+    /// for `model`, or lets it be killed.
+    KillUnlessPaid {
+        seat: Seat,
+        model: ModelId,
+    },
+    /// An effect's move: `seat` sends the path `model` moves along, up
+    /// to `inches` (staying put is a path too).
+    Move {
+        seat: Seat,
+        model: ModelId,
+        inches: u8,
+    },
     /// A replace: `seat` picks where the model called `with` stands,
     /// touching `model`, which it replaces.
     Replace {
@@ -227,6 +253,10 @@ pub struct QueuedAction {
     /// actions it may generate another.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_charge: bool,
+    /// An action of this kind the model may declare, or decline, named
+    /// when it comes to be declared (Ash on the Wind's melee action).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub of_kind: Option<crate::duel::ActionKind>,
 }
 
 /// The general actions a controlled model may be made to declare: once
@@ -250,7 +280,23 @@ impl QueuedAction {
             different_from,
             controller: action.controller,
             from_charge: false,
+            of_kind: None,
         }
+    }
+
+    /// The kind its action must be: a Charge's is a melee action.
+    pub fn required_kind(&self) -> Option<crate::duel::ActionKind> {
+        if self.from_charge {
+            Some(crate::duel::ActionKind::Melee)
+        } else {
+            self.of_kind
+        }
+    }
+
+    /// Named only once it is first in line, against a model in reach
+    /// then; its model "may" declare it, so its controller may decline.
+    pub fn named_when_declared(&self) -> bool {
+        self.required_kind().is_some()
     }
 
     /// The crew that decides for it: its controller, or the model's owner.
@@ -362,7 +408,7 @@ impl GameState {
     pub fn unnamed_queued(&self) -> Option<&QueuedAction> {
         self.action_queue.iter().enumerate().find_map(|(index, q)| {
             (q.action.is_none()
-                && (!q.from_charge || index == 0)
+                && (!q.named_when_declared() || index == 0)
                 && self.model(q.model).is_some_and(|m| m.in_play()))
             .then_some(q)
         })
@@ -1283,6 +1329,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             left_engagement,
             ..
         } => {
+            state.pop_frame(|f| matches!(f, Frame::Move { .. }));
             if let Some(m) = state.model_mut(*model) {
                 m.placement = Some(*to);
             }
@@ -1484,16 +1531,64 @@ pub fn apply(state: &mut GameState, event: &Event) {
             model,
             inches,
             touching,
+            rebirth,
         } => {
-            wait_in_action(
-                state,
-                Frame::Place {
-                    seat: *seat,
-                    model: *model,
-                    inches: *inches,
-                    touching: *touching,
-                },
-            );
+            let frame = Frame::Place {
+                seat: *seat,
+                model: *model,
+                inches: *inches,
+                touching: *touching,
+            };
+            // A rebirth's place comes before the action's own effects,
+            // which still resolve after it.
+            if *rebirth {
+                state.frames.push(frame);
+            } else {
+                wait_in_action(state, frame);
+            }
+        }
+        Event::BlastsOffered {
+            seat,
+            target,
+            count,
+            damage,
+            source,
+            credit,
+        } => state.frames.push(Frame::Blasts {
+            seat: *seat,
+            target: *target,
+            count: *count,
+            damage: *damage,
+            source: source.clone(),
+            credit: *credit,
+            dropped: Vec::new(),
+        }),
+        Event::KillPaymentOffered { seat, model } => wait_in_action(
+            state,
+            Frame::KillUnlessPaid {
+                seat: *seat,
+                model: *model,
+            },
+        ),
+        Event::KillPaidOff { .. } | Event::KillPaymentDeclined { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::KillUnlessPaid { .. }));
+        }
+        Event::MoveOffered {
+            seat,
+            model,
+            inches,
+        } => state.frames.push(Frame::Move {
+            seat: *seat,
+            model: *model,
+            inches: *inches,
+        }),
+        Event::BlastDropped { at } => {
+            if let Some(Frame::Blasts { dropped, .. }) = state.frames.last_mut() {
+                dropped.push(*at);
+            }
+        }
+        Event::BlastsLanded { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::Blasts { .. }));
         }
         Event::ModelPlaced {
             model, to, hazards, ..

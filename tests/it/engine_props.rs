@@ -49,6 +49,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
             to_zero: false,
             soulstones: 0,
             defense: any_defense(rng),
+            then_moves: 0,
         });
     }
     if rng.random_bool(0.2) {
@@ -61,6 +62,8 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
             to_zero: true,
             soulstones: 1,
             defense: any_defense(rng),
+            // On a table, its player then moves the model (or not).
+            then_moves: 2,
         });
     }
     let card = ModelCard {
@@ -81,6 +84,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         reductions,
         demise: None,
         rebirth_health: None,
+        rebirth_beside: None,
         keywords: vec!["Dummy".into()],
         abilities: random_abilities(rng, edition),
         actions: Vec::new(),
@@ -124,10 +128,12 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
         Edition::Fourth => DamageProfile::Fixed {
             amount: rng.random_range(1..=3),
         },
+        // Blasts in the random games: bots drop them, the checks see them.
         Edition::Third => DamageProfile::Flip {
             weak: 1,
             moderate: 2,
             severe: 3,
+            blasts: [0, 1, 2],
         },
     };
     for model in &mut setup.models {
@@ -166,7 +172,13 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             ignores_line_of_sight: rng.random_bool(0.2),
             summons: Vec::new(),
         };
-        let strike = action("Strike", ActionKind::Melee, 2, push.into_iter().collect());
+        // An execute effect its target's player may pay off, on two raises.
+        let execute = ActionEffect::KillTarget {
+            raises: 2,
+            unless_paid: true,
+        };
+        let strike_effects = push.into_iter().chain([execute]).collect();
+        let strike = action("Strike", ActionKind::Melee, 2, strike_effects);
         let shot_push = ActionEffect::PushTargetAway { inches: 2 };
         let shot = action("Shot", ActionKind::Missile, 10, vec![shot_push]);
         let actions = vec![strike, shot];
@@ -201,6 +213,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             height: milli(3.0),
             traits: Traits::from(vec![Trait::Blocking, Trait::Impassable]),
             hazard: None,
+            parts: Vec::new(),
         });
     }
     setup
@@ -260,6 +273,7 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
             weak: 1,
             moderate: 2,
             severe: 4,
+            blasts: [0, 0, 1],
         },
     };
     let mut triggers = Vec::new();
@@ -675,6 +689,9 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Place { .. } => "place",
             Frame::Replace { .. } => "replace",
             Frame::Summon { .. } => "summon",
+            Frame::Blasts { .. } => "blasts",
+            Frame::Move { .. } => "move",
+            Frame::KillUnlessPaid { .. } => "kill_unless_paid",
         })
         .collect()
 }
@@ -748,6 +765,16 @@ fn play(seed: u64, edition: Edition, steps: usize, on_table: bool) -> Played {
                 Choice::Entropy => PlayerCommand::Contribute {
                     entropy: Bytes32(rng.random()),
                 },
+                // Points and paths: the random bot picks one the table allows.
+                Choice::DropBlast { .. } | Choice::Move { .. } => {
+                    let mut bot = soulstone_engine::bot::Bot::new(
+                        soulstone_engine::bot::BotKind::Random,
+                        decision.seat,
+                        rng.random(),
+                    );
+                    bot.decide(&state)
+                        .unwrap_or_else(|| panic!("no legal {choice:?} for the bot"))
+                }
                 other => panic!("an encounter's choice outside an encounter: {other:?}"),
             };
             let submission = Submission::player(decision.seat, state.version, command.clone());
@@ -840,7 +867,8 @@ fn play(seed: u64, edition: Edition, steps: usize, on_table: bool) -> Played {
 
 /// Random games on a table go through procedures inside procedures (a duel
 /// inside an action, damage inside an action, a 3rd edition damage flip
-/// inside that damage, a push inside an action) and still replay from
+/// inside that damage, blast markers dropped inside that damage, a push
+/// inside an action) and still replay from
 /// their log to the same state (checked in `play`).
 #[test]
 fn random_games_on_a_table_nest_procedures_and_replay() {
@@ -859,6 +887,12 @@ fn random_games_on_a_table_nest_procedures_and_replay() {
         vec!["action", "duel"],
         vec!["action", "damage"],
         vec!["action", "damage", "flip"],
+        // 3rd edition blasts dropped by the attacker's bot.
+        vec!["action", "damage", "blasts"],
+        // A reduction's move, taken inside the damage it reduced.
+        vec!["action", "damage", "move"],
+        // An execute effect waiting for its target's player to pay it off.
+        vec!["action", "kill_unless_paid"],
     ] {
         assert!(
             stacks.contains(&nested),

@@ -289,6 +289,7 @@ fn symmetric_terrain(squares: &[(f64, f64, f64, bool)]) -> Vec<Terrain> {
                 height: 2000,
                 traits,
                 hazard: None,
+                parts: Vec::new(),
             });
         }
     }

@@ -97,8 +97,14 @@ pub enum TriggerDoes {
     /// this model.
     PushTargetAway { inches: u8 },
     /// After succeeding, this model is placed anywhere within `inches` of
-    /// where it stands, picked by its player.
-    PlaceThisModel { inches: u8 },
+    /// where it stands, picked by its player; then, with
+    /// `then_may_declare`, it may declare an action of that kind
+    /// ("melee") as an additional action.
+    PlaceThisModel {
+        inches: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        then_may_declare: Option<crate::duel::ActionKind>,
+    },
     /// After succeeding, this model is placed in base contact with an enemy
     /// model within `within` inches, picked by its player, and then takes
     /// this action again against that model, as an additional action.
@@ -542,6 +548,7 @@ impl StatCard {
                         weak,
                         moderate,
                         severe,
+                        blasts: [0; 3],
                     },
                 },
                 irreducible: action.irreducible,
@@ -578,9 +585,13 @@ impl StatCard {
                             TriggerDoes::PushTargetAway { inches } => {
                                 TriggerEffect::PushTargetAway { inches }
                             }
-                            TriggerDoes::PlaceThisModel { inches } => {
-                                TriggerEffect::PlaceThisModel { inches }
-                            }
+                            TriggerDoes::PlaceThisModel {
+                                inches,
+                                then_may_declare,
+                            } => TriggerEffect::PlaceThisModel {
+                                inches,
+                                then_may_declare,
+                            },
                             TriggerDoes::Pounce { within } => TriggerEffect::Pounce { within },
                             TriggerDoes::Described => TriggerEffect::Other,
                         },
@@ -613,6 +624,7 @@ impl StatCard {
             reductions: Vec::new(),
             demise: None,
             rebirth_health: None,
+            rebirth_beside: None,
             keywords: self.keywords.clone(),
             abilities: self
                 .abilities

@@ -332,8 +332,23 @@ impl Sim<'_> {
                         different_from: None,
                         controller,
                         from_charge: false,
+                        of_kind: None,
                     }
                 }
+                // Its model may declare an action of the kind, named once
+                // the place is done and the action has resolved.
+                TriggerEffect::PlaceThisModel {
+                    then_may_declare: Some(kind),
+                    ..
+                } => QueuedAction {
+                    model: action.actor,
+                    action: None,
+                    target: None,
+                    different_from: None,
+                    controller: action.controller,
+                    from_charge: false,
+                    of_kind: Some(*kind),
+                },
                 _ => continue,
             };
             self.emit(Event::ActionQueued { queued })?;
@@ -465,7 +480,7 @@ impl Sim<'_> {
             .actions
             .iter()
             // A Charge's action is a melee one.
-            .filter(|a| !entry.from_charge || a.kind == crate::duel::ActionKind::Melee)
+            .filter(|a| entry.required_kind().is_none_or(|kind| a.kind == kind))
             .map(|a| QueuedAction {
                 action: Some(a.name.clone()),
                 ..entry.clone()
@@ -475,13 +490,13 @@ impl Sim<'_> {
             // (a Charge's action) needs one now.
             .filter(|named| {
                 self.queued_action_refusal(named).is_none()
-                    && (!entry.from_charge || !self.queued_targets(named).is_empty())
+                    && (!entry.named_when_declared() || !self.queued_targets(named).is_empty())
             })
             .filter_map(|named| named.action)
             .collect();
         // The general actions, for a model under control, that it could
         // take now.
-        if !entry.from_charge && entry.controller.is_some() {
+        if !entry.named_when_declared() && entry.controller.is_some() {
             names.extend(
                 crate::state::CONTROLLED_GENERAL_ACTIONS
                     .iter()
@@ -571,10 +586,24 @@ impl Sim<'_> {
                 .decided_by(&self.state)
                 .ok_or(RuleError::NothingPending)?;
             Self::require_seat(seat, chooser)?;
+            if *command == PlayerCommand::DeclineGeneratedAction && unnamed.named_when_declared() {
+                self.emit(Event::QueuedActionDropped {
+                    model: unnamed.model,
+                    action: None,
+                    reason: "its player declined it".into(),
+                })?;
+                self.declare_queued_action()?;
+                return Ok(());
+            }
             let PlayerCommand::NameGeneratedAction { action } = command else {
                 return refuse(format!(
-                    "name the action {} declares first",
-                    self.model_name(unnamed.model)
+                    "name the action {} declares first{}",
+                    self.model_name(unnamed.model),
+                    if unnamed.named_when_declared() {
+                        ", or decline it"
+                    } else {
+                        ""
+                    }
                 ));
             };
             let m = self
@@ -589,7 +618,7 @@ impl Sim<'_> {
             }
             if !self.nameable_actions(&unnamed).contains(action) {
                 return refuse(format!(
-                    "{} could not declare {action} (a \"once per\" used, its cost, or for a Charge's action, not a melee one or no model in reach)",
+                    "{} could not declare {action} (a \"once per\" used, its cost, or for a Charge's or an effect's action, not of its kind or no model in reach)",
                     m.name()
                 ));
             }
@@ -711,10 +740,13 @@ impl Sim<'_> {
                 // Queued when the duel succeeded, in order with the
                 // actions its triggers generate.
                 ActionEffect::TargetTakesAction => {}
-                ActionEffect::KillTarget { raises } => {
+                ActionEffect::KillTarget {
+                    raises,
+                    unless_paid,
+                } => {
                     let earned = self.state.last_outcome.is_some_and(|o| o.raises >= raises);
                     if earned {
-                        kill = action.target;
+                        kill = action.target.map(|target| (target, unless_paid));
                     }
                 }
                 ActionEffect::PlaceThisModel { inches } => place = Some(inches),
@@ -733,7 +765,7 @@ impl Sim<'_> {
             (Some(TriggerEffect::PushTargetAway { inches }), Some(target)) => {
                 self.push_away(target, action.actor, inches)?;
             }
-            (Some(TriggerEffect::PlaceThisModel { inches }), _) => place = Some(inches),
+            (Some(TriggerEffect::PlaceThisModel { inches, .. }), _) => place = Some(inches),
             (Some(TriggerEffect::Pounce { within }), _) => {
                 return self.offer_pounce(action, within);
             }
@@ -750,15 +782,79 @@ impl Sim<'_> {
             return self.offer_replace(action, &with);
         }
         // The killing comes last: it may wait on its players.
-        match kill {
-            Some(target) if self.state.model(target).is_some_and(|m| m.in_play()) => {
-                self.emit(Event::ModelExecuted {
-                    model: target,
-                    action: action.name.clone(),
+        let Some((target, unless_paid)) = kill else {
+            return Ok(());
+        };
+        let Some(victim) = self.state.model(target).filter(|m| m.in_play()) else {
+            return Ok(());
+        };
+        // Its controller may pay a card or a soulstone instead, if it has one.
+        let seat = victim.owner;
+        let player = self.state.player(seat);
+        if unless_paid && (!player.hand.is_empty() || player.soulstones > 0) {
+            self.push_check()?;
+            return self.emit(Event::KillPaymentOffered {
+                seat,
+                model: target,
+            });
+        }
+        self.execute(target, action)
+    }
+
+    /// The execute effect kills `target`, whatever its health.
+    fn execute(&mut self, target: ModelId, action: &ActionInProgress) -> Result<(), RuleError> {
+        self.emit(Event::ModelExecuted {
+            model: target,
+            action: action.name.clone(),
+        })?;
+        self.kill_by_effect(target, action)
+    }
+
+    /// The controller's answer to an execute effect it may pay off.
+    pub(super) fn kill_payment_command(
+        &mut self,
+        by: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let Some(Frame::KillUnlessPaid { seat, model }) = self.state.frame().cloned() else {
+            return Err(RuleError::NothingPending);
+        };
+        Self::require_seat(by, seat)?;
+        match command {
+            PlayerCommand::PayAgainstKill { card: Some(card) } => {
+                if !self.state.player(seat).hand.contains(*card) {
+                    return refuse(format!("{card} is not in your hand"));
+                }
+                self.emit(Event::Discarded {
+                    seat,
+                    cards: vec![*card],
                 })?;
-                self.kill_by_effect(target, action)
+                self.emit(Event::KillPaidOff { seat, model })
             }
-            _ => Ok(()),
+            PlayerCommand::PayAgainstKill { card: None } => {
+                if self.state.player(seat).soulstones == 0 {
+                    return refuse("your crew has no soulstone to discard");
+                }
+                self.emit(Event::SoulstoneSpent {
+                    seat,
+                    purpose: "not to be killed".into(),
+                    role: None,
+                })?;
+                self.emit(Event::KillPaidOff { seat, model })
+            }
+            PlayerCommand::DeclinePayment => {
+                let action = self
+                    .state
+                    .action_in_progress()
+                    .cloned()
+                    .ok_or(RuleError::NothingPending)?;
+                self.emit(Event::KillPaymentDeclined { seat, model })?;
+                self.execute(model, &action)
+            }
+            _ => refuse(format!(
+                "discard a card or a soulstone so that {} is not killed, or decline",
+                self.model_name(model)
+            )),
         }
     }
 
@@ -861,6 +957,7 @@ impl Sim<'_> {
             model: action.actor,
             inches: 0,
             touching: Some(enemy),
+            rebirth: false,
         })
     }
 
@@ -878,6 +975,7 @@ impl Sim<'_> {
             model,
             inches,
             touching: None,
+            rebirth: false,
         })
     }
 

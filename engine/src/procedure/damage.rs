@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::flip::FlipInProgress;
+use crate::table::{Board, Point, blast};
 
 impl Sim<'_> {
     pub(super) fn damage_command(
@@ -76,7 +77,17 @@ impl Sim<'_> {
                             target,
                             source: reduction.name.clone(),
                             by: progress.amount - after,
-                        })
+                        })?;
+                        // Its move comes now, inside this damage (the
+                        // rest of the damage timing waits for it).
+                        if reduction.then_moves > 0 && model.on_table() {
+                            self.emit(Event::MoveOffered {
+                                seat,
+                                model: model.id,
+                                inches: reduction.then_moves,
+                            })?;
+                        }
+                        Ok(())
                     }
                     PlayerCommand::UseReduction { .. } => {
                         refuse(format!("the reduction on offer is {}", reduction.name))
@@ -257,15 +268,23 @@ impl Sim<'_> {
             })
             .ok_or(RuleError::NothingPending)?;
         let (mut base, mut dealt) = (0, 0);
+        let mut blasts = None;
         if let (
             DamageAmount::Flip {
                 weak,
                 moderate,
                 severe,
+                blasts: dropped,
             },
             Some(card),
         ) = (progress.instance.amount, flip.card)
         {
+            blasts = flip_band(card).map(|band| {
+                (
+                    dropped[usize::from(band)],
+                    blast_damage(band, weak, moderate),
+                )
+            });
             base = flip_damage(card, weak, moderate, severe);
             // The Black Joker's nothing cannot be raised by anything.
             let additions: u8 = if card.is_black_joker() {
@@ -278,7 +297,76 @@ impl Sim<'_> {
                 cards: vec![(flip.seat, card)],
             })?;
         }
-        self.emit(Event::DamageFlipEnded { base, dealt })
+        self.emit(Event::DamageFlipEnded { base, dealt })?;
+        // An attack on a friendly model drops no blast; nor does one with
+        // no room beside the target (or no table).
+        let target = progress.instance.target;
+        let friendly = self.model_owner(target).ok() == Some(flip.seat);
+        let room = || {
+            let table = self.state.table();
+            let board = Board::new(&table, self.state.edition);
+            !blast::spots(&board, target.object(), &[]).is_empty()
+        };
+        match blasts {
+            Some((count, damage)) if count > 0 && !friendly && room() => {
+                self.emit(Event::BlastsOffered {
+                    seat: flip.seat,
+                    target,
+                    count,
+                    damage,
+                    source: format!("{} (blast)", progress.instance.source),
+                    credit: progress.instance.credit,
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The active player's blast marker for a `blasts` frame; after the
+    /// last, each model the markers touch (not the target) is dealt the
+    /// blast's damage, all at the same moment.
+    pub(super) fn blast_command(
+        &mut self,
+        by: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let Some(Frame::Blasts {
+            seat,
+            target,
+            count,
+            damage,
+            source,
+            credit,
+            mut dropped,
+        }) = self.state.frame().cloned()
+        else {
+            return Err(RuleError::NothingPending);
+        };
+        Self::require_seat(by, seat)?;
+        let PlayerCommand::DropBlast { at } = command else {
+            return refuse("drop the next blast marker first");
+        };
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        blast::fits(&board, target.object(), &dropped, *at).map_err(RuleError::not_allowed)?;
+        self.emit(Event::BlastDropped { at: *at })?;
+        dropped.push(*at);
+        // The markers land once all are down, or when no room is left
+        // for the next.
+        let room = || !blast::spots(&board, target.object(), &dropped).is_empty();
+        if dropped.len() < usize::from(count) && room() {
+            return Ok(());
+        }
+        let hit = blast_hits(&board, target, &dropped);
+        self.emit(Event::BlastsLanded { hit: hit.clone() })?;
+        let batch = self.batch();
+        for model in hit {
+            self.queue(DamageInstance {
+                credit,
+                ..DamageInstance::fixed(model, source.clone(), damage, false, batch)
+            })?;
+        }
+        Ok(())
     }
 
     /// The next optional reduction the damaged model could use, if any.
@@ -478,11 +566,12 @@ impl Sim<'_> {
         if let Some(health) = model.card.rebirth_health.filter(|_| !by_effect) {
             let to = health.min(model.card.max_health);
             if to > 0 {
-                return self.emit(Event::HealthChanged {
+                self.emit(Event::HealthChanged {
                     model: target,
                     from: 0,
                     to,
-                });
+                })?;
+                return self.offer_rebirth_place(&model);
             }
         }
         // 2. After-killing triggers.
@@ -525,6 +614,35 @@ impl Sim<'_> {
             ..DamageInstance::fixed(target, action.name.clone(), 0, true, self.batch())
         };
         self.killed(target, &instance, true)
+    }
+
+    /// A rebirth that places the model beside a friendly model: its owner
+    /// picks the spot, if such a model is on the table with room beside it.
+    fn offer_rebirth_place(&mut self, model: &crate::model::Model) -> Result<(), RuleError> {
+        let Some(name) = model.card.rebirth_beside.as_deref() else {
+            return Ok(());
+        };
+        if !model.on_table() {
+            return Ok(());
+        }
+        let beside = self.state.models.iter().find(|m| {
+            m.id != model.id
+                && m.owner == model.owner
+                && m.on_table()
+                && m.name() == name
+                && !super::pounce_spots(&self.state, model.id, m.id).is_empty()
+        });
+        let Some(beside) = beside.map(|m| m.id) else {
+            return Ok(());
+        };
+        self.push_check()?;
+        self.emit(Event::PlaceOffered {
+            seat: model.owner,
+            model: model.id,
+            inches: 0,
+            touching: Some(beside),
+            rebirth: true,
+        })
     }
 
     /// The player whose effects resolve first: the one dealing the damage
@@ -609,4 +727,48 @@ fn floor_one(amount: u8, by: u8) -> u8 {
         return 0;
     }
     amount.saturating_sub(by).max(1)
+}
+
+/// Where the next blast marker of a `blasts` frame could go.
+pub(crate) fn blast_spots(state: &GameState) -> Vec<Point> {
+    let Some(Frame::Blasts {
+        target, dropped, ..
+    }) = state.frame()
+    else {
+        return Vec::new();
+    };
+    let table = state.table();
+    let board = Board::new(&table, state.edition);
+    blast::spots(&board, target.object(), dropped)
+}
+
+/// For a bot: enemy models minus `seat`'s own that the blast markers would
+/// touch with one more dropped at `at`.
+pub(crate) fn blast_score(state: &GameState, seat: Seat, at: Point) -> i32 {
+    let Some(Frame::Blasts {
+        target, dropped, ..
+    }) = state.frame()
+    else {
+        return 0;
+    };
+    let table = state.table();
+    let board = Board::new(&table, state.edition);
+    let mut markers = dropped.clone();
+    markers.push(at);
+    blast_hits(&board, *target, &markers)
+        .into_iter()
+        .map(|hit| match state.model(hit) {
+            Some(m) if m.owner == seat => -1,
+            Some(_) => 1,
+            None => 0,
+        })
+        .sum()
+}
+
+/// The models a blast's markers touch (not its target).
+fn blast_hits(board: &Board, target: ModelId, dropped: &[Point]) -> Vec<ModelId> {
+    blast::hits(board, target.object(), dropped)
+        .into_iter()
+        .filter_map(|id| u16::try_from(id.0).ok().map(ModelId))
+        .collect()
 }

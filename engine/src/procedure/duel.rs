@@ -771,10 +771,12 @@ impl Sim<'_> {
                 weak,
                 moderate,
                 severe,
+                blasts,
             } => Some(DamageAmount::Flip {
                 weak,
                 moderate,
                 severe,
+                blasts,
             }),
         };
         if let Some(amount) = amount {

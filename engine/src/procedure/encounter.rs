@@ -1285,28 +1285,26 @@ impl Sim<'_> {
         self.suffer_hazards(actor, moved_through)
     }
 
-    /// Walk or Charge along `path`. `controller`: a model moved under
-    /// control, whose Charge queues its melee action instead of giving the
-    /// acting model a free one.
-    pub(super) fn move_model(
-        &mut self,
-        actor: ModelId,
+    /// A move of `model` along `path` as the table and the game allow it:
+    /// where it stood, the outcome, and the hazardous terrain it moved
+    /// through (what it started in counts too).
+    pub(super) fn checked_move(
+        &self,
+        model: ModelId,
         path: &[Waypoint],
         kind: MoveKind,
-        slot: ActionSlot,
-        controller: Option<Seat>,
-    ) -> Result<(), RuleError> {
+        inches: f64,
+    ) -> Result<(Placement, movement::MoveOutcome, Vec<String>), RuleError> {
         if path.is_empty() || path.len() > 16 {
             return refuse("a path has 1 to 16 waypoints");
         }
-        let m = self.state.model(actor).ok_or(RuleError::NothingPending)?;
+        let m = self.state.model(model).ok_or(RuleError::NothingPending)?;
         let from = m
             .placement
             .ok_or_else(|| RuleError::not_allowed("the model is not on the table"))?;
-        let speed = f64::from(self.state.tokens.speed_of(m));
         let table = self.state.table();
         let board = Board::new(&table, self.state.edition);
-        let outcome = movement::validate_move(&board, actor.object(), path, kind, speed)
+        let outcome = movement::validate_move(&board, model.object(), path, kind, inches)
             .map_err(|e| RuleError::not_allowed(e.to_string()))?;
         if outcome.fall.is_some() {
             return refuse("a move that ends in a fall is not supported yet");
@@ -1325,16 +1323,85 @@ impl Sim<'_> {
         if on_marker {
             return refuse("a move may not end overlapping a strategy marker");
         }
+        let mut hazards = outcome.hazards.clone();
+        hazards.extend(
+            crate::table::measure::hazards_while_acting(&board, model.object()).unwrap_or_default(),
+        );
+        Ok((from, outcome, hazards))
+    }
+
+    /// The path for a `move` frame (a reduction's move): the model goes,
+    /// then suffers the hazards it moved through.
+    pub(super) fn effect_move_command(
+        &mut self,
+        by: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let Some(Frame::Move {
+            seat,
+            model,
+            inches,
+        }) = self.state.frame().cloned()
+        else {
+            return Err(RuleError::NothingPending);
+        };
+        Self::require_seat(by, seat)?;
+        let PlayerCommand::Move { path } = command else {
+            return refuse(format!(
+                "send the path {} moves along (where it stands, to stay)",
+                self.model_name(model)
+            ));
+        };
+        // Staying where it stands is always allowed: it is not a move.
+        let here = self.state.model(model).and_then(|m| m.placement);
+        if let (Some(here), [only]) = (here, path.as_slice())
+            && (only.x, only.y, only.z) == (here.at.x, here.at.y, here.z)
+        {
+            return self.emit(Event::ModelMoved {
+                model,
+                from: here,
+                to: here,
+                charge: false,
+                left_engagement: false,
+            });
+        }
+        let (from, outcome, hazards) =
+            self.checked_move(model, path, MoveKind::Effect, f64::from(inches))?;
+        self.emit(Event::ModelMoved {
+            model,
+            from,
+            to: Placement {
+                at: Point {
+                    x: outcome.end.x,
+                    y: outcome.end.y,
+                },
+                z: outcome.end.z,
+            },
+            charge: false,
+            left_engagement: !outcome.left_engagement.is_empty(),
+        })?;
+        self.suffer_hazards(model, hazards)
+    }
+
+    /// Walk or Charge along `path`. `controller`: a model moved under
+    /// control, whose Charge queues its melee action instead of giving the
+    /// acting model a free one.
+    pub(super) fn move_model(
+        &mut self,
+        actor: ModelId,
+        path: &[Waypoint],
+        kind: MoveKind,
+        slot: ActionSlot,
+        controller: Option<Seat>,
+    ) -> Result<(), RuleError> {
+        let m = self.state.model(actor).ok_or(RuleError::NothingPending)?;
+        let speed = f64::from(self.state.tokens.speed_of(m));
+        let (from, outcome, hazards) = self.checked_move(actor, path, kind, speed)?;
         let name = if kind == MoveKind::Charge {
             "Charge"
         } else {
             "Walk"
         };
-        // Hazardous terrain it starts in counts as moved through too.
-        let mut hazards = outcome.hazards.clone();
-        hazards.extend(
-            crate::table::measure::hazards_while_acting(&board, actor.object()).unwrap_or_default(),
-        );
         self.declare_general(actor, name, slot, controller)?;
         self.emit(Event::ModelMoved {
             model: actor,
@@ -1358,6 +1425,7 @@ impl Sim<'_> {
                     different_from: None,
                     controller,
                     from_charge: true,
+                    of_kind: None,
                 },
             })?;
         }

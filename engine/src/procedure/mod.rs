@@ -19,6 +19,7 @@ pub(crate) use action::pounce_spots;
 mod activation;
 mod contributions;
 mod damage;
+pub(crate) use damage::{blast_score, blast_spots};
 mod duel;
 mod encounter;
 pub(crate) use encounter::{deployable, general_commands, selectable};
@@ -53,7 +54,8 @@ use crate::Seat;
 use crate::ability::{AbilityEffect, AbilityWindow, AfterAbilities};
 use crate::command::{Boost, FlowCommand, PlayerCommand, Submission};
 use crate::damage::{
-    DamageAmount, DamageInstance, DamageProgress, DamageStage, accuracy, band, flip_damage,
+    DamageAmount, DamageInstance, DamageProgress, DamageStage, accuracy, band, blast_damage,
+    flip_band, flip_damage,
 };
 use crate::duel::{DamageProfile, Duel, DuelStep, Outcome, Role, Side, TriggerEffect, TriggerSpec};
 use crate::error::RuleError;
@@ -148,6 +150,9 @@ enum FrameNow {
     Place,
     Replace,
     Summon,
+    Blasts,
+    Move,
+    KillUnlessPaid,
 }
 
 struct Sim<'a> {
@@ -300,6 +305,9 @@ impl Sim<'_> {
             Some(Frame::Place { .. }) => FrameNow::Place,
             Some(Frame::Replace { .. }) => FrameNow::Replace,
             Some(Frame::Summon { .. }) => FrameNow::Summon,
+            Some(Frame::Blasts { .. }) => FrameNow::Blasts,
+            Some(Frame::Move { .. }) => FrameNow::Move,
+            Some(Frame::KillUnlessPaid { .. }) => FrameNow::KillUnlessPaid,
         };
         // Between actions, a queued additional action waiting for its
         // controller comes before anything else.
@@ -340,6 +348,9 @@ impl Sim<'_> {
             FrameNow::Place => self.place_command(seat, command),
             FrameNow::Replace => self.replace_command(seat, command),
             FrameNow::Summon => self.summon_command(seat, command),
+            FrameNow::Blasts => self.blast_command(seat, command),
+            FrameNow::Move => self.effect_move_command(seat, command),
+            FrameNow::KillUnlessPaid => self.kill_payment_command(seat, command),
             FrameNow::None => match self.damage_order() {
                 Some(owner) => self.damage_order_command(seat, owner, command),
                 None => Err(RuleError::NothingPending),
@@ -618,7 +629,10 @@ impl Sim<'_> {
                     | Frame::ChooseModel { .. }
                     | Frame::Place { .. }
                     | Frame::Replace { .. }
-                    | Frame::Summon { .. },
+                    | Frame::Summon { .. }
+                    | Frame::Blasts { .. }
+                    | Frame::Move { .. }
+                    | Frame::KillUnlessPaid { .. },
                 ) => false,
                 None => {
                     if !self.state.damage_queue.is_empty() {

@@ -7,6 +7,7 @@
 //! ([`Milli`]) so a saved table replays identically; the rules compute in
 //! f64 inches ([`geometry`]) with one tolerance for touching, [`TOUCH`].
 
+pub mod blast;
 pub mod geometry;
 pub mod measure;
 pub mod movement;
@@ -181,6 +182,19 @@ pub struct Terrain {
     /// of Hazardous (Burning) does. None: 1 damage, the rules' default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hazard: Option<crate::token::Token>,
+    /// More of the same piece, each with its own footprint and height: a
+    /// ruin whose floor is low while one wall still rises far above it
+    /// (Complicated Terrain). The rules see one piece: a model standing on
+    /// any part stands on the piece, which then blocks none of its sight.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<TerrainPart>,
+}
+
+/// A further part of a terrain piece: same elevation, traits and name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerrainPart {
+    pub footprint: Footprint,
+    pub height: Milli,
 }
 
 impl Terrain {
@@ -360,7 +374,7 @@ impl TerrainSet {
     fn obstacles(&self) -> std::sync::Arc<[Obstacle]> {
         std::sync::Arc::clone(
             self.obstacles
-                .get_or_init(|| self.pieces.iter().map(Obstacle::of_terrain).collect()),
+                .get_or_init(|| self.pieces.iter().flat_map(Obstacle::of_terrain).collect()),
         )
     }
 }
@@ -447,19 +461,25 @@ pub struct Obstacle {
 }
 
 impl Obstacle {
-    fn of_terrain(t: &Terrain) -> Self {
-        let shape = footprint_shape(&t.footprint);
-        Obstacle {
-            id: t.id,
-            name: t.name.clone(),
-            bounds: shape.bounding_circle(),
-            shape,
-            bottom: inches(t.elevation),
-            top: inches(t.top()),
-            traits: t.traits,
-            around: None,
-            friendly_to: None,
-        }
+    /// One obstacle per part of the piece, all with the piece's id: what
+    /// asks for "the piece" compares ids.
+    fn of_terrain(t: &Terrain) -> impl Iterator<Item = Self> + '_ {
+        let first = std::iter::once((&t.footprint, t.height));
+        let parts = t.parts.iter().map(|part| (&part.footprint, part.height));
+        first.chain(parts).map(|(footprint, height)| {
+            let shape = footprint_shape(footprint);
+            Obstacle {
+                id: t.id,
+                name: t.name.clone(),
+                bounds: shape.bounding_circle(),
+                shape,
+                bottom: inches(t.elevation),
+                top: inches(t.elevation + height),
+                traits: t.traits,
+                around: None,
+                friendly_to: None,
+            }
+        })
     }
 
     fn of_aura(aura: &AuraArea) -> Self {

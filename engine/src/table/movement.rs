@@ -39,6 +39,9 @@ pub enum MoveKind {
     Walk,
     /// Up to Sp in one straight line; not while engaged.
     Charge,
+    /// A move an effect allows, up to its distance, engaged or not
+    /// (Kinetic Amplifier's 3").
+    Effect,
     /// A move that may never take the reference points apart (toward) or
     /// closer together (away), going around what is in the way.
     Toward {
@@ -163,7 +166,7 @@ pub fn validate_move(
                     return Err(MoveError::WrongDirection { segment, direction });
                 }
             }
-            MoveKind::Walk | MoveKind::Charge => {}
+            MoveKind::Walk | MoveKind::Charge | MoveKind::Effect => {}
         }
         if a == b {
             // Moving 0" is still a move, and always legal.

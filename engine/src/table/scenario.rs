@@ -11,7 +11,7 @@ use super::sight::{self, Cover};
 use super::svg::{self, Overlay};
 use super::{
     BaseMm, Board, Edition, Footprint, Marker, MarkerKind, ObjectId, Piece, Point, Table,
-    TableError, Target, Terrain, Trait, Traits, measure, milli,
+    TableError, Target, Terrain, TerrainPart, Trait, Traits, measure, milli,
 };
 use crate::Seat;
 
@@ -95,6 +95,24 @@ pub struct TerrainSpec {
     /// ("burning" for Hazardous (Burning)); none deals 1 damage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hazard: Option<String>,
+    /// More of the same piece with their own footprints and heights (a
+    /// ruin's floor and the wall rising above it): one piece for the rules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<TerrainPartSpec>,
+}
+
+/// A further part of a terrain piece: exactly one of polygon, rect or
+/// circle, and its height (from the piece's elevation).
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainPartSpec {
+    #[serde(default)]
+    pub polygon: Option<Vec<[f64; 2]>>,
+    #[serde(default)]
+    pub rect: Option<[f64; 4]>,
+    #[serde(default)]
+    pub circle: Option<CircleSpec>,
+    pub height: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
@@ -310,29 +328,17 @@ pub struct TableRun {
 impl TerrainSpec {
     /// The terrain piece this spec describes, with the id it gets.
     pub fn build(&self, id: ObjectId) -> Result<Terrain, TableScenarioError> {
-        let footprint = match (&self.polygon, self.rect, &self.circle) {
-            (Some(points), None, None) if points.len() >= 3 => Footprint::Polygon {
-                points: points.iter().map(|p| point(*p)).collect(),
-            },
-            (None, Some([x0, y0, x1, y1]), None) => Footprint::Polygon {
-                points: vec![
-                    point([x0, y0]),
-                    point([x1, y0]),
-                    point([x1, y1]),
-                    point([x0, y1]),
-                ],
-            },
-            (None, None, Some(c)) => Footprint::Circle {
-                center: point(c.center),
-                radius: milli(c.radius),
-            },
-            _ => {
-                return Err(TableScenarioError::Invalid(format!(
-                    "terrain {:?} needs exactly one of polygon (3+ corners), rect or circle",
-                    self.name
-                )));
-            }
-        };
+        let footprint = footprint_of(&self.name, &self.polygon, self.rect, &self.circle)?;
+        let parts = self
+            .parts
+            .iter()
+            .map(|part| {
+                Ok(TerrainPart {
+                    footprint: footprint_of(&self.name, &part.polygon, part.rect, &part.circle)?,
+                    height: milli(part.height),
+                })
+            })
+            .collect::<Result<Vec<_>, TableScenarioError>>()?;
         let hazard = match &self.hazard {
             None => None,
             Some(_) if !self.traits.contains(&Trait::Hazardous) => {
@@ -353,8 +359,40 @@ impl TerrainSpec {
             height: milli(self.height),
             traits: Traits::from(self.traits.clone()),
             hazard,
+            parts,
         })
     }
+}
+
+/// The footprint a spec (a piece or a part of one) gives.
+fn footprint_of(
+    name: &str,
+    polygon: &Option<Vec<[f64; 2]>>,
+    rect: Option<[f64; 4]>,
+    circle: &Option<CircleSpec>,
+) -> Result<Footprint, TableScenarioError> {
+    Ok(match (polygon, rect, circle) {
+        (Some(points), None, None) if points.len() >= 3 => Footprint::Polygon {
+            points: points.iter().map(|p| point(*p)).collect(),
+        },
+        (None, Some([x0, y0, x1, y1]), None) => Footprint::Polygon {
+            points: vec![
+                point([x0, y0]),
+                point([x1, y0]),
+                point([x1, y1]),
+                point([x0, y1]),
+            ],
+        },
+        (None, None, Some(c)) => Footprint::Circle {
+            center: point(c.center),
+            radius: milli(c.radius),
+        },
+        _ => {
+            return Err(TableScenarioError::Invalid(format!(
+                "terrain {name:?} (or one of its parts) needs exactly one of polygon (3+ corners), rect or circle"
+            )));
+        }
+    })
 }
 
 /// Inches, as scenario files write them, to a point on the table.

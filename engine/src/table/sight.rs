@@ -117,12 +117,15 @@ fn blockers<'s>(
 ) -> Vec<Blocker<'s>> {
     let mut found = Vec::new();
     let corridor = Corridor::new(viewer, target);
+    let stood_on = stood_on(board, viewer, target);
     for obstacle in board.obstacles() {
         let kind_blocks = obstacle.has(Trait::Blocking) || obstacle.has(Trait::Dense);
         if !kind_blocks || !corridor.may_meet(obstacle.bounds) {
             continue;
         }
-        if ignores_what_it_stands_on(board.edition, viewer, target, obstacle) {
+        if stood_on.contains(&obstacle.id)
+            && ignores_what_it_stands_on(board.edition, viewer, target, obstacle)
+        {
             continue;
         }
         let gap = |b: &Body| distance_to_obstacle(b, obstacle);
@@ -166,18 +169,28 @@ fn blockers<'s>(
     found
 }
 
-/// Terrain either object stands on does not block their sight lines (4th
-/// edition). In 3rd edition it (and its shadow) is ignored only when some
-/// sight line between them crosses 1" of it or less.
+/// The terrain pieces either object stands on (any part of a piece).
+fn stood_on(board: &Board, viewer: &Body, target: &Body) -> Vec<ObjectId> {
+    // Nothing is stood on at table level, where most queries are.
+    if viewer.z <= TOUCH && target.z <= TOUCH {
+        return Vec::new();
+    }
+    board
+        .obstacles()
+        .filter(|o| stands_on(viewer, o) || stands_on(target, o))
+        .map(|o| o.id)
+        .collect()
+}
+
+/// Terrain either object stands on (any part of the piece) does not block
+/// their sight lines (4th edition). In 3rd edition it (and its shadow) is
+/// ignored only when some sight line between them crosses 1" of it or less.
 fn ignores_what_it_stands_on(
     edition: Edition,
     viewer: &Body,
     target: &Body,
     obstacle: &Obstacle,
 ) -> bool {
-    if !(stands_on(viewer, obstacle) || stands_on(target, obstacle)) {
-        return false;
-    }
     match edition {
         Edition::Fourth => true,
         Edition::Third => {
@@ -368,8 +381,11 @@ pub fn cover(board: &Board, attacker: Target, target: Target) -> Result<Option<C
     if board.edition == Edition::Fourth && elevation_cover(&from, &to) {
         return Ok(Some(Cover::Elevation));
     }
+    let stood_on = stood_on(board, &from, &to);
     for obstacle in board.obstacles().filter(|o| o.has(Trait::Blocking)) {
-        if ignores_what_it_stands_on(board.edition, &from, &to, obstacle) {
+        if stood_on.contains(&obstacle.id)
+            && ignores_what_it_stands_on(board.edition, &from, &to, obstacle)
+        {
             continue;
         }
         let near = match board.edition {

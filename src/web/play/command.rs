@@ -133,6 +133,10 @@ pub fn command_from_form(
             at: point()?,
         }),
         "place" => Ok(PlayerCommand::Place { at: point()? }),
+        "drop_blast" => Ok(PlayerCommand::DropBlast { at: point()? }),
+        "move" => Ok(PlayerCommand::Move {
+            path: vec![waypoint()?],
+        }),
         "summon" => Ok(PlayerCommand::Summon {
             model: one("summon").unwrap_or_default().to_string(),
             at: Some(point()?),

@@ -506,6 +506,16 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                     model_name(state, *model)
                 ),
             ),
+            Choice::Move { model, inches } => ChoiceForm {
+                piece: Some(model.0),
+                ..ChoiceForm::parts(
+                    "move",
+                    format!(
+                        "Move {} up to {inches}\" in a straight line to",
+                        model_name(state, *model)
+                    ),
+                )
+            },
             Choice::Charge { inches, .. } => ChoiceForm::parts(
                 "charge",
                 format!("Charge up to {inches}\" in a straight line to"),
@@ -539,6 +549,13 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                     ),
                 )
             },
+            Choice::DropBlast { target, left } => ChoiceForm::parts(
+                "drop_blast",
+                format!(
+                    "Drop a 50 mm blast marker ({left} to drop) touching {} or an earlier one, its centre at",
+                    model_name(state, *target)
+                ),
+            ),
             Choice::Replace { model, with } => ChoiceForm {
                 piece: Some(model.0),
                 ..ChoiceForm::parts(

@@ -161,6 +161,12 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
                 .map_or_else(String::new, |q| model_name(state, u64::from(q.model.0)));
             format!("{model} declares {action}")
         }
+        PlayerCommand::DeclineGeneratedAction => {
+            let model = state
+                .unnamed_queued()
+                .map_or_else(String::new, |q| model_name(state, u64::from(q.model.0)));
+            format!("{model} declares no action")
+        }
         PlayerCommand::DeclareGeneratedAction { target } => {
             let next = state.action_queue.first();
             let action = next.and_then(|q| q.action.clone()).unwrap_or_default();
