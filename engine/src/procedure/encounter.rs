@@ -1285,16 +1285,14 @@ impl Sim<'_> {
         self.suffer_hazards(actor, moved_through)
     }
 
-    /// A move of `model` along `path` as the table and the game allow it:
-    /// where it stood, the outcome, and the hazardous terrain it moved
-    /// through (what it started in counts too).
+    /// A move of `model` along `path` as the table and the game allow it.
     pub(super) fn checked_move(
         &self,
         model: ModelId,
         path: &[Waypoint],
         kind: MoveKind,
         inches: f64,
-    ) -> Result<(Placement, movement::MoveOutcome, Vec<String>), RuleError> {
+    ) -> Result<CheckedMove, RuleError> {
         if path.is_empty() || path.len() > 16 {
             return refuse("a path has 1 to 16 waypoints");
         }
@@ -1327,7 +1325,18 @@ impl Sim<'_> {
         hazards.extend(
             crate::table::measure::hazards_while_acting(&board, model.object()).unwrap_or_default(),
         );
-        Ok((from, outcome, hazards))
+        Ok(CheckedMove {
+            from,
+            to: Placement {
+                at: Point {
+                    x: outcome.end.x,
+                    y: outcome.end.y,
+                },
+                z: outcome.end.z,
+            },
+            left_engagement: !outcome.left_engagement.is_empty(),
+            hazards,
+        })
     }
 
     /// The path for a `move` frame (a reduction's move): the model goes,
@@ -1365,22 +1374,15 @@ impl Sim<'_> {
                 left_engagement: false,
             });
         }
-        let (from, outcome, hazards) =
-            self.checked_move(model, path, MoveKind::Effect, f64::from(inches))?;
+        let moved = self.checked_move(model, path, MoveKind::Effect, f64::from(inches))?;
         self.emit(Event::ModelMoved {
             model,
-            from,
-            to: Placement {
-                at: Point {
-                    x: outcome.end.x,
-                    y: outcome.end.y,
-                },
-                z: outcome.end.z,
-            },
+            from: moved.from,
+            to: moved.to,
             charge: false,
-            left_engagement: !outcome.left_engagement.is_empty(),
+            left_engagement: moved.left_engagement,
         })?;
-        self.suffer_hazards(model, hazards)
+        self.suffer_hazards(model, moved.hazards)
     }
 
     /// Walk or Charge along `path`. `controller`: a model moved under
@@ -1396,7 +1398,7 @@ impl Sim<'_> {
     ) -> Result<(), RuleError> {
         let m = self.state.model(actor).ok_or(RuleError::NothingPending)?;
         let speed = f64::from(self.state.tokens.speed_of(m));
-        let (from, outcome, hazards) = self.checked_move(actor, path, kind, speed)?;
+        let moved = self.checked_move(actor, path, kind, speed)?;
         let name = if kind == MoveKind::Charge {
             "Charge"
         } else {
@@ -1405,16 +1407,10 @@ impl Sim<'_> {
         self.declare_general(actor, name, slot, controller)?;
         self.emit(Event::ModelMoved {
             model: actor,
-            from,
-            to: Placement {
-                at: Point {
-                    x: outcome.end.x,
-                    y: outcome.end.y,
-                },
-                z: outcome.end.z,
-            },
+            from: moved.from,
+            to: moved.to,
             charge: kind == MoveKind::Charge,
-            left_engagement: !outcome.left_engagement.is_empty(),
+            left_engagement: moved.left_engagement,
         })?;
         if kind == MoveKind::Charge && slot == ActionSlot::Additional {
             self.emit(Event::ActionQueued {
@@ -1429,7 +1425,7 @@ impl Sim<'_> {
                 },
             })?;
         }
-        self.general_ended(actor, hazards)
+        self.general_ended(actor, moved.hazards)
     }
 
     /// A marker within 1" of the actor that no enemy model touches: its kind.
@@ -1730,4 +1726,14 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::DisputeClaim
             | PlayerCommand::RemoveStrategyMarker { .. }
     )
+}
+
+/// A move the table and the game allow: where the model stood and will
+/// stand, whether it leaves engagement, and the hazardous terrain it moves
+/// through (what it started in counts too).
+pub(super) struct CheckedMove {
+    from: Placement,
+    to: Placement,
+    left_engagement: bool,
+    hazards: Vec<String>,
 }
