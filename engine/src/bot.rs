@@ -316,14 +316,12 @@ impl Bot {
                 })
             }
             Choice::DropBlast { .. } => {
-                let spots = crate::procedure::blast_spots(state);
                 // The greedy bot drops where the markers touch the most
                 // enemy models and the fewest of its own.
                 let at = if greedy {
-                    *spots
-                        .iter()
-                        .max_by_key(|at| crate::procedure::blast_score(state, self.seat, **at))?
+                    crate::procedure::best_blast_spot(state, self.seat)?
                 } else {
+                    let spots = crate::procedure::blast_spots(state);
                     *spots.get(self.rng.below(u32::try_from(spots.len()).ok()?) as usize)?
                 };
                 let command = PlayerCommand::DropBlast { at };

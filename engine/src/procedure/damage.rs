@@ -742,27 +742,33 @@ pub(crate) fn blast_spots(state: &GameState) -> Vec<Point> {
     blast::spots(&board, target.object(), dropped)
 }
 
-/// For a bot: enemy models minus `seat`'s own that the blast markers would
-/// touch with one more dropped at `at`.
-pub(crate) fn blast_score(state: &GameState, seat: Seat, at: Point) -> i32 {
+/// For the greedy bot: the spot for the next blast marker where the
+/// markers touch the most enemy models less `seat`'s own (one board for
+/// every spot weighed).
+pub(crate) fn best_blast_spot(state: &GameState, seat: Seat) -> Option<Point> {
     let Some(Frame::Blasts {
         target, dropped, ..
     }) = state.frame()
     else {
-        return 0;
+        return None;
     };
     let table = state.table();
     let board = Board::new(&table, state.edition);
-    let mut markers = dropped.clone();
-    markers.push(at);
-    blast_hits(&board, *target, &markers)
+    let score = |at: Point| -> i32 {
+        let mut markers = dropped.clone();
+        markers.push(at);
+        blast_hits(&board, *target, &markers)
+            .into_iter()
+            .map(|hit| match state.model(hit) {
+                Some(m) if m.owner == seat => -1,
+                Some(_) => 1,
+                None => 0,
+            })
+            .sum()
+    };
+    blast::spots(&board, target.object(), dropped)
         .into_iter()
-        .map(|hit| match state.model(hit) {
-            Some(m) if m.owner == seat => -1,
-            Some(_) => 1,
-            None => 0,
-        })
-        .sum()
+        .max_by_key(|at| score(*at))
 }
 
 /// The models a blast's markers touch (not its target).

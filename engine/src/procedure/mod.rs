@@ -19,7 +19,7 @@ pub(crate) use action::pounce_spots;
 mod activation;
 mod contributions;
 mod damage;
-pub(crate) use damage::{blast_score, blast_spots};
+pub(crate) use damage::{best_blast_spot, blast_spots};
 mod duel;
 mod encounter;
 pub(crate) use encounter::{deployable, general_commands, selectable};

@@ -123,9 +123,7 @@ fn blockers<'s>(
         if !kind_blocks || !corridor.may_meet(obstacle.bounds) {
             continue;
         }
-        if stood_on.contains(&obstacle.id)
-            && ignores_what_it_stands_on(board.edition, viewer, target, obstacle)
-        {
+        if ignores_what_it_stands_on(board.edition, &stood_on, viewer, target, obstacle) {
             continue;
         }
         let gap = |b: &Body| distance_to_obstacle(b, obstacle);
@@ -182,15 +180,19 @@ fn stood_on(board: &Board, viewer: &Body, target: &Body) -> Vec<ObjectId> {
         .collect()
 }
 
-/// Terrain either object stands on (any part of the piece) does not block
+/// Terrain either object stands on (any part of the piece: `stood_on`) does not block
 /// their sight lines (4th edition). In 3rd edition it (and its shadow) is
 /// ignored only when some sight line between them crosses 1" of it or less.
 fn ignores_what_it_stands_on(
     edition: Edition,
+    stood_on: &[ObjectId],
     viewer: &Body,
     target: &Body,
     obstacle: &Obstacle,
 ) -> bool {
+    if !stood_on.contains(&obstacle.id) {
+        return false;
+    }
     match edition {
         Edition::Fourth => true,
         Edition::Third => {
@@ -383,9 +385,7 @@ pub fn cover(board: &Board, attacker: Target, target: Target) -> Result<Option<C
     }
     let stood_on = stood_on(board, &from, &to);
     for obstacle in board.obstacles().filter(|o| o.has(Trait::Blocking)) {
-        if stood_on.contains(&obstacle.id)
-            && ignores_what_it_stands_on(board.edition, &from, &to, obstacle)
-        {
+        if ignores_what_it_stands_on(board.edition, &stood_on, &from, &to, obstacle) {
             continue;
         }
         let near = match board.edition {
