@@ -34,6 +34,7 @@ fn model(id: u16, owner: Seat) -> Model {
         infuses_on_death: false,
         peon: false,
         master: false,
+        unique: false,
         totem: false,
         henchman: false,
         cost: 0,

@@ -15,7 +15,7 @@
 
 use super::duel::{ActionKind, DuelSpec};
 use super::error::RuleError;
-use super::model::{ActionCard, ModelId};
+use super::model::{ActionCard, Model, ModelId, TargetRestriction};
 use super::state::GameState;
 use super::table::{Board, Target, measure, sight};
 use super::{Edition, Seat};
@@ -109,6 +109,18 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
             target.name()
         ));
     }
+    if let Some(broken) = action
+        .targets
+        .iter()
+        .find(|r| !meets_restriction(state, actor, target, r))
+    {
+        return refuse(format!(
+            "{} cannot be the target of {}: {}",
+            target.name(),
+            action.name,
+            restriction_words(broken, target)
+        ));
+    }
 
     // Range and reach first, from the two bases alone: most refused
     // targets are out of range, and building the table is the dear part.
@@ -170,6 +182,12 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
         target.owner,
     );
     duel.controller = request.controller;
+    // A trigger whose own restrictions the target breaks cannot be declared.
+    duel.triggers.retain(|t| {
+        t.targets
+            .iter()
+            .all(|r| meets_restriction(state, actor, target, r))
+    });
     // An enemy-controlled action is not a friendly one: no relenting to it.
     duel.friendly &= !enemy_controlled;
     if attack {
@@ -259,5 +277,55 @@ fn spec(
         cannot_cheat: false,
         cover: false,
         controller: None,
+    }
+}
+
+/// Whether `target` meets one targeting restriction of an action or
+/// trigger of `actor` (friend and enemy seen from the acting model).
+pub(crate) fn meets_restriction(
+    state: &GameState,
+    actor: &Model,
+    target: &Model,
+    restriction: &TargetRestriction,
+) -> bool {
+    let friendly = target.owner == actor.owner;
+    match restriction {
+        TargetRestriction::Enemy => !friendly,
+        TargetRestriction::Friendly => friendly,
+        TargetRestriction::Ally => {
+            friendly
+                && (target.id == actor.id
+                    || target
+                        .card
+                        .keywords
+                        .iter()
+                        .any(|k| actor.card.keywords.contains(k)))
+        }
+        TargetRestriction::Other => target.id != actor.id,
+        TargetRestriction::NonLeader => !target.card.master && !state.leads_crew(target.id),
+        TargetRestriction::Unique => target.card.unique,
+        TargetRestriction::NonUnique => !target.card.unique,
+        TargetRestriction::Only(what) => {
+            target.name() == what.as_str()
+                || *target.card.name == **what
+                || target.card.keywords.iter().any(|k| k == what)
+        }
+    }
+}
+
+/// Why a target breaks `restriction`, in the words a player reads.
+fn restriction_words(restriction: &TargetRestriction, target: &Model) -> String {
+    match restriction {
+        TargetRestriction::Enemy => "it must target an enemy model".into(),
+        TargetRestriction::Friendly => "it must target a friendly model".into(),
+        TargetRestriction::Ally => format!(
+            "it must target an ally, and {} is not an ally (friendly, sharing a keyword)",
+            target.name()
+        ),
+        TargetRestriction::Other => "it must target another model than the one acting".into(),
+        TargetRestriction::NonLeader => "it is non-leader: no crew's leader and no master".into(),
+        TargetRestriction::Unique => "it must target a unique model".into(),
+        TargetRestriction::NonUnique => "it must target a model that is not unique".into(),
+        TargetRestriction::Only(what) => format!("{what} only"),
     }
 }

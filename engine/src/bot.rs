@@ -251,11 +251,17 @@ impl Bot {
                             z: 0,
                         };
                         let command = if charge {
-                            PlayerCommand::Charge { to }
+                            PlayerCommand::Charge { to, land_at: None }
                         } else if effect {
-                            PlayerCommand::Move { path: vec![to] }
+                            PlayerCommand::Move {
+                                path: vec![to],
+                                land_at: None,
+                            }
                         } else {
-                            PlayerCommand::Walk { path: vec![to] }
+                            PlayerCommand::Walk {
+                                path: vec![to],
+                                land_at: None,
+                            }
                         };
                         self.legal(state, &command).then_some(command)
                     })
@@ -268,6 +274,7 @@ impl Bot {
                                 y: here.at.y,
                                 z: here.z,
                             }],
+                            land_at: None,
                         };
                         (effect && self.legal(state, &stay)).then_some(stay)
                     })

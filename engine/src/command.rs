@@ -267,11 +267,19 @@ pub enum PlayerCommand {
     /// (waypoints of its base's centre; its position first is implied).
     Walk {
         path: Vec<Waypoint>,
+        /// Where the base lands when the path ends in a fall with several
+        /// equally near landing places (the mover picks; see `pending`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        land_at: Option<Point>,
     },
     /// General action Charge: one straight line, then a melee action that
     /// does not count against the limit.
     Charge {
         to: Waypoint,
+        /// Where the base lands when the path ends in a fall with several
+        /// equally near landing places (the mover picks; see `pending`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        land_at: Option<Point>,
     },
     /// General action Interact.
     Interact {
@@ -323,6 +331,10 @@ pub enum PlayerCommand {
     /// Moves the model an effect lets move (a `move` frame) along `path`.
     Move {
         path: Vec<Waypoint>,
+        /// Where the base lands when the path ends in a fall with several
+        /// equally near landing places (the mover picks; see `pending`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        land_at: Option<Point>,
     },
     /// 3rd edition: drops the next blast marker, centred `at`: touching
     /// the target (the first) or an earlier blast marker, overlapping

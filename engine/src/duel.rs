@@ -167,6 +167,10 @@ pub struct TriggerSpec {
     #[serde(default)]
     pub soulstones: u8,
     pub effect: TriggerEffect,
+    /// Its own targeting restrictions: it cannot be declared when the
+    /// action's target breaks one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<crate::model::TargetRestriction>,
 }
 
 /// The damage an action deals on success.

@@ -661,6 +661,14 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         left_engagement: bool,
     },
+    /// A model whose move ended with less than half its base supported
+    /// fell to where it landed (straight down, or beside what was in the
+    /// way); falling damage, if any, follows as its own instance.
+    ModelFell {
+        model: ModelId,
+        from: Placement,
+        to: Placement,
+    },
     /// A strategy marker becomes friendly to a crew, or neutral.
     MarkerClaimed {
         marker: crate::table::ObjectId,

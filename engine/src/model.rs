@@ -128,6 +128,10 @@ pub struct ModelCard {
     /// scheme's chosen model).
     #[serde(default)]
     pub totem: bool,
+    /// Unique (a master is unique whatever its card says): what
+    /// "unique only" and "non-unique" targeting restrictions read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unique: bool,
     /// Its cost as schemes read it: the hiring cost, or 10 for a master
     /// and 5 for a totem without one.
     #[serde(default)]
@@ -238,6 +242,29 @@ pub struct ActionCard {
     /// duel total picks which.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub summons: Vec<Arc<str>>,
+    /// Its printed targeting restrictions: every one must hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetRestriction>,
+}
+
+/// A targeting restriction printed on an action or trigger: who its
+/// target may be, with friend and enemy seen from the acting model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetRestriction {
+    Enemy,
+    Friendly,
+    /// Friendly and sharing a keyword with the acting model (a model is
+    /// its own ally).
+    Ally,
+    /// "Another" or "other": not the acting model.
+    Other,
+    /// Neither a crew's leader nor a master.
+    NonLeader,
+    Unique,
+    NonUnique,
+    /// "X only": a model of that name or with that keyword.
+    Only(String),
 }
 
 fn is_zero(n: &u8) -> bool {

@@ -434,13 +434,27 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
                 return choices;
             }
             // Moving nowhere is legal whenever a move is: the probe.
-            if legal(state, seat, &PlayerCommand::Walk { path: vec![stay] }) {
+            if legal(
+                state,
+                seat,
+                &PlayerCommand::Walk {
+                    path: vec![stay],
+                    land_at: None,
+                },
+            ) {
                 choices.push(Choice::Walk {
                     model: m.id,
                     inches: speed,
                 });
             }
-            if legal(state, seat, &PlayerCommand::Charge { to: stay }) {
+            if legal(
+                state,
+                seat,
+                &PlayerCommand::Charge {
+                    to: stay,
+                    land_at: None,
+                },
+            ) {
                 choices.push(Choice::Charge {
                     model: m.id,
                     inches: speed,
@@ -889,7 +903,10 @@ fn queued_general_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Cho
                 model: m.id,
                 inches,
             },
-            PlayerCommand::Charge { to: stay },
+            PlayerCommand::Charge {
+                to: stay,
+                land_at: None,
+            },
         )
     } else {
         (
@@ -897,7 +914,10 @@ fn queued_general_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Cho
                 model: m.id,
                 inches,
             },
-            PlayerCommand::Walk { path: vec![stay] },
+            PlayerCommand::Walk {
+                path: vec![stay],
+                land_at: None,
+            },
         )
     };
     // Moving nowhere is legal whenever a move is: the probe.

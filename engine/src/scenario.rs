@@ -214,6 +214,9 @@ pub struct ModelSpec {
     /// A master (it may not be controlled; a third action at 50 soulstones).
     #[serde(default)]
     pub master: bool,
+    /// Unique (masters are, always).
+    #[serde(default)]
+    pub unique: bool,
     #[serde(default)]
     pub henchman: bool,
     #[serde(default)]
@@ -292,6 +295,7 @@ impl ModelSpec {
                     infuses_on_death: self.infuses_on_death,
                     peon: self.peon,
                     master: self.master,
+                    unique: self.master || self.unique,
                     totem: false,
                     henchman: self.henchman,
                     cost: 0,

@@ -695,6 +695,18 @@ impl GameState {
         self.frames.last()
     }
 
+    /// Whether `model` leads its crew: its hired leader, or a henchman
+    /// that assumed leadership.
+    pub fn leads_crew(&self, model: super::model::ModelId) -> bool {
+        let Some(owner) = self.model(model).map(|m| m.owner) else {
+            return false;
+        };
+        self.encounter.as_deref().is_some_and(|e| {
+            e.leaders[owner.index()] == Some(model)
+                || e.assumed_leadership[owner.index()] == Some(model)
+        })
+    }
+
     /// The model whose activation is under way, however deep the
     /// procedures inside it go (an action, its duel, damage).
     pub fn acting_model(&self) -> Option<super::model::ModelId> {
@@ -1462,6 +1474,11 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 }
                 // The melee action a Charge gives comes straight after it.
                 used.free_melee = false;
+            }
+        }
+        Event::ModelFell { model, to, .. } => {
+            if let Some(m) = state.model_mut(*model) {
+                m.placement = Some(*to);
             }
         }
         Event::ModelPushed {

@@ -756,12 +756,12 @@ async fn send_through_the_page(
             fill_in_form(client, "deploy", "y", &format!("{:.3}", inches(at.y))).await;
             "deploy"
         }
-        PlayerCommand::Walk { path } if path.len() == 1 && path[0].z == 0 => {
+        PlayerCommand::Walk { path, .. } if path.len() == 1 && path[0].z == 0 => {
             fill_in_form(client, "walk", "x", &format!("{:.3}", inches(path[0].x))).await;
             fill_in_form(client, "walk", "y", &format!("{:.3}", inches(path[0].y))).await;
             "walk"
         }
-        PlayerCommand::Charge { to } if to.z == 0 => {
+        PlayerCommand::Charge { to, .. } if to.z == 0 => {
             fill_in_form(client, "charge", "x", &format!("{:.3}", inches(to.x))).await;
             fill_in_form(client, "charge", "y", &format!("{:.3}", inches(to.y))).await;
             "charge"

@@ -77,6 +77,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         infuses_on_death: rng.random_bool(0.5),
         peon: false,
         master: false,
+        unique: false,
         totem: false,
         henchman: false,
         cost: 0,
@@ -171,6 +172,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             soulstones: 0,
             ignores_line_of_sight: rng.random_bool(0.2),
             summons: Vec::new(),
+            targets: Vec::new(),
         };
         // An execute effect its target's player may pay off, on two raises.
         let execute = ActionEffect::KillTarget {
@@ -291,6 +293,7 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
             suits: soulstone_engine::duel::Suits::of(any_suit(rng)),
             soulstones: 0,
             effect,
+            targets: Vec::new(),
         });
     }
     FlowCommand::StartDuel {

@@ -12,7 +12,7 @@ use crate::Edition;
 use crate::ability::{Ability, AbilityEffect, AbilityWindow};
 use crate::duel::{ActionKind, DamageProfile, Stat, Suits, TriggerEffect, TriggerSpec};
 use crate::fate::Suit;
-use crate::model::{ActionCard, ActionEffect, ModelCard};
+use crate::model::{ActionCard, ActionEffect, ModelCard, TargetRestriction};
 use crate::table::BaseMm;
 use crate::token::Condition;
 
@@ -126,6 +126,9 @@ pub struct TriggerDef {
     #[serde(default)]
     pub timing: TriggerTiming,
     pub does: TriggerDoes,
+    /// Its own targeting restrictions, which the action's target must meet.
+    #[serde(default)]
+    pub targets: Vec<TargetRestriction>,
     /// The trigger in our own words.
     #[serde(default)]
     pub text: String,
@@ -189,6 +192,10 @@ pub struct ActionDef {
     /// model with a summon target number at most that high (`summon_tn`).
     #[serde(default)]
     pub summons: Vec<String>,
+    /// Printed targeting restrictions ("enemy", "ally", "other",
+    /// "non_leader", "unique", "non_unique", `{ only = "Keyword" }`).
+    #[serde(default)]
+    pub targets: Vec<TargetRestriction>,
     /// The action's effect in our own words.
     #[serde(default)]
     pub text: String,
@@ -595,6 +602,7 @@ impl StatCard {
                             TriggerDoes::Pounce { within } => TriggerEffect::Pounce { within },
                             TriggerDoes::Described => TriggerEffect::Other,
                         },
+                        targets: trigger.targets.clone(),
                     })
                     .collect(),
                 after_succeeding: action.after_succeeding.clone(),
@@ -603,6 +611,7 @@ impl StatCard {
                 soulstones: action.soulstones,
                 ignores_line_of_sight: action.ignores_line_of_sight,
                 summons: action.summons.iter().map(|n| n.as_str().into()).collect(),
+                targets: action.targets.clone(),
             })
             .collect();
         Arc::new(ModelCard {
@@ -617,6 +626,7 @@ impl StatCard {
             infuses_on_death: self.soulstone_on_death,
             peon: self.station == Station::Peon,
             master: self.station == Station::Master,
+            unique: self.has(Characteristic::Unique) || self.station == Station::Master,
             totem: self.has(Characteristic::Totem),
             henchman: self.has(Characteristic::Henchman) || self.station == Station::Henchman,
             cost: self.scheme_cost(),

@@ -363,10 +363,7 @@ impl Sim<'_> {
         if crew == Some(m.owner) {
             return None;
         }
-        let leader = self.state.encounter.as_deref().is_some_and(|e| {
-            e.leaders[m.owner.index()] == Some(model)
-                || e.assumed_leadership[m.owner.index()] == Some(model)
-        });
+        let leader = self.state.leads_crew(model);
         if m.card.master {
             Some(format!("{} is a master and cannot be controlled", m.name()))
         } else if leader {
@@ -653,12 +650,22 @@ impl Sim<'_> {
                 });
             }
             return match command {
-                PlayerCommand::Walk { path } => {
-                    self.move_model(next.model, path, MoveKind::Walk, slot, next.controller)
-                }
-                PlayerCommand::Charge { to } => {
-                    self.move_model(next.model, &[*to], MoveKind::Charge, slot, next.controller)
-                }
+                PlayerCommand::Walk { path, land_at } => self.move_model(
+                    next.model,
+                    path,
+                    *land_at,
+                    MoveKind::Walk,
+                    slot,
+                    next.controller,
+                ),
+                PlayerCommand::Charge { to, land_at } => self.move_model(
+                    next.model,
+                    &[*to],
+                    *land_at,
+                    MoveKind::Charge,
+                    slot,
+                    next.controller,
+                ),
                 _ => self.general_action(seat, next.model, command, slot, next.controller),
             };
         }

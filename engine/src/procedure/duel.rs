@@ -254,7 +254,7 @@ impl Sim<'_> {
                             .legal_triggers(role)?
                             .into_iter()
                             .find(|t| &t.name == name)
-                            .ok_or_else(|| RuleError::not_allowed(format!("{name} cannot be declared: its suits are not in the total, its soulstones cannot be paid, or it is not this duel's trigger")))?;
+                            .ok_or_else(|| RuleError::not_allowed(format!("{name} cannot be declared: its suits are not in the total, its soulstones cannot be paid, its target breaks its restriction, or it is not this duel's trigger")))?;
                         for _ in 0..trigger.soulstones {
                             self.emit(Event::SoulstoneSpent {
                                 seat,

@@ -1092,16 +1092,16 @@ impl Sim<'_> {
                 let request = crate::action::ActionRequest::own(actor, action, *target);
                 self.take_action(&request, slot)
             }
-            PlayerCommand::Walk { path } => {
+            PlayerCommand::Walk { path, land_at } => {
                 let slot = Self::normal_slot(&self.state, actor)?;
-                self.move_model(actor, path, MoveKind::Walk, slot, None)
+                self.move_model(actor, path, *land_at, MoveKind::Walk, slot, None)
             }
-            PlayerCommand::Charge { to } => {
+            PlayerCommand::Charge { to, land_at } => {
                 if self.encounter()?.activation.charged {
                     return refuse("Charge is once per activation");
                 }
                 let slot = Self::normal_slot(&self.state, actor)?;
-                self.move_model(actor, &[*to], MoveKind::Charge, slot, None)
+                self.move_model(actor, &[*to], *land_at, MoveKind::Charge, slot, None)
             }
             PlayerCommand::Interact { .. }
             | PlayerCommand::Prepare { .. }
@@ -1286,12 +1286,17 @@ impl Sim<'_> {
     }
 
     /// A move of `model` along `path` as the table and the game allow it.
+    /// A path that ends unsupported falls: to `land_at` when the fall has
+    /// several equally near landing places (the mover picks), and never,
+    /// for a model its own crew controls (`friendly`), to its death.
     pub(super) fn checked_move(
         &self,
         model: ModelId,
         path: &[Waypoint],
+        land_at: Option<Point>,
         kind: MoveKind,
         inches: f64,
+        friendly: bool,
     ) -> Result<CheckedMove, RuleError> {
         if path.is_empty() || path.len() > 16 {
             return refuse("a path has 1 to 16 waypoints");
@@ -1304,15 +1309,35 @@ impl Sim<'_> {
         let board = Board::new(&table, self.state.edition);
         let outcome = movement::validate_move(&board, model.object(), path, kind, inches)
             .map_err(|e| RuleError::not_allowed(e.to_string()))?;
-        if outcome.fall.is_some() {
-            return refuse("a move that ends in a fall is not supported yet");
+        let path_end = Placement {
+            at: Point {
+                x: outcome.end.x,
+                y: outcome.end.y,
+            },
+            z: outcome.end.z,
+        };
+        let (to, fall) = match &outcome.fall {
+            None => (path_end, None),
+            Some(fall) => {
+                let landing = Self::landing_place(fall, land_at)?;
+                if friendly && u16::from(fall.damage) >= m.health {
+                    return refuse(format!(
+                        "{} may not choose to fall: the falling damage would kill it",
+                        m.name()
+                    ));
+                }
+                let to = Placement {
+                    at: landing,
+                    z: crate::table::milli(fall.to),
+                };
+                (to, Some((path_end, fall.damage)))
+            }
+        };
+        if fall.is_none() && land_at.is_some() {
+            return refuse("the move ends supported: it does not fall, so it has no landing place");
         }
         // Models move through strategy markers but never end on one.
-        let end = Point {
-            x: outcome.end.x,
-            y: outcome.end.y,
-        }
-        .v2();
+        let end = to.at.v2();
         let radius = m.card.base.radius();
         let on_marker = self.state.markers.iter().any(|k| {
             k.kind == MarkerKind::Strategy
@@ -1327,16 +1352,82 @@ impl Sim<'_> {
         );
         Ok(CheckedMove {
             from,
-            to: Placement {
-                at: Point {
-                    x: outcome.end.x,
-                    y: outcome.end.y,
-                },
-                z: outcome.end.z,
-            },
+            to,
+            fall,
             left_engagement: !outcome.left_engagement.is_empty(),
             hazards,
         })
+    }
+
+    /// Where a fall lands: its one landing place, or the one of several
+    /// equally near ones the mover chose.
+    fn landing_place(fall: &movement::Fall, land_at: Option<Point>) -> Result<Point, RuleError> {
+        match (fall.choices.as_slice(), land_at) {
+            ([only], None) => Ok(*only),
+            (_, Some(chosen)) => {
+                let near = |p: &Point| p.v2().dist(chosen.v2()) <= crate::table::TOUCH * 2.0;
+                fall.choices.iter().copied().find(near).ok_or_else(|| {
+                    RuleError::not_allowed(format!(
+                        "the fall may land only at one of: {}",
+                        Self::points_in_inches(&fall.choices)
+                    ))
+                })
+            }
+            (choices, None) => refuse(format!(
+                "the fall has {} equally near landing places; choose one with land_at: {}",
+                choices.len(),
+                Self::points_in_inches(choices)
+            )),
+        }
+    }
+
+    fn points_in_inches(points: &[Point]) -> String {
+        points
+            .iter()
+            .map(|p| {
+                format!(
+                    "({:.3}\", {:.3}\")",
+                    crate::table::inches(p.x),
+                    crate::table::inches(p.y)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The facts of a checked move: it moved, it fell (the fall's damage,
+    /// irreducible, is dealt by the model that fell, which caused it).
+    fn moved(
+        &mut self,
+        model: ModelId,
+        moved: &CheckedMove,
+        charge: bool,
+    ) -> Result<(), RuleError> {
+        let path_end = moved.fall.map_or(moved.to, |(end, _)| end);
+        self.emit(Event::ModelMoved {
+            model,
+            from: moved.from,
+            to: path_end,
+            charge,
+            left_engagement: moved.left_engagement,
+        })?;
+        let Some((from, damage)) = moved.fall else {
+            return Ok(());
+        };
+        self.emit(Event::ModelFell {
+            model,
+            from,
+            to: moved.to,
+        })?;
+        if damage > 0 {
+            let owner = self.model_owner(model)?;
+            self.queue(DamageInstance {
+                credit: Some(model),
+                attacker: Some(owner),
+                ..DamageInstance::fixed(model, "falling".into(), damage, true, self.batch())
+            })?;
+        }
+        Ok(())
     }
 
     /// The path for a `move` frame (a reduction's move): the model goes,
@@ -1355,7 +1446,7 @@ impl Sim<'_> {
             return Err(RuleError::NothingPending);
         };
         Self::require_seat(by, seat)?;
-        let PlayerCommand::Move { path } = command else {
+        let PlayerCommand::Move { path, land_at } = command else {
             return refuse(format!(
                 "send the path {} moves along (where it stands, to stay)",
                 self.model_name(model)
@@ -1374,14 +1465,16 @@ impl Sim<'_> {
                 left_engagement: false,
             });
         }
-        let moved = self.checked_move(model, path, MoveKind::Effect, f64::from(inches))?;
-        self.emit(Event::ModelMoved {
+        // The move is the model's own reduction: its crew chooses it.
+        let moved = self.checked_move(
             model,
-            from: moved.from,
-            to: moved.to,
-            charge: false,
-            left_engagement: moved.left_engagement,
-        })?;
+            path,
+            *land_at,
+            MoveKind::Effect,
+            f64::from(inches),
+            true,
+        )?;
+        self.moved(model, &moved, false)?;
         self.suffer_hazards(model, moved.hazards)
     }
 
@@ -1392,26 +1485,22 @@ impl Sim<'_> {
         &mut self,
         actor: ModelId,
         path: &[Waypoint],
+        land_at: Option<Point>,
         kind: MoveKind,
         slot: ActionSlot,
         controller: Option<Seat>,
     ) -> Result<(), RuleError> {
         let m = self.state.model(actor).ok_or(RuleError::NothingPending)?;
         let speed = f64::from(self.state.tokens.speed_of(m));
-        let moved = self.checked_move(actor, path, kind, speed)?;
+        let friendly = controller.is_none_or(|c| c == m.owner);
+        let moved = self.checked_move(actor, path, land_at, kind, speed, friendly)?;
         let name = if kind == MoveKind::Charge {
             "Charge"
         } else {
             "Walk"
         };
         self.declare_general(actor, name, slot, controller)?;
-        self.emit(Event::ModelMoved {
-            model: actor,
-            from: moved.from,
-            to: moved.to,
-            charge: kind == MoveKind::Charge,
-            left_engagement: moved.left_engagement,
-        })?;
+        self.moved(actor, &moved, kind == MoveKind::Charge)?;
         if kind == MoveKind::Charge && slot == ActionSlot::Additional {
             self.emit(Event::ActionQueued {
                 queued: crate::state::QueuedAction {
@@ -1733,7 +1822,10 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
 /// through (what it started in counts too).
 pub(super) struct CheckedMove {
     from: Placement,
+    /// Where it ends: the path's end, or where it landed from a fall.
     to: Placement,
+    /// The path's end, where it fell from, and the falling damage.
+    fall: Option<(Placement, u8)>,
     left_engagement: bool,
     hazards: Vec<String>,
 }

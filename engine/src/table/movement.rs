@@ -76,7 +76,11 @@ pub struct MoveOutcome {
     pub hazards: Vec<String>,
     /// Enemies it was engaged with at the start and no longer is.
     pub left_engagement: Vec<ObjectId>,
+    /// The fall at the end of the path, if it ends unsupported.
     pub fall: Option<Fall>,
+    /// Harmless falls part way (1" in 4th edition), after which the path
+    /// goes on from where the base landed.
+    pub falls_on_the_way: Vec<Fall>,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -97,7 +101,10 @@ pub enum MoveError {
     NothingToClimb { segment: usize },
     #[error("segment {segment} moves both across and up or down; climb straight up or down")]
     Slanted { segment: usize },
-    #[error("the base is not supported at waypoint {waypoint}; a fall can only end a path")]
+    #[error(
+        "the base is not supported at waypoint {waypoint}; a fall that deals damage, or could \
+         land in more than one place, ends the move there"
+    )]
     Unsupported { waypoint: usize },
     #[error("a Charge is one straight line")]
     ChargeNotStraight,
@@ -145,8 +152,12 @@ pub fn validate_move(
 
     let mut cost = 0.0;
     let mut hazards: Vec<String> = Vec::new();
+    let mut falls_on_the_way = Vec::new();
+    // Where the base is before each segment: a waypoint, or where it
+    // landed after a harmless fall there.
+    let mut from = start;
     for (index, pair) in points.windows(2).enumerate() {
-        let (a, b) = (pair[0], pair[1]);
+        let (a, b) = (from, pair[1]);
         let segment = index + 1;
         match kind {
             MoveKind::Toward { x, y } | MoveKind::Away { x, y } => {
@@ -191,8 +202,30 @@ pub fn validate_move(
             z: inches(b.z),
             ..me
         };
-        if !last && !holds_on(board, &at_b) {
-            return Err(MoveError::Unsupported { waypoint: segment });
+        from = b;
+        // Holding on to climbable terrain at its edge, a model climbing
+        // (straight up or down next) or staying at its height does not
+        // fall; one that goes on at a lower height chose to fall.
+        let climbing_on = points.get(segment + 1).is_some_and(|next| {
+            clings(board, &at_b) && (next.z == b.z || (next.x, next.y) == (b.x, b.y))
+        });
+        if !last && !supported(board, at_b.center, at_b.radius, at_b.z) && !climbing_on {
+            // A fall that deals no damage lets the model go on moving from
+            // where it landed (off the terrain's edge, at no cost), when
+            // that is one place.
+            let fell = fall(board, &at_b)?;
+            let [landing] = fell.choices.as_slice() else {
+                return Err(MoveError::Unsupported { waypoint: segment });
+            };
+            if fell.damage > 0 {
+                return Err(MoveError::Unsupported { waypoint: segment });
+            }
+            from = Waypoint {
+                x: landing.x,
+                y: landing.y,
+                z: milli(fell.to),
+            };
+            falls_on_the_way.push(fell);
         }
     }
     if cost > allowance + TOUCH {
@@ -220,6 +253,7 @@ pub fn validate_move(
             .filter(|e| !now_engaged.contains(e))
             .collect(),
         fall,
+        falls_on_the_way,
     })
 }
 

@@ -214,6 +214,9 @@ pub enum Check {
         hazards: Option<Vec<String>>,
         #[serde(default)]
         fall_damage: Option<u8>,
+        /// Harmless falls part way, after which the path went on.
+        #[serde(default)]
+        falls_on_the_way: Option<usize>,
         #[serde(default)]
         left_engagement: Option<Vec<String>>,
     },
@@ -763,6 +766,7 @@ impl TableScenario {
                 cost,
                 hazards,
                 fall_damage,
+                falls_on_the_way,
                 left_engagement,
             } => {
                 let waypoints = path
@@ -829,6 +833,13 @@ impl TableScenario {
                             fall_damage.and_then(|d| {
                                 let got = outcome.fall.as_ref().map_or(0, |f| f.damage);
                                 (d != got).then(|| format!("fall damage: expected {d}, got {got}"))
+                            })
+                        })
+                        .or_else(|| {
+                            falls_on_the_way.and_then(|n| {
+                                let got = outcome.falls_on_the_way.len();
+                                (n != got)
+                                    .then(|| format!("falls on the way: expected {n}, got {got}"))
                             })
                         })
                         .or_else(|| {

@@ -136,15 +136,22 @@ pub fn command_from_form(
         "drop_blast" => Ok(PlayerCommand::DropBlast { at: point()? }),
         "move" => Ok(PlayerCommand::Move {
             path: vec![waypoint()?],
+            land_at: None,
         }),
         "summon" => Ok(PlayerCommand::Summon {
             model: one("summon").unwrap_or_default().to_string(),
             at: Some(point()?),
         }),
+        // Paths from the form stay on the ground, where nothing falls;
+        // a fall's landing place comes with a command sent whole.
         "walk" => Ok(PlayerCommand::Walk {
             path: vec![waypoint()?],
+            land_at: None,
         }),
-        "charge" => Ok(PlayerCommand::Charge { to: waypoint()? }),
+        "charge" => Ok(PlayerCommand::Charge {
+            to: waypoint()?,
+            land_at: None,
+        }),
         "scheme_marker" => Ok(PlayerCommand::Interact {
             with: Interaction::MakeSchemeMarker {
                 at: point()?,
