@@ -52,7 +52,15 @@ pub(crate) fn attack_on_friend_refused(
     same_crew: bool,
     enemy_controlled: bool,
 ) -> bool {
-    action.resist.is_some() && edition == Edition::Fourth && same_crew && !enemy_controlled
+    // An attack that says it targets friendly models (or allies) may.
+    let states_otherwise = action.targets.iter().any(|r| {
+        matches!(r, TargetRestriction::Friendly | TargetRestriction::Ally)
+    });
+    action.resist.is_some()
+        && edition == Edition::Fourth
+        && same_crew
+        && !enemy_controlled
+        && !states_otherwise
 }
 
 /// The duel `request` calls for, or why the rules refuse it.

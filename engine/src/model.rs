@@ -245,6 +245,11 @@ pub struct ActionCard {
     /// Its printed targeting restrictions: every one must hold.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<TargetRestriction>,
+    /// Its damage goes, instead of to a target, to every enemy model in
+    /// base contact with a marker of this name, sight lines aside
+    /// (Wildland's Queen and Underbrush).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damages_enemies_touching: Option<String>,
 }
 
 /// A targeting restriction printed on an action or trigger: who its

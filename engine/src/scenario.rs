@@ -52,6 +52,10 @@ pub struct Scenario {
     /// `state::FIRST_TABLE_OBJECT_ID`.
     #[serde(default)]
     pub terrain: Vec<TerrainSpec>,
+    /// Markers on the table at the start, of the edition's marker types,
+    /// with ids after the terrain's.
+    #[serde(default)]
+    pub markers: Vec<MarkerSpec>,
     /// A whole encounter (4th edition) the scenario starts part way through.
     #[serde(default)]
     pub encounter: Option<EncounterSpec>,
@@ -174,6 +178,20 @@ impl EncounterSpec {
         }
         Ok(encounter)
     }
+}
+
+/// A marker on the table when the scenario starts.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerSpec {
+    /// A marker type of the edition's markers file.
+    pub name: String,
+    #[serde(default)]
+    pub owner: Option<Seat>,
+    /// Its centre, in inches.
+    pub at: [f64; 2],
+    #[serde(default)]
+    pub z: f64,
 }
 
 /// A model as a scenario writes it: its card and its state in one table.
@@ -578,6 +596,14 @@ impl Scenario {
             last_outcome: None,
             encounter: None,
         };
+        for marker in &self.markers {
+            let def = marker_types.named(&marker.name).ok_or_else(|| {
+                ScenarioError::Setup(format!("there is no marker type called {:?}", marker.name))
+            })?;
+            let at = crate::table::scenario::point(marker.at);
+            let z = crate::table::milli(marker.z);
+            state.place_marker(def, marker.owner, crate::model::Placement { at, z });
+        }
         if let Some(spec) = &self.encounter {
             let encounter = spec.build(catalog)?;
             if encounter.attacker_zone.is_some()

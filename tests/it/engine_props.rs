@@ -173,6 +173,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             ignores_line_of_sight: rng.random_bool(0.2),
             summons: Vec::new(),
             targets: Vec::new(),
+            damages_enemies_touching: None,
         };
         // An execute effect its target's player may pay off, on two raises.
         let execute = ActionEffect::KillTarget {

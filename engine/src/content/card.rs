@@ -196,6 +196,10 @@ pub struct ActionDef {
     /// "non_leader", "unique", "non_unique", `{ only = "Keyword" }`).
     #[serde(default)]
     pub targets: Vec<TargetRestriction>,
+    /// Its damage goes to every enemy model touching a marker of this name
+    /// (an action with no target).
+    #[serde(default)]
+    pub damages_enemies_touching: Option<String>,
     /// The action's effect in our own words.
     #[serde(default)]
     pub text: String,
@@ -612,6 +616,7 @@ impl StatCard {
                 ignores_line_of_sight: action.ignores_line_of_sight,
                 summons: action.summons.iter().map(|n| n.as_str().into()).collect(),
                 targets: action.targets.clone(),
+                damages_enemies_touching: action.damages_enemies_touching.clone(),
             })
             .collect();
         Arc::new(ModelCard {

@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 
 use crate::duel::{DuelSpec, Suits};
+use crate::table::Board;
 
 use super::*;
 
@@ -725,6 +726,9 @@ impl Sim<'_> {
     ) -> Result<(), RuleError> {
         let rules = self.rules();
         let spec = &duel.spec;
+        if let Some(marker) = self.damages_enemies_touching(spec) {
+            return self.damage_enemies_touching(duel, outcome, &marker);
+        }
         let Some(target) = spec.damaged_model() else {
             return Ok(());
         };
@@ -745,14 +749,7 @@ impl Sim<'_> {
             .then_some(attacker_seat)
             .flatten();
         let batch = self.batch();
-        // Who Killed Whom, 1a: an enemy-controlled model earns no credit;
-        // the crew controlling it does.
-        let (credit, credit_crew) = match spec.controller {
-            Some(crew) if Some(crew) != self.state.model(spec.initiator).map(|m| m.owner) => {
-                (None, Some(crew))
-            }
-            _ => (Some(spec.initiator), None),
-        };
+        let (credit, credit_crew) = self.kill_credit(spec);
         // "When resolving" effects on the target.
         let acting_crew = spec
             .controller
@@ -764,22 +761,7 @@ impl Sim<'_> {
         }
         let effects: Vec<TriggerEffect> = declared.iter().map(|t| t.effect).collect();
         self.generate_actions(&effects, target)?;
-        let amount = match spec.damage {
-            DamageProfile::None => None,
-            DamageProfile::Fixed { amount } => Some(DamageAmount::Fixed { amount }),
-            DamageProfile::Flip {
-                weak,
-                moderate,
-                severe,
-                blasts,
-            } => Some(DamageAmount::Flip {
-                weak,
-                moderate,
-                severe,
-                blasts,
-            }),
-        };
-        if let Some(amount) = amount {
+        if let Some(amount) = damage_amount(spec.damage) {
             let mut additions: Vec<(String, u8)> = declared
                 .iter()
                 .filter_map(|t| match t.effect {
@@ -877,6 +859,100 @@ impl Sim<'_> {
         }
         Ok(())
     }
+
+    /// Who Killed Whom, 1a: an enemy-controlled model earns no credit;
+    /// the crew controlling it does.
+    fn kill_credit(&self, spec: &DuelSpec) -> (Option<ModelId>, Option<Seat>) {
+        match spec.controller {
+            Some(crew) if Some(crew) != self.state.model(spec.initiator).map(|m| m.owner) => {
+                (None, Some(crew))
+            }
+            _ => (Some(spec.initiator), None),
+        }
+    }
+
+    /// The marker whose touching enemies the action's damage goes to, if
+    /// its card says so.
+    fn damages_enemies_touching(&self, spec: &DuelSpec) -> Option<String> {
+        self.state
+            .model(spec.initiator)?
+            .card
+            .actions
+            .iter()
+            .find(|a| a.name == spec.action)?
+            .damages_enemies_touching
+            .clone()
+    }
+
+    /// The action's damage (with its raises and declared triggers' added
+    /// damage), dealt at the same moment to every enemy model in base
+    /// contact with a marker called `marker`, sight lines aside.
+    fn damage_enemies_touching(
+        &mut self,
+        duel: &Duel,
+        outcome: &Outcome,
+        marker: &str,
+    ) -> Result<(), RuleError> {
+        let spec = &duel.spec;
+        let Some(amount) = damage_amount(spec.damage) else {
+            return Ok(());
+        };
+        let Some(acting_crew) = spec
+            .controller
+            .or_else(|| self.state.model(spec.initiator).map(|m| m.owner))
+        else {
+            return Ok(());
+        };
+        let touching = crate::table::measure::models_touching_markers_named(
+            &Board::new(&self.state.table(), self.state.edition),
+            marker,
+            |seat| seat != acting_crew,
+        );
+        let victims: Vec<ModelId> = self
+            .state
+            .models
+            .iter()
+            .map(|m| m.id)
+            .filter(|id| touching.contains(&id.object()))
+            .collect();
+        let initiator = duel.side(Role::Initiator).cloned();
+        let additions: Vec<(String, u8)> = initiator
+            .as_ref()
+            .and_then(|side| side.trigger.clone())
+            .into_iter()
+            .flat_map(|name| {
+                spec.triggers
+                    .iter()
+                    .filter(move |t| *t.name == *name)
+                    .filter_map(|t| match t.effect {
+                        TriggerEffect::AddDamage { amount } => Some((t.name.clone(), amount)),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let raises = if self.rules().raises_add_damage(spec.kind) {
+            outcome.raises
+        } else {
+            0
+        };
+        let (credit, credit_crew) = self.kill_credit(spec);
+        let batch = self.batch();
+        for victim in victims {
+            self.queue(DamageInstance {
+                credit,
+                credit_crew,
+                attacker: initiator.as_ref().map(|s| s.seat),
+                amount,
+                raises,
+                additions: additions.clone(),
+                irreducible: spec.irreducible,
+                ignores: spec.ignores.clone(),
+                ..DamageInstance::fixed(victim, spec.action.clone(), 0, false, batch)
+            })?;
+        }
+        Ok(())
+    }
 }
 
 /// Final totals: a relenting resister's total equals the initiator's.
@@ -898,5 +974,24 @@ pub(super) fn choice_reason(revealed: &[Card], modifiers: i8) -> String {
         "with a negative modifier the lowest card must be used (or the Red Joker)".into()
     } else {
         "choose one of the revealed cards".into()
+    }
+}
+
+/// An action's damage profile as the amount its damage instance deals.
+fn damage_amount(profile: DamageProfile) -> Option<DamageAmount> {
+    match profile {
+        DamageProfile::None => None,
+        DamageProfile::Fixed { amount } => Some(DamageAmount::Fixed { amount }),
+        DamageProfile::Flip {
+            weak,
+            moderate,
+            severe,
+            blasts,
+        } => Some(DamageAmount::Flip {
+            weak,
+            moderate,
+            severe,
+            blasts,
+        }),
     }
 }
