@@ -53,9 +53,10 @@ pub(crate) fn attack_on_friend_refused(
     enemy_controlled: bool,
 ) -> bool {
     // An attack that says it targets friendly models (or allies) may.
-    let states_otherwise = action.targets.iter().any(|r| {
-        matches!(r, TargetRestriction::Friendly | TargetRestriction::Ally)
-    });
+    let states_otherwise = action
+        .targets
+        .iter()
+        .any(|r| matches!(r, TargetRestriction::Friendly | TargetRestriction::Ally));
     action.resist.is_some()
         && edition == Edition::Fourth
         && same_crew

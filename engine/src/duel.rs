@@ -97,6 +97,10 @@ impl<'de> Deserialize<'de> for Suits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TriggerEffect {
+    /// After succeeding, this model attaches the upgrade the action's own
+    /// `attach_upgrade` effect names (Special Dispensation: "this model",
+    /// not the target).
+    AttachActionsUpgradeToThisModel,
     /// When resolving: +N damage to the action's damage (additive).
     AddDamage { amount: u8 },
     /// When resolving: a separate damage instance of N to the target.

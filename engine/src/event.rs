@@ -669,6 +669,18 @@ pub enum Event {
         from: Placement,
         to: Placement,
     },
+    /// An upgrade was attached to a model (by its face up).
+    UpgradeAttached {
+        model: ModelId,
+        upgrade: String,
+    },
+    /// An upgrade could not be attached: its limitations, or a copy the
+    /// model already has (it is discarded without effect).
+    UpgradeNotAttached {
+        model: ModelId,
+        upgrade: String,
+        reason: String,
+    },
     /// A strategy marker becomes friendly to a crew, or neutral.
     MarkerClaimed {
         marker: crate::table::ObjectId,

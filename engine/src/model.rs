@@ -310,11 +310,69 @@ pub enum ActionEffect {
     /// (its player picks the point; sight lines do not matter). Resolved
     /// last of its effects.
     PlaceThisModel { inches: u8 },
+    /// An upgrade (by the name of the face attached face up) is attached
+    /// to the target or to this model, as its limitations allow
+    /// (Executive Order's Legalese).
+    AttachUpgrade { upgrade: String, to: UpgradeHolder },
     /// This model is replaced by the model `with` (a full name) of its
     /// own crew: placed touching it, at its health (at most the new
     /// card's maximum), with its tokens and its place in schemes,
     /// leadership and the activation. Resolved last of its effects.
     ReplaceThisModel { with: String },
+}
+
+/// The model an effect attaches an upgrade to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UpgradeHolder {
+    Target,
+    ThisModel,
+}
+
+/// An upgrade card: lasting effects a model gains during the game when
+/// an action or ability attaches it. Unique to its crew unless
+/// Plentiful; a double-sided card has two faces, and only the face up
+/// counts, while both count as one upgrade for its limitations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpgradeCard {
+    /// One face, or two for a double-sided upgrade.
+    pub faces: Vec<UpgradeFace>,
+    /// Plentiful (X): the crew may possess up to X copies (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plentiful: Option<u8>,
+    /// Restricted (X): only a model of that name or keyword may attach it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restricted: Option<String>,
+    /// Its type, which effects may name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+/// One face of an upgrade card: what the model it is attached to gains.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpgradeFace {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abilities: Vec<crate::ability::Ability>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<ActionCard>,
+}
+
+impl UpgradeCard {
+    /// The card's name: both faces' for a double-sided one.
+    pub fn name(&self) -> String {
+        self.faces
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" / ")
+    }
+
+    pub fn face(&self, name: &str) -> Option<&UpgradeFace> {
+        self.faces.iter().find(|f| f.name == name)
+    }
 }
 
 /// Where a model is in the game.
@@ -353,6 +411,10 @@ pub struct Model {
     /// Where it stands on the table (none: not placed, or no table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement: Option<Placement>,
+    /// The upgrades attached to it, by the name of the face up (their
+    /// abilities and actions are on its card).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upgrades: Vec<String>,
 }
 
 /// A model's place on the table: its base centre and the elevation the
@@ -392,6 +454,7 @@ impl Model {
             reductions_used: Vec::new(),
             status: ModelStatus::InPlay,
             placement: None,
+            upgrades: Vec::new(),
         }
     }
 

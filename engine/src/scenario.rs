@@ -56,6 +56,9 @@ pub struct Scenario {
     /// with ids after the terrain's.
     #[serde(default)]
     pub markers: Vec<MarkerSpec>,
+    /// Upgrade cards the scenario's effects may attach.
+    #[serde(default)]
+    pub upgrades: Vec<crate::model::UpgradeCard>,
     /// A whole encounter (4th edition) the scenario starts part way through.
     #[serde(default)]
     pub encounter: Option<EncounterSpec>,
@@ -586,6 +589,7 @@ impl Scenario {
             tokens: Arc::new(tokens.clone()),
             marker_types: Arc::new(marker_types.clone()),
             summonable: Arc::new(Seat::BOTH.map(|seat| self.summonable(seat, catalog))),
+            upgrade_cards: Arc::new(self.upgrades.clone()),
             frames: Vec::new(),
             ended: false,
             terrain: Arc::new(terrain.into()),

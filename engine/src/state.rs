@@ -330,6 +330,10 @@ pub struct GameState {
     /// crews are revealed, fixed from then on).
     #[serde(default, skip_serializing_if = "no_summonable")]
     pub summonable: Arc<Summonable>,
+    /// The upgrade cards effects of this game may attach (content,
+    /// carried from the setup so a replay needs none).
+    #[serde(default, skip_serializing_if = "no_upgrades")]
+    pub upgrade_cards: Arc<Vec<crate::model::UpgradeCard>>,
     /// The procedures in progress, innermost last (at most `MAX_FRAMES`);
     /// empty when the game waits for its flow's next command.
     pub frames: Vec<Frame>,
@@ -380,6 +384,8 @@ pub struct NewGame {
     /// with the crew hired).
     #[serde(default, skip_serializing_if = "no_summonable")]
     pub summonable: Summonable,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upgrade_cards: Vec<crate::model::UpgradeCard>,
     /// A whole 4th edition encounter (none: the game flow comes from
     /// outside, as in the rulebook examples).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -388,6 +394,10 @@ pub struct NewGame {
 
 /// Each crew's summonable models, by seat.
 pub type Summonable = [Vec<Arc<crate::model::ModelCard>>; 2];
+
+fn no_upgrades(cards: &Arc<Vec<crate::model::UpgradeCard>>) -> bool {
+    cards.is_empty()
+}
 
 fn no_summonable(summonable: &Summonable) -> bool {
     summonable.iter().all(Vec::is_empty)
@@ -442,6 +452,7 @@ impl GameState {
             tokens: Arc::new(setup.tokens),
             marker_types: Arc::new(setup.marker_types),
             summonable: Arc::new(setup.summonable),
+            upgrade_cards: Arc::new(setup.upgrade_cards),
             // An encounter's shuffle comes after deployment (setup step L).
             frames: if setup.encounter.is_some() {
                 Vec::new()
@@ -1476,6 +1487,21 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 used.free_melee = false;
             }
         }
+        Event::UpgradeAttached { model, upgrade } => {
+            let face = state
+                .upgrade_cards
+                .iter()
+                .find_map(|card| card.face(upgrade))
+                .cloned();
+            if let (Some(face), Some(m)) = (face, state.model_mut(*model)) {
+                m.upgrades.push(upgrade.clone());
+                // What the face gives joins the model's own card.
+                let card = Arc::make_mut(&mut m.card);
+                card.abilities.extend(face.abilities);
+                card.actions.extend(face.actions);
+            }
+        }
+        Event::UpgradeNotAttached { .. } => {}
         Event::ModelFell { model, to, .. } => {
             if let Some(m) = state.model_mut(*model) {
                 m.placement = Some(*to);

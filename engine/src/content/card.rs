@@ -70,6 +70,9 @@ pub enum TriggerTiming {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TriggerDoes {
+    /// After succeeding, this model attaches the upgrade the action's own
+    /// `attach_upgrade` effect names.
+    AttachActionsUpgradeToThisModel,
     /// More damage on this action (additive).
     AddDamage { amount: u8 },
     /// A separate damage instance to the target.
@@ -452,6 +455,21 @@ impl StatCard {
                 )),
                 _ => {}
             }
+            // Upgrade cards are not content yet: scenarios bring their own.
+            if action
+                .after_succeeding
+                .iter()
+                .any(|e| matches!(e, ActionEffect::AttachUpgrade { .. }))
+                || action
+                    .triggers
+                    .iter()
+                    .any(|t| t.does == TriggerDoes::AttachActionsUpgradeToThisModel)
+            {
+                problems.push((
+                    field("after_succeeding"),
+                    "upgrade cards are not part of the content yet: no card may attach one".into(),
+                ));
+            }
             // Each of these waits on a player once the action succeeded.
             let waiting = action
                 .after_succeeding
@@ -604,6 +622,9 @@ impl StatCard {
                                 then_may_declare,
                             },
                             TriggerDoes::Pounce { within } => TriggerEffect::Pounce { within },
+                            TriggerDoes::AttachActionsUpgradeToThisModel => {
+                                TriggerEffect::AttachActionsUpgradeToThisModel
+                            }
                             TriggerDoes::Described => TriggerEffect::Other,
                         },
                         targets: trigger.targets.clone(),

@@ -860,6 +860,8 @@ pub fn new_encounter_in(
             .ok_or_else(|| SetupError("no markers".into()))?,
         // What the hired crew may summon comes with it.
         summonable: Default::default(),
+        // The content has no upgrade cards yet: no hired model attaches one.
+        upgrade_cards: Vec::new(),
         terrain,
         encounter: Some(EncounterSetup {
             size,

@@ -6,7 +6,7 @@
 use super::*;
 use crate::action::{ActionRequest, duel_for};
 use crate::duel::TriggerEffect;
-use crate::model::{ActionEffect, Model, Placement};
+use crate::model::{ActionEffect, Model, Placement, UpgradeHolder};
 use crate::state::{ActionInProgress, QueuedAction};
 use crate::table::{Board, Point, movement};
 
@@ -758,6 +758,15 @@ impl Sim<'_> {
                 }
                 ActionEffect::PlaceThisModel { inches } => place = Some(inches),
                 ActionEffect::ReplaceThisModel { ref with } => replace = Some(with.clone()),
+                ActionEffect::AttachUpgrade { ref upgrade, to } => {
+                    let holder = match to {
+                        UpgradeHolder::Target => action.target,
+                        UpgradeHolder::ThisModel => Some(action.actor),
+                    };
+                    if let Some(holder) = holder {
+                        self.attach_upgrade(holder, upgrade, action)?;
+                    }
+                }
             }
         }
         // A declared trigger's after-succeeding effect that asks for a model.
@@ -775,6 +784,15 @@ impl Sim<'_> {
             (Some(TriggerEffect::PlaceThisModel { inches, .. }), _) => place = Some(inches),
             (Some(TriggerEffect::Pounce { within }), _) => {
                 return self.offer_pounce(action, within);
+            }
+            (Some(TriggerEffect::AttachActionsUpgradeToThisModel), _) => {
+                let upgrade = card.after_succeeding.iter().find_map(|e| match e {
+                    ActionEffect::AttachUpgrade { upgrade, .. } => Some(upgrade.clone()),
+                    _ => None,
+                });
+                if let Some(upgrade) = upgrade {
+                    self.attach_upgrade(action.actor, &upgrade, action)?;
+                }
             }
             _ => {}
         }
@@ -1067,6 +1085,79 @@ impl Sim<'_> {
                     .ok_or(RuleError::NothingPending)?;
                 self.pounce_on(&action, *model)
             }
+        }
+    }
+
+    /// Attaches the upgrade face `upgrade` to `model` if its limitations
+    /// allow: a Restricted upgrade only to a model of that name or keyword,
+    /// never a second copy to one model (discarded without effect), and no
+    /// more copies in the crew than Plentiful allows (one by default; the
+    /// two faces of a double-sided card are one upgrade). An action an
+    /// enemy crew controls attaches none (Control).
+    fn attach_upgrade(
+        &mut self,
+        model: ModelId,
+        upgrade: &str,
+        by: &ActionInProgress,
+    ) -> Result<(), RuleError> {
+        let Some(m) = self.state.model(model).filter(|m| m.in_play()) else {
+            return Ok(());
+        };
+        let enemy_controlled = by
+            .controller
+            .is_some_and(|crew| Some(crew) != self.state.model(by.actor).map(|a| a.owner));
+        let Some(card) = self
+            .state
+            .upgrade_cards
+            .iter()
+            .find(|c| c.face(upgrade).is_some())
+        else {
+            return Err(RuleError::invalid(format!(
+                "there is no upgrade called {upgrade} in this game"
+            )));
+        };
+        let faces = |held: &crate::model::Model| {
+            held.upgrades
+                .iter()
+                .filter(|u| card.face(u).is_some())
+                .count()
+        };
+        let held_by_crew: usize = self
+            .state
+            .models
+            .iter()
+            .filter(|other| other.owner == m.owner && other.in_play())
+            .map(|other| faces(other))
+            .sum();
+        let limit = usize::from(card.plentiful.unwrap_or(1));
+        let reason = if enemy_controlled {
+            Some("an action under an enemy's control attaches no upgrade".to_string())
+        } else if let Some(needed) = card.restricted.as_ref().filter(|needed| {
+            m.name() != needed.as_str()
+                && *m.card.name != ***needed
+                && !m.card.keywords.contains(needed)
+        }) {
+            Some(format!("it is restricted to {needed}"))
+        } else if faces(m) > 0 {
+            Some(format!("{} already has {}", m.name(), card.name()))
+        } else if held_by_crew >= limit {
+            Some(format!(
+                "the crew already has {held_by_crew} of {} (at most {limit})",
+                card.name()
+            ))
+        } else {
+            None
+        };
+        match reason {
+            Some(reason) => self.emit(Event::UpgradeNotAttached {
+                model,
+                upgrade: upgrade.to_string(),
+                reason,
+            }),
+            None => self.emit(Event::UpgradeAttached {
+                model,
+                upgrade: upgrade.to_string(),
+            }),
         }
     }
 
