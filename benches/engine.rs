@@ -70,6 +70,7 @@ fn started_game() -> GameState {
             .clone(),
         terrain: Vec::new(),
         summonable: Default::default(),
+        upgrade_cards: Vec::new(),
         encounter: None,
     })
     .unwrap();

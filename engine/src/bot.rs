@@ -183,6 +183,20 @@ impl Bot {
                     .collect();
                 Some(PlayerCommand::SplitCrew { first })
             }
+            Choice::DrawFromDiscard { up_to, mut from } => {
+                // The greedy bot takes the highest cards; the random one
+                // any number it may.
+                let count = if greedy {
+                    usize::from(up_to)
+                } else {
+                    self.rng.below(u32::from(up_to) + 1) as usize
+                };
+                if greedy {
+                    from.sort_by_key(|c| std::cmp::Reverse(c.value()));
+                }
+                from.truncate(count);
+                Some(PlayerCommand::DrawFromDiscard { cards: from })
+            }
             Choice::DiscardAny { from } => {
                 // Low cards make poor cheats: the greedy bot lets them go.
                 let cards = if greedy {

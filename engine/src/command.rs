@@ -328,6 +328,11 @@ pub enum PlayerCommand {
     },
     /// Does not pay: the execute effect kills the model.
     DeclinePayment,
+    /// Draws these cards (up to the number offered, each of a value the
+    /// effect allows; none is fine) from the discard pile into the hand.
+    DrawFromDiscard {
+        cards: Vec<Card>,
+    },
     /// Moves the model an effect lets move (a `move` frame) along `path`.
     Move {
         path: Vec<Waypoint>,

@@ -395,6 +395,23 @@ pub enum Event {
         seat: Seat,
         model: ModelId,
     },
+    /// An action that needs no duel (no resist, no TN) succeeds at once.
+    ActionSucceededWithoutDuel {
+        model: ModelId,
+    },
+    /// `seat` may draw up to `up_to` cards of value 1 to `max_value` from
+    /// its discard pile.
+    DrawFromDiscardOffered {
+        seat: Seat,
+        up_to: u8,
+        max_value: u8,
+    },
+    /// `seat` took these cards (public: the discard pile is) from its
+    /// discard pile into its hand.
+    DrewFromDiscard {
+        seat: Seat,
+        cards: Vec<crate::fate::Card>,
+    },
     /// `seat` may move `model` up to `inches` (a reduction's move, taken
     /// inside the damage it reduced).
     MoveOffered {

@@ -310,6 +310,16 @@ pub enum ActionEffect {
     /// (its player picks the point; sight lines do not matter). Resolved
     /// last of its effects.
     PlaceThisModel { inches: u8 },
+    /// The target is placed anywhere within `inches` of where it stands,
+    /// by this action's player (sight lines do not matter). Resolved last
+    /// of its effects.
+    PlaceTarget { inches: u8 },
+    /// This model's crew draws `count` cards from its deck (Resupply).
+    DrawCards { count: u8 },
+    /// Its player may then draw up to `up_to` cards of value 1 to
+    /// `max_value` from the crew's discard pile (Resupply). Resolved last
+    /// of its effects.
+    DrawFromDiscard { up_to: u8, max_value: u8 },
     /// An upgrade (by the name of the face attached face up) is attached
     /// to the target or to this model, as its limitations allow
     /// (Executive Order's Legalese).

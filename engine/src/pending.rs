@@ -56,6 +56,8 @@ pub enum Choice {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         touching: Option<ModelId>,
     },
+    /// Send `draw_from_discard` with up to `up_to` of these cards, or none.
+    DrawFromDiscard { up_to: u8, from: Vec<Card> },
     /// Send `move` with a path for `model` up to `inches` long (where it
     /// stands, to stay): a move an effect allows.
     Move { model: ModelId, inches: u8 },
@@ -141,6 +143,7 @@ fn choosing(state: &GameState) -> bool {
                     | Frame::Blasts { .. }
                     | Frame::Move { .. }
                     | Frame::KillUnlessPaid { .. }
+                    | Frame::DrawFromDiscard { .. }
                     | Frame::Activation { .. },
             ) | None
         )
@@ -292,6 +295,22 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             inches: *inches,
         }],
         Some(Frame::Move { .. }) => Vec::new(),
+        Some(Frame::DrawFromDiscard {
+            seat: chooser,
+            up_to,
+            max_value,
+        }) if *chooser == seat => vec![Choice::DrawFromDiscard {
+            up_to: *up_to,
+            from: state
+                .player(seat)
+                .discard
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|c| super::procedure::drawable_from_discard(*c, *max_value))
+                .collect(),
+        }],
+        Some(Frame::DrawFromDiscard { .. }) => Vec::new(),
         _ => {
             let mut choices: Vec<Choice> = candidates(state, seat)
                 .into_iter()
@@ -783,6 +802,9 @@ fn prompt(state: &GameState) -> String {
         Some(Frame::KillUnlessPaid { model, .. }) => format!(
             "discard a card or a soulstone so that {} is not killed, or let it be killed",
             state.model(*model).map_or("the model", |m| m.name())
+        ),
+        Some(Frame::DrawFromDiscard { up_to, max_value, .. }) => format!(
+            "draw up to {up_to} cards of value 1 to {max_value} from your discard pile, or none"
         ),
         Some(Frame::Move { model, inches, .. }) => format!(
             "move {} up to {inches}\" (or leave it where it stands)",

@@ -162,6 +162,13 @@ pub enum Frame {
         seat: Seat,
         model: ModelId,
     },
+    /// `seat` may draw up to `up_to` cards of value 1 to `max_value`
+    /// from its discard pile (Resupply).
+    DrawFromDiscard {
+        seat: Seat,
+        up_to: u8,
+        max_value: u8,
+    },
     /// An effect's move: `seat` sends the path `model` moves along, up
     /// to `inches` (staying put is a path too).
     Move {
@@ -1615,6 +1622,37 @@ pub fn apply(state: &mut GameState, event: &Event) {
         ),
         Event::KillPaidOff { .. } | Event::KillPaymentDeclined { .. } => {
             state.pop_frame(|f| matches!(f, Frame::KillUnlessPaid { .. }));
+        }
+        Event::DrawFromDiscardOffered {
+            seat,
+            up_to,
+            max_value,
+        } => wait_in_action(
+            state,
+            Frame::DrawFromDiscard {
+                seat: *seat,
+                up_to: *up_to,
+                max_value: *max_value,
+            },
+        ),
+        Event::DrewFromDiscard { seat, cards } => {
+            state.pop_frame(|f| matches!(f, Frame::DrawFromDiscard { .. }));
+            let player = state.player_mut(*seat);
+            for card in cards {
+                if player.discard.remove(*card) {
+                    player.hand.push(*card);
+                }
+            }
+        }
+        Event::ActionSucceededWithoutDuel { .. } => {
+            state.last_outcome = Some(crate::duel::Outcome {
+                success: true,
+                initiator_total: 0,
+                resister_total: None,
+                tie: false,
+                raises: 0,
+                margin: 0,
+            });
         }
         Event::MoveOffered {
             seat,

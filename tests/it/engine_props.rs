@@ -18,6 +18,7 @@ use std::collections::BTreeSet;
 
 use soulstone_engine::model::{
     ActionCard, ActionEffect, Model, ModelCard, ModelId, Placement, Reduction, Token, Tokens,
+    UpgradeCard, UpgradeFace, UpgradeHolder,
 };
 use soulstone_engine::pending::Choice;
 use soulstone_engine::pile::Pile;
@@ -112,6 +113,7 @@ pub(crate) fn new_setup(rng: &mut ChaCha8Rng, edition: Edition) -> NewGame {
         marker_types: shipped_markers(edition),
         terrain: Vec::new(),
         summonable: Default::default(),
+        upgrade_cards: Vec::new(),
         encounter: None,
     }
 }
@@ -125,6 +127,16 @@ fn new_game(rng: &mut ChaCha8Rng, edition: Edition) -> GameState {
 /// a wall may stand between them.
 pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewGame {
     let mut setup = new_setup(rng, edition);
+    setup.upgrade_cards = vec![UpgradeCard {
+        faces: vec![UpgradeFace {
+            name: "Marksman".into(),
+            abilities: Vec::new(),
+            actions: Vec::new(),
+        }],
+        plentiful: None,
+        restricted: None,
+        kind: None,
+    }];
     let damage = |rng: &mut ChaCha8Rng| match edition {
         Edition::Fourth => DamageProfile::Fixed {
             amount: rng.random_range(1..=3),
@@ -175,15 +187,29 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             targets: Vec::new(),
             damages_enemies_touching: None,
         };
-        // An execute effect its target's player may pay off, on two raises.
+        // An execute effect its target's player may pay off, on a raise
+        // (hands kept full by the Shot's draws make two raises rare).
         let execute = ActionEffect::KillTarget {
-            raises: 2,
+            raises: 1,
             unless_paid: true,
         };
         let strike_effects = push.into_iter().chain([execute]).collect();
         let strike = action("Strike", ActionKind::Melee, 2, strike_effects);
-        let shot_push = ActionEffect::PushTargetAway { inches: 2 };
-        let shot = action("Shot", ActionKind::Missile, 10, vec![shot_push]);
+        // A shot that attaches an upgrade to its shooter (one a crew),
+        // then draws as Resupply does.
+        let shot_effects = vec![
+            ActionEffect::PushTargetAway { inches: 2 },
+            ActionEffect::AttachUpgrade {
+                upgrade: "Marksman".into(),
+                to: UpgradeHolder::ThisModel,
+            },
+            ActionEffect::DrawCards { count: 1 },
+            ActionEffect::DrawFromDiscard {
+                up_to: 2,
+                max_value: 5,
+            },
+        ];
+        let shot = action("Shot", ActionKind::Missile, 10, shot_effects);
         let actions = vec![strike, shot];
         std::sync::Arc::make_mut(&mut model.card).actions = actions;
     }
@@ -673,6 +699,8 @@ struct Played {
     /// Every stack of procedures seen between commands, innermost last.
     stacks: BTreeSet<Vec<&'static str>>,
     pushes: usize,
+    /// Upgrades attached, and attachments the limitations refused.
+    upgrades: [usize; 2],
 }
 
 fn frame_names(state: &GameState) -> Vec<&'static str> {
@@ -695,6 +723,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Summon { .. } => "summon",
             Frame::Blasts { .. } => "blasts",
             Frame::Move { .. } => "move",
+            Frame::DrawFromDiscard { .. } => "draw_from_discard",
             Frame::KillUnlessPaid { .. } => "kill_unless_paid",
         })
         .collect()
@@ -759,6 +788,7 @@ fn play(seed: u64, edition: Edition, steps: usize, on_table: bool) -> Played {
             break;
         }
         let hands_before = [state.players[0].hand, state.players[1].hand];
+        let discards_before = [state.players[0].discard, state.players[1].discard];
         let events = if let Some(decision) = waiting.decisions.choose(&mut rng).cloned() {
             let choice = decision.choices.choose(&mut rng).unwrap().clone();
             let command = match choice {
@@ -768,6 +798,12 @@ fn play(seed: u64, edition: Edition, steps: usize, on_table: bool) -> Played {
                 },
                 Choice::Entropy => PlayerCommand::Contribute {
                     entropy: Bytes32(rng.random()),
+                },
+                Choice::DrawFromDiscard { up_to, from } => PlayerCommand::DrawFromDiscard {
+                    cards: from
+                        .choose_multiple(&mut rng, usize::from(up_to))
+                        .copied()
+                        .collect(),
                 },
                 // Points and paths: the random bot picks one the table allows.
                 Choice::DropBlast { .. } | Choice::Move { .. } => {
@@ -799,6 +835,8 @@ fn play(seed: u64, edition: Edition, steps: usize, on_table: bool) -> Played {
                 .as_slice()
                 .iter()
                 .filter(|c| !hands_before[opponent].contains(**c))
+                // One taken from the discard pile (Resupply) was face up.
+                .filter(|c| !discards_before[opponent].contains(**c))
                 .copied()
                 .collect();
             for event in &events {
@@ -866,6 +904,14 @@ fn play(seed: u64, edition: Edition, steps: usize, on_table: bool) -> Played {
             .iter()
             .filter(|e| matches!(e, Event::ModelPushed { .. }))
             .count(),
+        upgrades: [
+            log.iter()
+                .filter(|e| matches!(e, Event::UpgradeAttached { .. }))
+                .count(),
+            log.iter()
+                .filter(|e| matches!(e, Event::UpgradeNotAttached { .. }))
+                .count(),
+        ],
     }
 }
 
@@ -879,14 +925,22 @@ fn random_games_on_a_table_nest_procedures_and_replay() {
     let mut stacks = BTreeSet::new();
     let mut pushes = 0;
     let mut duels = 0;
+    let mut upgrades = [0, 0];
     for seed in 0..48 {
         for edition in [Edition::Fourth, Edition::Third] {
             let played = play(seed, edition, 200, true);
             stacks.extend(played.stacks);
             pushes += played.pushes;
             duels += played.duels;
+            upgrades[0] += played.upgrades[0];
+            upgrades[1] += played.upgrades[1];
         }
     }
+    // The Shot's upgrade is one a crew: attached once, then refused.
+    assert!(
+        upgrades[0] > 10 && upgrades[1] > 10,
+        "upgrades attached and refused: {upgrades:?}"
+    );
     for nested in [
         vec!["action", "duel"],
         vec!["action", "damage"],
@@ -897,6 +951,8 @@ fn random_games_on_a_table_nest_procedures_and_replay() {
         vec!["action", "damage", "move"],
         // An execute effect waiting for its target's player to pay it off.
         vec!["action", "kill_unless_paid"],
+        // Resupply's player picking cards from the discard pile.
+        vec!["action", "draw_from_discard"],
     ] {
         assert!(
             stacks.contains(&nested),

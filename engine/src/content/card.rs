@@ -478,15 +478,17 @@ impl StatCard {
                     matches!(
                         e,
                         ActionEffect::PlaceThisModel { .. }
+                            | ActionEffect::PlaceTarget { .. }
                             | ActionEffect::ReplaceThisModel { .. }
                             | ActionEffect::KillTarget { .. }
+                            | ActionEffect::DrawFromDiscard { .. }
                     )
                 })
                 .count();
             if waiting > 1 {
                 problems.push((
                     field("after_succeeding"),
-                    "at most one of place_this_model, replace_this_model and kill_target (each waits on a player)".into(),
+                    "at most one of place_this_model, place_target, replace_this_model, kill_target and draw_from_discard (each waits on a player)".into(),
                 ));
             }
             let summons = !action.summons.is_empty();

@@ -32,6 +32,13 @@ impl Sim<'_> {
             controller: request.controller,
         })?;
         self.pay_cost(request)?;
+        // With neither a resist nor a TN, no duel is required: the action
+        // succeeds at once (Resolving Actions, step C).
+        if spec.resister.is_none() && spec.tn.is_none() {
+            return self.emit(Event::ActionSucceededWithoutDuel {
+                model: request.actor,
+            });
+        }
         self.start_duel(&spec)
     }
 
@@ -737,6 +744,12 @@ impl Sim<'_> {
         let mut kill = None;
         let mut place = None;
         let mut replace = None;
+        let mut from_discard = None;
+        // The crew that gains what the action draws: its controller's.
+        let drawer = match action.controller {
+            Some(crew) => crew,
+            None => self.model_owner(action.actor)?,
+        };
         for effect in &card.after_succeeding {
             match *effect {
                 ActionEffect::PushTargetAway { inches } => {
@@ -756,8 +769,19 @@ impl Sim<'_> {
                         kill = action.target.map(|target| (target, unless_paid));
                     }
                 }
-                ActionEffect::PlaceThisModel { inches } => place = Some(inches),
+                ActionEffect::PlaceThisModel { inches } => place = Some((action.actor, inches)),
+                ActionEffect::PlaceTarget { inches } => {
+                    place = action.target.map(|target| (target, inches));
+                }
                 ActionEffect::ReplaceThisModel { ref with } => replace = Some(with.clone()),
+                ActionEffect::DrawCards { count } => {
+                    for _ in 0..count {
+                        self.draw(drawer)?;
+                    }
+                }
+                ActionEffect::DrawFromDiscard { up_to, max_value } => {
+                    from_discard = Some((up_to, max_value));
+                }
                 ActionEffect::AttachUpgrade { ref upgrade, to } => {
                     let holder = match to {
                         UpgradeHolder::Target => action.target,
@@ -781,7 +805,9 @@ impl Sim<'_> {
             (Some(TriggerEffect::PushTargetAway { inches }), Some(target)) => {
                 self.push_away(target, action.actor, inches)?;
             }
-            (Some(TriggerEffect::PlaceThisModel { inches, .. }), _) => place = Some(inches),
+            (Some(TriggerEffect::PlaceThisModel { inches, .. }), _) => {
+                place = Some((action.actor, inches));
+            }
             (Some(TriggerEffect::Pounce { within }), _) => {
                 return self.offer_pounce(action, within);
             }
@@ -800,11 +826,28 @@ impl Sim<'_> {
         if !card.summons.is_empty() {
             return self.offer_summon(action.actor, &card);
         }
-        if let Some(inches) = place {
-            return self.offer_place(action, inches);
+        if let Some((model, inches)) = place {
+            return self.offer_place(action, model, inches);
         }
         if let Some(with) = replace {
             return self.offer_replace(action, &with);
+        }
+        if let Some((up_to, max_value)) = from_discard {
+            let any = self
+                .state
+                .player(drawer)
+                .discard
+                .as_slice()
+                .iter()
+                .any(|c| drawable_from_discard(*c, max_value));
+            if any && up_to > 0 {
+                self.push_check()?;
+                return self.emit(Event::DrawFromDiscardOffered {
+                    seat: drawer,
+                    up_to,
+                    max_value,
+                });
+            }
         }
         // The killing comes last: it may wait on its players.
         let Some((target, unless_paid)) = kill else {
@@ -988,8 +1031,12 @@ impl Sim<'_> {
 
     /// "Place this model within `inches`": its player picks the point, if
     /// it still stands on the table.
-    fn offer_place(&mut self, action: &ActionInProgress, inches: u8) -> Result<(), RuleError> {
-        let model = action.actor;
+    fn offer_place(
+        &mut self,
+        action: &ActionInProgress,
+        model: ModelId,
+        inches: u8,
+    ) -> Result<(), RuleError> {
         if self.state.model(model).is_none_or(|m| !m.on_table()) {
             return Ok(());
         }
@@ -1086,6 +1133,44 @@ impl Sim<'_> {
                 self.pounce_on(&action, *model)
             }
         }
+    }
+
+    /// The cards a Resupply-like effect draws from the discard pile.
+    pub(super) fn draw_from_discard_command(
+        &mut self,
+        by: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let Some(Frame::DrawFromDiscard {
+            seat,
+            up_to,
+            max_value,
+        }) = self.state.frame().cloned()
+        else {
+            return Err(RuleError::NothingPending);
+        };
+        Self::require_seat(by, seat)?;
+        let PlayerCommand::DrawFromDiscard { cards } = command else {
+            return refuse(format!(
+                "choose up to {up_to} cards of value 1 to {max_value} from your discard pile (or none)"
+            ));
+        };
+        if cards.len() > usize::from(up_to) {
+            return refuse(format!("draw at most {up_to} cards"));
+        }
+        let discard = self.state.player(seat).discard.as_slice();
+        for (i, card) in cards.iter().enumerate() {
+            if !discard.contains(card) || cards[..i].contains(card) {
+                return refuse(format!("{card} is not in your discard pile"));
+            }
+            if !drawable_from_discard(*card, max_value) {
+                return refuse(format!("{card} is not of value 1 to {max_value}"));
+            }
+        }
+        self.emit(Event::DrewFromDiscard {
+            seat,
+            cards: cards.clone(),
+        })
     }
 
     /// Attaches the upgrade face `upgrade` to `model` if its limitations
@@ -1250,4 +1335,10 @@ pub(crate) fn pounce_spots(state: &GameState, model: ModelId, onto: ModelId) -> 
     crate::table::contact_points(&body, me.card.base, super::summon::CONTACT_BEARINGS)
         .filter(|at| movement::place_touching(&board, model.object(), *at, onto.object()).is_ok())
         .collect()
+}
+
+/// Whether a card of the discard pile may be drawn by an effect allowing
+/// values 1 to `max_value` (the jokers' 0 and 14 never are).
+pub(crate) fn drawable_from_discard(card: crate::fate::Card, max_value: u8) -> bool {
+    (1..=max_value).contains(&card.value())
 }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 mod ability;
 pub(crate) use ability::batch_options;
 mod action;
-pub(crate) use action::pounce_spots;
+pub(crate) use action::{drawable_from_discard, pounce_spots};
 mod activation;
 mod contributions;
 mod damage;
@@ -153,6 +153,7 @@ enum FrameNow {
     Blasts,
     Move,
     KillUnlessPaid,
+    DrawFromDiscard,
 }
 
 struct Sim<'a> {
@@ -308,6 +309,7 @@ impl Sim<'_> {
             Some(Frame::Blasts { .. }) => FrameNow::Blasts,
             Some(Frame::Move { .. }) => FrameNow::Move,
             Some(Frame::KillUnlessPaid { .. }) => FrameNow::KillUnlessPaid,
+            Some(Frame::DrawFromDiscard { .. }) => FrameNow::DrawFromDiscard,
         };
         // Between actions, a queued additional action waiting for its
         // controller comes before anything else.
@@ -351,6 +353,7 @@ impl Sim<'_> {
             FrameNow::Blasts => self.blast_command(seat, command),
             FrameNow::Move => self.effect_move_command(seat, command),
             FrameNow::KillUnlessPaid => self.kill_payment_command(seat, command),
+            FrameNow::DrawFromDiscard => self.draw_from_discard_command(seat, command),
             FrameNow::None => match self.damage_order() {
                 Some(owner) => self.damage_order_command(seat, owner, command),
                 None => Err(RuleError::NothingPending),
@@ -632,7 +635,8 @@ impl Sim<'_> {
                     | Frame::Summon { .. }
                     | Frame::Blasts { .. }
                     | Frame::Move { .. }
-                    | Frame::KillUnlessPaid { .. },
+                    | Frame::KillUnlessPaid { .. }
+                    | Frame::DrawFromDiscard { .. },
                 ) => false,
                 None => {
                     if !self.state.damage_queue.is_empty() {

@@ -425,6 +425,32 @@ impl Layout {
     }
 }
 
+/// The models whose seat `wanted` accepts that are in base contact with a
+/// marker called `name` (each once, in the table's order), sight lines
+/// aside.
+pub fn models_touching_markers_named(
+    board: &Board,
+    name: &str,
+    wanted: impl Fn(Seat) -> bool,
+) -> Vec<ObjectId> {
+    let markers: Vec<Body> = board
+        .table
+        .markers
+        .iter()
+        .filter(|m| m.name == name)
+        .map(|m| m.body())
+        .collect();
+    board
+        .table
+        .pieces
+        .iter()
+        .filter(|p| wanted(p.seat))
+        .map(super::piece_body)
+        .filter(|model| markers.iter().any(|m| base_contact(model, m)))
+        .filter_map(|model| model.id)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,30 +534,4 @@ mod tests {
         assert_eq!(Layout::centerpoint(), V2::new(18.0, 18.0));
         assert!(Layout::quarter(2).signed_distance(V2::new(27.0, 27.0)) < 0.0);
     }
-}
-
-/// The models whose seat `wanted` accepts that are in base contact with a
-/// marker called `name` (each once, in the table's order), sight lines
-/// aside.
-pub fn models_touching_markers_named(
-    board: &Board,
-    name: &str,
-    wanted: impl Fn(Seat) -> bool,
-) -> Vec<ObjectId> {
-    let markers: Vec<Body> = board
-        .table
-        .markers
-        .iter()
-        .filter(|m| m.name == name)
-        .map(|m| m.body())
-        .collect();
-    board
-        .table
-        .pieces
-        .iter()
-        .filter(|p| wanted(p.seat))
-        .map(super::piece_body)
-        .filter(|model| markers.iter().any(|m| base_contact(model, m)))
-        .filter_map(|model| model.id)
-        .collect()
 }

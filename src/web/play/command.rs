@@ -124,6 +124,7 @@ pub fn command_from_form(
             })
         }
         "discard_any" => Ok(PlayerCommand::DiscardBeforeDrawing { cards: cards()? }),
+        "draw_from_discard" => Ok(PlayerCommand::DrawFromDiscard { cards: cards()? }),
         "discard_cards" => Ok(PlayerCommand::DiscardDown { cards: cards()? }),
         "split_crew" => Ok(PlayerCommand::SplitCrew {
             first: all("model").map(model).collect::<Result<_, _>>()?,

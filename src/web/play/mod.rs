@@ -479,6 +479,13 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                 cards: cards(from),
                 ..ChoiceForm::parts("discard_any", "Discard these (any, or none)".into())
             },
+            Choice::DrawFromDiscard { up_to, from } => ChoiceForm {
+                cards: cards(from),
+                ..ChoiceForm::parts(
+                    "draw_from_discard",
+                    format!("Draw up to {up_to} of these from your discard pile (or none)"),
+                )
+            },
             Choice::DiscardCards { count, from } => ChoiceForm {
                 cards: cards(from),
                 count: *count,
