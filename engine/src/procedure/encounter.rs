@@ -1364,35 +1364,18 @@ impl Sim<'_> {
     fn landing_place(fall: &movement::Fall, land_at: Option<Point>) -> Result<Point, RuleError> {
         match (fall.choices.as_slice(), land_at) {
             ([only], None) => Ok(*only),
-            (_, Some(chosen)) => {
-                let near = |p: &Point| p.v2().dist(chosen.v2()) <= crate::table::TOUCH * 2.0;
-                fall.choices.iter().copied().find(near).ok_or_else(|| {
-                    RuleError::not_allowed(format!(
-                        "the fall may land only at one of: {}",
-                        Self::points_in_inches(&fall.choices)
-                    ))
-                })
-            }
+            (_, Some(chosen)) => fall.landing_at(chosen).ok_or_else(|| {
+                RuleError::not_allowed(format!(
+                    "the fall may land only at one of: {}",
+                    fall.choices_in_inches()
+                ))
+            }),
             (choices, None) => refuse(format!(
                 "the fall has {} equally near landing places; choose one with land_at: {}",
                 choices.len(),
-                Self::points_in_inches(choices)
+                fall.choices_in_inches()
             )),
         }
-    }
-
-    fn points_in_inches(points: &[Point]) -> String {
-        points
-            .iter()
-            .map(|p| {
-                format!(
-                    "({:.3}\", {:.3}\")",
-                    crate::table::inches(p.x),
-                    crate::table::inches(p.y)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
     }
 
     /// The facts of a checked move: it moved, it fell (the fall's damage,

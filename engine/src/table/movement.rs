@@ -66,6 +66,25 @@ pub struct Fall {
     pub choices: Vec<Point>,
 }
 
+impl Fall {
+    /// The landing place at `chosen` (to within a touch), if it is one.
+    pub fn landing_at(&self, chosen: Point) -> Option<Point> {
+        self.choices
+            .iter()
+            .copied()
+            .find(|p| p.v2().dist(chosen.v2()) <= TOUCH * 2.0)
+    }
+
+    /// The landing places, in inches, for a message.
+    pub fn choices_in_inches(&self) -> String {
+        self.choices
+            .iter()
+            .map(|p| format!("({:.3}\", {:.3}\")", inches(p.x), inches(p.y)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MoveOutcome {
     /// Movement spent, in inches (severe terrain counts twice).
