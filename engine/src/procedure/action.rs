@@ -1160,7 +1160,10 @@ impl Sim<'_> {
         }
         let discard = self.state.player(seat).discard.as_slice();
         for (i, card) in cards.iter().enumerate() {
-            if !discard.contains(card) || cards[..i].contains(card) {
+            if cards[..i].contains(card) {
+                return refuse(format!("{card} is named twice"));
+            }
+            if !discard.contains(card) {
                 return refuse(format!("{card} is not in your discard pile"));
             }
             if !drawable_from_discard(*card, max_value) {
