@@ -734,15 +734,7 @@ impl Sim<'_> {
         };
         let initiator = duel.side(Role::Initiator).cloned();
         let attacker_seat = initiator.as_ref().map(|s| s.seat);
-        let declared: Vec<TriggerSpec> = match initiator.as_ref().and_then(|s| s.trigger.clone()) {
-            Some(name) => spec
-                .triggers
-                .iter()
-                .filter(|t| *t.name == *name)
-                .cloned()
-                .collect(),
-            None => Vec::new(),
-        };
+        let declared = declared_triggers(duel);
         let infuse_on_kill = declared
             .iter()
             .any(|t| t.effect == TriggerEffect::InfuseOnKill)
@@ -916,19 +908,11 @@ impl Sim<'_> {
             .filter(|id| touching.contains(&id.object()))
             .collect();
         let initiator = duel.side(Role::Initiator).cloned();
-        let additions: Vec<(String, u8)> = initiator
-            .as_ref()
-            .and_then(|side| side.trigger.clone())
+        let additions: Vec<(String, u8)> = declared_triggers(duel)
             .into_iter()
-            .flat_map(|name| {
-                spec.triggers
-                    .iter()
-                    .filter(move |t| *t.name == *name)
-                    .filter_map(|t| match t.effect {
-                        TriggerEffect::AddDamage { amount } => Some((t.name.clone(), amount)),
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>()
+            .filter_map(|t| match t.effect {
+                TriggerEffect::AddDamage { amount } => Some((t.name, amount)),
+                _ => None,
             })
             .collect();
         let raises = if self.rules().raises_add_damage(spec.kind) {
@@ -974,6 +958,20 @@ pub(super) fn choice_reason(revealed: &[Card], modifiers: i8) -> String {
         "with a negative modifier the lowest card must be used (or the Red Joker)".into()
     } else {
         "choose one of the revealed cards".into()
+    }
+}
+
+/// The initiator's declared trigger, as the duel's spec lists it.
+fn declared_triggers(duel: &Duel) -> Vec<TriggerSpec> {
+    match duel.side(Role::Initiator).and_then(|s| s.trigger.clone()) {
+        Some(name) => duel
+            .spec
+            .triggers
+            .iter()
+            .filter(|t| *t.name == *name)
+            .cloned()
+            .collect(),
+        None => Vec::new(),
     }
 }
 
