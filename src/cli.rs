@@ -117,13 +117,17 @@ pub enum ContentCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum GameCommand {
-    /// Play a whole 4th edition encounter between two bots and print each
-    /// turn's score and the final VP.
+    /// Play a whole encounter between two bots and print each turn's score
+    /// and the final VP.
     Play {
         /// Two crew list options, player A's first (e.g. content/m4e/crews/*.txt); one
         /// may name several files separated by commas, of which that player hires one.
         #[arg(long, num_args = 1, required = true)]
         crew: Vec<std::path::PathBuf>,
+        /// The edition, m4e or m3e: the crew lists must be of it (default:
+        /// the edition the lists give).
+        #[arg(long)]
+        edition: Option<String>,
         /// Seeds the setup flips, the server seed and the bots.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -178,6 +182,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Pair { file }) => return finish(pair(file)),
         Some(Command::Game(GameCommand::Play {
             crew,
+            edition,
             seed,
             bot,
             table,
@@ -185,6 +190,7 @@ pub fn run(cli: Cli) -> ExitCode {
         })) => {
             return finish(crate::game_cli::play(
                 crew,
+                edition.as_deref(),
                 *seed,
                 bot,
                 table.as_deref(),

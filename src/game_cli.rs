@@ -26,6 +26,7 @@ fn score_line(state: &GameState) -> String {
 
 pub fn play(
     crews: &[std::path::PathBuf],
+    edition: Option<&str>,
     seed: u64,
     bots: &[String],
     table: Option<&str>,
@@ -51,6 +52,18 @@ pub fn play(
             .collect()
     };
     let lists = [parse(a)?, parse(b)?];
+    if let Some(wanted) = edition {
+        let wanted: soulstone_engine::Edition =
+            serde_json::from_value(serde_json::Value::String(wanted.to_string()))
+                .map_err(|_| format!("unknown edition {wanted:?} (m4e or m3e)"))?;
+        if let Some((name, list)) = lists.iter().flatten().find(|(_, l)| l.edition != wanted) {
+            return Err(format!(
+                "{name} is a {} crew list, not {}",
+                list.edition.name(),
+                wanted.name()
+            ));
+        }
+    }
     let brought = lists.each_ref().map(|seat| {
         seat.iter()
             .map(|(name, list)| Brought { name, list })
@@ -125,7 +138,8 @@ pub fn play(
         log.facts.extend_from_slice(facts);
     })
     .map_err(|e| e.to_string())?;
-    print_out(&format!("after turn 4: {}", score_line(&state)));
+    let last_turn = state.encounter.as_deref().map_or(0, |e| e.turn);
+    print_out(&format!("after turn {last_turn}: {}", score_line(&state)));
     let (a_vp, b_vp) = (
         state.player(Seat::A).victory_points,
         state.player(Seat::B).victory_points,

@@ -35,6 +35,8 @@ pub enum ActionSlot {
     Free,
     /// An additional action an effect generated (it does not count either).
     Additional,
+    /// 3rd edition: its bonus action, outside the limit (one per activation).
+    Bonus,
 }
 
 impl ActionSlot {
@@ -651,9 +653,25 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         model: Option<ModelId>,
     },
-    /// The active player passes instead of activating a model.
+    /// The active player passes instead of activating a model (3rd
+    /// edition: discarding a pass token, `with_token`).
     Passed {
         seat: Seat,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        with_token: bool,
+    },
+    /// 3rd edition start phase: both players flipped for initiative, each
+    /// total its card's value plus its pass tokens; the higher chooses who
+    /// has initiative, and a tie flips again.
+    InitiativeFlipped {
+        cards: [Card; 2],
+        totals: [u8; 2],
+    },
+    /// 3rd edition: `seat` gains pass tokens (the crew with fewer models,
+    /// each start phase, or an opponent's summoning).
+    PassTokensGained {
+        seat: Seat,
+        count: u8,
     },
     /// An effect offers `seat` a chain activation: one of `models` may
     /// activate next, before the other player.

@@ -227,6 +227,10 @@ pub struct ActionCard {
     /// the action limit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub signature: bool,
+    /// 3rd edition: a bonus action, taken outside the action limit, one
+    /// per activation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bonus: bool,
     /// Taken at most once per activation, turn or game (by this model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub once_per: Option<OncePer>,

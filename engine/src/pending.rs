@@ -391,7 +391,12 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
     let idle = state.frame().is_none() && state.damage_queue.is_empty();
     let mut choices = Vec::new();
     match encounter.step {
-        Step::SplitCrew if idle && seat == encounter.setup.defender() => {
+        Step::SplitCrew
+            if idle
+                && seat
+                    == crate::encounter::EncounterRules::of(state.edition)
+                        .splitting_seat(encounter.setup.attacker) =>
+        {
             choices.push(Choice::SplitCrew {
                 models: state
                     .models
@@ -509,7 +514,11 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         return;
     };
     match encounter.step {
-        Step::ChooseZone | Step::ChooseGroup if seat != encounter.setup.attacker => {}
+        Step::ChooseZone if seat != encounter.setup.attacker => {}
+        Step::ChooseGroup
+            if seat
+                == crate::encounter::EncounterRules::of(state.edition)
+                    .splitting_seat(encounter.setup.attacker) => {}
         Step::GiveInitiative { chooser }
         | Step::AssumeLeadership { seat: chooser }
         | Step::RevealScheme { seat: chooser }
@@ -665,7 +674,8 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
             PlayerCommand::KeepScheme,
         ]),
         Step::ClaimStrategy { .. } => commands.extend(
-            (0..=crate::encounter::MAX_STRATEGY_VP).map(|vp| PlayerCommand::ClaimStrategy { vp }),
+            (0..=crate::encounter::EncounterRules::of(state.edition).max_strategy_vp)
+                .map(|vp| PlayerCommand::ClaimStrategy { vp }),
         ),
         Step::AnswerClaim { .. } => {
             commands.extend([PlayerCommand::ConfirmClaim, PlayerCommand::DisputeClaim])
@@ -717,7 +727,9 @@ fn prompt(state: &GameState) -> String {
                 what.label()
             ),
             Some(Step::SplitCrew) => "divide your crew into two groups".into(),
-            Some(Step::ChooseGroup) => "choose which of the defender's groups deploys first".into(),
+            Some(Step::ChooseGroup) => {
+                "choose which of your opponent's groups deploys first".into()
+            }
             Some(Step::Deploy { .. }) => "deploy a model completely within your zone".into(),
             Some(Step::ChooseSchemes | Step::SelectSchemes) => "select your scheme".into(),
             Some(Step::GiveInitiative { .. }) => "choose who has initiative this turn".into(),

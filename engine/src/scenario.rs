@@ -125,11 +125,15 @@ fn default_encounter_size() -> u8 {
 }
 
 impl EncounterSpec {
-    fn build(&self, catalog: &Catalog) -> Result<crate::encounter::Encounter, ScenarioError> {
+    fn build(
+        &self,
+        catalog: &Catalog,
+        edition: Edition,
+    ) -> Result<crate::encounter::Encounter, ScenarioError> {
         use crate::encounter::{Encounter, EncounterSetup, Step};
-        let objectives = catalog
-            .objectives(Edition::Fourth)
-            .ok_or_else(|| ScenarioError::Setup("the content has no strategies".into()))?;
+        let objectives = catalog.objectives(edition).ok_or_else(|| {
+            ScenarioError::Setup(format!("the content has no {} strategies", edition.name()))
+        })?;
         let strategy = match objectives.strategy(&self.strategy) {
             Some(_) if self.claimed_strategy => {
                 return Err(ScenarioError::Setup(format!(
@@ -609,7 +613,7 @@ impl Scenario {
             state.place_marker(def, marker.owner, crate::model::Placement { at, z });
         }
         if let Some(spec) = &self.encounter {
-            let encounter = spec.build(catalog)?;
+            let encounter = spec.build(catalog, self.edition)?;
             if encounter.attacker_zone.is_some()
                 && let Some(def) = marker_types.of_kind(crate::table::MarkerKind::Strategy)
             {

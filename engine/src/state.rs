@@ -1220,6 +1220,9 @@ pub fn apply(state: &mut GameState, event: &Event) {
         } => {
             let victim = state.model(*model).map(|m| m.owner);
             let killer = crew.or_else(|| credit.and_then(|c| state.model(c)).map(|m| m.owner));
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+                encounter.killed_this_turn.push(*model);
+            }
             if let (Some(victim), Some(killer), Some(encounter)) =
                 (victim, killer, state.encounter.as_mut().map(Arc::make_mut))
                 && victim != killer
@@ -1324,6 +1327,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
         | Event::ActivePlayer { .. }
         | Event::LeadershipAssumed { .. }
         | Event::Passed { .. }
+        | Event::PassTokensGained { .. }
         | Event::ChainActivationOffered { .. }
         | Event::ChainActivationTaken { .. }
         | Event::ChainActivationDeclined { .. }
@@ -1334,8 +1338,9 @@ pub fn apply(state: &mut GameState, event: &Event) {
         | Event::ClaimConfirmed { .. }
         | Event::ClaimDisputed { .. } => apply_encounter(state, event),
         // The log says a crew kept its scheme; the next step follows as a
-        // fact of its own.
-        Event::SchemeKept { .. } => {}
+        // fact of its own. The initiative flip's cards went to the discard
+        // piles by the facts before it.
+        Event::SchemeKept { .. } | Event::InitiativeFlipped { .. } => {}
         Event::DiscardedBeforeDrawing { seat, cards } => {
             let player = state.player_mut(*seat);
             for card in cards {
@@ -1488,6 +1493,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 match slot {
                     ActionSlot::Normal => used.actions = used.actions.saturating_add(1),
                     ActionSlot::Signature => used.signature = true,
+                    ActionSlot::Bonus => used.bonus = true,
                     ActionSlot::Free | ActionSlot::Additional => {}
                 }
                 // The melee action a Charge gives comes straight after it.
@@ -1975,6 +1981,7 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             // the last turn does not carry into this one.
             encounter.in_a_row = 0;
             encounter.kills_this_turn = [0; 2];
+            encounter.killed_this_turn.clear();
             // Start phase D-1: once-per-turn effects may be used again.
             encounter
                 .once_used
@@ -1987,6 +1994,13 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
         Event::InitiativeSet { seat, .. } => {
             encounter.initiative = *seat;
             encounter.active = *seat;
+            // 3rd edition: pass tokens are all discarded once initiative
+            // is settled.
+            encounter.pass_tokens = [0, 0];
+        }
+        Event::PassTokensGained { seat, count } => {
+            let tokens = &mut encounter.pass_tokens[seat.index()];
+            *tokens = tokens.saturating_add(*count);
         }
         Event::ActivePlayer { seat } => {
             encounter.active = *seat;
@@ -2009,9 +2023,13 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             seat,
             model: Some(model),
         } => encounter.assumed_leadership[seat.index()] = Some(*model),
-        Event::Passed { .. } => {
+        Event::Passed { seat, with_token } => {
             encounter.last_passed = true;
             encounter.transfer_due = true;
+            if *with_token {
+                let tokens = &mut encounter.pass_tokens[seat.index()];
+                *tokens = tokens.saturating_sub(1);
+            }
         }
         Event::StrategyScored { seat, amount } => {
             let vp = &mut encounter.strategy_vp[seat.index()];

@@ -452,6 +452,12 @@ fn every_shipped_crew_hires_legally_and_is_embedded() {
             .hire(&catalog)
             .unwrap_or_else(|errors| panic!("{file}: {errors:?}"));
         assert!(hired.spent <= 50 && hired.spent >= 45, "{file}: {hired:?}");
+        factions.insert((list.edition.name(), list.faction.clone()));
+        // 3rd edition has no crew cards.
+        if list.edition == soulstone_engine::Edition::Third {
+            assert_eq!(hired.crew_card, None, "{file}");
+            continue;
+        }
         // The leader's title brings its crew card.
         let crew_card = hired
             .crew_card
@@ -463,9 +469,18 @@ fn every_shipped_crew_hires_legally_and_is_embedded() {
                 .map(|c| c.name.as_str()),
             Some(crew_card)
         );
-        factions.insert(list.faction.clone());
     }
-    assert!(factions.len() >= 4, "{factions:?}");
+    // Four factions' crews in each edition.
+    for edition in [
+        soulstone_engine::Edition::Fourth,
+        soulstone_engine::Edition::Third,
+    ] {
+        let of_edition = factions
+            .iter()
+            .filter(|(e, _)| *e == edition.name())
+            .count();
+        assert!(of_edition >= 4, "{edition:?}: {factions:?}");
+    }
     let embedded = soulstone::content::load_for_server(None).unwrap();
     assert_eq!(embedded.len(), catalog.len());
     assert_eq!(embedded.crew_cards().count(), catalog.crew_cards().count());
@@ -505,8 +520,11 @@ fn a_wrong_card_in_the_content_directory_stops_the_server() {
 
 /// The scenario files of the starter crews (tests/scenarios/m4e/crews),
 /// each with its text.
+/// The starter crews' scenario files, both editions'.
 fn crew_scenarios() -> Vec<(String, soulstone_engine::scenario::Scenario)> {
-    scenarios_in("tests/scenarios/m4e/crews")
+    let mut files = scenarios_in("tests/scenarios/m4e/crews");
+    files.extend(scenarios_in("tests/scenarios/m3e/crews"));
+    files
 }
 
 /// The scenario files in `folder` (from the crate's root), each with its text.

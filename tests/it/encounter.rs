@@ -1,21 +1,23 @@
-//! Whole 4th edition encounters played by the engine's bots: every game
-//! ends after turn 4 within the VP caps, every card is accounted for, the
-//! log replays to the same state, and no view shows a scheme, a secret
-//! setup choice or the crews a player brought to anyone but their owner.
+//! Whole encounters played by the engine's bots, in both editions: every
+//! game ends after its last turn (4th edition 4, 3rd edition 5) within the
+//! VP caps, every card is accounted for, the log replays to the same
+//! state, and no view shows a scheme, a secret setup choice or the crews a
+//! player brought to anyone but their owner.
 
 use soulstone::content::{load_for_server, shipped_crews};
 use soulstone_engine::bot::{Bot, BotKind, play_to_end};
 use soulstone_engine::content::crew::CrewList;
-use soulstone_engine::encounter::{Brought, MAX_SCHEME_VP, MAX_STRATEGY_VP, Step, new_encounter};
+use soulstone_engine::encounter::{Brought, EncounterRules, Step, new_encounter};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::fate::DECK_SIZE;
 use soulstone_engine::log::{GameLog, Position};
 use soulstone_engine::{GameState, Seat, Viewer, view};
 
-fn crews() -> Vec<(String, CrewList)> {
+/// The shipped crew lists of an edition ("m4e" or "m3e").
+fn crews(edition: &str) -> Vec<(String, CrewList)> {
     shipped_crews()
         .iter()
-        .filter(|(path, _)| path.contains("m4e"))
+        .filter(|(path, _)| path.contains(edition))
         .map(|(path, text)| {
             let list = CrewList::parse(text).expect("a shipped crew list parses");
             (path.to_string(), list)
@@ -39,16 +41,20 @@ fn brought(seed: u64, lists: &[(String, CrewList)]) -> [Vec<Brought<'_>>; 2] {
     })
 }
 
-/// Plays a whole encounter; checks the invariants as it goes.
+/// Plays a whole 4th edition encounter; checks the invariants as it goes.
 fn play(seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
+    play_edition("m4e", seed, kinds)
+}
+
+fn play_edition(edition: &str, seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
     let catalog = load_for_server(None).expect("the shipped content loads");
-    let lists = crews();
+    let lists = crews(edition);
     let [a, b] = brought(seed, &lists);
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    // Every fourth game plays a TO's season the content lacks, scored by
-    // the players' claims.
-    let season = (seed % 4 == 3).then(claimed_season);
+    // Every fourth 4th edition game plays a TO's season the content lacks,
+    // scored by the players' claims.
+    let season = (seed % 4 == 3 && edition == "m4e").then(claimed_season);
     let setup = soulstone_engine::encounter::new_encounter_in(
         &catalog,
         [&a, &b],
@@ -400,12 +406,13 @@ fn one_bot_encounter(seed: u64) {
     };
     let (state, log) = play(seed, kinds);
     let encounter = state.encounter.as_deref().expect("an encounter");
-    assert_eq!(encounter.turn, 4, "seed {seed}");
+    let rules = EncounterRules::of(state.edition);
+    assert_eq!(encounter.turn, rules.turns, "seed {seed}");
     assert_eq!(encounter.step, Step::Over, "seed {seed}");
     for seat in Seat::BOTH {
         let i = seat.index();
-        assert!(encounter.strategy_vp[i] <= MAX_STRATEGY_VP);
-        assert!(encounter.scheme_vp[i] <= MAX_SCHEME_VP);
+        assert!(encounter.strategy_vp[i] <= rules.max_strategy_vp);
+        assert!(encounter.scheme_vp[i] <= rules.max_scheme_vp);
         // Abilities may score too (an ability's gain_victory_points).
         assert!(
             state.player(seat).victory_points >= encounter.strategy_vp[i] + encounter.scheme_vp[i]
@@ -461,6 +468,86 @@ fn one_bot_encounter(seed: u64) {
     assert_eq!(replayed.encounter, state.encounter, "seed {seed}");
 }
 
+/// 3rd edition encounters with the shipped 3rd edition crews:
+/// `SOULSTONE_ENCOUNTER_GAMES` games as above (6 by default), each ending
+/// after turn 5 within the caps, with no VP on turn 1, initiative flipped
+/// every turn, every pass paid with a pass token, and the log replaying.
+#[test]
+fn m3e_bot_encounters_end_after_turn_five_within_the_caps_and_replay() {
+    let games: u64 = std::env::var("SOULSTONE_ENCOUNTER_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    std::thread::scope(|scope| {
+        for first in 0..threads {
+            scope.spawn(move || {
+                for seed in (first..games).step_by(threads as usize) {
+                    one_m3e_encounter(seed);
+                }
+            });
+        }
+    });
+}
+
+fn one_m3e_encounter(seed: u64) {
+    use soulstone_engine::Event;
+    let kinds = match seed % 3 {
+        0 => [BotKind::Random, BotKind::Random],
+        1 => [BotKind::Greedy, BotKind::Random],
+        _ => [BotKind::Greedy, BotKind::Greedy],
+    };
+    let (state, log) = play_edition("m3e", seed, kinds);
+    assert_eq!(state.edition, soulstone_engine::Edition::Third);
+    let encounter = state.encounter.as_deref().expect("an encounter");
+    assert_eq!(
+        (encounter.turn, encounter.step),
+        (5, Step::Over),
+        "seed {seed}"
+    );
+    for seat in Seat::BOTH {
+        assert!(encounter.strategy_vp[seat.index()] <= 4, "seed {seed}");
+        assert!(state.player(seat).hand.len() <= 6, "seed {seed}");
+    }
+    // Replaying the facts, tracking the turn and each crew's pass tokens.
+    let mut turn = 0;
+    let mut flipped = [false; 6];
+    let mut tokens = [0u8; 2];
+    for fact in &log.facts {
+        match fact {
+            Event::TurnStarted { turn: t } => turn = *t,
+            Event::InitiativeFlipped { .. } => flipped[usize::from(turn)] = true,
+            Event::InitiativeSet { .. } => tokens = [0, 0],
+            Event::PassTokensGained { seat, count } => tokens[seat.index()] += count,
+            Event::Passed { seat, with_token } => {
+                assert!(
+                    *with_token,
+                    "seed {seed}: a 3rd edition pass without a token"
+                );
+                assert!(
+                    tokens[seat.index()] > 0,
+                    "seed {seed}: passed with no token"
+                );
+                tokens[seat.index()] -= 1;
+            }
+            Event::StrategyScored { .. }
+            | Event::SchemeRevealed { .. }
+            | Event::VpClaimed { .. } => {
+                assert!(turn >= 2, "seed {seed}: VP on turn {turn}")
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(
+        flipped[1..],
+        [true; 5],
+        "seed {seed}: a turn without an initiative flip"
+    );
+    let replayed = log.replay().expect("the log replays");
+    assert_eq!(Position::of(&replayed), Position::of(&state), "seed {seed}");
+    assert_eq!(replayed.encounter, state.encounter, "seed {seed}");
+}
+
 #[test]
 fn verify_accepts_a_bot_game_log_and_rejects_one_changed_card() {
     let (_, log) = play(7, [BotKind::Greedy, BotKind::Random]);
@@ -493,7 +580,7 @@ fn factions_leaders_and_crews_are_chosen_in_secret_and_revealed_together() {
     use soulstone_engine::encounter::Declaration;
     use soulstone_engine::{PlayerCommand, Submission, execute};
     let catalog = load_for_server(None).expect("the shipped content loads");
-    let lists = crews();
+    let lists = crews("m4e");
     let mine: Vec<Brought<'_>> = lists[..2]
         .iter()
         .map(|(name, list)| Brought { name, list })
@@ -673,7 +760,7 @@ fn a_given_scenario_is_played_as_the_round_names_it() {
     use soulstone_engine::fate::Suit;
     use soulstone_engine::table::measure::Deployment;
     let catalog = load_for_server(None).expect("the shipped content loads");
-    let lists = crews();
+    let lists = crews("m4e");
     let [a, b] = brought(7, &lists);
     let known = GivenScenario {
         attacker: Seat::B,

@@ -180,6 +180,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             triggers: Vec::new(),
             after_succeeding,
             signature: false,
+            bonus: false,
             once_per: None,
             soulstones: 0,
             ignores_line_of_sight: rng.random_bool(0.2),

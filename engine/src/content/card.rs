@@ -634,6 +634,7 @@ impl StatCard {
                     .collect(),
                 after_succeeding: action.after_succeeding.clone(),
                 signature: action.signature,
+                bonus: action.bonus,
                 once_per: action.once_per,
                 soulstones: action.soulstones,
                 ignores_line_of_sight: action.ignores_line_of_sight,

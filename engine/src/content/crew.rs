@@ -1,6 +1,7 @@
-//! Crew lists and the 4th edition hiring rules ("Hiring" in the
-//! Encounter chapter): a leader and a budget become a legal crew, or a list
-//! of the rules the list breaks, each naming the model.
+//! Crew lists and the hiring rules of both editions ("Hiring" in the 4th
+//! edition's Encounter chapter, "Hire Crew" in the 3rd's): a leader and a
+//! budget become a legal crew, or a list of the rules the list breaks, each
+//! naming the model.
 
 use std::collections::BTreeMap;
 
@@ -12,8 +13,13 @@ use crate::Edition;
 
 /// Out-of-keyword models a 4th edition crew may hire.
 pub const MAX_OUT_OF_KEYWORD: usize = 3;
-/// Unspent soulstones a crew keeps for its pool (4th edition).
-pub const MAX_LEFTOVER_POOL: u8 = 5;
+/// Unspent soulstones a crew keeps for its pool: 5 in 4th edition, 10 in 3rd.
+pub const fn max_leftover_pool(edition: Edition) -> u8 {
+    match edition {
+        Edition::Fourth => 5,
+        Edition::Third => 10,
+    }
+}
 /// Models one list may name: far beyond any legal crew.
 pub const MAX_LIST_MODELS: usize = 40;
 
@@ -132,12 +138,7 @@ impl CrewList {
 
     /// Checks the list against the 4th edition hiring rules.
     pub fn hire(&self, catalog: &Catalog) -> Result<HiredCrew, Vec<HiringError>> {
-        if self.edition != Edition::Fourth {
-            return Err(vec![HiringError {
-                model: self.leader.clone(),
-                rule: "only 4th edition hiring is checked so far".into(),
-            }]);
-        }
+        let fourth = self.edition == Edition::Fourth;
         let mut errors = Vec::new();
         let mut fail = |model: &str, rule: String| {
             errors.push(HiringError {
@@ -158,7 +159,11 @@ impl CrewList {
                 format!("the leader is not of {}", self.faction),
             );
         }
-        if leader.station != Station::Master && !leader.has(Characteristic::Henchman) {
+        // A 4th edition henchman is a characteristic, a 3rd edition one a station.
+        if leader.station != Station::Master
+            && !leader.has(Characteristic::Henchman)
+            && leader.station != Station::Henchman
+        {
             fail(&self.leader, "a leader is a master or a henchman".into());
         }
         let shares_keyword =
@@ -214,7 +219,8 @@ impl CrewList {
                 base
             } else {
                 out_of_keyword += 1;
-                if out_of_keyword > MAX_OUT_OF_KEYWORD {
+                // 3rd edition has no cap, only the extra soulstone.
+                if fourth && out_of_keyword > MAX_OUT_OF_KEYWORD {
                     fail(
                         &full,
                         format!(
@@ -222,7 +228,7 @@ impl CrewList {
                         ),
                     );
                 }
-                if card.has(Characteristic::Loyal) {
+                if fourth && card.has(Characteristic::Loyal) {
                     fail(
                         &full,
                         "loyal: hired only by a leader it shares a keyword with".into(),
@@ -236,8 +242,12 @@ impl CrewList {
             };
             costs.push((full, cost));
         }
-        // The leader's totems must all be hired, as many as their limit.
-        for totem in catalog.totems_of(self.edition, &leader.name) {
+        // 4th edition: the leader's totems must all be hired, as many as
+        // their limit (3rd edition only allows them).
+        for totem in catalog
+            .totems_of(self.edition, &leader.name)
+            .filter(|_| fourth)
+        {
             let full = totem.full_name();
             let count = hired.get(&full).copied().unwrap_or(0);
             if count < usize::from(totem.model_limit()) {
@@ -267,7 +277,7 @@ impl CrewList {
         let spent = u8::try_from(spent).unwrap_or(u8::MAX);
         Ok(HiredCrew {
             spent,
-            pool: (self.size - spent).min(MAX_LEFTOVER_POOL),
+            pool: (self.size - spent).min(max_leftover_pool(self.edition)),
             costs,
             crew_card: leader.crew_card.clone(),
         })

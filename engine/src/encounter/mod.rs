@@ -9,6 +9,7 @@
 //! and Turn Sequence.
 
 pub mod objectives;
+pub mod rules;
 pub mod scoring;
 
 use std::sync::Arc;
@@ -21,11 +22,8 @@ use crate::model::ModelId;
 use crate::table::measure::{Deployment, Layout};
 use objectives::{ObjectiveBook, StrategyDef};
 
-/// An encounter lasts four turns.
-pub const TURNS: u8 = 4;
-/// A crew gains at most this many VP from the strategy, and as many from schemes.
-pub const MAX_STRATEGY_VP: u8 = 5;
-pub const MAX_SCHEME_VP: u8 = 5;
+pub use rules::EncounterRules;
+
 /// A crew has at most five friendly markers of one type in play.
 pub const MAX_FRIENDLY_MARKERS: usize = 5;
 /// Chain activations: at most two models of one player in a row.
@@ -258,6 +256,9 @@ pub struct DisputedClaim {
 pub struct ActivationUse {
     pub actions: u8,
     pub signature: bool,
+    /// 3rd edition: its bonus action is taken.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bonus: bool,
     pub charged: bool,
     /// It walked out of engagement: no Interact until its activation ends.
     pub left_engagement: bool,
@@ -298,6 +299,9 @@ pub struct Encounter {
     pub done: [bool; 2],
     /// Enemy models each crew killed this turn.
     pub kills_this_turn: [u8; 2],
+    /// Every model killed this turn, whoever killed it (Reckoning).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub killed_this_turn: Vec<ModelId>,
     /// The henchman that assumed its crew's leadership (action limit 3).
     #[serde(default)]
     pub assumed_leadership: [Option<ModelId>; 2],
@@ -316,6 +320,14 @@ pub struct Encounter {
     /// (a chain activation makes it two; never more than `MAX_IN_A_ROW`).
     #[serde(default)]
     pub in_a_row: u8,
+    /// 3rd edition: each player's pass tokens, spent to pass or added to
+    /// the next initiative flip, then all discarded.
+    #[serde(default, skip_serializing_if = "no_tokens")]
+    pub pass_tokens: [u8; 2],
+}
+
+fn no_tokens(tokens: &[u8; 2]) -> bool {
+    *tokens == [0, 0]
 }
 
 /// What the players chose and revealed: written in setup and the end
@@ -399,11 +411,13 @@ impl Encounter {
             scheme_vp: [0; 2],
             done: [false; 2],
             kills_this_turn: [0; 2],
+            killed_this_turn: Vec::new(),
             assumed_leadership: [None; 2],
             once_used: Vec::new(),
             abilities_used: Vec::new(),
             chain_offer: None,
             in_a_row: 0,
+            pass_tokens: [0, 0],
         }
     }
 
@@ -563,11 +577,13 @@ pub fn deployment_for(suit: crate::fate::Suit) -> Deployment {
 /// Encounter Setup's step C, "Determine Scenario", and step D: both
 /// players flip (jokers and ties flip again); the higher is the attacker,
 /// whose suit picks the strategy while the defender's picks the
-/// deployment; then three schemes are drawn for the pool. The flips come
-/// from the game's own seeded stream, so the log's seed reproduces them.
+/// deployment; then the schemes of the pool are drawn (three in 4th
+/// edition; five by card value in 3rd). The flips come from the game's own
+/// seeded stream, so the log's seed reproduces them.
 fn flip_scenario(
     objectives: &ObjectiveBook,
     seed: &crate::fairness::Bytes32,
+    rules: &EncounterRules,
 ) -> Result<DecidedScenario, SetupError> {
     use crate::fate::Card;
     let mut stream = setup_stream(seed, b"soulstone/encounter-setup/v1\0\0\0\0");
@@ -592,7 +608,7 @@ fn flip_scenario(
         attacker,
         strategy: strategy_for_suit(objectives, attack_suit)?,
         deployment: deployment_for(defend_suit),
-        scheme_pool: draw_schemes(objectives, &mut stream)?,
+        scheme_pool: draw_schemes(objectives, &mut stream, rules.scheme_pool)?,
         schemes: objectives.schemes.clone(),
     })
 }
@@ -607,17 +623,53 @@ fn strategy_for_suit(
         .ok_or_else(|| SetupError(format!("no strategy is picked by {suit:?}")))
 }
 
-/// Three of the content's schemes, drawn from `stream`.
+/// `count` of the content's schemes, drawn from `stream`. Where the
+/// schemes are numbered by card value (3rd edition), cards are flipped and
+/// each value picks its scheme, a value already drawn or a joker flipping
+/// again; otherwise the schemes are shuffled and the first taken.
 fn draw_schemes(
     objectives: &ObjectiveBook,
     stream: &mut soulstone_random::RandomStream,
+    count: usize,
 ) -> Result<Vec<String>, SetupError> {
     let mut names: Vec<String> = objectives.schemes.iter().map(|s| s.name.clone()).collect();
-    if names.len() < 3 {
-        return Err(SetupError("the scheme pool needs three schemes".into()));
+    if names.len() < count {
+        return Err(SetupError(format!("the scheme pool needs {count} schemes")));
+    }
+    let numbered = objectives
+        .schemes
+        .iter()
+        .filter(|s| s.card.is_some())
+        .count();
+    if numbered >= count {
+        use crate::fate::Card;
+        let cards: Vec<Card> = Card::all().collect();
+        let mut pool: Vec<String> = Vec::with_capacity(count);
+        // Values no scheme has are flipped again too; a bounded number of
+        // flips, as the values present are at least `count`.
+        for _ in 0..10_000 {
+            if pool.len() == count {
+                break;
+            }
+            let card = cards[stream.below(cards.len() as u32) as usize];
+            if card.is_joker() {
+                continue;
+            }
+            if let Some(scheme) = objectives
+                .schemes
+                .iter()
+                .find(|s| s.card == Some(card.value()))
+                .filter(|s| !pool.contains(&s.name))
+            {
+                pool.push(scheme.name.clone());
+            }
+        }
+        if pool.len() == count {
+            return Ok(pool);
+        }
     }
     stream.shuffle(&mut names);
-    names.truncate(3);
+    names.truncate(count);
     Ok(names)
 }
 
@@ -650,6 +702,7 @@ impl GivenScenario {
         &self,
         objectives: &ObjectiveBook,
         seed: &crate::fairness::Bytes32,
+        rules: &EncounterRules,
     ) -> Result<DecidedScenario, SetupError> {
         let strategy = match self.strategy.as_deref().map(str::trim) {
             Some(name) if !name.is_empty() => objectives
@@ -671,7 +724,7 @@ impl GivenScenario {
             .collect();
         let scheme_pool = if named.is_empty() {
             let mut stream = setup_stream(seed, b"soulstone/encounter-schemes/v1\0\0");
-            draw_schemes(objectives, &mut stream)?
+            draw_schemes(objectives, &mut stream, rules.scheme_pool)?
         } else {
             named
         };
@@ -720,9 +773,9 @@ pub struct Brought<'a> {
 /// an offer. All lists, both players', must be for one encounter size.
 fn make_offers(
     catalog: &crate::content::Catalog,
+    edition: crate::Edition,
     brought: [&[Brought<'_>]; 2],
 ) -> Result<(u8, Offers), SetupError> {
-    let edition = crate::Edition::Fourth;
     let mut size: Option<u8> = None;
     let mut offers = no_offers();
     for seat in Seat::BOTH {
@@ -736,6 +789,13 @@ fn make_offers(
             let problem = |text: String| SetupError(format!("{}, {name}: {text}", seat.label()));
             if name.is_empty() || made.iter().any(|o| o.name == name) {
                 return Err(problem("each crew needs a name of its own".into()));
+            }
+            if list.edition != edition {
+                return Err(problem(format!(
+                    "a {} crew in a {} encounter",
+                    list.edition.name(),
+                    edition.name()
+                )));
             }
             match size {
                 Some(agreed) if agreed != list.size => {
@@ -810,11 +870,15 @@ pub fn new_encounter_in(
     table: Option<&str>,
     scenario: Option<&GivenScenario>,
 ) -> Result<crate::state::NewGame, SetupError> {
-    use crate::Edition;
-    let edition = Edition::Fourth;
+    // The edition of the crews player A brought first (make_offers checks
+    // that every crew is of it).
+    let edition = brought[0]
+        .first()
+        .map_or(crate::Edition::Fourth, |b| b.list.edition);
+    let rules = EncounterRules::of(edition);
     let objectives = catalog
         .objectives(edition)
-        .ok_or_else(|| SetupError("the content has no 4th edition strategies".into()))?;
+        .ok_or_else(|| SetupError(format!("the content has no {} strategies", edition.name())))?;
     let DecidedScenario {
         attacker,
         strategy,
@@ -822,10 +886,10 @@ pub fn new_encounter_in(
         scheme_pool,
         schemes,
     } = match scenario {
-        Some(given) => given.resolve(objectives, &seed)?,
-        None => flip_scenario(objectives, &seed)?,
+        Some(given) => given.resolve(objectives, &seed, rules)?,
+        None => flip_scenario(objectives, &seed, rules)?,
     };
-    let (size, offers) = make_offers(catalog, brought)?;
+    let (size, offers) = make_offers(catalog, edition, brought)?;
     let layouts = catalog.tables(edition);
     let layout = match table {
         Some(name) => Some(

@@ -34,6 +34,9 @@ pub enum MarkerInteract {
     /// A neutral marker becomes friendly to the interacting crew; any
     /// other marker becomes neutral (Collapsing Mines).
     ClaimOrNeutralise,
+    /// One step towards the interacting crew: an enemy marker becomes
+    /// neutral, a neutral one friendly; a friendly one stays (Turf War).
+    StepTowardFriendly,
 }
 
 /// A part of the table, seen from one crew.
@@ -65,6 +68,14 @@ pub enum StrategyScoring {
     /// either crew: `near_center` or `on_centerline`) scores (both on a
     /// tie, if any has one).
     MostModelsIn { area: Area },
+    /// Each crew on its own: 1 VP when its friendly strategy markers
+    /// outnumber the VP it has already scored from the strategy (Turf War).
+    MarkersAboveScored,
+    /// Each crew on its own: 1 VP when the enemy models killed this turn
+    /// (a master or the leader counting 3, a henchman 2, any other 1)
+    /// outnumber the VP it has already scored from the strategy, or when no
+    /// enemy model is left in play (Reckoning).
+    EnemyLossesAboveScored,
     /// The engine cannot score it: at each end phase every crew claims the
     /// VP it gained (initiative first) and the opponent confirms or
     /// disputes the claim; a disputed claim scores nothing and goes to the
@@ -203,6 +214,9 @@ impl RevealTiming {
 #[serde(deny_unknown_fields)]
 pub struct SchemeDef {
     pub name: String,
+    /// 3rd edition: the card value (1 to 13) that puts it in the pool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<u8>,
     #[serde(default)]
     pub choice: Option<SchemeChoice>,
     #[serde(default, skip_serializing_if = "is_end_of_turn")]
@@ -228,6 +242,7 @@ impl SchemeDef {
     pub fn claimed(name: &str, next: Vec<String>) -> Self {
         Self {
             name: name.to_string(),
+            card: None,
             choice: None,
             timing: RevealTiming::EndOfTurn,
             reveal: vec![SchemeCondition::Claimed],
@@ -302,7 +317,11 @@ impl ObjectiveBook {
                     "interacting needs strategy markers to interact with".into(),
                 ));
             }
-            if matches!(s.scoring, StrategyScoring::MostFriendlyMarkers) && s.markers.is_empty() {
+            if matches!(
+                s.scoring,
+                StrategyScoring::MostFriendlyMarkers | StrategyScoring::MarkersAboveScored
+            ) && s.markers.is_empty()
+            {
                 return Err((
                     format!("strategy[{i}].scoring"),
                     "scoring by markers needs strategy markers".into(),
@@ -329,6 +348,17 @@ impl ObjectiveBook {
                 return Err((
                     format!("scheme[{i}].name"),
                     "a scheme needs a name of its own".into(),
+                ));
+            }
+            if s.card.is_some_and(|card| !(1..=13).contains(&card)) {
+                return Err((format!("scheme[{i}].card"), "a card value, 1 to 13".into()));
+            }
+            if let Some(card) = s.card
+                && schemes[..i].iter().any(|other| other.card == Some(card))
+            {
+                return Err((
+                    format!("scheme[{i}].card"),
+                    format!("two schemes are picked by the card value {card}"),
                 ));
             }
             if s.reveal.is_empty() {

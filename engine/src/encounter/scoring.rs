@@ -97,8 +97,58 @@ pub fn friendly_markers(state: &GameState, seat: Seat, kind: MarkerKind) -> usiz
         .count()
 }
 
+/// What the enemy models killed this turn count for Reckoning: a master
+/// or its crew's leader 3, a henchman 2, any other model 1.
+fn enemy_losses(state: &GameState, encounter: &Encounter, seat: Seat) -> u32 {
+    let enemy = seat.other();
+    encounter
+        .killed_this_turn
+        .iter()
+        .filter_map(|id| state.model(*id))
+        .filter(|m| m.owner == enemy)
+        .map(|m| {
+            if m.card.master || encounter.leaders[enemy.index()] == Some(m.id) {
+                3
+            } else if m.card.henchman {
+                2
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+/// For a strategy that weighs each crew on its own: whether `seat`'s count
+/// is above the VP it has scored from the strategy so far.
+fn beats_own_score(state: &GameState, encounter: &Encounter, seat: Seat) -> bool {
+    let scored = u32::from(encounter.strategy_vp[seat.index()]);
+    match encounter.setup.strategy.scoring {
+        StrategyScoring::MarkersAboveScored => {
+            u32::try_from(friendly_markers(state, seat, MarkerKind::Strategy)).unwrap_or(u32::MAX)
+                > scored
+        }
+        StrategyScoring::EnemyLossesAboveScored => {
+            let none_left = !state
+                .models
+                .iter()
+                .any(|m| m.owner == seat.other() && m.on_table());
+            none_left || enemy_losses(state, encounter, seat) > scored
+        }
+        _ => false,
+    }
+}
+
 /// The crews that score the strategy this turn (its VP before caps).
 pub fn strategy_scorers(state: &GameState, encounter: &Encounter) -> Vec<Seat> {
+    if matches!(
+        encounter.setup.strategy.scoring,
+        StrategyScoring::MarkersAboveScored | StrategyScoring::EnemyLossesAboveScored
+    ) {
+        return Seat::BOTH
+            .into_iter()
+            .filter(|seat| beats_own_score(state, encounter, *seat))
+            .collect();
+    }
     let count = |seat: Seat| -> usize {
         match encounter.setup.strategy.scoring {
             StrategyScoring::MostFriendlyMarkers => {
@@ -114,8 +164,10 @@ pub fn strategy_scorers(state: &GameState, encounter: &Encounter) -> Vec<Seat> {
                 models_in(state, encounter, seat, area)
             }
             // Never asked: its players claim what they score
-            // (procedure/encounter.rs).
-            StrategyScoring::Claimed => 0,
+            // (procedure/encounter.rs); the others are weighed above.
+            StrategyScoring::Claimed
+            | StrategyScoring::MarkersAboveScored
+            | StrategyScoring::EnemyLossesAboveScored => 0,
         }
     };
     let (a, b) = (count(Seat::A), count(Seat::B));

@@ -7,9 +7,10 @@ use crate::command::Interaction;
 use crate::encounter::objectives::{
     AfterScoring, MarkerInteract, RevealTiming, SchemeChoice, StrategyScoring,
 };
+use crate::encounter::rules::{ActionLimits, InitiativeRule, PassingRule, SchemeRule};
 use crate::encounter::{
-    ClaimedObjective, Declaration, Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, MAX_SCHEME_VP,
-    MAX_STRATEGY_VP, Step, TURNS, scoring,
+    ClaimedObjective, Declaration, Encounter, EncounterRules, HeldScheme, MAX_FRIENDLY_MARKERS,
+    Step, scoring,
 };
 use crate::event::ActionSlot;
 use crate::model::Placement;
@@ -70,7 +71,15 @@ pub(crate) enum SlotRefused {
     LimitReached,
 }
 
+/// Initiative flips in one start phase before a tie is left standing.
+const MAX_INITIATIVE_FLIPS: usize = 20;
+
 impl Sim<'_> {
+    /// This edition's encounter rules.
+    pub(crate) fn encounter_rules(&self) -> &'static EncounterRules {
+        EncounterRules::of(self.state.edition)
+    }
+
     fn encounter(&self) -> Result<&Encounter, RuleError> {
         self.state
             .encounter
@@ -121,13 +130,25 @@ impl Sim<'_> {
         let (Some(m), Some(encounter)) = (state.model(model), state.encounter.as_deref()) else {
             return 0;
         };
-        let leader = encounter.assumed_leadership[m.owner.index()] == Some(model);
-        let base: i8 = if m.card.peon {
-            1
-        } else if (m.card.master && encounter.setup.size >= 50) || leader {
-            3
-        } else {
-            2
+        let owner = m.owner.index();
+        let base: i8 = match EncounterRules::of(state.edition).action_limits {
+            ActionLimits::BySizeAndStation => {
+                let leader = encounter.assumed_leadership[owner] == Some(model);
+                if m.card.peon {
+                    1
+                } else if (m.card.master && encounter.setup.size >= 50) || leader {
+                    3
+                } else {
+                    2
+                }
+            }
+            ActionLimits::LeadersAndMasters => {
+                if m.card.master || encounter.leaders[owner] == Some(model) {
+                    3
+                } else {
+                    2
+                }
+            }
         };
         let changed = base + state.tokens.action_limit_change(&m.tokens);
         // Fast raises it to three at most, Slow lowers it to one at least.
@@ -140,7 +161,6 @@ impl Sim<'_> {
         let encounter = self.encounter()?;
         let step = encounter.step;
         let attacker = encounter.setup.attacker;
-        let defender = attacker.other();
         match step {
             Step::ChooseZone
             | Step::SplitCrew
@@ -175,12 +195,18 @@ impl Sim<'_> {
                 if !deployable(&self.state, seat).is_empty() {
                     return Ok(false);
                 }
-                if seat == defender && !Self::to_deploy(&self.state, attacker, None).is_empty() {
-                    self.step_to(Step::Deploy { seat: attacker })?;
-                } else if seat == attacker {
-                    self.step_to(Step::Deploy { seat: defender })?;
-                } else {
+                // The splitter's first group, the other crew whole, then the
+                // splitter's second group.
+                let splitter = self.encounter_rules().splitting_seat(attacker);
+                let other = splitter.other();
+                if seat == splitter && !Self::to_deploy(&self.state, other, None).is_empty() {
+                    self.step_to(Step::Deploy { seat: other })?;
+                } else if seat == other {
+                    self.step_to(Step::Deploy { seat: splitter })?;
+                } else if self.encounter_rules().schemes == SchemeRule::OneHeld {
                     self.step_to(Step::ChooseSchemes)?;
+                } else {
+                    self.step_to(Step::StartOfGame)?;
                 }
                 Ok(true)
             }
@@ -205,7 +231,7 @@ impl Sim<'_> {
                 Ok(true)
             }
             Step::StartEffects { game: false } => {
-                self.step_to(Step::Activations)?;
+                self.begin_activations()?;
                 Ok(true)
             }
             Step::StartDiscard => {
@@ -233,7 +259,10 @@ impl Sim<'_> {
                         }
                     }
                 }
-                self.leadership_step(None)?;
+                match self.encounter_rules().initiative {
+                    InitiativeRule::GivenByLastActivator => self.leadership_step(None)?,
+                    InitiativeRule::Flip => self.flip_initiative()?,
+                }
                 Ok(true)
             }
             Step::Activations => self.advance_activations(),
@@ -296,6 +325,10 @@ impl Sim<'_> {
                 self.emit(Event::InitiativeSet { seat, by })?;
                 self.step_to(Step::StartDiscard)
             }
+            // 3rd edition: initiative is flipped for after the draw.
+            None if self.encounter_rules().initiative == InitiativeRule::Flip => {
+                self.step_to(Step::StartDiscard)
+            }
             None => {
                 // The player who did not activate the last model chooses.
                 let last = self.encounter()?.last_activated_by;
@@ -315,7 +348,9 @@ impl Sim<'_> {
             .and_then(|seat| order.iter().position(|s| *s == seat))
             .map_or(0, |i| i + 1);
         for seat in &order[start..] {
-            if !self.may_assume_leadership(*seat)?.is_empty() {
+            if self.encounter_rules().assume_leadership
+                && !self.may_assume_leadership(*seat)?.is_empty()
+            {
                 return self.step_to(Step::AssumeLeadership { seat: *seat });
             }
         }
@@ -323,7 +358,75 @@ impl Sim<'_> {
         if self.start_effects(AbilityWindow::StartPhase, first)? {
             return Ok(());
         }
+        self.begin_activations()
+    }
+
+    /// The start phase's last step, then the activation phase. 3rd edition
+    /// step E: the crew with fewer models in play gains the difference in
+    /// pass tokens.
+    fn begin_activations(&mut self) -> Result<(), RuleError> {
+        if self.encounter_rules().passing == PassingRule::PassTokens {
+            let counts = Seat::BOTH.map(|seat| {
+                self.state
+                    .models
+                    .iter()
+                    .filter(|m| m.owner == seat && m.on_table())
+                    .count()
+            });
+            for seat in Seat::BOTH {
+                let (mine, theirs) = (counts[seat.index()], counts[seat.other().index()]);
+                let count = u8::try_from(theirs.saturating_sub(mine)).unwrap_or(u8::MAX);
+                if count > 0 {
+                    self.emit(Event::PassTokensGained { seat, count })?;
+                }
+            }
+        }
         self.step_to(Step::Activations)
+    }
+
+    /// 3rd edition start phase step C: both players flip, each adding
+    /// its pass tokens; the higher total chooses who has initiative, and a
+    /// tie flips again. Cheating the flip is not offered yet.
+    fn flip_initiative(&mut self) -> Result<(), RuleError> {
+        // Ties are rare; a deck of identical values is not, so stop there.
+        for _ in 0..MAX_INITIATIVE_FLIPS {
+            let tokens = self.encounter()?.pass_tokens;
+            let mut cards = [None; 2];
+            for seat in Seat::BOTH {
+                let revealed = self.reveal(seat, None, 1)?;
+                if !revealed.is_empty() {
+                    self.emit(Event::RevealedDiscarded {
+                        seat,
+                        cards: revealed,
+                    })?;
+                }
+                cards[seat.index()] = revealed.first().copied();
+            }
+            let [Some(a), Some(b)] = cards else {
+                return refuse("a deck has no card to flip for initiative");
+            };
+            let totals = [a, b].map(|card| card.value());
+            let totals = [
+                totals[0].saturating_add(tokens[0]),
+                totals[1].saturating_add(tokens[1]),
+            ];
+            self.emit(Event::InitiativeFlipped {
+                cards: [a, b],
+                totals,
+            })?;
+            if totals[0] != totals[1] {
+                let chooser = if totals[0] > totals[1] {
+                    Seat::A
+                } else {
+                    Seat::B
+                };
+                return self.step_to(Step::GiveInitiative { chooser });
+            }
+        }
+        // Still tied: the player who holds initiative keeps it.
+        let seat = self.encounter()?.initiative;
+        self.emit(Event::InitiativeSet { seat, by: None })?;
+        self.leadership_step(None)
     }
 
     /// Fires every model's abilities of `window` (`first`'s crew first, as
@@ -384,6 +487,10 @@ impl Sim<'_> {
         let strategy = encounter.setup.strategy.clone();
         let turn = encounter.turn;
         let first = encounter.initiative;
+        // 3rd edition: no VP at all on turn 1.
+        if turn < self.encounter_rules().first_scoring_turn {
+            return self.next_scheme_step(None);
+        }
         if strategy.scoring == StrategyScoring::Claimed {
             return self.step_to(Step::ClaimStrategy { seat: first });
         }
@@ -393,7 +500,11 @@ impl Sim<'_> {
         for seat in scorers {
             let gained = self.encounter()?.strategy_vp[seat.index()];
             let vp = strategy.vp * if doubled { 2 } else { 1 };
-            let amount = vp.min(MAX_STRATEGY_VP.saturating_sub(gained));
+            let amount = vp.min(
+                self.encounter_rules()
+                    .max_strategy_vp
+                    .saturating_sub(gained),
+            );
             if amount > 0 {
                 self.emit(Event::StrategyScored { seat, amount })?;
             }
@@ -440,10 +551,11 @@ impl Sim<'_> {
     /// leaves.
     fn claim_strategy(&mut self, seat: Seat, vp: u8) -> Result<(), RuleError> {
         let encounter = self.encounter()?;
-        let left = MAX_STRATEGY_VP.saturating_sub(encounter.strategy_vp[seat.index()]);
+        let most = self.encounter_rules().max_strategy_vp;
+        let left = most.saturating_sub(encounter.strategy_vp[seat.index()]);
         if vp > left {
             return refuse(format!(
-                "a crew gains at most {MAX_STRATEGY_VP} VP from the strategy: claim {left} or less"
+                "a crew gains at most {most} VP from the strategy: claim {left} or less"
             ));
         }
         let name = encounter.setup.strategy.name.clone();
@@ -474,7 +586,8 @@ impl Sim<'_> {
         let vp = if confirmed { claim.vp } else { 0 };
         match claim.objective {
             ClaimedObjective::Strategy { .. } => {
-                let left = MAX_STRATEGY_VP.saturating_sub(encounter.strategy_vp[claimant.index()]);
+                let left = (self.encounter_rules().max_strategy_vp)
+                    .saturating_sub(encounter.strategy_vp[claimant.index()]);
                 let amount = vp.min(left);
                 if amount > 0 {
                     self.emit(Event::StrategyScored {
@@ -485,7 +598,8 @@ impl Sim<'_> {
                 self.after_strategy_claim(claimant)
             }
             ClaimedObjective::Scheme { scheme } => {
-                let left = MAX_SCHEME_VP.saturating_sub(encounter.scheme_vp[claimant.index()]);
+                let left = (self.encounter_rules().max_scheme_vp)
+                    .saturating_sub(encounter.scheme_vp[claimant.index()]);
                 self.emit(Event::SchemeRevealed {
                     seat: claimant,
                     scheme,
@@ -560,7 +674,7 @@ impl Sim<'_> {
     /// End phase steps F to H.
     fn end_turn(&mut self) -> Result<(), RuleError> {
         let turn = self.encounter()?.turn;
-        if turn >= TURNS {
+        if turn >= self.encounter_rules().turns {
             self.step_to(Step::Over)?;
             self.emit(Event::SeedRevealed {
                 seed: self.state.fairness.seed,
@@ -637,7 +751,7 @@ impl Sim<'_> {
                 })
             }
             (Step::SplitCrew, PlayerCommand::SplitCrew { first }) => {
-                Self::require_seat(seat, attacker.other())?;
+                Self::require_seat(seat, self.encounter_rules().splitting_seat(attacker))?;
                 let mine: Vec<ModelId> = self
                     .state
                     .models
@@ -663,14 +777,13 @@ impl Sim<'_> {
                 self.step_to(Step::ChooseGroup)
             }
             (Step::ChooseGroup, PlayerCommand::ChooseGroup { group }) => {
-                Self::require_seat(seat, attacker)?;
+                let splitter = self.encounter_rules().splitting_seat(attacker);
+                Self::require_seat(seat, splitter.other())?;
                 if *group > 1 {
                     return refuse("choose group 0 or 1");
                 }
                 self.emit(Event::GroupChosen { group: *group })?;
-                self.step_to(Step::Deploy {
-                    seat: attacker.other(),
-                })
+                self.step_to(Step::Deploy { seat: splitter })
             }
             (Step::Deploy { seat: deploying }, PlayerCommand::Deploy { model, at }) => {
                 Self::require_seat(seat, deploying)?;
@@ -712,7 +825,11 @@ impl Sim<'_> {
                     seat: *to,
                     by: Some(seat),
                 })?;
-                self.step_to(Step::StartDiscard)
+                match self.encounter_rules().initiative {
+                    InitiativeRule::GivenByLastActivator => self.step_to(Step::StartDiscard),
+                    // The flip came after the draw: the start phase goes on.
+                    InitiativeRule::Flip => self.leadership_step(None),
+                }
             }
             (
                 Step::AssumeLeadership { seat: deciding },
@@ -761,6 +878,18 @@ impl Sim<'_> {
                     cards: cards.clone(),
                 })
             }
+            (Step::Activations, PlayerCommand::Pass)
+                if !in_activation && self.encounter_rules().passing == PassingRule::PassTokens =>
+            {
+                self.require_active(seat, &encounter)?;
+                if encounter.pass_tokens[seat.index()] == 0 {
+                    return refuse("you pass only by discarding a pass token, and you have none");
+                }
+                self.emit(Event::Passed {
+                    seat,
+                    with_token: true,
+                })
+            }
             (Step::Activations, PlayerCommand::Pass) if !in_activation => {
                 self.require_active(seat, &encounter)?;
                 if encounter.last_passed {
@@ -773,7 +902,10 @@ impl Sim<'_> {
                         "you may pass only with as many models left to activate as your opponent, or fewer",
                     );
                 }
-                self.emit(Event::Passed { seat })
+                self.emit(Event::Passed {
+                    seat,
+                    with_token: false,
+                })
             }
             (Step::Activations, PlayerCommand::ChainActivate { model }) if !in_activation => {
                 let offer = self.chain_offer_for(seat, &encounter)?;
@@ -1054,7 +1186,7 @@ impl Sim<'_> {
                     return refuse(format!("{} cannot be revealed now", held.name));
                 };
                 let gained = encounter.scheme_vp[seat.index()];
-                let amount = value.min(MAX_SCHEME_VP.saturating_sub(gained));
+                let amount = value.min(self.encounter_rules().max_scheme_vp.saturating_sub(gained));
                 self.emit(Event::SchemeRevealed {
                     seat,
                     scheme: held,
@@ -1225,6 +1357,9 @@ impl Sim<'_> {
         }
         if used.free_melee && card.kind == crate::duel::ActionKind::Melee {
             return Ok(ActionSlot::Free);
+        }
+        if card.bonus && !used.bonus {
+            return Ok(ActionSlot::Bonus);
         }
         Self::normal_limits(state, actor)
     }
@@ -1665,10 +1800,17 @@ impl Sim<'_> {
                     .iter()
                     .find(|k| k.id == *marker)
                     .and_then(|k| k.owner);
+                let becomes = match (interact, owner) {
+                    (_, None) => Some(seat),
+                    (MarkerInteract::StepTowardFriendly, Some(friend)) if friend == seat => {
+                        return refuse("that strategy marker is already friendly");
+                    }
+                    (_, Some(_)) => None,
+                };
                 self.declare_general(actor, "Interact", slot, controller)?;
                 self.emit(Event::MarkerClaimed {
                     marker: *marker,
-                    owner: if owner.is_none() { Some(seat) } else { None },
+                    owner: becomes,
                 })?;
             }
         }
@@ -1692,7 +1834,8 @@ impl Sim<'_> {
         let spent = used.actions >= Self::action_limit(&self.state, model);
         let signature_left =
             !used.signature && !m.card.peon && m.card.actions.iter().any(|a| a.signature);
-        if !m.in_play() || (spent && !signature_left && !used.free_melee) {
+        let bonus_left = !used.bonus && m.card.actions.iter().any(|a| a.bonus);
+        if !m.in_play() || (spent && !signature_left && !bonus_left && !used.free_melee) {
             self.end_activation()?;
             return Ok(true);
         }
@@ -1708,7 +1851,8 @@ pub(crate) fn deployable(state: &GameState, seat: Seat) -> Vec<ModelId> {
     if encounter.step != (Step::Deploy { seat }) {
         return Vec::new();
     }
-    let group = (seat == encounter.setup.defender()).then(|| {
+    let splitter = EncounterRules::of(state.edition).splitting_seat(encounter.setup.attacker);
+    let group = (seat == splitter).then(|| {
         let first = encounter.choices.first_group.unwrap_or(0);
         if Sim::to_deploy(state, seat.other(), None).is_empty() {
             1 - first
@@ -1744,8 +1888,8 @@ fn step_name(step: Step) -> &'static str {
         Step::StartOfGame => "the start of the game",
         Step::StartEffects { game: true } => "effects at the start of the game",
         Step::StartEffects { game: false } => "effects of the start phase",
-        Step::SplitCrew => "the defender divides their crew",
-        Step::ChooseGroup => "the attacker picks the group that deploys first",
+        Step::SplitCrew => "a player divides their crew",
+        Step::ChooseGroup => "the opponent picks the group that deploys first",
         Step::Deploy { .. } => "deployment",
         Step::ChooseSchemes => "choosing schemes",
         Step::GiveInitiative { .. } => "giving initiative",

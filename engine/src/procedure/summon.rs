@@ -215,6 +215,16 @@ impl Sim<'_> {
             card: model.clone(),
             at: placement,
         })?;
+        // 3rd edition: each summoned model gives the opposing crew a pass token.
+        if self.state.encounter.is_some()
+            && crate::encounter::EncounterRules::of(self.state.edition).passing
+                == crate::encounter::rules::PassingRule::PassTokens
+        {
+            self.emit(Event::PassTokensGained {
+                seat: seat.other(),
+                count: 1,
+            })?;
+        }
         if !card.peon {
             let tokens: Vec<Token> = self.book().gained_on_summon().collect();
             for token in tokens {
