@@ -132,6 +132,16 @@ pub fn play(
                         scheme.name
                     ));
                 }
+                Event::SchemeScored {
+                    seat,
+                    scheme,
+                    amount,
+                } => {
+                    print_out(&format!(
+                        "  {} scores {scheme} again at the end, for {amount} VP",
+                        seat.label()
+                    ));
+                }
                 _ => {}
             }
         }

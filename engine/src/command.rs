@@ -368,8 +368,12 @@ pub enum PlayerCommand {
     KeepScheme,
     /// End phase, a scheme the engine cannot check: reveals it by claiming
     /// `vp` (1, or 2 with its additional VP) for the opponent to answer.
+    /// A 3rd edition crew holds two schemes and names the one (`scheme`),
+    /// claiming 1 VP.
     ClaimScheme {
         vp: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scheme: Option<String>,
     },
     /// End phase step B, a strategy the engine cannot score: the VP the
     /// crew gained this turn (0 claims nothing and asks nobody).

@@ -733,6 +733,13 @@ pub enum Event {
         scheme: crate::encounter::HeldScheme,
         amount: u8,
     },
+    /// 3rd edition: a crew scores a scheme it revealed before, at the end
+    /// of the game (after the cap; none if the claim was disputed).
+    SchemeScored {
+        seat: Seat,
+        scheme: String,
+        amount: u8,
+    },
     /// A crew shows its scheme and discards it without scoring.
     SchemeAbandoned {
         seat: Seat,

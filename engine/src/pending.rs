@@ -667,10 +667,30 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
             }
             Some(_) => {}
         },
+        Step::RevealScheme { .. }
+            if crate::encounter::EncounterRules::of(state.edition).schemes
+                == crate::encounter::rules::SchemeRule::TwoFromThePool =>
+        {
+            commands.extend(
+                super::procedure::claimable_schemes(state, seat)
+                    .into_iter()
+                    .map(|name| PlayerCommand::ClaimScheme {
+                        vp: 1,
+                        scheme: Some(name),
+                    }),
+            );
+            commands.push(PlayerCommand::KeepScheme);
+        }
         Step::RevealScheme { .. } => commands.extend([
             PlayerCommand::RevealScheme,
-            PlayerCommand::ClaimScheme { vp: 1 },
-            PlayerCommand::ClaimScheme { vp: 2 },
+            PlayerCommand::ClaimScheme {
+                vp: 1,
+                scheme: None,
+            },
+            PlayerCommand::ClaimScheme {
+                vp: 2,
+                scheme: None,
+            },
             PlayerCommand::KeepScheme,
         ]),
         Step::ClaimStrategy { .. } => commands.extend(
@@ -709,6 +729,8 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
 }
 
 fn prompt(state: &GameState) -> String {
+    let two_schemes = crate::encounter::EncounterRules::of(state.edition).schemes
+        == crate::encounter::rules::SchemeRule::TwoFromThePool;
     if matches!(state.frame(), None | Some(Frame::Activation { .. }))
         && let Some(words) = queue_prompt(state)
     {
@@ -721,6 +743,12 @@ fn prompt(state: &GameState) -> String {
             "choose which damaged model resolves its damage first".into()
         }
         None | Some(Frame::Activation { .. }) => match state.encounter.as_deref().map(|e| e.step) {
+            Some(Step::ChooseSchemes) if two_schemes => {
+                "choose two schemes from the pool, one at a time: they stay secret until they score".into()
+            }
+            Some(Step::RevealScheme { .. }) if two_schemes => {
+                "claim 1 VP for a scheme whose condition holds (revealing it if it is secret; your opponent confirms or disputes), or keep your schemes for now".into()
+            }
             Some(Step::ChooseZone) => "choose your deployment zone".into(),
             Some(Step::Declare { what }) => format!(
                 "choose your {} in secret: it is revealed once both players have chosen",
@@ -868,7 +896,9 @@ fn prompt(state: &GameState) -> String {
 fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
     if let Some(unnamed) = state.unnamed_queued() {
         if let Some(m) = state.model(unnamed.model) {
-            let general = crate::state::CONTROLLED_GENERAL_ACTIONS.map(String::from);
+            let general = crate::state::controlled_general_actions(state.edition)
+                .iter()
+                .map(|a| a.to_string());
             commands.extend(
                 m.card
                     .actions

@@ -167,7 +167,7 @@ impl EncounterSpec {
                 crate::hidden::Hidden::unknown(Seat::B),
             ],
         };
-        let mut encounter = Encounter::new(setup);
+        let mut encounter = Encounter::new(setup, edition);
         encounter.leaders = self.leaders.map(Some);
         encounter.step = self.step.unwrap_or(Step::ChooseZone);
         encounter.turn = self.turn;
@@ -180,8 +180,9 @@ impl EncounterSpec {
         encounter.scheme_vp = self.scheme_vp;
         for (seat, held) in [(Seat::A, &self.schemes.a), (Seat::B, &self.schemes.b)] {
             encounter.choices_mut().schemes[seat.index()] = held
-                .clone()
-                .map(|scheme| crate::hidden::Hidden::new(seat, scheme));
+                .iter()
+                .map(|scheme| crate::hidden::Hidden::new(seat, scheme.clone()))
+                .collect();
         }
         Ok(encounter)
     }

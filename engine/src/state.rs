@@ -266,10 +266,12 @@ pub struct QueuedAction {
     pub of_kind: Option<crate::duel::ActionKind>,
 }
 
-/// The general actions a controlled model may be made to declare: once
-/// named, the controller sends the command itself (a path, a marker, a
-/// token).
-pub const CONTROLLED_GENERAL_ACTIONS: [&str; 5] = ["Walk", "Charge", "Interact", "Prepare", "Slam"];
+/// The general actions a controlled model may be made to declare in
+/// `edition`: once named, the controller sends the command itself (a path,
+/// a marker, a token).
+pub fn controlled_general_actions(edition: Edition) -> &'static [&'static str] {
+    crate::encounter::EncounterRules::of(edition).general_actions
+}
 
 impl QueuedAction {
     /// The action in progress again, by the same model under the same
@@ -438,7 +440,7 @@ impl GameState {
             q.target.is_none()
                 && q.action
                     .as_deref()
-                    .is_some_and(|a| CONTROLLED_GENERAL_ACTIONS.contains(&a))
+                    .is_some_and(|a| controlled_general_actions(self.edition).contains(&a))
         })
     }
 
@@ -473,7 +475,9 @@ impl GameState {
             damage_queue: Vec::new(),
             action_queue: Vec::new(),
             last_outcome: None,
-            encounter: setup.encounter.map(|e| Arc::new(Encounter::new(e))),
+            encounter: setup
+                .encounter
+                .map(|e| Arc::new(Encounter::new(e, setup.edition))),
         };
         state.validate()?;
         Ok(state)
@@ -1333,6 +1337,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
         | Event::ChainActivationDeclined { .. }
         | Event::StrategyScored { .. }
         | Event::SchemeRevealed { .. }
+        | Event::SchemeScored { .. }
         | Event::SchemeAbandoned { .. }
         | Event::VpClaimed { .. }
         | Event::ClaimConfirmed { .. }
@@ -1827,9 +1832,9 @@ fn replace_model(
             .for_each(renamed);
         // The choices are shared until written: only copied when a scheme
         // chose the original.
-        let chosen = encounter.choices.schemes.iter().any(|held| {
-            held.as_ref()
-                .and_then(|h| h.value.as_ref())
+        let chosen = encounter.choices.schemes.iter().flatten().any(|held| {
+            held.value
+                .as_ref()
                 .is_some_and(|s| s.target == Some(original))
         });
         if chosen {
@@ -1940,6 +1945,8 @@ fn hire_revealed_crews(state: &mut GameState, choices: &[String; 2]) {
 
 /// The encounter's own facts.
 fn apply_encounter(state: &mut GameState, event: &Event) {
+    use crate::encounter::rules::SchemeRule;
+    let rules = crate::encounter::EncounterRules::of(state.edition);
     let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) else {
         return;
     };
@@ -1968,9 +1975,9 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
         Event::SchemeSelected { seat, scheme } => {
             let choices = encounter.choices_mut();
             let i = seat.index();
-            choices.schemes[i] = Some(scheme.clone());
+            choices.schemes[i].push(scheme.clone());
             choices.selected_after[i] = choices.select_from[i].clone();
-            encounter.done[i] = true;
+            encounter.done[i] = choices.schemes[i].len() >= rules.schemes.held();
         }
         Event::TurnStarted { turn } => {
             encounter.turn = *turn;
@@ -2042,15 +2049,54 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             amount,
         } => {
             let i = seat.index();
+            let turn = encounter.turn;
             encounter.scheme_vp[i] = encounter.scheme_vp[i].saturating_add(*amount);
-            encounter.choices_mut().revealed[i].push(scheme.name.clone());
-            encounter.choices_mut().schemes[i] = None;
-            encounter.choices_mut().select_from[i] = Some(scheme.name.clone());
+            let choices = encounter.choices_mut();
+            choices.revealed[i].push(scheme.name.clone());
+            match rules.schemes {
+                SchemeRule::OneHeld => {
+                    choices.schemes[i].clear();
+                    choices.select_from[i] = Some(scheme.name.clone());
+                }
+                SchemeRule::TwoFromThePool => {
+                    // The other scheme stays secret.
+                    choices.schemes[i].retain(|held| {
+                        held.value
+                            .as_ref()
+                            .is_none_or(|h| !h.name.eq_ignore_ascii_case(&scheme.name))
+                    });
+                    choices.scheme_scores.push(crate::encounter::SchemeScore {
+                        seat: *seat,
+                        scheme: scheme.name.clone(),
+                        turn,
+                        vp: *amount,
+                    });
+                }
+            }
+            gained = Some((*seat, *amount));
+        }
+        Event::SchemeScored {
+            seat,
+            scheme,
+            amount,
+        } => {
+            let i = seat.index();
+            let turn = encounter.turn;
+            encounter.scheme_vp[i] = encounter.scheme_vp[i].saturating_add(*amount);
+            encounter
+                .choices_mut()
+                .scheme_scores
+                .push(crate::encounter::SchemeScore {
+                    seat: *seat,
+                    scheme: scheme.clone(),
+                    turn,
+                    vp: *amount,
+                });
             gained = Some((*seat, *amount));
         }
         Event::SchemeAbandoned { seat, scheme } => {
             let i = seat.index();
-            encounter.choices_mut().schemes[i] = None;
+            encounter.choices_mut().schemes[i].clear();
             encounter.choices_mut().select_from[i] = Some(scheme.name.clone());
         }
         Event::VpClaimed {

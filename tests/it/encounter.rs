@@ -199,32 +199,32 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
         assert_eq!(
             soulstone_engine::pending(state).seats(),
             vec![decider],
-            "seed {seed}: only the controller decides for the queue"
+            "seed {seed}: only the controller decides for the queue (step {:?}, frames {:?}, queue {:?})",
+            encounter.step,
+            state.frames,
+            state.action_queue
         );
     }
-    for held in encounter.choices.schemes.iter().flatten() {
+    // (A 3rd edition crew holds two.)
+    for (i, held) in encounter.choices.schemes.iter().flatten().enumerate() {
+        let k = encounter.choices.schemes[held.owner.index()]
+            .iter()
+            .position(|h| h == held)
+            .expect("held");
         for viewer in [Viewer::Player(held.owner.other()), Viewer::Spectator] {
             let shown = view(state, viewer)
                 .encounter
                 .expect("the encounter is shown");
-            let theirs = shown.choices.schemes[held.owner.index()]
-                .as_ref()
-                .expect("held");
+            let theirs = &shown.choices.schemes[held.owner.index()][k];
             assert!(
                 theirs.value.is_none(),
-                "seed {seed}: {viewer:?} sees a scheme"
+                "seed {seed}: {viewer:?} sees scheme {i}"
             );
         }
         let mine = view(state, Viewer::Player(held.owner))
             .encounter
             .expect("shown");
-        assert!(
-            mine.choices.schemes[held.owner.index()]
-                .as_ref()
-                .expect("held")
-                .value
-                .is_some()
-        );
+        assert!(mine.choices.schemes[held.owner.index()][k].value.is_some());
     }
     // Whether a crew is asked to reveal after an activation is read from
     // public facts only: the opponent's view of the encounter gives the
@@ -248,7 +248,7 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
             .encounter
             .as_mut()
             .map(std::sync::Arc::make_mut)
-            .and_then(|e| e.choices_mut().schemes[seat.index()].as_mut())
+            .and_then(|e| e.choices_mut().schemes[seat.index()].last_mut())
         else {
             continue;
         };
@@ -472,8 +472,16 @@ fn one_bot_encounter(seed: u64) {
 /// `SOULSTONE_ENCOUNTER_GAMES` games as above (6 by default), each ending
 /// after turn 5 within the caps, with no VP on turn 1, initiative flipped
 /// every turn, every pass paid with a pass token, and the log replaying.
+/// `SOULSTONE_ENCOUNTER_SEED=N` replays the one game a failure names.
 #[test]
 fn m3e_bot_encounters_end_after_turn_five_within_the_caps_and_replay() {
+    if let Some(seed) = std::env::var("SOULSTONE_ENCOUNTER_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        one_m3e_encounter(seed);
+        return;
+    }
     let games: u64 = std::env::var("SOULSTONE_ENCOUNTER_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -506,8 +514,37 @@ fn one_m3e_encounter(seed: u64) {
         "seed {seed}"
     );
     for seat in Seat::BOTH {
-        assert!(encounter.strategy_vp[seat.index()] <= 4, "seed {seed}");
+        let i = seat.index();
+        assert!(encounter.strategy_vp[i] <= 4, "seed {seed}");
+        assert!(encounter.scheme_vp[i] <= 4, "seed {seed}");
         assert!(state.player(seat).hand.len() <= 6, "seed {seed}");
+        // Two schemes chosen, each secret until it scored (or a claim for
+        // it was disputed), each scoring at most once a turn, twice a game.
+        let choices = &encounter.choices;
+        assert_eq!(
+            choices.schemes[i].len() + choices.revealed[i].len(),
+            2,
+            "seed {seed}"
+        );
+        for name in &choices.revealed[i] {
+            let scores: Vec<_> = choices.scores_of(seat, name).collect();
+            assert!((1..=2).contains(&scores.len()), "seed {seed}: {scores:?}");
+            assert!(scores.iter().map(|s| s.vp).sum::<u8>() <= 2, "seed {seed}");
+            assert!(
+                scores.iter().all(|s| (2..=5).contains(&s.turn)),
+                "seed {seed}"
+            );
+            if let [a, b] = scores.as_slice() {
+                assert!(a.turn < b.turn && b.turn == 5, "seed {seed}: {scores:?}");
+            }
+        }
+        let scored: u8 = choices
+            .scheme_scores
+            .iter()
+            .filter(|s| s.seat == seat)
+            .map(|s| s.vp)
+            .sum();
+        assert_eq!(scored, encounter.scheme_vp[i], "seed {seed}");
     }
     // Replaying the facts, tracking the turn and each crew's pass tokens.
     let mut turn = 0;

@@ -348,8 +348,13 @@ pub struct Choices {
     pub groups: Option<[Vec<ModelId>; 2]>,
     /// The defender's group that deploys first (0 or 1).
     pub first_group: Option<u8>,
-    /// Each crew's scheme, secret until revealed.
-    pub schemes: [Option<Hidden<HeldScheme>>; 2],
+    /// Each crew's schemes, secret until revealed: in 4th edition at most
+    /// one, in 3rd edition the two chosen from the pool less those revealed.
+    pub schemes: [Vec<Hidden<HeldScheme>>; 2],
+    /// 3rd edition: every claim a crew made for a scheme, by turn (a scheme
+    /// scores at most once a turn and twice a game). Public, as the claims.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scheme_scores: Vec<SchemeScore>,
     /// The names of the schemes each crew revealed (never twice).
     pub revealed: [Vec<String>; 2],
     /// This end phase: the scheme a crew revealed or abandoned, whose
@@ -368,7 +373,32 @@ pub struct Choices {
     pub disputed: Vec<DisputedClaim>,
 }
 
+/// A claim for a 3rd edition scheme and what it gained (none if disputed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchemeScore {
+    pub seat: Seat,
+    pub scheme: String,
+    pub turn: u8,
+    pub vp: u8,
+}
+
 impl Choices {
+    /// The scheme `seat` holds (4th edition: one at most).
+    pub fn held(&self, seat: Seat) -> Option<&Hidden<HeldScheme>> {
+        self.schemes[seat.index()].first()
+    }
+
+    /// The claims made this game for `seat`'s scheme `name`.
+    pub fn scores_of<'a>(
+        &'a self,
+        seat: Seat,
+        name: &'a str,
+    ) -> impl Iterator<Item = &'a SchemeScore> + 'a {
+        self.scheme_scores
+            .iter()
+            .filter(move |s| s.seat == seat && s.scheme.eq_ignore_ascii_case(name))
+    }
+
     /// Whether `seat`'s crew has revealed a scheme called `name` (a crew
     /// never reveals the same scheme twice).
     pub fn has_revealed(&self, seat: Seat, name: &str) -> bool {
@@ -391,12 +421,26 @@ pub struct ChainOffer {
 }
 
 impl Encounter {
-    pub fn new(setup: EncounterSetup) -> Self {
+    pub fn new(setup: EncounterSetup, edition: crate::Edition) -> Self {
         let attacker = setup.attacker;
+        let hiring = setup
+            .offers
+            .iter()
+            .all(|o| o.value.as_ref().is_some_and(|v| !v.is_empty()));
+        // 4th edition: the attacker's zone comes first (setup step E); 3rd
+        // edition: factions, crews and schemes first, then deployment,
+        // which starts with the attacker's zone.
+        let step = match (EncounterRules::of(edition).schemes, hiring) {
+            (rules::SchemeRule::OneHeld, _) => Step::ChooseZone,
+            (rules::SchemeRule::TwoFromThePool, true) => Step::Declare {
+                what: Declaration::Faction,
+            },
+            (rules::SchemeRule::TwoFromThePool, false) => Step::ChooseSchemes,
+        };
         Self {
             setup: Arc::new(setup),
             choices: Arc::default(),
-            step: Step::ChooseZone,
+            step,
             turn: 0,
             attacker_zone: None,
             leaders: [None; 2],
@@ -429,8 +473,8 @@ impl Encounter {
     /// Whether the scheme `seat` holds is one its player claims (the
     /// engine cannot check it). Only the owner's view holds the scheme.
     pub fn holds_claimed_scheme(&self, seat: Seat) -> bool {
-        self.choices.schemes[seat.index()]
-            .as_ref()
+        self.choices
+            .held(seat)
             .and_then(|held| held.value.as_ref())
             .and_then(|held| self.setup.schemes.scheme(&held.name))
             .is_some_and(|def| def.is_claimed())
@@ -443,7 +487,7 @@ impl Encounter {
     /// facts only, so asking the crew gives nothing away.
     pub fn may_reveal_after_activation(&self, seat: Seat) -> bool {
         let i = seat.index();
-        if self.choices.schemes[i].is_none() {
+        if self.choices.schemes[i].is_empty() {
             return false;
         }
         let candidates: &[String] = match &self.choices.selected_after[i] {

@@ -45,8 +45,8 @@ pub enum SchemeRule {
     /// one selected from Next Available Schemes once revealed or abandoned.
     OneHeld,
     /// 3rd edition: two schemes chosen in secret from the pool before
-    /// deployment. Not played yet: a 3rd edition encounter has no scheme
-    /// steps, and its schemes score nothing (docs/engine.md).
+    /// deployment. Each scores at most 1 VP a turn and 2 a game: once when
+    /// revealed, once at the end of the game.
     TwoFromThePool,
 }
 
@@ -80,6 +80,10 @@ pub struct EncounterRules {
     /// master left play.
     pub assume_leadership: bool,
     pub action_limits: ActionLimits,
+    /// The general actions the engine plays, which a controlled model may
+    /// also be made to declare (3rd edition's Concentrate, Assist and
+    /// Disengage are not built yet).
+    pub general_actions: &'static [&'static str],
 }
 
 const FOURTH: EncounterRules = EncounterRules {
@@ -94,6 +98,7 @@ const FOURTH: EncounterRules = EncounterRules {
     schemes: SchemeRule::OneHeld,
     assume_leadership: true,
     action_limits: ActionLimits::BySizeAndStation,
+    general_actions: &["Walk", "Charge", "Interact", "Prepare", "Slam"],
 };
 
 const THIRD: EncounterRules = EncounterRules {
@@ -110,7 +115,18 @@ const THIRD: EncounterRules = EncounterRules {
     schemes: SchemeRule::TwoFromThePool,
     assume_leadership: false,
     action_limits: ActionLimits::LeadersAndMasters,
+    general_actions: &["Walk", "Charge", "Interact"],
 };
+
+impl SchemeRule {
+    /// How many schemes a crew holds once it has chosen.
+    pub fn held(self) -> usize {
+        match self {
+            SchemeRule::OneHeld => 1,
+            SchemeRule::TwoFromThePool => 2,
+        }
+    }
+}
 
 impl EncounterRules {
     pub fn of(edition: Edition) -> &'static EncounterRules {

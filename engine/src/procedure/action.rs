@@ -502,7 +502,7 @@ impl Sim<'_> {
         // take now.
         if !entry.named_when_declared() && entry.controller.is_some() {
             names.extend(
-                crate::state::CONTROLLED_GENERAL_ACTIONS
+                crate::state::controlled_general_actions(self.state.edition)
                     .iter()
                     .filter(|action| self.general_refusal(entry.model, action).is_none())
                     .map(|action| action.to_string()),
@@ -529,6 +529,12 @@ impl Sim<'_> {
             .is_none_or(|m| m.placement.is_none())
         {
             return Some("the model is not on the table".into());
+        }
+        if !crate::state::controlled_general_actions(self.state.edition).contains(&action) {
+            return Some(format!(
+                "{} has no general action {action}",
+                self.state.edition.name()
+            ));
         }
         match action {
             "Charge" if self.engaged(model) => Some("an engaged model cannot Charge".into()),
@@ -616,7 +622,8 @@ impl Sim<'_> {
                 .ok_or(RuleError::NothingPending)?;
             let on_card = m.card.actions.iter().any(|a| a.name == *action);
             let controlled_general = unnamed.controller.is_some()
-                && crate::state::CONTROLLED_GENERAL_ACTIONS.contains(&action.as_str());
+                && crate::state::controlled_general_actions(self.state.edition)
+                    .contains(&action.as_str());
             if !(on_card || controlled_general) {
                 return refuse(format!("{} has no action called {action:?}", m.name()));
             }

@@ -34,9 +34,11 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
     let Some(me) = state.model(model).and_then(crate::model::Model::body) else {
         return Vec::new();
     };
+    let general = EncounterRules::of(state.edition).general_actions;
     let mut commands: Vec<PlayerCommand> = state
         .tokens
         .preparable()
+        .filter(|_| general.contains(&"Prepare"))
         .map(|token| PlayerCommand::Prepare { token })
         .collect();
     for marker in state.markers.iter() {
@@ -50,7 +52,10 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
             MarkerKind::Strategy => PlayerCommand::Interact {
                 with: Interaction::StrategyMarker { marker: marker.id },
             },
-            MarkerKind::Remains | MarkerKind::Other => PlayerCommand::Slam { marker: marker.id },
+            MarkerKind::Remains | MarkerKind::Other if general.contains(&"Slam") => {
+                PlayerCommand::Slam { marker: marker.id }
+            }
+            MarkerKind::Remains | MarkerKind::Other => continue,
         });
     }
     commands
@@ -187,7 +192,11 @@ impl Sim<'_> {
                     Declaration::Leader => Step::Declare {
                         what: Declaration::Crew,
                     },
-                    Declaration::Crew => Step::SplitCrew,
+                    Declaration::Crew => match self.encounter_rules().schemes {
+                        SchemeRule::OneHeld => Step::SplitCrew,
+                        // 3rd edition step H: schemes, knowing both crews.
+                        SchemeRule::TwoFromThePool => Step::ChooseSchemes,
+                    },
                 })?;
                 Ok(true)
             }
@@ -214,8 +223,12 @@ impl Sim<'_> {
                 if encounter.done != [true, true] {
                     return Ok(false);
                 }
-                // Its fact asks both players to cut the fresh decks.
-                self.step_to(Step::StartOfGame)?;
+                match self.encounter_rules().schemes {
+                    // Its fact asks both players to cut the fresh decks.
+                    SchemeRule::OneHeld => self.step_to(Step::StartOfGame)?,
+                    // 3rd edition: deployment follows, the attacker's zone first.
+                    SchemeRule::TwoFromThePool => self.step_to(Step::ChooseZone)?,
+                }
                 Ok(true)
             }
             Step::StartOfGame => {
@@ -600,20 +613,47 @@ impl Sim<'_> {
             ClaimedObjective::Scheme { scheme } => {
                 let left = (self.encounter_rules().max_scheme_vp)
                     .saturating_sub(encounter.scheme_vp[claimant.index()]);
-                self.emit(Event::SchemeRevealed {
-                    seat: claimant,
-                    scheme,
-                    amount: vp.min(left),
-                })?;
-                self.next_scheme_step(Some(Step::RevealScheme { seat: claimant }))
+                let amount = vp.min(left);
+                if self.encounter_rules().schemes == SchemeRule::OneHeld {
+                    self.emit(Event::SchemeRevealed {
+                        seat: claimant,
+                        scheme,
+                        amount,
+                    })?;
+                    return self.next_scheme_step(Some(Step::RevealScheme { seat: claimant }));
+                }
+                // 3rd edition: a scheme revealed before scores again at the
+                // end of the game; the crew may go on claiming.
+                if encounter.choices.has_revealed(claimant, &scheme.name) {
+                    self.emit(Event::SchemeScored {
+                        seat: claimant,
+                        scheme: scheme.name,
+                        amount,
+                    })?;
+                } else {
+                    self.emit(Event::SchemeRevealed {
+                        seat: claimant,
+                        scheme,
+                        amount,
+                    })?;
+                }
+                self.scheme_claims_from(claimant, true)
             }
         }
     }
 
     /// End phase steps C and D, initiative first in each: the next crew
-    /// after `after` that holds a scheme decides; then step E.
+    /// after `after` that holds a scheme decides; then step E. In 3rd
+    /// edition, the crews' scheme claims instead.
     fn next_scheme_step(&mut self, after: Option<Step>) -> Result<(), RuleError> {
         let first = self.encounter()?.initiative;
+        if self.encounter_rules().schemes == SchemeRule::TwoFromThePool {
+            return match after {
+                // The crew kept what is left: the next crew's turn.
+                Some(Step::RevealScheme { seat }) => self.scheme_claims_from(seat, false),
+                _ => self.scheme_claims_from(first, true),
+            };
+        }
         let order = [
             Step::RevealScheme { seat: first },
             Step::RevealScheme {
@@ -631,11 +671,74 @@ impl Sim<'_> {
             let (Step::RevealScheme { seat } | Step::AbandonScheme { seat }) = *step else {
                 continue;
             };
-            if self.encounter()?.choices.schemes[seat.index()].is_some() {
+            if !self.encounter()?.choices.schemes[seat.index()].is_empty() {
                 return self.step_to(*step);
             }
         }
         self.step_to(Step::SelectSchemes)
+    }
+
+    /// 3rd edition scoring of schemes, initiative first: `seat` (or the crew
+    /// after it) is asked while it has a scheme it may still score this
+    /// turn; then the turn ends.
+    fn scheme_claims_from(&mut self, seat: Seat, including: bool) -> Result<(), RuleError> {
+        let first = self.encounter()?.initiative;
+        let order = [first, first.other()];
+        let start = order
+            .iter()
+            .position(|s| *s == seat)
+            .map_or(0, |i| if including { i } else { i + 1 });
+        for seat in &order[start..] {
+            if !claimable_schemes(&self.state, *seat).is_empty() {
+                return self.step_to(Step::RevealScheme { seat: *seat });
+            }
+        }
+        self.step_to(Step::SelectSchemes)
+    }
+
+    /// A 3rd edition crew, asked in the end phase, claims 1 VP for one of
+    /// its schemes (revealing it if it is still secret), or is done.
+    fn third_edition_scheme_claim(
+        &mut self,
+        seat: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        match command {
+            PlayerCommand::KeepScheme => {
+                self.emit(Event::SchemeKept { seat })?;
+                self.scheme_claims_from(seat, false)
+            }
+            PlayerCommand::ClaimScheme {
+                vp,
+                scheme: Some(name),
+            } => {
+                if *vp != 1 {
+                    return refuse("a scheme scores 1 VP at a time");
+                }
+                let claimable = claimable_schemes(&self.state, seat);
+                let Some(name) = claimable.iter().find(|n| n.eq_ignore_ascii_case(name)) else {
+                    return refuse(format!(
+                        "{name} is not a scheme of yours that may score this turn (each scores at most once a turn and twice a game, none on turn 1)"
+                    ));
+                };
+                let encounter = self.encounter()?;
+                let held = encounter.choices.schemes[seat.index()]
+                    .iter()
+                    .filter_map(|h| h.value.clone())
+                    .find(|h| h.name == *name)
+                    .unwrap_or(HeldScheme {
+                        name: name.clone(),
+                        target: None,
+                    });
+                self.emit(Event::VpClaimed {
+                    seat,
+                    objective: ClaimedObjective::Scheme { scheme: held },
+                    vp: 1,
+                })?;
+                self.step_to(Step::AnswerClaim { seat: seat.other() })
+            }
+            _ => refuse("claim 1 VP for one of your schemes, or keep them for now"),
+        }
     }
 
     /// Activation phase step C-4 after `after` (or from the start): the
@@ -713,7 +816,9 @@ impl Sim<'_> {
                 self.emit(Event::ZoneChosen { seat, zone: *zone })?;
                 self.make_strategy_markers()?;
                 let hiring = Seat::BOTH.iter().all(|s| !setup.offers(*s).is_empty());
-                self.step_to(if hiring {
+                // 3rd edition: crews and schemes were chosen before.
+                let fourth = self.encounter_rules().schemes == SchemeRule::OneHeld;
+                self.step_to(if hiring && fourth {
                     Step::Declare {
                         what: Declaration::Faction,
                     }
@@ -791,7 +896,17 @@ impl Sim<'_> {
             }
             (Step::ChooseSchemes, PlayerCommand::SelectScheme { scheme, target }) => {
                 if encounter.done[seat.index()] {
-                    return refuse("you have already chosen your scheme");
+                    return refuse(match self.encounter_rules().schemes {
+                        SchemeRule::OneHeld => "you have already chosen your scheme",
+                        SchemeRule::TwoFromThePool => "you have already chosen your two schemes",
+                    });
+                }
+                if encounter.choices.schemes[seat.index()]
+                    .iter()
+                    .filter_map(|h| h.value.as_ref())
+                    .any(|h| h.name.eq_ignore_ascii_case(scheme))
+                {
+                    return refuse(format!("you have already chosen {scheme}: choose another"));
                 }
                 if !setup
                     .scheme_pool
@@ -946,6 +1061,12 @@ impl Sim<'_> {
                 self.start_activation(*model)
             }
             (Step::Activations, _) if in_activation => self.activation_command(seat, command),
+            (Step::RevealScheme { seat: deciding }, _)
+                if self.encounter_rules().schemes == SchemeRule::TwoFromThePool =>
+            {
+                Self::require_seat(seat, deciding)?;
+                self.third_edition_scheme_claim(seat, command)
+            }
             (
                 Step::RevealScheme { seat: deciding }
                 | Step::RevealAfterActivation { seat: deciding }
@@ -1127,10 +1248,7 @@ impl Sim<'_> {
             Step::RevealScheme { .. } | Step::RevealAfterActivation { .. }
         );
         let encounter = self.encounter()?;
-        let Some(held) = encounter.choices.schemes[seat.index()]
-            .as_ref()
-            .and_then(|h| h.value.clone())
-        else {
+        let Some(held) = encounter.choices.held(seat).and_then(|h| h.value.clone()) else {
             return refuse("you hold no scheme");
         };
         let held_timing = encounter
@@ -1166,7 +1284,13 @@ impl Sim<'_> {
                     held.name
                 ));
             }
-            PlayerCommand::ClaimScheme { vp } if revealing => {
+            PlayerCommand::ClaimScheme { vp, scheme } if revealing => {
+                if scheme
+                    .as_deref()
+                    .is_some_and(|name| !name.eq_ignore_ascii_case(&held.name))
+                {
+                    return refuse(format!("you hold {}, not another scheme", held.name));
+                }
                 let Some(most) = scoring::reveal_value(&self.state, encounter, seat, &held) else {
                     return refuse(format!("{} cannot be revealed now", held.name));
                 };
@@ -1255,6 +1379,14 @@ impl Sim<'_> {
         slot: ActionSlot,
         controller: Option<Seat>,
     ) -> Result<(), RuleError> {
+        if let Some(name) = command.general_action()
+            && !self.encounter_rules().general_actions.contains(&name)
+        {
+            return refuse(format!(
+                "{} has no general action {name}",
+                self.state.edition.name()
+            ));
+        }
         match command {
             PlayerCommand::Interact { with } => self.interact(seat, actor, with, slot, controller),
             PlayerCommand::Prepare { token } => {
@@ -1861,6 +1993,45 @@ pub(crate) fn deployable(state: &GameState, seat: Seat) -> Vec<ModelId> {
         }
     });
     Sim::to_deploy(state, seat, group)
+}
+
+/// 3rd edition: the schemes `seat` may claim 1 VP for now, in the end
+/// phase of a scoring turn. A secret scheme may be revealed; on the last
+/// turn a scheme already revealed may score its end-of-game VP too. Each
+/// scores at most once a turn and twice a game. Read from what its owner
+/// holds and public claims only.
+pub(crate) fn claimable_schemes(state: &GameState, seat: Seat) -> Vec<String> {
+    let Some(encounter) = state.encounter.as_deref() else {
+        return Vec::new();
+    };
+    let rules = EncounterRules::of(state.edition);
+    if rules.schemes != SchemeRule::TwoFromThePool || encounter.turn < rules.first_scoring_turn {
+        return Vec::new();
+    }
+    let last_turn = encounter.turn >= rules.turns;
+    let choices = &encounter.choices;
+    let secret = choices.schemes[seat.index()]
+        .iter()
+        .filter_map(|h| h.value.as_ref())
+        .map(|h| h.name.clone());
+    let revealed = choices.revealed[seat.index()]
+        .iter()
+        .filter(|_| last_turn)
+        .cloned();
+    secret
+        .chain(revealed)
+        .filter(|name| {
+            let (mut claims, mut vp) = (0u8, 0u8);
+            for score in choices.scores_of(seat, name) {
+                if score.turn == encounter.turn {
+                    return false;
+                }
+                claims += 1;
+                vp = vp.saturating_add(score.vp);
+            }
+            claims < 2 && vp < 2
+        })
+        .collect()
 }
 
 /// The schemes `seat` may select now: the Next Available Schemes of the

@@ -625,9 +625,10 @@ fn game_page_data(
             summary.push(("Crews".into(), format!("A: {}; B: {}", crews[0], crews[1])));
         }
         if let Viewer::Player(seat) = viewer {
-            your_scheme = encounter.choices.schemes[seat.index()]
-                .as_ref()
-                .and_then(|held| held.value.as_ref())
+            // A 3rd edition crew holds two until it reveals them.
+            let held: Vec<String> = encounter.choices.schemes[seat.index()]
+                .iter()
+                .filter_map(|held| held.value.as_ref())
                 .map(|held| match held.target {
                     Some(target) => format!(
                         "{} (target: {})",
@@ -635,7 +636,15 @@ fn game_page_data(
                         state.model(target).map_or("unknown", |m| &*m.card.name)
                     ),
                     None => held.name.clone(),
-                });
+                })
+                .collect();
+            your_scheme = (!held.is_empty()).then(|| held.join("; "));
+            if !encounter.choices.revealed[seat.index()].is_empty() {
+                summary.push((
+                    "Your revealed schemes".into(),
+                    encounter.choices.revealed[seat.index()].join(", "),
+                ));
+            }
         }
     }
     let hand = match viewer {

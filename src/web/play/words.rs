@@ -139,7 +139,13 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
         PlayerCommand::DeclineChainActivation => "Decline the chain activation".into(),
         PlayerCommand::ClaimStrategy { vp: 0 } => "Claim no VP from the strategy".into(),
         PlayerCommand::ClaimStrategy { vp } => format!("Claim {vp} VP from the strategy"),
-        PlayerCommand::ClaimScheme { vp } => format!("Reveal your scheme, claiming {vp} VP"),
+        PlayerCommand::ClaimScheme {
+            vp,
+            scheme: Some(name),
+        } => format!("Score {name}, claiming {vp} VP"),
+        PlayerCommand::ClaimScheme { vp, scheme: None } => {
+            format!("Reveal your scheme, claiming {vp} VP")
+        }
         PlayerCommand::ConfirmClaim => "Confirm the claim".into(),
         PlayerCommand::DisputeClaim => "Dispute the claim (the organisers decide)".into(),
         PlayerCommand::ChooseModel { model } => model_name(state, u64::from(model.0)),
