@@ -1,4 +1,4 @@
-//! Whole 4th edition encounters played by the engine's bots, from the
+//! Whole encounters (4th edition, and 3rd) played by the engine's bots, from the
 //! setup flips to the final VP: games per second on one core (the goal is
 //! 1,000), and how long one command takes to decide. Figures are in
 //! docs/benchmarks.md.
@@ -25,11 +25,16 @@ fn encounters(c: &mut Criterion) {
     let setups = encounter_setups::setups(16, |seed| seed + 1);
     // A fixed count of random-bot games and nothing else, for a profiler
     // or an instruction count (valgrind --tool=callgrind), which repeat
-    // exactly where timings do not.
+    // exactly where timings do not (SOULSTONE_BENCH_EDITION=m3e: 3rd
+    // edition games).
     if let Some(games) = std::env::var("SOULSTONE_BENCH_GAMES")
         .ok()
         .and_then(|n| n.parse::<u64>().ok())
     {
+        let setups = match std::env::var("SOULSTONE_BENCH_EDITION").as_deref() {
+            Ok("m3e") => encounter_setups::setups_of("m3e", 16, |seed| seed + 1),
+            _ => setups,
+        };
         let started = std::time::Instant::now();
         for game in 0..games {
             play(&setups[game as usize % setups.len()], game, BotKind::Random);
@@ -52,6 +57,20 @@ fn encounters(c: &mut Criterion) {
             })
         });
     }
+    group.finish();
+
+    // 3rd edition encounters with its four starter crews (five turns).
+    let m3e = encounter_setups::setups_of("m3e", 16, |seed| seed + 1);
+    let mut group = c.benchmark_group("engine_m3e_encounter");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(1));
+    let mut next = 0u64;
+    group.bench_function("random_bots", |b| {
+        b.iter(|| {
+            next += 1;
+            play(&m3e[next as usize % m3e.len()], next, BotKind::Random)
+        })
+    });
     group.finish();
 
     // One command, decided and applied, at points a hosted game would see:
