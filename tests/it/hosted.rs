@@ -35,6 +35,7 @@ both_backends!(
     no_secret_reaches_the_opponent_or_spectators_over_a_whole_game,
     the_board_shows_zones_health_and_the_acting_models_reach,
     a_league_game_by_invitation_reports_itself_in_the_league,
+    a_third_edition_practice_game_is_started_from_the_page_and_played_to_its_fifth_turn,
 );
 
 fn lists(which: &[usize]) -> Vec<BroughtList> {
@@ -574,6 +575,95 @@ async fn read_facts(
         buffer.push_str(std::str::from_utf8(&chunk).unwrap());
     }
     facts
+}
+
+/// The practice page offers the 3rd edition crews too: a player bringing
+/// one plays a 3rd edition encounter against a bot bringing another (a mix
+/// of editions is refused, saying which lists), to the end of turn 5, and
+/// the game page shows its held schemes to its player only.
+async fn a_third_edition_practice_game_is_started_from_the_page_and_played_to_its_fifth_turn(
+    backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let (account, browser) = app.user("player@example.org", "Player").await;
+    let (_, page) = browser.get_text("/play").await;
+    assert!(page.contains("assayers-50"), "{page}");
+    assert!(page.contains("Malifaux 3rd edition"));
+
+    let mixed = browser
+        .post_form(
+            "/play/practice",
+            &[
+                ("crew", "assayers-50"),
+                ("crew", "mudlark-50"),
+                ("bot", "random"),
+            ],
+        )
+        .await;
+    assert_eq!(mixed.status().as_u16(), 422);
+    let text = mixed.text().await.unwrap();
+    assert!(text.contains("must be of one edition"), "{text}");
+    assert!(text.contains("Malifaux 4th edition"), "{text}");
+
+    let started = browser
+        .post_form(
+            "/play/practice",
+            &[("crew", "assayers-50"), ("bot", "random")],
+        )
+        .await;
+    assert_eq!(started.status().as_u16(), 303);
+    let id = id_after(&location(&started), "/games/");
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .await;
+    assert_eq!(game.state.edition, soulstone_engine::Edition::Third);
+
+    let mut saw_schemes = false;
+    for n in 0..20_000u64 {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished {
+            break;
+        }
+        // Once both crews hold their two schemes, the player's page names
+        // its own and the spectators' API view holds none.
+        let held = &game.state.encounter.as_deref().unwrap().choices.schemes;
+        if !saw_schemes && held[0].len() == 2 && held[1].len() == 2 {
+            saw_schemes = true;
+            let mine: Vec<String> = held[0]
+                .iter()
+                .filter_map(|h| h.value.as_ref().map(|v| v.name.clone()))
+                .collect();
+            let (_, page) = browser.get_text(&format!("/games/{id}")).await;
+            assert!(
+                page.contains(&format!("{}; {}", mine[0], mine[1])),
+                "the player's page names its schemes"
+            );
+        }
+        let command = a_legal_command(&game.state, n);
+        app.with_conn(move |conn| {
+            hosted::submit(
+                conn,
+                id,
+                account,
+                game.state.version,
+                &format!("m3e-{n}"),
+                command,
+                now(),
+            )
+            .unwrap_or_else(|e| panic!("command {n}: {e}"))
+        })
+        .await;
+    }
+    assert!(saw_schemes);
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .await;
+    assert_eq!(game.status, HostedStatus::Finished);
+    let encounter = game.state.encounter.as_deref().unwrap();
+    assert_eq!(encounter.turn, 5);
+    assert!(encounter.strategy_vp.iter().all(|vp| *vp <= 4));
 }
 
 /// Starts a practice game through the page; returns its id.

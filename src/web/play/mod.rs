@@ -73,13 +73,15 @@ fn now() -> chrono::NaiveDateTime {
     chrono::Utc::now().naive_utc()
 }
 
-/// The shipped 4th edition crew lists a player may bring: (file, list).
+/// The shipped crew lists a player may bring, 4th edition first: (file,
+/// list).
 fn shipped_lists() -> Vec<(&'static str, CrewList)> {
-    crate::content::shipped_crews()
+    let mut lists: Vec<(&'static str, CrewList)> = crate::content::shipped_crews()
         .iter()
-        .filter(|(path, _)| path.contains("m4e"))
         .filter_map(|(path, text)| Some((*path, CrewList::parse(text).ok()?)))
-        .collect()
+        .collect();
+    lists.sort_by_key(|(_, list)| list.edition != soulstone_engine::Edition::Fourth);
+    lists
 }
 
 /// "content/m4e/crews/mudlark-50.txt" → "mudlark-50".
@@ -194,6 +196,20 @@ pub(crate) fn brought_from_form(
             }
         }
     }
+    if let Some(first) = lists.first()
+        && let Some(other) = lists.iter().find(|b| b.list.edition != first.list.edition)
+    {
+        return Err((
+            format!(
+                "The crews you bring must be of one edition: {} is {}, {} is {}.",
+                first.name,
+                first.list.edition.name(),
+                other.name,
+                other.list.edition.name()
+            ),
+            own,
+        ));
+    }
     if lists.is_empty() {
         return Err((
             "Bring at least one crew: tick a list or paste your own.".into(),
@@ -220,10 +236,11 @@ pub(crate) fn crew_options() -> Vec<CrewOption> {
         .map(|(path, list)| CrewOption {
             value: list_name(path),
             label: format!(
-                "{} ({}, {} models)",
+                "{} ({}, {} models, {})",
                 list.leader,
                 list.faction,
-                list.models.len() + 1
+                list.models.len() + 1,
+                list.edition.name()
             ),
         })
         .collect()
@@ -261,10 +278,18 @@ async fn start_practice(
         _ => BotKind::Random,
     };
     let mut rng = rand::rng();
-    let (bot_path, bot_list) = shipped
-        .get(rng.random_range(0..shipped.len().max(1)))
+    // The bot brings a shipped list of the player's edition.
+    let edition = lists
+        .first()
+        .map_or(soulstone_engine::Edition::Fourth, |b| b.list.edition);
+    let of_edition: Vec<_> = shipped
+        .into_iter()
+        .filter(|(_, list)| list.edition == edition)
+        .collect();
+    let (bot_path, bot_list) = of_edition
+        .get(rng.random_range(0..of_edition.len().max(1)))
         .cloned()
-        .ok_or_else(|| AppError::internal("no shipped crew lists"))?;
+        .ok_or_else(|| AppError::internal("no shipped crew lists of that edition"))?;
     let request = PracticeRequest {
         account_id: user.id(),
         lists,
