@@ -297,7 +297,11 @@ impl Bot {
                 let from = body_of(state, model)?;
                 let replacing = crate::encounter::scheme_marker_to_replace(state, self.seat);
                 (0..TRIES).find_map(|_| {
-                    let reach = from.radius + 0.59 + self.unit() * 0.9;
+                    let reach = crate::procedure::scheme_marker_offset(
+                        state,
+                        from.radius,
+                        0.59 + self.unit() * 0.9,
+                    );
                     let at = from.center.plus(self.direction().scale(reach));
                     let command = PlayerCommand::Interact {
                         with: Interaction::MakeSchemeMarker {

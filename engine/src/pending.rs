@@ -495,7 +495,7 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
 /// four points beside it (`decide` tells).
 fn scheme_marker_choice(state: &GameState, seat: Seat, m: &crate::model::Model) -> Option<Choice> {
     let here = m.placement?;
-    let reach = m.card.base.radius() + 0.6;
+    let reach = super::procedure::scheme_marker_offset(state, m.card.base.radius(), 0.6);
     let beside = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)].map(|(dx, dy)| Point {
         x: here.at.x + super::table::milli(dx * reach),
         y: here.at.y + super::table::milli(dy * reach),

@@ -526,16 +526,25 @@ fn one_m3e_encounter(seed: u64) {
             2,
             "seed {seed}"
         );
+        // (A disputed claim gains nothing and uses nothing up.)
         for name in &choices.revealed[i] {
-            let scores: Vec<_> = choices.scores_of(seat, name).collect();
-            assert!((1..=2).contains(&scores.len()), "seed {seed}: {scores:?}");
-            assert!(scores.iter().map(|s| s.vp).sum::<u8>() <= 2, "seed {seed}");
+            let claims: Vec<_> = choices.scores_of(seat, name).collect();
+            assert!(!claims.is_empty(), "seed {seed}: revealed unclaimed");
             assert!(
-                scores.iter().all(|s| (2..=5).contains(&s.turn)),
+                claims.iter().all(|s| (2..=5).contains(&s.turn)),
                 "seed {seed}"
             );
-            if let [a, b] = scores.as_slice() {
-                assert!(a.turn < b.turn && b.turn == 5, "seed {seed}: {scores:?}");
+            assert!(
+                claims.windows(2).all(|w| w[0].turn < w[1].turn),
+                "seed {seed}: twice in a turn: {claims:?}"
+            );
+            let scored: Vec<_> = claims.iter().filter(|s| s.vp > 0).collect();
+            assert!(
+                scored.len() <= 2 && scored.iter().all(|s| s.vp == 1),
+                "seed {seed}"
+            );
+            if let [_, second] = scored.as_slice() {
+                assert_eq!(second.turn, 5, "seed {seed}: {claims:?}");
             }
         }
         let scored: u8 = choices

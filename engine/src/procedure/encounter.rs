@@ -17,13 +17,43 @@ use crate::model::Placement;
 use crate::table::movement::{self, MoveKind, Waypoint};
 use crate::table::{Board, Body, MarkerKind, ObjectId, Point, Target, inches, milli};
 
-/// Interact, Slam and the like reach 1".
-const GENERAL_ACTION_RANGE: f64 = 1.0;
+/// How far Interact and Slam reach: 1" in 4th edition; base contact in
+/// 3rd edition (`TOUCH` is the table's tolerance for touching).
+fn general_action_range(edition: crate::Edition) -> f64 {
+    match edition {
+        crate::Edition::Fourth => 1.0,
+        crate::Edition::Third => crate::table::TOUCH,
+    }
+}
 
 /// Whether a marker is within reach of a general action (Interact, Slam)
 /// taken by the model whose base is `model`.
-fn within_general_action_range(model: &Body, marker: &Body) -> bool {
-    crate::table::measure::horizontal_gap(model, marker) <= GENERAL_ACTION_RANGE + 1e-9
+fn within_general_action_range(edition: crate::Edition, model: &Body, marker: &Body) -> bool {
+    crate::table::measure::horizontal_gap(model, marker) <= general_action_range(edition) + 1e-9
+}
+
+/// How far from a model's centre a new scheme marker's centre goes for
+/// the options and the bots: `reach_4e` inches in 4th edition (any point
+/// whose marker is within 1"); in base contact in 3rd edition.
+pub(crate) fn scheme_marker_offset(state: &GameState, model_radius: f64, reach_4e: f64) -> f64 {
+    match state.edition {
+        crate::Edition::Fourth => model_radius + reach_4e,
+        crate::Edition::Third => {
+            let marker = state
+                .marker_types
+                .of_kind(MarkerKind::Scheme)
+                .map_or(crate::table::BaseMm::SMALL, crate::marker::MarkerDef::base);
+            model_radius + marker.radius()
+        }
+    }
+}
+
+/// The words for that reach.
+fn general_action_reach(edition: crate::Edition) -> &'static str {
+    match edition {
+        crate::Edition::Fourth => "within 1\"",
+        crate::Edition::Third => "in base contact",
+    }
 }
 
 /// The Interact, Prepare and Slam commands worth asking `decide` about for
@@ -42,7 +72,7 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
         .map(|token| PlayerCommand::Prepare { token })
         .collect();
     for marker in state.markers.iter() {
-        if !within_general_action_range(&me, &marker.body()) {
+        if !within_general_action_range(state.edition, &me, &marker.body()) {
             continue;
         }
         commands.push(match marker.kind {
@@ -715,11 +745,12 @@ impl Sim<'_> {
                 if *vp != 1 {
                     return refuse("a scheme scores 1 VP at a time");
                 }
+                if let Some(why) = scheme_claim_refusal(&self.state, seat, name) {
+                    return refuse(why);
+                }
                 let claimable = claimable_schemes(&self.state, seat);
                 let Some(name) = claimable.iter().find(|n| n.eq_ignore_ascii_case(name)) else {
-                    return refuse(format!(
-                        "{name} is not a scheme of yours that may score this turn (each scores at most once a turn and twice a game, none on turn 1)"
-                    ));
+                    return refuse(format!("{name} cannot be claimed now"));
                 };
                 let encounter = self.encounter()?;
                 let held = encounter.choices.schemes[seat.index()]
@@ -1786,8 +1817,11 @@ impl Sim<'_> {
         let it = board
             .body(Target::Object(marker))
             .map_err(|e| RuleError::not_allowed(e.to_string()))?;
-        if !within_general_action_range(&me, &it) {
-            return refuse("the marker is not within 1\"");
+        if !within_general_action_range(self.state.edition, &me, &it) {
+            return refuse(format!(
+                "the marker is not {}",
+                general_action_reach(self.state.edition)
+            ));
         }
         let owner = self.model_owner(actor)?;
         let touched = board.bodies().any(|b| {
@@ -1863,8 +1897,13 @@ impl Sim<'_> {
                 {
                     return refuse("the marker must be on the table");
                 }
-                if center.dist(me.center) - me.radius - radius > GENERAL_ACTION_RANGE + 1e-9 {
-                    return refuse("the marker must be made within 1\"");
+                if center.dist(me.center) - me.radius - radius
+                    > general_action_range(self.state.edition) + 1e-9
+                {
+                    return refuse(format!(
+                        "the marker must be made {}",
+                        general_action_reach(self.state.edition)
+                    ));
                 }
                 let overlaps = board.bodies().any(|b| {
                     b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
@@ -1996,42 +2035,64 @@ pub(crate) fn deployable(state: &GameState, seat: Seat) -> Vec<ModelId> {
 }
 
 /// 3rd edition: the schemes `seat` may claim 1 VP for now, in the end
-/// phase of a scoring turn. A secret scheme may be revealed; on the last
-/// turn a scheme already revealed may score its end-of-game VP too. Each
-/// scores at most once a turn and twice a game. Read from what its owner
-/// holds and public claims only.
+/// phase of a scoring turn, with why each other scheme may not
+/// ([`scheme_claim_refusal`]). Read from what its owner holds and public
+/// claims only.
 pub(crate) fn claimable_schemes(state: &GameState, seat: Seat) -> Vec<String> {
     let Some(encounter) = state.encounter.as_deref() else {
         return Vec::new();
     };
-    let rules = EncounterRules::of(state.edition);
-    if rules.schemes != SchemeRule::TwoFromThePool || encounter.turn < rules.first_scoring_turn {
-        return Vec::new();
-    }
-    let last_turn = encounter.turn >= rules.turns;
     let choices = &encounter.choices;
-    let secret = choices.schemes[seat.index()]
+    choices.schemes[seat.index()]
         .iter()
         .filter_map(|h| h.value.as_ref())
-        .map(|h| h.name.clone());
-    let revealed = choices.revealed[seat.index()]
-        .iter()
-        .filter(|_| last_turn)
-        .cloned();
-    secret
-        .chain(revealed)
-        .filter(|name| {
-            let (mut claims, mut vp) = (0u8, 0u8);
-            for score in choices.scores_of(seat, name) {
-                if score.turn == encounter.turn {
-                    return false;
-                }
-                claims += 1;
-                vp = vp.saturating_add(score.vp);
-            }
-            claims < 2 && vp < 2
-        })
+        .map(|h| h.name.clone())
+        .chain(choices.revealed[seat.index()].iter().cloned())
+        .filter(|name| scheme_claim_refusal(state, seat, name).is_none())
         .collect()
+}
+
+/// Why `seat` may not claim 1 VP for its scheme `name` now, if it may not.
+/// A scheme scores at most once a turn and 2 VP a game: its reveal VP on
+/// any turn from the second, its end-of-game VP on the last. A disputed
+/// claim gains nothing and does not use up the scheme: it may be claimed
+/// again on a later turn.
+pub(crate) fn scheme_claim_refusal(state: &GameState, seat: Seat, name: &str) -> Option<String> {
+    let encounter = state.encounter.as_deref()?;
+    let rules = EncounterRules::of(state.edition);
+    if rules.schemes != SchemeRule::TwoFromThePool {
+        return Some("schemes are not claimed one by one in this edition".into());
+    }
+    if encounter.turn < rules.first_scoring_turn {
+        return Some(format!("nothing scores on turn {}", encounter.turn));
+    }
+    let choices = &encounter.choices;
+    let held = choices.schemes[seat.index()]
+        .iter()
+        .filter_map(|h| h.value.as_ref())
+        .any(|h| h.name.eq_ignore_ascii_case(name))
+        || choices.has_revealed(seat, name);
+    if !held {
+        return Some(format!("{name} is not one of your schemes"));
+    }
+    let (mut vp, mut this_turn) = (0u8, false);
+    for score in choices.scores_of(seat, name) {
+        vp = vp.saturating_add(score.vp);
+        this_turn |= score.turn == encounter.turn;
+    }
+    if this_turn {
+        return Some(format!("{name} has been claimed this turn: once a turn"));
+    }
+    if vp >= 2 {
+        return Some(format!("{name} has scored its 2 VP"));
+    }
+    if vp >= 1 && encounter.turn < rules.turns {
+        return Some(format!(
+            "{name} has scored when revealed: its second VP is scored at the end of the game (turn {})",
+            rules.turns
+        ));
+    }
+    None
 }
 
 /// The schemes `seat` may select now: the Next Available Schemes of the

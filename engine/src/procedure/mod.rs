@@ -22,7 +22,9 @@ mod damage;
 pub(crate) use damage::{best_blast_spot, blast_spots};
 mod duel;
 mod encounter;
-pub(crate) use encounter::{claimable_schemes, deployable, general_commands, selectable};
+pub(crate) use encounter::{
+    claimable_schemes, deployable, general_commands, scheme_marker_offset, selectable,
+};
 
 /// The acting model's action limit in an encounter (0 outside one).
 pub(crate) fn action_limit(state: &GameState, model: ModelId) -> u8 {
