@@ -1944,6 +1944,23 @@ fn hire_revealed_crews(state: &mut GameState, choices: &[String; 2]) {
 }
 
 /// The encounter's own facts.
+/// 3rd edition: `seat` claimed `vp` for its scheme `scheme` this turn
+/// (0: disputed), kept with the turn.
+fn scheme_scored(encounter: &mut Encounter, seat: Seat, scheme: &str, vp: u8) {
+    let i = seat.index();
+    encounter.scheme_vp[i] = encounter.scheme_vp[i].saturating_add(vp);
+    let turn = encounter.turn;
+    encounter
+        .choices_mut()
+        .scheme_scores
+        .push(crate::encounter::SchemeScore {
+            seat,
+            scheme: scheme.to_string(),
+            turn,
+            vp,
+        });
+}
+
 fn apply_encounter(state: &mut GameState, event: &Event) {
     use crate::encounter::rules::SchemeRule;
     let rules = crate::encounter::EncounterRules::of(state.edition);
@@ -2049,14 +2066,13 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             amount,
         } => {
             let i = seat.index();
-            let turn = encounter.turn;
-            encounter.scheme_vp[i] = encounter.scheme_vp[i].saturating_add(*amount);
             let choices = encounter.choices_mut();
             choices.revealed[i].push(scheme.name.clone());
             match rules.schemes {
                 SchemeRule::OneHeld => {
                     choices.schemes[i].clear();
                     choices.select_from[i] = Some(scheme.name.clone());
+                    encounter.scheme_vp[i] = encounter.scheme_vp[i].saturating_add(*amount);
                 }
                 SchemeRule::TwoFromThePool => {
                     // The other scheme stays secret.
@@ -2065,12 +2081,7 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
                             .as_ref()
                             .is_none_or(|h| !h.name.eq_ignore_ascii_case(&scheme.name))
                     });
-                    choices.scheme_scores.push(crate::encounter::SchemeScore {
-                        seat: *seat,
-                        scheme: scheme.name.clone(),
-                        turn,
-                        vp: *amount,
-                    });
+                    scheme_scored(encounter, *seat, &scheme.name, *amount);
                 }
             }
             gained = Some((*seat, *amount));
@@ -2080,18 +2091,7 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             scheme,
             amount,
         } => {
-            let i = seat.index();
-            let turn = encounter.turn;
-            encounter.scheme_vp[i] = encounter.scheme_vp[i].saturating_add(*amount);
-            encounter
-                .choices_mut()
-                .scheme_scores
-                .push(crate::encounter::SchemeScore {
-                    seat: *seat,
-                    scheme: scheme.clone(),
-                    turn,
-                    vp: *amount,
-                });
+            scheme_scored(encounter, *seat, scheme, *amount);
             gained = Some((*seat, *amount));
         }
         Event::SchemeAbandoned { seat, scheme } => {

@@ -375,11 +375,18 @@ fn bots_summon_models_into_the_summoners_crew() {
 /// `SOULSTONE_ENCOUNTER_SEED=N` replays the one game a failure names.
 #[test]
 fn bot_encounters_end_after_turn_four_within_the_caps_and_replay() {
+    property_run(one_bot_encounter);
+}
+
+/// Plays `one` for the seed `SOULSTONE_ENCOUNTER_SEED` names, or for
+/// `SOULSTONE_ENCOUNTER_GAMES` seeds (6 by default) shared out over the
+/// machine's cores.
+fn property_run(one: fn(u64)) {
     if let Some(seed) = std::env::var("SOULSTONE_ENCOUNTER_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
     {
-        one_bot_encounter(seed);
+        one(seed);
         return;
     }
     let games: u64 = std::env::var("SOULSTONE_ENCOUNTER_GAMES")
@@ -391,20 +398,24 @@ fn bot_encounters_end_after_turn_four_within_the_caps_and_replay() {
         for first in 0..threads {
             scope.spawn(move || {
                 for seed in (first..games).step_by(threads as usize) {
-                    one_bot_encounter(seed);
+                    one(seed);
                 }
             });
         }
     });
 }
 
-fn one_bot_encounter(seed: u64) {
-    let kinds = match seed % 3 {
+/// The bots of a property game: random, mixed or greedy by seed.
+fn bots_for(seed: u64) -> [BotKind; 2] {
+    match seed % 3 {
         0 => [BotKind::Random, BotKind::Random],
         1 => [BotKind::Greedy, BotKind::Random],
         _ => [BotKind::Greedy, BotKind::Greedy],
-    };
-    let (state, log) = play(seed, kinds);
+    }
+}
+
+fn one_bot_encounter(seed: u64) {
+    let (state, log) = play(seed, bots_for(seed));
     let encounter = state.encounter.as_deref().expect("an encounter");
     let rules = EncounterRules::of(state.edition);
     assert_eq!(encounter.turn, rules.turns, "seed {seed}");
@@ -475,37 +486,12 @@ fn one_bot_encounter(seed: u64) {
 /// `SOULSTONE_ENCOUNTER_SEED=N` replays the one game a failure names.
 #[test]
 fn m3e_bot_encounters_end_after_turn_five_within_the_caps_and_replay() {
-    if let Some(seed) = std::env::var("SOULSTONE_ENCOUNTER_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        one_m3e_encounter(seed);
-        return;
-    }
-    let games: u64 = std::env::var("SOULSTONE_ENCOUNTER_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(6);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
-    std::thread::scope(|scope| {
-        for first in 0..threads {
-            scope.spawn(move || {
-                for seed in (first..games).step_by(threads as usize) {
-                    one_m3e_encounter(seed);
-                }
-            });
-        }
-    });
+    property_run(one_m3e_encounter);
 }
 
 fn one_m3e_encounter(seed: u64) {
     use soulstone_engine::Event;
-    let kinds = match seed % 3 {
-        0 => [BotKind::Random, BotKind::Random],
-        1 => [BotKind::Greedy, BotKind::Random],
-        _ => [BotKind::Greedy, BotKind::Greedy],
-    };
-    let (state, log) = play_edition("m3e", seed, kinds);
+    let (state, log) = play_edition("m3e", seed, bots_for(seed));
     assert_eq!(state.edition, soulstone_engine::Edition::Third);
     let encounter = state.encounter.as_deref().expect("an encounter");
     assert_eq!(

@@ -141,15 +141,17 @@ pub enum Step {
     Declare {
         what: Declaration,
     },
-    /// The defender divides their crew into two groups.
+    /// A player divides their crew into two groups (4th edition the
+    /// defender, 3rd edition the attacker).
     SplitCrew,
-    /// The attacker picks the defender's group that deploys first.
+    /// The other player picks the group that deploys first.
     ChooseGroup,
     /// `seat` deploys the models of this step, one at a time.
     Deploy {
         seat: Seat,
     },
-    /// Both players secretly choose a scheme from the pool.
+    /// Both players secretly choose a scheme from the pool (3rd edition:
+    /// two each, before deployment).
     ChooseSchemes,
     /// Step L: the fresh shuffle, which both players cut, then the start
     /// of game.
@@ -344,9 +346,9 @@ pub struct Choices {
     pub leader_names: Option<[String; 2]>,
     #[serde(default)]
     pub crews: Option<[String; 2]>,
-    /// The defender's two groups.
+    /// The splitting crew's two groups.
     pub groups: Option<[Vec<ModelId>; 2]>,
-    /// The defender's group that deploys first (0 or 1).
+    /// The group that deploys first (0 or 1).
     pub first_group: Option<u8>,
     /// Each crew's schemes, secret until revealed: in 4th edition at most
     /// one, in 3rd edition the two chosen from the pool less those revealed.
