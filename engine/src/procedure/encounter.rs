@@ -115,6 +115,21 @@ impl Sim<'_> {
         EncounterRules::of(self.state.edition)
     }
 
+    /// The VP `seat` may still gain from the strategy (`scheme`: from
+    /// schemes), under this edition's cap.
+    fn vp_left(&self, seat: Seat, scheme: bool) -> Result<u8, RuleError> {
+        let (rules, encounter) = (self.encounter_rules(), self.encounter()?);
+        Ok(if scheme {
+            rules
+                .max_scheme_vp
+                .saturating_sub(encounter.scheme_vp[seat.index()])
+        } else {
+            rules
+                .max_strategy_vp
+                .saturating_sub(encounter.strategy_vp[seat.index()])
+        })
+    }
+
     fn encounter(&self) -> Result<&Encounter, RuleError> {
         self.state
             .encounter
@@ -541,13 +556,8 @@ impl Sim<'_> {
         scorers.sort_by_key(|s| *s != first);
         let doubled = strategy.double_on_turn == Some(turn);
         for seat in scorers {
-            let gained = self.encounter()?.strategy_vp[seat.index()];
             let vp = strategy.vp * if doubled { 2 } else { 1 };
-            let amount = vp.min(
-                self.encounter_rules()
-                    .max_strategy_vp
-                    .saturating_sub(gained),
-            );
+            let amount = vp.min(self.vp_left(seat, false)?);
             if amount > 0 {
                 self.emit(Event::StrategyScored { seat, amount })?;
             }
@@ -595,7 +605,7 @@ impl Sim<'_> {
     fn claim_strategy(&mut self, seat: Seat, vp: u8) -> Result<(), RuleError> {
         let encounter = self.encounter()?;
         let most = self.encounter_rules().max_strategy_vp;
-        let left = most.saturating_sub(encounter.strategy_vp[seat.index()]);
+        let left = self.vp_left(seat, false)?;
         if vp > left {
             return refuse(format!(
                 "a crew gains at most {most} VP from the strategy: claim {left} or less"
@@ -629,9 +639,7 @@ impl Sim<'_> {
         let vp = if confirmed { claim.vp } else { 0 };
         match claim.objective {
             ClaimedObjective::Strategy { .. } => {
-                let left = (self.encounter_rules().max_strategy_vp)
-                    .saturating_sub(encounter.strategy_vp[claimant.index()]);
-                let amount = vp.min(left);
+                let amount = vp.min(self.vp_left(claimant, false)?);
                 if amount > 0 {
                     self.emit(Event::StrategyScored {
                         seat: claimant,
@@ -641,9 +649,7 @@ impl Sim<'_> {
                 self.after_strategy_claim(claimant)
             }
             ClaimedObjective::Scheme { scheme } => {
-                let left = (self.encounter_rules().max_scheme_vp)
-                    .saturating_sub(encounter.scheme_vp[claimant.index()]);
-                let amount = vp.min(left);
+                let amount = vp.min(self.vp_left(claimant, true)?);
                 if self.encounter_rules().schemes == SchemeRule::OneHeld {
                     self.emit(Event::SchemeRevealed {
                         seat: claimant,
@@ -748,19 +754,9 @@ impl Sim<'_> {
                 if let Some(why) = scheme_claim_refusal(&self.state, seat, name) {
                     return refuse(why);
                 }
-                let claimable = claimable_schemes(&self.state, seat);
-                let Some(name) = claimable.iter().find(|n| n.eq_ignore_ascii_case(name)) else {
-                    return refuse(format!("{name} cannot be claimed now"));
+                let Some(held) = own_scheme(&self.encounter()?.choices, seat, name) else {
+                    return refuse(format!("{name} is not one of your schemes"));
                 };
-                let encounter = self.encounter()?;
-                let held = encounter.choices.schemes[seat.index()]
-                    .iter()
-                    .filter_map(|h| h.value.clone())
-                    .find(|h| h.name == *name)
-                    .unwrap_or(HeldScheme {
-                        name: name.clone(),
-                        target: None,
-                    });
                 self.emit(Event::VpClaimed {
                     seat,
                     objective: ClaimedObjective::Scheme { scheme: held },
@@ -1340,8 +1336,7 @@ impl Sim<'_> {
                 let Some(value) = scoring::reveal_value(&self.state, encounter, seat, &held) else {
                     return refuse(format!("{} cannot be revealed now", held.name));
                 };
-                let gained = encounter.scheme_vp[seat.index()];
-                let amount = value.min(self.encounter_rules().max_scheme_vp.saturating_sub(gained));
+                let amount = value.min(self.vp_left(seat, true)?);
                 self.emit(Event::SchemeRevealed {
                     seat,
                     scheme: held,
@@ -2034,6 +2029,26 @@ pub(crate) fn deployable(state: &GameState, seat: Seat) -> Vec<ModelId> {
     Sim::to_deploy(state, seat, group)
 }
 
+/// `seat`'s scheme called `name` (any case): one it holds in secret, with
+/// its choice, or one it revealed.
+fn own_scheme(choices: &crate::encounter::Choices, seat: Seat, name: &str) -> Option<HeldScheme> {
+    let i = seat.index();
+    choices.schemes[i]
+        .iter()
+        .filter_map(|h| h.value.as_ref())
+        .find(|h| h.name.eq_ignore_ascii_case(name))
+        .cloned()
+        .or_else(|| {
+            choices.revealed[i]
+                .iter()
+                .find(|r| r.eq_ignore_ascii_case(name))
+                .map(|r| HeldScheme {
+                    name: r.clone(),
+                    target: None,
+                })
+        })
+}
+
 /// 3rd edition: the schemes `seat` may claim 1 VP for now, in the end
 /// phase of a scoring turn, with why each other scheme may not
 /// ([`scheme_claim_refusal`]). Read from what its owner holds and public
@@ -2067,12 +2082,7 @@ pub(crate) fn scheme_claim_refusal(state: &GameState, seat: Seat, name: &str) ->
         return Some(format!("nothing scores on turn {}", encounter.turn));
     }
     let choices = &encounter.choices;
-    let held = choices.schemes[seat.index()]
-        .iter()
-        .filter_map(|h| h.value.as_ref())
-        .any(|h| h.name.eq_ignore_ascii_case(name))
-        || choices.has_revealed(seat, name);
-    if !held {
+    if own_scheme(choices, seat, name).is_none() {
         return Some(format!("{name} is not one of your schemes"));
     }
     let (mut vp, mut this_turn) = (0u8, false);
