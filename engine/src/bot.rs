@@ -478,6 +478,10 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::AssumeLeadership { .. } => 20,
         PlayerCommand::KeepScheme => 50,
         PlayerCommand::AbandonScheme => 0,
+        // A scheme the engine checks and finds met: score it.
+        PlayerCommand::ClaimScheme {
+            scheme: Some(name), ..
+        } if crate::procedure::scheme_checked_and_met(state, seat, name) => 100,
         // A bot cannot read what the engine cannot score: it claims nothing
         // and takes its opponent's word.
         PlayerCommand::ClaimStrategy { vp } => -i64::from(*vp),

@@ -94,6 +94,14 @@ impl Edition {
         ruleset::rules(self).max_hand()
     }
 
+    /// The short code crew lists and content files name it by.
+    pub fn code(self) -> &'static str {
+        match self {
+            Edition::Fourth => "m4e",
+            Edition::Third => "m3e",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Edition::Fourth => "Malifaux 4th edition",

@@ -556,13 +556,13 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                 super::procedure::selectable(encounter, seat)
             };
             for name in names {
-                let asks = encounter
-                    .setup
-                    .schemes
-                    .scheme(&name)
-                    .is_some_and(|s| s.choice.is_some());
-                if asks {
-                    for m in state.models.iter().filter(|m| m.owner != seat) {
+                let choice = encounter.setup.schemes.scheme(&name).and_then(|s| s.choice);
+                if let Some(choice) = choice {
+                    for m in state
+                        .models
+                        .iter()
+                        .filter(|m| encounter.may_choose(seat, choice, m))
+                    {
                         commands.push(PlayerCommand::SelectScheme {
                             scheme: name.clone(),
                             target: Some(m.id),

@@ -115,9 +115,30 @@ pub struct EncounterSpec {
 #[serde(deny_unknown_fields)]
 pub struct SchemesSpec {
     #[serde(default)]
-    pub a: Option<crate::encounter::HeldScheme>,
+    pub a: HeldSpec,
     #[serde(default)]
-    pub b: Option<crate::encounter::HeldScheme>,
+    pub b: HeldSpec,
+}
+
+/// The schemes a crew holds: one (4th edition), or a list (3rd edition's
+/// two).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum HeldSpec {
+    #[default]
+    None,
+    One(crate::encounter::HeldScheme),
+    Several(Vec<crate::encounter::HeldScheme>),
+}
+
+impl HeldSpec {
+    fn schemes(&self) -> &[crate::encounter::HeldScheme] {
+        match self {
+            HeldSpec::None => &[],
+            HeldSpec::One(held) => std::slice::from_ref(held),
+            HeldSpec::Several(held) => held,
+        }
+    }
 }
 
 fn default_encounter_size() -> u8 {
@@ -180,6 +201,7 @@ impl EncounterSpec {
         encounter.scheme_vp = self.scheme_vp;
         for (seat, held) in [(Seat::A, &self.schemes.a), (Seat::B, &self.schemes.b)] {
             encounter.choices_mut().schemes[seat.index()] = held
+                .schemes()
                 .iter()
                 .map(|scheme| crate::hidden::Hidden::new(seat, scheme.clone()))
                 .collect();

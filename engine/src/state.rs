@@ -1226,6 +1226,15 @@ pub fn apply(state: &mut GameState, event: &Event) {
             let killer = crew.or_else(|| credit.and_then(|c| state.model(c)).map(|m| m.owner));
             if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 encounter.killed_this_turn.push(*model);
+                if victim.is_some() && victim == killer {
+                    let turn = encounter.turn;
+                    encounter
+                        .own_crew_kills
+                        .push(crate::encounter::OwnCrewKill {
+                            model: *model,
+                            turn,
+                        });
+                }
             }
             if let (Some(victim), Some(killer), Some(encounter)) =
                 (victim, killer, state.encounter.as_mut().map(Arc::make_mut))
@@ -2075,6 +2084,9 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
                     encounter.scheme_vp[i] = encounter.scheme_vp[i].saturating_add(*amount);
                 }
                 SchemeRule::TwoFromThePool => {
+                    if scheme.target.is_some() {
+                        choices.revealed_choices.push((*seat, scheme.clone()));
+                    }
                     // The other scheme stays secret.
                     choices.schemes[i].retain(|held| {
                         held.value

@@ -117,7 +117,7 @@ fn require_digital_play(view: &EventView, access: &Access) -> Result<(), EventEr
 fn require_browser_system(view: &EventView) -> Result<(), EventError> {
     if !view.system.plays_in_browser() {
         return Err(EventError::Conflict(
-            "Only Malifaux 4th edition games can be played in the browser so far.".into(),
+            "Only Malifaux 4th and 3rd edition games can be played in the browser so far.".into(),
         ));
     }
     Ok(())
@@ -238,8 +238,10 @@ pub fn bring_crews(
     ctx: &Ctx<'_>,
 ) -> Result<DigitalState, EventError> {
     let Bringing { lists, seed } = bringing;
+    require_browser_system(view)?;
     let size = u8::try_from(view.event.encounter_size).ok();
-    if let Err(problem) = crate::hosted::check_brought(catalog, &lists, size) {
+    let edition = view.system.engine_edition();
+    if let Err(problem) = crate::hosted::check_brought(catalog, &lists, size, edition) {
         return Err(EventError::Invalid(vec![("crew", problem)]));
     }
     let json = serde_json::to_string(&lists)
@@ -471,6 +473,8 @@ pub struct InvitableLeague {
     pub name: String,
     /// The league's encounter size: the lists brought must be hired for it.
     pub encounter_size: Option<u8>,
+    /// The league's edition: the lists brought must be of it.
+    pub edition: Option<soulstone_engine::Edition>,
 }
 
 impl InvitableLeague {
@@ -479,6 +483,7 @@ impl InvitableLeague {
             event_id: view.id(),
             name: view.event.name.clone(),
             encounter_size: u8::try_from(view.event.encounter_size).ok(),
+            edition: view.system.engine_edition(),
         }
     }
 }

@@ -780,12 +780,12 @@ pub fn declare(
                 "Choose one of the factions.",
             ));
         }
-        // A 4th edition event also takes the crew list, checked for its
-        // form here; its hiring is shown to the organiser (`list_problems`).
-        let army_list = if view.system == GameSystem::Malifaux4 {
-            Some(crew_list_text(&input.army_list, faction)?)
-        } else {
-            None
+        // An event of an edition the engine reads also takes the crew
+        // list, checked for its form here; its hiring is shown to the
+        // organiser (`list_problems`).
+        let army_list = match view.system.engine_edition() {
+            Some(edition) => Some(crew_list_text(&input.army_list, faction, edition)?),
+            None => None,
         };
         RegistrationChanges {
             faction: Some(Some(faction.to_owned())),
@@ -798,9 +798,13 @@ pub fn declare(
 }
 
 /// The crew list as it will be stored (none when left empty), or why it
-/// cannot be read: a list must parse, be a 4th edition list, and be of the
-/// declared faction.
-fn crew_list_text(text: &str, faction: &str) -> Result<Option<String>, EventError> {
+/// cannot be read: a list must parse, be of the event's edition, and be of
+/// the declared faction.
+fn crew_list_text(
+    text: &str,
+    faction: &str,
+    edition: Edition,
+) -> Result<Option<String>, EventError> {
     let text = optional_multiline_text(text, "The crew list", 5_000)
         .map_err(|e| EventError::invalid("army_list", e.to_string()))?;
     let Some(text) = text else {
@@ -808,10 +812,14 @@ fn crew_list_text(text: &str, faction: &str) -> Result<Option<String>, EventErro
     };
     let list = CrewList::parse(&text)
         .map_err(|e| EventError::invalid("army_list", format!("The crew list: {e}.")))?;
-    if list.edition != Edition::Fourth {
+    if list.edition != edition {
         return Err(EventError::invalid(
             "army_list",
-            "The crew list is not a 4th edition list (Edition: m4e).",
+            format!(
+                "The crew list is not a {} list (Edition: {}).",
+                edition.name(),
+                edition.code()
+            ),
         ));
     }
     if list.faction != faction {

@@ -116,7 +116,8 @@ pub fn invite(
         .transpose()
         .map_err(league_refusal)?;
     let size = league.as_ref().and_then(|l| l.encounter_size);
-    check_brought(catalog, lists, size).map_err(HostedError::Invalid)?;
+    let edition = league.as_ref().and_then(|l| l.edition);
+    check_brought(catalog, lists, size, edition).map_err(HostedError::Invalid)?;
     let json = serde_json::to_string(lists).map_err(|e| HostedError::Corrupt {
         id: 0,
         reason: format!("invitation lists: {e}"),
@@ -174,7 +175,7 @@ pub fn accept(
     seed: Bytes32,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
-    check_brought(catalog, lists, None).map_err(HostedError::Invalid)?;
+    check_brought(catalog, lists, None, None).map_err(HostedError::Invalid)?;
     conn.write_transaction(|conn| {
         let row = db_hosted::find_invitation(conn, token)?.ok_or(HostedError::NotFound)?;
         if row.inviter_id == account {
@@ -199,7 +200,7 @@ pub fn accept(
             Some(event_id) => {
                 let league = digital::check_league_invitation(conn, event_id, row.inviter_id)
                     .map_err(league_refusal)?;
-                check_brought(catalog, lists, league.encounter_size)
+                check_brought(catalog, lists, league.encounter_size, league.edition)
                     .map_err(HostedError::Invalid)?;
                 let pairing =
                     digital::start_league_game(conn, event_id, row.inviter_id, account, now)

@@ -269,12 +269,13 @@ pub struct BroughtList {
 pub const MAX_BROUGHT_LISTS: usize = 5;
 
 /// Checks what a player brings: one to five lists, each hiring legally
-/// with the content (and, where a size is given, hired for it). The
-/// message names the list and what is wrong.
+/// with the content (and, where a size or an edition is given, hired for
+/// it: an event's). The message names the list and what is wrong.
 pub fn check_brought(
     catalog: &Catalog,
     lists: &[BroughtList],
     size: Option<u8>,
+    edition: Option<soulstone_engine::Edition>,
 ) -> Result<(), String> {
     use soulstone_engine::content::crew::MAX_LIST_MODELS;
     if lists.is_empty() || lists.len() > MAX_BROUGHT_LISTS {
@@ -283,6 +284,16 @@ pub fn check_brought(
     for brought in lists {
         if brought.list.models.len() > MAX_LIST_MODELS {
             return Err(format!("{}: that list is far too long.", brought.name));
+        }
+        if let Some(edition) = edition
+            && brought.list.edition != edition
+        {
+            return Err(format!(
+                "{} is a {} list; this game plays {}.",
+                brought.name,
+                brought.list.edition.name(),
+                edition.name()
+            ));
         }
         if let Err(problems) = brought.list.hire(catalog) {
             let text: Vec<String> = problems.iter().map(ToString::to_string).collect();

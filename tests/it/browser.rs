@@ -20,6 +20,7 @@ both_backends!(
     players_report_confirm_and_dispute_in_the_browser,
     an_organiser_runs_a_thirty_two_player_day_from_a_phone,
     two_players_play_a_digital_round_in_their_browsers,
+    two_players_play_a_third_edition_digital_round_in_their_browsers,
     an_organiser_cuts_twelve_players_to_a_top_eight_in_the_browser,
     a_ranked_player_finds_their_profile_and_hides_it,
     four_teams_of_three_with_captains_choosing_in_the_browser,
@@ -1417,6 +1418,160 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
     );
     check_page(&fan, &format!("{prefix}-standings")).await;
     for client in [ann, bo, fan] {
+        client.close().await.unwrap();
+    }
+}
+
+/// A 3rd edition event's digital round in two players' browsers: the
+/// pairing's page offers only 3rd edition crews; each player brings one
+/// and plays the game's first decisions through their game page
+/// (declaring, choosing two schemes, splitting and deploying, the start
+/// phase), the rest through the API their page stands for, to the end of
+/// turn 5; the result lands in the event.
+async fn two_players_play_a_third_edition_digital_round_in_their_browsers(backend: Backend) {
+    use crate::events::{create_event, event_body, set_status};
+    use soulstone::hosted::{self, HostedStatus};
+    use soulstone_engine::bot::{Bot, BotKind};
+    use soulstone_engine::pending::Choice;
+    use soulstone_engine::{PlayerCommand, Seat};
+
+    let app = TestApp::spawn(backend.clone()).await;
+    let prefix = format!("{}-m3e-digital", backend.name());
+    let (_, to_browser) = app.user("dto@example.org", "Tess Organiser").await;
+    let to = app.api_client("dto@example.org").await;
+    let mut body = event_body("Third Edition Cup");
+    body["game_system"] = json!("m3e");
+    body["pool"] = json!("m3e-core");
+    let event = create_event(&to, body).await;
+    set_status(&to, event, "registration").await;
+    for (email, name) in [
+        ("ann@example.org", "Ann Archer"),
+        ("bo@example.org", "Bo Brand"),
+    ] {
+        app.create_account(email, name, false).await;
+        let api = app.api_client(email).await;
+        let (status, entry) = api
+            .post(&format!("/events/{event}/register"), json!({}))
+            .await;
+        assert_eq!(status, 201, "{entry}");
+        to.post(
+            &format!("/events/{event}/players/{}/check-in", entry["id"]),
+            json!({"checked_in": true}),
+        )
+        .await;
+    }
+    set_status(&to, event, "running").await;
+    to.post(&format!("/events/{event}/rounds"), json!({})).await;
+    let flipped = to_browser
+        .post_form(&format!("/events/{event}/rounds/1/setup"), &[])
+        .await;
+    assert_eq!(flipped.status().as_u16(), 303);
+    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
+        .await;
+    let marked = to_browser
+        .post_form(&format!("/events/{event}/rounds/1/digital"), &[])
+        .await;
+    assert_eq!(marked.status().as_u16(), 303);
+
+    let mut driver = Driver::start();
+    let ann = driver.session().await;
+    let bo = driver.session().await;
+    sign_in(&ann, &app, "ann@example.org").await;
+    sign_in(&bo, &app, "bo@example.org").await;
+    let base = current_origin(&ann).await;
+    for (client, name, crew) in [(&ann, "ann", "assayers-50"), (&bo, "bo", "lodestar-50")] {
+        visit(client, &format!("{base}/events/{event}/rounds/1")).await;
+        follow_link(client, "in the browser").await;
+        let text = body_text(client).await;
+        assert!(
+            text.contains("Malifaux 3rd edition") && !text.contains("Malifaux 4th edition"),
+            "only 3rd edition crews are offered: {text}"
+        );
+        check_page(client, &format!("{prefix}-crews-{name}")).await;
+        client
+            .execute(
+                "document.querySelectorAll('input[name=crew]').forEach((box) => { box.checked = box.value === arguments[0]; });",
+                vec![json!(crew)],
+            )
+            .await
+            .unwrap();
+        click_button(client, "Bring these crews").await;
+    }
+    let url = bo.current_url().await.unwrap().to_string();
+    assert!(url.contains("/games/"), "the game started: {url}");
+    let id: i64 = url.rsplit('/').next().unwrap().parse().unwrap();
+    let apis = [
+        app.api_client("ann@example.org").await,
+        app.api_client("bo@example.org").await,
+    ];
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .await;
+    assert_eq!(game.state.edition, soulstone_engine::Edition::Third);
+    let (_, me) = apis[0].get("/me").await;
+    let ann_seat = game.seat_of(me["id"].as_i64().unwrap()).unwrap();
+    let client_of = |seat: Seat| {
+        if seat == ann_seat {
+            (&ann, &apis[0])
+        } else {
+            (&bo, &apis[1])
+        }
+    };
+
+    // Setup and the first start phase through the pages; claims are
+    // confirmed (a dispute would send the result to the organisers).
+    let mut through_the_page = std::collections::BTreeSet::new();
+    let mut last_turn = 0;
+    for n in 0..40_000u64 {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished {
+            break;
+        }
+        let encounter = game.state.encounter.as_deref().unwrap();
+        last_turn = encounter.turn;
+        let on_the_page = encounter.turn <= 1 && encounter.activated.is_empty();
+        let pending = soulstone_engine::pending(&game.state);
+        let decision = &pending.decisions[0];
+        let seat = decision.seat;
+        let confirm = decision.choices.iter().any(|c| {
+            matches!(
+                c,
+                Choice::Command {
+                    command: PlayerCommand::ConfirmClaim
+                }
+            )
+        });
+        let command = if confirm {
+            PlayerCommand::ConfirmClaim
+        } else {
+            Bot::new(BotKind::Random, seat, n ^ 0x3e)
+                .decide(&game.state)
+                .unwrap()
+        };
+        let (client, api) = client_of(seat);
+        if on_the_page {
+            let sent = send_through_the_page(client, &app, api, id, &game, seat, &command, n).await;
+            through_the_page.insert(sent);
+            continue;
+        }
+        let body = json!({"version": game.state.version, "idempotency_key": format!("m3e-{n}"), "command": command});
+        let (status, reply) = api.post(&format!("/games/{id}/commands"), body).await;
+        assert_eq!(status, 200, "{reply}");
+    }
+    for kind in ["command", "deploy"] {
+        assert!(
+            through_the_page.contains(kind),
+            "no {kind} through the page: {through_the_page:?}"
+        );
+    }
+    assert_eq!(last_turn, 5, "five turns");
+    visit(&ann, &format!("{base}/games/{id}")).await;
+    check_page(&ann, &format!("{prefix}-over")).await;
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    assert_eq!(round["tables"][0]["status"], "confirmed", "{round}");
+    for client in [ann, bo] {
         client.close().await.unwrap();
     }
 }

@@ -545,7 +545,32 @@ fn one_m3e_encounter(seed: u64) {
     let mut turn = 0;
     let mut flipped = [false; 6];
     let mut tokens = [0u8; 2];
+    let mut after_an_answer = false;
     for fact in &log.facts {
+        // A scheme that scored with no claim answered before it was scored
+        // by the engine: one whose content it can check.
+        if let Event::SchemeRevealed {
+            scheme: soulstone_engine::encounter::HeldScheme { name, .. },
+            ..
+        }
+        | Event::SchemeScored { scheme: name, .. } = fact
+            && !after_an_answer
+        {
+            let def = encounter
+                .setup
+                .schemes
+                .scheme(name)
+                .expect("a content scheme");
+            let claimed = soulstone_engine::encounter::objectives::SchemeCondition::Claimed;
+            assert!(
+                !def.reveal.contains(&claimed) || !def.end.contains(&claimed),
+                "seed {seed}: {name} scored unclaimed"
+            );
+        }
+        after_an_answer = matches!(
+            fact,
+            Event::ClaimConfirmed { .. } | Event::ClaimDisputed { .. }
+        );
         match fact {
             Event::TurnStarted { turn: t } => turn = *t,
             Event::InitiativeFlipped { .. } => flipped[usize::from(turn)] = true,

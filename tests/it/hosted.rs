@@ -36,6 +36,7 @@ both_backends!(
     the_board_shows_zones_health_and_the_acting_models_reach,
     a_league_game_by_invitation_reports_itself_in_the_league,
     a_third_edition_practice_game_is_started_from_the_page_and_played_to_its_fifth_turn,
+    a_third_edition_digital_round_plays_the_rulebook_scenario_and_reports_its_result,
 );
 
 fn lists(which: &[usize]) -> Vec<BroughtList> {
@@ -631,9 +632,14 @@ async fn a_third_edition_practice_game_is_started_from_the_page_and_played_to_it
         let held = &game.state.encounter.as_deref().unwrap().choices.schemes;
         if !saw_schemes && held[0].len() == 2 && held[1].len() == 2 {
             saw_schemes = true;
+            // With the model a scheme asks for, where it asks for one.
             let mine: Vec<String> = held[0]
                 .iter()
-                .filter_map(|h| h.value.as_ref().map(|v| v.name.clone()))
+                .filter_map(|h| h.value.as_ref())
+                .map(|v| match v.target.and_then(|t| game.state.model(t)) {
+                    Some(m) => format!("{} (target: {})", v.name, m.card.name),
+                    None => v.name.clone(),
+                })
                 .collect();
             let (_, page) = browser.get_text(&format!("/games/{id}")).await;
             assert!(
@@ -841,6 +847,20 @@ async fn digital_pairing_bringing(
     settings: serde_json::Value,
     second_crews: &[&str],
 ) -> DigitalPairing {
+    digital_pairing_of(
+        app,
+        settings,
+        [&["mudlark-50", "tidewright-50"], second_crews],
+    )
+    .await
+}
+
+/// The same, each player bringing their `crews`.
+async fn digital_pairing_of(
+    app: &TestApp,
+    settings: serde_json::Value,
+    crews: [&[&str]; 2],
+) -> DigitalPairing {
     use crate::events::{create_event, event_body, set_status};
 
     let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
@@ -906,14 +926,14 @@ async fn digital_pairing_bringing(
 
     // Each brings crews; the game starts when both are in. A stranger may not.
     let play = format!("/events/{event}/games/{pairing}/play");
-    let crews = format!("/events/{event}/games/{pairing}/crews");
+    let crews_path = format!("/events/{event}/games/{pairing}/crews");
     let refused = to_browser
-        .post_form(&crews, &[("crew", "mudlark-50")])
+        .post_form(&crews_path, &[("crew", crews[0][0])])
         .await;
     assert_eq!(refused.status().as_u16(), 403);
-    let first = browsers[0]
-        .post_form(&crews, &[("crew", "mudlark-50"), ("crew", "tidewright-50")])
-        .await;
+    let [first_crews, second_crews] = crews;
+    let brought: Vec<(&str, &str)> = first_crews.iter().map(|c| ("crew", *c)).collect();
+    let first = browsers[0].post_form(&crews_path, &brought).await;
     assert_eq!(location(&first), play);
     let (status, waiting) = browsers[1].get_text(&play).await;
     assert_eq!(status, 200);
@@ -925,7 +945,7 @@ async fn digital_pairing_bringing(
     // ever the viewer's own).
     assert!(!waiting.contains("You brought"), "B sees A's lists");
     let brought: Vec<(&str, &str)> = second_crews.iter().map(|c| ("crew", *c)).collect();
-    let second = browsers[1].post_form(&crews, &brought).await;
+    let second = browsers[1].post_form(&crews_path, &brought).await;
     let started = location(&second);
     let hosted_id = id_after(&started, "/games/");
     assert_eq!(location(&browsers[0].get(&play).await), started);
@@ -1044,6 +1064,127 @@ async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backen
         })
         .await;
     assert_eq!(history, vec!["reported by the engine".to_string()]);
+}
+
+/// A 3rd edition event's digital round: a 4th edition list is refused,
+/// the game plays the round's scenario from the rulebook's pool (its
+/// strategy and scheme pool by name) under the 3rd edition rules for five
+/// turns, and its result reports itself into the event. Claims are
+/// confirmed here: a disputed one goes to the organisers (tested above).
+async fn a_third_edition_digital_round_plays_the_rulebook_scenario_and_reports_its_result(
+    backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let DigitalPairing {
+        event,
+        pairing,
+        hosted_id,
+        to,
+        apis,
+    } = digital_pairing_of(
+        &app,
+        serde_json::json!({"game_system": "m3e", "pool": "m3e-core"}),
+        [&["assayers-50"], &["lodestar-50", "cattail-50"]],
+    )
+    .await;
+    let ann = app.signed_in_client("ann@example.org").await;
+    let refused = ann
+        .post_form(
+            &format!("/events/{event}/games/{pairing}/crews"),
+            &[("crew", "mudlark-50")],
+        )
+        .await;
+    assert_eq!(refused.status().as_u16(), 303);
+    let (_, page) = ann.get_text(&format!("/games/{hosted_id}")).await;
+    assert!(
+        page.contains(
+            "mudlark-50 is a Malifaux 4th edition list; this game plays Malifaux 3rd edition."
+        ),
+        "{page}"
+    );
+
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    assert_eq!(game.state.edition, soulstone_engine::Edition::Third);
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let flipped = &round["setup"]["result"]["malifaux"];
+    let setup = &game.state.encounter.as_ref().unwrap().setup;
+    assert_eq!(
+        serde_json::json!(setup.strategy.name),
+        flipped["strategy"]["name"],
+        "the round's strategy plays"
+    );
+    let pool: Vec<serde_json::Value> = flipped["scheme_pool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].clone())
+        .collect();
+    assert_eq!(pool.len(), 5, "{flipped}");
+    assert_eq!(
+        serde_json::json!(setup.scheme_pool),
+        serde_json::json!(pool)
+    );
+
+    let mut seat_api = std::collections::HashMap::new();
+    for (i, api) in apis.iter().enumerate() {
+        let (_, me) = api.get("/me").await;
+        let seat = game.seat_of(me["id"].as_i64().unwrap()).unwrap();
+        seat_api.insert(seat, i);
+    }
+    let mut last_turn = 0;
+    for n in 0..40_000u64 {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished {
+            break;
+        }
+        last_turn = game.state.encounter.as_ref().unwrap().turn;
+        let pending = soulstone_engine::pending(&game.state);
+        let decision = pending.decisions.first().expect("someone decides");
+        let seat = decision.seat;
+        let confirm = decision.choices.iter().any(|c| {
+            matches!(
+                c,
+                soulstone_engine::pending::Choice::Command {
+                    command: PlayerCommand::ConfirmClaim
+                }
+            )
+        });
+        let command = if confirm {
+            PlayerCommand::ConfirmClaim
+        } else {
+            Bot::new(BotKind::Random, seat, n)
+                .decide(&game.state)
+                .expect("a legal command")
+        };
+        let body = serde_json::json!({
+            "version": game.state.version,
+            "idempotency_key": format!("m3e-{n}"),
+            "command": command,
+        });
+        let (status, reply) = apis[seat_api[&seat]]
+            .post(&format!("/games/{hosted_id}/commands"), body)
+            .await;
+        assert_eq!(status, 200, "{reply}");
+    }
+    assert_eq!(last_turn, 5, "five turns");
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    assert_eq!(game.status, HostedStatus::Finished);
+    let vp = |seat: Seat| i64::from(game.state.player(seat).victory_points);
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let table = &round["tables"][0];
+    assert_eq!(table["status"], "confirmed", "{table}");
+    let score = table["score"].to_string();
+    assert!(
+        score.contains(&format!("\"a_vp\":{}", vp(Seat::A)))
+            && score.contains(&format!("\"b_vp\":{}", vp(Seat::B))),
+        "{score}"
+    );
 }
 
 /// A TO's season whose strategy and schemes the content does not describe:

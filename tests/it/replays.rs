@@ -33,7 +33,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 16] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 18] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -59,6 +59,11 @@ const RECORDINGS: [(&str, Edition, u64, bool); 16] = [
     // abilities have categories an action may ignore.
     ("m4e-table-v7", Edition::Fourth, 91, true),
     ("m3e-random-v7", Edition::Third, 92, false),
+    // Rules version 8: 3rd edition schemes are checked by the engine and
+    // its strategies picked by the pool's suits; a scheme's chosen model
+    // must be one its choice allows.
+    ("m4e-table-v8", Edition::Fourth, 111, true),
+    ("m3e-random-v8", Edition::Third, 102, false),
 ];
 
 fn folder() -> PathBuf {

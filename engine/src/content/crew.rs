@@ -61,10 +61,7 @@ impl CrewList {
     /// The plain-text form (see `docs/content.md`), which [`CrewList::parse`]
     /// reads back.
     pub fn to_text(&self) -> String {
-        let edition = match self.edition {
-            Edition::Fourth => "m4e",
-            Edition::Third => "m3e",
-        };
+        let edition = self.edition.code();
         let mut text = format!(
             "Edition: {edition}\nFaction: {}\nLeader: {}\nSize: {}\n",
             self.faction, self.leader, self.size

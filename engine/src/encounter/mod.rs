@@ -20,7 +20,7 @@ use crate::Seat;
 use crate::hidden::Hidden;
 use crate::model::ModelId;
 use crate::table::measure::{Deployment, Layout};
-use objectives::{ObjectiveBook, StrategyDef};
+use objectives::{ObjectiveBook, SchemeChoice, StrategyDef};
 
 pub use rules::EncounterRules;
 
@@ -304,6 +304,10 @@ pub struct Encounter {
     /// Every model killed this turn, whoever killed it (Reckoning).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub killed_this_turn: Vec<ModelId>,
+    /// Models killed by their own crew, with the turn (what 3rd edition
+    /// schemes that choose an enemy model read).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub own_crew_kills: Vec<OwnCrewKill>,
     /// The henchman that assumed its crew's leadership (action limit 3).
     #[serde(default)]
     pub assumed_leadership: [Option<ModelId>; 2],
@@ -359,6 +363,10 @@ pub struct Choices {
     pub scheme_scores: Vec<SchemeScore>,
     /// The names of the schemes each crew revealed (never twice).
     pub revealed: [Vec<String>; 2],
+    /// 3rd edition: the revealed schemes that chose a model, with it (its
+    /// End requirement still reads it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revealed_choices: Vec<(Seat, HeldScheme)>,
     /// This end phase: the scheme a crew revealed or abandoned, whose
     /// Next Available list it selects from (none: it kept its scheme).
     pub select_from: [Option<String>; 2],
@@ -373,6 +381,13 @@ pub struct Choices {
     /// Claims the opponent disputed, for the organisers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disputed: Vec<DisputedClaim>,
+}
+
+/// A model its own crew killed, and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OwnCrewKill {
+    pub model: ModelId,
+    pub turn: u8,
 }
 
 /// A claim for a 3rd edition scheme and what it gained (none if disputed).
@@ -458,6 +473,7 @@ impl Encounter {
             done: [false; 2],
             kills_this_turn: [0; 2],
             killed_this_turn: Vec::new(),
+            own_crew_kills: Vec::new(),
             assumed_leadership: [None; 2],
             once_used: Vec::new(),
             abilities_used: Vec::new(),
@@ -480,6 +496,30 @@ impl Encounter {
             .and_then(|held| held.value.as_ref())
             .and_then(|held| self.setup.schemes.scheme(&held.name))
             .is_some_and(|def| def.is_claimed())
+    }
+
+    /// Whether `seat` may choose `model` for a scheme asking for `choice`.
+    pub fn may_choose(
+        &self,
+        seat: Seat,
+        choice: SchemeChoice,
+        model: &crate::model::Model,
+    ) -> bool {
+        let card = &model.card;
+        let enemy = model.owner != seat;
+        model.in_play()
+            && match choice {
+                SchemeChoice::EnemyModel => enemy && !card.totem && !card.peon,
+                SchemeChoice::EnemyMinionOrEnforcer => {
+                    enemy && !card.master && !card.henchman && !card.peon
+                }
+                SchemeChoice::EnemyLeaderOrMaster => {
+                    enemy && (card.master || self.leaders[model.owner.index()] == Some(model.id))
+                }
+                SchemeChoice::FriendlyNonLeader => {
+                    !enemy && self.leaders[seat.index()] != Some(model.id)
+                }
+            }
     }
 
     /// Whether the scheme `seat` holds might be revealed at the end of an

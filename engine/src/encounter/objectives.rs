@@ -51,6 +51,8 @@ pub enum Area {
     NearCenter { inches: u8 },
     /// Within 1" of the centreline.
     OnCenterline,
+    /// Touching the centreline (3rd edition's "on the centerline").
+    AcrossCenterline,
 }
 
 /// How a strategy scores at the end of a turn.
@@ -157,6 +159,24 @@ impl StrategyDef {
 pub enum SchemeChoice {
     /// An enemy model that is neither a totem nor a peon.
     EnemyModel,
+    /// An enemy minion or enforcer (Take Prisoner).
+    EnemyMinionOrEnforcer,
+    /// The enemy leader or an enemy master (Deliver a Message).
+    EnemyLeaderOrMaster,
+    /// A friendly model that is not the crew's leader (Claim Jump).
+    FriendlyNonLeader,
+}
+
+impl SchemeChoice {
+    /// What the player is asked to choose, for messages.
+    pub fn label(self) -> &'static str {
+        match self {
+            SchemeChoice::EnemyModel => "an enemy model in play that is neither a totem nor a peon",
+            SchemeChoice::EnemyMinionOrEnforcer => "an enemy minion or enforcer",
+            SchemeChoice::EnemyLeaderOrMaster => "the enemy leader or an enemy master",
+            SchemeChoice::FriendlyNonLeader => "a friendly model that is not your leader",
+        }
+    }
 }
 
 /// A condition a scheme checks, from the revealing crew's side.
@@ -183,10 +203,71 @@ pub enum SchemeCondition {
     /// peon, and in `area` (completely, for a deployment zone). Only for a
     /// scheme revealed at the end of an activation.
     ActivatedModelIn { area: Area },
+    /// At least `count` friendly scheme markers within `inches` of one and
+    /// the same enemy model.
+    SchemeMarkersNearOneEnemy { inches: u8, count: u8 },
+    /// A friendly model (completely) in `area` with no enemy model within
+    /// `inches` of it.
+    ModelClearOfEnemiesIn { area: Area, inches: u8 },
+    /// At least `count` friendly scheme markers in `area`, each touching a
+    /// different terrain piece.
+    SchemeMarkersOnTerrain { area: Area, count: u8 },
+    /// At least `count` friendly models, each engaging a different enemy
+    /// model that costs more than it.
+    EngagingCostlier { count: u8 },
+    /// At least `count` friendly models, each within `inches` of a
+    /// different end of the centreline (where it meets the table's edge).
+    ModelsNearCenterlineEnds { inches: u8, count: u8 },
+    /// At least `count` friendly scheme markers, each within `inches` of a
+    /// different table corner, at most `own_zone_at_most` of those corners
+    /// in the crew's own deployment zone.
+    SchemeMarkersNearCorners {
+        inches: u8,
+        count: u8,
+        own_zone_at_most: u8,
+    },
+    /// The enemy leader is in play at half its maximum health or less.
+    EnemyLeaderAtHalfHealth,
+    /// The enemy leader is not in play.
+    EnemyLeaderGone,
+    /// A friendly model engages the chosen model.
+    ChosenEngaged,
+    /// No enemy model other than the chosen one is within `inches` of it.
+    ChosenAloneWithin { inches: u8 },
+    /// The chosen model is in play, (completely) in `area`.
+    ChosenIn { area: Area },
+    /// No enemy model is within `inches` of the chosen (friendly) model.
+    ChosenClearOfEnemies { inches: u8 },
+    /// The chosen model is in play with half its maximum health or more.
+    ChosenAtHalfHealthOrMore,
+    /// The chosen model is in play within `inches` of a friendly scheme
+    /// marker.
+    ChosenNearSchemeMarker { inches: u8 },
+    /// After the scheme was revealed, the chosen model was killed by its
+    /// own crew.
+    ChosenKilledByOwnCrewAfterReveal,
     /// The engine cannot check it: revealing the scheme becomes a claim
     /// the opponent confirms or disputes (the other conditions are still
     /// checked).
     Claimed,
+}
+
+impl SchemeCondition {
+    /// Whether it reads the scheme's chosen model.
+    pub fn reads_chosen_model(self) -> bool {
+        matches!(
+            self,
+            SchemeCondition::ChosenModelKilled
+                | SchemeCondition::ChosenModelCostAtLeast { .. }
+                | SchemeCondition::ChosenEngaged
+                | SchemeCondition::ChosenAloneWithin { .. }
+                | SchemeCondition::ChosenIn { .. }
+                | SchemeCondition::ChosenClearOfEnemies { .. }
+                | SchemeCondition::ChosenAtHalfHealthOrMore
+                | SchemeCondition::ChosenNearSchemeMarker { .. }
+                | SchemeCondition::ChosenKilledByOwnCrewAfterReveal
+        )
+    }
 }
 
 /// When a scheme may be revealed (the rules' common reveal timings).
@@ -226,6 +307,18 @@ pub struct SchemeDef {
     /// Revealing gains 1 VP; these conditions, all met, gain 1 more.
     #[serde(default)]
     pub additional: Vec<SchemeCondition>,
+    /// 3rd edition: the End requirement, all met at the end of the game
+    /// for 1 VP (revealed or not). Empty: the scheme has none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub end: Vec<SchemeCondition>,
+    /// 3rd edition: the End requirement is also met when all of these
+    /// hold ("..., or ...").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub end_otherwise: Vec<SchemeCondition>,
+    /// 3rd edition: scoring removes the scheme markers the requirement
+    /// counted.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spends_markers: bool,
     /// The schemes a crew may select once this one is revealed or abandoned.
     /// A name the content does not define cannot be selected (the engine
     /// says which when it offers the rest).
@@ -247,6 +340,9 @@ impl SchemeDef {
             timing: RevealTiming::EndOfTurn,
             reveal: vec![SchemeCondition::Claimed],
             additional: vec![SchemeCondition::Claimed],
+            end: vec![SchemeCondition::Claimed],
+            end_otherwise: Vec::new(),
+            spends_markers: false,
             next,
             text: "Not described by the content: revealing it claims 1 or 2 VP, which the \
                    opponent confirms or disputes."
@@ -367,17 +463,24 @@ impl ObjectiveBook {
                     "a scheme needs a condition to reveal it".into(),
                 ));
             }
-            let needs_choice = s.reveal.iter().chain(&s.additional).any(|c| {
-                matches!(
-                    c,
-                    SchemeCondition::ChosenModelKilled
-                        | SchemeCondition::ChosenModelCostAtLeast { .. }
-                )
-            });
+            let needs_choice = s
+                .reveal
+                .iter()
+                .chain(&s.additional)
+                .chain(&s.end)
+                .chain(&s.end_otherwise)
+                .any(|c| c.reads_chosen_model());
             if needs_choice && s.choice.is_none() {
                 return Err((
                     format!("scheme[{i}].choice"),
-                    "its conditions read a chosen model: add choice = \"enemy_model\"".into(),
+                    "its conditions read a chosen model: add a choice (\"enemy_model\", ...)"
+                        .into(),
+                ));
+            }
+            if s.end.is_empty() && !s.end_otherwise.is_empty() {
+                return Err((
+                    format!("scheme[{i}].end_otherwise"),
+                    "an alternative to the End requirement needs an `end` to stand beside".into(),
                 ));
             }
             let reads_activation = s

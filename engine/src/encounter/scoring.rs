@@ -5,11 +5,13 @@
 use super::objectives::{Area, SchemeCondition, StrategyScoring};
 use super::{Encounter, HeldScheme};
 use crate::Seat;
-use crate::model::Model;
+use crate::model::{Model, ModelId};
 use crate::state::GameState;
-use crate::table::geometry::{Shape, V2, distance_to_segment};
+use crate::table::geometry::{Shape, TOUCH, V2, distance_to_segment};
 use crate::table::measure::Layout;
-use crate::table::{Body, MarkerKind, TABLE_SIZE, inches};
+use crate::table::{
+    Board, Body, Marker, MarkerKind, ObjectId, TABLE_SIZE, footprint_shape, inches,
+};
 
 fn completely_inside(shape: &Shape, center: V2, radius: f64) -> bool {
     shape.signed_distance(center) <= -radius + 1e-9
@@ -39,6 +41,10 @@ fn in_area(encounter: &Encounter, seat: Seat, area: Area, center: V2, radius: f6
         Area::OnCenterline => {
             let (a, b) = layout.centerline();
             distance_to_segment(center, a, b) - radius <= 1.0 + 1e-9
+        }
+        Area::AcrossCenterline => {
+            let (a, b) = layout.centerline();
+            distance_to_segment(center, a, b) <= radius + 1e-9
         }
     }
 }
@@ -189,48 +195,376 @@ pub fn holds(
     held: &HeldScheme,
     condition: SchemeCondition,
 ) -> bool {
+    counted_markers(state, encounter, seat, held, condition).is_some()
+}
+
+/// Whether all of `conditions` hold for `seat` now (none: never), with the
+/// friendly scheme markers they counted: what a 3rd edition scheme that
+/// spends its markers removes.
+pub fn requirement_met(
+    state: &GameState,
+    encounter: &Encounter,
+    seat: Seat,
+    held: &HeldScheme,
+    conditions: &[SchemeCondition],
+) -> Option<Vec<ObjectId>> {
+    if conditions.is_empty() {
+        return None;
+    }
+    let mut markers: Vec<ObjectId> = Vec::new();
+    for condition in conditions {
+        for id in counted_markers(state, encounter, seat, held, *condition)? {
+            if !markers.contains(&id) {
+                markers.push(id);
+            }
+        }
+    }
+    Some(markers)
+}
+
+/// `seat`'s scheme markers on the table.
+fn friendly_scheme_markers(state: &GameState, seat: Seat) -> impl Iterator<Item = &Marker> {
+    state
+        .markers
+        .iter()
+        .filter(move |m| m.kind == MarkerKind::Scheme && m.owner == Some(seat))
+}
+
+/// Whether two discs are within `inches` of each other (edge to edge).
+fn within(a: (V2, f64), b: (V2, f64), inches: u8) -> bool {
+    a.0.dist(b.0) - a.1 - b.1 <= f64::from(inches) + 1e-9
+}
+
+/// Picks `need` of the candidates, each matched to a different one of the
+/// options it may take (`options[i]`): the candidates picked, if it can
+/// be done. The sets are a crew's models or markers, so a plain search.
+fn distinct_matching(options: &[Vec<usize>], need: usize) -> Option<Vec<usize>> {
+    fn search(
+        options: &[Vec<usize>],
+        from: usize,
+        need: usize,
+        used: &mut Vec<usize>,
+        picked: &mut Vec<usize>,
+    ) -> bool {
+        if picked.len() == need {
+            return true;
+        }
+        for (i, choices) in options.iter().enumerate().skip(from) {
+            for option in choices {
+                if used.contains(option) {
+                    continue;
+                }
+                used.push(*option);
+                picked.push(i);
+                if search(options, i + 1, need, used, picked) {
+                    return true;
+                }
+                used.pop();
+                picked.pop();
+            }
+        }
+        false
+    }
+    let (mut used, mut picked) = (Vec::new(), Vec::new());
+    search(options, 0, need, &mut used, &mut picked).then_some(picked)
+}
+
+/// The enemy models (in play, on the table) within `inches` of a disc,
+/// `except` one of them.
+fn enemies_within(
+    state: &GameState,
+    seat: Seat,
+    disc: (V2, f64),
+    inches: u8,
+    except: Option<ModelId>,
+) -> usize {
+    crew_models(state, seat.other())
+        .filter(|(m, b)| Some(m.id) != except && within(disc, (b.center, b.radius), inches))
+        .count()
+}
+
+/// The models of `engager`'s crew that engage `model`.
+fn engaging(state: &GameState, model: ModelId, engager: Seat) -> Vec<ModelId> {
+    let table = state.table();
+    let board = Board::new(&table, state.edition);
+    let Ok(engaged) = crate::table::measure::engaged_with(&board, model.object()) else {
+        return Vec::new();
+    };
+    crew_models(state, engager)
+        .map(|(m, _)| m.id)
+        .filter(|id| engaged.contains(&id.object()))
+        .collect()
+}
+
+/// The table's corners, and whether each is in `seat`'s deployment zone.
+fn corners(encounter: &Encounter, seat: Seat) -> [(V2, bool); 4] {
+    let side = inches(TABLE_SIZE);
+    let layout = encounter.setup.layout();
+    let own = encounter.layout_side(seat);
+    [
+        V2::new(0.0, 0.0),
+        V2::new(side, 0.0),
+        V2::new(side, side),
+        V2::new(0.0, side),
+    ]
+    .map(|corner| (corner, layout.in_deployment_zone(own, &point_body(corner))))
+}
+
+fn point_body(center: V2) -> Body {
+    Body {
+        id: None,
+        center,
+        radius: 0.0,
+        z: 0.0,
+        size: 0.0,
+        seat: None,
+        peon: false,
+    }
+}
+
+/// The turn `seat` revealed its scheme `name`, if it has.
+fn reveal_turn(encounter: &Encounter, seat: Seat, name: &str) -> Option<u8> {
+    if !encounter.choices.has_revealed(seat, name) {
+        return None;
+    }
+    encounter
+        .choices
+        .scores_of(seat, name)
+        .map(|s| s.turn)
+        .min()
+}
+
+/// Whether `condition` holds for `seat` now: the friendly scheme markers
+/// it counted (none counted for a condition on models), or `None`.
+fn counted_markers(
+    state: &GameState,
+    encounter: &Encounter,
+    seat: Seat,
+    held: &HeldScheme,
+    condition: SchemeCondition,
+) -> Option<Vec<ObjectId>> {
     let chosen = held.target.and_then(|id| state.model(id));
+    let chosen_on_table = || chosen.and_then(|m| Some((m, m.body()?)).filter(|_| m.in_play()));
+    let check = |holds: bool| holds.then(Vec::new);
     match condition {
         SchemeCondition::ChosenModelKilled => {
-            chosen.is_some_and(|m| m.status == crate::model::ModelStatus::Killed)
+            check(chosen.is_some_and(|m| m.status == crate::model::ModelStatus::Killed))
         }
         SchemeCondition::ChosenModelCostAtLeast { cost } => {
-            chosen.is_some_and(|m| m.card.cost >= cost)
+            check(chosen.is_some_and(|m| m.card.cost >= cost))
         }
         SchemeCondition::SchemeMarkersIn { area, count } => {
-            state
-                .markers
-                .iter()
-                .filter(|m| m.kind == MarkerKind::Scheme && m.owner == Some(seat))
+            let ids: Vec<ObjectId> = friendly_scheme_markers(state, seat)
                 .filter(|m| in_area(encounter, seat, area, m.at.v2(), m.base.radius()))
-                .count()
-                >= usize::from(count)
+                .map(|m| m.id)
+                .take(usize::from(count))
+                .collect();
+            (ids.len() >= usize::from(count)).then_some(ids)
         }
         SchemeCondition::ModelsIn { area, count } => {
-            models_in(state, encounter, seat, area) >= usize::from(count)
+            check(models_in(state, encounter, seat, area) >= usize::from(count))
         }
         SchemeCondition::ModelsInQuarters { count } => {
-            quarters_occupied(state, seat) >= usize::from(count)
+            check(quarters_occupied(state, seat) >= usize::from(count))
         }
         SchemeCondition::KilledThisTurn { count } => {
-            encounter.kills_this_turn[seat.index()] >= count
+            check(encounter.kills_this_turn[seat.index()] >= count)
         }
         SchemeCondition::EnemiesAtHalfHealth { count } => {
             // A Craven enemy is ignored for its own crew's schemes, not ours.
-            crew_models(state, seat.other())
-                .filter(|(m, _)| u32::from(m.health) * 2 <= u32::from(m.card.max_health))
-                .count()
-                >= usize::from(count)
+            check(
+                crew_models(state, seat.other())
+                    .filter(|(m, _)| u32::from(m.health) * 2 <= u32::from(m.card.max_health))
+                    .count()
+                    >= usize::from(count),
+            )
         }
         SchemeCondition::ActivatedModelIn { area } => {
             let last = encounter.activated.last().copied();
-            scoring_models(state, seat).any(|(m, b)| {
+            check(scoring_models(state, seat).any(|(m, b)| {
                 Some(m.id) == last && in_area(encounter, seat, area, b.center, b.radius)
+            }))
+        }
+        SchemeCondition::SchemeMarkersNearOneEnemy { inches, count } => {
+            crew_models(state, seat.other()).find_map(|(_, enemy)| {
+                let ids: Vec<ObjectId> = friendly_scheme_markers(state, seat)
+                    .filter(|k| {
+                        within(
+                            (k.at.v2(), k.base.radius()),
+                            (enemy.center, enemy.radius),
+                            inches,
+                        )
+                    })
+                    .map(|k| k.id)
+                    .take(usize::from(count))
+                    .collect();
+                (ids.len() >= usize::from(count)).then_some(ids)
             })
         }
+        SchemeCondition::ModelClearOfEnemiesIn { area, inches } => {
+            check(scoring_models(state, seat).any(|(m, b)| {
+                in_area(encounter, seat, area, b.center, b.radius)
+                    && enemies_within(state, seat, (b.center, b.radius), inches, Some(m.id)) == 0
+            }))
+        }
+        SchemeCondition::SchemeMarkersOnTerrain { area, count } => {
+            let markers: Vec<&Marker> = friendly_scheme_markers(state, seat)
+                .filter(|m| in_area(encounter, seat, area, m.at.v2(), m.base.radius()))
+                .collect();
+            let options: Vec<Vec<usize>> = markers
+                .iter()
+                .map(|k| {
+                    state
+                        .terrain
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, t)| touches_terrain(t, k.at.v2(), k.base.radius()))
+                        .map(|(i, _)| i)
+                        .collect()
+                })
+                .collect();
+            let picked = distinct_matching(&options, usize::from(count))?;
+            Some(picked.into_iter().map(|i| markers[i].id).collect())
+        }
+        SchemeCondition::EngagingCostlier { count } => {
+            let friends: Vec<(ModelId, u8)> = scoring_models(state, seat)
+                .map(|(m, _)| (m.id, m.card.cost))
+                .collect();
+            let enemies: Vec<(ModelId, u8)> = crew_models(state, seat.other())
+                .map(|(m, _)| (m.id, m.card.cost))
+                .collect();
+            let engaged_by: Vec<Vec<ModelId>> = enemies
+                .iter()
+                .map(|(id, _)| engaging(state, *id, seat))
+                .collect();
+            let options: Vec<Vec<usize>> = friends
+                .iter()
+                .map(|(friend, cost)| {
+                    enemies
+                        .iter()
+                        .enumerate()
+                        .filter(|(e, (_, enemy_cost))| {
+                            enemy_cost > cost && engaged_by[*e].contains(friend)
+                        })
+                        .map(|(e, _)| e)
+                        .collect()
+                })
+                .collect();
+            check(distinct_matching(&options, usize::from(count)).is_some())
+        }
+        SchemeCondition::ModelsNearCenterlineEnds { inches, count } => {
+            let (a, b) = encounter.setup.layout().centerline();
+            let options: Vec<Vec<usize>> = scoring_models(state, seat)
+                .map(|(_, body)| {
+                    [a, b]
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, end)| within((body.center, body.radius), (**end, 0.0), inches))
+                        .map(|(i, _)| i)
+                        .collect()
+                })
+                .collect();
+            check(distinct_matching(&options, usize::from(count)).is_some())
+        }
+        SchemeCondition::SchemeMarkersNearCorners {
+            inches,
+            count,
+            own_zone_at_most,
+        } => {
+            let corners = corners(encounter, seat);
+            let markers: Vec<&Marker> = friendly_scheme_markers(state, seat).collect();
+            // Every set of corners with few enough of the crew's own, until
+            // the markers can stand by a different one each.
+            (0u8..16)
+                .filter(|set| {
+                    let own = (0..4)
+                        .filter(|c| set & (1 << c) != 0 && corners[*c].1)
+                        .count();
+                    own <= usize::from(own_zone_at_most)
+                })
+                .find_map(|set| {
+                    let options: Vec<Vec<usize>> = markers
+                        .iter()
+                        .map(|k| {
+                            (0..4)
+                                .filter(|c| set & (1 << c) != 0)
+                                .filter(|c| {
+                                    within(
+                                        (k.at.v2(), k.base.radius()),
+                                        (corners[*c].0, 0.0),
+                                        inches,
+                                    )
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    let picked = distinct_matching(&options, usize::from(count))?;
+                    Some(picked.into_iter().map(|i| markers[i].id).collect())
+                })
+        }
+        SchemeCondition::EnemyLeaderAtHalfHealth => {
+            let leader = encounter.leaders[seat.other().index()].and_then(|id| state.model(id));
+            check(leader.is_some_and(|m| {
+                m.in_play() && u32::from(m.health) * 2 <= u32::from(m.card.max_health)
+            }))
+        }
+        SchemeCondition::EnemyLeaderGone => {
+            let leader = encounter.leaders[seat.other().index()].and_then(|id| state.model(id));
+            check(leader.is_some_and(|m| !m.in_play()))
+        }
+        SchemeCondition::ChosenEngaged => {
+            check(chosen.is_some_and(|m| m.in_play() && !engaging(state, m.id, seat).is_empty()))
+        }
+        SchemeCondition::ChosenAloneWithin { inches } => {
+            let (m, b) = chosen_on_table()?;
+            // "Other enemy models": the chosen one's own crew.
+            check(
+                crew_models(state, m.owner)
+                    .filter(|(other, ob)| {
+                        other.id != m.id
+                            && within((b.center, b.radius), (ob.center, ob.radius), inches)
+                    })
+                    .count()
+                    == 0,
+            )
+        }
+        SchemeCondition::ChosenIn { area } => {
+            let (_, b) = chosen_on_table()?;
+            check(in_area(encounter, seat, area, b.center, b.radius))
+        }
+        SchemeCondition::ChosenClearOfEnemies { inches } => {
+            let (m, b) = chosen_on_table()?;
+            check(enemies_within(state, m.owner, (b.center, b.radius), inches, None) == 0)
+        }
+        SchemeCondition::ChosenAtHalfHealthOrMore => check(chosen.is_some_and(|m| {
+            m.in_play() && u32::from(m.health) * 2 >= u32::from(m.card.max_health)
+        })),
+        SchemeCondition::ChosenNearSchemeMarker { inches } => {
+            let (_, b) = chosen_on_table()?;
+            check(
+                friendly_scheme_markers(state, seat)
+                    .any(|k| within((k.at.v2(), k.base.radius()), (b.center, b.radius), inches)),
+            )
+        }
+        SchemeCondition::ChosenKilledByOwnCrewAfterReveal => {
+            let revealed = reveal_turn(encounter, seat, &held.name)?;
+            check(held.target.is_some_and(|target| {
+                encounter
+                    .own_crew_kills
+                    .iter()
+                    .any(|kill| kill.model == target && kill.turn > revealed)
+            }))
+        }
         // The player asserts it by claiming; the opponent checks.
-        SchemeCondition::Claimed => true,
+        SchemeCondition::Claimed => Some(Vec::new()),
     }
+}
+
+/// Whether a disc touches a terrain piece (any of its parts).
+fn touches_terrain(terrain: &crate::table::Terrain, center: V2, radius: f64) -> bool {
+    std::iter::once(&terrain.footprint)
+        .chain(terrain.parts.iter().map(|p| &p.footprint))
+        .any(|f| footprint_shape(f).signed_distance(center) <= radius + TOUCH)
 }
 
 /// The VP revealing `held` gains `seat` now (before the cap): none if it

@@ -4,9 +4,7 @@
 
 use super::*;
 use crate::command::Interaction;
-use crate::encounter::objectives::{
-    AfterScoring, MarkerInteract, RevealTiming, SchemeChoice, StrategyScoring,
-};
+use crate::encounter::objectives::{AfterScoring, MarkerInteract, RevealTiming, StrategyScoring};
 use crate::encounter::rules::{ActionLimits, InitiativeRule, PassingRule, SchemeRule};
 use crate::encounter::{
     ClaimedObjective, Declaration, Encounter, EncounterRules, HeldScheme, MAX_FRIENDLY_MARKERS,
@@ -724,8 +722,10 @@ impl Sim<'_> {
             .iter()
             .position(|s| *s == seat)
             .map_or(0, |i| if including { i } else { i + 1 });
+        // Asked while it has a scheme not used up, as public facts tell,
+        // whether or not it can score now: being asked gives nothing away.
         for seat in &order[start..] {
-            if !claimable_schemes(&self.state, *seat).is_empty() {
+            if may_be_asked_to_score(&self.state, *seat) {
                 return self.step_to(Step::RevealScheme { seat: *seat });
             }
         }
@@ -751,18 +751,43 @@ impl Sim<'_> {
                 if *vp != 1 {
                     return refuse("a scheme scores 1 VP at a time");
                 }
-                if let Some(why) = scheme_claim_refusal(&self.state, seat, name) {
+                if let Some(why) = scheme_claim_refusal_public(&self.state, seat, name) {
                     return refuse(why);
                 }
                 let Some(held) = own_scheme(&self.encounter()?.choices, seat, name) else {
                     return refuse(format!("{name} is not one of your schemes"));
                 };
-                self.emit(Event::VpClaimed {
-                    seat,
-                    objective: ClaimedObjective::Scheme { scheme: held },
-                    vp: 1,
-                })?;
-                self.step_to(Step::AnswerClaim { seat: seat.other() })
+                match scheme_scoring_now(&self.state, seat, &held) {
+                    Err(why) => refuse(why),
+                    Ok(ScoredBy::Claim) => {
+                        self.emit(Event::VpClaimed {
+                            seat,
+                            objective: ClaimedObjective::Scheme { scheme: held },
+                            vp: 1,
+                        })?;
+                        self.step_to(Step::AnswerClaim { seat: seat.other() })
+                    }
+                    Ok(ScoredBy::Engine { spent }) => {
+                        for id in spent {
+                            self.emit(Event::MarkerRemoved { id })?;
+                        }
+                        let amount = self.vp_left(seat, true)?.min(1);
+                        if self.encounter()?.choices.has_revealed(seat, &held.name) {
+                            self.emit(Event::SchemeScored {
+                                seat,
+                                scheme: held.name,
+                                amount,
+                            })?;
+                        } else {
+                            self.emit(Event::SchemeRevealed {
+                                seat,
+                                scheme: held,
+                                amount,
+                            })?;
+                        }
+                        self.scheme_claims_from(seat, true)
+                    }
+                }
             }
             _ => refuse("claim 1 VP for one of your schemes, or keep them for now"),
         }
@@ -1239,17 +1264,16 @@ impl Sim<'_> {
         let target = match (def.choice, target) {
             (None, None) => None,
             (None, Some(_)) => return refuse(format!("{name} asks for no chosen model")),
-            (Some(SchemeChoice::EnemyModel), None) => {
-                return refuse(format!("{name} asks you to choose an enemy model"));
+            (Some(choice), None) => {
+                return refuse(format!("{name} asks you to choose {}", choice.label()));
             }
-            (Some(SchemeChoice::EnemyModel), Some(id)) => {
-                let ok = self.state.model(id).is_some_and(|m| {
-                    m.owner != seat && m.in_play() && !m.card.totem && !m.card.peon
-                });
+            (Some(choice), Some(id)) => {
+                let ok = self
+                    .state
+                    .model(id)
+                    .is_some_and(|m| encounter.may_choose(seat, choice, m));
                 if !ok {
-                    return refuse(
-                        "choose an enemy model in play that is neither a totem nor a peon",
-                    );
+                    return refuse(format!("{name}: choose {}", choice.label()));
                 }
                 Some(id)
             }
@@ -2042,18 +2066,41 @@ fn own_scheme(choices: &crate::encounter::Choices, seat: Seat, name: &str) -> Op
             choices.revealed[i]
                 .iter()
                 .find(|r| r.eq_ignore_ascii_case(name))
-                .map(|r| HeldScheme {
-                    name: r.clone(),
-                    target: None,
+                .map(|r| {
+                    let target = choices
+                        .revealed_choices
+                        .iter()
+                        .find(|(s, held)| *s == seat && held.name.eq_ignore_ascii_case(r))
+                        .and_then(|(_, held)| held.target);
+                    HeldScheme {
+                        name: r.clone(),
+                        target,
+                    }
                 })
         })
 }
 
-/// 3rd edition: the schemes `seat` may claim 1 VP for now, in the end
-/// phase of a scoring turn, with why each other scheme may not
-/// ([`scheme_claim_refusal`]). Read from what its owner holds and public
-/// claims only.
+/// 3rd edition: the schemes `seat` may score 1 VP for now, in the end
+/// phase of a scoring turn: those whose requirement the engine finds met,
+/// and those it cannot check (claimed). Why each other may not:
+/// [`scheme_claim_refusal`].
 pub(crate) fn claimable_schemes(state: &GameState, seat: Seat) -> Vec<String> {
+    own_scheme_names(state, seat)
+        .into_iter()
+        .filter(|name| scheme_claim_refusal(state, seat, name).is_none())
+        .collect()
+}
+
+/// Whether `seat` holds a scheme that has not used up its VP for this
+/// turn or game: read from public claims (a crew holds two), never from
+/// whether its requirement is met.
+fn may_be_asked_to_score(state: &GameState, seat: Seat) -> bool {
+    own_scheme_names(state, seat)
+        .iter()
+        .any(|name| scheme_claim_refusal_public(state, seat, name).is_none())
+}
+
+fn own_scheme_names(state: &GameState, seat: Seat) -> Vec<String> {
     let Some(encounter) = state.encounter.as_deref() else {
         return Vec::new();
     };
@@ -2063,16 +2110,105 @@ pub(crate) fn claimable_schemes(state: &GameState, seat: Seat) -> Vec<String> {
         .filter_map(|h| h.value.as_ref())
         .map(|h| h.name.clone())
         .chain(choices.revealed[seat.index()].iter().cloned())
-        .filter(|name| scheme_claim_refusal(state, seat, name).is_none())
         .collect()
 }
 
-/// Why `seat` may not claim 1 VP for its scheme `name` now, if it may not.
-/// A scheme scores at most once a turn and 2 VP a game: its reveal VP on
-/// any turn from the second, its end-of-game VP on the last. A disputed
-/// claim gains nothing and does not use up the scheme: it may be claimed
-/// again on a later turn.
+/// Whether the engine itself would score `seat`'s scheme `name` now (its
+/// requirement checked and met), rather than take a claim for it.
+pub(crate) fn scheme_checked_and_met(state: &GameState, seat: Seat, name: &str) -> bool {
+    scheme_claim_refusal_public(state, seat, name).is_none()
+        && state
+            .encounter
+            .as_deref()
+            .and_then(|e| own_scheme(&e.choices, seat, name))
+            .is_some_and(|held| {
+                matches!(
+                    scheme_scoring_now(state, seat, &held),
+                    Ok(ScoredBy::Engine { .. })
+                )
+            })
+}
+
+/// How a 3rd edition scheme scores now.
+enum ScoredBy {
+    /// The engine found its requirement met: these scheme markers go.
+    Engine { spent: Vec<crate::table::ObjectId> },
+    /// The engine cannot check the requirement: the opponent answers.
+    Claim,
+}
+
+/// Which of `held`'s requirements scores now, or why none does: before
+/// the last turn its Reveal (once), on the last turn its End, or its
+/// Reveal if it is still secret. A scheme the content does not describe
+/// is claimed.
+fn scheme_scoring_now(
+    state: &GameState,
+    seat: Seat,
+    held: &HeldScheme,
+) -> Result<ScoredBy, String> {
+    let Some(encounter) = state.encounter.as_deref() else {
+        return Err("there is no encounter".into());
+    };
+    let Some(def) = encounter.setup.schemes.scheme(&held.name) else {
+        return Ok(ScoredBy::Claim);
+    };
+    let last = encounter.turn >= EncounterRules::of(state.edition).turns;
+    // A disputed claim revealed the scheme for nothing: its Reveal VP is
+    // still to score.
+    let revealed = encounter
+        .choices
+        .scores_of(seat, &def.name)
+        .any(|score| score.vp > 0);
+    let mut requirements: Vec<&[crate::encounter::objectives::SchemeCondition]> = Vec::new();
+    if last {
+        requirements.extend([def.end.as_slice(), def.end_otherwise.as_slice()]);
+    }
+    if !revealed {
+        requirements.push(&def.reveal);
+    }
+    let mut claimed = false;
+    for conditions in requirements.into_iter().filter(|c| !c.is_empty()) {
+        if conditions.contains(&crate::encounter::objectives::SchemeCondition::Claimed) {
+            claimed = true;
+            continue;
+        }
+        if let Some(markers) = scoring::requirement_met(state, encounter, seat, held, conditions) {
+            let spent = if def.spends_markers {
+                markers
+            } else {
+                Vec::new()
+            };
+            return Ok(ScoredBy::Engine { spent });
+        }
+    }
+    if claimed {
+        return Ok(ScoredBy::Claim);
+    }
+    let name = &def.name;
+    Err(match (last, revealed) {
+        (false, _) => format!("{name}: its Reveal requirement is not met now"),
+        (true, true) => format!("{name}: its End requirement is not met"),
+        (true, false) => format!("{name}: neither its Reveal nor its End requirement is met"),
+    })
+}
+
+/// Why `seat` may not score its scheme `name` now, if it may not: the
+/// limits below ([`scheme_claim_refusal_public`]), or a requirement the
+/// engine finds unmet.
 pub(crate) fn scheme_claim_refusal(state: &GameState, seat: Seat, name: &str) -> Option<String> {
+    if let Some(why) = scheme_claim_refusal_public(state, seat, name) {
+        return Some(why);
+    }
+    let held = own_scheme(&state.encounter.as_deref()?.choices, seat, name)?;
+    scheme_scoring_now(state, seat, &held).err()
+}
+
+/// Why `seat` may not claim 1 VP for its scheme `name` now, as public
+/// facts tell. A scheme scores at most once a turn and 2 VP a game: its
+/// reveal VP on any turn from the second, its end-of-game VP on the last.
+/// A disputed claim gains nothing and does not use up the scheme: it may
+/// be claimed again on a later turn.
+fn scheme_claim_refusal_public(state: &GameState, seat: Seat, name: &str) -> Option<String> {
     let encounter = state.encounter.as_deref()?;
     let rules = EncounterRules::of(state.edition);
     if rules.schemes != SchemeRule::TwoFromThePool {

@@ -84,7 +84,7 @@ async fn play_page(
         brought,
         mine,
         plays,
-        crews: crew_options(),
+        crews: crew_options(view.system.engine_edition()),
         own_list: String::new(),
     };
     render_page(&ctx, &page)

@@ -188,7 +188,8 @@ async fn players_page(
         .iter()
         .filter_map(|r| {
             let list = r.army_list.as_deref()?;
-            (view.system == crate::systems::GameSystem::Malifaux4)
+            view.system
+                .plays_in_browser()
                 .then(|| (r.id, registration::list_problems(&state.catalog, list)))
         })
         .collect();

@@ -291,9 +291,9 @@ impl RoundPage {
     }
 
     /// The organisers may still have some of this round played in the
-    /// browser (4th edition, published, results to come).
+    /// browser (an edition the engine plays, published, results to come).
     fn may_go_digital(&self) -> bool {
-        self.view.system == crate::systems::GameSystem::Malifaux4
+        self.view.system.plays_in_browser()
             && self.round.status != "draft"
             && self.missing_results > self.digital.len()
     }

@@ -60,7 +60,7 @@ async fn new_page_with(
         .await?;
     let page = NewPage {
         ctx: ctx.clone(),
-        crews: crew_options(),
+        crews: crew_options(None),
         own_list,
         leagues,
         league,
@@ -217,7 +217,7 @@ async fn invitation_page_with(
         ),
         mine: invitation.inviter_id == user.id(),
         invitation,
-        crews: crew_options(),
+        crews: crew_options(None),
         own_list,
         error,
     };

@@ -143,7 +143,7 @@ async fn practice_page_with(
             },
         })
         .collect();
-    let crews = crew_options();
+    let crews = crew_options(None);
     let page = PracticePage {
         ctx: ctx.clone(),
         crews,
@@ -230,9 +230,12 @@ fn time_control_ms(fields: &[(String, String)]) -> Option<i64> {
 }
 
 /// The shipped lists as the crews fieldset offers them.
-pub(crate) fn crew_options() -> Vec<CrewOption> {
+/// The shipped crews to choose from: of `edition` only, when it is given
+/// (an event's).
+pub(crate) fn crew_options(edition: Option<soulstone_engine::Edition>) -> Vec<CrewOption> {
     shipped_lists()
         .into_iter()
+        .filter(|(_, list)| edition.is_none_or(|e| list.edition == e))
         .map(|(path, list)| CrewOption {
             value: list_name(path),
             label: format!(
