@@ -44,6 +44,7 @@ fn model(id: u16, owner: Seat) -> Model {
         rebirth_health: None,
         rebirth_beside: None,
         keywords: Vec::new(),
+        remains_markers: Vec::new(),
         abilities: Vec::new(),
         actions: Vec::new(),
         summon_tn: None,

@@ -225,6 +225,10 @@ pub enum PlayerCommand {
         scheme: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<ModelId>,
+        /// The second model a scheme choosing two asks for (Vendetta's
+        /// enemy).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        second_target: Option<ModelId>,
     },
     /// Gives initiative for the turn (the player who did not activate last).
     GiveInitiative {
@@ -421,4 +425,8 @@ pub enum Interaction {
     RemoveSchemeMarker { marker: ObjectId },
     /// The strategy's Interact with a strategy marker within 1".
     StrategyMarker { marker: ObjectId },
+    /// 3rd edition: an Interact with an enemy model within 1" that a
+    /// scheme of the pool may choose (Deliver a Message); that model does
+    /// not count as engaging the interacting one for it.
+    DeliverMessage { model: ModelId },
 }

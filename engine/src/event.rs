@@ -716,6 +716,12 @@ pub enum Event {
         upgrade: String,
         reason: String,
     },
+    /// 3rd edition: `model` interacts with the enemy model `target`
+    /// (Deliver a Message).
+    MessageDelivered {
+        model: ModelId,
+        target: ModelId,
+    },
     /// A strategy marker becomes friendly to a crew, or neutral.
     MarkerClaimed {
         marker: crate::table::ObjectId,

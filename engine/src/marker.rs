@@ -116,7 +116,11 @@ impl MarkerBook {
             if markers[..i].iter().any(|other| other.name == def.name) {
                 return Err((field("name"), format!("{} is defined twice", def.name)));
             }
-            if def.kind != MarkerKind::Other && markers[..i].iter().any(|o| o.kind == def.kind) {
+            // 3rd edition's remains come in two (Corpse and Scrap Markers),
+            // which the rules drop by name.
+            let several_allowed = def.kind == MarkerKind::Other
+                || (def.kind == MarkerKind::Remains && edition == Edition::Third);
+            if !several_allowed && markers[..i].iter().any(|o| o.kind == def.kind) {
                 return Err((
                     field("kind"),
                     format!("a second marker of kind {:?}", def.kind),

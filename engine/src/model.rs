@@ -154,6 +154,10 @@ pub struct ModelCard {
     /// Keywords, for abilities that pick models by keyword.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keywords: Vec<String>,
+    /// The markers it drops when killed (3rd edition: a Corpse Marker for
+    /// a living, undead or beast model, a Scrap Marker for a construct).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remains_markers: Vec<String>,
     /// Abilities from building blocks (`crate::ability`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub abilities: Vec<crate::ability::Ability>,

@@ -563,15 +563,29 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                         .iter()
                         .filter(|m| encounter.may_choose(seat, choice, m))
                     {
-                        commands.push(PlayerCommand::SelectScheme {
-                            scheme: name.clone(),
-                            target: Some(m.id),
-                        });
+                        let select =
+                            |second: Option<crate::model::ModelId>| PlayerCommand::SelectScheme {
+                                scheme: name.clone(),
+                                target: Some(m.id),
+                                second_target: second,
+                            };
+                        if !choice.chooses_two() {
+                            commands.push(select(None));
+                            continue;
+                        }
+                        for second in state
+                            .models
+                            .iter()
+                            .filter(|s| encounter.may_choose_second(seat, choice, m, s))
+                        {
+                            commands.push(select(Some(second.id)));
+                        }
                     }
                 } else {
                     commands.push(PlayerCommand::SelectScheme {
                         scheme: name,
                         target: None,
+                        second_target: None,
                     });
                 }
             }

@@ -353,6 +353,7 @@ impl ModelSpec {
                     rebirth_health: self.rebirth_health,
                     rebirth_beside: self.rebirth_beside.clone(),
                     keywords: self.keywords.clone(),
+                    remains_markers: Vec::new(),
                     abilities: self.abilities.clone(),
                     actions: self.actions.clone(),
                     summon_tn: None,

@@ -934,7 +934,24 @@ pub fn apply(state: &mut GameState, event: &Event) {
         Event::DuelFlipped => state.duel_step(|duel| DuelStep::Choose {
             role: duel.choosing().unwrap_or(Role::Initiator),
         }),
-        Event::DamageDealt { .. } | Event::DamageFizzled { .. } => {
+        Event::DamageDealt { report, .. } => {
+            // 3rd edition: damage the acting model deals in its activation
+            // (Vendetta).
+            let by_acting = report.amount > 0
+                && state.edition == Edition::Third
+                && state
+                    .damage()
+                    .and_then(|d| d.instance.credit)
+                    .is_some_and(|credit| state.acting_model() == Some(credit));
+            if by_acting
+                && let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut)
+                && !encounter.damaged_this_activation.contains(&report.target)
+            {
+                encounter.damaged_this_activation.push(report.target);
+            }
+            state.pop_frame(|f| matches!(f, Frame::Damage { .. }));
+        }
+        Event::DamageFizzled { .. } => {
             state.pop_frame(|f| matches!(f, Frame::Damage { .. }));
         }
         Event::DamageFlipStarted {
@@ -1224,15 +1241,44 @@ pub fn apply(state: &mut GameState, event: &Event) {
         } => {
             let victim = state.model(*model).map(|m| m.owner);
             let killer = crew.or_else(|| credit.and_then(|c| state.model(c)).map(|m| m.owner));
+            // 3rd edition: the killer's scheme markers within 1" of the
+            // model killed (Dig Their Graves).
+            let body = state.model(*model).and_then(|m| m.body());
+            let by_markers: Vec<ObjectId> = match (killer, body) {
+                (Some(killer), Some(body))
+                    if state.edition == Edition::Third && victim != Some(killer) =>
+                {
+                    state
+                        .markers
+                        .iter()
+                        .filter(|k| k.kind == MarkerKind::Scheme && k.owner == Some(killer))
+                        .filter(|k| {
+                            k.at.v2().dist(body.center) - k.base.radius() - body.radius
+                                <= 1.0 + 1e-9
+                        })
+                        .map(|k| k.id)
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
             if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 encounter.killed_this_turn.push(*model);
+                let turn = encounter.turn;
                 if victim.is_some() && victim == killer {
-                    let turn = encounter.turn;
                     encounter
                         .own_crew_kills
                         .push(crate::encounter::OwnCrewKill {
                             model: *model,
                             turn,
+                        });
+                }
+                if let (Some(seat), false) = (killer, by_markers.is_empty()) {
+                    encounter
+                        .kills_by_scheme_markers
+                        .push(crate::encounter::KillBySchemeMarkers {
+                            seat,
+                            turn,
+                            markers: by_markers,
                         });
                 }
             }
@@ -1300,9 +1346,34 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 .saturating_add(*amount)
                 .min(super::limits::MAX_VICTORY_POINTS);
         }
-        Event::ActivationEnded { .. } => {
+        Event::ActivationEnded { model } => {
             state.pop_frame(|f| matches!(f, Frame::Activation { .. }));
+            // Those it damaged and left at half health or less, in play.
+            let left: Vec<ModelId> = state
+                .encounter
+                .as_deref()
+                .map(|e| e.damaged_this_activation.clone())
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|id| {
+                    state.model(*id).is_some_and(|m| {
+                        m.in_play() && u32::from(m.health) * 2 <= u32::from(m.card.max_health)
+                    })
+                })
+                .collect();
             if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+                let turn = encounter.turn;
+                encounter.damaged_this_activation.clear();
+                encounter
+                    .left_at_half_health
+                    .extend(
+                        left.into_iter()
+                            .map(|target| crate::encounter::DamagedInActivation {
+                                by: *model,
+                                target,
+                                turn,
+                            }),
+                    );
                 encounter.transfer_due = true;
                 // Step C-5: once-per-activation effects may be used again.
                 encounter
@@ -1395,6 +1466,21 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     used.free_melee = true;
                 }
                 used.left_engagement |= *left_engagement;
+            }
+        }
+        Event::MessageDelivered { model, target } => {
+            let seat = state.model(*model).map(|m| m.owner);
+            if let (Some(seat), Some(encounter)) =
+                (seat, state.encounter.as_mut().map(Arc::make_mut))
+            {
+                let turn = encounter.turn;
+                encounter
+                    .messages_delivered
+                    .push(crate::encounter::DeliveredMessage {
+                        seat,
+                        target: *target,
+                        turn,
+                    });
             }
         }
         Event::MarkerClaimed { marker, owner } => {

@@ -255,6 +255,7 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
         held.value = Some(soulstone_engine::encounter::HeldScheme {
             name: "Some Other Scheme".into(),
             target: None,
+            second_target: None,
         });
         for viewer in [Viewer::Player(seat.other()), Viewer::Spectator] {
             assert_same_view(state, &other, viewer, || {

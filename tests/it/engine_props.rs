@@ -88,6 +88,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         rebirth_health: None,
         rebirth_beside: None,
         keywords: vec!["Dummy".into()],
+        remains_markers: Vec::new(),
         abilities: random_abilities(rng, edition),
         actions: Vec::new(),
         summon_tn: None,

@@ -636,9 +636,18 @@ async fn a_third_edition_practice_game_is_started_from_the_page_and_played_to_it
             let mine: Vec<String> = held[0]
                 .iter()
                 .filter_map(|h| h.value.as_ref())
-                .map(|v| match v.target.and_then(|t| game.state.model(t)) {
-                    Some(m) => format!("{} (target: {})", v.name, m.card.name),
-                    None => v.name.clone(),
+                .map(|v| {
+                    let name = |id: Option<soulstone_engine::model::ModelId>| {
+                        id.and_then(|t| game.state.model(t))
+                            .map(|m| m.card.name.to_string())
+                    };
+                    match (name(v.target), name(v.second_target)) {
+                        (Some(first), Some(second)) => {
+                            format!("{} (targets: {first} and {second})", v.name)
+                        }
+                        (Some(first), None) => format!("{} (target: {first})", v.name),
+                        _ => v.name.clone(),
+                    }
                 })
                 .collect();
             let (_, page) = browser.get_text(&format!("/games/{id}")).await;

@@ -52,6 +52,10 @@ pub enum Characteristic {
 
 pub use crate::model::OncePer;
 
+/// The 3rd edition markers a killed model drops (`content/m3e/markers.toml`).
+pub const CORPSE_MARKER: &str = "Corpse Marker";
+pub const SCRAP_MARKER: &str = "Scrap Marker";
+
 /// When a trigger happens (no word on the card means after succeeding).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -339,6 +343,30 @@ pub struct StatCard {
 }
 
 impl StatCard {
+    /// The markers the model drops when killed: in 3rd edition a Corpse
+    /// Marker if it is living, undead or a beast, and a Scrap Marker if it
+    /// is a construct (4th edition leaves its remains by other rules).
+    pub fn remains_markers(&self) -> Vec<String> {
+        if self.edition != Edition::Third {
+            return Vec::new();
+        }
+        let mut markers = Vec::new();
+        if [
+            Characteristic::Living,
+            Characteristic::Undead,
+            Characteristic::Beast,
+        ]
+        .into_iter()
+        .any(|c| self.has(c))
+        {
+            markers.push(CORPSE_MARKER.to_string());
+        }
+        if self.has(Characteristic::Construct) {
+            markers.push(SCRAP_MARKER.to_string());
+        }
+        markers
+    }
+
     /// The cost schemes read: a model without one counts 10 if a master,
     /// 5 if a totem, otherwise 0.
     pub fn scheme_cost(&self) -> u8 {
@@ -665,6 +693,7 @@ impl StatCard {
             rebirth_health: None,
             rebirth_beside: None,
             keywords: self.keywords.clone(),
+            remains_markers: self.remains_markers(),
             abilities: self
                 .abilities
                 .iter()

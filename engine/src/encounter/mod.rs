@@ -215,6 +215,9 @@ pub struct HeldScheme {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<ModelId>,
+    /// The second chosen model of a scheme that chooses two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_target: Option<ModelId>,
 }
 
 /// What a claim is for: the strategy, or a scheme the claim reveals.
@@ -308,6 +311,22 @@ pub struct Encounter {
     /// schemes that choose an enemy model read).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub own_crew_kills: Vec<OwnCrewKill>,
+    /// 3rd edition: enemy models a crew killed within 1" of its scheme
+    /// markers, with those markers (Dig Their Graves).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kills_by_scheme_markers: Vec<KillBySchemeMarkers>,
+    /// 3rd edition: the models the acting model has damaged in this
+    /// activation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub damaged_this_activation: Vec<ModelId>,
+    /// 3rd edition: a model damaged by another in that one's activation and
+    /// left at half its health or less, in play, when it ended (Vendetta).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_at_half_health: Vec<DamagedInActivation>,
+    /// 3rd edition: enemy models a crew's models interacted with (Deliver
+    /// a Message).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub messages_delivered: Vec<DeliveredMessage>,
     /// The henchman that assumed its crew's leadership (action limit 3).
     #[serde(default)]
     pub assumed_leadership: [Option<ModelId>; 2],
@@ -388,6 +407,33 @@ pub struct Choices {
 pub struct OwnCrewKill {
     pub model: ModelId,
     pub turn: u8,
+}
+
+/// A model of `seat`'s crew interacted with the enemy model `target` on
+/// `turn`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeliveredMessage {
+    pub seat: Seat,
+    pub target: ModelId,
+    pub turn: u8,
+}
+
+/// `target`, damaged by `by` in its activation on `turn`, was left at half
+/// its health or less when that activation ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DamagedInActivation {
+    pub by: ModelId,
+    pub target: ModelId,
+    pub turn: u8,
+}
+
+/// An enemy model `seat`'s crew killed on `turn` within 1" of these of
+/// its scheme markers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KillBySchemeMarkers {
+    pub seat: Seat,
+    pub turn: u8,
+    pub markers: Vec<crate::table::ObjectId>,
 }
 
 /// A claim for a 3rd edition scheme and what it gained (none if disputed).
@@ -474,6 +520,10 @@ impl Encounter {
             kills_this_turn: [0; 2],
             killed_this_turn: Vec::new(),
             own_crew_kills: Vec::new(),
+            kills_by_scheme_markers: Vec::new(),
+            damaged_this_activation: Vec::new(),
+            left_at_half_health: Vec::new(),
+            messages_delivered: Vec::new(),
             assumed_leadership: [None; 2],
             once_used: Vec::new(),
             abilities_used: Vec::new(),
@@ -519,7 +569,46 @@ impl Encounter {
                 SchemeChoice::FriendlyNonLeader => {
                     !enemy && self.leaders[seat.index()] != Some(model.id)
                 }
+                SchemeChoice::FriendlyAndCostlierEnemy => !enemy && !card.totem,
             }
+    }
+
+    /// For a scheme choosing two models: whether `seat` may choose
+    /// `second` beside `first` (Vendetta: an enemy that is not its
+    /// leader and costs more).
+    pub fn may_choose_second(
+        &self,
+        seat: Seat,
+        choice: SchemeChoice,
+        first: &crate::model::Model,
+        second: &crate::model::Model,
+    ) -> bool {
+        match choice {
+            SchemeChoice::FriendlyAndCostlierEnemy => {
+                second.in_play()
+                    && second.owner != seat
+                    && self.leaders[second.owner.index()] != Some(second.id)
+                    && second.card.cost > first.card.cost
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a model of `seat`'s may interact with `target` for a scheme
+    /// of the pool (Deliver a Message): the pool holds such a scheme whose
+    /// choice allows `target`. Read from the public pool, not from the
+    /// schemes `seat` holds, so offering it gives nothing away.
+    pub fn may_deliver_message_to(&self, seat: Seat, target: &crate::model::Model) -> bool {
+        self.setup
+            .scheme_pool
+            .iter()
+            .filter_map(|name| self.setup.schemes.scheme(name))
+            .filter(|def| {
+                def.reveal
+                    .contains(&objectives::SchemeCondition::ChosenInteractedWith)
+            })
+            .filter_map(|def| def.choice)
+            .any(|choice| target.owner != seat && self.may_choose(seat, choice, target))
     }
 
     /// Whether the scheme `seat` holds might be revealed at the end of an

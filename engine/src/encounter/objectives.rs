@@ -119,6 +119,11 @@ pub struct StrategyDef {
     pub double_on_turn: Option<u8>,
     #[serde(default)]
     pub after_scoring: Option<AfterScoring>,
+    /// A crew that kills an enemy model turns one strategy marker of the
+    /// enemy's in the killed model's table quarter neutral (Turf War; the
+    /// marker at the centre is in every quarter).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kill_neutralises_marker: bool,
     /// The rules in the project's own words.
     #[serde(default)]
     pub text: String,
@@ -146,6 +151,7 @@ impl StrategyDef {
             vp: 1,
             double_on_turn: None,
             after_scoring: None,
+            kill_neutralises_marker: false,
             text: "Not described by the content: each end phase, every crew claims the VP it \
                    gained and the opponent confirms or disputes the claim."
                 .into(),
@@ -165,6 +171,9 @@ pub enum SchemeChoice {
     EnemyLeaderOrMaster,
     /// A friendly model that is not the crew's leader (Claim Jump).
     FriendlyNonLeader,
+    /// A friendly model that is not a totem, and an enemy model that is
+    /// not the enemy leader and costs more (Vendetta).
+    FriendlyAndCostlierEnemy,
 }
 
 impl SchemeChoice {
@@ -175,7 +184,16 @@ impl SchemeChoice {
             SchemeChoice::EnemyMinionOrEnforcer => "an enemy minion or enforcer",
             SchemeChoice::EnemyLeaderOrMaster => "the enemy leader or an enemy master",
             SchemeChoice::FriendlyNonLeader => "a friendly model that is not your leader",
+            SchemeChoice::FriendlyAndCostlierEnemy => {
+                "a friendly model that is not a totem, and an enemy model that is not the \
+                 enemy leader and costs more"
+            }
         }
+    }
+
+    /// Whether it chooses two models.
+    pub fn chooses_two(self) -> bool {
+        self == SchemeChoice::FriendlyAndCostlierEnemy
     }
 }
 
@@ -226,6 +244,12 @@ pub enum SchemeCondition {
         count: u8,
         own_zone_at_most: u8,
     },
+    /// This turn the crew killed an enemy model within 1" of a friendly
+    /// scheme marker that is still on the table (it counts one).
+    KilledBySchemeMarker,
+    /// At least `count` friendly scheme markers, each within `inches` of a
+    /// different remains marker (3rd edition: Corpse or Scrap Markers).
+    SchemeMarkersNearRemains { inches: u8, count: u8 },
     /// The enemy leader is in play at half its maximum health or less.
     EnemyLeaderAtHalfHealth,
     /// The enemy leader is not in play.
@@ -246,6 +270,15 @@ pub enum SchemeCondition {
     /// After the scheme was revealed, the chosen model was killed by its
     /// own crew.
     ChosenKilledByOwnCrewAfterReveal,
+    /// This turn a friendly model interacted with the chosen model.
+    ChosenInteractedWith,
+    /// The chosen model is in play.
+    ChosenInPlay,
+    /// The second chosen model is not in play.
+    SecondChosenGone,
+    /// This turn the chosen model damaged the second chosen model in its
+    /// activation and left it in play at half its health or less.
+    ChosenLeftSecondAtHalfHealth,
     /// The engine cannot check it: revealing the scheme becomes a claim
     /// the opponent confirms or disputes (the other conditions are still
     /// checked).
@@ -266,6 +299,10 @@ impl SchemeCondition {
                 | SchemeCondition::ChosenAtHalfHealthOrMore
                 | SchemeCondition::ChosenNearSchemeMarker { .. }
                 | SchemeCondition::ChosenKilledByOwnCrewAfterReveal
+                | SchemeCondition::ChosenInPlay
+                | SchemeCondition::ChosenInteractedWith
+                | SchemeCondition::SecondChosenGone
+                | SchemeCondition::ChosenLeftSecondAtHalfHealth
         )
     }
 }
@@ -421,6 +458,12 @@ impl ObjectiveBook {
                 return Err((
                     format!("strategy[{i}].scoring"),
                     "scoring by markers needs strategy markers".into(),
+                ));
+            }
+            if s.kill_neutralises_marker && s.markers.is_empty() {
+                return Err((
+                    format!("strategy[{i}].kill_neutralises_marker"),
+                    "a kill can turn a marker only where the strategy has markers".into(),
                 ));
             }
             if !(1..=5).contains(&s.vp) {

@@ -502,6 +502,40 @@ fn counted_markers(
                     Some(picked.into_iter().map(|i| markers[i].id).collect())
                 })
         }
+        SchemeCondition::KilledBySchemeMarker => encounter
+            .kills_by_scheme_markers
+            .iter()
+            .filter(|kill| kill.seat == seat && kill.turn == encounter.turn)
+            .flat_map(|kill| &kill.markers)
+            .find(|id| friendly_scheme_markers(state, seat).any(|k| k.id == **id))
+            .map(|id| vec![*id]),
+        SchemeCondition::SchemeMarkersNearRemains { inches, count } => {
+            let remains: Vec<&Marker> = state
+                .markers
+                .iter()
+                .filter(|k| k.kind == MarkerKind::Remains)
+                .collect();
+            let markers: Vec<&Marker> = friendly_scheme_markers(state, seat).collect();
+            let options: Vec<Vec<usize>> = markers
+                .iter()
+                .map(|k| {
+                    remains
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, r)| {
+                            within(
+                                (k.at.v2(), k.base.radius()),
+                                (r.at.v2(), r.base.radius()),
+                                inches,
+                            )
+                        })
+                        .map(|(i, _)| i)
+                        .collect()
+                })
+                .collect();
+            let picked = distinct_matching(&options, usize::from(count))?;
+            Some(picked.into_iter().map(|i| markers[i].id).collect())
+        }
         SchemeCondition::EnemyLeaderAtHalfHealth => {
             let leader = encounter.leaders[seat.other().index()].and_then(|id| state.model(id));
             check(leader.is_some_and(|m| {
@@ -553,6 +587,24 @@ fn counted_markers(
                     .own_crew_kills
                     .iter()
                     .any(|kill| kill.model == target && kill.turn > revealed)
+            }))
+        }
+        SchemeCondition::ChosenInPlay => check(chosen.is_some_and(|m| m.in_play())),
+        SchemeCondition::ChosenInteractedWith => {
+            check(encounter.messages_delivered.iter().any(|d| {
+                d.seat == seat && Some(d.target) == held.target && d.turn == encounter.turn
+            }))
+        }
+        SchemeCondition::SecondChosenGone => check(
+            held.second_target
+                .and_then(|id| state.model(id))
+                .is_some_and(|m| !m.in_play()),
+        ),
+        SchemeCondition::ChosenLeftSecondAtHalfHealth => {
+            check(encounter.left_at_half_health.iter().any(|d| {
+                Some(d.by) == held.target
+                    && Some(d.target) == held.second_target
+                    && d.turn == encounter.turn
             }))
         }
         // The player asserts it by claiming; the opponent checks.

@@ -551,10 +551,7 @@ impl Sim<'_> {
 
     /// Whether the model is engaged on the table.
     pub(super) fn engaged(&self, model: ModelId) -> bool {
-        let table = self.state.table();
-        let board = Board::new(&table, self.state.edition);
-        crate::table::measure::engaged_with(&board, model.object())
-            .is_ok_and(|enemies| !enemies.is_empty())
+        self.engaged_ignoring(model, None)
     }
 
     /// The models the queue's first action may be declared against: the

@@ -708,9 +708,26 @@ impl Sim<'_> {
         if leaves_something && model.card.infuses_on_death && !model.card.peon && !no_soulstone {
             self.emit(Event::SoulstoneInfused { seat: model.owner })?;
         }
-        // 5. Remains (4th edition; peons leave none).
+        // 5. Remains (4th edition; peons leave none). 3rd edition: a
+        // Corpse or Scrap Marker by the model's characteristics.
         if leaves_something && !model.card.peon {
             self.emit(Event::RemainsDropped { model: target })?;
+        }
+        if let Some(at) = model.placement {
+            for marker in &model.card.remains_markers {
+                if self.state.marker_types.named(marker).is_some() {
+                    self.emit(Event::MarkerMade {
+                        marker: marker.clone(),
+                        owner: None,
+                        at,
+                    })?;
+                }
+            }
+        }
+        // Turf War: the killer's crew turns an enemy marker neutral.
+        let killer = crew.or_else(|| credit.and_then(|c| self.state.model(c)).map(|m| m.owner));
+        if let Some(killer) = killer.filter(|k| *k != model.owner) {
+            self.neutralise_marker_after_kill(&model, killer)?;
         }
         // 6. Removed from the game.
         self.emit(Event::ModelKilled {

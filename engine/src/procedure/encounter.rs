@@ -86,7 +86,30 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
             MarkerKind::Remains | MarkerKind::Other => continue,
         });
     }
+    // Deliver a Message: enemy models a scheme of the pool may choose,
+    // within 1".
+    if let Some(encounter) = state.encounter.as_deref() {
+        for target in state
+            .models
+            .iter()
+            .filter(|t| t.owner != me_owner(state, model))
+        {
+            let near = target
+                .body()
+                .is_some_and(|b| me.center.dist(b.center) - me.radius - b.radius <= 1.0 + 1e-9);
+            if near && encounter.may_deliver_message_to(me_owner(state, model), target) {
+                commands.push(PlayerCommand::Interact {
+                    with: Interaction::DeliverMessage { model: target.id },
+                });
+            }
+        }
+    }
     commands
+}
+
+/// The crew a model belongs to (its owner; seat A if it is gone).
+fn me_owner(state: &GameState, model: ModelId) -> Seat {
+    state.model(model).map_or(Seat::A, |m| m.owner)
 }
 
 /// The refusal of any action past the model's action limit.
@@ -946,7 +969,14 @@ impl Sim<'_> {
                 Self::require_seat(seat, deploying)?;
                 self.deploy(seat, *model, *at)
             }
-            (Step::ChooseSchemes, PlayerCommand::SelectScheme { scheme, target }) => {
+            (
+                Step::ChooseSchemes,
+                PlayerCommand::SelectScheme {
+                    scheme,
+                    target,
+                    second_target,
+                },
+            ) => {
                 if encounter.done[seat.index()] {
                     return refuse(match self.encounter_rules().schemes {
                         SchemeRule::OneHeld => "you have already chosen your scheme",
@@ -967,9 +997,16 @@ impl Sim<'_> {
                 {
                     return refuse(format!("{scheme} is not in this encounter's scheme pool"));
                 }
-                self.select_scheme(seat, scheme, *target)
+                self.select_scheme(seat, scheme, *target, *second_target)
             }
-            (Step::SelectSchemes, PlayerCommand::SelectScheme { scheme, target }) => {
+            (
+                Step::SelectSchemes,
+                PlayerCommand::SelectScheme {
+                    scheme,
+                    target,
+                    second_target,
+                },
+            ) => {
                 if !self.must_select()[seat.index()] || encounter.done[seat.index()] {
                     return refuse("you do not select a scheme now");
                 }
@@ -984,7 +1021,7 @@ impl Sim<'_> {
                         "{scheme} is not among the Next Available Schemes you may select"
                     ));
                 }
-                self.select_scheme(seat, scheme, *target)
+                self.select_scheme(seat, scheme, *target, *second_target)
             }
             (Step::GiveInitiative { chooser }, PlayerCommand::GiveInitiative { to }) => {
                 Self::require_seat(seat, chooser)?;
@@ -1185,6 +1222,53 @@ impl Sim<'_> {
         Self::require_seat(seat, encounter.active)
     }
 
+    /// A strategy whose kills turn markers (Turf War): `killer`'s crew,
+    /// having killed `victim`, turns one of the victim crew's strategy
+    /// markers in a table quarter the victim stood in (the centre's is in
+    /// every quarter) neutral. The rules let the killer choose, and choose
+    /// the quarter of a model standing in several; the engine takes the
+    /// first such marker, which changes no count the strategy scores.
+    pub(super) fn neutralise_marker_after_kill(
+        &mut self,
+        victim: &crate::model::Model,
+        killer: Seat,
+    ) -> Result<(), RuleError> {
+        let Some(encounter) = self.state.encounter.as_deref() else {
+            return Ok(());
+        };
+        if !encounter.setup.strategy.kill_neutralises_marker {
+            return Ok(());
+        }
+        let Some(body) = victim.body() else {
+            return Ok(());
+        };
+        let quarters: Vec<usize> = (0..4)
+            .filter(|q| {
+                crate::table::measure::Layout::quarter(*q).signed_distance(body.center)
+                    < body.radius
+            })
+            .collect();
+        let marker = self
+            .state
+            .markers
+            .iter()
+            .filter(|k| k.kind == MarkerKind::Strategy && k.owner == Some(killer.other()))
+            .find(|k| {
+                quarters.iter().any(|q| {
+                    crate::table::measure::Layout::quarter(*q).signed_distance(k.at.v2())
+                        <= crate::table::geometry::TOUCH
+                })
+            })
+            .map(|k| k.id);
+        match marker {
+            Some(marker) => self.emit(Event::MarkerClaimed {
+                marker,
+                owner: None,
+            }),
+            None => Ok(()),
+        }
+    }
+
     fn make_strategy_markers(&mut self) -> Result<(), RuleError> {
         let Some(def) = self.state.marker_types.of_kind(MarkerKind::Strategy) else {
             return refuse("the content defines no strategy marker");
@@ -1252,6 +1336,7 @@ impl Sim<'_> {
         seat: Seat,
         scheme: &str,
         target: Option<ModelId>,
+        second_target: Option<ModelId>,
     ) -> Result<(), RuleError> {
         let encounter = self.encounter()?;
         let Some(def) = encounter.setup.schemes.scheme(scheme) else {
@@ -1261,26 +1346,37 @@ impl Sim<'_> {
             return refuse(format!("you have already revealed {}", def.name));
         }
         let name = def.name.clone();
-        let target = match (def.choice, target) {
-            (None, None) => None,
-            (None, Some(_)) => return refuse(format!("{name} asks for no chosen model")),
-            (Some(choice), None) => {
-                return refuse(format!("{name} asks you to choose {}", choice.label()));
+        let model = |id: Option<ModelId>| id.and_then(|id| self.state.model(id));
+        let (target, second_target) = match def.choice {
+            None if target.is_some() || second_target.is_some() => {
+                return refuse(format!("{name} asks for no chosen model"));
             }
-            (Some(choice), Some(id)) => {
-                let ok = self
-                    .state
-                    .model(id)
-                    .is_some_and(|m| encounter.may_choose(seat, choice, m));
-                if !ok {
+            None => (None, None),
+            Some(choice) => {
+                let first_ok = model(target).is_some_and(|m| encounter.may_choose(seat, choice, m));
+                let second_ok = match (choice.chooses_two(), model(target), model(second_target)) {
+                    (false, _, _) => second_target.is_none(),
+                    (true, Some(first), Some(second)) => {
+                        encounter.may_choose_second(seat, choice, first, second)
+                    }
+                    (true, _, _) => false,
+                };
+                if !first_ok || !second_ok {
                     return refuse(format!("{name}: choose {}", choice.label()));
                 }
-                Some(id)
+                (target, second_target)
             }
         };
         self.emit(Event::SchemeSelected {
             seat,
-            scheme: Hidden::new(seat, HeldScheme { name, target }),
+            scheme: Hidden::new(
+                seat,
+                HeldScheme {
+                    name,
+                    target,
+                    second_target,
+                },
+            ),
         })
     }
 
@@ -1859,6 +1955,16 @@ impl Sim<'_> {
     /// that forbids it, engaged, or in its own activation after a Walk out
     /// of engagement.
     pub(super) fn interact_refusal(&self, actor: ModelId) -> Option<String> {
+        self.interact_refusal_ignoring(actor, None)
+    }
+
+    /// The same, `ignoring` one enemy's engagement (the model a Deliver a
+    /// Message Interact targets).
+    fn interact_refusal_ignoring(
+        &self,
+        actor: ModelId,
+        ignoring: Option<ModelId>,
+    ) -> Option<String> {
         let m = self.state.model(actor)?;
         let walked_out = self.state.acting_model() == Some(actor)
             && self
@@ -1875,7 +1981,7 @@ impl Sim<'_> {
             ))
         } else if walked_out {
             Some("a model that walked out of engagement may not Interact this activation".into())
-        } else if self.engaged(actor) {
+        } else if self.engaged_ignoring(actor, ignoring) {
             Some("an engaged model cannot Interact".into())
         } else {
             None
@@ -1892,7 +1998,24 @@ impl Sim<'_> {
         slot: ActionSlot,
         controller: Option<Seat>,
     ) -> Result<(), RuleError> {
-        if let Some(reason) = self.interact_refusal(actor) {
+        // Deliver a Message: the target is checked first; it does not count
+        // as engaging the interacting model.
+        let ignoring = match with {
+            Interaction::DeliverMessage { model } => {
+                let owner = self.state.model(actor).map_or(seat, |m| m.owner);
+                let encounter = self.encounter()?;
+                let may = self
+                    .state
+                    .model(*model)
+                    .is_some_and(|target| encounter.may_deliver_message_to(owner, target));
+                if !may {
+                    return refuse("no scheme of the pool lets your crew interact with that model");
+                }
+                Some(*model)
+            }
+            _ => None,
+        };
+        if let Some(reason) = self.interact_refusal_ignoring(actor, ignoring) {
             return Err(RuleError::not_allowed(reason));
         }
         let table = self.state.table();
@@ -2003,8 +2126,38 @@ impl Sim<'_> {
                     owner: becomes,
                 })?;
             }
+            Interaction::DeliverMessage { model } => {
+                let (Some(me), Some(target)) = (
+                    board.body(Target::Object(actor.object())).ok(),
+                    self.state.model(*model),
+                ) else {
+                    return refuse("there is no such model");
+                };
+                let near = target
+                    .body()
+                    .is_some_and(|b| me.center.dist(b.center) - me.radius - b.radius <= 1.0 + 1e-9);
+                if !near {
+                    return refuse("the model must be within 1\"");
+                }
+                self.declare_general(actor, "Interact", slot, controller)?;
+                self.emit(Event::MessageDelivered {
+                    model: actor,
+                    target: *model,
+                })?;
+            }
         }
         self.general_ended(actor, Vec::new())
+    }
+
+    /// Whether the model is engaged by an enemy other than `ignoring`.
+    pub(super) fn engaged_ignoring(&self, model: ModelId, ignoring: Option<ModelId>) -> bool {
+        let table = self.state.table();
+        let board = Board::new(&table, self.state.edition);
+        crate::table::measure::engaged_with(&board, model.object()).is_ok_and(|enemies| {
+            enemies
+                .iter()
+                .any(|e| Some(*e) != ignoring.map(ModelId::object))
+        })
     }
 
     /// Inside an activation with nothing resolving: ends it once the model
@@ -2067,14 +2220,15 @@ fn own_scheme(choices: &crate::encounter::Choices, seat: Seat, name: &str) -> Op
                 .iter()
                 .find(|r| r.eq_ignore_ascii_case(name))
                 .map(|r| {
-                    let target = choices
+                    let chosen = choices
                         .revealed_choices
                         .iter()
                         .find(|(s, held)| *s == seat && held.name.eq_ignore_ascii_case(r))
-                        .and_then(|(_, held)| held.target);
+                        .map(|(_, held)| held);
                     HeldScheme {
                         name: r.clone(),
-                        target,
+                        target: chosen.and_then(|held| held.target),
+                        second_target: chosen.and_then(|held| held.second_target),
                     }
                 })
         })

@@ -657,13 +657,20 @@ fn game_page_data(
             let held: Vec<String> = encounter.choices.schemes[seat.index()]
                 .iter()
                 .filter_map(|held| held.value.as_ref())
-                .map(|held| match held.target {
-                    Some(target) => format!(
-                        "{} (target: {})",
-                        held.name,
-                        state.model(target).map_or("unknown", |m| &*m.card.name)
-                    ),
-                    None => held.name.clone(),
+                .map(|held| {
+                    let name = |id| state.model(id).map_or("unknown", |m| &*m.card.name);
+                    match (held.target, held.second_target) {
+                        (Some(target), Some(second)) => format!(
+                            "{} (targets: {} and {})",
+                            held.name,
+                            name(target),
+                            name(second)
+                        ),
+                        (Some(target), None) => {
+                            format!("{} (target: {})", held.name, name(target))
+                        }
+                        _ => held.name.clone(),
+                    }
                 })
                 .collect();
             your_scheme = (!held.is_empty()).then(|| held.join("; "));

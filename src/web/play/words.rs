@@ -53,9 +53,10 @@ fn details(
     for (key, value) in fields {
         let text = match (key.as_str(), value) {
             ("type", _) => continue,
-            ("model" | "target" | "actor" | "attacker" | "defender", Value::Number(n)) => {
-                n.as_u64().map(|id| model_name(state, id))
-            }
+            (
+                "model" | "target" | "second_target" | "actor" | "attacker" | "defender",
+                Value::Number(n),
+            ) => n.as_u64().map(|id| model_name(state, id)),
             ("seat" | "to" | "by" | "winner", Value::String(s)) if s.len() == 1 => {
                 Some(seat_name(s, viewer))
             }
