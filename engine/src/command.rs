@@ -230,6 +230,10 @@ pub enum PlayerCommand {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         second_target: Option<ModelId>,
     },
+    /// 3rd edition start phase: spends a soulstone to draw two cards.
+    DrawWithSoulstone,
+    /// 3rd edition start phase: draws no more cards.
+    DeclineSoulstoneDraw,
     /// Gives initiative for the turn (the player who did not activate last).
     GiveInitiative {
         to: Seat,

@@ -716,6 +716,13 @@ pub enum Event {
         upgrade: String,
         reason: String,
     },
+    /// 3rd edition start phase: `seat` has decided whether to spend a
+    /// soulstone to draw two cards (the spending and drawing are facts of
+    /// their own, before this one).
+    SoulstoneDrawDecided {
+        seat: Seat,
+        drew: bool,
+    },
     /// 3rd edition: `model` interacts with the enemy model `target`
     /// (Deliver a Message).
     MessageDelivered {

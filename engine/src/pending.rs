@@ -527,7 +527,20 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         | Step::RemoveStrategyMarker { seat: chooser }
         | Step::ClaimStrategy { seat: chooser }
         | Step::AnswerClaim { seat: chooser }
+        | Step::SoulstoneDraw { seat: chooser }
+        | Step::InitiativeCheat { seat: chooser, .. }
             if seat != chooser => {}
+        Step::InitiativeCheat { .. } => {
+            commands.extend(
+                state
+                    .player(seat)
+                    .hand
+                    .as_slice()
+                    .iter()
+                    .map(|card| PlayerCommand::Cheat { card: *card }),
+            );
+            commands.push(PlayerCommand::DeclineCheat);
+        }
         Step::ChooseSchemes | Step::SelectSchemes if encounter.done[seat.index()] => {}
         Step::Declare { .. } if encounter.choices.declared[seat.index()].is_some() => {}
         Step::Declare { what } => commands.extend(
@@ -542,6 +555,10 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
             if state.frame().is_none()
                 && encounter.chain_offer.is_none()
                 && (seat != encounter.active || encounter.transfer_due) => {}
+        Step::SoulstoneDraw { .. } if !encounter.done[seat.index()] => commands.extend([
+            PlayerCommand::DrawWithSoulstone,
+            PlayerCommand::DeclineSoulstoneDraw,
+        ]),
         Step::ChooseZone => commands.extend(
             [crate::encounter::Zone::Lower, crate::encounter::Zone::Upper]
                 .map(|zone| PlayerCommand::ChooseZone { zone }),
@@ -779,6 +796,12 @@ fn prompt(state: &GameState) -> String {
                 "your crew has no master in play: a henchman may assume leadership".into()
             }
             Some(Step::StartDiscard) => "discard any cards before drawing to your hand size".into(),
+            Some(Step::InitiativeCheat { .. }) => {
+                "cheat your initiative flip with a card from your hand, or not".into()
+            }
+            Some(Step::SoulstoneDraw { .. }) => {
+                "spend a soulstone to draw two cards (then discard down), or not".into()
+            }
             Some(Step::Activations) if matches!(state.frame(), Some(Frame::Activation { .. })) => {
                 "take an action with the acting model, or end its activation".into()
             }

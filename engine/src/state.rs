@@ -1400,6 +1400,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             apply_encounter(state, event);
         }
         Event::EncounterStepBegan { .. }
+        | Event::SoulstoneDrawDecided { .. }
         | Event::Declared { .. }
         | Event::DeclarationsRevealed { .. }
         | Event::ZoneChosen { .. }
@@ -1425,7 +1426,12 @@ pub fn apply(state: &mut GameState, event: &Event) {
         // The log says a crew kept its scheme; the next step follows as a
         // fact of its own. The initiative flip's cards went to the discard
         // piles by the facts before it.
-        Event::SchemeKept { .. } | Event::InitiativeFlipped { .. } => {}
+        Event::SchemeKept { .. } => {}
+        Event::InitiativeFlipped { .. } => {
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+                encounter.initiative_flips = encounter.initiative_flips.saturating_add(1);
+            }
+        }
         Event::DiscardedBeforeDrawing { seat, cards } => {
             let player = state.player_mut(*seat);
             for card in cards {
@@ -2068,6 +2074,7 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter.step = *step;
             encounter.done = [false; 2];
         }
+        Event::SoulstoneDrawDecided { seat, .. } => encounter.done[seat.index()] = true,
         Event::ZoneChosen { zone, .. } => encounter.attacker_zone = Some(*zone),
         Event::Declared { seat, choice, .. } => {
             encounter.choices_mut().declared[seat.index()] = Some(choice.clone());
@@ -2101,6 +2108,7 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter.in_a_row = 0;
             encounter.kills_this_turn = [0; 2];
             encounter.killed_this_turn.clear();
+            encounter.initiative_flips = 0;
             // Start phase D-1: once-per-turn effects may be used again.
             encounter
                 .once_used

@@ -793,6 +793,12 @@ async fn send_through_the_page(
             }
             "discard_any"
         }
+        PlayerCommand::DiscardDown { cards } => {
+            for card in cards {
+                tick_in_form(client, "discard_cards", "card", &card.to_string()).await;
+            }
+            "discard_cards"
+        }
         PlayerCommand::SplitCrew { first } => {
             for model in first {
                 tick_in_form(client, "split_crew", "model", &model.0.to_string()).await;

@@ -167,6 +167,18 @@ pub enum Step {
     },
     /// Start phase: each player discards any cards, then draws to seven.
     StartDiscard,
+    /// 3rd edition start phase step C-2: `seat` may cheat its initiative
+    /// flip with a card from its hand; the lower flip decides first (on a
+    /// tie, the player with initiative), then the other (`first` false).
+    InitiativeCheat {
+        seat: Seat,
+        first: bool,
+    },
+    /// 3rd edition start phase step B-2: `seat` may spend a soulstone to
+    /// draw two cards (then discards down to its hand size).
+    SoulstoneDraw {
+        seat: Seat,
+    },
     /// Start phase: `seat`, whose crew has no master in play, may have a
     /// henchman assume leadership (once a game).
     AssumeLeadership {
@@ -323,6 +335,10 @@ pub struct Encounter {
     /// left at half its health or less, in play, when it ended (Vendetta).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_at_half_health: Vec<DamagedInActivation>,
+    /// 3rd edition: initiative flips made this start phase (a tie flips
+    /// again, a bounded number of times).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub initiative_flips: u8,
     /// 3rd edition: enemy models a crew's models interacted with (Deliver
     /// a Message).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -471,6 +487,10 @@ impl Choices {
     }
 }
 
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 fn none_named(names: &[Option<String>; 2]) -> bool {
     names.iter().all(Option::is_none)
 }
@@ -524,6 +544,7 @@ impl Encounter {
             damaged_this_activation: Vec::new(),
             left_at_half_health: Vec::new(),
             messages_delivered: Vec::new(),
+            initiative_flips: 0,
             assumed_leadership: [None; 2],
             once_used: Vec::new(),
             abilities_used: Vec::new(),

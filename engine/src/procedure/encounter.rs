@@ -244,7 +244,15 @@ impl Sim<'_> {
             | Step::RemoveStrategyMarker { .. }
             | Step::ClaimStrategy { .. }
             | Step::AnswerClaim { .. }
+            | Step::InitiativeCheat { .. }
             | Step::Over => Ok(false),
+            Step::SoulstoneDraw { seat } => {
+                if !encounter.done[seat.index()] {
+                    return Ok(false);
+                }
+                self.soulstone_draw_from(seat, false)?;
+                Ok(true)
+            }
             Step::Declare { what } => {
                 let [Some(a), Some(b)] = &encounter.choices.declared else {
                     return Ok(false);
@@ -340,7 +348,7 @@ impl Sim<'_> {
                 }
                 match self.encounter_rules().initiative {
                     InitiativeRule::GivenByLastActivator => self.leadership_step(None)?,
-                    InitiativeRule::Flip => self.flip_initiative()?,
+                    InitiativeRule::Flip => self.soulstone_draw_from(first, true)?,
                 }
                 Ok(true)
             }
@@ -463,49 +471,144 @@ impl Sim<'_> {
         self.step_to(Step::Activations)
     }
 
-    /// 3rd edition start phase step C: both players flip, each adding
-    /// its pass tokens; the higher total chooses who has initiative, and a
-    /// tie flips again. Cheating the flip is not offered yet.
-    fn flip_initiative(&mut self) -> Result<(), RuleError> {
-        // Ties are rare; a deck of identical values is not, so stop there.
-        for _ in 0..MAX_INITIATIVE_FLIPS {
-            let tokens = self.encounter()?.pass_tokens;
-            let mut cards = [None; 2];
-            for seat in Seat::BOTH {
-                let revealed = self.reveal(seat, None, 1)?;
-                if !revealed.is_empty() {
-                    self.emit(Event::RevealedDiscarded {
-                        seat,
-                        cards: revealed,
-                    })?;
-                }
-                cards[seat.index()] = revealed.first().copied();
-            }
-            let [Some(a), Some(b)] = cards else {
-                return refuse("a deck has no card to flip for initiative");
-            };
-            let totals = [a, b].map(|card| card.value());
-            let totals = [
-                totals[0].saturating_add(tokens[0]),
-                totals[1].saturating_add(tokens[1]),
-            ];
-            self.emit(Event::InitiativeFlipped {
-                cards: [a, b],
-                totals,
-            })?;
-            if totals[0] != totals[1] {
-                let chooser = if totals[0] > totals[1] {
-                    Seat::A
-                } else {
-                    Seat::B
-                };
-                return self.step_to(Step::GiveInitiative { chooser });
+    /// 3rd edition start phase step B-2, initiative first: the next crew
+    /// from `seat` (or after it) with a soulstone to spend may draw two
+    /// cards with it; then the initiative flip.
+    fn soulstone_draw_from(&mut self, seat: Seat, including: bool) -> Result<(), RuleError> {
+        let first = self.encounter()?.initiative;
+        let order = [first, first.other()];
+        let start = order
+            .iter()
+            .position(|s| *s == seat)
+            .map_or(0, |i| if including { i } else { i + 1 });
+        for seat in &order[start..] {
+            if self.state.player(*seat).soulstones > 0 {
+                return self.step_to(Step::SoulstoneDraw { seat: *seat });
             }
         }
-        // Still tied: the player who holds initiative keeps it.
-        let seat = self.encounter()?.initiative;
-        self.emit(Event::InitiativeSet { seat, by: None })?;
-        self.leadership_step(None)
+        self.flip_initiative()
+    }
+
+    /// 3rd edition start phase step C: both players flip a card into the
+    /// conflict; each may cheat it, the lower flip first (on a tie, the
+    /// player with initiative); then the totals, pass tokens added, decide
+    /// who chooses initiative, and a tie flips again.
+    fn flip_initiative(&mut self) -> Result<(), RuleError> {
+        // Ties are rare; a deck of identical values is not, so stop there:
+        // the player who holds initiative keeps it.
+        if usize::from(self.encounter()?.initiative_flips) >= MAX_INITIATIVE_FLIPS {
+            let seat = self.encounter()?.initiative;
+            self.emit(Event::InitiativeSet { seat, by: None })?;
+            return self.leadership_step(None);
+        }
+        for seat in Seat::BOTH {
+            let revealed = self.reveal(seat, None, 1)?;
+            let Some(card) = revealed.first().copied() else {
+                return refuse("a deck has no card to flip for initiative");
+            };
+            self.choose(seat, None, card)?;
+        }
+        let [a, b] = self.initiative_cards()?;
+        let lower = match a.value().cmp(&b.value()) {
+            std::cmp::Ordering::Less => Seat::A,
+            std::cmp::Ordering::Greater => Seat::B,
+            std::cmp::Ordering::Equal => self.encounter()?.initiative,
+        };
+        self.initiative_cheat_from(lower, true)
+    }
+
+    /// The cards both players have in the conflict for initiative.
+    fn initiative_cards(&self) -> Result<[Card; 2], RuleError> {
+        let card = |seat: Seat| self.state.player(seat).conflict.as_slice().first().copied();
+        match (card(Seat::A), card(Seat::B)) {
+            (Some(a), Some(b)) => Ok([a, b]),
+            _ => refuse("an initiative flip is missing its card"),
+        }
+    }
+
+    /// Asks `seat` whether it cheats its initiative flip if it may (a card
+    /// in hand, and not the Black Joker flipped); `first` says whether the
+    /// other player is still to be asked. Then the flip is settled.
+    fn initiative_cheat_from(&mut self, seat: Seat, first: bool) -> Result<(), RuleError> {
+        let may = |sim: &Self, seat: Seat| {
+            !sim.state.player(seat).hand.is_empty()
+                && sim
+                    .state
+                    .player(seat)
+                    .conflict
+                    .as_slice()
+                    .first()
+                    .is_some_and(|c| !c.is_black_joker())
+        };
+        if may(self, seat) {
+            return self.step_to(Step::InitiativeCheat { seat, first });
+        }
+        if first && may(self, seat.other()) {
+            return self.step_to(Step::InitiativeCheat {
+                seat: seat.other(),
+                first: false,
+            });
+        }
+        self.settle_initiative_flip()
+    }
+
+    /// The flip's cards, as cheated, go to the discard piles; the higher
+    /// total (pass tokens added) chooses who has initiative, and a tie
+    /// flips again.
+    fn settle_initiative_flip(&mut self) -> Result<(), RuleError> {
+        let [a, b] = self.initiative_cards()?;
+        self.emit(Event::ConflictCleared {
+            cards: vec![(Seat::A, a), (Seat::B, b)],
+        })?;
+        let tokens = self.encounter()?.pass_tokens;
+        let totals = [
+            a.value().saturating_add(tokens[0]),
+            b.value().saturating_add(tokens[1]),
+        ];
+        self.emit(Event::InitiativeFlipped {
+            cards: [a, b],
+            totals,
+        })?;
+        match totals[0].cmp(&totals[1]) {
+            std::cmp::Ordering::Greater => self.step_to(Step::GiveInitiative { chooser: Seat::A }),
+            std::cmp::Ordering::Less => self.step_to(Step::GiveInitiative { chooser: Seat::B }),
+            std::cmp::Ordering::Equal => self.flip_initiative(),
+        }
+    }
+
+    /// `seat` cheats its initiative flip with `card` from its hand, or
+    /// (none) declines; then the other player, or the flip is settled.
+    fn initiative_cheat(
+        &mut self,
+        seat: Seat,
+        first: bool,
+        card: Option<Card>,
+    ) -> Result<(), RuleError> {
+        match card {
+            Some(card_in) => {
+                if !self.state.player(seat).hand.contains(card_in) {
+                    return Err(RuleError::CardNotInHand {
+                        seat,
+                        card: card_in.to_string(),
+                    });
+                }
+                let Some(card_out) = self.state.player(seat).conflict.as_slice().first().copied()
+                else {
+                    return refuse("there is no card to replace");
+                };
+                self.emit(Event::Cheated {
+                    seat,
+                    role: None,
+                    card_in,
+                    card_out,
+                })?;
+            }
+            None => self.emit(Event::CheatDeclined { role: None })?,
+        }
+        if first {
+            return self.initiative_cheat_from(seat.other(), false);
+        }
+        self.settle_initiative_flip()
     }
 
     /// Fires every model's abilities of `window` (`first`'s crew first, as
@@ -1060,6 +1163,51 @@ impl Sim<'_> {
                 Self::require_seat(seat, deciding)?;
                 self.emit(Event::LeadershipAssumed { seat, model: None })?;
                 self.leadership_step(Some(seat))
+            }
+            (
+                Step::InitiativeCheat {
+                    seat: cheating,
+                    first,
+                },
+                command,
+            ) if matches!(
+                command,
+                PlayerCommand::Cheat { .. } | PlayerCommand::DeclineCheat
+            ) =>
+            {
+                Self::require_seat(seat, cheating)?;
+                let card = match command {
+                    PlayerCommand::Cheat { card } => Some(*card),
+                    _ => None,
+                };
+                self.initiative_cheat(seat, first, card)
+            }
+            (Step::SoulstoneDraw { seat: drawing }, command)
+                if matches!(
+                    command,
+                    PlayerCommand::DrawWithSoulstone | PlayerCommand::DeclineSoulstoneDraw
+                ) =>
+            {
+                Self::require_seat(seat, drawing)?;
+                if encounter.done[seat.index()] {
+                    return refuse("you have decided already");
+                }
+                let drew = *command == PlayerCommand::DrawWithSoulstone;
+                if drew {
+                    if self.state.player(seat).soulstones == 0 {
+                        return refuse("you have no soulstone to spend");
+                    }
+                    self.emit(Event::SoulstoneSpent {
+                        seat,
+                        purpose: "to draw two cards".into(),
+                        role: None,
+                    })?;
+                    // Then down to the hand size, as any draw over it.
+                    for _ in 0..2 {
+                        self.draw(seat)?;
+                    }
+                }
+                self.emit(Event::SoulstoneDrawDecided { seat, drew })
             }
             (Step::StartDiscard, PlayerCommand::DiscardBeforeDrawing { cards }) => {
                 if encounter.done[seat.index()] {
@@ -2427,6 +2575,8 @@ fn step_name(step: Step) -> &'static str {
         Step::GiveInitiative { .. } => "giving initiative",
         Step::AssumeLeadership { .. } => "assuming leadership",
         Step::StartDiscard => "discarding before drawing",
+        Step::SoulstoneDraw { .. } => "drawing with a soulstone",
+        Step::InitiativeCheat { .. } => "cheating the initiative flip",
         Step::Activations => "the activation phase",
         Step::EndEffects => "end phase effects",
         Step::RevealScheme { .. } => "revealing schemes",
@@ -2452,6 +2602,8 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::SelectScheme { .. }
             | PlayerCommand::GiveInitiative { .. }
             | PlayerCommand::DiscardBeforeDrawing { .. }
+            | PlayerCommand::DrawWithSoulstone
+            | PlayerCommand::DeclineSoulstoneDraw
             | PlayerCommand::AssumeLeadership { .. }
             | PlayerCommand::DeclineLeadership
             | PlayerCommand::Pass

@@ -322,8 +322,17 @@ impl Sim<'_> {
         {
             return self.queue_command(seat, command);
         }
+        // 3rd edition: cheating the initiative flip is the encounter's.
+        let initiative_cheat = matches!(
+            command,
+            PlayerCommand::Cheat { .. } | PlayerCommand::DeclineCheat
+        ) && self
+            .state
+            .encounter
+            .as_deref()
+            .is_some_and(|e| matches!(e.step, crate::encounter::Step::InitiativeCheat { .. }));
         if self.state.encounter.is_some()
-            && encounter::is_encounter_command(command)
+            && (encounter::is_encounter_command(command) || initiative_cheat)
             && matches!(frame, FrameNow::None)
         {
             return self.encounter_command(seat, command);

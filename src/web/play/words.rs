@@ -147,6 +147,8 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
         PlayerCommand::ClaimScheme { vp, scheme: None } => {
             format!("Reveal your scheme, claiming {vp} VP")
         }
+        PlayerCommand::DrawWithSoulstone => "Spend a soulstone to draw two cards".into(),
+        PlayerCommand::DeclineSoulstoneDraw => "Draw no more cards".into(),
         PlayerCommand::ConfirmClaim => "Confirm the claim".into(),
         PlayerCommand::DisputeClaim => "Dispute the claim (the organisers decide)".into(),
         PlayerCommand::ChooseModel { model } => model_name(state, u64::from(model.0)),
