@@ -1188,7 +1188,7 @@ async fn an_organiser_runs_a_thirty_two_player_day_from_a_phone(backend: Backend
 /// spectator's page never shows a hand, the result lands in the standings
 /// with nobody typing a score.
 async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
-    use crate::events::{create_event, event_body, set_status};
+    use crate::events::event_body;
     use soulstone::hosted::{self, HostedStatus};
     use soulstone_engine::bot::{Bot, BotKind};
     use soulstone_engine::pending::Choice;
@@ -1196,34 +1196,7 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
 
     let app = TestApp::spawn(backend.clone()).await;
     let prefix = format!("{}-digital", backend.name());
-    let (_, to_browser) = app.user("dto@example.org", "Tess Organiser").await;
-    let to = app.api_client("dto@example.org").await;
-    let event = create_event(&to, event_body("Browser Cup")).await;
-    set_status(&to, event, "registration").await;
-    for (email, name) in [
-        ("ann@example.org", "Ann Archer"),
-        ("bo@example.org", "Bo Brand"),
-    ] {
-        app.create_account(email, name, false).await;
-        let api = app.api_client(email).await;
-        let (status, entry) = api
-            .post(&format!("/events/{event}/register"), json!({}))
-            .await;
-        assert_eq!(status, 201, "{entry}");
-        to.post(
-            &format!("/events/{event}/players/{}/check-in", entry["id"]),
-            json!({"checked_in": true}),
-        )
-        .await;
-    }
-    set_status(&to, event, "running").await;
-    to.post(&format!("/events/{event}/rounds"), json!({})).await;
-    to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
-        .await;
-    let marked = to_browser
-        .post_form(&format!("/events/{event}/rounds/1/digital"), &[])
-        .await;
-    assert_eq!(marked.status().as_u16(), 303);
+    let (event, to) = two_player_digital_round(&app, event_body("Browser Cup"), false).await;
 
     let mut driver = Driver::start();
     let ann = driver.session().await;
@@ -1235,17 +1208,9 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
     // Each brings a crew of their own choosing on the pairing's page
     // (crews whose actions have triggers).
     for (client, name, crew) in [(&ann, "ann", "mudlark-50"), (&bo, "bo", "tidewright-50")] {
-        visit(client, &format!("{base}/events/{event}/rounds/1")).await;
-        follow_link(client, "in the browser").await;
+        open_the_pairing_page(client, &base, event).await;
         check_page(client, &format!("{prefix}-crews-{name}")).await;
-        client
-            .execute(
-                "document.querySelectorAll('input[name=crew]').forEach((box) => { box.checked = box.value === arguments[0]; });",
-                vec![json!(crew)],
-            )
-            .await
-            .unwrap();
-        click_button(client, "Bring these crews").await;
+        bring_crew(client, crew).await;
     }
     let url = bo.current_url().await.unwrap().to_string();
     assert!(url.contains("/games/"), "the game started: {url}");
@@ -1428,26 +1393,18 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
     }
 }
 
-/// A 3rd edition event's digital round in two players' browsers: the
-/// pairing's page offers only 3rd edition crews; each player brings one
-/// and plays the game's first decisions through their game page
-/// (declaring, choosing two schemes, splitting and deploying, the start
-/// phase), the rest through the API their page stands for, to the end of
-/// turn 5; the result lands in the event.
-async fn two_players_play_a_third_edition_digital_round_in_their_browsers(backend: Backend) {
-    use crate::events::{create_event, event_body, set_status};
-    use soulstone::hosted::{self, HostedStatus};
-    use soulstone_engine::bot::{Bot, BotKind};
-    use soulstone_engine::pending::Choice;
-    use soulstone_engine::{PlayerCommand, Seat};
-
-    let app = TestApp::spawn(backend.clone()).await;
-    let prefix = format!("{}-m3e-digital", backend.name());
+/// An event of `body` with Ann Archer and Bo Brand registered and checked
+/// in, its first round paired (its scenario flipped, with `flip_setup`),
+/// published and to be played in the browser. Returns the event and its
+/// organiser's API client.
+async fn two_player_digital_round(
+    app: &TestApp,
+    body: serde_json::Value,
+    flip_setup: bool,
+) -> (i64, crate::support::ApiClient) {
+    use crate::events::{create_event, set_status};
     let (_, to_browser) = app.user("dto@example.org", "Tess Organiser").await;
     let to = app.api_client("dto@example.org").await;
-    let mut body = event_body("Third Edition Cup");
-    body["game_system"] = json!("m3e");
-    body["pool"] = json!("m3e-core");
     let event = create_event(&to, body).await;
     set_status(&to, event, "registration").await;
     for (email, name) in [
@@ -1468,16 +1425,58 @@ async fn two_players_play_a_third_edition_digital_round_in_their_browsers(backen
     }
     set_status(&to, event, "running").await;
     to.post(&format!("/events/{event}/rounds"), json!({})).await;
-    let flipped = to_browser
-        .post_form(&format!("/events/{event}/rounds/1/setup"), &[])
-        .await;
-    assert_eq!(flipped.status().as_u16(), 303);
+    if flip_setup {
+        let flipped = to_browser
+            .post_form(&format!("/events/{event}/rounds/1/setup"), &[])
+            .await;
+        assert_eq!(flipped.status().as_u16(), 303);
+    }
     to.post(&format!("/events/{event}/rounds/1/publish"), json!({}))
         .await;
     let marked = to_browser
         .post_form(&format!("/events/{event}/rounds/1/digital"), &[])
         .await;
     assert_eq!(marked.status().as_u16(), 303);
+    (event, to)
+}
+
+/// A player opens their digital pairing's page from the round's.
+async fn open_the_pairing_page(client: &Client, base: &str, event: i64) {
+    visit(client, &format!("{base}/events/{event}/rounds/1")).await;
+    follow_link(client, "in the browser").await;
+}
+
+/// On the pairing's page, brings the one shipped crew `crew`.
+async fn bring_crew(client: &Client, crew: &str) {
+    client
+        .execute(
+            "document.querySelectorAll('input[name=crew]').forEach((box) => { box.checked = box.value === arguments[0]; });",
+            vec![json!(crew)],
+        )
+        .await
+        .unwrap();
+    click_button(client, "Bring these crews").await;
+}
+
+/// A 3rd edition event's digital round in two players' browsers: the
+/// pairing's page offers only 3rd edition crews; each player brings one
+/// and plays the game's first decisions through their game page
+/// (declaring, choosing two schemes, splitting and deploying, the start
+/// phase), the rest through the API their page stands for, to the end of
+/// turn 5; the result lands in the event.
+async fn two_players_play_a_third_edition_digital_round_in_their_browsers(backend: Backend) {
+    use crate::events::event_body;
+    use soulstone::hosted::{self, HostedStatus};
+    use soulstone_engine::bot::{Bot, BotKind};
+    use soulstone_engine::pending::Choice;
+    use soulstone_engine::{PlayerCommand, Seat};
+
+    let app = TestApp::spawn(backend.clone()).await;
+    let prefix = format!("{}-m3e-digital", backend.name());
+    let mut body = event_body("Third Edition Cup");
+    body["game_system"] = json!("m3e");
+    body["pool"] = json!("m3e-core");
+    let (event, to) = two_player_digital_round(&app, body, true).await;
 
     let mut driver = Driver::start();
     let ann = driver.session().await;
@@ -1486,22 +1485,14 @@ async fn two_players_play_a_third_edition_digital_round_in_their_browsers(backen
     sign_in(&bo, &app, "bo@example.org").await;
     let base = current_origin(&ann).await;
     for (client, name, crew) in [(&ann, "ann", "assayers-50"), (&bo, "bo", "lodestar-50")] {
-        visit(client, &format!("{base}/events/{event}/rounds/1")).await;
-        follow_link(client, "in the browser").await;
+        open_the_pairing_page(client, &base, event).await;
         let text = body_text(client).await;
         assert!(
             text.contains("Malifaux 3rd edition") && !text.contains("Malifaux 4th edition"),
             "only 3rd edition crews are offered: {text}"
         );
         check_page(client, &format!("{prefix}-crews-{name}")).await;
-        client
-            .execute(
-                "document.querySelectorAll('input[name=crew]').forEach((box) => { box.checked = box.value === arguments[0]; });",
-                vec![json!(crew)],
-            )
-            .await
-            .unwrap();
-        click_button(client, "Bring these crews").await;
+        bring_crew(client, crew).await;
     }
     let url = bo.current_url().await.unwrap().to_string();
     assert!(url.contains("/games/"), "the game started: {url}");

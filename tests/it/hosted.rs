@@ -1004,60 +1004,10 @@ async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backen
         setup.strategy.suit,
         Some(suit(&flipped["strategy"]["suit"]))
     );
-    // Both play it out through the API, each for their own seat.
-    let mut seat_api = std::collections::HashMap::new();
-    for (i, api) in apis.iter().enumerate() {
-        let (_, me) = api.get("/me").await;
-        let account = me["id"].as_i64().unwrap();
-        let seat = game.seat_of(account).expect("each player has a seat");
-        seat_api.insert(seat, i);
-    }
-    for n in 0..40_000u64 {
-        let game = app
-            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
-            .await;
-        if game.status == HostedStatus::Finished {
-            break;
-        }
-        let pending = soulstone_engine::pending(&game.state);
-        let seat = pending.decisions.first().expect("someone decides").seat;
-        let command = Bot::new(BotKind::Random, seat, n)
-            .decide(&game.state)
-            .expect("a legal command");
-        let body = serde_json::json!({
-            "version": game.state.version,
-            "idempotency_key": format!("d-{n}"),
-            "command": command,
-        });
-        let api = &apis[seat_api[&seat]];
-        let (status, reply) = api
-            .post(&format!("/games/{hosted_id}/commands"), body)
-            .await;
-        assert_eq!(status, 200, "{reply}");
-        assert_only_own_secrets(
-            &reply,
-            Some(if seat == Seat::A { "a" } else { "b" }),
-            "a player's facts",
-        );
-    }
-    let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
-        .await;
-    assert_eq!(game.status, HostedStatus::Finished);
-    let vp = |seat: Seat| i64::from(game.state.player(seat).victory_points);
-
-    // The result is in the event, confirmed, with nobody typing it.
-    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
-    let table = &round["tables"][0];
-    assert_eq!(table["status"], "confirmed", "{table}");
-    let score = table["score"].to_string();
-    assert!(
-        score.contains(&format!("\"a_vp\":{}", vp(Seat::A)))
-            && score.contains(&format!("\"b_vp\":{}", vp(Seat::B))),
-        "{score} vs {} {}",
-        vp(Seat::A),
-        vp(Seat::B)
-    );
+    // Both play it out through the API, each for their own seat; the
+    // result is in the event, confirmed, with nobody typing it.
+    play_digital_game_out(&app, hosted_id, &apis, false).await;
+    assert_result_reported(&app, &to, event, hosted_id).await;
     let (code, standings) = to.get(&format!("/events/{event}/standings")).await;
     assert_eq!(code, 200);
     assert!(standings.to_string().contains("Ann"));
@@ -1073,6 +1023,98 @@ async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backen
         })
         .await;
     assert_eq!(history, vec!["reported by the engine".to_string()]);
+}
+
+/// Plays a digital pairing's game to its end through the API, each player
+/// for their own seat with the random bot (claims confirmed when
+/// `confirm_claims`: a disputed one would send the result to the
+/// organisers), checking that no reply carries the other seat's secrets.
+/// Returns the last turn played.
+async fn play_digital_game_out(
+    app: &TestApp,
+    hosted_id: i64,
+    apis: &[crate::support::ApiClient],
+    confirm_claims: bool,
+) -> u8 {
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    let mut seat_api = std::collections::HashMap::new();
+    for (i, api) in apis.iter().enumerate() {
+        let (_, me) = api.get("/me").await;
+        let account = me["id"].as_i64().unwrap();
+        let seat = game.seat_of(account).expect("each player has a seat");
+        seat_api.insert(seat, i);
+    }
+    let mut last_turn = 0;
+    for n in 0..40_000u64 {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished {
+            return last_turn;
+        }
+        last_turn = game.state.encounter.as_ref().map_or(0, |e| e.turn);
+        let pending = soulstone_engine::pending(&game.state);
+        let decision = pending.decisions.first().expect("someone decides");
+        let seat = decision.seat;
+        let confirm = confirm_claims
+            && decision.choices.iter().any(|c| {
+                matches!(
+                    c,
+                    soulstone_engine::pending::Choice::Command {
+                        command: PlayerCommand::ConfirmClaim
+                    }
+                )
+            });
+        let command = if confirm {
+            PlayerCommand::ConfirmClaim
+        } else {
+            Bot::new(BotKind::Random, seat, n)
+                .decide(&game.state)
+                .expect("a legal command")
+        };
+        let body = serde_json::json!({
+            "version": game.state.version,
+            "idempotency_key": format!("d-{n}"),
+            "command": command,
+        });
+        let (status, reply) = apis[seat_api[&seat]]
+            .post(&format!("/games/{hosted_id}/commands"), body)
+            .await;
+        assert_eq!(status, 200, "{reply}");
+        assert_only_own_secrets(
+            &reply,
+            Some(if seat == Seat::A { "a" } else { "b" }),
+            "a player's facts",
+        );
+    }
+    panic!("the game did not end");
+}
+
+/// The finished game's VP are its table's result in round 1, confirmed.
+async fn assert_result_reported(
+    app: &TestApp,
+    to: &crate::support::ApiClient,
+    event: i64,
+    hosted_id: i64,
+) {
+    let game = app
+        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .await;
+    assert_eq!(game.status, HostedStatus::Finished);
+    let vp = |seat: Seat| i64::from(game.state.player(seat).victory_points);
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let table = &round["tables"][0];
+    assert_eq!(table["status"], "confirmed", "{table}");
+    let score = table["score"].to_string();
+    assert!(
+        score.contains(&format!("\"a_vp\":{}", vp(Seat::A)))
+            && score.contains(&format!("\"b_vp\":{}", vp(Seat::B))),
+        "{score} vs {} {}",
+        vp(Seat::A),
+        vp(Seat::B)
+    );
 }
 
 /// A 3rd edition event's digital round: a 4th edition list is refused,
@@ -1136,64 +1178,9 @@ async fn a_third_edition_digital_round_plays_the_rulebook_scenario_and_reports_i
         serde_json::json!(pool)
     );
 
-    let mut seat_api = std::collections::HashMap::new();
-    for (i, api) in apis.iter().enumerate() {
-        let (_, me) = api.get("/me").await;
-        let seat = game.seat_of(me["id"].as_i64().unwrap()).unwrap();
-        seat_api.insert(seat, i);
-    }
-    let mut last_turn = 0;
-    for n in 0..40_000u64 {
-        let game = app
-            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
-            .await;
-        if game.status == HostedStatus::Finished {
-            break;
-        }
-        last_turn = game.state.encounter.as_ref().unwrap().turn;
-        let pending = soulstone_engine::pending(&game.state);
-        let decision = pending.decisions.first().expect("someone decides");
-        let seat = decision.seat;
-        let confirm = decision.choices.iter().any(|c| {
-            matches!(
-                c,
-                soulstone_engine::pending::Choice::Command {
-                    command: PlayerCommand::ConfirmClaim
-                }
-            )
-        });
-        let command = if confirm {
-            PlayerCommand::ConfirmClaim
-        } else {
-            Bot::new(BotKind::Random, seat, n)
-                .decide(&game.state)
-                .expect("a legal command")
-        };
-        let body = serde_json::json!({
-            "version": game.state.version,
-            "idempotency_key": format!("m3e-{n}"),
-            "command": command,
-        });
-        let (status, reply) = apis[seat_api[&seat]]
-            .post(&format!("/games/{hosted_id}/commands"), body)
-            .await;
-        assert_eq!(status, 200, "{reply}");
-    }
+    let last_turn = play_digital_game_out(&app, hosted_id, &apis, true).await;
     assert_eq!(last_turn, 5, "five turns");
-    let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
-        .await;
-    assert_eq!(game.status, HostedStatus::Finished);
-    let vp = |seat: Seat| i64::from(game.state.player(seat).victory_points);
-    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
-    let table = &round["tables"][0];
-    assert_eq!(table["status"], "confirmed", "{table}");
-    let score = table["score"].to_string();
-    assert!(
-        score.contains(&format!("\"a_vp\":{}", vp(Seat::A)))
-            && score.contains(&format!("\"b_vp\":{}", vp(Seat::B))),
-        "{score}"
-    );
+    assert_result_reported(&app, &to, event, hosted_id).await;
 }
 
 /// A TO's season whose strategy and schemes the content does not describe:

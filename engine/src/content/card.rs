@@ -344,27 +344,28 @@ pub struct StatCard {
 
 impl StatCard {
     /// The markers the model drops when killed: in 3rd edition a Corpse
-    /// Marker if it is living, undead or a beast, and a Scrap Marker if it
-    /// is a construct (4th edition leaves its remains by other rules).
+    /// Marker if it is living, undead or a beast, or else a Scrap Marker if
+    /// it is a construct (4th edition leaves its remains by other rules).
+    /// A model that would drop both drops one, its controller's choice: the
+    /// engine drops the Corpse Marker.
     pub fn remains_markers(&self) -> Vec<String> {
         if self.edition != Edition::Third {
             return Vec::new();
         }
-        let mut markers = Vec::new();
-        if [
+        let corpse = [
             Characteristic::Living,
             Characteristic::Undead,
             Characteristic::Beast,
         ]
         .into_iter()
-        .any(|c| self.has(c))
-        {
-            markers.push(CORPSE_MARKER.to_string());
+        .any(|c| self.has(c));
+        if corpse {
+            vec![CORPSE_MARKER.to_string()]
+        } else if self.has(Characteristic::Construct) {
+            vec![SCRAP_MARKER.to_string()]
+        } else {
+            Vec::new()
         }
-        if self.has(Characteristic::Construct) {
-            markers.push(SCRAP_MARKER.to_string());
-        }
-        markers
     }
 
     /// The cost schemes read: a model without one counts 10 if a master,

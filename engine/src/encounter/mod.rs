@@ -713,11 +713,14 @@ impl Encounter {
 
 /// The scheme marker of `seat`'s that a new one would replace: with five
 /// in play, one must go first (the sixth's, counted in play order);
-/// none while there is room.
+/// none while there is room, or in an edition without the limit.
 pub fn scheme_marker_to_replace(
     state: &crate::state::GameState,
     seat: Seat,
 ) -> Option<crate::table::ObjectId> {
+    if EncounterRules::of(state.edition).scheme_markers != rules::SchemeMarkerRule::AtMostFive {
+        return None;
+    }
     state
         .markers
         .iter()

@@ -60,6 +60,19 @@ pub enum ActionLimits {
     LeadersAndMasters,
 }
 
+/// How an Interact makes and removes scheme markers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemeMarkerRule {
+    /// 4th edition: made within 1", never overlapping a model; a crew has
+    /// at most five (the first goes before a sixth is made); one is
+    /// removed at a time.
+    AtMostFive,
+    /// 3rd edition: dropped in base contact (it may lie under a model),
+    /// not within `spacing` inches of another friendly one, any number; an
+    /// Interact removes every scheme marker in base contact.
+    Spaced { spacing: u8 },
+}
+
 /// The encounter's numbers and procedures for one edition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EncounterRules {
@@ -80,6 +93,7 @@ pub struct EncounterRules {
     /// master left play.
     pub assume_leadership: bool,
     pub action_limits: ActionLimits,
+    pub scheme_markers: SchemeMarkerRule,
     /// The general actions the engine plays, which a controlled model may
     /// also be made to declare (3rd edition's Concentrate, Assist and
     /// Disengage are not built yet).
@@ -98,6 +112,7 @@ const FOURTH: EncounterRules = EncounterRules {
     schemes: SchemeRule::OneHeld,
     assume_leadership: true,
     action_limits: ActionLimits::BySizeAndStation,
+    scheme_markers: SchemeMarkerRule::AtMostFive,
     general_actions: &["Walk", "Charge", "Interact", "Prepare", "Slam"],
 };
 
@@ -115,6 +130,7 @@ const THIRD: EncounterRules = EncounterRules {
     schemes: SchemeRule::TwoFromThePool,
     assume_leadership: false,
     action_limits: ActionLimits::LeadersAndMasters,
+    scheme_markers: SchemeMarkerRule::Spaced { spacing: 4 },
     general_actions: &["Walk", "Charge", "Interact"],
 };
 

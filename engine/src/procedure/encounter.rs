@@ -5,7 +5,9 @@
 use super::*;
 use crate::command::Interaction;
 use crate::encounter::objectives::{AfterScoring, MarkerInteract, RevealTiming, StrategyScoring};
-use crate::encounter::rules::{ActionLimits, InitiativeRule, PassingRule, SchemeRule};
+use crate::encounter::rules::{
+    ActionLimits, InitiativeRule, PassingRule, SchemeMarkerRule, SchemeRule,
+};
 use crate::encounter::{
     ClaimedObjective, Declaration, Encounter, EncounterRules, HeldScheme, MAX_FRIENDLY_MARKERS,
     Step, scoring,
@@ -471,17 +473,23 @@ impl Sim<'_> {
         self.step_to(Step::Activations)
     }
 
-    /// 3rd edition start phase step B-2, initiative first: the next crew
-    /// from `seat` (or after it) with a soulstone to spend may draw two
-    /// cards with it; then the initiative flip.
-    fn soulstone_draw_from(&mut self, seat: Seat, including: bool) -> Result<(), RuleError> {
+    /// The crews still to be asked, initiative first, from `seat` (itself
+    /// too when `including`).
+    fn initiative_order_from(&self, seat: Seat, including: bool) -> Result<Vec<Seat>, RuleError> {
         let first = self.encounter()?.initiative;
         let order = [first, first.other()];
         let start = order
             .iter()
             .position(|s| *s == seat)
             .map_or(0, |i| if including { i } else { i + 1 });
-        for seat in &order[start..] {
+        Ok(order[start..].to_vec())
+    }
+
+    /// 3rd edition start phase step B-2, initiative first: the next crew
+    /// from `seat` (or after it) with a soulstone to spend may draw two
+    /// cards with it; then the initiative flip.
+    fn soulstone_draw_from(&mut self, seat: Seat, including: bool) -> Result<(), RuleError> {
+        for seat in &self.initiative_order_from(seat, including)? {
             if self.state.player(*seat).soulstones > 0 {
                 return self.step_to(Step::SoulstoneDraw { seat: *seat });
             }
@@ -842,15 +850,9 @@ impl Sim<'_> {
     /// after it) is asked while it has a scheme it may still score this
     /// turn; then the turn ends.
     fn scheme_claims_from(&mut self, seat: Seat, including: bool) -> Result<(), RuleError> {
-        let first = self.encounter()?.initiative;
-        let order = [first, first.other()];
-        let start = order
-            .iter()
-            .position(|s| *s == seat)
-            .map_or(0, |i| if including { i } else { i + 1 });
         // Asked while it has a scheme not used up, as public facts tell,
         // whether or not it can score now: being asked gives nothing away.
-        for seat in &order[start..] {
+        for seat in &self.initiative_order_from(seat, including)? {
             if may_be_asked_to_score(&self.state, *seat) {
                 return self.step_to(Step::RevealScheme { seat: *seat });
             }
@@ -2195,12 +2197,27 @@ impl Sim<'_> {
                         general_action_reach(self.state.edition)
                     ));
                 }
+                let marker_rule = self.encounter_rules().scheme_markers;
                 let overlaps = board.bodies().any(|b| {
                     b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
                         && center.dist(b.center) < b.radius + radius - crate::table::TOUCH
                 });
-                if overlaps {
+                // 3rd edition drops it: it may lie under a model.
+                if overlaps && marker_rule == SchemeMarkerRule::AtMostFive {
                     return refuse("a made marker may not overlap a model");
+                }
+                if let SchemeMarkerRule::Spaced { spacing } = marker_rule {
+                    let crowded = self.state.markers.iter().any(|k| {
+                        k.kind == MarkerKind::Scheme
+                            && k.owner == Some(seat)
+                            && k.at.v2().dist(center) - k.base.radius() - radius
+                                < f64::from(spacing) - 1e-9
+                    });
+                    if crowded {
+                        return refuse(format!(
+                            "a scheme marker may not be dropped within {spacing}\" of another of yours"
+                        ));
+                    }
                 }
                 let impassable = board.obstacles().any(|o| {
                     o.has(crate::table::Trait::Impassable)
@@ -2219,12 +2236,17 @@ impl Sim<'_> {
                 let remove = match replacing {
                     Some(id) if mine.contains(id) => Some(*id),
                     Some(_) => return refuse("you may only remove one of your own scheme markers"),
-                    None if mine.len() >= MAX_FRIENDLY_MARKERS => {
+                    None if mine.len() >= MAX_FRIENDLY_MARKERS
+                        && marker_rule == SchemeMarkerRule::AtMostFive =>
+                    {
                         return refuse("you have five scheme markers: name one to remove first");
                     }
                     None => None,
                 };
-                if remove.is_some() && mine.len() < MAX_FRIENDLY_MARKERS {
+                if remove.is_some()
+                    && (mine.len() < MAX_FRIENDLY_MARKERS
+                        || marker_rule != SchemeMarkerRule::AtMostFive)
+                {
                     return refuse("a scheme marker is removed first only when you have five");
                 }
                 self.declare_general(actor, "Interact", slot, controller)?;
@@ -2244,8 +2266,32 @@ impl Sim<'_> {
                 if self.marker_within(&board, actor, *marker)? != MarkerKind::Scheme {
                     return refuse("that is not a scheme marker");
                 }
+                // 3rd edition: every scheme marker in base contact goes.
+                let removed: Vec<ObjectId> = match self.encounter_rules().scheme_markers {
+                    SchemeMarkerRule::AtMostFive => vec![*marker],
+                    SchemeMarkerRule::Spaced { .. } => {
+                        let me = board
+                            .body(Target::Object(actor.object()))
+                            .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+                        self.state
+                            .markers
+                            .iter()
+                            .filter(|k| {
+                                k.kind == MarkerKind::Scheme
+                                    && within_general_action_range(
+                                        self.state.edition,
+                                        &me,
+                                        &k.body(),
+                                    )
+                            })
+                            .map(|k| k.id)
+                            .collect()
+                    }
+                };
                 self.declare_general(actor, "Interact", slot, controller)?;
-                self.emit(Event::MarkerRemoved { id: *marker })?;
+                for id in removed {
+                    self.emit(Event::MarkerRemoved { id })?;
+                }
             }
             Interaction::StrategyMarker { marker } => {
                 let interact = self.encounter()?.setup.strategy.interact;

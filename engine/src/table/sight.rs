@@ -353,6 +353,15 @@ fn circle_polygon_crossings(
 /// Whether some sight line between the two bases passes through `shape`:
 /// the shape meets the hull of the two bases outside the bases themselves.
 pub fn some_sight_line_crosses(viewer: &Body, target: &Body, shape: &Shape) -> bool {
+    // The hull lies within the larger radius of the segment between the
+    // centres: a shape whose bounding circle stays farther off is never
+    // crossed, and the polygon operations below are spared.
+    let (around, reach) = shape.bounding_circle();
+    let from_line =
+        super::geometry::distance_to_segment(around, viewer.center, target.center) - reach;
+    if from_line > viewer.radius.max(target.radius) + TOUCH {
+        return false;
+    }
     let hull = MultiPolygon::new(vec![hull_of(&[viewer.shape(), target.shape()])]);
     let piece = MultiPolygon::new(vec![shape.to_geo()]);
     let mut between = hull.intersection(&piece);
