@@ -493,7 +493,11 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
 
 /// Making a scheme marker, if `seat` could make one with `m` at one of
 /// four points beside it (`decide` tells).
-fn scheme_marker_choice(state: &GameState, seat: Seat, m: &crate::model::Model) -> Option<Choice> {
+pub(crate) fn scheme_marker_choice(
+    state: &GameState,
+    seat: Seat,
+    m: &crate::model::Model,
+) -> Option<Choice> {
     let here = m.placement?;
     let reach = super::procedure::scheme_marker_offset(state, m.card.base.radius(), 0.6);
     let beside = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)].map(|(dx, dy)| Point {

@@ -426,7 +426,10 @@ impl Sim<'_> {
             // A general action waits for its command, unless it could
             // not be taken now.
             if self.state.queued_general().is_some() {
-                let Some(reason) = self.general_refusal(next.model, action) else {
+                let refusal = self
+                    .general_refusal(next.model, action)
+                    .or_else(|| self.nothing_to_interact(next.model, action));
+                let Some(reason) = refusal else {
                     return Ok(progressed);
                 };
                 self.emit(Event::QueuedActionDropped {
@@ -547,6 +550,26 @@ impl Sim<'_> {
             }
             _ => None,
         }
+    }
+
+    /// A queued Interact under control with nothing to interact with and
+    /// no room for a scheme marker (3rd edition spaces them 4" apart) is
+    /// dropped rather than waited for: why, if so.
+    fn nothing_to_interact(&self, model: ModelId, action: &str) -> Option<String> {
+        if action != "Interact" {
+            return None;
+        }
+        let m = self.state.model(model)?;
+        let seat = self
+            .state
+            .queued_general()
+            .and_then(|q| q.decided_by(&self.state))
+            .unwrap_or(m.owner);
+        let can = general_commands(&self.state, model)
+            .iter()
+            .any(|c| matches!(c, PlayerCommand::Interact { .. }))
+            || crate::pending::scheme_marker_choice(&self.state, seat, m).is_some();
+        (!can).then(|| "there is nothing to Interact with, nor room for a scheme marker".into())
     }
 
     /// Whether the model is engaged on the table.
