@@ -296,21 +296,28 @@ impl Bot {
             Choice::MakeSchemeMarker { model } => {
                 let from = body_of(state, model)?;
                 let replacing = crate::encounter::scheme_marker_to_replace(state, self.seat);
-                (0..TRIES).find_map(|_| {
-                    let reach = crate::procedure::scheme_marker_offset(
-                        state,
-                        from.radius,
-                        0.59 + self.unit() * 0.9,
-                    );
-                    let at = from.center.plus(self.direction().scale(reach));
-                    let command = PlayerCommand::Interact {
-                        with: Interaction::MakeSchemeMarker {
-                            at: Point::from_v2(at),
-                            replacing,
-                        },
-                    };
-                    self.legal(state, &command).then_some(command)
-                })
+                (0..TRIES)
+                    .find_map(|_| {
+                        let reach = crate::procedure::scheme_marker_offset(
+                            state,
+                            from.radius,
+                            0.59 + self.unit() * 0.9,
+                        );
+                        let at = from.center.plus(self.direction().scale(reach));
+                        let command = PlayerCommand::Interact {
+                            with: Interaction::MakeSchemeMarker {
+                                at: Point::from_v2(at),
+                                replacing,
+                            },
+                        };
+                        self.legal(state, &command).then_some(command)
+                    })
+                    // Where 3rd edition's spacing leaves few spots, the points
+                    // the option was offered for.
+                    .or_else(|| {
+                        let m = state.model(model)?;
+                        crate::pending::scheme_marker_beside(state, self.seat, m)
+                    })
             }
             Choice::Place {
                 model,

@@ -498,18 +498,36 @@ pub(crate) fn scheme_marker_choice(
     seat: Seat,
     m: &crate::model::Model,
 ) -> Option<Choice> {
+    scheme_marker_beside(state, seat, m).map(|_| Choice::MakeSchemeMarker { model: m.id })
+}
+
+/// The first of four points beside `m` where `seat` may make a scheme
+/// marker with it, as a command.
+pub(crate) fn scheme_marker_beside(
+    state: &GameState,
+    seat: Seat,
+    m: &crate::model::Model,
+) -> Option<PlayerCommand> {
     let here = m.placement?;
     let reach = super::procedure::scheme_marker_offset(state, m.card.base.radius(), 0.6);
-    let beside = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)].map(|(dx, dy)| Point {
-        x: here.at.x + super::table::milli(dx * reach),
-        y: here.at.y + super::table::milli(dy * reach),
-    });
     let replacing = crate::encounter::scheme_marker_to_replace(state, seat);
-    let can_make = beside.iter().any(|at| {
-        let with = Interaction::MakeSchemeMarker { at: *at, replacing };
-        legal(state, seat, &PlayerCommand::Interact { with })
-    });
-    can_make.then_some(Choice::MakeSchemeMarker { model: m.id })
+    [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)]
+        .into_iter()
+        .map(|(dx, dy)| PlayerCommand::Interact {
+            with: Interaction::MakeSchemeMarker {
+                at: Point {
+                    x: here.at.x + super::table::milli(dx * reach),
+                    y: here.at.y + super::table::milli(dy * reach),
+                },
+                replacing,
+            },
+        })
+        .find(|command| legal(state, seat, command))
+}
+
+/// Whether `seat` may send `command` now (`decide` tells).
+pub(crate) fn command_is_legal(state: &GameState, seat: Seat, command: &PlayerCommand) -> bool {
+    legal(state, seat, command)
 }
 
 /// The encounter's finite commands worth asking `decide` about.

@@ -74,7 +74,22 @@ fn play_edition(edition: &str, seed: u64, kinds: [BotKind; 2]) -> (GameState, Ga
         facts_so_far.extend_from_slice(facts);
         check(seed, state, &facts_so_far);
     })
-    .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    .unwrap_or_else(|e| {
+        // Where it stopped: the step, the innermost procedure, the last facts.
+        let last: Vec<String> = facts_so_far
+            .iter()
+            .rev()
+            .take(12)
+            .rev()
+            .map(|f| serde_json::to_string(f).unwrap_or_default())
+            .collect();
+        panic!(
+            "seed {seed}: {e}\nstep {:?}, frame {:?}\n{}",
+            state.encounter.as_ref().map(|e| e.step),
+            state.frame(),
+            last.join("\n")
+        )
+    });
     log.facts = facts_so_far;
     assert!(state.ended, "seed {seed}: the game did not end");
     (state, log)

@@ -565,10 +565,10 @@ impl Sim<'_> {
             .queued_general()
             .and_then(|q| q.decided_by(&self.state))
             .unwrap_or(m.owner);
-        let can = general_commands(&self.state, model)
-            .iter()
-            .any(|c| matches!(c, PlayerCommand::Interact { .. }))
-            || crate::pending::scheme_marker_choice(&self.state, seat, m).is_some();
+        let can = general_commands(&self.state, model).iter().any(|c| {
+            matches!(c, PlayerCommand::Interact { .. })
+                && crate::pending::command_is_legal(&self.state, seat, c)
+        }) || crate::pending::scheme_marker_beside(&self.state, seat, m).is_some();
         (!can).then(|| "there is nothing to Interact with, nor room for a scheme marker".into())
     }
 
