@@ -729,6 +729,12 @@ impl GameState {
         })
     }
 
+    /// The crew a kill is credited to: the crew named, or the crediting
+    /// model's.
+    pub fn killer_crew(&self, credit: Option<ModelId>, crew: Option<Seat>) -> Option<Seat> {
+        crew.or_else(|| credit.and_then(|c| self.model(c)).map(|m| m.owner))
+    }
+
     /// The model whose activation is under way, however deep the
     /// procedures inside it go (an action, its duel, damage).
     pub fn acting_model(&self) -> Option<super::model::ModelId> {
@@ -1240,7 +1246,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             crew,
         } => {
             let victim = state.model(*model).map(|m| m.owner);
-            let killer = crew.or_else(|| credit.and_then(|c| state.model(c)).map(|m| m.owner));
+            let killer = state.killer_crew(*credit, *crew);
             // 3rd edition: the killer's scheme markers within 1" of the
             // model killed (Dig Their Graves).
             let body = state.model(*model).and_then(|m| m.body());
@@ -2044,7 +2050,6 @@ fn hire_revealed_crews(state: &mut GameState, choices: &[String; 2]) {
     }
 }
 
-/// The encounter's own facts.
 /// 3rd edition: `seat` claimed `vp` for its scheme `scheme` this turn
 /// (0: disputed), kept with the turn.
 fn scheme_scored(encounter: &mut Encounter, seat: Seat, scheme: &str, vp: u8) {
@@ -2062,6 +2067,7 @@ fn scheme_scored(encounter: &mut Encounter, seat: Seat, scheme: &str, vp: u8) {
         });
 }
 
+/// The encounter's own facts.
 fn apply_encounter(state: &mut GameState, event: &Event) {
     use crate::encounter::rules::SchemeRule;
     let rules = crate::encounter::EncounterRules::of(state.edition);

@@ -725,7 +725,7 @@ impl Sim<'_> {
             }
         }
         // Turf War: the killer's crew turns an enemy marker neutral.
-        let killer = crew.or_else(|| credit.and_then(|c| self.state.model(c)).map(|m| m.owner));
+        let killer = self.state.killer_crew(credit, crew);
         if let Some(killer) = killer.filter(|k| *k != model.owner) {
             self.neutralise_marker_after_kill(&model, killer)?;
         }
