@@ -220,6 +220,23 @@ fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
             state.action_queue
         );
     }
+    // No two bases at one height overlap (beyond the table's touching
+    // tolerance): a stop in base contact rounds away from the other base.
+    let bodies: Vec<_> = state
+        .models
+        .iter()
+        .filter(|m| m.on_table())
+        .filter_map(|m| m.body().map(|b| (m.id, b)))
+        .collect();
+    for (i, (a, first)) in bodies.iter().enumerate() {
+        for (b, second) in &bodies[i + 1..] {
+            let overlap = first.radius + second.radius - first.center.dist(second.center);
+            assert!(
+                first.z != second.z || overlap <= soulstone_engine::table::TOUCH + 1e-9,
+                "seed {seed}: {a:?} and {b:?} overlap by {overlap}\""
+            );
+        }
+    }
     // (A 3rd edition crew holds two.)
     for (i, held) in encounter.choices.schemes.iter().flatten().enumerate() {
         let k = encounter.choices.schemes[held.owner.index()]

@@ -256,7 +256,12 @@ pub fn validate_move(
         z: inches(end.z),
         ..me
     };
-    check_end(board, &moved)?;
+    // Ending where it started overlaps nothing new: the position was
+    // allowed when the model got there (two bases put in contact may
+    // overlap by a rounding error).
+    if end != start {
+        check_end(board, &moved)?;
+    }
     // A climb that ends without half the base supported falls.
     let fall = fall_if_unsupported(board, &moved)?;
     let now_engaged = measure::engaged_at(board, &moved)?;
@@ -989,9 +994,11 @@ pub fn push_directly(
             travel = travel.min(t);
         }
     }
-    // Friendly models may be passed but not ended on: back off.
+    // Friendly models may be passed but not ended on: back off. So does a
+    // stop in base contact that rounding to the table's grid would push
+    // into the other base.
     loop {
-        let end = end_of(travel);
+        let end = Point::from_v2(end_of(travel)).v2();
         let on = others
             .iter()
             .find(|o| end.dist(o.center) < me.radius + o.radius - TOUCH);
