@@ -37,6 +37,7 @@ fn model(id: u16, owner: Seat) -> Model {
         unique: false,
         totem: false,
         henchman: false,
+        minion: false,
         cost: 0,
         speed: 5,
         reductions: Vec::new(),

@@ -319,6 +319,28 @@ impl Bot {
                         crate::pending::scheme_marker_beside(state, self.seat, m)
                     })
             }
+            Choice::PlantExplosives { model } => {
+                let from = body_of(state, model)?;
+                (0..TRIES)
+                    .find_map(|_| {
+                        let reach = crate::procedure::scheme_marker_offset(
+                            state,
+                            from.radius,
+                            0.59 + self.unit() * 0.9,
+                        );
+                        let at = from.center.plus(self.direction().scale(reach));
+                        let command = PlayerCommand::Interact {
+                            with: Interaction::PlantExplosives {
+                                at: Point::from_v2(at),
+                            },
+                        };
+                        self.legal(state, &command).then_some(command)
+                    })
+                    .or_else(|| {
+                        let m = state.model(model)?;
+                        crate::pending::explosives_beside(state, self.seat, m)
+                    })
+            }
             Choice::Place {
                 model,
                 touching: Some(onto),
@@ -463,7 +485,7 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         return match choice {
             Choice::Walk { .. } => 30,
             Choice::Charge { .. } => 40,
-            Choice::MakeSchemeMarker { .. } => 35,
+            Choice::MakeSchemeMarker { .. } | Choice::PlantExplosives { .. } => 35,
             _ => 10,
         };
     };

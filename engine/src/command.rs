@@ -230,6 +230,11 @@ pub enum PlayerCommand {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         second_target: Option<ModelId>,
     },
+    /// Plant Explosives, after deployment: puts an explosives token on one
+    /// of the crew's models.
+    PlaceExplosives {
+        model: ModelId,
+    },
     /// 3rd edition start phase: spends a soulstone to draw two cards.
     DrawWithSoulstone,
     /// 3rd edition start phase: draws no more cards.
@@ -429,6 +434,9 @@ pub enum Interaction {
     RemoveSchemeMarker { marker: ObjectId },
     /// The strategy's Interact with a strategy marker within 1".
     StrategyMarker { marker: ObjectId },
+    /// Plant Explosives: spends one of the model's explosives tokens to
+    /// drop a strategy marker in base contact, centred at `at`.
+    PlantExplosives { at: Point },
     /// 3rd edition: an Interact with an enemy model within 1" that a
     /// scheme of the pool may choose (Deliver a Message); that model does
     /// not count as engaging the interacting one for it.

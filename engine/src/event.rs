@@ -723,6 +723,26 @@ pub enum Event {
         seat: Seat,
         drew: bool,
     },
+    /// Plant Explosives, after deployment: `seat` put an explosives token
+    /// on its model `model`.
+    ExplosivesPlaced {
+        seat: Seat,
+        model: ModelId,
+    },
+    /// Plant Explosives: `model` gains `count` explosives tokens (picked up
+    /// with a marker, or taken from the killed enemy `from`).
+    ExplosivesGained {
+        model: ModelId,
+        count: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<ModelId>,
+    },
+    /// Plant Explosives: `model` loses `count` explosives tokens (one
+    /// spent to drop a strategy marker, or all of a killed model's).
+    ExplosivesLost {
+        model: ModelId,
+        count: u8,
+    },
     /// 3rd edition: `model` interacts with the enemy model `target`
     /// (Deliver a Message).
     MessageDelivered {

@@ -124,6 +124,10 @@ pub struct ModelCard {
     /// leadership when its crew has no master in play.
     #[serde(default)]
     pub henchman: bool,
+    /// 3rd edition: a minion (peons are minions too), as Plant Explosives'
+    /// placing limit reads it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub minion: bool,
     /// A totem (schemes count its cost as 5 when it has none; never a
     /// scheme's chosen model).
     #[serde(default)]

@@ -47,6 +47,9 @@ pub enum Choice {
     Charge { model: ModelId, inches: u8 },
     /// Send `interact` making a scheme marker within 1" of the model.
     MakeSchemeMarker { model: ModelId },
+    /// Send `interact` with `plant_explosives`: a strategy marker in base
+    /// contact with the model, for one of its explosives tokens.
+    PlantExplosives { model: ModelId },
     /// Send `place` with a point within `inches` of where `model` stands
     /// (where it stands is one) or, when `touching` is given, a point that
     /// puts it in base contact with that model.
@@ -453,6 +456,9 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
                     }
                     if !m.card.peon && !used.left_engagement {
                         choices.push(Choice::MakeSchemeMarker { model: m.id });
+                        if encounter.explosives_on(m.id) > 0 {
+                            choices.push(Choice::PlantExplosives { model: m.id });
+                        }
                     }
                 }
                 return choices;
@@ -485,10 +491,59 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
                 });
             }
             choices.extend(scheme_marker_choice(state, seat, m));
+            choices.extend(explosives_choice(state, seat, m));
         }
         _ => {}
     }
     choices
+}
+
+/// Planting explosives, if `seat` could with `m` at one of four points
+/// beside it (`decide` tells).
+pub(crate) fn explosives_choice(
+    state: &GameState,
+    seat: Seat,
+    m: &crate::model::Model,
+) -> Option<Choice> {
+    explosives_beside(state, seat, m).map(|_| Choice::PlantExplosives { model: m.id })
+}
+
+/// The first of four points beside `m` where `seat` may plant explosives
+/// with it, as a command.
+pub(crate) fn explosives_beside(
+    state: &GameState,
+    seat: Seat,
+    m: &crate::model::Model,
+) -> Option<PlayerCommand> {
+    if state
+        .encounter
+        .as_deref()
+        .is_none_or(|e| e.explosives_on(m.id) == 0)
+    {
+        return None;
+    }
+    marker_points_beside(state, m)
+        .map(|at| PlayerCommand::Interact {
+            with: Interaction::PlantExplosives { at },
+        })
+        .find(|command| legal(state, seat, command))
+}
+
+/// Four points beside `m` (right, up, left, down) where a marker dropped
+/// by its general action would be (strategy and scheme markers share a
+/// base size).
+fn marker_points_beside(state: &GameState, m: &crate::model::Model) -> impl Iterator<Item = Point> {
+    let here = m.placement.map(|p| p.at);
+    let reach = super::procedure::scheme_marker_offset(state, m.card.base.radius(), 0.6);
+    [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)]
+        .into_iter()
+        .filter_map(move |(dx, dy)| {
+            let here = here?;
+            Some(Point {
+                x: here.x + super::table::milli(dx * reach),
+                y: here.y + super::table::milli(dy * reach),
+            })
+        })
 }
 
 /// Making a scheme marker, if `seat` could make one with `m` at one of
@@ -508,19 +563,10 @@ pub(crate) fn scheme_marker_beside(
     seat: Seat,
     m: &crate::model::Model,
 ) -> Option<PlayerCommand> {
-    let here = m.placement?;
-    let reach = super::procedure::scheme_marker_offset(state, m.card.base.radius(), 0.6);
     let replacing = crate::encounter::scheme_marker_to_replace(state, seat);
-    [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)]
-        .into_iter()
-        .map(|(dx, dy)| PlayerCommand::Interact {
-            with: Interaction::MakeSchemeMarker {
-                at: Point {
-                    x: here.at.x + super::table::milli(dx * reach),
-                    y: here.at.y + super::table::milli(dy * reach),
-                },
-                replacing,
-            },
+    marker_points_beside(state, m)
+        .map(|at| PlayerCommand::Interact {
+            with: Interaction::MakeSchemeMarker { at, replacing },
         })
         .find(|command| legal(state, seat, command))
 }
@@ -632,6 +678,11 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         Step::GiveInitiative { .. } => {
             commands.extend(Seat::BOTH.map(|to| PlayerCommand::GiveInitiative { to }))
         }
+        Step::PlaceExplosives { seat: placing } if placing == seat => commands.extend(
+            super::procedure::explosives_placeable(state, seat)
+                .into_iter()
+                .map(|model| PlayerCommand::PlaceExplosives { model }),
+        ),
         Step::Activations => match state.frame() {
             None if encounter.chain_offer.is_some() => {
                 if let Some(offer) = encounter.chain_offer.as_ref().filter(|o| o.seat == seat) {
@@ -812,6 +863,9 @@ fn prompt(state: &GameState) -> String {
                 "choose which of your opponent's groups deploys first".into()
             }
             Some(Step::Deploy { .. }) => "deploy a model completely within your zone".into(),
+            Some(Step::PlaceExplosives { .. }) => {
+                "put an explosives token on one of your models (a minion carries one, any other model two)".into()
+            }
             Some(Step::ChooseSchemes | Step::SelectSchemes) => "select your scheme".into(),
             Some(Step::GiveInitiative { .. }) => "choose who has initiative this turn".into(),
             Some(Step::AssumeLeadership { .. }) => {
@@ -1009,9 +1063,22 @@ fn queued_general_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Cho
     match next.action.as_deref() {
         Some("Walk" | "Charge") => {}
         Some("Interact") if probe => {
-            return scheme_marker_choice(state, seat, m).into_iter().collect();
+            return scheme_marker_choice(state, seat, m)
+                .into_iter()
+                .chain(explosives_choice(state, seat, m))
+                .collect();
         }
-        Some("Interact") => return vec![Choice::MakeSchemeMarker { model: m.id }],
+        Some("Interact") => {
+            let mut choices = vec![Choice::MakeSchemeMarker { model: m.id }];
+            if state
+                .encounter
+                .as_deref()
+                .is_some_and(|e| e.explosives_on(m.id) > 0)
+            {
+                choices.push(Choice::PlantExplosives { model: m.id });
+            }
+            return choices;
+        }
         _ => return Vec::new(),
     }
     let inches = state.tokens.speed_of(m);

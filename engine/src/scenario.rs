@@ -109,6 +109,12 @@ pub struct EncounterSpec {
     pub strategy_vp: [u8; 2],
     #[serde(default)]
     pub scheme_vp: [u8; 2],
+    /// Plant Explosives: the tokens models carry, as `[model, count]`.
+    #[serde(default)]
+    pub explosives: Vec<(ModelId, u8)>,
+    /// Plant Explosives: the tokens each crew has placed after deployment.
+    #[serde(default)]
+    pub explosives_placed: [u8; 2],
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -199,6 +205,8 @@ impl EncounterSpec {
         encounter.activated = self.activated.clone();
         encounter.strategy_vp = self.strategy_vp;
         encounter.scheme_vp = self.scheme_vp;
+        encounter.explosives = self.explosives.clone();
+        encounter.explosives_placed = self.explosives_placed;
         for (seat, held) in [(Seat::A, &self.schemes.a), (Seat::B, &self.schemes.b)] {
             encounter.choices_mut().schemes[seat.index()] = held
                 .schemes()
@@ -346,6 +354,7 @@ impl ModelSpec {
                     unique: self.master || self.unique,
                     totem: false,
                     henchman: self.henchman,
+                    minion: self.peon,
                     cost: 0,
                     speed: 5,
                     reductions: self.reductions.clone(),

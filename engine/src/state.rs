@@ -1407,6 +1407,9 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::EncounterStepBegan { .. }
         | Event::SoulstoneDrawDecided { .. }
+        | Event::ExplosivesPlaced { .. }
+        | Event::ExplosivesGained { .. }
+        | Event::ExplosivesLost { .. }
         | Event::Declared { .. }
         | Event::DeclarationsRevealed { .. }
         | Event::ZoneChosen { .. }
@@ -2067,6 +2070,13 @@ fn scheme_scored(encounter: &mut Encounter, seat: Seat, scheme: &str, vp: u8) {
         });
 }
 
+fn add_explosives(encounter: &mut crate::encounter::Encounter, model: ModelId, count: u8) {
+    match encounter.explosives.iter_mut().find(|(m, _)| *m == model) {
+        Some(entry) => entry.1 = entry.1.saturating_add(count),
+        None => encounter.explosives.push((model, count)),
+    }
+}
+
 /// The encounter's own facts.
 fn apply_encounter(state: &mut GameState, event: &Event) {
     use crate::encounter::rules::SchemeRule;
@@ -2081,6 +2091,18 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter.done = [false; 2];
         }
         Event::SoulstoneDrawDecided { seat, .. } => encounter.done[seat.index()] = true,
+        Event::ExplosivesPlaced { seat, model } => {
+            let placed = &mut encounter.explosives_placed[seat.index()];
+            *placed = placed.saturating_add(1);
+            add_explosives(encounter, *model, 1);
+        }
+        Event::ExplosivesGained { model, count, .. } => add_explosives(encounter, *model, *count),
+        Event::ExplosivesLost { model, count } => {
+            if let Some(entry) = encounter.explosives.iter_mut().find(|(m, _)| m == model) {
+                entry.1 = entry.1.saturating_sub(*count);
+            }
+            encounter.explosives.retain(|(_, n)| *n > 0);
+        }
         Event::ZoneChosen { zone, .. } => encounter.attacker_zone = Some(*zone),
         Event::Declared { seat, choice, .. } => {
             encounter.choices_mut().declared[seat.index()] = Some(choice.clone());

@@ -81,6 +81,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         unique: false,
         totem: false,
         henchman: false,
+        minion: false,
         cost: 0,
         speed: 5,
         reductions,

@@ -33,7 +33,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 18] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 20] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -63,7 +63,11 @@ const RECORDINGS: [(&str, Edition, u64, bool); 18] = [
     // its strategies picked by the pool's suits; a scheme's chosen model
     // must be one its choice allows.
     ("m4e-table-v8", Edition::Fourth, 111, true),
-    ("m3e-random-v8", Edition::Third, 102, false),
+    ("m3e-random-v8", Edition::Third, 120, false),
+    // Rules version 9: a push stopped in base contact never rounds into
+    // the other base; Plant Explosives is played by the engine.
+    ("m4e-table-v9", Edition::Fourth, 121, true),
+    ("m3e-random-v9", Edition::Third, 112, false),
 ];
 
 fn folder() -> PathBuf {

@@ -687,6 +687,7 @@ impl StatCard {
             unique: self.has(Characteristic::Unique) || self.station == Station::Master,
             totem: self.has(Characteristic::Totem),
             henchman: self.has(Characteristic::Henchman) || self.station == Station::Henchman,
+            minion: matches!(self.station, Station::Minion | Station::Peon),
             cost: self.scheme_cost(),
             speed: self.sp.or(self.mv).unwrap_or(5),
             reductions: Vec::new(),

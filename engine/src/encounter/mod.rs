@@ -153,6 +153,11 @@ pub enum Step {
     /// Both players secretly choose a scheme from the pool (3rd edition:
     /// two each, before deployment).
     ChooseSchemes,
+    /// Plant Explosives, after deployment: `seat` puts an explosives token
+    /// on one of its models; the crews alternate from the attacker.
+    PlaceExplosives {
+        seat: Seat,
+    },
     /// Step L: the fresh shuffle, which both players cut, then the start
     /// of game.
     StartOfGame,
@@ -365,6 +370,12 @@ pub struct Encounter {
     /// the next initiative flip, then all discarded.
     #[serde(default, skip_serializing_if = "no_tokens")]
     pub pass_tokens: [u8; 2],
+    /// Plant Explosives: the explosives tokens each model carries (public).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explosives: Vec<(ModelId, u8)>,
+    /// Plant Explosives: the tokens each crew has placed after deployment.
+    #[serde(default, skip_serializing_if = "no_tokens")]
+    pub explosives_placed: [u8; 2],
 }
 
 fn no_tokens(tokens: &[u8; 2]) -> bool {
@@ -551,7 +562,17 @@ impl Encounter {
             chain_offer: None,
             in_a_row: 0,
             pass_tokens: [0, 0],
+            explosives: Vec::new(),
+            explosives_placed: [0, 0],
         }
+    }
+
+    /// The explosives tokens `model` carries.
+    pub fn explosives_on(&self, model: ModelId) -> u8 {
+        self.explosives
+            .iter()
+            .find(|(m, _)| *m == model)
+            .map_or(0, |(_, count)| *count)
     }
 
     /// The choices, to change them (copied first if shared).

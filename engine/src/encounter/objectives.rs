@@ -37,6 +37,29 @@ pub enum MarkerInteract {
     /// One step towards the interacting crew: an enemy marker becomes
     /// neutral, a neutral one friendly; a friendly one stays (Turf War).
     StepTowardFriendly,
+    /// The marker is picked up: removed, and the interacting model gains
+    /// an explosives token (Plant Explosives; see [`ExplosivesRule`]).
+    PickUpForExplosives,
+}
+
+/// Explosives tokens the crews put on their models after deployment,
+/// spent by an Interact to drop a strategy marker in base contact
+/// (Plant Explosives).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExplosivesRule {
+    /// Tokens each crew places, alternating from the attacker.
+    pub per_crew: u8,
+    /// At most this many placed on a minion (or a peon)...
+    pub minion_max: u8,
+    /// ...and on any other model.
+    pub other_max: u8,
+    /// A dropped marker may not be within this many inches of another
+    /// friendly strategy marker.
+    pub spacing: u8,
+    /// A killed model's tokens go to an enemy model within this many
+    /// inches of it (the nearest), or are discarded.
+    pub passed_within: u8,
 }
 
 /// A part of the table, seen from one crew.
@@ -53,6 +76,17 @@ pub enum Area {
     OnCenterline,
     /// Touching the centreline (3rd edition's "on the centerline").
     AcrossCenterline,
+}
+
+/// Where a strategy marker counts as on the enemy half.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HalfCount {
+    /// Any part of it on that half: one across the centreline counts in
+    /// both halves (Plant Explosives).
+    Touching,
+    /// Completely on that half (Corrupted Idols).
+    Completely,
 }
 
 /// How a strategy scores at the end of a turn.
@@ -73,6 +107,10 @@ pub enum StrategyScoring {
     /// Each crew on its own: 1 VP when its friendly strategy markers
     /// outnumber the VP it has already scored from the strategy (Turf War).
     MarkersAboveScored,
+    /// Each crew on its own: 1 VP when the strategy markers on the enemy
+    /// half, whoever's they are, outnumber the VP it has already scored
+    /// from the strategy (Plant Explosives, Corrupted Idols).
+    MarkersOnEnemyHalfAboveScored { counts: HalfCount },
     /// Each crew on its own: 1 VP when the enemy models killed this turn
     /// (a master or the leader counting 3, a henchman 2, any other 1)
     /// outnumber the VP it has already scored from the strategy, or when no
@@ -124,6 +162,9 @@ pub struct StrategyDef {
     /// marker at the centre is in every quarter).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub kill_neutralises_marker: bool,
+    /// Explosives tokens carried by models (Plant Explosives).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explosives: Option<ExplosivesRule>,
     /// The rules in the project's own words.
     #[serde(default)]
     pub text: String,
@@ -152,6 +193,7 @@ impl StrategyDef {
             double_on_turn: None,
             after_scoring: None,
             kill_neutralises_marker: false,
+            explosives: None,
             text: "Not described by the content: each end phase, every crew claims the VP it \
                    gained and the opponent confirms or disputes the claim."
                 .into(),
@@ -444,7 +486,9 @@ impl ObjectiveBook {
                     "a strategy needs a name of its own".into(),
                 ));
             }
-            if s.interact != MarkerInteract::None && s.markers.is_empty() {
+            // Explosives drop the markers there are to pick up.
+            if s.interact != MarkerInteract::None && s.markers.is_empty() && s.explosives.is_none()
+            {
                 return Err((
                     format!("strategy[{i}].interact"),
                     "interacting needs strategy markers to interact with".into(),
@@ -464,6 +508,20 @@ impl ObjectiveBook {
                 return Err((
                     format!("strategy[{i}].kill_neutralises_marker"),
                     "a kill can turn a marker only where the strategy has markers".into(),
+                ));
+            }
+            if (s.interact == MarkerInteract::PickUpForExplosives) != s.explosives.is_some() {
+                return Err((
+                    format!("strategy[{i}].explosives"),
+                    "explosives tokens and picking markers up for them go together".into(),
+                ));
+            }
+            if let Some(explosives) = s.explosives
+                && (explosives.per_crew == 0 || explosives.other_max == 0)
+            {
+                return Err((
+                    format!("strategy[{i}].explosives"),
+                    "a crew places at least one token, on a model that may carry one".into(),
                 ));
             }
             if !(1..=5).contains(&s.vp) {

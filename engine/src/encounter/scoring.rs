@@ -2,7 +2,7 @@
 //! right now. Pure functions of the state; the end phase turns them into
 //! facts.
 
-use super::objectives::{Area, SchemeCondition, StrategyScoring};
+use super::objectives::{Area, HalfCount, SchemeCondition, StrategyScoring};
 use super::{Encounter, HeldScheme};
 use crate::Seat;
 use crate::model::{Model, ModelId};
@@ -103,6 +103,32 @@ pub fn friendly_markers(state: &GameState, seat: Seat, kind: MarkerKind) -> usiz
         .count()
 }
 
+/// Strategy markers, whoever's, on `seat`'s enemy half: any part of one
+/// (so one across the centreline counts for both crews), or all of it.
+pub fn strategy_markers_on_enemy_half(
+    state: &GameState,
+    encounter: &Encounter,
+    seat: Seat,
+    counts: HalfCount,
+) -> usize {
+    let half = encounter
+        .setup
+        .layout()
+        .half(encounter.layout_side(seat.other()));
+    state
+        .markers
+        .iter()
+        .filter(|k| k.kind == MarkerKind::Strategy)
+        .filter(|k| {
+            let distance = half.signed_distance(k.at.v2());
+            match counts {
+                HalfCount::Touching => distance < k.base.radius() - TOUCH,
+                HalfCount::Completely => distance <= -k.base.radius() + 1e-9,
+            }
+        })
+        .count()
+}
+
 /// What the enemy models killed this turn count for Reckoning: a master
 /// or its crew's leader 3, a henchman 2, any other model 1.
 fn enemy_losses(state: &GameState, encounter: &Encounter, seat: Seat) -> u32 {
@@ -133,6 +159,13 @@ fn beats_own_score(state: &GameState, encounter: &Encounter, seat: Seat) -> bool
             u32::try_from(friendly_markers(state, seat, MarkerKind::Strategy)).unwrap_or(u32::MAX)
                 > scored
         }
+        StrategyScoring::MarkersOnEnemyHalfAboveScored { counts } => {
+            u32::try_from(strategy_markers_on_enemy_half(
+                state, encounter, seat, counts,
+            ))
+            .unwrap_or(u32::MAX)
+                > scored
+        }
         StrategyScoring::EnemyLossesAboveScored => {
             let none_left = !state
                 .models
@@ -148,7 +181,9 @@ fn beats_own_score(state: &GameState, encounter: &Encounter, seat: Seat) -> bool
 pub fn strategy_scorers(state: &GameState, encounter: &Encounter) -> Vec<Seat> {
     if matches!(
         encounter.setup.strategy.scoring,
-        StrategyScoring::MarkersAboveScored | StrategyScoring::EnemyLossesAboveScored
+        StrategyScoring::MarkersAboveScored
+            | StrategyScoring::MarkersOnEnemyHalfAboveScored { .. }
+            | StrategyScoring::EnemyLossesAboveScored
     ) {
         return Seat::BOTH
             .into_iter()
@@ -173,6 +208,7 @@ pub fn strategy_scorers(state: &GameState, encounter: &Encounter) -> Vec<Seat> {
             // (procedure/encounter.rs); the others are weighed above.
             StrategyScoring::Claimed
             | StrategyScoring::MarkersAboveScored
+            | StrategyScoring::MarkersOnEnemyHalfAboveScored { .. }
             | StrategyScoring::EnemyLossesAboveScored => 0,
         }
     };

@@ -568,7 +568,8 @@ impl Sim<'_> {
         let can = general_commands(&self.state, model).iter().any(|c| {
             matches!(c, PlayerCommand::Interact { .. })
                 && crate::pending::command_is_legal(&self.state, seat, c)
-        }) || crate::pending::scheme_marker_beside(&self.state, seat, m).is_some();
+        }) || crate::pending::scheme_marker_beside(&self.state, seat, m).is_some()
+            || crate::pending::explosives_beside(&self.state, seat, m).is_some();
         (!can).then(|| "there is nothing to Interact with, nor room for a scheme marker".into())
     }
 

@@ -729,6 +729,8 @@ impl Sim<'_> {
         if let Some(killer) = killer.filter(|k| *k != model.owner) {
             self.neutralise_marker_after_kill(&model, killer)?;
         }
+        // Plant Explosives: its tokens go to an enemy model nearby.
+        self.pass_explosives_after_kill(&model)?;
         // 6. Removed from the game.
         self.emit(Event::ModelKilled {
             model: target,

@@ -290,8 +290,24 @@ impl Sim<'_> {
                     self.step_to(Step::Deploy { seat: splitter })?;
                 } else if self.encounter_rules().schemes == SchemeRule::OneHeld {
                     self.step_to(Step::ChooseSchemes)?;
+                } else if self.encounter()?.setup.strategy.explosives.is_some() {
+                    // Plant Explosives: the attacker places first.
+                    self.step_to(Step::PlaceExplosives { seat: attacker })?;
                 } else {
                     self.step_to(Step::StartOfGame)?;
+                }
+                Ok(true)
+            }
+            // A crew that cannot place another token passes the turn to the
+            // other, and the game starts once neither can.
+            Step::PlaceExplosives { seat } => {
+                if !explosives_placeable(&self.state, seat).is_empty() {
+                    return Ok(false);
+                }
+                if explosives_placeable(&self.state, seat.other()).is_empty() {
+                    self.step_to(Step::StartOfGame)?;
+                } else {
+                    self.step_to(Step::PlaceExplosives { seat: seat.other() })?;
                 }
                 Ok(true)
             }
@@ -1074,6 +1090,27 @@ impl Sim<'_> {
                 Self::require_seat(seat, deploying)?;
                 self.deploy(seat, *model, *at)
             }
+            (Step::PlaceExplosives { seat: placing }, PlayerCommand::PlaceExplosives { model }) => {
+                Self::require_seat(seat, placing)?;
+                if self.state.model(*model).is_none_or(|m| m.owner != seat) {
+                    return refuse(format!("model {} is not one of your models", model.0));
+                }
+                if !explosives_placeable(&self.state, seat).contains(model) {
+                    return refuse(format!(
+                        "{} cannot take another explosives token (a minion carries one, \
+                         any other model two)",
+                        self.model_name(*model)
+                    ));
+                }
+                self.emit(Event::ExplosivesPlaced {
+                    seat,
+                    model: *model,
+                })?;
+                if !explosives_placeable(&self.state, seat.other()).is_empty() {
+                    self.step_to(Step::PlaceExplosives { seat: seat.other() })?;
+                }
+                Ok(())
+            }
             (
                 Step::ChooseSchemes,
                 PlayerCommand::SelectScheme {
@@ -1414,6 +1451,51 @@ impl Sim<'_> {
             Some(marker) => self.emit(Event::MarkerClaimed {
                 marker,
                 owner: None,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Plant Explosives: a killed model's explosives tokens go to a model
+    /// of the opposing crew within reach of it, or are discarded. The rules
+    /// let that crew choose the model; the engine gives them to the nearest
+    /// one that may Interact (a peon may not), then the nearest of any.
+    pub(super) fn pass_explosives_after_kill(
+        &mut self,
+        victim: &crate::model::Model,
+    ) -> Result<(), RuleError> {
+        let Some(encounter) = self.state.encounter.as_deref() else {
+            return Ok(());
+        };
+        let (Some(rule), count) = (
+            encounter.setup.strategy.explosives,
+            encounter.explosives_on(victim.id),
+        ) else {
+            return Ok(());
+        };
+        let Some(body) = victim.body().filter(|_| count > 0) else {
+            return Ok(());
+        };
+        let heir = self
+            .state
+            .models
+            .iter()
+            .filter(|m| m.owner != victim.owner && m.in_play())
+            .filter_map(|m| {
+                let gap = crate::table::measure::horizontal_gap(&body, &m.body()?);
+                (gap <= f64::from(rule.passed_within) + 1e-9).then_some((m.card.peon, gap, m.id))
+            })
+            .min_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal))
+            .map(|(_, _, id)| id);
+        self.emit(Event::ExplosivesLost {
+            model: victim.id,
+            count,
+        })?;
+        match heir {
+            Some(model) => self.emit(Event::ExplosivesGained {
+                model,
+                count,
+                from: Some(victim.id),
             }),
             None => Ok(()),
         }
@@ -2177,26 +2259,8 @@ impl Sim<'_> {
                 };
                 let radius = def.base().radius();
                 let name = def.name.clone();
-                let me = board
-                    .body(Target::Object(actor.object()))
-                    .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+                self.check_marker_spot(&board, actor, *at, radius)?;
                 let center = at.v2();
-                let size = inches(crate::table::TABLE_SIZE);
-                if center.x < radius
-                    || center.y < radius
-                    || center.x > size - radius
-                    || center.y > size - radius
-                {
-                    return refuse("the marker must be on the table");
-                }
-                if center.dist(me.center) - me.radius - radius
-                    > general_action_range(self.state.edition) + 1e-9
-                {
-                    return refuse(format!(
-                        "the marker must be made {}",
-                        general_action_reach(self.state.edition)
-                    ));
-                }
                 let marker_rule = self.encounter_rules().scheme_markers;
                 let overlaps = board.bodies().any(|b| {
                     b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
@@ -2207,24 +2271,7 @@ impl Sim<'_> {
                     return refuse("a made marker may not overlap a model");
                 }
                 if let SchemeMarkerRule::Spaced { spacing } = marker_rule {
-                    let crowded = self.state.markers.iter().any(|k| {
-                        k.kind == MarkerKind::Scheme
-                            && k.owner == Some(seat)
-                            && k.at.v2().dist(center) - k.base.radius() - radius
-                                < f64::from(spacing) - 1e-9
-                    });
-                    if crowded {
-                        return refuse(format!(
-                            "a scheme marker may not be dropped within {spacing}\" of another of yours"
-                        ));
-                    }
-                }
-                let impassable = board.obstacles().any(|o| {
-                    o.has(crate::table::Trait::Impassable)
-                        && o.shape.gap_to_disc(center, radius) < -crate::table::TOUCH
-                });
-                if impassable {
-                    return refuse("a made marker may not overlap impassable terrain");
+                    self.check_marker_spacing(seat, MarkerKind::Scheme, center, radius, spacing)?;
                 }
                 let mine: Vec<ObjectId> = self
                     .state
@@ -2253,6 +2300,43 @@ impl Sim<'_> {
                 if let Some(id) = remove {
                     self.emit(Event::MarkerRemoved { id })?;
                 }
+                self.emit(Event::MarkerMade {
+                    marker: name,
+                    owner: Some(seat),
+                    at: Placement {
+                        at: *at,
+                        z: milli(0.0),
+                    },
+                })?;
+            }
+            Interaction::PlantExplosives { at } => {
+                let Some(rule) = self.encounter()?.setup.strategy.explosives else {
+                    return refuse("this strategy has no explosives");
+                };
+                if self.encounter()?.explosives_on(actor) == 0 {
+                    return refuse(format!(
+                        "{} carries no explosives token",
+                        self.model_name(actor)
+                    ));
+                }
+                let Some(def) = self.state.marker_types.of_kind(MarkerKind::Strategy) else {
+                    return refuse("the content defines no strategy marker");
+                };
+                let radius = def.base().radius();
+                let name = def.name.clone();
+                self.check_marker_spot(&board, actor, *at, radius)?;
+                self.check_marker_spacing(
+                    seat,
+                    MarkerKind::Strategy,
+                    at.v2(),
+                    radius,
+                    rule.spacing,
+                )?;
+                self.declare_general(actor, "Interact", slot, controller)?;
+                self.emit(Event::ExplosivesLost {
+                    model: actor,
+                    count: 1,
+                })?;
                 self.emit(Event::MarkerMade {
                     marker: name,
                     owner: Some(seat),
@@ -2301,6 +2385,16 @@ impl Sim<'_> {
                 if self.marker_within(&board, actor, *marker)? != MarkerKind::Strategy {
                     return refuse("that is not a strategy marker");
                 }
+                if interact == MarkerInteract::PickUpForExplosives {
+                    self.declare_general(actor, "Interact", slot, controller)?;
+                    self.emit(Event::MarkerRemoved { id: *marker })?;
+                    self.emit(Event::ExplosivesGained {
+                        model: actor,
+                        count: 1,
+                        from: None,
+                    })?;
+                    return self.general_ended(actor, Vec::new());
+                }
                 let owner = self
                     .state
                     .markers
@@ -2343,6 +2437,73 @@ impl Sim<'_> {
         self.general_ended(actor, Vec::new())
     }
 
+    /// A marker `actor` drops centred at `at`: on the table, within the
+    /// general actions' reach, clear of impassable terrain.
+    fn check_marker_spot(
+        &self,
+        board: &Board,
+        actor: ModelId,
+        at: Point,
+        radius: f64,
+    ) -> Result<(), RuleError> {
+        let me = board
+            .body(Target::Object(actor.object()))
+            .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+        let center = at.v2();
+        let size = inches(crate::table::TABLE_SIZE);
+        if center.x < radius
+            || center.y < radius
+            || center.x > size - radius
+            || center.y > size - radius
+        {
+            return refuse("the marker must be on the table");
+        }
+        if center.dist(me.center) - me.radius - radius
+            > general_action_range(self.state.edition) + 1e-9
+        {
+            return refuse(format!(
+                "the marker must be made {}",
+                general_action_reach(self.state.edition)
+            ));
+        }
+        let impassable = board.obstacles().any(|o| {
+            o.has(crate::table::Trait::Impassable)
+                && o.shape.gap_to_disc(center, radius) < -crate::table::TOUCH
+        });
+        if impassable {
+            return refuse("a made marker may not overlap impassable terrain");
+        }
+        Ok(())
+    }
+
+    /// A marker of `kind` `seat` drops at `center` keeps `spacing` inches
+    /// from its other friendly ones of that kind.
+    fn check_marker_spacing(
+        &self,
+        seat: Seat,
+        kind: MarkerKind,
+        center: crate::table::geometry::V2,
+        radius: f64,
+        spacing: u8,
+    ) -> Result<(), RuleError> {
+        let crowded = self.state.markers.iter().any(|k| {
+            k.kind == kind
+                && k.owner == Some(seat)
+                && k.at.v2().dist(center) - k.base.radius() - radius < f64::from(spacing) - 1e-9
+        });
+        if crowded {
+            let what = if kind == MarkerKind::Scheme {
+                "scheme"
+            } else {
+                "strategy"
+            };
+            return refuse(format!(
+                "a {what} marker may not be dropped within {spacing}\" of another of yours"
+            ));
+        }
+        Ok(())
+    }
+
     /// Whether the model is engaged by an enemy other than `ignoring`.
     pub(super) fn engaged_ignoring(&self, model: ModelId, ignoring: Option<ModelId>) -> bool {
         let table = self.state.table();
@@ -2378,6 +2539,35 @@ impl Sim<'_> {
         }
         Ok(false)
     }
+}
+
+/// The models `seat` may put an explosives token on now (Plant
+/// Explosives): its models on the table below their limit, while it has
+/// tokens left to place.
+pub(crate) fn explosives_placeable(state: &GameState, seat: Seat) -> Vec<ModelId> {
+    let Some(encounter) = state.encounter.as_deref() else {
+        return Vec::new();
+    };
+    let Some(rule) = encounter.setup.strategy.explosives else {
+        return Vec::new();
+    };
+    if encounter.explosives_placed[seat.index()] >= rule.per_crew {
+        return Vec::new();
+    }
+    state
+        .models
+        .iter()
+        .filter(|m| m.owner == seat && m.on_table())
+        .filter(|m| {
+            let max = if m.card.minion {
+                rule.minion_max
+            } else {
+                rule.other_max
+            };
+            encounter.explosives_on(m.id) < max
+        })
+        .map(|m| m.id)
+        .collect()
 }
 
 /// The models `seat` may deploy now (none outside its deployment step).
@@ -2618,6 +2808,7 @@ fn step_name(step: Step) -> &'static str {
         Step::ChooseGroup => "the opponent picks the group that deploys first",
         Step::Deploy { .. } => "deployment",
         Step::ChooseSchemes => "choosing schemes",
+        Step::PlaceExplosives { .. } => "placing explosives tokens",
         Step::GiveInitiative { .. } => "giving initiative",
         Step::AssumeLeadership { .. } => "assuming leadership",
         Step::StartDiscard => "discarding before drawing",
@@ -2645,6 +2836,7 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::SplitCrew { .. }
             | PlayerCommand::ChooseGroup { .. }
             | PlayerCommand::Deploy { .. }
+            | PlayerCommand::PlaceExplosives { .. }
             | PlayerCommand::SelectScheme { .. }
             | PlayerCommand::GiveInitiative { .. }
             | PlayerCommand::DiscardBeforeDrawing { .. }

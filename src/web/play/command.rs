@@ -153,6 +153,9 @@ pub fn command_from_form(
             to: waypoint()?,
             land_at: None,
         }),
+        "plant_explosives" => Ok(PlayerCommand::Interact {
+            with: Interaction::PlantExplosives { at: point()? },
+        }),
         "scheme_marker" => Ok(PlayerCommand::Interact {
             with: Interaction::MakeSchemeMarker {
                 at: point()?,

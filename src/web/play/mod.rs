@@ -559,6 +559,13 @@ fn forms_for(state: &GameState, seat: Seat, choices: &[Choice]) -> Vec<ChoiceFor
                 "scheme_marker",
                 "Interact: make a scheme marker within 1\" at".into(),
             ),
+            Choice::PlantExplosives { model } => ChoiceForm::parts(
+                "plant_explosives",
+                format!(
+                    "Interact: spend one of {}'s explosives tokens for a strategy marker in base contact, at",
+                    model_name(state, *model)
+                ),
+            ),
             Choice::Place {
                 model,
                 touching: Some(onto),
@@ -704,6 +711,15 @@ fn game_page_data(
                 .tokens
                 .iter()
                 .map(|(token, n)| format!("{token} {n}"))
+                // Plant Explosives' tokens are the encounter's, not conditions.
+                .chain(
+                    state
+                        .encounter
+                        .as_deref()
+                        .map(|e| e.explosives_on(m.id))
+                        .filter(|n| *n > 0)
+                        .map(|n| format!("explosives {n}")),
+                )
                 .collect::<Vec<_>>()
                 .join(", "),
             place: match (&m.placement, m.in_play()) {

@@ -148,6 +148,10 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
             format!("Reveal your scheme, claiming {vp} VP")
         }
         PlayerCommand::DrawWithSoulstone => "Spend a soulstone to draw two cards".into(),
+        PlayerCommand::PlaceExplosives { model } => format!(
+            "Put an explosives token on {}",
+            model_name(state, u64::from(model.0))
+        ),
         PlayerCommand::DeclineSoulstoneDraw => "Draw no more cards".into(),
         PlayerCommand::ConfirmClaim => "Confirm the claim".into(),
         PlayerCommand::DisputeClaim => "Dispute the claim (the organisers decide)".into(),
