@@ -106,6 +106,34 @@ impl Bot {
         }
     }
 
+    /// A marker dropped by `model`'s Interact at a random point beside it
+    /// (`interaction` at that point), or, where the spacing rules leave
+    /// few spots, at one of the points the option was offered for
+    /// (`offered`).
+    fn marker_beside(
+        &mut self,
+        state: &GameState,
+        model: ModelId,
+        interaction: impl Fn(Point) -> Interaction,
+        offered: fn(&GameState, Seat, &crate::model::Model) -> Option<PlayerCommand>,
+    ) -> Option<PlayerCommand> {
+        let from = body_of(state, model)?;
+        (0..TRIES)
+            .find_map(|_| {
+                let reach = crate::procedure::scheme_marker_offset(
+                    state,
+                    from.radius,
+                    0.59 + self.unit() * 0.9,
+                );
+                let at = from.center.plus(self.direction().scale(reach));
+                let command = PlayerCommand::Interact {
+                    with: interaction(Point::from_v2(at)),
+                };
+                self.legal(state, &command).then_some(command)
+            })
+            .or_else(|| offered(state, self.seat, state.model(model)?))
+    }
+
     /// The bot's command now, if the game waits for its seat.
     pub fn decide(&mut self, state: &GameState) -> Option<PlayerCommand> {
         self.worked_out = None;
@@ -294,53 +322,20 @@ impl Bot {
                     })
             }
             Choice::MakeSchemeMarker { model } => {
-                let from = body_of(state, model)?;
                 let replacing = crate::encounter::scheme_marker_to_replace(state, self.seat);
-                (0..TRIES)
-                    .find_map(|_| {
-                        let reach = crate::procedure::scheme_marker_offset(
-                            state,
-                            from.radius,
-                            0.59 + self.unit() * 0.9,
-                        );
-                        let at = from.center.plus(self.direction().scale(reach));
-                        let command = PlayerCommand::Interact {
-                            with: Interaction::MakeSchemeMarker {
-                                at: Point::from_v2(at),
-                                replacing,
-                            },
-                        };
-                        self.legal(state, &command).then_some(command)
-                    })
-                    // Where 3rd edition's spacing leaves few spots, the points
-                    // the option was offered for.
-                    .or_else(|| {
-                        let m = state.model(model)?;
-                        crate::pending::scheme_marker_beside(state, self.seat, m)
-                    })
+                self.marker_beside(
+                    state,
+                    model,
+                    |at| Interaction::MakeSchemeMarker { at, replacing },
+                    crate::pending::scheme_marker_beside,
+                )
             }
-            Choice::PlantExplosives { model } => {
-                let from = body_of(state, model)?;
-                (0..TRIES)
-                    .find_map(|_| {
-                        let reach = crate::procedure::scheme_marker_offset(
-                            state,
-                            from.radius,
-                            0.59 + self.unit() * 0.9,
-                        );
-                        let at = from.center.plus(self.direction().scale(reach));
-                        let command = PlayerCommand::Interact {
-                            with: Interaction::PlantExplosives {
-                                at: Point::from_v2(at),
-                            },
-                        };
-                        self.legal(state, &command).then_some(command)
-                    })
-                    .or_else(|| {
-                        let m = state.model(model)?;
-                        crate::pending::explosives_beside(state, self.seat, m)
-                    })
-            }
+            Choice::PlantExplosives { model } => self.marker_beside(
+                state,
+                model,
+                |at| Interaction::PlantExplosives { at },
+                crate::pending::explosives_beside,
+            ),
             Choice::Place {
                 model,
                 touching: Some(onto),

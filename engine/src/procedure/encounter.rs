@@ -2300,14 +2300,7 @@ impl Sim<'_> {
                 if let Some(id) = remove {
                     self.emit(Event::MarkerRemoved { id })?;
                 }
-                self.emit(Event::MarkerMade {
-                    marker: name,
-                    owner: Some(seat),
-                    at: Placement {
-                        at: *at,
-                        z: milli(0.0),
-                    },
-                })?;
+                self.drop_marker(name, seat, *at)?;
             }
             Interaction::PlantExplosives { at } => {
                 let Some(rule) = self.encounter()?.setup.strategy.explosives else {
@@ -2337,14 +2330,7 @@ impl Sim<'_> {
                     model: actor,
                     count: 1,
                 })?;
-                self.emit(Event::MarkerMade {
-                    marker: name,
-                    owner: Some(seat),
-                    at: Placement {
-                        at: *at,
-                        z: milli(0.0),
-                    },
-                })?;
+                self.drop_marker(name, seat, *at)?;
             }
             Interaction::RemoveSchemeMarker { marker } => {
                 if self.marker_within(&board, actor, *marker)? != MarkerKind::Scheme {
@@ -2435,6 +2421,15 @@ impl Sim<'_> {
             }
         }
         self.general_ended(actor, Vec::new())
+    }
+
+    /// `seat`'s marker of type `name`, dropped on the ground at `at`.
+    fn drop_marker(&mut self, name: String, seat: Seat, at: Point) -> Result<(), RuleError> {
+        self.emit(Event::MarkerMade {
+            marker: name,
+            owner: Some(seat),
+            at: Placement { at, z: milli(0.0) },
+        })
     }
 
     /// A marker `actor` drops centred at `at`: on the table, within the
