@@ -1981,13 +1981,15 @@ impl Sim<'_> {
         if fall.is_none() && land_at.is_some() {
             return refuse("the move ends supported: it does not fall, so it has no landing place");
         }
-        // Models move through strategy markers but never end on one.
+        // Models move through strategy markers but never end on one (a
+        // model that stays where it is moves onto nothing).
         let end = to.at.v2();
         let radius = m.card.base.radius();
-        let on_marker = self.state.markers.iter().any(|k| {
-            k.kind == MarkerKind::Strategy
-                && k.at.v2().dist(end) < radius + k.base.radius() - crate::table::TOUCH
-        });
+        let on_marker = to != from
+            && self.state.markers.iter().any(|k| {
+                k.kind == MarkerKind::Strategy
+                    && k.at.v2().dist(end) < radius + k.base.radius() - crate::table::TOUCH
+            });
         if on_marker {
             return refuse("a move may not end overlapping a strategy marker");
         }
@@ -2318,6 +2320,15 @@ impl Sim<'_> {
                 let radius = def.base().radius();
                 let name = def.name.clone();
                 self.check_marker_spot(&board, actor, *at, radius)?;
+                // Models never end a move on a strategy marker: none is
+                // dropped under one.
+                let under_a_model = board.bodies().any(|b| {
+                    b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
+                        && at.v2().dist(b.center) < b.radius + radius - crate::table::TOUCH
+                });
+                if under_a_model {
+                    return refuse("a strategy marker may not be dropped overlapping a model");
+                }
                 self.check_marker_spacing(
                     seat,
                     MarkerKind::Strategy,
