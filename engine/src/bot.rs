@@ -280,9 +280,16 @@ impl Bot {
                             _ => self.direction(),
                         };
                         let distance = match goal {
-                            // Stop short of the goal rather than on it.
+                            // Stop short of the goal rather than on it: 1"
+                            // from its centre, or touching a marker in 3rd
+                            // edition, whose general actions need base contact.
                             Some(goal) => {
-                                reach.min((goal.dist(from.center) - from.radius - 1.0).max(0.0))
+                                let marker = state.markers.iter().find(|k| k.at.v2() == goal);
+                                let short = match (state.edition, marker) {
+                                    (crate::Edition::Third, Some(k)) => k.base.radius(),
+                                    _ => 1.0,
+                                };
+                                reach.min((goal.dist(from.center) - from.radius - short).max(0.0))
                             }
                             None => reach * self.unit(),
                         };
@@ -450,10 +457,23 @@ fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<V2> {
             .into_iter()
             .min_by(|a, b| a.dist(me).total_cmp(&b.dist(me)))
     };
+    // An idol already completely on the enemy half is where it should be.
+    let idol_placed = |m: &crate::table::Marker| {
+        state.encounter.as_deref().is_some_and(|e| {
+            e.setup.strategy.idols.is_some()
+                && crate::encounter::scoring::on_enemy_half(
+                    e,
+                    seat,
+                    m.at.v2(),
+                    m.base.radius(),
+                    crate::encounter::objectives::HalfCount::Completely,
+                )
+        })
+    };
     let markers: Vec<V2> = state
         .markers
         .iter()
-        .filter(|m| m.kind == MarkerKind::Strategy && m.owner != Some(seat))
+        .filter(|m| m.kind == MarkerKind::Strategy && m.owner != Some(seat) && !idol_placed(m))
         .map(|m| m.at.v2())
         .collect();
     let enemies: Vec<V2> = state
@@ -465,8 +485,19 @@ fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<V2> {
     let has_attack = state
         .model(model)
         .is_some_and(|m| m.card.actions.iter().any(|a| a.resist.is_some()));
+    // Idols score only when moved: a model goes for a nearer idol first,
+    // whatever it could attack.
+    let idols = state
+        .encounter
+        .as_deref()
+        .is_some_and(|e| e.setup.strategy.idols.is_some());
     let preferred = if has_attack {
-        nearest(enemies).or_else(|| nearest(markers))
+        let (enemy, marker) = (nearest(enemies), nearest(markers.clone()));
+        match (enemy, marker) {
+            (Some(e), Some(k)) if idols && k.dist(me) < e.dist(me) => Some(k),
+            (Some(e), _) => Some(e),
+            (None, k) => k,
+        }
     } else {
         nearest(markers).or_else(|| nearest(enemies))
     };
@@ -498,6 +529,9 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::Interact {
             with: Interaction::RemoveSchemeMarker { marker },
         } => unless_own(state, seat, *marker, 45),
+        PlayerCommand::Interact {
+            with: Interaction::MoveIdol { marker, damage, to },
+        } => idol_move_score(state, seat, *marker, *damage, *to),
         PlayerCommand::RevealScheme => 100,
         PlayerCommand::AssumeLeadership { .. } => 20,
         PlayerCommand::KeepScheme => 50,
@@ -523,6 +557,45 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::ChooseCard { card } => i64::from(card.value()),
         _ => 0,
     }
+}
+
+/// How much a greedy bot likes moving an idol: onto the enemy half (or
+/// off its own) for little damage, never for its model's life.
+fn idol_move_score(
+    state: &GameState,
+    seat: Seat,
+    marker: crate::table::ObjectId,
+    damage: u8,
+    to: crate::table::Point,
+) -> i64 {
+    use crate::encounter::objectives::HalfCount;
+    use crate::encounter::scoring::on_enemy_half;
+    let (Some(encounter), Some(idol)) = (
+        state.encounter.as_deref(),
+        state.markers.iter().find(|k| k.id == marker),
+    ) else {
+        return 0;
+    };
+    let deadly = state
+        .acting_model()
+        .and_then(|id| state.model(id))
+        .is_some_and(|m| m.health <= u16::from(damage));
+    if deadly {
+        return -50;
+    }
+    let radius = idol.base.radius();
+    let theirs = |s: Seat, at: crate::table::geometry::V2| {
+        on_enemy_half(encounter, s, at, radius, HalfCount::Completely)
+    };
+    let (from, to) = (idol.at.v2(), to.v2());
+    let gain = if theirs(seat, to) && !theirs(seat, from) {
+        40
+    } else if theirs(seat.other(), from) && !theirs(seat.other(), to) {
+        25
+    } else {
+        -10
+    };
+    gain - 5 * i64::from(damage)
 }
 
 /// Why a bot game stopped before its end.

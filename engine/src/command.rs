@@ -403,6 +403,11 @@ pub enum PlayerCommand {
     RemoveStrategyMarker {
         marker: ObjectId,
     },
+    /// Corrupted Idols: the player with initiative drops this turn's
+    /// marker centred at `at`, one of the spots the rules leave them.
+    DropIdol {
+        at: Point,
+    },
 }
 
 impl PlayerCommand {
@@ -437,6 +442,16 @@ pub enum Interaction {
     /// Plant Explosives: spends one of the model's explosives tokens to
     /// drop a strategy marker in base contact, centred at `at`.
     PlantExplosives { at: Point },
+    /// Corrupted Idols: the model suffers `damage` irreducible damage
+    /// (1 to the strategy's most, no more than its health) and drops the
+    /// strategy marker in base contact with it centred at `to`, at most
+    /// `damage` inches from where it was, touching no model and no
+    /// impassable terrain.
+    MoveIdol {
+        marker: ObjectId,
+        damage: u8,
+        to: Point,
+    },
     /// 3rd edition: an Interact with an enemy model within 1" that a
     /// scheme of the pool may choose (Deliver a Message); that model does
     /// not count as engaging the interacting one for it.

@@ -667,6 +667,16 @@ pub enum Event {
         cards: [Card; 2],
         totals: [u8; 2],
     },
+    /// Corrupted Idols: the suit of `seat`'s initiative flip (a Joker is
+    /// flipped again) puts this turn's marker at `place`.
+    IdolPlaceFlipped {
+        seat: Seat,
+        suit: crate::fate::Suit,
+        place: crate::encounter::objectives::CenterlinePlace,
+    },
+    /// Corrupted Idols: nowhere on the centreline there is free, so no
+    /// marker drops this turn.
+    IdolNotDropped,
     /// 3rd edition: `seat` gains pass tokens (the crew with fewer models,
     /// each start phase, or an opponent's summoning).
     PassTokensGained {

@@ -522,9 +522,20 @@ pub(crate) fn explosives_beside(
     {
         return None;
     }
+    first_legal_beside(state, seat, m, |at| Interaction::PlantExplosives { at })
+}
+
+/// The first Interact `interaction` at one of the points beside `m` that
+/// `seat` may send.
+fn first_legal_beside(
+    state: &GameState,
+    seat: Seat,
+    m: &crate::model::Model,
+    interaction: impl Fn(Point) -> Interaction,
+) -> Option<PlayerCommand> {
     marker_points_beside(state, m)
         .map(|at| PlayerCommand::Interact {
-            with: Interaction::PlantExplosives { at },
+            with: interaction(at),
         })
         .find(|command| legal(state, seat, command))
 }
@@ -564,11 +575,10 @@ pub(crate) fn scheme_marker_beside(
     m: &crate::model::Model,
 ) -> Option<PlayerCommand> {
     let replacing = crate::encounter::scheme_marker_to_replace(state, seat);
-    marker_points_beside(state, m)
-        .map(|at| PlayerCommand::Interact {
-            with: Interaction::MakeSchemeMarker { at, replacing },
-        })
-        .find(|command| legal(state, seat, command))
+    first_legal_beside(state, seat, m, |at| Interaction::MakeSchemeMarker {
+        at,
+        replacing,
+    })
 }
 
 /// Whether `seat` may send `command` now (`decide` tells).
@@ -597,6 +607,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         | Step::AnswerClaim { seat: chooser }
         | Step::SoulstoneDraw { seat: chooser }
         | Step::InitiativeCheat { seat: chooser, .. }
+        | Step::DropIdol { seat: chooser, .. }
             if seat != chooser => {}
         Step::InitiativeCheat { .. } => {
             commands.extend(
@@ -821,6 +832,11 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
         Step::RevealAfterActivation { .. } => {
             commands.extend([PlayerCommand::RevealScheme, PlayerCommand::KeepScheme])
         }
+        Step::DropIdol { suit, .. } => commands.extend(
+            super::procedure::idol_spots(state, seat, suit)
+                .into_iter()
+                .map(|at| PlayerCommand::DropIdol { at }),
+        ),
         Step::RemoveStrategyMarker { .. } => commands.extend(
             state
                 .markers
@@ -897,6 +913,9 @@ fn prompt(state: &GameState) -> String {
                 "a model has finished activating: reveal your scheme if it is revealed at the end of an activation, or keep it".into()
             }
             Some(Step::RemoveStrategyMarker { .. }) => "remove a strategy marker".into(),
+            Some(Step::DropIdol { .. }) => {
+                "choose where this turn's idol drops on the centreline".into()
+            }
             Some(Step::ClaimStrategy { .. }) => {
                 "claim the VP your crew gained from the strategy this turn (0 if none): your opponent confirms or disputes".into()
             }

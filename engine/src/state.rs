@@ -1436,9 +1436,12 @@ pub fn apply(state: &mut GameState, event: &Event) {
         // fact of its own. The initiative flip's cards went to the discard
         // piles by the facts before it.
         Event::SchemeKept { .. } => {}
-        Event::InitiativeFlipped { .. } => {
+        // Log facts: the marker itself is made by a fact of its own.
+        Event::IdolPlaceFlipped { .. } | Event::IdolNotDropped => {}
+        Event::InitiativeFlipped { cards, .. } => {
             if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 encounter.initiative_flips = encounter.initiative_flips.saturating_add(1);
+                encounter.initiative_cards = Some(*cards);
             }
         }
         Event::DiscardedBeforeDrawing { seat, cards } => {
@@ -2137,6 +2140,7 @@ fn apply_encounter(state: &mut GameState, event: &Event) {
             encounter.kills_this_turn = [0; 2];
             encounter.killed_this_turn.clear();
             encounter.initiative_flips = 0;
+            encounter.initiative_cards = None;
             // Start phase D-1: once-per-turn effects may be used again.
             encounter
                 .once_used

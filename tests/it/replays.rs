@@ -33,7 +33,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 20] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 22] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -68,6 +68,10 @@ const RECORDINGS: [(&str, Edition, u64, bool); 20] = [
     // the other base; Plant Explosives is played by the engine.
     ("m4e-table-v9", Edition::Fourth, 121, true),
     ("m3e-random-v9", Edition::Third, 112, false),
+    // Rules version 10: Corrupted Idols is played by the engine (a
+    // marker dropped each start phase, moved for damage).
+    ("m4e-table-v10", Edition::Fourth, 133, true),
+    ("m3e-random-v10", Edition::Third, 132, false),
 ];
 
 fn folder() -> PathBuf {

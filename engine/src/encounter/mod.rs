@@ -158,6 +158,13 @@ pub enum Step {
     PlaceExplosives {
         seat: Seat,
     },
+    /// Corrupted Idols, once initiative is settled: `seat`, with
+    /// initiative, chooses where the marker the flip's `suit` places drops
+    /// (which edge, or beside what is in the way).
+    DropIdol {
+        seat: Seat,
+        suit: crate::fate::Suit,
+    },
     /// Step L: the fresh shuffle, which both players cut, then the start
     /// of game.
     StartOfGame,
@@ -376,6 +383,11 @@ pub struct Encounter {
     /// Plant Explosives: the tokens each crew has placed after deployment.
     #[serde(default, skip_serializing_if = "no_tokens")]
     pub explosives_placed: [u8; 2],
+    /// 3rd edition: the cards of this start phase's last initiative flip,
+    /// as cheated (Corrupted Idols drops its marker by the suit of the
+    /// card of the player with initiative).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initiative_cards: Option<[crate::fate::Card; 2]>,
 }
 
 fn no_tokens(tokens: &[u8; 2]) -> bool {
@@ -564,6 +576,7 @@ impl Encounter {
             pass_tokens: [0, 0],
             explosives: Vec::new(),
             explosives_placed: [0, 0],
+            initiative_cards: None,
         }
     }
 

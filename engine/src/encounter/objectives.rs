@@ -40,6 +40,54 @@ pub enum MarkerInteract {
     /// The marker is picked up: removed, and the interacting model gains
     /// an explosives token (Plant Explosives; see [`ExplosivesRule`]).
     PickUpForExplosives,
+    /// The interacting model, in base contact with the marker, suffers up
+    /// to the rule's most irreducible damage and drops the marker that
+    /// many inches away (Corrupted Idols; see [`IdolRule`]).
+    MoveForDamage,
+}
+
+/// Where on the centreline a marker drops, as the player with initiative
+/// sees the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CenterlinePlace {
+    /// This many inches in from where the centreline meets the table edge
+    /// on that player's left...
+    Left(u8),
+    /// ...or on their right.
+    Right(u8),
+    /// On the centerpoint.
+    Centerpoint,
+    /// Where the centreline meets a table edge, the player choosing which
+    /// (the marker's edge touching the table's).
+    Edge,
+}
+
+/// A strategy marker dropped on the centreline at each start phase, once
+/// initiative is settled, where the suit of the initiative player's flip
+/// says (a Joker is flipped again); a model in base contact suffers damage
+/// to move one (Corrupted Idols).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IdolRule {
+    pub rams: CenterlinePlace,
+    pub masks: CenterlinePlace,
+    pub tomes: CenterlinePlace,
+    pub crows: CenterlinePlace,
+    /// The most irreducible damage an Interact takes: the marker moves up
+    /// to that many inches.
+    pub max_damage: u8,
+}
+
+impl IdolRule {
+    pub fn place(&self, suit: Suit) -> CenterlinePlace {
+        match suit {
+            Suit::Rams => self.rams,
+            Suit::Masks => self.masks,
+            Suit::Tomes => self.tomes,
+            Suit::Crows => self.crows,
+        }
+    }
 }
 
 /// Explosives tokens the crews put on their models after deployment,
@@ -165,6 +213,9 @@ pub struct StrategyDef {
     /// Explosives tokens carried by models (Plant Explosives).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explosives: Option<ExplosivesRule>,
+    /// A marker dropped each start phase (Corrupted Idols).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idols: Option<IdolRule>,
     /// The rules in the project's own words.
     #[serde(default)]
     pub text: String,
@@ -194,6 +245,7 @@ impl StrategyDef {
             after_scoring: None,
             kill_neutralises_marker: false,
             explosives: None,
+            idols: None,
             text: "Not described by the content: each end phase, every crew claims the VP it \
                    gained and the opponent confirms or disputes the claim."
                 .into(),
@@ -486,8 +538,11 @@ impl ObjectiveBook {
                     "a strategy needs a name of its own".into(),
                 ));
             }
-            // Explosives drop the markers there are to pick up.
-            if s.interact != MarkerInteract::None && s.markers.is_empty() && s.explosives.is_none()
+            // Explosives and idols drop the markers there are to interact with.
+            if s.interact != MarkerInteract::None
+                && s.markers.is_empty()
+                && s.explosives.is_none()
+                && s.idols.is_none()
             {
                 return Err((
                     format!("strategy[{i}].interact"),
@@ -515,6 +570,30 @@ impl ObjectiveBook {
                     format!("strategy[{i}].explosives"),
                     "explosives tokens and picking markers up for them go together".into(),
                 ));
+            }
+            if (s.interact == MarkerInteract::MoveForDamage) != s.idols.is_some() {
+                return Err((
+                    format!("strategy[{i}].idols"),
+                    "idols dropped each turn and moving them for damage go together".into(),
+                ));
+            }
+            if let Some(idols) = s.idols {
+                if idols.max_damage == 0 {
+                    return Err((
+                        format!("strategy[{i}].idols.max_damage"),
+                        "at least 1: the damage is how far the marker moves".into(),
+                    ));
+                }
+                let too_far = Suit::ALL.into_iter().find(|suit| {
+                    matches!(idols.place(*suit), CenterlinePlace::Left(inches) | CenterlinePlace::Right(inches)
+                        if i64::from(inches) * 1000 >= i64::from(crate::table::TABLE_SIZE) / 2)
+                });
+                if let Some(suit) = too_far {
+                    return Err((
+                        format!("strategy[{i}].idols.{}", suit.name().to_lowercase()),
+                        "a place in from the table edge must be short of the centerpoint".into(),
+                    ));
+                }
             }
             if let Some(explosives) = s.explosives
                 && (explosives.per_crew == 0 || explosives.other_max == 0)

@@ -111,22 +111,32 @@ pub fn strategy_markers_on_enemy_half(
     seat: Seat,
     counts: HalfCount,
 ) -> usize {
-    let half = encounter
-        .setup
-        .layout()
-        .half(encounter.layout_side(seat.other()));
     state
         .markers
         .iter()
         .filter(|k| k.kind == MarkerKind::Strategy)
-        .filter(|k| {
-            let distance = half.signed_distance(k.at.v2());
-            match counts {
-                HalfCount::Touching => distance < k.base.radius() - TOUCH,
-                HalfCount::Completely => distance <= -k.base.radius() + 1e-9,
-            }
-        })
+        .filter(|k| on_enemy_half(encounter, seat, k.at.v2(), k.base.radius(), counts))
         .count()
+}
+
+/// Whether a marker of `radius` centred at `center` is on `seat`'s enemy
+/// half, as `counts` says.
+pub fn on_enemy_half(
+    encounter: &Encounter,
+    seat: Seat,
+    center: crate::table::geometry::V2,
+    radius: f64,
+    counts: HalfCount,
+) -> bool {
+    let half = encounter
+        .setup
+        .layout()
+        .half(encounter.layout_side(seat.other()));
+    let distance = half.signed_distance(center);
+    match counts {
+        HalfCount::Touching => distance < radius - TOUCH,
+        HalfCount::Completely => distance <= -radius + 1e-9,
+    }
 }
 
 /// What the enemy models killed this turn count for Reckoning: a master

@@ -79,9 +79,21 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
             MarkerKind::Scheme => PlayerCommand::Interact {
                 with: Interaction::RemoveSchemeMarker { marker: marker.id },
             },
-            MarkerKind::Strategy => PlayerCommand::Interact {
-                with: Interaction::StrategyMarker { marker: marker.id },
-            },
+            MarkerKind::Strategy => {
+                let idols = state
+                    .encounter
+                    .as_deref()
+                    .and_then(|e| e.setup.strategy.idols);
+                match (idols, state.model(model)) {
+                    (Some(rule), Some(m)) => {
+                        commands.extend(super::idols::idol_moves(state, m, marker, rule));
+                        continue;
+                    }
+                    _ => PlayerCommand::Interact {
+                        with: Interaction::StrategyMarker { marker: marker.id },
+                    },
+                }
+            }
             MarkerKind::Remains | MarkerKind::Other if general.contains(&"Slam") => {
                 PlayerCommand::Slam { marker: marker.id }
             }
@@ -107,6 +119,15 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
         }
     }
     commands
+}
+
+/// Whether a marker of `radius` centred at `center` would overlap a
+/// model's base (more than touching it).
+fn overlaps_a_model(board: &Board, center: crate::table::geometry::V2, radius: f64) -> bool {
+    board.bodies().any(|b| {
+        b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
+            && center.dist(b.center) < b.radius + radius - crate::table::TOUCH
+    })
 }
 
 /// The crew a model belongs to (its owner; seat A if it is gone).
@@ -153,14 +174,14 @@ impl Sim<'_> {
         })
     }
 
-    fn encounter(&self) -> Result<&Encounter, RuleError> {
+    pub(super) fn encounter(&self) -> Result<&Encounter, RuleError> {
         self.state
             .encounter
             .as_deref()
             .ok_or(RuleError::NothingPending)
     }
 
-    fn step_to(&mut self, step: Step) -> Result<(), RuleError> {
+    pub(super) fn step_to(&mut self, step: Step) -> Result<(), RuleError> {
         self.emit(Event::EncounterStepBegan { step })
     }
 
@@ -247,6 +268,7 @@ impl Sim<'_> {
             | Step::ClaimStrategy { .. }
             | Step::AnswerClaim { .. }
             | Step::InitiativeCheat { .. }
+            | Step::DropIdol { .. }
             | Step::Over => Ok(false),
             Step::SoulstoneDraw { seat } => {
                 if !encounter.done[seat.index()] {
@@ -446,7 +468,7 @@ impl Sim<'_> {
     /// Start phase step D-2, initiative first: a crew with no master in
     /// play that has not yet done so may have a henchman assume leadership
     /// (it needs a soulstone to drain); then the activation phase.
-    fn leadership_step(&mut self, after: Option<Seat>) -> Result<(), RuleError> {
+    pub(super) fn leadership_step(&mut self, after: Option<Seat>) -> Result<(), RuleError> {
         let first = self.encounter()?.initiative;
         let order = [first, first.other()];
         let start = after
@@ -523,7 +545,7 @@ impl Sim<'_> {
         if usize::from(self.encounter()?.initiative_flips) >= MAX_INITIATIVE_FLIPS {
             let seat = self.encounter()?.initiative;
             self.emit(Event::InitiativeSet { seat, by: None })?;
-            return self.leadership_step(None);
+            return self.initiative_settled();
         }
         for seat in Seat::BOTH {
             let revealed = self.reveal(seat, None, 1)?;
@@ -1174,7 +1196,7 @@ impl Sim<'_> {
                 match self.encounter_rules().initiative {
                     InitiativeRule::GivenByLastActivator => self.step_to(Step::StartDiscard),
                     // The flip came after the draw: the start phase goes on.
-                    InitiativeRule::Flip => self.leadership_step(None),
+                    InitiativeRule::Flip => self.initiative_settled(),
                 }
             }
             (
@@ -1351,6 +1373,16 @@ impl Sim<'_> {
             ) => {
                 Self::require_seat(seat, deciding)?;
                 self.scheme_decision(seat, step, command)
+            }
+            (
+                Step::DropIdol {
+                    seat: dropping,
+                    suit,
+                },
+                PlayerCommand::DropIdol { at },
+            ) => {
+                Self::require_seat(seat, dropping)?;
+                self.choose_idol_spot(seat, suit, *at)
             }
             (
                 Step::RemoveStrategyMarker { seat: removing },
@@ -1899,7 +1931,7 @@ impl Sim<'_> {
         Ok(ActionSlot::Normal)
     }
 
-    fn declare_general(
+    pub(super) fn declare_general(
         &mut self,
         actor: ModelId,
         name: &str,
@@ -1918,7 +1950,7 @@ impl Sim<'_> {
 
     /// Ends a general action; then the hazardous terrain the actor moved
     /// through (`moved_through`) or is in takes effect.
-    fn general_ended(
+    pub(super) fn general_ended(
         &mut self,
         actor: ModelId,
         moved_through: Vec<String>,
@@ -2148,7 +2180,7 @@ impl Sim<'_> {
     }
 
     /// A marker within 1" of the actor that no enemy model touches: its kind.
-    fn marker_within(
+    pub(super) fn marker_within(
         &self,
         board: &Board,
         actor: ModelId,
@@ -2264,12 +2296,10 @@ impl Sim<'_> {
                 self.check_marker_spot(&board, actor, *at, radius)?;
                 let center = at.v2();
                 let marker_rule = self.encounter_rules().scheme_markers;
-                let overlaps = board.bodies().any(|b| {
-                    b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
-                        && center.dist(b.center) < b.radius + radius - crate::table::TOUCH
-                });
                 // 3rd edition drops it: it may lie under a model.
-                if overlaps && marker_rule == SchemeMarkerRule::AtMostFive {
+                if marker_rule == SchemeMarkerRule::AtMostFive
+                    && overlaps_a_model(&board, center, radius)
+                {
                     return refuse("a made marker may not overlap a model");
                 }
                 if let SchemeMarkerRule::Spaced { spacing } = marker_rule {
@@ -2322,11 +2352,7 @@ impl Sim<'_> {
                 self.check_marker_spot(&board, actor, *at, radius)?;
                 // Models never end a move on a strategy marker: none is
                 // dropped under one.
-                let under_a_model = board.bodies().any(|b| {
-                    b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
-                        && at.v2().dist(b.center) < b.radius + radius - crate::table::TOUCH
-                });
-                if under_a_model {
+                if overlaps_a_model(&board, at.v2(), radius) {
                     return refuse("a strategy marker may not be dropped overlapping a model");
                 }
                 self.check_marker_spacing(
@@ -2374,10 +2400,18 @@ impl Sim<'_> {
                     self.emit(Event::MarkerRemoved { id })?;
                 }
             }
+            Interaction::MoveIdol { marker, damage, to } => {
+                return self.move_idol(&board, actor, (*marker, *damage, *to), slot, controller);
+            }
             Interaction::StrategyMarker { marker } => {
                 let interact = self.encounter()?.setup.strategy.interact;
                 if interact == MarkerInteract::None {
                     return refuse("this strategy's markers cannot be interacted with");
+                }
+                if interact == MarkerInteract::MoveForDamage {
+                    return refuse(
+                        "a model moves this strategy's markers by suffering damage (move_idol)",
+                    );
                 }
                 if self.marker_within(&board, actor, *marker)? != MarkerKind::Strategy {
                     return refuse("that is not a strategy marker");
@@ -2820,6 +2854,7 @@ fn step_name(step: Step) -> &'static str {
         Step::StartDiscard => "discarding before drawing",
         Step::SoulstoneDraw { .. } => "drawing with a soulstone",
         Step::InitiativeCheat { .. } => "cheating the initiative flip",
+        Step::DropIdol { .. } => "dropping this turn's idol",
         Step::Activations => "the activation phase",
         Step::EndEffects => "end phase effects",
         Step::RevealScheme { .. } => "revealing schemes",
@@ -2869,6 +2904,7 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::ConfirmClaim
             | PlayerCommand::DisputeClaim
             | PlayerCommand::RemoveStrategyMarker { .. }
+            | PlayerCommand::DropIdol { .. }
     )
 }
 

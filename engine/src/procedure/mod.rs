@@ -50,6 +50,8 @@ pub(crate) fn general_action_allowed(state: &GameState, model: ModelId) -> bool 
 }
 mod flip;
 mod hand_limit;
+mod idols;
+pub(crate) use idols::idol_spots;
 mod summon;
 pub(crate) use summon::{Beside, new_model_spots, summon_options};
 
