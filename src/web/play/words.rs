@@ -4,7 +4,9 @@
 //! here; the cases below only name models, cards and seats.
 
 use serde_json::Value;
+use soulstone_engine::command::Interaction;
 use soulstone_engine::model::ModelId;
+use soulstone_engine::table::Point;
 use soulstone_engine::{Event, GameState, PlayerCommand, Seat, Viewer};
 
 /// "declare_trigger" → "Declare trigger".
@@ -202,6 +204,18 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
             }
             text
         }
+        PlayerCommand::DropIdol { at } => format!("Drop the idol at {}", point_words(*at)),
+        PlayerCommand::Interact {
+            with: Interaction::MoveIdol { damage, to, .. },
+        } => {
+            let model = state
+                .acting_model()
+                .map_or_else(String::new, |id| model_name(state, u64::from(id.0)));
+            format!(
+                "Interact: {model} suffers {damage} damage to move the idol to {}",
+                point_words(*to)
+            )
+        }
         PlayerCommand::Summon { model, at: None } => {
             format!("{model} has no place to stand: leave it out")
         }
@@ -209,6 +223,12 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
             .map(|json| sentence(state, viewer, &json))
             .unwrap_or_default(),
     }
+}
+
+/// A table point in inches, as the table's coordinates give it.
+fn point_words(at: Point) -> String {
+    let v = at.v2();
+    format!("({:.1}\", {:.1}\")", v.x, v.y)
 }
 
 /// A fact as the log shows it to `viewer` (already redacted for them).
