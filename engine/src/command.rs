@@ -307,6 +307,9 @@ pub enum PlayerCommand {
     Slam {
         marker: ObjectId,
     },
+    /// 3rd edition general action Concentrate, once per activation: the
+    /// model gains Focused +1.
+    Concentrate,
     /// Picks the model an effect applies to, among those offered.
     ChooseModel {
         model: ModelId,
@@ -419,6 +422,7 @@ impl PlayerCommand {
             PlayerCommand::Interact { .. } => Some("Interact"),
             PlayerCommand::Prepare { .. } => Some("Prepare"),
             PlayerCommand::Slam { .. } => Some("Slam"),
+            PlayerCommand::Concentrate => Some("Concentrate"),
             _ => None,
         }
     }

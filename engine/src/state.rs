@@ -1602,7 +1602,11 @@ pub fn apply(state: &mut GameState, event: &Event) {
             let once = state
                 .model(*model)
                 .and_then(|m| m.card.actions.iter().find(|a| a.name == *action))
-                .and_then(|a| a.once_per);
+                .and_then(|a| a.once_per)
+                .or_else(|| {
+                    (action == crate::procedure::CONCENTRATE)
+                        .then_some(crate::model::OncePer::Activation)
+                });
             if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
                 if let Some(per) = once {
                     encounter.once_used.push((*model, action.clone(), per));

@@ -95,8 +95,8 @@ pub struct EncounterRules {
     pub action_limits: ActionLimits,
     pub scheme_markers: SchemeMarkerRule,
     /// The general actions the engine plays, which a controlled model may
-    /// also be made to declare (3rd edition's Concentrate, Assist and
-    /// Disengage are not built yet).
+    /// also be made to declare (3rd edition's Assist and Disengage are not
+    /// built yet).
     pub general_actions: &'static [&'static str],
 }
 
@@ -131,7 +131,7 @@ const THIRD: EncounterRules = EncounterRules {
     assume_leadership: false,
     action_limits: ActionLimits::LeadersAndMasters,
     scheme_markers: SchemeMarkerRule::Spaced { spacing: 4 },
-    general_actions: &["Walk", "Charge", "Interact"],
+    general_actions: &["Walk", "Charge", "Interact", "Concentrate"],
 };
 
 impl SchemeRule {

@@ -17,6 +17,9 @@ use crate::model::Placement;
 use crate::table::movement::{self, MoveKind, Waypoint};
 use crate::table::{Board, Body, MarkerKind, ObjectId, Point, Target, inches, milli};
 
+/// The 3rd edition general action that gives Focused, once per activation.
+pub(crate) const CONCENTRATE: &str = "Concentrate";
+
 /// How far Interact and Slam reach: 1" in 4th edition; base contact in
 /// 3rd edition (`TOUCH` is the table's tolerance for touching).
 fn general_action_range(edition: crate::Edition) -> f64 {
@@ -56,7 +59,7 @@ fn general_action_reach(edition: crate::Edition) -> &'static str {
     }
 }
 
-/// The Interact, Prepare and Slam commands worth asking `decide` about for
+/// The Interact, Prepare, Slam and Concentrate commands worth asking `decide` about for
 /// `model`: a Prepare for each token it may give, an Interact with each
 /// scheme or strategy marker within reach, a Slam for each other marker
 /// within reach (making a scheme marker takes a point: not listed).
@@ -71,6 +74,9 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
         .filter(|_| general.contains(&"Prepare"))
         .map(|token| PlayerCommand::Prepare { token })
         .collect();
+    if general.contains(&CONCENTRATE) {
+        commands.push(PlayerCommand::Concentrate);
+    }
     for marker in state.markers.iter() {
         if !within_general_action_range(state.edition, &me, &marker.body()) {
             continue;
@@ -1771,7 +1777,8 @@ impl Sim<'_> {
             }
             PlayerCommand::Interact { .. }
             | PlayerCommand::Prepare { .. }
-            | PlayerCommand::Slam { .. } => {
+            | PlayerCommand::Slam { .. }
+            | PlayerCommand::Concentrate => {
                 let slot = Self::normal_slot(&self.state, actor)?;
                 self.general_action(seat, actor, command, slot, None)
             }
@@ -1779,7 +1786,7 @@ impl Sim<'_> {
         }
     }
 
-    /// Interact, Prepare or Slam by `actor`, decided by `seat`: in its own
+    /// Interact, Prepare, Slam or Concentrate by `actor`, decided by `seat`: in its own
     /// activation, or under `controller`'s control as an additional action.
     pub(super) fn general_action(
         &mut self,
@@ -1827,7 +1834,26 @@ impl Sim<'_> {
                 self.emit(Event::MarkerRemoved { id: *marker })?;
                 self.general_ended(actor, standing_in)
             }
-            _ => refuse("that is not Interact, Prepare or Slam"),
+            PlayerCommand::Concentrate => {
+                let used = self
+                    .encounter()?
+                    .once_used
+                    .iter()
+                    .any(|(m, name, _)| *m == actor && name == CONCENTRATE);
+                if used {
+                    return refuse("Concentrate is once per activation");
+                }
+                let focused = crate::token::Token::from_name("Focused")
+                    .ok()
+                    .filter(|t| self.book().contains(*t));
+                let Some(focused) = focused else {
+                    return refuse("the content defines no Focused condition");
+                };
+                self.declare_general(actor, CONCENTRATE, slot, controller)?;
+                self.gain_token(actor, focused, 1, Some(seat))?;
+                self.general_ended(actor, Vec::new())
+            }
+            _ => refuse("that is not Interact, Prepare, Slam or Concentrate"),
         }
     }
 
@@ -2895,6 +2921,7 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::Interact { .. }
             | PlayerCommand::Prepare { .. }
             | PlayerCommand::Slam { .. }
+            | PlayerCommand::Concentrate
             | PlayerCommand::FinishActivation
             | PlayerCommand::RevealScheme
             | PlayerCommand::AbandonScheme

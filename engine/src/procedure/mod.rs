@@ -23,8 +23,8 @@ pub(crate) use damage::{best_blast_spot, blast_spots};
 mod duel;
 mod encounter;
 pub(crate) use encounter::{
-    claimable_schemes, deployable, explosives_placeable, general_commands, scheme_checked_and_met,
-    scheme_marker_offset, selectable,
+    CONCENTRATE, claimable_schemes, deployable, explosives_placeable, general_commands,
+    scheme_checked_and_met, scheme_marker_offset, selectable,
 };
 
 /// The acting model's action limit in an encounter (0 outside one).
