@@ -637,6 +637,16 @@ impl Scenario {
             last_outcome: None,
             encounter: None,
         };
+        // The encounter comes first: its strategy may make its markers
+        // impassable.
+        if let Some(spec) = &self.encounter {
+            let encounter = spec.build(catalog, self.edition)?;
+            for seat in Seat::BOTH {
+                state.player_mut(seat).victory_points =
+                    encounter.strategy_vp[seat.index()] + encounter.scheme_vp[seat.index()];
+            }
+            state.encounter = Some(Arc::new(encounter));
+        }
         for marker in &self.markers {
             let def = marker_types.named(&marker.name).ok_or_else(|| {
                 ScenarioError::Setup(format!("there is no marker type called {:?}", marker.name))
@@ -645,20 +655,18 @@ impl Scenario {
             let z = crate::table::milli(marker.z);
             state.place_marker(def, marker.owner, crate::model::Placement { at, z });
         }
-        if let Some(spec) = &self.encounter {
-            let encounter = spec.build(catalog, self.edition)?;
-            if encounter.attacker_zone.is_some()
-                && let Some(def) = marker_types.of_kind(crate::table::MarkerKind::Strategy)
-            {
-                for at in crate::encounter::scoring::strategy_marker_points(&encounter.setup) {
-                    state.place_marker(def, None, crate::model::Placement { at, z: 0 });
-                }
+        let setup = state
+            .encounter
+            .as_deref()
+            .filter(|e| e.attacker_zone.is_some())
+            .map(|e| Arc::clone(&e.setup));
+        if let (Some(setup), Some(def)) = (
+            setup,
+            marker_types.of_kind(crate::table::MarkerKind::Strategy),
+        ) {
+            for at in crate::encounter::scoring::strategy_marker_points(&setup) {
+                state.place_marker(def, None, crate::model::Placement { at, z: 0 });
             }
-            for seat in Seat::BOTH {
-                state.player_mut(seat).victory_points =
-                    encounter.strategy_vp[seat.index()] + encounter.scheme_vp[seat.index()];
-            }
-            state.encounter = Some(Arc::new(encounter));
         }
         state
             .validate()

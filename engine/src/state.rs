@@ -698,6 +698,17 @@ impl GameState {
         if self.markers.len() >= MAX_MARKERS {
             return;
         }
+        // A strategy may make its markers impassable (Turf War).
+        let impassable = def.kind == MarkerKind::Strategy
+            && self
+                .encounter
+                .as_deref()
+                .is_some_and(|e| e.setup.strategy.impassable_markers);
+        let traits = if impassable {
+            def.traits().with(crate::table::Trait::Impassable)
+        } else {
+            def.traits()
+        };
         Arc::make_mut(&mut self.markers).push(Marker {
             id: ObjectId(self.next_marker_id),
             name: def.name.clone(),
@@ -707,7 +718,7 @@ impl GameState {
             height: def.height(),
             at: spot.at,
             z: spot.z,
-            traits: def.traits(),
+            traits,
         });
         self.next_marker_id = self.next_marker_id.saturating_add(1);
     }

@@ -69,7 +69,8 @@ const RECORDINGS: [(&str, Edition, u64, bool); 22] = [
     ("m4e-table-v9", Edition::Fourth, 121, true),
     ("m3e-random-v9", Edition::Third, 112, false),
     // Rules version 10: Corrupted Idols is played by the engine (a
-    // marker dropped each start phase, moved for damage).
+    // marker dropped each start phase, moved for damage); Turf War's
+    // markers are impassable.
     ("m4e-table-v10", Edition::Fourth, 133, true),
     ("m3e-random-v10", Edition::Third, 132, false),
 ];

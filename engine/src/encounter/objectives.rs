@@ -210,6 +210,10 @@ pub struct StrategyDef {
     /// marker at the centre is in every quarter).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub kill_neutralises_marker: bool,
+    /// Its strategy markers are impassable: no model moves through one
+    /// (Turf War).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub impassable_markers: bool,
     /// Explosives tokens carried by models (Plant Explosives).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explosives: Option<ExplosivesRule>,
@@ -244,6 +248,7 @@ impl StrategyDef {
             double_on_turn: None,
             after_scoring: None,
             kill_neutralises_marker: false,
+            impassable_markers: false,
             explosives: None,
             idols: None,
             text: "Not described by the content: each end phase, every crew claims the VP it \
@@ -557,6 +562,12 @@ impl ObjectiveBook {
                 return Err((
                     format!("strategy[{i}].scoring"),
                     "scoring by markers needs strategy markers".into(),
+                ));
+            }
+            if s.impassable_markers && s.markers.is_empty() {
+                return Err((
+                    format!("strategy[{i}].impassable_markers"),
+                    "only a strategy that makes markers can make them impassable".into(),
                 ));
             }
             if s.kill_neutralises_marker && s.markers.is_empty() {

@@ -535,6 +535,10 @@ pub struct Board<'t> {
     markers: Vec<Obstacle>,
 }
 
+/// How tall an impassable marker of no height stands for movement: enough
+/// to stop a model on the ground, not one above it.
+const FLAT_IMPASSABLE_HEIGHT: f64 = 0.1;
+
 impl<'t> Board<'t> {
     pub fn new(table: &'t Table, edition: Edition) -> Self {
         let markers = table
@@ -546,13 +550,20 @@ impl<'t> Board<'t> {
                     center: m.at.v2(),
                     radius: m.base.radius(),
                 };
+                // An impassable marker of no height (Turf War's) still
+                // stops the models at its level.
+                let height = if m.height == 0 && m.traits.has(Trait::Impassable) {
+                    FLAT_IMPASSABLE_HEIGHT
+                } else {
+                    inches(m.height)
+                };
                 Obstacle {
                     id: m.id,
                     name: m.name.clone(),
                     bounds: shape.bounding_circle(),
                     shape,
                     bottom: inches(m.z),
-                    top: inches(m.z + m.height),
+                    top: inches(m.z) + height,
                     traits: m.traits,
                     around: None,
                     friendly_to: None,
