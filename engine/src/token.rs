@@ -307,6 +307,9 @@ pub enum Effect {
     UnmovableByEnemies,
     /// The model is ignored for its own crew's strategy and schemes.
     IgnoredForObjectives,
+    /// The model's bonus actions count against its action limit (3rd
+    /// edition Stunned).
+    BonusActionsCount,
     /// The model counts this suit printed on its card (an action's built-in
     /// suit) as blank, at `duel_started` (4th edition Stunned: Tomes).
     BlankCardSuit { suit: crate::fate::Suit },
@@ -576,6 +579,7 @@ impl TokenBook {
                             | Effect::ModifySpeed { .. }
                             | Effect::UnmovableByEnemies
                             | Effect::IgnoredForObjectives
+                            | Effect::BonusActionsCount
                     )
                 };
                 if rule
@@ -585,7 +589,7 @@ impl TokenBook {
                 {
                     return Err((
                         field(&format!("rules[{r}].effects")),
-                        "modify_stat, action_limit, forbid_interact, modify_speed, unmovable_by_enemies and ignored_for_objectives belong at reading_stat, and only they do"
+                        "modify_stat, action_limit, forbid_interact, modify_speed, unmovable_by_enemies, ignored_for_objectives and bonus_actions_count belong at reading_stat, and only they do"
                             .into(),
                     ));
                 }
@@ -793,6 +797,12 @@ impl TokenBook {
     pub fn unmovable_by_enemies(&self, tokens: &Tokens) -> bool {
         self.lasting(tokens)
             .any(|effect| effect == Effect::UnmovableByEnemies)
+    }
+
+    /// Whether `tokens` make bonus actions count against the action limit.
+    pub fn bonus_actions_count(&self, tokens: &Tokens) -> bool {
+        self.lasting(tokens)
+            .any(|effect| effect == Effect::BonusActionsCount)
     }
 
     /// Whether `tokens` forbid the Interact action.

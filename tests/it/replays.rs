@@ -70,7 +70,8 @@ const RECORDINGS: [(&str, Edition, u64, bool); 22] = [
     ("m3e-random-v9", Edition::Third, 112, false),
     // Rules version 10: Corrupted Idols is played by the engine (a
     // marker dropped each start phase, moved for damage); Turf War's
-    // markers are impassable.
+    // markers are impassable; a 3rd edition model takes one bonus action
+    // an activation, and a Stunned one's take one of its limit.
     ("m4e-table-v10", Edition::Fourth, 133, true),
     ("m3e-random-v10", Edition::Third, 132, false),
 ];

@@ -461,6 +461,7 @@ impl Sim<'_> {
                 | Effect::ModifySpeed { .. }
                 | Effect::UnmovableByEnemies
                 | Effect::IgnoredForObjectives
+                | Effect::BonusActionsCount
                 | Effect::BlankCardSuit { .. } => {}
             }
         }

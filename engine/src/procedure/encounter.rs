@@ -153,6 +153,7 @@ pub(crate) enum SlotRefused {
     OnceUsed(crate::model::OncePer),
     NotSignature,
     SignatureUsed,
+    BonusUsed,
     LimitReached,
 }
 
@@ -1887,6 +1888,9 @@ impl Sim<'_> {
                 SlotRefused::SignatureUsed => {
                     RuleError::not_allowed("the signature action of this activation is used")
                 }
+                SlotRefused::BonusUsed => {
+                    RuleError::not_allowed("a model takes one bonus action per activation")
+                }
                 SlotRefused::LimitReached => RuleError::not_allowed(LIMIT_REACHED),
             }
         })
@@ -1926,7 +1930,14 @@ impl Sim<'_> {
         if used.free_melee && card.kind == crate::duel::ActionKind::Melee {
             return Ok(ActionSlot::Free);
         }
-        if card.bonus && !used.bonus {
+        if card.bonus {
+            // 3rd edition Stunned: a bonus action takes one of the limit.
+            if state.tokens.bonus_actions_count(&m.tokens) {
+                return Self::normal_limits(state, actor);
+            }
+            if used.bonus {
+                return Err(SlotRefused::BonusUsed);
+            }
             return Ok(ActionSlot::Bonus);
         }
         Self::normal_limits(state, actor)
