@@ -363,6 +363,9 @@ pub struct TokenDef {
     /// Slow); a summoned peon does not.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub on_summon: bool,
+    /// The 3rd edition general action Concentrate gives it (+1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub concentrate: bool,
     /// The token in our own words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
@@ -814,6 +817,11 @@ impl TokenBook {
     /// The tokens Prepare may give.
     pub fn preparable(&self) -> impl Iterator<Item = Token> + '_ {
         self.keys_where(|def| def.prepare)
+    }
+
+    /// The token the general action Concentrate gives, if the book has one.
+    pub fn concentrate_gives(&self) -> Option<Token> {
+        self.keys_where(|def| def.concentrate).next()
     }
 
     /// The tokens a summoned model gains, in the book's order.

@@ -1844,14 +1844,11 @@ impl Sim<'_> {
                 if used {
                     return refuse("Concentrate is once per activation");
                 }
-                let focused = crate::token::Token::from_name("Focused")
-                    .ok()
-                    .filter(|t| self.book().contains(*t));
-                let Some(focused) = focused else {
-                    return refuse("the content defines no Focused condition");
+                let Some(token) = self.book().concentrate_gives() else {
+                    return refuse("the content defines no token that Concentrate gives");
                 };
                 self.declare_general(actor, CONCENTRATE, slot, controller)?;
-                self.gain_token(actor, focused, 1, Some(seat))?;
+                self.gain_token(actor, token, 1, Some(seat))?;
                 self.general_ended(actor, Vec::new())
             }
             _ => refuse("that is not Interact, Prepare, Slam or Concentrate"),

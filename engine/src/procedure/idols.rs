@@ -17,8 +17,8 @@ use crate::table::{Board, MarkerKind, ObjectId, Point, TABLE_SIZE, TOUCH, Trait,
 /// holds two; a reshuffle could bring them back).
 const MAX_IDOL_REFLIPS: usize = 6;
 
-/// Each of the crew's edge-to-edge views: the direction from `seat`'s
-/// table half towards the enemy's.
+/// The way `seat` faces across the table: from the middle of its own
+/// table half towards the centerpoint, and the enemy half beyond.
 pub(crate) fn facing(encounter: &Encounter, seat: Seat) -> V2 {
     let Shape::Polygon { points } = encounter.setup.layout().half(encounter.layout_side(seat))
     else {
