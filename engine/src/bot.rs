@@ -276,19 +276,16 @@ impl Bot {
                     .find_map(|attempt| {
                         let reach = f64::from(inches) * (1.0 - attempt as f64 / TRIES as f64);
                         let direction = match goal {
-                            Some(goal) if attempt < TRIES / 2 => goal.minus(from.center).unit(),
+                            Some((goal, _)) if attempt < TRIES / 2 => {
+                                goal.minus(from.center).unit()
+                            }
                             _ => self.direction(),
                         };
                         let distance = match goal {
                             // Stop short of the goal rather than on it: 1"
                             // from its centre, or touching a marker in 3rd
                             // edition, whose general actions need base contact.
-                            Some(goal) => {
-                                let marker = state.markers.iter().find(|k| k.at.v2() == goal);
-                                let short = match (state.edition, marker) {
-                                    (crate::Edition::Third, Some(k)) => k.base.radius(),
-                                    _ => 1.0,
-                                };
+                            Some((goal, short)) => {
                                 reach.min((goal.dist(from.center) - from.radius - short).max(0.0))
                             }
                             None => reach * self.unit(),
@@ -449,13 +446,15 @@ fn body_of(state: &GameState, model: ModelId) -> Option<Body> {
 }
 
 /// Where a greedy model heads: the nearest strategy marker not yet its
-/// crew's, else the nearest enemy, else the centre.
-fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<V2> {
+/// crew's, else the nearest enemy, else the centre; with how far from
+/// that point's centre its base stops: 1", or touching a marker in 3rd
+/// edition, whose general actions need base contact.
+fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<(V2, f64)> {
     let me = body_of(state, model)?.center;
-    let nearest = |points: Vec<V2>| {
-        points
+    let nearest = |goals: Vec<(V2, f64)>| {
+        goals
             .into_iter()
-            .min_by(|a, b| a.dist(me).total_cmp(&b.dist(me)))
+            .min_by(|a, b| a.0.dist(me).total_cmp(&b.0.dist(me)))
     };
     // An idol already completely on the enemy half is where it should be.
     let idol_placed = |m: &crate::table::Marker| {
@@ -470,18 +469,26 @@ fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<V2> {
                 )
         })
     };
-    let markers: Vec<V2> = state
-        .markers
-        .iter()
-        .filter(|m| m.kind == MarkerKind::Strategy && m.owner != Some(seat) && !idol_placed(m))
-        .map(|m| m.at.v2())
-        .collect();
-    let enemies: Vec<V2> = state
-        .models
-        .iter()
-        .filter(|m| m.owner != seat && m.in_play())
-        .filter_map(|m| Some(m.placement?.at.v2()))
-        .collect();
+    let marker_stop = |m: &crate::table::Marker| match state.edition {
+        crate::Edition::Third => m.base.radius(),
+        crate::Edition::Fourth => 1.0,
+    };
+    let marker = nearest(
+        state
+            .markers
+            .iter()
+            .filter(|m| m.kind == MarkerKind::Strategy && m.owner != Some(seat) && !idol_placed(m))
+            .map(|m| (m.at.v2(), marker_stop(m)))
+            .collect(),
+    );
+    let enemy = nearest(
+        state
+            .models
+            .iter()
+            .filter(|m| m.owner != seat && m.in_play())
+            .filter_map(|m| Some((m.placement?.at.v2(), 1.0)))
+            .collect(),
+    );
     let has_attack = state
         .model(model)
         .is_some_and(|m| m.card.actions.iter().any(|a| a.resist.is_some()));
@@ -491,17 +498,12 @@ fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<V2> {
         .encounter
         .as_deref()
         .is_some_and(|e| e.setup.strategy.idols.is_some());
-    let preferred = if has_attack {
-        let (enemy, marker) = (nearest(enemies), nearest(markers.clone()));
-        match (enemy, marker) {
-            (Some(e), Some(k)) if idols && k.dist(me) < e.dist(me) => Some(k),
-            (Some(e), _) => Some(e),
-            (None, k) => k,
-        }
-    } else {
-        nearest(markers).or_else(|| nearest(enemies))
+    let preferred = match (enemy, marker) {
+        (Some(e), Some(k)) if has_attack && idols && k.0.dist(me) < e.0.dist(me) => Some(k),
+        (Some(e), _) if has_attack => Some(e),
+        (e, k) => k.or(e),
     };
-    preferred.or(Some(Layout::centerpoint()))
+    preferred.or(Some((Layout::centerpoint(), 1.0)))
 }
 
 /// How much a greedy bot likes an option (higher is better), from what

@@ -127,13 +127,20 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
     commands
 }
 
+/// How far a marker of `radius` centred at `center` is from the nearest
+/// model's base on `board` (negative: overlapping it; infinite with no
+/// model on the table).
+pub(super) fn gap_to_models(board: &Board, center: crate::table::geometry::V2, radius: f64) -> f64 {
+    board
+        .bodies()
+        .map(|b| center.dist(b.center) - b.radius - radius)
+        .fold(f64::INFINITY, f64::min)
+}
+
 /// Whether a marker of `radius` centred at `center` would overlap a
 /// model's base (more than touching it).
 fn overlaps_a_model(board: &Board, center: crate::table::geometry::V2, radius: f64) -> bool {
-    board.bodies().any(|b| {
-        b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
-            && center.dist(b.center) < b.radius + radius - crate::table::TOUCH
-    })
+    gap_to_models(board, center, radius) < -crate::table::TOUCH
 }
 
 /// The crew a model belongs to (its owner; seat A if it is gone).
@@ -1546,11 +1553,7 @@ impl Sim<'_> {
         };
         let name = def.name.clone();
         for at in crate::encounter::scoring::strategy_marker_points(&self.encounter()?.setup) {
-            self.emit(Event::MarkerMade {
-                marker: name.clone(),
-                owner: None,
-                at: Placement { at, z: 0 },
-            })?;
+            self.drop_marker(name.clone(), None, at)?;
         }
         Ok(())
     }
@@ -2239,11 +2242,9 @@ impl Sim<'_> {
             ));
         }
         let owner = self.model_owner(actor)?;
+        // The board's bodies are the models on the table.
         let touched = board.bodies().any(|b| {
-            b.seat.is_some_and(|s| s != owner)
-                && b.id
-                    .is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
-                && crate::table::measure::base_contact(&b, &it)
+            b.seat.is_some_and(|s| s != owner) && crate::table::measure::base_contact(&b, &it)
         });
         if touched {
             return refuse("an enemy model is in base contact with that marker");
@@ -2366,7 +2367,7 @@ impl Sim<'_> {
                 if let Some(id) = remove {
                     self.emit(Event::MarkerRemoved { id })?;
                 }
-                self.drop_marker(name, seat, *at)?;
+                self.drop_marker(name, Some(seat), *at)?;
             }
             Interaction::PlantExplosives { at } => {
                 let Some(rule) = self.encounter()?.setup.strategy.explosives else {
@@ -2401,7 +2402,7 @@ impl Sim<'_> {
                     model: actor,
                     count: 1,
                 })?;
-                self.drop_marker(name, seat, *at)?;
+                self.drop_marker(name, Some(seat), *at)?;
             }
             Interaction::RemoveSchemeMarker { marker } => {
                 if self.marker_within(&board, actor, *marker)? != MarkerKind::Scheme {
@@ -2502,11 +2503,17 @@ impl Sim<'_> {
         self.general_ended(actor, Vec::new())
     }
 
-    /// `seat`'s marker of type `name`, dropped on the ground at `at`.
-    fn drop_marker(&mut self, name: String, seat: Seat, at: Point) -> Result<(), RuleError> {
+    /// A marker of type `name` (`owner`'s, if any), dropped on the ground
+    /// at `at`.
+    pub(super) fn drop_marker(
+        &mut self,
+        name: String,
+        owner: Option<Seat>,
+        at: Point,
+    ) -> Result<(), RuleError> {
         self.emit(Event::MarkerMade {
             marker: name,
-            owner: Some(seat),
+            owner,
             at: Placement { at, z: milli(0.0) },
         })
     }

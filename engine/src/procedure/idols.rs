@@ -8,7 +8,6 @@ use crate::encounter::objectives::{CenterlinePlace, IdolRule};
 use crate::encounter::{Encounter, Step};
 use crate::event::ActionSlot;
 use crate::fate::Suit;
-use crate::model::Placement;
 use crate::table::geometry::{Shape, V2};
 use crate::table::measure::Layout;
 use crate::table::{Board, MarkerKind, ObjectId, Point, TABLE_SIZE, TOUCH, Trait, inches};
@@ -55,12 +54,8 @@ impl InTheWay<'_> {
 
 /// What an idol may not be dropped on top of.
 fn in_the_way<'a>(state: &GameState, board: &'a Board) -> Vec<InTheWay<'a>> {
-    let models = board
-        .bodies()
-        .filter(|b| {
-            b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
-        })
-        .map(|b| InTheWay::Disc(b.center, b.radius));
+    // The board's bodies are the models on the table.
+    let models = board.bodies().map(|b| InTheWay::Disc(b.center, b.radius));
     let markers = state
         .markers
         .iter()
@@ -300,12 +295,8 @@ impl Sim<'_> {
         let Some(def) = self.state.marker_types.of_kind(MarkerKind::Strategy) else {
             return refuse("the content defines no strategy marker");
         };
-        let marker = def.name.clone();
-        self.emit(Event::MarkerMade {
-            marker,
-            owner: None,
-            at: Placement { at, z: 0 },
-        })
+        let name = def.name.clone();
+        self.drop_marker(name, None, at)
     }
 
     /// `actor` suffers `damage` irreducible damage and drops the strategy
@@ -349,11 +340,7 @@ impl Sim<'_> {
         if !on_table(center, radius) {
             return refuse("the marker must stay on the table");
         }
-        let touches_model = board.bodies().any(|b| {
-            b.id.is_some_and(|id| id.0 < crate::state::FIRST_TABLE_OBJECT_ID)
-                && center.dist(b.center) - b.radius - radius <= TOUCH
-        });
-        if touches_model {
+        if super::encounter::gap_to_models(board, center, radius) <= TOUCH {
             return refuse("the marker may not be dropped in base contact with a model");
         }
         let touches_terrain = board
@@ -367,11 +354,7 @@ impl Sim<'_> {
         // kill could only have freed room).
         self.declare_general(actor, "Interact", slot, controller)?;
         self.emit(Event::MarkerRemoved { id: marker })?;
-        self.emit(Event::MarkerMade {
-            marker: found.name,
-            owner: found.owner,
-            at: Placement { at: to, z: 0 },
-        })?;
+        self.drop_marker(found.name, found.owner, to)?;
         let source = self.encounter()?.setup.strategy.name.clone();
         self.queue(DamageInstance::fixed(
             actor,
