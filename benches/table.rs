@@ -73,6 +73,7 @@ fn busy_table() -> Table {
             z: 0,
             peon: false,
             ignores_terrain: false,
+            engagement: Some(1),
         };
         let mut trial = table.clone();
         trial.pieces.push(piece.clone());

@@ -506,11 +506,25 @@ fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<(V2, f64)> 
     preferred.or(Some((Layout::centerpoint(), 1.0)))
 }
 
+/// Whether `model` is engaged in a 3rd edition game.
+fn engaged_in_third(state: &GameState, model: ModelId) -> bool {
+    if state.edition != crate::Edition::Third {
+        return false;
+    }
+    let table = state.table();
+    let board = crate::table::Board::new(&table, state.edition);
+    crate::table::measure::engaged_with(&board, model.object())
+        .is_ok_and(|enemies| !enemies.is_empty())
+}
+
 /// How much a greedy bot likes an option (higher is better), from what
 /// its seat can see.
 fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
     let Choice::Command { command } = choice else {
         return match choice {
+            // A 3rd edition Walk cannot leave an engaging enemy's range:
+            // Disengage (25) is the better way out.
+            Choice::Walk { model, .. } if engaged_in_third(state, *model) => 20,
             Choice::Walk { .. } => 30,
             Choice::Charge { .. } => 40,
             Choice::MakeSchemeMarker { .. } | Choice::PlantExplosives { .. } => 35,
@@ -556,6 +570,10 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::DeclareTrigger { .. } => 5,
         PlayerCommand::Relent => -5,
         PlayerCommand::Slam { .. } => -30,
+        // A free attack that can only slow the enemy down.
+        PlayerCommand::Strike { .. } => 30,
+        // Below any attack it could make instead.
+        PlayerCommand::Disengage => 25,
         PlayerCommand::ChooseCard { card } => i64::from(card.value()),
         _ => 0,
     }

@@ -310,6 +310,18 @@ pub enum PlayerCommand {
     /// 3rd edition general action Concentrate, once per activation: the
     /// model gains Focused +1.
     Concentrate,
+    /// 3rd edition general action Disengage, only while engaged: an enemy
+    /// engaging the model may strike it first, then it pushes up to its
+    /// Mv (less what a successful strike takes off) in a straight line.
+    Disengage,
+    /// The crew of the models engaging a disengaging model strikes it with
+    /// `model`'s melee action `action` (neither side declares triggers)...
+    Strike {
+        model: ModelId,
+        action: String,
+    },
+    /// ...or lets it go without a strike.
+    DeclineStrike,
     /// Picks the model an effect applies to, among those offered.
     ChooseModel {
         model: ModelId,
@@ -423,6 +435,7 @@ impl PlayerCommand {
             PlayerCommand::Prepare { .. } => Some("Prepare"),
             PlayerCommand::Slam { .. } => Some("Slam"),
             PlayerCommand::Concentrate => Some("Concentrate"),
+            PlayerCommand::Disengage => Some("Disengage"),
             _ => None,
         }
     }

@@ -37,6 +37,10 @@ pub enum ActionSlot {
     Additional,
     /// 3rd edition: its bonus action, outside the limit (one per activation).
     Bonus,
+    /// 3rd edition: the melee action an enemy model takes at a model
+    /// disengaging from it, outside any activation; no triggers, and a
+    /// success shortens the push instead of its normal effects.
+    Strike,
 }
 
 impl ActionSlot {
@@ -417,6 +421,44 @@ pub enum Event {
     /// `seat` may move `model` up to `inches` (a reduction's move, taken
     /// inside the damage it reduced).
     MoveOffered {
+        seat: Seat,
+        model: ModelId,
+        inches: u8,
+    },
+    /// 3rd edition: `model` takes the Disengage action; the crew of the
+    /// enemies engaging it may strike it first.
+    DisengageStarted {
+        model: ModelId,
+    },
+    /// The strike at disengaging `model`: by `striker`, or none (its crew
+    /// declined, or no enemy engaging it could take a melee action at it).
+    DisengageStrike {
+        model: ModelId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        striker: Option<ModelId>,
+    },
+    /// The strike succeeded: once it ends, `seat` flips to shorten the
+    /// push of `model` by 2/4/6 inches, under `modifiers` (the strike's
+    /// accuracy, and a positive one for each other enemy engaging it).
+    DisengageStruck {
+        seat: Seat,
+        model: ModelId,
+        modifiers: i8,
+    },
+    /// The flip for the push's reduction awaits `seat`'s decisions.
+    DisengageFlipStarted {
+        seat: Seat,
+        model: ModelId,
+        modifiers: i8,
+    },
+    /// The flip took `reduction` inches off the push of `model`.
+    DisengageFlipEnded {
+        model: ModelId,
+        reduction: u8,
+    },
+    /// The disengaging `model` pushes up to `inches` in a straight line,
+    /// where `seat` sends it (no push when 0).
+    DisengagePushOffered {
         seat: Seat,
         model: ModelId,
         inches: u8,

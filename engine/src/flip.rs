@@ -15,6 +15,9 @@ use super::pile::CardArray;
 pub enum FlipPurpose {
     /// 3rd edition: the damage flip of the damage resolving below.
     Damage,
+    /// 3rd edition: how far a successful strike shortens the push of the
+    /// Disengage below (2/4/6 inches).
+    Disengage,
 }
 
 /// A flip in progress (the flip procedure's frame): one player reveals

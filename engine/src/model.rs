@@ -178,6 +178,18 @@ pub struct ModelCard {
     pub model_limit: u8,
 }
 
+impl ModelCard {
+    /// The range of its longest melee action: its 3rd edition engagement
+    /// range (none without a melee action).
+    pub fn melee_reach(&self) -> Option<u8> {
+        self.actions
+            .iter()
+            .filter(|a| a.kind == ActionKind::Melee)
+            .map(|a| a.range)
+            .max()
+    }
+}
+
 fn one() -> u8 {
     1
 }

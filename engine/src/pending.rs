@@ -145,6 +145,7 @@ fn choosing(state: &GameState) -> bool {
                     | Frame::Summon { .. }
                     | Frame::Blasts { .. }
                     | Frame::Move { .. }
+                    | Frame::Disengage { .. }
                     | Frame::KillUnlessPaid { .. }
                     | Frame::DrawFromDiscard { .. }
                     | Frame::Activation { .. },
@@ -293,6 +294,7 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             seat: chooser,
             model,
             inches,
+            ..
         }) if *chooser == seat => vec![Choice::Move {
             model: *model,
             inches: *inches,
@@ -454,7 +456,7 @@ fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> 
                             inches: speed,
                         });
                     }
-                    if !m.card.peon && !used.left_engagement {
+                    if !m.card.peon && !used.interact_barred(state.edition) {
                         choices.push(Choice::MakeSchemeMarker { model: m.id });
                         if encounter.explosives_on(m.id) > 0 {
                             choices.push(Choice::PlantExplosives { model: m.id });
@@ -978,8 +980,21 @@ fn prompt(state: &GameState) -> String {
         Some(Frame::DrawFromDiscard { up_to, max_value, .. }) => format!(
             "draw up to {up_to} cards of value 1 to {max_value} from your discard pile, or none"
         ),
+        Some(Frame::Move {
+            model,
+            inches,
+            push: true,
+            ..
+        }) => format!(
+            "push {} up to {inches}\" in a straight line (or leave it where it stands)",
+            state.model(*model).map_or("the model", |m| m.name())
+        ),
         Some(Frame::Move { model, inches, .. }) => format!(
             "move {} up to {inches}\" (or leave it where it stands)",
+            state.model(*model).map_or("the model", |m| m.name())
+        ),
+        Some(Frame::Disengage { model, .. }) => format!(
+            "{} disengages: strike it with a melee action of a model engaging it (no triggers; a success shortens its push), or let it go",
             state.model(*model).map_or("the model", |m| m.name())
         ),
         Some(Frame::Blasts {
@@ -1297,6 +1312,17 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                 PlayerCommand::PayAgainstKill { card: None },
                 PlayerCommand::DeclinePayment,
             ]);
+        }
+        Some(Frame::Disengage {
+            model,
+            stage: crate::state::DisengageStage::Strike,
+        }) if state.model(*model).is_some_and(|m| m.owner != seat) => {
+            commands.extend(
+                super::procedure::strikes(state, *model)
+                    .into_iter()
+                    .map(|(model, action)| PlayerCommand::Strike { model, action }),
+            );
+            commands.push(PlayerCommand::DeclineStrike);
         }
         Some(Frame::Either { seat: chooser, .. }) if *chooser == seat => {
             commands.extend([

@@ -175,6 +175,16 @@ pub enum Frame {
         seat: Seat,
         model: ModelId,
         inches: u8,
+        /// A push: one straight line (3rd edition Disengage's).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        push: bool,
+    },
+    /// 3rd edition Disengage by `model`, inside its action: the strike an
+    /// engaging enemy may make, the flip a successful one asks for, then
+    /// the push.
+    Disengage {
+        model: ModelId,
+        stage: DisengageStage,
     },
     /// A replace: `seat` picks where the model called `with` stands,
     /// touching `model`, which it replaces.
@@ -196,6 +206,19 @@ pub enum Frame {
         model: ModelId,
         options: [super::ability::EitherOption; 2],
     },
+}
+
+/// Where a Disengage stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "stage", rename_all = "snake_case")]
+pub enum DisengageStage {
+    /// The enemy crew chooses a model engaging it to strike, or none.
+    Strike,
+    /// The strike succeeded: `seat` flips for the reduction once the
+    /// strike has ended.
+    Struck { seat: Seat, modifiers: i8 },
+    /// The push, this many inches short of its Mv.
+    Push { reduction: u8 },
 }
 
 /// Why a player discards.
@@ -818,6 +841,40 @@ impl GameState {
     fn pop_frame(&mut self, is: impl Fn(&Frame) -> bool) {
         if self.frames.last().is_some_and(is) {
             self.frames.pop();
+        }
+    }
+
+    /// Moves `model`'s Disengage on, wherever it is in the stack (the
+    /// strike's action and duel sit above it).
+    fn set_disengage_stage(&mut self, model: ModelId, next: DisengageStage) {
+        let found = self.frames.iter_mut().rev().find_map(|f| match f {
+            Frame::Disengage { model: m, stage } if *m == model => Some(stage),
+            _ => None,
+        });
+        if let Some(stage) = found {
+            *stage = next;
+        }
+    }
+
+    /// The striker and the disengaging model of a strike in progress: the
+    /// innermost action, when it is a strike made straight on top of that
+    /// model's Disengage.
+    pub fn strike_in_progress(&self) -> Option<(ModelId, ModelId)> {
+        let index = self
+            .frames
+            .iter()
+            .rposition(|f| matches!(f, Frame::Action { .. }))?;
+        let Frame::Action { action } = &self.frames[index] else {
+            return None;
+        };
+        if action.slot != ActionSlot::Strike {
+            return None;
+        }
+        match self.frames.get(index.checked_sub(1)?) {
+            Some(Frame::Disengage { model, .. }) if action.target == Some(*model) => {
+                Some((action.actor, *model))
+            }
+            _ => None,
         }
     }
 
@@ -1627,7 +1684,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     ActionSlot::Normal => used.actions = used.actions.saturating_add(1),
                     ActionSlot::Signature => used.signature = true,
                     ActionSlot::Bonus => used.bonus = true,
-                    ActionSlot::Free | ActionSlot::Additional => {}
+                    ActionSlot::Free | ActionSlot::Additional | ActionSlot::Strike => {}
                 }
                 // The melee action a Charge gives comes straight after it.
                 used.free_melee = false;
@@ -1801,7 +1858,66 @@ pub fn apply(state: &mut GameState, event: &Event) {
             seat: *seat,
             model: *model,
             inches: *inches,
+            push: false,
         }),
+        Event::DisengageStarted { model } => {
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+                encounter.activation.disengaged = true;
+            }
+            state.frames.push(Frame::Disengage {
+                model: *model,
+                stage: DisengageStage::Strike,
+            });
+        }
+        Event::DisengageStrike { model, .. } => {
+            state.set_disengage_stage(*model, DisengageStage::Push { reduction: 0 });
+        }
+        Event::DisengageStruck {
+            seat,
+            model,
+            modifiers,
+        } => state.set_disengage_stage(
+            *model,
+            DisengageStage::Struck {
+                seat: *seat,
+                modifiers: *modifiers,
+            },
+        ),
+        Event::DisengageFlipStarted {
+            seat, modifiers, ..
+        } => state.frames.push(Frame::Flip {
+            flip: FlipInProgress {
+                seat: *seat,
+                modifiers: *modifiers,
+                purpose: FlipPurpose::Disengage,
+                card: None,
+                cheat_decided: false,
+            },
+        }),
+        Event::DisengageFlipEnded { model, reduction } => {
+            state.pop_frame(|f| matches!(f, Frame::Flip { .. }));
+            state.set_disengage_stage(
+                *model,
+                DisengageStage::Push {
+                    reduction: *reduction,
+                },
+            );
+        }
+        Event::DisengagePushOffered {
+            seat,
+            model,
+            inches,
+        } => {
+            state.pop_frame(|f| matches!(f, Frame::Disengage { .. }));
+            if *inches > 0 {
+                state.frames.push(Frame::Move {
+                    seat: *seat,
+                    model: *model,
+                    inches: *inches,
+                    push: true,
+                });
+            }
+        }
         Event::BlastDropped { at } => {
             if let Some(Frame::Blasts { dropped, .. }) = state.frames.last_mut() {
                 dropped.push(*at);

@@ -579,7 +579,33 @@ fn one_m3e_encounter(seed: u64) {
     let mut flipped = [false; 6];
     let mut tokens = [0u8; 2];
     let mut after_an_answer = false;
+    // The model disengaging, and how far the strike's flip shortened its push.
+    let mut disengaging: Option<(soulstone_engine::model::ModelId, u8)> = None;
     for fact in &log.facts {
+        match fact {
+            Event::DisengageStarted { model } => disengaging = Some((*model, 0)),
+            // A strike deals no damage of its own.
+            Event::DamageDealt { report } => assert!(
+                disengaging.is_none_or(|(model, _)| model != report.target),
+                "seed {seed}: a disengaging model damaged"
+            ),
+            Event::DisengageFlipEnded { model, reduction } => {
+                assert_eq!(disengaging.map(|(m, _)| m), Some(*model), "seed {seed}");
+                assert!([0, 2, 4, 6, 7].contains(reduction), "seed {seed}");
+                disengaging = Some((*model, *reduction));
+            }
+            Event::DisengagePushOffered { model, inches, .. } => {
+                let (m, reduction) = disengaging.take().expect("a Disengage under way");
+                assert_eq!(m, *model, "seed {seed}");
+                let mv = state.model(m).expect("the model").card.speed;
+                // Slow and Fast change the Mv it pushes from by a little.
+                assert!(
+                    u16::from(*inches) <= u16::from(mv.saturating_sub(reduction)) + 2,
+                    "seed {seed}: pushed {inches} after {reduction} off Mv {mv}"
+                );
+            }
+            _ => {}
+        }
         // A scheme that scored with no claim answered before it was scored
         // by the engine: one whose content it can check.
         if let Event::SchemeRevealed {

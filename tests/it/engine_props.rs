@@ -726,6 +726,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Summon { .. } => "summon",
             Frame::Blasts { .. } => "blasts",
             Frame::Move { .. } => "move",
+            Frame::Disengage { .. } => "disengage",
             Frame::DrawFromDiscard { .. } => "draw_from_discard",
             Frame::KillUnlessPaid { .. } => "kill_unless_paid",
         })

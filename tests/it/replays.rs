@@ -13,6 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use soulstone_engine::bot::{Bot, BotKind};
 use soulstone_engine::command::{PlayerCommand, Submission};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::log::{GameLog, LOG_FORMAT, LogError, Position, RULES_VERSION};
@@ -33,7 +34,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 22] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 24] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -74,6 +75,11 @@ const RECORDINGS: [(&str, Edition, u64, bool); 22] = [
     // an activation, and a Stunned one's take one of its limit.
     ("m4e-table-v10", Edition::Fourth, 133, true),
     ("m3e-random-v10", Edition::Third, 132, false),
+    // Rules version 11: a 3rd edition model engages as far as its longest
+    // melee action reaches (none without one), a Walk may not leave an
+    // engaging enemy's range, and Disengage is a general action.
+    ("m3e-table-v11", Edition::Third, 141, true),
+    ("m3e-random-v11", Edition::Third, 142, false),
 ];
 
 fn folder() -> PathBuf {
@@ -105,7 +111,16 @@ fn record(edition: Edition, seed: u64, on_table: bool) -> Golden {
                 Choice::Entropy => PlayerCommand::Contribute {
                     entropy: Bytes32(rng.random()),
                 },
-                other => panic!("an encounter's choice outside an encounter: {other:?}"),
+                // A choice with parameters (a blast's spot, a move's path):
+                // a random bot fills it in. Games recorded before this
+                // never met one, so their seeds still give the same game.
+                other => {
+                    let mut bot = Bot::new(BotKind::Random, decision.seat, rng.random());
+                    match bot.decide(&state) {
+                        Some(command) => command,
+                        None => panic!("no bot could fill in {other:?}"),
+                    }
+                }
             };
             Submission::player(decision.seat, state.version, command)
         } else {

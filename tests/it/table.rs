@@ -246,6 +246,7 @@ fn piece(id: u32, seat: Seat, base: u16, sz: u8, x: f64, y: f64) -> Piece {
         z: 0,
         peon: false,
         ignores_terrain: false,
+        engagement: Some(1),
     }
 }
 

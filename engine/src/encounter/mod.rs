@@ -291,8 +291,22 @@ pub struct ActivationUse {
     pub charged: bool,
     /// It walked out of engagement: no Interact until its activation ends.
     pub left_engagement: bool,
+    /// 3rd edition: it took the Disengage action (no Interact after it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disengaged: bool,
     /// A Charge gave it a melee action that does not count.
     pub free_melee: bool,
+}
+
+impl ActivationUse {
+    /// Whether the acting model may no longer Interact: 4th edition after
+    /// walking out of engagement, 3rd edition after Disengage.
+    pub fn interact_barred(&self, edition: crate::Edition) -> bool {
+        match edition {
+            crate::Edition::Fourth => self.left_engagement,
+            crate::Edition::Third => self.disengaged,
+        }
+    }
 }
 
 /// The encounter as it stands (in the game state).

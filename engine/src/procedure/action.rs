@@ -19,7 +19,13 @@ impl Sim<'_> {
         request: &ActionRequest,
         slot: crate::event::ActionSlot,
     ) -> Result<(), RuleError> {
-        let spec = Arc::new(duel_for(&self.state, request)?);
+        let mut spec = duel_for(&self.state, request)?;
+        // Neither model declares triggers in a strike at a disengaging one.
+        if slot == crate::event::ActionSlot::Strike {
+            spec.triggers.clear();
+            spec.resist_triggers.clear();
+        }
+        let spec = Arc::new(spec);
         if let Some(reason) = self.unpaid_cost(request) {
             return Err(RuleError::not_allowed(reason));
         }
@@ -45,7 +51,15 @@ impl Sim<'_> {
     /// The soulstones an action drains to be declared, and the seat of the
     /// crew that pays (the controlling crew pays for a model it controls).
     fn soulstone_cost(&self, request: &ActionRequest) -> Option<(Seat, u8)> {
-        let m = self.state.model(request.actor)?;
+        Self::soulstone_cost_in(&self.state, request)
+    }
+
+    /// [`Sim::soulstone_cost`] in `state`, for the options' checks.
+    pub(super) fn soulstone_cost_in(
+        state: &GameState,
+        request: &ActionRequest,
+    ) -> Option<(Seat, u8)> {
+        let m = state.model(request.actor)?;
         let cost = m
             .card
             .actions
@@ -94,8 +108,14 @@ impl Sim<'_> {
         if !self.state.damage_queue.is_empty() {
             return self.start_next_damage();
         }
-        let success = self.state.last_outcome.is_some_and(|o| o.success);
-        if success && !action.effects_resolved {
+        // Disengage's frame holds no duel of its own (the last outcome is
+        // its strike's); a strike's success has no effects of its own.
+        let success =
+            action.name == super::DISENGAGE || self.state.last_outcome.is_some_and(|o| o.success);
+        let effects = success
+            && action.name != super::DISENGAGE
+            && action.slot != crate::event::ActionSlot::Strike;
+        if effects && !action.effects_resolved {
             self.after_succeeding(&action)?;
             // Damage its effects dealt (a fall from a push) resolves
             // before the action ends; the effects do not resolve again.
@@ -540,6 +560,7 @@ impl Sim<'_> {
             ));
         }
         match action {
+            super::DISENGAGE => Some(super::disengage::NOT_UNDER_CONTROL.into()),
             "Charge" if self.engaged(model) => Some("an engaged model cannot Charge".into()),
             "Interact" => self.interact_refusal(model),
             "Slam" => {

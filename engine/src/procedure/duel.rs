@@ -725,6 +725,10 @@ impl Sim<'_> {
         duel: &Duel,
         outcome: &Outcome,
     ) -> Result<(), RuleError> {
+        // A strike at a disengaging model shortens its push instead.
+        if self.strike_succeeded(outcome.margin)? {
+            return Ok(());
+        }
         let rules = self.rules();
         let spec = &duel.spec;
         if let Some(marker) = self.damages_enemies_touching(spec) {

@@ -77,6 +77,15 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
     if general.contains(&CONCENTRATE) {
         commands.push(PlayerCommand::Concentrate);
     }
+    if general.contains(&super::DISENGAGE) {
+        let table = state.table();
+        let board = Board::new(&table, state.edition);
+        let engaged = crate::table::measure::engaged_with(&board, model.object())
+            .is_ok_and(|enemies| !enemies.is_empty());
+        if engaged {
+            commands.push(PlayerCommand::Disengage);
+        }
+    }
     for marker in state.markers.iter() {
         if !within_general_action_range(state.edition, &me, &marker.body()) {
             continue;
@@ -1782,7 +1791,8 @@ impl Sim<'_> {
             PlayerCommand::Interact { .. }
             | PlayerCommand::Prepare { .. }
             | PlayerCommand::Slam { .. }
-            | PlayerCommand::Concentrate => {
+            | PlayerCommand::Concentrate
+            | PlayerCommand::Disengage => {
                 let slot = Self::normal_slot(&self.state, actor)?;
                 self.general_action(seat, actor, command, slot, None)
             }
@@ -1854,7 +1864,8 @@ impl Sim<'_> {
                 self.gain_token(actor, token, 1, Some(seat))?;
                 self.general_ended(actor, Vec::new())
             }
-            _ => refuse("that is not Interact, Prepare, Slam or Concentrate"),
+            PlayerCommand::Disengage => self.disengage(actor, slot, controller),
+            _ => refuse("that is not Interact, Prepare, Slam, Concentrate or Disengage"),
         }
     }
 
@@ -2140,6 +2151,7 @@ impl Sim<'_> {
             seat,
             model,
             inches,
+            push,
         }) = self.state.frame().cloned()
         else {
             return Err(RuleError::NothingPending);
@@ -2164,15 +2176,14 @@ impl Sim<'_> {
                 left_engagement: false,
             });
         }
-        // The move is the model's own reduction: its crew chooses it.
-        let moved = self.checked_move(
-            model,
-            path,
-            *land_at,
-            MoveKind::Effect,
-            f64::from(inches),
-            true,
-        )?;
+        // The move is the model's own (a reduction's, or its Disengage's
+        // push): its crew chooses it.
+        let kind = if push {
+            MoveKind::Push
+        } else {
+            MoveKind::Effect
+        };
+        let moved = self.checked_move(model, path, *land_at, kind, f64::from(inches), true)?;
         self.moved(model, &moved, false)?;
         self.suffer_hazards(model, moved.hazards)
     }
@@ -2267,12 +2278,12 @@ impl Sim<'_> {
         ignoring: Option<ModelId>,
     ) -> Option<String> {
         let m = self.state.model(actor)?;
-        let walked_out = self.state.acting_model() == Some(actor)
+        let barred = self.state.acting_model() == Some(actor)
             && self
                 .state
                 .encounter
                 .as_deref()
-                .is_some_and(|e| e.activation.left_engagement);
+                .is_some_and(|e| e.activation.interact_barred(self.state.edition));
         if m.card.peon {
             Some("peons cannot Interact".into())
         } else if self.book().forbids_interact(&m.tokens) {
@@ -2280,8 +2291,18 @@ impl Sim<'_> {
                 "{} may not Interact (a token forbids it)",
                 m.name()
             ))
-        } else if walked_out {
-            Some("a model that walked out of engagement may not Interact this activation".into())
+        } else if barred {
+            Some(
+                match self.state.edition {
+                    crate::Edition::Fourth => {
+                        "a model that walked out of engagement may not Interact this activation"
+                    }
+                    crate::Edition::Third => {
+                        "a model that took the Disengage action may not Interact this activation"
+                    }
+                }
+                .into(),
+            )
         } else if self.engaged_ignoring(actor, ignoring) {
             Some("an engaged model cannot Interact".into())
         } else {
@@ -2937,6 +2958,7 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::Prepare { .. }
             | PlayerCommand::Slam { .. }
             | PlayerCommand::Concentrate
+            | PlayerCommand::Disengage
             | PlayerCommand::FinishActivation
             | PlayerCommand::RevealScheme
             | PlayerCommand::AbandonScheme

@@ -79,6 +79,7 @@ impl Sim<'_> {
     fn end_flip(&mut self, flip: &FlipInProgress) -> Result<(), RuleError> {
         match flip.purpose {
             FlipPurpose::Damage => self.end_damage_flip(flip),
+            FlipPurpose::Disengage => self.end_disengage_flip(flip),
         }
     }
 }

@@ -20,6 +20,8 @@ mod activation;
 mod contributions;
 mod damage;
 pub(crate) use damage::{best_blast_spot, blast_spots};
+mod disengage;
+pub(crate) use disengage::{DISENGAGE, strikes};
 mod duel;
 mod encounter;
 pub(crate) use encounter::{
@@ -157,6 +159,7 @@ enum FrameNow {
     Summon,
     Blasts,
     Move,
+    Disengage,
     KillUnlessPaid,
     DrawFromDiscard,
 }
@@ -313,6 +316,7 @@ impl Sim<'_> {
             Some(Frame::Summon { .. }) => FrameNow::Summon,
             Some(Frame::Blasts { .. }) => FrameNow::Blasts,
             Some(Frame::Move { .. }) => FrameNow::Move,
+            Some(Frame::Disengage { .. }) => FrameNow::Disengage,
             Some(Frame::KillUnlessPaid { .. }) => FrameNow::KillUnlessPaid,
             Some(Frame::DrawFromDiscard { .. }) => FrameNow::DrawFromDiscard,
         };
@@ -366,6 +370,7 @@ impl Sim<'_> {
             FrameNow::Summon => self.summon_command(seat, command),
             FrameNow::Blasts => self.blast_command(seat, command),
             FrameNow::Move => self.effect_move_command(seat, command),
+            FrameNow::Disengage => self.strike_command(seat, command),
             FrameNow::KillUnlessPaid => self.kill_payment_command(seat, command),
             FrameNow::DrawFromDiscard => self.draw_from_discard_command(seat, command),
             FrameNow::None => match self.damage_order() {
@@ -639,6 +644,7 @@ impl Sim<'_> {
                     }
                 }
                 Some(Frame::Flip { .. }) => self.advance_flip()?,
+                Some(Frame::Disengage { .. }) => self.advance_disengage()?,
                 Some(Frame::Abilities { .. }) => self.advance_abilities()?,
                 // Waits for its controller's choice.
                 Some(

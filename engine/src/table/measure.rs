@@ -145,7 +145,8 @@ pub fn elevation_cover(attacker: &Body, target: &Body) -> bool {
 /// The enemy models `id` is engaged with. 4th edition: within 1", unless
 /// the elevation difference exceeds the lower model's Sz; peons never
 /// engage and are never engaged. 3rd edition: within the enemy's
-/// engagement range and in its LoS (1" here: melee ranges are a later issue).
+/// engagement range (its longest melee action's range; a model without
+/// one engages nothing) and in its LoS.
 pub fn engaged_with(board: &Board, id: ObjectId) -> Result<Vec<ObjectId>, TableError> {
     let me = board.body(Target::Object(id))?;
     engaged_at(board, &me)
@@ -157,12 +158,12 @@ pub fn engaged_at(board: &Board, me: &Body) -> Result<Vec<ObjectId>, TableError>
         return Ok(Vec::new());
     }
     let mut engaged = Vec::new();
-    for other in board.bodies() {
-        let Some(other_id) = other.id else { continue };
-        if other.seat == me.seat
-            || other.id == me.id
-            || !within(board.edition, me, &other, ENGAGEMENT_RANGE)
-        {
+    for piece in &board.table.pieces {
+        let Some(range) = engagement_range(board.edition, piece) else {
+            continue;
+        };
+        let other = super::piece_body(piece);
+        if other.seat == me.seat || other.id == me.id || !within(board.edition, me, &other, range) {
             continue;
         }
         let engages = match board.edition {
@@ -172,16 +173,25 @@ pub fn engaged_at(board: &Board, me: &Body) -> Result<Vec<ObjectId>, TableError>
             }
             Edition::Third => match me.id {
                 Some(my_id) => {
-                    sight::line_of_sight(board, Target::Object(other_id), Target::Object(my_id))?
+                    sight::line_of_sight(board, Target::Object(piece.id), Target::Object(my_id))?
                 }
                 None => true,
             },
         };
         if engages {
-            engaged.push(other_id);
+            engaged.push(piece.id);
         }
     }
     Ok(engaged)
+}
+
+/// How far `piece` engages, in inches: 1" in 4th edition, its melee reach
+/// in 3rd (none without a melee action).
+pub fn engagement_range(edition: Edition, piece: &super::Piece) -> Option<f64> {
+    match edition {
+        Edition::Fourth => Some(ENGAGEMENT_RANGE),
+        Edition::Third => piece.engagement.map(f64::from),
+    }
 }
 
 /// The hazardous terrain a model suffers for acting while in it (one

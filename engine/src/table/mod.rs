@@ -88,6 +88,11 @@ pub struct Piece {
     pub peon: bool,
     /// Ignores terrain while moving (Flight and the like).
     pub ignores_terrain: bool,
+    /// 3rd edition: its engagement range, the reach of its longest melee
+    /// action in inches; none without a melee action. (4th edition models
+    /// engage within 1", whatever their actions.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engagement: Option<u8>,
 }
 
 impl Piece {
@@ -108,6 +113,7 @@ impl Piece {
             z: spot.z,
             peon: card.peon,
             ignores_terrain: false,
+            engagement: card.melee_reach(),
         }
     }
 }

@@ -42,6 +42,9 @@ pub enum MoveKind {
     /// A move an effect allows, up to its distance, engaged or not
     /// (Kinetic Amplifier's 3").
     Effect,
+    /// A push up to its distance: one straight line, engaged or not
+    /// (3rd edition Disengage).
+    Push,
     /// A move that may never take the reference points apart (toward) or
     /// closer together (away), going around what is in the way.
     Toward {
@@ -127,6 +130,12 @@ pub enum MoveError {
     Unsupported { waypoint: usize },
     #[error("a Charge is one straight line")]
     ChargeNotStraight,
+    #[error("a push is one straight line across the table")]
+    PushNotStraight,
+    #[error(
+        "segment {segment} takes the model out of {name}'s engagement range, which a Walk may not"
+    )]
+    LeavesEngagement { segment: usize, name: String },
     #[error("an engaged model cannot Charge")]
     ChargeWhileEngaged,
     #[error("segment {segment} would take the reference points {direction}")]
@@ -162,9 +171,26 @@ pub fn validate_move(
         }
         _ => sp,
     };
-    if kind == MoveKind::Charge && (path.len() > 1 || path.iter().any(|w| w.z != start.z)) {
-        return Err(MoveError::ChargeNotStraight);
+    let straight = path.len() <= 1 && path.iter().all(|w| w.z == start.z);
+    match kind {
+        MoveKind::Charge if !straight => return Err(MoveError::ChargeNotStraight),
+        MoveKind::Push if !straight => return Err(MoveError::PushNotStraight),
+        _ => {}
     }
+    // 3rd edition: a Walk never takes the base out of the engagement range
+    // of an enemy engaging it (it may go around the enemy). The range is a
+    // disc, so a path whose waypoints stay inside it stays inside.
+    let held_by: Vec<(Body, f64, String)> = match (kind, board.edition) {
+        (MoveKind::Walk, Edition::Third) => engaged
+            .iter()
+            .filter_map(|e| {
+                let piece = board.piece(*e).ok()?;
+                let range = measure::engagement_range(board.edition, piece)?;
+                Some((super::piece_body(piece), range, piece.name.to_string()))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut points = Vec::with_capacity(path.len() + 1);
     points.push(start);
     points.extend_from_slice(path);
@@ -196,7 +222,7 @@ pub fn validate_move(
                     return Err(MoveError::WrongDirection { segment, direction });
                 }
             }
-            MoveKind::Walk | MoveKind::Charge | MoveKind::Effect => {}
+            MoveKind::Walk | MoveKind::Charge | MoveKind::Effect | MoveKind::Push => {}
         }
         if a == b {
             // Moving 0" is still a move, and always legal.
@@ -245,6 +271,20 @@ pub fn validate_move(
                 z: milli(fell.to),
             };
             falls_on_the_way.push(fell);
+        }
+        let now = Body {
+            center: from.v2(),
+            z: inches(from.z),
+            ..me
+        };
+        if let Some((_, _, name)) = held_by
+            .iter()
+            .find(|(enemy, range, _)| !measure::within(board.edition, &now, enemy, *range))
+        {
+            return Err(MoveError::LeavesEngagement {
+                segment,
+                name: name.clone(),
+            });
         }
     }
     if cost > allowance + TOUCH {

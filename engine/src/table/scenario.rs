@@ -53,6 +53,21 @@ pub struct ModelSpec {
     pub peon: bool,
     #[serde(default)]
     pub ignores_terrain: bool,
+    /// 3rd edition: its engagement range in inches (its longest melee
+    /// action's range); 1 unless given.
+    #[serde(default = "one_inch")]
+    pub engagement: u8,
+    /// False for a model without a melee action: it has no engagement range.
+    #[serde(default = "yes")]
+    pub melee: bool,
+}
+
+fn one_inch() -> u8 {
+    1
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn thirty() -> u16 {
@@ -419,6 +434,8 @@ pub fn move_error_code(error: &MoveError) -> &'static str {
         MoveError::Slanted { .. } => "slanted",
         MoveError::Unsupported { .. } => "unsupported",
         MoveError::ChargeNotStraight => "charge_not_straight",
+        MoveError::PushNotStraight => "push_not_straight",
+        MoveError::LeavesEngagement { .. } => "leaves_engagement",
         MoveError::ChargeWhileEngaged => "charge_while_engaged",
         MoveError::WrongDirection { .. } => "wrong_direction",
         MoveError::Illegal(_) => "illegal",
@@ -506,6 +523,7 @@ impl TableScenario {
                 z: milli(m.z),
                 peon: m.peon,
                 ignores_terrain: m.ignores_terrain,
+                engagement: m.melee.then_some(m.engagement),
             });
         }
         for m in &self.markers {

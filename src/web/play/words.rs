@@ -204,6 +204,12 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
             }
             text
         }
+        PlayerCommand::Disengage => "Disengage (an engaging enemy may strike first)".into(),
+        PlayerCommand::Strike { model, action } => format!(
+            "Strike with {}'s {action}",
+            model_name(state, u64::from(model.0))
+        ),
+        PlayerCommand::DeclineStrike => "Let it disengage without a strike".into(),
         PlayerCommand::DropIdol { at } => format!("Drop the idol at {}", point_words(*at)),
         PlayerCommand::Interact {
             with: Interaction::MoveIdol { damage, to, .. },
