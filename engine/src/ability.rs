@@ -250,6 +250,28 @@ pub enum ModelChoice {
     },
     /// The enemy the acting model pounces on (`TriggerEffect::Pounce`).
     PounceOn,
+    /// Plant Explosives: the model of the opposing crew that gains a
+    /// killed carrier's `count` explosives tokens.
+    GainExplosives {
+        from: crate::model::ModelId,
+        count: u8,
+    },
+}
+
+impl ModelChoice {
+    /// An action's after-succeeding effect (it waits inside the action,
+    /// whose effects then count as resolved), not a kill's aftermath.
+    pub fn inside_action(self) -> bool {
+        !matches!(self, ModelChoice::GainExplosives { .. })
+    }
+}
+
+/// What happens to the marker a player picks (a `choose_marker` frame).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum MarkerChoice {
+    /// Turf War: the enemy strategy marker a kill turns neutral.
+    Neutralise,
 }
 
 /// One side of a "this or that" choice.

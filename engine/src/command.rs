@@ -326,6 +326,10 @@ pub enum PlayerCommand {
     ChooseModel {
         model: ModelId,
     },
+    /// Picks the marker an effect applies to, among those offered.
+    ChooseMarker {
+        marker: ObjectId,
+    },
     /// Places the model an effect lets its player place, its base centre
     /// at `at` (where it stands is always a place within range).
     Place {

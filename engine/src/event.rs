@@ -349,6 +349,17 @@ pub enum Event {
         seat: Seat,
         model: ModelId,
     },
+    /// A player picks a marker for an effect, among `options`.
+    MarkerChoiceOffered {
+        seat: Seat,
+        options: Vec<crate::table::ObjectId>,
+        then: crate::ability::MarkerChoice,
+    },
+    /// The marker picked (the effect follows).
+    MarkerChosen {
+        seat: Seat,
+        marker: crate::table::ObjectId,
+    },
     /// An effect lets `seat` place `model` within `inches` of where it
     /// stands or, when `touching` is given, anywhere in base contact with
     /// that model (a pounce).

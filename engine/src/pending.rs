@@ -140,6 +140,7 @@ fn choosing(state: &GameState) -> bool {
                     | Frame::Abilities { .. }
                     | Frame::Either { .. }
                     | Frame::ChooseModel { .. }
+                    | Frame::ChooseMarker { .. }
                     | Frame::Place { .. }
                     | Frame::Replace { .. }
                     | Frame::Summon { .. }
@@ -956,6 +957,15 @@ fn prompt(state: &GameState) -> String {
             crate::ability::ModelChoice::PounceOn => {
                 "choose the enemy model to pounce on: this model is placed touching it and takes its action again against it".into()
             }
+            crate::ability::ModelChoice::GainExplosives { from, count } => format!(
+                "choose the model that gains the {count} explosives token(s) of {}, killed",
+                state.model(*from).map_or("the model", |m| m.name())
+            ),
+        },
+        Some(Frame::ChooseMarker { then, .. }) => match then {
+            crate::ability::MarkerChoice::Neutralise => {
+                "your kill turns one enemy strategy marker in the killed model's table quarter neutral: choose which".into()
+            }
         },
         Some(Frame::Summon { .. }) => {
             "choose the model to summon and where it stands, touching its summoner".into()
@@ -1301,6 +1311,17 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                 options
                     .iter()
                     .map(|&model| PlayerCommand::ChooseModel { model }),
+            );
+        }
+        Some(Frame::ChooseMarker {
+            seat: chooser,
+            options,
+            ..
+        }) if *chooser == seat => {
+            commands.extend(
+                options
+                    .iter()
+                    .map(|&marker| PlayerCommand::ChooseMarker { marker }),
             );
         }
         Some(Frame::KillUnlessPaid { seat: chooser, .. }) if *chooser == seat => {

@@ -134,6 +134,12 @@ pub enum Frame {
         options: Vec<ModelId>,
         then: super::ability::ModelChoice,
     },
+    /// A player picks one of the markers `options` for an effect (`then`).
+    ChooseMarker {
+        seat: Seat,
+        options: Vec<ObjectId>,
+        then: super::ability::MarkerChoice,
+    },
     /// An effect's place: `seat` picks where `model` goes, within `inches`
     /// or, when `touching` is given, in base contact with that model.
     Place {
@@ -1760,17 +1766,31 @@ pub fn apply(state: &mut GameState, event: &Event) {
             options,
             then,
         } => {
-            wait_in_action(
-                state,
-                Frame::ChooseModel {
-                    seat: *seat,
-                    options: options.clone(),
-                    then: *then,
-                },
-            );
+            let frame = Frame::ChooseModel {
+                seat: *seat,
+                options: options.clone(),
+                then: *then,
+            };
+            if then.inside_action() {
+                wait_in_action(state, frame);
+            } else {
+                state.frames.push(frame);
+            }
         }
         Event::ModelChosen { .. } => {
             state.pop_frame(|f| matches!(f, Frame::ChooseModel { .. }));
+        }
+        Event::MarkerChoiceOffered {
+            seat,
+            options,
+            then,
+        } => state.frames.push(Frame::ChooseMarker {
+            seat: *seat,
+            options: options.clone(),
+            then: *then,
+        }),
+        Event::MarkerChosen { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::ChooseMarker { .. }));
         }
         Event::PlaceOffered {
             seat,

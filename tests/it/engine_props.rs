@@ -721,6 +721,7 @@ fn frame_names(state: &GameState) -> Vec<&'static str> {
             Frame::Abilities { .. } => "abilities",
             Frame::Either { .. } => "either",
             Frame::ChooseModel { .. } => "choose_model",
+            Frame::ChooseMarker { .. } => "choose_marker",
             Frame::Place { .. } => "place",
             Frame::Replace { .. } => "replace",
             Frame::Summon { .. } => "summon",

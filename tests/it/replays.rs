@@ -34,7 +34,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 24] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 26] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -80,6 +80,12 @@ const RECORDINGS: [(&str, Edition, u64, bool); 24] = [
     // engaging enemy's range, and Disengage is a general action.
     ("m3e-table-v11", Edition::Third, 141, true),
     ("m3e-random-v11", Edition::Third, 142, false),
+    // Rules version 12: a 3rd edition model may end a move on a strategy
+    // marker and a dropped one may lie under it; the killing crew picks
+    // the marker a Turf War kill turns, and the opposing crew the model
+    // that gains a killed carrier's explosives.
+    ("m4e-table-v12", Edition::Fourth, 151, true),
+    ("m3e-table-v12", Edition::Third, 152, true),
 ];
 
 fn folder() -> PathBuf {

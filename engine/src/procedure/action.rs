@@ -1181,6 +1181,46 @@ impl Sim<'_> {
                     .ok_or(RuleError::NothingPending)?;
                 self.pounce_on(&action, *model)
             }
+            crate::ability::ModelChoice::GainExplosives { from, count } => {
+                self.emit(Event::ExplosivesGained {
+                    model: *model,
+                    count,
+                    from: Some(from),
+                })
+            }
+        }
+    }
+
+    /// The player's pick for a `choose_marker` frame, and its effect.
+    pub(super) fn choose_marker_command(
+        &mut self,
+        by: Seat,
+        command: &PlayerCommand,
+    ) -> Result<(), RuleError> {
+        let Some(Frame::ChooseMarker {
+            seat,
+            options,
+            then,
+        }) = self.state.frame().cloned()
+        else {
+            return Err(RuleError::NothingPending);
+        };
+        Self::require_seat(by, seat)?;
+        let PlayerCommand::ChooseMarker { marker } = command else {
+            return refuse("choose a marker first");
+        };
+        if !options.contains(marker) {
+            return refuse("that marker is not one of those offered");
+        }
+        self.emit(Event::MarkerChosen {
+            seat,
+            marker: *marker,
+        })?;
+        match then {
+            crate::ability::MarkerChoice::Neutralise => self.emit(Event::MarkerClaimed {
+                marker: *marker,
+                owner: None,
+            }),
         }
     }
 

@@ -1467,9 +1467,9 @@ impl Sim<'_> {
     /// A strategy whose kills turn markers (Turf War): `killer`'s crew,
     /// having killed `victim`, turns one of the victim crew's strategy
     /// markers in a table quarter the victim stood in (the centre's is in
-    /// every quarter) neutral. The rules let the killer choose, and choose
-    /// the quarter of a model standing in several; the engine takes the
-    /// first such marker, which changes no count the strategy scores.
+    /// every quarter) neutral. With several, the killer's crew chooses
+    /// which (and so, for a model standing in several quarters, which
+    /// quarter it was killed in).
     pub(super) fn neutralise_marker_after_kill(
         &mut self,
         victim: &crate::model::Model,
@@ -1490,31 +1490,39 @@ impl Sim<'_> {
                     < body.radius
             })
             .collect();
-        let marker = self
+        let options: Vec<ObjectId> = self
             .state
             .markers
             .iter()
             .filter(|k| k.kind == MarkerKind::Strategy && k.owner == Some(killer.other()))
-            .find(|k| {
+            .filter(|k| {
                 quarters.iter().any(|q| {
                     crate::table::measure::Layout::quarter(*q).signed_distance(k.at.v2())
                         <= crate::table::geometry::TOUCH
                 })
             })
-            .map(|k| k.id);
-        match marker {
-            Some(marker) => self.emit(Event::MarkerClaimed {
-                marker,
+            .map(|k| k.id)
+            .collect();
+        match options.as_slice() {
+            [] => Ok(()),
+            [marker] => self.emit(Event::MarkerClaimed {
+                marker: *marker,
                 owner: None,
             }),
-            None => Ok(()),
+            _ => {
+                self.push_check()?;
+                self.emit(Event::MarkerChoiceOffered {
+                    seat: killer,
+                    options,
+                    then: crate::ability::MarkerChoice::Neutralise,
+                })
+            }
         }
     }
 
     /// Plant Explosives: a killed model's explosives tokens go to a model
-    /// of the opposing crew within reach of it, or are discarded. The rules
-    /// let that crew choose the model; the engine gives them to the nearest
-    /// one that may Interact (a peon may not), then the nearest of any.
+    /// of the opposing crew within reach of it, that crew's choice when
+    /// there are several, or are discarded.
     pub(super) fn pass_explosives_after_kill(
         &mut self,
         victim: &crate::model::Model,
@@ -1531,28 +1539,41 @@ impl Sim<'_> {
         let Some(body) = victim.body().filter(|_| count > 0) else {
             return Ok(());
         };
-        let heir = self
+        let heirs: Vec<ModelId> = self
             .state
             .models
             .iter()
             .filter(|m| m.owner != victim.owner && m.in_play())
-            .filter_map(|m| {
-                let gap = crate::table::measure::horizontal_gap(&body, &m.body()?);
-                (gap <= f64::from(rule.passed_within) + 1e-9).then_some((m.card.peon, gap, m.id))
+            .filter(|m| {
+                m.body().is_some_and(|other| {
+                    crate::table::measure::horizontal_gap(&body, &other)
+                        <= f64::from(rule.passed_within) + 1e-9
+                })
             })
-            .min_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal))
-            .map(|(_, _, id)| id);
+            .map(|m| m.id)
+            .collect();
         self.emit(Event::ExplosivesLost {
             model: victim.id,
             count,
         })?;
-        match heir {
-            Some(model) => self.emit(Event::ExplosivesGained {
-                model,
+        match heirs.as_slice() {
+            [] => Ok(()),
+            [model] => self.emit(Event::ExplosivesGained {
+                model: *model,
                 count,
                 from: Some(victim.id),
             }),
-            None => Ok(()),
+            _ => {
+                self.push_check()?;
+                self.emit(Event::ModelChoiceOffered {
+                    seat: victim.owner.other(),
+                    options: heirs,
+                    then: crate::ability::ModelChoice::GainExplosives {
+                        from: victim.id,
+                        count,
+                    },
+                })
+            }
         }
     }
 
@@ -2061,11 +2082,14 @@ impl Sim<'_> {
         if fall.is_none() && land_at.is_some() {
             return refuse("the move ends supported: it does not fall, so it has no landing place");
         }
-        // Models move through strategy markers but never end on one (a
-        // model that stays where it is moves onto nothing).
+        // 4th edition: models move through strategy markers but never end
+        // on one (a model that stays where it is moves onto nothing). 3rd
+        // edition models may stop on markers; the impassable ones stop
+        // them on the table.
         let end = to.at.v2();
         let radius = m.card.base.radius();
         let on_marker = to != from
+            && self.state.edition == crate::Edition::Fourth
             && self.state.markers.iter().any(|k| {
                 k.kind == MarkerKind::Strategy
                     && k.at.v2().dist(end) < radius + k.base.radius() - crate::table::TOUCH
@@ -2405,12 +2429,9 @@ impl Sim<'_> {
                 };
                 let radius = def.base().radius();
                 let name = def.name.clone();
+                // A dropped marker may lie under a model's base (3rd
+                // edition, Drop and Create).
                 self.check_marker_spot(&board, actor, *at, radius)?;
-                // Models never end a move on a strategy marker: none is
-                // dropped under one.
-                if overlaps_a_model(&board, at.v2(), radius) {
-                    return refuse("a strategy marker may not be dropped overlapping a model");
-                }
                 self.check_marker_spacing(
                     seat,
                     MarkerKind::Strategy,

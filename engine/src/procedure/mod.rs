@@ -154,6 +154,7 @@ enum FrameNow {
     Abilities,
     Either,
     ChooseModel,
+    ChooseMarker,
     Place,
     Replace,
     Summon,
@@ -311,6 +312,7 @@ impl Sim<'_> {
             Some(Frame::Abilities { .. }) => FrameNow::Abilities,
             Some(Frame::Either { .. }) => FrameNow::Either,
             Some(Frame::ChooseModel { .. }) => FrameNow::ChooseModel,
+            Some(Frame::ChooseMarker { .. }) => FrameNow::ChooseMarker,
             Some(Frame::Place { .. }) => FrameNow::Place,
             Some(Frame::Replace { .. }) => FrameNow::Replace,
             Some(Frame::Summon { .. }) => FrameNow::Summon,
@@ -365,6 +367,7 @@ impl Sim<'_> {
             FrameNow::Abilities => self.ability_command(seat, command),
             FrameNow::Either => self.either_command(seat, command),
             FrameNow::ChooseModel => self.choose_model_command(seat, command),
+            FrameNow::ChooseMarker => self.choose_marker_command(seat, command),
             FrameNow::Place => self.place_command(seat, command),
             FrameNow::Replace => self.replace_command(seat, command),
             FrameNow::Summon => self.summon_command(seat, command),
@@ -650,6 +653,7 @@ impl Sim<'_> {
                 Some(
                     Frame::Either { .. }
                     | Frame::ChooseModel { .. }
+                    | Frame::ChooseMarker { .. }
                     | Frame::Place { .. }
                     | Frame::Replace { .. }
                     | Frame::Summon { .. }

@@ -158,6 +158,12 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
         PlayerCommand::ConfirmClaim => "Confirm the claim".into(),
         PlayerCommand::DisputeClaim => "Dispute the claim (the organisers decide)".into(),
         PlayerCommand::ChooseModel { model } => model_name(state, u64::from(model.0)),
+        PlayerCommand::ChooseMarker { marker } => {
+            state.markers.iter().find(|m| m.id == *marker).map_or_else(
+                || "That marker".into(),
+                |m| format!("The {} at {}", m.name, point_words(m.at)),
+            )
+        }
         PlayerCommand::ChooseEither { first } => match state.frame() {
             Some(soulstone_engine::state::Frame::Either { options, .. }) => {
                 let option = if *first { options[0] } else { options[1] };
