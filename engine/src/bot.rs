@@ -508,13 +508,7 @@ fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<(V2, f64)> 
 
 /// Whether `model` is engaged in a 3rd edition game.
 fn engaged_in_third(state: &GameState, model: ModelId) -> bool {
-    if state.edition != crate::Edition::Third {
-        return false;
-    }
-    let table = state.table();
-    let board = crate::table::Board::new(&table, state.edition);
-    crate::table::measure::engaged_with(&board, model.object())
-        .is_ok_and(|enemies| !enemies.is_empty())
+    state.edition == crate::Edition::Third && state.is_engaged(model, None)
 }
 
 /// How much a greedy bot likes an option (higher is better), from what
@@ -574,6 +568,7 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::Strike { .. } => 30,
         // Below any attack it could make instead.
         PlayerCommand::Disengage => 25,
+        PlayerCommand::Assist { .. } => 15,
         PlayerCommand::ChooseCard { card } => i64::from(card.value()),
         _ => 0,
     }

@@ -322,6 +322,13 @@ pub enum PlayerCommand {
     },
     /// ...or lets it go without a strike.
     DeclineStrike,
+    /// 3rd edition general action Assist: another friendly model within
+    /// 2" and in sight has the value of its condition `token` (one the
+    /// book lets Assist lower) lowered by a 1/2/3 flip.
+    Assist {
+        target: ModelId,
+        token: Token,
+    },
     /// Picks the model an effect applies to, among those offered.
     ChooseModel {
         model: ModelId,
@@ -440,6 +447,7 @@ impl PlayerCommand {
             PlayerCommand::Slam { .. } => Some("Slam"),
             PlayerCommand::Concentrate => Some("Concentrate"),
             PlayerCommand::Disengage => Some("Disengage"),
+            PlayerCommand::Assist { .. } => Some("Assist"),
             _ => None,
         }
     }

@@ -467,6 +467,20 @@ pub enum Event {
         model: ModelId,
         reduction: u8,
     },
+    /// 3rd edition Assist: `seat` flips for how much `model`'s condition
+    /// `token` is lowered.
+    AssistFlipStarted {
+        seat: Seat,
+        model: ModelId,
+        token: crate::token::Token,
+    },
+    /// The Assist's flip lowers the condition by `by` (the value of the
+    /// token removed follows as its own fact).
+    AssistFlipEnded {
+        model: ModelId,
+        token: crate::token::Token,
+        by: u8,
+    },
     /// The disengaging `model` pushes up to `inches` in a straight line,
     /// where `seat` sends it (no push when 0).
     DisengagePushOffered {

@@ -18,6 +18,12 @@ pub enum FlipPurpose {
     /// 3rd edition: how far a successful strike shortens the push of the
     /// Disengage below (2/4/6 inches).
     Disengage,
+    /// 3rd edition Assist: how much `model`'s condition `token` is
+    /// lowered (1/2/3).
+    Assist {
+        model: crate::model::ModelId,
+        token: crate::token::Token,
+    },
 }
 
 /// A flip in progress (the flip procedure's frame): one player reveals

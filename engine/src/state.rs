@@ -663,6 +663,40 @@ impl GameState {
         }
     }
 
+    /// Whether `model` is engaged by an enemy other than `ignoring`. Most
+    /// models have no enemy within reach: a look at the bases first, so
+    /// that only a model with one builds the table to check sight.
+    pub fn is_engaged(&self, model: ModelId, ignoring: Option<ModelId>) -> bool {
+        let Some(me) = self.model(model).and_then(|m| m.body()) else {
+            return false;
+        };
+        // Whole inches: 1 in 4th edition, the melee reach in 3rd.
+        let reach = |enemy: &crate::model::Model| match self.edition {
+            Edition::Fourth => Some(1),
+            Edition::Third => enemy.card.melee_reach(),
+        };
+        let near = self.models.iter().any(|enemy| {
+            Some(enemy.owner) != me.seat
+                && Some(enemy.id) != ignoring
+                && enemy.in_play()
+                && reach(enemy).is_some_and(|inches| {
+                    enemy.body().is_some_and(|it| {
+                        crate::table::measure::within_card_range(self.edition, &me, &it, inches)
+                    })
+                })
+        });
+        if !near {
+            return false;
+        }
+        let table = self.table();
+        let board = crate::table::Board::new(&table, self.edition);
+        crate::table::measure::engaged_with(&board, model.object()).is_ok_and(|enemies| {
+            enemies
+                .iter()
+                .any(|e| Some(*e) != ignoring.map(ModelId::object))
+        })
+    }
+
     /// The card of a model called `name` that `seat`'s crew may summon or
     /// replace a model with.
     pub fn summonable_card(&self, seat: Seat, name: &str) -> Option<Arc<crate::model::ModelCard>> {
@@ -1914,6 +1948,21 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 cheat_decided: false,
             },
         }),
+        Event::AssistFlipStarted { seat, model, token } => state.frames.push(Frame::Flip {
+            flip: FlipInProgress {
+                seat: *seat,
+                modifiers: 0,
+                purpose: FlipPurpose::Assist {
+                    model: *model,
+                    token: *token,
+                },
+                card: None,
+                cheat_decided: false,
+            },
+        }),
+        Event::AssistFlipEnded { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::Flip { .. }));
+        }
         Event::DisengageFlipEnded { model, reduction } => {
             state.pop_frame(|f| matches!(f, Frame::Flip { .. }));
             state.set_disengage_stage(

@@ -366,6 +366,9 @@ pub struct TokenDef {
     /// The 3rd edition general action Concentrate gives it (+1).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub concentrate: bool,
+    /// The 3rd edition general action Assist may lower it (1/2/3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub assist: bool,
     /// The token in our own words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
@@ -822,6 +825,11 @@ impl TokenBook {
     /// The token the general action Concentrate gives, if the book has one.
     pub fn concentrate_gives(&self) -> Option<Token> {
         self.keys_where(|def| def.concentrate).next()
+    }
+
+    /// The tokens the general action Assist may lower, in the book's order.
+    pub fn assist_lowers(&self) -> impl Iterator<Item = Token> + '_ {
+        self.keys_where(|def| def.assist)
     }
 
     /// The tokens a summoned model gains, in the book's order.

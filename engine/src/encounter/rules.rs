@@ -131,7 +131,14 @@ const THIRD: EncounterRules = EncounterRules {
     assume_leadership: false,
     action_limits: ActionLimits::LeadersAndMasters,
     scheme_markers: SchemeMarkerRule::Spaced { spacing: 4 },
-    general_actions: &["Walk", "Charge", "Interact", "Concentrate", "Disengage"],
+    general_actions: &[
+        "Walk",
+        "Charge",
+        "Interact",
+        "Concentrate",
+        "Disengage",
+        "Assist",
+    ],
 };
 
 impl SchemeRule {

@@ -561,6 +561,25 @@ impl Sim<'_> {
         }
         match action {
             super::DISENGAGE => Some(super::disengage::NOT_UNDER_CONTROL.into()),
+            // Named only when some Assist could be sent: the controller
+            // would otherwise have nothing to answer with.
+            super::ASSIST => {
+                let crew = self
+                    .state
+                    .action_queue
+                    .iter()
+                    .find(|q| q.model == model)
+                    .and_then(|q| q.decided_by(&self.state));
+                let any = crew.is_some_and(|crew| {
+                    super::assist_commands(&self.state, model).iter().any(|c| {
+                        matches!(c, PlayerCommand::Assist { target, token }
+                            if super::assist_refusal(&self.state, crew, model, *target, *token).is_none())
+                    })
+                });
+                (!any).then(|| {
+                    "no friendly model within 2\" in sight has a condition Assist lowers".into()
+                })
+            }
             "Charge" if self.engaged(model) => Some("an engaged model cannot Charge".into()),
             "Interact" => self.interact_refusal(model),
             "Slam" => {

@@ -77,14 +77,11 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
     if general.contains(&CONCENTRATE) {
         commands.push(PlayerCommand::Concentrate);
     }
-    if general.contains(&super::DISENGAGE) {
-        let table = state.table();
-        let board = Board::new(&table, state.edition);
-        let engaged = crate::table::measure::engaged_with(&board, model.object())
-            .is_ok_and(|enemies| !enemies.is_empty());
-        if engaged {
-            commands.push(PlayerCommand::Disengage);
-        }
+    if general.contains(&super::DISENGAGE) && state.is_engaged(model, None) {
+        commands.push(PlayerCommand::Disengage);
+    }
+    if general.contains(&super::ASSIST) {
+        commands.extend(super::assist_commands(state, model));
     }
     for marker in state.markers.iter() {
         if !within_general_action_range(state.edition, &me, &marker.body()) {
@@ -1813,7 +1810,8 @@ impl Sim<'_> {
             | PlayerCommand::Prepare { .. }
             | PlayerCommand::Slam { .. }
             | PlayerCommand::Concentrate
-            | PlayerCommand::Disengage => {
+            | PlayerCommand::Disengage
+            | PlayerCommand::Assist { .. } => {
                 let slot = Self::normal_slot(&self.state, actor)?;
                 self.general_action(seat, actor, command, slot, None)
             }
@@ -1886,7 +1884,10 @@ impl Sim<'_> {
                 self.general_ended(actor, Vec::new())
             }
             PlayerCommand::Disengage => self.disengage(actor, slot, controller),
-            _ => refuse("that is not Interact, Prepare, Slam, Concentrate or Disengage"),
+            PlayerCommand::Assist { target, token } => {
+                self.assist(seat, actor, *target, *token, slot, controller)
+            }
+            _ => refuse("that is not a general action"),
         }
     }
 
@@ -2629,13 +2630,7 @@ impl Sim<'_> {
 
     /// Whether the model is engaged by an enemy other than `ignoring`.
     pub(super) fn engaged_ignoring(&self, model: ModelId, ignoring: Option<ModelId>) -> bool {
-        let table = self.state.table();
-        let board = Board::new(&table, self.state.edition);
-        crate::table::measure::engaged_with(&board, model.object()).is_ok_and(|enemies| {
-            enemies
-                .iter()
-                .any(|e| Some(*e) != ignoring.map(ModelId::object))
-        })
+        self.state.is_engaged(model, ignoring)
     }
 
     /// Inside an activation with nothing resolving: ends it once the model
@@ -2980,6 +2975,7 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::Slam { .. }
             | PlayerCommand::Concentrate
             | PlayerCommand::Disengage
+            | PlayerCommand::Assist { .. }
             | PlayerCommand::FinishActivation
             | PlayerCommand::RevealScheme
             | PlayerCommand::AbandonScheme

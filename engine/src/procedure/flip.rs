@@ -80,6 +80,7 @@ impl Sim<'_> {
         match flip.purpose {
             FlipPurpose::Damage => self.end_damage_flip(flip),
             FlipPurpose::Disengage => self.end_disengage_flip(flip),
+            FlipPurpose::Assist { model, token } => self.end_assist_flip(flip, model, token),
         }
     }
 }

@@ -17,6 +17,8 @@ pub(crate) use ability::batch_options;
 mod action;
 pub(crate) use action::{drawable_from_discard, pounce_spots};
 mod activation;
+mod assist;
+pub(crate) use assist::{ASSIST, assist_commands, assist_refusal};
 mod contributions;
 mod damage;
 pub(crate) use damage::{best_blast_spot, blast_spots};

@@ -216,6 +216,11 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
             model_name(state, u64::from(model.0))
         ),
         PlayerCommand::DeclineStrike => "Let it disengage without a strike".into(),
+        PlayerCommand::Assist { target, token } => format!(
+            "Assist {}: lower its {} by a 1/2/3 flip",
+            model_name(state, u64::from(target.0)),
+            state.tokens.name(*token)
+        ),
         PlayerCommand::DropIdol { at } => format!("Drop the idol at {}", point_words(*at)),
         PlayerCommand::Interact {
             with: Interaction::MoveIdol { damage, to, .. },
