@@ -33,6 +33,7 @@ fn model(id: u16, owner: Seat) -> Model {
         soulstone_user: false,
         infuses_on_death: false,
         peon: false,
+        insignificant: false,
         master: false,
         unique: false,
         totem: false,

@@ -116,6 +116,9 @@ pub struct ModelCard {
     /// Peons never infuse soulstones nor leave remains.
     #[serde(default)]
     pub peon: bool,
+    /// 3rd edition Insignificant: strategies and schemes ignore it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub insignificant: bool,
     /// A master: in 4th edition it may take a third action in an
     /// encounter of 50 soulstones or more.
     #[serde(default)]
@@ -179,6 +182,12 @@ pub struct ModelCard {
 }
 
 impl ModelCard {
+    /// Whether strategies and schemes see the model at all: not a peon
+    /// (4th edition), not Insignificant (3rd).
+    pub fn counts_for_objectives(&self) -> bool {
+        !self.peon && !self.insignificant
+    }
+
     /// The range of its longest melee action: its 3rd edition engagement
     /// range (none without a melee action).
     pub fn melee_reach(&self) -> Option<u8> {

@@ -350,6 +350,7 @@ impl ModelSpec {
                     soulstone_user: self.soulstone_user,
                     infuses_on_death: self.infuses_on_death,
                     peon: self.peon,
+                    insignificant: false,
                     master: self.master,
                     unique: self.master || self.unique,
                     totem: false,

@@ -77,6 +77,7 @@ fn model(rng: &mut ChaCha8Rng, id: u16, owner: Seat, edition: Edition) -> Model 
         soulstone_user: edition == Edition::Third && rng.random_bool(0.6),
         infuses_on_death: rng.random_bool(0.5),
         peon: false,
+        insignificant: false,
         master: false,
         unique: false,
         totem: false,

@@ -83,7 +83,8 @@ const RECORDINGS: [(&str, Edition, u64, bool); 26] = [
     // Rules version 12: a 3rd edition model may end a move on a strategy
     // marker and a dropped one may lie under it; the killing crew picks
     // the marker a Turf War kill turns, and the opposing crew the model
-    // that gains a killed carrier's explosives; Assist is a general action.
+    // that gains a killed carrier's explosives; Assist is a general
+    // action; strategies and schemes ignore Insignificant models.
     ("m4e-table-v12", Edition::Fourth, 151, true),
     ("m3e-table-v12", Edition::Third, 152, true),
 ];

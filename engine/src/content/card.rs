@@ -329,6 +329,10 @@ pub struct StatCard {
     /// 3rd edition: may use soulstones.
     #[serde(default)]
     pub soulstone_user: bool,
+    /// 3rd edition: the Insignificant ability (strategies and schemes
+    /// ignore the model in every way).
+    #[serde(default)]
+    pub insignificant: bool,
     /// 4th edition: a master's crew card (by name), which a crew it leads
     /// brings along (`content/m4e/crew-cards/`).
     #[serde(default)]
@@ -441,6 +445,12 @@ impl StatCard {
         }
         if fourth && self.sp.is_none() {
             problem("sp", "a 4th edition card has Sp");
+        }
+        if fourth && self.insignificant {
+            problem(
+                "insignificant",
+                "Insignificant is a 3rd edition ability (4th edition has peons)",
+            );
         }
         if !fourth && self.mv.is_none() {
             problem("mv", "a 3rd edition card has Mv");
@@ -683,6 +693,7 @@ impl StatCard {
                 || (self.edition == Edition::Fourth && self.station != Station::Peon),
             infuses_on_death: self.soulstone_on_death,
             peon: self.station == Station::Peon,
+            insignificant: self.insignificant,
             master: self.station == Station::Master,
             unique: self.has(Characteristic::Unique) || self.station == Station::Master,
             totem: self.has(Characteristic::Totem),

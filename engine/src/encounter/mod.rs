@@ -627,6 +627,7 @@ impl Encounter {
         let card = &model.card;
         let enemy = model.owner != seat;
         model.in_play()
+            && card.counts_for_objectives()
             && match choice {
                 SchemeChoice::EnemyModel => enemy && !card.totem && !card.peon,
                 SchemeChoice::EnemyMinionOrEnforcer => {

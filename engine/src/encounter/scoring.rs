@@ -50,12 +50,12 @@ fn in_area(encounter: &Encounter, seat: Seat, area: Area, center: V2, radius: f6
 }
 
 /// A crew's models that conditions look at: in play, on the table, not
-/// peons.
+/// peons nor Insignificant.
 fn crew_models(state: &GameState, seat: Seat) -> impl Iterator<Item = (&Model, Body)> {
     state
         .models
         .iter()
-        .filter(move |m| m.owner == seat && m.in_play() && !m.card.peon)
+        .filter(move |m| m.owner == seat && m.in_play() && m.card.counts_for_objectives())
         .filter_map(|m| Some((&**m, m.body()?)))
 }
 
@@ -147,7 +147,7 @@ fn enemy_losses(state: &GameState, encounter: &Encounter, seat: Seat) -> u32 {
         .killed_this_turn
         .iter()
         .filter_map(|id| state.model(*id))
-        .filter(|m| m.owner == enemy)
+        .filter(|m| m.owner == enemy && m.card.counts_for_objectives())
         .map(|m| {
             if m.card.master || encounter.leaders[enemy.index()] == Some(m.id) {
                 3
@@ -180,7 +180,7 @@ fn beats_own_score(state: &GameState, encounter: &Encounter, seat: Seat) -> bool
             let none_left = !state
                 .models
                 .iter()
-                .any(|m| m.owner == seat.other() && m.on_table());
+                .any(|m| m.owner == seat.other() && m.on_table() && m.card.counts_for_objectives());
             none_left || enemy_losses(state, encounter, seat) > scored
         }
         _ => false,

@@ -724,9 +724,13 @@ impl Sim<'_> {
                 }
             }
         }
-        // Turf War: the killer's crew turns an enemy marker neutral.
+        // Turf War: the killer's crew turns an enemy marker neutral (not
+        // for a kill by an Insignificant model, which the strategy ignores).
         let killer = self.state.killer_crew(credit, crew);
-        if let Some(killer) = killer.filter(|k| *k != model.owner) {
+        let counted_killer = credit
+            .and_then(|id| self.state.model(id))
+            .is_none_or(|m| m.card.counts_for_objectives());
+        if let Some(killer) = killer.filter(|k| *k != model.owner && counted_killer) {
             self.neutralise_marker_after_kill(&model, killer)?;
         }
         // Plant Explosives: its tokens go to an enemy model nearby.

@@ -1475,7 +1475,8 @@ impl Sim<'_> {
         let Some(encounter) = self.state.encounter.as_deref() else {
             return Ok(());
         };
-        if !encounter.setup.strategy.kill_neutralises_marker {
+        if !encounter.setup.strategy.kill_neutralises_marker || !victim.card.counts_for_objectives()
+        {
             return Ok(());
         }
         let Some(body) = victim.body() else {
@@ -1540,7 +1541,7 @@ impl Sim<'_> {
             .state
             .models
             .iter()
-            .filter(|m| m.owner != victim.owner && m.in_play())
+            .filter(|m| m.owner != victim.owner && m.in_play() && m.card.counts_for_objectives())
             .filter(|m| {
                 m.body().is_some_and(|other| {
                     crate::table::measure::horizontal_gap(&body, &other)
@@ -2345,6 +2346,25 @@ impl Sim<'_> {
         slot: ActionSlot,
         controller: Option<Seat>,
     ) -> Result<(), RuleError> {
+        // Strategies and schemes ignore an Insignificant model: it takes no
+        // Interact of theirs (making or removing scheme markers is the
+        // general action's own).
+        let objective = matches!(
+            with,
+            Interaction::StrategyMarker { .. }
+                | Interaction::PlantExplosives { .. }
+                | Interaction::MoveIdol { .. }
+                | Interaction::DeliverMessage { .. }
+        );
+        if objective
+            && let Some(m) = self.state.model(actor)
+            && !m.card.counts_for_objectives()
+        {
+            return refuse(format!(
+                "{} is Insignificant: strategies and schemes ignore it",
+                m.name()
+            ));
+        }
         // Deliver a Message: the target is checked first; it does not count
         // as engaging the interacting model.
         let ignoring = match with {
@@ -2675,7 +2695,7 @@ pub(crate) fn explosives_placeable(state: &GameState, seat: Seat) -> Vec<ModelId
     state
         .models
         .iter()
-        .filter(|m| m.owner == seat && m.on_table())
+        .filter(|m| m.owner == seat && m.on_table() && m.card.counts_for_objectives())
         .filter(|m| {
             let max = if m.card.minion {
                 rule.minion_max
