@@ -637,6 +637,7 @@ impl Scenario {
             action_queue: Vec::new(),
             last_outcome: None,
             encounter: None,
+            table_cache: crate::state::TableCache::default(),
         };
         // The encounter comes first: its strategy may make its markers
         // impassable.

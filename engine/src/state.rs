@@ -398,6 +398,30 @@ pub struct GameState {
     /// fact changes it: the state is copied for every command checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<Arc<Encounter>>,
+    /// The table built from this version of the state (`GameState::table`).
+    #[serde(skip)]
+    pub table_cache: TableCache,
+}
+
+/// The table a state builds, kept for the version it was built at: the
+/// rules check the table many times between two facts, and the copies a
+/// bot's probes make share it. Every fact empties it (`apply`). Never part
+/// of what makes two states equal.
+#[derive(Default, Clone)]
+pub struct TableCache(std::sync::OnceLock<(u64, Arc<Table>)>);
+
+impl PartialEq for TableCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for TableCache {}
+
+impl std::fmt::Debug for TableCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TableCache")
+    }
 }
 
 /// How a new game starts.
@@ -507,6 +531,7 @@ impl GameState {
             encounter: setup
                 .encounter
                 .map(|e| Arc::new(Encounter::new(e, setup.edition))),
+            table_cache: TableCache::default(),
         };
         state.validate()?;
         Ok(state)
@@ -647,7 +672,20 @@ impl GameState {
     /// The table as the table rules see it: the terrain, the markers, and
     /// every model in play that stands on it (its id on the table is its
     /// model id).
-    pub fn table(&self) -> Table {
+    pub fn table(&self) -> Arc<Table> {
+        if let Some((version, table)) = self.table_cache.0.get()
+            && *version == self.version
+        {
+            return Arc::clone(table);
+        }
+        let table = Arc::new(self.build_table());
+        // Another version's table (a state set up by hand) is not replaced:
+        // the next fact empties the cache.
+        let _ = self.table_cache.0.set((self.version, Arc::clone(&table)));
+        table
+    }
+
+    fn build_table(&self) -> Table {
         let mut pieces = Vec::with_capacity(self.models.len());
         pieces.extend(
             self.models
@@ -942,6 +980,7 @@ pub use super::procedure::decide;
 /// Applies one event (see the module documentation of `engine`).
 pub fn apply(state: &mut GameState, event: &Event) {
     state.version += 1;
+    state.table_cache = TableCache::default();
     match event {
         Event::Contributed { seat, entropy } => {
             state.fairness.contributions[seat.index()] = Some(*entropy);

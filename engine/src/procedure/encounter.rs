@@ -1614,7 +1614,7 @@ impl Sim<'_> {
             return refuse("the model must be completely within your deployment zone");
         }
         // Put it there on a copy of the table to check it fits.
-        let mut table = self.state.table();
+        let mut table = (*self.state.table()).clone();
         table.pieces.push(crate::table::Piece::of_card(
             model,
             &card,

@@ -84,7 +84,7 @@ pub(crate) fn new_model_placement(
         return Err("the model it comes from is gone".into());
     };
     let id = next_model_id(state);
-    let mut table = state.table();
+    let mut table = (*state.table()).clone();
     table
         .pieces
         .push(Piece::of_card(id, card, seat, Placement { at, z: 0 }));
