@@ -2612,6 +2612,7 @@ impl Sim<'_> {
         }
         let impassable = board.obstacles().any(|o| {
             o.has(crate::table::Trait::Impassable)
+                && o.bounds.0.dist(center) <= o.bounds.1 + radius
                 && o.shape.gap_to_disc(center, radius) < -crate::table::TOUCH
         });
         if impassable {

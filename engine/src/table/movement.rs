@@ -402,10 +402,16 @@ fn horizontal(
         return Err(MoveError::OffTable { segment });
     }
     let length = p.dist(q);
+    // Every point the base sweeps lies within this of the segment's middle:
+    // a piece whose bounding circle stays farther cannot touch it.
+    let (middle, sweep) = (p.lerp(q, 0.5), r + length / 2.0 + TOUCH);
     let mut severe: Vec<(f64, f64)> = Vec::new();
     for obstacle in board.obstacles() {
         if ignores_terrain {
             break;
+        }
+        if obstacle.bounds.0.dist(middle) > obstacle.bounds.1 + sweep {
+            continue;
         }
         let vertical = overlaps_vertically(z, z + me.size, obstacle.bottom, obstacle.top);
         if solid(obstacle) && vertical && !obstacle.shape.swept_overlap(p, q, r).is_empty() {
