@@ -312,17 +312,37 @@ impl Bot {
                         self.legal(state, &command).then_some(command)
                     })
                     .or_else(|| {
-                        // An effect's move may stay where it stands.
+                        // An effect's move may stay where it stands, and so
+                        // must a generated Walk or Charge that no path
+                        // found (an engaged 3rd edition model's Walk under
+                        // control): its controller has nothing else to send.
+                        let generated = state.queued_general().is_some_and(|q| q.model == model);
+                        if !(effect || generated) {
+                            return None;
+                        }
                         let here = state.model(model)?.placement?;
-                        let stay = PlayerCommand::Move {
-                            path: vec![Waypoint {
-                                x: here.at.x,
-                                y: here.at.y,
-                                z: here.z,
-                            }],
-                            land_at: None,
+                        let spot = Waypoint {
+                            x: here.at.x,
+                            y: here.at.y,
+                            z: here.z,
                         };
-                        (effect && self.legal(state, &stay)).then_some(stay)
+                        let stay = if effect {
+                            PlayerCommand::Move {
+                                path: vec![spot],
+                                land_at: None,
+                            }
+                        } else if charge {
+                            PlayerCommand::Charge {
+                                to: spot,
+                                land_at: None,
+                            }
+                        } else {
+                            PlayerCommand::Walk {
+                                path: vec![spot],
+                                land_at: None,
+                            }
+                        };
+                        self.legal(state, &stay).then_some(stay)
                     })
             }
             Choice::MakeSchemeMarker { model } => {
