@@ -102,6 +102,15 @@ pub struct EncounterSpec {
     /// The schemes the crews hold.
     #[serde(default)]
     pub schemes: SchemesSpec,
+    /// 3rd edition, a game under way: the schemes each crew has revealed
+    /// (with the model each chose, which an End requirement still reads).
+    #[serde(default)]
+    pub revealed: SchemesSpec,
+    /// 3rd edition, a game under way: the claims that scored so far, as
+    /// `{ seat, scheme, turn, vp }` (a scheme scores once a turn, twice a
+    /// game); `scheme_vp` is their sum unless given.
+    #[serde(default)]
+    pub scheme_scores: Vec<crate::encounter::SchemeScore>,
     /// Models that have activated this turn.
     #[serde(default)]
     pub activated: Vec<ModelId>,
@@ -205,6 +214,12 @@ impl EncounterSpec {
         encounter.activated = self.activated.clone();
         encounter.strategy_vp = self.strategy_vp;
         encounter.scheme_vp = self.scheme_vp;
+        if self.scheme_vp == [0, 0] {
+            for score in &self.scheme_scores {
+                let vp = &mut encounter.scheme_vp[score.seat.index()];
+                *vp = vp.saturating_add(score.vp);
+            }
+        }
         encounter.explosives = self.explosives.clone();
         encounter.explosives_placed = self.explosives_placed;
         for (seat, held) in [(Seat::A, &self.schemes.a), (Seat::B, &self.schemes.b)] {
@@ -214,6 +229,16 @@ impl EncounterSpec {
                 .map(|scheme| crate::hidden::Hidden::new(seat, scheme.clone()))
                 .collect();
         }
+        for (seat, revealed) in [(Seat::A, &self.revealed.a), (Seat::B, &self.revealed.b)] {
+            for scheme in revealed.schemes() {
+                let choices = encounter.choices_mut();
+                choices.revealed[seat.index()].push(scheme.name.clone());
+                if scheme.target.is_some() {
+                    choices.revealed_choices.push((seat, scheme.clone()));
+                }
+            }
+        }
+        encounter.choices_mut().scheme_scores = self.scheme_scores.clone();
         Ok(encounter)
     }
 }
