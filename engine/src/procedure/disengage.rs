@@ -36,8 +36,16 @@ pub(crate) fn strikes(state: &GameState, model: ModelId) -> Vec<(ModelId, String
             .iter()
             .filter(|a| a.kind == crate::duel::ActionKind::Melee)
         {
+            // An action "once per" turn or game that the enemy has taken
+            // is not taken again for a strike.
+            let used = state.encounter.as_deref().is_some_and(|e| {
+                e.once_used
+                    .iter()
+                    .any(|(m, name, _)| *m == enemy.id && *name == action.name)
+            });
             let request = ActionRequest::own(enemy.id, &action.name, Some(model));
-            if duel_for(state, &request).is_ok() && Sim::strike_cost_paid(state, &request) {
+            if !used && duel_for(state, &request).is_ok() && Sim::strike_cost_paid(state, &request)
+            {
                 strikes.push((enemy.id, action.name.clone()));
             }
         }
