@@ -266,6 +266,22 @@ impl Bot {
             | Choice::Move { model, inches } => {
                 let charge = matches!(choice, Choice::Charge { .. });
                 let effect = matches!(choice, Choice::Move { .. });
+                // The command that moves the model straight to `to`.
+                let move_to = |to: Waypoint| {
+                    if charge {
+                        PlayerCommand::Charge { to, land_at: None }
+                    } else if effect {
+                        PlayerCommand::Move {
+                            path: vec![to],
+                            land_at: None,
+                        }
+                    } else {
+                        PlayerCommand::Walk {
+                            path: vec![to],
+                            land_at: None,
+                        }
+                    }
+                };
                 let from = body_of(state, model)?;
                 let goal = if greedy {
                     goal_for(state, self.seat, model)
@@ -296,19 +312,7 @@ impl Bot {
                             y: milli(end.y),
                             z: 0,
                         };
-                        let command = if charge {
-                            PlayerCommand::Charge { to, land_at: None }
-                        } else if effect {
-                            PlayerCommand::Move {
-                                path: vec![to],
-                                land_at: None,
-                            }
-                        } else {
-                            PlayerCommand::Walk {
-                                path: vec![to],
-                                land_at: None,
-                            }
-                        };
+                        let command = move_to(to);
                         self.legal(state, &command).then_some(command)
                     })
                     .or_else(|| {
@@ -321,27 +325,11 @@ impl Bot {
                             return None;
                         }
                         let here = state.model(model)?.placement?;
-                        let spot = Waypoint {
+                        let stay = move_to(Waypoint {
                             x: here.at.x,
                             y: here.at.y,
                             z: here.z,
-                        };
-                        let stay = if effect {
-                            PlayerCommand::Move {
-                                path: vec![spot],
-                                land_at: None,
-                            }
-                        } else if charge {
-                            PlayerCommand::Charge {
-                                to: spot,
-                                land_at: None,
-                            }
-                        } else {
-                            PlayerCommand::Walk {
-                                path: vec![spot],
-                                land_at: None,
-                            }
-                        };
+                        });
                         self.legal(state, &stay).then_some(stay)
                     })
             }

@@ -708,20 +708,16 @@ impl GameState {
         let Some(me) = self.model(model).and_then(|m| m.body()) else {
             return false;
         };
-        // Whole inches: 1 in 4th edition, the melee reach in 3rd.
-        let reach = |enemy: &crate::model::Model| match self.edition {
-            Edition::Fourth => Some(1),
-            Edition::Third => enemy.card.melee_reach(),
-        };
         let near = self.models.iter().any(|enemy| {
             Some(enemy.owner) != me.seat
                 && Some(enemy.id) != ignoring
                 && enemy.in_play()
-                && reach(enemy).is_some_and(|inches| {
-                    enemy.body().is_some_and(|it| {
-                        crate::table::measure::within_card_range(self.edition, &me, &it, inches)
+                && crate::table::measure::engagement_inches(self.edition, enemy.card.melee_reach())
+                    .is_some_and(|inches| {
+                        enemy.body().is_some_and(|it| {
+                            crate::table::measure::within_card_range(self.edition, &me, &it, inches)
+                        })
                     })
-                })
         });
         if !near {
             return false;

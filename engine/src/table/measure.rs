@@ -11,7 +11,7 @@ use super::{
 };
 
 /// 4th edition: engagement reaches 1".
-pub const ENGAGEMENT_RANGE: f64 = 1.0;
+pub const ENGAGEMENT_INCHES: u8 = 1;
 /// Falling this far deals damage (4th edition).
 pub const FALL_DAMAGE_HEIGHT: f64 = 2.0;
 /// Cover from elevation: the target is at least this much higher (4th edition).
@@ -185,13 +185,18 @@ pub fn engaged_at(board: &Board, me: &Body) -> Result<Vec<ObjectId>, TableError>
     Ok(engaged)
 }
 
-/// How far `piece` engages, in inches: 1" in 4th edition, its melee reach
-/// in 3rd (none without a melee action).
-pub fn engagement_range(edition: Edition, piece: &super::Piece) -> Option<f64> {
+/// How far a model engages, in whole inches: 1" in 4th edition, its melee
+/// reach in 3rd (none without a melee action).
+pub fn engagement_inches(edition: Edition, melee_reach: Option<u8>) -> Option<u8> {
     match edition {
-        Edition::Fourth => Some(ENGAGEMENT_RANGE),
-        Edition::Third => piece.engagement.map(f64::from),
+        Edition::Fourth => Some(ENGAGEMENT_INCHES),
+        Edition::Third => melee_reach,
     }
+}
+
+/// How far `piece` engages, in inches (`engagement_inches`).
+pub fn engagement_range(edition: Edition, piece: &super::Piece) -> Option<f64> {
+    engagement_inches(edition, piece.engagement).map(f64::from)
 }
 
 /// The hazardous terrain a model suffers for acting while in it (one
