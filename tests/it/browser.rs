@@ -235,7 +235,7 @@ async fn fill(client: &Client, name: &str, value: &str) {
 async fn click_button(client: &Client, text: &str) {
     click_button_at(
         client,
-        &format!("//button[normalize-space(.)=\"{text}\"]"),
+        &format!("//button[normalize-space(.)={}]", xpath_literal(text)),
         text,
     )
     .await;
@@ -243,8 +243,28 @@ async fn click_button(client: &Client, text: &str) {
 
 /// Clicks the button whose text starts with `start` ("Pair round 2 of 3").
 async fn click_button_starting(client: &Client, start: &str) {
-    let xpath = format!("//button[starts-with(normalize-space(.), \"{start}\")]");
+    let xpath = format!(
+        "//button[starts-with(normalize-space(.), {})]",
+        xpath_literal(start)
+    );
     click_button_at(client, &xpath, start).await;
+}
+
+/// `text` as an XPath 1.0 string literal. XPath has no escapes, so a label
+/// holding both quote kinds (a position in inches, `(35.4", 0.6")`) is
+/// spliced together with `concat()`.
+fn xpath_literal(text: &str) -> String {
+    if !text.contains('"') {
+        return format!("\"{text}\"");
+    }
+    if !text.contains('\'') {
+        return format!("'{text}'");
+    }
+    let parts: Vec<String> = text
+        .split('"')
+        .map(|part| format!("\"{part}\""))
+        .collect();
+    format!("concat({})", parts.join(", '\"', "))
 }
 
 async fn click_button_at(client: &Client, xpath: &str, text: &str) {
@@ -540,7 +560,8 @@ async fn sign_in(client: &Client, app: &TestApp, email: &str) {
 async fn follow_link(client: &Client, text: &str) {
     let link = client
         .find(Locator::XPath(&format!(
-            "//a[contains(normalize-space(.), \"{text}\")]"
+            "//a[contains(normalize-space(.), {})]",
+            xpath_literal(text)
         )))
         .await
         .unwrap_or_else(|e| panic!("no link \"{text}\": {e}"));
@@ -1984,4 +2005,14 @@ async fn four_teams_of_three_with_captains_choosing_in_the_browser(backend: Back
     let first = standings.lines().next().unwrap();
     assert!(first.ends_with("3 1-0-0 3 12"), "{standings}");
     check_page(client, &format!("{prefix}-standings")).await;
+}
+
+#[test]
+fn xpath_literals_quote_any_label() {
+    assert_eq!(xpath_literal("Flip"), "\"Flip\"");
+    assert_eq!(xpath_literal("at (1\", 2\")"), "'at (1\", 2\")'");
+    assert_eq!(
+        xpath_literal("Tom's \"idol\""),
+        "concat(\"Tom's \", '\"', \"idol\", '\"', \"\")"
+    );
 }
