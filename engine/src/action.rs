@@ -104,7 +104,7 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
         .model(target_id)
         .filter(|m| m.in_play())
         .ok_or_else(|| RuleError::not_allowed(format!("model {} is not in play", target_id.0)))?;
-    if attack && target_id == request.actor {
+    if !action.may_target_itself() && target_id == request.actor {
         return refuse(format!("{} cannot attack itself", actor.name()));
     }
     if attack_on_friend_refused(

@@ -48,15 +48,13 @@ pub struct Bot {
     /// The state and facts its last legal probe worked out: the command
     /// it chose, already played on a copy, so a driver need not work it
     /// out again ([`Bot::take_worked_out`]).
-    /// In place rather than boxed: a probe that succeeds fills it, hundreds
-    /// of times a game.
     worked_out: Option<WorkedOut>,
 }
 
 struct WorkedOut {
     version: u64,
     command: PlayerCommand,
-    state: GameState,
+    state: Box<GameState>,
     facts: Vec<crate::Event>,
 }
 
@@ -84,7 +82,7 @@ impl Bot {
         &mut self,
         state: &GameState,
         command: &PlayerCommand,
-    ) -> Option<(GameState, Vec<crate::Event>)> {
+    ) -> Option<(Box<GameState>, Vec<crate::Event>)> {
         let done = self.worked_out.take()?;
         (done.version == state.version && done.command == *command)
             .then_some((done.state, done.facts))
@@ -106,14 +104,17 @@ impl Bot {
         }
     }
 
-    /// A marker dropped by `model`'s Interact at a random point beside it
-    /// (`interaction` at that point), or, where the spacing rules leave
-    /// few spots, at one of the points the option was offered for
-    /// (`offered`).
+    /// A marker of `kind` dropped by `model`'s Interact at a random point
+    /// beside it (`interaction` at that point), or, where the spacing rules
+    /// leave few spots, at one of the points the option was offered for
+    /// (`offered`). A point the spacing rule refuses is skipped without
+    /// asking `decide`: near its own markers a model has few spots, and
+    /// each refused try would cost a whole `decide`.
     fn marker_beside(
         &mut self,
         state: &GameState,
         model: ModelId,
+        kind: MarkerKind,
         interaction: impl Fn(Point) -> Interaction,
         offered: fn(&GameState, Seat, &crate::model::Model) -> Option<PlayerCommand>,
     ) -> Option<PlayerCommand> {
@@ -125,9 +126,12 @@ impl Bot {
                     from.radius,
                     0.59 + self.unit() * 0.9,
                 );
-                let at = from.center.plus(self.direction().scale(reach));
+                let at = Point::from_v2(from.center.plus(self.direction().scale(reach)));
+                if crate::procedure::marker_spot_crowded(state, self.seat, kind, at) {
+                    return None;
+                }
                 let command = PlayerCommand::Interact {
-                    with: interaction(Point::from_v2(at)),
+                    with: interaction(at),
                 };
                 self.legal(state, &command).then_some(command)
             })
@@ -338,6 +342,7 @@ impl Bot {
                 self.marker_beside(
                     state,
                     model,
+                    MarkerKind::Scheme,
                     |at| Interaction::MakeSchemeMarker { at, replacing },
                     crate::pending::scheme_marker_beside,
                 )
@@ -345,6 +350,7 @@ impl Bot {
             Choice::PlantExplosives { model } => self.marker_beside(
                 state,
                 model,
+                MarkerKind::Strategy,
                 |at| Interaction::PlantExplosives { at },
                 crate::pending::explosives_beside,
             ),
@@ -661,7 +667,7 @@ pub fn play_to_end(
         let seat = bots[index].seat;
         let facts = match bots[index].take_worked_out(state, &command) {
             Some((worked_out, facts)) => {
-                *state = worked_out;
+                *state = *worked_out;
                 facts
             }
             None => {

@@ -285,6 +285,14 @@ pub struct ActionCard {
     pub damages_enemies_touching: Option<String>,
 }
 
+impl ActionCard {
+    /// Whether its own model may be its target: not for an attack (one
+    /// the target resists), nor for a summoning action, which has none.
+    pub fn may_target_itself(&self) -> bool {
+        self.resist.is_none() && self.summons.is_empty()
+    }
+}
+
 /// A targeting restriction printed on an action or trigger: who its
 /// target may be, with friend and enemy seen from the acting model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -11,6 +11,7 @@ use super::duel::DuelStep;
 use super::encounter::Step;
 use super::fate::{Card, Suit};
 use super::model::ModelId;
+use super::ruleset::DuelBoost;
 use super::state::{DiscardReason, Frame, GameState};
 use super::table::measure::Deployment;
 use super::table::measure::within_card_range;
@@ -525,7 +526,9 @@ pub(crate) fn explosives_beside(
     {
         return None;
     }
-    first_legal_beside(state, seat, m, |at| Interaction::PlantExplosives { at })
+    first_legal_beside(state, seat, m, MarkerKind::Strategy, |at| {
+        Interaction::PlantExplosives { at }
+    })
 }
 
 /// The first Interact `interaction` at one of the points beside `m` that
@@ -534,9 +537,12 @@ fn first_legal_beside(
     state: &GameState,
     seat: Seat,
     m: &crate::model::Model,
+    kind: MarkerKind,
     interaction: impl Fn(Point) -> Interaction,
 ) -> Option<PlayerCommand> {
     marker_points_beside(state, m)
+        // The spacing rule, checked cheaply before the whole command.
+        .filter(|at| !super::procedure::marker_spot_crowded(state, seat, kind, *at))
         .map(|at| PlayerCommand::Interact {
             with: interaction(at),
         })
@@ -578,9 +584,8 @@ pub(crate) fn scheme_marker_beside(
     m: &crate::model::Model,
 ) -> Option<PlayerCommand> {
     let replacing = crate::encounter::scheme_marker_to_replace(state, seat);
-    first_legal_beside(state, seat, m, |at| Interaction::MakeSchemeMarker {
-        at,
-        replacing,
+    first_legal_beside(state, seat, m, MarkerKind::Scheme, |at| {
+        Interaction::MakeSchemeMarker { at, replacing }
     })
 }
 
@@ -710,12 +715,22 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                 }
             }
             None => {
-                commands.push(PlayerCommand::Pass);
+                // Where passing takes a pass token, none left is no pass.
+                let needs_token = crate::encounter::EncounterRules::of(state.edition).passing
+                    == crate::encounter::rules::PassingRule::PassTokens;
+                if !needs_token || encounter.pass_tokens[seat.index()] > 0 {
+                    commands.push(PlayerCommand::Pass);
+                }
                 commands.extend(
                     state
                         .models
                         .iter()
-                        .filter(|m| m.owner == seat && !encounter.activated.contains(&m.id))
+                        .filter(|m| {
+                            m.owner == seat
+                                && m.in_play()
+                                && m.placement.is_some()
+                                && !encounter.activated.contains(&m.id)
+                        })
                         .map(|m| PlayerCommand::Activate { model: m.id }),
                 );
             }
@@ -753,8 +768,10 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                                 )
                             })
                             .filter(|(id, _, body)| {
-                                *id == m.id
-                                    || within_card_range(state.edition, &me, body, action.range)
+                                if *id == m.id {
+                                    return action.may_target_itself();
+                                }
+                                within_card_range(state.edition, &me, body, action.range)
                             })
                             .map(|(id, _, _)| Some(*id))
                             .collect()
@@ -1226,13 +1243,20 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                         commands.push(PlayerCommand::UseToken { token, suit: None });
                     }
                 }
-                commands.extend(hand.iter().map(|&card| PlayerCommand::Empower { card }));
-                commands.push(PlayerCommand::SpendSoulstone {
-                    boost: Boost::Modifier,
-                });
-                commands.extend(Suit::ALL.map(|suit| PlayerCommand::SpendSoulstone {
-                    boost: Boost::Suit(suit),
-                }));
+                // Each edition boosts a duel one way: the other is never offered.
+                match crate::ruleset::rules(state.edition).duel_boost() {
+                    DuelBoost::DiscardLowCard => {
+                        commands.extend(hand.iter().map(|&card| PlayerCommand::Empower { card }));
+                    }
+                    DuelBoost::Soulstone => {
+                        commands.push(PlayerCommand::SpendSoulstone {
+                            boost: Boost::Modifier,
+                        });
+                        commands.extend(Suit::ALL.map(|suit| PlayerCommand::SpendSoulstone {
+                            boost: Boost::Suit(suit),
+                        }));
+                    }
+                }
             }
             DuelStep::LookingAtTop { .. } => {
                 commands.extend([PlayerCommand::KeepTopCard, PlayerCommand::DiscardTopCard])

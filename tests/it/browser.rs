@@ -260,10 +260,7 @@ fn xpath_literal(text: &str) -> String {
     if !text.contains('\'') {
         return format!("'{text}'");
     }
-    let parts: Vec<String> = text
-        .split('"')
-        .map(|part| format!("\"{part}\""))
-        .collect();
+    let parts: Vec<String> = text.split('"').map(|part| format!("\"{part}\"")).collect();
     format!("concat({})", parts.join(", '\"', "))
 }
 

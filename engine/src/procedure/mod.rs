@@ -9,7 +9,6 @@
 //! copy for `decide`, in place for `execute`), so the events alone reproduce
 //! the state.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 mod ability;
@@ -28,7 +27,7 @@ mod duel;
 mod encounter;
 pub(crate) use encounter::{
     CONCENTRATE, claimable_schemes, deployable, explosives_placeable, general_commands,
-    scheme_checked_and_met, scheme_marker_offset, selectable,
+    marker_spot_crowded, scheme_checked_and_met, scheme_marker_offset, selectable,
 };
 
 /// The acting model's action limit in an encounter (0 outside one).
@@ -90,7 +89,7 @@ pub fn decide(state: &GameState, submission: &Submission) -> Result<Vec<Event>, 
 pub(crate) fn decide_state(
     state: &GameState,
     submission: &Submission,
-) -> Result<(GameState, Vec<Event>), RuleError> {
+) -> Result<(Box<GameState>, Vec<Event>), RuleError> {
     check_version(state, submission)?;
     let (after, facts) = work_out(state, submission)?;
     Ok((after.into_owned(), facts))
@@ -101,10 +100,39 @@ pub fn execute(state: &mut GameState, submission: &Submission) -> Result<Vec<Eve
     check_version(state, submission)?;
     let (after, events) = work_out(state, submission)?;
     // A command with no fact leaves the state as it was: nothing to copy.
-    if let Cow::Owned(after) = after {
-        *state = after;
+    if let Some(after) = after.copy {
+        *state = *after;
     }
     Ok(events)
+}
+
+/// The state a command works on: the caller's until the first fact, then
+/// a copy of its own. The copy is boxed: it changes hands several times
+/// (a bot's probe keeps it until the command is sent) before it becomes
+/// the game's state, and moving a pointer is cheaper than moving a state.
+struct Working<'a> {
+    original: &'a GameState,
+    copy: Option<Box<GameState>>,
+}
+
+impl Working<'_> {
+    fn to_mut(&mut self) -> &mut GameState {
+        let original = self.original;
+        self.copy.get_or_insert_with(|| Box::new(original.clone()))
+    }
+
+    fn into_owned(self) -> Box<GameState> {
+        let original = self.original;
+        self.copy.unwrap_or_else(|| Box::new(original.clone()))
+    }
+}
+
+impl std::ops::Deref for Working<'_> {
+    type Target = GameState;
+
+    fn deref(&self) -> &GameState {
+        self.copy.as_deref().unwrap_or(self.original)
+    }
 }
 
 fn check_version(state: &GameState, submission: &Submission) -> Result<(), RuleError> {
@@ -124,9 +152,12 @@ fn check_version(state: &GameState, submission: &Submission) -> Result<(), RuleE
 fn work_out<'a>(
     state: &'a GameState,
     submission: &Submission,
-) -> Result<(Cow<'a, GameState>, Vec<Event>), RuleError> {
+) -> Result<(Working<'a>, Vec<Event>), RuleError> {
     let mut sim = Sim {
-        state: Cow::Borrowed(state),
+        state: Working {
+            original: state,
+            copy: None,
+        },
         // A duel step causes a handful of events: one allocation, no regrowth.
         events: Vec::with_capacity(8),
     };
@@ -168,7 +199,7 @@ enum FrameNow {
 }
 
 struct Sim<'a> {
-    state: Cow<'a, GameState>,
+    state: Working<'a>,
     events: Vec<Event>,
 }
 
