@@ -13,6 +13,11 @@ use soulstone_engine::bot::{Bot, BotKind, play_to_end};
 use soulstone_engine::state::NewGame;
 use soulstone_engine::{GameState, Seat, Submission, execute};
 
+// The allocator the server runs with (src/main.rs), so the games a second
+// here are the server's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn play(setup: &NewGame, seed: u64, kind: BotKind) -> usize {
     let mut state = GameState::new(setup.clone()).expect("a game");
     let mut bots = [Bot::new(kind, Seat::A, seed), Bot::new(kind, Seat::B, seed)];
