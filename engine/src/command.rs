@@ -408,11 +408,15 @@ pub enum PlayerCommand {
     /// End phase, a scheme the engine cannot check: reveals it by claiming
     /// `vp` (1, or 2 with its additional VP) for the opponent to answer.
     /// A 3rd edition crew holds two schemes and names the one (`scheme`),
-    /// claiming 1 VP.
+    /// claiming 1 VP. A scheme that removes scheme markers to score
+    /// removes `markers` (which must meet its requirement on their own),
+    /// or, none named, the first ones that do.
     ClaimScheme {
         vp: u8,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         scheme: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        markers: Vec<ObjectId>,
     },
     /// End phase step B, a strategy the engine cannot score: the VP the
     /// crew gained this turn (0 claims nothing and asks nobody).

@@ -806,14 +806,19 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
             if crate::encounter::EncounterRules::of(state.edition).schemes
                 == crate::encounter::rules::SchemeRule::TwoFromThePool =>
         {
-            commands.extend(
-                super::procedure::claimable_schemes(state, seat)
-                    .into_iter()
-                    .map(|name| PlayerCommand::ClaimScheme {
-                        vp: 1,
-                        scheme: Some(name),
-                    }),
-            );
+            for name in super::procedure::claimable_schemes(state, seat) {
+                // Where several sets of scheme markers would score it, the
+                // player picks the ones to remove.
+                let mut sets = super::procedure::scheme_marker_sets(state, seat, &name);
+                if sets.is_empty() {
+                    sets.push(Vec::new());
+                }
+                commands.extend(sets.into_iter().map(|markers| PlayerCommand::ClaimScheme {
+                    vp: 1,
+                    scheme: Some(name.clone()),
+                    markers,
+                }));
+            }
             commands.push(PlayerCommand::KeepScheme);
         }
         Step::RevealScheme { .. } => commands.extend([
@@ -821,10 +826,12 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
             PlayerCommand::ClaimScheme {
                 vp: 1,
                 scheme: None,
+                markers: Vec::new(),
             },
             PlayerCommand::ClaimScheme {
                 vp: 2,
                 scheme: None,
+                markers: Vec::new(),
             },
             PlayerCommand::KeepScheme,
         ]),

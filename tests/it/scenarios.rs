@@ -458,3 +458,67 @@ fn the_coverage_summary_counts_the_rows() {
         );
     }
 }
+
+/// Where several sets of scheme markers would score a 3rd edition scheme,
+/// the options offer each set for the player to pick (and no claim
+/// without markers): three markers near one enemy, any two of which meet
+/// Detonate Charges, make three options, each of which `decide` accepts
+/// and which removes exactly its two markers.
+#[test]
+fn a_scheme_that_removes_markers_offers_each_set_that_would_do() {
+    use soulstone_engine::command::{PlayerCommand, Submission};
+    use soulstone_engine::pending::{Choice, pending};
+    use soulstone_engine::{Event, Seat, execute};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios/m3e/encounter/scheme-marker-choice.toml");
+    let mut scenario =
+        soulstone_engine::scenario::Scenario::from_toml(&std::fs::read_to_string(path).unwrap())
+            .unwrap();
+    // Up to the end phase's first question to A.
+    scenario.steps.truncate(4);
+    scenario.expect = None;
+    let run = scenario.run(crate::support::shipped_content()).unwrap();
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    let open = pending(&run.final_state);
+    let decision = open.for_seat(Seat::A).expect("A is asked to score");
+    let claims: Vec<Vec<u32>> = decision
+        .choices
+        .iter()
+        .filter_map(|choice| match choice {
+            Choice::Command {
+                command:
+                    PlayerCommand::ClaimScheme {
+                        scheme: Some(name),
+                        markers,
+                        ..
+                    },
+            } if name == "Detonate Charges" => Some(markers.iter().map(|m| m.0).collect()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        claims,
+        vec![vec![98304, 98305], vec![98304, 98306], vec![98305, 98306]]
+    );
+    for pair in claims {
+        let mut state = run.final_state.clone();
+        let command = PlayerCommand::ClaimScheme {
+            vp: 1,
+            scheme: Some("Detonate Charges".into()),
+            markers: pair
+                .iter()
+                .map(|id| soulstone_engine::table::ObjectId(*id))
+                .collect(),
+        };
+        let submission = Submission::player(Seat::A, state.version, command);
+        let facts = execute(&mut state, &submission).unwrap();
+        let removed: Vec<u32> = facts
+            .iter()
+            .filter_map(|f| match f {
+                Event::MarkerRemoved { id } => Some(id.0),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(removed, pair);
+    }
+}

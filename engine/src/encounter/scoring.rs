@@ -241,25 +241,27 @@ pub fn holds(
     held: &HeldScheme,
     condition: SchemeCondition,
 ) -> bool {
-    counted_markers(state, encounter, seat, held, condition).is_some()
+    counted_markers(state, encounter, seat, held, condition, None).is_some()
 }
 
 /// Whether all of `conditions` hold for `seat` now (none: never), with the
 /// friendly scheme markers they counted: what a 3rd edition scheme that
-/// spends its markers removes.
+/// spends its markers removes. With `among`, only those markers count
+/// (the ones a player names to remove).
 pub fn requirement_met(
     state: &GameState,
     encounter: &Encounter,
     seat: Seat,
     held: &HeldScheme,
     conditions: &[SchemeCondition],
+    among: Option<&[ObjectId]>,
 ) -> Option<Vec<ObjectId>> {
     if conditions.is_empty() {
         return None;
     }
     let mut markers: Vec<ObjectId> = Vec::new();
     for condition in conditions {
-        for id in counted_markers(state, encounter, seat, held, *condition)? {
+        for id in counted_markers(state, encounter, seat, held, *condition, among)? {
             if !markers.contains(&id) {
                 markers.push(id);
             }
@@ -274,6 +276,16 @@ fn friendly_scheme_markers(state: &GameState, seat: Seat) -> impl Iterator<Item 
         .markers
         .iter()
         .filter(move |m| m.kind == MarkerKind::Scheme && m.owner == Some(seat))
+}
+
+/// `seat`'s scheme markers a requirement may count (and its scheme
+/// remove): all of them, or only those `among` a player's choice.
+fn spendable_markers<'s>(
+    state: &'s GameState,
+    seat: Seat,
+    among: Option<&'s [ObjectId]>,
+) -> impl Iterator<Item = &'s Marker> {
+    friendly_scheme_markers(state, seat).filter(move |k| among.is_none_or(|a| a.contains(&k.id)))
 }
 
 /// Whether two discs are within `inches` of each other (edge to edge).
@@ -388,6 +400,7 @@ fn counted_markers(
     seat: Seat,
     held: &HeldScheme,
     condition: SchemeCondition,
+    among: Option<&[ObjectId]>,
 ) -> Option<Vec<ObjectId>> {
     let chosen = held.target.and_then(|id| state.model(id));
     let chosen_on_table = || chosen.and_then(|m| Some((m, m.body()?)).filter(|_| m.in_play()));
@@ -400,7 +413,7 @@ fn counted_markers(
             check(chosen.is_some_and(|m| m.card.cost >= cost))
         }
         SchemeCondition::SchemeMarkersIn { area, count } => {
-            let ids: Vec<ObjectId> = friendly_scheme_markers(state, seat)
+            let ids: Vec<ObjectId> = spendable_markers(state, seat, among)
                 .filter(|m| in_area(encounter, seat, area, m.at.v2(), m.base.radius()))
                 .map(|m| m.id)
                 .take(usize::from(count))
@@ -433,7 +446,7 @@ fn counted_markers(
         }
         SchemeCondition::SchemeMarkersNearOneEnemy { inches, count } => {
             crew_models(state, seat.other()).find_map(|(_, enemy)| {
-                let ids: Vec<ObjectId> = friendly_scheme_markers(state, seat)
+                let ids: Vec<ObjectId> = spendable_markers(state, seat, among)
                     .filter(|k| {
                         within(
                             (k.at.v2(), k.base.radius()),
@@ -454,7 +467,7 @@ fn counted_markers(
             }))
         }
         SchemeCondition::SchemeMarkersOnTerrain { area, count } => {
-            let markers: Vec<&Marker> = friendly_scheme_markers(state, seat)
+            let markers: Vec<&Marker> = spendable_markers(state, seat, among)
                 .filter(|m| in_area(encounter, seat, area, m.at.v2(), m.base.radius()))
                 .collect();
             let options: Vec<Vec<usize>> = markers
@@ -518,7 +531,7 @@ fn counted_markers(
             own_zone_at_most,
         } => {
             let corners = corners(encounter, seat);
-            let markers: Vec<&Marker> = friendly_scheme_markers(state, seat).collect();
+            let markers: Vec<&Marker> = spendable_markers(state, seat, among).collect();
             // Every set of corners with few enough of the crew's own, until
             // the markers can stand by a different one each.
             (0u8..16)
@@ -553,7 +566,7 @@ fn counted_markers(
             .iter()
             .filter(|kill| kill.seat == seat && kill.turn == encounter.turn)
             .flat_map(|kill| &kill.markers)
-            .find(|id| friendly_scheme_markers(state, seat).any(|k| k.id == **id))
+            .find(|id| spendable_markers(state, seat, among).any(|k| k.id == **id))
             .map(|id| vec![*id]),
         SchemeCondition::SchemeMarkersNearRemains { inches, count } => {
             let remains: Vec<&Marker> = state
@@ -561,7 +574,7 @@ fn counted_markers(
                 .iter()
                 .filter(|k| k.kind == MarkerKind::Remains)
                 .collect();
-            let markers: Vec<&Marker> = friendly_scheme_markers(state, seat).collect();
+            let markers: Vec<&Marker> = spendable_markers(state, seat, among).collect();
             let options: Vec<Vec<usize>> = markers
                 .iter()
                 .map(|k| {

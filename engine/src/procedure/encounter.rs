@@ -980,6 +980,7 @@ impl Sim<'_> {
             PlayerCommand::ClaimScheme {
                 vp,
                 scheme: Some(name),
+                markers,
             } => {
                 if *vp != 1 {
                     return refuse("a scheme scores 1 VP at a time");
@@ -990,7 +991,7 @@ impl Sim<'_> {
                 let Some(held) = own_scheme(&self.encounter()?.choices, seat, name) else {
                     return refuse(format!("{name} is not one of your schemes"));
                 };
-                match scheme_scoring_now(&self.state, seat, &held) {
+                match scheme_scoring_now(&self.state, seat, &held, markers) {
                     Err(why) => refuse(why),
                     Ok(ScoredBy::Claim) => {
                         self.emit(Event::VpClaimed {
@@ -1780,7 +1781,12 @@ impl Sim<'_> {
                     held.name
                 ));
             }
-            PlayerCommand::ClaimScheme { vp, scheme } if revealing => {
+            PlayerCommand::ClaimScheme { markers, .. } if revealing && !markers.is_empty() => {
+                return refuse(
+                    "a claimed scheme removes no markers: the players remove what it spends",
+                );
+            }
+            PlayerCommand::ClaimScheme { vp, scheme, .. } if revealing => {
                 if scheme
                     .as_deref()
                     .is_some_and(|name| !name.eq_ignore_ascii_case(&held.name))
@@ -2810,6 +2816,66 @@ pub(crate) fn claimable_schemes(state: &GameState, seat: Seat) -> Vec<String> {
         .collect()
 }
 
+/// 3rd edition: the sets of scheme markers `seat` could remove to score
+/// its scheme `name` now, when more than one set would do (with one, the
+/// engine's own pick leaves nothing to choose). Each set is as large as
+/// the engine's pick and meets the requirement on its own.
+pub(crate) fn scheme_marker_sets(state: &GameState, seat: Seat, name: &str) -> Vec<Vec<ObjectId>> {
+    let Some(held) = state
+        .encounter
+        .as_deref()
+        .and_then(|e| own_scheme(&e.choices, seat, name))
+    else {
+        return Vec::new();
+    };
+    let Ok(ScoredBy::Engine { spent }) = scheme_scoring_now(state, seat, &held, &[]) else {
+        return Vec::new();
+    };
+    if spent.is_empty() {
+        return Vec::new();
+    }
+    let mine: Vec<ObjectId> = state
+        .markers
+        .iter()
+        .filter(|k| k.kind == MarkerKind::Scheme && k.owner == Some(seat))
+        .map(|k| k.id)
+        .collect();
+    let mut sets = Vec::new();
+    let mut picked = Vec::with_capacity(spent.len());
+    subsets(&mine, spent.len(), 0, &mut picked, &mut |set| {
+        if matches!(
+            scheme_scoring_now(state, seat, &held, set),
+            Ok(ScoredBy::Engine { .. })
+        ) {
+            sets.push(set.to_vec());
+        }
+    });
+    if sets.len() < 2 {
+        sets.clear();
+    }
+    sets
+}
+
+/// Calls `each` with every `size`-element subset of `from[start..]` added
+/// to `picked`, in order.
+fn subsets(
+    from: &[ObjectId],
+    size: usize,
+    start: usize,
+    picked: &mut Vec<ObjectId>,
+    each: &mut impl FnMut(&[ObjectId]),
+) {
+    if picked.len() == size {
+        each(picked);
+        return;
+    }
+    for i in start..from.len() {
+        picked.push(from[i]);
+        subsets(from, size, i + 1, picked, each);
+        picked.pop();
+    }
+}
+
 /// Whether `seat` holds a scheme that has not used up its VP for this
 /// turn or game: read from public claims (a crew holds two), never from
 /// whether its requirement is met.
@@ -2842,7 +2908,7 @@ pub(crate) fn scheme_checked_and_met(state: &GameState, seat: Seat, name: &str) 
             .and_then(|e| own_scheme(&e.choices, seat, name))
             .is_some_and(|held| {
                 matches!(
-                    scheme_scoring_now(state, seat, &held),
+                    scheme_scoring_now(state, seat, &held, &[]),
                     Ok(ScoredBy::Engine { .. })
                 )
             })
@@ -2864,13 +2930,39 @@ fn scheme_scoring_now(
     state: &GameState,
     seat: Seat,
     held: &HeldScheme,
+    named: &[ObjectId],
 ) -> Result<ScoredBy, String> {
     let Some(encounter) = state.encounter.as_deref() else {
         return Err("there is no encounter".into());
     };
     let Some(def) = encounter.setup.schemes.scheme(&held.name) else {
-        return Ok(ScoredBy::Claim);
+        return if named.is_empty() {
+            Ok(ScoredBy::Claim)
+        } else {
+            Err(format!(
+                "{}: the engine removes no markers for a scheme it cannot check",
+                held.name
+            ))
+        };
     };
+    if !named.is_empty() && !def.spends_markers {
+        return Err(format!("{} removes no scheme markers", def.name));
+    }
+    // The markers named must be the crew's own scheme markers, each once.
+    let distinct = named
+        .iter()
+        .enumerate()
+        .all(|(i, id)| !named[..i].contains(id));
+    let all_friendly = named.iter().all(|id| {
+        state
+            .markers
+            .iter()
+            .any(|k| k.id == *id && k.kind == MarkerKind::Scheme && k.owner == Some(seat))
+    });
+    if !distinct || !all_friendly {
+        return Err("name each of your own scheme markers at most once".into());
+    }
+    let among = (!named.is_empty()).then_some(named);
     let last = encounter.turn >= EncounterRules::of(state.edition).turns;
     // A disputed claim revealed the scheme for nothing: its Reveal VP is
     // still to score.
@@ -2891,7 +2983,13 @@ fn scheme_scoring_now(
             claimed = true;
             continue;
         }
-        if let Some(markers) = scoring::requirement_met(state, encounter, seat, held, conditions) {
+        let met = scoring::requirement_met(state, encounter, seat, held, conditions, among);
+        if let Some(markers) = met {
+            // Markers named beyond those the requirement counts would go
+            // for nothing: the requirement must take them all.
+            if markers.len() < named.len() {
+                continue;
+            }
             let spent = if def.spends_markers {
                 markers
             } else {
@@ -2900,10 +2998,15 @@ fn scheme_scoring_now(
             return Ok(ScoredBy::Engine { spent });
         }
     }
-    if claimed {
+    if claimed && named.is_empty() {
         return Ok(ScoredBy::Claim);
     }
     let name = &def.name;
+    if !named.is_empty() {
+        return Err(format!(
+            "{name}: the scheme markers named do not meet its requirement on their own"
+        ));
+    }
     Err(match (last, revealed) {
         (false, _) => format!("{name}: its Reveal requirement is not met now"),
         (true, true) => format!("{name}: its End requirement is not met"),
@@ -2919,7 +3022,7 @@ pub(crate) fn scheme_claim_refusal(state: &GameState, seat: Seat, name: &str) ->
         return Some(why);
     }
     let held = own_scheme(&state.encounter.as_deref()?.choices, seat, name)?;
-    scheme_scoring_now(state, seat, &held).err()
+    scheme_scoring_now(state, seat, &held, &[]).err()
 }
 
 /// Why `seat` may not claim 1 VP for its scheme `name` now, as public

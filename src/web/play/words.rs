@@ -145,8 +145,19 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
         PlayerCommand::ClaimScheme {
             vp,
             scheme: Some(name),
-        } => format!("Score {name}, claiming {vp} VP"),
-        PlayerCommand::ClaimScheme { vp, scheme: None } => {
+            markers,
+        } if markers.is_empty() => format!("Score {name}, claiming {vp} VP"),
+        PlayerCommand::ClaimScheme {
+            vp,
+            scheme: Some(name),
+            markers,
+        } => format!(
+            "Score {name}, claiming {vp} VP, removing the scheme markers at {}",
+            marker_places(state, markers)
+        ),
+        PlayerCommand::ClaimScheme {
+            vp, scheme: None, ..
+        } => {
             format!("Reveal your scheme, claiming {vp} VP")
         }
         PlayerCommand::DrawWithSoulstone => "Spend a soulstone to draw two cards".into(),
@@ -246,6 +257,24 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
 fn point_words(at: Point) -> String {
     let v = at.v2();
     format!("({:.1}\", {:.1}\")", v.x, v.y)
+}
+
+/// Where each of `markers` lies ("(12.0\", 18.0\") and (14.0\", 18.0\")").
+fn marker_places(state: &GameState, markers: &[soulstone_engine::table::ObjectId]) -> String {
+    let places: Vec<String> = markers
+        .iter()
+        .map(|id| {
+            state
+                .markers
+                .iter()
+                .find(|k| k.id == *id)
+                .map_or_else(|| format!("marker {}", id.0), |k| point_words(k.at))
+        })
+        .collect();
+    match places.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => places.join(""),
+    }
 }
 
 /// A fact as the log shows it to `viewer` (already redacted for them).
