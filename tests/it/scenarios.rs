@@ -340,6 +340,22 @@ fn the_coverage_table_names_every_scenario_file() {
     assert!(named.len() >= 40, "{named:?}");
 }
 
+/// The scenario file `relative` (under tests/scenarios) played for its
+/// first `steps` steps, without its expectations.
+fn first_steps_of(relative: &str, steps: usize) -> soulstone_engine::scenario::Run {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios")
+        .join(relative);
+    let mut scenario =
+        soulstone_engine::scenario::Scenario::from_toml(&std::fs::read_to_string(path).unwrap())
+            .unwrap();
+    scenario.steps.truncate(steps);
+    scenario.expect = None;
+    let run = scenario.run(crate::support::shipped_content()).unwrap();
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    run
+}
+
 /// From the Zoraida example's state once Obey has generated its two
 /// actions, seeded random and greedy bots answer every decision the queue
 /// asks (names, targets, a controlled Charge's path, the Charge's melee
@@ -350,16 +366,8 @@ fn bots_answer_every_decision_of_a_controlled_queue() {
     use soulstone_engine::bot::{Bot, BotKind};
     use soulstone_engine::command::Submission;
     use soulstone_engine::{Event, Seat, execute};
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/scenarios/m4e/control/actions-generated-by-effects.toml");
-    let mut scenario =
-        soulstone_engine::scenario::Scenario::from_toml(&std::fs::read_to_string(path).unwrap())
-            .unwrap();
     // Activate Zoraida, Obey the Cerberus, declare Ensorcel.
-    scenario.steps.truncate(3);
-    scenario.expect = None;
-    let run = scenario.run(crate::support::shipped_content()).unwrap();
-    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    let run = first_steps_of("m4e/control/actions-generated-by-effects.toml", 3);
     assert_eq!(run.final_state.action_queue.len(), 2);
     let mut charged = 0;
     for seed in 0..24 {
@@ -469,16 +477,8 @@ fn a_scheme_that_removes_markers_offers_each_set_that_would_do() {
     use soulstone_engine::command::{PlayerCommand, Submission};
     use soulstone_engine::pending::{Choice, pending};
     use soulstone_engine::{Event, Seat, execute};
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/scenarios/m3e/encounter/scheme-marker-choice.toml");
-    let mut scenario =
-        soulstone_engine::scenario::Scenario::from_toml(&std::fs::read_to_string(path).unwrap())
-            .unwrap();
     // Up to the end phase's first question to A.
-    scenario.steps.truncate(4);
-    scenario.expect = None;
-    let run = scenario.run(crate::support::shipped_content()).unwrap();
-    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    let run = first_steps_of("m3e/encounter/scheme-marker-choice.toml", 4);
     let open = pending(&run.final_state);
     let decision = open.for_seat(Seat::A).expect("A is asked to score");
     let claims: Vec<Vec<u32>> = decision
