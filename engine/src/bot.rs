@@ -127,7 +127,7 @@ impl Bot {
                     0.59 + self.unit() * 0.9,
                 );
                 let at = Point::from_v2(from.center.plus(self.direction().scale(reach)));
-                if crate::procedure::marker_spot_crowded(state, self.seat, kind, at) {
+                if crate::procedure::marker_spot_crowded(state, self.seat, kind, at).is_some() {
                     return None;
                 }
                 let command = PlayerCommand::Interact {

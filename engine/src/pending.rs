@@ -542,7 +542,7 @@ fn first_legal_beside(
 ) -> Option<PlayerCommand> {
     marker_points_beside(state, m)
         // The spacing rule, checked cheaply before the whole command.
-        .filter(|at| !super::procedure::marker_spot_crowded(state, seat, kind, *at))
+        .filter(|at| super::procedure::marker_spot_crowded(state, seat, kind, *at).is_none())
         .map(|at| PlayerCommand::Interact {
             with: interaction(at),
         })
@@ -715,10 +715,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                 }
             }
             None => {
-                // Where passing takes a pass token, none left is no pass.
-                let needs_token = crate::encounter::EncounterRules::of(state.edition).passing
-                    == crate::encounter::rules::PassingRule::PassTokens;
-                if !needs_token || encounter.pass_tokens[seat.index()] > 0 {
+                if !super::procedure::out_of_pass_tokens(state, encounter, seat) {
                     commands.push(PlayerCommand::Pass);
                 }
                 commands.extend(
@@ -726,10 +723,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                         .models
                         .iter()
                         .filter(|m| {
-                            m.owner == seat
-                                && m.in_play()
-                                && m.placement.is_some()
-                                && !encounter.activated.contains(&m.id)
+                            m.owner == seat && m.on_table() && !encounter.activated.contains(&m.id)
                         })
                         .map(|m| PlayerCommand::Activate { model: m.id }),
                 );

@@ -658,6 +658,13 @@ impl GameState {
         &mut self.players[seat.index()]
     }
 
+    /// `seat`'s scheme markers on the table.
+    pub fn scheme_markers_of(&self, seat: Seat) -> impl Iterator<Item = &Marker> {
+        self.markers
+            .iter()
+            .filter(move |m| m.kind == MarkerKind::Scheme && m.owner == Some(seat))
+    }
+
     pub fn model(&self, id: super::model::ModelId) -> Option<&Model> {
         self.models.iter().find(|m| m.id == id).map(|m| &**m)
     }

@@ -594,6 +594,15 @@ impl Encounter {
         }
     }
 
+    /// How long `model`'s "once per" action (or general action) `action`
+    /// stays used, if it has been taken.
+    pub fn once_used_by(&self, model: ModelId, action: &str) -> Option<crate::model::OncePer> {
+        self.once_used
+            .iter()
+            .find(|(m, name, _)| *m == model && name == action)
+            .map(|(_, _, per)| *per)
+    }
+
     /// The explosives tokens `model` carries.
     pub fn explosives_on(&self, model: ModelId) -> u8 {
         self.explosives
@@ -771,9 +780,7 @@ pub fn scheme_marker_to_replace(
         return None;
     }
     state
-        .markers
-        .iter()
-        .filter(|k| k.kind == crate::table::MarkerKind::Scheme && k.owner == Some(seat))
+        .scheme_markers_of(seat)
         .nth(MAX_FRIENDLY_MARKERS - 1)
         .map(|k| k.id)
 }

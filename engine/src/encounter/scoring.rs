@@ -270,14 +270,6 @@ pub fn requirement_met(
     Some(markers)
 }
 
-/// `seat`'s scheme markers on the table.
-fn friendly_scheme_markers(state: &GameState, seat: Seat) -> impl Iterator<Item = &Marker> {
-    state
-        .markers
-        .iter()
-        .filter(move |m| m.kind == MarkerKind::Scheme && m.owner == Some(seat))
-}
-
 /// `seat`'s scheme markers a requirement may count (and its scheme
 /// remove): all of them, or only those `among` a player's choice.
 fn spendable_markers<'s>(
@@ -285,7 +277,9 @@ fn spendable_markers<'s>(
     seat: Seat,
     among: Option<&'s [ObjectId]>,
 ) -> impl Iterator<Item = &'s Marker> {
-    friendly_scheme_markers(state, seat).filter(move |k| among.is_none_or(|a| a.contains(&k.id)))
+    state
+        .scheme_markers_of(seat)
+        .filter(move |k| among.is_none_or(|a| a.contains(&k.id)))
 }
 
 /// Whether two discs are within `inches` of each other (edge to edge).
@@ -635,7 +629,8 @@ fn counted_markers(
         SchemeCondition::ChosenNearSchemeMarker { inches } => {
             let (_, b) = chosen_on_table()?;
             check(
-                friendly_scheme_markers(state, seat)
+                state
+                    .scheme_markers_of(seat)
                     .any(|k| within((k.at.v2(), k.base.radius()), (b.center, b.radius), inches)),
             )
         }

@@ -783,11 +783,11 @@ impl Sim<'_> {
             return Some("its target is no longer in play".into());
         }
         let action = next.action.as_deref()?;
-        let once_used = self.state.encounter.as_ref().is_some_and(|e| {
-            e.once_used
-                .iter()
-                .any(|(m, name, _)| *m == next.model && *name == action)
-        });
+        let once_used = self
+            .state
+            .encounter
+            .as_ref()
+            .is_some_and(|e| e.once_used_by(next.model, action).is_some());
         if once_used {
             return Some(format!("{action} is \"once per\" and has been taken"));
         }

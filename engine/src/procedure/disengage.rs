@@ -38,11 +38,10 @@ pub(crate) fn strikes(state: &GameState, model: ModelId) -> Vec<(ModelId, String
         {
             // An action "once per" turn or game that the enemy has taken
             // is not taken again for a strike.
-            let used = state.encounter.as_deref().is_some_and(|e| {
-                e.once_used
-                    .iter()
-                    .any(|(m, name, _)| *m == enemy.id && *name == action.name)
-            });
+            let used = state
+                .encounter
+                .as_deref()
+                .is_some_and(|e| e.once_used_by(enemy.id, &action.name).is_some());
             let request = ActionRequest::own(enemy.id, &action.name, Some(model));
             if !used && duel_for(state, &request).is_ok() && Sim::strike_cost_paid(state, &request)
             {
@@ -104,7 +103,7 @@ impl Sim<'_> {
             }
             DisengageStage::Push { reduction } => {
                 let m = self.state.model(model).ok_or(RuleError::NothingPending)?;
-                let inches = if m.in_play() && m.placement.is_some() {
+                let inches = if m.on_table() {
                     self.state.tokens.speed_of(m).saturating_sub(reduction)
                 } else {
                     0

@@ -51,51 +51,52 @@ pub(crate) fn scheme_marker_offset(state: &GameState, model_radius: f64, reach_4
     }
 }
 
-/// Whether a marker of `kind` and `radius` at `center` would be closer
-/// than `spacing` to another of `seat`'s markers of that kind.
-fn crowded(
-    state: &GameState,
-    seat: Seat,
-    kind: MarkerKind,
-    center: crate::table::geometry::V2,
-    radius: f64,
-    spacing: u8,
-) -> bool {
-    state.markers.iter().any(|k| {
-        k.kind == kind
-            && k.owner == Some(seat)
-            && k.at.v2().dist(center) - k.base.radius() - radius < f64::from(spacing) - 1e-9
-    })
+/// How far apart the spacing rule keeps a crew's markers of `kind`
+/// (3rd edition scheme markers, Plant Explosives' strategy markers), if
+/// a rule does.
+fn marker_spacing(state: &GameState, kind: MarkerKind) -> Option<u8> {
+    match kind {
+        MarkerKind::Scheme => match EncounterRules::of(state.edition).scheme_markers {
+            SchemeMarkerRule::Spaced { spacing } => Some(spacing),
+            SchemeMarkerRule::AtMostFive => None,
+        },
+        MarkerKind::Strategy => state
+            .encounter
+            .as_deref()
+            .and_then(|e| e.setup.strategy.explosives)
+            .map(|rule| rule.spacing),
+        MarkerKind::Remains | MarkerKind::Other => None,
+    }
 }
 
-/// Whether the spacing rule (3rd edition scheme markers, Plant Explosives'
-/// strategy markers) refuses `seat` a marker of `kind` at `at`: a check
-/// far cheaper than `decide`, for the bots to skip such spots.
+/// The spacing the rule demands, if `seat`'s marker of `kind` at `at`
+/// would stand closer than that to another of its markers of that kind.
+/// Cheap beside `decide`: the bots skip such spots with it.
 pub(crate) fn marker_spot_crowded(
     state: &GameState,
     seat: Seat,
     kind: MarkerKind,
     at: crate::table::Point,
-) -> bool {
-    let spacing = match kind {
-        MarkerKind::Scheme => match EncounterRules::of(state.edition).scheme_markers {
-            SchemeMarkerRule::Spaced { spacing } => spacing,
-            SchemeMarkerRule::AtMostFive => return false,
-        },
-        MarkerKind::Strategy => match state
-            .encounter
-            .as_deref()
-            .and_then(|e| e.setup.strategy.explosives)
-        {
-            Some(rule) => rule.spacing,
-            None => return false,
-        },
-        MarkerKind::Remains | MarkerKind::Other => return false,
-    };
-    let Some(def) = state.marker_types.of_kind(kind) else {
-        return false;
-    };
-    crowded(state, seat, kind, at.v2(), def.base().radius(), spacing)
+) -> Option<u8> {
+    let spacing = marker_spacing(state, kind)?;
+    let radius = state.marker_types.of_kind(kind)?.base().radius();
+    let center = at.v2();
+    state
+        .markers
+        .iter()
+        .any(|k| {
+            k.kind == kind
+                && k.owner == Some(seat)
+                && k.at.v2().dist(center) - k.base.radius() - radius < f64::from(spacing) - 1e-9
+        })
+        .then_some(spacing)
+}
+
+/// Whether `seat` may not pass because passing takes a pass token (3rd
+/// edition) and it has none left.
+pub(crate) fn out_of_pass_tokens(state: &GameState, encounter: &Encounter, seat: Seat) -> bool {
+    EncounterRules::of(state.edition).passing == PassingRule::PassTokens
+        && encounter.pass_tokens[seat.index()] == 0
 }
 
 /// The words for that reach.
@@ -1363,7 +1364,7 @@ impl Sim<'_> {
                 if !in_activation && self.encounter_rules().passing == PassingRule::PassTokens =>
             {
                 self.require_active(seat, &encounter)?;
-                if encounter.pass_tokens[seat.index()] == 0 {
+                if out_of_pass_tokens(&self.state, &encounter, seat) {
                     return refuse("you pass only by discarding a pass token, and you have none");
                 }
                 self.emit(Event::Passed {
@@ -1418,7 +1419,7 @@ impl Sim<'_> {
                 if m.owner != seat {
                     return refuse(format!("{} is not yours", m.name()));
                 }
-                if !m.in_play() || m.placement.is_none() {
+                if !m.on_table() {
                     return refuse(format!("{} is not on the table", m.name()));
                 }
                 if encounter.activated.contains(model) {
@@ -1922,12 +1923,7 @@ impl Sim<'_> {
                 self.general_ended(actor, standing_in)
             }
             PlayerCommand::Concentrate => {
-                let used = self
-                    .encounter()?
-                    .once_used
-                    .iter()
-                    .any(|(m, name, _)| *m == actor && name == CONCENTRATE);
-                if used {
+                if self.encounter()?.once_used_by(actor, CONCENTRATE).is_some() {
                     return refuse("Concentrate is once per activation");
                 }
                 let Some(token) = self.book().concentrate_gives() else {
@@ -1997,12 +1993,8 @@ impl Sim<'_> {
         let Some(card) = m.card.actions.iter().find(|a| a.name == action) else {
             return Err(SlotRefused::NoSuchAction);
         };
-        if let Some((_, _, per)) = encounter
-            .once_used
-            .iter()
-            .find(|(m, name, _)| *m == actor && name == action)
-        {
-            return Err(SlotRefused::OnceUsed(*per));
+        if let Some(per) = encounter.once_used_by(actor, action) {
+            return Err(SlotRefused::OnceUsed(per));
         }
         let used = encounter.activation;
         if signature {
@@ -2456,16 +2448,9 @@ impl Sim<'_> {
                 {
                     return refuse("a made marker may not overlap a model");
                 }
-                if let SchemeMarkerRule::Spaced { spacing } = marker_rule {
-                    self.check_marker_spacing(seat, MarkerKind::Scheme, center, radius, spacing)?;
-                }
-                let mine: Vec<ObjectId> = self
-                    .state
-                    .markers
-                    .iter()
-                    .filter(|k| k.kind == MarkerKind::Scheme && k.owner == Some(seat))
-                    .map(|k| k.id)
-                    .collect();
+                self.check_marker_spacing(seat, MarkerKind::Scheme, *at)?;
+                let mine: Vec<ObjectId> =
+                    self.state.scheme_markers_of(seat).map(|k| k.id).collect();
                 let remove = match replacing {
                     Some(id) if mine.contains(id) => Some(*id),
                     Some(_) => return refuse("you may only remove one of your own scheme markers"),
@@ -2489,9 +2474,9 @@ impl Sim<'_> {
                 self.drop_marker(name, Some(seat), *at)?;
             }
             Interaction::PlantExplosives { at } => {
-                let Some(rule) = self.encounter()?.setup.strategy.explosives else {
+                if self.encounter()?.setup.strategy.explosives.is_none() {
                     return refuse("this strategy has no explosives");
-                };
+                }
                 if self.encounter()?.explosives_on(actor) == 0 {
                     return refuse(format!(
                         "{} carries no explosives token",
@@ -2506,13 +2491,7 @@ impl Sim<'_> {
                 // A dropped marker may lie under a model's base (3rd
                 // edition, Drop and Create).
                 self.check_marker_spot(&board, actor, *at, radius)?;
-                self.check_marker_spacing(
-                    seat,
-                    MarkerKind::Strategy,
-                    at.v2(),
-                    radius,
-                    rule.spacing,
-                )?;
+                self.check_marker_spacing(seat, MarkerKind::Strategy, *at)?;
                 self.declare_general(actor, "Interact", slot, controller)?;
                 self.emit(Event::ExplosivesLost {
                     model: actor,
@@ -2674,17 +2653,15 @@ impl Sim<'_> {
         Ok(())
     }
 
-    /// A marker of `kind` `seat` drops at `center` keeps `spacing` inches
-    /// from its other friendly ones of that kind.
+    /// A marker of `kind` `seat` drops at `at` keeps the spacing rule's
+    /// distance from its other ones of that kind.
     fn check_marker_spacing(
         &self,
         seat: Seat,
         kind: MarkerKind,
-        center: crate::table::geometry::V2,
-        radius: f64,
-        spacing: u8,
+        at: Point,
     ) -> Result<(), RuleError> {
-        if crowded(&self.state, seat, kind, center, radius, spacing) {
+        if let Some(spacing) = marker_spot_crowded(&self.state, seat, kind, at) {
             let what = if kind == MarkerKind::Scheme {
                 "scheme"
             } else {
@@ -2834,12 +2811,7 @@ pub(crate) fn scheme_marker_sets(state: &GameState, seat: Seat, name: &str) -> V
     if spent.is_empty() {
         return Vec::new();
     }
-    let mine: Vec<ObjectId> = state
-        .markers
-        .iter()
-        .filter(|k| k.kind == MarkerKind::Scheme && k.owner == Some(seat))
-        .map(|k| k.id)
-        .collect();
+    let mine: Vec<ObjectId> = state.scheme_markers_of(seat).map(|k| k.id).collect();
     let mut sets = Vec::new();
     let mut picked = Vec::with_capacity(spent.len());
     subsets(&mine, spent.len(), 0, &mut picked, &mut |set| {
@@ -2953,12 +2925,9 @@ fn scheme_scoring_now(
         .iter()
         .enumerate()
         .all(|(i, id)| !named[..i].contains(id));
-    let all_friendly = named.iter().all(|id| {
-        state
-            .markers
-            .iter()
-            .any(|k| k.id == *id && k.kind == MarkerKind::Scheme && k.owner == Some(seat))
-    });
+    let all_friendly = named
+        .iter()
+        .all(|id| state.scheme_markers_of(seat).any(|k| k.id == *id));
     if !distinct || !all_friendly {
         return Err("name each of your own scheme markers at most once".into());
     }

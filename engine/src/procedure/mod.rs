@@ -27,8 +27,8 @@ mod duel;
 mod encounter;
 pub(crate) use encounter::{
     CONCENTRATE, claimable_schemes, deployable, explosives_placeable, general_commands,
-    marker_spot_crowded, scheme_checked_and_met, scheme_marker_offset, scheme_marker_sets,
-    selectable,
+    marker_spot_crowded, out_of_pass_tokens, scheme_checked_and_met, scheme_marker_offset,
+    scheme_marker_sets, selectable,
 };
 
 /// The acting model's action limit in an encounter (0 outside one).
