@@ -133,7 +133,7 @@ impl Bot {
                 let command = PlayerCommand::Interact {
                     with: interaction(at),
                 };
-                self.legal(state, &command).then_some(command)
+                self.try_command(state, command)
             })
             .or_else(|| offered(state, self.seat, state.model(model)?))
     }
@@ -151,7 +151,7 @@ impl Bot {
                     .rng
                     .below(u32::try_from(options.len()).unwrap_or(u32::MAX));
                 let chosen = match options.swap_remove(drawn as usize) {
-                    Choice::Command { command } => self.legal(state, &command).then_some(command),
+                    Choice::Command { command } => self.try_command(state, command),
                     choice => self.fill(state, choice),
                 };
                 if chosen.is_some() {
@@ -254,15 +254,22 @@ impl Bot {
                     Deployment::Corner => (12.0, 12.0),
                     Deployment::Flank => (size / 2.0, size / 2.0),
                 };
+                // Centres a base's radius inside the box: the base must be
+                // wholly in the zone and on the table.
+                let radius = state.model(model)?.card.base.radius();
+                let (width, depth) = (
+                    (width - 2.0 * radius).max(0.0),
+                    (depth - 2.0 * radius).max(0.0),
+                );
                 (0..TRIES * 4).find_map(|_| {
-                    let (x, y) = (self.unit() * width, self.unit() * depth);
+                    let (x, y) = (radius + self.unit() * width, radius + self.unit() * depth);
                     let (x, y) = match side {
                         Seat::A => (x, y),
                         Seat::B => (size - x, size - y),
                     };
                     let at = Point::from_v2(V2::new(x, y));
                     let command = PlayerCommand::Deploy { model, at };
-                    self.legal(state, &command).then_some(command)
+                    self.try_command(state, command)
                 })
             }
             Choice::Walk { model, inches }
@@ -310,14 +317,20 @@ impl Bot {
                             }
                             None => reach * self.unit(),
                         };
+                        // Kept on the table: a move that leaves it is refused.
                         let end = from.center.plus(direction.scale(distance));
+                        let size = crate::table::inches(TABLE_SIZE);
+                        let end = V2::new(
+                            end.x.clamp(from.radius, size - from.radius),
+                            end.y.clamp(from.radius, size - from.radius),
+                        );
                         let to = Waypoint {
                             x: milli(end.x),
                             y: milli(end.y),
                             z: 0,
                         };
                         let command = move_to(to);
-                        self.legal(state, &command).then_some(command)
+                        self.try_command(state, command)
                     })
                     .or_else(|| {
                         // An effect's move may stay where it stands, and so
@@ -334,7 +347,7 @@ impl Bot {
                             y: here.at.y,
                             z: here.z,
                         });
-                        self.legal(state, &stay).then_some(stay)
+                        self.try_command(state, stay)
                     })
             }
             Choice::MakeSchemeMarker { model } => {
@@ -362,7 +375,7 @@ impl Bot {
                 let spots = crate::procedure::pounce_spots(state, model, onto);
                 let at = *spots.get(self.rng.below(u32::try_from(spots.len()).ok()?) as usize)?;
                 let command = PlayerCommand::Place { at };
-                self.legal(state, &command).then_some(command)
+                self.try_command(state, command)
             }
             Choice::Place { model, inches, .. } => {
                 let from = body_of(state, model)?;
@@ -379,7 +392,7 @@ impl Bot {
                     let command = PlayerCommand::Place {
                         at: Point::from_v2(at),
                     };
-                    self.legal(state, &command).then_some(command)
+                    self.try_command(state, command)
                 })
             }
             Choice::DropBlast { .. } => {
@@ -392,7 +405,7 @@ impl Bot {
                     *spots.get(self.rng.below(u32::try_from(spots.len()).ok()?) as usize)?
                 };
                 let command = PlayerCommand::DropBlast { at };
-                self.legal(state, &command).then_some(command)
+                self.try_command(state, command)
             }
             Choice::Replace { model, with } => {
                 let card = state.summonable_card(self.seat, &with)?;
@@ -404,7 +417,7 @@ impl Bot {
                 );
                 let at = *spots.get(self.rng.below(u32::try_from(spots.len()).ok()?) as usize)?;
                 let command = PlayerCommand::Place { at };
-                self.legal(state, &command).then_some(command)
+                self.try_command(state, command)
             }
             Choice::Summon { summoner, models } => {
                 // The greedy bot summons the dearest model it may.
@@ -432,26 +445,25 @@ impl Bot {
                     model: name.clone(),
                     at,
                 };
-                self.legal(state, &command).then_some(command)
+                self.try_command(state, command)
             }
         }
     }
 
-    /// Whether `command` is legal now; the last legal one's outcome is kept.
-    fn legal(&mut self, state: &GameState, command: &PlayerCommand) -> bool {
-        let submission = Submission::player(self.seat, state.version, command.clone());
-        match crate::procedure::decide_state(state, &submission) {
-            Ok((after, facts)) => {
-                self.worked_out = Some(WorkedOut {
-                    version: state.version,
-                    command: command.clone(),
-                    state: after,
-                    facts,
-                });
-                true
-            }
-            Err(_) => false,
-        }
+    /// `command`, if it is legal now; the last legal one's outcome is kept.
+    fn try_command(&mut self, state: &GameState, command: PlayerCommand) -> Option<PlayerCommand> {
+        let submission = Submission::player(self.seat, state.version, command);
+        let (after, facts) = crate::procedure::decide_state(state, &submission).ok()?;
+        let Submission::Player { command, .. } = submission else {
+            return None;
+        };
+        self.worked_out = Some(WorkedOut {
+            version: state.version,
+            command: command.clone(),
+            state: after,
+            facts,
+        });
+        Some(command)
     }
 }
 

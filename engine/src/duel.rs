@@ -455,6 +455,23 @@ impl Duel {
         self.sides.get_mut(role)
     }
 
+    /// The side whose player decides the step now (none while the cards
+    /// are flipped or the duel resolves).
+    pub fn deciding_side(&self) -> Option<&Side> {
+        let role = match self.step {
+            DuelStep::Relent { role }
+            | DuelStep::Modify { role }
+            | DuelStep::LookingAtTop { role }
+            | DuelStep::Choose { role }
+            | DuelStep::JokerSuit { role } => role,
+            DuelStep::Cheat { order, next } | DuelStep::Triggers { order, next } => {
+                *order.get(usize::from(next))?
+            }
+            DuelStep::Flip | DuelStep::Outcome => return None,
+        };
+        self.side(role)
+    }
+
     pub fn roles(&self) -> impl Iterator<Item = Role> + use<> {
         [Role::Initiator, Role::Resister]
             .into_iter()

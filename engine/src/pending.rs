@@ -1226,6 +1226,8 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
     let hand = player.hand.as_slice();
     let mut commands = Vec::new();
     match state.frame() {
+        // Only the deciding side's player has anything to send.
+        Some(Frame::Duel { duel }) if duel.deciding_side().is_none_or(|s| s.seat != seat) => {}
         Some(Frame::Duel { duel }) => match &duel.step {
             DuelStep::Relent { .. } => {
                 commands.extend([PlayerCommand::Relent, PlayerCommand::Resist])
@@ -1249,7 +1251,16 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                     DuelBoost::DiscardLowCard => {
                         commands.extend(hand.iter().map(|&card| PlayerCommand::Empower { card }));
                     }
-                    DuelBoost::Soulstone => {
+                    // Only a soulstone user with a soulstone to spend, once a duel.
+                    DuelBoost::Soulstone
+                        if player.soulstones > 0
+                            && duel.deciding_side().is_some_and(|side| {
+                                !side.soulstone_spent
+                                    && state
+                                        .model(side.model)
+                                        .is_some_and(|m| m.card.soulstone_user)
+                            }) =>
+                    {
                         commands.push(PlayerCommand::SpendSoulstone {
                             boost: Boost::Modifier,
                         });
@@ -1257,6 +1268,7 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
                             boost: Boost::Suit(suit),
                         }));
                     }
+                    DuelBoost::Soulstone => {}
                 }
             }
             DuelStep::LookingAtTop { .. } => {

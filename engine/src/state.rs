@@ -767,9 +767,10 @@ impl GameState {
             crate::token::TokenAura,
         ),
     > + '_ {
+        let any = self.tokens.has_auras();
         self.models
             .iter()
-            .filter(|m| !m.tokens.is_empty() && m.in_play())
+            .filter(move |m| any && !m.tokens.is_empty() && m.in_play())
             .flat_map(move |m| {
                 m.tokens.iter().filter_map(move |(token, _)| {
                     let def = self.tokens.def(token)?;

@@ -444,6 +444,9 @@ pub struct TokenBook {
     tokens: Vec<TokenDef>,
     /// The keys, sorted, with the index of their definition.
     index: Vec<(Token, usize)>,
+    /// Whether any token is an aura: a game without one never looks at
+    /// its models' tokens when it builds a table.
+    has_auras: bool,
 }
 
 impl TryFrom<TokenList> for TokenBook {
@@ -473,8 +476,10 @@ impl TokenBook {
             edition,
             tokens,
             index: Vec::new(),
+            has_auras: false,
         };
         book.build_index()?;
+        book.has_auras = book.tokens.iter().any(|def| def.aura.is_some());
         Ok(book)
     }
 
@@ -627,6 +632,11 @@ impl TokenBook {
 
     pub fn contains(&self, token: Token) -> bool {
         self.def(token).is_some()
+    }
+
+    /// Whether any token of the book is an aura.
+    pub fn has_auras(&self) -> bool {
+        self.has_auras
     }
 
     /// The tokens that are auras, with their areas.

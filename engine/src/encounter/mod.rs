@@ -697,7 +697,11 @@ impl Encounter {
     /// facts only, so asking the crew gives nothing away.
     pub fn may_reveal_after_activation(&self, seat: Seat) -> bool {
         let i = seat.index();
-        if self.choices.schemes[i].is_empty() {
+        // Asked after every activation: most books time no scheme so, and
+        // then no name need be looked up.
+        let timed_so =
+            |def: &objectives::SchemeDef| def.timing == objectives::RevealTiming::EndOfActivation;
+        if self.choices.schemes[i].is_empty() || !self.setup.schemes.schemes.iter().any(timed_so) {
             return false;
         }
         let candidates: &[String] = match &self.choices.selected_after[i] {
@@ -708,11 +712,12 @@ impl Encounter {
                 .scheme(previous)
                 .map_or(&[], |def| def.next.as_slice()),
         };
+        // The timing first: most schemes are revealed at the end of a turn.
         candidates
             .iter()
-            .filter(|name| !self.choices.has_revealed(seat, name))
             .filter_map(|name| self.setup.schemes.scheme(name))
-            .any(|def| def.timing == objectives::RevealTiming::EndOfActivation)
+            .filter(|def| timed_so(def))
+            .any(|def| !self.choices.has_revealed(seat, &def.name))
     }
 
     /// The zone `seat` deploys in, once the attacker has chosen.
