@@ -669,6 +669,12 @@ impl GameState {
         self.models.iter().find(|m| m.id == id).map(|m| &**m)
     }
 
+    /// The model, shared: a procedure that reads it while it emits facts
+    /// holds it without copying its card and tokens.
+    pub fn shared_model(&self, id: super::model::ModelId) -> Option<Arc<Model>> {
+        self.models.iter().find(|m| m.id == id).cloned()
+    }
+
     pub fn model_mut(&mut self, id: super::model::ModelId) -> Option<&mut Model> {
         Arc::make_mut(&mut self.models)
             .iter_mut()

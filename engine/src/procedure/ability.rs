@@ -480,8 +480,7 @@ impl Sim<'_> {
                     .iter()
                     .filter_map(|effect| match effect {
                         AbilityEffect::ChangeStat { stat: s, by, to }
-                            if *s == stat
-                                && self.selected(to, source.id, None).contains(&model) =>
+                            if *s == stat && self.selects(to, source.id, model) =>
                         {
                             Some(i16::from(*by))
                         }
@@ -551,18 +550,55 @@ impl Sim<'_> {
             .state
             .models
             .iter()
-            .filter(|m| m.id != model && m.on_table())
-            .filter(|m| match side {
-                SideFilter::Any => true,
-                SideFilter::Friendly => m.owner == me.owner,
-                SideFilter::Enemy => m.owner != me.owner,
-            })
-            .filter(|m| keyword.is_none_or(|k| m.card.keywords.iter().any(|own| own == k)))
+            .filter(|m| Self::may_be_within(me, m, side, keyword))
             .map(|m| m.id.object());
         self.objects_within(model, inches, candidates)
             .into_iter()
             .filter_map(|id| u16::try_from(id.0).ok().map(ModelId))
             .collect()
+    }
+
+    /// Whether `other` is a model [`Sim::models_within`] of `me` looks at:
+    /// another model on the table, of the side and keyword asked for.
+    fn may_be_within(
+        me: &crate::model::Model,
+        other: &crate::model::Model,
+        side: SideFilter,
+        keyword: Option<&str>,
+    ) -> bool {
+        other.id != me.id
+            && other.on_table()
+            && match side {
+                SideFilter::Any => true,
+                SideFilter::Friendly => other.owner == me.owner,
+                SideFilter::Enemy => other.owner != me.owner,
+            }
+            && keyword.is_none_or(|k| other.card.keywords.iter().any(|own| own == k))
+    }
+
+    /// Whether a selector of `model`'s ability takes `target` (as
+    /// [`Sim::selected`] with no other model would): asked of every lasting
+    /// ability at every duel, so only `target` is measured.
+    fn selects(&self, to: &Selector, model: ModelId, target: ModelId) -> bool {
+        match to {
+            Selector::ThisModel | Selector::OtherModel => {
+                self.selected(to, model, None).contains(&target)
+            }
+            Selector::ModelsWithin {
+                inches,
+                side,
+                keyword,
+            } => {
+                let (Some(me), Some(other)) = (self.state.model(model), self.state.model(target))
+                else {
+                    return false;
+                };
+                Self::may_be_within(me, other, *side, keyword.as_deref())
+                    && !self
+                        .objects_within(model, *inches, std::iter::once(target.object()))
+                        .is_empty()
+            }
+        }
     }
 
     /// The `candidates` on the table within `inches` of `model` (0: in base

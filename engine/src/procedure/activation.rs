@@ -77,7 +77,7 @@ impl Sim<'_> {
     ) -> Result<(), RuleError> {
         // The model as the window found it: who applied each token, and
         // its value, before the window may remove it.
-        let Some(before) = self.state.model(model).cloned() else {
+        let Some(before) = self.state.shared_model(model) else {
             return Ok(());
         };
         for (token, effect) in self.open_window(model, None, window, Situation::default())? {

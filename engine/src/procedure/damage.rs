@@ -208,9 +208,9 @@ impl Sim<'_> {
             .ok_or(RuleError::NothingPending)?
             .clone();
         let target = progress.instance.target;
-        let target_model = self.state.model(target).cloned();
-        let owner = target_model.as_ref().map_or(Seat::A, |m| m.owner);
-        let can_spend = target_model.as_ref().is_some_and(|m| m.card.soulstone_user)
+        let target_model = self.state.model(target);
+        let owner = target_model.map_or(Seat::A, |m| m.owner);
+        let can_spend = target_model.is_some_and(|m| m.card.soulstone_user)
             && self.state.player(owner).soulstones > 0;
         match progress.stage() {
             DamageStage::Block => {
@@ -402,7 +402,7 @@ impl Sim<'_> {
         let mut amount = progress.amount;
         let mut reductions: Vec<(String, u8)> = Vec::new();
         if !progress.instance.irreducible && amount > 0 {
-            let model = self.state.model(target).cloned();
+            let model = self.state.shared_model(target);
             if progress.instance.cover {
                 let before = amount;
                 amount = floor_one(amount, 1);
@@ -523,7 +523,7 @@ impl Sim<'_> {
                 irreducible: progress.instance.irreducible,
             },
         })?;
-        let Some(model) = self.state.model(target).cloned() else {
+        let Some(model) = self.state.shared_model(target) else {
             return Ok(());
         };
         if progress.amount == 0 {
@@ -559,7 +559,7 @@ impl Sim<'_> {
         instance: &DamageInstance,
         by_effect: bool,
     ) -> Result<(), RuleError> {
-        let Some(model) = self.state.model(target).cloned() else {
+        let Some(model) = self.state.shared_model(target) else {
             return Ok(());
         };
         // 1. Heal or replace: a model healed above 0 is no longer killed.
@@ -660,7 +660,7 @@ impl Sim<'_> {
         crew: Option<Seat>,
     ) -> Result<(), RuleError> {
         let leaves_something = self.rules().killing_infuses_and_leaves_remains();
-        let Some(model) = self.state.model(target).cloned() else {
+        let Some(model) = self.state.shared_model(target) else {
             return Ok(());
         };
         if let Some(demise) = &model.card.demise {
