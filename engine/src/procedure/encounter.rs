@@ -125,7 +125,10 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
     if general.contains(&CONCENTRATE) {
         commands.push(PlayerCommand::Concentrate);
     }
-    if general.contains(&super::DISENGAGE) && state.is_engaged(model, None) {
+    // Offered unchecked: whether the model is engaged is dear to work out
+    // at every step, and `decide` refuses it for a model that is not
+    // (`pending` lists only what `decide` accepts).
+    if general.contains(&super::DISENGAGE) {
         commands.push(PlayerCommand::Disengage);
     }
     if general.contains(&super::ASSIST) {
