@@ -436,6 +436,24 @@ pub enum DuelStep {
     Outcome,
 }
 
+impl DuelStep {
+    /// The role whose player decides this step (none while the cards are
+    /// flipped or the duel resolves): the one place that reads it from a step.
+    pub fn deciding_role(self) -> Option<Role> {
+        match self {
+            DuelStep::Relent { role }
+            | DuelStep::Modify { role }
+            | DuelStep::LookingAtTop { role }
+            | DuelStep::Choose { role }
+            | DuelStep::JokerSuit { role } => Some(role),
+            DuelStep::Cheat { order, next } | DuelStep::Triggers { order, next } => {
+                order.get(usize::from(next)).copied()
+            }
+            DuelStep::Flip | DuelStep::Outcome => None,
+        }
+    }
+}
+
 /// A duel in progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Duel {
@@ -458,18 +476,7 @@ impl Duel {
     /// The side whose player decides the step now (none while the cards
     /// are flipped or the duel resolves).
     pub fn deciding_side(&self) -> Option<&Side> {
-        let role = match self.step {
-            DuelStep::Relent { role }
-            | DuelStep::Modify { role }
-            | DuelStep::LookingAtTop { role }
-            | DuelStep::Choose { role }
-            | DuelStep::JokerSuit { role } => role,
-            DuelStep::Cheat { order, next } | DuelStep::Triggers { order, next } => {
-                *order.get(usize::from(next))?
-            }
-            DuelStep::Flip | DuelStep::Outcome => return None,
-        };
-        self.side(role)
+        self.side(self.step.deciding_role()?)
     }
 
     pub fn roles(&self) -> impl Iterator<Item = Role> + use<> {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::action::attack_on_friend_refused;
 use super::command::Interaction;
 use super::command::{Boost, PlayerCommand, Submission};
-use super::duel::DuelStep;
+use super::duel::{Duel, DuelStep, Side};
 use super::encounter::Step;
 use super::fate::{Card, Suit};
 use super::model::ModelId;
@@ -1220,91 +1220,94 @@ fn queue_prompt(state: &GameState) -> Option<String> {
     ))
 }
 
+/// A duel step's commands for the deciding side's player.
+fn duel_candidates(state: &GameState, duel: &Duel, side: &Side, commands: &mut Vec<PlayerCommand>) {
+    let player = state.player(side.seat);
+    let hand = player.hand.as_slice();
+    match &duel.step {
+        DuelStep::Relent { .. } => commands.extend([PlayerCommand::Relent, PlayerCommand::Resist]),
+        DuelStep::Modify { .. } => {
+            commands.push(PlayerCommand::FinishModifying);
+            // Every token a model could spend; `decide` keeps the ones
+            // this model holds and may spend now.
+            for (token, rule) in state.tokens.spendable() {
+                if rule.effects.contains(&Effect::AddSuit) {
+                    commands.extend(Suit::ALL.map(|suit| PlayerCommand::UseToken {
+                        token,
+                        suit: Some(suit),
+                    }));
+                } else {
+                    commands.push(PlayerCommand::UseToken { token, suit: None });
+                }
+            }
+            // Each edition boosts a duel one way: the other is never offered.
+            match crate::ruleset::rules(state.edition).duel_boost() {
+                DuelBoost::DiscardLowCard => {
+                    commands.extend(hand.iter().map(|&card| PlayerCommand::Empower { card }));
+                }
+                // Only a soulstone user with a soulstone to spend, once a duel.
+                DuelBoost::Soulstone
+                    if player.soulstones > 0
+                        && !side.soulstone_spent
+                        && state
+                            .model(side.model)
+                            .is_some_and(|m| m.card.soulstone_user) =>
+                {
+                    commands.push(PlayerCommand::SpendSoulstone {
+                        boost: Boost::Modifier,
+                    });
+                    commands.extend(Suit::ALL.map(|suit| PlayerCommand::SpendSoulstone {
+                        boost: Boost::Suit(suit),
+                    }));
+                }
+                DuelBoost::Soulstone => {}
+            }
+        }
+        DuelStep::LookingAtTop { .. } => {
+            commands.extend([PlayerCommand::KeepTopCard, PlayerCommand::DiscardTopCard])
+        }
+        DuelStep::Choose { .. } => {
+            commands.extend(
+                side.revealed
+                    .iter()
+                    .map(|&card| PlayerCommand::ChooseCard { card }),
+            );
+        }
+        DuelStep::Cheat { .. } => {
+            commands.extend(hand.iter().map(|&card| PlayerCommand::Cheat { card }));
+            commands.push(PlayerCommand::DeclineCheat);
+        }
+        DuelStep::JokerSuit { .. } => {
+            commands.push(PlayerCommand::ChooseJokerSuit { suit: None });
+            commands
+                .extend(Suit::ALL.map(|suit| PlayerCommand::ChooseJokerSuit { suit: Some(suit) }));
+        }
+        DuelStep::Triggers { .. } => {
+            let names = duel
+                .spec
+                .triggers
+                .iter()
+                .chain(&duel.spec.resist_triggers)
+                .map(|t| t.name.clone());
+            commands.extend(names.map(|name| PlayerCommand::DeclareTrigger { name }));
+            commands.push(PlayerCommand::DeclineTrigger);
+        }
+        DuelStep::Flip | DuelStep::Outcome => {}
+    }
+}
+
 /// Every player command that could be legal now (decide filters them).
 fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
     let player = state.player(seat);
     let hand = player.hand.as_slice();
     let mut commands = Vec::new();
     match state.frame() {
-        // Only the deciding side's player has anything to send.
-        Some(Frame::Duel { duel }) if duel.deciding_side().is_none_or(|s| s.seat != seat) => {}
-        Some(Frame::Duel { duel }) => match &duel.step {
-            DuelStep::Relent { .. } => {
-                commands.extend([PlayerCommand::Relent, PlayerCommand::Resist])
+        Some(Frame::Duel { duel }) => {
+            // Only the deciding side's player has anything to send.
+            if let Some(side) = duel.deciding_side().filter(|side| side.seat == seat) {
+                duel_candidates(state, duel, side, &mut commands);
             }
-            DuelStep::Modify { .. } => {
-                commands.push(PlayerCommand::FinishModifying);
-                // Every token a model could spend; `decide` keeps the ones
-                // this model holds and may spend now.
-                for (token, rule) in state.tokens.spendable() {
-                    if rule.effects.contains(&Effect::AddSuit) {
-                        commands.extend(Suit::ALL.map(|suit| PlayerCommand::UseToken {
-                            token,
-                            suit: Some(suit),
-                        }));
-                    } else {
-                        commands.push(PlayerCommand::UseToken { token, suit: None });
-                    }
-                }
-                // Each edition boosts a duel one way: the other is never offered.
-                match crate::ruleset::rules(state.edition).duel_boost() {
-                    DuelBoost::DiscardLowCard => {
-                        commands.extend(hand.iter().map(|&card| PlayerCommand::Empower { card }));
-                    }
-                    // Only a soulstone user with a soulstone to spend, once a duel.
-                    DuelBoost::Soulstone
-                        if player.soulstones > 0
-                            && duel.deciding_side().is_some_and(|side| {
-                                !side.soulstone_spent
-                                    && state
-                                        .model(side.model)
-                                        .is_some_and(|m| m.card.soulstone_user)
-                            }) =>
-                    {
-                        commands.push(PlayerCommand::SpendSoulstone {
-                            boost: Boost::Modifier,
-                        });
-                        commands.extend(Suit::ALL.map(|suit| PlayerCommand::SpendSoulstone {
-                            boost: Boost::Suit(suit),
-                        }));
-                    }
-                    DuelBoost::Soulstone => {}
-                }
-            }
-            DuelStep::LookingAtTop { .. } => {
-                commands.extend([PlayerCommand::KeepTopCard, PlayerCommand::DiscardTopCard])
-            }
-            DuelStep::Choose { role } => {
-                if let Some(side) = duel.side(*role) {
-                    commands.extend(
-                        side.revealed
-                            .iter()
-                            .map(|&card| PlayerCommand::ChooseCard { card }),
-                    );
-                }
-            }
-            DuelStep::Cheat { .. } => {
-                commands.extend(hand.iter().map(|&card| PlayerCommand::Cheat { card }));
-                commands.push(PlayerCommand::DeclineCheat);
-            }
-            DuelStep::JokerSuit { .. } => {
-                commands.push(PlayerCommand::ChooseJokerSuit { suit: None });
-                commands.extend(
-                    Suit::ALL.map(|suit| PlayerCommand::ChooseJokerSuit { suit: Some(suit) }),
-                );
-            }
-            DuelStep::Triggers { .. } => {
-                let names = duel
-                    .spec
-                    .triggers
-                    .iter()
-                    .chain(&duel.spec.resist_triggers)
-                    .map(|t| t.name.clone());
-                commands.extend(names.map(|name| PlayerCommand::DeclareTrigger { name }));
-                commands.push(PlayerCommand::DeclineTrigger);
-            }
-            DuelStep::Flip | DuelStep::Outcome => {}
-        },
+        }
         // Nothing in progress (or an activation or action between its
         // procedures): the order of damage dealt at once, and the
         // encounter's decisions.

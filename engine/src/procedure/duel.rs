@@ -159,24 +159,18 @@ impl Sim<'_> {
         step: DuelStep,
         command: &PlayerCommand,
     ) -> Result<(), RuleError> {
+        // Whoever decides the step, the seat check comes first.
+        let role = step.deciding_role().ok_or(RuleError::NothingPending)?;
+        let side = self.side(role)?.clone();
+        Self::require_seat(seat, side.seat)?;
         match step {
-            DuelStep::Relent { role } => {
-                let side = self.side(role)?.clone();
-                Self::require_seat(seat, side.seat)?;
-                match command {
-                    PlayerCommand::Relent => self.emit(Event::Relented { role }),
-                    PlayerCommand::Resist => self.emit(Event::RelentDeclined { role }),
-                    _ => refuse("first decide whether to relent"),
-                }
-            }
-            DuelStep::Modify { role } => {
-                let side = self.side(role)?.clone();
-                Self::require_seat(seat, side.seat)?;
-                self.modify(role, &side, command)
-            }
-            DuelStep::LookingAtTop { role } => {
-                let side = self.side(role)?.clone();
-                Self::require_seat(seat, side.seat)?;
+            DuelStep::Relent { .. } => match command {
+                PlayerCommand::Relent => self.emit(Event::Relented { role }),
+                PlayerCommand::Resist => self.emit(Event::RelentDeclined { role }),
+                _ => refuse("first decide whether to relent"),
+            },
+            DuelStep::Modify { .. } => self.modify(role, &side, command),
+            DuelStep::LookingAtTop { .. } => {
                 let card = self
                     .state
                     .player(seat)
@@ -192,9 +186,7 @@ impl Sim<'_> {
                 }
                 Ok(())
             }
-            DuelStep::Choose { role } => {
-                let side = self.side(role)?.clone();
-                Self::require_seat(seat, side.seat)?;
+            DuelStep::Choose { .. } => {
                 let PlayerCommand::ChooseCard { card } = command else {
                     return refuse("choose which revealed card to use");
                 };
@@ -205,10 +197,7 @@ impl Sim<'_> {
                 }
                 self.choose(seat, Some(role), *card)
             }
-            DuelStep::Cheat { order, next } => {
-                let role = order[usize::from(next)];
-                let side = self.side(role)?.clone();
-                Self::require_seat(seat, side.seat)?;
+            DuelStep::Cheat { .. } => {
                 match command {
                     PlayerCommand::Cheat { card } => {
                         if let Some(reason) = self.cheat_forbidden(role) {
@@ -237,18 +226,13 @@ impl Sim<'_> {
                 }
                 Ok(())
             }
-            DuelStep::JokerSuit { role } => {
-                let side = self.side(role)?.clone();
-                Self::require_seat(seat, side.seat)?;
+            DuelStep::JokerSuit { .. } => {
                 let PlayerCommand::ChooseJokerSuit { suit } = command else {
                     return refuse("choose the Red Joker's suit (or none)");
                 };
                 self.emit(Event::JokerSuitChosen { role, suit: *suit })
             }
-            DuelStep::Triggers { order, next } => {
-                let role = order[usize::from(next)];
-                let side = self.side(role)?.clone();
-                Self::require_seat(seat, side.seat)?;
+            DuelStep::Triggers { .. } => {
                 match command {
                     PlayerCommand::DeclareTrigger { name } => {
                         let trigger = self
