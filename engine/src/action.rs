@@ -75,7 +75,7 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
         .card
         .actions
         .iter()
-        .find(|a| a.name == request.action)
+        .find(|a| *a.name == *request.action)
         .ok_or_else(|| {
             RuleError::not_allowed(format!(
                 "{} has no action called {:?}",
@@ -263,7 +263,7 @@ fn spec(
     let opposed = action.resist.is_some() && target.is_some_and(|t| t != actor);
     let friendly = actor_owner == target_owner;
     DuelSpec {
-        action: action.name.clone(),
+        action: action.name.to_string(),
         initiator: actor,
         skill: action.skill,
         skill_suits: action.skill_suits,

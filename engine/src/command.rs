@@ -2,6 +2,7 @@
 //! carries the state version it was made against; a stale one is refused.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 use super::Seat;
 use super::duel::DuelSpec;
@@ -270,7 +271,9 @@ pub enum PlayerCommand {
     /// The acting model takes an action from its card. `signature`: this
     /// is its signature action for the activation.
     TakeAction {
-        action: String,
+        /// Shared with the card: the option list offers every action at
+        /// every step, and a copied name would be an allocation each.
+        action: Arc<str>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<ModelId>,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -224,7 +224,7 @@ fn default_base() -> BaseMm {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActionCard {
-    pub name: String,
+    pub name: Arc<str>,
     pub kind: ActionKind,
     /// Range in inches: a melee action's reach, a missile or magic
     /// action's range. 0 for an action that targets only the model itself.

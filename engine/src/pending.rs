@@ -1078,7 +1078,7 @@ fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
                 m.card
                     .actions
                     .iter()
-                    .map(|a| a.name.clone())
+                    .map(|a| a.name.to_string())
                     .chain(general)
                     .map(|action| PlayerCommand::NameGeneratedAction { action }),
             );

@@ -1758,7 +1758,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
             let once = state
                 .model(*model)
-                .and_then(|m| m.card.actions.iter().find(|a| a.name == *action))
+                .and_then(|m| m.card.actions.iter().find(|a| *a.name == **action))
                 .and_then(|a| a.once_per)
                 .or_else(|| {
                     (action == crate::procedure::CONCENTRATE)

@@ -425,14 +425,14 @@ fn a_content_card_becomes_an_engine_definition() {
     let baton = card
         .actions
         .iter()
-        .find(|a| a.name == "Hooked Baton")
+        .find(|a| &*a.name == "Hooked Baton")
         .unwrap();
     assert_eq!(baton.range, 1);
     assert_eq!(baton.after_succeeding.len(), 1);
     let lantern = card
         .actions
         .iter()
-        .find(|a| a.name == "Signal Lantern")
+        .find(|a| &*a.name == "Signal Lantern")
         .unwrap();
     assert_eq!(lantern.triggers[0].name, "Blinding Flare");
 }

@@ -266,7 +266,7 @@ fn random_action(rng: &mut ChaCha8Rng, state: &GameState) -> Option<FlowCommand>
     let target = state.models.choose(rng)?;
     Some(FlowCommand::TakeAction {
         model: actor.id,
-        action: action.name.clone(),
+        action: action.name.to_string(),
         target: Some(target.id),
     })
 }

@@ -596,7 +596,7 @@ impl StatCard {
             .actions
             .iter()
             .map(|action| ActionCard {
-                name: action.name.clone(),
+                name: action.name.as_str().into(),
                 kind: action.kind,
                 range: action.range,
                 skill: action.skill,

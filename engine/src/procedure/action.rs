@@ -64,7 +64,7 @@ impl Sim<'_> {
             .card
             .actions
             .iter()
-            .find(|a| a.name == request.action)?
+            .find(|a| *a.name == *request.action)?
             .soulstones;
         (cost > 0).then_some((request.controller.unwrap_or(m.owner), cost))
     }
@@ -313,7 +313,7 @@ impl Sim<'_> {
         let own = self
             .state
             .model(action.actor)
-            .and_then(|m| m.card.actions.iter().find(|a| a.name == action.name))
+            .and_then(|m| m.card.actions.iter().find(|a| *a.name == *action.name))
             .map(|card| {
                 card.after_succeeding
                     .iter()
@@ -509,7 +509,7 @@ impl Sim<'_> {
             // A Charge's action is a melee one.
             .filter(|a| entry.required_kind().is_none_or(|kind| a.kind == kind))
             .map(|a| QueuedAction {
-                action: Some(a.name.clone()),
+                action: Some(a.name.to_string()),
                 ..entry.clone()
             })
             // Named ahead of its turn, an action may have no target yet (a
@@ -681,7 +681,7 @@ impl Sim<'_> {
                 .state
                 .model(unnamed.model)
                 .ok_or(RuleError::NothingPending)?;
-            let on_card = m.card.actions.iter().any(|a| a.name == *action);
+            let on_card = m.card.actions.iter().any(|a| *a.name == **action);
             let controlled_general = unnamed.controller.is_some()
                 && crate::state::controlled_general_actions(self.state.edition)
                     .contains(&action.as_str());
@@ -804,7 +804,7 @@ impl Sim<'_> {
         let Some(card) = self
             .state
             .model(action.actor)
-            .and_then(|m| m.card.actions.iter().find(|a| a.name == action.name))
+            .and_then(|m| m.card.actions.iter().find(|a| *a.name == *action.name))
             .cloned()
         else {
             return Ok(());

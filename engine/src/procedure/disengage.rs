@@ -45,7 +45,7 @@ pub(crate) fn strikes(state: &GameState, model: ModelId) -> Vec<(ModelId, String
             let request = ActionRequest::own(enemy.id, &action.name, Some(model));
             if !used && duel_for(state, &request).is_ok() && Sim::strike_cost_paid(state, &request)
             {
-                strikes.push((enemy.id, action.name.clone()));
+                strikes.push((enemy.id, action.name.to_string()));
             }
         }
     }

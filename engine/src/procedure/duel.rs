@@ -860,7 +860,7 @@ impl Sim<'_> {
             .card
             .actions
             .iter()
-            .find(|a| a.name == spec.action)?
+            .find(|a| *a.name == *spec.action)?
             .damages_enemies_touching
             .clone()
     }

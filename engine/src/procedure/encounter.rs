@@ -1993,7 +1993,7 @@ impl Sim<'_> {
         let (Some(encounter), Some(m)) = (state.encounter.as_deref(), state.model(actor)) else {
             return Err(SlotRefused::NotInEncounter);
         };
-        let Some(card) = m.card.actions.iter().find(|a| a.name == action) else {
+        let Some(card) = m.card.actions.iter().find(|a| *a.name == *action) else {
             return Err(SlotRefused::NoSuchAction);
         };
         if let Some(per) = encounter.once_used_by(actor, action) {

@@ -54,10 +54,7 @@ fn picture(state: &GameState) -> Picture {
         // One ring per reach, naming the actions with it.
         let mut by_range: BTreeMap<u8, Vec<&str>> = BTreeMap::new();
         for action in model.card.actions.iter().filter(|a| a.range > 0) {
-            by_range
-                .entry(action.range)
-                .or_default()
-                .push(action.name.as_str());
+            by_range.entry(action.range).or_default().push(&action.name);
         }
         for (range, names) in by_range {
             picture.rings.push(Ring {

@@ -212,7 +212,7 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
             target,
             signature,
         } => {
-            let mut text = action.clone();
+            let mut text = action.to_string();
             if let Some(target) = target {
                 text.push_str(&format!(" → {}", model_name(state, u64::from(target.0))));
             }
