@@ -653,7 +653,7 @@ impl Scenario {
             marker_types: Arc::new(marker_types.clone()),
             summonable: Arc::new(Seat::BOTH.map(|seat| self.summonable(seat, catalog))),
             upgrade_cards: Arc::new(self.upgrades.clone()),
-            frames: Vec::new(),
+            frames: crate::state::Frames::default(),
             ended: false,
             terrain: Arc::new(terrain.into()),
             markers: Arc::default(),

@@ -86,6 +86,71 @@ impl Fairness {
     }
 }
 
+/// The stack of procedures in progress, innermost last. A state and its
+/// copies share each frame until one of them writes it: a command usually
+/// writes only the innermost, and a bot's probe copies the whole state.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Frames(Vec<Arc<Frame>>);
+
+impl Frames {
+    fn of(frame: Frame) -> Self {
+        Self(vec![Arc::new(frame)])
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn last(&self) -> Option<&Frame> {
+        self.0.last().map(|f| &**f)
+    }
+
+    pub fn get(&self, index: usize) -> Option<&Frame> {
+        self.0.get(index).map(|f| &**f)
+    }
+
+    /// Outermost first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Frame> + ExactSizeIterator {
+        self.0.iter().map(|f| &**f)
+    }
+
+    fn push(&mut self, frame: Frame) {
+        self.0.push(Arc::new(frame));
+    }
+
+    fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// The innermost frame, to write (copied if shared).
+    fn last_mut(&mut self) -> Option<&mut Frame> {
+        self.0.last_mut().map(Arc::make_mut)
+    }
+
+    /// The innermost frame `is` picks, to write (only it is copied).
+    fn innermost_mut(&mut self, is: impl Fn(&Frame) -> bool) -> Option<&mut Frame> {
+        let index = self.0.iter().rposition(|f| is(f))?;
+        self.0.get_mut(index).map(Arc::make_mut)
+    }
+
+    /// Every frame `is` picks, to write (only they are copied).
+    fn iter_mut_where(&mut self, is: impl Fn(&Frame) -> bool) -> impl Iterator<Item = &mut Frame> {
+        self.0
+            .iter_mut()
+            .filter(move |f| is(f))
+            .map(Arc::make_mut)
+    }
+}
+
 /// A procedure in progress. The state holds a stack of them, innermost
 /// last: each starts inside the one below and hands back to it when it ends.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -374,7 +439,7 @@ pub struct GameState {
     pub upgrade_cards: Arc<Vec<crate::model::UpgradeCard>>,
     /// The procedures in progress, innermost last (at most `MAX_FRAMES`);
     /// empty when the game waits for its flow's next command.
-    pub frames: Vec<Frame>,
+    pub frames: Frames,
     pub ended: bool,
     /// Damage waiting to be resolved, in order.
     pub damage_queue: Vec<DamageInstance>,
@@ -517,9 +582,9 @@ impl GameState {
             upgrade_cards: Arc::new(setup.upgrade_cards),
             // An encounter's shuffle comes after deployment (setup step L).
             frames: if setup.encounter.is_some() {
-                Vec::new()
+                Frames::default()
             } else {
-                vec![Frame::Contributions]
+                Frames::of(Frame::Contributions)
             },
             ended: false,
             terrain: Arc::new(setup.terrain.into()),
@@ -935,10 +1000,13 @@ impl GameState {
     /// Moves `model`'s Disengage on, wherever it is in the stack (the
     /// strike's action and duel sit above it).
     fn set_disengage_stage(&mut self, model: ModelId, next: DisengageStage) {
-        let found = self.frames.iter_mut().rev().find_map(|f| match f {
-            Frame::Disengage { model: m, stage } if *m == model => Some(stage),
-            _ => None,
-        });
+        let found = self
+            .frames
+            .innermost_mut(|f| matches!(f, Frame::Disengage { model: m, .. } if *m == model))
+            .and_then(|f| match f {
+                Frame::Disengage { stage, .. } => Some(stage),
+                _ => None,
+            });
         if let Some(stage) = found {
             *stage = next;
         }
@@ -952,7 +1020,7 @@ impl GameState {
             .frames
             .iter()
             .rposition(|f| matches!(f, Frame::Action { .. }))?;
-        let Frame::Action { action } = &self.frames[index] else {
+        let Some(Frame::Action { action }) = self.frames.get(index) else {
             return None;
         };
         if action.slot != ActionSlot::Strike {
@@ -1805,11 +1873,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             if let Some(m) = state.model_mut(*model) {
                 m.placement = Some(*to);
             }
-            let action = state.frames.iter_mut().rev().find_map(|f| match f {
-                Frame::Action { action } => Some(action),
-                _ => None,
-            });
-            if let Some(action) = action {
+            if let Some(action) = innermost_action(state) {
                 action
                     .pushed_through
                     .extend(hazards.iter().map(|name| (*model, name.clone())));
@@ -1825,10 +1889,13 @@ pub fn apply(state: &mut GameState, event: &Event) {
         }
         Event::ActionQueued { queued } => state.action_queue.push(queued.clone()),
         Event::HazardSuffered { model, terrain } => {
-            let activation = state.frames.iter_mut().rev().find_map(|f| match f {
-                Frame::Activation { hazards, .. } => Some(hazards),
-                _ => None,
-            });
+            let activation = state
+                .frames
+                .innermost_mut(|f| matches!(f, Frame::Activation { .. }))
+                .and_then(|f| match f {
+                    Frame::Activation { hazards, .. } => Some(hazards),
+                    _ => None,
+                });
             if let Some(hazards) = activation {
                 hazards.push((*model, terrain.clone()));
             }
@@ -2175,7 +2242,12 @@ fn replace_model(
             *id = new;
         }
     };
-    for frame in &mut state.frames {
+    // Only the frames that name the original are copied.
+    for frame in state.frames.iter_mut_where(|f| match f {
+        Frame::Activation { model, .. } => *model == original,
+        Frame::Action { action } => action.actor == original,
+        _ => false,
+    }) {
         match frame {
             Frame::Activation { model, .. } => renamed(model),
             Frame::Action { action } => renamed(&mut action.actor),
@@ -2220,10 +2292,13 @@ fn wait_in_action(state: &mut GameState, frame: Frame) {
 
 /// The innermost action in progress (below any duel or damage inside it).
 fn innermost_action(state: &mut GameState) -> Option<&mut ActionInProgress> {
-    state.frames.iter_mut().rev().find_map(|f| match f {
+    match state
+        .frames
+        .innermost_mut(|f| matches!(f, Frame::Action { .. }))?
+    {
         Frame::Action { action } => Some(&mut **action),
         _ => None,
-    })
+    }
 }
 
 /// After looking at the top card (Insight), the side goes on modifying.

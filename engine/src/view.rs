@@ -115,7 +115,7 @@ pub fn view(state: &GameState, viewer: Viewer) -> View {
         },
         players: [player_view(Seat::A), player_view(Seat::B)],
         models: state.models.iter().map(|m| Model::clone(m)).collect(),
-        frames: state.frames.clone(),
+        frames: state.frames.iter().cloned().collect(),
         ended: state.ended,
         damage_queue: state.damage_queue.clone(),
         last_outcome: state.last_outcome,
