@@ -200,14 +200,17 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
     // An enemy-controlled action is not a friendly one: no relenting to it.
     duel.friendly &= !enemy_controlled;
     if attack {
-        sight::attack_situation(&board, request.actor.object(), target_id.object())
+        // Sight was settled above.
+        sight::hindrances(&board, request.actor.object(), target_id.object())
             .map_err(table_error)?
             .apply_to(&mut duel);
         // 3rd edition Friendly Fire: shooting at an engaged model.
-        let target_engaged = !measure::engaged_with(&board, target_id.object())
-            .map_err(table_error)?
-            .is_empty();
-        if edition == Edition::Third && action.kind == ActionKind::Missile && target_engaged {
+        if edition == Edition::Third
+            && action.kind == ActionKind::Missile
+            && !measure::engaged_with(&board, target_id.object())
+                .map_err(table_error)?
+                .is_empty()
+        {
             duel.modifiers = duel.modifiers.saturating_sub(1);
         }
     }

@@ -731,20 +731,32 @@ impl GameState {
     }
 
     pub fn model(&self, id: super::model::ModelId) -> Option<&Model> {
-        self.models.iter().find(|m| m.id == id).map(|m| &**m)
+        self.models.get(self.model_index(id)?).map(|m| &**m)
     }
 
     /// The model, shared: a procedure that reads it while it emits facts
     /// holds it without copying its card and tokens.
     pub fn shared_model(&self, id: super::model::ModelId) -> Option<Arc<Model>> {
-        self.models.iter().find(|m| m.id == id).cloned()
+        self.models.get(self.model_index(id)?).cloned()
     }
 
     pub fn model_mut(&mut self, id: super::model::ModelId) -> Option<&mut Model> {
+        let index = self.model_index(id)?;
         Arc::make_mut(&mut self.models)
-            .iter_mut()
-            .find(|m| m.id == id)
+            .get_mut(index)
             .map(Arc::make_mut)
+    }
+
+    /// Where `id` sits among the models. Hiring, summoning and replacing
+    /// number models from 1 in the order they join, so it is usually at
+    /// its id less one (looked up at every rules check); the search is
+    /// for a state numbered otherwise (a scenario's).
+    fn model_index(&self, id: super::model::ModelId) -> Option<usize> {
+        let guess = usize::from(id.0).wrapping_sub(1);
+        if self.models.get(guess).is_some_and(|m| m.id == id) {
+            return Some(guess);
+        }
+        self.models.iter().position(|m| m.id == id)
     }
 
     /// The table as the table rules see it: the terrain, the markers, and

@@ -493,6 +493,10 @@ impl Sim<'_> {
         let active = encounter.active;
         let transfer = encounter.transfer_due;
         let mine = Self::unactivated(&self.state, active);
+        // The usual case after an activation's step: the active crew goes on.
+        if !transfer && mine > 0 {
+            return Ok(false);
+        }
         let theirs = Self::unactivated(&self.state, active.other());
         if mine == 0 && theirs == 0 {
             self.step_to(Step::EndEffects)?;
@@ -500,12 +504,10 @@ impl Sim<'_> {
             self.end_phase(first)?;
             return Ok(true);
         }
-        let next = if transfer {
-            if theirs > 0 { active.other() } else { active }
-        } else if mine == 0 {
-            active.other()
+        let next = if transfer && theirs == 0 {
+            active
         } else {
-            return Ok(false);
+            active.other()
         };
         self.emit(Event::ActivePlayer { seat: next })?;
         Ok(true)

@@ -498,8 +498,24 @@ pub fn attack_situation(
     target: ObjectId,
 ) -> Result<AttackSituation, TableError> {
     let (from, to) = (Target::Object(attacker), Target::Object(target));
+    let line_of_sight = line_of_sight(board, from, to)?;
     Ok(AttackSituation {
-        line_of_sight: line_of_sight(board, from, to)?,
+        line_of_sight,
+        ..hindrances(board, attacker, target)?
+    })
+}
+
+/// The cover and concealment of an attack whose sight is already settled
+/// (an action's duel checks it first): [`attack_situation`] without
+/// measuring sight again. Its `line_of_sight` is left true.
+pub fn hindrances(
+    board: &Board,
+    attacker: ObjectId,
+    target: ObjectId,
+) -> Result<AttackSituation, TableError> {
+    let (from, to) = (Target::Object(attacker), Target::Object(target));
+    Ok(AttackSituation {
+        line_of_sight: true,
         cover: cover(board, from, to)?,
         concealment: concealment(board, from, to)?,
     })
