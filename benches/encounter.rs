@@ -19,7 +19,7 @@ use soulstone_engine::{GameState, Seat, Submission, execute};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn play(setup: &NewGame, seed: u64, kind: BotKind) -> usize {
-    let mut state = GameState::new(setup.clone()).expect("a game");
+    let mut state = Box::new(GameState::new(setup.clone()).expect("a game"));
     let mut bots = [Bot::new(kind, Seat::A, seed), Bot::new(kind, Seat::B, seed)];
     let mut facts = 0;
     play_to_end(&mut state, &mut bots, 50_000, |_, f| facts += f.len()).expect("the game ends");

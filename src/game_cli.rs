@@ -101,7 +101,7 @@ pub fn play(
             setup.terrain.len()
         ));
     }
-    let mut state = GameState::new(setup.clone()).map_err(|e| e.to_string())?;
+    let mut state = Box::new(GameState::new(setup.clone()).map_err(|e| e.to_string())?);
     let mut log = GameLog::new(setup);
     let mut bots = [
         Bot::new(kind(0), Seat::A, seed),

@@ -655,9 +655,10 @@ pub enum PlayError {
 }
 
 /// Plays the game to its end with one bot per seat, calling `after` with
-/// the state and the facts of every command.
+/// the state and the facts of every command. The state is boxed so that
+/// the state a bot worked out takes its place without being copied.
 pub fn play_to_end(
-    state: &mut GameState,
+    state: &mut Box<GameState>,
     bots: &mut [Bot; 2],
     max_commands: usize,
     mut after: impl FnMut(&GameState, &[crate::Event]),
@@ -679,7 +680,7 @@ pub fn play_to_end(
         let seat = bots[index].seat;
         let facts = match bots[index].take_worked_out(state, &command) {
             Some((worked_out, facts)) => {
-                *state = *worked_out;
+                *state = worked_out;
                 facts
             }
             None => {

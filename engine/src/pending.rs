@@ -1300,7 +1300,9 @@ fn duel_candidates(state: &GameState, duel: &Duel, side: &Side, commands: &mut V
 fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
     let player = state.player(seat);
     let hand = player.hand.as_slice();
-    let mut commands = Vec::new();
+    // Most lists fit without regrowing (an activation's actions and
+    // targets, a hand to cheat from), and the choices reuse the allocation.
+    let mut commands = Vec::with_capacity(32);
     match state.frame() {
         Some(Frame::Duel { duel }) => {
             // Only the deciding side's player has anything to send.

@@ -89,9 +89,19 @@ impl Fairness {
 /// The stack of procedures in progress, innermost last. A state and its
 /// copies share each frame until one of them writes it: a command usually
 /// writes only the innermost, and a bot's probe copies the whole state.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Frames(Vec<Arc<Frame>>);
+
+impl Clone for Frames {
+    fn clone(&self) -> Self {
+        // Room for the procedures a command starts: a copy made exactly
+        // as long would grow again at its first push.
+        let mut frames = Vec::with_capacity(self.0.len() + 2);
+        frames.extend(self.0.iter().cloned());
+        Self(frames)
+    }
+}
 
 impl Frames {
     fn of(frame: Frame) -> Self {
@@ -144,10 +154,7 @@ impl Frames {
 
     /// Every frame `is` picks, to write (only they are copied).
     fn iter_mut_where(&mut self, is: impl Fn(&Frame) -> bool) -> impl Iterator<Item = &mut Frame> {
-        self.0
-            .iter_mut()
-            .filter(move |f| is(f))
-            .map(Arc::make_mut)
+        self.0.iter_mut().filter(move |f| is(f)).map(Arc::make_mut)
     }
 }
 

@@ -63,7 +63,7 @@ fn play_edition(edition: &str, seed: u64, kinds: [BotKind; 2]) -> (GameState, Ga
         season.as_ref(),
     )
     .expect("the encounter sets up");
-    let mut state = GameState::new(setup.clone()).expect("a valid game");
+    let mut state = Box::new(GameState::new(setup.clone()).expect("a valid game"));
     let mut log = GameLog::new(setup);
     let mut bots = [
         Bot::new(kinds[0], Seat::A, seed),
@@ -92,7 +92,7 @@ fn play_edition(edition: &str, seed: u64, kinds: [BotKind; 2]) -> (GameState, Ga
     });
     log.facts = facts_so_far;
     assert!(state.ended, "seed {seed}: the game did not end");
-    (state, log)
+    (*state, log)
 }
 
 /// A round of a season whose strategy and two of whose schemes the content

@@ -159,8 +159,9 @@ fn work_out<'a>(
             original: state,
             copy: None,
         },
-        // A duel step causes a handful of events: one allocation, no regrowth.
-        events: Vec::with_capacity(8),
+        // A duel step causes a handful of events, a trigger or a kill a
+        // dozen or so: one allocation, seldom a regrowth.
+        events: Vec::with_capacity(16),
     };
     match submission {
         Submission::Player { seat, command, .. } => sim.player_command(*seat, command)?,
