@@ -747,6 +747,8 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                         .filter(|t| t.in_play())
                         .filter_map(|t| Some((t.id, t.owner, t.body()?))),
                 );
+                // The limit of the model's normal actions, for all of them.
+                let normal = super::procedure::normal_limits(state, m.id);
                 for action in &m.card.actions {
                     let aims: Vec<Option<ModelId>> = if action.range == 0 {
                         vec![None]
@@ -773,7 +775,9 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                     // Asked once per action, not per target: the limits the
                     // activation checks first (slots left, once per).
                     let allowed = [false, true].map(|signature| {
-                        super::procedure::card_action_allowed(state, m.id, &action.name, signature)
+                        super::procedure::card_action_allowed(
+                            state, encounter, m, action, signature, normal,
+                        )
                     });
                     for target in aims {
                         for signature in [false, true] {
@@ -789,7 +793,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                     }
                 }
                 // General actions take one of the model's actions.
-                if !super::procedure::general_action_allowed(state, m.id) {
+                if normal.is_err() {
                     return;
                 }
                 commands.extend(super::procedure::general_commands(state, m.id));

@@ -1998,7 +1998,23 @@ impl Sim<'_> {
         let Some(card) = m.card.actions.iter().find(|a| *a.name == *action) else {
             return Err(SlotRefused::NoSuchAction);
         };
-        if let Some(per) = encounter.once_used_by(actor, action) {
+        Self::card_action_limits_of(state, encounter, m, card, signature, || {
+            Self::normal_limits(state, actor)
+        })
+    }
+
+    /// [`Self::card_action_limits`] for a card action already found, with
+    /// the limit of the model's normal actions asked of `normal` (the
+    /// option list works it out once for all the model's actions).
+    pub(crate) fn card_action_limits_of(
+        state: &GameState,
+        encounter: &crate::encounter::Encounter,
+        m: &crate::model::Model,
+        card: &crate::model::ActionCard,
+        signature: bool,
+        normal: impl FnOnce() -> Result<ActionSlot, SlotRefused>,
+    ) -> Result<ActionSlot, SlotRefused> {
+        if let Some(per) = encounter.once_used_by(m.id, &card.name) {
             return Err(SlotRefused::OnceUsed(per));
         }
         let used = encounter.activation;
@@ -2017,14 +2033,14 @@ impl Sim<'_> {
         if card.bonus {
             // 3rd edition Stunned: a bonus action takes one of the limit.
             if state.tokens.bonus_actions_count(&m.tokens) {
-                return Self::normal_limits(state, actor);
+                return normal();
             }
             if used.bonus {
                 return Err(SlotRefused::BonusUsed);
             }
             return Ok(ActionSlot::Bonus);
         }
-        Self::normal_limits(state, actor)
+        normal()
     }
 
     /// One of the model's actions (general actions always take one: they

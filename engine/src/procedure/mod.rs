@@ -41,17 +41,24 @@ pub(crate) fn action_limit(state: &GameState, model: ModelId) -> u8 {
 /// activation makes of it.
 pub(crate) fn card_action_allowed(
     state: &GameState,
-    model: ModelId,
-    action: &str,
+    encounter: &crate::encounter::Encounter,
+    model: &crate::model::Model,
+    action: &crate::model::ActionCard,
     signature: bool,
+    normal: Result<crate::event::ActionSlot, encounter::SlotRefused>,
 ) -> bool {
-    Sim::card_action_limits(state, model, action, signature).is_ok()
+    Sim::card_action_limits_of(state, encounter, model, action, signature, || normal).is_ok()
 }
 
-/// Whether the acting model has an action left for a general action.
-pub(crate) fn general_action_allowed(state: &GameState, model: ModelId) -> bool {
-    Sim::normal_limits(state, model).is_ok()
+/// Whether the acting model has a normal action left (general actions
+/// always take one), and the slot it takes.
+pub(crate) fn normal_limits(
+    state: &GameState,
+    model: ModelId,
+) -> Result<crate::event::ActionSlot, encounter::SlotRefused> {
+    Sim::normal_limits(state, model)
 }
+
 mod flip;
 mod hand_limit;
 mod idols;
