@@ -750,45 +750,43 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                 // The limit of the model's normal actions, for all of them.
                 let normal = super::procedure::normal_limits(state, m.id);
                 for action in &m.card.actions {
-                    let aims: Vec<Option<ModelId>> = if action.range == 0 {
-                        vec![None]
-                    } else {
-                        targets
-                            .iter()
-                            .filter(|(_, owner, _)| {
-                                !attack_on_friend_refused(
-                                    state.edition,
-                                    action,
-                                    *owner == m.owner,
-                                    false,
-                                )
-                            })
-                            .filter(|(id, _, body)| {
-                                if *id == m.id {
-                                    return action.may_target_itself();
-                                }
-                                within_card_range(state.edition, &me, body, action.range)
-                            })
-                            .map(|(id, _, _)| Some(*id))
-                            .collect()
-                    };
                     // Asked once per action, not per target: the limits the
-                    // activation checks first (slots left, once per).
+                    // activation checks first (slots left, once per). An
+                    // action they rule out is not aimed at all.
                     let allowed = [false, true].map(|signature| {
                         super::procedure::card_action_allowed(
                             state, encounter, m, action, signature, normal,
                         )
                     });
+                    if allowed == [false, false] {
+                        continue;
+                    }
+                    let in_reach = |(id, owner, body): &&(ModelId, Seat, Body)| {
+                        if attack_on_friend_refused(state.edition, action, *owner == m.owner, false)
+                        {
+                            return false;
+                        }
+                        if *id == m.id {
+                            return action.may_target_itself();
+                        }
+                        within_card_range(state.edition, &me, body, action.range)
+                    };
+                    let aims = (action.range == 0).then_some(None).into_iter().chain(
+                        targets
+                            .iter()
+                            .filter(|_| action.range > 0)
+                            .filter(in_reach)
+                            .map(|(id, _, _)| Some(*id)),
+                    );
                     for target in aims {
                         for signature in [false, true] {
-                            if !allowed[usize::from(signature)] {
-                                continue;
+                            if allowed[usize::from(signature)] {
+                                commands.push(PlayerCommand::TakeAction {
+                                    action: action.name.clone(),
+                                    target,
+                                    signature,
+                                });
                             }
-                            commands.push(PlayerCommand::TakeAction {
-                                action: action.name.clone(),
-                                target,
-                                signature,
-                            });
                         }
                     }
                 }
