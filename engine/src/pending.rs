@@ -771,14 +771,7 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                         }
                         within_card_range(state.edition, &me, body, action.range)
                     };
-                    let aims = (action.range == 0).then_some(None).into_iter().chain(
-                        targets
-                            .iter()
-                            .filter(|_| action.range > 0)
-                            .filter(in_reach)
-                            .map(|(id, _, _)| Some(*id)),
-                    );
-                    for target in aims {
+                    let mut offer = |target: Option<ModelId>| {
                         for signature in [false, true] {
                             if allowed[usize::from(signature)] {
                                 commands.push(PlayerCommand::TakeAction {
@@ -787,6 +780,13 @@ fn encounter_candidates(state: &GameState, seat: Seat, commands: &mut Vec<Player
                                     signature,
                                 });
                             }
+                        }
+                    };
+                    if action.range == 0 {
+                        offer(None);
+                    } else {
+                        for (id, _, _) in targets.iter().filter(in_reach) {
+                            offer(Some(*id));
                         }
                     }
                 }
