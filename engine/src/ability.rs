@@ -264,6 +264,12 @@ impl ModelChoice {
     pub fn inside_action(self) -> bool {
         !matches!(self, ModelChoice::GainExplosives { .. })
     }
+
+    /// Whether the player may pick none (`decline_choice`): the rules say
+    /// a model "may" gain a killed carrier's explosives.
+    pub fn optional(self) -> bool {
+        matches!(self, ModelChoice::GainExplosives { .. })
+    }
 }
 
 /// What happens to the marker a player picks (a `choose_marker` frame).
@@ -272,6 +278,14 @@ impl ModelChoice {
 pub enum MarkerChoice {
     /// Turf War: the enemy strategy marker a kill turns neutral.
     Neutralise,
+}
+
+impl MarkerChoice {
+    /// Whether the player may pick none (`decline_choice`): a Turf War
+    /// kill "can" turn a marker.
+    pub fn optional(self) -> bool {
+        matches!(self, MarkerChoice::Neutralise)
+    }
 }
 
 /// One side of a "this or that" choice.

@@ -596,6 +596,8 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::Disengage => 25,
         PlayerCommand::Assist { .. } => 15,
         PlayerCommand::ChooseCard { card } => i64::from(card.value()),
+        // A marker turned or explosives gained is never a loss it can see.
+        PlayerCommand::DeclineChoice => -10,
         _ => 0,
     }
 }

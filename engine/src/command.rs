@@ -340,6 +340,10 @@ pub enum PlayerCommand {
     ChooseMarker {
         marker: ObjectId,
     },
+    /// Picks none of the models or markers offered, where the effect is
+    /// one the rules let a crew forgo (a Turf War kill's marker, a killed
+    /// carrier's explosives).
+    DeclineChoice,
     /// Places the model an effect lets its player place, its base centre
     /// at `at` (where it stands is always a place within range).
     Place {

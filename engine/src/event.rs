@@ -360,6 +360,11 @@ pub enum Event {
         seat: Seat,
         marker: crate::table::ObjectId,
     },
+    /// The player picked none of the models or markers offered: the
+    /// optional effect does not happen.
+    ChoiceDeclined {
+        seat: Seat,
+    },
     /// An effect lets `seat` place `model` within `inches` of where it
     /// stands or, when `touching` is given, anywhere in base contact with
     /// that model (a pounce).

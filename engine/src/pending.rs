@@ -978,13 +978,13 @@ fn prompt(state: &GameState) -> String {
                 "choose the enemy model to pounce on: this model is placed touching it and takes its action again against it".into()
             }
             crate::ability::ModelChoice::GainExplosives { from, count } => format!(
-                "choose the model that gains the {count} explosives token(s) of {}, killed",
+                "choose the model that gains the {count} explosives token(s) of {}, killed, or let them go",
                 state.model(*from).map_or("the model", |m| m.name())
             ),
         },
         Some(Frame::ChooseMarker { then, .. }) => match then {
             crate::ability::MarkerChoice::Neutralise => {
-                "your kill turns one enemy strategy marker in the killed model's table quarter neutral: choose which".into()
+                "your kill may turn one enemy strategy marker in the killed model's table quarter neutral: choose which, or none".into()
             }
         },
         Some(Frame::Summon { .. }) => {
@@ -1349,24 +1349,30 @@ fn candidates(state: &GameState, seat: Seat) -> Vec<PlayerCommand> {
         Some(Frame::ChooseModel {
             seat: chooser,
             options,
-            ..
+            then,
         }) if *chooser == seat => {
             commands.extend(
                 options
                     .iter()
                     .map(|&model| PlayerCommand::ChooseModel { model }),
             );
+            if then.optional() {
+                commands.push(PlayerCommand::DeclineChoice);
+            }
         }
         Some(Frame::ChooseMarker {
             seat: chooser,
             options,
-            ..
+            then,
         }) if *chooser == seat => {
             commands.extend(
                 options
                     .iter()
                     .map(|&marker| PlayerCommand::ChooseMarker { marker }),
             );
+            if then.optional() {
+                commands.push(PlayerCommand::DeclineChoice);
+            }
         }
         Some(Frame::KillUnlessPaid { seat: chooser, .. }) if *chooser == seat => {
             commands.extend(

@@ -1961,6 +1961,10 @@ pub fn apply(state: &mut GameState, event: &Event) {
         Event::MarkerChosen { .. } => {
             state.pop_frame(|f| matches!(f, Frame::ChooseMarker { .. }));
         }
+        Event::ChoiceDeclined { .. } => {
+            state
+                .pop_frame(|f| matches!(f, Frame::ChooseModel { .. } | Frame::ChooseMarker { .. }));
+        }
         Event::PlaceOffered {
             seat,
             model,

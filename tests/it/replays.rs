@@ -34,7 +34,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 26] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 28] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -87,6 +87,10 @@ const RECORDINGS: [(&str, Edition, u64, bool); 26] = [
     // action; strategies and schemes ignore Insignificant models.
     ("m4e-table-v12", Edition::Fourth, 151, true),
     ("m3e-table-v12", Edition::Third, 152, true),
+    // Rules version 13: a Turf War kill's marker and a killed carrier's
+    // explosives are offered even when there is one, and may be declined.
+    ("m3e-table-v13", Edition::Third, 161, true),
+    ("m3e-random-v13", Edition::Third, 162, false),
 ];
 
 fn folder() -> PathBuf {

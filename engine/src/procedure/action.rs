@@ -1177,8 +1177,15 @@ impl Sim<'_> {
             return Err(RuleError::NothingPending);
         };
         Self::require_seat(by, seat)?;
+        if *command == PlayerCommand::DeclineChoice && then.optional() {
+            return self.emit(Event::ChoiceDeclined { seat });
+        }
         let PlayerCommand::ChooseModel { model } = command else {
-            return refuse("choose a model first");
+            return refuse(if then.optional() {
+                "choose a model first, or decline (decline_choice)"
+            } else {
+                "choose a model first"
+            });
         };
         if !options.contains(model) {
             return refuse(format!(
@@ -1225,8 +1232,15 @@ impl Sim<'_> {
             return Err(RuleError::NothingPending);
         };
         Self::require_seat(by, seat)?;
+        if *command == PlayerCommand::DeclineChoice && then.optional() {
+            return self.emit(Event::ChoiceDeclined { seat });
+        }
         let PlayerCommand::ChooseMarker { marker } = command else {
-            return refuse("choose a marker first");
+            return refuse(if then.optional() {
+                "choose a marker first, or decline (decline_choice)"
+            } else {
+                "choose a marker first"
+            });
         };
         if !options.contains(marker) {
             return refuse("that marker is not one of those offered");

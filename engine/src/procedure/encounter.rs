@@ -1516,11 +1516,11 @@ impl Sim<'_> {
     }
 
     /// A strategy whose kills turn markers (Turf War): `killer`'s crew,
-    /// having killed `victim`, turns one of the victim crew's strategy
+    /// having killed `victim`, may turn one of the victim crew's strategy
     /// markers in a table quarter the victim stood in (the centre's is in
-    /// every quarter) neutral. With several, the killer's crew chooses
-    /// which (and so, for a model standing in several quarters, which
-    /// quarter it was killed in).
+    /// every quarter) neutral. It chooses which, or none: the rules say it
+    /// "can" (and, for a model standing in several quarters, which quarter
+    /// it was killed in).
     pub(super) fn neutralise_marker_after_kill(
         &mut self,
         victim: &crate::model::Model,
@@ -1555,26 +1555,20 @@ impl Sim<'_> {
             })
             .map(|k| k.id)
             .collect();
-        match options.as_slice() {
-            [] => Ok(()),
-            [marker] => self.emit(Event::MarkerClaimed {
-                marker: *marker,
-                owner: None,
-            }),
-            _ => {
-                self.push_check()?;
-                self.emit(Event::MarkerChoiceOffered {
-                    seat: killer,
-                    options,
-                    then: crate::ability::MarkerChoice::Neutralise,
-                })
-            }
+        if options.is_empty() {
+            return Ok(());
         }
+        self.push_check()?;
+        self.emit(Event::MarkerChoiceOffered {
+            seat: killer,
+            options,
+            then: crate::ability::MarkerChoice::Neutralise,
+        })
     }
 
-    /// Plant Explosives: a killed model's explosives tokens go to a model
-    /// of the opposing crew within reach of it, that crew's choice when
-    /// there are several, or are discarded.
+    /// Plant Explosives: a killed model's explosives tokens are lost, and
+    /// a model of the opposing crew within reach of it "may" gain them:
+    /// that crew picks which, or none.
     pub(super) fn pass_explosives_after_kill(
         &mut self,
         victim: &crate::model::Model,
@@ -1608,25 +1602,18 @@ impl Sim<'_> {
             model: victim.id,
             count,
         })?;
-        match heirs.as_slice() {
-            [] => Ok(()),
-            [model] => self.emit(Event::ExplosivesGained {
-                model: *model,
-                count,
-                from: Some(victim.id),
-            }),
-            _ => {
-                self.push_check()?;
-                self.emit(Event::ModelChoiceOffered {
-                    seat: victim.owner.other(),
-                    options: heirs,
-                    then: crate::ability::ModelChoice::GainExplosives {
-                        from: victim.id,
-                        count,
-                    },
-                })
-            }
+        if heirs.is_empty() {
+            return Ok(());
         }
+        self.push_check()?;
+        self.emit(Event::ModelChoiceOffered {
+            seat: victim.owner.other(),
+            options: heirs,
+            then: crate::ability::ModelChoice::GainExplosives {
+                from: victim.id,
+                count,
+            },
+        })
     }
 
     fn make_strategy_markers(&mut self) -> Result<(), RuleError> {

@@ -175,6 +175,14 @@ pub fn command(state: &GameState, viewer: Viewer, command: &PlayerCommand) -> St
                 |m| format!("The {} at {}", m.name, point_words(m.at)),
             )
         }
+        PlayerCommand::DeclineChoice => match state.frame() {
+            Some(soulstone_engine::state::Frame::ChooseMarker { .. }) => "Turn no marker".into(),
+            Some(soulstone_engine::state::Frame::ChooseModel {
+                then: soulstone_engine::ability::ModelChoice::GainExplosives { .. },
+                ..
+            }) => "Let the explosives go".into(),
+            _ => "Choose none".into(),
+        },
         PlayerCommand::ChooseEither { first } => match state.frame() {
             Some(soulstone_engine::state::Frame::Either { options, .. }) => {
                 let option = if *first { options[0] } else { options[1] };
