@@ -470,41 +470,17 @@ pub struct GameState {
     /// fact changes it: the state is copied for every command checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<Arc<Encounter>>,
-    /// The table built from the state's models and markers (`GameState::table`).
+    /// The table built from this version of the state (`GameState::table`).
     #[serde(skip)]
     pub table_cache: TableCache,
 }
 
-/// The table a state builds, kept while what it is built from is the
-/// same: the rules check the table many times between two facts, the
-/// copies a bot's probes make share it, and most facts (a card cheated, a
-/// duel's step) change neither a model nor a marker. Never part of what
-/// makes two states equal.
+/// The table a state builds, kept for the version it was built at: the
+/// rules check the table many times between two facts, and the copies a
+/// bot's probes make share it. Every fact empties it (`apply`). Never part
+/// of what makes two states equal.
 #[derive(Default, Clone)]
-pub struct TableCache(std::sync::OnceLock<CachedTable>);
-
-/// A table and what it was built from. The weak references name the
-/// shared lists without keeping them from being changed: `Arc::make_mut`
-/// moves a list a weak reference names before changing it, so the same
-/// address means the same contents, and the allocation they keep alive
-/// is never reused for another list.
-#[derive(Clone)]
-struct CachedTable {
-    models: std::sync::Weak<Vec<Arc<Model>>>,
-    markers: std::sync::Weak<Vec<Marker>>,
-    terrain: std::sync::Weak<crate::table::TerrainSet>,
-    tokens: std::sync::Weak<TokenBook>,
-    table: Arc<Table>,
-}
-
-impl CachedTable {
-    fn built_from(&self, state: &GameState) -> bool {
-        std::ptr::eq(self.models.as_ptr(), Arc::as_ptr(&state.models))
-            && std::ptr::eq(self.markers.as_ptr(), Arc::as_ptr(&state.markers))
-            && std::ptr::eq(self.terrain.as_ptr(), Arc::as_ptr(&state.terrain))
-            && std::ptr::eq(self.tokens.as_ptr(), Arc::as_ptr(&state.tokens))
-    }
-}
+pub struct TableCache(std::sync::OnceLock<(u64, Arc<Table>)>);
 
 impl PartialEq for TableCache {
     fn eq(&self, _: &Self) -> bool {
@@ -794,21 +770,15 @@ impl GameState {
     /// every model in play that stands on it (its id on the table is its
     /// model id).
     pub fn table(&self) -> Arc<Table> {
-        if let Some(cached) = self.table_cache.0.get()
-            && cached.built_from(self)
+        if let Some((version, table)) = self.table_cache.0.get()
+            && *version == self.version
         {
-            return Arc::clone(&cached.table);
+            return Arc::clone(table);
         }
         let table = Arc::new(self.build_table());
-        // A table built from other lists (a state changed by hand) is not
-        // replaced: the next fact empties the cache.
-        let _ = self.table_cache.0.set(CachedTable {
-            models: Arc::downgrade(&self.models),
-            markers: Arc::downgrade(&self.markers),
-            terrain: Arc::downgrade(&self.terrain),
-            tokens: Arc::downgrade(&self.tokens),
-            table: Arc::clone(&table),
-        });
+        // Another version's table (a state set up by hand) is not replaced:
+        // the next fact empties the cache.
+        let _ = self.table_cache.0.set((self.version, Arc::clone(&table)));
         table
     }
 
@@ -1107,19 +1077,7 @@ pub use super::procedure::decide;
 /// Applies one event (see the module documentation of `engine`).
 pub fn apply(state: &mut GameState, event: &Event) {
     state.version += 1;
-    apply_event(state, event);
-    // The table is kept unless the fact changed what it is built from.
-    if state
-        .table_cache
-        .0
-        .get()
-        .is_some_and(|cached| !cached.built_from(state))
-    {
-        state.table_cache = TableCache::default();
-    }
-}
-
-fn apply_event(state: &mut GameState, event: &Event) {
+    state.table_cache = TableCache::default();
     match event {
         Event::Contributed { seat, entropy } => {
             state.fairness.contributions[seat.index()] = Some(*entropy);

@@ -144,8 +144,8 @@ fn assert_same_view(
 
 /// What holds after every command: 54 cards a deck, and schemes secret.
 fn check(seed: u64, state: &GameState, facts: &[soulstone_engine::Event]) {
-    // The table the state keeps (shared by the bots' probes, and kept
-    // across facts that change no model or marker) is the one it would build afresh.
+    // The table the state keeps for its version (shared by the bots'
+    // probes) is the one it would build afresh.
     let mut fresh = state.clone();
     fresh.table_cache = soulstone_engine::state::TableCache::default();
     assert_eq!(*state.table(), *fresh.table(), "seed {seed}: a stale table");

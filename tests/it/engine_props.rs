@@ -692,7 +692,7 @@ fn check_invariants(state: &GameState) {
     for model in state.models.iter() {
         assert!(model.health <= model.card.max_health);
     }
-    // The table the state keeps is the one it builds afresh.
+    // The table kept for this version is the one the state builds afresh.
     let mut fresh = state.clone();
     fresh.table_cache = soulstone_engine::state::TableCache::default();
     assert_eq!(*state.table(), *fresh.table());
