@@ -430,7 +430,8 @@ pub struct GameState {
     pub players: [PlayerState; 2],
     /// Shared until an event changes a model, and each model shared until
     /// an event changes it: the state is copied for every command checked,
-    /// and a command changes a model or two at most.
+    /// and a command changes a model or two at most. Changed only through
+    /// `models_mut`, which drops the table built from them.
     pub models: Arc<Vec<Arc<Model>>>,
     /// What each token does (content, fixed for the game).
     pub tokens: Arc<TokenBook>,
@@ -460,6 +461,7 @@ pub struct GameState {
     /// Markers on the table (remains, scheme and strategy markers).
     #[serde(default)]
     /// Shared with the tables built from the state (copied on write).
+    /// Changed only through `markers_mut`, which drops the table.
     pub markers: Arc<Vec<Marker>>,
     /// The id the next marker gets.
     #[serde(default = "first_marker_id")]
@@ -470,17 +472,19 @@ pub struct GameState {
     /// fact changes it: the state is copied for every command checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<Arc<Encounter>>,
-    /// The table built from this version of the state (`GameState::table`).
+    /// The table built from the state's models and markers (`GameState::table`).
     #[serde(skip)]
     pub table_cache: TableCache,
 }
 
-/// The table a state builds, kept for the version it was built at: the
-/// rules check the table many times between two facts, and the copies a
-/// bot's probes make share it. Every fact empties it (`apply`). Never part
-/// of what makes two states equal.
+/// The table a state builds, kept until a model or marker changes: the
+/// rules check the table many times between two facts, the copies a bot's
+/// probes make share it, and most facts (a card cheated, a duel's step)
+/// change neither. Whatever changes the models or markers empties it
+/// (`GameState::models_mut`, `markers_mut`). Never part of what makes two
+/// states equal.
 #[derive(Default, Clone)]
-pub struct TableCache(std::sync::OnceLock<(u64, Arc<Table>)>);
+pub struct TableCache(std::sync::OnceLock<Arc<Table>>);
 
 impl PartialEq for TableCache {
     fn eq(&self, _: &Self) -> bool {
@@ -747,11 +751,23 @@ impl GameState {
         self.models.get(self.model_index(id)?).cloned()
     }
 
+    /// The models, to change: the table built from them goes first.
+    fn models_mut(&mut self) -> &mut Vec<Arc<Model>> {
+        self.table_cache = TableCache::default();
+        Arc::make_mut(&mut self.models)
+    }
+
+    /// The markers, to change: the table built from them goes first (it
+    /// shares the list, so the list is then changed in place when no other
+    /// state shares it).
+    fn markers_mut(&mut self) -> &mut Vec<Marker> {
+        self.table_cache = TableCache::default();
+        Arc::make_mut(&mut self.markers)
+    }
+
     pub fn model_mut(&mut self, id: super::model::ModelId) -> Option<&mut Model> {
         let index = self.model_index(id)?;
-        Arc::make_mut(&mut self.models)
-            .get_mut(index)
-            .map(Arc::make_mut)
+        self.models_mut().get_mut(index).map(Arc::make_mut)
     }
 
     /// Where `id` sits among the models. Hiring, summoning and replacing
@@ -770,16 +786,11 @@ impl GameState {
     /// every model in play that stands on it (its id on the table is its
     /// model id).
     pub fn table(&self) -> Arc<Table> {
-        if let Some((version, table)) = self.table_cache.0.get()
-            && *version == self.version
-        {
-            return Arc::clone(table);
-        }
-        let table = Arc::new(self.build_table());
-        // Another version's table (a state set up by hand) is not replaced:
-        // the next fact empties the cache.
-        let _ = self.table_cache.0.set((self.version, Arc::clone(&table)));
-        table
+        Arc::clone(
+            self.table_cache
+                .0
+                .get_or_init(|| Arc::new(self.build_table())),
+        )
     }
 
     fn build_table(&self) -> Table {
@@ -904,8 +915,9 @@ impl GameState {
         } else {
             def.traits()
         };
-        Arc::make_mut(&mut self.markers).push(Marker {
-            id: ObjectId(self.next_marker_id),
+        let id = ObjectId(self.next_marker_id);
+        self.markers_mut().push(Marker {
+            id,
             name: def.name.clone(),
             kind: def.kind,
             owner,
@@ -1077,7 +1089,6 @@ pub use super::procedure::decide;
 /// Applies one event (see the module documentation of `engine`).
 pub fn apply(state: &mut GameState, event: &Event) {
     state.version += 1;
-    state.table_cache = TableCache::default();
     match event {
         Event::Contributed { seat, entropy } => {
             state.fairness.contributions[seat.index()] = Some(*entropy);
@@ -1255,7 +1266,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
         }
         Event::MarkerRemoved { id } => {
-            Arc::make_mut(&mut state.markers).retain(|m| m.id != *id);
+            state.markers_mut().retain(|m| m.id != *id);
         }
         Event::ModifierAdded { role, amount, .. } => {
             if let Some(side) = state.side_mut(Some(*role)) {
@@ -1569,7 +1580,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             // Once-per-activation limits hold during each activation, any
             // model's.
             if state.models.iter().any(|m| !m.reductions_used.is_empty()) {
-                for m in Arc::make_mut(&mut state.models) {
+                for m in state.models_mut() {
                     if !m.reductions_used.is_empty() {
                         Arc::make_mut(m).reductions_used.clear();
                     }
@@ -1746,10 +1757,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
         }
         Event::MarkerClaimed { marker, owner } => {
-            if let Some(m) = Arc::make_mut(&mut state.markers)
-                .iter_mut()
-                .find(|m| m.id == *marker)
-            {
+            if let Some(m) = state.markers_mut().iter_mut().find(|m| m.id == *marker) {
                 m.owner = *owner;
             }
         }
@@ -2193,7 +2201,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
             if let Some(card) = state.summonable_card(*seat, card) {
                 let mut summoned = Model::new(*model, *seat, card);
                 summoned.placement = Some(*at);
-                Arc::make_mut(&mut state.models).push(Arc::new(summoned));
+                state.models_mut().push(Arc::new(summoned));
             }
         }
         Event::SummonNotPlaced { .. } => {
@@ -2252,7 +2260,7 @@ fn replace_model(
     model.tokens = old.tokens.clone();
     model.token_from = old.token_from.clone();
     model.placement = Some(at);
-    let models = Arc::make_mut(&mut state.models);
+    let models = state.models_mut();
     models.push(Arc::new(model));
     if let Some(gone) = state.model_mut(original) {
         gone.status = ModelStatus::Removed;
@@ -2381,6 +2389,9 @@ fn hire_revealed_crews(state: &mut GameState, choices: &[String; 2]) {
         return;
     };
     let setup = Arc::clone(&encounter.setup);
+    // `models_mut` by hand: it would borrow the whole state, and the
+    // encounter, players and summonable lists are borrowed beside it.
+    state.table_cache = TableCache::default();
     let models = Arc::make_mut(&mut state.models);
     for seat in Seat::BOTH {
         let Some(offer) = setup
