@@ -753,8 +753,7 @@ impl GameState {
 
     /// The models, to change: the table built from them goes first.
     fn models_mut(&mut self) -> &mut Vec<Arc<Model>> {
-        self.table_cache = TableCache::default();
-        Arc::make_mut(&mut self.models)
+        models_mut_of(&mut self.models, &mut self.table_cache)
     }
 
     /// The markers, to change: the table built from them goes first (it
@@ -2381,6 +2380,16 @@ fn leave_play(state: &mut GameState, model: ModelId, status: ModelStatus) {
     }
 }
 
+/// `GameState::models_mut` over the two fields it touches, for a caller
+/// that holds other parts of the state borrowed.
+fn models_mut_of<'a>(
+    models: &'a mut Arc<Vec<Arc<Model>>>,
+    table_cache: &mut TableCache,
+) -> &'a mut Vec<Arc<Model>> {
+    *table_cache = TableCache::default();
+    Arc::make_mut(models)
+}
+
 /// The crews both players chose come into the game: their models (player
 /// A's first, ids following the models already there), their soulstones,
 /// and their leaders.
@@ -2389,10 +2398,9 @@ fn hire_revealed_crews(state: &mut GameState, choices: &[String; 2]) {
         return;
     };
     let setup = Arc::clone(&encounter.setup);
-    // `models_mut` by hand: it would borrow the whole state, and the
-    // encounter, players and summonable lists are borrowed beside it.
-    state.table_cache = TableCache::default();
-    let models = Arc::make_mut(&mut state.models);
+    // The encounter, players and summonable lists are borrowed beside the
+    // models: `models_mut` would borrow the whole state.
+    let models = models_mut_of(&mut state.models, &mut state.table_cache);
     for seat in Seat::BOTH {
         let Some(offer) = setup
             .offers(seat)
