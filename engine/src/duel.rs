@@ -664,6 +664,78 @@ pub struct Outcome {
     pub margin: i16,
 }
 
+/// Final totals: a relenting resister's total equals the initiator's.
+pub fn totals(duel: &Duel) -> (i16, Option<i16>) {
+    let initiator = duel
+        .side(Role::Initiator)
+        .map(|s| if s.relented { 0 } else { s.total() })
+        .unwrap_or(0);
+    let resister = duel
+        .side(Role::Resister)
+        .map(|s| if s.relented { initiator } else { s.total() });
+    (initiator, resister)
+}
+
+/// Steps F and G's outcome of `duel` with the cards now in the conflict:
+/// the duel's resolution, and what the game page projects for a cheat.
+pub fn outcome(duel: &Duel, rules: &dyn crate::ruleset::RuleSet) -> Outcome {
+    let spec = &duel.spec;
+    let (initiator_total, resister_total) = totals(duel);
+    let Some(initiator) = duel.side(Role::Initiator) else {
+        return Outcome {
+            success: false,
+            initiator_total,
+            resister_total,
+            tie: false,
+            raises: 0,
+            margin: 0,
+        };
+    };
+    let meets_tn = spec.tn.is_none_or(|tn| initiator_total >= tn)
+        && initiator.all_suits().contains_all(spec.tn_suits);
+    let beats_resister = resister_total.is_none_or(|r| initiator_total >= r);
+    let success = meets_tn && beats_resister && !initiator.relented;
+    let tie = success && resister_total == Some(initiator_total);
+    let raises = if success {
+        let baseline = match (resister_total, spec.tn) {
+            (Some(r), Some(tn)) => r.max(tn),
+            (Some(r), None) => r,
+            (None, Some(tn)) => tn,
+            (None, None) => initiator_total,
+        };
+        rules.raises(
+            initiator_total - baseline,
+            duel.raise_value,
+            initiator.flipped_red_joker,
+        )
+    } else {
+        0
+    };
+    Outcome {
+        success,
+        initiator_total,
+        resister_total,
+        tie,
+        raises,
+        margin: resister_total.map(|r| initiator_total - r).unwrap_or(0),
+    }
+}
+
+/// The outcome if `role` put `card` into the conflict in place of its
+/// card and nothing else changed (what cheating it would give).
+pub fn outcome_if_cheated(
+    duel: &Duel,
+    role: Role,
+    card: Card,
+    rules: &dyn crate::ruleset::RuleSet,
+) -> Outcome {
+    let mut then = duel.clone();
+    if let Some(side) = then.side_mut(role) {
+        side.card = Some(card);
+    }
+    outcome(&then, rules)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

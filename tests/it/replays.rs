@@ -34,7 +34,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 28] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 30] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -91,6 +91,10 @@ const RECORDINGS: [(&str, Edition, u64, bool); 28] = [
     // explosives are offered even when there is one, and may be declined.
     ("m3e-table-v13", Edition::Third, 161, true),
     ("m3e-random-v13", Edition::Third, 162, false),
+    // Rules version 14: the last turn's end phase selects no new schemes
+    // and abandons none (the game ends before a new one could score).
+    ("m4e-table-v14", Edition::Fourth, 171, true),
+    ("m4e-random-v14", Edition::Fourth, 172, false),
 ];
 
 fn folder() -> PathBuf {

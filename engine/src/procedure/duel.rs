@@ -636,7 +636,7 @@ impl Sim<'_> {
         let initiator = duel
             .side(Role::Initiator)
             .ok_or(RuleError::NothingPending)?;
-        let (initiator_total, resister) = totals(duel);
+        let (initiator_total, resister) = crate::duel::totals(duel);
         let announced = Event::TotalsAnnounced {
             initiator: initiator_total,
             initiator_suits: initiator.all_suits(),
@@ -651,40 +651,11 @@ impl Sim<'_> {
     pub(super) fn resolve_duel(&mut self) -> Result<(), RuleError> {
         let duel = self.duel()?.clone();
         let spec = duel.spec.clone();
-        let initiator = duel
-            .side(Role::Initiator)
-            .ok_or(RuleError::NothingPending)?
-            .clone();
-        let (initiator_total, resister_total) = totals(&duel);
-        let meets_tn = spec.tn.is_none_or(|tn| initiator_total >= tn)
-            && initiator.all_suits().contains_all(spec.tn_suits);
-        let beats_resister = resister_total.is_none_or(|r| initiator_total >= r);
-        let relented_simple = initiator.relented;
-        let success = meets_tn && beats_resister && !relented_simple;
-        let tie = success && resister_total == Some(initiator_total);
-        let raises = if success {
-            let baseline = match (resister_total, spec.tn) {
-                (Some(r), Some(tn)) => r.max(tn),
-                (Some(r), None) => r,
-                (None, Some(tn)) => tn,
-                (None, None) => initiator_total,
-            };
-            self.rules().raises(
-                initiator_total - baseline,
-                duel.raise_value,
-                initiator.flipped_red_joker,
-            )
-        } else {
-            0
-        };
-        let outcome = Outcome {
-            success,
-            initiator_total,
-            resister_total,
-            tie,
-            raises,
-            margin: resister_total.map(|r| initiator_total - r).unwrap_or(0),
-        };
+        if duel.side(Role::Initiator).is_none() {
+            return Err(RuleError::NothingPending);
+        }
+        let outcome = crate::duel::outcome(&duel, self.rules());
+        let success = outcome.success;
         self.emit(Event::DuelResolved { outcome })?;
         let mut cleared = Vec::new();
         for seat in Seat::BOTH {
@@ -926,18 +897,6 @@ impl Sim<'_> {
         }
         Ok(())
     }
-}
-
-/// Final totals: a relenting resister's total equals the initiator's.
-pub(super) fn totals(duel: &Duel) -> (i16, Option<i16>) {
-    let initiator = duel
-        .side(Role::Initiator)
-        .map(|s| if s.relented { 0 } else { s.total() })
-        .unwrap_or(0);
-    let resister = duel
-        .side(Role::Resister)
-        .map(|s| if s.relented { initiator } else { s.total() });
-    (initiator, resister)
 }
 
 pub(super) fn choice_reason(revealed: &[Card], modifiers: i8) -> String {

@@ -946,10 +946,16 @@ impl Sim<'_> {
         let start = after
             .and_then(|step| order.iter().position(|s| *s == step))
             .map_or(0, |i| i + 1);
+        let last_turn = self.last_turn();
         for step in &order[start..] {
             let (Step::RevealScheme { seat } | Step::AbandonScheme { seat }) = *step else {
                 continue;
             };
+            // Abandoning makes room for a new scheme; on the last turn
+            // there is none to make room for.
+            if last_turn && matches!(step, Step::AbandonScheme { .. }) {
+                continue;
+            }
             if !self.encounter()?.choices.schemes[seat.index()].is_empty() {
                 return self.step_to(*step);
             }
@@ -1063,7 +1069,20 @@ impl Sim<'_> {
         let Some(encounter) = self.state.encounter.as_deref() else {
             return [false; 2];
         };
+        // After the last turn's reveals the game ends (step F): a new
+        // scheme could score nothing, so none is selected.
+        if self.last_turn() {
+            return [false; 2];
+        }
         Seat::BOTH.map(|seat| !selectable(encounter, seat).is_empty())
+    }
+
+    /// Whether this is the encounter's last turn.
+    fn last_turn(&self) -> bool {
+        self.state
+            .encounter
+            .as_deref()
+            .is_some_and(|e| e.turn >= self.encounter_rules().turns)
     }
 
     /// End phase steps F to H.

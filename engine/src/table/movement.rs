@@ -109,8 +109,17 @@ pub struct MoveOutcome {
 pub enum MoveError {
     #[error(transparent)]
     Table(#[from] TableError),
-    #[error("the move needs {cost:.3}\" but only {allowance:.3}\" is available")]
-    TooFar { cost: f64, allowance: f64 },
+    /// The path's cost is its length plus, once more, the part of it
+    /// in severe terrain (and any climb): the message names both, so a
+    /// player who aimed 6" is not told of 8" without a word why.
+    #[error("{}", too_far_words(*length, *extra, *allowance))]
+    TooFar {
+        /// The path's length on the table, in inches.
+        length: f64,
+        /// What severe terrain and climbing add, in inches.
+        extra: f64,
+        allowance: f64,
+    },
     #[error("segment {segment} leaves the table")]
     OffTable { segment: usize },
     #[error("segment {segment} crosses {name}, which cannot be moved through")]
@@ -145,6 +154,47 @@ pub enum MoveError {
     },
     #[error("{0}")]
     Illegal(String),
+}
+
+/// Inches for a message: "3", "5.5", "8.1" (a tenth is as fine as a
+/// player measures).
+pub fn inches_words(value: f64) -> String {
+    let tenths = (value * 10.0).round() / 10.0;
+    if (tenths - tenths.round()).abs() < 1e-9 {
+        format!("{}", tenths.round())
+    } else {
+        format!("{tenths:.1}")
+    }
+}
+
+fn too_far_words(length: f64, extra: f64, allowance: f64) -> String {
+    // A path a hair too long reads "4.03 of 4", never "4 of 4".
+    let (needed, available) = distinct_inches(length + extra, allowance);
+    if extra > TOUCH {
+        format!(
+            "the path is {}\" long, and severe terrain or climbing adds {}\": it needs {needed}\" but only {available}\" is available",
+            inches_words(length),
+            inches_words(extra),
+        )
+    } else {
+        format!("the path is {needed}\" long but only {available}\" is available")
+    }
+}
+
+/// Two distances in words, with the fewest decimals (up to three) that
+/// tell them apart.
+fn distinct_inches(more: f64, less: f64) -> (String, String) {
+    let (a, b) = (inches_words(more), inches_words(less));
+    if a != b {
+        return (a, b);
+    }
+    for places in [2, 3] {
+        let (a, b) = (format!("{more:.places$}"), format!("{less:.places$}"));
+        if a != b || places == 3 {
+            return (a, b);
+        }
+    }
+    (a, b)
 }
 
 /// Validates moving model `id` along `path` (its current position first is
@@ -196,6 +246,8 @@ pub fn validate_move(
     points.extend_from_slice(path);
 
     let mut cost = 0.0;
+    // The horizontal length alone, for a refusal's words.
+    let mut length = 0.0;
     let mut hazards: Vec<String> = Vec::new();
     let mut falls_on_the_way = Vec::new();
     // Where the base is before each segment: a waypoint, or where it
@@ -231,7 +283,7 @@ pub fn validate_move(
         } else if a.z != b.z {
             return Err(MoveError::Slanted { segment });
         } else {
-            cost += horizontal(
+            let (along, severe) = horizontal(
                 board,
                 &me,
                 a,
@@ -240,6 +292,8 @@ pub fn validate_move(
                 piece.ignores_terrain,
                 &mut hazards,
             )?;
+            length += along;
+            cost += along + severe;
         }
         let last = segment == points.len() - 1;
         let at_b = Body {
@@ -288,7 +342,11 @@ pub fn validate_move(
         }
     }
     if cost > allowance + TOUCH {
-        return Err(MoveError::TooFar { cost, allowance });
+        return Err(MoveError::TooFar {
+            length,
+            extra: cost - length,
+            allowance,
+        });
     }
     let end = points.last().copied().unwrap_or(start);
     let moved = Body {
@@ -386,7 +444,8 @@ pub fn hazards_along(board: &Board, id: ObjectId, to: Waypoint) -> Result<Vec<St
     Ok(hazards)
 }
 
-/// A horizontal segment at one elevation: its cost, or why it is illegal.
+/// A horizontal segment at one elevation: its length and the part of it
+/// in severe terrain (which costs that much again), or why it is illegal.
 fn horizontal(
     board: &Board,
     me: &Body,
@@ -395,7 +454,7 @@ fn horizontal(
     segment: usize,
     ignores_terrain: bool,
     hazards: &mut Vec<String>,
-) -> Result<f64, MoveError> {
+) -> Result<(f64, f64), MoveError> {
     let (p, q, z) = (a.v2(), b.v2(), inches(a.z));
     let r = me.radius;
     if !on_table(p, r) || !on_table(q, r) {
@@ -461,7 +520,7 @@ fn horizontal(
         .iter()
         .map(|(s, e)| (e - s) * length)
         .sum();
-    Ok(length + in_severe)
+    Ok((length, in_severe))
 }
 
 /// A vertical segment: climbing along climbable terrain in base contact.
@@ -672,7 +731,8 @@ pub fn jump(board: &Board, id: ObjectId, to: Point, remaining: f64) -> Result<Wa
     let length = me.center.dist(target);
     if length > remaining + TOUCH {
         return Err(MoveError::TooFar {
-            cost: length,
+            length,
+            extra: 0.0,
             allowance: remaining,
         });
     }
