@@ -683,3 +683,74 @@ pub fn open_invitations_of(
         .select(InvitationRow::as_select())
         .load(conn)?)
 }
+
+/// Whether the game takes `account`'s decisions that have one option and
+/// hide nothing (on unless the player turned it off).
+pub fn takes_forced_choices(conn: &mut DbConnection, account: i64) -> Result<bool, DbError> {
+    use super::schema::play_settings;
+    Ok(play_settings::table
+        .find(account)
+        .select(play_settings::takes_forced_choices)
+        .first::<bool>(conn)
+        .optional()?
+        .unwrap_or(true))
+}
+
+/// Sets whether the game takes `account`'s forced decisions.
+pub fn set_takes_forced_choices(
+    conn: &mut DbConnection,
+    account: i64,
+    takes: bool,
+) -> Result<(), DbError> {
+    use super::schema::play_settings;
+    let update = |conn: &mut DbConnection| {
+        diesel::update(play_settings::table.find(account))
+            .set(play_settings::takes_forced_choices.eq(takes))
+            .execute(conn)
+    };
+    if update(conn)? > 0 {
+        return Ok(());
+    }
+    let inserted = diesel::insert_into(play_settings::table)
+        .values((
+            play_settings::account_id.eq(account),
+            play_settings::takes_forced_choices.eq(takes),
+        ))
+        .execute(conn);
+    match inserted {
+        Ok(_) => Ok(()),
+        // Another request made the row first: set it there.
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => update(conn).map(|_| ()).map_err(Into::into),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// The key a command the game took for a player is stored under: the
+/// version it was taken at, which is unique in the game.
+pub fn forced_key(from_version: i64) -> String {
+    format!("{FORCED_PREFIX}{from_version}")
+}
+
+const FORCED_PREFIX: &str = "forced:";
+
+/// The commands the game took for `seat` of game `id`: the versions each
+/// went from and to.
+pub fn forced_ranges(
+    conn: &mut DbConnection,
+    id: i64,
+    seat: &str,
+) -> Result<Vec<(i64, i64)>, DbError> {
+    Ok(hosted_game_commands::table
+        .filter(hosted_game_commands::game_id.eq(id))
+        .filter(hosted_game_commands::seat.eq(seat))
+        .filter(hosted_game_commands::idempotency_key.like(format!("{FORCED_PREFIX}%")))
+        .select((
+            hosted_game_commands::from_version,
+            hosted_game_commands::to_version,
+        ))
+        .order(hosted_game_commands::from_version)
+        .load(conn)?)
+}

@@ -351,6 +351,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    play_settings (account_id) {
+        account_id -> BigInt,
+        takes_forced_choices -> Bool,
+    }
+}
+
+diesel::table! {
     digital_pairings (pairing_game_id) {
         pairing_game_id -> BigInt,
         marked_by -> Nullable<BigInt>,
@@ -440,6 +447,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     hosted_game_facts,
     hosted_game_snapshots,
     hosted_game_commands,
+    play_settings,
     digital_pairings,
     pairing_crews,
 );

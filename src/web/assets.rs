@@ -18,6 +18,11 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../../static/style.css"),
     },
     Asset {
+        name: "play.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_bytes!("../../static/play.css"),
+    },
+    Asset {
         name: "play.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_bytes!("../../static/play.js"),

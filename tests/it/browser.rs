@@ -34,7 +34,7 @@ const PAGE_DEADLINE: Duration = Duration::from_secs(60);
 
 /// chromedriver, stopped on drop; each session is its own headless Chromium
 /// with a fresh profile (its own cookies: one person each).
-struct Driver {
+pub(crate) struct Driver {
     process: Child,
     port: u16,
     profiles: Vec<tempfile::TempDir>,
@@ -48,7 +48,7 @@ impl Drop for Driver {
 }
 
 impl Driver {
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         assert!(
             std::path::Path::new(CHROMEDRIVER).exists() && std::path::Path::new(CHROMIUM).exists(),
             "browser tests need Debian's Chromium: apt-get install chromium chromium-driver \
@@ -78,8 +78,14 @@ impl Driver {
     }
 
     /// A new browser at a phone-sized viewport (390×844).
-    async fn session(&mut self) -> Client {
+    pub(crate) async fn session(&mut self) -> Client {
         self.session_with(false).await
+    }
+
+    /// A phone whose browser runs no page scripts: every page must work
+    /// with forms alone (the test driver's own scripts still run).
+    pub(crate) async fn session_without_scripts(&mut self) -> Client {
+        self.session_with_options(false, false).await
     }
 
     /// A phone whose owner accepted the venue server's self-signed
@@ -90,7 +96,7 @@ impl Driver {
 
     /// A desktop browser (no phone emulation) of the given window size:
     /// the projector at the venue.
-    async fn screen(&mut self, width: u32, height: u32) -> Client {
+    pub(crate) async fn screen(&mut self, width: u32, height: u32) -> Client {
         let profile = tempfile::tempdir().unwrap();
         let mut capabilities = serde_json::Map::new();
         capabilities.insert(
@@ -121,11 +127,17 @@ impl Driver {
     }
 
     async fn session_with(&mut self, accept_self_signed: bool) -> Client {
+        self.session_with_options(accept_self_signed, true).await
+    }
+
+    async fn session_with_options(&mut self, accept_self_signed: bool, scripts: bool) -> Client {
         let profile = tempfile::tempdir().unwrap();
         let mut capabilities = serde_json::Map::new();
+        let javascript = if scripts { 1 } else { 2 };
         capabilities.insert(
             "goog:chromeOptions".into(),
             json!({
+                "prefs": {"profile.managed_default_content_settings.javascript": javascript},
                 "binary": CHROMIUM,
                 "args": [
                     "--headless=new", "--no-sandbox", "--disable-gpu",
@@ -149,7 +161,7 @@ impl Driver {
     }
 }
 
-fn artifacts_dir() -> PathBuf {
+pub(crate) fn artifacts_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test-artifacts/screenshots");
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -214,7 +226,7 @@ return problems;
 "#;
 
 /// Saves a screenshot and fails on any accessibility problem of the page.
-async fn check_page(client: &Client, name: &str) {
+pub(crate) async fn check_page(client: &Client, name: &str) {
     let png = client.screenshot().await.unwrap();
     std::fs::write(artifacts_dir().join(format!("{name}.png")), png).unwrap();
     let problems = client.execute(ACCESSIBILITY_CHECK, vec![]).await.unwrap();
@@ -232,7 +244,7 @@ async fn fill(client: &Client, name: &str, value: &str) {
 }
 
 /// Clicks a button and waits for the page it leads to.
-async fn click_button(client: &Client, text: &str) {
+pub(crate) async fn click_button(client: &Client, text: &str) {
     click_button_at(
         client,
         &format!("//button[normalize-space(.)={}]", xpath_literal(text)),
@@ -253,7 +265,7 @@ async fn click_button_starting(client: &Client, start: &str) {
 /// `text` as an XPath 1.0 string literal. XPath has no escapes, so a label
 /// holding both quote kinds (a position in inches, `(35.4", 0.6")`) is
 /// spliced together with `concat()`.
-fn xpath_literal(text: &str) -> String {
+pub(crate) fn xpath_literal(text: &str) -> String {
     if !text.contains('"') {
         return format!("\"{text}\"");
     }
@@ -298,7 +310,7 @@ async fn wait_until_loaded(client: &Client) {
     }
 }
 
-async fn visit(client: &Client, url: &str) {
+pub(crate) async fn visit(client: &Client, url: &str) {
     client.goto(url).await.unwrap();
     wait_until_loaded(client).await;
 }
@@ -547,7 +559,7 @@ async fn an_organiser_signs_in_from_a_phone_on_the_venue_network(backend: Backen
     phone.close().await.unwrap();
 }
 
-async fn sign_in(client: &Client, app: &TestApp, email: &str) {
+pub(crate) async fn sign_in(client: &Client, app: &TestApp, email: &str) {
     visit(client, &app.url("/signin")).await;
     fill(client, "email", email).await;
     fill(client, "password", PASSWORD).await;
@@ -866,7 +878,7 @@ async fn a_player_plays_a_practice_game_in_the_browser(backend: Backend) {
     app.create_account("solo@example.org", "Sol Player", false)
         .await;
     let mut driver = Driver::start();
-    let session = driver.session().await;
+    let session = driver.session_without_scripts().await;
     let client = &session;
     sign_in(client, &app, "solo@example.org").await;
     visit(client, &app.url("/")).await;
@@ -1217,8 +1229,8 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
     let (event, to) = two_player_digital_round(&app, event_body("Browser Cup"), false).await;
 
     let mut driver = Driver::start();
-    let ann = driver.session().await;
-    let bo = driver.session().await;
+    let ann = driver.session_without_scripts().await;
+    let bo = driver.session_without_scripts().await;
     let fan = driver.session().await;
     sign_in(&ann, &app, "ann@example.org").await;
     sign_in(&bo, &app, "bo@example.org").await;
@@ -1497,8 +1509,8 @@ async fn two_players_play_a_third_edition_digital_round_in_their_browsers(backen
     let (event, to) = two_player_digital_round(&app, body, true).await;
 
     let mut driver = Driver::start();
-    let ann = driver.session().await;
-    let bo = driver.session().await;
+    let ann = driver.session_without_scripts().await;
+    let bo = driver.session_without_scripts().await;
     sign_in(&ann, &app, "ann@example.org").await;
     sign_in(&bo, &app, "bo@example.org").await;
     let base = current_origin(&ann).await;

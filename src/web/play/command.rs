@@ -9,6 +9,12 @@ use soulstone_engine::{PlayerCommand, Seat, Submission};
 /// The longest idempotency key a client may send (a UUID is 36).
 pub const MAX_IDEMPOTENCY_KEY: usize = 64;
 
+/// The most waypoints a path may have (the engine's own limit).
+const MAX_WAYPOINTS: usize = 16;
+
+/// The table's side, in inches.
+const TABLE: f64 = soulstone_engine::table::TABLE_SIZE as f64 / 1000.0;
+
 /// A player's command as posted by a browser.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -88,8 +94,8 @@ pub fn command_from_form(
         let value: f64 = raw
             .parse()
             .map_err(|_| format!("{name} must be a distance in inches, like 12.5"))?;
-        if !(0.0..=36.0).contains(&value) {
-            return Err(format!("{name} must be on the table, 0 to 36 inches"));
+        if !(0.0..=TABLE).contains(&value) {
+            return Err(format!("{name} must be on the table, 0 to {TABLE} inches"));
         }
         Ok(milli(value))
     };
@@ -106,6 +112,48 @@ pub fn command_from_form(
             y: at.y,
             z: 0,
         })
+    };
+    // A path: the waypoints before the end point ("via": "12.5, 8; 14, 10"),
+    // then x and y.
+    let path = || -> Result<Vec<Waypoint>, String> {
+        let mut path = Vec::new();
+        for (n, pair) in one("via")
+            .unwrap_or_default()
+            .split(';')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .enumerate()
+        {
+            let mut parts = pair.split(',').map(str::trim);
+            let (Some(x), Some(y), None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(format!(
+                    "waypoint {} must be two distances, x and y, like 12.5, 8",
+                    n + 1
+                ));
+            };
+            let read = |v: &str| -> Result<i32, String> {
+                let value: f64 = v.parse().map_err(|_| {
+                    format!(
+                        "waypoint {} must be distances in inches, like 12.5, 8",
+                        n + 1
+                    )
+                })?;
+                if !(0.0..=TABLE).contains(&value) {
+                    return Err(format!("waypoint {} must be on the table", n + 1));
+                }
+                Ok(milli(value))
+            };
+            path.push(Waypoint {
+                x: read(x)?,
+                y: read(y)?,
+                z: 0,
+            });
+        }
+        if path.len() >= MAX_WAYPOINTS {
+            return Err(format!("a path has at most {MAX_WAYPOINTS} waypoints"));
+        }
+        path.push(waypoint()?);
+        Ok(path)
     };
     match one("kind").unwrap_or_default() {
         "command" => serde_json::from_str(one("command").unwrap_or_default())
@@ -136,7 +184,7 @@ pub fn command_from_form(
         "place" => Ok(PlayerCommand::Place { at: point()? }),
         "drop_blast" => Ok(PlayerCommand::DropBlast { at: point()? }),
         "move" => Ok(PlayerCommand::Move {
-            path: vec![waypoint()?],
+            path: path()?,
             land_at: None,
         }),
         "summon" => Ok(PlayerCommand::Summon {
@@ -146,7 +194,7 @@ pub fn command_from_form(
         // Paths from the form stay on the ground, where nothing falls;
         // a fall's landing place comes with a command sent whole.
         "walk" => Ok(PlayerCommand::Walk {
-            path: vec![waypoint()?],
+            path: path()?,
             land_at: None,
         }),
         "charge" => Ok(PlayerCommand::Charge {

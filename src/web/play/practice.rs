@@ -1,0 +1,149 @@
+//! Practice games against a bot: the page that starts one and lists a
+//! player's games, and starting one.
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use soulstone_engine::bot::BotKind;
+
+use super::{
+    CrewOption, brought_from_form, crew_options, list_name, now, shipped_lists, time_control_ms,
+};
+use crate::error::AppError;
+use crate::hosted::{self, BroughtList, HostedError, HostedStatus, PracticeRequest};
+use crate::web::AppState;
+use crate::web::layout::{PageContext, render_page};
+use crate::web::session::{CsrfForm, CurrentUser};
+
+pub struct GameLine {
+    pub id: i64,
+    pub status: &'static str,
+    pub score: String,
+}
+
+#[derive(Template)]
+#[template(path = "play/practice.html")]
+struct PracticePage {
+    ctx: PageContext,
+    crews: Vec<CrewOption>,
+    games: Vec<GameLine>,
+    error: Option<String>,
+    own_list: String,
+    /// Invitations this player sent that nobody has taken yet.
+    invitations: Vec<crate::hosted::invitations::Invitation>,
+}
+
+async fn practice_page_with(
+    ctx: PageContext,
+    user: &CurrentUser,
+    state: &web::Data<AppState>,
+    error: Option<String>,
+    own_list: String,
+) -> Result<HttpResponse, AppError> {
+    let account = user.id();
+    let (rows, invitations) = state
+        .with_db(move |conn| {
+            Ok((
+                crate::db::hosted::games_of(conn, account, 20)?,
+                crate::hosted::invitations::open_of(conn, account, now())?,
+            ))
+        })
+        .await?;
+    let games = rows
+        .into_iter()
+        .map(|row| GameLine {
+            id: row.id,
+            status: row
+                .status
+                .parse::<HostedStatus>()
+                .map_or("Unknown", HostedStatus::label),
+            score: match (row.vp_a, row.vp_b) {
+                (Some(a), Some(b)) => format!("{a}–{b}"),
+                _ => String::new(),
+            },
+        })
+        .collect();
+    let crews = crew_options(None);
+    let page = PracticePage {
+        ctx: ctx.clone(),
+        crews,
+        games,
+        error,
+        own_list,
+        invitations,
+    };
+    if page.error.is_some() {
+        crate::web::forms::render_invalid(&ctx, &page)
+    } else {
+        render_page(&ctx, &page)
+    }
+}
+
+#[get("/play")]
+pub(super) async fn practice_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    practice_page_with(ctx, &user, &state, None, String::new()).await
+}
+
+#[post("/play/practice")]
+pub(super) async fn start_practice(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    form: CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    use rand::Rng;
+    let fields = form.0;
+    let (lists, own) = match brought_from_form(&fields) {
+        Ok(read) => read,
+        Err((error, own)) => return practice_page_with(ctx, &user, &state, Some(error), own).await,
+    };
+    let shipped = shipped_lists();
+    let bot = match fields
+        .iter()
+        .find(|(key, _)| key == "bot")
+        .map(|(_, v)| v.as_str())
+    {
+        Some("greedy") => BotKind::Greedy,
+        _ => BotKind::Random,
+    };
+    let mut rng = rand::rng();
+    // The bot brings a shipped list of the player's edition.
+    let edition = lists
+        .first()
+        .map_or(soulstone_engine::Edition::Fourth, |b| b.list.edition);
+    let of_edition: Vec<_> = shipped
+        .into_iter()
+        .filter(|(_, list)| list.edition == edition)
+        .collect();
+    let (bot_path, bot_list) = of_edition
+        .get(rng.random_range(0..of_edition.len().max(1)))
+        .cloned()
+        .ok_or_else(|| AppError::internal("no shipped crew lists of that edition"))?;
+    let request = PracticeRequest {
+        account_id: user.id(),
+        lists,
+        bot,
+        bot_lists: vec![BroughtList {
+            name: list_name(bot_path),
+            list: bot_list,
+        }],
+        seed: soulstone_engine::fairness::Bytes32(rng.random()),
+        time_control_ms: time_control_ms(&fields),
+    };
+    let catalog = std::sync::Arc::clone(&state.catalog);
+    let started = state
+        .with_db(move |conn| Ok(hosted::start_practice(conn, &catalog, &request, now())))
+        .await?;
+    match started {
+        Ok(id) => Ok(HttpResponse::SeeOther()
+            .insert_header(("Location", format!("/games/{id}")))
+            .finish()),
+        Err(HostedError::Invalid(problem)) => {
+            practice_page_with(ctx, &user, &state, Some(problem), own).await
+        }
+        Err(other) => Err(other.into()),
+    }
+}
