@@ -199,6 +199,20 @@ const MATRIX: &[Case] = &[
         "version=0&key=k&kind=command&command=x",
         [303, 303, 403, 403, 403, 403],
     ),
+    // The table's preview answers only the player (a verdict in JSON).
+    with_body(
+        Post,
+        "/games/{hosted}/preview",
+        "version=0&kind=walk&x=1&y=1",
+        [303, 200, 403, 403, 403, 403],
+    ),
+    // Each signed-in person's own setting; back to the play page.
+    with_body(
+        Post,
+        "/play/settings",
+        "takes_forced_choices=off&back=/play",
+        [303; 6],
+    ),
     case(Get, "/games/{hosted}/resign", SIGNED_IN_200),
     case(Get, "/games/{hosted}/claim", SIGNED_IN_200),
     // A practice game cannot be claimed (a flash says so); only players may try.

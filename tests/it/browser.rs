@@ -133,11 +133,9 @@ impl Driver {
     async fn session_with_options(&mut self, accept_self_signed: bool, scripts: bool) -> Client {
         let profile = tempfile::tempdir().unwrap();
         let mut capabilities = serde_json::Map::new();
-        let javascript = if scripts { 1 } else { 2 };
         capabilities.insert(
             "goog:chromeOptions".into(),
             json!({
-                "prefs": {"profile.managed_default_content_settings.javascript": javascript},
                 "binary": CHROMIUM,
                 "args": [
                     "--headless=new", "--no-sandbox", "--disable-gpu",
@@ -153,11 +151,59 @@ impl Driver {
             capabilities.insert("acceptInsecureCerts".into(), json!(true));
         }
         self.profiles.push(profile);
-        ClientBuilder::native()
+        let client = ClientBuilder::native()
             .capabilities(capabilities)
             .connect(&format!("http://127.0.0.1:{}", self.port))
             .await
-            .expect("WebDriver session")
+            .expect("WebDriver session");
+        if !scripts {
+            // The site's script files are refused, as a browser without
+            // scripts would not run them. (Disabling JavaScript outright
+            // also stops chromedriver's own, which it clicks with.)
+            client
+                .issue_cmd(DevTools::new("Network.enable", json!({})))
+                .await
+                .unwrap();
+            client
+                .issue_cmd(DevTools::new(
+                    "Network.setBlockedURLs",
+                    json!({"urls": ["*/static/*.js*"]}),
+                ))
+                .await
+                .unwrap();
+        }
+        client
+    }
+}
+
+/// A Chrome DevTools command, sent through chromedriver.
+#[derive(Debug)]
+struct DevTools {
+    command: &'static str,
+    params: serde_json::Value,
+}
+
+impl DevTools {
+    fn new(command: &'static str, params: serde_json::Value) -> Self {
+        Self { command, params }
+    }
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for DevTools {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = json!({"cmd": self.command, "params": self.params});
+        (http::Method::POST, Some(body.to_string()))
     }
 }
 
@@ -816,7 +862,11 @@ async fn send_through_the_page(
             .await;
             "scheme_marker"
         }
-        PlayerCommand::Contribute { .. } => "entropy",
+        PlayerCommand::Contribute { .. } => {
+            // Without scripts nobody fills the cut in: the player types it.
+            fill_in_form(client, "entropy", "entropy", &format!("my own cut {n}")).await;
+            "entropy"
+        }
         PlayerCommand::DiscardBeforeDrawing { cards } => {
             for card in cards {
                 tick_in_form(client, "discard_any", "card", &card.to_string()).await;
@@ -843,8 +893,15 @@ async fn send_through_the_page(
             return "api";
         }
         other => {
+            // The button that sends exactly this command (its label starts
+            // with its keyboard shortcut's number).
+            let json = serde_json::to_string(other).unwrap();
+            let xpath = format!(
+                "//div[@class='choices']/form[input[@name='command' and @value={}]]//button",
+                xpath_literal(&json)
+            );
             let label = words::command(&game.state, Viewer::Player(seat), other);
-            click_button(client, &label).await;
+            click_button_at(client, &xpath, &label).await;
             "command"
         }
     };
