@@ -633,7 +633,7 @@ async fn a_third_edition_practice_game_is_started_from_the_page_and_played_to_it
         if !saw_schemes && held[0].len() == 2 && held[1].len() == 2 {
             saw_schemes = true;
             // With the model a scheme asks for, where it asks for one.
-            let mine: Vec<String> = held[0]
+            let mine: Vec<Vec<String>> = held[0]
                 .iter()
                 .filter_map(|h| h.value.as_ref())
                 .map(|v| {
@@ -641,20 +641,27 @@ async fn a_third_edition_practice_game_is_started_from_the_page_and_played_to_it
                         id.and_then(|t| game.state.model(t))
                             .map(|m| m.card.name.to_string())
                     };
-                    match (name(v.target), name(v.second_target)) {
-                        (Some(first), Some(second)) => {
-                            format!("{} (targets: {first} and {second})", v.name)
-                        }
-                        (Some(first), None) => format!("{} (target: {first})", v.name),
-                        _ => v.name.clone(),
-                    }
+                    // The page labels a target as it labels the model
+                    // everywhere ("Grub 2 (enemy)"): its card's name is in it.
+                    let mut words = vec![v.name.clone()];
+                    words.extend(name(v.target));
+                    words.extend(name(v.second_target));
+                    words
                 })
                 .collect();
             let (_, page) = browser.get_text(&format!("/games/{id}")).await;
-            assert!(
-                page.contains(&format!("{}; {}", mine[0], mine[1])),
-                "the player's page names its schemes"
-            );
+            let schemes = page
+                .split("<h2")
+                .find(|section| section.contains("Your schemes") || section.contains("Your scheme"))
+                .unwrap_or(&page);
+            for words in &mine {
+                for word in words {
+                    assert!(
+                        schemes.contains(word.as_str()),
+                        "the player's page names its schemes and their targets: {word}"
+                    );
+                }
+            }
         }
         let command = a_legal_command(&game.state, n);
         app.with_conn(move |conn| {
@@ -2077,7 +2084,7 @@ async fn the_board_shows_zones_health_and_the_acting_models_reach(backend: Backe
             let (status, page) = browser.get_text(&format!("/games/{id}")).await;
             assert_eq!(status, 200);
             assert_eq!(
-                page.matches("class=\"zone\"").count(),
+                page.matches("class=\"zone ").count(),
                 2,
                 "both zones: {page}"
             );
@@ -2087,23 +2094,28 @@ async fn the_board_shows_zones_health_and_the_acting_models_reach(backend: Backe
                 .iter()
                 .find(|m| m.placement.is_some())
                 .unwrap();
-            let health = format!("{}/{}", model.health, model.card.max_health);
+            let health = format!("{} of {} health", model.health, model.card.max_health);
             assert!(page.contains(&health), "health {health} under the model");
             if activating {
-                assert!(page.contains("choice-command\" data-piece="), "{page}");
+                assert!(
+                    page.contains(
+                        "class=\"choice choice-command\" data-kind=\"command\" data-piece="
+                    ),
+                    "{page}"
+                );
                 saw_activation_choices = true;
             }
             if let Some((model, name, speed)) = acting {
                 assert!(
-                    page.contains(&format!("data-piece=\"{}\"", model.0))
-                        && page.contains("stroke=\"#f2b400\""),
+                    page.contains(&format!(" acting\" data-model=\"{}\"", model.0)),
                     "the acting model is outlined: {page}"
                 );
                 assert!(
-                    page.contains(&format!("{name}: walk {speed}&quot;")),
-                    "{page}"
+                    page.contains("class=\"ring walk\"")
+                        && page.contains(&format!("walk: {speed} inches")),
+                    "{name}'s walk: {page}"
                 );
-                assert!(page.contains("class=\"range\""));
+                assert!(page.contains("class=\"ring range\""));
                 saw_acting_model = true;
             }
         }
