@@ -411,13 +411,7 @@ async fn click_point(
         nudges.extend([(step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)]);
     }
     for (tries, (dx, dy)) in nudges.into_iter().enumerate() {
-        client
-            .execute(
-                "const r = document.querySelector('[data-ruler]'); if (r) r.classList.remove('legal', 'refused');",
-                vec![],
-            )
-            .await
-            .unwrap();
+        clear_ruler(client).await;
         click_at(client, board, x + dx, y + dy).await;
         // A click the table does not take (on a model) gets no verdict.
         if sent_or_refused(client, app, before, Duration::from_secs(5)).await == Some(true) {
@@ -482,13 +476,7 @@ async fn drag_until_sent(
             to.0 - along.0 * short + clear.0 * aside,
             to.1 - along.1 * short + clear.1 * aside,
         );
-        client
-            .execute(
-                "const r = document.querySelector('[data-ruler]'); if (r) r.classList.remove('legal', 'refused');",
-                vec![],
-            )
-            .await
-            .unwrap();
+        clear_ruler(client).await;
         drag(client, board, from, end).await;
         if sent_or_refused(client, app, before, SWAP_DEADLINE).await == Some(true) {
             return tries as u32 + 1;
@@ -521,6 +509,18 @@ async fn sent_or_refused(
         }
         actix_web::rt::time::sleep(Duration::from_millis(40)).await;
     }
+}
+
+/// Forgets the ruler's last verdict, so that the next one is the new
+/// point's.
+async fn clear_ruler(client: &Client) {
+    client
+        .execute(
+            "const r = document.querySelector('[data-ruler]'); if (r) r.classList.remove('legal', 'refused');",
+            vec![],
+        )
+        .await
+        .unwrap();
 }
 
 async fn id_of(client: &Client) -> i64 {

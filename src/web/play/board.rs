@@ -12,7 +12,7 @@
 use std::fmt::Write;
 
 use soulstone_engine::table::geometry::{Shape, V2};
-use soulstone_engine::table::{Footprint, MarkerKind, TABLE_SIZE, Trait, inches};
+use soulstone_engine::table::{MarkerKind, TABLE_SIZE, Trait, footprint_shape, inches};
 use soulstone_engine::{GameState, Seat};
 
 use super::names::Names;
@@ -126,18 +126,6 @@ impl Svg {
             self.y(at.y),
             esc(text)
         );
-    }
-}
-
-fn footprint_shape(footprint: &Footprint) -> Shape {
-    match footprint {
-        Footprint::Circle { center, radius } => Shape::Circle {
-            center: center.v2(),
-            radius: inches(*radius),
-        },
-        Footprint::Polygon { points } => Shape::Polygon {
-            points: points.iter().map(|p| p.v2()).collect(),
-        },
     }
 }
 
