@@ -5,6 +5,7 @@ pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod client;
+pub mod control_characters;
 pub mod error_page;
 pub mod events;
 pub mod forms;
@@ -253,6 +254,9 @@ pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<S
             .app_data(query_config())
             .app_data(path_config())
             .app_data(json_config())
+            .wrap(actix_web::middleware::from_fn(
+                control_characters::refuse_control_characters,
+            ))
             .wrap(security_headers(production))
             .wrap(actix_web::middleware::from_fn(session::session_middleware))
             .wrap(actix_web::middleware::from_fn(no_store_for_account_pages))
@@ -367,9 +371,12 @@ fn path_config() -> web::PathConfig {
     web::PathConfig::default().error_handler(|_err, _req| AppError::NotFound.into())
 }
 
+/// The largest JSON body the API reads.
+pub(crate) const JSON_BODY_LIMIT: usize = 1024 * 1024;
+
 fn json_config() -> web::JsonConfig {
     web::JsonConfig::default()
-        .limit(1024 * 1024)
+        .limit(JSON_BODY_LIMIT)
         .error_handler(|err, _req| {
             ApiError(AppError::bad_request(format!(
                 "The JSON body could not be read: {err}"

@@ -16,6 +16,7 @@ mod events;
 mod forced;
 mod foundation;
 mod game_table;
+mod hardening;
 mod hosted;
 mod playoffs;
 mod preview;
