@@ -1,13 +1,16 @@
 //! Load driver for hosted play: many concurrent games, each with its two
 //! players and one spectator on live streams, moves chosen by the engine's
 //! bot and sent through the HTTP API; measures the time from a command's
-//! arrival to each of its facts on every stream, the errors, and the
-//! server's memory per idle game. See docs/benchmarks.md, "Hosted play
+//! arrival to each of its facts on every stream, and (for a sample of
+//! games) to the game page each viewer's browser fetches when its stream
+//! says the game moved on, as the table's script does; the errors, and
+//! the server's memory per idle game. See docs/benchmarks.md, "Hosted play
 //! under load".
 //!
 //!     cargo build --release
 //!     cargo bench --bench play_load -- --server target/release/soulstone \
-//!         [--backend sqlite|postgres] [--games 1000] [--moves 12] [--think-ms 4000]
+//!         [--backend sqlite|postgres] [--games 1000] [--moves 12] [--think-ms 4000] \
+//!         [--page-games 100]
 //!
 //! The server runs as its own process (so its memory is its own); the
 //! driver prepares the database directly (accounts, API tokens signed with
@@ -38,6 +41,8 @@ struct Args {
     games: usize,
     moves: usize,
     think_ms: u64,
+    /// How many games' viewers also fetch the game page on each change.
+    page_games: usize,
     pg_admin: String,
 }
 
@@ -48,6 +53,7 @@ fn args() -> Args {
         games: 1000,
         moves: 12,
         think_ms: 4000,
+        page_games: 100,
         pg_admin: "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable".into(),
     };
     let raw: Vec<String> = std::env::args().skip(1).collect();
@@ -60,6 +66,7 @@ fn args() -> Args {
             "--games" => args.games = value.parse().expect("--games N"),
             "--moves" => args.moves = value.parse().expect("--moves N"),
             "--think-ms" => args.think_ms = value.parse().expect("--think-ms N"),
+            "--page-games" => args.page_games = value.parse().expect("--page-games N"),
             "--pg-admin" => args.pg_admin = value,
             // cargo bench passes --bench; nothing else is ours.
             _ => {
@@ -111,7 +118,30 @@ impl Drop for Server {
 type Sent = Arc<Mutex<Vec<(i64, u64, u64, Instant)>>>;
 
 /// Facts as received: (game, stream, seq) → when.
-type Received = Arc<Mutex<HashMap<(i64, usize, u64), Instant>>>;
+type Received = Arc<Mutex<std::collections::BTreeMap<(i64, usize, u64), Instant>>>;
+
+/// Each sampled viewer's page fetches: (game, viewer) to the version each
+/// page showed and when it had arrived whole.
+type Pages = Arc<Mutex<HashMap<(i64, usize), Vec<(u64, Instant, usize)>>>>;
+
+/// Fetches a game page as a signed-in browser and reads the version it
+/// shows (`data-version`) and its size in bytes; none if it failed.
+async fn fetch_page(http: &reqwest::Client, url: &str, cookie: &str) -> Option<(u64, usize)> {
+    let response = http
+        .get(url)
+        .header("Cookie", cookie)
+        .header("Accept", "text/html")
+        .send()
+        .await
+        .ok()?;
+    if !response.status().is_success() {
+        return None;
+    }
+    let html = response.text().await.ok()?;
+    let at = html.find("data-version=\"")? + "data-version=\"".len();
+    let version = html[at..].split('"').next()?.parse().ok()?;
+    Some((version, html.len()))
+}
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
@@ -197,21 +227,23 @@ fn main() {
             now,
         )
         .unwrap();
-        let tokens = ids.map(|account| {
+        let token = |account: i64, kind: TokenKind| {
             signer
                 .issue(
                     TokenSubject {
                         account_id: account,
                         generation: 0,
                     },
-                    TokenKind::Api,
+                    kind,
                     chrono::Utc::now(),
                     None,
                 )
                 .unwrap()
                 .0
-        });
-        games.push((id, ids, tokens));
+        };
+        let tokens = ids.map(|account| token(account, TokenKind::Api));
+        let sessions = ids.map(|account| token(account, TokenKind::Session));
+        games.push((id, ids, tokens, sessions));
     }
     drop(conn);
     eprintln!(
@@ -264,16 +296,27 @@ fn main() {
         // Three streams a game: both players and the spectator.
         let received: Received = Arc::default();
         let stream_errors = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let pages: Pages = Arc::default();
+        let page_errors = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let mut readers = Vec::new();
-        for (id, _, tokens) in &games {
+        for (n, (id, _, tokens, sessions)) in games.iter().enumerate() {
             for (k, token) in tokens.iter().enumerate() {
                 let http = http.clone();
                 let url = format!("{base}/games/{id}/events?after=0");
+                let page_url = format!("{base}/games/{id}");
                 let token = token.clone();
+                // The sampled games' viewers fetch the page as a browser
+                // signed in would (the session cookie).
+                let cookie = (n < args.page_games).then(|| {
+                    format!("{}={}", soulstone::web::session::SESSION_COOKIE, sessions[k])
+                });
                 let received = Arc::clone(&received);
                 let errors = Arc::clone(&stream_errors);
+                let pages = Arc::clone(&pages);
+                let page_errors = Arc::clone(&page_errors);
                 let id = *id;
                 readers.push(tokio::spawn(async move {
+                    let mut paged = 0u64;
                     let response = match http.get(url).bearer_auth(token).send().await {
                         Ok(r) if r.status().is_success() => r,
                         _ => {
@@ -298,6 +341,36 @@ fn main() {
                                         received.lock().unwrap().insert((id, k, seq), at);
                                     }
                                 }
+                                let newest = received
+                                    .lock()
+                                    .unwrap()
+                                    .range((id, k, paged + 1)..=(id, k, u64::MAX))
+                                    .next_back()
+                                    .map(|((_, _, seq), _)| *seq);
+                                // The script fetches the page when the stream
+                                // says the game moved on (facts arriving
+                                // meanwhile wait for the next fetch).
+                                if let (Some(cookie), Some(_)) = (&cookie, newest)
+                                    && paged > 0
+                                {
+                                    match fetch_page(&http, &page_url, cookie).await {
+                                        Some((version, bytes)) => {
+                                            pages
+                                                .lock()
+                                                .unwrap()
+                                                .entry((id, k))
+                                                .or_default()
+                                                .push((version, Instant::now(), bytes));
+                                        }
+                                        None => {
+                                            page_errors
+                                                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                        }
+                                    }
+                                }
+                                if let Some(newest) = newest {
+                                    paged = paged.max(newest);
+                                }
                             }
                             _ => return,
                         }
@@ -321,7 +394,7 @@ fn main() {
         let db = Arc::new(db);
         let mut players = Vec::new();
         let run_started = Instant::now();
-        for (n, (id, _, tokens)) in games.iter().enumerate() {
+        for (n, (id, _, tokens, _)) in games.iter().enumerate() {
             let (id, tokens) = (*id, tokens.clone());
             let http = http.clone();
             let base = base.clone();
@@ -405,6 +478,32 @@ fn main() {
             }
         }
         latencies.sort_by(|a, b| a.total_cmp(b));
+        // The page: for each command of a sampled game, the first page each
+        // viewer got at the command's last fact or later.
+        let pages = pages.lock().unwrap();
+        let mut page_latencies = Vec::new();
+        let mut pages_missing = 0usize;
+        let sampled: std::collections::HashSet<i64> =
+            games.iter().take(args.page_games).map(|g| g.0).collect();
+        for (id, _, to, at) in sent.iter().filter(|s| sampled.contains(&s.0)) {
+            for k in 0..3 {
+                let got = pages.get(&(*id, k)).and_then(|list| {
+                    list.iter()
+                        .filter(|(version, when, _)| version >= to && when >= at)
+                        .map(|(_, when, _)| *when)
+                        .min()
+                });
+                match got {
+                    Some(got) => page_latencies.push(got.saturating_duration_since(*at).as_secs_f64() * 1000.0),
+                    None => pages_missing += 1,
+                }
+            }
+        }
+        page_latencies.sort_by(|a, b| a.total_cmp(b));
+        let page_sizes: Vec<usize> = pages.values().flatten().map(|p| p.2).collect();
+        let page_kib = page_sizes.iter().sum::<usize>() as f64
+            / page_sizes.len().max(1) as f64
+            / 1024.0;
         let commands = sent.len();
         println!("backend: {}", args.backend);
         println!(
@@ -420,6 +519,15 @@ fn main() {
             percentile(&latencies, 0.99),
             latencies.last().copied().unwrap_or(f64::NAN),
             latencies.len()
+        );
+        println!(
+            "command to the swapped page ({} games, 3 viewers each): p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} pages of {page_kib:.0} KiB on average; {pages_missing} never fetched, {} fetches failed)",
+            args.page_games.min(games.len()),
+            percentile(&page_latencies, 0.5),
+            percentile(&page_latencies, 0.99),
+            page_latencies.last().copied().unwrap_or(f64::NAN),
+            page_latencies.len(),
+            page_errors.load(std::sync::atomic::Ordering::Relaxed)
         );
         println!(
             "errors: {} commands, {} streams, {missing} facts never delivered",

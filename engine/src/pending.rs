@@ -210,6 +210,29 @@ pub fn decision(state: &GameState, seat: Seat) -> Option<Decision> {
     }
 }
 
+/// `seat`'s only option, if the game waits for it and it has exactly one:
+/// `decision` with one choice, found out by stopping at the second legal
+/// option (the game asks this after every command, for both seats).
+pub fn only_option(state: &GameState, seat: Seat) -> Option<Choice> {
+    match state.frame() {
+        Some(Frame::Contributions | Frame::Discard { .. }) => {
+            let decision = decision(state, seat)?;
+            match <[Choice; 1]>::try_from(decision.choices) {
+                Ok([only]) => Some(only),
+                Err(_) => None,
+            }
+        }
+        _ if choosing(state) => {
+            let mut legal = options(state, seat, true)
+                .into_iter()
+                .filter(|choice| is_legal(state, seat, choice));
+            let first = legal.next()?;
+            legal.next().is_none().then_some(first)
+        }
+        _ => None,
+    }
+}
+
 /// Whether the game waits for `seat`: `decision` is some, found out by
 /// stopping at the first legal option (views of other players ask this).
 pub fn waits_for(state: &GameState, seat: Seat) -> bool {

@@ -10,6 +10,7 @@ use super::schema::{
     pairing_crews,
 };
 use super::{DbConnection, DbError};
+use soulstone_engine::forced::StandingAnswers;
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = hosted_games)]
@@ -684,38 +685,51 @@ pub fn open_invitations_of(
         .load(conn)?)
 }
 
-/// Whether the game takes `account`'s decisions that have one option and
-/// hide nothing (on unless the player turned it off).
-pub fn takes_forced_choices(conn: &mut DbConnection, account: i64) -> Result<bool, DbError> {
-    use super::schema::play_settings;
-    Ok(play_settings::table
+/// `account`'s standing answers in browser games (the defaults without a
+/// row: `StandingAnswers::default`).
+pub fn standing_answers(conn: &mut DbConnection, account: i64) -> Result<StandingAnswers, DbError> {
+    use super::schema::play_settings as p;
+    Ok(p::table
         .find(account)
-        .select(play_settings::takes_forced_choices)
-        .first::<bool>(conn)
+        .select((
+            p::takes_forced_choices,
+            p::skips_idle_cheats,
+            p::never_boosts,
+        ))
+        .first::<(bool, bool, bool)>(conn)
         .optional()?
-        .unwrap_or(true))
+        .map(
+            |(single_options, idle_cheats, never_boost)| StandingAnswers {
+                single_options,
+                idle_cheats,
+                never_boost,
+            },
+        )
+        .unwrap_or_default())
 }
 
-/// Sets whether the game takes `account`'s forced decisions.
-pub fn set_takes_forced_choices(
+/// Sets `account`'s standing answers.
+pub fn set_standing_answers(
     conn: &mut DbConnection,
     account: i64,
-    takes: bool,
+    answers: StandingAnswers,
 ) -> Result<(), DbError> {
-    use super::schema::play_settings;
+    use super::schema::play_settings as p;
+    let values = (
+        p::takes_forced_choices.eq(answers.single_options),
+        p::skips_idle_cheats.eq(answers.idle_cheats),
+        p::never_boosts.eq(answers.never_boost),
+    );
     let update = |conn: &mut DbConnection| {
-        diesel::update(play_settings::table.find(account))
-            .set(play_settings::takes_forced_choices.eq(takes))
+        diesel::update(p::table.find(account))
+            .set(values)
             .execute(conn)
     };
     if update(conn)? > 0 {
         return Ok(());
     }
-    let inserted = diesel::insert_into(play_settings::table)
-        .values((
-            play_settings::account_id.eq(account),
-            play_settings::takes_forced_choices.eq(takes),
-        ))
+    let inserted = diesel::insert_into(p::table)
+        .values((p::account_id.eq(account), values))
         .execute(conn);
     match inserted {
         Ok(_) => Ok(()),

@@ -354,6 +354,8 @@ diesel::table! {
     play_settings (account_id) {
         account_id -> BigInt,
         takes_forced_choices -> Bool,
+        skips_idle_cheats -> Bool,
+        never_boosts -> Bool,
     }
 }
 

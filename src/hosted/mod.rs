@@ -9,7 +9,7 @@
 //! is told so; nothing of its command is written.
 
 use chrono::NaiveDateTime;
-use soulstone_engine::bot::{Bot, BotKind};
+use soulstone_engine::bot::BotKind;
 use soulstone_engine::content::Catalog;
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::encounter::{Brought, GivenScenario, new_encounter_in};
@@ -312,6 +312,12 @@ pub fn check_brought(
 }
 
 pub mod invitations;
+mod play_on;
+
+pub use play_on::{
+    Forced, apply_standing_answers, forced_for, set_standing_answers, standing_answers,
+};
+use play_on::{play_on, play_on_and_store, record_forced, standing_answers_of};
 
 /// A practice game as a player asks for it: they sit in seat A with the
 /// lists they bring; the bot sits in seat B with its own.
@@ -504,7 +510,7 @@ fn create(
         )?;
         let mut facts = Vec::new();
         let mut forced = Vec::new();
-        let takers = forced_takers(conn, &seats)?;
+        let takers = standing_answers_of(conn, &seats)?;
         play_on(id, &seats, takers, &mut state, &mut facts, &mut forced)?;
         let clocks = time_control_ms.map(|control| Clocks {
             control_ms: control,
@@ -799,18 +805,7 @@ pub fn submit(
         let submission = Submission::player(seat, version, command);
         let mut facts = soulstone_engine::execute(&mut state, &submission)
             .map_err(|e| HostedError::Refused(e.to_string()))?;
-        let mut forced = Vec::new();
-        let takers = forced_takers(conn, &stored.seats)?;
-        play_on(
-            id,
-            &stored.seats,
-            takers,
-            &mut state,
-            &mut facts,
-            &mut forced,
-        )?;
-        store(conn, &stored, from, &state, &facts, None, now)?;
-        record_forced(conn, id, &forced, now)?;
+        play_on_and_store(conn, &stored, from, &mut state, &mut facts, now)?;
         db_hosted::insert_command(
             conn,
             id,
@@ -972,140 +967,6 @@ fn final_vp(state: &GameState) -> [(i32, i32); 2] {
             .map_or(0, |e| i32::from(e.scheme_vp[seat.index()]));
         (total - scheme, scheme)
     })
-}
-
-/// A command the game took for a player: their seat, and the versions it
-/// took the game from and to.
-pub type Forced = (Seat, u64, u64);
-
-/// Lets the bots in `seats` decide while the game waits for them, and
-/// takes the decisions with one option that hides nothing for the players
-/// who let the game take them (`takers`, by seat); the ones taken for
-/// players go into `forced`.
-fn play_on(
-    id: i64,
-    seats: &[SeatHolder; 2],
-    takers: [bool; 2],
-    state: &mut GameState,
-    facts: &mut Vec<Event>,
-    forced: &mut Vec<Forced>,
-) -> Result<(), HostedError> {
-    for _ in 0..MAX_BOT_COMMANDS {
-        if state.ended {
-            return Ok(());
-        }
-        let bot = Seat::BOTH.into_iter().find_map(|seat| {
-            let SeatHolder::Bot(kind) = seats[seat.index()] else {
-                return None;
-            };
-            // Seeded by the game and the moment, so a replay of the same
-            // position decides the same.
-            let seed = (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ state.version;
-            Bot::new(kind, seat, seed)
-                .decide(state)
-                .map(|command| (seat, command, false))
-        });
-        let next = bot.or_else(|| {
-            Seat::BOTH.into_iter().find_map(|seat| {
-                let taken =
-                    matches!(seats[seat.index()], SeatHolder::Account(_)) && takers[seat.index()];
-                taken
-                    .then(|| soulstone_engine::forced::forced_choice(state, seat))
-                    .flatten()
-                    .map(|command| (seat, command, true))
-            })
-        });
-        let Some((seat, command, for_a_player)) = next else {
-            return Ok(());
-        };
-        let from = state.version;
-        let submission = Submission::player(seat, from, command);
-        let made =
-            soulstone_engine::execute(state, &submission).map_err(|e| HostedError::Corrupt {
-                id,
-                reason: format!(
-                    "the game's own command for {} was refused: {e}",
-                    seat.label()
-                ),
-            })?;
-        facts.extend(made);
-        if for_a_player {
-            forced.push((seat, from, state.version));
-        }
-    }
-    Err(HostedError::Corrupt {
-        id,
-        reason: "the bots and forced choices did not stop".into(),
-    })
-}
-
-/// Which seats' players let the game take their forced decisions.
-fn forced_takers(
-    conn: &mut DbConnection,
-    seats: &[SeatHolder; 2],
-) -> Result<[bool; 2], HostedError> {
-    let mut takers = [false; 2];
-    for seat in Seat::BOTH {
-        if let SeatHolder::Account(account) = seats[seat.index()] {
-            takers[seat.index()] = db_hosted::takes_forced_choices(conn, account)?;
-        }
-    }
-    Ok(takers)
-}
-
-/// Records the commands the game took for players, so their pages can say
-/// which decisions were taken for them.
-fn record_forced(
-    conn: &mut DbConnection,
-    id: i64,
-    forced: &[Forced],
-    now: NaiveDateTime,
-) -> Result<(), HostedError> {
-    for (seat, from, to) in forced {
-        let from = i64::try_from(*from).unwrap_or(i64::MAX);
-        db_hosted::insert_command(
-            conn,
-            id,
-            seat_code(*seat),
-            &db_hosted::forced_key(from),
-            (from, i64::try_from(*to).unwrap_or(i64::MAX)),
-            now,
-        )?;
-    }
-    Ok(())
-}
-
-/// Sets whether the game takes `account`'s decisions that have one option
-/// and hide nothing.
-pub fn set_takes_forced_choices(
-    conn: &mut DbConnection,
-    account: i64,
-    takes: bool,
-) -> Result<(), HostedError> {
-    Ok(db_hosted::set_takes_forced_choices(conn, account, takes)?)
-}
-
-/// Whether the game takes `account`'s forced decisions.
-pub fn takes_forced_choices(conn: &mut DbConnection, account: i64) -> Result<bool, HostedError> {
-    Ok(db_hosted::takes_forced_choices(conn, account)?)
-}
-
-/// The fact numbers of the decisions the game took for `seat` of game
-/// `id`: (first fact, last fact) of each.
-pub fn forced_for(
-    conn: &mut DbConnection,
-    id: i64,
-    seat: Seat,
-) -> Result<Vec<(u64, u64)>, HostedError> {
-    Ok(db_hosted::forced_ranges(conn, id, seat_code(seat))?
-        .into_iter()
-        .map(|(from, to)| {
-            (
-                u64::try_from(from + 1).unwrap_or_default(),
-                u64::try_from(to).unwrap_or_default(),
-            )
-        })
-        .collect())
 }
 
 /// What `store` needs to know of the game besides its new state.

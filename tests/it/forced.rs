@@ -1,15 +1,29 @@
 //! Decisions the game may take for a player (`soulstone_engine::forced`):
-//! those with one legal option, a whole command.
+//! those with one legal option, a whole command; a cheat no card would
+//! make count; a duel's modifiers for a player who never boosts. And the
+//! hosting layer taking them by the player's standing answers, on both
+//! backends.
 
 use soulstone::content::{load_for_server, shipped_crews};
+use soulstone::hosted::{self, BroughtList, PracticeRequest};
+use soulstone_engine::bot::{Bot, BotKind};
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::encounter::{Brought, new_encounter};
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::forced::forced_choice;
+use soulstone_engine::forced::{StandingAnswers, forced_choice, standing_choice};
 use soulstone_engine::scenario::Scenario;
 use soulstone_engine::{Edition, GameState, PlayerCommand, Seat, Submission, execute};
 
+use crate::support::app::create_verified_account;
+use crate::support::{Backend, TestDb};
+
+both_backends!(standing_answers_are_kept_and_the_game_takes_them);
+
 fn duel_with_hand(hand: &str) -> GameState {
+    duel_with(hand, 4)
+}
+
+fn duel_with(hand: &str, target_df: u8) -> GameState {
     let text = format!(
         r#"
 name = "a duel at its first step"
@@ -31,7 +45,7 @@ max_health = 8
 id = 2
 name = "Target"
 owner = "b"
-df = 4
+df = {target_df}
 wp = 4
 health = 8
 max_health = 8
@@ -149,4 +163,239 @@ fn the_one_declaration_a_player_can_make_is_taken_for_them() {
     }
     assert!(declared_for_a, "no declaration was forced for player A");
     assert!(b_chose, "player B never had a choice to make");
+}
+
+/// Plays the duel's decisions the game takes by `answers` until player A
+/// must decide something they do not take.
+fn until_a_decides(state: &mut GameState, answers: StandingAnswers) {
+    for _ in 0..20 {
+        let Some(command) = standing_choice(state, Seat::A, answers) else {
+            return;
+        };
+        let version = state.version;
+        execute(state, &Submission::player(Seat::A, version, command)).unwrap();
+    }
+    panic!("the game kept deciding for player A");
+}
+
+fn cheat_step(state: &GameState) -> bool {
+    state
+        .duel()
+        .is_some_and(|d| matches!(d.step, soulstone_engine::duel::DuelStep::Cheat { .. }))
+}
+
+#[test]
+fn a_cheat_no_card_would_change_is_declined_for_the_player_who_lets_the_game() {
+    // Player A attacks 5 + their flip against Df 1 + the opponent's flip,
+    // whose hand is empty (so no cheat follows A's). The opponent's
+    // flipped card is one of theirs only: B's deck holds an 8, A's a 7 or
+    // a 3, so A wins either way.
+    let idle = |hand: &str| {
+        let mut state = duel_with(hand, 1);
+        // Never boosting: the hand's card stays in hand for the cheat.
+        let answers = StandingAnswers {
+            idle_cheats: false,
+            never_boost: true,
+            ..StandingAnswers::default()
+        };
+        until_a_decides(&mut state, answers);
+        assert!(cheat_step(&state), "not at the cheat: {:?}", state.duel());
+        assert_eq!(standing_choice(&state, Seat::A, answers), None);
+        standing_choice(&state, Seat::A, StandingAnswers::default())
+    };
+    // One point more than the flip keeps the win, with no raise (needs 5
+    // over) and the same suit: nothing would change.
+    let flipped = {
+        let mut state = duel_with(r#""13M""#, 1);
+        let asks_every_cheat = StandingAnswers {
+            idle_cheats: false,
+            never_boost: true,
+            ..StandingAnswers::default()
+        };
+        until_a_decides(&mut state, asks_every_cheat);
+        state
+            .duel()
+            .and_then(|d| d.side(soulstone_engine::duel::Role::Initiator))
+            .and_then(|s| s.card)
+            .expect("A flipped")
+    };
+    let one_more = soulstone_engine::fate::Card::suited(
+        flipped.value() + 1,
+        flipped.suit().expect("a suited card"),
+    )
+    .expect("a card one higher");
+    assert_eq!(
+        idle(&format!("\"{one_more}\"")),
+        Some(PlayerCommand::DeclineCheat),
+        "A flipped {flipped}, and {one_more} would change nothing"
+    );
+    // A 1 would lose the duel: the player decides.
+    assert_eq!(idle(r#""1C""#), None);
+}
+
+#[test]
+fn a_player_who_never_boosts_finishes_modifying_at_once() {
+    // A 2 in hand could empower: a choice, unless the player never boosts.
+    let state = duel_with_hand(r#""2R""#);
+    assert_eq!(
+        standing_choice(&state, Seat::A, StandingAnswers::default()),
+        None
+    );
+    let never = StandingAnswers {
+        never_boost: true,
+        ..StandingAnswers::default()
+    };
+    assert_eq!(
+        standing_choice(&state, Seat::A, never),
+        Some(PlayerCommand::FinishModifying)
+    );
+}
+
+/// The player's standing answers are stored, and the game takes what they
+/// give: after every command no decision the answers would take is left
+/// waiting, and ticking "never boost" while a duel waits on the player's
+/// modifiers takes that decision at once.
+async fn standing_answers_are_kept_and_the_game_takes_them(backend: Backend) {
+    let test_db = TestDb::create(&backend);
+    let db = test_db.open();
+    let mut conn = db.conn().unwrap();
+    let account = create_verified_account(&mut conn, "answers@example.org", "Player", false);
+    assert_eq!(
+        hosted::standing_answers(&mut conn, account).unwrap(),
+        StandingAnswers::default()
+    );
+    let catalog = load_for_server(None).unwrap();
+    let shipped: Vec<(&str, &str)> = shipped_crews()
+        .iter()
+        .copied()
+        .filter(|(path, _)| path.contains("m4e"))
+        .collect();
+    let list = |i: usize| BroughtList {
+        name: shipped[i].0.to_string(),
+        list: CrewList::parse(shipped[i].1).unwrap(),
+    };
+    let request = PracticeRequest {
+        account_id: account,
+        lists: vec![list(0)],
+        bot: BotKind::Random,
+        bot_lists: vec![list(1)],
+        seed: Bytes32([9; 32]),
+        time_control_ms: None,
+    };
+    let now = chrono::Utc::now().naive_utc();
+    let id = hosted::start_practice(&mut conn, &catalog, &request, now).unwrap();
+    let mut boosts_turned_off = false;
+    for n in 0..4_000u64 {
+        let game = hosted::load(&mut conn, id).unwrap();
+        if game.state.ended {
+            break;
+        }
+        let answers = hosted::standing_answers(&mut conn, account).unwrap();
+        assert_eq!(
+            standing_choice(&game.state, Seat::A, answers),
+            None,
+            "a decision the answers take was left to the player at version {}",
+            game.state.version
+        );
+        let modifying = game.state.duel().is_some_and(|d| {
+            matches!(d.step, soulstone_engine::duel::DuelStep::Modify { role }
+                if d.side(role).is_some_and(|s| s.seat == Seat::A))
+        });
+        if modifying && !boosts_turned_off {
+            let never = StandingAnswers {
+                never_boost: true,
+                ..answers
+            };
+            hosted::set_standing_answers(&mut conn, account, never).unwrap();
+            assert_eq!(hosted::standing_answers(&mut conn, account).unwrap(), never);
+            let moved = hosted::apply_standing_answers(&mut conn, id, account, now)
+                .unwrap()
+                .expect("the waiting modifiers are finished at once");
+            assert!(moved > game.state.version);
+            let taken = hosted::forced_for(&mut conn, id, Seat::A).unwrap();
+            assert!(
+                taken
+                    .iter()
+                    .any(|(from, _)| *from == game.state.version + 1),
+                "{taken:?}"
+            );
+            // Nothing more to take: a second save moves nothing.
+            assert_eq!(
+                hosted::apply_standing_answers(&mut conn, id, account, now).unwrap(),
+                None
+            );
+            boosts_turned_off = true;
+            continue;
+        }
+        let command = Bot::new(BotKind::Random, Seat::A, n)
+            .decide(&game.state)
+            .expect("the game waits for the player");
+        hosted::submit(
+            &mut conn,
+            id,
+            account,
+            game.state.version,
+            &format!("k{n}"),
+            command,
+            now,
+        )
+        .unwrap();
+    }
+    assert!(
+        boosts_turned_off,
+        "the player was never asked to modify a duel"
+    );
+    let taken = hosted::forced_for(&mut conn, id, Seat::A).unwrap();
+    assert!(taken.len() > 1, "{taken:?}");
+}
+
+/// `forced_choice` stops at the second legal option; it must say what the
+/// whole decision says, at every step of random games in both editions.
+#[test]
+fn the_quick_answer_agrees_with_the_whole_decision() {
+    let catalog = load_for_server(None).expect("the shipped content loads");
+    for edition in [Edition::Fourth, Edition::Third] {
+        let lists: Vec<(String, CrewList)> = shipped_crews()
+            .iter()
+            .filter(|(path, _)| path.contains(edition.code()))
+            .map(|(path, text)| (path.to_string(), CrewList::parse(text).unwrap()))
+            .collect();
+        assert!(lists.len() >= 2, "{edition:?} ships two lists");
+        let brought = |k: usize| {
+            vec![Brought {
+                name: &lists[k].0,
+                list: &lists[k].1,
+            }]
+        };
+        let (a, b) = (brought(0), brought(1));
+        let setup = new_encounter(&catalog, [&a, &b], Bytes32([3; 32]), None).unwrap();
+        let mut state = GameState::new(setup).unwrap();
+        let mut bots = Seat::BOTH.map(|seat| Bot::new(BotKind::Random, seat, 7));
+        let mut compared = 0;
+        for _ in 0..1_500 {
+            for seat in Seat::BOTH {
+                let whole = soulstone_engine::pending::decision(&state, seat).and_then(|d| match d
+                    .choices
+                    .as_slice()
+                {
+                    [soulstone_engine::pending::Choice::Command { command }] => {
+                        Some(command.clone())
+                    }
+                    _ => None,
+                });
+                assert_eq!(forced_choice(&state, seat), whole, "at {}", state.version);
+                compared += 1;
+            }
+            let Some(seat) = Seat::BOTH
+                .into_iter()
+                .find(|seat| soulstone_engine::pending::waits_for(&state, *seat))
+            else {
+                break;
+            };
+            let command = bots[seat.index()].decide(&state).unwrap();
+            let version = state.version;
+            execute(&mut state, &Submission::player(seat, version, command)).unwrap();
+        }
+        assert!(compared > 200, "{edition:?}: only {compared} positions");
+    }
 }

@@ -82,6 +82,29 @@ async fn play_through_the_table(backend: Backend, edition: Edition) {
     crate::browser::click_button(client, "Start the game").await;
     let url = client.current_url().await.unwrap().to_string();
     let id: i64 = url.rsplit('/').next().unwrap().parse().unwrap();
+    // The player sets a standing answer as one who never boosts a duel
+    // (the page's form), so the count below is of decisions they make.
+    client
+        .execute(
+            "document.querySelector('input[name=never_boosts]').checked = true;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    // The script sends the form and swaps the answer in: no page load.
+    click_css(client, "form.settings button[type=submit]").await;
+    wait_for_text(client, "Your standing answers are saved").await;
+    assert_eq!(
+        client
+            .execute(
+                "return document.querySelector('input[name=never_boosts]').checked;",
+                vec![],
+            )
+            .await
+            .unwrap(),
+        json!(true),
+        "the answer did not stay ticked"
+    );
     let loads_at_start = page_loads(client).await;
 
     let mut tally = Tally::default();
@@ -173,7 +196,7 @@ async fn play_through_the_table(backend: Backend, edition: Edition) {
     sorted.sort_unstable();
     let median = sorted[sorted.len() / 2];
     let report = format!(
-        "{} {}: {} decisions by the player through the page ({} through the API), {forced} taken by the game; {} activations, clicks per activation median {median}, max {}; page loads {loads}",
+        "{} {}: {} decisions by the player through the page ({} through the API), {forced} taken by the game (its standing answers: one-option decisions, idle cheats, never boosting); {} activations, clicks per activation median {median}, max {}; page loads {loads}",
         backend.name(),
         edition.code(),
         tally.decisions,
@@ -326,6 +349,15 @@ async fn wait_for_version(client: &Client, version: u64) {
             Instant::now() < deadline,
             "the page still shows version {shown}, not {version}"
         );
+        actix_web::rt::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+/// Waits until the page says `words` somewhere (a flash after a form).
+async fn wait_for_text(client: &Client, words: &str) {
+    let deadline = Instant::now() + SWAP_DEADLINE;
+    while !text_of(client, "body").await.contains(words) {
+        assert!(Instant::now() < deadline, "the page never said {words:?}");
         actix_web::rt::time::sleep(Duration::from_millis(40)).await;
     }
 }

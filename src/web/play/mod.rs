@@ -20,6 +20,7 @@ pub mod words;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use soulstone_engine::content::crew::CrewList;
+use soulstone_engine::forced::StandingAnswers;
 use soulstone_engine::{Seat, Viewer};
 
 use crate::error::AppError;
@@ -485,8 +486,9 @@ async fn post_command(
     })
 }
 
-/// The game page's setting: whether the game takes the player's decisions
-/// that have one option and hide nothing. Back to the game it came from.
+/// The game page's standing answers: what the game decides for the player
+/// (each a checkbox: "on" when ticked, absent when not). Back to the game
+/// it came from.
 #[post("/play/settings")]
 async fn post_settings(
     user: CurrentUser,
@@ -501,33 +503,46 @@ async fn post_settings(
             .map(|(_, v)| v.trim().to_string())
             .unwrap_or_default()
     };
-    let takes = match field("takes_forced_choices").as_str() {
-        "on" => true,
-        "off" => false,
-        other => {
-            return Err(AppError::bad_request(format!(
-                "takes_forced_choices is \"on\" or \"off\", not {other:?}"
-            )));
-        }
+    let ticked = |name: &str| match field(name).as_str() {
+        "on" => Ok(true),
+        "" | "off" => Ok(false),
+        other => Err(AppError::bad_request(format!(
+            "{name} is ticked (\"on\") or left out, not {other:?}"
+        ))),
+    };
+    let answers = StandingAnswers {
+        single_options: ticked("takes_forced_choices")?,
+        idle_cheats: ticked("skips_idle_cheats")?,
+        never_boost: ticked("never_boosts")?,
     };
     // Only back to a game page of this site.
     let back = field("back");
-    let back = match back.strip_prefix("/games/") {
-        Some(id) if !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) => back.clone(),
-        _ => "/play".to_string(),
+    let game = back
+        .strip_prefix("/games/")
+        .and_then(|id| id.parse::<i64>().ok())
+        .filter(|id| format!("/games/{id}") == back);
+    let back = match game {
+        Some(id) => format!("/games/{id}"),
+        None => "/play".to_string(),
     };
     let account = user.id();
-    state
-        .with_db(move |conn| Ok(hosted::set_takes_forced_choices(conn, account, takes)?))
+    let moved = state
+        .with_db(move |conn| {
+            hosted::set_standing_answers(conn, account, answers)?;
+            // The decision the game waits on may be one the new answers take.
+            Ok(match game {
+                Some(id) => hosted::apply_standing_answers(conn, id, account, now())?,
+                None => None,
+            })
+        })
         .await?;
+    if let (Some(id), Some(version)) = (game, moved) {
+        state.game_updates.announce_at(id, version);
+    }
     Ok(redirect_with_flash(
         &state,
         &back,
         FlashLevel::Info,
-        if takes {
-            "The game now takes your decisions that have only one option."
-        } else {
-            "You now make every decision yourself, even those with one option."
-        },
+        "Your standing answers are saved.",
     ))
 }

@@ -8,6 +8,7 @@ use actix_web::{HttpResponse, get, web};
 use askama::Template;
 use serde::Deserialize;
 use soulstone_engine::bot::BotKind;
+use soulstone_engine::forced::StandingAnswers;
 use soulstone_engine::{Event, GameState, Seat, Viewer, view};
 
 use super::board;
@@ -147,7 +148,7 @@ pub(super) struct GamePage {
     /// once long enough to claim the game.
     claimable_after: Option<i64>,
     /// For a player: whether the game takes their one-option decisions.
-    takes_forced: Option<bool>,
+    standing: Option<StandingAnswers>,
 }
 
 impl GamePage {
@@ -223,7 +224,7 @@ pub(super) struct PageInput<'a> {
     pub account: Option<i64>,
     pub facts: &'a [(u64, Event)],
     pub catalog: &'a soulstone_engine::content::Catalog,
-    pub takes_forced: Option<bool>,
+    pub standing: Option<StandingAnswers>,
     /// Fact ranges of the decisions the game took for the viewer.
     pub forced: &'a [(u64, u64)],
 }
@@ -415,7 +416,7 @@ pub(super) fn game_page_data(ctx: PageContext, input: PageInput<'_>) -> GamePage
         stopped: stopped_words(game, viewer),
         watching_note: None,
         claimable_after: None,
-        takes_forced: input.takes_forced,
+        standing: input.standing,
     }
 }
 
@@ -428,7 +429,7 @@ pub(super) async fn game_page(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let account = user.0.as_ref().map(|u| u.id());
-    let (game, facts, watching, claimable_after, takes_forced, forced) = state
+    let (game, facts, watching, claimable_after, standing, forced) = state
         .with_db(move |conn| {
             let (game, watching) = load_for(conn, id, account, now())?;
             let after = game.state.version.saturating_sub(LOG_FACTS);
@@ -450,14 +451,14 @@ pub(super) async fn game_page(
                 }
                 None => None,
             };
-            let (takes_forced, forced) = match (seat, account) {
+            let (standing, forced) = match (seat, account) {
                 (Some(seat), Some(account)) => (
-                    Some(hosted::takes_forced_choices(conn, account)?),
+                    Some(hosted::standing_answers(conn, account)?),
                     hosted::forced_for(conn, id, seat)?,
                 ),
                 _ => (None, Vec::new()),
             };
-            Ok((game, facts, watching, claimable_after, takes_forced, forced))
+            Ok((game, facts, watching, claimable_after, standing, forced))
         })
         .await?;
     let viewer = game.viewer_for(account);
@@ -468,7 +469,7 @@ pub(super) async fn game_page(
             account,
             facts: &facts,
             catalog: &state.catalog,
-            takes_forced,
+            standing,
             forced: &forced,
         },
     );
@@ -522,7 +523,7 @@ pub(super) async fn replay_page(
             account,
             facts: &facts,
             catalog: &state.catalog,
-            takes_forced: None,
+            standing: None,
             forced: &[],
         },
     );
