@@ -45,21 +45,46 @@ pub fn address_holds_control(encoded: &str) -> bool {
     false
 }
 
-/// Whether any string in a JSON value (keys included) holds a control
-/// character other than a line break or a tab, which a note may hold.
-pub fn json_holds_control(value: &serde_json::Value) -> bool {
-    let bad = |text: &str| {
+/// Where in a JSON value a string (or a key) holds a control character
+/// other than a line break or a tab, which a note may hold: the field's
+/// path ("name", "lists[0].name"), or "the body" for a bare string.
+pub fn json_control_at(value: &serde_json::Value) -> Option<String> {
+    fn bad(text: &str) -> bool {
         text.chars()
             .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
-    };
-    match value {
-        serde_json::Value::String(text) => bad(text),
-        serde_json::Value::Array(items) => items.iter().any(json_holds_control),
-        serde_json::Value::Object(fields) => fields
-            .iter()
-            .any(|(key, value)| bad(key) || json_holds_control(value)),
-        _ => false,
     }
+    fn walk(value: &serde_json::Value, at: &str) -> Option<String> {
+        match value {
+            serde_json::Value::String(text) => bad(text).then(|| at.to_string()),
+            serde_json::Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, item)| walk(item, &format!("{at}[{i}]"))),
+            serde_json::Value::Object(fields) => fields.iter().find_map(|(key, value)| {
+                let here = if at.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{at}.{key}")
+                };
+                if bad(key) {
+                    return Some(if at.is_empty() {
+                        "a key".to_string()
+                    } else {
+                        format!("a key in {at}")
+                    });
+                }
+                walk(value, &here)
+            }),
+            _ => None,
+        }
+    }
+    walk(value, "").map(|at| {
+        if at.is_empty() {
+            "the body".to_string()
+        } else {
+            at
+        }
+    })
 }
 
 fn refuse(req: ServiceRequest, api: bool, error: AppError) -> ServiceResponse<BoxBody> {
@@ -109,15 +134,16 @@ pub async fn refuse_control_characters(
         }
         let body = body.freeze();
         // A body that is not JSON is left to the handler's own message.
-        if serde_json::from_slice::<serde_json::Value>(&body)
-            .is_ok_and(|value| json_holds_control(&value))
+        if let Some(at) = serde_json::from_slice::<serde_json::Value>(&body)
+            .ok()
+            .and_then(|value| json_control_at(&value))
         {
             return Ok(refuse(
                 req,
                 api,
-                AppError::bad_request(
-                    "The JSON body holds a control character (such as NUL) in a string, which cannot be kept. Remove it and send it again.",
-                ),
+                AppError::bad_request(format!(
+                    "The field {at:?} holds a control character (such as NUL), which cannot be kept. Remove it and send it again."
+                )),
             ));
         }
         req.set_payload(body.into());
@@ -157,9 +183,16 @@ mod tests {
     #[test]
     fn control_characters_in_json_strings_are_found_but_line_breaks_pass() {
         let refused = serde_json::json!({"a": [{"key": "x\u{0}y"}]});
-        assert!(json_holds_control(&refused));
-        assert!(json_holds_control(&serde_json::json!({"\u{1}": 1})));
+        assert_eq!(json_control_at(&refused).as_deref(), Some("a[0].key"));
+        assert_eq!(
+            json_control_at(&serde_json::json!({"\u{1}": 1})).as_deref(),
+            Some("a key")
+        );
+        assert_eq!(
+            json_control_at(&serde_json::json!("\u{0}")).as_deref(),
+            Some("the body")
+        );
         let fine = serde_json::json!({"notes": "one\ntwo\tthree", "n": 3});
-        assert!(!json_holds_control(&fine));
+        assert_eq!(json_control_at(&fine), None);
     }
 }

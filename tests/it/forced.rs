@@ -148,15 +148,9 @@ fn the_one_declaration_a_player_can_make_is_taken_for_them() {
                 b_chose = true;
             }
         }
-        let Some(seat) = Seat::BOTH
-            .into_iter()
-            .find(|seat| soulstone_engine::pending::waits_for(&state, *seat))
-        else {
+        if !bot_step(&mut state, &mut bots) {
             break;
-        };
-        let command = bots[seat.index()].decide(&state).unwrap();
-        let version = state.version;
-        execute(&mut state, &Submission::player(seat, version, command)).unwrap();
+        }
         if state.encounter.as_deref().is_some_and(|e| e.turn > 0) {
             break;
         }
@@ -386,16 +380,25 @@ fn the_quick_answer_agrees_with_the_whole_decision() {
                 assert_eq!(forced_choice(&state, seat), whole, "at {}", state.version);
                 compared += 1;
             }
-            let Some(seat) = Seat::BOTH
-                .into_iter()
-                .find(|seat| soulstone_engine::pending::waits_for(&state, *seat))
-            else {
+            if !bot_step(&mut state, &mut bots) {
                 break;
-            };
-            let command = bots[seat.index()].decide(&state).unwrap();
-            let version = state.version;
-            execute(&mut state, &Submission::player(seat, version, command)).unwrap();
+            }
         }
         assert!(compared > 200, "{edition:?}: only {compared} positions");
     }
+}
+
+/// The seat the game waits for plays its bot's command; false when the
+/// game waits for nobody.
+fn bot_step(state: &mut GameState, bots: &mut [Bot; 2]) -> bool {
+    let Some(seat) = Seat::BOTH
+        .into_iter()
+        .find(|seat| soulstone_engine::pending::waits_for(state, *seat))
+    else {
+        return false;
+    };
+    let command = bots[seat.index()].decide(state).unwrap();
+    let version = state.version;
+    execute(state, &Submission::player(seat, version, command)).unwrap();
+    true
 }
