@@ -80,6 +80,16 @@ pub fn standing_choice(
     if duel.side(role)?.seat != seat {
         return None;
     }
+    // Only these steps are answered: listing the options of any other
+    // would be work for nothing, after every command.
+    let answered = match duel.step {
+        DuelStep::Modify { .. } => answers.never_boost,
+        DuelStep::Cheat { .. } => answers.idle_cheats,
+        _ => false,
+    };
+    if !answered {
+        return None;
+    }
     let choices = decision(state, seat)?.choices;
     let offered = |wanted: &PlayerCommand| {
         choices
