@@ -7,7 +7,7 @@
 //! with the 3rd edition differences): both models in play and on the table;
 //! the action on the actor's card; an attack never targets its own model,
 //! and in 4th edition never a friendly one; range measured as the edition
-//! measures; a melee action cannot reach a target higher than the
+//! measures (a 4th edition target out of range is declared and fails); a melee action cannot reach a target higher than the
 //! attacker's effective size (4th edition); line of sight; an engaged model
 //! cannot declare a missile action; cover and concealment for attacks; in
 //! 3rd edition a missile attack at an engaged model takes a negative
@@ -64,8 +64,28 @@ pub(crate) fn attack_on_friend_refused(
         && !states_otherwise
 }
 
-/// The duel `request` calls for, or why the rules refuse it.
+/// What declaring `request` comes to, once the rules allow it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Declaration {
+    /// The duel the action calls for.
+    Duel(DuelSpec),
+    /// 4th edition: the target is out of range. The action may still be
+    /// declared, and fails at once (M4E Resolving Actions, step B-2, line
+    /// 982): it counts against the action limit and its costs are paid.
+    OutOfRange(String),
+}
+
+/// The duel `request` calls for, or why the rules refuse it (an action
+/// out of range among them: it could never succeed).
 pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, RuleError> {
+    match declaration(state, request)? {
+        Declaration::Duel(duel) => Ok(duel),
+        Declaration::OutOfRange(reason) => Err(RuleError::not_allowed(reason)),
+    }
+}
+
+/// What declaring `request` comes to, or why the rules refuse it.
+pub fn declaration(state: &GameState, request: &ActionRequest) -> Result<Declaration, RuleError> {
     let refuse = |reason: String| Err(RuleError::not_allowed(reason));
     let actor = state
         .model(request.actor)
@@ -90,7 +110,7 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
     let enemy_controlled = request.controller.is_some_and(|crew| crew != actor.owner);
 
     if !action.summons.is_empty() {
-        return summoning_duel(state, request, action, actor.owner);
+        return summoning_duel(state, request, action, actor.owner).map(Declaration::Duel);
     }
     let Some(target_id) = request.target else {
         if attack {
@@ -98,7 +118,7 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
         }
         let mut duel = spec(action, request.actor, None, actor.owner, actor.owner);
         duel.controller = request.controller;
-        return Ok(duel);
+        return Ok(Declaration::Duel(duel));
     };
     let target = state
         .model(target_id)
@@ -138,12 +158,22 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
     };
     if target_id != request.actor {
         if !measure::within_card_range(edition, &actor_body, &target_body, action.range) {
-            return refuse(format!(
+            let reason = format!(
                 "{} is out of range: {} reaches {}\"",
                 target.name(),
                 action.name,
                 action.range
-            ));
+            );
+            // 3rd edition: the target must be within range to be declared
+            // (M3E Actions, line 2012).
+            if edition == Edition::Third {
+                return refuse(reason);
+            }
+            // An engaged model still may not declare a missile action.
+            let table = state.table();
+            let board = Board::new(&table, edition);
+            missile_while_engaged(&board, actor, action)?;
+            return Ok(Declaration::OutOfRange(reason));
         }
         if action.kind == ActionKind::Melee
             && edition == Edition::Fourth
@@ -175,13 +205,7 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
             target.name()
         ));
     }
-    let engaged = measure::engaged_with(&board, request.actor.object()).map_err(table_error)?;
-    if action.kind == ActionKind::Missile && !engaged.is_empty() {
-        return refuse(format!(
-            "{} is engaged and cannot declare a missile action",
-            actor.name()
-        ));
-    }
+    missile_while_engaged(&board, actor, action)?;
 
     let mut duel = spec(
         action,
@@ -215,7 +239,27 @@ pub fn duel_for(state: &GameState, request: &ActionRequest) -> Result<DuelSpec, 
         }
     }
     duel.validate().map_err(RuleError::invalid)?;
-    Ok(duel)
+    Ok(Declaration::Duel(duel))
+}
+
+/// An engaged model cannot declare a missile action.
+fn missile_while_engaged(
+    board: &Board,
+    actor: &Model,
+    action: &ActionCard,
+) -> Result<(), RuleError> {
+    if action.kind != ActionKind::Missile {
+        return Ok(());
+    }
+    let engaged = measure::engaged_with(board, actor.id.object())
+        .map_err(|e| RuleError::invalid(e.to_string()))?;
+    if engaged.is_empty() {
+        return Ok(());
+    }
+    Err(RuleError::not_allowed(format!(
+        "{} is engaged and cannot declare a missile action",
+        actor.name()
+    )))
 }
 
 /// A summoning action's simple duel: its TN is the lowest summon target

@@ -160,6 +160,38 @@ impl TriggerEffect {
     }
 }
 
+/// When a trigger happens. A trigger whose text gives no timing is an
+/// "after succeeding" one, in both editions (M4E line 1024, M3E line 1619).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum TriggerTiming {
+    Immediately,
+    WhenResolving,
+    #[default]
+    AfterSucceeding,
+    AfterFailing,
+    AfterKilling,
+    AfterDamaging,
+    AfterResolving,
+}
+
+impl TriggerTiming {
+    /// Whether it resolves with the action's damage (before the damage is
+    /// dealt), rather than once the action's damage and effects are done.
+    pub fn with_the_damage(self) -> bool {
+        matches!(
+            self,
+            TriggerTiming::Immediately | TriggerTiming::WhenResolving
+        )
+    }
+
+    fn is_after_succeeding(&self) -> bool {
+        *self == TriggerTiming::AfterSucceeding
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TriggerSpec {
@@ -170,6 +202,10 @@ pub struct TriggerSpec {
     /// Soulstones drained to declare it (a soulstone trigger needs no suit).
     #[serde(default)]
     pub soulstones: u8,
+    /// When a target-gains-token effect happens (the other effects say
+    /// when by what they do).
+    #[serde(default, skip_serializing_if = "TriggerTiming::is_after_succeeding")]
+    pub timing: TriggerTiming,
     pub effect: TriggerEffect,
     /// Its own targeting restrictions: it cannot be declared when the
     /// action's target breaks one.

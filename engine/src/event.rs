@@ -421,6 +421,12 @@ pub enum Event {
     ActionSucceededWithoutDuel {
         model: ModelId,
     },
+    /// 4th edition: the action's target is out of range, so the declared
+    /// action fails at once, without a duel.
+    ActionFailedOutOfRange {
+        model: ModelId,
+        reason: String,
+    },
     /// `seat` may draw up to `up_to` cards of value 1 to `max_value` from
     /// its discard pile.
     DrawFromDiscardOffered {
@@ -587,6 +593,10 @@ pub enum Event {
     },
     RemainsDropped {
         model: ModelId,
+        /// The killed model's crew, to which the Remains are friendly
+        /// (none in games stored before the rule was kept).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<Seat>,
     },
     ModelRemoved {
         model: ModelId,

@@ -69,6 +69,13 @@ pub trait RuleSet: Sync {
         self.damage_flips()
     }
 
+    /// Whether "once per activation" effects may be used only inside an
+    /// activation (M4E "once per" restrictions, line 1052: not outside
+    /// step C of the Activation Phase, so never in the end phase).
+    fn once_per_activation_only_inside_one(&self) -> bool {
+        !self.damage_flips()
+    }
+
     /// Whether an opposed tie costs the initiator 1 damage.
     fn tie_reduces_damage(&self) -> bool {
         !self.damage_flips()

@@ -1251,11 +1251,11 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 progress.block_decided = true;
             }
         }
-        Event::RemainsDropped { model } => {
+        Event::RemainsDropped { model, owner } => {
             let spot = state.model(*model).and_then(|m| m.placement);
             let types = Arc::clone(&state.marker_types);
             if let (Some(spot), Some(def)) = (spot, types.of_kind(MarkerKind::Remains)) {
-                state.place_marker(def, None, spot);
+                state.place_marker(def, *owner, spot);
             }
         }
         Event::MarkerMade { marker, owner, at } => {
@@ -1500,7 +1500,13 @@ pub fn apply(state: &mut GameState, event: &Event) {
             crew,
         } => {
             let victim = state.model(*model).map(|m| m.owner);
-            let killer = state.killer_crew(*credit, *crew);
+            // Strategies and schemes ignore the kill of a model they do not
+            // count (a peon, an Insignificant model): no crew gets it there.
+            let killer = state.killer_crew(*credit, *crew).filter(|_| {
+                state
+                    .model(*model)
+                    .is_some_and(|m| m.card.counts_for_objectives())
+            });
             // 3rd edition: the killer's scheme markers within 1" of the
             // model killed (Dig Their Graves).
             let body = state.model(*model).and_then(|m| m.body());
@@ -2039,6 +2045,16 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     player.hand.push(*card);
                 }
             }
+        }
+        Event::ActionFailedOutOfRange { .. } => {
+            state.last_outcome = Some(crate::duel::Outcome {
+                success: false,
+                initiator_total: 0,
+                resister_total: None,
+                tie: false,
+                raises: 0,
+                margin: 0,
+            });
         }
         Event::ActionSucceededWithoutDuel { .. } => {
             state.last_outcome = Some(crate::duel::Outcome {

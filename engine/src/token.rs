@@ -655,22 +655,12 @@ impl TokenBook {
                 .is_some_and(|(x, y)| x.base_name().eq_ignore_ascii_case(y.base_name()))
     }
 
-    /// Whether the token's rules count friend and enemy from the crew that
-    /// applied it, which a model holding it then keeps: a token that helps
-    /// that crew's attacks, or one that deals damage (its kill is that
-    /// crew's). 4th edition only: 3rd edition conditions have no crew.
+    /// Whether a model holding the token keeps the crew that applied it.
+    /// Every 4th edition token does: it is friendly to that crew, and the
+    /// same token applied by the other crew replaces it (M4E Tokens, lines
+    /// 1468 and 1472). 3rd edition conditions have no crew.
     pub fn tracks_applier(&self, token: Token) -> bool {
-        self.edition == Edition::Fourth
-            && self.def(token).is_some_and(|def| {
-                def.aura.is_some()
-                    || def.rules.iter().any(|rule| {
-                        rule.window == Window::TargetedByAttack
-                            || rule
-                                .effects
-                                .iter()
-                                .any(|e| matches!(e, Effect::SufferDamage { .. }))
-                    })
-            })
+        self.edition == Edition::Fourth && self.def(token).is_some()
     }
 
     /// Every token, by key.

@@ -327,6 +327,30 @@ fn a_scheme_timed_wrongly_names_its_field_and_line() {
     assert!(error.message.contains("end_of_game"), "{error}");
 }
 
+/// A Next Available Scheme the file does not define is an error at load,
+/// naming the scheme's `next` field and its line: a crew could never
+/// select it.
+#[test]
+fn a_next_scheme_the_file_lacks_names_its_field_and_line() {
+    let file = "content/m4e/objectives.toml";
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+    let shipped = soulstone_engine::content::parse_edition_file(file, &text);
+    assert!(shipped.is_ok(), "{:?}", shipped.err());
+
+    let dropped = text.replace("name = \"Frame Job\"", "name = \"Frame Up\"");
+    let error = soulstone_engine::content::parse_edition_file(file, &dropped).unwrap_err();
+    assert!(error.field.ends_with("].next"), "{error}");
+    assert!(error.message.contains("\"Frame Job\""), "{error}");
+    let line = error.line.expect("the error names a line");
+    let lines: Vec<&str> = dropped.lines().collect();
+    // The line is inside the scheme that names the missing one.
+    let header = lines[..=line]
+        .iter()
+        .rposition(|l| l.starts_with("name = "))
+        .unwrap();
+    assert_eq!(lines[header], "name = \"Assassinate\"", "{error}");
+}
+
 /// A terrain piece's hazard names a token of its edition, checked once
 /// every file of the edition has loaded (tokens and tables are written in
 /// different files), and reported where the table was written.

@@ -323,6 +323,8 @@ fn random_duel(rng: &mut ChaCha8Rng, state: &GameState) -> FlowCommand {
             name: "Trigger".into(),
             suits: soulstone_engine::duel::Suits::of(any_suit(rng)),
             soulstones: 0,
+            // A bare duel has no action whose end would resolve it later.
+            timing: soulstone_engine::duel::TriggerTiming::WhenResolving,
             effect,
             targets: Vec::new(),
         });

@@ -34,7 +34,7 @@ struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 30] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 32] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -95,6 +95,15 @@ const RECORDINGS: [(&str, Edition, u64, bool); 30] = [
     // and abandons none (the game ends before a new one could score).
     ("m4e-table-v14", Edition::Fourth, 171, true),
     ("m4e-random-v14", Edition::Fourth, 172, false),
+    // Rules version 15: a 4th edition action out of range is declared and
+    // fails; once-per-activation effects wait for an activation; every
+    // 4th edition token keeps its crew, and the other crew's replaces it;
+    // a trigger that names no timing resolves after the damage; Remains
+    // are their crew's, five at most; Assassinate may be revealed at the
+    // end of an activation; a 3rd edition Interact ignores who touches
+    // the marker.
+    ("m4e-table-v15", Edition::Fourth, 181, true),
+    ("m3e-table-v15", Edition::Third, 182, true),
 ];
 
 fn folder() -> PathBuf {

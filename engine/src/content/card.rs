@@ -56,19 +56,7 @@ pub use crate::model::OncePer;
 pub const CORPSE_MARKER: &str = "Corpse Marker";
 pub const SCRAP_MARKER: &str = "Scrap Marker";
 
-/// When a trigger happens (no word on the card means after succeeding).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TriggerTiming {
-    Immediately,
-    WhenResolving,
-    #[default]
-    AfterSucceeding,
-    AfterFailing,
-    AfterKilling,
-    AfterDamaging,
-    AfterResolving,
-}
+pub use crate::duel::TriggerTiming;
 
 /// What a trigger does, from the engine's building blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -630,6 +618,7 @@ impl StatCard {
                         name: trigger.name.clone(),
                         suits: trigger.suit.map_or(Suits::none(), Suits::of),
                         soulstones: trigger.soulstones,
+                        timing: trigger.timing,
                         effect: match trigger.does {
                             TriggerDoes::AddDamage { amount } => {
                                 TriggerEffect::AddDamage { amount }

@@ -699,8 +699,9 @@ impl Encounter {
         let i = seat.index();
         // Asked after every activation: most books time no scheme so, and
         // then no name need be looked up.
-        let timed_so =
-            |def: &objectives::SchemeDef| def.timing == objectives::RevealTiming::EndOfActivation;
+        let timed_so = |def: &objectives::SchemeDef| {
+            def.timing.allows(objectives::RevealTiming::EndOfActivation)
+        };
         if self.choices.schemes[i].is_empty() || !self.setup.schemes.schemes.iter().any(timed_so) {
             return false;
         }

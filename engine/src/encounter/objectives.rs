@@ -416,6 +416,10 @@ pub enum RevealTiming {
     /// Activation phase step C-4, once a model has completely finished
     /// activating (either crew's model).
     EndOfActivation,
+    /// Both: a scheme revealed as soon as what it asks has happened
+    /// (Assassinate, once its model is killed, M4E line 2151), offered at
+    /// the end of the activation in which it happened, or of the turn.
+    EndOfActivationOrTurn,
 }
 
 impl RevealTiming {
@@ -423,7 +427,14 @@ impl RevealTiming {
         match self {
             RevealTiming::EndOfTurn => "at the end of a turn",
             RevealTiming::EndOfActivation => "at the end of an activation",
+            RevealTiming::EndOfActivationOrTurn => "at the end of an activation or of a turn",
         }
+    }
+
+    /// Whether a scheme so timed may be revealed in `window` (the end of
+    /// an activation, or of a turn).
+    pub fn allows(self, window: RevealTiming) -> bool {
+        self == window || self == RevealTiming::EndOfActivationOrTurn
     }
 }
 
@@ -685,7 +696,19 @@ impl ObjectiveBook {
                     "its conditions read the model that just activated: add timing = \"end_of_activation\"".into(),
                 ));
             }
-            if s.timing == RevealTiming::EndOfActivation && s.is_claimed() {
+            if let Some(missing) = s.next.iter().find(|name| {
+                !schemes
+                    .iter()
+                    .any(|other| other.name.eq_ignore_ascii_case(name))
+            }) {
+                return Err((
+                    format!("scheme[{i}].next"),
+                    format!(
+                        "{missing:?} is not a scheme of this file: a crew could never select it"
+                    ),
+                ));
+            }
+            if s.timing != RevealTiming::EndOfTurn && s.is_claimed() {
                 return Err((
                     format!("scheme[{i}].timing"),
                     "a claimed scheme is revealed at the end of a turn, where its opponent answers"

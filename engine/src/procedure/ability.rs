@@ -35,6 +35,10 @@ impl Sim<'_> {
             .enumerate()
             .filter(|(_, a)| a.window == window && a.when.holds(situation))
             .filter(|(index, a)| a.once_per.is_none() || !self.ability_spent(model, *index))
+            .filter(|(_, a)| {
+                a.once_per != Some(crate::model::OncePer::Activation)
+                    || !self.once_per_activation_closed()
+            })
             .map(|(index, _)| FiredAbility {
                 model,
                 index: u8::try_from(index).unwrap_or(u8::MAX),
@@ -115,6 +119,15 @@ impl Sim<'_> {
             option,
         })?;
         self.resolve_either(seat, model, option)
+    }
+
+    /// Whether "once per activation" effects are out of use now: in an
+    /// encounter of an edition that keeps them to activations, while no
+    /// model is activating (the start and end phases).
+    pub(super) fn once_per_activation_closed(&self) -> bool {
+        self.rules().once_per_activation_only_inside_one()
+            && self.state.encounter.is_some()
+            && self.state.acting_model().is_none()
     }
 
     /// Whether the model has used this "once per" ability within its limit.

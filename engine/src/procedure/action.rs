@@ -4,7 +4,7 @@
 //! inside it, as frames above it on the stack.
 
 use super::*;
-use crate::action::{ActionRequest, duel_for};
+use crate::action::{ActionRequest, Declaration, declaration, duel_for};
 use crate::duel::TriggerEffect;
 use crate::model::{ActionEffect, Model, Placement, UpgradeHolder};
 use crate::state::{ActionInProgress, QueuedAction};
@@ -19,7 +19,12 @@ impl Sim<'_> {
         request: &ActionRequest,
         slot: crate::event::ActionSlot,
     ) -> Result<(), RuleError> {
-        let mut spec = duel_for(&self.state, request)?;
+        let mut spec = match declaration(&self.state, request)? {
+            Declaration::Duel(spec) => spec,
+            Declaration::OutOfRange(reason) => {
+                return self.declare_out_of_range(request, slot, reason);
+            }
+        };
         // Neither model declares triggers in a strike at a disengaging one.
         if slot == crate::event::ActionSlot::Strike {
             spec.triggers.clear();
@@ -46,6 +51,33 @@ impl Sim<'_> {
             });
         }
         self.start_duel(&spec)
+    }
+
+    /// A 4th edition action at a target out of range: declared (it counts
+    /// against the action limit, its costs are paid) and failed at once,
+    /// with no duel; its end follows as any failed action's.
+    fn declare_out_of_range(
+        &mut self,
+        request: &ActionRequest,
+        slot: crate::event::ActionSlot,
+        reason: String,
+    ) -> Result<(), RuleError> {
+        if let Some(reason) = self.unpaid_cost(request) {
+            return Err(RuleError::not_allowed(reason));
+        }
+        self.push_check()?;
+        self.emit(Event::ActionDeclared {
+            model: request.actor,
+            action: request.action.to_string(),
+            target: request.target,
+            slot,
+            controller: request.controller,
+        })?;
+        self.pay_cost(request)?;
+        self.emit(Event::ActionFailedOutOfRange {
+            model: request.actor,
+            reason,
+        })
     }
 
     /// The soulstones an action drains to be declared, and the seat of the
@@ -813,7 +845,8 @@ impl Sim<'_> {
         let mut place = None;
         let mut replace = None;
         let mut from_discard = None;
-        // The crew that gains what the action draws: its controller's.
+        // The crew that gains what the action draws, and gives what it
+        // gives: its controller's.
         let drawer = match action.controller {
             Some(crew) => crew,
             None => self.model_owner(action.actor)?,
@@ -866,6 +899,16 @@ impl Sim<'_> {
             .trigger
             .as_ref()
             .and_then(|name| card.triggers.iter().find(|t| t.name == *name));
+        // A token the trigger gives after succeeding comes now, after the
+        // damage: to a target still in play, from a model still in play.
+        if let (Some(trigger), Some(target)) = (declared, action.target)
+            && let TriggerEffect::TargetGainsToken { token } = trigger.effect
+            && !trigger.timing.with_the_damage()
+            && self.state.model(target).is_some_and(|m| m.in_play())
+            && self.state.model(action.actor).is_some_and(|m| m.in_play())
+        {
+            self.gain_token(target, token, 1, Some(drawer))?;
+        }
         match (declared.map(|t| t.effect), action.target) {
             (Some(TriggerEffect::AnotherModelHeals { amount, within }), Some(target)) => {
                 self.heal_another(action, target, amount, within)?;

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::flip::FlipInProgress;
-use crate::table::{Board, Point, blast};
+use crate::table::{Board, MarkerKind, Point, blast};
 
 impl Sim<'_> {
     pub(super) fn damage_command(
@@ -386,7 +386,9 @@ impl Sim<'_> {
                 r.optional
                     && !crate::model::ignored(r.defense, &progress.instance.ignores)
                     && u16::from(r.soulstones) <= soulstones
-                    && !(r.once_per_activation && model.reductions_used.contains(&(*index as u8)))
+                    && !(r.once_per_activation
+                        && (self.once_per_activation_closed()
+                            || model.reductions_used.contains(&(*index as u8))))
             })
             .map(|(index, _)| index)
     }
@@ -413,7 +415,8 @@ impl Sim<'_> {
                 let adds = self.rules().same_name_values_add();
                 for (index, reduction) in reductions_of.iter().enumerate() {
                     let used = reduction.once_per_activation
-                        && model.reductions_used.contains(&(index as u8));
+                        && (self.once_per_activation_closed()
+                            || model.reductions_used.contains(&(index as u8)));
                     // One name counts once: its first instance stands for
                     // the others, with their values added in 3rd edition.
                     let repeated = reductions_of[..index]
@@ -711,7 +714,26 @@ impl Sim<'_> {
         // 5. Remains (4th edition; peons leave none). 3rd edition: a
         // Corpse or Scrap Marker by the model's characteristics.
         if leaves_something && !model.card.peon {
-            self.emit(Event::RemainsDropped { model: target })?;
+            // Friendly to the killed model's crew, which holds at most
+            // five (M4E Markers, lines 1242 and 1444): with five, its
+            // oldest goes first (the book lets the player pick; the
+            // engine's reading, docs/engine.md).
+            let oldest_of_five = {
+                let mut crews = self
+                    .state
+                    .markers
+                    .iter()
+                    .filter(|k| k.kind == MarkerKind::Remains && k.owner == Some(model.owner));
+                let oldest = crews.next().map(|k| k.id);
+                oldest.filter(|_| crews.count() + 1 >= crate::encounter::MAX_FRIENDLY_MARKERS)
+            };
+            if let Some(id) = oldest_of_five {
+                self.emit(Event::MarkerRemoved { id })?;
+            }
+            self.emit(Event::RemainsDropped {
+                model: target,
+                owner: Some(model.owner),
+            })?;
         }
         if let Some(at) = model.placement {
             for marker in &model.card.remains_markers {

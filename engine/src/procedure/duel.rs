@@ -706,7 +706,9 @@ impl Sim<'_> {
         let acting_crew = spec
             .controller
             .or_else(|| self.state.model(spec.initiator).map(|m| m.owner));
-        for trigger in &declared {
+        // Tokens from triggers that resolve with the damage; the others
+        // come once the action's damage is done (`after_succeeding`).
+        for trigger in declared.iter().filter(|t| t.timing.with_the_damage()) {
             if let TriggerEffect::TargetGainsToken { token } = trigger.effect {
                 self.gain_token(target, token, 1, acting_crew)?;
             }

@@ -1766,7 +1766,7 @@ impl Sim<'_> {
             .scheme(&held.name)
             .map_or(RevealTiming::EndOfTurn, |def| def.timing);
         if revealing
-            && held_timing != timing
+            && !held_timing.allows(timing)
             && matches!(
                 command,
                 PlayerCommand::RevealScheme | PlayerCommand::ClaimScheme { .. }
@@ -2325,7 +2325,8 @@ impl Sim<'_> {
         self.general_ended(actor, moved.hazards)
     }
 
-    /// A marker within 1" of the actor that no enemy model touches: its kind.
+    /// A marker within reach of the actor (in 4th edition one no enemy
+    /// model touches): its kind.
     pub(super) fn marker_within(
         &self,
         board: &Board,
@@ -2349,6 +2350,11 @@ impl Sim<'_> {
                 "the marker is not {}",
                 general_action_reach(self.state.edition)
             ));
+        }
+        // 4th edition only: a 3rd edition Interact does not care who
+        // touches the marker (M3E Interact, line 1962).
+        if self.state.edition == crate::Edition::Third {
+            return Ok(found.kind);
         }
         let owner = self.model_owner(actor)?;
         // The board's bodies are the models on the table.

@@ -495,6 +495,7 @@ impl<'a> Words<'a> {
                 None => format!("A {marker} is made at {}", point_words(at.at)),
             },
             Event::EndPhaseStarted { .. } => "The end phase begins".into(),
+            Event::ActionFailedOutOfRange { reason, .. } => format!("It fails: {reason}"),
             // The secret-carrying facts (a card drawn, the top card seen,
             // a declaration, a scheme) are read redacted for the viewer.
             other => self.sentence(&other.for_viewer(self.viewer)),
@@ -568,6 +569,7 @@ fn summed_up(fact: &Event) -> bool {
     matches!(
         fact,
         Event::DuelResolved { .. }
+            | Event::ActionFailedOutOfRange { .. }
             | Event::DamageDealt { .. }
             | Event::HealthChanged { .. }
             | Event::ModelKilled { .. }
