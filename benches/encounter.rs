@@ -22,7 +22,7 @@ fn play(setup: &NewGame, seed: u64, kind: BotKind) -> usize {
     let mut state = Box::new(GameState::new(setup.clone()).expect("a game"));
     let mut bots = [Bot::new(kind, Seat::A, seed), Bot::new(kind, Seat::B, seed)];
     let mut facts = 0;
-    play_to_end(&mut state, &mut bots, 50_000, |_, f| facts += f.len()).expect("the game ends");
+    play_to_end(&mut state, &mut bots, 50_000, |_, _, f| facts += f.len()).expect("the game ends");
     facts
 }
 

@@ -143,9 +143,16 @@ pub enum GameCommand {
         #[arg(long)]
         log: Option<std::path::PathBuf>,
     },
-    /// Replay a game log and check every card drawn or revealed against
-    /// the shuffles its seed makes.
-    Verify { log: std::path::PathBuf },
+    /// Replay a game log: check every card drawn or revealed against the
+    /// shuffles its seed makes, play its commands through the rules again
+    /// (every fact must come out the same), and check its seal.
+    Verify {
+        log: std::path::PathBuf,
+        /// The server's public key (hex, from /games/signing-key): the
+        /// log must be sealed with it.
+        #[arg(long)]
+        key: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -197,8 +204,8 @@ pub fn run(cli: Cli) -> ExitCode {
                 log.as_deref(),
             ));
         }
-        Some(Command::Game(GameCommand::Verify { log })) => {
-            return finish(crate::game_cli::verify(log));
+        Some(Command::Game(GameCommand::Verify { log, key })) => {
+            return finish(crate::game_cli::verify(log, key.as_deref()));
         }
         Some(Command::Scenario(ScenarioCommand::Run { file, expect })) => {
             return finish(run_scenario(file, *expect));

@@ -7,7 +7,7 @@ use soulstone_engine::bot::{Bot, BotKind, play_to_end};
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::encounter::{Brought, new_encounter};
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::log::GameLog;
+use soulstone_engine::log::{GameLog, LoggedCommand};
 use soulstone_engine::{Event, GameState, Seat};
 
 use crate::cli::print_out;
@@ -107,46 +107,57 @@ pub fn play(
         Bot::new(kind(0), Seat::A, seed),
         Bot::new(kind(1), Seat::B, seed),
     ];
-    play_to_end(&mut state, &mut bots, MAX_COMMANDS, |state, facts| {
-        for fact in facts {
-            match fact {
-                Event::DeclarationsRevealed { what, choices } => {
-                    print_out(&format!(
-                        "{}: A {}, B {}",
-                        what.label(),
-                        choices[0],
-                        choices[1]
-                    ));
-                }
-                Event::TurnStarted { turn } if *turn > 1 => {
-                    print_out(&format!("after turn {}: {}", turn - 1, score_line(state)));
-                }
-                Event::SchemeRevealed {
-                    seat,
-                    scheme,
-                    amount,
-                } => {
-                    print_out(&format!(
-                        "  {} reveals {} for {amount} VP",
-                        seat.label(),
-                        scheme.name
-                    ));
-                }
-                Event::SchemeScored {
-                    seat,
-                    scheme,
-                    amount,
-                } => {
-                    print_out(&format!(
-                        "  {} scores {scheme} again at the end, for {amount} VP",
-                        seat.label()
-                    ));
-                }
-                _ => {}
+    play_to_end(
+        &mut state,
+        &mut bots,
+        MAX_COMMANDS,
+        |state, submission, facts| {
+            if !facts.is_empty() {
+                log.commands.push(LoggedCommand {
+                    at_fact: u32::try_from(log.facts.len()).unwrap_or(u32::MAX),
+                    submission: submission.clone(),
+                });
             }
-        }
-        log.facts.extend_from_slice(facts);
-    })
+            for fact in facts {
+                match fact {
+                    Event::DeclarationsRevealed { what, choices } => {
+                        print_out(&format!(
+                            "{}: A {}, B {}",
+                            what.label(),
+                            choices[0],
+                            choices[1]
+                        ));
+                    }
+                    Event::TurnStarted { turn } if *turn > 1 => {
+                        print_out(&format!("after turn {}: {}", turn - 1, score_line(state)));
+                    }
+                    Event::SchemeRevealed {
+                        seat,
+                        scheme,
+                        amount,
+                    } => {
+                        print_out(&format!(
+                            "  {} reveals {} for {amount} VP",
+                            seat.label(),
+                            scheme.name
+                        ));
+                    }
+                    Event::SchemeScored {
+                        seat,
+                        scheme,
+                        amount,
+                    } => {
+                        print_out(&format!(
+                            "  {} scores {scheme} again at the end, for {amount} VP",
+                            seat.label()
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            log.facts.extend_from_slice(facts);
+        },
+    )
     .map_err(|e| e.to_string())?;
     let last_turn = state.encounter.as_deref().map_or(0, |e| e.turn);
     print_out(&format!("after turn {last_turn}: {}", score_line(&state)));
@@ -174,13 +185,24 @@ pub fn play(
     Ok(())
 }
 
-pub fn verify(path: &Path) -> Result<(), String> {
-    let log = GameLog::from_json(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
-    let state = log
-        .verify()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+/// Checks a log three ways and says what each showed: its cards against
+/// the seed's shuffles, its commands played through the rules again, and
+/// its seal (with `key`, it must be that key's). Any that fails fails it.
+pub fn verify(path: &Path, key: Option<&str>) -> Result<(), String> {
+    let at = |e: String| format!("{}: {e}", path.display());
+    let log = GameLog::from_json(&read(path)?).map_err(|e| at(e.to_string()))?;
+    let state = log.verify().map_err(|e| at(e.to_string()))?;
+    let commands = crate::hosted::seal::commands_replayed(&log).map_err(at)?;
+    let seal = match crate::hosted::seal::check_seal(&log, key).map_err(at)? {
+        crate::hosted::seal::SealCheck::Signed { key } => {
+            format!("sealed with the key {key}, and the seal holds")
+        }
+        crate::hosted::seal::SealCheck::Unsealed => {
+            "not sealed: nothing shows the log is whole (give --key to require a seal)".into()
+        }
+    };
     print_out(&format!(
-        "{}: {} facts replayed; every card drawn or revealed matches the seed's shuffles; {}{}",
+        "{}: {} facts replayed; every card drawn or revealed matches the seed's shuffles; {commands}; {seal}; {}{}",
         path.display(),
         log.facts.len(),
         score_line(&state),

@@ -657,13 +657,13 @@ pub enum PlayError {
 }
 
 /// Plays the game to its end with one bot per seat, calling `after` with
-/// the state and the facts of every command. The state is boxed so that
+/// the state, the command and the facts of every command. The state is boxed so that
 /// the state a bot worked out takes its place without being copied.
 pub fn play_to_end(
     state: &mut Box<GameState>,
     bots: &mut [Bot; 2],
     max_commands: usize,
-    mut after: impl FnMut(&GameState, &[crate::Event]),
+    mut after: impl FnMut(&GameState, &Submission, &[crate::Event]),
 ) -> Result<(), PlayError> {
     // The seat that moved last usually moves again (an activation's
     // actions, a duel's steps): it is asked first.
@@ -680,21 +680,19 @@ pub fn play_to_end(
         };
         first = index;
         let seat = bots[index].seat;
+        let submission = Submission::player(seat, state.version, command.clone());
         let facts = match bots[index].take_worked_out(state, &command) {
             Some((worked_out, facts)) => {
                 *state = worked_out;
                 facts
             }
-            None => {
-                let submission = Submission::player(seat, state.version, command.clone());
-                crate::execute(state, &submission).map_err(|e| PlayError::Refused {
-                    seat,
-                    command: Box::new(command),
-                    reason: e.to_string(),
-                })?
-            }
+            None => crate::execute(state, &submission).map_err(|e| PlayError::Refused {
+                seat,
+                command: Box::new(command),
+                reason: e.to_string(),
+            })?,
         };
-        after(state, &facts);
+        after(state, &submission, &facts);
     }
     if state.ended {
         Ok(())

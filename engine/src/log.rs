@@ -12,7 +12,7 @@ use super::event::Event;
 use super::model::{ModelId, ModelStatus, Placement, Token};
 use super::state::{GameState, NewGame};
 use super::table::{MarkerKind, ObjectId, Point};
-use super::{RuleError, Seat, apply};
+use super::{RuleError, Seat, Submission, apply, execute};
 
 /// The shape of stored facts. Raise it only with a migration that turns
 /// logs of the old format into the new one.
@@ -33,6 +33,51 @@ pub struct GameLog {
     pub rules_version: u32,
     pub setup: NewGame,
     pub facts: Vec<Event>,
+    /// Every command the game executed, with its seat, in order (none in
+    /// logs kept before commands were): what [`GameLog::replay_commands`]
+    /// plays through the rules again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<LoggedCommand>,
+    /// The server's signature over [`GameLog::chain`]: a log cut short or
+    /// edited after it was sealed no longer matches it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<Seal>,
+}
+
+/// A command the game executed, and the index of the first fact it made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoggedCommand {
+    pub at_fact: u32,
+    pub submission: Submission,
+}
+
+/// A signature over a log's chain (hex): the signing key's public half,
+/// and what it signed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seal {
+    /// The ed25519 public key, 32 bytes in hex.
+    pub key: String,
+    /// The chain's head, 32 bytes in hex.
+    pub chain: String,
+    /// The ed25519 signature over the chain's head, 64 bytes in hex.
+    pub signature: String,
+}
+
+/// What replaying a log's commands could show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommandReplay {
+    /// Every command, played through today's rules, made exactly the
+    /// log's facts.
+    Same {
+        commands: usize,
+        state: Box<GameState>,
+    },
+    /// The log keeps no commands (stored before they were kept).
+    NoCommands,
+    /// The log was adjudicated by other rules than this server's.
+    OtherRules { rules_version: u32 },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -61,6 +106,8 @@ impl GameLog {
             rules_version: RULES_VERSION,
             setup,
             facts: Vec::new(),
+            commands: Vec::new(),
+            seal: None,
         }
     }
 
@@ -73,6 +120,10 @@ impl GameLog {
             rules_version: u32,
             setup: NewGame,
             facts: Vec<Value>,
+            #[serde(default)]
+            commands: Vec<LoggedCommand>,
+            #[serde(default)]
+            seal: Option<Seal>,
         }
         let raw: Raw = serde_json::from_str(text).map_err(|e| LogError::Shape(e.to_string()))?;
         if raw.log_format != LOG_FORMAT {
@@ -99,6 +150,8 @@ impl GameLog {
             rules_version: raw.rules_version,
             setup: raw.setup,
             facts,
+            commands: raw.commands,
+            seal: raw.seal,
         })
     }
 
@@ -165,6 +218,107 @@ impl GameLog {
         Ok(state)
     }
 
+    /// Plays the log's commands through this server's rules from its
+    /// setup and requires them to make exactly its facts, naming the first
+    /// that differs: a changed number, a fact deleted or added, a command
+    /// swapped or a log cut short all show. Only a log of this server's
+    /// rules version can be played again; older ones replay from their
+    /// facts alone.
+    pub fn replay_commands(&self) -> Result<CommandReplay, LogError> {
+        if self.commands.is_empty() {
+            return Ok(CommandReplay::NoCommands);
+        }
+        if self.rules_version != RULES_VERSION {
+            return Ok(CommandReplay::OtherRules {
+                rules_version: self.rules_version,
+            });
+        }
+        let mut state = GameState::new(self.setup.clone()).map_err(LogError::Setup)?;
+        let mut made = 0usize;
+        for (number, logged) in self.commands.iter().enumerate() {
+            if logged.at_fact as usize != made {
+                return Err(LogError::Mismatch {
+                    index: made.min(logged.at_fact as usize),
+                    message: format!(
+                        "command #{number} says its facts start at #{}, but the commands before it made {made}",
+                        logged.at_fact
+                    ),
+                });
+            }
+            let facts =
+                execute(&mut state, &logged.submission).map_err(|e| LogError::Mismatch {
+                    index: made,
+                    message: format!("command #{number} is refused by the rules: {e}"),
+                })?;
+            for fact in facts {
+                let Some(logged_fact) = self.facts.get(made) else {
+                    return Err(LogError::Mismatch {
+                        index: made,
+                        message: format!(
+                            "the log ends after {} facts, but its commands go on to make {}",
+                            self.facts.len(),
+                            fact_words(&fact)
+                        ),
+                    });
+                };
+                if *logged_fact != fact {
+                    return Err(LogError::Mismatch {
+                        index: made,
+                        message: format!(
+                            "the log says {}, but command #{number} makes {}",
+                            fact_words(logged_fact),
+                            fact_words(&fact)
+                        ),
+                    });
+                }
+                made += 1;
+            }
+        }
+        if made != self.facts.len() {
+            return Err(LogError::Mismatch {
+                index: made,
+                message: format!(
+                    "the log holds {} facts, but its commands make {made}",
+                    self.facts.len()
+                ),
+            });
+        }
+        Ok(CommandReplay::Same {
+            commands: self.commands.len(),
+            state: Box::new(state),
+        })
+    }
+
+    /// The hash a seal signs: the log's format, rules version and setup,
+    /// then every fact and every command in order, each chained onto the
+    /// hash before it (SHA-256 over the canonical JSON of each), so
+    /// editing, removing or adding any of them changes it.
+    pub fn chain(&self) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        let mut head: [u8; 32] = Sha256::new()
+            .chain_update(b"soulstone game log\0")
+            .chain_update(self.log_format.to_le_bytes())
+            .chain_update(self.rules_version.to_le_bytes())
+            .chain_update(canonical(&self.setup))
+            .finalize()
+            .into();
+        let mut link = |kind: &[u8], bytes: Vec<u8>| {
+            head = Sha256::new()
+                .chain_update(head)
+                .chain_update(kind)
+                .chain_update(bytes)
+                .finalize()
+                .into();
+        };
+        for fact in &self.facts {
+            link(b"fact", canonical(fact));
+        }
+        for command in &self.commands {
+            link(b"command", canonical(command));
+        }
+        head
+    }
+
     /// The state after every fact.
     pub fn replay(&self) -> Result<GameState, LogError> {
         let mut state = GameState::new(self.setup.clone()).map_err(LogError::Setup)?;
@@ -173,6 +327,23 @@ impl GameLog {
         }
         Ok(state)
     }
+}
+
+/// A fact in a log's error message: its JSON, cut short.
+fn fact_words(fact: &Event) -> String {
+    let json = serde_json::to_string(fact).unwrap_or_else(|e| e.to_string());
+    const MOST: usize = 160;
+    match json.char_indices().nth(MOST) {
+        Some((cut, _)) => format!("{}…", &json[..cut]),
+        None => json,
+    }
+}
+
+/// A value the chain hashes, as canonical JSON bytes: the typed value
+/// serialised, so a log read back hashes as it was written. Serialising
+/// these types cannot fail (no map has keys that are not strings).
+fn canonical<T: Serialize>(value: &T) -> Vec<u8> {
+    serde_json::to_vec(value).unwrap_or_default()
 }
 
 /// What a game position is, independent of how the engine stores its

@@ -6,8 +6,8 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::schema::{
-    digital_pairings, hosted_game_commands, hosted_game_facts, hosted_game_snapshots, hosted_games,
-    pairing_crews,
+    digital_pairings, hosted_game_commands, hosted_game_facts, hosted_game_snapshots,
+    hosted_game_submissions, hosted_games, pairing_crews,
 };
 use super::{DbConnection, DbError};
 use soulstone_engine::forced::StandingAnswers;
@@ -254,6 +254,40 @@ pub fn insert_facts(conn: &mut DbConnection, facts: &[NewFact<'_>]) -> Result<()
             .execute(conn)?;
     }
     Ok(())
+}
+
+/// Keeps the commands a game executed, each at the index of its first
+/// fact (JSON of `soulstone_engine::Submission`).
+pub fn insert_submissions(
+    conn: &mut DbConnection,
+    game_id: i64,
+    submissions: &[(i64, String)],
+) -> Result<(), DbError> {
+    for (at_fact, submission) in submissions {
+        diesel::insert_into(hosted_game_submissions::table)
+            .values((
+                hosted_game_submissions::game_id.eq(game_id),
+                hosted_game_submissions::at_fact.eq(at_fact),
+                hosted_game_submissions::submission.eq(submission),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// A game's commands in order, each with the index of its first fact.
+pub fn submissions_of(
+    conn: &mut DbConnection,
+    game_id: i64,
+) -> Result<Vec<(i64, String)>, DbError> {
+    Ok(hosted_game_submissions::table
+        .filter(hosted_game_submissions::game_id.eq(game_id))
+        .order(hosted_game_submissions::at_fact.asc())
+        .select((
+            hosted_game_submissions::at_fact,
+            hosted_game_submissions::submission,
+        ))
+        .load(conn)?)
 }
 
 /// Facts old enough to send, and when the next one was written.

@@ -351,6 +351,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    hosted_game_submissions (game_id, at_fact) {
+        game_id -> BigInt,
+        at_fact -> BigInt,
+        submission -> Text,
+    }
+}
+
+diesel::table! {
     play_settings (account_id) {
         account_id -> BigInt,
         takes_forced_choices -> Bool,
@@ -424,6 +432,7 @@ diesel::joinable!(account_sessions -> accounts (account_id));
 diesel::joinable!(hosted_game_facts -> hosted_games (game_id));
 diesel::joinable!(hosted_game_snapshots -> hosted_games (game_id));
 diesel::joinable!(hosted_game_commands -> hosted_games (game_id));
+diesel::joinable!(hosted_game_submissions -> hosted_games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     account_sessions,
     game_invitations,
@@ -449,6 +458,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     hosted_game_facts,
     hosted_game_snapshots,
     hosted_game_commands,
+    hosted_game_submissions,
     play_settings,
     digital_pairings,
     pairing_crews,

@@ -14,7 +14,7 @@ use soulstone_engine::content::Catalog;
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::encounter::{Brought, GivenScenario, new_encounter_in};
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::log::{GameLog, LOG_FORMAT, RULES_VERSION};
+use soulstone_engine::log::{GameLog, LOG_FORMAT, LoggedCommand, RULES_VERSION};
 use soulstone_engine::state::NewGame;
 use soulstone_engine::{Event, GameState, PlayerCommand, Seat, Submission, Viewer};
 
@@ -313,6 +313,7 @@ pub fn check_brought(
 
 pub mod invitations;
 mod play_on;
+pub mod seal;
 
 pub use play_on::{
     Forced, apply_standing_answers, forced_for, set_standing_answers, standing_answers,
@@ -508,10 +509,10 @@ fn create(
                 updated_at: now,
             },
         )?;
-        let mut facts = Vec::new();
+        let mut made = Made::default();
         let mut forced = Vec::new();
         let takers = standing_answers_of(conn, &seats)?;
-        play_on(id, &seats, takers, &mut state, &mut facts, &mut forced)?;
+        play_on(id, &seats, takers, &mut state, &mut made, &mut forced)?;
         let clocks = time_control_ms.map(|control| Clocks {
             control_ms: control,
             left_ms: [control; 2],
@@ -524,7 +525,7 @@ fn create(
             seats,
             clocks,
         };
-        store(conn, &stored, 0, &state, &facts, None, now)?;
+        store(conn, &stored, 0, &state, &made, None, now)?;
         record_forced(conn, id, &forced, now)?;
         Ok(id)
     })
@@ -757,11 +758,29 @@ pub fn finished_log(conn: &mut DbConnection, id: i64) -> Result<GameLog, HostedE
             }
         }
     }
+    let commands = db_hosted::submissions_of(conn, id)?
+        .into_iter()
+        .map(|(at_fact, json)| {
+            Ok(LoggedCommand {
+                at_fact: u32::try_from(at_fact).map_err(|e| bad(e.to_string()))?,
+                submission: serde_json::from_str(&json).map_err(|e| bad(e.to_string()))?,
+            })
+        })
+        .collect::<Result<Vec<LoggedCommand>, HostedError>>()?;
+    // A game begun before commands were kept has only its later ones:
+    // they cannot be played from the setup, so the log keeps none.
+    let commands = if commands.first().is_some_and(|c| c.at_fact == 0) {
+        commands
+    } else {
+        Vec::new()
+    };
     Ok(GameLog {
         log_format: u32::try_from(row.log_format).unwrap_or_default(),
         rules_version: u32::try_from(row.rules_version).unwrap_or_default(),
         setup,
         facts,
+        commands,
+        seal: None,
     })
 }
 
@@ -803,9 +822,10 @@ pub fn submit(
         }
         let from = state.version;
         let submission = Submission::player(seat, version, command);
-        let mut facts = soulstone_engine::execute(&mut state, &submission)
+        let mut made = Made::default();
+        made.execute(&mut state, submission)
             .map_err(|e| HostedError::Refused(e.to_string()))?;
-        play_on_and_store(conn, &stored, from, &mut state, &mut facts, now)?;
+        play_on_and_store(conn, &stored, from, &mut state, &mut made, now)?;
         db_hosted::insert_command(
             conn,
             id,
@@ -819,7 +839,7 @@ pub fn submit(
         )?;
         Ok(Submitted::Applied {
             version: state.version,
-            facts,
+            facts: made.facts,
         })
     });
     match result {
@@ -948,12 +968,13 @@ fn stop(
     let mut state = game.state;
     let from = state.version;
     let submission = Submission::flow(from, soulstone_engine::FlowCommand::EndGame);
-    let facts =
-        soulstone_engine::execute(&mut state, &submission).map_err(|e| HostedError::Corrupt {
+    let mut made = Made::default();
+    made.execute(&mut state, submission)
+        .map_err(|e| HostedError::Corrupt {
             id: stored.id,
             reason: format!("the game could not be ended: {e}"),
         })?;
-    store(conn, &stored, from, &state, &facts, Some(why), now)
+    store(conn, &stored, from, &state, &made, Some(why), now)
 }
 
 /// Each crew's (strategy, scheme) VP at the end. VP an ability gave count
@@ -988,17 +1009,43 @@ impl Stored {
     }
 }
 
-/// Writes `facts` (which took the game from `from` to `state.version`),
-/// a snapshot when one is due, the clocks, and moves the row on if no one
-/// else has. A game that decides an event pairing reports its end there:
-/// the final VP when the rules ended it, the organisers' decision when a
-/// clock or a resignation did.
+/// The facts commands made since the game's stored version, and each
+/// command with the number of those facts made before it: both are kept,
+/// so a finished game's log can be played through the rules again.
+#[derive(Debug, Default)]
+pub(super) struct Made {
+    pub facts: Vec<Event>,
+    pub commands: Vec<(usize, Submission)>,
+}
+
+impl Made {
+    /// Executes `submission` on `state`, keeping its facts and itself; a
+    /// command that made no fact changed nothing and is not kept.
+    pub(super) fn execute(
+        &mut self,
+        state: &mut GameState,
+        submission: Submission,
+    ) -> Result<(), soulstone_engine::RuleError> {
+        let facts = soulstone_engine::execute(state, &submission)?;
+        if !facts.is_empty() {
+            self.commands.push((self.facts.len(), submission));
+            self.facts.extend(facts);
+        }
+        Ok(())
+    }
+}
+
+/// Writes what was `made` (which took the game from `from` to
+/// `state.version`), a snapshot when one is due, the clocks, and moves the
+/// row on if no one else has. A game that decides an event pairing
+/// reports its end there: the final VP when the rules ended it, the
+/// organisers' decision when a clock or a resignation did.
 fn store(
     conn: &mut DbConnection,
     game: &Stored,
     from: u64,
     state: &GameState,
-    facts: &[Event],
+    made: &Made,
     stopped: Option<Stop>,
     now: NaiveDateTime,
 ) -> Result<(), HostedError> {
@@ -1030,7 +1077,8 @@ fn store(
             current: state.version,
         });
     }
-    let jsons: Vec<String> = facts
+    let jsons: Vec<String> = made
+        .facts
         .iter()
         .map(serde_json::to_string)
         .collect::<Result<_, _>>()
@@ -1046,6 +1094,16 @@ fn store(
         })
         .collect();
     db_hosted::insert_facts(conn, &rows)?;
+    let commands: Vec<(i64, String)> = made
+        .commands
+        .iter()
+        .map(|(before, submission)| {
+            let at_fact = from_seq + i64::try_from(*before).map_err(|e| bad(e.to_string()))?;
+            let json = serde_json::to_string(submission).map_err(|e| bad(e.to_string()))?;
+            Ok((at_fact, json))
+        })
+        .collect::<Result<_, HostedError>>()?;
+    db_hosted::insert_submissions(conn, id, &commands)?;
     if to_seq / SNAPSHOT_EVERY > from_seq / SNAPSHOT_EVERY {
         let json = serde_json::to_string(state).map_err(|e| bad(e.to_string()))?;
         db_hosted::insert_snapshot(conn, id, to_seq, &json)?;

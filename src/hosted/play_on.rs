@@ -6,11 +6,11 @@
 use chrono::NaiveDateTime;
 use soulstone_engine::bot::Bot;
 use soulstone_engine::forced::StandingAnswers;
-use soulstone_engine::{Event, GameState, Seat, Submission};
+use soulstone_engine::{GameState, Seat, Submission};
 
 use super::{
-    HostedError, HostedStatus, MAX_BOT_COMMANDS, SeatHolder, Stored, out_of_time, row_to_game,
-    seat_code, store,
+    HostedError, HostedStatus, MAX_BOT_COMMANDS, Made, SeatHolder, Stored, out_of_time,
+    row_to_game, seat_code, store,
 };
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
@@ -27,7 +27,7 @@ pub(super) fn play_on(
     seats: &[SeatHolder; 2],
     takers: [StandingAnswers; 2],
     state: &mut GameState,
-    facts: &mut Vec<Event>,
+    made: &mut Made,
     forced: &mut Vec<Forced>,
 ) -> Result<(), HostedError> {
     for _ in 0..MAX_BOT_COMMANDS {
@@ -59,15 +59,14 @@ pub(super) fn play_on(
         };
         let from = state.version;
         let submission = Submission::player(seat, from, command);
-        let made =
-            soulstone_engine::execute(state, &submission).map_err(|e| HostedError::Corrupt {
+        made.execute(state, submission)
+            .map_err(|e| HostedError::Corrupt {
                 id,
                 reason: format!(
                     "the game's own command for {} was refused: {e}",
                     seat.label()
                 ),
             })?;
-        facts.extend(made);
         if for_a_player {
             forced.push((seat, from, state.version));
         }
@@ -79,23 +78,23 @@ pub(super) fn play_on(
 }
 
 /// Plays on from `state` (the bots, the players' standing answers) after
-/// `facts`, and stores the game's move from version `from` with the
-/// decisions taken for players; nothing is stored if no fact was made.
+/// what was `made`, and stores the game's move from version `from` with
+/// the decisions taken for players; nothing is stored if no fact was made.
 pub(super) fn play_on_and_store(
     conn: &mut DbConnection,
     stored: &Stored,
     from: u64,
     state: &mut GameState,
-    facts: &mut Vec<Event>,
+    made: &mut Made,
     now: NaiveDateTime,
 ) -> Result<(), HostedError> {
     let mut forced = Vec::new();
     let takers = standing_answers_of(conn, &stored.seats)?;
-    play_on(stored.id, &stored.seats, takers, state, facts, &mut forced)?;
-    if facts.is_empty() {
+    play_on(stored.id, &stored.seats, takers, state, made, &mut forced)?;
+    if made.facts.is_empty() {
         return Ok(());
     }
-    store(conn, stored, from, state, facts, None, now)?;
+    store(conn, stored, from, state, made, None, now)?;
     record_forced(conn, stored.id, &forced, now)
 }
 
@@ -167,9 +166,9 @@ pub fn apply_standing_answers(
         let stored = Stored::of(&game);
         let mut state = game.state;
         let from = state.version;
-        let mut facts = Vec::new();
-        play_on_and_store(conn, &stored, from, &mut state, &mut facts, now)?;
-        Ok((!facts.is_empty()).then_some(state.version))
+        let mut made = Made::default();
+        play_on_and_store(conn, &stored, from, &mut state, &mut made, now)?;
+        Ok((!made.facts.is_empty()).then_some(state.version))
     })
 }
 

@@ -44,6 +44,8 @@ pub struct AppState {
     /// Signs the small cookies the site sets (flash messages).
     pub cookie_key: Key,
     pub tokens: TokenSigner,
+    /// Seals finished games' logs (`hosted::seal`).
+    pub log_signer: crate::hosted::seal::LogSigner,
     pub csrf: CsrfKey,
     /// Wakes the mail sender when a handler queued mail.
     pub mail_wakeup: Arc<tokio::sync::Notify>,
@@ -74,6 +76,7 @@ impl AppState {
         Self {
             cookie_key: derive_cookie_key(secret),
             tokens: TokenSigner::new(secret),
+            log_signer: crate::hosted::seal::LogSigner::from_secret(secret),
             csrf: CsrfKey::new(secret),
             db,
             settings: Arc::new(settings),

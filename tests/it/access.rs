@@ -192,6 +192,8 @@ const MATRIX: &[Case] = &[
     case(Get, "/games/{hosted}/replay", [409; 6]),
     case(Get, "/games/{hosted}/log.json", [409; 6]),
     case(Get, "/games/{hosted}/verify", [409; 6]),
+    // The key finished logs are sealed with is public.
+    case(Get, "/games/signing-key", ALL_200),
     // Only the player sends commands (this one is unreadable: a flash).
     with_body(
         Post,

@@ -70,7 +70,7 @@ fn play_edition(edition: &str, seed: u64, kinds: [BotKind; 2]) -> (GameState, Ga
         Bot::new(kinds[1], Seat::B, seed),
     ];
     let mut facts_so_far = Vec::new();
-    play_to_end(&mut state, &mut bots, 20_000, |state, facts| {
+    play_to_end(&mut state, &mut bots, 20_000, |state, _, facts| {
         facts_so_far.extend_from_slice(facts);
         check(seed, state, &facts_so_far);
     })

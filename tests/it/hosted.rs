@@ -237,10 +237,35 @@ async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: B
             .into_iter()
             .map(|(_, fact)| fact)
             .collect(),
+        commands: Vec::new(),
+        seal: None,
     };
     assert_eq!(log.replay().unwrap(), game.state);
     log.verify()
         .expect("every shuffle matches the revealed seed");
+    // The finished log keeps every command the game took (the player's,
+    // the bot's, those taken by standing answers): played through the
+    // rules again they make every fact, and the server's seal holds.
+    let mut finished = hosted::finished_log(&mut conn, id).unwrap();
+    assert_eq!(finished.facts, log.facts);
+    assert!(finished.commands.len() > 20, "{}", finished.commands.len());
+    match finished.replay_commands().unwrap() {
+        soulstone_engine::log::CommandReplay::Same { commands, state } => {
+            assert_eq!(commands, finished.commands.len());
+            // The same position (the published setup holds only the crews
+            // hired, so the states differ in the lists not chosen).
+            use soulstone_engine::log::Position;
+            assert_eq!(Position::of(&state), Position::of(&game.state));
+        }
+        other => panic!("the commands were not played again: {other:?}"),
+    }
+    let signer = hosted::seal::LogSigner::from_secret(b"a server secret of thirty-two bytes");
+    signer.seal(&mut finished);
+    let key = signer.public_key_hex();
+    assert_eq!(
+        hosted::seal::check_seal(&finished, Some(&key)),
+        Ok(hosted::seal::SealCheck::Signed { key: key.clone() })
+    );
     // A finished game takes no more commands.
     let over = hosted::submit(
         &mut conn,
@@ -510,9 +535,27 @@ async fn a_practice_game_is_started_and_played_from_the_pages_and_the_api(backen
         1,
         "only the hired list"
     );
+    // It carries its commands, which make every fact again, and the
+    // server's seal, under the key the server publishes.
+    assert!(matches!(
+        log.replay_commands(),
+        Ok(soulstone_engine::log::CommandReplay::Same { .. })
+    ));
+    let key = watcher_page(&app, "/games/signing-key").await;
+    assert_eq!(
+        soulstone::hosted::seal::check_seal(&log, Some(key.trim())),
+        Ok(soulstone::hosted::seal::SealCheck::Signed {
+            key: key.trim().to_string()
+        })
+    );
     let (status, verified) = spectator.get_text(&format!("/games/{id}/verify")).await;
     assert_eq!(status, 200);
     assert!(verified.contains("matches the shuffles"), "{verified}");
+    assert!(
+        verified.contains("played through the rules again, make every fact it holds"),
+        "{verified}"
+    );
+    assert!(verified.contains(key.trim()), "the page names the key");
     let (status, start) = spectator.get_text(&format!("/games/{id}/replay")).await;
     assert_eq!(status, 200);
     assert!(start.contains("Replay: after fact 0 of"), "{start}");

@@ -18,6 +18,7 @@ mod foundation;
 mod game_table;
 mod hardening;
 mod hosted;
+mod log_proof;
 mod playoffs;
 mod preview;
 mod rankings;

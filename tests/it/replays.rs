@@ -26,9 +26,9 @@ use crate::engine_props::{new_setup, new_setup_on_table, random_flow_command};
 /// rules change) and the position it must reach.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Golden {
+pub(crate) struct Golden {
     log: Value,
-    commands: Vec<Submission>,
+    pub(crate) commands: Vec<Submission>,
     position: Position,
 }
 
@@ -189,7 +189,7 @@ fn one_item_a_line(golden: &Golden) -> String {
     )
 }
 
-fn golden_files() -> Vec<(String, String)> {
+pub(crate) fn golden_files() -> Vec<(String, String)> {
     // The tests run in parallel: the files are written once, before any is read.
     static RECORDED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     RECORDED.get_or_init(|| {
@@ -222,7 +222,7 @@ fn golden_files() -> Vec<(String, String)> {
     files
 }
 
-fn read(text: &str) -> (GameLog, Golden) {
+pub(crate) fn read(text: &str) -> (GameLog, Golden) {
     let golden: Golden = serde_json::from_str(text).unwrap();
     let log = GameLog::from_json(&golden.log.to_string()).unwrap_or_else(|e| panic!("{e}"));
     (log, golden)

@@ -35,7 +35,9 @@ use command::command_from_form;
 mod invite;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(practice::practice_page)
+    // Before "/games/{id}", which would take "signing-key" for an id.
+    cfg.service(signing_key)
+        .service(practice::practice_page)
         .service(practice::start_practice)
         .service(page::game_page)
         .service(page::replay_page)
@@ -228,9 +230,10 @@ async fn log_download(
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let log = state
+    let mut log = state
         .with_db(move |conn| Ok(hosted::finished_log(conn, id)?))
         .await?;
+    state.log_signer.seal(&mut log);
     let json = serde_json::to_string(&log).map_err(AppError::internal)?;
     Ok(download(
         "application/json",
@@ -248,7 +251,12 @@ struct VerifyPage {
     seed: String,
     commitment: String,
     cuts: Vec<String>,
+    /// The cards against the shuffles.
     outcome: Result<String, String>,
+    /// The commands played through the rules again.
+    commands: Result<String, String>,
+    /// The log's seal, made as it is downloaded.
+    signing_key: String,
 }
 
 /// Replays a finished game's log and checks every card drawn or revealed
@@ -280,6 +288,7 @@ async fn verify_page(
             state.player(Seat::B).victory_points
         )
     });
+    let commands = hosted::seal::commands_replayed(&log);
     let page = VerifyPage {
         ctx: ctx.clone(),
         id,
@@ -288,8 +297,19 @@ async fn verify_page(
         commitment: hex::encode(soulstone_engine::fairness::commitment(&log.setup.seed).0),
         cuts,
         outcome,
+        commands,
+        signing_key: state.log_signer.public_key_hex(),
     };
     render_page(&ctx, &page)
+}
+
+/// The public key this server seals finished games' logs with (hex), for
+/// `soulstone game verify --key`.
+#[get("/games/signing-key")]
+async fn signing_key(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .body(format!("{}\n", state.log_signer.public_key_hex()))
 }
 
 #[derive(Template)]

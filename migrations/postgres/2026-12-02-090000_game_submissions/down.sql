@@ -1,0 +1,1 @@
+DROP TABLE hosted_game_submissions;
