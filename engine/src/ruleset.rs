@@ -76,6 +76,12 @@ pub trait RuleSet: Sync {
         !self.damage_flips()
     }
 
+    /// Whether cover gives the model an attack targets +1 Df (3rd edition,
+    /// M3E line 2572, beside the damage flip's negative modifier).
+    fn cover_adds_defense(&self) -> bool {
+        self.damage_flips()
+    }
+
     /// Whether an opposed tie costs the initiator 1 damage.
     fn tie_reduces_damage(&self) -> bool {
         !self.damage_flips()

@@ -281,6 +281,16 @@ fn own_choice(game: &HostedGame, choices: &[Choice], tally: &Tally) -> Option<Pl
             y: middle.y + milli(1.5 * (angle + 0.5).sin()),
             z: 0,
         };
+        // Clicks land to a pixel: a path that grazes the table's edge in
+        // the rules may leave it on the page, so keep an inch clear of it.
+        let table = f64::from(soulstone_engine::table::TABLE_SIZE) / 1000.0;
+        let clear = |w: &Waypoint| {
+            let (x, y) = (f64::from(w.x) / 1000.0, f64::from(w.y) / 1000.0);
+            (1.5..=table - 1.5).contains(&x) && (1.5..=table - 1.5).contains(&y)
+        };
+        if !clear(&middle) || !clear(&end) {
+            return None;
+        }
         let walk = PlayerCommand::Walk {
             path: vec![middle, end],
             land_at: None,

@@ -33,7 +33,7 @@ impl Sim<'_> {
                     .filter(|m| m.in_play())
                     .ok_or_else(|| RuleError::invalid(format!("model {} is not in play", id.0)))?;
                 let owner = m.owner;
-                let (value, lasting) = self.stat_now(id, stat);
+                let (value, lasting) = self.resisting_stat(spec, id, stat);
                 // The lasting abilities that changed the stat, in the log.
                 for fired in lasting {
                     let name = self
@@ -599,6 +599,21 @@ impl Sim<'_> {
         }
     }
 
+    /// The resister's stat as it stands, with the lasting abilities that
+    /// changed it; in 3rd edition cover adds 1 to the Df of the model an
+    /// attack targets (M3E line 2572).
+    fn resisting_stat(
+        &self,
+        spec: &DuelSpec,
+        model: ModelId,
+        stat: crate::duel::Stat,
+    ) -> (i16, Vec<crate::ability::FiredAbility>) {
+        let (value, lasting) = self.stat_now(model, stat);
+        let cover =
+            self.rules().cover_adds_defense() && spec.cover && stat == crate::duel::Stat::Df;
+        (value + i16::from(cover), lasting)
+    }
+
     /// Step B: every side that did not relent flips.
     pub(super) fn flip_all(&mut self) -> Result<(), RuleError> {
         // The resisting stat counts as it is when the cards are flipped:
@@ -607,7 +622,7 @@ impl Sim<'_> {
         if let (Some(side), Some(stat)) = (duel.side(Role::Resister), duel.spec.resist_stat)
             && self.state.model(side.model).is_some()
         {
-            let now = self.stat_now(side.model, stat).0;
+            let now = self.resisting_stat(&duel.spec, side.model, stat).0;
             if now != side.base {
                 self.emit(Event::ResistStatChanged {
                     from: side.base,
