@@ -700,6 +700,21 @@ pub struct Outcome {
     pub margin: i16,
 }
 
+impl Outcome {
+    /// An action's outcome when no duel was made: it succeeded at once (no
+    /// resist, no TN) or failed at once (its target out of range).
+    pub fn without_duel(success: bool) -> Self {
+        Self {
+            success,
+            initiator_total: 0,
+            resister_total: None,
+            tie: false,
+            raises: 0,
+            margin: 0,
+        }
+    }
+}
+
 /// Final totals: a relenting resister's total equals the initiator's.
 pub fn totals(duel: &Duel) -> (i16, Option<i16>) {
     let initiator = duel

@@ -300,6 +300,29 @@ pub struct ModelSpec {
     pub unique: bool,
     #[serde(default)]
     pub henchman: bool,
+    /// A minion (default: a peon is one; masters and henchmen are not).
+    #[serde(default)]
+    pub minion: Option<bool>,
+    #[serde(default)]
+    pub totem: bool,
+    /// 3rd edition: strategies and schemes ignore it.
+    #[serde(default)]
+    pub insignificant: bool,
+    /// Its Sp (Mv in 3rd edition), in inches.
+    #[serde(default = "default_speed")]
+    pub sp: u8,
+    /// Its cost in soulstones (schemes read it: Assassinate's 9 or more).
+    #[serde(default)]
+    pub cost: u8,
+    /// How many a crew may hold (summoning reads it).
+    #[serde(default = "default_model_limit")]
+    pub model_limit: u8,
+    /// The target number a summoning action needs to add it.
+    #[serde(default)]
+    pub summon_tn: Option<u8>,
+    /// 3rd edition: the markers it drops when killed ("Corpse Marker").
+    #[serde(default)]
+    pub remains_markers: Vec<String>,
     #[serde(default)]
     pub reductions: Vec<Reduction>,
     #[serde(default)]
@@ -339,6 +362,14 @@ fn default_base() -> u16 {
     30
 }
 
+fn default_speed() -> u8 {
+    5
+}
+
+fn default_model_limit() -> u8 {
+    1
+}
+
 impl ModelSpec {
     /// The model's card (from the content, or written in the scenario)
     /// and its state.
@@ -375,24 +406,24 @@ impl ModelSpec {
                     soulstone_user: self.soulstone_user,
                     infuses_on_death: self.infuses_on_death,
                     peon: self.peon,
-                    insignificant: false,
+                    insignificant: self.insignificant,
                     master: self.master,
                     unique: self.master || self.unique,
-                    totem: false,
+                    totem: self.totem,
                     henchman: self.henchman,
-                    minion: self.peon,
-                    cost: 0,
-                    speed: 5,
+                    minion: self.minion.unwrap_or(self.peon),
+                    cost: self.cost,
+                    speed: self.sp,
                     reductions: self.reductions.clone(),
                     demise: self.demise.clone(),
                     rebirth_health: self.rebirth_health,
                     rebirth_beside: self.rebirth_beside.clone(),
                     keywords: self.keywords.clone(),
-                    remains_markers: Vec::new(),
+                    remains_markers: self.remains_markers.clone(),
                     abilities: self.abilities.clone(),
                     actions: self.actions.clone(),
-                    summon_tn: None,
-                    model_limit: 1,
+                    summon_tn: self.summon_tn,
+                    model_limit: self.model_limit,
                 })
             }
         };

@@ -2047,24 +2047,10 @@ pub fn apply(state: &mut GameState, event: &Event) {
             }
         }
         Event::ActionFailedOutOfRange { .. } => {
-            state.last_outcome = Some(crate::duel::Outcome {
-                success: false,
-                initiator_total: 0,
-                resister_total: None,
-                tie: false,
-                raises: 0,
-                margin: 0,
-            });
+            state.last_outcome = Some(crate::duel::Outcome::without_duel(false));
         }
         Event::ActionSucceededWithoutDuel { .. } => {
-            state.last_outcome = Some(crate::duel::Outcome {
-                success: true,
-                initiator_total: 0,
-                resister_total: None,
-                tie: false,
-                raises: 0,
-                margin: 0,
-            });
+            state.last_outcome = Some(crate::duel::Outcome::without_duel(true));
         }
         Event::MoveOffered {
             seat,

@@ -31,18 +31,7 @@ impl Sim<'_> {
             spec.resist_triggers.clear();
         }
         let spec = Arc::new(spec);
-        if let Some(reason) = self.unpaid_cost(request) {
-            return Err(RuleError::not_allowed(reason));
-        }
-        self.push_check()?;
-        self.emit(Event::ActionDeclared {
-            model: request.actor,
-            action: request.action.to_string(),
-            target: request.target,
-            slot,
-            controller: request.controller,
-        })?;
-        self.pay_cost(request)?;
+        self.declare_and_pay(request, slot)?;
         // With neither a resist nor a TN, no duel is required: the action
         // succeeds at once (Resolving Actions, step C).
         if spec.resister.is_none() && spec.tn.is_none() {
@@ -62,6 +51,21 @@ impl Sim<'_> {
         slot: crate::event::ActionSlot,
         reason: String,
     ) -> Result<(), RuleError> {
+        self.declare_and_pay(request, slot)?;
+        self.emit(Event::ActionFailedOutOfRange {
+            model: request.actor,
+            reason,
+        })
+    }
+
+    /// Declares the action (its frame, its slot of the limit) and drains
+    /// its soulstones, once the crew can pay; a crew that cannot changes
+    /// nothing.
+    fn declare_and_pay(
+        &mut self,
+        request: &ActionRequest,
+        slot: crate::event::ActionSlot,
+    ) -> Result<(), RuleError> {
         if let Some(reason) = self.unpaid_cost(request) {
             return Err(RuleError::not_allowed(reason));
         }
@@ -73,11 +77,7 @@ impl Sim<'_> {
             slot,
             controller: request.controller,
         })?;
-        self.pay_cost(request)?;
-        self.emit(Event::ActionFailedOutOfRange {
-            model: request.actor,
-            reason,
-        })
+        self.pay_cost(request)
     }
 
     /// The soulstones an action drains to be declared, and the seat of the
