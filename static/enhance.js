@@ -14,6 +14,19 @@
       });
     });
   });
+  // "Tick all shown" ticks, at once and without a page load, the boxes of
+  // the items the filter left visible: <button data-tick-shown="list-id">.
+  document.querySelectorAll("button[data-tick-shown]").forEach(function (button) {
+    var list = document.getElementById(button.getAttribute("data-tick-shown"));
+    if (!list) { return; }
+    button.addEventListener("click", function (event) {
+      event.preventDefault();
+      list.querySelectorAll("[data-search]").forEach(function (item) {
+        if (item.hidden) { return; }
+        item.querySelectorAll("input[type=checkbox]").forEach(function (box) { box.checked = true; });
+      });
+    });
+  });
 })();
 // The projector's round clock counts down between the page's refreshes:
 // <p data-countdown="seconds left when the page was made">.

@@ -143,6 +143,31 @@ enum Movable {
     NoAccount,
 }
 
+/// What the organisers can still move to the browser in a round: the
+/// games that could go, and those that stay at a table because a player
+/// has no account. Games already in the browser (`digital`) are neither.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RoundMovability {
+    pub movable: usize,
+    pub on_paper: usize,
+}
+
+pub fn round_movability(
+    conn: &mut DbConnection,
+    games: &[GameRow],
+    digital: &[i64],
+) -> Result<RoundMovability, EventError> {
+    let mut counts = RoundMovability::default();
+    for game in games.iter().filter(|g| !digital.contains(&g.id)) {
+        match can_go_digital(conn, game)? {
+            Movable::Yes => counts.movable += 1,
+            Movable::NoAccount => counts.on_paper += 1,
+            Movable::Bye | Movable::Settled => {}
+        }
+    }
+    Ok(counts)
+}
+
 fn can_go_digital(conn: &mut DbConnection, game: &GameRow) -> Result<Movable, EventError> {
     let Some(player_b) = game.player_b else {
         return Ok(Movable::Bye);

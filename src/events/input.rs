@@ -628,7 +628,9 @@ impl EventInput {
                 "Registration must close after it opens.",
             );
         }
+        // Absent (or blank): public, as a new event's form starts.
         let visibility = match self.visibility.trim() {
+            "" => Some("public".to_owned()),
             v @ ("public" | "unlisted") => Some(v.to_owned()),
             _ => {
                 c.fail("visibility", "Choose public or unlisted.");
@@ -642,18 +644,31 @@ impl EventInput {
                 "Mage Knight events do not use a strategy and scheme pool.",
             );
         }
-        let win = c.int("points_win", "Points for a win", &self.points_win, 0, 100);
+        // A scoring figure left out (or blank) takes the default a new
+        // event's form shows.
+        let scoring = crate::tournament::Scoring::default();
+        let or_default = |raw: &str, default: i32| match raw.trim() {
+            "" => default.to_string(),
+            given => given.to_owned(),
+        };
+        let win = c.int(
+            "points_win",
+            "Points for a win",
+            &or_default(&self.points_win, scoring.win),
+            0,
+            100,
+        );
         let draw = c.int(
             "points_draw",
             "Points for a draw",
-            &self.points_draw,
+            &or_default(&self.points_draw, scoring.draw),
             0,
             100,
         );
         let loss = c.int(
             "points_loss",
             "Points for a loss",
-            &self.points_loss,
+            &or_default(&self.points_loss, scoring.loss),
             0,
             100,
         );
@@ -665,11 +680,17 @@ impl EventInput {
                 "A win must be worth at least a draw, and a draw at least a loss.",
             );
         }
-        let bye_scored = c.int("bye_scored", "VP for a bye", &self.bye_scored, 0, 100);
+        let bye_scored = c.int(
+            "bye_scored",
+            "VP for a bye",
+            &or_default(&self.bye_scored, scoring.bye_scored),
+            0,
+            100,
+        );
         let bye_conceded = c.int(
             "bye_conceded",
             "VP conceded in a bye",
-            &self.bye_conceded,
+            &or_default(&self.bye_conceded, scoring.bye_conceded),
             0,
             100,
         );
@@ -916,6 +937,32 @@ mod tests {
                 "{expected} missing from {problems:?}"
             );
         }
+    }
+
+    /// The API may leave out what a new event's form fills in: public,
+    /// and the default scoring (3, 1, 0; a bye 5–0).
+    #[test]
+    fn visibility_and_scoring_left_out_take_the_forms_defaults() {
+        let input: EventInput = serde_json::from_value(serde_json::json!({
+            "name": "Quick Cup", "starts_on": "2026-12-05", "ends_on": "2026-12-05",
+            "game_system": "m4e", "format": "swiss", "rounds_planned": 3,
+            "round_minutes": 135, "encounter_size": 50
+        }))
+        .unwrap();
+        let spec = input.validate().unwrap();
+        assert_eq!(spec.fields.visibility, "public");
+        assert_eq!(spec.settings.scoring, crate::tournament::Scoring::default());
+        // A figure that is given is still checked.
+        let input: EventInput = serde_json::from_value(serde_json::json!({
+            "name": "Quick Cup", "starts_on": "2026-12-05", "ends_on": "2026-12-05",
+            "game_system": "m4e", "format": "swiss", "rounds_planned": 3,
+            "round_minutes": 135, "encounter_size": 50, "points_win": "three"
+        }))
+        .unwrap();
+        let EventError::Invalid(problems) = input.validate().unwrap_err() else {
+            panic!("not invalid");
+        };
+        assert!(problems.iter().any(|(field, _)| *field == "points_win"));
     }
 
     #[test]

@@ -493,8 +493,14 @@ pub fn access_for(
 
 /// Refuses changes to a finished event, except by a site admin (whose
 /// corrections are written to the audit log by the caller).
+/// Whether the actor may still change entries, rounds and results: until
+/// the event is finished, and afterwards only a site admin (corrections).
+pub fn may_still_change(view: &EventView, access: &Access) -> bool {
+    view.status != EventStatus::Finished || access.role == Role::Admin
+}
+
 pub fn require_not_finished(view: &EventView, access: &Access) -> Result<(), EventError> {
-    if view.status == EventStatus::Finished && access.role != Role::Admin {
+    if !may_still_change(view, access) {
         return Err(EventError::Conflict(
             "This event is finished and can no longer be changed. A site admin can make corrections.".into(),
         ));

@@ -339,8 +339,9 @@ pub fn remove_entry(
     })
 }
 
-/// The organiser gives a waitlisted player a place, even beyond the cap
-/// (the organiser's own decision, recorded); the player is mailed.
+/// The organiser gives a waitlisted player a place while there is room
+/// under the cap (to go beyond it, the organiser raises the cap first, a
+/// decision the event's settings record); the player is mailed.
 pub fn promote_from_waitlist(
     conn: &mut DbConnection,
     view: &EventView,
@@ -357,6 +358,20 @@ pub fn promote_from_waitlist(
                 "{} is not on the waitlist.",
                 registration.display_name
             )));
+        }
+        // Counted under the event's lock, so two taps cannot both take the
+        // last place.
+        if let Some(cap) = view.event.player_cap {
+            let registered = db_events::list_registrations(conn, view.id())?
+                .iter()
+                .filter(|r| r.status == REGISTERED)
+                .count();
+            if registered >= usize::try_from(cap).unwrap_or(0) {
+                return Err(EventError::Conflict(format!(
+                    "The event is full ({registered} of {cap} places): to give {} a place, raise the cap in the event's settings first.",
+                    registration.display_name
+                )));
+            }
         }
         let round = current_round(conn, view.id())?;
         db_events::update_registration(

@@ -80,20 +80,50 @@ pub fn published_declarations(
 /// Standings as CSV, one row per player, the event's tiebreakers as columns.
 ///
 /// `declared` holds each player's faction and leader once lists are
-/// published (empty before: the columns stay blank).
+/// published (empty before: the columns stay blank). Once a playoff is
+/// finished, `placings` gives the final places: a `final_place` column
+/// comes first and the rows follow it ("5–8" for a shared place), the
+/// Swiss `rank` beside.
 pub fn standings_csv(
     view: &EventView,
     rows: &[StandingRow],
     declared: &BTreeMap<i64, super::registration::Declared>,
+    placings: Option<&[super::playoffs::NamedPlacing]>,
 ) -> String {
-    let mut out = String::from(
+    let mut out = String::new();
+    if placings.is_some() {
+        out.push_str("final_place,");
+    }
+    out.push_str(
         "rank,player_id,player,club,faction,leader,points,played,wins,draws,losses,byes,scored,conceded,difference",
     );
     for t in &view.settings.tiebreakers {
         let _ = write!(out, ",{}", t.code());
     }
     out.push_str(",dropped\n");
-    for r in rows {
+    let ordered: Vec<(Option<String>, &StandingRow)> = match placings {
+        Some(placings) => {
+            let place_of: BTreeMap<i64, (usize, String)> = placings
+                .iter()
+                .enumerate()
+                .map(|(order, p)| (p.player, (order, p.place_text())))
+                .collect();
+            let mut ordered: Vec<(usize, Option<String>, &StandingRow)> = rows
+                .iter()
+                .map(|r| match place_of.get(&r.player) {
+                    Some((order, text)) => (*order, Some(text.clone()), r),
+                    None => (usize::MAX, Some(String::new()), r),
+                })
+                .collect();
+            ordered.sort_by_key(|(order, _, _)| *order);
+            ordered.into_iter().map(|(_, text, r)| (text, r)).collect()
+        }
+        None => rows.iter().map(|r| (None, r)).collect(),
+    };
+    for (final_place, r) in ordered {
+        if let Some(place) = final_place {
+            let _ = write!(out, "{place},");
+        }
         let _ = write!(
             out,
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",

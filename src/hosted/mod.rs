@@ -83,16 +83,24 @@ impl EndedBy {
 /// Why a game was stopped before the rules ended it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stop {
-    Time,
-    Resignation,
-    Absence { claimant: Seat, minutes: i64 },
+    /// The seat whose clock ran out.
+    Time {
+        flagged: Seat,
+    },
+    Resignation {
+        resigned: Seat,
+    },
+    Absence {
+        claimant: Seat,
+        minutes: i64,
+    },
 }
 
 impl Stop {
     fn ended_by(self) -> EndedBy {
         match self {
-            Self::Time => EndedBy::Time,
-            Self::Resignation => EndedBy::Resignation,
+            Self::Time { .. } => EndedBy::Time,
+            Self::Resignation { .. } => EndedBy::Resignation,
             Self::Absence { .. } => EndedBy::Absence,
         }
     }
@@ -889,10 +897,13 @@ pub fn flag_if_out_of_time(
         let Some(clocks) = game.clocks else {
             return Ok(false);
         };
-        if game.status == HostedStatus::Finished || out_of_time(&clocks, now).is_none() {
+        if game.status == HostedStatus::Finished {
             return Ok(false);
         }
-        stop(conn, game, Stop::Time, now)?;
+        let Some(flagged) = out_of_time(&clocks, now) else {
+            return Ok(false);
+        };
+        stop(conn, game, Stop::Time { flagged }, now)?;
         Ok(true)
     });
     match flagged {
@@ -912,11 +923,11 @@ pub fn resign(
 ) -> Result<(), HostedError> {
     conn.write_transaction(|conn| {
         let game = load(conn, id)?;
-        game.seat_of(account_id).ok_or(HostedError::NotAPlayer)?;
+        let resigned = game.seat_of(account_id).ok_or(HostedError::NotAPlayer)?;
         if game.status == HostedStatus::Finished {
             return Err(HostedError::Over);
         }
-        stop(conn, game, Stop::Resignation, now)
+        stop(conn, game, Stop::Resignation { resigned }, now)
     })
 }
 
@@ -975,6 +986,21 @@ fn stop(
             reason: format!("the game could not be ended: {e}"),
         })?;
     store(conn, &stored, from, &state, &made, Some(why), now)
+}
+
+/// Who holds a seat, as the notes to the organisers name them: the
+/// account's name, the seat's label ("Player A") if the account is gone,
+/// or the bot's.
+fn seat_name(
+    conn: &mut DbConnection,
+    seats: &[SeatHolder; 2],
+    seat: Seat,
+) -> Result<String, HostedError> {
+    Ok(match seats[seat.index()] {
+        SeatHolder::Account(id) => crate::db::accounts::find_by_id(conn, id)?
+            .map_or_else(|| seat.label().to_owned(), |account| account.display_name),
+        SeatHolder::Bot(kind) => format!("The {} bot", bot_code(kind)),
+    })
 }
 
 /// Each crew's (strategy, scheme) VP at the end. VP an ability gave count
@@ -1120,21 +1146,25 @@ fn store(
                 disputed.join("; ")
             ),
             None => String::new(),
-            Some(Stop::Time) => format!("A player's clock ran out in turn {turn}, at {score}."),
-            Some(Stop::Resignation) => format!(
-                "A player resigned in turn {turn}, at {score}: the organisers decide the result."
+            Some(Stop::Time { flagged }) => format!(
+                "{}'s clock ran out in turn {turn}, at {score}.",
+                seat_name(conn, &game.seats, flagged)?
+            ),
+            Some(Stop::Resignation { resigned }) => format!(
+                "{} resigned in turn {turn}, at {score}: the organisers decide the result.",
+                seat_name(conn, &game.seats, resigned)?
             ),
             Some(Stop::Absence { claimant, minutes }) => format!(
                 "{} claimed the game in turn {turn}, at {score}: {} had not moved for {minutes} minutes while the game waited for them. The organisers confirm the result.",
-                claimant.label(),
-                claimant.other().label()
+                seat_name(conn, &game.seats, claimant)?,
+                seat_name(conn, &game.seats, claimant.other())?
             ),
         };
         let end = match stopped {
             None if !disputed.is_empty() => EngineEnd::DisputedClaims { note: &note },
             None => EngineEnd::Rules,
-            Some(Stop::Time) => EngineEnd::Time { note: &note },
-            Some(Stop::Resignation) => EngineEnd::Resignation { note: &note },
+            Some(Stop::Time { .. }) => EngineEnd::Time { note: &note },
+            Some(Stop::Resignation { .. }) => EngineEnd::Resignation { note: &note },
             Some(Stop::Absence { .. }) => EngineEnd::Absence { note: &note },
         };
         record_engine_result(conn, pairing, vp, end, now)

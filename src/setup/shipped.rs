@@ -27,6 +27,10 @@ const SHIPPED_POOL_FILES: &[(&str, &str)] = &[
         include_str!("../../content/pools/m3e-gg4.toml"),
     ),
     (
+        "m4e-soulstone.toml",
+        include_str!("../../content/pools/m4e-soulstone.toml"),
+    ),
+    (
         "m1e-core.toml",
         include_str!("../../content/pools/m1e-core.toml"),
     ),

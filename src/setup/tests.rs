@@ -54,7 +54,13 @@ fn every_shipped_pool_is_valid_and_ids_are_stable() {
     assert_eq!(
         ids,
         [
-            "m3e-core", "m3e-gg1", "m3e-gg2", "m3e-gg3", "m3e-gg4", "m1e-core"
+            "m3e-core",
+            "m3e-gg1",
+            "m3e-gg2",
+            "m3e-gg3",
+            "m3e-gg4",
+            "m4e-soulstone",
+            "m1e-core"
         ]
     );
     for p in &pools {
@@ -66,7 +72,12 @@ fn every_shipped_pool_is_valid_and_ids_are_stable() {
             .id(),
         "m3e-gg4"
     );
-    assert!(newest_shipped_pool(&pools, GameSystem::Malifaux4).is_none());
+    assert_eq!(
+        newest_shipped_pool(&pools, GameSystem::Malifaux4)
+            .unwrap()
+            .id(),
+        "m4e-soulstone"
+    );
     let gg1 = pool("m3e-gg1");
     assert_eq!(
         gg1.strategy(Suit::Rams).unwrap().name,
@@ -429,4 +440,50 @@ fn table_sides_favour_neither_seat() {
     let share = f64::from(a_attacks) / tables as f64;
     // 4,000 fair flips land within 0.47–0.53 but for one time in 10^4.
     assert!((0.47..=0.53).contains(&share), "seat A attacked {share}");
+}
+
+/// Soulstone's own 4th edition pool names what the engine plays: each
+/// suited strategy of the objectives file under its suit, and every scheme
+/// with the same successors, so a setup flipped with the pool is a game
+/// the browser can host.
+#[test]
+fn the_shipped_4e_pool_matches_the_engines_objectives() {
+    let objectives: toml::Value =
+        toml::from_str(include_str!("../../content/m4e/objectives.toml")).unwrap();
+    let pools = shipped_pools().unwrap();
+    let pool = pools.iter().find(|p| p.id() == "m4e-soulstone").unwrap();
+    let suited: Vec<(Suit, String)> = objectives["strategy"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| {
+            let suit: Suit = s.get("suit")?.clone().try_into().unwrap();
+            Some((suit, s["name"].as_str()?.to_owned()))
+        })
+        .collect();
+    assert_eq!(suited.len(), 4);
+    for (suit, name) in suited {
+        assert_eq!(pool.strategy(suit).unwrap().name, name, "{suit:?}");
+    }
+    let engine_schemes: Vec<(String, Vec<String>)> = objectives["scheme"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let next = s["next"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_str().unwrap().to_owned())
+                .collect();
+            (s["name"].as_str().unwrap().to_owned(), next)
+        })
+        .collect();
+    let pool_schemes: Vec<(String, Vec<String>)> = pool
+        .def()
+        .schemes
+        .iter()
+        .map(|s| (s.name.clone(), s.next.clone()))
+        .collect();
+    assert_eq!(pool_schemes, engine_schemes);
 }

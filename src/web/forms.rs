@@ -54,6 +54,15 @@ impl FormErrors {
         &self.general
     }
 
+    /// Each field's message with the field's name, in field order, for the
+    /// summary above a form (each links to its field, `f-<name>`).
+    pub fn by_field(&self) -> Vec<(&'static str, &str)> {
+        self.fields
+            .iter()
+            .map(|(field, message)| (*field, message.as_str()))
+            .collect()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.fields.is_empty() && self.general.is_empty()
     }

@@ -191,7 +191,7 @@ impl SetupView {
                 if m.deployment.is_none() {
                     rows.push((
                         "Without the season's pool".into(),
-                        "Look the suits up in your Gaining Grounds season, or import the season as a pool so the generator names them.".into(),
+                        "Look the suits up in your Gaining Grounds season, or import the season as a pool (Pools, then Import) and choose it in the event's settings, so the generator names them. To start at once, choose the pool \"Soulstone's own season\": the strategies and schemes its browser games play.".into(),
                     ));
                 }
                 map = m.deployment.map(|d| (d, m.strategy.markers.clone()));

@@ -533,7 +533,23 @@ async fn an_organiser_runs_a_small_event_in_the_browser(backend: Backend) {
 
     // One player drops after round 1: rounds 2 and 3 have seven players and a bye.
     visit(client, &format!("{event_url}/players")).await;
-    click_labelled(client, "Drop Dov").await;
+    // Dropping asks first.
+    let ask = client
+        .find(Locator::Css("a[aria-label=\"Drop Dov…\"]"))
+        .await
+        .expect("a Drop link for Dov");
+    let old_page = client.find(Locator::Css("html")).await.unwrap();
+    ask.click().await.unwrap();
+    while old_page.tag_name().await.is_ok() {
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    wait_until_loaded(client).await;
+    assert!(
+        body_text(client)
+            .await
+            .contains("Drop Dov from this event?")
+    );
+    click_button(client, "Drop the player").await;
     visit(client, &event_url).await;
     for round in 2..=3 {
         visit(client, &event_url).await;

@@ -2041,16 +2041,16 @@ async fn walk_ins_are_entered_once_within_the_cap_and_can_be_taken_back(backend:
         .unwrap()["id"]
         .as_i64()
         .unwrap();
-    // The organiser gives Gus a place from the players page; Gus is mailed.
+    // The event is full: giving Gus a place is refused, in words.
     let response = to.post_form(&format!("{players}/{gus}/promote"), &[]).await;
     assert_eq!(response.status(), 303);
-    app.smtp
-        .wait_for("p2@example.org", "You have a place")
-        .await;
+    let (_, html) = to.get_text(&players).await;
+    assert!(html.contains("The event is full (3 of 3 places)"), "{html}");
     let (_, detail) = to_api.get(&format!("/events/{event}")).await;
-    assert!(names(&detail).contains(&("Gus".into(), "registered".into())));
+    assert!(names(&detail).contains(&("Gus".into(), "waitlisted".into())));
 
-    // Eli was entered by mistake: the confirmation first, then removal.
+    // Eli was entered by mistake: the confirmation first, then removal,
+    // which frees the place Gus is given (and mailed about).
     let eli = detail["players"]
         .as_array()
         .unwrap()
@@ -2070,6 +2070,10 @@ async fn walk_ins_are_entered_once_within_the_cap_and_can_be_taken_back(backend:
     assert_eq!(response.status(), 303);
     let (_, detail) = to_api.get(&format!("/events/{event}")).await;
     assert!(!names(&detail).iter().any(|(name, _)| name == "Eli Moss"));
+    app.smtp
+        .wait_for("p2@example.org", "You have a place")
+        .await;
+    assert!(names(&detail).contains(&("Gus".into(), "registered".into())));
 
     // Once someone has a game, the entry stays: they are dropped instead.
     let (_, detail) = to_api.get(&format!("/events/{event}")).await;

@@ -1513,6 +1513,18 @@ async fn a_resigned_event_game_goes_to_the_organisers(backend: Backend) {
     assert_eq!(game["ended_by"], "resignation");
     let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
     assert_eq!(round["tables"][0]["status"], "disputed", "{round}");
+    // The organisers' note names who resigned.
+    let pairing = round["tables"][0]["game"].as_i64().unwrap();
+    let note = app
+        .with_conn(move |conn| {
+            soulstone::db::events::find_game(conn, pairing)
+                .unwrap()
+                .unwrap()
+                .dispute_note
+        })
+        .await
+        .unwrap_or_default();
+    assert!(note.starts_with("Bo resigned in turn"), "{note}");
 }
 
 /// A player makes an invitation (crews and a clock) and sends its link;
@@ -1860,16 +1872,29 @@ async fn a_clock_running_out_can_let_the_score_so_far_stand(backend: Backend) {
             let game = soulstone::db::events::find_game(conn, pairing)
                 .unwrap()
                 .unwrap();
-            let history: Vec<String> = soulstone::db::events::changes_of_game(conn, pairing)
-                .unwrap()
-                .into_iter()
-                .map(|(c, _)| c.action)
-                .collect();
+            let history: Vec<(String, Option<String>)> =
+                soulstone::db::events::changes_of_game(conn, pairing)
+                    .unwrap()
+                    .into_iter()
+                    .map(|(c, _)| (c.action, c.note))
+                    .collect();
             (game.status, history)
         })
         .await;
     assert_eq!(status, "confirmed");
-    assert_eq!(history, ["a clock ran out: the score so far stands"]);
+    assert_eq!(
+        history
+            .iter()
+            .map(|(action, _)| action.as_str())
+            .collect::<Vec<_>>(),
+        ["a clock ran out: the score so far stands"]
+    );
+    // Its note names whose clock it was.
+    let note = history[0].1.clone().unwrap_or_default();
+    assert!(
+        note.starts_with("Ann's clock ran out") || note.starts_with("Bo's clock ran out"),
+        "{note}"
+    );
 }
 
 /// The organisers may move one table of a round to the browser, leaving
@@ -1934,6 +1959,51 @@ async fn a_single_table_is_played_in_the_browser(backend: Backend) {
         .get_text(&format!("/events/{event}/games/{}/play", games[1]))
         .await;
     assert_eq!(status, 404, "the other stays at its table");
+
+    // "Your game" opens the game where it is played: the browser for the
+    // two players of the marked table, the report form for the others.
+    let mut in_browser = 0;
+    for player in &players {
+        let (_, page) = player.get_text(&format!("/events/{event}/rounds/1")).await;
+        let play = format!(
+            "href=\"/events/{event}/games/{}/play\">Your game: play it in the browser",
+            games[0]
+        );
+        let report = format!(
+            "href=\"/events/{event}/games/{}\">Your game: report or confirm",
+            games[1]
+        );
+        match (page.contains(&play), page.contains(&report)) {
+            (true, false) => in_browser += 1,
+            (false, true) => {}
+            _ => panic!("one way to the player's game: {page}"),
+        }
+    }
+    assert_eq!(in_browser, 2);
+
+    // The organiser sees what was moved, and is offered only the rest;
+    // once everything is moved, no button is left to say "No game could
+    // be moved".
+    let (_, page) = to_browser
+        .get_text(&format!("/events/{event}/rounds/1"))
+        .await;
+    assert!(page.contains("1 game is played in the browser"), "{page}");
+    assert!(
+        page.contains("Play the other 1 game in the browser"),
+        "{page}"
+    );
+    let moved = to_browser
+        .post_form(&format!("/events/{event}/rounds/1/digital"), &[])
+        .await;
+    assert_eq!(moved.status().as_u16(), 303);
+    let (_, page) = to_browser
+        .get_text(&format!("/events/{event}/rounds/1"))
+        .await;
+    assert!(page.contains("2 games are played in the browser"), "{page}");
+    assert!(
+        !page.contains(&format!("/events/{event}/rounds/1/digital")),
+        "{page}"
+    );
 }
 
 /// A whole event game, both seats played through the API: every command's

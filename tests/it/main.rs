@@ -29,3 +29,4 @@ mod setups;
 mod table;
 mod teams;
 mod tokens;
+mod venue_day;

@@ -214,4 +214,86 @@ async fn a_swiss_event_cut_to_a_top_eight_playoff(backend: Backend) {
         .collect();
     assert_eq!(rest, swiss_rest);
     assert_eq!(placings[6].1, 7);
+
+    // The standings page, its CSV and the event's overview lead with the
+    // final placings: the playoff's winner (the sixth seed) first, though
+    // the Swiss standings list them sixth.
+    let name_at = |index: usize| {
+        bracket["placings"][index]["name"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (winner, runner_up) = (name_at(0), name_at(1));
+    let page = app
+        .get(&format!("/events/{event}/standings"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let final_section = page
+        .split("Final placings")
+        .nth(1)
+        .and_then(|rest| rest.split("<h2>Swiss standings</h2>").next())
+        .unwrap_or_else(|| panic!("no final placings before the Swiss standings: {page}"));
+    let placed = |name: &str| {
+        final_section
+            .find(&format!("<td>{name}</td>"))
+            .unwrap_or_else(|| panic!("{name} is not placed: {final_section}"))
+    };
+    let (winner_at, runner_up_at) = (placed(&winner), placed(&runner_up));
+    assert!(winner_at < runner_up_at, "{final_section}");
+    assert!(
+        final_section.contains("5–6"),
+        "a shared place: {final_section}"
+    );
+    assert!(page.contains(&format!("/events/{event}/bracket")), "{page}");
+    let csv = app
+        .get(&format!("/events/{event}/standings.csv"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let mut lines = csv.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("final_place,rank,player_id,"),
+        "{csv}"
+    );
+    let first_row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(first_row[0], "1", "{csv}");
+    assert_eq!(
+        first_row[2],
+        seeded[5].to_string(),
+        "the winner first: {csv}"
+    );
+    let swiss_rank = standings
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["player"] == seeded[5])
+        .unwrap()["rank"]
+        .to_string();
+    assert_eq!(first_row[1], swiss_rank, "their Swiss rank beside: {csv}");
+    assert_ne!(swiss_rank, "1");
+    let overview = app
+        .get(&format!("/events/{event}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let podium = overview
+        .split("id=\"podium-heading\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</section>").next())
+        .unwrap_or_else(|| panic!("no final placings on the overview: {overview}"));
+    let listed = |name: &str| {
+        podium
+            .find(&format!("</strong> {name}</li>"))
+            .unwrap_or_else(|| panic!("{name} is not on the podium: {podium}"))
+    };
+    assert!(listed(&winner) < listed(&runner_up), "{podium}");
+    assert!(podium.contains("<strong>1.</strong>"), "{podium}");
 }

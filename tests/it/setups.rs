@@ -97,16 +97,25 @@ async fn page_api_and_cli_agree_for_the_same_seed(backend: Backend) {
         assert_eq!(api["seed"], seed);
         assert!(html.contains(&format!("seed {seed}")));
     }
-    // No 4th edition pool ships: a fresh install still flips attacker,
-    // defender and the two suits, and says how to name them.
+    // The 4th edition's shipped pool is Soulstone's own season: a fresh
+    // install names real strategies and schemes, and says the season is
+    // not a published one.
     let response = client.get("/api/v1/setup?edition=m4e&seed=1").await;
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
-    assert!(body["result"]["malifaux"]["deployment"].is_null(), "{body}");
-    assert!(body["result"]["malifaux"]["deployment_suit"].is_string());
+    assert_eq!(body["pool"]["id"], "m4e-soulstone", "{body}");
+    assert!(
+        body["result"]["malifaux"]["deployment"].is_string(),
+        "{body}"
+    );
+    let strategy = body["result"]["malifaux"]["strategy"]["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let (status, html) = client.get_text("/setup?edition=m4e&seed=1").await;
     assert_eq!(status, 200);
-    assert!(html.contains("import the season as a pool"), "{html}");
+    assert!(html.contains(&strategy), "{html}");
+    assert!(html.contains("not a published season"), "{html}");
     // A pool of another game is a message beside the form, not a dead end.
     let (status, html) = client
         .get_text("/setup?edition=m4e&pool=m3e-core&seed=1")
@@ -467,9 +476,9 @@ async fn only_a_site_admin_moves_what_visitors_flip(backend: Backend) {
         .json()
         .await
         .unwrap();
-    assert!(
-        flip["pool"].is_null(),
-        "a user's pool is not the default: {flip}"
+    assert_eq!(
+        flip["pool"]["id"], "m4e-soulstone",
+        "a user's pool is not the default, the shipped one is: {flip}"
     );
     let response = user
         .post_form("/pools/someones-pool/feature", &[("featured", "true")])

@@ -3,6 +3,7 @@
 //! turn requests into calls and answers into pages.
 
 pub mod api;
+mod desk;
 mod digital;
 mod games;
 mod pages;
@@ -28,6 +29,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     rounds::routes(cfg);
     pages::routes(cfg);
     players::routes(cfg);
+    desk::routes(cfg);
     digital::routes(cfg);
     games::routes(cfg);
     scenarios::routes(cfg);

@@ -253,6 +253,8 @@ struct ShowPage {
     playoff: Option<crate::db::events::PlayoffRow>,
     /// A playoff round has been paired (the cut can no longer be undone).
     playoff_paired: bool,
+    /// Once the playoff is finished, the places it decided (the cut's).
+    podium: Vec<crate::events::playoffs::NamedPlacing>,
     /// The cut offered by default: 8, or fewer in a smaller field.
     default_cut: usize,
     staff: Vec<(i64, String, String, String)>,
@@ -385,6 +387,17 @@ async fn show(
         .cloned()
         .collect();
     let playoff_paired = data.playoff_rounds().next().is_some();
+    let podium = match crate::events::playoffs::report(&view, &data)? {
+        Some(report) if report.finished => {
+            let cut = report.cut;
+            report
+                .placings
+                .into_iter()
+                .filter(|p| p.last_place <= cut)
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     let still_in = data
         .registrations
         .iter()
@@ -394,6 +407,7 @@ async fn show(
         ctx: ctx.clone(),
         playoff: data.playoff,
         playoff_paired,
+        podium,
         default_cut: still_in.clamp(2, 8),
         closed_reason: registration_closed_reason(&view, now),
         view,
@@ -541,13 +555,21 @@ struct ConfirmQuery {
 #[template(path = "events/confirm.html")]
 struct ConfirmPage {
     ctx: PageContext,
-    event_id: i64,
     event_name: String,
     question: String,
     explanation: String,
     action_path: String,
     fields: Vec<(&'static str, String)>,
     button: String,
+    /// Where Cancel goes: back where the question was asked.
+    cancel_path: String,
+}
+
+/// What the organiser may do to one entry after a confirmation.
+#[derive(Debug, Clone, Copy)]
+enum EntryAction {
+    Remove,
+    Drop,
 }
 
 #[get("/events/{id}/confirm")]
@@ -560,10 +582,17 @@ async fn confirm_page(
 ) -> Result<HttpResponse, AppError> {
     let actor = actor_of(Some(&user));
     let id = path.into_inner();
-    let entry_id = query
-        .action
-        .strip_prefix("remove-entry-")
-        .and_then(|n| n.parse::<i64>().ok());
+    // An organiser's question about one entry: remove it, or drop it.
+    let entry_action = [
+        ("remove-entry-", EntryAction::Remove),
+        ("drop-entry-", EntryAction::Drop),
+    ]
+    .into_iter()
+    .find_map(|(prefix, action)| {
+        let reg = query.action.strip_prefix(prefix)?.parse::<i64>().ok()?;
+        Some((action, reg))
+    });
+    let entry_id = entry_action.map(|(_, reg)| reg);
     let (view, entry, mine) = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
@@ -578,18 +607,34 @@ async fn confirm_page(
         })
         .await?;
     let action = query.action.as_str();
-    if let Some(entry) = entry {
+    if let (Some(entry), Some((entry_action, _))) = (entry, entry_action) {
+        let (question, explanation, action_path, fields, button) = match entry_action {
+            EntryAction::Remove => (
+                format!("Remove {} from this event?", entry.display_name),
+                "The entry is deleted, as if it had never been made; use this for a mistaken or doubled entry. A player who has played is dropped instead, so their results stay.",
+                format!("/events/{id}/players/{}/remove", entry.id),
+                vec![],
+                "Remove the entry",
+            ),
+            EntryAction::Drop => (
+                format!("Drop {} from this event?", entry.display_name),
+                "They will not be paired in later rounds; their results so far stay in the standings. Until the next round is paired, Undo drop on the players page takes it back.",
+                format!("/events/{id}/players/{}/drop", entry.id),
+                vec![("value", "true".to_owned()), ("back", "players".to_owned())],
+                "Drop the player",
+            ),
+        };
         return render_page(
             &ctx,
             &ConfirmPage {
                 ctx: ctx.clone(),
-                event_id: id,
                 event_name: view.event.name.clone(),
-                question: format!("Remove {} from this event?", entry.display_name),
-                explanation: "The entry is deleted, as if it had never been made; use this for a mistaken or doubled entry. A player who has played is dropped instead, so their results stay.".into(),
-                action_path: format!("/events/{id}/players/{}/remove", entry.id),
-                fields: vec![],
-                button: "Remove the entry".into(),
+                question,
+                explanation: explanation.into(),
+                action_path,
+                fields,
+                button: button.into(),
+                cancel_path: format!("/events/{id}/players#reg-{}", entry.id),
             },
         );
     }
@@ -659,13 +704,13 @@ async fn confirm_page(
         &ctx,
         &ConfirmPage {
             ctx: ctx.clone(),
-            event_id: id,
             event_name: view.event.name.clone(),
             question: question.into(),
             explanation: explanation.into(),
             action_path,
             fields,
             button: button.into(),
+            cancel_path: event_path(id),
         },
     )
 }

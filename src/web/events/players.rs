@@ -1,28 +1,23 @@
 //! Registration and the organisers' player management page.
 
-use actix_web::{HttpResponse, get, post, web};
-use askama::Template;
+use actix_web::{HttpResponse, post, web};
 use serde::Deserialize;
 
 use super::{actor_of, ctx_of, event_path, service_ctx};
-use crate::db::events::Registration;
 use crate::error::AppError;
 use crate::events::registration::{self, DeclarationInput, EntryUpdate, REGISTERED};
-use crate::events::rounds::EventData;
 use crate::events::{self, Access, EventError, EventView};
 use crate::web::AppState;
-use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::layout::{FlashLevel, redirect_with_flash};
 use crate::web::session::{CsrfForm, CurrentUser, NoFields};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(register)
         .service(withdraw)
-        .service(players_page)
         .service(add_walk_in)
         .service(remove_entry)
         .service(promote_entry)
         .service(check_in)
-        .service(check_in_present)
         .service(drop_player)
         .service(edit_entry)
         .service(link_entry)
@@ -124,121 +119,6 @@ async fn withdraw(
         registration::withdraw_self,
     )
     .await
-}
-
-#[derive(Template)]
-#[template(path = "events/players.html")]
-struct PlayersPage {
-    ctx: PageContext,
-    view: EventView,
-    /// The entries shown: all, or those the search matches.
-    registrations: Vec<Registration>,
-    /// What was searched for (empty: everyone is shown).
-    query: String,
-    /// All entries, whatever the search.
-    total: usize,
-    /// Registered players shown who are not checked in yet.
-    to_check_in: usize,
-    /// A fresh key for the walk-in form (a double tap adds one player).
-    submission_key: String,
-    checked_in: usize,
-    registered: usize,
-    factions: &'static [&'static str],
-    /// Hiring problems of each entry's crew list, by registration id.
-    list_problems: std::collections::BTreeMap<i64, Vec<String>>,
-}
-
-impl PlayersPage {
-    fn problems_of(&self, registration: &i64) -> &[String] {
-        self.list_problems
-            .get(registration)
-            .map_or(&[], |problems| problems.as_slice())
-    }
-}
-
-#[get("/events/{id}/players")]
-async fn players_page(
-    ctx: PageContext,
-    user: CurrentUser,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    search: web::Query<PlayerSearch>,
-) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
-    let actor = actor_of(Some(&user));
-    let (view, data) = state
-        .with_db(move |conn| {
-            let (view, access) = events::load(conn, id, actor)?;
-            access.require_staff()?;
-            Ok((view, EventData::load(conn, id)?))
-        })
-        .await?;
-    let registered = data
-        .registrations
-        .iter()
-        .filter(|r| r.status == REGISTERED)
-        .count();
-    let checked_in = data
-        .registrations
-        .iter()
-        .filter(|r| r.status == REGISTERED && r.checked_in)
-        .count();
-    let list_problems = data
-        .registrations
-        .iter()
-        .filter_map(|r| {
-            let list = r.army_list.as_deref()?;
-            view.system
-                .plays_in_browser()
-                .then(|| (r.id, registration::list_problems(&state.catalog, list)))
-        })
-        .collect();
-    let query = search.q.trim().to_owned();
-    let total = data.registrations.len();
-    let registrations: Vec<Registration> = data
-        .registrations
-        .into_iter()
-        .filter(|r| matches_search(r, &query))
-        .collect();
-    let to_check_in = registrations
-        .iter()
-        .filter(|r| r.status == REGISTERED && !r.checked_in)
-        .count();
-    render_page(
-        &ctx,
-        &PlayersPage {
-            ctx: ctx.clone(),
-            view,
-            registrations,
-            query,
-            total,
-            to_check_in,
-            submission_key: crate::auth::random_token(),
-            checked_in,
-            registered,
-            factions: registration::MALIFAUX_FACTIONS,
-            list_problems,
-        },
-    )
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct PlayerSearch {
-    #[serde(default)]
-    q: String,
-}
-
-/// Whether an entry's name or club holds the search, ignoring case.
-fn matches_search(registration: &Registration, query: &str) -> bool {
-    if query.is_empty() {
-        return true;
-    }
-    let query = query.to_lowercase();
-    registration.display_name.to_lowercase().contains(&query)
-        || registration
-            .club
-            .as_deref()
-            .is_some_and(|club| club.to_lowercase().contains(&query))
 }
 
 fn players_path(id: i64) -> String {
@@ -365,48 +245,6 @@ async fn check_in(
         move |conn, view, access, _| registration::set_checked_in(conn, view, access, reg, value),
     )
     .await
-}
-
-/// Checks in every player ticked on the players page (`present-<id>`
-/// checkboxes), so a room of 32 is one submission, not 32.
-#[post("/events/{id}/players/check-in")]
-async fn check_in_present(
-    user: CurrentUser,
-    state: web::Data<AppState>,
-    path: web::Path<i64>,
-    form: CsrfForm<std::collections::BTreeMap<String, String>>,
-) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
-    let ticked = form
-        .0
-        .keys()
-        .filter_map(|name| name.strip_prefix("present-")?.parse::<i64>().ok())
-        .collect::<Vec<_>>();
-    let actor = actor_of(Some(&user));
-    let outcome = state
-        .with_db(move |conn| {
-            let (view, access) = events::load(conn, id, actor)?;
-            Ok(registration::check_in_many(conn, &view, &access, &ticked))
-        })
-        .await?;
-    Ok(match outcome {
-        Ok(count) => redirect_with_flash(
-            &state,
-            &players_path(id),
-            FlashLevel::Success,
-            match count {
-                1 => "1 player checked in.".to_owned(),
-                n => format!("{n} players checked in."),
-            },
-        ),
-        Err(err @ (EventError::Invalid(_) | EventError::Conflict(_))) => redirect_with_flash(
-            &state,
-            &players_path(id),
-            FlashLevel::Error,
-            err.for_people(),
-        ),
-        Err(err) => return Err(err.into()),
-    })
 }
 
 #[derive(Debug, Deserialize)]

@@ -255,6 +255,9 @@ struct RoundPage {
     missing_results: usize,
     /// The round's pairings played in the browser.
     digital: Vec<i64>,
+    /// For the organisers: what could still move to the browser, and what
+    /// stays at a table.
+    movability: crate::events::digital::RoundMovability,
     /// Their games' scores so far, where the viewer may see them live.
     live: Vec<crate::db::hosted::LiveScore>,
     /// The pool's names, for entering an announced scenario (draft rounds).
@@ -285,6 +288,11 @@ impl RoundPage {
         self.digital.contains(&game_id)
     }
 
+    /// The signed-in player's game is played in the browser.
+    fn my_game_is_digital(&self) -> bool {
+        self.my_game.is_some_and(|game| self.is_digital(game))
+    }
+
     /// "live: turn 2, 3–1" for a game under way in the browser.
     fn live_of(&self, game_id: &i64) -> Option<String> {
         live_words(&self.live, *game_id)
@@ -295,7 +303,7 @@ impl RoundPage {
     fn may_go_digital(&self) -> bool {
         self.view.system.plays_in_browser()
             && self.round.status != "draft"
-            && self.missing_results > self.digital.len()
+            && self.movability.movable > 0
     }
 
     fn clock(&self) -> String {
@@ -396,12 +404,21 @@ async fn round_page(
     let view_for_pool = view.clone();
     // Spectators of an event with a delay see no live scores.
     let live_for_all = view.settings.digital.spectator_delay_minutes == 0 || access.is_staff();
-    let (digital, pool, live) = state
+    let wants_movability =
+        access.is_staff() && round.status != "draft" && view.system.plays_in_browser();
+    let round_games: Vec<crate::db::events::GameRow> = if wants_movability {
+        tables.iter().map(|t| t.game.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    let (digital, pool, live, movability) = state
         .with_db(move |conn| {
             let digital: Vec<i64> = crate::db::hosted::digital_among(conn, &ids)?
                 .into_iter()
                 .map(|(pairing, _)| pairing)
                 .collect();
+            let movability =
+                crate::events::digital::round_movability(conn, &round_games, &digital)?;
             let live = if live_for_all {
                 crate::db::hosted::live_scores(conn, &ids)?
             } else {
@@ -412,7 +429,7 @@ async fn round_page(
             } else {
                 None
             };
-            Ok((digital, pool, live))
+            Ok((digital, pool, live, movability))
         })
         .await?;
     let announce = pool
@@ -459,6 +476,7 @@ async fn round_page(
         my_bye,
         missing_results,
         digital,
+        movability,
         live,
         announce,
     };

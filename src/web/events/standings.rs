@@ -9,6 +9,7 @@ use askama::Template;
 use super::actor_of;
 use crate::error::AppError;
 use crate::events::cache::StandingsKey;
+use crate::events::playoffs::{self, NamedPlacing};
 use crate::events::registration::Declared;
 use crate::events::rounds::EventData;
 use crate::events::standings::{
@@ -46,25 +47,71 @@ async fn load(
         .await
 }
 
+/// An event's standings as its pages and exports show them.
+struct Standings {
+    view: EventView,
+    key: StandingsKey,
+    rows: Arc<Vec<StandingRow>>,
+    declared: Declarations,
+    playoff: PlayoffStanding,
+}
+
+/// Where a playoff stands, for the standings: once it is finished its
+/// final placings come first and the Swiss standings follow.
+#[derive(Debug, Clone, Default)]
+pub enum PlayoffStanding {
+    #[default]
+    None,
+    UnderWay,
+    /// Every player's final place, the cut first.
+    Finished(Vec<NamedPlacing>),
+}
+
+impl PlayoffStanding {
+    fn of(view: &EventView, data: &EventData) -> Result<Self, events::EventError> {
+        Ok(match playoffs::report(view, data)? {
+            None => Self::None,
+            Some(report) if report.finished => Self::Finished(report.placings),
+            Some(_) => Self::UnderWay,
+        })
+    }
+
+    fn placings(&self) -> Option<&[NamedPlacing]> {
+        match self {
+            Self::Finished(placings) => Some(placings),
+            _ => None,
+        }
+    }
+}
+
 /// The event and its standings (cached per data revision and settings).
 async fn load_standings(
     state: &web::Data<AppState>,
     id: i64,
     user: &MaybeUser,
-) -> Result<(EventView, StandingsKey, Arc<Vec<StandingRow>>, Declarations), AppError> {
+) -> Result<Standings, AppError> {
     let actor = actor_of(user.0.as_deref());
     let cache = Arc::clone(&state.event_data);
     state
         .with_db(move |conn| {
             let (view, _) = events::load(conn, id, actor)?;
             let (key, rows) = cache.keyed_standings(conn, &view)?;
-            let declared = if view.event.lists_published {
+            let mut declared = Declarations::new();
+            let mut playoff = PlayoffStanding::None;
+            if view.event.lists_published || view.format == events::EventFormat::Swiss {
                 let data = cache.load(conn, &view)?;
-                published_declarations(&view, &data)
-            } else {
-                Declarations::new()
-            };
-            Ok((view, key, rows, declared))
+                if view.event.lists_published {
+                    declared = published_declarations(&view, &data);
+                }
+                playoff = PlayoffStanding::of(&view, &data)?;
+            }
+            Ok(Standings {
+                view,
+                key,
+                rows,
+                declared,
+                playoff,
+            })
         })
         .await
 }
@@ -108,6 +155,7 @@ struct StandingsPage {
     ctx: PageContext,
     view: EventView,
     table: Arc<String>,
+    playoff: PlayoffStanding,
 }
 
 /// The standings page for loaded event data, computed afresh (public so the
@@ -120,10 +168,12 @@ pub fn standings_page_html(
     let rows = compute(&view, data);
     let declared = published_declarations(&view, data);
     let table = Arc::new(StandingsTable::new(&view, &rows, &declared).render()?);
+    let playoff = PlayoffStanding::of(&view, data)?;
     Ok(StandingsPage {
         ctx: ctx.clone(),
         view,
         table,
+        playoff,
     }
     .render()?)
 }
@@ -149,7 +199,13 @@ async fn standings_page(
             return Ok(page_cache::html_response(body, tag));
         }
     }
-    let (view, key, rows, declared) = load_standings(&state, id, &user).await?;
+    let Standings {
+        view,
+        key,
+        rows,
+        declared,
+        playoff,
+    } = load_standings(&state, id, &user).await?;
     let table = state.event_data.standings_html(view.id(), key, || {
         StandingsTable::new(&view, &rows, &declared).render()
     })?;
@@ -158,6 +214,7 @@ async fn standings_page(
         ctx: if shared { ctx.shared() } else { ctx.clone() },
         view,
         table,
+        playoff,
     };
     if !shared {
         return render_page(&ctx, &page);
@@ -179,11 +236,16 @@ async fn standings_csv_export(
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let (view, _, rows, declared) = load_standings(&state, id, &user).await?;
+    let standings = load_standings(&state, id, &user).await?;
     Ok(download(
         "text/csv; charset=utf-8",
         &format!("event-{id}-standings.csv"),
-        standings_csv(&view, &rows, &declared),
+        standings_csv(
+            &standings.view,
+            &standings.rows,
+            &standings.declared,
+            standings.playoff.placings(),
+        ),
     ))
 }
 
@@ -193,8 +255,8 @@ async fn standings_json_export(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let (_, _, rows, _) = load_standings(&state, path.into_inner(), &user).await?;
-    Ok(HttpResponse::Ok().json(rows))
+    let standings = load_standings(&state, path.into_inner(), &user).await?;
+    Ok(HttpResponse::Ok().json(standings.rows))
 }
 
 #[get("/events/{id}/results.csv")]
