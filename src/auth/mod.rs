@@ -1,11 +1,12 @@
 //! Authentication building blocks, free of HTTP and SQL: password hashing,
-//! signed session tokens, CSRF tokens, single-use mail tokens, and the
-//! validated inputs of the account forms.
+//! signed session tokens, CSRF tokens, single-use mail tokens, venue
+//! sign-up codes, and the validated inputs of the account forms.
 
 pub mod csrf;
 pub mod input;
 pub mod password;
 pub mod token;
+pub mod venue;
 
 use rand::RngCore;
 use sha2::{Digest, Sha256};

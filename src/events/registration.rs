@@ -44,6 +44,17 @@ pub fn registration_closed_reason(view: &EventView, now: chrono::NaiveDateTime) 
     None
 }
 
+/// Whether an event's venue code opens sign-up now: while the event takes
+/// registrations or runs (late entries, the players of its rounds).
+pub fn takes_venue_signups(conn: &mut DbConnection, event_id: i64) -> Result<bool, EventError> {
+    Ok(db_events::find_event(conn, event_id)?.is_some_and(|event| {
+        matches!(
+            EventStatus::parse(&event.status),
+            Some(EventStatus::Registration | EventStatus::Running)
+        )
+    }))
+}
+
 /// The number of the round being played (0 before the first pairing).
 fn current_round(conn: &mut DbConnection, event_id: i64) -> Result<i32, EventError> {
     Ok(db_events::list_rounds(conn, event_id)?

@@ -43,6 +43,9 @@ const MAX_ACCOUNT_PAGE_FAILURES: i64 = 5;
 const THROTTLE_WINDOW: Duration = Duration::minutes(15);
 /// Accounts one client address may create in an hour.
 const MAX_SIGNUPS_PER_ADDRESS: i64 = 10;
+/// Accounts the holders of one event's venue code may create in an hour:
+/// a big room signing up at once, but not the world.
+const MAX_SIGNUPS_PER_VENUE: i64 = 200;
 /// "You already have an account" mails one address may be sent in an hour.
 const MAX_SIGNUP_MAILS_PER_TARGET: i64 = 3;
 /// Reset mails one address may be sent in the throttle window.
@@ -179,6 +182,16 @@ pub struct SignupForm {
     pub club: String,
     #[serde(default)]
     pub region: String,
+    /// An event's venue code of the day (`/signup?venue=…`), which lifts
+    /// the per-address limit for everyone at the venue.
+    #[serde(default)]
+    pub venue: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct SignupQuery {
+    #[serde(default)]
+    venue: String,
 }
 
 #[derive(Template)]
@@ -190,7 +203,10 @@ struct SignupPage {
 }
 
 #[get("/signup")]
-async fn signup_page(ctx: PageContext) -> Result<HttpResponse, AppError> {
+async fn signup_page(
+    ctx: PageContext,
+    query: web::Query<SignupQuery>,
+) -> Result<HttpResponse, AppError> {
     if ctx.is_signed_in() {
         return Ok(redirect("/account"));
     }
@@ -198,10 +214,51 @@ async fn signup_page(ctx: PageContext) -> Result<HttpResponse, AppError> {
         &ctx,
         &SignupPage {
             ctx: ctx.clone(),
-            form: SignupForm::default(),
+            form: SignupForm {
+                venue: query.into_inner().venue,
+                ..SignupForm::default()
+            },
             errors: FormErrors::new(),
         },
     )
+}
+
+/// The sign-up budget a request spends: its address's, or with a venue
+/// code valid today for an event that takes sign-ups, the venue's.
+async fn signup_budget(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    venue_code: &str,
+) -> Result<Result<Budget, &'static str>, AppError> {
+    let code = venue_code.trim();
+    if code.is_empty() {
+        return Ok(Ok(Budget::new(
+            format!("signup:{}", client_address(req, state)),
+            MAX_SIGNUPS_PER_ADDRESS,
+            Duration::hours(1),
+        )));
+    }
+    const NOT_VALID: &str =
+        "This venue code is not valid today: ask the organiser for today's, or leave it empty.";
+    let Some(event_id) = state.venue_codes.event_of(code, now().date()) else {
+        return Ok(Err(NOT_VALID));
+    };
+    let open = state
+        .with_db(move |conn| {
+            Ok(crate::events::registration::takes_venue_signups(
+                conn, event_id,
+            )?)
+        })
+        .await?;
+    Ok(if open {
+        Ok(Budget::new(
+            format!("signup-venue:{event_id}"),
+            MAX_SIGNUPS_PER_VENUE,
+            Duration::hours(1),
+        ))
+    } else {
+        Err(NOT_VALID)
+    })
 }
 
 #[post("/signup")]
@@ -212,15 +269,21 @@ async fn signup(
     form: CsrfForm<SignupForm>,
 ) -> Result<HttpResponse, AppError> {
     let form = form.0;
-    let client_key = format!("signup:{}", client_address(&req, &state));
     let mut errors = FormErrors::new();
+    let budget = match signup_budget(&req, &state, &form.venue).await? {
+        Ok(budget) => Some(budget),
+        Err(message) => {
+            errors.add("venue", message);
+            None
+        }
+    };
     let name = errors.check("display_name", DisplayName::parse(&form.display_name));
     let email = errors.check("email", EmailAddress::parse(&form.email));
     let password = errors.check("password", NewPassword::parse(&form.password));
     let club = errors.check("club", optional_text(&form.club, "Club", 80));
     let region = errors.check("region", optional_text(&form.region, "Region", 80));
-    let (Some(name), Some(email), Some(password), Some(club), Some(region)) =
-        (name, email, password, club, region)
+    let (Some(name), Some(email), Some(password), Some(club), Some(region), Some(budget)) =
+        (name, email, password, club, region, budget)
     else {
         let form = SignupForm {
             password: String::new(),
@@ -235,14 +298,11 @@ async fn signup(
             },
         );
     };
-    // A client address creates a bounded number of accounts an hour (each
-    // sends a mail to an address of the sender's choice). The attempt is
-    // spent before the slow hashing, so a burst cannot pass one count.
-    let budget = [Budget::new(
-        client_key,
-        MAX_SIGNUPS_PER_ADDRESS,
-        Duration::hours(1),
-    )];
+    // A client address (or a venue, with its code) creates a bounded
+    // number of accounts an hour (each sends a mail to an address of the
+    // sender's choice). The attempt is spent before the slow hashing, so
+    // a burst cannot pass one count.
+    let budget = [budget];
     let spent = state
         .with_db(move |conn| Ok(throttle::spend(conn, &budget, now())?))
         .await?;

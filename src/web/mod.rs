@@ -47,6 +47,8 @@ pub struct AppState {
     /// Seals finished games' logs (`hosted::seal`).
     pub log_signer: crate::hosted::seal::LogSigner,
     pub csrf: CsrfKey,
+    /// Codes an organiser shows at the venue to open sign-up for the room.
+    pub venue_codes: crate::auth::venue::VenueCodes,
     /// Wakes the mail sender when a handler queued mail.
     pub mail_wakeup: Arc<tokio::sync::Notify>,
     /// Tells this process's work claims from other instances'.
@@ -78,6 +80,7 @@ impl AppState {
             tokens: TokenSigner::new(secret),
             log_signer: crate::hosted::seal::LogSigner::from_secret(secret),
             csrf: CsrfKey::new(secret),
+            venue_codes: crate::auth::venue::VenueCodes::new(secret),
             db,
             settings: Arc::new(settings),
             mail_wakeup: Arc::new(tokio::sync::Notify::new()),

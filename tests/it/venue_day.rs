@@ -1,18 +1,19 @@
 //! The day of the event, as the organiser at the desk meets it: the cap
 //! holds when a waitlisted player is given a place (one tap or two at
 //! once), the desk keeps its ticks across a search and shows who is still
-//! missing, a drop is confirmed, and a finished event offers nothing that
-//! would be refused.
+//! missing, a drop is confirmed, a finished event offers nothing that
+//! would be refused, and a venue's shared address can sign up a room.
 
 use serde_json::{Value, json};
 
 use crate::events::{create_event, event_body, set_status};
-use crate::support::{ApiClient, Backend, TestApp, location};
+use crate::support::{ApiClient, Backend, PASSWORD, TestApp, location};
 
 both_backends!(
     giving_a_place_stops_at_the_cap,
     the_desk_keeps_its_ticks_and_shows_who_is_missing,
     a_drop_is_confirmed_and_a_finished_event_offers_nothing_stale,
+    a_venue_code_opens_sign_up_to_the_room_for_its_day,
 );
 
 /// Each entry of the event's API detail: (name, status, id).
@@ -364,4 +365,85 @@ fn dropped(detail: &Value, id: i64) -> bool {
         .unwrap_or_else(|| panic!("{detail}"))["dropped"]
         .as_bool()
         .unwrap_or_else(|| panic!("{detail}"))
+}
+
+/// Everyone at the venue shares one address, which may create ten
+/// accounts an hour. The organiser's overview shows today's venue link
+/// (nobody else sees it); with its code the eleventh account is created,
+/// a wrong code or the code of a finished event is refused in words, and
+/// nothing is created then.
+async fn a_venue_code_opens_sign_up_to_the_room_for_its_day(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, desk) = app.user("venue-to@example.org", "Venue TO").await;
+    let to = app.api_client("venue-to@example.org").await;
+    let event = create_event(&to, event_body("Open doors")).await;
+    set_status(&to, event, "registration").await;
+    let (_, overview) = desk.get_text(&format!("/events/{event}")).await;
+    let marker = "/signup?venue=";
+    let at = overview
+        .find(marker)
+        .unwrap_or_else(|| panic!("no venue link for the organiser: {overview}"));
+    let code: String = overview[at + marker.len()..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    assert!(code.starts_with(&format!("{event}-")), "{code}");
+    let visitor = app.new_client();
+    let (_, public) = visitor.get_text(&format!("/events/{event}")).await;
+    assert!(
+        !public.contains(marker),
+        "the link is the organisers': {public}"
+    );
+
+    let room = app.new_client();
+    let sign_up = |n: usize, venue: String| {
+        let room = room.clone();
+        async move {
+            let name = format!("Guest {n}");
+            let email = format!("guest{n}@example.org");
+            room.post_form(
+                "/signup",
+                &[
+                    ("display_name", name.as_str()),
+                    ("email", email.as_str()),
+                    ("password", PASSWORD),
+                    ("venue", venue.as_str()),
+                ],
+            )
+            .await
+        }
+    };
+    for n in 0..10 {
+        let response = sign_up(n, String::new()).await;
+        assert_eq!(response.status(), 303, "guest {n}");
+    }
+    let refused = sign_up(10, String::new()).await;
+    assert_eq!(refused.status(), 429);
+    let wrong = sign_up(10, format!("{event}-0000000000")).await;
+    assert_eq!(wrong.status(), 422);
+    let html = wrong.text().await.unwrap();
+    assert!(html.contains("venue code is not valid today"), "{html}");
+    // The link prefills the code; with it the room signs up.
+    let (_, form) = room.get_text(&format!("/signup?venue={code}")).await;
+    assert!(form.contains(&format!("value=\"{code}\"")), "{form}");
+    let welcomed = sign_up(10, code.clone()).await;
+    assert_eq!(welcomed.status(), 303);
+    assert_eq!(location(&welcomed), "/signup/check-email");
+    app.smtp
+        .wait_for("guest10@example.org", "Confirm your email")
+        .await;
+
+    // Once the event is over, its code opens nothing.
+    set_status(&to, event, "running").await;
+    set_status(&to, event, "finished").await;
+    let late = sign_up(11, code.clone()).await;
+    assert_eq!(late.status(), 422);
+    let exists = app
+        .with_conn(|conn| {
+            soulstone::db::accounts::find_by_email(conn, "guest11@example.org")
+                .unwrap()
+                .is_some()
+        })
+        .await;
+    assert!(!exists);
 }

@@ -69,3 +69,26 @@ pub fn form_errors(err: &EventError) -> Option<FormErrors> {
 pub fn event_path(id: i64) -> String {
     format!("/events/{id}")
 }
+
+/// The link that opens sign-up for everyone at the venue today, for the
+/// organisers to show (overview and projector); none for anyone else, or
+/// when the event takes no sign-ups.
+pub fn venue_signup_link(
+    state: &AppState,
+    view: &crate::events::EventView,
+    access: &crate::events::Access,
+) -> Option<String> {
+    use crate::events::EventStatus;
+    let open = matches!(
+        view.status,
+        EventStatus::Registration | EventStatus::Running
+    );
+    (open && access.is_staff()).then(|| {
+        let today = chrono::Utc::now().date_naive();
+        format!(
+            "{}/signup?venue={}",
+            state.settings.base_url,
+            state.venue_codes.code_for(view.id(), today)
+        )
+    })
+}

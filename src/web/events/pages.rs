@@ -255,6 +255,8 @@ struct ShowPage {
     playoff_paired: bool,
     /// Once the playoff is finished, the places it decided (the cut's).
     podium: Vec<crate::events::playoffs::NamedPlacing>,
+    /// For the organisers: the link that opens sign-up to the venue today.
+    venue_signup: Option<String>,
     /// The cut offered by default: 8, or fewer in a smaller field.
     default_cut: usize,
     staff: Vec<(i64, String, String, String)>,
@@ -403,8 +405,10 @@ async fn show(
         .iter()
         .filter(|r| r.status == REGISTERED && !r.dropped)
         .count();
+    let venue_signup = super::venue_signup_link(&state, &view, &access);
     let page = ShowPage {
         ctx: ctx.clone(),
+        venue_signup,
         playoff: data.playoff,
         playoff_paired,
         podium,

@@ -725,6 +725,8 @@ struct ProjectorPage {
     scenario: Option<String>,
     /// Tables flipped setups of their own (shown on their sheets and pages).
     per_table_setups: bool,
+    /// For an organiser's screen: the link that opens sign-up to the room.
+    venue_signup: Option<String>,
 }
 
 /// A player's line on the projector.
@@ -750,8 +752,9 @@ async fn projector(
     path: web::Path<(i64, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
-    let (view, _, round, data) =
+    let (view, access, round, data) =
         load_round(&state, id, number, actor_of(user.0.as_deref())).await?;
+    let venue_signup = super::venue_signup_link(&state, &view, &access);
     let tables: Vec<TableRow> = data
         .games_of_round(round.id)
         .map(|g| TableRow::of(&data, &round, g, view.event.lists_published))
@@ -805,6 +808,7 @@ async fn projector(
             seconds_left,
             scenario,
             per_table_setups,
+            venue_signup,
         },
     )
 }
