@@ -241,6 +241,42 @@ pub fn digital_state(
     state_of(conn, &game, seat_of(access, &game))
 }
 
+/// A player who declared a faction for the event plays it all event: each
+/// list they bring to an event game must be of that faction.
+fn require_declared_faction(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    seat: &str,
+    lists: &[BroughtList],
+) -> Result<(), EventError> {
+    let registration = match seat {
+        "a" => Some(game.player_a),
+        _ => game.player_b,
+    };
+    let declared = registration
+        .map(|id| db_events::find_registration(conn, id))
+        .transpose()?
+        .flatten()
+        .and_then(|r| r.faction)
+        .filter(|faction| !faction.trim().is_empty());
+    let Some(declared) = declared else {
+        return Ok(());
+    };
+    match lists
+        .iter()
+        .find(|brought| !brought.list.faction.eq_ignore_ascii_case(declared.trim()))
+    {
+        Some(other) => Err(EventError::Invalid(vec![(
+            "crew",
+            format!(
+                "You declared {declared} for this event: bring {declared} crews ({} is {}).",
+                other.name, other.list.faction
+            ),
+        )])),
+        None => Ok(()),
+    }
+}
+
 /// What a player brings to a digital pairing.
 #[derive(Debug, Clone)]
 pub struct Bringing {
@@ -295,6 +331,7 @@ pub fn bring_crews(
             }
             DigitalState::Waiting { .. } => {}
         }
+        require_declared_faction(conn, &game, seat, &lists)?;
         db_hosted::set_pairing_crews(conn, game.id, seat, &json, ctx.now)?;
         let stored = db_hosted::pairing_crews(conn, game.id)?;
         let find = |side: &str| -> Result<Option<Vec<BroughtList>>, EventError> {

@@ -32,6 +32,7 @@ both_backends!(
     an_absent_opponent_is_claimed_and_the_organisers_confirm,
     a_clock_running_out_can_let_the_score_so_far_stand,
     a_single_table_is_played_in_the_browser,
+    a_declared_crew_is_offered_and_its_faction_kept,
     no_secret_reaches_the_opponent_or_spectators_over_a_whole_game,
     the_board_shows_zones_health_and_the_acting_models_reach,
     a_league_game_by_invitation_reports_itself_in_the_league,
@@ -2408,4 +2409,89 @@ async fn a_league_game_by_invitation_reports_itself_in_the_league(backend: Backe
         })
         .await;
     assert_eq!(games, 1, "nothing of the refused game is kept");
+}
+
+/// A player who declared a faction and a crew list for the event finds the
+/// list filled in on the game's page (no shipped list ticked beside it),
+/// and may bring only crews of the declared faction.
+async fn a_declared_crew_is_offered_and_its_faction_kept(backend: Backend) {
+    use crate::events::{create_event, event_body, set_status};
+    let app = TestApp::spawn(backend).await;
+    let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
+    let to = app.api_client("to@example.org").await;
+    let event = create_event(&to, event_body("Declared")).await;
+    set_status(&to, event, "registration").await;
+    let declared = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("content/m4e/crews/lamplighters-50.txt"),
+    )
+    .unwrap();
+    let mut browsers = Vec::new();
+    for (email, name) in [("ann@example.org", "Ann"), ("bo@example.org", "Bo")] {
+        let (_, browser) = app.user(email, name).await;
+        let (_, entry) = app
+            .api_client(email)
+            .await
+            .post(&format!("/events/{event}/register"), serde_json::json!({}))
+            .await;
+        let reg = entry["id"].as_i64().unwrap();
+        to.post(
+            &format!("/events/{event}/players/{reg}/check-in"),
+            serde_json::json!({"checked_in": true}),
+        )
+        .await;
+        if name == "Ann" {
+            let response = browser
+                .post_form(
+                    &format!("/events/{event}/players/{reg}/declare"),
+                    &[("faction", "Guild"), ("army_list", declared.as_str())],
+                )
+                .await;
+            assert_eq!(response.status().as_u16(), 303);
+        }
+        browsers.push(browser);
+    }
+    set_status(&to, event, "running").await;
+    to.post(&format!("/events/{event}/rounds"), serde_json::json!({}))
+        .await;
+    to.post(
+        &format!("/events/{event}/rounds/1/publish"),
+        serde_json::json!({}),
+    )
+    .await;
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let pairing = round["tables"][0]["game"].as_i64().unwrap();
+    let marked = to_browser
+        .post_form(&format!("/events/{event}/rounds/1/digital"), &[])
+        .await;
+    assert_eq!(marked.status().as_u16(), 303);
+    let play = format!("/events/{event}/games/{pairing}/play");
+    let crews_path = format!("/events/{event}/games/{pairing}/crews");
+
+    let (_, page) = browsers[0].get_text(&play).await;
+    assert!(
+        page.contains("Leader: Odessa Vane, Lamplighter Marshal"),
+        "the declared list is filled in: {page}"
+    );
+    assert!(
+        !page.contains(" checked>"),
+        "no shipped list ticked: {page}"
+    );
+    let (_, page) = browsers[1].get_text(&play).await;
+    assert!(page.contains(" checked>"), "Bo declared nothing: {page}");
+
+    // Another faction's crew is refused, in words; the declared one goes in.
+    let other = browsers[0]
+        .post_form(&crews_path, &[("crew", "mudlark-50")])
+        .await;
+    assert_eq!(location(&other), play);
+    let (_, page) = browsers[0].get_text(&play).await;
+    assert!(page.contains("You declared Guild for this event"), "{page}");
+    assert!(page.contains("crews not brought yet"), "{page}");
+    let kept = browsers[0]
+        .post_form(&crews_path, &[("own_list", declared.as_str())])
+        .await;
+    assert_eq!(location(&kept), play);
+    let (_, page) = browsers[0].get_text(&play).await;
+    assert!(page.contains("Your crews are in"), "{page}");
 }

@@ -74,6 +74,20 @@ async fn play_page(
         .registration
         .as_ref()
         .is_some_and(|r| r.id == game.player_a || Some(r.id) == game.player_b);
+    // The crew list a player declared for the event is offered first: it
+    // is filled in, and no shipped list is ticked beside it.
+    let declared_list = access
+        .registration
+        .as_ref()
+        .filter(|_| plays)
+        .and_then(|r| r.army_list.clone())
+        .filter(|list| !list.trim().is_empty());
+    let mut crews = crew_options(view.system.engine_edition());
+    if declared_list.is_some() {
+        for crew in &mut crews {
+            crew.ticked = false;
+        }
+    }
     let page = DigitalPage {
         ctx: ctx.clone(),
         event_id: id,
@@ -84,8 +98,8 @@ async fn play_page(
         brought,
         mine,
         plays,
-        crews: crew_options(view.system.engine_edition()),
-        own_list: String::new(),
+        crews,
+        own_list: declared_list.unwrap_or_default(),
     };
     render_page(&ctx, &page)
 }

@@ -95,6 +95,8 @@ pub(super) fn list_name(path: &str) -> String {
 pub struct CrewOption {
     pub value: String,
     pub label: String,
+    /// Ticked when the form is shown.
+    pub ticked: bool,
 }
 
 /// The crews a player brings, from the crews fieldset
@@ -174,7 +176,10 @@ pub(crate) fn crew_options(edition: Option<soulstone_engine::Edition>) -> Vec<Cr
     shipped_lists()
         .into_iter()
         .filter(|(_, list)| edition.is_none_or(|e| list.edition == e))
-        .map(|(path, list)| CrewOption {
+        .enumerate()
+        .map(|(index, (path, list))| CrewOption {
+            // The first is ticked, so the form starts ready to play.
+            ticked: index == 0,
             value: list_name(path),
             label: format!(
                 "{} ({}, {} models, {})",
