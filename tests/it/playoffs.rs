@@ -295,5 +295,28 @@ async fn a_swiss_event_cut_to_a_top_eight_playoff(backend: Backend) {
             .unwrap_or_else(|| panic!("{name} is not on the podium: {podium}"))
     };
     assert!(listed(&winner) < listed(&runner_up), "{podium}");
+
+    // A round's page has tabs to every round, the playoff's by name.
+    let round_page = app
+        .get(&format!("/events/{event}/rounds/6"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let tabs = round_page
+        .split("aria-label=\"Rounds\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</nav>").next())
+        .unwrap_or_else(|| panic!("no round tabs: {round_page}"));
+    assert!(
+        tabs.contains(&format!("href=\"/events/{event}/rounds/1\">Round 1</a>")),
+        "{tabs}"
+    );
+    assert!(
+        tabs.contains(&format!(
+            "href=\"/events/{event}/rounds/6\" aria-current=\"page\">Final</a>"
+        )),
+        "{tabs}"
+    );
     assert!(podium.contains("<strong>1.</strong>"), "{podium}");
 }

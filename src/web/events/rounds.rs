@@ -255,6 +255,9 @@ struct RoundPage {
     missing_results: usize,
     /// The round's pairings played in the browser.
     digital: Vec<i64>,
+    /// The event's rounds this viewer may open (number, label), for the
+    /// tabs between them.
+    round_tabs: Vec<(i32, String)>,
     /// For the organisers: what could still move to the browser, and what
     /// stays at a table.
     movability: crate::events::digital::RoundMovability,
@@ -398,6 +401,16 @@ async fn round_page(
         .iter()
         .filter(|t| !rounds::is_accepted(&t.status))
         .count();
+    let round_tabs = data
+        .rounds
+        .iter()
+        .filter(|r| r.status != "draft" || access.is_staff())
+        .map(|r| {
+            let label = crate::events::playoffs::playoff_name(r)
+                .unwrap_or_else(|| format!("Round {}", r.number));
+            (r.number, label)
+        })
+        .collect();
     let ids: Vec<i64> = tables.iter().map(|t| t.game.id).collect();
     let wants_pool =
         access.is_staff() && round.status == "draft" && view.system.shares_round_scenarios();
@@ -477,6 +490,7 @@ async fn round_page(
         missing_results,
         digital,
         movability,
+        round_tabs,
         live,
         announce,
     };
