@@ -186,12 +186,18 @@ pub struct SignupForm {
     /// the per-address limit for everyone at the venue.
     #[serde(default)]
     pub venue: String,
+    /// Where the person was going before signing up (`/signin?next=`),
+    /// offered again once the account is made.
+    #[serde(default)]
+    pub next: String,
 }
 
 #[derive(Debug, Default, Deserialize)]
 struct SignupQuery {
     #[serde(default)]
     venue: String,
+    #[serde(default)]
+    next: String,
 }
 
 #[derive(Template)]
@@ -214,9 +220,13 @@ async fn signup_page(
         &ctx,
         &SignupPage {
             ctx: ctx.clone(),
-            form: SignupForm {
-                venue: query.into_inner().venue,
-                ..SignupForm::default()
+            form: {
+                let query = query.into_inner();
+                SignupForm {
+                    venue: query.venue,
+                    next: query.next,
+                    ..SignupForm::default()
+                }
             },
             errors: FormErrors::new(),
         },
@@ -269,6 +279,7 @@ async fn signup(
     form: CsrfForm<SignupForm>,
 ) -> Result<HttpResponse, AppError> {
     let form = form.0;
+    let next = form.next.clone();
     let mut errors = FormErrors::new();
     let budget = match signup_budget(&req, &state, &form.venue).await? {
         Ok(budget) => Some(budget),
@@ -372,7 +383,17 @@ async fn signup(
         })
         .await?;
     state.mail_queued();
-    Ok(redirect("/signup/check-email"))
+    // Same answer whether or not the address had an account: nothing here
+    // tells a visitor which addresses are known.
+    let next = safe_next(Some(&next));
+    Ok(redirect(&if next == "/" {
+        "/signup/check-email".to_owned()
+    } else {
+        format!(
+            "/signup/check-email?{}",
+            serde_urlencoded::to_string([("next", next.as_str())]).unwrap_or_default()
+        )
+    }))
 }
 
 /// Creates a verification token and queues its mail.
@@ -406,11 +427,34 @@ fn queue_verification(
 #[template(path = "accounts/check_email.html")]
 struct CheckEmailPage {
     ctx: PageContext,
+    /// The sign-in link, carrying where the person was going.
+    signin_link: String,
+    /// They were on their way somewhere (a practice game, an event).
+    carries_on: bool,
 }
 
 #[get("/signup/check-email")]
-async fn check_email_page(ctx: PageContext) -> Result<HttpResponse, AppError> {
-    render_page(&ctx, &CheckEmailPage { ctx: ctx.clone() })
+async fn check_email_page(
+    ctx: PageContext,
+    query: web::Query<NextQuery>,
+) -> Result<HttpResponse, AppError> {
+    let next = safe_next(query.next.as_deref());
+    let signin_link = if next == "/" {
+        "/signin".to_owned()
+    } else {
+        format!(
+            "/signin?{}",
+            serde_urlencoded::to_string([("next", next.as_str())]).unwrap_or_default()
+        )
+    };
+    render_page(
+        &ctx,
+        &CheckEmailPage {
+            ctx: ctx.clone(),
+            signin_link,
+            carries_on: next != "/",
+        },
+    )
 }
 
 #[get("/verify-email")]

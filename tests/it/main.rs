@@ -19,6 +19,7 @@ mod game_table;
 mod hardening;
 mod hosted;
 mod log_proof;
+mod onboarding;
 mod playoffs;
 mod preview;
 mod rankings;

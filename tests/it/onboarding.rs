@@ -1,0 +1,69 @@
+//! A newcomer on their way somewhere: "Play a practice game" sends them to
+//! sign in, they make an account instead, and the way back to the game is
+//! kept through sign-up (whether or not the address was known, the answer
+//! is the same), so they carry on before confirming their address.
+
+use crate::support::{Backend, PASSWORD, TestApp, location};
+
+both_backends!(a_newcomer_signs_up_and_carries_on_to_where_they_were_going);
+
+async fn a_newcomer_signs_up_and_carries_on_to_where_they_were_going(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let browser = app.new_client();
+    let response = browser.get("/play").await;
+    assert_eq!(response.status(), 303);
+    let signin = location(&response);
+    assert!(signin.starts_with("/signin?next="), "{signin}");
+    let (_, page) = browser.get_text(&signin).await;
+    assert!(page.contains("/signup?next=%2Fplay"), "{page}");
+    let (_, form) = browser.get_text("/signup?next=/play").await;
+    assert!(
+        form.contains("<input type=\"hidden\" name=\"next\" value=\"/play\">"),
+        "{form}"
+    );
+    let sign_up = |email: &'static str, next: &'static str| {
+        let browser = browser.clone();
+        async move {
+            browser
+                .post_form(
+                    "/signup",
+                    &[
+                        ("display_name", "Nell Newcomer"),
+                        ("email", email),
+                        ("password", PASSWORD),
+                        ("next", next),
+                    ],
+                )
+                .await
+        }
+    };
+    let response = sign_up("nell@example.org", "/play").await;
+    assert_eq!(response.status(), 303);
+    let waiting = location(&response);
+    assert_eq!(waiting, "/signup/check-email?next=%2Fplay");
+    // An address that already has an account gets the same answer.
+    let again = sign_up("nell@example.org", "/play").await;
+    assert_eq!(location(&again), waiting);
+    // Another site is never a destination.
+    let hostile = sign_up("other@example.org", "//evil.example/").await;
+    assert_eq!(location(&hostile), "/signup/check-email");
+
+    let (_, page) = browser.get_text(&waiting).await;
+    assert!(page.contains("Sign in and carry on"), "{page}");
+    assert!(page.contains("href=\"/signin?next=%2Fplay\""), "{page}");
+    let signed_in = browser
+        .post_form(
+            "/signin",
+            &[
+                ("email", "nell@example.org"),
+                ("password", PASSWORD),
+                ("next", "/play"),
+            ],
+        )
+        .await;
+    assert_eq!(signed_in.status(), 303);
+    assert_eq!(location(&signed_in), "/play");
+    let (status, page) = browser.get_text("/play").await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("Start the game"), "{page}");
+}
