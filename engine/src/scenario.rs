@@ -62,10 +62,117 @@ pub struct Scenario {
     /// A whole encounter (4th edition) the scenario starts part way through.
     #[serde(default)]
     pub encounter: Option<EncounterSpec>,
+    /// Crew lists hired against the content before the steps: each gives
+    /// its soulstone pool or is refused, as the check says.
+    #[serde(default)]
+    pub hiring: Vec<HiringCheck>,
     #[serde(default)]
     pub steps: Vec<Step>,
     #[serde(default)]
     pub expect: Option<Expect>,
+}
+
+/// Hiring as a scenario writes it: a list in, the pool or the refusal out.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HiringCheck {
+    /// A crew list in the plain-text format (`docs/content.md`), of the
+    /// scenario's edition.
+    pub list: String,
+    /// The soulstones the crew must start with.
+    #[serde(default)]
+    pub pool: Option<u8>,
+    /// The soulstones its models must cost together.
+    #[serde(default)]
+    pub spent: Option<u8>,
+    /// The list must not hire, and one of its refusals must contain these
+    /// words.
+    #[serde(default)]
+    pub refused: Option<String>,
+    #[serde(default)]
+    pub note: String,
+}
+
+/// What hiring one list gave.
+#[derive(Debug, Clone, Serialize)]
+pub struct HiringReport {
+    pub index: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pool: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spent: Option<u8>,
+    /// Each rule the list breaks, naming the model.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refusals: Vec<String>,
+}
+
+impl HiringCheck {
+    /// Hires the list; the report, and what the check finds wrong with it.
+    fn run(
+        &self,
+        index: usize,
+        edition: Edition,
+        catalog: &Catalog,
+    ) -> Result<(HiringReport, Vec<String>), ScenarioError> {
+        let at = |message: String| format!("hiring {index}: {message}");
+        let list = crate::content::crew::CrewList::parse(&self.list)
+            .map_err(|e| ScenarioError::Parse(at(e)))?;
+        if list.edition != edition {
+            return Err(ScenarioError::Setup(at(format!(
+                "the list is of {}, the scenario of {}",
+                list.edition.name(),
+                edition.name()
+            ))));
+        }
+        let mut failures = Vec::new();
+        let report = match list.hire(catalog) {
+            Ok(hired) => {
+                if let Some(words) = &self.refused {
+                    failures.push(at(format!(
+                        "expected a refusal ({words}) but the list hires, leaving a pool of {}",
+                        hired.pool
+                    )));
+                }
+                for (what, expected, actual) in [
+                    ("pool", self.pool, hired.pool),
+                    ("spent", self.spent, hired.spent),
+                ] {
+                    if let Some(expected) = expected
+                        && expected != actual
+                    {
+                        failures.push(at(format!("{what} is {actual}, expected {expected}")));
+                    }
+                }
+                HiringReport {
+                    index,
+                    pool: Some(hired.pool),
+                    spent: Some(hired.spent),
+                    refusals: Vec::new(),
+                }
+            }
+            Err(errors) => {
+                let refusals: Vec<String> = errors
+                    .iter()
+                    .map(|e| format!("{}: {}", e.model, e.rule))
+                    .collect();
+                match &self.refused {
+                    Some(words) if refusals.iter().any(|r| r.contains(words.as_str())) => {}
+                    Some(words) => failures.push(at(format!(
+                        "refused, but not for {words:?}: {}",
+                        refusals.join("; ")
+                    ))),
+                    None => failures.push(at(format!("refused: {}", refusals.join("; ")))),
+                }
+                HiringReport {
+                    index,
+                    pool: None,
+                    spent: None,
+                    refusals,
+                }
+            }
+        };
+        Ok((report, failures))
+    }
 }
 
 /// An encounter as a scenario starts it: the setup, and where it stands.
@@ -74,14 +181,24 @@ pub struct Scenario {
 pub struct EncounterSpec {
     #[serde(default = "default_encounter_size")]
     pub size: u8,
-    pub attacker: Seat,
-    pub deployment: crate::table::measure::Deployment,
+    /// The cards flipped at setup, which decide the attacker, strategy,
+    /// deployment (and a 3rd edition scheme pool) where the file leaves
+    /// them out, and must agree with them where it names them.
+    #[serde(default)]
+    pub flips: Option<SetupFlips>,
+    /// Required unless `flips` decide it.
+    #[serde(default)]
+    pub attacker: Option<Seat>,
+    #[serde(default)]
+    pub deployment: Option<crate::table::measure::Deployment>,
     /// A strategy of the content's, by name; with `claimed_strategy`, one
     /// the content lacks, scored by its players' claims.
-    pub strategy: String,
+    #[serde(default)]
+    pub strategy: Option<String>,
     #[serde(default)]
     pub claimed_strategy: bool,
     /// Schemes of the pool the content lacks are claimed, as in an event.
+    #[serde(default)]
     pub scheme_pool: Vec<String>,
     /// A TO's season: its schemes and their Next Available Schemes.
     #[serde(default)]
@@ -126,6 +243,27 @@ pub struct EncounterSpec {
     pub explosives_placed: [u8; 2],
 }
 
+/// The setup's flips as cards: each player's flip for the attacker (the
+/// higher attacks, its suit picks the strategy, the lower's the
+/// deployment) and, 3rd edition, the cards whose values pick the schemes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupFlips {
+    pub a: Card,
+    pub b: Card,
+    #[serde(default)]
+    pub schemes: Vec<Card>,
+}
+
+/// What the encounter is set up with: the file's values, or the flips',
+/// which must agree where both are given.
+struct Decided {
+    attacker: Seat,
+    deployment: crate::table::measure::Deployment,
+    strategy: String,
+    scheme_pool: Vec<String>,
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SchemesSpec {
@@ -161,6 +299,60 @@ fn default_encounter_size() -> u8 {
 }
 
 impl EncounterSpec {
+    /// The attacker, deployment, strategy and scheme pool, from the file
+    /// and the flips.
+    fn decided(
+        &self,
+        objectives: &crate::encounter::objectives::ObjectiveBook,
+    ) -> Result<Decided, ScenarioError> {
+        let flipped = match &self.flips {
+            Some(flips) => Some(
+                crate::encounter::scenario_from_flips(objectives, flips.a, flips.b, &flips.schemes)
+                    .map_err(|e| ScenarioError::Setup(format!("the flips: {}", e.0)))?,
+            ),
+            None => None,
+        };
+        fn agree<T: PartialEq + std::fmt::Debug + Clone>(
+            what: &str,
+            written: Option<&T>,
+            flipped: Option<&T>,
+        ) -> Result<T, ScenarioError> {
+            match (written, flipped) {
+                (Some(w), Some(f)) if w != f => Err(ScenarioError::Setup(format!(
+                    "the flips give the {what} {f:?}, the file says {w:?}"
+                ))),
+                (Some(value), _) | (None, Some(value)) => Ok(value.clone()),
+                (None, None) => Err(ScenarioError::Setup(format!(
+                    "the encounter needs its {what} (or the flips that decide it)"
+                ))),
+            }
+        }
+        let flipped_strategy = flipped.as_ref().map(|f| f.1.name.clone());
+        let flipped_pool = flipped
+            .as_ref()
+            .map(|f| f.3.clone())
+            .filter(|pool| !pool.is_empty());
+        let written_pool = Some(&self.scheme_pool).filter(|pool| !pool.is_empty());
+        Ok(Decided {
+            attacker: agree(
+                "attacker",
+                self.attacker.as_ref(),
+                flipped.as_ref().map(|f| &f.0),
+            )?,
+            deployment: agree(
+                "deployment",
+                self.deployment.as_ref(),
+                flipped.as_ref().map(|f| &f.2),
+            )?,
+            strategy: agree(
+                "strategy",
+                self.strategy.as_ref(),
+                flipped_strategy.as_ref(),
+            )?,
+            scheme_pool: agree("scheme pool", written_pool, flipped_pool.as_ref())?,
+        })
+    }
+
     fn build(
         &self,
         catalog: &Catalog,
@@ -170,33 +362,34 @@ impl EncounterSpec {
         let objectives = catalog.objectives(edition).ok_or_else(|| {
             ScenarioError::Setup(format!("the content has no {} strategies", edition.name()))
         })?;
-        let strategy = match objectives.strategy(&self.strategy) {
+        let decided = self.decided(objectives)?;
+        let strategy = match objectives.strategy(&decided.strategy) {
             Some(_) if self.claimed_strategy => {
                 return Err(ScenarioError::Setup(format!(
                     "the content describes {:?}: it is not claimed",
-                    self.strategy
+                    decided.strategy
                 )));
             }
             Some(def) => def.clone(),
             None if self.claimed_strategy => {
-                crate::encounter::objectives::StrategyDef::claimed(&self.strategy, None)
+                crate::encounter::objectives::StrategyDef::claimed(&decided.strategy, None)
             }
             None => {
                 return Err(ScenarioError::Setup(format!(
                     "no strategy {:?} (a strategy the content lacks needs claimed_strategy = true)",
-                    self.strategy
+                    decided.strategy
                 )));
             }
         };
         let setup = EncounterSetup {
             size: self.size,
-            attacker: self.attacker,
-            deployment: self.deployment,
+            attacker: decided.attacker,
+            deployment: decided.deployment,
             strategy,
-            scheme_pool: self.scheme_pool.clone(),
+            scheme_pool: decided.scheme_pool.clone(),
             schemes: crate::encounter::objectives::ObjectiveBook {
                 strategies: Vec::new(),
-                schemes: objectives.with_season(&self.scheme_pool, &self.season),
+                schemes: objectives.with_season(&decided.scheme_pool, &self.season),
             },
             offers: [
                 crate::hidden::Hidden::unknown(Seat::A),
@@ -208,7 +401,7 @@ impl EncounterSpec {
         encounter.step = self.step.unwrap_or(Step::ChooseZone);
         encounter.turn = self.turn;
         encounter.attacker_zone = self.attacker_zone;
-        let initiative = self.initiative.unwrap_or(self.attacker);
+        let initiative = self.initiative.unwrap_or(decided.attacker);
         encounter.initiative = initiative;
         encounter.active = initiative;
         encounter.activated = self.activated.clone();
@@ -572,6 +765,8 @@ pub struct StepReport {
 pub struct Run {
     pub name: String,
     pub initial: GameState,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hiring: Vec<HiringReport>,
     pub steps: Vec<StepReport>,
     pub events: Vec<Event>,
     #[serde(rename = "final")]
@@ -740,6 +935,12 @@ impl Scenario {
         let mut events = Vec::new();
         let mut steps = Vec::new();
         let mut failures = Vec::new();
+        let mut hiring = Vec::new();
+        for (index, check) in self.hiring.iter().enumerate() {
+            let (report, wrong) = check.run(index + 1, self.edition, catalog)?;
+            hiring.push(report);
+            failures.extend(wrong);
+        }
         for (index, step) in self.steps.iter().enumerate() {
             let submission = step
                 .by
@@ -800,6 +1001,7 @@ impl Scenario {
         Ok(Run {
             name: self.name.clone(),
             initial,
+            hiring,
             steps,
             events,
             pending: pending(&state),
@@ -1052,7 +1254,9 @@ impl ScenarioFile {
     /// its expectations).
     pub fn has_expectations(&self) -> bool {
         match self {
-            ScenarioFile::Game(scenario) => scenario.expect.is_some(),
+            ScenarioFile::Game(scenario) => {
+                scenario.expect.is_some() || !scenario.hiring.is_empty()
+            }
             ScenarioFile::Table(scenario) => !scenario.checks.is_empty(),
         }
     }

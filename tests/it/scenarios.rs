@@ -127,6 +127,52 @@ fn a_wrong_expectation_is_reported() {
     assert!(run.failures[0].contains("raises"), "{:?}", run.failures);
 }
 
+/// Setup flips decide what the file leaves out and must agree with what it
+/// names; a tie or a joker decides nothing. A hiring check that does not
+/// hold is a failure like an expectation's.
+#[test]
+fn setup_flips_and_hiring_checks_are_held_to_the_rules() {
+    let catalog = crate::support::shipped_content();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios/m3e/encounter/setup-flips.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    for (from, to, problem) in [
+        (
+            "b = \"12C\"",
+            "b = \"12T\"",
+            "the flips give the strategy \"Turf War\", the file says \"Reckoning\"",
+        ),
+        ("b = \"12C\"", "b = \"5C\"", "5M and 5C tie"),
+        ("a = \"5M\"", "a = \"RJ\"", "is a joker"),
+        ("\"13R\"", "\"1T\"", "gives Detonate Charges again"),
+    ] {
+        let edited = text.replace(from, to);
+        assert_ne!(edited, text, "{from}");
+        let error = Scenario::from_toml(&edited)
+            .unwrap()
+            .check(catalog)
+            .expect_err(problem);
+        assert!(error.to_string().contains(problem), "{error}");
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/m4e/hiring.toml");
+    let text = std::fs::read_to_string(path)
+        .unwrap()
+        .replacen("pool = 5", "pool = 4", 1)
+        .replace("refused = \"loyal\"", "refused = \"unique\"");
+    let run = Scenario::from_toml(&text).unwrap().check(catalog).unwrap();
+    assert_eq!(run.failures.len(), 2, "{:?}", run.failures);
+    assert!(
+        run.failures[0].contains("hiring 1: pool is 5, expected 4"),
+        "{:?}",
+        run.failures
+    );
+    assert!(
+        run.failures[1].contains("hiring 5: refused, but not for \"unique\""),
+        "{:?}",
+        run.failures
+    );
+}
+
 /// `soulstone scenario run --expect FILE`.
 fn run_expecting(file: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_soulstone"))

@@ -874,6 +874,56 @@ fn flip_scenario(
     })
 }
 
+/// What flipped cards decide at setup, as a scenario file gives them: the
+/// attacker (the higher of the two players' cards), the strategy (the
+/// attacker's suit), the deployment (the defender's suit) and, where the
+/// schemes are numbered by card value (3rd edition), the scheme pool of
+/// `scheme_cards`. A joker or a tie decides nothing: the players would
+/// flip again, so a file gives the cards that decided.
+pub fn scenario_from_flips(
+    objectives: &ObjectiveBook,
+    a: crate::fate::Card,
+    b: crate::fate::Card,
+    scheme_cards: &[crate::fate::Card],
+) -> Result<(Seat, StrategyDef, Deployment, Vec<String>), SetupError> {
+    let suited = |card: crate::fate::Card| {
+        card.suit()
+            .filter(|_| !card.is_joker())
+            .ok_or_else(|| SetupError(format!("{card} is a joker: the players flip again")))
+    };
+    let (a_suit, b_suit) = (suited(a)?, suited(b)?);
+    let (attacker, attack_suit, defend_suit) = match a.value().cmp(&b.value()) {
+        std::cmp::Ordering::Greater => (Seat::A, a_suit, b_suit),
+        std::cmp::Ordering::Less => (Seat::B, b_suit, a_suit),
+        std::cmp::Ordering::Equal => {
+            return Err(SetupError(format!(
+                "{a} and {b} tie: the players flip again"
+            )));
+        }
+    };
+    let mut pool: Vec<String> = Vec::with_capacity(scheme_cards.len());
+    for card in scheme_cards {
+        let scheme = objectives
+            .schemes
+            .iter()
+            .find(|s| s.card == Some(card.value()) && !card.is_joker())
+            .ok_or_else(|| SetupError(format!("no scheme is numbered {card}")))?;
+        if pool.contains(&scheme.name) {
+            return Err(SetupError(format!(
+                "{card} gives {} again: the card is flipped again",
+                scheme.name
+            )));
+        }
+        pool.push(scheme.name.clone());
+    }
+    Ok((
+        attacker,
+        strategy_for_suit(objectives, attack_suit)?,
+        deployment_for(defend_suit),
+        pool,
+    ))
+}
+
 fn strategy_for_suit(
     objectives: &ObjectiveBook,
     suit: crate::fate::Suit,
