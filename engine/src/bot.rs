@@ -589,7 +589,7 @@ fn greedy_score(state: &GameState, seat: Seat, choice: &Choice) -> i64 {
         PlayerCommand::DeclineTrigger | PlayerCommand::DeclineCheat => 1,
         PlayerCommand::DeclareTrigger { .. } => 5,
         PlayerCommand::Relent => -5,
-        PlayerCommand::Slam { .. } => -30,
+        PlayerCommand::Slam { .. } | PlayerCommand::SlamTerrain { .. } => -30,
         // A free attack that can only slow the enemy down.
         PlayerCommand::Strike { .. } => 30,
         // Below any attack it could make instead.

@@ -310,6 +310,12 @@ pub enum PlayerCommand {
     Slam {
         marker: ObjectId,
     },
+    /// General action Slam at a destructible terrain piece within 1": the
+    /// piece is removed from play (M4E Slam, line 938; Destructible, line
+    /// 1816).
+    SlamTerrain {
+        terrain: ObjectId,
+    },
     /// 3rd edition general action Concentrate, once per activation: the
     /// model gains Focused +1.
     Concentrate,
@@ -455,7 +461,7 @@ impl PlayerCommand {
             PlayerCommand::Charge { .. } => Some("Charge"),
             PlayerCommand::Interact { .. } => Some("Interact"),
             PlayerCommand::Prepare { .. } => Some("Prepare"),
-            PlayerCommand::Slam { .. } => Some("Slam"),
+            PlayerCommand::Slam { .. } | PlayerCommand::SlamTerrain { .. } => Some("Slam"),
             PlayerCommand::Concentrate => Some("Concentrate"),
             PlayerCommand::Disengage => Some("Disengage"),
             PlayerCommand::Assist { .. } => Some("Assist"),

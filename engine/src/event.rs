@@ -660,6 +660,11 @@ pub enum Event {
     MarkerRemoved {
         id: crate::table::ObjectId,
     },
+    /// A terrain piece is removed from play (a Slam at destructible
+    /// terrain).
+    TerrainRemoved {
+        id: crate::table::ObjectId,
+    },
     /// A player scores victory points.
     VictoryPointsGained {
         seat: Seat,

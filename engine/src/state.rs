@@ -1267,6 +1267,15 @@ pub fn apply(state: &mut GameState, event: &Event) {
         Event::MarkerRemoved { id } => {
             state.markers_mut().retain(|m| m.id != *id);
         }
+        Event::TerrainRemoved { id } => {
+            // The table built from the terrain goes first; the terrain is
+            // shared between copies of the state, so this state gets its
+            // own, without the piece.
+            state.table_cache = TableCache::default();
+            Arc::make_mut(&mut state.terrain)
+                .pieces_mut()
+                .retain(|t| t.id != *id);
+        }
         Event::ModifierAdded { role, amount, .. } => {
             if let Some(side) = state.side_mut(Some(*role)) {
                 side.modifiers = side.modifiers.saturating_add(*amount);

@@ -615,10 +615,15 @@ impl Sim<'_> {
             "Charge" if self.engaged(model) => Some("an engaged model cannot Charge".into()),
             "Interact" => self.interact_refusal(model),
             "Slam" => {
-                let slammable = general_commands(&self.state, model)
-                    .iter()
-                    .any(|c| matches!(c, PlayerCommand::Slam { .. }));
-                (!slammable).then(|| "no marker Slam could remove is within 1\"".into())
+                let slammable = general_commands(&self.state, model).iter().any(|c| {
+                    matches!(
+                        c,
+                        PlayerCommand::Slam { .. } | PlayerCommand::SlamTerrain { .. }
+                    )
+                });
+                (!slammable).then(|| {
+                    "no marker or destructible terrain Slam could remove is within 1\"".into()
+                })
             }
             _ => None,
         }
@@ -752,7 +757,7 @@ impl Sim<'_> {
                 return refuse(match named {
                     "Walk" | "Charge" => format!("send the path of {model}'s {named}"),
                     "Prepare" => format!("send the token {model}'s Prepare gives"),
-                    "Slam" => format!("send the marker {model}'s Slam removes"),
+                    "Slam" => format!("send the marker or terrain {model}'s Slam removes"),
                     _ => format!("send the marker {model}'s {named} makes, removes or claims"),
                 });
             }

@@ -35,6 +35,19 @@ fn within_general_action_range(edition: crate::Edition, model: &Body, marker: &B
     crate::table::measure::horizontal_gap(model, marker) <= general_action_range(edition) + 1e-9
 }
 
+/// Whether any part of a terrain piece is within a general action's reach
+/// of a model (1" in 4th edition; touching in 3rd).
+fn terrain_within_reach(
+    board: &crate::table::Board,
+    model: &crate::table::Body,
+    terrain: crate::table::ObjectId,
+) -> bool {
+    board.obstacles().filter(|o| o.id == terrain).any(|o| {
+        crate::table::measure::distance_to_obstacle(model, o)
+            <= general_action_range(board.edition) + 1e-9
+    })
+}
+
 /// How far from a model's centre a new scheme marker's centre goes for
 /// the options and the bots: `reach_4e` inches in 4th edition (any point
 /// whose marker is within 1"); in base contact in 3rd edition.
@@ -162,6 +175,19 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
             }
             MarkerKind::Remains | MarkerKind::Other => continue,
         });
+    }
+    // Slam also removes a destructible terrain piece within 1".
+    if general.contains(&"Slam") {
+        let table = state.table();
+        let board = crate::table::Board::new(&table, state.edition);
+        commands.extend(
+            state
+                .terrain
+                .iter()
+                .filter(|t| t.traits.has(crate::table::Trait::Destructible))
+                .filter(|t| terrain_within_reach(&board, &me, t.id))
+                .map(|t| PlayerCommand::SlamTerrain { terrain: t.id }),
+        );
     }
     // Deliver a Message: enemy models a scheme of the pool may choose,
     // within 1".
@@ -1875,6 +1901,7 @@ impl Sim<'_> {
             PlayerCommand::Interact { .. }
             | PlayerCommand::Prepare { .. }
             | PlayerCommand::Slam { .. }
+            | PlayerCommand::SlamTerrain { .. }
             | PlayerCommand::Concentrate
             | PlayerCommand::Disengage
             | PlayerCommand::Assist { .. } => {
@@ -1931,6 +1958,31 @@ impl Sim<'_> {
                 .unwrap_or_default();
                 self.declare_general(actor, "Slam", slot, controller)?;
                 self.emit(Event::MarkerRemoved { id: *marker })?;
+                self.general_ended(actor, standing_in)
+            }
+            PlayerCommand::SlamTerrain { terrain } => {
+                let table = self.state.table();
+                let board = Board::new(&table, self.state.edition);
+                let Some(piece) = self.state.terrain.iter().find(|t| t.id == *terrain) else {
+                    return refuse("there is no such terrain piece");
+                };
+                if !piece.traits.has(crate::table::Trait::Destructible) {
+                    return refuse(format!(
+                        "{} is not destructible: Slam removes only destructible terrain",
+                        piece.name
+                    ));
+                }
+                let me = board
+                    .body(Target::Object(actor.object()))
+                    .map_err(|e| RuleError::not_allowed(e.to_string()))?;
+                if !terrain_within_reach(&board, &me, *terrain) {
+                    return refuse(format!("{} is not within 1\"", piece.name));
+                }
+                let standing_in =
+                    crate::table::measure::hazards_while_acting(&board, actor.object())
+                        .unwrap_or_default();
+                self.declare_general(actor, "Slam", slot, controller)?;
+                self.emit(Event::TerrainRemoved { id: *terrain })?;
                 self.general_ended(actor, standing_in)
             }
             PlayerCommand::Concentrate => {
@@ -3141,6 +3193,7 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
             | PlayerCommand::Interact { .. }
             | PlayerCommand::Prepare { .. }
             | PlayerCommand::Slam { .. }
+            | PlayerCommand::SlamTerrain { .. }
             | PlayerCommand::Concentrate
             | PlayerCommand::Disengage
             | PlayerCommand::Assist { .. }

@@ -276,6 +276,14 @@ impl<'a> Words<'a> {
                 format!("Strike with {}'s {action}", self.model(*model))
             }
             PlayerCommand::DeclineStrike => "Let it disengage without a strike".into(),
+            PlayerCommand::SlamTerrain { terrain } => {
+                let name = state
+                    .terrain
+                    .iter()
+                    .find(|t| t.id == *terrain)
+                    .map_or("the terrain", |t| t.name.as_str());
+                format!("Slam: remove {name} from play")
+            }
             PlayerCommand::Assist { target, token } => format!(
                 "Assist {}: lower its {} by a 1/2/3 flip",
                 self.names.labelled(*target),
