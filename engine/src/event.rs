@@ -514,6 +514,9 @@ pub enum Event {
         seat: Seat,
         model: ModelId,
         with: String,
+        /// Other friendly models replaced along with it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        also: Vec<ModelId>,
     },
     /// The new model (`model`, next id) takes the place of `original`,
     /// which is removed from the game: its health (at most the new card's
@@ -526,6 +529,9 @@ pub enum Event {
         card: String,
         at: Placement,
         health: u16,
+        /// The other originals, removed too: their health is in `health`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        also: Vec<ModelId>,
     },
     /// A summoning action succeeded: `seat` picks one of `models` (full
     /// names, each within the duel total's reach and the crew's limits)

@@ -369,7 +369,26 @@ pub enum ActionEffect {
     /// own crew: placed touching it, at its health (at most the new
     /// card's maximum), with its tokens and its place in schemes,
     /// leadership and the activation. Resolved last of its effects.
-    ReplaceThisModel { with: String },
+    /// With `together_with`, other friendly models are replaced with it
+    /// by the one new model (M4E Replace, line 1525 on).
+    ReplaceThisModel {
+        with: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        together_with: Option<AlsoReplaced>,
+    },
+}
+
+/// The other originals of a replace: up to `up_to` friendly models called
+/// `name` within `within` inches of the model whose effect it is, the
+/// nearest first. The new model's health is all of theirs together (at
+/// most its maximum), it gains their tokens, and it has activated if any
+/// of them had.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AlsoReplaced {
+    pub name: String,
+    pub within: u8,
+    pub up_to: u8,
 }
 
 /// The model an effect attaches an upgrade to.

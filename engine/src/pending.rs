@@ -285,6 +285,7 @@ fn options(state: &GameState, seat: Seat, probe: bool) -> Vec<Choice> {
             seat: chooser,
             model,
             with,
+            ..
         }) if *chooser == seat => vec![Choice::Replace {
             model: *model,
             with: with.clone(),

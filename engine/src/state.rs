@@ -270,6 +270,9 @@ pub enum Frame {
         seat: Seat,
         model: ModelId,
         with: String,
+        /// The other models it replaces along with `model`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        also: Vec<ModelId>,
     },
     /// A summoning action's success: `seat` picks which of `options` to
     /// summon and where, around `summoner`.
@@ -2166,13 +2169,19 @@ pub fn apply(state: &mut GameState, event: &Event) {
                     .extend(hazards.iter().map(|name| (*model, name.clone())));
             }
         }
-        Event::ReplaceOffered { seat, model, with } => {
+        Event::ReplaceOffered {
+            seat,
+            model,
+            with,
+            also,
+        } => {
             wait_in_action(
                 state,
                 Frame::Replace {
                     seat: *seat,
                     model: *model,
                     with: with.clone(),
+                    also: also.clone(),
                 },
             );
         }
@@ -2183,9 +2192,13 @@ pub fn apply(state: &mut GameState, event: &Event) {
             card,
             at,
             health,
+            also,
         } => {
             state.pop_frame(|f| matches!(f, Frame::Replace { .. }));
             replace_model(state, *original, *model, *seat, card, *at, *health);
+            for other in also {
+                replace_another(state, *other, *model);
+            }
         }
         Event::SummonOffered {
             seat,
@@ -2307,6 +2320,60 @@ fn replace_model(
             .for_each(renamed);
         // The choices are shared until written: only copied when a scheme
         // chose the original.
+        let chosen = encounter.choices.schemes.iter().flatten().any(|held| {
+            held.value
+                .as_ref()
+                .is_some_and(|s| s.target == Some(original))
+        });
+        if chosen {
+            for held in encounter.choices_mut().schemes.iter_mut().flatten() {
+                if let Some(scheme) = held.value.as_mut() {
+                    scheme.target.iter_mut().for_each(renamed);
+                }
+            }
+        }
+    }
+}
+
+/// One more original of a replace (after `replace_model` placed `new`):
+/// its tokens are gained by the new model (one of a kind: a token the new
+/// model holds already stays as it is), the new model has activated if it
+/// had, whatever chose it chooses the new model, and it leaves the game.
+fn replace_another(state: &mut GameState, original: ModelId, new: ModelId) {
+    let Some(old) = state.model(original).cloned() else {
+        return;
+    };
+    if let Some(model) = state.model_mut(new) {
+        for (token, count) in old.tokens.iter() {
+            if !model.tokens.has(token) {
+                model.tokens.set(token, count);
+                if let Some(from) = old.token_from.iter().find(|(t, _)| *t == token) {
+                    model.token_from.push(*from);
+                }
+            }
+        }
+    }
+    if let Some(gone) = state.model_mut(original) {
+        gone.status = ModelStatus::Removed;
+        gone.placement = None;
+        gone.tokens = crate::token::Tokens::default();
+        gone.token_from.clear();
+    }
+    let renamed = |id: &mut ModelId| {
+        if *id == original {
+            *id = new;
+        }
+    };
+    if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+        if encounter.activated.contains(&original) && !encounter.activated.contains(&new) {
+            encounter.activated.push(new);
+        }
+        encounter.leaders.iter_mut().flatten().for_each(renamed);
+        encounter
+            .assumed_leadership
+            .iter_mut()
+            .flatten()
+            .for_each(renamed);
         let chosen = encounter.choices.schemes.iter().flatten().any(|held| {
             held.value
                 .as_ref()

@@ -528,7 +528,7 @@ impl Catalog {
             }
             for (a, action) in card.actions.iter().enumerate() {
                 for (e, effect) in action.after_succeeding.iter().enumerate() {
-                    if let crate::model::ActionEffect::ReplaceThisModel { with } = effect
+                    if let crate::model::ActionEffect::ReplaceThisModel { with, .. } = effect
                         && !catalog
                             .cards
                             .contains_key(&(*edition, with.trim().to_string()))
@@ -536,6 +536,20 @@ impl Catalog {
                         missing(
                             &format!("actions[{a}].after_succeeding[{e}].with"),
                             format!("no card called {with:?}"),
+                        );
+                    }
+                    if let crate::model::ActionEffect::ReplaceThisModel {
+                        together_with: Some(also),
+                        ..
+                    } = effect
+                        && !catalog
+                            .cards
+                            .iter()
+                            .any(|((e, _), c)| e == edition && *c.name == *also.name)
+                    {
+                        missing(
+                            &format!("actions[{a}].after_succeeding[{e}].together_with.name"),
+                            format!("no model called {:?}", also.name),
                         );
                     }
                 }
@@ -574,7 +588,7 @@ impl Catalog {
         while let Some(card) = queue.pop() {
             for action in &card.actions {
                 let replacements = action.after_succeeding.iter().filter_map(|e| match e {
-                    crate::model::ActionEffect::ReplaceThisModel { with } => Some(with),
+                    crate::model::ActionEffect::ReplaceThisModel { with, .. } => Some(with),
                     _ => None,
                 });
                 for name in action.summons.iter().chain(replacements) {

@@ -879,7 +879,10 @@ impl Sim<'_> {
                 ActionEffect::PlaceTarget { inches } => {
                     place = action.target.map(|target| (target, inches));
                 }
-                ActionEffect::ReplaceThisModel { ref with } => replace = Some(with.clone()),
+                ActionEffect::ReplaceThisModel {
+                    ref with,
+                    ref together_with,
+                } => replace = Some((with.clone(), together_with.clone())),
                 ActionEffect::DrawCards { count } => {
                     for _ in 0..count {
                         self.draw(drawer)?;
@@ -945,8 +948,8 @@ impl Sim<'_> {
         if let Some((model, inches)) = place {
             return self.offer_place(action, model, inches);
         }
-        if let Some(with) = replace {
-            return self.offer_replace(action, &with);
+        if let Some((with, together_with)) = replace {
+            return self.offer_replace(action, &with, together_with.as_ref());
         }
         if let Some((up_to, max_value)) = from_discard {
             let any = self

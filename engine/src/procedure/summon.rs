@@ -242,6 +242,7 @@ impl Sim<'_> {
         &mut self,
         action: &crate::state::ActionInProgress,
         with: &str,
+        together_with: Option<&crate::model::AlsoReplaced>,
     ) -> Result<(), RuleError> {
         let original = action.actor;
         let Some(seat) = self
@@ -266,11 +267,15 @@ impl Sim<'_> {
                 DamageInstance::fixed(original, action.name.clone(), 0, true, self.batch());
             return self.killed(original, &instance, true);
         }
+        let also = together_with.map_or_else(Vec::new, |spec| {
+            also_replaced(&self.state, original, seat, spec)
+        });
         self.push_check()?;
         self.emit(Event::ReplaceOffered {
             seat,
             model: original,
             with: with.to_string(),
+            also,
         })
     }
 
@@ -281,7 +286,13 @@ impl Sim<'_> {
         by: Seat,
         command: &PlayerCommand,
     ) -> Result<(), RuleError> {
-        let Some(Frame::Replace { seat, model, with }) = self.state.frame().cloned() else {
+        let Some(Frame::Replace {
+            seat,
+            model,
+            with,
+            also,
+        }) = self.state.frame().cloned()
+        else {
             return Err(RuleError::NothingPending);
         };
         Self::require_seat(by, seat)?;
@@ -294,7 +305,11 @@ impl Sim<'_> {
             .ok_or(RuleError::NothingPending)?;
         let placement = new_model_placement(&self.state, model, &card, *at, Beside::Touching)
             .map_err(RuleError::not_allowed)?;
-        let health = self.state.model(model).map_or(0, |m| m.health);
+        // The health of every original together (M4E Replace step 2).
+        let health = std::iter::once(model)
+            .chain(also.iter().copied())
+            .filter_map(|id| self.state.model(id))
+            .fold(0u16, |sum, m| sum.saturating_add(m.health));
         self.emit(Event::ModelReplaced {
             original: model,
             model: next_model_id(&self.state),
@@ -302,6 +317,37 @@ impl Sim<'_> {
             card: with,
             at: placement,
             health: health.min(card.max_health),
+            also,
         })
     }
+}
+
+/// The other originals a replace takes along with `original`: friendly
+/// models in play on the table with the card name `spec.name`, within
+/// `spec.within` inches, the nearest first (ties by id), at most
+/// `spec.up_to` of them.
+fn also_replaced(
+    state: &crate::state::GameState,
+    original: ModelId,
+    seat: Seat,
+    spec: &crate::model::AlsoReplaced,
+) -> Vec<ModelId> {
+    let Some(me) = state.model(original).and_then(crate::model::Model::body) else {
+        return Vec::new();
+    };
+    let mut candidates: Vec<(ModelId, crate::table::Body)> = state
+        .models
+        .iter()
+        .filter(|m| m.id != original && m.owner == seat && m.on_table())
+        .filter(|m| *m.card.name == *spec.name)
+        .filter_map(|m| Some((m.id, m.body()?)))
+        .collect();
+    candidates.sort_by_key(|(id, _)| *id);
+    crate::table::measure::nearest_within(
+        state.edition,
+        &me,
+        &candidates,
+        spec.within,
+        usize::from(spec.up_to),
+    )
 }

@@ -63,6 +63,28 @@ pub fn base_contact(a: &Body, b: &Body) -> bool {
     a.center.dist(b.center) - a.radius - b.radius <= TOUCH && (a.z - b.z).abs() <= TOUCH
 }
 
+/// The candidates whose bodies are within `inches` of `from`, the nearest
+/// first (ties in the candidates' order), at most `up_to` of them.
+pub fn nearest_within<T: Copy>(
+    edition: Edition,
+    from: &Body,
+    candidates: &[(T, Body)],
+    inches: u8,
+    up_to: usize,
+) -> Vec<T> {
+    let mut near: Vec<(f64, usize)> = candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, body))| within(edition, from, body, f64::from(inches)))
+        .map(|(index, (_, body))| (distance(edition, from, body), index))
+        .collect();
+    near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    near.into_iter()
+        .take(up_to)
+        .map(|(_, index)| candidates[index].0)
+        .collect()
+}
+
 /// The distance from a base to a terrain piece's footprint.
 pub fn distance_to_obstacle(body: &Body, obstacle: &Obstacle) -> f64 {
     obstacle
