@@ -2308,8 +2308,20 @@ fn replace_model(
             _ => {}
         }
     }
+    encounter_names_the_new_model(state, original, new);
+}
+
+/// Replace step 4 in the encounter: whatever chose the original (the
+/// leader, an assumed leadership, a scheme's chosen model) now names the
+/// new model, which has activated if the original had.
+fn encounter_names_the_new_model(state: &mut GameState, original: ModelId, new: ModelId) {
+    let renamed = |id: &mut ModelId| {
+        if *id == original {
+            *id = new;
+        }
+    };
     if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
-        if encounter.activated.contains(&original) {
+        if encounter.activated.contains(&original) && !encounter.activated.contains(&new) {
             encounter.activated.push(new);
         }
         encounter.leaders.iter_mut().flatten().for_each(renamed);
@@ -2359,34 +2371,7 @@ fn replace_another(state: &mut GameState, original: ModelId, new: ModelId) {
         gone.tokens = crate::token::Tokens::default();
         gone.token_from.clear();
     }
-    let renamed = |id: &mut ModelId| {
-        if *id == original {
-            *id = new;
-        }
-    };
-    if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
-        if encounter.activated.contains(&original) && !encounter.activated.contains(&new) {
-            encounter.activated.push(new);
-        }
-        encounter.leaders.iter_mut().flatten().for_each(renamed);
-        encounter
-            .assumed_leadership
-            .iter_mut()
-            .flatten()
-            .for_each(renamed);
-        let chosen = encounter.choices.schemes.iter().flatten().any(|held| {
-            held.value
-                .as_ref()
-                .is_some_and(|s| s.target == Some(original))
-        });
-        if chosen {
-            for held in encounter.choices_mut().schemes.iter_mut().flatten() {
-                if let Some(scheme) = held.value.as_mut() {
-                    scheme.target.iter_mut().for_each(renamed);
-                }
-            }
-        }
-    }
+    encounter_names_the_new_model(state, original, new);
 }
 
 /// An action's after-succeeding effect waits on a player (`frame`): the
