@@ -44,6 +44,13 @@ pub fn registration_closed_reason(view: &EventView, now: chrono::NaiveDateTime) 
     None
 }
 
+/// Whether `registered` players fill the event's cap (no cap: never).
+pub fn is_full(view: &EventView, registered: usize) -> bool {
+    view.event
+        .player_cap
+        .is_some_and(|cap| registered >= usize::try_from(cap).unwrap_or(0))
+}
+
 /// Whether an event's venue code opens sign-up now: while the event takes
 /// registrations or runs (late entries, the players of its rounds).
 pub fn takes_venue_signups(conn: &mut DbConnection, event_id: i64) -> Result<bool, EventError> {
@@ -372,17 +379,15 @@ pub fn promote_from_waitlist(
         }
         // Counted under the event's lock, so two taps cannot both take the
         // last place.
-        if let Some(cap) = view.event.player_cap {
-            let registered = db_events::list_registrations(conn, view.id())?
-                .iter()
-                .filter(|r| r.status == REGISTERED)
-                .count();
-            if registered >= usize::try_from(cap).unwrap_or(0) {
-                return Err(EventError::Conflict(format!(
-                    "The event is full ({registered} of {cap} places): to give {} a place, raise the cap in the event's settings first.",
-                    registration.display_name
-                )));
-            }
+        let registered = db_events::list_registrations(conn, view.id())?
+            .iter()
+            .filter(|r| r.status == REGISTERED)
+            .count();
+        if let Some(cap) = view.event.player_cap.filter(|_| is_full(view, registered)) {
+            return Err(EventError::Conflict(format!(
+                "The event is full ({registered} of {cap} places): to give {} a place, raise the cap in the event's settings first.",
+                registration.display_name
+            )));
         }
         let round = current_round(conn, view.id())?;
         db_events::update_registration(

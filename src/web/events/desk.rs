@@ -163,10 +163,7 @@ async fn players_page(
                 .then(|| (r.id, registration::list_problems(&state.catalog, list)))
         })
         .collect();
-    let full = view
-        .event
-        .player_cap
-        .is_some_and(|cap| registered >= usize::try_from(cap).unwrap_or(0));
+    let full = registration::is_full(&view, registered);
     let query = desk.q.trim().to_owned();
     let before_round_one = data.rounds.is_empty();
     let mut admitted: Vec<Registration> = data
