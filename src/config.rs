@@ -287,6 +287,12 @@ pub struct SettingsArgs {
     #[arg(long, env = "SOULSTONE_WORKERS", global = true)]
     pub workers: Option<usize>,
 
+    /// Threads for blocking work (database queries, password hashing),
+    /// shared among the workers (default: the database pool's size plus
+    /// one per core).
+    #[arg(long, env = "SOULSTONE_BLOCKING_THREADS", global = true)]
+    pub blocking_threads: Option<usize>,
+
     /// Log as JSON lines instead of human-readable text.
     #[arg(long, env = "SOULSTONE_LOG_JSON", global = true)]
     pub log_json: bool,
@@ -353,6 +359,8 @@ pub struct Settings {
     pub mail_from: String,
     pub db_pool_size: u32,
     pub workers: Option<usize>,
+    /// Threads for blocking work in all, when the operator sets it.
+    pub blocking_threads: Option<usize>,
     pub log_json: bool,
     pub tls: TlsSetting,
     /// Reverse proxies of the operator's own in front (0: the peer is the client).
@@ -468,6 +476,11 @@ impl Settings {
                 })
                 .max(10),
         );
+        if args.blocking_threads == Some(0) {
+            return Err(ConfigError::Invalid(
+                "SOULSTONE_BLOCKING_THREADS must be at least 1".into(),
+            ));
+        }
         if args.db_pool_size == 0 {
             return Err(ConfigError::Invalid(
                 "SOULSTONE_DB_POOL_SIZE must be at least 1".into(),
@@ -486,6 +499,7 @@ impl Settings {
                 mail_from: args.mail_from.clone(),
                 db_pool_size: args.db_pool_size,
                 workers: args.workers,
+                blocking_threads: args.blocking_threads,
                 log_json: args.log_json,
                 tls,
                 proxy_hops: args.proxy_hops.unwrap_or(usize::from(args.trust_proxy)),

@@ -287,13 +287,27 @@ pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<S
         }
         None => server.listen(listener)?,
     };
-    let workers = workers.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let workers = workers.unwrap_or(cores);
+    let blocking = served_state
+        .settings
+        .blocking_threads
+        .unwrap_or(served_state.settings.db_pool_size as usize + cores);
     server = server
         .workers(workers)
+        .worker_max_blocking_threads(blocking_threads_per_worker(blocking, workers))
         .max_connections(connections_per_worker(workers));
     Ok(server.run())
+}
+
+/// Each worker's share of the blocking threads. Bounded, because every
+/// request's database work waits for one: left to the default (512 in all)
+/// a burst of thousands of live streams grew the pool to hundreds of
+/// threads, each keeping its own allocator heap, about 1 MiB per idle game
+/// (docs/benchmarks.md, issue 58). More threads than pooled connections
+/// would only wait for a connection.
+fn blocking_threads_per_worker(total: usize, workers: usize) -> usize {
+    total.div_ceil(workers.max(1)).max(1)
 }
 
 /// Connections each worker may hold: what the open-file limit leaves after

@@ -18,6 +18,7 @@ mod foundation;
 mod game_table;
 mod hardening;
 mod hosted;
+mod live_memory;
 mod log_proof;
 mod onboarding;
 mod playoffs;

@@ -54,6 +54,7 @@ pub fn test_settings(
         mail_from: "Soulstone <noreply@soulstone.test>".into(),
         db_pool_size: 4,
         workers: Some(2),
+        blocking_threads: None,
         log_json: false,
         tls: soulstone::config::TlsSetting::Off,
         proxy_hops: 0,
