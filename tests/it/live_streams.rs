@@ -1,5 +1,6 @@
-//! The guard of issue 58: the real server, 600 live game streams (200
-//! games, three viewers each) opened at once and left idle. The memory each idle game costs the server,
+//! Live streams against the real server. The guard of issue 58: 600 live
+//! game streams (200 games, three viewers each) opened at once and left
+//! idle. The memory each idle game costs the server,
 //! and the threads the burst leaves behind, must stay bounded: a burst used
 //! to grow the blocking pool to hundreds of threads, each keeping an
 //! allocator heap, about 1 MiB per idle game (docs/benchmarks.md).
@@ -57,6 +58,10 @@ fn shipped_lists() -> Vec<BroughtList> {
 /// `GAMES` casual games, each with its two players and a spectator, and an
 /// API token for each of the three.
 fn prepare_games(db: &TestDb) -> Vec<(i64, [String; 3])> {
+    prepare_games_counted(db, GAMES)
+}
+
+fn prepare_games_counted(db: &TestDb, games: usize) -> Vec<(i64, [String; 3])> {
     let db = db.open();
     let mut conn = db.conn().unwrap();
     let catalog = crate::support::shipped_content();
@@ -64,7 +69,7 @@ fn prepare_games(db: &TestDb) -> Vec<(i64, [String; 3])> {
     let signer = TokenSigner::new(SECRET.as_bytes());
     let hash = soulstone::auth::password::hash_password("guard password").unwrap();
     let now = chrono::Utc::now().naive_utc();
-    (0..GAMES)
+    (0..games)
         .map(|g| {
             let ids = ["a", "b", "s"].map(|role| {
                 let email = format!("{role}{g}@memory.test");
@@ -119,7 +124,10 @@ fn prepare_games(db: &TestDb) -> Vec<(i64, [String; 3])> {
         .collect()
 }
 
-both_backends!(idle_live_streams_cost_little_memory_and_few_threads);
+both_backends!(
+    idle_live_streams_cost_little_memory_and_few_threads,
+    a_closed_stream_frees_its_place_at_once,
+);
 
 async fn idle_live_streams_cost_little_memory_and_few_threads(backend: Backend) {
     let db = TestDb::create(&backend);
@@ -228,4 +236,53 @@ async fn idle_live_streams_cost_little_memory_and_few_threads(backend: Backend) 
         "{}: {per_game} KiB per idle game, {threads} threads",
         backend.name()
     );
+}
+
+/// A browser that closes a stream and opens it again (a page swapped, a
+/// tab reloaded) gets its place back at once: the server notices the
+/// closed connection, not only at the next keep-alive 15 s later.
+async fn a_closed_stream_frees_its_place_at_once(backend: Backend) {
+    use soulstone::web::play::limits::MAX_STREAMS;
+    let db = TestDb::create(&backend);
+    let games = {
+        let mut all = prepare_games_counted(&db, 1);
+        all.remove(0)
+    };
+    let (game, tokens) = games;
+    let url = match &db.url {
+        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
+        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = binary::start(
+        dir.path(),
+        &[("DATABASE_URL", &url), ("SOULSTONE_SECRET", SECRET)],
+    );
+    let base = format!("http://{}", server.address);
+    let open = || {
+        // A client of its own per stream: closing it closes the connection.
+        let http = reqwest::Client::new();
+        let request = http
+            .get(format!("{base}/games/{game}/events?after=0"))
+            .bearer_auth(&tokens[0]);
+        async move { (http, request.send().await.unwrap()) }
+    };
+    let mut held = Vec::new();
+    for _ in 0..MAX_STREAMS {
+        let (http, response) = open().await;
+        assert!(response.status().is_success(), "{}", response.status());
+        held.push((http, response));
+    }
+    let (_, refused) = open().await;
+    assert_eq!(refused.status().as_u16(), 429, "one more than the limit");
+    // One tab closes its stream and opens it again, a moment later.
+    drop(held.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (http, again) = open().await;
+    assert!(
+        again.status().is_success(),
+        "the closed stream's place was still taken: {}",
+        again.status()
+    );
+    held.push((http, again));
 }
