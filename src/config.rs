@@ -418,6 +418,14 @@ impl Settings {
             Some(raw) => MailTransport::Smtp(parse_smtp_url(raw, args.smtp_tls)?),
             None => MailTransport::Outbox(args.data_dir.join("outbox")),
         };
+        if let (MailTransport::Outbox(dir), Environment::Production) = (&mail, environment) {
+            notes.warnings.push(format!(
+                "SOULSTONE_SMTP_URL is not set: mails (account confirmations, password resets, \
+                 pairings) are written to {} and reach nobody. Set it to a mail server, or pass \
+                 those links on by hand; the files hold live links, so keep them private.",
+                dir.display()
+            ));
+        }
         let tls = match (&args.tls_cert, &args.tls_key, args.tls) {
             (Some(cert), Some(key), None | Some(TlsMode::SelfSigned)) => TlsSetting::Files {
                 cert: cert.clone(),
@@ -677,6 +685,27 @@ mod tests {
         );
         let shown = format!("{:?}", DatabaseUrl::parse("postgresql://a:b@c/d").unwrap());
         assert!(!shown.contains(":b@"), "{shown}");
+    }
+
+    #[test]
+    fn production_without_a_mail_server_says_where_mails_go() {
+        let secret = "--secret=0123456789abcdef0123456789abcdef";
+        let (_, notes) = Settings::resolve(&args(&["--production", secret])).unwrap();
+        assert!(
+            notes
+                .warnings
+                .iter()
+                .any(|w| w.contains("SOULSTONE_SMTP_URL is not set") && w.contains("outbox")),
+            "{:?}",
+            notes.warnings
+        );
+        let (_, notes) = Settings::resolve(&args(&[
+            "--production",
+            secret,
+            "--smtp-url=smtp://mail.example.org:25",
+        ]))
+        .unwrap();
+        assert!(notes.warnings.is_empty(), "{:?}", notes.warnings);
     }
 
     #[test]

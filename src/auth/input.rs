@@ -20,6 +20,12 @@ impl EmailAddress {
 
     pub fn parse(raw: &str) -> Result<Self, InputError> {
         let email = raw.trim().to_lowercase();
+        // The rule names follow: an address that looks like another (a
+        // zero-width space after it) would be a second account for one
+        // person, or a lookalike of someone's.
+        if let Some(problem) = line_problem(&email, "Email addresses") {
+            return Err(InputError(problem));
+        }
         let invalid =
             || InputError("Please enter a valid email address, like name@example.org.".into());
         if email.is_empty() || email.len() > Self::MAX_LEN || email.chars().any(char::is_whitespace)
@@ -239,6 +245,21 @@ mod tests {
             "<a@x.org>",
         ] {
             assert!(EmailAddress::parse(bad).is_err(), "{bad}");
+        }
+        // Invisible and control characters are refused with the reason,
+        // as in names, wherever they sit.
+        for hidden in [
+            "ada@example.org\u{200B}",
+            "\u{FEFF}ada@example.org",
+            "a\u{202E}da@example.org",
+            "ada@exa\u{00AD}mple.org",
+            "ada@example.org\u{0}",
+        ] {
+            let refused = EmailAddress::parse(hidden).unwrap_err();
+            assert!(
+                refused.0.contains("Email addresses cannot contain"),
+                "{hidden:?}: {refused}"
+            );
         }
     }
 

@@ -702,6 +702,22 @@ pub fn cancel_invitation(
     Ok(changed == 1)
 }
 
+/// Games of `kind` and `status` in which `account` holds seat A (a
+/// practice game's player always does).
+pub fn count_games_of(
+    conn: &mut DbConnection,
+    account: i64,
+    kind: &str,
+    status: &str,
+) -> Result<i64, DbError> {
+    Ok(hosted_games::table
+        .filter(hosted_games::seat_a_account_id.eq(account))
+        .filter(hosted_games::kind.eq(kind))
+        .filter(hosted_games::status.eq(status))
+        .count()
+        .get_result(conn)?)
+}
+
 /// An account's invitations still open, newest first.
 pub fn open_invitations_of(
     conn: &mut DbConnection,
@@ -801,4 +817,54 @@ pub fn forced_ranges(
         ))
         .order(hosted_game_commands::from_version)
         .load(conn)?)
+}
+
+/// Notes that an instance is serving at `now` (the heartbeat's one row).
+pub fn beat(conn: &mut DbConnection, now: NaiveDateTime) -> Result<(), DbError> {
+    use super::schema::served_heartbeat as h;
+    diesel::update(h::table.filter(h::id.eq(1)))
+        .set(h::served_at.eq(now))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// When an instance last served, with the heartbeat's row held until the
+/// transaction ends (an update that changes nothing takes its lock on
+/// PostgreSQL; SQLite's write transaction holds the whole file).
+pub fn last_served_locked(conn: &mut DbConnection) -> Result<Option<NaiveDateTime>, DbError> {
+    use super::schema::served_heartbeat as h;
+    diesel::update(h::table.filter(h::id.eq(1)))
+        .set(h::served_at.eq(h::served_at))
+        .execute(conn)?;
+    Ok(h::table
+        .filter(h::id.eq(1))
+        .select(h::served_at)
+        .first(conn)
+        .optional()?)
+}
+
+/// Games in play whose clock runs, with the moment it started running.
+pub fn running_clocks_since(conn: &mut DbConnection) -> Result<Vec<(i64, NaiveDateTime)>, DbError> {
+    let rows: Vec<(i64, Option<NaiveDateTime>)> = hosted_games::table
+        .filter(hosted_games::status.eq("playing"))
+        .filter(hosted_games::clock_running.is_not_null())
+        .select((hosted_games::id, hosted_games::clock_since))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, since)| Some((id, since?)))
+        .collect())
+}
+
+/// Moves the moment game `id`'s clock started running (time not served is
+/// not charged).
+pub fn set_clock_since(
+    conn: &mut DbConnection,
+    id: i64,
+    since: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::update(hosted_games::table.find(id))
+        .set(hosted_games::clock_since.eq(since))
+        .execute(conn)?;
+    Ok(())
 }

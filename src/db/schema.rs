@@ -368,6 +368,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    served_heartbeat (id) {
+        id -> Integer,
+        served_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     digital_pairings (pairing_game_id) {
         pairing_game_id -> BigInt,
         marked_by -> Nullable<BigInt>,
@@ -460,6 +467,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     hosted_game_commands,
     hosted_game_submissions,
     play_settings,
+    served_heartbeat,
     digital_pairings,
     pairing_crews,
 );

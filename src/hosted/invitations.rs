@@ -16,6 +16,7 @@ use crate::db::hosted::{self as db_hosted, InvitationRow, NewInvitation};
 use crate::db::{DbConnection, WriteTransaction, accounts};
 use crate::events::EventError;
 use crate::events::digital::{self, InvitableLeague};
+use crate::hosted::limits;
 
 /// How long an invitation link stays open.
 pub const INVITATION_DAYS: i64 = 7;
@@ -123,20 +124,23 @@ pub fn invite(
         reason: format!("invitation lists: {e}"),
     })?;
     let token = crate::auth::random_token();
-    db_hosted::insert_invitation(
-        conn,
-        &NewInvitation {
-            token: &token,
-            inviter_id: inviter,
-            inviter_lists: &json,
-            time_control_ms,
-            event_id: league.map(|l| l.event_id),
-            now,
-            expires_at: now + Duration::days(INVITATION_DAYS),
-        },
-    )?;
-    let row = db_hosted::find_invitation(conn, &token)?.ok_or(HostedError::NotFound)?;
-    shown(conn, row, now)
+    conn.write_transaction(|conn| {
+        limits::admit(conn, inviter, limits::Creating::Invitation, now)?;
+        db_hosted::insert_invitation(
+            conn,
+            &NewInvitation {
+                token: &token,
+                inviter_id: inviter,
+                inviter_lists: &json,
+                time_control_ms,
+                event_id: league.map(|l| l.event_id),
+                now,
+                expires_at: now + Duration::days(INVITATION_DAYS),
+            },
+        )?;
+        let row = db_hosted::find_invitation(conn, &token)?.ok_or(HostedError::NotFound)?;
+        shown(conn, row, now)
+    })
 }
 
 /// The invitation a link opens.

@@ -320,6 +320,8 @@ pub fn check_brought(
 }
 
 pub mod invitations;
+pub mod limits;
+pub mod outage;
 mod play_on;
 pub mod seal;
 
@@ -380,17 +382,25 @@ pub fn start_practice(
         SeatHolder::Account(request.account_id),
         SeatHolder::Bot(request.bot),
     ];
-    create(
-        conn,
-        Creation {
-            kind: HostedKind::Practice,
-            pairing_game_id: None,
-            seats,
-            time_control_ms: request.time_control_ms,
-        },
-        setup,
-        now,
-    )
+    conn.write_transaction(|conn| {
+        limits::admit(
+            conn,
+            request.account_id,
+            limits::Creating::PracticeGame,
+            now,
+        )?;
+        create(
+            conn,
+            Creation {
+                kind: HostedKind::Practice,
+                pairing_game_id: None,
+                seats,
+                time_control_ms: request.time_control_ms,
+            },
+            setup,
+            now,
+        )
+    })
 }
 
 /// Starts the game deciding an event pairing, once both players have

@@ -241,6 +241,10 @@ impl Sender {
         let instance = self.instance.clone();
         let now = Utc::now().naive_utc();
         match &outcome {
+            // A file in the outbox reaches nobody: the log says where it is.
+            Ok(detail) if matches!(self.transport, Transport::Files { .. }) => {
+                tracing::info!(mail_id = mail.id, to = %mail.to_address, subject = %mail.subject, file = %detail, "mail written to the outbox, not sent")
+            }
             Ok(detail) => {
                 tracing::info!(mail_id = mail.id, to = %mail.to_address, subject = %mail.subject, %detail, "mail delivered")
             }

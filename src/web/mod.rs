@@ -134,6 +134,7 @@ impl AppState {
                 .watch(self.db.clone(), self.settings.live_poll),
         );
         actix_web::rt::spawn(self.game_updates.clone().watch_clocks(self.db.clone()));
+        actix_web::rt::spawn(beat_while_serving(self.db.clone()));
         if let crate::config::DatabaseUrl::Postgres(url) = &self.settings.database_url {
             self.game_updates
                 .clone()
@@ -273,7 +274,11 @@ pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<S
             .configure(routes)
             .default_service(web::to(not_found))
     })
-    .shutdown_timeout(10);
+    .shutdown_timeout(10)
+    // A client that closes its side is gone: its live stream ends and
+    // frees its place at once, not at the next keep-alive (no browser
+    // half-closes a connection and waits for the answer).
+    .h1_allow_half_closed(false);
     server = match tls::acceptor(&served_state.settings).map_err(std::io::Error::other)? {
         Some(served) => {
             tracing::info!(
@@ -442,12 +447,56 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
         source,
     })?;
     let address = listener.local_addr()?;
+    credit_time_not_served(&db);
     let state = AppState::new(db, settings).with_catalog(catalog);
     actix_web::rt::System::new().block_on(async move {
         tracing::info!(%address, "serving");
         state.start_background_tasks()?;
-        build_server(state, listener)?.await?;
+        build_server(state.clone(), listener)?.await?;
+        // The last note is exact: a restart gives back only the time down.
+        let db = state.db.clone();
+        let _ = web::block(move || -> Result<(), crate::hosted::HostedError> {
+            let mut conn = db.conn()?;
+            crate::hosted::outage::beat(&mut conn, chrono::Utc::now().naive_utc())
+        })
+        .await;
         tracing::info!("shut down cleanly");
         Ok(())
     })
+}
+
+/// At start: the game clocks get back the time no instance served.
+fn credit_time_not_served(db: &Db) {
+    let credited = db
+        .conn()
+        .map_err(crate::hosted::HostedError::from)
+        .and_then(|mut conn| {
+            crate::hosted::outage::credit_time_not_served(&mut conn, chrono::Utc::now().naive_utc())
+        });
+    match credited {
+        Ok(Some(gap)) => tracing::warn!(
+            seconds = gap.num_seconds(),
+            "no instance served for a while: the game clocks that were running get that time back"
+        ),
+        Ok(None) => {}
+        Err(error) => tracing::warn!(%error, "could not credit the game clocks with the time down"),
+    }
+}
+
+/// Notes that this instance serves, every beat, until the system ends.
+async fn beat_while_serving(db: Db) {
+    let mut interval = tokio::time::interval(crate::hosted::outage::BEAT_EVERY);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        let db = db.clone();
+        let beat = web::block(move || -> Result<(), crate::hosted::HostedError> {
+            let mut conn = db.conn()?;
+            crate::hosted::outage::beat(&mut conn, chrono::Utc::now().naive_utc())
+        })
+        .await;
+        if let Ok(Err(error)) = beat {
+            tracing::warn!(%error, "could not note that this instance serves");
+        }
+    }
 }

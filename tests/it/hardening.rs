@@ -1,12 +1,17 @@
 //! Hardening against hostile input: a control character (NUL above all)
 //! in an address, a form or a JSON body is refused with 400 and a message
-//! on both backends, never a 500 from PostgreSQL or a NUL kept by SQLite.
+//! on both backends, never a 500 from PostgreSQL or a NUL kept by SQLite;
+//! and starting games costs something: the offered clocks only, a cap on
+//! what an account keeps open and on what it creates an hour.
 
 use serde_json::json;
 
 use crate::support::{Backend, TestApp};
 
-both_backends!(control_characters_are_refused_on_both_backends);
+both_backends!(
+    control_characters_are_refused_on_both_backends,
+    starting_games_is_limited_per_account,
+);
 
 async fn control_characters_are_refused_on_both_backends(backend: Backend) {
     let app = TestApp::spawn(backend).await;
@@ -102,4 +107,136 @@ async fn control_characters_are_refused_on_both_backends(backend: Backend) {
         .await;
     assert_ne!(status, 400, "{body}");
     assert_ne!(status, 500, "{body}");
+}
+
+async fn starting_games_is_limited_per_account(backend: Backend) {
+    use soulstone::hosted::limits::{
+        MOST_CREATED_AN_HOUR, MOST_OPEN_INVITATIONS, MOST_OPEN_PRACTICE_GAMES,
+    };
+    let app = TestApp::spawn(backend).await;
+    let (account, browser) = app.user("player@example.org", "Player").await;
+    let practice_games = move |conn: &mut soulstone::db::DbConnection| {
+        soulstone::db::hosted::count_games_of(conn, account, "practice", "playing").unwrap()
+    };
+
+    // A clock the forms do not offer: refused with the choices; nothing starts.
+    for minutes in ["45", "600", "1", "an hour"] {
+        let refused = browser
+            .post_form(
+                "/play/practice",
+                &[
+                    ("crew", "mudlark-50"),
+                    ("bot", "random"),
+                    ("minutes", minutes),
+                ],
+            )
+            .await;
+        assert_eq!(refused.status().as_u16(), 422, "{minutes}");
+        let page = refused.text().await.unwrap();
+        assert!(
+            page.contains("Choose a clock of 30, 60 or 90 minutes a player, or none."),
+            "{minutes}: {page}"
+        );
+        let invitation = browser
+            .post_form(
+                "/play/invite",
+                &[("crew", "mudlark-50"), ("minutes", minutes)],
+            )
+            .await;
+        assert_eq!(invitation.status().as_u16(), 422, "{minutes}");
+    }
+    assert_eq!(app.with_conn(practice_games).await, 0);
+
+    // Eight practice games asked for at once: five start, three are told why.
+    let asks = (0..8).map(|_| {
+        browser.post_form(
+            "/play/practice",
+            &[("crew", "mudlark-50"), ("bot", "random"), ("minutes", "30")],
+        )
+    });
+    let mut started = 0;
+    for answer in futures_util::future::join_all(asks).await {
+        match answer.status().as_u16() {
+            303 => started += 1,
+            422 => {
+                let page = answer.text().await.unwrap();
+                assert!(page.contains("practice games under way"), "{page}");
+            }
+            other => panic!("practice start answered {other}"),
+        }
+    }
+    assert_eq!(started, MOST_OPEN_PRACTICE_GAMES);
+    assert_eq!(
+        app.with_conn(practice_games).await,
+        MOST_OPEN_PRACTICE_GAMES
+    );
+
+    // Invitations: as many open as allowed, then a refusal naming the cap.
+    let mut tokens = Vec::new();
+    let invite = async || {
+        let made = browser
+            .post_form("/play/invite", &[("crew", "mudlark-50"), ("minutes", "60")])
+            .await;
+        (made.status().as_u16(), location_or_text(made).await)
+    };
+    for _ in 0..MOST_OPEN_INVITATIONS {
+        let (status, at) = invite().await;
+        assert_eq!(status, 303, "{at}");
+        tokens.push(at.rsplit('/').next().unwrap().to_owned());
+    }
+    let (status, page) = invite().await;
+    assert_eq!(status, 422);
+    assert!(
+        page.contains("invitations open, the most at once"),
+        "{page}"
+    );
+
+    // Cancelled ones free their places, but not the hour's budget: what
+    // was created counts (refusals do not).
+    let mut created = MOST_OPEN_PRACTICE_GAMES + MOST_OPEN_INVITATIONS;
+    while created < MOST_CREATED_AN_HOUR {
+        let cancelled = std::mem::take(&mut tokens);
+        app.with_conn(move |conn| {
+            for token in cancelled {
+                soulstone::hosted::invitations::cancel(
+                    conn,
+                    &token,
+                    account,
+                    chrono::Utc::now().naive_utc(),
+                )
+                .unwrap();
+            }
+        })
+        .await;
+        while tokens.len() < usize::try_from(MOST_OPEN_INVITATIONS).unwrap()
+            && created < MOST_CREATED_AN_HOUR
+        {
+            let (status, at) = invite().await;
+            assert_eq!(status, 303, "{at}");
+            tokens.push(at.rsplit('/').next().unwrap().to_owned());
+            created += 1;
+        }
+    }
+    let cancelled = tokens.pop().unwrap();
+    app.with_conn(move |conn| {
+        soulstone::hosted::invitations::cancel(
+            conn,
+            &cancelled,
+            account,
+            chrono::Utc::now().naive_utc(),
+        )
+        .unwrap();
+    })
+    .await;
+    let (status, page) = invite().await;
+    assert_eq!(status, 422);
+    assert!(page.contains("in the last hour"), "{page}");
+}
+
+/// Where a redirect goes, or the page's text when there is none.
+async fn location_or_text(response: reqwest::Response) -> String {
+    match response.headers().get("location") {
+        Some(location) => location.to_str().unwrap().to_owned(),
+        None => response.text().await.unwrap(),
+    }
 }

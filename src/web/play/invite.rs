@@ -125,7 +125,10 @@ async fn create(
         Ok(league) => league,
         Err(error) => return new_page_with(&ctx, &state, &user, Some(error), own, None).await,
     };
-    let clock = time_control_ms(&fields);
+    let clock = match time_control_ms(&fields) {
+        Ok(clock) => clock,
+        Err(error) => return new_page_with(&ctx, &state, &user, Some(error), own, league).await,
+    };
     let catalog = std::sync::Arc::clone(&state.catalog);
     let inviter = user.id();
     let made = state

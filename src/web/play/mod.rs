@@ -160,13 +160,20 @@ pub(crate) fn brought_from_form(
 }
 
 /// The practice form's time control: minutes per player, or none.
-pub(super) fn time_control_ms(fields: &[(String, String)]) -> Option<i64> {
-    let minutes: i64 = fields
+pub(super) fn time_control_ms(fields: &[(String, String)]) -> Result<Option<i64>, String> {
+    let minutes = match fields
         .iter()
         .find(|(key, _)| key == "minutes")
-        .and_then(|(_, v)| v.trim().parse().ok())
-        .filter(|m| (1..=600).contains(m))?;
-    Some(minutes * 60_000)
+        .map(|(_, v)| v.trim())
+    {
+        None | Some("") => None,
+        Some(minutes) => Some(
+            minutes
+                .parse()
+                .map_err(|_| crate::hosted::limits::clock_choices())?,
+        ),
+    };
+    crate::hosted::limits::clock_ms(minutes).map_err(|refused| refused.to_string())
 }
 
 /// The shipped lists as the crews fieldset offers them.

@@ -100,6 +100,10 @@ pub(super) async fn start_practice(
         Ok(read) => read,
         Err((error, own)) => return practice_page_with(ctx, &user, &state, Some(error), own).await,
     };
+    let time_control_ms = match time_control_ms(&fields) {
+        Ok(clock) => clock,
+        Err(error) => return practice_page_with(ctx, &user, &state, Some(error), own).await,
+    };
     let shipped = shipped_lists();
     let bot = match fields
         .iter()
@@ -131,7 +135,7 @@ pub(super) async fn start_practice(
             list: bot_list,
         }],
         seed: soulstone_engine::fairness::Bytes32(rng.random()),
-        time_control_ms: time_control_ms(&fields),
+        time_control_ms,
     };
     let catalog = std::sync::Arc::clone(&state.catalog);
     let started = state

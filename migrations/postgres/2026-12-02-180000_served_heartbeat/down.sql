@@ -1,0 +1,1 @@
+DROP TABLE served_heartbeat;

@@ -1,0 +1,125 @@
+//! Game clocks across an outage (issue 60, item 9): the real server killed
+//! for longer than the player on move has left, then started again. The
+//! time nobody served is not charged: the game is still playing, with the
+//! time it had.
+
+use std::time::Duration;
+
+use soulstone::db::schema::hosted_games;
+use soulstone::hosted;
+use soulstone_engine::bot::BotKind;
+use soulstone_engine::fairness::Bytes32;
+
+use crate::support::{Backend, TestDb, app::create_verified_account};
+
+both_backends!(an_outage_is_not_charged_to_the_player_on_move);
+
+/// The player's clock, read from the database: (status, left, running).
+fn clock_of(db: &soulstone::db::Db, game: i64) -> (String, i64, bool) {
+    use diesel::prelude::*;
+    let mut conn = db.conn().unwrap();
+    let row = hosted::load(&mut conn, game).unwrap();
+    let clocks = row.clocks.expect("a timed game");
+    let left = hosted::clocks_left(&clocks, chrono::Utc::now().naive_utc())[0];
+    let status: String = hosted_games::table
+        .find(game)
+        .select(hosted_games::status)
+        .first(&mut conn)
+        .unwrap();
+    (
+        status,
+        left,
+        hosted::clock_runs(&clocks, soulstone_engine::Seat::A),
+    )
+}
+
+async fn an_outage_is_not_charged_to_the_player_on_move(backend: Backend) {
+    use diesel::prelude::*;
+    let db = TestDb::create(&backend);
+    let data_dir = tempfile::tempdir().unwrap();
+    let url = match &db.url {
+        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
+        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
+    };
+    let opened = db.open();
+    let game = {
+        let mut conn = opened.conn().unwrap();
+        let account = create_verified_account(&mut conn, "clock@example.org", "Clock", false);
+        let text = soulstone::content::shipped_crews()
+            .iter()
+            .find(|(path, _)| path.contains("m4e"))
+            .unwrap()
+            .1;
+        let list = hosted::BroughtList {
+            name: "mine".into(),
+            list: soulstone_engine::content::crew::CrewList::parse(text).unwrap(),
+        };
+        let request = hosted::PracticeRequest {
+            account_id: account,
+            lists: vec![list.clone()],
+            bot: BotKind::Random,
+            bot_lists: vec![list],
+            seed: Bytes32([9; 32]),
+            time_control_ms: Some(30 * 60_000),
+        };
+        let catalog = soulstone::content::load_for_server(None).unwrap();
+        hosted::start_practice(
+            &mut conn,
+            &catalog,
+            &request,
+            chrono::Utc::now().naive_utc(),
+        )
+        .unwrap()
+    };
+    let env = [
+        ("DATABASE_URL", url.as_str()),
+        (
+            "SOULSTONE_SECRET",
+            "a fixed secret for the outage test, 32+ chars",
+        ),
+        ("SOULSTONE_DATA_DIR", "data"),
+    ];
+    let server = crate::binary::start(data_dir.path(), &env);
+    // The player on move has ten seconds left, from now.
+    {
+        let mut conn = opened.conn().unwrap();
+        diesel::update(hosted_games::table.find(game))
+            .set((
+                hosted_games::clock_a_ms.eq(10_000i64),
+                hosted_games::clock_since.eq(chrono::Utc::now().naive_utc()),
+            ))
+            .execute(&mut conn)
+            .unwrap();
+    }
+    let (_, _, running) = clock_of(&opened, game);
+    assert!(running, "the game waits for its player, whose clock runs");
+    // The server notes that it serves; then it dies without a word.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    drop(server);
+    let (status, left, _) = clock_of(&opened, game);
+    assert_eq!(status, "playing");
+    assert!(
+        left <= 7_000,
+        "three of the ten seconds were served: {left} ms left"
+    );
+
+    // Down for twelve seconds: longer than the clock had.
+    tokio::time::sleep(Duration::from_secs(12)).await;
+    let server = crate::binary::start(data_dir.path(), &env);
+    // The clock watcher looks every second: give it a few looks.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (status, left, running) = clock_of(&opened, game);
+    assert_eq!(status, "playing", "the outage was charged to the player");
+    assert!(running);
+    // What was left at the kill, less the time since the restart; the
+    // server's last note may have come up to a beat before the kill.
+    assert!(
+        left > 0 && left <= 9_000,
+        "{left} ms left after the restart"
+    );
+    // And the clock still runs out when it should, while served.
+    tokio::time::sleep(Duration::from_millis(u64::try_from(left).unwrap() + 2_500)).await;
+    let (status, _, _) = clock_of(&opened, game);
+    assert_eq!(status, "finished", "the clock ran out while served");
+    drop(server);
+}
