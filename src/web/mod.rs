@@ -275,6 +275,8 @@ pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<S
             .default_service(web::to(not_found))
     })
     .shutdown_timeout(10)
+    // `serve` answers the signals: it closes the live streams first.
+    .disable_signals()
     // A client that closes its side is gone: its live stream ends and
     // frees its place at once, not at the next keep-alive (no browser
     // half-closes a connection and waits for the answer).
@@ -452,7 +454,20 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
     actix_web::rt::System::new().block_on(async move {
         tracing::info!(%address, "serving");
         state.start_background_tasks()?;
-        build_server(state.clone(), listener)?.await?;
+        let server = build_server(state.clone(), listener)?;
+        let handle = server.handle();
+        let updates = state.game_updates.clone();
+        actix_web::rt::spawn(async move {
+            let graceful = stop_signal().await;
+            if graceful {
+                // Streams never finish by themselves: ended now, their
+                // connections close at once instead of being cut when the
+                // drain gives up (the browser resumes from its last id).
+                updates.close_streams();
+            }
+            handle.stop(graceful).await;
+        });
+        server.await?;
         // The last note is exact: a restart gives back only the time down.
         let db = state.db.clone();
         let _ = web::block(move || -> Result<(), crate::hosted::HostedError> {
@@ -463,6 +478,28 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
         tracing::info!("shut down cleanly");
         Ok(())
     })
+}
+
+/// Waits for the signal to stop: SIGTERM asks for a graceful stop (true:
+/// requests in flight finish), SIGINT and SIGQUIT for an immediate one.
+async fn stop_signal() -> bool {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let (Ok(mut term), Ok(mut interrupt), Ok(mut quit)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::quit()),
+        ) {
+            return tokio::select! {
+                _ = term.recv() => true,
+                _ = interrupt.recv() => false,
+                _ = quit.recv() => false,
+            };
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    false
 }
 
 /// At start: the game clocks get back the time no instance served.

@@ -89,7 +89,7 @@ fn spawn(mut command: Command, data_dir: &std::path::Path, env: &[(&str, &str)])
     panic!("server did not start; log so far:\n{}", seen.join("\n"));
 }
 
-fn stop_with_sigterm(mut server: Server) -> (std::process::ExitStatus, Vec<String>) {
+pub(crate) fn stop_with_sigterm(mut server: Server) -> (std::process::ExitStatus, Vec<String>) {
     let pid = server.child.id().to_string();
     let status = Command::new("kill")
         .args(["-TERM", &pid])

@@ -127,6 +127,7 @@ fn prepare_games_counted(db: &TestDb, games: usize) -> Vec<(i64, [String; 3])> {
 both_backends!(
     idle_live_streams_cost_little_memory_and_few_threads,
     a_closed_stream_frees_its_place_at_once,
+    a_stopping_server_ends_its_streams_cleanly_and_at_once,
 );
 
 async fn idle_live_streams_cost_little_memory_and_few_threads(backend: Backend) {
@@ -285,4 +286,62 @@ async fn a_closed_stream_frees_its_place_at_once(backend: Backend) {
         again.status()
     );
     held.push((http, again));
+}
+
+/// A rolling restart: SIGTERM ends every live stream cleanly (the answer
+/// finishes; the browser resumes from its last fact elsewhere), so the
+/// server stops at once instead of waiting out its 10 s drain and then
+/// cutting the streams mid-answer.
+async fn a_stopping_server_ends_its_streams_cleanly_and_at_once(backend: Backend) {
+    let db = TestDb::create(&backend);
+    let (game, tokens) = prepare_games_counted(&db, 1).remove(0);
+    let url = match &db.url {
+        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
+        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = binary::start(
+        dir.path(),
+        &[("DATABASE_URL", &url), ("SOULSTONE_SECRET", SECRET)],
+    );
+    let base = format!("http://{}", server.address);
+    let http = reqwest::Client::new();
+    let mut streams = Vec::new();
+    for token in &tokens {
+        let mut response = http
+            .get(format!("{base}/games/{game}/events?after=0"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert!(response.status().is_success());
+        streams.push(tokio::spawn(async move {
+            // Read to the end: a clean end is Ok(None), a cut one an error.
+            loop {
+                match response.chunk().await {
+                    Ok(Some(_)) => continue,
+                    Ok(None) => return Ok(()),
+                    Err(error) => return Err(error.to_string()),
+                }
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let asked = Instant::now();
+    let (status, _) = tokio::task::spawn_blocking(move || binary::stop_with_sigterm(server))
+        .await
+        .unwrap();
+    let took = asked.elapsed();
+    assert!(status.success(), "{status:?}");
+    assert!(
+        took < Duration::from_secs(3),
+        "the server took {took:?} to stop with streams open"
+    );
+    for stream in streams {
+        let ended = tokio::time::timeout(Duration::from_secs(5), stream)
+            .await
+            .expect("the stream ended")
+            .unwrap();
+        assert_eq!(ended, Ok(()), "the stream was cut, not ended");
+    }
 }

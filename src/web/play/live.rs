@@ -41,7 +41,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 const FACTS_PER_CHUNK: usize = 500;
 
 /// Game ids whose log grew, for the streams of this instance.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct GameUpdates {
     /// A channel per game that has a stream open here: a change wakes that
     /// game's streams only, not every stream of the instance.
@@ -50,6 +50,18 @@ pub struct GameUpdates {
     /// twice (by the command's handler, then by NOTIFY or the database
     /// look) wakes the streams once, so each reads the database once.
     announced: Arc<Mutex<HashMap<i64, u64>>>,
+    /// True once the server stops: every stream ends.
+    closing: Arc<tokio::sync::watch::Sender<bool>>,
+}
+
+impl Default for GameUpdates {
+    fn default() -> Self {
+        Self {
+            games: Arc::default(),
+            announced: Arc::default(),
+            closing: Arc::new(tokio::sync::watch::channel(false).0),
+        }
+    }
 }
 
 /// Games whose announced versions are remembered at most; past it the
@@ -57,6 +69,16 @@ pub struct GameUpdates {
 const REMEMBERED_GAMES: usize = 20_000;
 
 impl GameUpdates {
+    /// Ends every stream of this instance (the server is stopping).
+    pub fn close_streams(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves once the server stops (at once if it has).
+    async fn closed(mut closing: tokio::sync::watch::Receiver<bool>) {
+        let _ = closing.wait_for(|closing| *closing).await;
+    }
+
     /// Wakes the streams of game `id` (whatever its version now).
     pub fn announce(&self, id: i64) {
         let mut games = self
@@ -294,14 +316,19 @@ pub async fn stream(
     };
     // Subscribed before the first read, so no change falls in between.
     let receiver = state.game_updates.subscribe(id);
+    let closing = state.game_updates.closing.subscribe();
     let db = state.db.clone();
     // The slot lives as long as the stream: closing it frees the place.
     let facts = futures_util::stream::unfold(
         (after, receiver, slot),
         move |(mut after, mut receiver, slot)| {
             let db = db.clone();
+            let closing = closing.clone();
             async move {
                 loop {
+                    if *closing.borrow() {
+                        return None;
+                    }
                     let read = {
                         let db = db.clone();
                         web::block(move || {
@@ -341,17 +368,21 @@ pub async fn stream(
                             .to_std()
                             .unwrap_or_default()
                             .min(KEEP_ALIVE);
-                        tokio::time::sleep(due).await;
+                        tokio::select! {
+                            () = tokio::time::sleep(due) => {}
+                            () = GameUpdates::closed(closing.clone()) => return None,
+                        }
                         if due < KEEP_ALIVE {
                             continue;
                         }
                         let ping = web::Bytes::from_static(b": keep-alive\n\n");
                         return Some((Ok(ping), (after, receiver, slot)));
                     }
-                    if tokio::time::timeout(KEEP_ALIVE, changed(&mut receiver))
-                        .await
-                        .is_err()
-                    {
+                    let waited = tokio::select! {
+                        waited = tokio::time::timeout(KEEP_ALIVE, changed(&mut receiver)) => waited,
+                        () = GameUpdates::closed(closing.clone()) => return None,
+                    };
+                    if waited.is_err() {
                         let ping = web::Bytes::from_static(b": keep-alive\n\n");
                         return Some((Ok(ping), (after, receiver, slot)));
                     }
