@@ -51,6 +51,18 @@ pub struct StoredClocks {
     pub since: NaiveDateTime,
 }
 
+impl StoredClocks {
+    /// When the first running clock runs out, if nothing happens first.
+    pub fn deadline(&self) -> Option<NaiveDateTime> {
+        let left = match self.running? {
+            "a" => self.left_ms[0],
+            "b" => self.left_ms[1],
+            _ => self.left_ms[0].min(self.left_ms[1]),
+        };
+        Some(self.since + chrono::Duration::milliseconds(left.max(0)))
+    }
+}
+
 impl HostedGameRow {
     pub fn clocks(&self) -> Option<StoredClocks> {
         Some(StoredClocks {
@@ -156,6 +168,7 @@ pub fn advance_version(
         hosted_games::clock_b_ms.eq(clocks.map(|c| c.left_ms[1])),
         hosted_games::clock_running.eq(clocks.and_then(|c| c.running)),
         hosted_games::clock_since.eq(clocks.map(|c| c.since)),
+        hosted_games::clock_deadline.eq(clocks.and_then(|c| c.deadline())),
         hosted_games::updated_at.eq(now),
     ))
     .execute(conn)?;
@@ -186,10 +199,27 @@ fn notify_changed(conn: &mut DbConnection, id: i64, version: i64) -> Result<(), 
     Ok(())
 }
 
-/// Games under way whose clocks run, with their clocks, for the flag check
-/// (the setup and log are not read).
+/// Games under way whose running clock is due by `now` (or whose deadline
+/// is not yet known), with their clocks, for the flag check: the index on
+/// the deadline finds them without reading every game with a clock.
+pub fn games_with_clocks_due(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+) -> Result<Vec<(i64, StoredClocks)>, DbError> {
+    running_clocks(conn, Some(now))
+}
+
+/// Games under way whose clocks run, with their clocks (the setup and log
+/// are not read).
 pub fn games_with_running_clocks(
     conn: &mut DbConnection,
+) -> Result<Vec<(i64, StoredClocks)>, DbError> {
+    running_clocks(conn, None)
+}
+
+fn running_clocks(
+    conn: &mut DbConnection,
+    due_by: Option<NaiveDateTime>,
 ) -> Result<Vec<(i64, StoredClocks)>, DbError> {
     type Row = (
         i64,
@@ -199,9 +229,18 @@ pub fn games_with_running_clocks(
         Option<String>,
         Option<NaiveDateTime>,
     );
-    let rows: Vec<Row> = hosted_games::table
+    let mut query = hosted_games::table
         .filter(hosted_games::status.eq("playing"))
         .filter(hosted_games::clock_running.is_not_null())
+        .into_boxed();
+    if let Some(now) = due_by {
+        query = query.filter(
+            hosted_games::clock_deadline
+                .is_null()
+                .or(hosted_games::clock_deadline.le(now)),
+        );
+    }
+    let rows: Vec<Row> = query
         .select((
             hosted_games::id,
             hosted_games::time_control_ms,
@@ -843,28 +882,18 @@ pub fn last_served_locked(conn: &mut DbConnection) -> Result<Option<NaiveDateTim
         .optional()?)
 }
 
-/// Games in play whose clock runs, with the moment it started running.
-pub fn running_clocks_since(conn: &mut DbConnection) -> Result<Vec<(i64, NaiveDateTime)>, DbError> {
-    let rows: Vec<(i64, Option<NaiveDateTime>)> = hosted_games::table
-        .filter(hosted_games::status.eq("playing"))
-        .filter(hosted_games::clock_running.is_not_null())
-        .select((hosted_games::id, hosted_games::clock_since))
-        .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(id, since)| Some((id, since?)))
-        .collect())
-}
-
-/// Moves the moment game `id`'s clock started running (time not served is
-/// not charged).
+/// Moves game `id`'s clocks to `clocks` started running at a new moment
+/// (time not served is not charged), with the deadline that follows.
 pub fn set_clock_since(
     conn: &mut DbConnection,
     id: i64,
-    since: NaiveDateTime,
+    clocks: &StoredClocks,
 ) -> Result<(), DbError> {
     diesel::update(hosted_games::table.find(id))
-        .set(hosted_games::clock_since.eq(since))
+        .set((
+            hosted_games::clock_since.eq(clocks.since),
+            hosted_games::clock_deadline.eq(clocks.deadline()),
+        ))
         .execute(conn)?;
     Ok(())
 }

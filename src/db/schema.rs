@@ -319,6 +319,7 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         turn -> Nullable<Integer>,
+        clock_deadline -> Nullable<Timestamp>,
     }
 }
 

@@ -41,8 +41,9 @@ pub fn credit_time_not_served(
         if gap <= quiet_after() {
             return Ok(None);
         }
-        for (id, since) in db_hosted::running_clocks_since(conn)? {
-            db_hosted::set_clock_since(conn, id, credited_since(since, last, now))?;
+        for (id, mut clocks) in db_hosted::games_with_running_clocks(conn)? {
+            clocks.since = credited_since(clocks.since, last, now);
+            db_hosted::set_clock_since(conn, id, &clocks)?;
         }
         Ok(Some(gap))
     })

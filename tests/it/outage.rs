@@ -1,7 +1,8 @@
 //! Game clocks across an outage (issue 60, item 9): the real server killed
 //! for longer than the player on move has left, then started again. The
 //! time nobody served is not charged: the game is still playing, with the
-//! time it had.
+//! time it had. And the once-a-second clock check reads only the games
+//! whose clock is due (item 4), not every timed game.
 
 use std::time::Duration;
 
@@ -12,7 +13,10 @@ use soulstone_engine::fairness::Bytes32;
 
 use crate::support::{Backend, TestDb, app::create_verified_account};
 
-both_backends!(an_outage_is_not_charged_to_the_player_on_move);
+both_backends!(
+    an_outage_is_not_charged_to_the_player_on_move,
+    the_clock_check_reads_only_the_games_due,
+);
 
 /// The player's clock, read from the database: (status, left, running).
 fn clock_of(db: &soulstone::db::Db, game: i64) -> (String, i64, bool) {
@@ -42,35 +46,7 @@ async fn an_outage_is_not_charged_to_the_player_on_move(backend: Backend) {
         soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
     };
     let opened = db.open();
-    let game = {
-        let mut conn = opened.conn().unwrap();
-        let account = create_verified_account(&mut conn, "clock@example.org", "Clock", false);
-        let text = soulstone::content::shipped_crews()
-            .iter()
-            .find(|(path, _)| path.contains("m4e"))
-            .unwrap()
-            .1;
-        let list = hosted::BroughtList {
-            name: "mine".into(),
-            list: soulstone_engine::content::crew::CrewList::parse(text).unwrap(),
-        };
-        let request = hosted::PracticeRequest {
-            account_id: account,
-            lists: vec![list.clone()],
-            bot: BotKind::Random,
-            bot_lists: vec![list],
-            seed: Bytes32([9; 32]),
-            time_control_ms: Some(30 * 60_000),
-        };
-        let catalog = soulstone::content::load_for_server(None).unwrap();
-        hosted::start_practice(
-            &mut conn,
-            &catalog,
-            &request,
-            chrono::Utc::now().naive_utc(),
-        )
-        .unwrap()
-    };
+    let game = timed_practice_game(&opened, "clock@example.org", 9);
     let env = [
         ("DATABASE_URL", url.as_str()),
         (
@@ -81,12 +57,14 @@ async fn an_outage_is_not_charged_to_the_player_on_move(backend: Backend) {
     ];
     let server = crate::binary::start(data_dir.path(), &env);
     // The player on move has ten seconds left, from now.
+    let now = chrono::Utc::now().naive_utc();
     {
         let mut conn = opened.conn().unwrap();
         diesel::update(hosted_games::table.find(game))
             .set((
                 hosted_games::clock_a_ms.eq(10_000i64),
-                hosted_games::clock_since.eq(chrono::Utc::now().naive_utc()),
+                hosted_games::clock_since.eq(now),
+                hosted_games::clock_deadline.eq(now + chrono::Duration::seconds(10)),
             ))
             .execute(&mut conn)
             .unwrap();
@@ -122,4 +100,75 @@ async fn an_outage_is_not_charged_to_the_player_on_move(backend: Backend) {
     let (status, _, _) = clock_of(&opened, game);
     assert_eq!(status, "finished", "the clock ran out while served");
     drop(server);
+}
+
+/// A practice game with a 30-minute clock, waiting for its player.
+fn timed_practice_game(db: &soulstone::db::Db, email: &str, seed: u8) -> i64 {
+    let mut conn = db.conn().unwrap();
+    let account = create_verified_account(&mut conn, email, "Clock", false);
+    let text = soulstone::content::shipped_crews()
+        .iter()
+        .find(|(path, _)| path.contains("m4e"))
+        .unwrap()
+        .1;
+    let list = hosted::BroughtList {
+        name: "mine".into(),
+        list: soulstone_engine::content::crew::CrewList::parse(text).unwrap(),
+    };
+    let request = hosted::PracticeRequest {
+        account_id: account,
+        lists: vec![list.clone()],
+        bot: BotKind::Random,
+        bot_lists: vec![list],
+        seed: Bytes32([seed; 32]),
+        time_control_ms: Some(30 * 60_000),
+    };
+    let catalog = soulstone::content::load_for_server(None).unwrap();
+    hosted::start_practice(
+        &mut conn,
+        &catalog,
+        &request,
+        chrono::Utc::now().naive_utc(),
+    )
+    .unwrap()
+}
+
+async fn the_clock_check_reads_only_the_games_due(backend: Backend) {
+    use diesel::prelude::*;
+    let db = TestDb::create(&backend);
+    let opened = db.open();
+    let games: Vec<i64> = (0..3)
+        .map(|n| timed_practice_game(&opened, &format!("due{n}@example.org"), n))
+        .collect();
+    let mut conn = opened.conn().unwrap();
+    let now = chrono::Utc::now().naive_utc();
+    let due = |conn: &mut soulstone::db::DbConnection, at: chrono::NaiveDateTime| {
+        let mut ids: Vec<i64> = soulstone::db::hosted::games_with_clocks_due(conn, at)
+            .unwrap()
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        ids.sort_unstable();
+        ids
+    };
+    // Thirty minutes on every clock: none is due for a while, all after.
+    assert_eq!(due(&mut conn, now), Vec::<i64>::new());
+    assert_eq!(
+        due(&mut conn, now + chrono::Duration::minutes(29)),
+        Vec::<i64>::new()
+    );
+    assert_eq!(due(&mut conn, now + chrono::Duration::minutes(31)), games);
+    // A deadline not yet known (a game from before the column) is checked.
+    diesel::update(hosted_games::table.find(games[1]))
+        .set(hosted_games::clock_deadline.eq(None::<chrono::NaiveDateTime>))
+        .execute(&mut conn)
+        .unwrap();
+    assert_eq!(due(&mut conn, now), vec![games[1]]);
+    // Every running clock is still there for whoever needs them all.
+    assert_eq!(
+        soulstone::db::hosted::games_with_running_clocks(&mut conn)
+            .unwrap()
+            .len(),
+        3
+    );
 }

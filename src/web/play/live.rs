@@ -237,7 +237,7 @@ impl GameUpdates {
             let mut conn = db.conn()?;
             let now = chrono::Utc::now().naive_utc();
             let mut flagged = Vec::new();
-            for (id, clocks) in crate::db::hosted::games_with_running_clocks(&mut conn)? {
+            for (id, clocks) in crate::db::hosted::games_with_clocks_due(&mut conn, now)? {
                 if hosted::out_of_time(&clocks, now).is_some()
                     && hosted::flag_if_out_of_time(&mut conn, id, now)?
                 {
