@@ -1061,10 +1061,7 @@ async fn admin_create_from_the_command_line(backend: Backend) {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let test_db = crate::support::TestDb::create(&backend);
-    let db_url = match &test_db.url {
-        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
-        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
-    };
+    let db_url = test_db.url_setting();
     let dir = tempfile::tempdir().unwrap();
     let run = |stdin: &str| {
         let mut child = Command::new(env!("CARGO_BIN_EXE_soulstone"))

@@ -153,10 +153,7 @@ both_backends!(serves_on_database_url_and_migrate_command_works);
 
 async fn serves_on_database_url_and_migrate_command_works(backend: Backend) {
     let db = TestDb::create(&backend);
-    let url = match &db.url {
-        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
-        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
-    };
+    let url = db.url_setting();
     let dir = tempfile::tempdir().unwrap();
     let migrate = Command::new(env!("CARGO_BIN_EXE_soulstone"))
         .arg("migrate")

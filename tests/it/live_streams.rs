@@ -124,6 +124,16 @@ fn prepare_games_counted(db: &TestDb, games: usize) -> Vec<(i64, [String; 3])> {
         .collect()
 }
 
+/// The server binary on `db`, with this file's secret and `env`.
+fn serve(db: &TestDb, env: &[(&str, &str)]) -> (tempfile::TempDir, binary::Server) {
+    let url = db.url_setting();
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = vec![("DATABASE_URL", url.as_str()), ("SOULSTONE_SECRET", SECRET)];
+    all.extend_from_slice(env);
+    let server = binary::start(dir.path(), &all);
+    (dir, server)
+}
+
 both_backends!(
     idle_live_streams_cost_little_memory_and_few_threads,
     a_closed_stream_frees_its_place_at_once,
@@ -133,16 +143,9 @@ both_backends!(
 async fn idle_live_streams_cost_little_memory_and_few_threads(backend: Backend) {
     let db = TestDb::create(&backend);
     let games = prepare_games(&db);
-    let url = match &db.url {
-        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
-        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let server = binary::start(
-        dir.path(),
+    let (_dir, server) = serve(
+        &db,
         &[
-            ("DATABASE_URL", &url),
-            ("SOULSTONE_SECRET", SECRET),
             // One test is one client address with hundreds of streams.
             ("SOULSTONE_REQUESTS_PER_CLIENT", "100000"),
             ("RUST_LOG", "warn,soulstone=info"),
@@ -250,15 +253,7 @@ async fn a_closed_stream_frees_its_place_at_once(backend: Backend) {
         all.remove(0)
     };
     let (game, tokens) = games;
-    let url = match &db.url {
-        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
-        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let server = binary::start(
-        dir.path(),
-        &[("DATABASE_URL", &url), ("SOULSTONE_SECRET", SECRET)],
-    );
+    let (_dir, server) = serve(&db, &[]);
     let base = format!("http://{}", server.address);
     let open = || {
         // A client of its own per stream: closing it closes the connection.
@@ -295,15 +290,7 @@ async fn a_closed_stream_frees_its_place_at_once(backend: Backend) {
 async fn a_stopping_server_ends_its_streams_cleanly_and_at_once(backend: Backend) {
     let db = TestDb::create(&backend);
     let (game, tokens) = prepare_games_counted(&db, 1).remove(0);
-    let url = match &db.url {
-        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
-        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let server = binary::start(
-        dir.path(),
-        &[("DATABASE_URL", &url), ("SOULSTONE_SECRET", SECRET)],
-    );
+    let (_dir, server) = serve(&db, &[]);
     let base = format!("http://{}", server.address);
     let http = reqwest::Client::new();
     let mut streams = Vec::new();

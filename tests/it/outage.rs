@@ -8,8 +8,6 @@ use std::time::Duration;
 
 use soulstone::db::schema::hosted_games;
 use soulstone::hosted;
-use soulstone_engine::bot::BotKind;
-use soulstone_engine::fairness::Bytes32;
 
 use crate::support::{Backend, TestDb, app::create_verified_account};
 
@@ -41,10 +39,7 @@ async fn an_outage_is_not_charged_to_the_player_on_move(backend: Backend) {
     use diesel::prelude::*;
     let db = TestDb::create(&backend);
     let data_dir = tempfile::tempdir().unwrap();
-    let url = match &db.url {
-        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
-        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
-    };
+    let url = db.url_setting();
     let opened = db.open();
     let game = timed_practice_game(&opened, "clock@example.org", 9);
     let env = [
@@ -106,31 +101,7 @@ async fn an_outage_is_not_charged_to_the_player_on_move(backend: Backend) {
 fn timed_practice_game(db: &soulstone::db::Db, email: &str, seed: u8) -> i64 {
     let mut conn = db.conn().unwrap();
     let account = create_verified_account(&mut conn, email, "Clock", false);
-    let text = soulstone::content::shipped_crews()
-        .iter()
-        .find(|(path, _)| path.contains("m4e"))
-        .unwrap()
-        .1;
-    let list = hosted::BroughtList {
-        name: "mine".into(),
-        list: soulstone_engine::content::crew::CrewList::parse(text).unwrap(),
-    };
-    let request = hosted::PracticeRequest {
-        account_id: account,
-        lists: vec![list.clone()],
-        bot: BotKind::Random,
-        bot_lists: vec![list],
-        seed: Bytes32([seed; 32]),
-        time_control_ms: Some(30 * 60_000),
-    };
-    let catalog = soulstone::content::load_for_server(None).unwrap();
-    hosted::start_practice(
-        &mut conn,
-        &catalog,
-        &request,
-        chrono::Utc::now().naive_utc(),
-    )
-    .unwrap()
+    crate::support::app::start_practice_game(&mut conn, account, seed, Some(30 * 60_000))
 }
 
 async fn the_clock_check_reads_only_the_games_due(backend: Backend) {

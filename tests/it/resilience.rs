@@ -297,10 +297,7 @@ async fn two_instances_share_sessions_data_and_mail(backend: Backend) {
 async fn a_killed_server_keeps_every_acknowledged_submission(backend: Backend) {
     let db = TestDb::create(&backend);
     let data_dir = tempfile::tempdir().unwrap();
-    let url = match &db.url {
-        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
-        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
-    };
+    let url = db.url_setting();
     {
         let opened = db.open();
         let mut conn = opened.conn().unwrap();
@@ -796,44 +793,17 @@ async fn a_player_cap_holds_under_a_rush_of_sign_ups(backend: Backend) {
 /// the game goes on.
 async fn a_killed_server_keeps_every_acknowledged_game_command_once(backend: Backend) {
     use soulstone::hosted;
+    use soulstone_engine::Seat;
     use soulstone_engine::bot::{Bot, BotKind};
-    use soulstone_engine::{Seat, fairness::Bytes32};
 
     let db = TestDb::create(&backend);
     let data_dir = tempfile::tempdir().unwrap();
-    let url = match &db.url {
-        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
-        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
-    };
+    let url = db.url_setting();
     let opened = db.open();
     let game = {
         let mut conn = opened.conn().unwrap();
         let account = create_verified_account(&mut conn, "crash@example.org", "Crash", false);
-        let text = soulstone::content::shipped_crews()
-            .iter()
-            .find(|(path, _)| path.contains("m4e"))
-            .unwrap()
-            .1;
-        let list = hosted::BroughtList {
-            name: "mine".into(),
-            list: soulstone_engine::content::crew::CrewList::parse(text).unwrap(),
-        };
-        let request = hosted::PracticeRequest {
-            account_id: account,
-            lists: vec![list.clone()],
-            bot: BotKind::Random,
-            bot_lists: vec![list],
-            seed: Bytes32([7; 32]),
-            time_control_ms: None,
-        };
-        let catalog = soulstone::content::load_for_server(None).unwrap();
-        hosted::start_practice(
-            &mut conn,
-            &catalog,
-            &request,
-            chrono::Utc::now().naive_utc(),
-        )
-        .unwrap()
+        crate::support::app::start_practice_game(&mut conn, account, 7, None)
     };
     let env = [
         ("DATABASE_URL", url.as_str()),
@@ -965,10 +935,7 @@ async fn a_client_stalling_request_bodies_cannot_starve_the_others(backend: Back
 
     let db = TestDb::create(&backend);
     let data_dir = tempfile::tempdir().unwrap();
-    let url = match &db.url {
-        soulstone::config::DatabaseUrl::Sqlite(path) => path.display().to_string(),
-        soulstone::config::DatabaseUrl::Postgres(url) => url.clone(),
-    };
+    let url = db.url_setting();
     let env = [
         ("DATABASE_URL", url.as_str()),
         ("SOULSTONE_DATA_DIR", "data"),

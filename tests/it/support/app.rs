@@ -276,6 +276,41 @@ impl TestApp {
 }
 
 /// Creates a verified account (password [`PASSWORD`]); returns its id.
+/// A practice game of `account`'s against the random bot, both sides with
+/// the first shipped 4th edition list, waiting for the player.
+pub fn start_practice_game(
+    conn: &mut soulstone::db::DbConnection,
+    account: i64,
+    seed: u8,
+    time_control_ms: Option<i64>,
+) -> i64 {
+    use soulstone::hosted;
+    let text = soulstone::content::shipped_crews()
+        .iter()
+        .find(|(path, _)| path.contains("m4e"))
+        .expect("a shipped 4th edition list")
+        .1;
+    let list = hosted::BroughtList {
+        name: "mine".into(),
+        list: soulstone_engine::content::crew::CrewList::parse(text).expect("a shipped list"),
+    };
+    let request = hosted::PracticeRequest {
+        account_id: account,
+        lists: vec![list.clone()],
+        bot: soulstone_engine::bot::BotKind::Random,
+        bot_lists: vec![list],
+        seed: soulstone_engine::fairness::Bytes32([seed; 32]),
+        time_control_ms,
+    };
+    hosted::start_practice(
+        conn,
+        crate::support::shipped_content(),
+        &request,
+        chrono::Utc::now().naive_utc(),
+    )
+    .expect("a practice game starts")
+}
+
 pub fn create_verified_account(
     conn: &mut soulstone::db::DbConnection,
     email: &str,

@@ -110,6 +110,14 @@ impl TestDb {
         }
     }
 
+    /// The address an operator would give the server (`DATABASE_URL`).
+    pub fn url_setting(&self) -> String {
+        match &self.url {
+            DatabaseUrl::Postgres(url) => url.clone(),
+            DatabaseUrl::Sqlite(path) => path.display().to_string(),
+        }
+    }
+
     /// Opens the database with migrations applied.
     pub fn open(&self) -> Db {
         Db::open(&self.url, 4).expect("open test database")
