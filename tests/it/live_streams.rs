@@ -138,6 +138,7 @@ both_backends!(
     idle_live_streams_cost_little_memory_and_few_threads,
     a_closed_stream_frees_its_place_at_once,
     a_stopping_server_ends_its_streams_cleanly_and_at_once,
+    a_venue_of_signed_out_spectators_is_not_turned_away,
 );
 
 async fn idle_live_streams_cost_little_memory_and_few_threads(backend: Backend) {
@@ -331,4 +332,30 @@ async fn a_stopping_server_ends_its_streams_cleanly_and_at_once(backend: Backend
             .unwrap();
         assert_eq!(ended, Ok(()), "the stream was cut, not ended");
     }
+}
+
+/// A venue is one address: the projector and a dozen phones watching
+/// signed out all get a stream (issue 60, item 13), up to the address's
+/// allowance, which still holds.
+async fn a_venue_of_signed_out_spectators_is_not_turned_away(backend: Backend) {
+    use soulstone::web::play::limits::{MAX_STREAMS, MAX_STREAMS_PER_ADDRESS};
+    let db = TestDb::create(&backend);
+    let (game, _) = prepare_games_counted(&db, 1).remove(0);
+    let (_dir, server) = serve(&db, &[]);
+    let url = format!("http://{}/games/{game}/events?after=0", server.address);
+    let http = reqwest::Client::new();
+    let mut room = Vec::new();
+    for watcher in 0..MAX_STREAMS_PER_ADDRESS {
+        let stream = http.get(&url).send().await.unwrap();
+        assert!(
+            stream.status().is_success(),
+            "watcher {} of the room: {}",
+            watcher + 1,
+            stream.status()
+        );
+        room.push(stream);
+    }
+    assert!(room.len() > MAX_STREAMS);
+    let one_more = http.get(&url).send().await.unwrap();
+    assert_eq!(one_more.status().as_u16(), 429);
 }

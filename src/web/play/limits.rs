@@ -8,14 +8,31 @@ use std::sync::{Arc, Mutex};
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-/// Live streams one account (or address) keeps open at once: a few tabs.
+/// Live streams one account keeps open at once: a few tabs.
 pub const MAX_STREAMS: usize = 8;
+
+/// Live streams signed-out viewers at one address keep open at once. A
+/// venue is one address: its projector and the phones of everyone
+/// watching share it, so one account's few tabs would turn the ninth
+/// spectator away. An idle stream costs the server about 35 KiB.
+pub const MAX_STREAMS_PER_ADDRESS: usize = 64;
 
 /// Who is asking: an account, or an address when signed out.
 pub fn key_of(account: Option<i64>, address: &str) -> String {
     match account {
         Some(id) => format!("account:{id}"),
-        None => format!("address:{address}"),
+        None => format!("{ADDRESS_PREFIX}{address}"),
+    }
+}
+
+const ADDRESS_PREFIX: &str = "address:";
+
+/// The streams `key` may keep open at once.
+fn most_streams(key: &str) -> usize {
+    if key.starts_with(ADDRESS_PREFIX) {
+        MAX_STREAMS_PER_ADDRESS
+    } else {
+        MAX_STREAMS
     }
 }
 
@@ -46,11 +63,13 @@ impl PlayLimits {
     }
 
     /// A place for one more stream of `key`'s, released when dropped; none
-    /// while `key` has `MAX_STREAMS` open.
+    /// while `key` has its most open ([`MAX_STREAMS`] for an account,
+    /// [`MAX_STREAMS_PER_ADDRESS`] for signed-out viewers).
     pub fn open_stream(self: &Arc<Self>, key: String) -> Option<StreamSlot> {
         let mut open = self.streams.lock().ok()?;
+        let most = most_streams(&key);
         let count = open.entry(key.clone()).or_default();
-        if *count >= MAX_STREAMS {
+        if *count >= most {
             return None;
         }
         *count += 1;
@@ -108,5 +127,16 @@ mod tests {
         assert!(limits.open_stream("address:127.0.0.1".into()).is_some());
         drop(open);
         assert!(limits.open_stream("account:1".into()).is_some());
+    }
+
+    #[test]
+    fn a_venue_address_keeps_a_room_of_spectators_and_no_more() {
+        let limits = Arc::new(PlayLimits::new(5));
+        let venue = key_of(None, "203.0.113.7");
+        let room: Vec<StreamSlot> = (0..MAX_STREAMS_PER_ADDRESS)
+            .map(|_| limits.open_stream(venue.clone()).expect("a place"))
+            .collect();
+        assert!(room.len() > MAX_STREAMS);
+        assert!(limits.open_stream(venue).is_none());
     }
 }
