@@ -106,66 +106,6 @@ impl Stop {
     }
 }
 
-/// Each player's chess clock: the active player's runs while the game
-/// waits for them (both run while both choose in secret).
-pub use crate::db::hosted::StoredClocks as Clocks;
-
-/// What is left on each clock at `now`.
-pub fn clocks_left(clocks: &Clocks, now: NaiveDateTime) -> [i64; 2] {
-    let elapsed = (now - clocks.since).num_milliseconds().max(0);
-    Seat::BOTH.map(|seat| {
-        let left = clocks.left_ms[seat.index()];
-        if clock_runs(clocks, seat) {
-            (left - elapsed).max(0)
-        } else {
-            left
-        }
-    })
-}
-
-/// Whether `seat`'s clock is running.
-pub fn clock_runs(clocks: &Clocks, seat: Seat) -> bool {
-    clocks.running.is_some_and(|r| r.contains(seat_code(seat)))
-}
-
-/// The seat whose clock has run out at `now`, if any.
-pub fn out_of_time(clocks: &Clocks, now: NaiveDateTime) -> Option<Seat> {
-    let left = clocks_left(clocks, now);
-    Seat::BOTH
-        .into_iter()
-        .find(|seat| clock_runs(clocks, *seat) && left[seat.index()] == 0)
-}
-
-/// The clocks after a command at `now`: time used is charged, then the
-/// clocks of the players the game now waits for run.
-fn clocks_after(
-    clocks: Option<Clocks>,
-    seats: &[SeatHolder; 2],
-    state: &GameState,
-    now: NaiveDateTime,
-) -> Option<Clocks> {
-    let mut clocks = clocks?;
-    clocks.left_ms = clocks_left(&clocks, now);
-    clocks.since = now;
-    let waiting: Vec<Seat> = if state.ended {
-        Vec::new()
-    } else {
-        soulstone_engine::pending(state)
-            .decisions
-            .iter()
-            .map(|d| d.seat)
-            .filter(|seat| matches!(seats[seat.index()], SeatHolder::Account(_)))
-            .collect()
-    };
-    clocks.running = match (waiting.contains(&Seat::A), waiting.contains(&Seat::B)) {
-        (true, true) => Some("ab"),
-        (true, false) => Some("a"),
-        (false, true) => Some("b"),
-        (false, false) => None,
-    };
-    Some(clocks)
-}
-
 /// Who sits in a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SeatHolder {
@@ -319,11 +259,14 @@ pub fn check_brought(
     Ok(())
 }
 
+pub mod clocks;
 pub mod invitations;
 pub mod limits;
-pub mod outage;
 mod play_on;
 pub mod seal;
+
+use clocks::clocks_after;
+pub use clocks::{Clocks, clock_runs, clocks_left, out_of_time};
 
 pub use play_on::{
     Forced, apply_standing_answers, forced_for, set_standing_answers, standing_answers,

@@ -472,7 +472,7 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
         let db = state.db.clone();
         let _ = web::block(move || -> Result<(), crate::hosted::HostedError> {
             let mut conn = db.conn()?;
-            crate::hosted::outage::beat(&mut conn, chrono::Utc::now().naive_utc())
+            crate::hosted::clocks::beat(&mut conn, chrono::Utc::now().naive_utc())
         })
         .await;
         tracing::info!("shut down cleanly");
@@ -508,7 +508,7 @@ fn credit_time_not_served(db: &Db) {
         .conn()
         .map_err(crate::hosted::HostedError::from)
         .and_then(|mut conn| {
-            crate::hosted::outage::credit_time_not_served(&mut conn, chrono::Utc::now().naive_utc())
+            crate::hosted::clocks::credit_time_not_served(&mut conn, chrono::Utc::now().naive_utc())
         });
     match credited {
         Ok(Some(gap)) => tracing::warn!(
@@ -522,14 +522,14 @@ fn credit_time_not_served(db: &Db) {
 
 /// Notes that this instance serves, every beat, until the system ends.
 async fn beat_while_serving(db: Db) {
-    let mut interval = tokio::time::interval(crate::hosted::outage::BEAT_EVERY);
+    let mut interval = tokio::time::interval(crate::hosted::clocks::BEAT_EVERY);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         interval.tick().await;
         let db = db.clone();
         let beat = web::block(move || -> Result<(), crate::hosted::HostedError> {
             let mut conn = db.conn()?;
-            crate::hosted::outage::beat(&mut conn, chrono::Utc::now().naive_utc())
+            crate::hosted::clocks::beat(&mut conn, chrono::Utc::now().naive_utc())
         })
         .await;
         if let Ok(Err(error)) = beat {

@@ -1,15 +1,78 @@
-//! Game clocks across a time when no instance served. Every instance notes
-//! that it serves, every [`BEAT_EVERY`]; one that starts after the note went
-//! stale (every instance was down) moves the running clocks on by the time
-//! nobody served, so a crash or a restart is not charged to the player on
-//! move. The player gets the benefit of the doubt: the server may have
-//! served for up to one beat after its last note.
+//! The players' chess clocks: what is left on each, whose runs, and who
+//! ran out; and the time when no instance served, which is charged to
+//! nobody. Every instance notes that it serves, every [`BEAT_EVERY`]; one
+//! that starts after the note went stale (every instance was down) moves
+//! the running clocks on by the time nobody served, so a crash or a
+//! restart is not charged to the player on move. The player gets the
+//! benefit of the doubt: the server may have served for up to one beat
+//! after its last note.
 
 use chrono::{Duration, NaiveDateTime};
+use soulstone_engine::{GameState, Seat};
 
-use super::HostedError;
+use super::{HostedError, SeatHolder, seat_code};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
+
+/// Each player's chess clock: the active player's runs while the game
+/// waits for them (both run while both choose in secret).
+pub use crate::db::hosted::StoredClocks as Clocks;
+
+/// What is left on each clock at `now`.
+pub fn clocks_left(clocks: &Clocks, now: NaiveDateTime) -> [i64; 2] {
+    let elapsed = (now - clocks.since).num_milliseconds().max(0);
+    Seat::BOTH.map(|seat| {
+        let left = clocks.left_ms[seat.index()];
+        if clock_runs(clocks, seat) {
+            (left - elapsed).max(0)
+        } else {
+            left
+        }
+    })
+}
+
+/// Whether `seat`'s clock is running.
+pub fn clock_runs(clocks: &Clocks, seat: Seat) -> bool {
+    clocks.running.is_some_and(|r| r.contains(seat_code(seat)))
+}
+
+/// The seat whose clock has run out at `now`, if any.
+pub fn out_of_time(clocks: &Clocks, now: NaiveDateTime) -> Option<Seat> {
+    let left = clocks_left(clocks, now);
+    Seat::BOTH
+        .into_iter()
+        .find(|seat| clock_runs(clocks, *seat) && left[seat.index()] == 0)
+}
+
+/// The clocks after a command at `now`: time used is charged, then the
+/// clocks of the players the game now waits for run.
+pub(super) fn clocks_after(
+    clocks: Option<Clocks>,
+    seats: &[SeatHolder; 2],
+    state: &GameState,
+    now: NaiveDateTime,
+) -> Option<Clocks> {
+    let mut clocks = clocks?;
+    clocks.left_ms = clocks_left(&clocks, now);
+    clocks.since = now;
+    let waiting: Vec<Seat> = if state.ended {
+        Vec::new()
+    } else {
+        soulstone_engine::pending(state)
+            .decisions
+            .iter()
+            .map(|d| d.seat)
+            .filter(|seat| matches!(seats[seat.index()], SeatHolder::Account(_)))
+            .collect()
+    };
+    clocks.running = match (waiting.contains(&Seat::A), waiting.contains(&Seat::B)) {
+        (true, true) => Some("ab"),
+        (true, false) => Some("a"),
+        (false, true) => Some("b"),
+        (false, false) => None,
+    };
+    Some(clocks)
+}
 
 /// How often a serving instance notes that it serves.
 pub const BEAT_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
