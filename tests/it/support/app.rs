@@ -54,7 +54,12 @@ pub fn test_settings(
         mail_from: "Soulstone <noreply@soulstone.test>".into(),
         db_pool_size: 4,
         workers: Some(2),
-        blocking_threads: None,
+        // The suite runs many servers and browsers at once on two cores;
+        // the production bound (the pool plus a thread a core) is kept by
+        // the tests that start the real binary (live_streams.rs), while
+        // these in-process servers keep the old, roomier pool so a busy
+        // test run does not starve one page of threads.
+        blocking_threads: Some(64),
         log_json: false,
         tls: soulstone::config::TlsSetting::Off,
         proxy_hops: 0,
