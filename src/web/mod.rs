@@ -469,12 +469,7 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
         });
         server.await?;
         // The last note is exact: a restart gives back only the time down.
-        let db = state.db.clone();
-        let _ = web::block(move || -> Result<(), crate::hosted::HostedError> {
-            let mut conn = db.conn()?;
-            crate::hosted::clocks::beat(&mut conn, chrono::Utc::now().naive_utc())
-        })
-        .await;
+        note_serving(state.db.clone()).await;
         tracing::info!("shut down cleanly");
         Ok(())
     })
@@ -526,14 +521,18 @@ async fn beat_while_serving(db: Db) {
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         interval.tick().await;
-        let db = db.clone();
-        let beat = web::block(move || -> Result<(), crate::hosted::HostedError> {
-            let mut conn = db.conn()?;
-            crate::hosted::clocks::beat(&mut conn, chrono::Utc::now().naive_utc())
-        })
-        .await;
-        if let Ok(Err(error)) = beat {
-            tracing::warn!(%error, "could not note that this instance serves");
-        }
+        note_serving(db.clone()).await;
+    }
+}
+
+/// Notes once that this instance serves now.
+async fn note_serving(db: Db) {
+    let beat = web::block(move || -> Result<(), crate::hosted::HostedError> {
+        let mut conn = db.conn()?;
+        crate::hosted::clocks::beat(&mut conn, chrono::Utc::now().naive_utc())
+    })
+    .await;
+    if let Ok(Err(error)) = beat {
+        tracing::warn!(%error, "could not note that this instance serves");
     }
 }
