@@ -230,9 +230,18 @@ pub fn purge_expired(
 ) -> Result<(), DbError> {
     diesel::delete(revoked_tokens::table.filter(revoked_tokens::expires_at.lt(now)))
         .execute(conn)?;
-    // A session not renewed for longer than a token lives has ended.
+    // A browser session not renewed for longer than a token lives has
+    // ended; an API token has when it expires.
     diesel::delete(
-        account_sessions::table.filter(account_sessions::last_seen_at.lt(sessions_unused_since)),
+        account_sessions::table
+            .filter(account_sessions::kind.eq(SessionKind::Browser.code()))
+            .filter(account_sessions::last_seen_at.lt(sessions_unused_since)),
+    )
+    .execute(conn)?;
+    diesel::delete(
+        account_sessions::table
+            .filter(account_sessions::kind.eq(SessionKind::Api.code()))
+            .filter(account_sessions::expires_at.lt(now)),
     )
     .execute(conn)?;
     diesel::delete(login_failures::table.filter(login_failures::at.lt(failures_before)))
@@ -338,19 +347,82 @@ pub fn consume_email_token(
     })
 }
 
+/// How an account is signed in: a browser's session, or an API token
+/// (for a script), each listed on the account page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum SessionKind {
+    Browser,
+    Api,
+}
+
+impl SessionKind {
+    pub fn code(self) -> &'static str {
+        self.into()
+    }
+}
+
 /// One session an account is signed in with.
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = account_sessions)]
+struct SessionRow {
+    sid: String,
+    account_id: i64,
+    started_at: NaiveDateTime,
+    last_seen_at: NaiveDateTime,
+    device: String,
+    kind: String,
+    expires_at: Option<NaiveDateTime>,
+}
+
+/// One session an account is signed in with.
+#[derive(Debug, Clone)]
 pub struct AccountSession {
     pub sid: String,
     pub account_id: i64,
     pub started_at: NaiveDateTime,
     pub last_seen_at: NaiveDateTime,
     pub device: String,
+    pub kind: SessionKind,
+    /// When an API token ends (a browser session is renewed as it is used).
+    pub expires_at: Option<NaiveDateTime>,
 }
+
+impl TryFrom<SessionRow> for AccountSession {
+    type Error = DbError;
+
+    fn try_from(row: SessionRow) -> Result<Self, DbError> {
+        let kind = row.kind.parse().map_err(|_| {
+            let problem = format!("a session of an unknown kind {:?}", row.kind);
+            DbError::Query(diesel::result::Error::DeserializationError(problem.into()))
+        })?;
+        Ok(Self {
+            sid: row.sid,
+            account_id: row.account_id,
+            started_at: row.started_at,
+            last_seen_at: row.last_seen_at,
+            device: row.device,
+            kind,
+            expires_at: row.expires_at,
+        })
+    }
+}
+
+/// How often an API token's last use is written down: a script calling
+/// many times a minute costs one write a minute, not one per call.
+const TOKEN_USE_NOTED_EVERY: chrono::Duration = chrono::Duration::minutes(1);
 
 /// The longest device description kept.
 const MAX_DEVICE_LEN: usize = 120;
+
+/// A client's description as kept: no control characters, not too long.
+fn device_description(device: &str) -> String {
+    device
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_DEVICE_LEN)
+        .collect()
+}
 
 /// Records that session `sid` of `account_id` was used now (a new session,
 /// or a renewal of one), with the browser's description.
@@ -361,11 +433,7 @@ pub fn touch_session(
     now: NaiveDateTime,
     device: &str,
 ) -> Result<(), DbError> {
-    let device: String = device
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_DEVICE_LEN)
-        .collect();
+    let device = device_description(device);
     conn.write_transaction(|conn| {
         let updated = diesel::update(account_sessions::table.find(sid))
             .set((
@@ -388,16 +456,92 @@ pub fn touch_session(
     })
 }
 
-/// The sessions of an account, the most recently used first.
+/// Records a new API token `sid` of `account_id`, living until
+/// `expires_at`, with what the client said it was.
+pub fn record_api_token(
+    conn: &mut DbConnection,
+    sid: &str,
+    account_id: i64,
+    now: NaiveDateTime,
+    expires_at: NaiveDateTime,
+    client: &str,
+) -> Result<(), DbError> {
+    let device = device_description(client);
+    conn.write_transaction(|conn| {
+        diesel::insert_into(account_sessions::table)
+            .values((
+                account_sessions::sid.eq(sid),
+                account_sessions::account_id.eq(account_id),
+                account_sessions::started_at.eq(now),
+                account_sessions::last_seen_at.eq(now),
+                account_sessions::device.eq(&device),
+                account_sessions::kind.eq(SessionKind::Api.code()),
+                account_sessions::expires_at.eq(Some(expires_at)),
+            ))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
+/// Notes that API token `sid` was used `now`, at most once a minute: a
+/// read, and a write only when the last one noted is older.
+pub fn note_api_token_used(
+    conn: &mut DbConnection,
+    sid: &str,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    let last: Option<NaiveDateTime> = account_sessions::table
+        .find(sid)
+        .select(account_sessions::last_seen_at)
+        .first(conn)
+        .optional()?;
+    match last {
+        Some(last) if last + TOKEN_USE_NOTED_EVERY <= now => conn.write_transaction(|conn| {
+            diesel::update(account_sessions::table.find(sid))
+                .set(account_sessions::last_seen_at.eq(now))
+                .execute(conn)?;
+            Ok(())
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The sessions and API tokens of an account, the most recently used first.
 pub fn sessions_of(
     conn: &mut DbConnection,
     account_id: i64,
 ) -> Result<Vec<AccountSession>, DbError> {
-    Ok(account_sessions::table
+    account_sessions::table
         .filter(account_sessions::account_id.eq(account_id))
         .order((account_sessions::last_seen_at.desc(), account_sessions::sid))
-        .select(AccountSession::as_select())
-        .load(conn)?)
+        .select(SessionRow::as_select())
+        .load(conn)?
+        .into_iter()
+        .map(AccountSession::try_from)
+        .collect()
+}
+
+/// Revokes session or API token `sid` of `account_id` and forgets it;
+/// false if the account has no such session (another's, or gone).
+pub fn end_session_of(
+    conn: &mut DbConnection,
+    account_id: i64,
+    sid: &str,
+    expires_at: NaiveDateTime,
+) -> Result<bool, DbError> {
+    conn.write_transaction(|conn| {
+        let removed = diesel::delete(
+            account_sessions::table
+                .filter(account_sessions::sid.eq(sid))
+                .filter(account_sessions::account_id.eq(account_id)),
+        )
+        .execute(conn)?;
+        if removed == 0 {
+            return Ok(false);
+        }
+        revoke_token(conn, sid, expires_at)?;
+        Ok(true)
+    })
 }
 
 /// Forgets a session that was signed out.
@@ -408,30 +552,34 @@ pub fn forget_session(conn: &mut DbConnection, sid: &str) -> Result<(), DbError>
     })
 }
 
-/// Signs out every session of the account but `keep`: each is revoked
+/// Signs out every session of the account but `keep` (its browser
+/// sessions, and its API tokens too if `with_api_tokens`): each is revoked
 /// until `expires_at` (when it would have ended anyway) and forgotten.
 /// Returns how many ended.
 pub fn end_other_sessions(
     conn: &mut DbConnection,
     account_id: i64,
     keep: &str,
+    with_api_tokens: bool,
     expires_at: NaiveDateTime,
 ) -> Result<usize, DbError> {
+    let kinds: &[&str] = if with_api_tokens {
+        &[SessionKind::Browser.code(), SessionKind::Api.code()]
+    } else {
+        &[SessionKind::Browser.code()]
+    };
     conn.write_transaction(|conn| {
         let others: Vec<String> = account_sessions::table
             .filter(account_sessions::account_id.eq(account_id))
             .filter(account_sessions::sid.ne(keep))
+            .filter(account_sessions::kind.eq_any(kinds))
             .select(account_sessions::sid)
             .load(conn)?;
         for sid in &others {
             revoke_token(conn, sid, expires_at)?;
         }
-        diesel::delete(
-            account_sessions::table
-                .filter(account_sessions::account_id.eq(account_id))
-                .filter(account_sessions::sid.ne(keep)),
-        )
-        .execute(conn)?;
+        diesel::delete(account_sessions::table.filter(account_sessions::sid.eq_any(&others)))
+            .execute(conn)?;
         Ok(others.len())
     })
 }

@@ -38,6 +38,8 @@ diesel::table! {
         started_at -> Timestamp,
         last_seen_at -> Timestamp,
         device -> Text,
+        kind -> Text,
+        expires_at -> Nullable<Timestamp>,
     }
 }
 

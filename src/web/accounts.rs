@@ -18,6 +18,9 @@ use crate::db::{DbConnection, DbError};
 use crate::error::AppError;
 use crate::mail::{self, messages};
 use crate::web::AppState;
+use crate::web::account_sessions::{
+    SignedIn, end_other_sessions, revoke_token, revoke_token_page, signed_in_shown,
+};
 use crate::web::client::client_address;
 use crate::web::forms::{FormErrors, render_invalid, render_with_status};
 use crate::web::layout::{FlashLevel, PageContext, redirect, redirect_with_flash, render_page};
@@ -72,6 +75,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(reset)
         .service(account_page)
         .service(end_other_sessions)
+        .service(revoke_token_page)
+        .service(revoke_token)
         .service(update_profile)
         .service(change_password)
         .service(delete_page)
@@ -1101,38 +1106,7 @@ struct AccountPage {
     form: ProfileForm,
     errors: FormErrors,
     password_errors: FormErrors,
-    sessions: Vec<SessionRow>,
-}
-
-/// A session in the account page's list.
-struct SessionRow {
-    device: String,
-    started: String,
-    last_seen: String,
-    /// The session this page was asked for in.
-    current: bool,
-}
-
-/// The account's sessions, this one marked.
-async fn sessions_shown(
-    state: &web::Data<AppState>,
-    user: &CurrentUser,
-) -> Result<Vec<SessionRow>, AppError> {
-    let id = user.id();
-    let current = user.claims.session_id().to_owned();
-    let sessions = state
-        .with_db(move |conn| Ok(accounts::sessions_of(conn, id)?))
-        .await?;
-    let when = |at: chrono::NaiveDateTime| at.format("%Y-%m-%d %H:%M UTC").to_string();
-    Ok(sessions
-        .into_iter()
-        .map(|s| SessionRow {
-            current: s.sid == current,
-            device: s.device,
-            started: when(s.started_at),
-            last_seen: when(s.last_seen_at),
-        })
-        .collect())
+    signed_in: SignedIn,
 }
 
 #[get("/account")]
@@ -1142,7 +1116,7 @@ async fn account_page(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, AppError> {
     let account = user.account.clone();
-    let sessions = sessions_shown(&state, &user).await?;
+    let signed_in = signed_in_shown(&state, &user).await?;
     render_page(
         &ctx,
         &AccountPage {
@@ -1151,36 +1125,9 @@ async fn account_page(
             account,
             errors: FormErrors::new(),
             password_errors: FormErrors::new(),
-            sessions,
+            signed_in,
         },
     )
-}
-
-/// Signs out every other session of the account (another browser, a
-/// phone left signed in at a venue); this one stays.
-#[post("/account/sessions/end-others")]
-async fn end_other_sessions(
-    user: CurrentUser,
-    state: web::Data<AppState>,
-    _form: CsrfForm<NoFields>,
-) -> Result<HttpResponse, AppError> {
-    let id = user.id();
-    let keep = user.claims.session_id().to_owned();
-    let expires = (Utc::now() + crate::auth::token::SESSION_MAX_AGE).naive_utc();
-    let ended = state
-        .with_db(move |conn| Ok(accounts::end_other_sessions(conn, id, &keep, expires)?))
-        .await?;
-    let message = match ended {
-        0 => "There were no other sessions.".to_string(),
-        1 => "1 other session is signed out.".to_string(),
-        n => format!("{n} other sessions are signed out."),
-    };
-    Ok(redirect_with_flash(
-        &state,
-        "/account",
-        FlashLevel::Success,
-        message,
-    ))
 }
 
 #[post("/account/profile")]
@@ -1212,7 +1159,7 @@ async fn update_profile(
             form,
             errors,
             password_errors: FormErrors::new(),
-            sessions: sessions_shown(&state, &user).await?,
+            signed_in: signed_in_shown(&state, &user).await?,
         };
         return render_invalid(&ctx, &page);
     };
@@ -1271,7 +1218,7 @@ async fn change_password(
             form: ProfileForm::from_account(&user.account),
             errors: FormErrors::new(),
             password_errors,
-            sessions: sessions_shown(&state, &user).await?,
+            signed_in: signed_in_shown(&state, &user).await?,
         };
         let status = if check == PasswordCheck::Throttled {
             StatusCode::TOO_MANY_REQUESTS
@@ -1309,7 +1256,7 @@ async fn change_password(
         .with_db(move |conn| {
             let (cookie, sid) = sign_in_cookie(&signing_in, conn, &account, None, &device)?;
             let expires = (Utc::now() + crate::auth::token::SESSION_MAX_AGE).naive_utc();
-            accounts::end_other_sessions(conn, account.id, &sid, expires)?;
+            accounts::end_other_sessions(conn, account.id, &sid, true, expires)?;
             Ok((cookie, sid))
         })
         .await?;

@@ -52,10 +52,26 @@ async fn create_token(
         account_id: account.id,
         generation: account.session_generation,
     };
+    let now = Utc::now();
     let (token, claims) = state
         .tokens
-        .issue(subject, TokenKind::Api, Utc::now(), None)
+        .issue(subject, TokenKind::Api, now, None)
         .map_err(AppError::internal)?;
+    // Listed on the account page, where its owner can revoke it.
+    let client = crate::web::session::device_of(req.headers());
+    let (sid, expires) = (claims.jti.clone(), claims.expires_at().naive_utc());
+    state
+        .with_db(move |conn| {
+            Ok(accounts::record_api_token(
+                conn,
+                &sid,
+                account.id,
+                now.naive_utc(),
+                expires,
+                &client,
+            )?)
+        })
+        .await?;
     Ok(HttpResponse::Ok().json(TokenResponse {
         token,
         expires_at: claims.expires_at(),
@@ -67,8 +83,15 @@ async fn create_token(
 async fn revoke_token(user: ApiUser, state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     let jti = user.claims.jti.clone();
     let expires = user.claims.expires_at().naive_utc();
+    let account = user.account.id;
     state
-        .with_db(move |conn| Ok(accounts::revoke_token(conn, &jti, expires)?))
+        .with_db(move |conn| {
+            if !accounts::end_session_of(conn, account, &jti, expires)? {
+                // A token issued before tokens were listed.
+                accounts::revoke_token(conn, &jti, expires)?;
+            }
+            Ok(())
+        })
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }

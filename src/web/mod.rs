@@ -1,5 +1,6 @@
 //! The HTTP side: application state, routes, server start-up.
 
+mod account_sessions;
 pub mod accounts;
 pub mod admin;
 pub mod api;

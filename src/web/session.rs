@@ -82,6 +82,10 @@ pub fn authenticate(
     {
         return Ok(None);
     }
+    // An API token's last use is shown to its owner on the account page.
+    if kind == TokenKind::Api {
+        accounts::note_api_token_used(&mut conn, &claims.jti, now.naive_utc())?;
+    }
     Ok(Some(SessionUser { account, claims }))
 }
 

@@ -138,6 +138,13 @@ const MATRIX: &[Case] = &[
     ),
     case(Post, "/account/resend-verification", [303; 6]),
     case(Post, "/account/sessions/end-others", [303; 6]),
+    // No such token: nothing to ask about; posting it says it had ended.
+    case(
+        Get,
+        "/account/tokens/{missing}/revoke",
+        [303, 404, 404, 404, 404, 404],
+    ),
+    case(Post, "/account/tokens/{missing}/revoke", [303; 6]),
     with_body(
         Post,
         "/account/delete",

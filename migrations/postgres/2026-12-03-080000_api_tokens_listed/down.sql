@@ -1,0 +1,2 @@
+ALTER TABLE account_sessions DROP COLUMN expires_at;
+ALTER TABLE account_sessions DROP COLUMN kind;
