@@ -169,6 +169,9 @@ pub struct HistoryPoint {
     pub date: chrono::NaiveDate,
     pub rating: f64,
     pub deviation: f64,
+    /// This event's part of its month's change (the month's events are
+    /// rated together, so one month's points share a rating).
+    pub change: f64,
 }
 
 /// An event a player entered, with their record in it.
@@ -181,6 +184,9 @@ pub struct EventRecord {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
+    /// What the event did to the player's rating, rounded: none when it
+    /// was not ranked or none of the player's games in it count.
+    pub rating_change: Option<i64>,
 }
 
 /// Games between the player and one opponent, across every event.
@@ -274,7 +280,7 @@ pub fn profile(
             losses,
         })
     });
-    let events = entries
+    let mut events: Vec<EventRecord> = entries
         .iter()
         .filter_map(|(event, _)| {
             let system: GameSystem = event.game_system.parse().ok()?;
@@ -287,6 +293,7 @@ pub fn profile(
                 wins,
                 draws,
                 losses,
+                rating_change: None,
             })
         })
         .collect();
@@ -320,10 +327,16 @@ pub fn profile(
                         date: *date,
                         rating: p.rating,
                         deviation: p.deviation,
+                        change: p.change,
                     })
                 })
                 .collect(),
         });
+    }
+    for point in rating_list.iter().flat_map(|r| &r.history) {
+        if let Some(record) = events.iter_mut().find(|e| e.event == point.event) {
+            record.rating_change = Some(point.change.round() as i64);
+        }
     }
     Ok(Some(Profile {
         account,

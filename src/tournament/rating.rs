@@ -37,6 +37,9 @@ pub struct RatingPoint {
     pub event: i64,
     pub rating: f64,
     pub deviation: f64,
+    /// This event's part of its month's change: the events of a month are
+    /// rated together, and their parts add up to the month's change.
+    pub change: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -85,10 +88,17 @@ pub fn ratings(events: &[RatedEvent]) -> BTreeMap<PlayerId, PlayerRating> {
         months.entry(event.month).or_default().push(event);
     }
     let mut players: BTreeMap<PlayerId, State> = BTreeMap::new();
-    let mut results: BTreeMap<PlayerId, Vec<(PlayerId, u8)>> = BTreeMap::new();
+    // Per player: (opponent, points ×2, event) of each game this month.
+    let mut results: BTreeMap<PlayerId, Vec<(PlayerId, u8, i64)>> = BTreeMap::new();
+    // Per (player, event): that event's part of the player's month's change.
+    let mut parts: BTreeMap<(PlayerId, i64), f64> = BTreeMap::new();
     for (&month, month_events) in &months {
         results.clear();
-        for game in month_events.iter().flat_map(|e| &e.games) {
+        parts.clear();
+        for (event, game) in month_events
+            .iter()
+            .flat_map(|e| e.games.iter().map(move |g| (e.event, g)))
+        {
             if game.a == game.b {
                 continue;
             }
@@ -98,8 +108,14 @@ pub fn ratings(events: &[RatedEvent]) -> BTreeMap<PlayerId, PlayerRating> {
                 Outcome::BWins => (0, 2),
                 Outcome::Draw => (1, 1),
             };
-            results.entry(game.a).or_default().push((game.b, a_points));
-            results.entry(game.b).or_default().push((game.a, b_points));
+            results
+                .entry(game.a)
+                .or_default()
+                .push((game.b, a_points, event));
+            results
+                .entry(game.b)
+                .or_default()
+                .push((game.a, b_points, event));
         }
         // Everyone who plays this month starts it with their deviation
         // widened for the months they sat out.
@@ -126,7 +142,7 @@ pub fn ratings(events: &[RatedEvent]) -> BTreeMap<PlayerId, PlayerRating> {
             list.sort_unstable();
             let against: Vec<(Glicko2Rating, Outcomes)> = list
                 .iter()
-                .filter_map(|(opponent, points)| {
+                .filter_map(|(opponent, points, _)| {
                     let outcome = match points {
                         2 => Outcomes::WIN,
                         0 => Outcomes::LOSS,
@@ -138,8 +154,15 @@ pub fn ratings(events: &[RatedEvent]) -> BTreeMap<PlayerId, PlayerRating> {
             let Some(state) = players.get_mut(player) else {
                 continue;
             };
-            state.rating = glicko2_rating_period(&state.rating, &against, &config);
+            let before = state.rating;
+            state.rating = glicko2_rating_period(&before, &against, &config);
             state.games += list.len() as u32;
+            for ((_, _, event), part) in
+                list.iter()
+                    .zip(game_parts(&before, &state.rating, list, &start))
+            {
+                *parts.entry((*player, *event)).or_default() += part;
+            }
         }
         for event in month_events {
             let mut present: Vec<PlayerId> = event.games.iter().flat_map(|g| [g.a, g.b]).collect();
@@ -152,6 +175,7 @@ pub fn ratings(events: &[RatedEvent]) -> BTreeMap<PlayerId, PlayerRating> {
                         event: event.event,
                         rating: state.rating.rating,
                         deviation: state.rating.deviation,
+                        change: parts.get(&(player, event.event)).copied().unwrap_or(0.0),
                     });
                 }
             }
@@ -177,6 +201,37 @@ pub fn ratings(events: &[RatedEvent]) -> BTreeMap<PlayerId, PlayerRating> {
                     history: state.history,
                 },
             )
+        })
+        .collect()
+}
+
+/// Glicko-2's scale factor between its internal scale and ratings.
+const GLICKO2_SCALE: f64 = 173.7178;
+
+/// Each game's part of a player's change over a rating period: Glicko-2
+/// moves the rating by the new deviation squared times the sum over the
+/// games of g(φⱼ)·(sⱼ − Eⱼ), so each game's term, times the same factor,
+/// is its part, and the parts add up to the change.
+fn game_parts(
+    before: &Glicko2Rating,
+    after: &Glicko2Rating,
+    games: &[(PlayerId, u8, i64)],
+    start: &BTreeMap<PlayerId, Glicko2Rating>,
+) -> Vec<f64> {
+    let mu = (before.rating - 1500.0) / GLICKO2_SCALE;
+    let phi_after = after.deviation / GLICKO2_SCALE;
+    games
+        .iter()
+        .map(|(opponent, points, _)| {
+            let Some(them) = start.get(opponent) else {
+                return 0.0;
+            };
+            let mu_j = (them.rating - 1500.0) / GLICKO2_SCALE;
+            let phi_j = them.deviation / GLICKO2_SCALE;
+            let g = 1.0 / (1.0 + 3.0 * phi_j * phi_j / (std::f64::consts::PI.powi(2))).sqrt();
+            let expected = 1.0 / (1.0 + (-g * (mu - mu_j)).exp());
+            let score = f64::from(*points) / 2.0;
+            GLICKO2_SCALE * phi_after * phi_after * g * (score - expected)
         })
         .collect()
 }
@@ -247,7 +302,57 @@ mod tests {
         assert!(after[&1].deviation > before[&1].deviation);
     }
 
+    #[test]
+    fn two_events_of_a_month_each_show_their_part() {
+        // A win at one event and a loss at the other, the same month.
+        let r = ratings(&[
+            RatedEvent {
+                event: 1,
+                month: 0,
+                games: vec![game(1, 2, Outcome::AWins), game(1, 3, Outcome::AWins)],
+            },
+            RatedEvent {
+                event: 2,
+                month: 0,
+                games: vec![game(1, 4, Outcome::BWins)],
+            },
+        ]);
+        let history = &r[&1].history;
+        assert_eq!(history.len(), 2);
+        // One rating after the month, but each event its own change.
+        assert_eq!(history[0].rating, history[1].rating);
+        assert!(history[0].change > 0.0 && history[1].change < 0.0);
+        assert!(history[0].change > -history[1].change, "two wins, one loss");
+    }
+
     proptest! {
+        #[test]
+        fn the_parts_of_a_month_add_up_to_its_change(events in arb_events()) {
+            let mut months: Vec<i32> = events.iter().map(|e| e.month).collect();
+            months.sort_unstable();
+            months.dedup();
+            let all = ratings(&events);
+            for (player, rating) in &all {
+                // The rating before each month is the last point of an
+                // earlier month (deviation widening leaves it alone).
+                let mut before = 1500.0;
+                for month in &months {
+                    let of_month: Vec<&RatingPoint> = rating
+                        .history
+                        .iter()
+                        .filter(|p| events.iter().any(|e| e.event == p.event && e.month == *month))
+                        .collect();
+                    let Some(last) = of_month.last() else { continue };
+                    let parts: f64 = of_month.iter().map(|p| p.change).sum();
+                    prop_assert!(
+                        (before + parts - last.rating).abs() < 1e-6,
+                        "player {} month {}: {} + {} != {}", player, month, before, parts, last.rating
+                    );
+                    before = last.rating;
+                }
+            }
+        }
+
         #[test]
         fn the_order_of_events_within_a_month_does_not_matter(events in arb_events()) {
             let mut reversed = events.clone();

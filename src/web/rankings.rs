@@ -178,6 +178,15 @@ impl ProfilePage {
         rating_chart(history)
     }
 
+    /// A rating change as it is read: "+12", "−8", "0".
+    fn signed(&self, change: &i64) -> String {
+        match change.signum() {
+            1 => format!("+{change}"),
+            -1 => format!("\u{2212}{}", change.unsigned_abs()),
+            _ => "0".into(),
+        }
+    }
+
     fn is_vs(&self, id: &i64) -> bool {
         self.vs == Some(*id)
     }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 use soulstone::tournament::Outcome;
-use soulstone::tournament::rating::{RatedEvent, RatedGame, ratings};
+use soulstone::tournament::rating::{RatedEvent, RatedGame, RatingPoint, ratings};
 
 use crate::events::{create_event, event_body, set_status, walk_ins_checked_in};
 use crate::playoffs::{enter, pair_and_publish};
@@ -105,6 +105,7 @@ async fn ratings_come_from_finished_ranked_events_only(backend: Backend) {
     let (unranked, _) = one_round_event(&to, &players, "Friendly", "2026-12-12", false).await;
     let (later, later_games) =
         one_round_event(&to, &players, "January Ranked", "2027-01-09", true).await;
+    let (first_games_again, later_games_again) = (first_games.clone(), later_games.clone());
     // Nothing counts until an event is finished.
     assert!(ranking(&anonymous, "system=m4e").await.is_empty());
     for event in [first, unranked] {
@@ -212,5 +213,102 @@ async fn ratings_come_from_finished_ranked_events_only(backend: Backend) {
         let h = &h2h["head_to_head"];
         assert_eq!(h["opponent"], opponent);
         assert!(h["wins"].as_u64().unwrap() + h["losses"].as_u64().unwrap() >= 1);
+    }
+
+    // More ranked events in December, until someone shown (not Ann, who
+    // hid) has counted games at two of them (each event has a walk-in and
+    // a bye, so who plays whom is left to the pairing): the month's events
+    // share one rating, and each shows its own part of the month's change.
+    let mut december_events = vec![(first, first_games_again)];
+    let (all, player, december) = loop {
+        assert!(
+            december_events.len() < 8,
+            "no one played two December events"
+        );
+        let name = format!("December Cup {}", december_events.len());
+        let (cup, cup_games) = one_round_event(&to, &players, &name, "2026-12-19", true).await;
+        set_status(&to, cup, "finished").await;
+        december_events.push((cup, cup_games));
+        let mut events: Vec<RatedEvent> = december_events
+            .iter()
+            .map(|(event, games)| RatedEvent {
+                event: *event,
+                month: month(2026, 12),
+                games: games.clone(),
+            })
+            .collect();
+        events.push(RatedEvent {
+            event: later,
+            month: month(2027, 1),
+            games: later_games_again.clone(),
+        });
+        let all = expected(events);
+        let twice = players
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|id| id != ann)
+            .find_map(|id| {
+                let december: Vec<RatingPoint> = all
+                    .get(&id)?
+                    .history
+                    .iter()
+                    .filter(|p| december_events.iter().any(|(e, _)| *e == p.event))
+                    .copied()
+                    .collect();
+                (december.len() >= 2).then_some((id, december))
+            });
+        if let Some((player, december)) = twice {
+            break (all, player, december);
+        }
+    };
+    let (_, profile) = anonymous.get(&format!("/players/{player}")).await;
+    let change_of = |event: i64| {
+        profile["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["event"] == event)
+            .map(|e| e["rating_change"].clone())
+            .unwrap()
+    };
+    for point in &all[&player].history {
+        assert_eq!(
+            change_of(point.event).as_i64(),
+            Some(point.change.round() as i64),
+            "{profile}"
+        );
+    }
+    assert!(
+        change_of(unranked).is_null(),
+        "a friendly changes nothing: {profile}"
+    );
+    assert!(
+        december.windows(2).all(|w| w[0].rating == w[1].rating),
+        "one rating for the month"
+    );
+    let parts: f64 = december.iter().map(|p| p.change).sum();
+    assert!(
+        (1500.0 + parts - december[0].rating).abs() < 1e-6,
+        "the parts add up to the month's change"
+    );
+    // The page says it in words, each ranked event with a signed change.
+    let (status, page) = app
+        .new_client()
+        .get_text(&format!("/players/{player}"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Rating change"), "{page}");
+    assert!(page.contains("not rated"), "the friendly: {page}");
+    for point in &december {
+        let rounded = point.change.round() as i64;
+        let shown = match rounded.signum() {
+            1 => format!("+{rounded}"),
+            -1 => format!("\u{2212}{}", rounded.unsigned_abs()),
+            _ => "0".into(),
+        };
+        assert!(
+            page.contains(&format!("<td>{shown}</td>")),
+            "{shown} in {page}"
+        );
     }
 }
