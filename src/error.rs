@@ -31,6 +31,14 @@ pub enum AppError {
     TooManyRequests,
     #[error("The service is temporarily unavailable. Please try again shortly.")]
     Unavailable,
+    /// The database refuses every write (read-only, disk full): nothing
+    /// was saved, and the operator must act.
+    #[error(
+        "Nothing could be saved: {}. Please tell the organiser, and send it again \
+         once it is fixed.",
+        .0.reason()
+    )]
+    WritesRefused(crate::db::WritesRefused),
     /// The request (its body, or the work on it) took longer than the
     /// server allows, which a client holding connections open would use.
     #[error("The request took too long. Please try again.")]
@@ -65,7 +73,7 @@ impl AppError {
             Self::Forbidden(_) => "forbidden",
             Self::Conflict(_) => "conflict",
             Self::TooManyRequests => "too_many_requests",
-            Self::Unavailable => "unavailable",
+            Self::Unavailable | Self::WritesRefused(_) => "unavailable",
             Self::RequestTimeout => "request_timeout",
             Self::Internal(_) => "internal",
         }
@@ -81,6 +89,7 @@ impl AppError {
             Self::Conflict(_) => "Conflict",
             Self::TooManyRequests => "Slow down",
             Self::Unavailable => "Unavailable",
+            Self::WritesRefused(_) => "Cannot save",
             Self::RequestTimeout => "Too slow",
             Self::Internal(_) => "Server error",
         }
@@ -95,6 +104,9 @@ impl AppError {
         match self {
             Self::Internal(detail) => tracing::error!(error = %detail, "internal error"),
             Self::Unavailable => tracing::warn!("service unavailable"),
+            Self::WritesRefused(why) => {
+                tracing::error!(reason = why.reason(), "a write was refused by the database")
+            }
             _ => {}
         }
     }
@@ -102,6 +114,10 @@ impl AppError {
 
 impl From<DbError> for AppError {
     fn from(err: DbError) -> Self {
+        if let Some(why) = err.refuses_writes() {
+            tracing::error!(error = %err, "the database refuses writes");
+            return Self::WritesRefused(why);
+        }
         match err {
             DbError::Query(diesel::result::Error::NotFound) => Self::NotFound,
             DbError::Pool(_) | DbError::Connection(_) => {
@@ -155,7 +171,7 @@ impl ResponseError for AppError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable | Self::WritesRefused(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

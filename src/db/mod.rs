@@ -51,6 +51,23 @@ pub enum DbError {
     Migration(String),
 }
 
+/// Why a database refuses every write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WritesRefused {
+    ReadOnly,
+    DiskFull,
+}
+
+impl WritesRefused {
+    /// In words for an operator, a player or an organiser.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::ReadOnly => "the database is read-only",
+            Self::DiskFull => "the database's disk is full",
+        }
+    }
+}
+
 impl DbError {
     /// True when the database gave up on this transaction because of a
     /// concurrent one: nothing of it was written, and trying again may
@@ -66,6 +83,34 @@ impl DbError {
             diesel::result::DatabaseErrorKind::SerializationFailure
         ) || info.message().contains("deadlock detected")
             || info.message().contains("database is locked")
+    }
+
+    /// Why the database refuses every write, when that is this error:
+    /// it is read-only (PostgreSQL in a read-only transaction or standby,
+    /// an SQLite file that cannot be written) or its disk is full. Trying
+    /// again will not help until someone fixes the machine.
+    pub fn refuses_writes(&self) -> Option<WritesRefused> {
+        let (read_only_kind, message) = match self {
+            Self::Query(diesel::result::Error::DatabaseError(kind, info)) => (
+                matches!(kind, diesel::result::DatabaseErrorKind::ReadOnlyTransaction),
+                info.message(),
+            ),
+            // A migration's error comes as its text.
+            Self::Migration(message) => (false, message.as_str()),
+            _ => return None,
+        };
+        if read_only_kind
+            || message.contains("in a read-only transaction")
+            || message.contains("readonly database")
+        {
+            Some(WritesRefused::ReadOnly)
+        } else if message.contains("database or disk is full")
+            || message.contains("No space left on device")
+        {
+            Some(WritesRefused::DiskFull)
+        } else {
+            None
+        }
     }
 
     /// True when the error is a unique-constraint violation (a duplicate row).
@@ -304,6 +349,66 @@ pub fn run_migrations(conn: &mut DbConnection) -> Result<Vec<String>, DbError> {
                 "SELECT pg_advisory_unlock({MIGRATION_ADVISORY_LOCK})"
             ))?;
             result
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::result::{DatabaseErrorKind, Error};
+
+    fn database_error(kind: DatabaseErrorKind, message: &str) -> DbError {
+        DbError::Query(Error::DatabaseError(kind, Box::new(message.to_owned())))
+    }
+
+    // The read-only cases are also met for real (tests/it/writes_refused.rs);
+    // a full disk cannot be made here, so its messages are checked as the
+    // two backends word them.
+    #[test]
+    fn what_refuses_every_write_is_told_apart() {
+        let cases = [
+            (
+                database_error(DatabaseErrorKind::Unknown, "database or disk is full"),
+                Some(WritesRefused::DiskFull),
+            ),
+            (
+                database_error(
+                    DatabaseErrorKind::Unknown,
+                    "could not extend file \"base/16384/2619\": No space left on device",
+                ),
+                Some(WritesRefused::DiskFull),
+            ),
+            (
+                database_error(
+                    DatabaseErrorKind::ReadOnlyTransaction,
+                    "cannot execute INSERT in a read-only transaction",
+                ),
+                Some(WritesRefused::ReadOnly),
+            ),
+            (
+                database_error(
+                    DatabaseErrorKind::Unknown,
+                    "attempt to write a readonly database",
+                ),
+                Some(WritesRefused::ReadOnly),
+            ),
+            (
+                DbError::Migration("cannot execute CREATE TABLE in a read-only transaction".into()),
+                Some(WritesRefused::ReadOnly),
+            ),
+            (
+                database_error(DatabaseErrorKind::UniqueViolation, "duplicate key"),
+                None,
+            ),
+            (
+                database_error(DatabaseErrorKind::Unknown, "database is locked"),
+                None,
+            ),
+            (DbError::Connection("refused".into()), None),
+        ];
+        for (error, expected) in cases {
+            assert_eq!(error.refuses_writes(), expected, "{error}");
         }
     }
 }

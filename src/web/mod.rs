@@ -69,6 +69,9 @@ pub struct AppState {
     /// Held while the server runs: threads of its own (the game listener)
     /// stop once every copy of the state is gone.
     pub alive: Arc<()>,
+    /// Whether the database took this instance's last heartbeat write:
+    /// readiness (`/healthz`) says so.
+    pub writes: Arc<health::WriteCheck>,
 }
 
 impl AppState {
@@ -99,6 +102,7 @@ impl AppState {
             play_limits: Arc::new(play::limits::PlayLimits::new(commands_per_second)),
             in_flight: Arc::new(client::InFlight::new(requests_per_client)),
             alive: Arc::new(()),
+            writes: Arc::default(),
         }
     }
 
@@ -135,7 +139,7 @@ impl AppState {
                 .watch(self.db.clone(), self.settings.live_poll),
         );
         actix_web::rt::spawn(self.game_updates.clone().watch_clocks(self.db.clone()));
-        actix_web::rt::spawn(beat_while_serving(self.db.clone()));
+        actix_web::rt::spawn(beat_while_serving(self.db.clone(), self.writes.clone()));
         if let crate::config::DatabaseUrl::Postgres(url) = &self.settings.database_url {
             self.game_updates
                 .clone()
@@ -413,10 +417,25 @@ fn json_config() -> web::JsonConfig {
         })
 }
 
+impl From<crate::db::DbError> for ServeError {
+    fn from(error: crate::db::DbError) -> Self {
+        match error.refuses_writes() {
+            Some(why) => Self::WritesRefused(why),
+            None => Self::Db(error),
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
+    #[error(
+        "the database refuses writes ({}): the server would lose every sign-up, result and move, \
+         so it does not start; make the database writable (or free disk space) and start it again",
+        .0.reason()
+    )]
+    WritesRefused(crate::db::WritesRefused),
     #[error(transparent)]
-    Db(#[from] crate::db::DbError),
+    Db(crate::db::DbError),
     #[error("cannot listen on {address}: {source}")]
     Bind {
         address: std::net::SocketAddr,
@@ -450,6 +469,13 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
         source,
     })?;
     let address = listener.local_addr()?;
+    // A database that takes no writes (its start-up writes may all have
+    // been done before) would take every sign-up, result and move and
+    // lose it: the first heartbeat finds out before anything is served.
+    {
+        let mut conn = db.conn()?;
+        crate::db::hosted::beat(&mut conn, chrono::Utc::now().naive_utc())?;
+    }
     credit_time_not_served(&db);
     let state = AppState::new(db, settings).with_catalog(catalog);
     actix_web::rt::System::new().block_on(async move {
@@ -470,7 +496,7 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
         });
         server.await?;
         // The last note is exact: a restart gives back only the time down.
-        note_serving(state.db.clone()).await;
+        note_serving(state.db.clone(), &state.writes).await;
         tracing::info!("shut down cleanly");
         Ok(())
     })
@@ -517,23 +543,34 @@ fn credit_time_not_served(db: &Db) {
 }
 
 /// Notes that this instance serves, every beat, until the system ends.
-async fn beat_while_serving(db: Db) {
+async fn beat_while_serving(db: Db, writes: Arc<health::WriteCheck>) {
     let mut interval = tokio::time::interval(crate::hosted::clocks::BEAT_EVERY);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         interval.tick().await;
-        note_serving(db.clone()).await;
+        note_serving(db.clone(), &writes).await;
     }
 }
 
-/// Notes once that this instance serves now.
-async fn note_serving(db: Db) {
-    let beat = web::block(move || -> Result<(), crate::hosted::HostedError> {
+/// Notes once that this instance serves now, and whether the database took
+/// the write.
+async fn note_serving(db: Db, writes: &health::WriteCheck) {
+    let beat = web::block(move || -> Result<(), crate::db::DbError> {
         let mut conn = db.conn()?;
-        crate::hosted::clocks::beat(&mut conn, chrono::Utc::now().naive_utc())
+        crate::db::hosted::beat(&mut conn, chrono::Utc::now().naive_utc())
     })
     .await;
-    if let Ok(Err(error)) = beat {
-        tracing::warn!(%error, "could not note that this instance serves");
+    match beat {
+        Ok(Ok(())) => writes.note(None),
+        Ok(Err(error)) => {
+            let refused = error.refuses_writes();
+            if refused.is_some() {
+                tracing::error!(%error, "the database refuses writes: nothing can be saved");
+            } else {
+                tracing::warn!(%error, "could not note that this instance serves");
+            }
+            writes.note(refused);
+        }
+        Err(_) => {}
     }
 }

@@ -33,3 +33,4 @@ mod table;
 mod teams;
 mod tokens;
 mod venue_day;
+mod writes_refused;
