@@ -36,6 +36,7 @@
     pointer: null,      // the point under a drag, not yet laid
     verdict: null,      // the last preview's answer for the path shown
     busy: false,        // a choice is on its way
+    carried: null,      // a model dropped before its activation: where to
     wasMyMove: false,
     swaps: 0
   };
@@ -114,6 +115,7 @@
         ui.busy = false;
         clearPath();
         if (!swapFrom(html, true)) throw new Error("no game in the answer");
+        carryOn();
       })
       .catch(function () {
         ui.busy = false;
@@ -153,6 +155,19 @@
 
   function modelAt(id) {
     return $('[data-board] [data-model="' + id + '"]');
+  }
+
+  // The model whose base holds a point on the table, the nearest centre
+  // first: what is drawn over a base (a neighbour's health bar) does not
+  // hide the model under it.
+  function baseUnder(point) {
+    var best = null, nearest = Infinity;
+    $all("[data-board] [data-model]").forEach(function (el) {
+      var m = modelData(el);
+      var distance = Math.hypot(point.x - m.x, point.y - m.y);
+      if (distance <= m.r + 0.05 && distance < nearest) { best = el; nearest = distance; }
+    });
+    return best;
   }
 
   function modelData(el) {
@@ -367,8 +382,34 @@
     ui.verdict = null;
     draw();
     preview(form, function (answer) {
-      if (answer.legal && (sendIfLegal || PATH_KINDS.indexOf(kind) === -1)) send(form);
+      if (answer.legal && (sendIfLegal || PATH_KINDS.indexOf(kind) === -1)) { send(form); return; }
+      // Dropped a little beyond the allowance: it goes as far as it may,
+      // as a hand stops at the end of the tape.
+      if (sendIfLegal && !answer.legal && shortened(form, answer)) {
+        preview(form, function (again) { if (again.legal) send(form); });
+      }
     });
+  }
+
+  // Pulls the path's end back along its last leg by what the path is over
+  // its allowance, when length alone is the trouble (no terrain counted
+  // twice, no climb) and the leg is long enough; whether it did.
+  function shortened(form, answer) {
+    var p = answer.path;
+    if (!p || p.cost <= p.allowance || p.cost > p.length + 0.05) return false;
+    var over = p.cost - p.allowance + 0.02;
+    var end = ui.path[ui.path.length - 1];
+    var before = ui.path.length > 1 ? ui.path[ui.path.length - 2] : start(form);
+    if (!end || !before) return false;
+    var leg = Math.hypot(end.x - before.x, end.y - before.y);
+    if (leg <= over + 0.1 || over > 1.5) return false;
+    var keep = (leg - over) / leg;
+    ui.path[ui.path.length - 1] = { x: before.x + (end.x - before.x) * keep, y: before.y + (end.y - before.y) * keep };
+    ui.verdict = null;
+    draw();
+    // Not a refusal yet: the rules are asked again about the shorter path.
+    ruler(inches(p.allowance) + "\" of " + inches(p.allowance) + "\": as far as it may go", null);
+    return true;
   }
 
   function commit() {
@@ -464,16 +505,89 @@
     }
   }
 
+  // The Activate form of one's own model, when activating it is the one
+  // choice naming it: then picking the model up activates it.
+  function activationOf(modelEl) {
+    if (!modelEl || modelEl.getAttribute("data-owner") !== root.getAttribute("data-you")) return null;
+    var naming = formsNaming(modelEl.getAttribute("data-model"));
+    if (naming.length !== 1) return null;
+    var command = naming[0].querySelector('input[name="command"]');
+    return command && /"type":"activate"/.test(command.value) ? naming[0] : null;
+  }
+
+  // A model picked up before its activation: a line to where it would
+  // go (base contact, held over an enemy), its length against its speed.
+  // Nothing is asked of the rules until it is activated: then the walk or
+  // charge is laid and previewed like any other.
+  function carry(d, point) {
+    var m = modelData(d.model);
+    var target = baseUnder(point);
+    if (target === d.model) target = null;
+    var enemy = target && target.getAttribute("data-owner") !== root.getAttribute("data-you") ? target : null;
+    var end = enemy ? contactPoint({ x: m.x, y: m.y }, modelData(enemy), m.r) : point;
+    // Put back where it stood: nothing happens.
+    if (!enemy && Math.hypot(end.x - m.x, end.y - m.y) < m.r) {
+      d.carried = null;
+      $all(".path, .waypoint, .ghost", $("[data-board] [data-overlay]") || root).forEach(function (n) { n.remove(); });
+      ruler("", null);
+      return;
+    }
+    d.carried = { model: m.id, end: end, onto: enemy ? enemy.getAttribute("data-model") : null };
+    var layer = $("[data-board] [data-overlay]");
+    if (!layer) return;
+    $all(".path, .waypoint, .ghost", layer).forEach(function (n) { n.remove(); });
+    var size = tableSize();
+    layer.appendChild(el("polyline", { "class": "path waiting", points: m.x.toFixed(3) + "," + (size - m.y).toFixed(3) + " " + end.x.toFixed(3) + "," + (size - end.y).toFixed(3) }));
+    layer.appendChild(el("circle", { "class": "ghost waiting", cx: end.x, cy: size - end.y, r: m.r }));
+    var speed = Number(d.model.getAttribute("data-speed") || "0");
+    ruler(inches(Math.hypot(end.x - m.x, end.y - m.y)) + "\"" + (speed ? " (speed " + speed + "\")" : "") + (enemy ? ": charge " + enemy.getAttribute("data-name") : "") + ": drop to activate and move", null);
+  }
+
+  // After the activation a carry started: the walk (or the charge, if it
+  // was dropped on an enemy) is laid to the drop point and sent if the
+  // rules agree; if not, it stays on the table with the reason.
+  function carryOn() {
+    var carried = ui.carried;
+    ui.carried = null;
+    if (!carried) return;
+    var kind = carried.onto ? "charge" : "walk";
+    var form = pointForms().filter(function (f) {
+      return f.getAttribute("data-kind") === kind && f.getAttribute("data-mover") === carried.model;
+    })[0];
+    if (!form) { ruler("Activated. Choose what it does.", null); return; }
+    setMode(form, true);
+    var end = carried.onto && modelAt(carried.onto) ? snapped(form, carried.end, modelAt(carried.onto)) : carried.end;
+    ui.path = [end];
+    draw();
+    function refused() {
+      // The reason stays in the ruler; the next drag starts a new path.
+      ui.path = []; ui.verdict = null;
+      draw();
+    }
+    preview(form, function (answer) {
+      if (answer.legal) { send(form); return; }
+      if (!shortened(form, answer)) { refused(); return; }
+      preview(form, function (again) { if (again.legal) send(form); else refused(); });
+    });
+  }
+
   var drag = null;
   function onPointerDown(event) {
     var board = svg();
     if (!board || event.button > 0) return;
     closePopover();
-    var modelEl = event.target.closest ? event.target.closest("[data-model]") : null;
+    var modelEl = baseUnder(toTable(event)) || (event.target.closest ? event.target.closest("[data-model]") : null);
     var form = activeForm();
     drag = { id: event.pointerId, x: event.clientX, y: event.clientY, moved: false, model: modelEl, form: form, pan: null };
     var own = form ? mover(form) : null;
     drag.dragsMover = !!(own && modelEl && own === modelEl && form.getAttribute("data-kind") !== "deploy");
+    drag.activates = drag.dragsMover ? null : activationOf(modelEl);
+    // Picking the model up again after a refused path starts a new one
+    // (the refused end is not a waypoint to carry on from).
+    if (drag.dragsMover && ui.verdict && !ui.verdict.legal) {
+      ui.path = []; ui.verdict = null;
+      draw();
+    }
     board.setPointerCapture(event.pointerId);
     pointers[event.pointerId] = { x: event.clientX, y: event.clientY };
     if (Object.keys(pointers).length === 2) { drag.pinch = pinchState(); }
@@ -487,7 +601,9 @@
     var moved = Math.hypot(event.clientX - drag.x, event.clientY - drag.y);
     if (moved > 6) drag.moved = true;
     if (!drag.moved) return;
-    if (drag.dragsMover) {
+    if (drag.activates) {
+      carry(drag, toTable(event));
+    } else if (drag.dragsMover) {
       var point = toTable(event);
       var under = document.elementFromPoint(event.clientX, event.clientY);
       var target = under && under.closest ? under.closest("[data-model]") : null;
@@ -512,6 +628,11 @@
     var d = drag;
     drag = null;
     if (d.pinch) return;
+    if (d.activates && d.moved && d.carried) {
+      ui.carried = d.carried;
+      send(d.activates);
+      return;
+    }
     if (d.dragsMover && d.moved && ui.pointer) {
       // Dropped: the path ends here, and goes if the rules agree. Dropped
       // on an enemy, unless another move was picked, it is a Charge.

@@ -41,6 +41,26 @@ async fn a_third_edition_practice_encounter_through_the_table(backend: Backend) 
 /// How long the page may take to show a choice's result.
 const SWAP_DEADLINE: Duration = Duration::from_secs(60);
 
+/// The seed of the game played unless `SOULSTONE_TABLE_SEED` names another.
+/// One game each run keeps CI's verdict about the code, not the draw; other
+/// seeds are other games, to try the table on more of them.
+const TABLE_SEED: u64 = 1;
+
+fn table_seed() -> u64 {
+    std::env::var("SOULSTONE_TABLE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(TABLE_SEED)
+}
+
+fn seed_bytes(seed: u64) -> [u8; 32] {
+    let mut bytes = [0u8; 32];
+    for chunk in bytes.chunks_mut(8) {
+        chunk.copy_from_slice(&seed.to_le_bytes());
+    }
+    bytes
+}
+
 /// What one game through the table came to.
 #[derive(Default)]
 struct Tally {
@@ -59,29 +79,35 @@ struct Tally {
 async fn play_through_the_table(backend: Backend, edition: Edition) {
     let app = TestApp::spawn(backend.clone()).await;
     let prefix = format!("{}-table-{}", backend.name(), edition.code());
-    app.create_account("table@example.org", "Tabitha Player", false)
+    let account = app
+        .create_account("table@example.org", "Tabitha Player", false)
         .await;
     let mut driver = Driver::start();
     let session = driver.screen(1366, 768).await;
     let client = &session;
     set_viewport(client, 1366, 768).await;
     sign_in(client, &app, "table@example.org").await;
-    visit(client, &app.url("/play")).await;
-    // The first shipped list of the edition, against the greedy bot.
-    client
-        .execute(
-            "const boxes = [...document.querySelectorAll('input[name=crew]')]; \
-             boxes.forEach((b) => { b.checked = false; }); \
-             const mine = boxes.find((b) => b.closest('li, div, label, p').textContent.includes(arguments[0])); \
-             mine.checked = true; \
-             const bot = document.querySelector('[name=bot]'); if (bot) bot.value = 'greedy';",
-            vec![json!(edition.name())],
-        )
-        .await
-        .unwrap();
-    crate::browser::click_button(client, "Start the game").await;
-    let url = client.current_url().await.unwrap().to_string();
-    let id: i64 = url.rsplit('/').next().unwrap().parse().unwrap();
+    // A game of the edition's first shipped list against the greedy bot,
+    // as the practice page starts one (tested in browser.rs), but with the
+    // seed given, so a failing game can be played again.
+    let seed = table_seed();
+    eprintln!("{prefix}: the game's seed is {seed}; SOULSTONE_TABLE_SEED={seed} plays it again");
+    let id = app
+        .with_conn(move |conn| {
+            crate::support::app::start_practice_against(
+                conn,
+                account,
+                &crate::support::app::Practice {
+                    edition,
+                    bot: BotKind::Greedy,
+                    bot_list: seed as usize,
+                    seed: seed_bytes(seed),
+                    time_control_ms: None,
+                },
+            )
+        })
+        .await;
+    visit(client, &app.url(&format!("/games/{id}"))).await;
     // The player sets a standing answer as one who never boosts a duel
     // (the page's form), so the count below is of decisions they make.
     client
@@ -214,6 +240,7 @@ async fn play_through_the_table(backend: Backend, edition: Edition) {
     for kind in [
         "deploy",
         "activate",
+        "activate and move",
         "walk-path",
         "attack",
         "cheat",
@@ -229,10 +256,10 @@ async fn play_through_the_table(backend: Backend, edition: Edition) {
         tally.through_the_api * 20 <= tally.decisions,
         "too many commands the page could not make: {report}"
     );
-    // The issue's target is 5 for the 4th edition. Each run is a new random
-    // game, whose median moves with it (3 to 6 measured: a game full of
-    // duels where a card would change the outcome asks for more), so the
-    // bound allows one more; docs/play.md keeps the target and the runs.
+    // The issue's target is 5 for the 4th edition. The median moves with
+    // the game (3 to 6 measured over seeds: a game full of duels where a
+    // card would change the outcome asks for more), so the bound allows one
+    // more; docs/play.md keeps the target and the runs.
     // The 3rd edition asks more (both players may cheat every flip, damage
     // included), and its bound only guards against losing ground.
     let most = if edition == Edition::Fourth { 6 } else { 10 };
@@ -702,6 +729,28 @@ async fn act(
         PlayerCommand::Activate { model } if model_at(*model).is_some() => {
             tally.kinds.insert("activate");
             let (x, y) = model_at(*model).unwrap();
+            let (px, py) = board.at(x, y);
+            let under = client
+                .execute(
+                    "const e = document.elementFromPoint(arguments[0], arguments[1]);                      const m = e && e.closest('[data-model]');                      return m ? m.dataset.model : (e ? e.outerHTML.slice(0, 160) : 'nothing');",
+                    vec![json!(px), json!(py)],
+                )
+                .await
+                .unwrap();
+            if under != json!(model.0.to_string()) {
+                eprintln!("model {} at ({x:.2}, {y:.2}) lies under {under}", model.0);
+            }
+            // Where the player means to move it, picked up and dropped
+            // there in one drag: activated, then walked or charged.
+            if let Some((drop, kind)) = move_after_activating(game, *model) {
+                drag(client, &board, (x, y), drop).await;
+                if carried_move(client, app, game.id, *model, (x, y)).await {
+                    tally.kinds.insert("activate and move");
+                    tally.decisions += 1;
+                    tally.by_command.entry(kind.into()).or_default().0 += 1;
+                }
+                return 1;
+            }
             click_at(client, &board, x, y).await;
             1
         }
@@ -745,24 +794,33 @@ async fn act(
             tally.kinds.insert("charge");
             let from = mover.unwrap();
             let to = way_inches(to);
+            let charger = game.state.acting_model().unwrap();
             // Dropped on the enemy it ends beside: no mode to pick.
-            let onto = match nearest_model(client, from, to).await {
-                Some((x, y, r, owner)) if owner != "a" && (to.0 - x).hypot(to.1 - y) < r + 1.3 => {
-                    drag(client, &board, from, (x, y)).await;
+            let onto = match enemy_near(&game.state, charger, to) {
+                Some(at) => {
+                    drag(client, &board, from, at).await;
                     Some(sent_or_refused(client, app, before, SWAP_DEADLINE).await == Some(true))
                 }
-                other => {
-                    eprintln!("charge not dropped: nearest {other:?} to {to:?}");
-                    None
-                }
+                None => None,
             };
             if onto == Some(false) {
                 let ruler = text_of(client, "[data-ruler]").await;
                 eprintln!("charge dropped on the enemy refused: {ruler}");
             }
+            let walk_offered = soulstone_engine::pending::decision(&game.state, Seat::A)
+                .is_some_and(|d| d.choices.iter().any(|c| matches!(c, Choice::Walk { .. })));
             if onto == Some(true) {
                 tally.kinds.insert("charge-dropped");
                 1
+            } else if onto.is_none() && walk_offered {
+                // A charge that reaches nobody moves as a walk does: the
+                // hand walks it there.
+                tally.kinds.insert("charge as a walk");
+                let mode = choose_mode(client, "walk").await;
+                match drag_until_sent(client, app, &board, before, from, to).await {
+                    0 => through_the_api(app, game, command, tally).await,
+                    drags => mode + drags,
+                }
             } else {
                 let mode = choose_mode(client, "charge").await;
                 match drag_until_sent(client, app, &board, before, from, to).await {
@@ -829,6 +887,19 @@ async fn act(
             1
         }
         PlayerCommand::Contribute { .. } => {
+            // The player's own words, not the page's random ones, so the
+            // same seed deals the same cards again.
+            let words = client
+                .find(Locator::Css(
+                    "form[data-kind='entropy'] input[name=entropy]",
+                ))
+                .await
+                .unwrap();
+            words.clear().await.unwrap();
+            words
+                .send_keys(&format!("my cut at {}", game.state.version))
+                .await
+                .unwrap();
             let cut = client
                 .find(Locator::XPath("//form[@data-kind='entropy']//button"))
                 .await
@@ -900,14 +971,129 @@ async fn act(
         if now.state.version > before {
             break;
         }
-        let ruler = text_of(client, "[data-ruler]").await;
-        assert!(
-            Instant::now() < deadline,
-            "{command:?} was not sent (ruler: {ruler:?})"
-        );
+        if Instant::now() >= deadline {
+            let ruler = text_of(client, "[data-ruler]").await;
+            let seen = client
+                .execute(
+                    "const p = document.querySelector('.popover');                      const a = [...document.querySelectorAll('[role=alert]')].map((e) => e.textContent.trim()).join(' | ');                      return 'popover: ' + (p ? p.textContent : 'none') + '; alerts: ' + a;",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            panic!("{command:?} was not sent (ruler: {ruler:?}; {seen})");
+        }
         actix_web::rt::time::sleep(Duration::from_millis(40)).await;
     }
     clicks
+}
+
+/// Where the player drops `model` when it is picked up before its
+/// activation: the greedy bot's first move once activated, if it is a
+/// one-leg walk on the ground (a little short of its end: the bot walks to
+/// the last hair of its allowance, a pixel further than a hand would) or a
+/// charge (onto the enemy nearest its end). With the move's name.
+fn move_after_activating(
+    game: &HostedGame,
+    model: soulstone_engine::model::ModelId,
+) -> Option<((f64, f64), &'static str)> {
+    let mut after = game.state.clone();
+    let version = after.version;
+    soulstone_engine::execute(
+        &mut after,
+        &soulstone_engine::command::Submission::Player {
+            seat: Seat::A,
+            version,
+            command: PlayerCommand::Activate { model },
+        },
+    )
+    .ok()?;
+    let from = point_inches(after.model(model)?.placement?.at);
+    let end = match Bot::new(BotKind::Greedy, Seat::A, after.version ^ 0x7ab1e).decide(&after)? {
+        PlayerCommand::Walk {
+            path,
+            land_at: None,
+        } => match path.as_slice() {
+            [end] if end.z == 0 => way_inches(end),
+            _ => return None,
+        },
+        PlayerCommand::Charge { to, land_at: None } if to.z == 0 => {
+            let to = way_inches(&to);
+            match enemy_near(&after, model, to) {
+                Some(at) => return Some((at, "charge")),
+                // A charge that reaches nobody moves as a walk does: the
+                // hand walks it there.
+                None => to,
+            }
+        }
+        _ => return None,
+    };
+    let length = (end.0 - from.0).hypot(end.1 - from.1);
+    if length < 1.5 {
+        return None;
+    }
+    let short = (length - 0.1) / length;
+    Some((
+        (
+            from.0 + (end.0 - from.0) * short,
+            from.1 + (end.1 - from.1) * short,
+        ),
+        "walk",
+    ))
+}
+
+/// The enemy a charge by `charger` ending at `to` is for: the nearest
+/// within 2" of the end (the bot's charge ends within reach of its target,
+/// not always touching it; the hand drops it on the enemy).
+fn enemy_near(
+    state: &soulstone_engine::GameState,
+    charger: soulstone_engine::model::ModelId,
+    to: (f64, f64),
+) -> Option<(f64, f64)> {
+    let mover = state.model(charger)?.card.base.radius();
+    state
+        .models
+        .iter()
+        .filter(|m| m.owner == Seat::B && m.in_play())
+        .filter_map(|m| {
+            let at = point_inches(m.placement?.at);
+            let gap = (at.0 - to.0).hypot(at.1 - to.1) - m.card.base.radius() - mover;
+            (gap < 2.0).then_some((gap, at))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, at)| at)
+}
+
+/// After a model was dragged before its activation: whether its move went
+/// with it (the model stands elsewhere) or the page said why not.
+async fn carried_move(
+    client: &Client,
+    app: &TestApp,
+    id: i64,
+    model: soulstone_engine::model::ModelId,
+    from: (f64, f64),
+) -> bool {
+    let deadline = Instant::now() + SWAP_DEADLINE;
+    loop {
+        let now = load(app, id).await;
+        let at = now
+            .state
+            .model(model)
+            .and_then(|m| m.placement)
+            .map(|p| point_inches(p.at));
+        if at.is_some_and(|at| (at.0 - from.0).hypot(at.1 - from.1) > 0.01) {
+            return true;
+        }
+        let ruler = text_of(client, "[data-ruler]").await;
+        if ruler.contains("not allowed") || ruler.contains("Activated") {
+            eprintln!("the move after the activation was refused: {ruler}");
+            return false;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a model dragged before its activation was neither activated and moved nor refused (ruler: {ruler:?})"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(40)).await;
+    }
 }
 
 /// Sends `command` through the API the page stands for, counted: what the

@@ -396,12 +396,13 @@ fn models(svg: &mut Svg, state: &GameState, names: &Names) {
         }
         let _ = write!(
             svg.out,
-            r##"<a href="#card-{id}" class="{class}" data-model="{id}" data-owner="{owner}" data-x="{x:.3}" data-y="{y:.3}" data-r="{r:.3}" data-z="{z:.3}" data-name="{name_attr}"><title>{short}: {name_attr} ({side}), {health}</title>"##,
+            r##"<a href="#card-{id}" class="{class}" data-model="{id}" data-owner="{owner}" data-x="{x:.3}" data-y="{y:.3}" data-r="{r:.3}" data-z="{z:.3}" data-speed="{speed}" data-name="{name_attr}"><title>{short}: {name_attr} ({side}), {health}</title>"##,
             id = model.id.0,
             owner = seat_letter(model.owner),
             x = c.x,
             y = c.y,
             z = inches(placement.z),
+            speed = model.card.speed,
             name_attr = esc(&name),
         );
         let _ = write!(

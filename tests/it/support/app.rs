@@ -280,7 +280,6 @@ impl TestApp {
     }
 }
 
-/// Creates a verified account (password [`PASSWORD`]); returns its id.
 /// A practice game of `account`'s against the random bot, both sides with
 /// the first shipped 4th edition list, waiting for the player.
 pub fn start_practice_game(
@@ -289,23 +288,59 @@ pub fn start_practice_game(
     seed: u8,
     time_control_ms: Option<i64>,
 ) -> i64 {
+    start_practice_against(
+        conn,
+        account,
+        &Practice {
+            edition: soulstone_engine::Edition::Fourth,
+            bot: soulstone_engine::bot::BotKind::Random,
+            bot_list: 0,
+            seed: [seed; 32],
+            time_control_ms,
+        },
+    )
+}
+
+/// A practice game as the practice page starts one, with what the page
+/// leaves to chance given instead (so a test that plays it can be run
+/// again to the same game).
+pub struct Practice {
+    pub edition: soulstone_engine::Edition,
+    pub bot: soulstone_engine::bot::BotKind,
+    /// Which of the edition's shipped lists the bot brings; the player
+    /// brings the first.
+    pub bot_list: usize,
+    pub seed: [u8; 32],
+    pub time_control_ms: Option<i64>,
+}
+
+pub fn start_practice_against(
+    conn: &mut soulstone::db::DbConnection,
+    account: i64,
+    practice: &Practice,
+) -> i64 {
     use soulstone::hosted;
-    let text = soulstone::content::shipped_crews()
+    use soulstone_engine::content::crew::CrewList;
+    let lists: Vec<hosted::BroughtList> = soulstone::content::shipped_crews()
         .iter()
-        .find(|(path, _)| path.contains("m4e"))
-        .expect("a shipped 4th edition list")
-        .1;
-    let list = hosted::BroughtList {
-        name: "mine".into(),
-        list: soulstone_engine::content::crew::CrewList::parse(text).expect("a shipped list"),
-    };
+        .map(|(path, text)| hosted::BroughtList {
+            name: path.rsplit('/').next().unwrap_or(path).into(),
+            list: CrewList::parse(text).expect("a shipped list"),
+        })
+        .filter(|brought| brought.list.edition == practice.edition)
+        .collect();
+    assert!(
+        !lists.is_empty(),
+        "no shipped list of {:?}",
+        practice.edition
+    );
     let request = hosted::PracticeRequest {
         account_id: account,
-        lists: vec![list.clone()],
-        bot: soulstone_engine::bot::BotKind::Random,
-        bot_lists: vec![list],
-        seed: soulstone_engine::fairness::Bytes32([seed; 32]),
-        time_control_ms,
+        lists: vec![lists[0].clone()],
+        bot: practice.bot,
+        bot_lists: vec![lists[practice.bot_list % lists.len()].clone()],
+        seed: soulstone_engine::fairness::Bytes32(practice.seed),
+        time_control_ms: practice.time_control_ms,
     };
     hosted::start_practice(
         conn,
@@ -316,6 +351,7 @@ pub fn start_practice_game(
     .expect("a practice game starts")
 }
 
+/// Creates a verified account (password [`PASSWORD`]); returns its id.
 pub fn create_verified_account(
     conn: &mut soulstone::db::DbConnection,
     email: &str,
