@@ -442,18 +442,42 @@ pub fn touch_session(
             ))
             .execute(conn)?;
         if updated == 0 {
-            diesel::insert_into(account_sessions::table)
-                .values((
-                    account_sessions::sid.eq(sid),
-                    account_sessions::account_id.eq(account_id),
-                    account_sessions::started_at.eq(now),
-                    account_sessions::last_seen_at.eq(now),
-                    account_sessions::device.eq(&device),
-                ))
-                .execute(conn)?;
+            insert_session(
+                conn,
+                sid,
+                account_id,
+                now,
+                &device,
+                SessionKind::Browser,
+                None,
+            )?;
         }
         Ok(())
     })
+}
+
+/// A new row of `account_sessions`, begun and last used `now`.
+fn insert_session(
+    conn: &mut DbConnection,
+    sid: &str,
+    account_id: i64,
+    now: NaiveDateTime,
+    device: &str,
+    kind: SessionKind,
+    expires_at: Option<NaiveDateTime>,
+) -> Result<(), DbError> {
+    diesel::insert_into(account_sessions::table)
+        .values((
+            account_sessions::sid.eq(sid),
+            account_sessions::account_id.eq(account_id),
+            account_sessions::started_at.eq(now),
+            account_sessions::last_seen_at.eq(now),
+            account_sessions::device.eq(device),
+            account_sessions::kind.eq(kind.code()),
+            account_sessions::expires_at.eq(expires_at),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// Records a new API token `sid` of `account_id`, living until
@@ -468,18 +492,15 @@ pub fn record_api_token(
 ) -> Result<(), DbError> {
     let device = device_description(client);
     conn.write_transaction(|conn| {
-        diesel::insert_into(account_sessions::table)
-            .values((
-                account_sessions::sid.eq(sid),
-                account_sessions::account_id.eq(account_id),
-                account_sessions::started_at.eq(now),
-                account_sessions::last_seen_at.eq(now),
-                account_sessions::device.eq(&device),
-                account_sessions::kind.eq(SessionKind::Api.code()),
-                account_sessions::expires_at.eq(Some(expires_at)),
-            ))
-            .execute(conn)?;
-        Ok(())
+        insert_session(
+            conn,
+            sid,
+            account_id,
+            now,
+            &device,
+            SessionKind::Api,
+            Some(expires_at),
+        )
     })
 }
 

@@ -49,6 +49,16 @@ fn handle_of(sid: &str) -> String {
     hash_token(sid).chars().take(16).collect()
 }
 
+fn token_row(token: AccountSession) -> TokenRow {
+    TokenRow {
+        handle: handle_of(&token.sid),
+        client: token.device,
+        issued: when(token.started_at),
+        last_used: when(token.last_seen_at),
+        expires: token.expires_at.map(when).unwrap_or_default(),
+    }
+}
+
 /// The account's sessions (this one marked) and API tokens.
 pub async fn signed_in_shown(
     state: &web::Data<AppState>,
@@ -71,16 +81,7 @@ pub async fn signed_in_shown(
                 last_seen: when(s.last_seen_at),
             })
             .collect(),
-        tokens: tokens
-            .into_iter()
-            .map(|t| TokenRow {
-                handle: handle_of(&t.sid),
-                client: t.device,
-                issued: when(t.started_at),
-                last_used: when(t.last_seen_at),
-                expires: t.expires_at.map(when).unwrap_or_default(),
-            })
-            .collect(),
+        tokens: tokens.into_iter().map(token_row).collect(),
     })
 }
 
@@ -170,13 +171,7 @@ pub async fn revoke_token_page(
         &ctx,
         &RevokeTokenPage {
             ctx: ctx.clone(),
-            token: TokenRow {
-                handle: handle_of(&token.sid),
-                client: token.device,
-                issued: when(token.started_at),
-                last_used: when(token.last_seen_at),
-                expires: token.expires_at.map(when).unwrap_or_default(),
-            },
+            token: token_row(token),
         },
     )
 }

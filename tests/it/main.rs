@@ -6,6 +6,7 @@
 mod support;
 
 mod access;
+mod account_sessions;
 mod accounts;
 mod binary;
 mod browser;
