@@ -629,6 +629,9 @@
     drag = null;
     if (d.pinch) return;
     if (d.activates && d.moved && d.carried) {
+      // Only with the activation it belongs to: a carry left behind would
+      // move a model after some later choice.
+      if (ui.busy) return;
       ui.carried = d.carried;
       send(d.activates);
       return;

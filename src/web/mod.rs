@@ -469,14 +469,22 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
         source,
     })?;
     let address = listener.local_addr()?;
+    // The clocks get back the time nobody served first: the heartbeat
+    // below would make that time look served.
+    credit_time_not_served(&db);
     // A database that takes no writes (its start-up writes may all have
     // been done before) would take every sign-up, result and move and
     // lose it: the first heartbeat finds out before anything is served.
-    {
-        let mut conn = db.conn()?;
-        crate::db::hosted::beat(&mut conn, chrono::Utc::now().naive_utc())?;
+    // Any other trouble with it is the periodic heartbeat's to report.
+    let first_beat = db
+        .conn()
+        .and_then(|mut conn| crate::db::hosted::beat(&mut conn, chrono::Utc::now().naive_utc()));
+    if let Err(error) = first_beat {
+        if let Some(why) = error.refuses_writes() {
+            return Err(ServeError::WritesRefused(why));
+        }
+        tracing::warn!(%error, "could not note that this instance serves");
     }
-    credit_time_not_served(&db);
     let state = AppState::new(db, settings).with_catalog(catalog);
     actix_web::rt::System::new().block_on(async move {
         tracing::info!(%address, "serving");
