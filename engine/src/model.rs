@@ -182,6 +182,14 @@ pub struct ModelCard {
 }
 
 impl ModelCard {
+    /// Whether `what` is this model's name (with or without its title) or
+    /// one of its keywords.
+    pub fn is_called_or_keyworded(&self, what: &str) -> bool {
+        let name: &str = &self.name;
+        let untitled = name.split_once(',').map_or(name, |(name, _)| name);
+        name == what || untitled.trim() == what || self.keywords.iter().any(|k| k == what)
+    }
+
     /// Whether strategies and schemes see the model at all: not a peon
     /// (4th edition), not Insignificant (3rd).
     pub fn counts_for_objectives(&self) -> bool {
@@ -411,9 +419,14 @@ pub struct UpgradeCard {
     /// Plentiful (X): the crew may possess up to X copies (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plentiful: Option<u8>,
-    /// Restricted (X): only a model of that name or keyword may attach it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restricted: Option<String>,
+    /// Restricted (X): only a model with each of these as its name or a
+    /// keyword may attach it (one, written as a string, or several).
+    #[serde(
+        default,
+        deserialize_with = "one_or_many",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub restricted: Vec<String>,
     /// Its type, which effects may name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
@@ -430,6 +443,20 @@ pub struct UpgradeFace {
     pub actions: Vec<ActionCard>,
 }
 
+/// A string, or a list of them.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(deserializer)? {
+        OneOrMany::One(one) => vec![one],
+        OneOrMany::Many(many) => many,
+    })
+}
+
 impl UpgradeCard {
     /// The card's name: both faces' for a double-sided one.
     pub fn name(&self) -> String {
@@ -442,6 +469,15 @@ impl UpgradeCard {
 
     pub fn face(&self, name: &str) -> Option<&UpgradeFace> {
         self.faces.iter().find(|f| f.name == name)
+    }
+
+    /// The first of its restrictions `model` does not meet: each is a
+    /// name (with or without the title) or a keyword the model must have.
+    pub fn unmet_restriction(&self, model: &ModelCard) -> Option<&str> {
+        self.restricted
+            .iter()
+            .find(|needed| !model.is_called_or_keyworded(needed))
+            .map(String::as_str)
     }
 }
 

@@ -2477,7 +2477,14 @@ fn hire_revealed_crews(state: &mut GameState, choices: &[String; 2]) {
             if i == 0 {
                 encounter.leaders[seat.index()] = Some(id);
             }
-            models.push(Arc::new(Model::new(id, seat, Arc::clone(card))));
+            let mut model = Model::new(id, seat, Arc::clone(card));
+            model.upgrades = offer
+                .upgrades
+                .iter()
+                .filter(|(on, _)| *on == i)
+                .map(|(_, upgrade)| upgrade.clone())
+                .collect();
+            models.push(Arc::new(model));
         }
         let player = &mut state.players[seat.index()];
         player.soulstones = offer.soulstones.min(MAX_SOULSTONES);

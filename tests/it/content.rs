@@ -171,6 +171,7 @@ fn lamplighters(models: &[&str]) -> CrewList {
         leader: "Odessa Vane, Lamplighter Marshal".into(),
         size: 50,
         models: models.iter().map(|m| m.to_string()).collect(),
+        upgrades: Vec::new(),
     }
 }
 

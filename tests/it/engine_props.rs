@@ -137,7 +137,7 @@ pub(crate) fn new_setup_on_table(rng: &mut ChaCha8Rng, edition: Edition) -> NewG
             actions: Vec::new(),
         }],
         plentiful: None,
-        restricted: None,
+        restricted: Vec::new(),
         kind: None,
     }];
     let damage = |rng: &mut ChaCha8Rng| match edition {

@@ -11,6 +11,7 @@ mod accounts;
 mod binary;
 mod browser;
 mod content;
+mod content_upgrades;
 mod encounter;
 mod engine_props;
 mod events;

@@ -129,6 +129,197 @@ pub struct TriggerDef {
     pub text: String,
 }
 
+impl ActionDef {
+    /// What the rules check beyond the shape of the action, for a card of
+    /// `edition`: (field relative to the action, problem).
+    pub fn problems(&self, edition: Edition) -> Vec<(String, String)> {
+        let mut problems: Vec<(String, String)> = Vec::new();
+        let fourth = edition == Edition::Fourth;
+        match (edition, self.damage) {
+            (Edition::Fourth, Some(DamageDef::Flip { .. })) => problems.push((
+                "damage".to_string(),
+                "4th edition damage is a number".into(),
+            )),
+            (Edition::Third, Some(DamageDef::Fixed(_))) => problems.push((
+                "damage".to_string(),
+                "3rd edition damage is weak, moderate and severe".into(),
+            )),
+            _ => {}
+        }
+        if self
+            .triggers
+            .iter()
+            .any(|t| t.does == TriggerDoes::AttachActionsUpgradeToThisModel)
+            && !self
+                .after_succeeding
+                .iter()
+                .any(|e| matches!(e, ActionEffect::AttachUpgrade { .. }))
+        {
+            problems.push((
+                "triggers".into(),
+                "a trigger that attaches the action's upgrade needs the action's attach_upgrade effect".into(),
+            ));
+        }
+        // Each of these waits on a player once the action succeeded.
+        let waiting = self
+            .after_succeeding
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    ActionEffect::PlaceThisModel { .. }
+                        | ActionEffect::PlaceTarget { .. }
+                        | ActionEffect::ReplaceThisModel { .. }
+                        | ActionEffect::KillTarget { .. }
+                        | ActionEffect::DrawFromDiscard { .. }
+                )
+            })
+            .count();
+        if waiting > 1 {
+            problems.push((
+                "after_succeeding".to_string(),
+                "at most one of place_this_model, place_target, replace_this_model, kill_target and draw_from_discard (each waits on a player)".into(),
+            ));
+        }
+        let summons = !self.summons.is_empty();
+        // A trigger that places waits on a player too, after the
+        // action's own effects.
+        for (t, trigger) in self.triggers.iter().enumerate() {
+            let places = matches!(
+                trigger.does,
+                TriggerDoes::PlaceThisModel { .. } | TriggerDoes::Pounce { .. }
+            );
+            if places && (waiting > 0 || summons) {
+                problems.push((
+                    format!("triggers[{t}].does"),
+                    "a trigger that places this model cannot be on an action that already places, replaces, kills or summons".into(),
+                ));
+            }
+        }
+        let summoning_extras = self.resist.is_some()
+            || self.tn.is_some()
+            || self.range != 0
+            || self.damage.is_some()
+            || !self.after_succeeding.is_empty();
+        if summons && summoning_extras {
+            problems.push((
+                "summons".to_string(),
+                "a summoning action is a simple duel of the model alone against the summoned model's STN: range 0, and no resist, tn, damage or after_succeeding".into(),
+            ));
+        }
+        if self.resist.is_none() && self.tn.is_none() && !summons {
+            problems.push((
+                "tn".to_string(),
+                "a tactical action (no resist) needs a TN".into(),
+            ));
+        }
+        if self.signature && !fourth {
+            problems.push((
+                "signature".to_string(),
+                "signature actions are 4th edition".into(),
+            ));
+        }
+        if self.bonus && fourth {
+            problems.push(("bonus".to_string(), "bonus actions are 3rd edition".into()));
+        }
+        for (t, trigger) in self.triggers.iter().enumerate() {
+            if trigger.suit.is_none() && trigger.soulstones == 0 {
+                problems.push((
+                    format!("triggers[{t}].suit"),
+                    "a trigger needs a suit or a soulstone cost".into(),
+                ));
+            }
+        }
+        problems
+    }
+
+    /// The engine's definition of this action.
+    pub fn action_card(&self) -> ActionCard {
+        ActionCard {
+            name: self.name.as_str().into(),
+            kind: self.kind,
+            range: self.range,
+            skill: self.skill,
+            skill_suits: self.skill_suit.map_or(Suits::none(), Suits::of),
+            resist: self.resist,
+            tn: self.tn,
+            tn_suits: self.tn_suits.iter().fold(Suits::none(), |s, x| s.with(*x)),
+            damage: match self.damage {
+                None => DamageProfile::None,
+                Some(DamageDef::Fixed(amount)) => DamageProfile::Fixed { amount },
+                Some(DamageDef::Flip {
+                    weak,
+                    moderate,
+                    severe,
+                }) => DamageProfile::Flip {
+                    weak,
+                    moderate,
+                    severe,
+                    blasts: [0; 3],
+                },
+            },
+            irreducible: self.irreducible,
+            ignores: self.ignores.clone(),
+            triggers: self
+                .triggers
+                .iter()
+                .map(|trigger| TriggerSpec {
+                    name: trigger.name.clone(),
+                    suits: trigger.suit.map_or(Suits::none(), Suits::of),
+                    soulstones: trigger.soulstones,
+                    timing: trigger.timing,
+                    effect: match trigger.does {
+                        TriggerDoes::AddDamage { amount } => TriggerEffect::AddDamage { amount },
+                        TriggerDoes::InstanceDamage { amount } => {
+                            TriggerEffect::InstanceDamage { amount }
+                        }
+                        TriggerDoes::SetRaiseValue { value } => {
+                            TriggerEffect::SetRaiseValue { value }
+                        }
+                        TriggerDoes::InfuseOnKill => TriggerEffect::InfuseOnKill,
+                        TriggerDoes::TargetGainsToken { token } => {
+                            TriggerEffect::TargetGainsToken { token }
+                        }
+                        TriggerDoes::TakeActionAgain => TriggerEffect::TakeActionAgain,
+                        TriggerDoes::TakeActionAgainAtDifferentModel => {
+                            TriggerEffect::TakeActionAgainAtDifferentModel
+                        }
+                        TriggerDoes::TargetTakesAction => TriggerEffect::TargetTakesAction,
+                        TriggerDoes::AnotherModelHeals { amount, within } => {
+                            TriggerEffect::AnotherModelHeals { amount, within }
+                        }
+                        TriggerDoes::PushTargetAway { inches } => {
+                            TriggerEffect::PushTargetAway { inches }
+                        }
+                        TriggerDoes::PlaceThisModel {
+                            inches,
+                            then_may_declare,
+                        } => TriggerEffect::PlaceThisModel {
+                            inches,
+                            then_may_declare,
+                        },
+                        TriggerDoes::Pounce { within } => TriggerEffect::Pounce { within },
+                        TriggerDoes::AttachActionsUpgradeToThisModel => {
+                            TriggerEffect::AttachActionsUpgradeToThisModel
+                        }
+                        TriggerDoes::Described => TriggerEffect::Other,
+                    },
+                    targets: trigger.targets.clone(),
+                })
+                .collect(),
+            after_succeeding: self.after_succeeding.clone(),
+            signature: self.signature,
+            bonus: self.bonus,
+            once_per: self.once_per,
+            soulstones: self.soulstones,
+            ignores_line_of_sight: self.ignores_line_of_sight,
+            summons: self.summons.iter().map(|n| n.as_str().into()).collect(),
+            targets: self.targets.clone(),
+            damages_enemies_touching: self.damages_enemies_touching.clone(),
+        }
+    }
+}
+
 /// An action's damage: a number in 4th edition, weak/moderate/severe in 3rd.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
@@ -471,101 +662,8 @@ impl StatCard {
             }
         }
         for (index, action) in self.actions.iter().enumerate() {
-            let field = |name: &str| format!("actions[{index}].{name}");
-            match (self.edition, action.damage) {
-                (Edition::Fourth, Some(DamageDef::Flip { .. })) => {
-                    problems.push((field("damage"), "4th edition damage is a number".into()))
-                }
-                (Edition::Third, Some(DamageDef::Fixed(_))) => problems.push((
-                    field("damage"),
-                    "3rd edition damage is weak, moderate and severe".into(),
-                )),
-                _ => {}
-            }
-            // Upgrade cards are not content yet: scenarios bring their own.
-            if action
-                .after_succeeding
-                .iter()
-                .any(|e| matches!(e, ActionEffect::AttachUpgrade { .. }))
-                || action
-                    .triggers
-                    .iter()
-                    .any(|t| t.does == TriggerDoes::AttachActionsUpgradeToThisModel)
-            {
-                problems.push((
-                    field("after_succeeding"),
-                    "upgrade cards are not part of the content yet: no card may attach one".into(),
-                ));
-            }
-            // Each of these waits on a player once the action succeeded.
-            let waiting = action
-                .after_succeeding
-                .iter()
-                .filter(|e| {
-                    matches!(
-                        e,
-                        ActionEffect::PlaceThisModel { .. }
-                            | ActionEffect::PlaceTarget { .. }
-                            | ActionEffect::ReplaceThisModel { .. }
-                            | ActionEffect::KillTarget { .. }
-                            | ActionEffect::DrawFromDiscard { .. }
-                    )
-                })
-                .count();
-            if waiting > 1 {
-                problems.push((
-                    field("after_succeeding"),
-                    "at most one of place_this_model, place_target, replace_this_model, kill_target and draw_from_discard (each waits on a player)".into(),
-                ));
-            }
-            let summons = !action.summons.is_empty();
-            // A trigger that places waits on a player too, after the
-            // action's own effects.
-            for (t, trigger) in action.triggers.iter().enumerate() {
-                let places = matches!(
-                    trigger.does,
-                    TriggerDoes::PlaceThisModel { .. } | TriggerDoes::Pounce { .. }
-                );
-                if places && (waiting > 0 || summons) {
-                    problems.push((
-                        field(&format!("triggers[{t}].does")),
-                        "a trigger that places this model cannot be on an action that already places, replaces, kills or summons".into(),
-                    ));
-                }
-            }
-            let summoning_extras = action.resist.is_some()
-                || action.tn.is_some()
-                || action.range != 0
-                || action.damage.is_some()
-                || !action.after_succeeding.is_empty();
-            if summons && summoning_extras {
-                problems.push((
-                    field("summons"),
-                    "a summoning action is a simple duel of the model alone against the summoned model's STN: range 0, and no resist, tn, damage or after_succeeding".into(),
-                ));
-            }
-            if action.resist.is_none() && action.tn.is_none() && !summons {
-                problems.push((
-                    field("tn"),
-                    "a tactical action (no resist) needs a TN".into(),
-                ));
-            }
-            if action.signature && !fourth {
-                problems.push((
-                    field("signature"),
-                    "signature actions are 4th edition".into(),
-                ));
-            }
-            if action.bonus && fourth {
-                problems.push((field("bonus"), "bonus actions are 3rd edition".into()));
-            }
-            for (t, trigger) in action.triggers.iter().enumerate() {
-                if trigger.suit.is_none() && trigger.soulstones == 0 {
-                    problems.push((
-                        format!("actions[{index}].triggers[{t}].suit"),
-                        "a trigger needs a suit or a soulstone cost".into(),
-                    ));
-                }
+            for (field, message) in action.problems(self.edition) {
+                problems.push((format!("actions[{index}].{field}"), message));
             }
         }
         problems
@@ -580,97 +678,7 @@ impl StatCard {
     /// `crew_card`: the abilities it grants the model's keywords count as
     /// printed on the card, after the card's own.
     pub fn model_card_in_crew(&self, crew_card: Option<&CrewCard>) -> Arc<ModelCard> {
-        let actions = self
-            .actions
-            .iter()
-            .map(|action| ActionCard {
-                name: action.name.as_str().into(),
-                kind: action.kind,
-                range: action.range,
-                skill: action.skill,
-                skill_suits: action.skill_suit.map_or(Suits::none(), Suits::of),
-                resist: action.resist,
-                tn: action.tn,
-                tn_suits: action
-                    .tn_suits
-                    .iter()
-                    .fold(Suits::none(), |s, x| s.with(*x)),
-                damage: match action.damage {
-                    None => DamageProfile::None,
-                    Some(DamageDef::Fixed(amount)) => DamageProfile::Fixed { amount },
-                    Some(DamageDef::Flip {
-                        weak,
-                        moderate,
-                        severe,
-                    }) => DamageProfile::Flip {
-                        weak,
-                        moderate,
-                        severe,
-                        blasts: [0; 3],
-                    },
-                },
-                irreducible: action.irreducible,
-                ignores: action.ignores.clone(),
-                triggers: action
-                    .triggers
-                    .iter()
-                    .map(|trigger| TriggerSpec {
-                        name: trigger.name.clone(),
-                        suits: trigger.suit.map_or(Suits::none(), Suits::of),
-                        soulstones: trigger.soulstones,
-                        timing: trigger.timing,
-                        effect: match trigger.does {
-                            TriggerDoes::AddDamage { amount } => {
-                                TriggerEffect::AddDamage { amount }
-                            }
-                            TriggerDoes::InstanceDamage { amount } => {
-                                TriggerEffect::InstanceDamage { amount }
-                            }
-                            TriggerDoes::SetRaiseValue { value } => {
-                                TriggerEffect::SetRaiseValue { value }
-                            }
-                            TriggerDoes::InfuseOnKill => TriggerEffect::InfuseOnKill,
-                            TriggerDoes::TargetGainsToken { token } => {
-                                TriggerEffect::TargetGainsToken { token }
-                            }
-                            TriggerDoes::TakeActionAgain => TriggerEffect::TakeActionAgain,
-                            TriggerDoes::TakeActionAgainAtDifferentModel => {
-                                TriggerEffect::TakeActionAgainAtDifferentModel
-                            }
-                            TriggerDoes::TargetTakesAction => TriggerEffect::TargetTakesAction,
-                            TriggerDoes::AnotherModelHeals { amount, within } => {
-                                TriggerEffect::AnotherModelHeals { amount, within }
-                            }
-                            TriggerDoes::PushTargetAway { inches } => {
-                                TriggerEffect::PushTargetAway { inches }
-                            }
-                            TriggerDoes::PlaceThisModel {
-                                inches,
-                                then_may_declare,
-                            } => TriggerEffect::PlaceThisModel {
-                                inches,
-                                then_may_declare,
-                            },
-                            TriggerDoes::Pounce { within } => TriggerEffect::Pounce { within },
-                            TriggerDoes::AttachActionsUpgradeToThisModel => {
-                                TriggerEffect::AttachActionsUpgradeToThisModel
-                            }
-                            TriggerDoes::Described => TriggerEffect::Other,
-                        },
-                        targets: trigger.targets.clone(),
-                    })
-                    .collect(),
-                after_succeeding: action.after_succeeding.clone(),
-                signature: action.signature,
-                bonus: action.bonus,
-                once_per: action.once_per,
-                soulstones: action.soulstones,
-                ignores_line_of_sight: action.ignores_line_of_sight,
-                summons: action.summons.iter().map(|n| n.as_str().into()).collect(),
-                targets: action.targets.clone(),
-                damages_enemies_touching: action.damages_enemies_touching.clone(),
-            })
-            .collect();
+        let actions = self.actions.iter().map(ActionDef::action_card).collect();
         Arc::new(ModelCard {
             name: self.full_name().into(),
             df: self.df,

@@ -35,6 +35,28 @@ pub struct CrewList {
     /// The encounter size in soulstones.
     pub size: u8,
     pub models: Vec<String>,
+    /// Upgrades bought at hiring (3rd edition), each on one model.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upgrades: Vec<ListUpgrade>,
+}
+
+/// An upgrade a list buys for one of its models.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListUpgrade {
+    /// The model that attaches it: 0 is the leader, `n` the list's `n`th
+    /// model (`models[n - 1]`).
+    pub on: usize,
+    pub upgrade: String,
+}
+
+/// An upgrade as hired: the model (full name) and what it cost.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HiredUpgrade {
+    pub on: usize,
+    pub model: String,
+    pub upgrade: String,
+    pub cost: u8,
 }
 
 /// A crew that hires legally.
@@ -47,6 +69,8 @@ pub struct HiredCrew {
     pub costs: Vec<(String, u8)>,
     /// The crew card the leader brings (its title's), if any.
     pub crew_card: Option<String>,
+    /// The upgrades bought, each on its model.
+    pub upgrades: Vec<HiredUpgrade>,
 }
 
 /// A rule of hiring a list breaks, naming the model.
@@ -61,27 +85,72 @@ impl CrewList {
     /// The plain-text form (see `docs/content.md`), which [`CrewList::parse`]
     /// reads back.
     pub fn to_text(&self) -> String {
-        let edition = self.edition.code();
+        let upgrades_on = |on: usize| {
+            self.upgrades
+                .iter()
+                .filter(move |u| u.on == on)
+                .map(|u| format!("+ {}\n", u.upgrade))
+                .collect::<String>()
+        };
         let mut text = format!(
-            "Edition: {edition}\nFaction: {}\nLeader: {}\nSize: {}\n",
-            self.faction, self.leader, self.size
+            "Edition: {}\nFaction: {}\nLeader: {}\n{}Size: {}\n",
+            self.edition.code(),
+            self.faction,
+            self.leader,
+            upgrades_on(0),
+            self.size
         );
-        for model in &self.models {
+        for (index, model) in self.models.iter().enumerate() {
             text.push_str(&format!("- {model}\n"));
+            text.push_str(&upgrades_on(index + 1));
         }
         text
     }
 
     /// Reads the plain-text form. Lines are `Key: value` (Edition, Faction,
-    /// Leader, Size) and `- Model` (optionally `- Model x2`); blank lines and
-    /// lines starting with `#` are ignored. Errors name the line.
+    /// Leader, Size), `- Model` (optionally `- Model x2`) and `+ Upgrade`,
+    /// an upgrade bought for the leader or model on the line above; blank
+    /// lines and lines starting with `#` are ignored. Errors name the line.
     pub fn parse(text: &str) -> Result<Self, String> {
         let (mut edition, mut faction, mut leader, mut size) = (None, None, None, None);
         let mut models = Vec::new();
+        let mut upgrades = Vec::new();
+        // The model an upgrade line attaches to, and how many the line named.
+        let mut last_model: Option<(usize, usize)> = None;
         for (number, raw) in text.lines().enumerate() {
             let line = raw.trim();
             let at = |message: String| format!("line {}: {message}", number + 1);
             if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if let Some(upgrade) = line.strip_prefix("+ ") {
+                let upgrade = upgrade.trim();
+                match last_model {
+                    _ if upgrade.is_empty() => {
+                        return Err(at("an upgrade line needs a name".into()));
+                    }
+                    None => {
+                        return Err(at(
+                            "an upgrade goes on the line after the leader or model that attaches it"
+                                .into(),
+                        ));
+                    }
+                    Some((_, count)) if count > 1 => {
+                        return Err(at(
+                            "an upgrade goes on one model: write that model on a line of its own"
+                                .into(),
+                        ));
+                    }
+                    Some((on, _)) => upgrades.push(ListUpgrade {
+                        on,
+                        upgrade: upgrade.to_string(),
+                    }),
+                }
+                if upgrades.len() > MAX_LIST_MODELS {
+                    return Err(at(format!(
+                        "a list buys at most {MAX_LIST_MODELS} upgrades"
+                    )));
+                }
                 continue;
             }
             if let Some(model) = line.strip_prefix("- ") {
@@ -98,6 +167,7 @@ impl CrewList {
                     return Err(at(format!("a list names at most {MAX_LIST_MODELS} models")));
                 }
                 models.extend(std::iter::repeat_n(name.to_string(), count));
+                last_model = Some((models.len(), count));
                 continue;
             }
             let Some((key, value)) = line.split_once(':') else {
@@ -115,7 +185,10 @@ impl CrewList {
                     })
                 }
                 "faction" => faction = Some(value),
-                "leader" => leader = Some(value),
+                "leader" => {
+                    leader = Some(value);
+                    last_model = Some((0, 1));
+                }
                 "size" => {
                     size = Some(value.parse::<u8>().map_err(|_| {
                         at(format!("the size is a number of soulstones, not {value:?}"))
@@ -130,6 +203,7 @@ impl CrewList {
             leader: leader.ok_or("the list needs a \"Leader:\" line")?,
             size: size.ok_or("the list needs a \"Size:\" line")?,
             models,
+            upgrades,
         })
     }
 
@@ -258,7 +332,12 @@ impl CrewList {
                 );
             }
         }
-        let spent: u32 = costs.iter().map(|(_, c)| u32::from(*c)).sum();
+        let upgrades = self.hire_upgrades(catalog, &mut fail);
+        let spent: u32 = costs
+            .iter()
+            .map(|(_, c)| u32::from(*c))
+            .chain(upgrades.iter().map(|u| u32::from(u.cost)))
+            .sum();
         if spent > u32::from(self.size) {
             fail(
                 &self.leader,
@@ -277,6 +356,99 @@ impl CrewList {
             pool: (self.size - spent).min(max_leftover_pool(self.edition)),
             costs,
             crew_card: leader.crew_card.clone(),
+            upgrades,
         })
+    }
+
+    /// The upgrades the list buys, checked against the rules of hiring
+    /// them (M3E lines 1283 to 1295 and 2851): 3rd edition only, of the
+    /// declared faction, not Special, within their restrictions, one per
+    /// model and no more copies than Plentiful allows. What breaks a rule
+    /// goes to `fail`, naming the model.
+    fn hire_upgrades(
+        &self,
+        catalog: &Catalog,
+        fail: &mut impl FnMut(&str, String),
+    ) -> Vec<HiredUpgrade> {
+        let mut hired: Vec<HiredUpgrade> = Vec::new();
+        for bought in &self.upgrades {
+            let name = bought.upgrade.as_str();
+            let holder = match bought.on {
+                0 => Some(&self.leader),
+                n => self.models.get(n - 1),
+            };
+            let Some(holder) = holder else {
+                fail(name, "bought for no model of the list".into());
+                continue;
+            };
+            if self.edition == Edition::Fourth {
+                fail(
+                    holder,
+                    format!(
+                        "{name}: 4th edition crews hire no upgrades, they are attached during the game"
+                    ),
+                );
+                continue;
+            }
+            let Some(upgrade) = catalog.upgrade(self.edition, name) else {
+                fail(
+                    holder,
+                    format!("{name}: no such upgrade in this edition's content"),
+                );
+                continue;
+            };
+            let cost = match upgrade.cost {
+                Some(cost) if !upgrade.special => cost,
+                _ => {
+                    fail(
+                        holder,
+                        format!("{name} is Special: attached during the game, never hired"),
+                    );
+                    continue;
+                }
+            };
+            if !upgrade.factions.contains(&self.faction) {
+                fail(
+                    holder,
+                    format!("{name} is not an upgrade of {}", self.faction),
+                );
+            }
+            if let Some(card) = catalog.card(self.edition, holder) {
+                let unmet = upgrade.restricted.iter().find(|needed| {
+                    card.name != **needed
+                        && card.full_name() != **needed
+                        && !card.keywords.contains(needed)
+                });
+                if let Some(needed) = unmet {
+                    fail(holder, format!("{name} is restricted to {needed}"));
+                }
+            }
+            if let Some(first) = hired.iter().find(|h| h.on == bought.on) {
+                fail(
+                    holder,
+                    format!(
+                        "a model attaches one upgrade during hiring ({} and {name})",
+                        first.upgrade
+                    ),
+                );
+            }
+            let copies = 1 + hired.iter().filter(|h| h.upgrade == name).count();
+            let allowed = usize::from(upgrade.plentiful.unwrap_or(1));
+            if copies == allowed + 1 {
+                fail(
+                    holder,
+                    format!("{copies} copies of {name}, the crew may have {allowed}"),
+                );
+            }
+            hired.push(HiredUpgrade {
+                on: bought.on,
+                model: catalog
+                    .card(self.edition, holder)
+                    .map_or_else(|| holder.clone(), StatCard::full_name),
+                upgrade: upgrade.name.clone(),
+                cost,
+            });
+        }
+        hired
     }
 }

@@ -7,6 +7,7 @@
 pub mod card;
 pub mod crew;
 pub mod crew_card;
+pub mod upgrade;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use crate::table::MarkerKind;
 use crate::token::{TokenBook, TokenDef};
 use card::{AbilityDef, StatCard, Station, TriggerDoes};
 use crew_card::CrewCard;
+use upgrade::UpgradeDef;
 
 /// Content files are small; anything bigger is a mistake.
 pub const MAX_CONTENT_FILE_BYTES: usize = 64 * 1024;
@@ -49,6 +51,7 @@ pub struct Catalog {
     objectives: BTreeMap<EditionKey, ObjectiveBook>,
     tables: BTreeMap<EditionKey, Vec<TableLayout>>,
     crew_cards: BTreeMap<(EditionKey, String), CrewCard>,
+    upgrades: BTreeMap<(EditionKey, String), UpgradeDef>,
 }
 
 /// `Edition` as a map key (no ordering on the public type).
@@ -126,6 +129,10 @@ pub struct EditionFile {
     /// Table layouts an encounter may be played on.
     #[serde(rename = "table", default, skip_serializing_if = "Vec::is_empty")]
     pub tables: Vec<TableLayout>,
+    /// Upgrade cards: hired with a 3rd edition crew, or attached during
+    /// the game.
+    #[serde(rename = "upgrade", default, skip_serializing_if = "Vec::is_empty")]
+    pub upgrades: Vec<UpgradeDef>,
 }
 
 /// A table layout written for the project: its terrain, as scenario files
@@ -172,6 +179,11 @@ pub fn parse_edition_file(file: &str, text: &str) -> Result<EditionFile, Content
         table
             .build()
             .map_err(|message| problem((format!("table[{i}].terrain"), message)))?;
+    }
+    for (i, upgrade) in parsed.upgrades.iter().enumerate() {
+        if let Some((field, message)) = upgrade.problems(parsed.edition).into_iter().next() {
+            return Err(problem((format!("upgrade[{i}].{field}"), message)));
+        }
     }
     Ok(parsed)
 }
@@ -274,6 +286,9 @@ impl Catalog {
         // Where each edition's table layouts were written: a hazard's token
         // is checked once all of the edition's tokens are known.
         let mut table_origins: BTreeMap<EditionKey, Vec<ContentError>> = BTreeMap::new();
+        // Where each upgrade was written, for its name's second definition
+        // and the names its abilities use.
+        let mut upgrade_origin: BTreeMap<(EditionKey, String), String> = BTreeMap::new();
         for (file, text) in edition_files {
             match parse_edition_file(file, text) {
                 Ok(parsed) => {
@@ -287,6 +302,7 @@ impl Catalog {
                                     strategies: Vec::new(),
                                     schemes: Vec::new(),
                                     tables: Vec::new(),
+                                    upgrades: Vec::new(),
                                 },
                                 Vec::new(),
                             )
@@ -308,6 +324,20 @@ impl Catalog {
                             }
                         }));
                     all.tables.extend(parsed.tables);
+                    for (i, upgrade) in parsed.upgrades.into_iter().enumerate() {
+                        let key = (EditionKey::from(parsed.edition), upgrade.name.clone());
+                        if let Some(first) = upgrade_origin.get(&key) {
+                            errors.push(ContentError {
+                                file: file.to_string(),
+                                line: line_of_field(text, &format!("upgrade[{i}].name")),
+                                field: format!("upgrade[{i}].name"),
+                                message: format!("{} is already defined in {first}", key.1),
+                            });
+                            continue;
+                        }
+                        upgrade_origin.insert(key.clone(), file.to_string());
+                        catalog.upgrades.insert(key, upgrade);
+                    }
                     files.push(file.to_string());
                 }
                 Err(error) => errors.push(error),
@@ -362,6 +392,25 @@ impl Catalog {
                     }
                 }
                 Err(e) => errors.push(problem(e)),
+            }
+        }
+        for ((edition, name), upgrade) in &catalog.upgrades {
+            let edition = match edition {
+                EditionKey::Third => Edition::Third,
+                EditionKey::Fourth => Edition::Fourth,
+            };
+            for (a, ability) in upgrade.abilities.iter().enumerate() {
+                for (field, message) in catalog.unknown_names(edition, ability) {
+                    errors.push(ContentError {
+                        file: upgrade_origin
+                            .get(&(edition.into(), name.clone()))
+                            .cloned()
+                            .unwrap_or_default(),
+                        line: None,
+                        field: format!("abilities[{a}].{field}"),
+                        message: format!("upgrade {name}: {message}"),
+                    });
+                }
             }
         }
         let mut origin: BTreeMap<(EditionKey, String), String> = BTreeMap::new();
@@ -528,6 +577,14 @@ impl Catalog {
             }
             for (a, action) in card.actions.iter().enumerate() {
                 for (e, effect) in action.after_succeeding.iter().enumerate() {
+                    if let crate::model::ActionEffect::AttachUpgrade { upgrade, .. } = effect
+                        && !catalog.upgrades.contains_key(&(*edition, upgrade.clone()))
+                    {
+                        missing(
+                            &format!("actions[{a}].after_succeeding[{e}].upgrade"),
+                            format!("no upgrade called {upgrade:?} in this edition's content"),
+                        );
+                    }
                     if let crate::model::ActionEffect::ReplaceThisModel { with, .. } = effect
                         && !catalog
                             .cards
@@ -644,6 +701,21 @@ impl Catalog {
             }
         }
         problems
+    }
+
+    /// An upgrade card by name.
+    pub fn upgrade(&self, edition: Edition, name: &str) -> Option<&UpgradeDef> {
+        self.upgrades
+            .get(&(edition.into(), name.trim().to_string()))
+    }
+
+    /// The edition's upgrade cards, by name.
+    pub fn upgrades(&self, edition: Edition) -> impl Iterator<Item = &UpgradeDef> {
+        let edition = EditionKey::from(edition);
+        self.upgrades
+            .iter()
+            .filter(move |((e, _), _)| *e == edition)
+            .map(|(_, upgrade)| upgrade)
     }
 
     /// A crew card by name.

@@ -80,6 +80,11 @@ pub struct CrewOffer {
     /// The models its actions may summon, with the same crew card.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub summonable: Vec<Arc<crate::model::ModelCard>>,
+    /// Upgrades bought at hiring (3rd edition): the model, by its place
+    /// in `models`, and the upgrade, whose abilities and actions are
+    /// already on that model's card.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upgrades: Vec<(usize, String)>,
 }
 
 /// The secret, simultaneous choices of setup steps F and H.
@@ -1136,6 +1141,19 @@ fn make_offers(
                 models.push(card.model_card_in_crew(crew_card));
                 cards.push(card);
             }
+            // What a bought upgrade gives is on its model's card from the
+            // start, as an upgrade attached during the game adds it.
+            for bought in &hired.upgrades {
+                let face = catalog
+                    .upgrade(edition, &bought.upgrade)
+                    .map(|u| u.upgrade_card())
+                    .and_then(|card| card.faces.into_iter().next());
+                if let (Some(face), Some(model)) = (face, models.get_mut(bought.on)) {
+                    let card = Arc::make_mut(model);
+                    card.abilities.extend(face.abilities);
+                    card.actions.extend(face.actions);
+                }
+            }
             let summonable = catalog.summonable(edition, cards, crew_card);
             if models.len() > crate::limits::MAX_MODELS / 2 {
                 return Err(problem(format!(
@@ -1151,6 +1169,11 @@ fn make_offers(
                 soulstones: u16::from(hired.pool),
                 models,
                 summonable,
+                upgrades: hired
+                    .upgrades
+                    .iter()
+                    .map(|u| (u.on, u.upgrade.clone()))
+                    .collect(),
             });
         }
         offers[seat.index()] = Hidden::new(seat, made);
@@ -1235,8 +1258,13 @@ pub fn new_encounter_in(
             .ok_or_else(|| SetupError("no markers".into()))?,
         // What the hired crew may summon comes with it.
         summonable: Default::default(),
-        // The content has no upgrade cards yet: no hired model attaches one.
-        upgrade_cards: Vec::new(),
+        // Upgrades bought at hiring count against what is attached during
+        // the game (Plentiful, one copy a model), and effects may attach
+        // the edition's others.
+        upgrade_cards: catalog
+            .upgrades(edition)
+            .map(crate::content::upgrade::UpgradeDef::upgrade_card)
+            .collect(),
         terrain,
         encounter: Some(EncounterSetup {
             size,

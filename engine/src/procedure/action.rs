@@ -1393,11 +1393,7 @@ impl Sim<'_> {
         let limit = usize::from(card.plentiful.unwrap_or(1));
         let reason = if enemy_controlled {
             Some("an action under an enemy's control attaches no upgrade".to_string())
-        } else if let Some(needed) = card.restricted.as_ref().filter(|needed| {
-            m.name() != needed.as_str()
-                && *m.card.name != ***needed
-                && !m.card.keywords.contains(needed)
-        }) {
+        } else if let Some(needed) = card.unmet_restriction(&m.card) {
             Some(format!("it is restricted to {needed}"))
         } else if faces(m) > 0 {
             Some(format!("{} already has {}", m.name(), card.name()))

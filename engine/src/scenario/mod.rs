@@ -433,6 +433,11 @@ pub struct ModelSpec {
     pub actions: Vec<ActionCard>,
     #[serde(default)]
     pub tokens: Tokens,
+    /// Upgrade cards of the content attached from the start, by name, as a
+    /// 3rd edition crew's bought at hiring are: what they give is on the
+    /// card, and they count for Plentiful and one copy a model.
+    #[serde(default)]
+    pub upgrades: Vec<String>,
     /// The crew that applied each held token whose rules ask which, as
     /// `[["burning", "b"]]` (a token missing here came from no crew).
     #[serde(default)]
@@ -461,6 +466,22 @@ fn default_speed() -> u8 {
 
 fn default_model_limit() -> u8 {
     1
+}
+
+impl Scenario {
+    /// The upgrade cards of the game: the scenario's own, and the
+    /// content's its models start with.
+    fn upgrade_cards(&self, catalog: &Catalog) -> Vec<crate::model::UpgradeCard> {
+        let mut cards = self.upgrades.clone();
+        for name in self.models.iter().flat_map(|m| &m.upgrades) {
+            if let Some(upgrade) = catalog.upgrade(self.edition, name)
+                && !cards.iter().any(|c| c.face(name).is_some())
+            {
+                cards.push(upgrade.upgrade_card());
+            }
+        }
+        cards
+    }
 }
 
 impl ModelSpec {
@@ -520,8 +541,22 @@ impl ModelSpec {
                 })
             }
         };
+        let mut card = card;
+        for name in &self.upgrades {
+            let face = catalog
+                .upgrade(edition, name)
+                .map(|u| u.upgrade_card())
+                .and_then(|u| u.faces.into_iter().next())
+                .ok_or_else(|| {
+                    ScenarioError::Setup(format!("no upgrade {name:?} in the content"))
+                })?;
+            let card = Arc::make_mut(&mut card);
+            card.abilities.extend(face.abilities);
+            card.actions.extend(face.actions);
+        }
         Ok(Model {
             health: self.health.unwrap_or(card.max_health),
+            upgrades: self.upgrades.clone(),
             tokens: self.tokens.clone(),
             token_from: self.token_from.clone(),
             status: self.status,
@@ -778,7 +813,7 @@ impl Scenario {
             tokens: Arc::new(tokens.clone()),
             marker_types: Arc::new(marker_types.clone()),
             summonable: Arc::new(Seat::BOTH.map(|seat| self.summonable(seat, catalog))),
-            upgrade_cards: Arc::new(self.upgrades.clone()),
+            upgrade_cards: Arc::new(self.upgrade_cards(catalog)),
             frames: crate::state::Frames::default(),
             ended: false,
             terrain: Arc::new(terrain.into()),

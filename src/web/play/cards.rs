@@ -26,6 +26,8 @@ pub struct StatCardView {
     pub stats: Vec<(&'static str, String)>,
     pub actions: Vec<ActionLine>,
     pub abilities: Vec<(String, String)>,
+    /// Upgrades attached (bought at hiring or during the game): name, words.
+    pub upgrades: Vec<(String, String)>,
     pub tokens: String,
     pub status: String,
 }
@@ -152,6 +154,17 @@ pub fn of_model(
         stats,
         actions: actions_of(card, content),
         abilities: abilities_of(card, content),
+        upgrades: model
+            .upgrades
+            .iter()
+            .map(|name| {
+                let words = catalog
+                    .upgrade(state.edition, name)
+                    .map(|u| u.text.clone())
+                    .unwrap_or_default();
+                (name.clone(), words)
+            })
+            .collect(),
         tokens: tokens.join(", "),
         status,
     }
@@ -315,5 +328,44 @@ fn abilities_of(
                     .map(|r| (r.name.clone(), format!("reduces damage by {}", r.amount))),
             )
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use soulstone_engine::Viewer;
+    use soulstone_engine::scenario::Scenario;
+
+    use super::*;
+
+    /// A model's card lists the upgrades it holds, with the content's words,
+    /// and the actions they give beside its own.
+    #[test]
+    fn a_card_shows_its_upgrades_with_their_words() {
+        let catalog = crate::content::load_shipped_for_cli().expect("the shipped content");
+        let text = include_str!("../../../tests/scenarios/m3e/upgrades-hired.toml");
+        let scenario = Scenario::from_toml(text).expect("the scenario parses");
+        let state = scenario.initial_state(&catalog).expect("it sets up");
+        let names = Names::of(&state, Viewer::Player(soulstone_engine::Seat::B));
+        let hetty = state
+            .model(soulstone_engine::model::ModelId(1))
+            .expect("Hetty");
+        let card = of_model(&state, hetty, &names, &catalog);
+        let lantern = catalog
+            .upgrade(Edition::Third, "Ferry Lantern")
+            .expect("shipped");
+        assert_eq!(
+            card.upgrades,
+            vec![("Ferry Lantern".to_string(), lantern.text.clone())]
+        );
+        assert!(card.actions.iter().any(|a| a.name == "Lantern Swing"));
+        let dummy = state
+            .model(soulstone_engine::model::ModelId(31))
+            .expect("the dummy");
+        assert!(
+            of_model(&state, dummy, &names, &catalog)
+                .upgrades
+                .is_empty()
+        );
     }
 }
