@@ -76,6 +76,13 @@ pub trait RuleSet: Sync {
         !self.damage_flips()
     }
 
+    /// Whether a piece of hazardous terrain affects a model at most once
+    /// per activation (4th edition), or once per action or ability, so a
+    /// second action through it hurts again (3rd edition, M3E line 2597).
+    fn hazard_once_per_activation(&self) -> bool {
+        !self.damage_flips()
+    }
+
     /// Whether cover gives the model an attack targets +1 Df (3rd edition,
     /// M3E line 2572, beside the damage flip's negative modifier).
     fn cover_adds_defense(&self) -> bool {

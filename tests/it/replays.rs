@@ -34,7 +34,7 @@ pub(crate) struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 32] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 34] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -104,6 +104,11 @@ const RECORDINGS: [(&str, Edition, u64, bool); 32] = [
     // the marker.
     ("m4e-table-v15", Edition::Fourth, 181, true),
     ("m3e-table-v15", Edition::Third, 182, true),
+    // Rules version 16: a 3rd edition piece of hazardous terrain hurts
+    // once per action, not once per activation; 3rd edition crews buy
+    // upgrades at hiring.
+    ("m3e-table-v16", Edition::Third, 191, true),
+    ("m4e-table-v16", Edition::Fourth, 192, true),
 ];
 
 fn folder() -> PathBuf {

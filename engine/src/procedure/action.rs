@@ -206,8 +206,9 @@ impl Sim<'_> {
     /// After an action (its after-resolving effects done), the actor
     /// suffers the hazardous terrain it moved through (`moved_through`,
     /// one name per piece) or is in now: 1 damage per piece, each piece
-    /// at most once per activation. Only inside an activation, which keeps
-    /// the count; a model far from hazardous terrain costs one scan.
+    /// once per action, and in 4th edition at most once per activation.
+    /// Only inside an activation, which keeps the count; a model far from
+    /// hazardous terrain costs one scan.
     pub(super) fn suffer_hazards(
         &mut self,
         model: ModelId,
@@ -271,8 +272,10 @@ impl Sim<'_> {
         }
         moved_through.sort();
         moved_through.dedup();
+        let once_per_activation =
+            crate::ruleset::rules(self.state.edition).hazard_once_per_activation();
         for terrain in moved_through {
-            if suffered.iter().any(|(m, t)| *m == model && *t == terrain) {
+            if once_per_activation && suffered.iter().any(|(m, t)| *m == model && *t == terrain) {
                 continue;
             }
             // A piece or marker that names its effect gives its token; the
