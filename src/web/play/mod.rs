@@ -189,10 +189,15 @@ pub(crate) fn crew_options(edition: Option<soulstone_engine::Edition>) -> Vec<Cr
             ticked: index == 0,
             value: list_name(path),
             label: format!(
-                "{} ({}, {} models, {})",
+                "{} ({}, {} models{}, {})",
                 list.leader,
                 list.faction,
                 list.models.len() + 1,
+                match list.upgrades.len() {
+                    0 => String::new(),
+                    1 => ", 1 upgrade".to_string(),
+                    n => format!(", {n} upgrades"),
+                },
                 list.edition.name()
             ),
         })
@@ -577,4 +582,20 @@ async fn post_settings(
         FlashLevel::Info,
         "Your standing answers are saved.",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    /// A player tells the shipped crews apart by their labels: two lists
+    /// with one leader differ at least in the upgrades they buy.
+    #[test]
+    fn every_shipped_crew_has_a_label_of_its_own() {
+        let options = super::crew_options(None);
+        let mut labels: Vec<&str> = options.iter().map(|o| o.label.as_str()).collect();
+        assert!(labels.iter().any(|l| l.contains("upgrades")), "{labels:?}");
+        labels.sort_unstable();
+        let count = labels.len();
+        labels.dedup();
+        assert_eq!(labels.len(), count, "two crews share a label: {labels:?}");
+    }
 }
