@@ -1181,6 +1181,38 @@ fn make_offers(
     Ok((size.unwrap_or(50), offers))
 }
 
+/// The upgrade cards a game needs: those the brought crews buy (they count
+/// against what is attached during the game: Plentiful, one copy a model)
+/// and those their models' actions, or the models they summon, attach.
+/// Not the edition's others, which would only make every stored state
+/// larger.
+fn upgrades_in_play(
+    catalog: &crate::content::Catalog,
+    edition: crate::Edition,
+    offers: &Offers,
+) -> Vec<crate::model::UpgradeCard> {
+    let mut names: Vec<&str> = Vec::new();
+    for offer in offers.iter().filter_map(|o| o.value.as_ref()).flatten() {
+        names.extend(offer.upgrades.iter().map(|(_, name)| name.as_str()));
+        let attached = offer
+            .models
+            .iter()
+            .chain(&offer.summonable)
+            .flat_map(|card| &card.actions)
+            .flat_map(|action| &action.after_succeeding)
+            .filter_map(|effect| match effect {
+                crate::model::ActionEffect::AttachUpgrade { upgrade, .. } => Some(upgrade.as_str()),
+                _ => None,
+            });
+        names.extend(attached);
+    }
+    catalog
+        .upgrades(edition)
+        .filter(|upgrade| names.contains(&upgrade.name.as_str()))
+        .map(crate::content::upgrade::UpgradeDef::upgrade_card)
+        .collect()
+}
+
 /// A new encounter between two players, each bringing one or more crew
 /// lists (player A's first) of which they hire one during setup, with the
 /// scenario flipped from `seed`, on the table layout named `table` (none:
@@ -1258,13 +1290,7 @@ pub fn new_encounter_in(
             .ok_or_else(|| SetupError("no markers".into()))?,
         // What the hired crew may summon comes with it.
         summonable: Default::default(),
-        // Upgrades bought at hiring count against what is attached during
-        // the game (Plentiful, one copy a model), and effects may attach
-        // the edition's others.
-        upgrade_cards: catalog
-            .upgrades(edition)
-            .map(crate::content::upgrade::UpgradeDef::upgrade_card)
-            .collect(),
+        upgrade_cards: upgrades_in_play(catalog, edition, &offers),
         terrain,
         encounter: Some(EncounterSetup {
             size,
