@@ -1,7 +1,7 @@
 //! Upgrade cards as content (docs/content.md, "Upgrade cards"): checked on
 //! load with the file, line and field; bought in a 3rd edition list with a
 //! `+` line, which reads back the same as text and JSON; a Special upgrade
-//! is never hired.
+//! is never hired; bought ones come into the game on their models.
 
 use soulstone_engine::content::Catalog;
 use soulstone_engine::content::crew::CrewList;
@@ -211,4 +211,139 @@ fn an_action_attaches_only_an_upgrade_the_content_has() {
             && e.message.contains("no upgrade called \"Golden Oar\"")),
         "{errors:?}"
     );
+}
+
+/// Upgrades bought at hiring (3rd edition, M3E line 2851) come into the game
+/// on their models: hidden with the lists until the crews are revealed,
+/// then on the models' cards, named on the models, and playing their part
+/// (Gator-Hide Boots' damage reduction is seen in a game).
+#[test]
+fn upgrades_bought_at_hiring_are_on_their_models_and_play() {
+    use soulstone::content::{load_for_server, shipped_crews};
+    use soulstone_engine::bot::{Bot, BotKind, play_to_end};
+    use soulstone_engine::encounter::{Brought, new_encounter};
+    use soulstone_engine::fairness::Bytes32;
+    use soulstone_engine::{Event, GameState, Seat, Viewer, view};
+    let catalog = load_for_server(None).expect("the shipped content loads");
+    let lists: Vec<(String, CrewList)> = shipped_crews()
+        .iter()
+        .filter(|(path, _)| path.contains("m3e"))
+        .map(|(path, text)| {
+            (
+                path.to_string(),
+                CrewList::parse(text).expect("a shipped list"),
+            )
+        })
+        .collect();
+    let (kitted_name, kitted) = lists
+        .iter()
+        .find(|(path, _)| path.contains("cattail-kitted"))
+        .expect("the shipped kitted Cattail list");
+    assert!(!kitted.upgrades.is_empty(), "the list buys upgrades");
+    let others: Vec<&(String, CrewList)> = lists
+        .iter()
+        .filter(|(path, _)| !path.contains("cattail"))
+        .collect();
+    let mut reduced = 0;
+    for seed in 0..12u64 {
+        let (other_name, other) = others[seed as usize % others.len()];
+        let mine = [Brought {
+            name: kitted_name,
+            list: kitted,
+        }];
+        let theirs = [Brought {
+            name: other_name,
+            list: other,
+        }];
+        let mut bytes = [0u8; 32];
+        bytes[..8].copy_from_slice(&seed.to_le_bytes());
+        let setup = new_encounter(&catalog, [&mine, &theirs], Bytes32(bytes), None)
+            .expect("the encounter sets up");
+        let mut state = Box::new(GameState::new(setup.clone()).expect("a valid game"));
+        let mut bots = [
+            Bot::new(BotKind::Greedy, Seat::A, seed),
+            Bot::new(BotKind::Greedy, Seat::B, seed),
+        ];
+        let mut facts = Vec::new();
+        let mut checked_hidden = false;
+        play_to_end(&mut state, &mut bots, 20_000, |state, _, new| {
+            facts.extend_from_slice(new);
+            if state.models.is_empty() {
+                let shown = view(state, Viewer::Player(Seat::B));
+                let text = serde_json::to_string(&shown).expect("a view serializes");
+                assert!(
+                    !text.contains("Gator-Hide Boots") && !text.contains("Ferry Lantern"),
+                    "seed {seed}: B sees A's upgrades before the crews are revealed"
+                );
+                checked_hidden = true;
+            }
+        })
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(checked_hidden, "seed {seed}: the setup was seen");
+        // The crews as hired: the first state with models, replayed.
+        let mut replayed = GameState::new(setup).expect("a valid game");
+        for fact in &facts {
+            soulstone_engine::state::apply(&mut replayed, fact);
+            if !replayed.models.is_empty() {
+                break;
+            }
+        }
+        let named = |name: &str| {
+            replayed
+                .models
+                .iter()
+                .filter(|m| m.owner == Seat::A && m.card.name.starts_with(name))
+                .collect::<Vec<_>>()
+        };
+        let hetty = named("Hetty Crane")[0];
+        assert_eq!(hetty.upgrades, vec!["Ferry Lantern".to_string()]);
+        assert!(
+            hetty
+                .card
+                .actions
+                .iter()
+                .any(|a| &*a.name == "Lantern Swing"),
+            "the lantern's action is on Hetty's card"
+        );
+        for booted in ["Snapping Gar", "Mudflat Trapper"] {
+            let model = named(booted)[0];
+            assert_eq!(model.upgrades, vec!["Gator-Hide Boots".to_string()]);
+            assert!(model.card.abilities.iter().any(|a| a.name == "Thick Hide"));
+        }
+        let unkitted = named("Reed Whistler");
+        assert!(unkitted.iter().all(|m| m.upgrades.is_empty()));
+        let spent: u16 = kitted.hire(&catalog).expect("hires").pool.into();
+        assert_eq!(replayed.player(Seat::A).soulstones, spent);
+        // B's upgrades: none bought.
+        assert!(
+            replayed
+                .models
+                .iter()
+                .filter(|m| m.owner == Seat::B)
+                .all(|m| m.upgrades.is_empty())
+        );
+        let booted: Vec<_> = replayed
+            .models
+            .iter()
+            .filter(|m| m.upgrades.iter().any(|u| u == "Gator-Hide Boots"))
+            .map(|m| m.id)
+            .collect();
+        reduced += facts
+            .iter()
+            .filter(|f| match f {
+                Event::DamageDealt { report } => {
+                    booted.contains(&report.target)
+                        && report
+                            .reductions
+                            .iter()
+                            .any(|(name, _)| name == "Thick Hide")
+                }
+                _ => false,
+            })
+            .count();
+        if reduced > 0 {
+            return;
+        }
+    }
+    panic!("in 12 games the Gator-Hide Boots never reduced damage");
 }
