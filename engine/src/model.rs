@@ -182,6 +182,13 @@ pub struct ModelCard {
 }
 
 impl ModelCard {
+    /// What an attached upgrade's face up gives joins the card, after its
+    /// own abilities and actions (at hiring or during the game alike).
+    pub fn gain_upgrade(&mut self, face: UpgradeFace) {
+        self.abilities.extend(face.abilities);
+        self.actions.extend(face.actions);
+    }
+
     /// Whether `what` is this model's name (with or without its title) or
     /// one of its keywords.
     pub fn is_called_or_keyworded(&self, what: &str) -> bool {

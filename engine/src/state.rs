@@ -1899,10 +1899,7 @@ pub fn apply(state: &mut GameState, event: &Event) {
                 .cloned();
             if let (Some(face), Some(m)) = (face, state.model_mut(*model)) {
                 m.upgrades.push(upgrade.clone());
-                // What the face gives joins the model's own card.
-                let card = Arc::make_mut(&mut m.card);
-                card.abilities.extend(face.abilities);
-                card.actions.extend(face.actions);
+                Arc::make_mut(&mut m.card).gain_upgrade(face);
             }
         }
         Event::UpgradeNotAttached { .. } => {}

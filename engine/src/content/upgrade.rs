@@ -101,18 +101,23 @@ impl UpgradeDef {
         problems
     }
 
+    /// Its one face, as the engine plays it: its abilities and actions.
+    pub fn face(&self) -> UpgradeFace {
+        UpgradeFace {
+            name: self.name.clone(),
+            abilities: self
+                .abilities
+                .iter()
+                .filter_map(AbilityDef::ability)
+                .collect(),
+            actions: self.actions.iter().map(ActionDef::action_card).collect(),
+        }
+    }
+
     /// The engine's card: one face, giving its abilities and actions.
     pub fn upgrade_card(&self) -> UpgradeCard {
         UpgradeCard {
-            faces: vec![UpgradeFace {
-                name: self.name.clone(),
-                abilities: self
-                    .abilities
-                    .iter()
-                    .filter_map(AbilityDef::ability)
-                    .collect(),
-                actions: self.actions.iter().map(ActionDef::action_card).collect(),
-            }],
+            faces: vec![self.face()],
             plentiful: self.plentiful,
             restricted: self.restricted.clone(),
             kind: self.kind.clone(),

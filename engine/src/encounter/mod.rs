@@ -1144,14 +1144,9 @@ fn make_offers(
             // What a bought upgrade gives is on its model's card from the
             // start, as an upgrade attached during the game adds it.
             for bought in &hired.upgrades {
-                let face = catalog
-                    .upgrade(edition, &bought.upgrade)
-                    .map(|u| u.upgrade_card())
-                    .and_then(|card| card.faces.into_iter().next());
-                if let (Some(face), Some(model)) = (face, models.get_mut(bought.on)) {
-                    let card = Arc::make_mut(model);
-                    card.abilities.extend(face.abilities);
-                    card.actions.extend(face.actions);
+                let upgrade = catalog.upgrade(edition, &bought.upgrade);
+                if let (Some(upgrade), Some(model)) = (upgrade, models.get_mut(bought.on)) {
+                    Arc::make_mut(model).gain_upgrade(upgrade.face());
                 }
             }
             let summonable = catalog.summonable(edition, cards, crew_card);

@@ -543,16 +543,10 @@ impl ModelSpec {
         };
         let mut card = card;
         for name in &self.upgrades {
-            let face = catalog
-                .upgrade(edition, name)
-                .map(|u| u.upgrade_card())
-                .and_then(|u| u.faces.into_iter().next())
-                .ok_or_else(|| {
-                    ScenarioError::Setup(format!("no upgrade {name:?} in the content"))
-                })?;
-            let card = Arc::make_mut(&mut card);
-            card.abilities.extend(face.abilities);
-            card.actions.extend(face.actions);
+            let upgrade = catalog.upgrade(edition, name).ok_or_else(|| {
+                ScenarioError::Setup(format!("no upgrade {name:?} in the content"))
+            })?;
+            Arc::make_mut(&mut card).gain_upgrade(upgrade.face());
         }
         Ok(Model {
             health: self.health.unwrap_or(card.max_health),
