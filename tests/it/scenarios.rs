@@ -327,7 +327,10 @@ fn the_engine_uses_nothing_impure() {
         let measures_the_table = [
             "scenario/mod.rs",
             "encounter/scoring.rs",
-            "procedure/encounter.rs",
+            "procedure/encounter/general.rs",
+            "procedure/encounter/markers.rs",
+            "procedure/encounter/moves.rs",
+            "procedure/encounter/setup.rs",
             "procedure/idols.rs",
             "bot.rs",
             "preview.rs",

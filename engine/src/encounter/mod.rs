@@ -2,7 +2,7 @@
 //! alternating activations, the end phase's scoring and the final VP.
 //!
 //! The encounter is the game flow: with `NewGame::encounter` set, the
-//! engine itself moves from step to step (procedure/encounter.rs) and the
+//! engine itself moves from step to step (procedure/encounter/) and the
 //! players' commands are all it waits for. The steps follow the rules'
 //! Encounter Setup (from the choice of deployment zone on: the size, the
 //! table, the scenario flips and the scheme pool come in with the setup)

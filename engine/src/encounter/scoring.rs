@@ -215,7 +215,7 @@ pub fn strategy_scorers(state: &GameState, encounter: &Encounter) -> Vec<Seat> {
                 models_in(state, encounter, seat, area)
             }
             // Never asked: its players claim what they score
-            // (procedure/encounter.rs); the others are weighed above.
+            // (procedure/encounter/schemes.rs); the others are weighed above.
             StrategyScoring::Claimed
             | StrategyScoring::MarkersAboveScored
             | StrategyScoring::MarkersOnEnemyHalfAboveScored { .. }
