@@ -703,3 +703,46 @@ pub(crate) fn batch_options(state: &GameState, batch: &AbilityBatch) -> (Seat, V
     // Abilities of models that left the game: the first player orders them.
     (batch.first, batch.pending.clone())
 }
+
+/// The abilities' facts: one used, a resist stat changed, a batch waiting.
+pub(crate) fn apply_ability_facts(state: &mut GameState, event: &Event) {
+    match event {
+        // Its effects are facts of their own; in a batch it leaves the queue.
+        Event::AbilityUsed { model, index, .. } => {
+            let once = state.ability(*model, *index).and_then(|a| a.once_per);
+            if let (Some(per), Some(encounter)) =
+                (once, state.encounter.as_mut().map(Arc::make_mut))
+            {
+                encounter.abilities_used.push((*model, *index, per));
+            }
+            if let Some(Frame::Abilities { batch }) = state.frames.last_mut() {
+                if let Some(at) = batch
+                    .pending
+                    .iter()
+                    .position(|f| f.model == *model && f.index == *index)
+                {
+                    batch.pending.remove(at);
+                }
+                batch.resolving = batch
+                    .pending
+                    .iter()
+                    .any(|f| f.model == *model)
+                    .then_some(*model);
+                if batch.pending.is_empty() {
+                    state.frames.pop();
+                }
+            }
+        }
+        Event::ResistStatChanged { to, .. } => {
+            if let Some(side) = state.side_mut(Some(Role::Resister)) {
+                side.base = *to;
+            }
+        }
+        Event::AbilitiesWaiting { batch } => {
+            state.frames.push(Frame::Abilities {
+                batch: batch.clone(),
+            });
+        }
+        _ => {}
+    }
+}

@@ -182,3 +182,71 @@ impl Sim<'_> {
         )
     }
 }
+
+/// An activation's start and end.
+pub(crate) fn apply_activation_facts(state: &mut GameState, event: &Event) {
+    match event {
+        Event::ActivationStarted { model } => {
+            // Once-per-activation limits hold during each activation, any
+            // model's.
+            if state.models.iter().any(|m| !m.reductions_used.is_empty()) {
+                for m in state.models_mut() {
+                    if !m.reductions_used.is_empty() {
+                        Arc::make_mut(m).reductions_used.clear();
+                    }
+                }
+            }
+            state.frames.push(Frame::Activation {
+                model: *model,
+                hazards: Vec::new(),
+            });
+            let owner = state.model(*model).map(|m| m.owner);
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+                encounter.activated.push(*model);
+                encounter.in_a_row = encounter.in_a_row.saturating_add(1);
+                encounter.last_activated_by = owner;
+                encounter.last_passed = false;
+                encounter.activation = Default::default();
+            }
+        }
+        Event::ActivationEnded { model } => {
+            state.pop_frame(|f| matches!(f, Frame::Activation { .. }));
+            // Those it damaged and left at half health or less, in play.
+            let left: Vec<ModelId> = state
+                .encounter
+                .as_deref()
+                .map(|e| e.damaged_this_activation.clone())
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|id| {
+                    state.model(*id).is_some_and(|m| {
+                        m.in_play() && u32::from(m.health) * 2 <= u32::from(m.card.max_health)
+                    })
+                })
+                .collect();
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+                let turn = encounter.turn;
+                encounter.damaged_this_activation.clear();
+                encounter
+                    .left_at_half_health
+                    .extend(
+                        left.into_iter()
+                            .map(|target| crate::encounter::DamagedInActivation {
+                                by: *model,
+                                target,
+                                turn,
+                            }),
+                    );
+                encounter.transfer_due = true;
+                // Step C-5: once-per-activation effects may be used again.
+                encounter
+                    .once_used
+                    .retain(|(_, _, per)| *per != crate::model::OncePer::Activation);
+                encounter
+                    .abilities_used
+                    .retain(|(_, _, per)| *per != crate::model::OncePer::Activation);
+            }
+        }
+        _ => {}
+    }
+}

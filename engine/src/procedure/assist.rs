@@ -8,6 +8,7 @@
 use super::*;
 use crate::event::ActionSlot;
 use crate::flip::FlipInProgress;
+use crate::flip::FlipPurpose;
 use crate::table::Board;
 
 pub(crate) const ASSIST: &str = "Assist";
@@ -148,5 +149,27 @@ impl Sim<'_> {
             .map(|action| action.actor)
             .ok_or(RuleError::NothingPending)?;
         self.general_ended(actor, Vec::new())
+    }
+}
+
+/// An assist's flip.
+pub(crate) fn apply_assist_facts(state: &mut GameState, event: &Event) {
+    match event {
+        Event::AssistFlipStarted { seat, model, token } => state.frames.push(Frame::Flip {
+            flip: FlipInProgress {
+                seat: *seat,
+                modifiers: 0,
+                purpose: FlipPurpose::Assist {
+                    model: *model,
+                    token: *token,
+                },
+                card: None,
+                cheat_decided: false,
+            },
+        }),
+        Event::AssistFlipEnded { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::Flip { .. }));
+        }
+        _ => {}
     }
 }

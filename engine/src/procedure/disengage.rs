@@ -12,6 +12,7 @@ use crate::action::{ActionRequest, duel_for};
 use crate::damage::{accuracy, flip_damage};
 use crate::event::ActionSlot;
 use crate::flip::FlipInProgress;
+use crate::flip::FlipPurpose;
 use crate::state::DisengageStage;
 use crate::table::Board;
 
@@ -212,3 +213,68 @@ impl Sim<'_> {
 
 /// Why a controlled model is not offered Disengage.
 pub(super) const NOT_UNDER_CONTROL: &str = "a model under another crew's control may not Disengage: the enemy crew that chooses the strike would be the controlling one";
+
+/// A disengage's facts: the strike, its flip and the push.
+pub(crate) fn apply_disengage_facts(state: &mut GameState, event: &Event) {
+    match event {
+        Event::DisengageStarted { model } => {
+            if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+                encounter.activation.disengaged = true;
+            }
+            state.frames.push(Frame::Disengage {
+                model: *model,
+                stage: DisengageStage::Strike,
+            });
+        }
+        Event::DisengageStrike { model, .. } => {
+            state.set_disengage_stage(*model, DisengageStage::Push { reduction: 0 });
+        }
+        Event::DisengageStruck {
+            seat,
+            model,
+            modifiers,
+        } => state.set_disengage_stage(
+            *model,
+            DisengageStage::Struck {
+                seat: *seat,
+                modifiers: *modifiers,
+            },
+        ),
+        Event::DisengageFlipStarted {
+            seat, modifiers, ..
+        } => state.frames.push(Frame::Flip {
+            flip: FlipInProgress {
+                seat: *seat,
+                modifiers: *modifiers,
+                purpose: FlipPurpose::Disengage,
+                card: None,
+                cheat_decided: false,
+            },
+        }),
+        Event::DisengageFlipEnded { model, reduction } => {
+            state.pop_frame(|f| matches!(f, Frame::Flip { .. }));
+            state.set_disengage_stage(
+                *model,
+                DisengageStage::Push {
+                    reduction: *reduction,
+                },
+            );
+        }
+        Event::DisengagePushOffered {
+            seat,
+            model,
+            inches,
+        } => {
+            state.pop_frame(|f| matches!(f, Frame::Disengage { .. }));
+            if *inches > 0 {
+                state.frames.push(Frame::Move {
+                    seat: *seat,
+                    model: *model,
+                    inches: *inches,
+                    push: true,
+                });
+            }
+        }
+        _ => {}
+    }
+}

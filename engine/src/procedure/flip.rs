@@ -84,3 +84,58 @@ impl Sim<'_> {
         }
     }
 }
+
+/// A flip's facts: the cards revealed and the one chosen (in a duel or a flip of its own).
+pub(crate) fn apply_flip_facts(state: &mut GameState, event: &Event) {
+    match event {
+        Event::Revealed { seat, role, cards } => {
+            let player = state.player_mut(*seat);
+            let mut moved = RevealedCards::new();
+            for _ in cards {
+                if let Some(card) = player.deck.pop() {
+                    player.revealed.push(card);
+                    moved.push(card);
+                }
+            }
+            if let Some(side) = state.side_mut(*role) {
+                // A flip reveals at most four cards in all, so this fits.
+                for card in &moved {
+                    side.revealed.push(*card);
+                }
+            }
+        }
+        Event::CardChosen { seat, role, card } => {
+            let player = state.player_mut(*seat);
+            if player.revealed.remove(*card) {
+                player.conflict.push(*card);
+            }
+            if let Some(side) = state.side_mut(*role) {
+                side.revealed.clear();
+                side.card = Some(*card);
+                side.flipped_black_joker = card.is_black_joker();
+                side.flipped_red_joker = card.is_red_joker();
+            }
+            if role.is_some() {
+                state.duel_step(|duel| match duel.step {
+                    DuelStep::Choose { role } => DuelStep::Choose {
+                        role: duel.choosing().unwrap_or(role),
+                    },
+                    step => step,
+                });
+            } else if let Some(flip) = state.flip_mut()
+                && flip.card.is_none()
+            {
+                flip.card = Some(*card);
+            }
+        }
+        Event::RevealedDiscarded { seat, cards } => {
+            let player = state.player_mut(*seat);
+            for card in cards {
+                if player.revealed.remove(*card) {
+                    player.discard.push(*card);
+                }
+            }
+        }
+        _ => {}
+    }
+}

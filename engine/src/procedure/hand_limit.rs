@@ -81,3 +81,33 @@ impl Sim<'_> {
             .find(|s| self.state.player(*s).hand.len() > max)
     }
 }
+
+/// The hand size's facts: a hand over its limit and the discards.
+pub(crate) fn apply_hand_limit_facts(state: &mut GameState, event: &Event) {
+    match event {
+        Event::HandOverLimit { seat, excess } => {
+            state.frames.push(Frame::Discard {
+                seat: *seat,
+                count: *excess,
+                reason: DiscardReason::HandLimit,
+            });
+        }
+        Event::DiscardRequired { seat, count } => {
+            state.frames.push(Frame::Discard {
+                seat: *seat,
+                count: *count,
+                reason: DiscardReason::Ability,
+            });
+        }
+        Event::Discarded { seat, cards } => {
+            let player = state.player_mut(*seat);
+            for card in cards {
+                if player.hand.remove(*card) {
+                    player.discard.push(*card);
+                }
+            }
+            state.pop_frame(|f| matches!(f, Frame::Discard { .. }));
+        }
+        _ => {}
+    }
+}

@@ -64,6 +64,19 @@ mod hand_limit;
 mod idols;
 pub(crate) use idols::idol_spots;
 mod summon;
+
+// Each procedure applies its own facts; `state::apply` routes them.
+pub(crate) use ability::apply_ability_facts;
+pub(crate) use action::{apply_action_facts, apply_choice_facts};
+pub(crate) use activation::apply_activation_facts;
+pub(crate) use assist::apply_assist_facts;
+pub(crate) use damage::apply_damage_facts;
+pub(crate) use disengage::apply_disengage_facts;
+pub(crate) use duel::apply_duel_facts;
+pub(crate) use encounter::apply_encounter_facts;
+pub(crate) use flip::apply_flip_facts;
+pub(crate) use hand_limit::apply_hand_limit_facts;
+pub(crate) use summon::apply_summon_facts;
 pub(crate) use summon::{Beside, new_model_spots, summon_options};
 
 use crate::Seat;

@@ -16,6 +16,8 @@
 use super::*;
 use crate::limits::MAX_MODELS;
 use crate::model::{ActionCard, Model, ModelCard, ModelStatus, Placement};
+use crate::state::innermost_action;
+use crate::state::wait_in_action;
 use crate::table::{Board, Piece, Point, Target, movement, sight};
 
 /// The models `seat`'s crew may summon with `action` now: named by the
@@ -350,4 +352,191 @@ fn also_replaced(
         spec.within,
         usize::from(spec.up_to),
     )
+}
+
+/// Summoning and replacing models.
+pub(crate) fn apply_summon_facts(state: &mut GameState, event: &Event) {
+    match event {
+        Event::ReplaceOffered {
+            seat,
+            model,
+            with,
+            also,
+        } => {
+            wait_in_action(
+                state,
+                Frame::Replace {
+                    seat: *seat,
+                    model: *model,
+                    with: with.clone(),
+                    also: also.clone(),
+                },
+            );
+        }
+        Event::ModelReplaced {
+            original,
+            model,
+            seat,
+            card,
+            at,
+            health,
+            also,
+        } => {
+            state.pop_frame(|f| matches!(f, Frame::Replace { .. }));
+            replace_model(state, *original, *model, *seat, card, *at, *health);
+            for other in also {
+                replace_another(state, *other, *model);
+            }
+        }
+        Event::SummonOffered {
+            seat,
+            summoner,
+            models,
+        } => {
+            wait_in_action(
+                state,
+                Frame::Summon {
+                    seat: *seat,
+                    summoner: *summoner,
+                    options: models.clone(),
+                },
+            );
+        }
+        Event::ModelSummoned {
+            model,
+            seat,
+            card,
+            at,
+        } => {
+            state.pop_frame(|f| matches!(f, Frame::Summon { .. }));
+            if let Some(card) = state.summonable_card(*seat, card) {
+                let mut summoned = Model::new(*model, *seat, card);
+                summoned.placement = Some(*at);
+                state.models_mut().push(Arc::new(summoned));
+            }
+        }
+        Event::SummonNotPlaced { .. } => {
+            state.pop_frame(|f| matches!(f, Frame::Summon { .. }));
+        }
+        Event::ModelExecuted { .. } => {
+            if let Some(action) = innermost_action(state) {
+                action.effects_resolved = true;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Replace, steps 2 to 6, for one new model of the original's crew: it
+/// comes in with the original's health and tokens and takes its place
+/// wherever the game names it; the original leaves the game.
+fn replace_model(
+    state: &mut GameState,
+    original: ModelId,
+    new: ModelId,
+    seat: Seat,
+    card: &str,
+    at: Placement,
+    health: u16,
+) {
+    let Some(card) = state.summonable_card(seat, card) else {
+        return;
+    };
+    let Some(old) = state.model(original).cloned() else {
+        return;
+    };
+    let mut model = Model::new(new, seat, card);
+    model.health = health.min(model.card.max_health);
+    model.tokens = old.tokens.clone();
+    model.token_from = old.token_from.clone();
+    model.placement = Some(at);
+    let models = state.models_mut();
+    models.push(Arc::new(model));
+    if let Some(gone) = state.model_mut(original) {
+        gone.status = ModelStatus::Removed;
+        gone.placement = None;
+        gone.tokens = crate::token::Tokens::default();
+        gone.token_from.clear();
+    }
+    let renamed = |id: &mut ModelId| {
+        if *id == original {
+            *id = new;
+        }
+    };
+    // Only the frames that name the original are copied.
+    for frame in state.frames.iter_mut_where(|f| match f {
+        Frame::Activation { model, .. } => *model == original,
+        Frame::Action { action } => action.actor == original,
+        _ => false,
+    }) {
+        match frame {
+            Frame::Activation { model, .. } => renamed(model),
+            Frame::Action { action } => renamed(&mut action.actor),
+            _ => {}
+        }
+    }
+    encounter_names_the_new_model(state, original, new);
+}
+
+/// Replace step 4 in the encounter: whatever chose the original (the
+/// leader, an assumed leadership, a scheme's chosen model) now names the
+/// new model, which has activated if the original had.
+fn encounter_names_the_new_model(state: &mut GameState, original: ModelId, new: ModelId) {
+    let renamed = |id: &mut ModelId| {
+        if *id == original {
+            *id = new;
+        }
+    };
+    if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {
+        if encounter.activated.contains(&original) && !encounter.activated.contains(&new) {
+            encounter.activated.push(new);
+        }
+        encounter.leaders.iter_mut().flatten().for_each(renamed);
+        encounter
+            .assumed_leadership
+            .iter_mut()
+            .flatten()
+            .for_each(renamed);
+        // The choices are shared until written: only copied when a scheme
+        // chose the original.
+        let chosen = encounter.choices.schemes.iter().flatten().any(|held| {
+            held.value
+                .as_ref()
+                .is_some_and(|s| s.target == Some(original))
+        });
+        if chosen {
+            for held in encounter.choices_mut().schemes.iter_mut().flatten() {
+                if let Some(scheme) = held.value.as_mut() {
+                    scheme.target.iter_mut().for_each(renamed);
+                }
+            }
+        }
+    }
+}
+
+/// One more original of a replace (after `replace_model` placed `new`):
+/// its tokens are gained by the new model (one of a kind: a token the new
+/// model holds already stays as it is), the new model has activated if it
+/// had, whatever chose it chooses the new model, and it leaves the game.
+fn replace_another(state: &mut GameState, original: ModelId, new: ModelId) {
+    let Some(old) = state.model(original).cloned() else {
+        return;
+    };
+    if let Some(model) = state.model_mut(new) {
+        for (token, count) in old.tokens.iter() {
+            if !model.tokens.has(token) {
+                model.tokens.set(token, count);
+                if let Some(from) = old.token_from.iter().find(|(t, _)| *t == token) {
+                    model.token_from.push(*from);
+                }
+            }
+        }
+    }
+    if let Some(gone) = state.model_mut(original) {
+        gone.status = ModelStatus::Removed;
+        gone.placement = None;
+        gone.tokens = crate::token::Tokens::default();
+        gone.token_from.clear();
+    }
+    encounter_names_the_new_model(state, original, new);
 }

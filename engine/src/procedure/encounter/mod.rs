@@ -319,3 +319,6 @@ impl Sim<'_> {
         Self::require_seat(seat, encounter.active)
     }
 }
+
+mod facts;
+pub(crate) use facts::apply_encounter_facts;

@@ -958,3 +958,6 @@ fn damage_amount(profile: DamageProfile) -> Option<DamageAmount> {
         }),
     }
 }
+
+mod facts;
+pub(crate) use facts::apply_duel_facts;

@@ -1517,3 +1517,6 @@ pub(crate) fn pounce_spots(state: &GameState, model: ModelId, onto: ModelId) -> 
 pub(crate) fn drawable_from_discard(card: crate::fate::Card, max_value: u8) -> bool {
     (1..=max_value).contains(&card.value())
 }
+
+mod facts;
+pub(crate) use facts::{apply_action_facts, apply_choice_facts};

@@ -823,3 +823,6 @@ fn blast_hits(board: &Board, target: ModelId, dropped: &[Point]) -> Vec<ModelId>
         .filter_map(|id| u16::try_from(id.0).ok().map(ModelId))
         .collect()
 }
+
+mod facts;
+pub(crate) use facts::apply_damage_facts;
