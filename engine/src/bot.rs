@@ -357,7 +357,7 @@ impl Bot {
                     model,
                     MarkerKind::Scheme,
                     |at| Interaction::MakeSchemeMarker { at, replacing },
-                    crate::pending::scheme_marker_beside,
+                    crate::procedure::scheme_marker_beside,
                 )
             }
             Choice::PlantExplosives { model } => self.marker_beside(
@@ -365,7 +365,7 @@ impl Bot {
                 model,
                 MarkerKind::Strategy,
                 |at| Interaction::PlantExplosives { at },
-                crate::pending::explosives_beside,
+                crate::procedure::explosives_beside,
             ),
             Choice::Place {
                 model,

@@ -26,9 +26,10 @@ pub(crate) use disengage::{DISENGAGE, strikes};
 mod duel;
 mod encounter;
 pub(crate) use encounter::{
-    CONCENTRATE, claimable_schemes, deployable, explosives_placeable, general_commands,
-    marker_spot_crowded, out_of_pass_tokens, scheme_checked_and_met, scheme_marker_offset,
-    scheme_marker_sets, selectable,
+    CONCENTRATE, claimable_schemes, deployable, encounter_candidates, encounter_choices,
+    explosives_beside, explosives_choice, explosives_placeable, general_commands,
+    marker_spot_crowded, out_of_pass_tokens, scheme_checked_and_met, scheme_marker_beside,
+    scheme_marker_choice, scheme_marker_offset, scheme_marker_sets, selectable,
 };
 
 /// The acting model's action limit in an encounter (0 outside one).

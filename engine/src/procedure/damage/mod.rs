@@ -7,6 +7,9 @@ use super::*;
 use crate::flip::FlipInProgress;
 use crate::table::{Board, MarkerKind, Point, blast};
 
+mod facts;
+pub(crate) use facts::apply_damage_facts;
+
 impl Sim<'_> {
     pub(super) fn damage_command(
         &mut self,
@@ -823,6 +826,3 @@ fn blast_hits(board: &Board, target: ModelId, dropped: &[Point]) -> Vec<ModelId>
         .filter_map(|id| u16::try_from(id.0).ok().map(ModelId))
         .collect()
 }
-
-mod facts;
-pub(crate) use facts::apply_damage_facts;

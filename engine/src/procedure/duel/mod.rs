@@ -10,6 +10,9 @@ use crate::table::Board;
 
 use super::*;
 
+mod facts;
+pub(crate) use facts::apply_duel_facts;
+
 impl Sim<'_> {
     pub(super) fn start_duel(
         &mut self,
@@ -958,6 +961,3 @@ fn damage_amount(profile: DamageProfile) -> Option<DamageAmount> {
         }),
     }
 }
-
-mod facts;
-pub(crate) use facts::apply_duel_facts;

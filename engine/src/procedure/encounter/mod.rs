@@ -32,17 +32,24 @@ use crate::table::{Board, Body, MarkerKind, ObjectId, Point, Target, inches, mil
 
 mod activations;
 mod end;
+mod facts;
 mod general;
 mod markers;
 mod moves;
+mod options;
 mod schemes;
 mod setup;
 mod start;
 
 pub(crate) use activations::{SlotRefused, out_of_pass_tokens};
+pub(crate) use facts::apply_encounter_facts;
 pub(crate) use general::{CONCENTRATE, general_commands};
 pub(crate) use markers::{marker_spot_crowded, scheme_marker_offset};
 pub(super) use moves::gap_to_models;
+pub(crate) use options::{
+    encounter_candidates, encounter_choices, explosives_beside, explosives_choice,
+    scheme_marker_beside, scheme_marker_choice,
+};
 pub(crate) use schemes::{
     claimable_schemes, scheme_checked_and_met, scheme_marker_sets, selectable,
 };
@@ -319,6 +326,3 @@ impl Sim<'_> {
         Self::require_seat(seat, encounter.active)
     }
 }
-
-mod facts;
-pub(crate) use facts::apply_encounter_facts;
