@@ -326,6 +326,7 @@ fn the_engine_uses_nothing_impure() {
         // integer (checked by table::the_stored_table_has_no_floats).
         let measures_the_table = [
             "scenario/mod.rs",
+            "scenario/spec.rs",
             "encounter/scoring.rs",
             "procedure/encounter/general.rs",
             "procedure/encounter/markers.rs",
