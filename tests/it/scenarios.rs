@@ -325,7 +325,6 @@ fn the_engine_uses_nothing_impure() {
         // length); what the state stores is
         // integer (checked by table::the_stored_table_has_no_floats).
         let measures_the_table = [
-            "scenario/mod.rs",
             "scenario/spec.rs",
             "encounter/scoring.rs",
             "procedure/encounter/general.rs",
