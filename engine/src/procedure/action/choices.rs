@@ -1,3 +1,6 @@
+//! The frames an action opens to ask a player: a model or marker to choose,
+//! a place, a pounce, a kill's payment, cards from the discard.
+
 use super::*;
 
 /// Points where `model` may be placed in base contact with `onto`, tried

@@ -1,3 +1,6 @@
+//! How an action's facts apply, and those of the frames it opens to ask a
+//! player.
+
 use super::*;
 use crate::event::ActionSlot;
 use crate::state::innermost_action;

@@ -1,3 +1,5 @@
+//! Hazardous terrain suffered by a moving or pushed model.
+
 use super::*;
 
 impl Sim<'_> {

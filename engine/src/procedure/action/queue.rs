@@ -1,3 +1,6 @@
+//! Actions an effect generates: the queue waiting for their names,
+//! targets and paths, and the commands that fill them in.
+
 use super::*;
 
 impl Sim<'_> {

@@ -1,3 +1,6 @@
+//! How the damage procedure's facts apply: the damage flip, blocks,
+//! reductions and the queue of damage waiting to resolve.
+
 use super::*;
 use crate::Edition;
 use crate::flip::FlipPurpose;

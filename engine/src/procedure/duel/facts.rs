@@ -1,3 +1,5 @@
+//! How the duel's facts apply: its steps, modifiers, cheats, triggers and end.
+
 use super::*;
 use crate::Edition;
 use crate::state::innermost_action;

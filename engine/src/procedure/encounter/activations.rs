@@ -1,3 +1,6 @@
+//! The activation phase: passing, activating a model, chain activations,
+//! and each model's action limits.
+
 use super::*;
 
 /// Whether `seat` may not pass because passing takes a pass token (3rd

@@ -1,3 +1,6 @@
+//! The end phase: the strategy's score or its claim, and the turn's end
+//! (the next turn, or the game's end after the last).
+
 use super::*;
 
 impl Sim<'_> {

@@ -1,3 +1,6 @@
+//! How the encounter's facts apply: its steps, declarations and hired
+//! crews, schemes, initiative, passing and scores.
+
 use super::*;
 use crate::limits::MAX_SOULSTONES;
 use crate::model::Model;

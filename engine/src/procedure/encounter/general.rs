@@ -1,3 +1,6 @@
+//! The general actions every model may take (Walk, Charge, Interact and
+//! the others), their reach, and what Interact does.
+
 use super::markers::Interacting;
 use super::*;
 

@@ -1,3 +1,6 @@
+//! Markers on the table: where one may be dropped, making scheme markers,
+//! strategy markers and what a kill does to them.
+
 use super::general::{general_action_range, general_action_reach, within_general_action_range};
 use super::moves::overlaps_a_model;
 use super::*;

@@ -1,3 +1,6 @@
+//! Moving a model in the encounter: the path checked against the table and
+//! the rules, falls, hazards, and leaving engagement.
+
 use super::*;
 
 /// How far a marker of `radius` centred at `center` is from the nearest

@@ -1,3 +1,6 @@
+//! Schemes: choosing and selecting them, revealing, scoring and abandoning
+//! them, and the claims the players make.
+
 use super::*;
 
 /// `seat`'s scheme called `name` (any case): one it holds in secret, with

@@ -1,3 +1,6 @@
+//! The encounter's setup steps: the deployment zone, declared crews,
+//! dividing and deploying the crews, and explosives tokens.
+
 use super::*;
 
 /// The models `seat` may put an explosives token on now (Plant

@@ -1,3 +1,7 @@
+//! The start phase: initiative (given, or flipped with cheats), drawing
+//! with a soulstone, leadership, discards and draws, and the effects at the
+//! start of the game and of each turn.
+
 use super::*;
 
 /// Initiative flips in one start phase before a tie is left standing.
