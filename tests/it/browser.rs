@@ -849,6 +849,16 @@ async fn send_through_the_page(
             fill_in_form(client, "deploy", "y", &format!("{:.3}", inches(at.y))).await;
             "deploy"
         }
+        PlayerCommand::Summon {
+            model,
+            at: Some(at),
+        } => {
+            // A summoned model's spot is a point in the summon form.
+            set_value(client, "summon", model).await;
+            fill_in_form(client, "summon", "x", &format!("{:.3}", inches(at.x))).await;
+            fill_in_form(client, "summon", "y", &format!("{:.3}", inches(at.y))).await;
+            "summon"
+        }
         PlayerCommand::Walk { path, .. } if path.len() == 1 && path[0].z == 0 => {
             fill_in_form(client, "walk", "x", &format!("{:.3}", inches(path[0].x))).await;
             fill_in_form(client, "walk", "y", &format!("{:.3}", inches(path[0].y))).await;
