@@ -304,16 +304,7 @@ fn apply_model_facts(state: &mut GameState, event: &Event) {
         }
         Event::ModelPushed {
             model, to, hazards, ..
-        } => {
-            if let Some(m) = state.model_mut(*model) {
-                m.placement = Some(*to);
-            }
-            if let Some(action) = innermost_action(state) {
-                action
-                    .pushed_through
-                    .extend(hazards.iter().map(|name| (*model, name.clone())));
-            }
-        }
+        } => moved_by_effect(state, *model, *to, hazards),
         Event::HazardSuffered { model, terrain } => {
             let activation = state
                 .frames
@@ -463,5 +454,23 @@ fn leave_play(state: &mut GameState, model: ModelId, status: ModelStatus) {
     if let Some(m) = state.model_mut(model) {
         m.status = status;
         m.placement = None;
+    }
+}
+
+/// A model an effect moved (a push, a place) stands at `to`; the hazardous
+/// terrain it went through is suffered once the action has resolved.
+pub(crate) fn moved_by_effect(
+    state: &mut GameState,
+    model: ModelId,
+    to: Placement,
+    hazards: &[String],
+) {
+    if let Some(m) = state.model_mut(model) {
+        m.placement = Some(to);
+    }
+    if let Some(action) = innermost_action(state) {
+        action
+            .pushed_through
+            .extend(hazards.iter().map(|name| (model, name.clone())));
     }
 }

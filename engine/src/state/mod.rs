@@ -25,7 +25,7 @@ use super::{Edition, Seat};
 mod facts;
 mod frame;
 pub use facts::apply;
-pub(crate) use facts::{innermost_action, wait_in_action};
+pub(crate) use facts::{innermost_action, moved_by_effect, wait_in_action};
 pub use frame::{
     ActionInProgress, DiscardReason, DisengageStage, Frame, Frames, QueuedAction,
     controlled_general_actions,

@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::event::ActionSlot;
-use crate::state::innermost_action;
 use crate::state::wait_in_action;
+use crate::state::{innermost_action, moved_by_effect};
 
 /// An action's facts and those of the frames it opens (choices, placing, blasts, kill payments, draws from the discard).
 pub(crate) fn apply_action_facts(state: &mut GameState, event: &Event) {
@@ -242,15 +242,7 @@ pub(crate) fn apply_choice_facts(state: &mut GameState, event: &Event) {
             model, to, hazards, ..
         } => {
             state.pop_frame(|f| matches!(f, Frame::Place { .. }));
-            if let Some(m) = state.model_mut(*model) {
-                m.placement = Some(*to);
-            }
-            // Suffered once the action has resolved, as a push's are.
-            if let Some(action) = innermost_action(state) {
-                action
-                    .pushed_through
-                    .extend(hazards.iter().map(|name| (*model, name.clone())));
-            }
+            moved_by_effect(state, *model, *to, hazards);
         }
         _ => {}
     }
