@@ -14,6 +14,21 @@
       });
     });
   });
+  // "N ticked." follows the ticks as they change: <span
+  // data-ticked-count="form-id"> counts the form's ticked boxes and the
+  // ticks it carries from before a search (hidden present-<id> fields).
+  function recount() {
+    document.querySelectorAll("[data-ticked-count]").forEach(function (count) {
+      var form = count.getAttribute("data-ticked-count");
+      var ticked = document.querySelectorAll(
+        'input[type=checkbox][form="' + form + '"]:checked, #' + form + ' input[type=hidden][name^="present-"]'
+      ).length;
+      count.textContent = ticked > 0 ? " " + ticked + " ticked." : "";
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches("input[type=checkbox]")) { recount(); }
+  });
   // "Tick all shown" ticks, at once and without a page load, the boxes of
   // the items the filter left visible: <button data-tick-shown="list-id">.
   document.querySelectorAll("button[data-tick-shown]").forEach(function (button) {
@@ -25,6 +40,7 @@
         if (item.hidden) { return; }
         item.querySelectorAll("input[type=checkbox]").forEach(function (box) { box.checked = true; });
       });
+      recount();
     });
   });
 })();

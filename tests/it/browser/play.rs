@@ -298,6 +298,19 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
     sign_in(&ann, &app, "ann@example.org").await;
     sign_in(&bo, &app, "bo@example.org").await;
     let base = current_origin(&ann).await;
+    // The organiser's round page says what was moved to the browser and
+    // no longer offers a move that has nothing left to move.
+    let desk = driver.session().await;
+    sign_in(&desk, &app, "dto@example.org").await;
+    visit(&desk, &format!("{base}/events/{event}/rounds/1")).await;
+    let text = body_text(&desk).await;
+    assert!(text.contains("1 game is played in the browser"), "{text}");
+    assert!(
+        !text.contains("games in the browser") && !text.contains("game in the browser"),
+        "nothing is left to move: {text}"
+    );
+    check_page(&desk, &format!("{prefix}-round-moved")).await;
+    desk.close().await.unwrap();
     // Each brings a crew of their own choosing on the pairing's page
     // (crews whose actions have triggers).
     for (client, name, crew) in [(&ann, "ann", "mudlark-50"), (&bo, "bo", "tidewright-50")] {

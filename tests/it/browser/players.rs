@@ -175,6 +175,33 @@ async fn a_ranked_player_finds_their_profile_and_hides_it(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(circles.len(), points);
+    // Each event has its own rating change, or "not rated" where the
+    // player met only the walk-in (each event has one), and the page says
+    // which games count.
+    assert!(text.contains("games against walk-in entries"), "{text}");
+    let mut changes = Vec::new();
+    for cell in client
+        .find_all(Locator::XPath(
+            "//tr[td[a[normalize-space(.)='Autumn Ranked' or normalize-space(.)='Winter Ranked']]]/td[5]",
+        ))
+        .await
+        .unwrap()
+    {
+        changes.push(cell.text().await.unwrap());
+    }
+    assert_eq!(changes.len(), 2, "{text}");
+    assert!(
+        changes
+            .iter()
+            .all(|c| c == "not rated" || c.replace('−', "-").parse::<i64>().is_ok()),
+        "{changes:?}"
+    );
+    assert!(
+        changes
+            .iter()
+            .any(|c| c.replace('−', "-").parse::<i64>().is_ok_and(|c| c != 0)),
+        "the top player's rated event shows its change: {changes:?}"
+    );
     check_page(client, &format!("{prefix}-profile")).await;
 
     // The player hides the profile: off the list, and not found by others.

@@ -10,6 +10,7 @@ use crate::events::{create_event, event_body, set_status};
 both_backends!(
     the_desk_at_the_door_on_a_phone,
     a_newcomer_at_the_venue_signs_up_on_the_way_to_a_game,
+    a_new_organiser_flips_a_fourth_edition_setup_on_a_phone,
 );
 
 /// The top of an element on the page (not the screen), in CSS pixels.
@@ -163,6 +164,11 @@ async fn the_desk_at_the_door_on_a_phone(backend: Backend) {
     for name in ["Bea Harbour", "Di Harbour"] {
         assert!(ticked(&phone, ids[name]).await, "{name} is ticked");
     }
+    let text = body_text(&phone).await;
+    assert!(
+        text.contains("3 ticked."),
+        "the count follows the ticks: {text}"
+    );
     check_page(&phone, &format!("{prefix}-02-search")).await;
     click_button(&phone, "Check in the ticked players").await;
     let text = body_text(&phone).await;
@@ -344,5 +350,39 @@ async fn a_newcomer_at_the_venue_signs_up_on_the_way_to_a_game(backend: Backend)
     assert!(text.contains("4th or 3rd edition"), "{text}");
     assert!(!text.contains("content/m4e"), "{text}");
     check_page(&phone, &format!("{prefix}-03-practice")).await;
+    phone.close().await.unwrap();
+}
+
+/// A new organiser flips a 4th edition setup on a fresh install: the
+/// shipped pool names a strategy, deployment and schemes (not only suits),
+/// says it is not a published season, and the page says how to enter the
+/// current season instead.
+async fn a_new_organiser_flips_a_fourth_edition_setup_on_a_phone(backend: Backend) {
+    let app = TestApp::spawn(backend.clone()).await;
+    let mut driver = Driver::start();
+    let phone = driver.session().await;
+    visit(&phone, &app.url("/setup")).await;
+    set_value(&phone, "edition", "m4e").await;
+    click_button(&phone, "Flip").await;
+    let text = body_text(&phone).await;
+    assert!(text.contains("Soulstone's own season"), "{text}");
+    assert!(text.contains("not a published season"), "{text}");
+    assert!(!text.contains("season's Masks strategy"), "{text}");
+    let hint = phone
+        .find(Locator::Css(".season-hint"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        hint.contains("current Gaining Grounds season") && hint.contains("type it in"),
+        "{hint}"
+    );
+    let import = phone
+        .find(Locator::Css(".season-hint a[href=\"/pools/import\"]"))
+        .await;
+    assert!(import.is_ok(), "the hint links the import page");
+    check_page(&phone, &format!("{}-setup-m4e", backend.name())).await;
     phone.close().await.unwrap();
 }
