@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use crate::events::{create_event, event_body, set_status};
-use crate::support::{ApiClient, Backend, PASSWORD, TestApp, location};
+use crate::support::{ApiClient, Backend, PASSWORD, TestApp, TestClient, location};
 
 both_backends!(
     giving_a_place_stops_at_the_cap,
@@ -356,7 +356,22 @@ async fn a_drop_is_confirmed_and_a_finished_event_offers_nothing_stale(backend: 
     );
 }
 
-fn dropped(detail: &Value, id: i64) -> bool {
+/// Today's venue code, read off the event's overview as its organiser
+/// (`desk`) sees it.
+pub(crate) async fn venue_code(desk: &TestClient, event: i64) -> String {
+    let (_, overview) = desk.get_text(&format!("/events/{event}")).await;
+    let marker = "/signup?venue=";
+    let at = overview
+        .find(marker)
+        .unwrap_or_else(|| panic!("no venue link for the organiser: {overview}"));
+    overview[at + marker.len()..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect()
+}
+
+/// Whether the entry `id` is dropped, in the event's API detail.
+pub(crate) fn dropped(detail: &Value, id: i64) -> bool {
     detail["players"]
         .as_array()
         .unwrap()
@@ -378,16 +393,9 @@ async fn a_venue_code_opens_sign_up_to_the_room_for_its_day(backend: Backend) {
     let to = app.api_client("venue-to@example.org").await;
     let event = create_event(&to, event_body("Open doors")).await;
     set_status(&to, event, "registration").await;
-    let (_, overview) = desk.get_text(&format!("/events/{event}")).await;
-    let marker = "/signup?venue=";
-    let at = overview
-        .find(marker)
-        .unwrap_or_else(|| panic!("no venue link for the organiser: {overview}"));
-    let code: String = overview[at + marker.len()..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect();
+    let code = venue_code(&desk, event).await;
     assert!(code.starts_with(&format!("{event}-")), "{code}");
+    let marker = "/signup?venue=";
     let visitor = app.new_client();
     let (_, public) = visitor.get_text(&format!("/events/{event}")).await;
     assert!(

@@ -6,6 +6,7 @@
 
 use super::*;
 use crate::events::{create_event, event_body, set_status};
+use crate::venue_day::dropped;
 
 both_backends!(
     the_desk_at_the_door_on_a_phone,
@@ -217,13 +218,6 @@ async fn the_desk_at_the_door_on_a_phone(backend: Backend) {
     // Running: Drop asks first, Cancel changes nothing, the second time
     // the organiser confirms.
     set_status(&to, event, "running").await;
-    let dropped = |detail: &serde_json::Value, id: i64| {
-        detail["players"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|p| p["id"] == id && p["dropped"] == true)
-    };
     let bea = ids["Bea Harbour"];
     let drop_link = "a[aria-label=\"Drop Bea Harbour…\"]";
     for confirm in [false, true] {
@@ -293,15 +287,7 @@ async fn a_newcomer_at_the_venue_signs_up_on_the_way_to_a_game(backend: Backend)
     let to = app.api_client("door-to@example.org").await;
     let event = create_event(&to, event_body("Open doors")).await;
     set_status(&to, event, "registration").await;
-    let (_, overview) = desk.get_text(&format!("/events/{event}")).await;
-    let marker = "/signup?venue=";
-    let at = overview
-        .find(marker)
-        .unwrap_or_else(|| panic!("no venue link for the organiser: {overview}"));
-    let code: String = overview[at + marker.len()..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect();
+    let code = crate::venue_day::venue_code(&desk, event).await;
     // Ten accounts from this address within the hour: the network's share.
     let room = app.new_client();
     for n in 0..10 {
