@@ -36,6 +36,10 @@ const SHIPPED_POOL_FILES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The shipped 4th edition pool: the project's own strategies and schemes,
+/// not a published Gaining Grounds season.
+pub const OWN_SEASON_POOL: &str = "m4e-soulstone";
+
 #[derive(Debug, thiserror::Error)]
 #[error("shipped pool {file} is invalid: {source}")]
 pub struct ShippedPoolError {

@@ -28,6 +28,9 @@ pub struct SetupView {
     pub system: String,
     pub seed: u64,
     pub pool: Option<String>,
+    /// No pool, or the project's own season: the page says how to flip from
+    /// the current Gaining Grounds season instead.
+    pub without_published_season: bool,
     pub rows: Vec<(String, String)>,
     /// Inline SVG (built by us, never from user input).
     pub map_svg: Option<String>,
@@ -340,6 +343,10 @@ impl SetupView {
             system: setup.system.name().into(),
             seed: setup.seed,
             pool: setup.pool.as_ref().map(|p| p.name.clone()),
+            without_published_season: setup
+                .pool
+                .as_ref()
+                .is_none_or(|p| p.id == crate::setup::shipped::OWN_SEASON_POOL),
             rows,
             map_svg,
             map_caption,

@@ -238,6 +238,15 @@ async fn fourth_edition_pool_typed_in_and_used_for_setups(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(cli, api);
+    // With the shipped own season the page says how to flip from a real
+    // season; with the organiser's own season chosen it says nothing of it.
+    let (_, html) = to.get_text("/setup?edition=m4e&seed=31").await;
+    assert!(html.contains("class=\"season-hint\""), "{html}");
+    let (_, html) = to
+        .get_text("/setup?edition=m4e&pool=club-test&seed=31")
+        .await;
+    assert!(html.contains("Gaining Grounds test season"), "{html}");
+    assert!(!html.contains("season-hint"), "{html}");
     let pool = &api["result"]["malifaux"]["scheme_pool"];
     assert_eq!(
         pool.as_array().unwrap().len(),
