@@ -54,12 +54,22 @@ pub fn is_full(view: &EventView, registered: usize) -> bool {
 /// Whether an event's venue code opens sign-up now: while the event takes
 /// registrations or runs (late entries, the players of its rounds).
 pub fn takes_venue_signups(conn: &mut DbConnection, event_id: i64) -> Result<bool, EventError> {
-    Ok(db_events::find_event(conn, event_id)?.is_some_and(|event| {
-        matches!(
-            EventStatus::parse(&event.status),
-            Some(EventStatus::Registration | EventStatus::Running)
-        )
-    }))
+    Ok(venue_event_name(conn, event_id)?.is_some())
+}
+
+/// The name of the event, if it takes venue sign-ups (and sign-ins) now.
+pub fn venue_event_name(
+    conn: &mut DbConnection,
+    event_id: i64,
+) -> Result<Option<String>, EventError> {
+    Ok(db_events::find_event(conn, event_id)?
+        .filter(|event| {
+            matches!(
+                EventStatus::parse(&event.status),
+                Some(EventStatus::Registration | EventStatus::Running)
+            )
+        })
+        .map(|event| event.name))
 }
 
 /// The number of the round being played (0 before the first pairing).

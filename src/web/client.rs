@@ -60,7 +60,27 @@ pub fn address_behind_proxies(
         .or(peer)
 }
 
-/// Requests each client address has in flight. A client that opens many
+/// Whose share of the server a request spends: a signed-in account's own
+/// (its session cookie or API token, judged by the signature alone, which
+/// is cheap; whether it was revoked is checked later, as on every request),
+/// or else its address's. So at a venue, where everyone shares an address,
+/// one visitor stalling requests holds up only the other signed-out ones.
+pub fn share_of(req: &HttpRequest, state: &AppState) -> String {
+    use crate::auth::token::TokenKind;
+    use crate::web::session::{SESSION_COOKIE, bearer_token};
+    req.cookie(SESSION_COOKIE)
+        .map(|cookie| cookie.value().to_owned())
+        .or_else(|| bearer_token(req))
+        .and_then(|token| state.tokens.verify(&token, chrono::Utc::now()).ok())
+        .filter(|claims| matches!(claims.kind, TokenKind::Session | TokenKind::Api))
+        .and_then(|claims| claims.account_id())
+        .map_or_else(
+            || client_address(req, state),
+            |account| format!("account:{account}"),
+        )
+}
+
+/// Requests each client (an address, or a signed-in account) has in flight. A client that opens many
 /// connections and sends their bodies slowly (or never) holds at most
 /// `limit` of the server's connections; the rest are answered at once.
 pub struct InFlight {
@@ -115,7 +135,8 @@ impl Drop for InFlightSlot {
 }
 
 /// Holds every request to the client's share of the server and to a
-/// deadline that covers reading its body: a connection that sends headers
+/// deadline that covers reading its body (see [`share_of`] for whose share
+/// it is): a connection that sends headers
 /// and then a body byte by byte, or not at all, gets 408 when the deadline
 /// passes instead of holding its connection for ever, and a client over
 /// its share gets 429 at once. A streamed answer (the live game stream)
@@ -131,7 +152,7 @@ pub async fn guard_requests(
             .map(ServiceResponse::map_into_boxed_body);
     };
     let api = req.path().starts_with("/api/");
-    let Some(_slot) = state.in_flight.enter(client_address(req.request(), &state)) else {
+    let Some(_slot) = state.in_flight.enter(share_of(req.request(), &state)) else {
         let refusal = Refusal {
             api,
             error: AppError::TooManyRequests,

@@ -416,6 +416,18 @@ fn form_urlencoded_value(body: &[u8], field: &str) -> Option<String> {
 #[derive(Debug, serde::Deserialize)]
 pub struct NoFields {}
 
+/// The token of `Authorization: Bearer <token>`, unchecked.
+pub fn bearer_token(req: &HttpRequest) -> Option<String> {
+    req.headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+        .map(|t| t.trim().to_owned())
+}
+
 /// An API caller authenticated by `Authorization: Bearer <token>`.
 pub struct ApiUser(pub Arc<SessionUser>);
 
@@ -432,15 +444,7 @@ impl FromRequest for ApiUser {
     type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
-        let token = req
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| {
-                v.strip_prefix("Bearer ")
-                    .or_else(|| v.strip_prefix("bearer "))
-            })
-            .map(|t| t.trim().to_owned());
+        let token = bearer_token(req);
         let state = req.app_data::<web::Data<AppState>>().cloned();
         Box::pin(async move {
             let (Some(token), Some(state)) = (token, state) else {

@@ -90,6 +90,8 @@ const MATRIX: &[Case] = &[
     case(Get, "/signup/check-email", ALL_200),
     case(Get, "/signin", [200, 303, 303, 303, 303, 303]),
     case(Get, "/verify-email?token=nope", [400; 6]),
+    // A venue link with a code that is no event's today.
+    case(Get, "/venue/1-0000000000", [400; 6]),
     case(Get, "/password/forgot", ALL_200),
     case(Get, "/password/reset?token=nope", [400; 6]),
     case(Get, "/account", SIGNED_IN_200),

@@ -1,7 +1,8 @@
 //! A newcomer on their way somewhere: "Play a practice game" sends them to
 //! sign in, they make an account instead, and the way back to the game is
 //! kept through sign-up (whether or not the address was known, the answer
-//! is the same), so they carry on before confirming their address.
+//! is the same), so they carry on before confirming their address; the
+//! confirmation link signs in the browser that opens it and carries on too.
 
 use crate::support::{Backend, PASSWORD, TestApp, location};
 
@@ -66,4 +67,47 @@ async fn a_newcomer_signs_up_and_carries_on_to_where_they_were_going(backend: Ba
     let (status, page) = browser.get_text("/play").await;
     assert_eq!(status, 200, "{page}");
     assert!(page.contains("Start the game"), "{page}");
+
+    // The confirmation mail's link, opened on another device (the phone the
+    // mail arrived on), confirms the address, signs that device in and
+    // carries on to the game.
+    let mail = app
+        .smtp
+        .wait_for("nell@example.org", "Confirm your email")
+        .await;
+    let link = mail.link(&app.address).expect("a link in the mail");
+    assert!(link.contains("next=%2Fplay"), "{link}");
+    let phone = app.new_client();
+    let confirmed = phone.get(&link).await;
+    assert_eq!(confirmed.status(), 303);
+    assert_eq!(location(&confirmed), "/play");
+    let (status, page) = phone.get_text("/play").await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("Start the game"), "{page}");
+    assert!(page.contains("You are signed in"), "{page}");
+    let (_, account) = phone.get_text("/account").await;
+    assert!(account.contains("nell@example.org"), "{account}");
+    assert!(!account.contains("is not confirmed yet"), "{account}");
+    // The second sign-up's mail to the known address offers a sign-in that
+    // carries on to the game too.
+    let known = app
+        .smtp
+        .wait_for("nell@example.org", "already have a Soulstone account")
+        .await;
+    let signin = known.link(&app.address).expect("a sign-in link");
+    assert!(signin.ends_with("/signin?next=%2Fplay"), "{signin}");
+    // The hostile destination was dropped from the mail as well.
+    let mail = app
+        .smtp
+        .wait_for("other@example.org", "Confirm your email")
+        .await;
+    let other_link = mail.link(&app.address).expect("a link in the mail");
+    assert!(!other_link.contains("next="), "{other_link}");
+    // A browser signed in to another account confirms the address but stays
+    // who it was.
+    let (status, page) = browser.get_text(&other_link).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("email address is confirmed"), "{page}");
+    let (_, account) = browser.get_text("/account").await;
+    assert!(account.contains("nell@example.org"), "{account}");
 }

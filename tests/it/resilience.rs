@@ -928,12 +928,24 @@ async fn a_killed_server_keeps_every_acknowledged_game_command_once(backend: Bac
 /// The stalled-body attack: 1,050 connections from one address, each sending
 /// its headers and one byte of a declared 100 kB body, against a server
 /// allowed 1,024 open files. Another client is still answered within a
-/// second; the attacker's requests beyond its share are refused and closed
-/// at once, and the ones it holds end at the request deadline.
+/// second, and so is a signed-in player at the attacker's own address (a
+/// venue: signed-in requests spend their account's share, not the
+/// address's); the attacker's requests beyond its share are refused and
+/// closed at once, and the ones it holds end at the request deadline.
 async fn a_client_stalling_request_bodies_cannot_starve_the_others(backend: Backend) {
     use std::io::{Read, Write};
 
     let db = TestDb::create(&backend);
+    {
+        let opened = db.open();
+        let mut conn = opened.conn().unwrap();
+        crate::support::app::create_verified_account(
+            &mut conn,
+            "player@example.org",
+            "Pat at the venue",
+            false,
+        );
+    }
     let data_dir = tempfile::tempdir().unwrap();
     let url = db.url_setting();
     let env = [
@@ -943,6 +955,23 @@ async fn a_client_stalling_request_bodies_cannot_starve_the_others(backend: Back
         ("SOULSTONE_REQUESTS_PER_CLIENT", "64"),
     ];
     let server = crate::binary::start_with_open_files(data_dir.path(), &env, 1024);
+    let venue_player = reqwest::Client::builder()
+        .timeout(Duration::from_secs(1))
+        .build()
+        .unwrap();
+    let token: serde_json::Value = venue_player
+        .post(format!("http://{}/api/v1/token", server.address))
+        .json(&json!({"email": "player@example.org", "password": crate::support::PASSWORD}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = token["token"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{token}"))
+        .to_owned();
     let attack_started = std::time::Instant::now();
     let mut stalled = Vec::new();
     for _ in 0..1050 {
@@ -972,6 +1001,19 @@ async fn a_client_stalling_request_bodies_cannot_starve_the_others(backend: Back
     assert_eq!(page.status(), 200);
     eprintln!(
         "stalled-body attack: another client answered in {:?}",
+        started.elapsed()
+    );
+    // The signed-in player shares the attacker's address (both 127.0.0.1).
+    let started = std::time::Instant::now();
+    let me = venue_player
+        .get(format!("http://{}/api/v1/me", server.address))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("a signed-in player at the same address answered within a second");
+    assert_eq!(me.status(), 200);
+    eprintln!(
+        "stalled-body attack: a signed-in player at its address answered in {:?}",
         started.elapsed()
     );
 

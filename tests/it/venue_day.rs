@@ -2,7 +2,8 @@
 //! holds when a waitlisted player is given a place (one tap or two at
 //! once), the desk keeps its ticks across a search and shows who is still
 //! missing, a drop is confirmed, a finished event offers nothing that
-//! would be refused, and a venue's shared address can sign up a room.
+//! would be refused, and a venue's shared address can sign up and sign in
+//! a room.
 
 use serde_json::{Value, json};
 
@@ -14,6 +15,7 @@ both_backends!(
     the_desk_keeps_its_ticks_and_shows_who_is_missing,
     a_drop_is_confirmed_and_a_finished_event_offers_nothing_stale,
     a_venue_code_opens_sign_up_to_the_room_for_its_day,
+    the_venue_pass_lets_the_room_sign_in_past_one_persons_mistakes,
 );
 
 /// Each entry of the event's API detail: (name, status, id).
@@ -360,7 +362,7 @@ async fn a_drop_is_confirmed_and_a_finished_event_offers_nothing_stale(backend: 
 /// (`desk`) sees it.
 pub(crate) async fn venue_code(desk: &TestClient, event: i64) -> String {
     let (_, overview) = desk.get_text(&format!("/events/{event}")).await;
-    let marker = "/signup?venue=";
+    let marker = "/venue/";
     let at = overview
         .find(marker)
         .unwrap_or_else(|| panic!("no venue link for the organiser: {overview}"));
@@ -395,7 +397,7 @@ async fn a_venue_code_opens_sign_up_to_the_room_for_its_day(backend: Backend) {
     set_status(&to, event, "registration").await;
     let code = venue_code(&desk, event).await;
     assert!(code.starts_with(&format!("{event}-")), "{code}");
-    let marker = "/signup?venue=";
+    let marker = "/venue/";
     let visitor = app.new_client();
     let (_, public) = visitor.get_text(&format!("/events/{event}")).await;
     assert!(
@@ -454,4 +456,81 @@ async fn a_venue_code_opens_sign_up_to_the_room_for_its_day(backend: Backend) {
         })
         .await;
     assert!(!exists);
+}
+
+/// One person at the venue trying 30 wrong passwords for made-up addresses
+/// spends the shared address's sign-in budget, and a player's new browser
+/// is held. A browser that opened the venue link (the projector's) signs
+/// in on the event's allowance instead, until the event is over; the link
+/// with a wrong code, or of a finished event, is refused in words.
+async fn the_venue_pass_lets_the_room_sign_in_past_one_persons_mistakes(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, desk) = app.user("venue-to@example.org", "Venue TO").await;
+    let to = app.api_client("venue-to@example.org").await;
+    let event = create_event(&to, event_body("Busy room")).await;
+    set_status(&to, event, "registration").await;
+    let code = venue_code(&desk, event).await;
+    app.create_account("pat@example.org", "Pat Player", false)
+        .await;
+    let sign_in = |browser: &TestClient, email: String, password: &'static str| {
+        let browser = browser.clone();
+        let next = format!("/events/{event}");
+        async move {
+            browser
+                .post_form(
+                    "/signin",
+                    &[
+                        ("email", email.as_str()),
+                        ("password", password),
+                        ("next", next.as_str()),
+                    ],
+                )
+                .await
+        }
+    };
+    // Two phones take the venue link before anything goes wrong.
+    let phone = app.new_client();
+    let (status, page) = phone.get_text(&format!("/venue/{code}")).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("Welcome to Busy room"), "{page}");
+    assert!(page.contains("Create an account"), "{page}");
+    let late_phone = app.new_client();
+    let (status, _) = late_phone.get_text(&format!("/venue/{code}")).await;
+    assert_eq!(status, 200);
+
+    let guesser = app.new_client();
+    for n in 0..30 {
+        let response = sign_in(
+            &guesser,
+            format!("made-up{n}@example.org"),
+            "not the password",
+        )
+        .await;
+        assert_eq!(response.status(), 401, "guess {n}");
+    }
+    // Without the pass, Pat's new browser is held by the address's budget.
+    let held = sign_in(&app.new_client(), "pat@example.org".into(), PASSWORD).await;
+    assert_eq!(held.status(), 429);
+    // With it, Pat signs in and carries on to the event.
+    let welcomed = sign_in(&phone, "pat@example.org".into(), PASSWORD).await;
+    assert_eq!(welcomed.status(), 303);
+    assert_eq!(location(&welcomed), format!("/events/{event}"));
+    let (_, page) = phone.get_text("/account").await;
+    assert!(page.contains("pat@example.org"), "{page}");
+
+    // A wrong code is refused in words, and hands out no pass.
+    let stranger = app.new_client();
+    let wrong = stranger.get(&format!("/venue/{event}-0000000000")).await;
+    assert_eq!(wrong.status(), 400);
+    assert!(wrong.cookies().all(|c| c.name() != "soulstone_venue"));
+    let html = wrong.text().await.unwrap();
+    assert!(html.contains("not valid today"), "{html}");
+
+    // Once the event is over, the pass it handed out holds nothing.
+    set_status(&to, event, "running").await;
+    set_status(&to, event, "finished").await;
+    let after = sign_in(&late_phone, "pat@example.org".into(), PASSWORD).await;
+    assert_eq!(after.status(), 429);
+    let (status, _) = app.new_client().get_text(&format!("/venue/{code}")).await;
+    assert_eq!(status, 400);
 }

@@ -86,7 +86,7 @@ pub fn venue_signup_link(
     (open && access.is_staff()).then(|| {
         let today = chrono::Utc::now().date_naive();
         format!(
-            "{}/signup?venue={}",
+            "{}/venue/{}",
             state.settings.base_url,
             state.venue_codes.code_for(view.id(), today)
         )

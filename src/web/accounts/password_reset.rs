@@ -1,0 +1,274 @@
+//! A forgotten password: a single-use link by mail, then a new password.
+
+use crate::db::WriteTransaction;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use askama::Template;
+use chrono::Duration;
+use serde::Deserialize;
+
+use crate::auth::input::{EmailAddress, NewPassword};
+use crate::auth::password::hash_password;
+use crate::auth::{hash_token, random_token};
+use crate::db::accounts::{self, EmailTokenPurpose};
+use crate::db::throttle::{self, Budget};
+use crate::error::AppError;
+use crate::mail::{self, messages};
+use crate::web::AppState;
+use crate::web::client::client_address;
+use crate::web::forms::{FormErrors, render_invalid, render_with_status};
+use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::session::{CsrfForm, sign_out_cookie};
+
+use super::*;
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ForgotForm {
+    #[serde(default)]
+    pub email: String,
+}
+
+#[derive(Template)]
+#[template(path = "accounts/forgot.html")]
+struct ForgotPage {
+    ctx: PageContext,
+    form: ForgotForm,
+    errors: FormErrors,
+    sent: bool,
+}
+
+#[get("/password/forgot")]
+pub(super) async fn forgot_page(ctx: PageContext) -> Result<HttpResponse, AppError> {
+    render_page(
+        &ctx,
+        &ForgotPage {
+            ctx: ctx.clone(),
+            form: ForgotForm::default(),
+            errors: FormErrors::new(),
+            sent: false,
+        },
+    )
+}
+
+#[post("/password/forgot")]
+pub(super) async fn forgot(
+    req: HttpRequest,
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    form: CsrfForm<ForgotForm>,
+) -> Result<HttpResponse, AppError> {
+    let mut errors = FormErrors::new();
+    let Some(email) = errors.check("email", EmailAddress::parse(&form.email)) else {
+        let page = ForgotPage {
+            ctx: ctx.clone(),
+            form: form.0,
+            errors,
+            sent: false,
+        };
+        return render_invalid(&ctx, &page);
+    };
+    // A client asks for a bounded number of reset mails, whatever the
+    // addresses; the same answer for known and unknown ones.
+    let budget = [Budget::new(
+        format!("reset-client:{}", client_address(&req, &state)),
+        MAX_RESET_REQUESTS_PER_CLIENT,
+        Duration::hours(1),
+    )];
+    let spent = state
+        .with_db(move |conn| Ok(throttle::spend(conn, &budget, now())?))
+        .await?;
+    if spent.is_none() {
+        let mut errors = FormErrors::new();
+        errors.set_general(
+            "Too many reset links were asked for from this network in the last hour. Please try again later.",
+        );
+        let page = ForgotPage {
+            ctx: ctx.clone(),
+            form: form.0,
+            errors,
+            sent: false,
+        };
+        return render_with_status(&ctx, &page, StatusCode::TOO_MANY_REQUESTS);
+    }
+    let base_url = state.settings.base_url.clone();
+    let lookup_email = email.clone();
+    state
+        .with_db(move |conn| {
+            conn.write_transaction(|conn| {
+                let Some(account) = accounts::find_by_email(conn, lookup_email.as_str())? else {
+                    return Ok(());
+                };
+                let now = now();
+                // A bounded number of reset mails per address: the answer
+                // stays the same, so it tells nothing.
+                let target = [Budget::new(
+                    format!("reset:{}", account.email),
+                    MAX_RESET_MAILS_PER_ADDRESS,
+                    THROTTLE_WINDOW,
+                )];
+                if throttle::spend(conn, &target, now)?.is_none() {
+                    return Ok(());
+                }
+                let token = random_token();
+                accounts::create_email_token(
+                    conn,
+                    account.id,
+                    EmailTokenPurpose::ResetPassword,
+                    &hash_token(&token),
+                    now,
+                    now + Duration::minutes(RESET_LINK_MINUTES),
+                )?;
+                let link = format!("{base_url}/password/reset?token={token}");
+                let mail = messages::password_reset(
+                    &account.email,
+                    &account.display_name,
+                    &link,
+                    RESET_LINK_MINUTES,
+                )?;
+                mail::queue(conn, &mail, None, now)?;
+                Ok::<_, AppError>(())
+            })
+        })
+        .await?;
+    state.mail_queued();
+    // The same answer whether or not the address has an account.
+    render_page(
+        &ctx,
+        &ForgotPage {
+            ctx: ctx.clone(),
+            form: ForgotForm {
+                email: email.to_string(),
+            },
+            errors: FormErrors::new(),
+            sent: true,
+        },
+    )
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TokenQuery {
+    #[serde(default)]
+    pub token: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ResetForm {
+    #[serde(default)]
+    pub token: String,
+    #[serde(default)]
+    pub password: String,
+}
+
+#[derive(Template)]
+#[template(path = "accounts/reset.html")]
+struct ResetPage {
+    ctx: PageContext,
+    token: String,
+    errors: FormErrors,
+}
+
+const RESET_LINK_INVALID: &str =
+    "This password reset link has already been used or has expired. Ask for a new one below.";
+
+#[get("/password/reset")]
+pub(super) async fn reset_page(
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    query: web::Query<TokenQuery>,
+) -> Result<HttpResponse, AppError> {
+    let token_hash = hash_token(&query.token);
+    let live = state
+        .with_db(move |conn| {
+            Ok(accounts::peek_email_token(
+                conn,
+                EmailTokenPurpose::ResetPassword,
+                &token_hash,
+                now(),
+            )?
+            .is_some())
+        })
+        .await?;
+    if !live {
+        let ctx = ctx.with_flash(FlashLevel::Error, RESET_LINK_INVALID);
+        let page = ForgotPage {
+            ctx: ctx.clone(),
+            form: ForgotForm::default(),
+            errors: FormErrors::new(),
+            sent: false,
+        };
+        return render_with_status(&ctx, &page, StatusCode::BAD_REQUEST);
+    }
+    render_page(
+        &ctx,
+        &ResetPage {
+            ctx: ctx.clone(),
+            token: query.token.clone(),
+            errors: FormErrors::new(),
+        },
+    )
+}
+
+#[post("/password/reset")]
+pub(super) async fn reset(
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    form: CsrfForm<ResetForm>,
+) -> Result<HttpResponse, AppError> {
+    let mut errors = FormErrors::new();
+    let Some(password) = errors.check("password", NewPassword::parse(&form.password)) else {
+        let page = ResetPage {
+            ctx: ctx.clone(),
+            token: form.token.clone(),
+            errors,
+        };
+        return render_invalid(&ctx, &page);
+    };
+    let token_hash = hash_token(&form.token);
+    let base_url = state.settings.base_url.clone();
+    // Hashing is slow on purpose: no database connection is held meanwhile.
+    let hash = web::block(move || hash_password(password.as_str()))
+        .await?
+        .map_err(AppError::internal)?;
+    let changed = state
+        .with_db(move |conn| {
+            conn.write_transaction(|conn| {
+                let now = now();
+                let Some(account_id) = accounts::consume_email_token(
+                    conn,
+                    EmailTokenPurpose::ResetPassword,
+                    &token_hash,
+                    now,
+                )?
+                else {
+                    return Ok(false);
+                };
+                accounts::set_password(conn, account_id, &hash, now)?;
+                // Whoever reset by mail has shown they own the address.
+                accounts::mark_email_verified(conn, account_id, now)?;
+                if let Some(account) = accounts::find_by_id(conn, account_id)? {
+                    let mail = messages::password_changed(
+                        &account.email,
+                        &account.display_name,
+                        &format!("{base_url}/password/forgot"),
+                    )?;
+                    mail::queue(conn, &mail, None, now)?;
+                }
+                Ok::<_, AppError>(true)
+            })
+        })
+        .await?;
+    if !changed {
+        return Err(AppError::bad_request(RESET_LINK_INVALID));
+    }
+    state.mail_queued();
+    let mut response = redirect_with_flash(
+        &state,
+        "/signin",
+        FlashLevel::Success,
+        "Your password is changed. Please sign in with the new one.",
+    );
+    response
+        .add_cookie(&sign_out_cookie(&state))
+        .map_err(AppError::internal)?;
+    Ok(response)
+}
