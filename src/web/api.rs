@@ -9,7 +9,7 @@ use crate::auth::token::{TokenKind, TokenSubject};
 use crate::db::accounts;
 use crate::error::{ApiError, AppError};
 use crate::web::AppState;
-use crate::web::accounts::{SignInClient, SignInOutcome, sign_in};
+use crate::web::accounts::{SignInClient, SignInOutcome, device_mark, sign_in};
 use crate::web::client::client_address;
 use crate::web::session::ApiUser;
 
@@ -26,12 +26,20 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 pub struct TokenRequest {
     pub email: String,
     pub password: String,
+    /// The device mark an earlier successful request returned: with it,
+    /// failed attempts by strangers (the account's ceiling) do not hold
+    /// this client out.
+    #[serde(default)]
+    pub device: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct TokenResponse {
     pub token: String,
     pub expires_at: chrono::DateTime<Utc>,
+    /// A mark of this client as one that signed in to the account: keep it
+    /// and send it as `device` with the next token request.
+    pub device: String,
 }
 
 #[post("/token")]
@@ -41,13 +49,14 @@ async fn create_token(
     body: web::Json<TokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let client = SignInClient::at(client_address(&req, &state));
+    let client = SignInClient::of_api(client_address(&req, &state), body.device.as_deref(), &state);
     let outcome = sign_in(&state, &body.email, body.password, client).await?;
     let account = match outcome {
         SignInOutcome::SignedIn(account) => account,
         SignInOutcome::Refused => return Err(ApiError(AppError::Unauthorized)),
         SignInOutcome::Throttled => return Err(ApiError(AppError::TooManyRequests)),
     };
+    let device_mark = device_mark(&state, &account)?;
     let subject = TokenSubject {
         account_id: account.id,
         generation: account.session_generation,
@@ -75,6 +84,7 @@ async fn create_token(
     Ok(HttpResponse::Ok().json(TokenResponse {
         token,
         expires_at: claims.expires_at(),
+        device: device_mark,
     }))
 }
 

@@ -13,6 +13,7 @@ both_backends!(
     password_reset_by_single_use_link,
     failed_sign_ins_are_generic_and_throttled,
     strangers_guessing_cannot_lock_out_a_browser_that_signed_in_before,
+    strangers_guessing_cannot_lock_out_an_api_client_that_signed_in_before,
     an_unconfirmed_address_waits_for_what_others_see,
     forms_without_a_valid_csrf_token_are_refused_and_change_nothing,
     tampered_expired_and_revoked_tokens_are_refused,
@@ -393,6 +394,61 @@ async fn strangers_guessing_cannot_lock_out_a_browser_that_signed_in_before(back
     }
     assert_eq!(sign_in(phone.clone(), PASSWORD).await, 429);
     assert_eq!(sign_in(laptop, PASSWORD).await, 303);
+}
+
+/// 110 wrong guesses from 22 addresses spend the account's ceiling for
+/// unknown clients, which then holds even the right password from a new
+/// client. An API client that sends back the device mark of its last token
+/// request has a budget of its own and gets its token; a forged mark is no
+/// mark.
+async fn strangers_guessing_cannot_lock_out_an_api_client_that_signed_in_before(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("bot@example.org", "League Bot", false)
+        .await;
+    let request = |from: String, password: &'static str, device: Option<String>| {
+        let client = app.client_from(&from);
+        async move {
+            let mut body = serde_json::json!({"email": "bot@example.org", "password": password});
+            if let Some(device) = device {
+                body["device"] = device.into();
+            }
+            let response = client
+                .http
+                .post(client.url("/api/v1/token"))
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            let body: serde_json::Value = response.json().await.unwrap_or_default();
+            (status, body)
+        }
+    };
+    let (status, first) = request("127.0.0.1".into(), PASSWORD, None).await;
+    assert_eq!(status, 200, "{first}");
+    let mark = first["device"].as_str().unwrap().to_owned();
+
+    let mut answers = std::collections::BTreeMap::<u16, usize>::new();
+    for host in 10..32 {
+        for _ in 0..5 {
+            let (status, _) = request(format!("127.0.0.{host}"), "a guess", None).await;
+            *answers.entry(status).or_default() += 1;
+        }
+    }
+    assert_eq!(answers.get(&401), Some(&100), "{answers:?}");
+    assert_eq!(answers.get(&429), Some(&10), "{answers:?}");
+    // A new client with the right password is held by the ceiling...
+    let (status, _) = request("127.0.0.50".into(), PASSWORD, None).await;
+    assert_eq!(status, 429);
+    let (status, _) = request("127.0.0.50".into(), PASSWORD, Some("forged".into())).await;
+    assert_eq!(status, 429);
+    // ...the client that signed in before is not, whatever its address.
+    let (status, again) = request("127.0.0.51".into(), PASSWORD, Some(mark)).await;
+    assert_eq!(status, 200, "{again}");
+    assert!(
+        again["token"].is_string() && again["device"].is_string(),
+        "{again}"
+    );
 }
 
 /// An account whose address is not confirmed looks around and is told what

@@ -9,7 +9,7 @@ mod signin;
 mod signup;
 mod venue;
 
-pub use signin::{DEVICE_COOKIE, KnownDevice, SignInClient, SignInOutcome, sign_in};
+pub use signin::{DEVICE_COOKIE, KnownDevice, SignInClient, SignInOutcome, device_mark, sign_in};
 pub use venue::VENUE_COOKIE;
 
 use account_page::*;

@@ -42,14 +42,9 @@ impl SignInClient {
     /// The client of a browser request: its address and its device cookie,
     /// if the cookie is one this server signed.
     pub fn of_browser(req: &HttpRequest, state: &AppState) -> Self {
-        let known_device = req.cookie(DEVICE_COOKIE).and_then(|cookie| {
-            let claims = state.tokens.verify(cookie.value(), Utc::now()).ok()?;
-            (claims.kind == TokenKind::Device).then_some(())?;
-            Some(KnownDevice {
-                account_id: claims.account_id()?,
-                device_id: claims.jti,
-            })
-        });
+        let known_device = req
+            .cookie(DEVICE_COOKIE)
+            .and_then(|cookie| KnownDevice::from_mark(state, cookie.value()));
         Self {
             address: client_address(req, state),
             known_device,
@@ -57,14 +52,41 @@ impl SignInClient {
         }
     }
 
-    /// A client with no device mark (the API).
-    pub fn at(address: String) -> Self {
+    /// An API client: its address, and the device mark an earlier token
+    /// request handed it, if it sends one this server signed.
+    pub fn of_api(address: String, device_mark: Option<&str>, state: &AppState) -> Self {
         Self {
             address,
-            known_device: None,
+            known_device: device_mark.and_then(|mark| KnownDevice::from_mark(state, mark)),
             venue: None,
         }
     }
+}
+
+impl KnownDevice {
+    /// The device a mark names, if this server signed it as one.
+    fn from_mark(state: &AppState, mark: &str) -> Option<Self> {
+        let claims = state.tokens.verify(mark, Utc::now()).ok()?;
+        (claims.kind == TokenKind::Device).then_some(())?;
+        Some(KnownDevice {
+            account_id: claims.account_id()?,
+            device_id: claims.jti,
+        })
+    }
+}
+
+/// A fresh device mark for a client that just signed in to `account`: a
+/// browser keeps it in a cookie, an API client in its own storage.
+pub fn device_mark(state: &AppState, account: &Account) -> Result<String, AppError> {
+    let subject = TokenSubject {
+        account_id: account.id,
+        generation: account.session_generation,
+    };
+    let (token, _) = state
+        .tokens
+        .issue(subject, TokenKind::Device, Utc::now(), None)
+        .map_err(AppError::internal)?;
+    Ok(token)
 }
 
 /// The cookie that marks a browser as one that signed in to an account.
@@ -75,14 +97,7 @@ pub(super) fn device_cookie(
     state: &AppState,
     account: &Account,
 ) -> Result<actix_web::cookie::Cookie<'static>, AppError> {
-    let subject = TokenSubject {
-        account_id: account.id,
-        generation: account.session_generation,
-    };
-    let (token, _) = state
-        .tokens
-        .issue(subject, TokenKind::Device, Utc::now(), None)
-        .map_err(AppError::internal)?;
+    let token = device_mark(state, account)?;
     Ok(actix_web::cookie::Cookie::build(DEVICE_COOKIE, token)
         .path("/signin")
         .http_only(true)
