@@ -112,6 +112,18 @@ impl AppError {
     }
 }
 
+impl From<crate::auth::password::HashError> for AppError {
+    fn from(err: crate::auth::password::HashError) -> Self {
+        match err {
+            crate::auth::password::HashError::Busy => {
+                tracing::warn!("password checks are queued to their bound");
+                Self::Unavailable
+            }
+            failed @ crate::auth::password::HashError::Failed(_) => Self::internal(failed),
+        }
+    }
+}
+
 impl From<DbError> for AppError {
     fn from(err: DbError) -> Self {
         if let Some(why) = err.refuses_writes() {

@@ -8,7 +8,7 @@ use chrono::Utc;
 use serde::Deserialize;
 
 use crate::auth::input::{DisplayName, NewPassword, optional_text};
-use crate::auth::password::hash_password;
+use crate::auth::password::PASSWORD_WORKERS;
 use crate::db::accounts::{self, Account, ProfileChanges};
 use crate::error::AppError;
 use crate::mail::{self, messages};
@@ -181,9 +181,9 @@ pub(super) async fn change_password(
     };
     let id = user.id();
     let base_url = state.settings.base_url.clone();
-    let hash = web::block(move || hash_password(new_password.as_str()))
-        .await?
-        .map_err(AppError::internal)?;
+    let hash = PASSWORD_WORKERS
+        .hash(new_password.as_str().to_owned())
+        .await?;
     let account = state
         .with_db(move |conn| {
             conn.write_transaction(|conn| {

@@ -8,7 +8,7 @@ use chrono::Duration;
 use serde::Deserialize;
 
 use crate::auth::input::{EmailAddress, NewPassword};
-use crate::auth::password::hash_password;
+use crate::auth::password::PASSWORD_WORKERS;
 use crate::auth::{hash_token, random_token};
 use crate::db::accounts::{self, EmailTokenPurpose};
 use crate::db::throttle::{self, Budget};
@@ -226,9 +226,7 @@ pub(super) async fn reset(
     let token_hash = hash_token(&form.token);
     let base_url = state.settings.base_url.clone();
     // Hashing is slow on purpose: no database connection is held meanwhile.
-    let hash = web::block(move || hash_password(password.as_str()))
-        .await?
-        .map_err(AppError::internal)?;
+    let hash = PASSWORD_WORKERS.hash(password.as_str().to_owned()).await?;
     let changed = state
         .with_db(move |conn| {
             conn.write_transaction(|conn| {

@@ -7,7 +7,7 @@ use askama::Template;
 use chrono::Utc;
 use serde::Deserialize;
 
-use crate::auth::password::{decoy_hash, verify_password};
+use crate::auth::password::{PASSWORD_WORKERS, decoy_hash};
 use crate::auth::token::{DEVICE_LIFETIME, TokenKind, TokenSubject};
 use crate::db::accounts::{self, Account};
 use crate::db::throttle::{self, Budget};
@@ -199,7 +199,16 @@ pub async fn sign_in(
     let stored = account
         .as_ref()
         .map_or_else(|| decoy_hash().to_owned(), |a| a.password_hash.clone());
-    let matches = web::block(move || verify_password(&password, &stored)).await?;
+    let matches = match PASSWORD_WORKERS.verify(password, stored).await {
+        Ok(matches) => matches,
+        Err(busy) => {
+            // Not checked, so not charged.
+            state
+                .with_db(move |conn| Ok(throttle::refund(conn, &spent)?))
+                .await?;
+            return Err(busy.into());
+        }
+    };
     match account {
         Some(account) if matches => {
             // The account's ceiling is left to run out: the owner signing
@@ -298,7 +307,7 @@ pub(super) async fn check_own_password(
         return Ok(PasswordCheck::Throttled);
     };
     let stored = account.password_hash.clone();
-    let correct = web::block(move || verify_password(&password, &stored)).await?;
+    let correct = PASSWORD_WORKERS.verify(password, stored).await?;
     if !correct {
         return Ok(PasswordCheck::Wrong);
     }

@@ -7,7 +7,7 @@ use chrono::Duration;
 use serde::Deserialize;
 
 use crate::auth::input::{DisplayName, EmailAddress, NewPassword, optional_text};
-use crate::auth::password::hash_password;
+use crate::auth::password::PASSWORD_WORKERS;
 use crate::auth::{hash_token, random_token};
 use crate::db::accounts::{self, Account, EmailTokenPurpose, NewAccount};
 use crate::db::throttle::{self, Budget};
@@ -209,10 +209,7 @@ pub(super) async fn signup(
         return Ok(response);
     }
     // Hashing is slow on purpose: no database connection is held meanwhile.
-    let hash = web::block(move || hash_password(password.as_str()))
-        .await
-        .map_err(AppError::internal)?
-        .map_err(AppError::internal)?;
+    let hash = PASSWORD_WORKERS.hash(password.as_str().to_owned()).await?;
     let base_url = state.settings.base_url.clone();
     let going_to = safe_next(Some(&next));
     state
