@@ -6,6 +6,7 @@ pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod client;
+pub mod connections;
 pub mod control_characters;
 pub mod error_page;
 pub mod events;
@@ -286,6 +287,17 @@ pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<S
     // frees its place at once, not at the next keep-alive (no browser
     // half-closes a connection and waits for the answer).
     .h1_allow_half_closed(false);
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let workers = workers.unwrap_or(cores);
+    let per_worker = connections_per_worker(workers);
+    // Counted from accept, so set before the listener takes the hook. Behind
+    // proxies every connection is a proxy's: they count the clients.
+    if served_state.settings.proxy_hops == 0 {
+        let counted = Arc::new(connections::Connections::new(per_worker * workers));
+        server = server.on_connect(move |connection, data| {
+            connections::on_connect(&counted, connection, data);
+        });
+    }
     server = match tls::acceptor(&served_state.settings).map_err(std::io::Error::other)? {
         Some(served) => {
             tracing::info!(
@@ -299,8 +311,6 @@ pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<S
         }
         None => server.listen(listener)?,
     };
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let workers = workers.unwrap_or(cores);
     let blocking = served_state
         .settings
         .blocking_threads
@@ -308,7 +318,7 @@ pub fn build_server(state: AppState, listener: TcpListener) -> std::io::Result<S
     server = server
         .workers(workers)
         .worker_max_blocking_threads(blocking_threads_per_worker(blocking, workers))
-        .max_connections(connections_per_worker(workers));
+        .max_connections(per_worker);
     Ok(server.run())
 }
 

@@ -10,6 +10,7 @@ mod account_sessions;
 mod accounts;
 mod binary;
 mod browser;
+mod connections;
 mod content;
 mod content_upgrades;
 mod encounter;
