@@ -9,8 +9,6 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
-
 use crate::support::{Backend, TestDb};
 
 both_backends!(
@@ -50,19 +48,12 @@ async fn a_client_stalling_request_bodies_cannot_starve_the_others(backend: Back
         .timeout(Duration::from_secs(1))
         .build()
         .unwrap();
-    let token: serde_json::Value = venue_player
-        .post(format!("http://{}/api/v1/token", server.address))
-        .json(&json!({"email": "player@example.org", "password": crate::support::PASSWORD}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = token["token"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{token}"))
-        .to_owned();
+    let token = crate::support::app::api_token(
+        &venue_player,
+        &format!("http://{}", server.address),
+        "player@example.org",
+    )
+    .await;
     let attack_started = Instant::now();
     let mut stalled = Vec::new();
     for _ in 0..1050 {

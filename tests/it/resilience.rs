@@ -317,19 +317,10 @@ async fn a_killed_server_keeps_every_acknowledged_submission(backend: Backend) {
         .timeout(Duration::from_secs(10))
         .build()
         .unwrap();
-    let token: serde_json::Value = http
-        .post(format!("{base}/api/v1/token"))
-        .json(&json!({"email": "kill@example.org", "password": crate::support::PASSWORD}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
     let api = crate::support::ApiClient {
         base: base.clone(),
         http: http.clone(),
-        token: token["token"].as_str().unwrap().to_owned(),
+        token: crate::support::app::api_token(&http, &base, "kill@example.org").await,
     };
     let event = create_event(&api, event_body("Power cut")).await;
     set_status(&api, event, "running").await;

@@ -109,6 +109,29 @@ pub(super) fn device_cookie(
         .finish())
 }
 
+/// Signs this browser in to `account` (a session, and the device mark that
+/// gives it a sign-in budget of its own) and sends it on to `next`.
+pub(super) async fn signed_in_redirect(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    account: Account,
+    next: &str,
+    message: String,
+) -> Result<HttpResponse, AppError> {
+    let device_mark = device_cookie(state, &account)?;
+    let device = device_of(req.headers());
+    let signing_in = state.clone();
+    let (cookie, _) = state
+        .with_db(move |conn| sign_in_cookie(&signing_in, conn, &account, None, &device))
+        .await?;
+    let mut response = redirect_with_flash(state, next, FlashLevel::Success, message);
+    response.add_cookie(&cookie).map_err(AppError::internal)?;
+    response
+        .add_cookie(&device_mark)
+        .map_err(AppError::internal)?;
+    Ok(response)
+}
+
 #[derive(Debug, Default, Deserialize)]
 pub struct SigninForm {
     #[serde(default)]
@@ -338,24 +361,8 @@ pub(super) async fn signin(
     let outcome = sign_in(&state, &form.email, form.password.clone(), client).await?;
     let (status, message) = match outcome {
         SignInOutcome::SignedIn(account) => {
-            let device_mark = device_cookie(&state, &account)?;
-            let device = device_of(req.headers());
-            let signing_in = state.clone();
-            let welcome = account.display_name.clone();
-            let (cookie, _) = state
-                .with_db(move |conn| sign_in_cookie(&signing_in, conn, &account, None, &device))
-                .await?;
-            let mut response = redirect_with_flash(
-                &state,
-                &next,
-                FlashLevel::Success,
-                format!("Welcome back, {welcome}."),
-            );
-            response.add_cookie(&cookie).map_err(AppError::internal)?;
-            response
-                .add_cookie(&device_mark)
-                .map_err(AppError::internal)?;
-            return Ok(response);
+            let welcome = format!("Welcome back, {}.", account.display_name);
+            return signed_in_redirect(&req, &state, *account, &next, welcome).await;
         }
         SignInOutcome::Refused => (StatusCode::UNAUTHORIZED, SIGN_IN_FAILED),
         SignInOutcome::Throttled => (

@@ -18,7 +18,7 @@ use crate::web::AppState;
 use crate::web::client::client_address;
 use crate::web::forms::{FormErrors, render_invalid};
 use crate::web::layout::{FlashLevel, PageContext, redirect, redirect_with_flash, render_page};
-use crate::web::session::{CsrfForm, CurrentUser, NoFields, device_of, sign_in_cookie};
+use crate::web::session::{CsrfForm, CurrentUser, NoFields};
 
 use super::*;
 
@@ -394,23 +394,8 @@ pub(super) async fn verify_email(
     const CONFIRMED: &str = "Thank you: your email address is confirmed.";
     let signed_in_as = ctx.user.as_ref().map(|user| user.account.id);
     if signed_in_as.is_none() {
-        let device_mark = device_cookie(&state, &account)?;
-        let device = device_of(req.headers());
-        let signing_in = state.clone();
-        let (cookie, _) = state
-            .with_db(move |conn| sign_in_cookie(&signing_in, conn, &account, None, &device))
-            .await?;
-        let mut response = redirect_with_flash(
-            &state,
-            &next,
-            FlashLevel::Success,
-            format!("{CONFIRMED} You are signed in."),
-        );
-        response.add_cookie(&cookie).map_err(AppError::internal)?;
-        response
-            .add_cookie(&device_mark)
-            .map_err(AppError::internal)?;
-        return Ok(response);
+        let message = format!("{CONFIRMED} You are signed in.");
+        return signed_in_redirect(&req, &state, account, &next, message).await;
     }
     if signed_in_as == Some(account.id) && next != "/" {
         return Ok(redirect_with_flash(

@@ -470,6 +470,24 @@ impl TestClient {
 
 /// The value of the first `<input name="...">` in a page.
 /// The CSRF form token a page carries in its `csrf-token` meta tag.
+/// An API token for `email` (password [`PASSWORD`]) from the server at
+/// `base` (`http://host:port`), for a server started as a binary.
+pub async fn api_token(http: &reqwest::Client, base: &str, email: &str) -> String {
+    let body: serde_json::Value = http
+        .post(format!("{base}/api/v1/token"))
+        .json(&serde_json::json!({"email": email, "password": PASSWORD}))
+        .send()
+        .await
+        .expect("token request")
+        .json()
+        .await
+        .expect("token answer");
+    body["token"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no token for {email}: {body}"))
+        .to_owned()
+}
+
 pub fn csrf_token_in(html: &str) -> String {
     let marker = "<meta name=\"csrf-token\" content=\"";
     let start = html.find(marker).expect("a csrf-token meta tag") + marker.len();
