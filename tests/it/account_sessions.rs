@@ -1,12 +1,15 @@
 //! Where an account is signed in, on its account page: browser sessions
 //! and API tokens listed with their last use, signing out everywhere else,
-//! and revoking one token after a confirmation.
+//! and revoking one token after a confirmation; and signing out ends every
+//! copy of the session's token.
 
 use crate::support::{Backend, PASSWORD, TestApp};
+use soulstone::auth::token::{TokenKind, TokenSubject};
 
 both_backends!(
     the_account_page_lists_sessions_and_signs_out_the_others,
     the_account_page_lists_api_tokens_and_revokes_them,
+    sign_out_ends_every_token_of_the_session,
 );
 
 async fn the_account_page_lists_sessions_and_signs_out_the_others(backend: Backend) {
@@ -230,4 +233,94 @@ async fn the_account_page_lists_api_tokens_and_revokes_them(backend: Backend) {
     assert!(quiet, "a use within the minute is not");
     assert!(kept, "an API token's row outlives a browser session's");
     assert!(gone, "and goes when the token has ended");
+}
+
+/// Signing out ends the whole session: a copy of its cookie taken before a
+/// renewal (or the renewed one) no longer signs anyone in, page or API.
+async fn sign_out_ends_every_token_of_the_session(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let id = app.create_account("sid@example.org", "Sid", false).await;
+    // The session's first token, as an attacker copied it...
+    let subject = TokenSubject {
+        account_id: id,
+        generation: 0,
+    };
+    let now = chrono::Utc::now();
+    let (copied, first) = app
+        .state
+        .tokens
+        .issue(subject, TokenKind::Session, now, None)
+        .unwrap();
+    // ...and the renewed token the owner's browser holds now.
+    let (renewed, claims) = app
+        .state
+        .tokens
+        .issue_in_session(
+            subject,
+            TokenKind::Session,
+            now,
+            Some(now),
+            Some(first.session_id()),
+        )
+        .unwrap();
+    assert_eq!(
+        claims.session_id(),
+        first.jti,
+        "a renewal stays in the session"
+    );
+    let page = |token: String| {
+        let http = app.client.http.clone();
+        let url = app.url("/account");
+        async move {
+            http.get(url)
+                .header("cookie", format!("soulstone_session={token}"))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    assert_eq!(page(copied.clone()).await, 200);
+    assert_eq!(page(renewed.clone()).await, 200);
+    // The owner signs out with the renewed token.
+    assert_eq!(sign_out_with(&app, &renewed).await, 303);
+    assert_eq!(page(renewed).await, 303, "the renewed token is signed out");
+    assert_eq!(
+        page(copied).await,
+        303,
+        "and so is the copy taken before it"
+    );
+}
+
+/// Posts the sign-out form as the browser holding `token` would: it reads
+/// a page (which gives it its CSRF cookie and form token) and sends both.
+async fn sign_out_with(app: &TestApp, token: &str) -> u16 {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let page = http
+        .get(app.url("/"))
+        .header("cookie", format!("soulstone_session={token}"))
+        .send()
+        .await
+        .unwrap();
+    let csrf_cookie = page
+        .cookies()
+        .find(|c| c.name() == "soulstone_csrf")
+        .map(|c| c.value().to_owned())
+        .expect("a CSRF cookie");
+    let form_token = crate::support::app::csrf_token_in(&page.text().await.unwrap());
+    http.post(app.url("/signout"))
+        .header(
+            "cookie",
+            format!("soulstone_session={token}; soulstone_csrf={csrf_cookie}"),
+        )
+        .form(&[("csrf_token", form_token.as_str())])
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
 }

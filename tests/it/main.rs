@@ -32,6 +32,7 @@ mod replays;
 mod resilience;
 mod scenarios;
 mod setups;
+mod sign_in_throttles;
 mod table;
 mod teams;
 mod tokens;
