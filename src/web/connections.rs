@@ -9,7 +9,9 @@
 //!
 //! - one address holds at most a quarter of the server's connections;
 //! - once three quarters are taken, the last quarter is kept for addresses
-//!   that hold only a few (a reserve for newcomers and for `/healthz`).
+//!   that hold at most one (a reserve for newcomers and for `/healthz`,
+//!   with room for a page's second connection): an attack spread over a
+//!   hundred addresses fills the rest, not that.
 //!
 //! A connection over either bound is shut down at once, before anything is
 //! read from it. Behind reverse proxies every connection comes from a proxy,
@@ -19,9 +21,11 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// An address holding fewer connections than this still gets one from the
-/// reserve.
-const FEW: usize = 8;
+/// Past the reserve's start, an address holding fewer connections than this
+/// still gets one.
+const NEWCOMER_HOLDS_FEWER_THAN: usize = 2;
+/// The smallest capacity worth dividing into shares.
+const SMALLEST: usize = 32;
 
 /// The connections each address holds, and the bounds on them.
 pub struct Connections {
@@ -47,7 +51,7 @@ impl Connections {
     pub fn new(capacity: usize) -> Self {
         Self {
             held: Mutex::default(),
-            capacity: capacity.max(FEW * 4),
+            capacity: capacity.max(SMALLEST),
         }
     }
 
@@ -61,12 +65,12 @@ impl Connections {
 
     /// A place for a new connection from `address`, or `None` when the
     /// address holds its share already, or when the reserve is reached and
-    /// the address is not a newcomer.
+    /// the address is no newcomer.
     pub fn admit(self: &Arc<Self>, address: IpAddr) -> Option<ConnectionPlace> {
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         let mine = held.per_address.get(&address).copied().unwrap_or(0);
         let refused = mine >= self.per_address_bound()
-            || (held.total >= self.reserve_starts_at() && mine >= FEW)
+            || (held.total >= self.reserve_starts_at() && mine >= NEWCOMER_HOLDS_FEWER_THAN)
             || held.total >= self.capacity;
         if refused {
             return None;
@@ -147,13 +151,14 @@ mod tests {
         let third: Vec<_> = (0..100)
             .map(|_| connections.admit(ip(3)).unwrap())
             .collect();
-        // Past it, an address that holds many gets nothing more...
-        assert!(connections.admit(ip(4)).is_some());
-        let fourth: Vec<_> = (0..FEW)
-            .map(|_| connections.admit(ip(4)).unwrap())
-            .collect();
+        // Past it, a newcomer gets two places and then no more...
+        let fourth = [
+            connections.admit(ip(4)).unwrap(),
+            connections.admit(ip(4)).unwrap(),
+        ];
         assert!(connections.admit(ip(4)).is_none());
-        // ...and each newcomer still gets a few.
+        assert!(connections.admit(ip(3)).is_none());
+        // ...and each newcomer still gets its own.
         let newcomers: Vec<_> = (10..20)
             .map(|last| connections.admit(ip(last)).unwrap())
             .collect();

@@ -14,6 +14,7 @@ use crate::support::{Backend, TestDb};
 both_backends!(
     a_client_stalling_request_bodies_cannot_starve_the_others,
     clients_holding_idle_connections_cannot_starve_the_others,
+    stalled_uploads_from_a_hundred_addresses_cannot_starve_the_others,
 );
 
 /// The stalled-body attack: 1,050 connections from one address, each sending
@@ -161,7 +162,8 @@ fn hold_connections(server: &str, from: [u8; 4], count: usize, opening: &[u8]) -
             let target: std::net::SocketAddr = server.parse().unwrap();
             socket.connect(&target.into()).unwrap();
             let mut stream: TcpStream = socket.into();
-            stream.write_all(opening).unwrap();
+            // A connection the server closed on accept may refuse the write.
+            let _ = stream.write_all(opening);
             stream
         })
         .collect()
@@ -205,11 +207,12 @@ async fn answered_within_a_second(server: &str, from: [u8; 4], path: &str) {
 }
 
 /// One address opens 1,000 connections, half sending nothing and half
-/// half a header, against a server allowed 1,024 open files (768
-/// connections). It keeps a quarter of them; the rest are closed at once,
-/// and another address gets its page and `/healthz` within a second. Then
-/// eight addresses open 120 each: they fill the server to its reserve, and
-/// past it an address that holds many gets no more while a newcomer is
+/// half a header, and keeps opening more for three seconds, against a
+/// server allowed 1,024 open files (768 connections). It keeps a quarter of
+/// them; the rest are closed at once, and another address gets its page
+/// and `/healthz` within a second, again and again. Then eight addresses
+/// open 120 each: they fill the server to its reserve, past which only an
+/// address holding at most one connection gets another, and a newcomer is
 /// still answered within a second.
 async fn clients_holding_idle_connections_cannot_starve_the_others(backend: Backend) {
     let db = TestDb::create(&backend);
@@ -232,13 +235,31 @@ async fn clients_holding_idle_connections_cannot_starve_the_others(backend: Back
         500,
         b"GET / HTTP/1.1\r\nHost: venue\r\n",
     ));
-    answered_within_a_second(&address, [127, 0, 0, 2], "/").await;
-    answered_within_a_second(&address, [127, 0, 0, 2], "/healthz").await;
+    // The attacker keeps reopening while the others are served.
+    let reopening = {
+        let address = address.clone();
+        std::thread::spawn(move || {
+            let until = Instant::now() + Duration::from_secs(3);
+            let mut opened = Vec::new();
+            while Instant::now() < until {
+                opened.extend(hold_connections(&address, [127, 0, 0, 1], 50, b"GET / HT"));
+                opened.retain(|stream| still_open(std::slice::from_ref(stream)) == 1);
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            opened
+        })
+    };
+    for _ in 0..5 {
+        answered_within_a_second(&address, [127, 0, 0, 2], "/").await;
+        answered_within_a_second(&address, [127, 0, 0, 2], "/healthz").await;
+        actix_web::rt::time::sleep(Duration::from_millis(400)).await;
+    }
+    let reopened = reopening.join().unwrap();
     std::thread::sleep(Duration::from_millis(300));
-    let held = still_open(&attack);
+    let held = still_open(&attack) + still_open(&reopened);
     eprintln!("idle connections: one address holds {held} of 1,000");
-    assert!(held <= share && held >= share - 8, "{held}");
-    drop(attack);
+    assert!(held <= share, "{held}");
+    drop((attack, reopened));
     std::thread::sleep(Duration::from_millis(300));
 
     let mut spread = BTreeMap::new();
@@ -254,11 +275,60 @@ async fn clients_holding_idle_connections_cannot_starve_the_others(backend: Back
     let total: usize = spread.values().sum();
     eprintln!("idle connections: eight addresses hold {total}: {spread:?}");
     assert!(
-        total >= reserve_at - 8 && total < reserve_at + 8 * 8,
+        total >= reserve_at - 8 && total <= reserve_at + 2 * 8,
         "{spread:?}"
     );
     assert!(total < capacity, "{spread:?}");
     answered_within_a_second(&address, [127, 0, 0, 3], "/").await;
     answered_within_a_second(&address, [127, 0, 0, 3], "/healthz").await;
     drop(crowd);
+}
+
+/// The stalled-body attack spread over 105 addresses, 10 connections each:
+/// every address stays within its share of requests and of connections,
+/// but together they would take every connection a server allowed 1,024
+/// open files holds, to the request deadline. The reserve kept for
+/// addresses holding at most one lets another address in within a second, and
+/// every stalled connection is answered or closed once the deadline passes.
+async fn stalled_uploads_from_a_hundred_addresses_cannot_starve_the_others(backend: Backend) {
+    let db = TestDb::create(&backend);
+    let data_dir = tempfile::tempdir().unwrap();
+    let url = db.url_setting();
+    let env = [
+        ("DATABASE_URL", url.as_str()),
+        ("SOULSTONE_DATA_DIR", "data"),
+        ("SOULSTONE_REQUEST_TIMEOUT_SECS", "3"),
+        ("SOULSTONE_WORKERS", "2"),
+    ];
+    let server = crate::binary::start_with_open_files(data_dir.path(), &env, 1024);
+    let address = server.address.clone();
+    let started = Instant::now();
+    let stalled: Vec<TcpStream> = (10..115u8)
+        .flat_map(|host| {
+            hold_connections(
+                &address,
+                [127, 0, 0, host],
+                10,
+                b"POST /signin HTTP/1.1\r\nHost: venue\r\n\
+                  Content-Type: application/x-www-form-urlencoded\r\n\
+                  Content-Length: 100000\r\n\r\ne",
+            )
+        })
+        .collect();
+    answered_within_a_second(&address, [127, 0, 0, 2], "/").await;
+    answered_within_a_second(&address, [127, 0, 0, 3], "/healthz").await;
+    let held = still_open(&stalled);
+    eprintln!("stalled uploads from 105 addresses: the server holds {held} of 1,050");
+    assert!(held < 768, "{held}");
+
+    actix_web::rt::time::sleep((Duration::from_secs(4)).saturating_sub(started.elapsed())).await;
+    for mut stream in stalled {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut answer = Vec::new();
+        // Answered (408) and closed, or closed on accept.
+        let _ = stream.read_to_end(&mut answer);
+    }
+    answered_within_a_second(&address, [127, 0, 0, 10], "/").await;
 }
