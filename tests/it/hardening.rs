@@ -2,7 +2,8 @@
 //! in an address, a form or a JSON body is refused with 400 and a message
 //! on both backends, never a 500 from PostgreSQL or a NUL kept by SQLite;
 //! and starting games costs something: the offered clocks only, a cap on
-//! what an account keeps open and on what it creates an hour.
+//! what an account keeps open and on what it creates an hour; and a flood of
+//! wrong passwords queues apart from the pages.
 
 use serde_json::json;
 
@@ -11,6 +12,7 @@ use crate::support::{Backend, TestApp};
 both_backends!(
     control_characters_are_refused_on_both_backends,
     starting_games_is_limited_per_account,
+    pages_are_not_held_behind_queued_password_checks,
 );
 
 async fn control_characters_are_refused_on_both_backends(backend: Backend) {
@@ -239,4 +241,55 @@ async fn location_or_text(response: reqwest::Response) -> String {
         Some(location) => location.to_str().unwrap().to_owned(),
         None => response.text().await.unwrap(),
     }
+}
+
+/// Twenty-four wrong sign-ins at once from four addresses (each within
+/// every throttle), on a server with two threads for database work: the
+/// password checks queue on threads of their own, so a signed-in player's
+/// page, asked for while they wait, is answered before most of them. When
+/// the checks waited on the database threads, the page waited behind them.
+async fn pages_are_not_held_behind_queued_password_checks(backend: Backend) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let app = TestApp::spawn_configured(backend, |settings| {
+        settings.blocking_threads = Some(2);
+    })
+    .await;
+    app.create_account("player@example.org", "Pat Player", false)
+        .await;
+    let player = app.signed_in_client("player@example.org").await;
+    let answered = Arc::new(AtomicUsize::new(0));
+    let flood: Vec<_> = (0..24)
+        .map(|n| {
+            let client = app.client_from(&format!("127.0.0.{}", 10 + n % 4));
+            let answered = Arc::clone(&answered);
+            async move {
+                let response = client
+                    .http
+                    .post(client.url("/api/v1/token"))
+                    .json(&json!({"email": format!("nobody{n}@example.org"), "password": "wrong"}))
+                    .send()
+                    .await
+                    .unwrap();
+                answered.fetch_add(1, Ordering::SeqCst);
+                response.status().as_u16()
+            }
+        })
+        .collect();
+    let page = async {
+        // Once the checks are queued.
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(150)).await;
+        let (status, html) = player.get_text("/account").await;
+        (status, html, answered.load(Ordering::SeqCst))
+    };
+    let (codes, (status, html, before_the_page)) =
+        tokio::join!(futures_util::future::join_all(flood), page);
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("player@example.org"), "{html}");
+    assert!(codes.iter().all(|code| *code == 401), "{codes:?}");
+    assert!(
+        before_the_page < 12,
+        "the page waited for {before_the_page} of 24 password checks"
+    );
 }
