@@ -80,9 +80,10 @@ pub fn share_of(req: &HttpRequest, state: &AppState) -> String {
         )
 }
 
-/// Requests each client (an address, or a signed-in account) has in flight. A client that opens many
-/// connections and sends their bodies slowly (or never) holds at most
-/// `limit` of the server's connections; the rest are answered at once.
+/// Requests each client (an address, or a signed-in account) has in
+/// flight. A client that opens many connections and sends their bodies
+/// slowly (or never) holds at most `limit` of the server's connections; the
+/// rest are answered at once.
 pub struct InFlight {
     counts: Mutex<HashMap<String, usize>>,
     limit: usize,
@@ -134,13 +135,13 @@ impl Drop for InFlightSlot {
     }
 }
 
-/// Holds every request to the client's share of the server and to a
-/// deadline that covers reading its body (see [`share_of`] for whose share
-/// it is): a connection that sends headers
-/// and then a body byte by byte, or not at all, gets 408 when the deadline
-/// passes instead of holding its connection for ever, and a client over
-/// its share gets 429 at once. A streamed answer (the live game stream)
-/// leaves both once its head is sent.
+/// Holds every request to the client's share of the server (see
+/// [`share_of`] for whose share it is) and to a deadline that covers
+/// reading its body: a connection that sends headers and then a body byte
+/// by byte, or not at all, gets 408 when the deadline passes instead of
+/// holding its connection for ever, and a client over its share gets 429
+/// at once. A streamed answer (the live game stream) leaves both once its
+/// head is sent.
 pub async fn guard_requests(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
