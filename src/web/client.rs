@@ -21,12 +21,30 @@ use crate::error::{ApiError, AppError};
 use crate::web::AppState;
 
 /// The client's address: the peer, or the `X-Forwarded-For` entry the
-/// operator's proxies vouch for when `SOULSTONE_PROXY_HOPS` says there are any.
+/// operator's proxies vouch for when `SOULSTONE_PROXY_HOPS` says there are
+/// any; an IPv6 address as its network (see [`network_of`]).
 pub fn client_address(req: &HttpRequest, state: &AppState) -> String {
     let peer = req.peer_addr().map(|addr| addr.ip());
     match address_behind_proxies(req.headers(), peer, state.settings.proxy_hops) {
-        Some(ip) => ip.to_string(),
+        Some(ip) => network_of(ip).to_string(),
         None => "unknown".into(),
+    }
+}
+
+/// The address every per-address limit counts: an IPv4 address itself
+/// (also when written as IPv6), and for IPv6 its /64 network, since one
+/// subscriber is handed a whole /64 and could otherwise take a fresh
+/// address, and a fresh share, for every request.
+pub fn network_of(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let [a, b, c, d, ..] = v6.segments();
+                IpAddr::V6(std::net::Ipv6Addr::new(a, b, c, d, 0, 0, 0, 0))
+            }
+        },
     }
 }
 
@@ -213,6 +231,16 @@ fn parse_entry(entry: &str) -> Option<IpAddr> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_ipv6_client_counts_as_its_network() {
+        let network = |text: &str| super::network_of(text.parse().unwrap()).to_string();
+        assert_eq!(network("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::");
+        assert_eq!(network("2001:db8:1:2:ffff:1:2:3"), "2001:db8:1:2::");
+        assert_ne!(network("2001:db8:1:3::1"), network("2001:db8:1:2::1"));
+        assert_eq!(network("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(network("203.0.113.7"), "203.0.113.7");
+    }
+
     use super::*;
     use actix_web::http::header::{HeaderName, HeaderValue};
 

@@ -14,7 +14,7 @@
 //!   hundred addresses fills the rest, not that.
 //!
 //! A connection over either bound is shut down at once, before anything is
-//! read from it. Behind reverse proxies every connection comes from a proxy,
+//! read from it. An IPv6 client counts as its /64 network, as everywhere. Behind reverse proxies every connection comes from a proxy,
 //! so the count is left to them (`SOULSTONE_PROXY_HOPS`).
 
 use std::collections::HashMap;
@@ -116,7 +116,7 @@ pub fn on_connect(
     });
     let Some(stream) = stream else { return };
     let Ok(peer) = stream.peer_addr() else { return };
-    match connections.admit(peer.ip()) {
+    match connections.admit(super::client::network_of(peer.ip())) {
         Some(place) => {
             data.insert(place);
         }
