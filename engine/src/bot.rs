@@ -8,6 +8,8 @@
 //!   public table shows it (VP, damage it can deal, ground gained toward
 //!   enemies and markers) and takes the best; it never looks at a deck.
 
+pub mod info;
+
 use serde::{Deserialize, Serialize};
 use soulstone_random::RandomStream;
 

@@ -46,7 +46,9 @@ fn play(seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
     play_edition("m4e", seed, kinds)
 }
 
-fn play_edition(edition: &str, seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
+/// The setup of a game of `edition` ("m4e" or "m3e") for `seed`, with the
+/// shipped content and crews.
+pub(crate) fn set_up(edition: &str, seed: u64) -> soulstone_engine::state::NewGame {
     let catalog = load_for_server(None).expect("the shipped content loads");
     let lists = crews(edition);
     let [a, b] = brought(seed, &lists);
@@ -55,14 +57,18 @@ fn play_edition(edition: &str, seed: u64, kinds: [BotKind; 2]) -> (GameState, Ga
     // Every fourth 4th edition game plays a TO's season the content lacks,
     // scored by the players' claims.
     let season = (seed % 4 == 3 && edition == "m4e").then(claimed_season);
-    let setup = soulstone_engine::encounter::new_encounter_in(
+    soulstone_engine::encounter::new_encounter_in(
         &catalog,
         [&a, &b],
         Bytes32(bytes),
         None,
         season.as_ref(),
     )
-    .expect("the encounter sets up");
+    .expect("the encounter sets up")
+}
+
+fn play_edition(edition: &str, seed: u64, kinds: [BotKind; 2]) -> (GameState, GameLog) {
+    let setup = set_up(edition, seed);
     let mut state = Box::new(GameState::new(setup.clone()).expect("a valid game"));
     let mut log = GameLog::new(setup);
     let mut bots = [

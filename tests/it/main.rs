@@ -21,6 +21,7 @@ mod foundation;
 mod game_table;
 mod hardening;
 mod hosted;
+mod information_sets;
 mod live_streams;
 mod log_proof;
 mod onboarding;
