@@ -37,14 +37,14 @@ async fn a_client_stalling_request_bodies_cannot_starve_the_others(backend: Back
         );
     }
     let data_dir = tempfile::tempdir().unwrap();
-    let url = db.url_setting();
-    let env = [
-        ("DATABASE_URL", url.as_str()),
-        ("SOULSTONE_DATA_DIR", "data"),
-        ("SOULSTONE_REQUEST_TIMEOUT_SECS", "3"),
-        ("SOULSTONE_REQUESTS_PER_CLIENT", "64"),
-    ];
-    let server = crate::binary::start_with_open_files(data_dir.path(), &env, 1024);
+    let server = start_small_server(
+        &db,
+        &data_dir,
+        &[
+            ("SOULSTONE_REQUEST_TIMEOUT_SECS", "3"),
+            ("SOULSTONE_REQUESTS_PER_CLIENT", "64"),
+        ],
+    );
     let venue_player = reqwest::Client::builder()
         .timeout(Duration::from_secs(1))
         .build()
@@ -150,6 +150,23 @@ async fn a_client_stalling_request_bodies_cannot_starve_the_others(backend: Back
     assert_eq!(again.status(), 200);
 }
 
+/// The binary under a 1,024 open-file limit (768 connections) on `db`,
+/// with two workers and `settings` besides the database's.
+fn start_small_server(
+    db: &TestDb,
+    data_dir: &tempfile::TempDir,
+    settings: &[(&str, &str)],
+) -> crate::binary::Server {
+    let url = db.url_setting();
+    let mut env = vec![
+        ("DATABASE_URL", url.as_str()),
+        ("SOULSTONE_DATA_DIR", "data"),
+        ("SOULSTONE_WORKERS", "2"),
+    ];
+    env.extend_from_slice(settings);
+    crate::binary::start_with_open_files(data_dir.path(), &env, 1024)
+}
+
 /// Connections from `from` to `server`, each sending `opening` (perhaps
 /// nothing) and then waiting.
 fn hold_connections(server: &str, from: [u8; 4], count: usize, opening: &[u8]) -> Vec<TcpStream> {
@@ -217,13 +234,7 @@ async fn answered_within_a_second(server: &str, from: [u8; 4], path: &str) {
 async fn clients_holding_idle_connections_cannot_starve_the_others(backend: Backend) {
     let db = TestDb::create(&backend);
     let data_dir = tempfile::tempdir().unwrap();
-    let url = db.url_setting();
-    let env = [
-        ("DATABASE_URL", url.as_str()),
-        ("SOULSTONE_DATA_DIR", "data"),
-        ("SOULSTONE_WORKERS", "2"),
-    ];
-    let server = crate::binary::start_with_open_files(data_dir.path(), &env, 1024);
+    let server = start_small_server(&db, &data_dir, &[]);
     let address = server.address.clone();
     // 1,024 open files leave 768 connections; a quarter for one address.
     let (capacity, share, reserve_at) = (768, 192, 576);
@@ -288,19 +299,13 @@ async fn clients_holding_idle_connections_cannot_starve_the_others(backend: Back
 /// every address stays within its share of requests and of connections,
 /// but together they would take every connection a server allowed 1,024
 /// open files holds, to the request deadline. The reserve kept for
-/// addresses holding at most one lets another address in within a second, and
-/// every stalled connection is answered or closed once the deadline passes.
+/// addresses holding at most one lets another address in within a second,
+/// and every stalled connection is answered or closed once the deadline
+/// passes.
 async fn stalled_uploads_from_a_hundred_addresses_cannot_starve_the_others(backend: Backend) {
     let db = TestDb::create(&backend);
     let data_dir = tempfile::tempdir().unwrap();
-    let url = db.url_setting();
-    let env = [
-        ("DATABASE_URL", url.as_str()),
-        ("SOULSTONE_DATA_DIR", "data"),
-        ("SOULSTONE_REQUEST_TIMEOUT_SECS", "3"),
-        ("SOULSTONE_WORKERS", "2"),
-    ];
-    let server = crate::binary::start_with_open_files(data_dir.path(), &env, 1024);
+    let server = start_small_server(&db, &data_dir, &[("SOULSTONE_REQUEST_TIMEOUT_SECS", "3")]);
     let address = server.address.clone();
     let started = Instant::now();
     let stalled: Vec<TcpStream> = (10..115u8)

@@ -53,17 +53,9 @@ impl InfoSet {
         known.fairness.seed = Bytes32::default();
         let opponent = seat.other();
         // The opponent's hand and deck: one pool, in a fixed order.
-        let theirs = &mut known.players[opponent.index()];
-        let mut pool: Vec<Card> = theirs
-            .hand
-            .iter()
-            .chain(theirs.deck.iter())
-            .copied()
-            .collect();
-        pool.sort_unstable();
-        let hand_count = theirs.hand.len();
-        theirs.hand = pool[..hand_count].iter().copied().collect();
-        theirs.deck = Pile::from_top_down(&pool[hand_count..]);
+        redeal(&mut known.players[opponent.index()], |pool| {
+            pool.sort_unstable()
+        });
         // The seat's own deck: its order is unknown, but for a top card it
         // is looking at.
         let looked_at = looking_at_top(state, seat);
@@ -109,17 +101,9 @@ impl InfoSet {
             chunk.copy_from_slice(&rng.next_u32().to_le_bytes());
         }
         world.fairness.seed = Bytes32(seed);
-        let theirs = &mut world.players[opponent.index()];
-        let mut pool: Vec<Card> = theirs
-            .hand
-            .iter()
-            .chain(theirs.deck.iter())
-            .copied()
-            .collect();
-        rng.shuffle(&mut pool);
-        let hand_count = theirs.hand.len();
-        theirs.hand = pool[..hand_count].iter().copied().collect();
-        theirs.deck = Pile::from_top_down(&pool[hand_count..]);
+        redeal(&mut world.players[opponent.index()], |pool| {
+            rng.shuffle(pool)
+        });
         let looked_at = looking_at_top(&world, seat);
         let mine = &mut world.players[seat.index()];
         let mut cards: Vec<Card> = mine.deck.iter().copied().collect();
@@ -138,6 +122,21 @@ impl InfoSet {
         }
         Ok(world)
     }
+}
+
+/// A player's hand and deck pooled, put in `order`, and split again by the
+/// hand's size (the rest is the deck).
+fn redeal(player: &mut crate::state::PlayerState, order: impl FnOnce(&mut Vec<Card>)) {
+    let mut pool: Vec<Card> = player
+        .hand
+        .iter()
+        .chain(player.deck.iter())
+        .copied()
+        .collect();
+    order(&mut pool);
+    let hand_count = player.hand.len();
+    player.hand = pool[..hand_count].iter().copied().collect();
+    player.deck = Pile::from_top_down(&pool[hand_count..]);
 }
 
 /// Whether `seat` is looking at its own top card (Insight's effect): that
