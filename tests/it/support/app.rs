@@ -468,10 +468,8 @@ impl TestClient {
     }
 }
 
-/// The value of the first `<input name="...">` in a page.
-/// The CSRF form token a page carries in its `csrf-token` meta tag.
 /// An API token for `email` (password [`PASSWORD`]) from the server at
-/// `base` (`http://host:port`), for a server started as a binary.
+/// `base` (`http://host:port`).
 pub async fn api_token(http: &reqwest::Client, base: &str, email: &str) -> String {
     let body: serde_json::Value = http
         .post(format!("{base}/api/v1/token"))
@@ -488,6 +486,7 @@ pub async fn api_token(http: &reqwest::Client, base: &str, email: &str) -> Strin
         .to_owned()
 }
 
+/// The CSRF form token a page carries in its `csrf-token` meta tag.
 pub fn csrf_token_in(html: &str) -> String {
     let marker = "<meta name=\"csrf-token\" content=\"";
     let start = html.find(marker).expect("a csrf-token meta tag") + marker.len();
@@ -495,6 +494,7 @@ pub fn csrf_token_in(html: &str) -> String {
     html[start..start + end].to_owned()
 }
 
+/// The value of the first `<input name="...">` in a page.
 pub fn extract_input_value(html: &str, name: &str) -> Option<String> {
     let marker = format!("name=\"{name}\" value=\"");
     let start = html.find(&marker)? + marker.len();
@@ -572,19 +572,11 @@ impl TestApp {
             .pool_idle_timeout(POOL_IDLE)
             .build()
             .expect("client");
-        let token: serde_json::Value = http
-            .post(self.url("/api/v1/token"))
-            .json(&serde_json::json!({"email": email, "password": PASSWORD}))
-            .send()
-            .await
-            .expect("token request")
-            .json()
-            .await
-            .expect("token json");
+        let token = api_token(&http, &self.address, email).await;
         ApiClient {
             base: self.address.clone(),
             http,
-            token: token["token"].as_str().expect("token").to_owned(),
+            token,
         }
     }
 }
