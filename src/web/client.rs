@@ -98,12 +98,60 @@ pub fn share_of(req: &HttpRequest, state: &AppState) -> String {
         )
 }
 
+/// How many places each key holds, and all keys together; a key holding
+/// none is forgotten, so the map grows only with the clients present.
+#[derive(Debug)]
+pub(crate) struct Tally<K> {
+    per_key: HashMap<K, usize>,
+    total: usize,
+}
+
+impl<K> Default for Tally<K> {
+    fn default() -> Self {
+        Self {
+            per_key: HashMap::new(),
+            total: 0,
+        }
+    }
+}
+
+impl<K: std::hash::Hash + Eq> Tally<K> {
+    pub(crate) fn of(&self, key: &K) -> usize {
+        self.per_key.get(key).copied().unwrap_or(0)
+    }
+
+    pub(crate) fn total(&self) -> usize {
+        self.total
+    }
+
+    /// No key holds a place (and none is remembered).
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.per_key.is_empty()
+    }
+
+    pub(crate) fn add(&mut self, key: K) {
+        *self.per_key.entry(key).or_default() += 1;
+        self.total += 1;
+    }
+
+    pub(crate) fn remove(&mut self, key: &K) {
+        if let Some(count) = self.per_key.get_mut(key) {
+            *count -= 1;
+            self.total -= 1;
+            if *count == 0 {
+                self.per_key.remove(key);
+            }
+        }
+    }
+}
+
 /// Requests each client (an address, or a signed-in account) has in
 /// flight. A client that opens many connections and sends their bodies
 /// slowly (or never) holds at most `limit` of the server's connections; the
 /// rest are answered at once.
 pub struct InFlight {
-    counts: Mutex<HashMap<String, usize>>,
+    counts: Mutex<Tally<String>>,
     limit: usize,
 }
 
@@ -125,11 +173,10 @@ impl InFlight {
     /// `limit` in flight already.
     pub fn enter(self: &Arc<Self>, address: String) -> Option<InFlightSlot> {
         let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-        let count = counts.entry(address.clone()).or_default();
-        if *count >= self.limit {
+        if counts.of(&address) >= self.limit {
             return None;
         }
-        *count += 1;
+        counts.add(address.clone());
         Some(InFlightSlot {
             owner: Arc::clone(self),
             address,
@@ -139,17 +186,11 @@ impl InFlight {
 
 impl Drop for InFlightSlot {
     fn drop(&mut self) {
-        let mut counts = self
-            .owner
+        self.owner
             .counts
             .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(count) = counts.get_mut(&self.address) {
-            *count -= 1;
-            if *count == 0 {
-                counts.remove(&self.address);
-            }
-        }
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.address);
     }
 }
 

@@ -17,9 +17,10 @@
 //! read from it. An IPv6 client counts as its /64 network, as everywhere. Behind reverse proxies every connection comes from a proxy,
 //! so the count is left to them (`SOULSTONE_PROXY_HOPS`).
 
-use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
+
+use super::client::Tally;
 
 /// Past the reserve's start, an address holding fewer connections than this
 /// still gets one.
@@ -29,15 +30,9 @@ const SMALLEST: usize = 32;
 
 /// The connections each address holds, and the bounds on them.
 pub struct Connections {
-    held: Mutex<Held>,
+    held: Mutex<Tally<IpAddr>>,
     /// Connections the server may hold in all.
     capacity: usize,
-}
-
-#[derive(Default)]
-struct Held {
-    per_address: HashMap<IpAddr, usize>,
-    total: usize,
 }
 
 /// One accepted connection's place, given back when the connection ends
@@ -68,15 +63,14 @@ impl Connections {
     /// the address is no newcomer.
     pub fn admit(self: &Arc<Self>, address: IpAddr) -> Option<ConnectionPlace> {
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
-        let mine = held.per_address.get(&address).copied().unwrap_or(0);
+        let (mine, total) = (held.of(&address), held.total());
         let refused = mine >= self.per_address_bound()
-            || (held.total >= self.reserve_starts_at() && mine >= NEWCOMER_HOLDS_FEWER_THAN)
-            || held.total >= self.capacity;
+            || (total >= self.reserve_starts_at() && mine >= NEWCOMER_HOLDS_FEWER_THAN)
+            || total >= self.capacity;
         if refused {
             return None;
         }
-        *held.per_address.entry(address).or_default() += 1;
-        held.total += 1;
+        held.add(address);
         Some(ConnectionPlace {
             owner: Arc::clone(self),
             address,
@@ -86,18 +80,11 @@ impl Connections {
 
 impl Drop for ConnectionPlace {
     fn drop(&mut self) {
-        let mut held = self
-            .owner
+        self.owner
             .held
             .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        held.total = held.total.saturating_sub(1);
-        if let Some(count) = held.per_address.get_mut(&self.address) {
-            *count -= 1;
-            if *count == 0 {
-                held.per_address.remove(&self.address);
-            }
-        }
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.address);
     }
 }
 
@@ -167,8 +154,8 @@ mod tests {
         assert!(connections.admit(ip(1)).is_some());
         drop((second, third, fourth, newcomers));
         let held = connections.held.lock().unwrap();
-        assert_eq!(held.total, 0);
-        assert!(held.per_address.is_empty());
+        assert_eq!(held.total(), 0);
+        assert!(held.is_empty());
     }
 
     #[test]
