@@ -131,8 +131,9 @@ pub enum GameCommand {
         /// Seeds the setup flips, the server seed and the bots.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// The bot for player A, then for player B: random or greedy
-        /// (one given plays both seats; default random).
+        /// The bot for player A, then for player B: easy, normal, hard,
+        /// random, or greedy (the same as easy); one given plays both seats
+        /// (default random).
         #[arg(long)]
         bot: Vec<String>,
         /// A table layout of the content's, by name (default: one picked

@@ -4,11 +4,18 @@
 //! options and fill in a point or a path by asking `decide`.
 //!
 //! - `Random` picks uniformly among the legal options.
-//! - `Greedy` scores each option by its immediate outcome as far as the
-//!   public table shows it (VP, damage it can deal, ground gained toward
-//!   enemies and markers) and takes the best; it never looks at a deck.
+//! - `Greedy` (the "easy" level) scores each option by its immediate
+//!   outcome as far as the public table shows it (VP, damage it can deal,
+//!   ground gained toward enemies and markers) and takes the best; it never
+//!   looks at a deck.
+//! - `Normal` and `Hard` search ([`search`]): from what their seat knows
+//!   ([`info::InfoSet`]) they deal worlds consistent with it, try their
+//!   best-looking options in each, play the rest of the turn out quickly,
+//!   and keep the option that did best. They differ in budget only.
 
+mod eval;
 pub mod info;
+pub mod search;
 
 use serde::{Deserialize, Serialize};
 use soulstone_random::RandomStream;
@@ -28,7 +35,47 @@ use crate::{Seat, pending};
 #[serde(rename_all = "snake_case")]
 pub enum BotKind {
     Random,
+    /// The easy level.
     Greedy,
+    Normal,
+    Hard,
+}
+
+impl BotKind {
+    /// The levels a practice game offers, easiest first.
+    pub const LEVELS: [BotKind; 3] = [BotKind::Greedy, BotKind::Normal, BotKind::Hard];
+
+    /// The name a player reads: a level, or what the bot does.
+    pub fn level_name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "easy",
+            BotKind::Normal => "normal",
+            BotKind::Hard => "hard",
+        }
+    }
+
+    /// Whether this bot searches (`Normal`, `Hard`): a decision takes
+    /// milliseconds to a second, where the others take microseconds.
+    pub fn searches(self) -> bool {
+        self.budget().is_some()
+    }
+
+    /// Whether this bot, for `seat`, would think long at `state`: it
+    /// searches, and the search weighs this decision
+    /// ([`search::would_search`]); otherwise it answers in microseconds.
+    pub fn thinks_long(self, state: &GameState, seat: Seat) -> bool {
+        self.searches() && search::would_search(state, seat)
+    }
+
+    /// The search this bot runs, if it searches.
+    fn budget(self) -> Option<search::Budget> {
+        match self {
+            BotKind::Random | BotKind::Greedy => None,
+            BotKind::Normal => Some(search::Budget::NORMAL),
+            BotKind::Hard => Some(search::Budget::HARD),
+        }
+    }
 }
 
 impl std::str::FromStr for BotKind {
@@ -36,8 +83,12 @@ impl std::str::FromStr for BotKind {
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
             "random" => Ok(BotKind::Random),
-            "greedy" => Ok(BotKind::Greedy),
-            other => Err(format!("unknown bot {other:?}: random or greedy")),
+            "greedy" | "easy" => Ok(BotKind::Greedy),
+            "normal" => Ok(BotKind::Normal),
+            "hard" => Ok(BotKind::Hard),
+            other => Err(format!(
+                "unknown bot {other:?}: easy, normal, hard, random or greedy (= easy)"
+            )),
         }
     }
 }
@@ -47,6 +98,13 @@ pub struct Bot {
     pub kind: BotKind,
     pub seat: Seat,
     rng: RandomStream,
+    /// How many points or paths it tries before giving up on an option.
+    tries: usize,
+    /// The search it runs (`Normal` and `Hard` have one).
+    budget: Option<search::Budget>,
+    /// Whether its models head for the objectives' markers before enemies
+    /// (the greedy bot's attackers go for enemies first).
+    marker_first: bool,
     /// The state and facts its last legal probe worked out: the command
     /// it chose, already played on a copy, so a driver need not work it
     /// out again ([`Bot::take_worked_out`]).
@@ -63,6 +121,10 @@ struct WorkedOut {
 /// How many points or paths a bot tries before giving up on an option.
 const TRIES: usize = 24;
 
+/// As many for the quick bots that play a search's rollouts: a miss there
+/// costs one rollout a little strength, and every try is a whole `decide`.
+const QUICK_TRIES: usize = 4;
+
 impl Bot {
     pub fn new(kind: BotKind, seat: Seat, seed: u64) -> Self {
         let label = match seat {
@@ -73,6 +135,29 @@ impl Bot {
             kind,
             seat,
             rng: RandomStream::from_seed_and_label(seed, label),
+            tries: TRIES,
+            budget: kind.budget(),
+            marker_first: false,
+            worked_out: None,
+        }
+    }
+
+    /// This bot searching with `budget` instead of its level's (to weigh
+    /// budgets against each other; a searching bot's kind stays its level).
+    pub fn with_budget(mut self, budget: search::Budget) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// A greedy bot that plays a search's rollouts, drawing from `rng`.
+    fn quick(seat: Seat, rng: RandomStream) -> Self {
+        Self {
+            kind: BotKind::Greedy,
+            seat,
+            rng,
+            tries: QUICK_TRIES,
+            budget: None,
+            marker_first: false,
             worked_out: None,
         }
     }
@@ -121,7 +206,7 @@ impl Bot {
         offered: fn(&GameState, Seat, &crate::model::Model) -> Option<PlayerCommand>,
     ) -> Option<PlayerCommand> {
         let from = body_of(state, model)?;
-        (0..TRIES)
+        (0..self.tries)
             .find_map(|_| {
                 let reach = crate::procedure::scheme_marker_offset(
                     state,
@@ -162,10 +247,25 @@ impl Bot {
             }
             return None;
         }
+        if let Some(budget) = self.budget.clone() {
+            let seed = u64::from(self.rng.next_u32()) << 32 | u64::from(self.rng.next_u32());
+            if let Some(command) = search::search(state, self.seat, &budget, seed) {
+                // Chosen from what the seat knows: played on the true
+                // state only to keep its outcome for the driver.
+                if let Some(command) = self.try_command(state, command) {
+                    return Some(command);
+                }
+            }
+        }
+        self.greedy_choice(state)
+    }
+
+    /// The greedy bot's command: the best-scored option it can fill.
+    fn greedy_choice(&mut self, state: &GameState) -> Option<PlayerCommand> {
         let open = pending(state);
         let decision = open.for_seat(self.seat)?;
         let mut choices = decision.choices.clone();
-        if self.kind == BotKind::Greedy {
+        if self.kind != BotKind::Random {
             let mut scored: Vec<(i64, usize)> = choices
                 .iter()
                 .enumerate()
@@ -188,8 +288,33 @@ impl Bot {
             .find_map(|choice| self.fill(state, choice))
     }
 
+    /// A rollout's command: options unchecked (as the random bot draws
+    /// them), tried best-scored first, ties and one time in six in random
+    /// order, the first that `decide` accepts. Far cheaper than
+    /// [`Bot::greedy_choice`], which checks every option first.
+    fn quick_choice(&mut self, state: &GameState) -> Option<PlayerCommand> {
+        let options = unchecked_options(state, self.seat);
+        let explore = self.rng.below(6) == 0;
+        let mut ranked: Vec<(i64, u32, Choice)> = options
+            .into_iter()
+            .map(|choice| {
+                let score = if explore {
+                    0
+                } else {
+                    greedy_score(state, self.seat, &choice)
+                };
+                (score, self.rng.next_u32(), choice)
+            })
+            .collect();
+        ranked.sort_by_key(|(score, tie, _)| (-score, *tie));
+        ranked.into_iter().find_map(|(_, _, choice)| match choice {
+            Choice::Command { command } => self.try_command(state, command),
+            choice => self.fill(state, choice),
+        })
+    }
+
     fn fill(&mut self, state: &GameState, choice: Choice) -> Option<PlayerCommand> {
-        let greedy = self.kind == BotKind::Greedy;
+        let greedy = self.kind != BotKind::Random;
         match choice {
             Choice::Command { command } => Some(command),
             Choice::DiscardCards { count, mut from } => {
@@ -263,7 +388,7 @@ impl Bot {
                     (width - 2.0 * radius).max(0.0),
                     (depth - 2.0 * radius).max(0.0),
                 );
-                (0..TRIES * 4).find_map(|_| {
+                (0..self.tries * 4).find_map(|_| {
                     let (x, y) = (radius + self.unit() * width, radius + self.unit() * depth);
                     let (x, y) = match side {
                         Seat::A => (x, y),
@@ -297,15 +422,16 @@ impl Bot {
                 };
                 let from = body_of(state, model)?;
                 let goal = if greedy {
-                    goal_for(state, self.seat, model)
+                    goal_for(state, self.seat, model, self.marker_first)
                 } else {
                     None
                 };
-                (0..TRIES)
+                let tries = self.tries;
+                (0..tries)
                     .find_map(|attempt| {
-                        let reach = f64::from(inches) * (1.0 - attempt as f64 / TRIES as f64);
+                        let reach = f64::from(inches) * (1.0 - attempt as f64 / tries as f64);
                         let direction = match goal {
-                            Some((goal, _)) if attempt < TRIES / 2 => {
+                            Some((goal, _)) if attempt < tries / 2 => {
                                 goal.minus(from.center).unit()
                             }
                             _ => self.direction(),
@@ -383,7 +509,7 @@ impl Bot {
                 let from = body_of(state, model)?;
                 let reach = from.radius + f64::from(inches);
                 // Where it stands is always a place: the last resort.
-                let spots: Vec<V2> = (0..TRIES)
+                let spots: Vec<V2> = (0..self.tries)
                     .map(|_| {
                         from.center
                             .plus(self.direction().scale(reach * self.unit()))
@@ -474,10 +600,16 @@ fn body_of(state: &GameState, model: ModelId) -> Option<Body> {
 }
 
 /// Where a greedy model heads: the nearest strategy marker not yet its
-/// crew's, else the nearest enemy, else the centre; with how far from
+/// crew's, else the nearest enemy, else the centre (a model with an attack
+/// goes for the enemy first unless `marker_first`); with how far from
 /// that point's centre its base stops: 1", or touching a marker in 3rd
 /// edition, whose general actions need base contact.
-fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<(V2, f64)> {
+fn goal_for(
+    state: &GameState,
+    seat: Seat,
+    model: ModelId,
+    marker_first: bool,
+) -> Option<(V2, f64)> {
     let me = body_of(state, model)?.center;
     let nearest = |goals: Vec<(V2, f64)>| {
         goals
@@ -527,6 +659,7 @@ fn goal_for(state: &GameState, seat: Seat, model: ModelId) -> Option<(V2, f64)> 
         .as_deref()
         .is_some_and(|e| e.setup.strategy.idols.is_some());
     let preferred = match (enemy, marker) {
+        (_, Some(k)) if marker_first => Some(k),
         (Some(e), Some(k)) if has_attack && idols && k.0.dist(me) < e.0.dist(me) => Some(k),
         (Some(e), _) if has_attack => Some(e),
         (e, k) => k.or(e),

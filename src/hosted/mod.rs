@@ -130,6 +130,13 @@ pub struct HostedGame {
 }
 
 impl HostedGame {
+    /// Whether a searching bot is to move: the game waits on
+    /// [`bot_turns::BotTurns`], not on a player.
+    pub fn searching_bot_due(&self) -> bool {
+        self.status == HostedStatus::Playing
+            && bot_turns::searching_bot_due(&self.seats, &self.state).is_some()
+    }
+
     /// How many whole minutes the game has waited only for `seat`'s
     /// opponent, if that is what it does (an absent opponent may then be
     /// claimed); None while it waits for `seat`, for both, or is over.
@@ -192,8 +199,14 @@ impl From<diesel::result::Error> for HostedError {
 /// What a command did.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Submitted {
-    /// Applied now: the facts it (and any bot's replies) added.
-    Applied { version: u64, facts: Vec<Event> },
+    /// Applied now: the facts it (and any quick bot's replies) added;
+    /// `bot_to_move` when a searching bot is to reply, which it does on
+    /// [`bot_turns::BotTurns`]' threads, not in this request.
+    Applied {
+        version: u64,
+        facts: Vec<Event>,
+        bot_to_move: bool,
+    },
     /// This key was applied before; nothing new happened.
     Repeated { version: u64 },
 }
@@ -259,6 +272,7 @@ pub fn check_brought(
     Ok(())
 }
 
+pub mod bot_turns;
 pub mod clocks;
 pub mod invitations;
 pub mod limits;
@@ -496,6 +510,8 @@ fn bot_code(kind: BotKind) -> &'static str {
     match kind {
         BotKind::Random => "random",
         BotKind::Greedy => "greedy",
+        BotKind::Normal => "normal",
+        BotKind::Hard => "hard",
     }
 }
 
@@ -801,6 +817,7 @@ pub fn submit(
         Ok(Submitted::Applied {
             version: state.version,
             facts: made.facts,
+            bot_to_move: bot_turns::searching_bot_due(&stored.seats, &state).is_some(),
         })
     });
     match result {
@@ -952,7 +969,7 @@ fn seat_name(
     Ok(match seats[seat.index()] {
         SeatHolder::Account(id) => crate::db::accounts::find_by_id(conn, id)?
             .map_or_else(|| seat.label().to_owned(), |account| account.display_name),
-        SeatHolder::Bot(kind) => format!("The {} bot", bot_code(kind)),
+        SeatHolder::Bot(kind) => format!("The {} bot", kind.level_name()),
     })
 }
 

@@ -1,4 +1,4 @@
-//! Playing on after a command: the bots' decisions and the ones the
+//! Playing on after a command: the quick bots' decisions and the ones the
 //! players' standing answers take for them (`soulstone_engine::forced`),
 //! recorded so each player's page can say which were taken; and the
 //! standing answers themselves.
@@ -19,6 +19,12 @@ use crate::db::{DbConnection, WriteTransaction};
 /// took the game from and to.
 pub type Forced = (Seat, u64, u64);
 
+/// A bot's seed in game `id` at `version`: seeded by the game and the
+/// moment, so a replay of the same position decides the same.
+pub(super) fn bot_seed(id: i64, version: u64) -> u64 {
+    (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ version
+}
+
 /// Lets the bots in `seats` decide while the game waits for them, and
 /// takes the decisions the players' standing answers give (`takers`, by
 /// seat); the ones taken for players go into `forced`.
@@ -38,10 +44,12 @@ pub(super) fn play_on(
             let SeatHolder::Bot(kind) = seats[seat.index()] else {
                 return None;
             };
-            // Seeded by the game and the moment, so a replay of the same
-            // position decides the same.
-            let seed = (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ state.version;
-            Bot::new(kind, seat, seed)
+            // A searching bot thinks on a thread of its own (bot_turns),
+            // never in the request that made its turn come.
+            if kind.thinks_long(state, seat) {
+                return None;
+            }
+            Bot::new(kind, seat, bot_seed(id, state.version))
                 .decide(state)
                 .map(|command| (seat, command, false))
         });

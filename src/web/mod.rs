@@ -63,6 +63,8 @@ pub struct AppState {
     pub catalog: Arc<soulstone_engine::content::Catalog>,
     /// Wakes the live streams of a game whose log grew.
     pub game_updates: play::live::GameUpdates,
+    /// The threads that play searching bots' turns.
+    pub bot_turns: Arc<crate::hosted::bot_turns::BotTurns>,
     /// Commands and streams one account may ask for.
     pub play_limits: Arc<play::limits::PlayLimits>,
     /// Requests each client address has in flight.
@@ -80,6 +82,15 @@ impl AppState {
         let commands_per_second = settings.play_commands_per_second;
         let requests_per_client = settings.requests_per_client;
         let secret = settings.secret.as_bytes();
+        let game_updates = play::live::GameUpdates::default();
+        let bot_turns = {
+            let updates = game_updates.clone();
+            // Half the cores: the web workers keep the rest.
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get() / 2);
+            crate::hosted::bot_turns::BotTurns::start(db.clone(), threads, move |id, version| {
+                updates.announce_at(id, version);
+            })
+        };
         Self {
             cookie_key: derive_cookie_key(secret),
             tokens: TokenSigner::new(secret),
@@ -99,7 +110,8 @@ impl AppState {
             // The shipped cards, which the tests keep loading cleanly; the
             // server replaces them with the operator's set (`with_catalog`).
             catalog: Arc::new(crate::content::load_for_server(None).unwrap_or_default()),
-            game_updates: play::live::GameUpdates::default(),
+            game_updates,
+            bot_turns: Arc::new(bot_turns),
             play_limits: Arc::new(play::limits::PlayLimits::new(commands_per_second)),
             in_flight: Arc::new(client::InFlight::new(requests_per_client)),
             alive: Arc::new(()),

@@ -449,12 +449,14 @@ fn property_run(one: fn(u64)) {
     });
 }
 
-/// The bots of a property game: random, mixed or greedy by seed.
+/// The bots of a property game: random, mixed, greedy, or the easy level
+/// against the normal one (searching), by seed.
 fn bots_for(seed: u64) -> [BotKind; 2] {
-    match seed % 3 {
-        0 => [BotKind::Random, BotKind::Random],
-        1 => [BotKind::Greedy, BotKind::Random],
-        _ => [BotKind::Greedy, BotKind::Greedy],
+    match seed % 6 {
+        0 | 3 => [BotKind::Random, BotKind::Random],
+        1 | 4 => [BotKind::Greedy, BotKind::Random],
+        2 => [BotKind::Greedy, BotKind::Greedy],
+        _ => [BotKind::Greedy, BotKind::Normal],
     }
 }
 

@@ -132,7 +132,7 @@ async fn a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands(backe
     // Applied once; the same key again is answered, not applied again.
     let applied =
         hosted::submit(&mut conn, id, account, start, "k1", command.clone(), now()).unwrap();
-    let Submitted::Applied { version, facts } = &applied else {
+    let Submitted::Applied { version, facts, .. } = &applied else {
         panic!("applied: {applied:?}");
     };
     assert_eq!(*version, start + facts.len() as u64);
@@ -589,7 +589,7 @@ async fn watcher_page(app: &TestApp, path: &str) -> String {
 }
 
 /// Reads server-sent events until `want` facts have come: (id, data).
-async fn read_facts(
+pub(crate) async fn read_facts(
     response: &mut reqwest::Response,
     buffer: &mut String,
     want: usize,

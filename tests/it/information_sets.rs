@@ -17,7 +17,7 @@ use crate::encounter::set_up;
 
 /// Positions of a greedy game of `edition` once the crews are revealed,
 /// every so often, with the game as it stood.
-fn positions(edition: &str, seed: u64) -> Vec<GameState> {
+pub(crate) fn positions(edition: &str, seed: u64) -> Vec<GameState> {
     let mut state = Box::new(GameState::new(set_up(edition, seed)).expect("a valid game"));
     let mut bots = [
         Bot::new(BotKind::Greedy, Seat::A, seed),
@@ -44,7 +44,11 @@ fn positions(edition: &str, seed: u64) -> Vec<GameState> {
 /// `state` with everything `seat` cannot see changed: the opponent's hand
 /// and deck dealt again from the same cards, the seat's deck reordered,
 /// another secret seed, and the opponent's first scheme another one.
-fn with_hidden_changed(state: &GameState, seat: Seat, rng: &mut RandomStream) -> GameState {
+pub(crate) fn with_hidden_changed(
+    state: &GameState,
+    seat: Seat,
+    rng: &mut RandomStream,
+) -> GameState {
     let mut changed = state.clone();
     changed.fairness.seed = Bytes32([7; 32]);
     let theirs = &mut changed.players[seat.other().index()];

@@ -161,12 +161,20 @@ async fn api_command(
             }));
         }
     };
-    if let Submitted::Applied { version, .. } = &submitted {
+    if let Submitted::Applied {
+        version,
+        bot_to_move,
+        ..
+    } = &submitted
+    {
         state.game_updates.announce_at(id, *version);
+        if *bot_to_move {
+            state.bot_turns.schedule(id);
+        }
     }
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Player);
     Ok(HttpResponse::Ok().json(match submitted {
-        Submitted::Applied { version, facts } => CommandResponse {
+        Submitted::Applied { version, facts, .. } => CommandResponse {
             version,
             repeated: false,
             facts: facts.iter().map(|f| f.for_viewer(viewer)).collect(),

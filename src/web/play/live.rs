@@ -303,13 +303,18 @@ pub async fn stream(
         .ok_or(AppError::TooManyRequests)?;
     // Who watches and how, fixed when the stream opens: a delayed
     // spectator is only ever sent facts old enough.
-    let (viewer, watching) = state
+    let (viewer, watching, bot_due) = state
         .with_db(move |conn| {
             let (game, watching) =
                 super::load_for(conn, id, account, chrono::Utc::now().naive_utc())?;
-            Ok((game.viewer_for(account), watching))
+            Ok((game.viewer_for(account), watching, game.searching_bot_due()))
         })
         .await?;
+    // A bot's turn the queue could not take, or one a restart cut short,
+    // is taken up when someone watches.
+    if bot_due {
+        state.bot_turns.schedule(id);
+    }
     let delay = match watching {
         crate::events::digital::Watching::Delayed(delay) => Some(delay),
         _ => None,

@@ -500,8 +500,16 @@ async fn post_command(
             ));
         }
     };
-    if let Ok(Submitted::Applied { version, .. }) = &submitted {
+    if let Ok(Submitted::Applied {
+        version,
+        bot_to_move,
+        ..
+    }) = &submitted
+    {
         state.game_updates.announce_at(id, *version);
+        if *bot_to_move {
+            state.bot_turns.schedule(id);
+        }
     }
     Ok(match submitted {
         Ok(_) => HttpResponse::SeeOther()

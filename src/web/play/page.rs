@@ -7,7 +7,6 @@
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 use serde::Deserialize;
-use soulstone_engine::bot::BotKind;
 use soulstone_engine::forced::StandingAnswers;
 use soulstone_engine::{Event, GameState, Seat, Viewer, view};
 
@@ -165,8 +164,7 @@ impl GamePage {
 fn holder_name(holder: SeatHolder, seat: Seat, viewer: Viewer) -> String {
     match holder {
         _ if viewer == Viewer::Player(seat) => "you".into(),
-        SeatHolder::Bot(BotKind::Random) => "the random bot".into(),
-        SeatHolder::Bot(BotKind::Greedy) => "the greedy bot".into(),
+        SeatHolder::Bot(kind) => format!("the {} bot", kind.level_name()),
         SeatHolder::Account(_) => "another player".into(),
     }
 }
@@ -461,6 +459,9 @@ pub(super) async fn game_page(
             Ok((game, facts, watching, claimable_after, standing, forced))
         })
         .await?;
+    if game.searching_bot_due() {
+        state.bot_turns.schedule(id);
+    }
     let viewer = game.viewer_for(account);
     let mut page = game_page_data(
         ctx.clone(),

@@ -109,9 +109,16 @@ pub(super) async fn start_practice(
         .iter()
         .find(|(key, _)| key == "bot")
         .map(|(_, v)| v.as_str())
+        .filter(|v| !v.is_empty())
     {
-        Some("greedy") => BotKind::Greedy,
-        _ => BotKind::Random,
+        None => BotKind::Normal,
+        Some(level) => match level.parse::<BotKind>() {
+            Ok(kind) => kind,
+            Err(_) => {
+                let error = "Choose an opponent: easy, normal, hard or random.".to_owned();
+                return practice_page_with(ctx, &user, &state, Some(error), own).await;
+            }
+        },
     };
     let mut rng = rand::rng();
     // The bot brings a shipped list of the player's edition.
@@ -142,9 +149,13 @@ pub(super) async fn start_practice(
         .with_db(move |conn| Ok(hosted::start_practice(conn, &catalog, &request, now())))
         .await?;
     match started {
-        Ok(id) => Ok(HttpResponse::SeeOther()
-            .insert_header(("Location", format!("/games/{id}")))
-            .finish()),
+        Ok(id) => {
+            // The bot may move first; if it searches, it does so here.
+            state.bot_turns.schedule(id);
+            Ok(HttpResponse::SeeOther()
+                .insert_header(("Location", format!("/games/{id}")))
+                .finish())
+        }
         Err(HostedError::Invalid(problem)) => {
             practice_page_with(ctx, &user, &state, Some(problem), own).await
         }
