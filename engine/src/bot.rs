@@ -13,6 +13,7 @@
 //!   best-looking options in each, play the rest of the turn out quickly,
 //!   and keep the option that did best. They differ in budget only.
 
+mod aims;
 mod eval;
 pub mod info;
 pub mod search;
@@ -102,9 +103,8 @@ pub struct Bot {
     tries: usize,
     /// The search it runs (`Normal` and `Hard` have one).
     budget: Option<search::Budget>,
-    /// Whether its models head for the objectives' markers before enemies
-    /// (the greedy bot's attackers go for enemies first).
-    marker_first: bool,
+    /// Where its models head first.
+    aim: aims::Aim,
     /// The state and facts its last legal probe worked out: the command
     /// it chose, already played on a copy, so a driver need not work it
     /// out again ([`Bot::take_worked_out`]).
@@ -137,7 +137,7 @@ impl Bot {
             rng: RandomStream::from_seed_and_label(seed, label),
             tries: TRIES,
             budget: kind.budget(),
-            marker_first: false,
+            aim: aims::Aim::Fight,
             worked_out: None,
         }
     }
@@ -157,7 +157,7 @@ impl Bot {
             rng,
             tries: QUICK_TRIES,
             budget: None,
-            marker_first: false,
+            aim: aims::Aim::Fight,
             worked_out: None,
         }
     }
@@ -422,7 +422,7 @@ impl Bot {
                 };
                 let from = body_of(state, model)?;
                 let goal = if greedy {
-                    goal_for(state, self.seat, model, self.marker_first)
+                    goal_for(state, self.seat, model, self.aim)
                 } else {
                     None
                 };
@@ -601,16 +601,18 @@ fn body_of(state: &GameState, model: ModelId) -> Option<Body> {
 
 /// Where a greedy model heads: the nearest strategy marker not yet its
 /// crew's, else the nearest enemy, else the centre (a model with an attack
-/// goes for the enemy first unless `marker_first`); with how far from
-/// that point's centre its base stops: 1", or touching a marker in 3rd
-/// edition, whose general actions need base contact.
-fn goal_for(
-    state: &GameState,
-    seat: Seat,
-    model: ModelId,
-    marker_first: bool,
-) -> Option<(V2, f64)> {
+/// goes for the enemy first, as `aim` Fight); with how far from that
+/// point's centre its base stops: 1", or touching a marker in 3rd
+/// edition, whose general actions need base contact. Aiming at schemes,
+/// the nearest ground its schemes ask for comes first.
+fn goal_for(state: &GameState, seat: Seat, model: ModelId, aim: aims::Aim) -> Option<(V2, f64)> {
     let me = body_of(state, model)?.center;
+    if aim == aims::Aim::Schemes
+        && let Some(goal) = aims::scheme_goal(state, seat, me)
+    {
+        return Some(goal);
+    }
+    let marker_first = aim == aims::Aim::Markers;
     let nearest = |goals: Vec<(V2, f64)>| {
         goals
             .into_iter()

@@ -7,7 +7,7 @@
 //! machine, and `ln`, `exp` or `tanh` may round differently.
 
 use crate::Seat;
-use crate::encounter::objectives::StrategyScoring;
+use crate::encounter::objectives::{SchemeCondition, StrategyScoring};
 use crate::encounter::{EncounterRules, scoring};
 use crate::state::GameState;
 use crate::table::MarkerKind;
@@ -80,16 +80,107 @@ fn objectives(world: &GameState, seat: Seat) -> f64 {
         if def.is_claimed() {
             continue;
         }
-        let met = |conditions: &[crate::encounter::objectives::SchemeCondition]| {
+        let met = |conditions: &[SchemeCondition]| {
             scoring::requirement_met(world, encounter, seat, held, conditions, None).is_some()
         };
+        // A requirement met is worth its VP (weighed); one part way there
+        // (one marker of two) a share of half as much, so that the search
+        // sees the first step toward a scheme.
+        let worth_of = |conditions: &[SchemeCondition]| {
+            if met(conditions) {
+                1.0
+            } else if conditions.is_empty() {
+                0.0
+            } else {
+                let done: f64 = conditions
+                    .iter()
+                    .map(|c| progress(world, encounter, seat, held, *c))
+                    .sum();
+                0.5 * done / conditions.len() as f64
+            }
+        };
         let revealed = encounter.choices.has_revealed(seat, &held.name);
-        if !revealed && met(&def.reveal) {
-            worth += 0.6;
+        if !revealed {
+            worth += 0.6 * worth_of(&def.reveal);
         }
-        if met(&def.additional) || (last_turn && met(&def.end)) {
-            worth += 0.4;
-        }
+        worth += 0.4 * worth_of(&def.additional);
+        // An end-of-game requirement scores only then, but its ground is
+        // taken on the turns before.
+        worth += if last_turn { 0.4 } else { 0.2 } * worth_of(&def.end);
     }
     worth
+}
+
+/// How far toward `condition` `seat` is, 0 to 1: for a condition with a
+/// count, the largest count that holds now over the count asked for.
+fn progress(
+    world: &GameState,
+    encounter: &crate::encounter::Encounter,
+    seat: Seat,
+    held: &crate::encounter::HeldScheme,
+    condition: SchemeCondition,
+) -> f64 {
+    let Some(asked) = count_of(condition).filter(|n| *n > 1) else {
+        return if scoring::holds(world, encounter, seat, held, condition) {
+            1.0
+        } else {
+            0.0
+        };
+    };
+    (1..asked)
+        .rev()
+        .find(|n| scoring::holds(world, encounter, seat, held, with_count(condition, *n)))
+        .map_or(0.0, |n| f64::from(n) / f64::from(asked))
+}
+
+/// The count a condition asks for, if it has one.
+fn count_of(condition: SchemeCondition) -> Option<u8> {
+    use SchemeCondition as C;
+    match condition {
+        C::SchemeMarkersIn { count, .. }
+        | C::ModelsIn { count, .. }
+        | C::ModelsInQuarters { count }
+        | C::KilledThisTurn { count }
+        | C::EnemiesAtHalfHealth { count }
+        | C::SchemeMarkersNearOneEnemy { count, .. }
+        | C::SchemeMarkersOnTerrain { count, .. }
+        | C::EngagingCostlier { count }
+        | C::ModelsNearCenterlineEnds { count, .. }
+        | C::SchemeMarkersNearCorners { count, .. }
+        | C::SchemeMarkersNearRemains { count, .. } => Some(count),
+        _ => None,
+    }
+}
+
+/// `condition` asking for `n` instead of its own count.
+fn with_count(condition: SchemeCondition, n: u8) -> SchemeCondition {
+    use SchemeCondition as C;
+    match condition {
+        C::SchemeMarkersIn { area, .. } => C::SchemeMarkersIn { area, count: n },
+        C::ModelsIn { area, .. } => C::ModelsIn { area, count: n },
+        C::ModelsInQuarters { .. } => C::ModelsInQuarters { count: n },
+        C::KilledThisTurn { .. } => C::KilledThisTurn { count: n },
+        C::EnemiesAtHalfHealth { .. } => C::EnemiesAtHalfHealth { count: n },
+        C::SchemeMarkersNearOneEnemy { inches, .. } => {
+            C::SchemeMarkersNearOneEnemy { inches, count: n }
+        }
+        C::SchemeMarkersOnTerrain { area, .. } => C::SchemeMarkersOnTerrain { area, count: n },
+        C::EngagingCostlier { .. } => C::EngagingCostlier { count: n },
+        C::ModelsNearCenterlineEnds { inches, .. } => {
+            C::ModelsNearCenterlineEnds { inches, count: n }
+        }
+        C::SchemeMarkersNearCorners {
+            inches,
+            own_zone_at_most,
+            ..
+        } => C::SchemeMarkersNearCorners {
+            inches,
+            count: n,
+            own_zone_at_most,
+        },
+        C::SchemeMarkersNearRemains { inches, .. } => {
+            C::SchemeMarkersNearRemains { inches, count: n }
+        }
+        other => other,
+    }
 }

@@ -14,6 +14,7 @@
 
 use soulstone_random::RandomStream;
 
+use super::aims::Aim;
 use super::info::InfoSet;
 use super::{Bot, BotKind, TRIES, eval, greedy_score};
 use crate::Seat;
@@ -39,17 +40,17 @@ pub struct Budget {
 impl Budget {
     /// Tens of milliseconds a decision (docs/benchmarks.md).
     pub const NORMAL: Budget = Budget {
-        iterations: 96,
+        iterations: 160,
         root_width: 6,
         variants: 1,
-        horizon: 80,
+        horizon: 100,
     };
     /// Under a second a decision (docs/benchmarks.md).
     pub const HARD: Budget = Budget {
-        iterations: 768,
-        root_width: 10,
+        iterations: 640,
+        root_width: 6,
         variants: 1,
-        horizon: 150,
+        horizon: 100,
     };
 }
 
@@ -127,9 +128,10 @@ pub fn search_known(info: &InfoSet, budget: &Budget, seed: u64) -> Option<Player
         let Some((arm, after)) = choose_arm(&mut arms, &world, seat) else {
             continue;
         };
-        // Half the rollouts play for the markers, half for the fight.
+        // Each side of a rollout plays for the fight, the markers or its
+        // schemes, drawn anew.
         for bot in &mut quick {
-            bot.marker_first = rng.below(2) == 0;
+            bot.aim = Aim::ALL[rng.below(3) as usize];
         }
         let end = rollout(after, &mut quick, seat, budget.horizon);
         arms[arm].visits += 1;
@@ -176,12 +178,16 @@ fn candidates(
         tries: TRIES,
         ..Bot::quick(seat, stream(rng))
     };
-    // The same, its models heading for the objectives' markers first.
-    let mut objective = Bot {
-        marker_first: true,
-        tries: TRIES,
-        ..Bot::quick(seat, stream(rng))
-    };
+    // The same, its models heading for the strategy's markers, or for
+    // its schemes' ground, first.
+    let mut aimed: Vec<Bot> = [Aim::Markers, Aim::Schemes]
+        .into_iter()
+        .map(|aim| Bot {
+            aim,
+            tries: TRIES,
+            ..Bot::quick(seat, stream(rng))
+        })
+        .collect();
     let mut random = Bot {
         kind: BotKind::Random,
         ..Bot::quick(seat, stream(rng))
@@ -191,7 +197,7 @@ fn candidates(
         let parametric = !matches!(choice, Choice::Command { .. });
         let mut filled = vec![greedy.fill(world, choice.clone())];
         if parametric {
-            filled.push(objective.fill(world, choice.clone()));
+            filled.extend(aimed.iter_mut().map(|bot| bot.fill(world, choice.clone())));
             filled.extend((0..budget.variants).map(|_| random.fill(world, choice.clone())));
         }
         for command in filled.into_iter().flatten() {
@@ -208,7 +214,6 @@ fn candidates(
 /// this world are passed over and not counted as available.
 fn choose_arm(arms: &mut [Arm], world: &GameState, seat: Seat) -> Option<(usize, Box<GameState>)> {
     let mut refused = vec![false; arms.len()];
-    let mut outcomes: Vec<Option<Box<GameState>>> = vec![None; arms.len()];
     loop {
         let pick = arms
             .iter()
@@ -229,19 +234,16 @@ fn choose_arm(arms: &mut [Arm], world: &GameState, seat: Seat) -> Option<(usize,
         let submission = Submission::player(seat, world.version, arms[pick].command.clone());
         match crate::procedure::decide_state(world, &submission) {
             Ok((after, _)) => {
-                outcomes[pick] = Some(after);
-                break;
+                for (arm, refused) in arms.iter_mut().zip(&refused) {
+                    if !refused {
+                        arm.available += 1;
+                    }
+                }
+                return Some((pick, after));
             }
             Err(_) => refused[pick] = true,
         }
     }
-    for (arm, refused) in arms.iter_mut().zip(&refused) {
-        if !refused {
-            arm.available += 1;
-        }
-    }
-    let pick = outcomes.iter().position(Option::is_some)?;
-    outcomes[pick].take().map(|after| (pick, after))
 }
 
 /// `world` played on by the quick bots until the turn ends, the game ends,

@@ -18,7 +18,7 @@ fn completely_inside(shape: &Shape, center: V2, radius: f64) -> bool {
 }
 
 /// Whether a disc (a base, or a marker's base) of `seat`'s counts as in `area`.
-fn in_area(encounter: &Encounter, seat: Seat, area: Area, center: V2, radius: f64) -> bool {
+pub fn in_area(encounter: &Encounter, seat: Seat, area: Area, center: V2, radius: f64) -> bool {
     let layout = encounter.setup.layout();
     let enemy_side = encounter.layout_side(seat.other());
     match area {
