@@ -422,7 +422,7 @@ impl Bot {
                 };
                 let from = body_of(state, model)?;
                 let goal = if greedy {
-                    goal_for(state, self.seat, model, self.aim)
+                    aims::goal_for(state, self.seat, model, self.aim)
                 } else {
                     None
                 };
@@ -597,76 +597,6 @@ impl Bot {
 
 fn body_of(state: &GameState, model: ModelId) -> Option<Body> {
     state.model(model)?.body()
-}
-
-/// Where a greedy model heads: the nearest strategy marker not yet its
-/// crew's, else the nearest enemy, else the centre (a model with an attack
-/// goes for the enemy first, as `aim` Fight); with how far from that
-/// point's centre its base stops: 1", or touching a marker in 3rd
-/// edition, whose general actions need base contact. Aiming at schemes,
-/// the nearest ground its schemes ask for comes first.
-fn goal_for(state: &GameState, seat: Seat, model: ModelId, aim: aims::Aim) -> Option<(V2, f64)> {
-    let me = body_of(state, model)?.center;
-    if aim == aims::Aim::Schemes
-        && let Some(goal) = aims::scheme_goal(state, seat, me)
-    {
-        return Some(goal);
-    }
-    let marker_first = aim == aims::Aim::Markers;
-    let nearest = |goals: Vec<(V2, f64)>| {
-        goals
-            .into_iter()
-            .min_by(|a, b| a.0.dist(me).total_cmp(&b.0.dist(me)))
-    };
-    // An idol already completely on the enemy half is where it should be.
-    let idol_placed = |m: &crate::table::Marker| {
-        state.encounter.as_deref().is_some_and(|e| {
-            e.setup.strategy.idols.is_some()
-                && crate::encounter::scoring::on_enemy_half(
-                    e,
-                    seat,
-                    m.at.v2(),
-                    m.base.radius(),
-                    crate::encounter::objectives::HalfCount::Completely,
-                )
-        })
-    };
-    let marker_stop = |m: &crate::table::Marker| match state.edition {
-        crate::Edition::Third => m.base.radius(),
-        crate::Edition::Fourth => 1.0,
-    };
-    let marker = nearest(
-        state
-            .markers
-            .iter()
-            .filter(|m| m.kind == MarkerKind::Strategy && m.owner != Some(seat) && !idol_placed(m))
-            .map(|m| (m.at.v2(), marker_stop(m)))
-            .collect(),
-    );
-    let enemy = nearest(
-        state
-            .models
-            .iter()
-            .filter(|m| m.owner != seat && m.in_play())
-            .filter_map(|m| Some((m.placement?.at.v2(), 1.0)))
-            .collect(),
-    );
-    let has_attack = state
-        .model(model)
-        .is_some_and(|m| m.card.actions.iter().any(|a| a.resist.is_some()));
-    // Idols score only when moved: a model goes for a nearer idol first,
-    // whatever it could attack.
-    let idols = state
-        .encounter
-        .as_deref()
-        .is_some_and(|e| e.setup.strategy.idols.is_some());
-    let preferred = match (enemy, marker) {
-        (_, Some(k)) if marker_first => Some(k),
-        (Some(e), Some(k)) if has_attack && idols && k.0.dist(me) < e.0.dist(me) => Some(k),
-        (Some(e), _) if has_attack => Some(e),
-        (e, k) => k.or(e),
-    };
-    preferred.or(Some((Layout::centerpoint(), 1.0)))
 }
 
 /// Whether `model` is engaged in a 3rd edition game.

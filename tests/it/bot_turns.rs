@@ -16,8 +16,9 @@ both_backends!(a_normal_bot_replies_on_the_stream_after_the_players_command_is_a
 /// a loaded machine, not a speed target (those are in docs/benchmarks.md).
 const PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
 
-/// The game once it waits for the player (seat A) or has ended.
-async fn until_the_players_turn(app: &TestApp, id: i64) -> hosted::HostedGame {
+/// The game once it waits for the player (seat A) or has ended: a
+/// searching bot replies on a thread of its own, after the request.
+pub(crate) async fn until_the_players_turn(app: &TestApp, id: i64) -> hosted::HostedGame {
     let started = std::time::Instant::now();
     loop {
         let game = app

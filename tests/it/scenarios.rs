@@ -322,7 +322,8 @@ fn the_engine_uses_nothing_impure() {
         // The table geometry computes in f64 by design, and so do what
         // measures the table for it (scenario files' inches, scoring areas,
         // deployment and moves, the bots' points, a previewed path's
-        // length); what the state stores is
+        // length) and the searching bots' averages (only + - * / and sqrt,
+        // which round alike everywhere); what the state stores is
         // integer (checked by table::the_stored_table_has_no_floats).
         let measures_the_table = [
             "scenario/spec.rs",
@@ -333,6 +334,9 @@ fn the_engine_uses_nothing_impure() {
             "procedure/encounter/setup.rs",
             "procedure/idols.rs",
             "bot.rs",
+            "bot/aims.rs",
+            "bot/eval.rs",
+            "bot/search.rs",
             "preview.rs",
         ];
         let computes_in_floats =

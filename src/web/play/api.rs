@@ -46,6 +46,10 @@ async fn api_game(
     let game = state
         .with_db(move |conn| Ok(super::load_for(conn, id, Some(account), now())?.0))
         .await?;
+    // As the page does: a bot turn the queue could not take is taken up.
+    if game.searching_bot_due() {
+        state.bot_turns.schedule(id);
+    }
     let viewer = game.viewer_for(Some(account));
     let clocks = game.clocks.map(|c| ClocksJson {
         control_ms: c.control_ms,

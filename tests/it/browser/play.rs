@@ -217,9 +217,9 @@ async fn a_player_plays_a_practice_game_in_the_browser(backend: Backend) {
     let mut through_the_page = 0;
     let mut kinds_used = std::collections::BTreeSet::new();
     for n in 0..150u64 {
-        let game = app
-            .with_conn(move |conn| hosted::load(conn, id).unwrap())
-            .await;
+        // The page's default opponent is the normal bot, which replies
+        // from a thread of its own once a command is answered.
+        let game = crate::bot_turns::until_the_players_turn(&app, id).await;
         let encounter = game.state.encounter.as_deref().unwrap();
         // The game takes the decisions with one option, so how many are
         // left to the page varies with the deal: play on until it has had
@@ -253,10 +253,8 @@ async fn a_player_plays_a_practice_game_in_the_browser(backend: Backend) {
     // The rest through the API.
     let api = app.api_client("solo@example.org").await;
     for n in 0..20_000u64 {
-        let game = app
-            .with_conn(move |conn| hosted::load(conn, id).unwrap())
-            .await;
-        if game.status == HostedStatus::Finished {
+        let game = crate::bot_turns::until_the_players_turn(&app, id).await;
+        if game.status == HostedStatus::Finished || game.state.ended {
             break;
         }
         let command = Bot::new(BotKind::Random, Seat::A, n ^ 0x5eed)
@@ -465,10 +463,8 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
 
     // The rest through the API, each player for their own seat.
     for n in 0..20_000u64 {
-        let game = app
-            .with_conn(move |conn| hosted::load(conn, id).unwrap())
-            .await;
-        if game.status == HostedStatus::Finished {
+        let game = crate::bot_turns::until_the_players_turn(&app, id).await;
+        if game.status == HostedStatus::Finished || game.state.ended {
             break;
         }
         let seat = soulstone_engine::pending(&game.state).decisions[0].seat;
