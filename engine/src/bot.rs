@@ -27,7 +27,7 @@ use crate::model::ModelId;
 use crate::pending::{Choice, unchecked_options};
 use crate::state::GameState;
 use crate::table::geometry::V2;
-use crate::table::measure::{Deployment, Layout};
+use crate::table::measure::Deployment;
 use crate::table::movement::Waypoint;
 use crate::table::{Body, MarkerKind, Point, TABLE_SIZE, inches, milli};
 use crate::{Seat, pending};

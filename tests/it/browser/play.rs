@@ -194,7 +194,7 @@ async fn send_through_the_page(
 /// a phone's size; the rest is played through the API the page's forms
 /// stand for, and the finished game's page shows the result.
 async fn a_player_plays_a_practice_game_in_the_browser(backend: Backend) {
-    use soulstone::hosted::{self, HostedStatus};
+    use soulstone::hosted::HostedStatus;
     use soulstone_engine::Seat;
     use soulstone_engine::bot::{Bot, BotKind};
 
