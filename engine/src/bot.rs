@@ -43,9 +43,6 @@ pub enum BotKind {
 }
 
 impl BotKind {
-    /// The levels a practice game offers, easiest first.
-    pub const LEVELS: [BotKind; 3] = [BotKind::Greedy, BotKind::Normal, BotKind::Hard];
-
     /// The name a player reads: a level, or what the bot does.
     pub fn level_name(self) -> &'static str {
         match self {

@@ -68,7 +68,9 @@ pub fn play_searching_bot(
     conn.write_transaction(|conn| {
         let game = load(conn, id)?;
         if game.state.version != version || game.status != HostedStatus::Playing {
-            // A player resigned or a clock fell meanwhile: look again.
+            // It moved on without this decision (a resignation, a fallen
+            // clock, or another thread that played the same turn): the
+            // thinking is dropped, and whoever moved it queues what comes.
             return Ok(None);
         }
         if game.clocks.is_some_and(|c| out_of_time(&c, now).is_some()) {

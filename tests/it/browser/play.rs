@@ -463,8 +463,10 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
 
     // The rest through the API, each player for their own seat.
     for n in 0..20_000u64 {
-        let game = crate::bot_turns::until_the_players_turn(&app, id).await;
-        if game.status == HostedStatus::Finished || game.state.ended {
+        let game = app
+            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .await;
+        if game.status == HostedStatus::Finished {
             break;
         }
         let seat = soulstone_engine::pending(&game.state).decisions[0].seat;
