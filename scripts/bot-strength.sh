@@ -13,7 +13,6 @@ hard_setups=${HARD_SETUPS:-6}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo build --release --quiet --bin soulstone
-cargo build --release --quiet -p soulstone-engine --example bot_match
 target=${CARGO_TARGET_DIR:-target}
 for edition in m4e m3e; do
   mkdir -p "$work/$edition"
@@ -29,7 +28,7 @@ for edition in m4e m3e; do
   logs=()
   for seed in $(seq 1 "$setups"); do logs+=("$work/$edition/$seed.json"); done
   echo "== $edition: normal against easy"
-  "$target/release/examples/bot_match" normal easy "${logs[@]}" | tail -3
+  cargo bench --quiet --bench search_bot -- normal easy "${logs[@]}" | tail -3
   echo "== $edition: hard against normal"
-  "$target/release/examples/bot_match" hard normal "${logs[@]:0:$hard_setups}" | tail -3
+  cargo bench --quiet --bench search_bot -- hard normal "${logs[@]:0:$hard_setups}" | tail -3
 done

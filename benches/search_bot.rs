@@ -2,9 +2,10 @@
 //! played twice with the seats swapped: wins, VP from the strategy and the
 //! schemes, and the time a searching level takes per decision on one core.
 //! `scripts/bot-strength.sh` writes the logs and runs this; the figures go
-//! in docs/benchmarks.md.
+//! in docs/benchmarks.md. A bench of the server crate, not an example of
+//! the engine's: it reads files and the clock, which the engine may not.
 //!
-//! cargo run --release -p soulstone-engine --example bot_match -- LEVEL LEVEL LOG...
+//! cargo bench --bench search_bot -- LEVEL LEVEL LOG...
 // A measuring tool: a log that does not read stops it with its reason.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -113,7 +114,11 @@ fn percentile(times: &mut [Duration], p: usize) -> Duration {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` adds `--bench` to the arguments.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| arg != "--bench")
+        .collect();
     let [ours, theirs] = [0, 1].map(|i| {
         args.get(i)
             .map(|text| Level::parse(text))
