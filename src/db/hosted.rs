@@ -599,6 +599,25 @@ pub fn live_scores(
         .collect())
 }
 
+/// What a round page shows of its games in the browser: how many are
+/// marked for it, and the score so far of each started. A kept round page
+/// is served while this stays the same.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveKey {
+    pub marked: i64,
+    pub games: Vec<LiveScore>,
+}
+
+pub fn live_key(conn: &mut DbConnection, pairing_game_ids: &[i64]) -> Result<LiveKey, DbError> {
+    let marked = digital_pairings::table
+        .filter(digital_pairings::pairing_game_id.eq_any(pairing_game_ids))
+        .count()
+        .get_result(conn)?;
+    let mut games = live_scores(conn, pairing_game_ids)?;
+    games.sort_by_key(|game| game.hosted_game_id);
+    Ok(LiveKey { marked, games })
+}
+
 /// Stores (or replaces) the lists `seat` brings to a pairing.
 pub fn set_pairing_crews(
     conn: &mut DbConnection,

@@ -1321,7 +1321,11 @@ pub fn start_clock(
 
 /// Seconds left on a round's clock (negative once time is up).
 pub fn seconds_left(view: &EventView, round: &Round, now: chrono::NaiveDateTime) -> Option<i64> {
+    Some((clock_ends_at(view, round)? - now).num_seconds())
+}
+
+/// When a round's time runs out, once its clock has started.
+pub fn clock_ends_at(view: &EventView, round: &Round) -> Option<chrono::NaiveDateTime> {
     let started = round.clock_started_at?;
-    let end = started + chrono::Duration::minutes(i64::from(view.event.round_minutes));
-    Some((end - now).num_seconds())
+    Some(started + chrono::Duration::minutes(i64::from(view.event.round_minutes)))
 }

@@ -5,6 +5,10 @@
 //! served stale, also after a change made through another instance; sixty
 //! phones refreshing the standings then cost that query each, not a render,
 //! and a phone that already holds the current page gets "not modified".
+//!
+//! A round's page is kept too, but for its clock, written in at each
+//! request, and checked also against what it shows of the round's games in
+//! the browser (their scores move without the event changing).
 
 use std::sync::Arc;
 
@@ -13,6 +17,7 @@ use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 
 use crate::db::events as db_events;
+use crate::db::hosted::{self as db_hosted, LiveKey};
 use crate::error::AppError;
 use crate::events::cache::{KeyedCache, StandingsKey};
 use crate::web::AppState;
@@ -67,6 +72,123 @@ pub async fn current(
                 let body = pages.get(event_id, page, &key);
                 (key, body)
             }))
+        })
+        .await
+}
+
+/// Stands in for the round clock while a round page is rendered to be kept.
+pub const CLOCK_MARK: &str = "@@round-clock@@";
+
+/// A round's page as visitors without a session see it, kept whole but for
+/// the round clock.
+pub struct KeptRound {
+    before: Bytes,
+    after: Bytes,
+    /// When the round's time runs out, once its clock has started.
+    ends_at: Option<chrono::NaiveDateTime>,
+    /// The round's games, and what the page shows of their play in the
+    /// browser (None where the event's game system is not played there).
+    games: Vec<i64>,
+    live: Option<LiveKey>,
+}
+
+impl KeptRound {
+    /// The page rendered with `CLOCK_MARK` for its clock; None if the mark
+    /// is not there exactly once (then the page is not kept).
+    pub fn new(
+        page: &str,
+        ends_at: Option<chrono::NaiveDateTime>,
+        games: Vec<i64>,
+        live: Option<LiveKey>,
+    ) -> Option<Self> {
+        let (before, after) = page.split_once(CLOCK_MARK)?;
+        if after.contains(CLOCK_MARK) {
+            return None;
+        }
+        Some(Self {
+            before: Bytes::copy_from_slice(before.as_bytes()),
+            after: Bytes::copy_from_slice(after.as_bytes()),
+            ends_at,
+            games,
+            live,
+        })
+    }
+
+    /// The round clock's seconds left at `now`, once it has started.
+    pub fn seconds_left(&self, now: chrono::NaiveDateTime) -> Option<i64> {
+        self.ends_at.map(|end| (end - now).num_seconds())
+    }
+
+    /// The page with `clock` written in for the round clock.
+    pub fn response(&self, clock: &str) -> HttpResponse {
+        let mut body = Vec::with_capacity(self.before.len() + clock.len() + self.after.len());
+        body.extend_from_slice(&self.before);
+        body.extend_from_slice(clock.as_bytes());
+        body.extend_from_slice(&self.after);
+        HttpResponse::Ok()
+            .content_type(ContentType::html())
+            .insert_header(revalidate())
+            .insert_header((header::VARY, "Cookie"))
+            .body(body)
+    }
+}
+
+/// Round pages kept at once; past this the cache starts afresh.
+const ROUND_CAPACITY: usize = 512;
+
+/// Round pages per (event, round number), under the event's key.
+pub struct RoundPageCache(KeyedCache<(i64, i32), StandingsKey, Arc<KeptRound>>);
+
+impl Default for RoundPageCache {
+    fn default() -> Self {
+        Self(KeyedCache::new(ROUND_CAPACITY))
+    }
+}
+
+impl std::fmt::Debug for RoundPageCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoundPageCache").finish_non_exhaustive()
+    }
+}
+
+impl RoundPageCache {
+    pub fn put(&self, event_id: i64, number: i32, key: StandingsKey, page: KeptRound) {
+        self.0.put((event_id, number), key, Arc::new(page));
+    }
+}
+
+/// What a visitor without a session is sent for a round page.
+pub enum RoundLookup {
+    /// The kept page, still current.
+    Kept(Arc<KeptRound>),
+    /// To be rendered and kept under this key.
+    Render(StandingsKey),
+}
+
+/// The kept page of round `number` if it is current: the event unchanged
+/// since it was rendered, and its games in the browser where they were.
+/// None for a draft or missing event (the full handler answers).
+pub async fn current_round(
+    state: &AppState,
+    event_id: i64,
+    number: i32,
+) -> Result<Option<RoundLookup>, AppError> {
+    let rounds = Arc::clone(&state.round_pages);
+    state
+        .with_db(move |conn| {
+            let Some(key) = db_events::public_page_key(conn, event_id)? else {
+                return Ok(None);
+            };
+            if let Some(kept) = rounds.0.get(&(event_id, number), &key) {
+                let live_unchanged = match &kept.live {
+                    None => true,
+                    Some(live) => db_hosted::live_key(conn, &kept.games)? == *live,
+                };
+                if live_unchanged {
+                    return Ok(Some(RoundLookup::Kept(kept)));
+                }
+            }
+            Ok(Some(RoundLookup::Render(key)))
         })
         .await
 }

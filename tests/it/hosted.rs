@@ -23,6 +23,7 @@ both_backends!(
     a_resigned_event_game_goes_to_the_organisers,
     a_practice_game_is_started_and_played_from_the_pages_and_the_api,
     the_stream_resumes_without_a_gap_or_a_repeat,
+    streams_of_one_game_at_different_places_each_get_their_own_facts,
     a_move_on_one_instance_reaches_a_spectator_on_another,
     a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands,
     two_simultaneous_commands_at_one_version_apply_once,
@@ -844,6 +845,54 @@ async fn the_stream_resumes_without_a_gap_or_a_repeat(backend: Backend) {
     assert!(reopened, "a closed stream frees its place");
 }
 
+/// A game's streams share their reads of its new facts: each still gets
+/// exactly the facts after its own place, redacted for its own viewer.
+async fn streams_of_one_game_at_different_places_each_get_their_own_facts(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, browser) = app.user("player@example.org", "Player").await;
+    let api = app.api_client("player@example.org").await;
+    let id = start_from_the_page(&browser).await;
+    let mut version = 0;
+    for n in 300..400 {
+        version = play_one(&app, &api, id, n).await;
+        if version > 20 {
+            break;
+        }
+    }
+    assert!(version > 20);
+    let spectator = crate::support::TestClient::new(&app.address);
+    // The player's whole log first (its read is the one the others may
+    // share), then a spectator part way, then the player at the end.
+    let places = [0, version - 5, version];
+    let mut streams = Vec::new();
+    for (n, after) in places.into_iter().enumerate() {
+        let client = if n == 1 { &spectator } else { &browser };
+        let response = client
+            .get(&format!("/games/{id}/events?after={after}"))
+            .await;
+        assert_eq!(response.status().as_u16(), 200);
+        streams.push((after, response, String::new()));
+    }
+    let mut moved_to = version;
+    for n in 0..3 {
+        moved_to = play_one(&app, &api, id, 400 + n).await;
+    }
+    assert!(moved_to > version);
+    for (n, (after, response, buffer)) in streams.iter_mut().enumerate() {
+        let facts = read_facts(response, buffer, (moved_to - *after) as usize).await;
+        let ids: Vec<u64> = facts.iter().map(|(id, _)| *id).collect();
+        assert_eq!(
+            ids,
+            (*after + 1..=moved_to).collect::<Vec<_>>(),
+            "stream {n}"
+        );
+        let seat = if n == 1 { None } else { Some("a") };
+        for (_, fact) in &facts {
+            assert_only_own_secrets(fact, seat, &format!("stream {n}"));
+        }
+    }
+}
+
 async fn a_move_on_one_instance_reaches_a_spectator_on_another(backend: Backend) {
     let postgres = matches!(backend, Backend::Postgres { .. });
     let first = TestApp::spawn(backend).await;
@@ -884,15 +933,15 @@ async fn a_move_on_one_instance_reaches_a_spectator_on_another(backend: Backend)
 
 /// An event with two players and a published round, played in the
 /// browser: both have brought their crews, so its hosted game is under way.
-struct DigitalPairing {
-    event: i64,
-    pairing: i64,
-    hosted_id: i64,
-    to: crate::support::ApiClient,
-    apis: Vec<crate::support::ApiClient>,
+pub(crate) struct DigitalPairing {
+    pub(crate) event: i64,
+    pub(crate) pairing: i64,
+    pub(crate) hosted_id: i64,
+    pub(crate) to: crate::support::ApiClient,
+    pub(crate) apis: Vec<crate::support::ApiClient>,
 }
 
-async fn digital_pairing(app: &TestApp) -> DigitalPairing {
+pub(crate) async fn digital_pairing(app: &TestApp) -> DigitalPairing {
     digital_pairing_with(app, serde_json::json!({})).await
 }
 
@@ -1087,6 +1136,19 @@ async fn play_digital_game_out(
     apis: &[crate::support::ApiClient],
     confirm_claims: bool,
 ) -> u8 {
+    play_digital_game_until(app, hosted_id, apis, confirm_claims, None).await
+}
+
+/// Plays the game with random commands, each through its own player's API
+/// client, until it ends or its turn reaches `stop_at_turn`; returns the
+/// last turn played.
+pub(crate) async fn play_digital_game_until(
+    app: &TestApp,
+    hosted_id: i64,
+    apis: &[crate::support::ApiClient],
+    confirm_claims: bool,
+    stop_at_turn: Option<u8>,
+) -> u8 {
     let game = app
         .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
         .await;
@@ -1106,6 +1168,9 @@ async fn play_digital_game_out(
             return last_turn;
         }
         last_turn = game.state.encounter.as_ref().map_or(0, |e| e.turn);
+        if stop_at_turn.is_some_and(|turn| last_turn >= turn) {
+            return last_turn;
+        }
         let pending = soulstone_engine::pending(&game.state);
         let decision = pending.decisions.first().expect("someone decides");
         let seat = decision.seat;

@@ -32,6 +32,7 @@ mod preview;
 mod rankings;
 mod replays;
 mod resilience;
+mod round_pages;
 mod scenarios;
 mod search_bot;
 mod setups;

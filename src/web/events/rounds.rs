@@ -16,6 +16,7 @@ use crate::tournament::GameScore;
 use crate::tournament::pairing::RoundPairing;
 use crate::web::AppState;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::page_cache::{self, KeptRound, RoundLookup};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser, NoFields};
 use crate::web::setup::SetupView;
 
@@ -249,6 +250,8 @@ struct RoundPage {
     /// Setups the round had before (flipped again before publishing).
     setup_history: Vec<rounds::ReplacedSetup>,
     seconds_left: Option<i64>,
+    /// Rendered to be kept: the clock is written in at each request.
+    clock_to_be_written_in: bool,
     my_game: Option<i64>,
     /// The signed-in player sits this round out (odd player count).
     my_bye: bool,
@@ -310,6 +313,9 @@ impl RoundPage {
     }
 
     fn clock(&self) -> String {
+        if self.clock_to_be_written_in {
+            return page_cache::CLOCK_MARK.to_owned();
+        }
         clock_text(self.seconds_left)
     }
 
@@ -375,6 +381,19 @@ async fn round_page(
     path: web::Path<(i64, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
+    // Visitors without a session see no form here: one kept page for all.
+    let shared = ctx.is_shared();
+    let mut kept_under = None;
+    if shared {
+        match page_cache::current_round(&state, id, number).await? {
+            Some(RoundLookup::Kept(kept)) => {
+                let now = chrono::Utc::now().naive_utc();
+                return Ok(kept.response(&clock_text(kept.seconds_left(now))));
+            }
+            Some(RoundLookup::Render(key)) => kept_under = Some(key),
+            None => {}
+        }
+    }
     let (view, access, round, data) =
         load_round(&state, id, number, actor_of(user.0.as_deref())).await?;
     let show_lists = crate::events::registration::can_see_lists(&view, &access);
@@ -424,8 +443,17 @@ async fn round_page(
     } else {
         Vec::new()
     };
-    let (digital, pool, live, movability) = state
+    let wants_live_key = kept_under.is_some() && view.system.plays_in_browser();
+    let round_game_ids = ids.clone();
+    let (live_key, digital, pool, live, movability) = state
         .with_db(move |conn| {
+            // Read before what it stands for: a change in between makes
+            // the kept page look stale, never the other way round.
+            let live_key = if wants_live_key {
+                Some(crate::db::hosted::live_key(conn, &ids)?)
+            } else {
+                None
+            };
             let digital: Vec<i64> = crate::db::hosted::digital_among(conn, &ids)?
                 .into_iter()
                 .map(|(pairing, _)| pairing)
@@ -442,7 +470,7 @@ async fn round_page(
             } else {
                 None
             };
-            Ok((digital, pool, live, movability))
+            Ok((live_key, digital, pool, live, movability))
         })
         .await?;
     let announce = pool
@@ -470,8 +498,10 @@ async fn round_page(
             )
         })
         .collect();
+    let clock_ends_at = rounds::clock_ends_at(&view, &round);
     let page = RoundPage {
-        ctx: ctx.clone(),
+        ctx: if shared { ctx.shared() } else { ctx.clone() },
+        clock_to_be_written_in: kept_under.is_some(),
         still_choosing: data.matches_still_choosing(round.id),
         team_pairing,
         matches,
@@ -494,7 +524,26 @@ async fn round_page(
         live,
         announce,
     };
-    render_page(&ctx, &page)
+    let Some(key) = kept_under else {
+        return render_page(&ctx, &page);
+    };
+    let body = page.render()?;
+    let Some(kept) = KeptRound::new(&body, clock_ends_at, round_game_ids, live_key) else {
+        // Not one clock on the page: sent as it is, not kept.
+        let clock = clock_text(rounds::seconds_left(
+            &page.view,
+            &page.round,
+            chrono::Utc::now().naive_utc(),
+        ));
+        return Ok(HttpResponse::Ok()
+            .content_type(actix_web::http::header::ContentType::html())
+            .body(body.replace(page_cache::CLOCK_MARK, &clock)));
+    };
+    let response = kept.response(&clock_text(
+        kept.seconds_left(chrono::Utc::now().naive_utc()),
+    ));
+    state.round_pages.put(id, number, key, kept);
+    Ok(response)
 }
 
 #[derive(Debug, Deserialize)]

@@ -12,6 +12,7 @@
 //! second. Either way one query serves however many streams are open.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -45,7 +46,7 @@ const FACTS_PER_CHUNK: usize = 500;
 pub struct GameUpdates {
     /// A channel per game that has a stream open here: a change wakes that
     /// game's streams only, not every stream of the instance.
-    games: Arc<Mutex<HashMap<i64, broadcast::Sender<()>>>>,
+    games: Arc<Mutex<HashMap<i64, Arc<GameChannel>>>>,
     /// The newest version announced of each game lately: a change told
     /// twice (by the command's handler, then by NOTIFY or the database
     /// look) wakes the streams once, so each reads the database once.
@@ -61,6 +62,73 @@ impl Default for GameUpdates {
             announced: Arc::default(),
             closing: Arc::new(tokio::sync::watch::channel(false).0),
         }
+    }
+}
+
+/// One game's streams on this instance: what wakes them, and the facts
+/// one of them read last, shared with the others. Without the sharing each
+/// of a game's streams (two players and a spectator or more) read the same
+/// new facts from the database at each change.
+struct GameChannel {
+    wake: broadcast::Sender<()>,
+    /// Changes announced since the channel opened.
+    changes: AtomicU64,
+    /// Held while one stream reads, so the others wait for its read rather
+    /// than each making its own.
+    last_read: tokio::sync::Mutex<Option<SharedRead>>,
+}
+
+/// Facts read for a stream: every fact after `after` as the database held
+/// them once `changes` changes had been announced.
+struct SharedRead {
+    changes: u64,
+    after: u64,
+    facts: Arc<[(u64, soulstone_engine::Event)]>,
+}
+
+/// A read larger than this is not kept (a stream catching up on a long
+/// log): a change brings a few facts, and a kept read stays in memory
+/// until the game's next change.
+const SHARED_READ_MAX: usize = 64;
+
+impl GameChannel {
+    /// The game's facts after `after`, as new as every change announced
+    /// before the call: from the last read when it is that new and reaches
+    /// back that far, else from the database (one stream at a time).
+    async fn facts_after(
+        &self,
+        db: &crate::db::Db,
+        id: i64,
+        after: u64,
+    ) -> Result<Vec<(u64, soulstone_engine::Event)>, AppError> {
+        let wanted = self.changes.load(Ordering::Acquire);
+        let mut last_read = self.last_read.lock().await;
+        if let Some(read) = last_read.as_ref()
+            && read.changes >= wanted
+            && read.after <= after
+        {
+            return Ok(read
+                .facts
+                .iter()
+                .filter(|(seq, _)| *seq > after)
+                .cloned()
+                .collect());
+        }
+        // Every change counted so far was committed before it was
+        // announced, so a read that starts now sees it.
+        let changes = self.changes.load(Ordering::Acquire);
+        let db = db.clone();
+        let facts = web::block(move || {
+            let mut conn = db.conn()?;
+            hosted::facts_after(&mut conn, id, after)
+        })
+        .await??;
+        *last_read = (facts.len() <= SHARED_READ_MAX).then(|| SharedRead {
+            changes,
+            after,
+            facts: facts.iter().cloned().collect(),
+        });
+        Ok(facts)
     }
 }
 
@@ -85,12 +153,14 @@ impl GameUpdates {
             .games
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(sender) = games.get(&id) {
-            if sender.receiver_count() == 0 {
+        if let Some(channel) = games.get(&id) {
+            if channel.wake.receiver_count() == 0 {
                 // Its last stream closed: forget the channel.
                 games.remove(&id);
             } else {
-                let _ = sender.send(());
+                // Counted before the wake, so a woken stream sees it.
+                channel.changes.fetch_add(1, Ordering::AcqRel);
+                let _ = channel.wake.send(());
             }
         }
     }
@@ -119,13 +189,19 @@ impl GameUpdates {
         }
     }
 
-    fn subscribe(&self, id: i64) -> broadcast::Receiver<()> {
-        self.games
+    fn subscribe(&self, id: i64) -> (Arc<GameChannel>, broadcast::Receiver<()>) {
+        let mut games = self
+            .games
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .entry(id)
-            .or_insert_with(|| broadcast::channel(16).0)
-            .subscribe()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let channel = games.entry(id).or_insert_with(|| {
+            Arc::new(GameChannel {
+                wake: broadcast::channel(16).0,
+                changes: AtomicU64::new(0),
+                last_read: tokio::sync::Mutex::new(None),
+            })
+        });
+        (Arc::clone(channel), channel.wake.subscribe())
     }
 
     /// Announces the games other instances changed, looking every `every`,
@@ -320,7 +396,7 @@ pub async fn stream(
         _ => None,
     };
     // Subscribed before the first read, so no change falls in between.
-    let receiver = state.game_updates.subscribe(id);
+    let (channel, receiver) = state.game_updates.subscribe(id);
     let closing = state.game_updates.closing.subscribe();
     let db = state.db.clone();
     // The slot lives as long as the stream: closing it frees the place.
@@ -329,32 +405,34 @@ pub async fn stream(
         move |(mut after, mut receiver, slot)| {
             let db = db.clone();
             let closing = closing.clone();
+            let channel = Arc::clone(&channel);
             async move {
                 loop {
                     if *closing.borrow() {
                         return None;
                     }
-                    let read = {
-                        let db = db.clone();
-                        web::block(move || {
-                            let mut conn = db.conn()?;
-                            match delay {
-                                None => Ok((hosted::facts_after(&mut conn, id, after)?, None)),
-                                Some(delay) => hosted::facts_written_by(
+                    let read = match delay {
+                        None => channel.facts_after(&db, id, after).await.map(|f| (f, None)),
+                        Some(delay) => {
+                            let db = db.clone();
+                            web::block(move || {
+                                let mut conn = db.conn()?;
+                                hosted::facts_written_by(
                                     &mut conn,
                                     id,
                                     after,
                                     chrono::Utc::now().naive_utc() - delay,
-                                ),
-                            }
-                        })
-                        .await
+                                )
+                            })
+                            .await
+                            .map_err(AppError::from)
+                            .and_then(|read| read.map_err(AppError::from))
+                        }
                     };
-                    let (facts, next_at) = match read {
-                        Ok(Ok(read)) => read,
-                        // The stream ends; the browser reconnects from its
-                        // last id.
-                        _ => return None,
+                    // On failure the stream ends; the browser reconnects
+                    // from its last id.
+                    let Ok((facts, next_at)) = read else {
+                        return None;
                     };
                     if !facts.is_empty() {
                         let mut chunk = String::new();
