@@ -7,7 +7,8 @@
 # pairs and publishes round 4, serves it on loopback, and runs wrk (10 s each,
 # 2 threads, 32 connections) against /healthz (the ceiling), the standings
 # page and the round-4 pairings page, while a background loop submits round-4
-# results through the API. Needs wrk (apt-get install wrk), curl and python3;
+# results through the API. SOULSTONE_BIN=path runs that binary instead of
+# building one. Needs wrk (apt-get install wrk), curl and python3;
 # PostgreSQL on 127.0.0.1:5432 with trust auth for the postgres variant.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,8 +19,12 @@ duration="${LOAD_DURATION:-10s}"
 connections="${LOAD_CONNECTIONS:-32}"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 
-cargo build --release --quiet
-bin="$PWD/target/release/soulstone"
+# SOULSTONE_BIN runs a binary built elsewhere (a before/after pair).
+bin="${SOULSTONE_BIN:-}"
+if [ -z "$bin" ]; then
+    cargo build --release --quiet
+    bin="${CARGO_TARGET_DIR:-$PWD/target}/release/soulstone"
+fi
 work="$(mktemp -d)"
 server_pid=""
 submitter_pid=""

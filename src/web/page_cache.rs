@@ -8,9 +8,11 @@
 //!
 //! A round's page is kept too, but for its clock, written in at each
 //! request, and checked also against what it shows of the round's games in
-//! the browser (their scores move without the event changing).
+//! the browser (their scores move without the event changing), which may
+//! be a second late.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, TryLockError};
+use std::time::{Duration, Instant};
 
 use actix_web::http::header::{self, ContentType};
 use actix_web::web::Bytes;
@@ -90,7 +92,15 @@ pub struct KeptRound {
     /// browser (None where the event's game system is not played there).
     games: Vec<i64>,
     live: Option<LiveKey>,
+    /// When `live` was last found current.
+    live_checked: Mutex<Instant>,
 }
+
+/// How long what a kept round page shows of its games in the browser is
+/// trusted before it is checked again: their turn and score may reach
+/// visitors a second late, and a busy round page costs one small query a
+/// visit, as the standings do, instead of two over all its games.
+const LIVE_RECHECK: Duration = Duration::from_secs(1);
 
 impl KeptRound {
     /// The page rendered with `CLOCK_MARK` for its clock; None if the mark
@@ -111,7 +121,30 @@ impl KeptRound {
             ends_at,
             games,
             live,
+            live_checked: Mutex::new(Instant::now()),
         })
+    }
+
+    /// Whether the round's games in the browser still stand as the page
+    /// shows them (looked up at most once every `LIVE_RECHECK`).
+    fn live_unchanged(&self, conn: &mut crate::db::DbConnection) -> Result<bool, AppError> {
+        let Some(live) = &self.live else {
+            return Ok(true);
+        };
+        let mut checked = match self.live_checked.try_lock() {
+            Ok(checked) => checked,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            // Another visit is looking right now.
+            Err(TryLockError::WouldBlock) => return Ok(true),
+        };
+        if checked.elapsed() < LIVE_RECHECK {
+            return Ok(true);
+        }
+        if db_hosted::live_key(conn, &self.games)? != *live {
+            return Ok(false);
+        }
+        *checked = Instant::now();
+        Ok(true)
     }
 
     /// The round clock's seconds left at `now`, once it has started.
@@ -179,14 +212,10 @@ pub async fn current_round(
             let Some(key) = db_events::public_page_key(conn, event_id)? else {
                 return Ok(None);
             };
-            if let Some(kept) = rounds.0.get(&(event_id, number), &key) {
-                let live_unchanged = match &kept.live {
-                    None => true,
-                    Some(live) => db_hosted::live_key(conn, &kept.games)? == *live,
-                };
-                if live_unchanged {
-                    return Ok(Some(RoundLookup::Kept(kept)));
-                }
+            if let Some(kept) = rounds.0.get(&(event_id, number), &key)
+                && kept.live_unchanged(conn)?
+            {
+                return Ok(Some(RoundLookup::Kept(kept)));
             }
             Ok(Some(RoundLookup::Render(key)))
         })
