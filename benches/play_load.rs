@@ -298,6 +298,9 @@ fn main() {
         let stream_errors = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let pages: Pages = Arc::default();
         let page_errors = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        // Set once play starts: what a stream sends before is the log it
+        // caught up on when it opened, which the page already shows.
+        let playing = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let mut readers = Vec::new();
         for (n, (id, _, tokens, sessions)) in games.iter().enumerate() {
             for (k, token) in tokens.iter().enumerate() {
@@ -314,6 +317,7 @@ fn main() {
                 let errors = Arc::clone(&stream_errors);
                 let pages = Arc::clone(&pages);
                 let page_errors = Arc::clone(&page_errors);
+                let playing = Arc::clone(&playing);
                 let id = *id;
                 readers.push(tokio::spawn(async move {
                     let mut paged = 0u64;
@@ -351,7 +355,7 @@ fn main() {
                                 // says the game moved on (facts arriving
                                 // meanwhile wait for the next fetch).
                                 if let (Some(cookie), Some(_)) = (&cookie, newest)
-                                    && paged > 0
+                                    && playing.load(std::sync::atomic::Ordering::Acquire)
                                 {
                                     match fetch_page(&http, &page_url, cookie).await {
                                         Some((version, bytes)) => {
@@ -394,6 +398,7 @@ fn main() {
         let db = Arc::new(db);
         let mut players = Vec::new();
         let run_started = Instant::now();
+        playing.store(true, std::sync::atomic::Ordering::Release);
         for (n, (id, _, tokens, _)) in games.iter().enumerate() {
             let (id, tokens) = (*id, tokens.clone());
             let http = http.clone();
@@ -520,15 +525,19 @@ fn main() {
             latencies.last().copied().unwrap_or(f64::NAN),
             latencies.len()
         );
-        println!(
-            "command to the swapped page ({} games, 3 viewers each): p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} pages of {page_kib:.0} KiB on average; {pages_missing} never fetched, {} fetches failed)",
-            args.page_games.min(games.len()),
-            percentile(&page_latencies, 0.5),
-            percentile(&page_latencies, 0.99),
-            page_latencies.last().copied().unwrap_or(f64::NAN),
-            page_latencies.len(),
-            page_errors.load(std::sync::atomic::Ordering::Relaxed)
-        );
+        if args.page_games == 0 {
+            println!("command to the swapped page: no page fetched (--page-games 0)");
+        } else {
+            println!(
+                "command to the swapped page ({} games, 3 viewers each): p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} pages of {page_kib:.0} KiB on average; {pages_missing} never fetched, {} fetches failed)",
+                args.page_games.min(games.len()),
+                percentile(&page_latencies, 0.5),
+                percentile(&page_latencies, 0.99),
+                page_latencies.last().copied().unwrap_or(f64::NAN),
+                page_latencies.len(),
+                page_errors.load(std::sync::atomic::Ordering::Relaxed)
+            );
+        }
         println!(
             "errors: {} commands, {} streams, {missing} facts never delivered",
             command_errors.load(std::sync::atomic::Ordering::Relaxed),
