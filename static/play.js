@@ -883,12 +883,23 @@
   var stream = root.getAttribute("data-stream");
   if (stream && window.EventSource) {
     var source = new EventSource(stream);
-    var pending = null;
+    var pending = null, newest = 0;
+    var shown = function () { return Number(root.getAttribute("data-version")); };
+    // Fetched only if the page does not show the facts by then: the
+    // answer to the player's own choice often brings them first, and a
+    // second swap right after it would replace what they are about to click.
+    var catchUp = function () {
+      pending = null;
+      if (newest <= shown()) return;
+      if (ui.busy) { pending = setTimeout(catchUp, 60); return; }
+      refresh();
+    };
     source.addEventListener("fact", function (event) {
+      var id = Number(event.lastEventId);
       // A fact the page already shows (its own choice, swapped in).
-      if (Number(event.lastEventId) <= Number(root.getAttribute("data-version"))) return;
-      if (pending) return;
-      pending = setTimeout(function () { pending = null; refresh(); }, 60);
+      if (id <= shown()) return;
+      newest = Math.max(newest, id);
+      if (!pending) pending = setTimeout(catchUp, 60);
     });
   }
 

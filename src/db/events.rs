@@ -177,13 +177,20 @@ pub fn set_event_status(
     Ok(())
 }
 
+/// Shows or hides the players' lists. The update time moves on with it:
+/// the kept public pages (standings, rounds) show the lists, and are
+/// checked against it.
 pub fn set_lists_published(
     conn: &mut DbConnection,
     id: i64,
     published: bool,
+    now: NaiveDateTime,
 ) -> Result<(), DbError> {
     diesel::update(events::table.find(id))
-        .set(events::lists_published.eq(published))
+        .set((
+            events::lists_published.eq(published),
+            events::updated_at.eq(now),
+        ))
         .execute(conn)?;
     Ok(())
 }

@@ -894,9 +894,10 @@ pub fn set_lists_published(
     view: &EventView,
     access: &Access,
     published: bool,
+    now: chrono::NaiveDateTime,
 ) -> Result<(), EventError> {
     access.require_staff()?;
-    db_events::set_lists_published(conn, view.id(), published)?;
+    db_events::set_lists_published(conn, view.id(), published, now)?;
     Ok(())
 }
 

@@ -59,7 +59,6 @@ pub struct AppState {
     pub event_data: Arc<crate::events::cache::EventDataCache>,
     /// Public pages as visitors without a session see them, per revision.
     pub public_pages: Arc<page_cache::PublicPageCache>,
-    pub round_pages: Arc<page_cache::RoundPageCache>,
     /// The stat cards this instance plays with (shipped plus the operator's).
     pub catalog: Arc<soulstone_engine::content::Catalog>,
     /// Wakes the live streams of a game whose log grew.
@@ -108,7 +107,6 @@ impl AppState {
             ),
             event_data: Arc::default(),
             public_pages: Arc::default(),
-            round_pages: Arc::default(),
             // The shipped cards, which the tests keep loading cleanly; the
             // server replaces them with the operator's set (`with_catalog`).
             catalog: Arc::new(crate::content::load_for_server(None).unwrap_or_default()),

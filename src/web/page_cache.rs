@@ -33,12 +33,19 @@ pub enum PublicPage {
 /// Pages kept at once; past this the cache starts afresh (cheap and bounded).
 const CAPACITY: usize = 512;
 
-/// Whole pages per (event, page), under the key they were rendered for.
-pub struct PublicPageCache(KeyedCache<(i64, PublicPage), StandingsKey, Bytes>);
+/// Whole pages per (event, page), and rounds' pages per (event, round
+/// number), under the event's key they were rendered for.
+pub struct PublicPageCache {
+    pages: KeyedCache<(i64, PublicPage), StandingsKey, Bytes>,
+    rounds: KeyedCache<(i64, i32), StandingsKey, Arc<KeptRound>>,
+}
 
 impl Default for PublicPageCache {
     fn default() -> Self {
-        Self(KeyedCache::new(CAPACITY))
+        Self {
+            pages: KeyedCache::new(CAPACITY),
+            rounds: KeyedCache::new(CAPACITY),
+        }
     }
 }
 
@@ -51,11 +58,15 @@ impl std::fmt::Debug for PublicPageCache {
 impl PublicPageCache {
     /// The page if it was rendered for exactly this key.
     pub fn get(&self, event_id: i64, page: PublicPage, key: &StandingsKey) -> Option<Bytes> {
-        self.0.get(&(event_id, page), key)
+        self.pages.get(&(event_id, page), key)
     }
 
     pub fn put(&self, event_id: i64, page: PublicPage, key: StandingsKey, body: Bytes) {
-        self.0.put((event_id, page), key, body);
+        self.pages.put((event_id, page), key, body);
+    }
+
+    pub fn put_round(&self, event_id: i64, number: i32, key: StandingsKey, page: KeptRound) {
+        self.rounds.put((event_id, number), key, Arc::new(page));
     }
 }
 
@@ -166,30 +177,6 @@ impl KeptRound {
     }
 }
 
-/// Round pages kept at once; past this the cache starts afresh.
-const ROUND_CAPACITY: usize = 512;
-
-/// Round pages per (event, round number), under the event's key.
-pub struct RoundPageCache(KeyedCache<(i64, i32), StandingsKey, Arc<KeptRound>>);
-
-impl Default for RoundPageCache {
-    fn default() -> Self {
-        Self(KeyedCache::new(ROUND_CAPACITY))
-    }
-}
-
-impl std::fmt::Debug for RoundPageCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RoundPageCache").finish_non_exhaustive()
-    }
-}
-
-impl RoundPageCache {
-    pub fn put(&self, event_id: i64, number: i32, key: StandingsKey, page: KeptRound) {
-        self.0.put((event_id, number), key, Arc::new(page));
-    }
-}
-
 /// What a visitor without a session is sent for a round page.
 pub enum RoundLookup {
     /// The kept page, still current.
@@ -206,13 +193,13 @@ pub async fn current_round(
     event_id: i64,
     number: i32,
 ) -> Result<Option<RoundLookup>, AppError> {
-    let rounds = Arc::clone(&state.round_pages);
+    let pages = Arc::clone(&state.public_pages);
     state
         .with_db(move |conn| {
             let Some(key) = db_events::public_page_key(conn, event_id)? else {
                 return Ok(None);
             };
-            if let Some(kept) = rounds.0.get(&(event_id, number), &key)
+            if let Some(kept) = pages.rounds.get(&(event_id, number), &key)
                 && kept.live_unchanged(conn)?
             {
                 return Ok(Some(RoundLookup::Kept(kept)));

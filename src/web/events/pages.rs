@@ -886,7 +886,8 @@ async fn publish_lists(
     state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            registration::set_lists_published(conn, &view, &access, published)?;
+            let now = chrono::Utc::now().naive_utc();
+            registration::set_lists_published(conn, &view, &access, published, now)?;
             Ok(())
         })
         .await?;

@@ -542,7 +542,7 @@ async fn round_page(
     let response = kept.response(&clock_text(
         kept.seconds_left(chrono::Utc::now().naive_utc()),
     ));
-    state.round_pages.put(id, number, key, kept);
+    state.public_pages.put_round(id, number, key, kept);
     Ok(response)
 }
 

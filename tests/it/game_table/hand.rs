@@ -15,8 +15,9 @@ use crate::browser::xpath_literal;
 use crate::support::TestApp;
 
 use super::page::{
-    BoardGeometry, attribute, clear_ruler, click_at, click_css, drag, load, nearest_model,
-    point_inches, press, sent_or_refused, shortcut_of, text_of, wait_for_ruler, way_inches,
+    BoardGeometry, attribute, clear_ruler, click_at, click_css, click_located, drag, load,
+    nearest_model, point_inches, press, sent_or_refused, shortcut_of, text_of, wait_for_ruler,
+    way_inches,
 };
 use super::{SWAP_DEADLINE, Tally};
 
@@ -102,11 +103,12 @@ async fn click_choice(client: &Client, command: &PlayerCommand) {
         "//div[@class='choices']/form[input[@name='command' and @value={}]]//button",
         xpath_literal(&json)
     );
-    let button = client
-        .find(Locator::XPath(&xpath))
-        .await
-        .unwrap_or_else(|e| panic!("no button for {json}: {e}"));
-    button.click().await.unwrap();
+    click_located(
+        client,
+        Locator::XPath(&xpath),
+        &format!("the button for {json}"),
+    )
+    .await;
 }
 
 /// Makes the point form of `kind` the one the table feeds (a click on its

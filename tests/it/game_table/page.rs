@@ -261,13 +261,30 @@ pub(super) fn way_inches(w: &Waypoint) -> (f64, f64) {
 }
 
 pub(super) async fn click_css(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("nothing at {css}: {e}"))
-        .click()
-        .await
-        .unwrap();
+    click_located(client, Locator::Css(css), css).await;
+}
+
+/// Clicks what `locator` finds. The page may swap in the game's next state
+/// (the bot's reply on the stream) between finding the element and
+/// clicking it: then it is found again in the page as it is now, as a
+/// person would.
+pub(super) async fn click_located(client: &Client, locator: Locator<'_>, what: &str) {
+    for _ in 0..5 {
+        let element = client
+            .find(locator)
+            .await
+            .unwrap_or_else(|e| panic!("nothing at {what}: {e}"));
+        match element.click().await {
+            Ok(_) => return,
+            Err(fantoccini::error::CmdError::Standard(e))
+                if e.error == fantoccini::error::ErrorStatus::StaleElementReference =>
+            {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("clicking {what}: {e}"),
+        }
+    }
+    panic!("{what} was replaced five times before it could be clicked");
 }
 
 pub(super) async fn shortcut_of(client: &Client, command: &PlayerCommand) -> Option<String> {
