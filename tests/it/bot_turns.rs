@@ -56,6 +56,33 @@ async fn a_normal_bot_replies_on_the_stream_after_the_players_command_is_answere
         .await;
     assert_eq!(refused.status().as_u16(), 422);
     assert!(refused.text().await.unwrap().contains("Choose an opponent"));
+    // A refused form comes back as the player filled it in.
+    let refused = browser
+        .post_form(
+            "/play/practice",
+            &[("crew", "mudlark-50"), ("bot", "hard"), ("minutes", "45")],
+        )
+        .await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let again = refused.text().await.unwrap();
+    assert_eq!(again.matches(" checked>").count(), 1, "{again}");
+    assert!(
+        again.contains("value=\"mudlark-50\" checked>"),
+        "the crew ticked: {again}"
+    );
+    assert!(again.contains("value=\"hard\" selected>"), "{again}");
+    let refused = browser
+        .post_form(
+            "/play/practice",
+            &[
+                ("crew", "mudlark-50"),
+                ("bot", "grandmaster"),
+                ("minutes", "60"),
+            ],
+        )
+        .await;
+    let again = refused.text().await.unwrap();
+    assert!(again.contains("value=\"60\" selected>"), "{again}");
 
     let started = browser
         .post_form(

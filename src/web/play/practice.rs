@@ -28,16 +28,52 @@ struct PracticePage {
     games: Vec<GameLine>,
     error: Option<String>,
     own_list: String,
+    /// The opponent's level and the clock as chosen (kept on a refusal).
+    bot: String,
+    minutes: String,
     /// Invitations this player sent that nobody has taken yet.
     invitations: Vec<crate::hosted::invitations::Invitation>,
 }
+
+/// What a refused form had chosen, to show it again as it was.
+struct Chosen {
+    crews: Vec<String>,
+    own_list: String,
+    bot: String,
+    minutes: String,
+}
+
+impl Chosen {
+    fn from_form(fields: &[(String, String)], own_list: String) -> Self {
+        let value = |name: &str| {
+            fields
+                .iter()
+                .find(|(key, _)| key == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        Self {
+            crews: fields
+                .iter()
+                .filter(|(key, _)| key == "crew")
+                .map(|(_, v)| v.clone())
+                .collect(),
+            own_list,
+            bot: value("bot"),
+            minutes: value("minutes"),
+        }
+    }
+}
+
+/// The level the practice page offers first.
+const DEFAULT_LEVEL: &str = "normal";
 
 async fn practice_page_with(
     ctx: PageContext,
     user: &CurrentUser,
     state: &web::Data<AppState>,
     error: Option<String>,
-    own_list: String,
+    chosen: Option<Chosen>,
 ) -> Result<HttpResponse, AppError> {
     let account = user.id();
     let (rows, invitations) = state
@@ -62,13 +98,24 @@ async fn practice_page_with(
             },
         })
         .collect();
-    let crews = crew_options(None);
+    let mut crews = crew_options(None);
+    let (own_list, bot, minutes) = match chosen {
+        None => (String::new(), DEFAULT_LEVEL.to_owned(), String::new()),
+        Some(chosen) => {
+            for crew in &mut crews {
+                crew.ticked = chosen.crews.contains(&crew.value);
+            }
+            (chosen.own_list, chosen.bot, chosen.minutes)
+        }
+    };
     let page = PracticePage {
         ctx: ctx.clone(),
         crews,
         games,
         error,
         own_list,
+        bot,
+        minutes,
         invitations,
     };
     if page.error.is_some() {
@@ -84,7 +131,7 @@ pub(super) async fn practice_page(
     user: CurrentUser,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, AppError> {
-    practice_page_with(ctx, &user, &state, None, String::new()).await
+    practice_page_with(ctx, &user, &state, None, None).await
 }
 
 #[post("/play/practice")]
@@ -98,11 +145,17 @@ pub(super) async fn start_practice(
     let fields = form.0;
     let (lists, own) = match brought_from_form(&fields) {
         Ok(read) => read,
-        Err((error, own)) => return practice_page_with(ctx, &user, &state, Some(error), own).await,
+        Err((error, own)) => {
+            let chosen = Chosen::from_form(&fields, own);
+            return practice_page_with(ctx, &user, &state, Some(error), Some(chosen)).await;
+        }
     };
     let time_control_ms = match time_control_ms(&fields) {
         Ok(clock) => clock,
-        Err(error) => return practice_page_with(ctx, &user, &state, Some(error), own).await,
+        Err(error) => {
+            let chosen = Chosen::from_form(&fields, own);
+            return practice_page_with(ctx, &user, &state, Some(error), Some(chosen)).await;
+        }
     };
     let shipped = shipped_lists();
     let bot = match fields
@@ -116,7 +169,8 @@ pub(super) async fn start_practice(
             Ok(kind) => kind,
             Err(_) => {
                 let error = "Choose an opponent: easy, normal, hard or random.".to_owned();
-                return practice_page_with(ctx, &user, &state, Some(error), own).await;
+                let chosen = Chosen::from_form(&fields, own);
+                return practice_page_with(ctx, &user, &state, Some(error), Some(chosen)).await;
             }
         },
     };
@@ -157,7 +211,8 @@ pub(super) async fn start_practice(
                 .finish())
         }
         Err(HostedError::Invalid(problem)) => {
-            practice_page_with(ctx, &user, &state, Some(problem), own).await
+            let chosen = Chosen::from_form(&fields, own);
+            practice_page_with(ctx, &user, &state, Some(problem), Some(chosen)).await
         }
         Err(other) => Err(other.into()),
     }
