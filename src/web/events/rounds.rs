@@ -460,10 +460,11 @@ async fn round_page(
                 .collect();
             let movability =
                 crate::events::digital::round_movability(conn, &round_games, &digital)?;
-            let live = if live_for_all {
-                crate::db::hosted::live_scores(conn, &ids)?
-            } else {
-                Vec::new()
+            // A page to be kept shows the scores its key was read with.
+            let live = match &live_key {
+                _ if !live_for_all => Vec::new(),
+                Some(key) => key.games.clone(),
+                None => crate::db::hosted::live_scores(conn, &ids)?,
             };
             let pool = if wants_pool {
                 crate::events::rounds::event_pool(conn, &view_for_pool)?
