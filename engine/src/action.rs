@@ -58,7 +58,7 @@ pub(crate) fn attack_on_friend_refused(
         .iter()
         .any(|r| matches!(r, TargetRestriction::Friendly | TargetRestriction::Ally));
     action.resist.is_some()
-        && edition == Edition::Fourth
+        && edition.rules().actions.attacks_on_friends_refused
         && same_crew
         && !enemy_controlled
         && !states_otherwise
@@ -166,7 +166,7 @@ pub fn declaration(state: &GameState, request: &ActionRequest) -> Result<Declara
             );
             // 3rd edition: the target must be within range to be declared
             // (M3E Actions, line 2012).
-            if edition == Edition::Third {
+            if edition.rules().actions.target_in_range_to_declare {
                 return refuse(reason);
             }
             // An engaged model still may not declare a missile action.
@@ -176,7 +176,7 @@ pub fn declaration(state: &GameState, request: &ActionRequest) -> Result<Declara
             return Ok(Declaration::OutOfRange(reason));
         }
         if action.kind == ActionKind::Melee
-            && edition == Edition::Fourth
+            && edition.rules().actions.melee_limited_by_height
             && !measure::melee_reaches(&actor_body, &target_body)
         {
             return refuse(format!(
@@ -229,7 +229,7 @@ pub fn declaration(state: &GameState, request: &ActionRequest) -> Result<Declara
             .map_err(table_error)?
             .apply_to(&mut duel);
         // 3rd edition Friendly Fire: shooting at an engaged model.
-        if edition == Edition::Third
+        if edition.rules().actions.friendly_fire
             && action.kind == ActionKind::Missile
             && !measure::engaged_with(&board, target_id.object())
                 .map_err(table_error)?

@@ -596,9 +596,10 @@ fn body_of(state: &GameState, model: ModelId) -> Option<Body> {
     state.model(model)?.body()
 }
 
-/// Whether `model` is engaged in a 3rd edition game.
+/// Whether `model` is engaged where engagement holds a Walk in (3rd edition).
 fn engaged_in_third(state: &GameState, model: ModelId) -> bool {
-    state.edition == crate::Edition::Third && state.is_engaged(model, None)
+    state.edition.rules().table.engaged_walk == crate::rules::EngagedWalk::StaysEngaged
+        && state.is_engaged(model, None)
 }
 
 /// How much a greedy bot likes an option (higher is better), from what

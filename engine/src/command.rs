@@ -1,6 +1,7 @@
 //! Commands: what a player (or the game flow) asks the engine to do. Each
 //! carries the state version it was made against; a stale one is refused.
 
+use crate::rules::GeneralAction;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -455,16 +456,18 @@ pub enum PlayerCommand {
 
 impl PlayerCommand {
     /// The general action this command takes, if it is one.
-    pub fn general_action(&self) -> Option<&'static str> {
+    pub fn general_action(&self) -> Option<GeneralAction> {
         match self {
-            PlayerCommand::Walk { .. } => Some("Walk"),
-            PlayerCommand::Charge { .. } => Some("Charge"),
-            PlayerCommand::Interact { .. } => Some("Interact"),
-            PlayerCommand::Prepare { .. } => Some("Prepare"),
-            PlayerCommand::Slam { .. } | PlayerCommand::SlamTerrain { .. } => Some("Slam"),
-            PlayerCommand::Concentrate => Some("Concentrate"),
-            PlayerCommand::Disengage => Some("Disengage"),
-            PlayerCommand::Assist { .. } => Some("Assist"),
+            PlayerCommand::Walk { .. } => Some(GeneralAction::Walk),
+            PlayerCommand::Charge { .. } => Some(GeneralAction::Charge),
+            PlayerCommand::Interact { .. } => Some(GeneralAction::Interact),
+            PlayerCommand::Prepare { .. } => Some(GeneralAction::Prepare),
+            PlayerCommand::Slam { .. } | PlayerCommand::SlamTerrain { .. } => {
+                Some(GeneralAction::Slam)
+            }
+            PlayerCommand::Concentrate => Some(GeneralAction::Concentrate),
+            PlayerCommand::Disengage => Some(GeneralAction::Disengage),
+            PlayerCommand::Assist { .. } => Some(GeneralAction::Assist),
             _ => None,
         }
     }

@@ -526,14 +526,14 @@ impl Duel {
 
     /// The first step: a friendly duel asks whether to relent, otherwise
     /// the initiator modifies.
-    pub fn first_step(spec: &DuelSpec, fourth_edition: bool) -> DuelStep {
+    pub fn first_step(spec: &DuelSpec, friendly_simple_duels_relent: bool) -> DuelStep {
         // Who may relent: the resister of a friendly opposed duel; in 4th
         // edition also a model in a friendly simple duel it did not declare.
         if spec.friendly && spec.is_opposed() {
             DuelStep::Relent {
                 role: Role::Resister,
             }
-        } else if spec.friendly && fourth_edition && !spec.own_tactical {
+        } else if spec.friendly && friendly_simple_duels_relent && !spec.own_tactical {
             DuelStep::Relent {
                 role: Role::Initiator,
             }
@@ -729,7 +729,7 @@ pub fn totals(duel: &Duel) -> (i16, Option<i16>) {
 
 /// Steps F and G's outcome of `duel` with the cards now in the conflict:
 /// the duel's resolution, and what the game page projects for a cheat.
-pub fn outcome(duel: &Duel, rules: &dyn crate::ruleset::RuleSet) -> Outcome {
+pub fn outcome(duel: &Duel, rules: &crate::rules::DuelRules) -> Outcome {
     let spec = &duel.spec;
     let (initiator_total, resister_total) = totals(duel);
     let Some(initiator) = duel.side(Role::Initiator) else {
@@ -778,7 +778,7 @@ pub fn outcome_if_cheated(
     duel: &Duel,
     role: Role,
     card: Card,
-    rules: &dyn crate::ruleset::RuleSet,
+    rules: &crate::rules::DuelRules,
 ) -> Outcome {
     let mut then = duel.clone();
     if let Some(side) = then.side_mut(role) {

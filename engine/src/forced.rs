@@ -20,7 +20,6 @@ use crate::duel::{DamageProfile, Duel, DuelStep, Outcome, Role, outcome, outcome
 use crate::fate::Card;
 use crate::flip::FlipStage;
 use crate::pending::{Choice, decision, only_option};
-use crate::ruleset::rules;
 use crate::state::{Frame, GameState};
 
 /// What a player lets the game decide for them.
@@ -138,7 +137,7 @@ fn cheat_changes_nothing(state: &GameState, duel: &Duel, role: Role, card: Card)
     if card.is_red_joker() {
         return false;
     }
-    let rules = rules(state.edition);
+    let rules = &state.edition.rules().duel;
     let now = outcome(duel, rules);
     let then = outcome_if_cheated(duel, role, card, rules);
     let own = |o: &Outcome| match role {

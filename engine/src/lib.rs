@@ -31,7 +31,7 @@ pub mod pending;
 pub mod pile;
 pub mod preview;
 mod procedure;
-pub mod ruleset;
+pub mod rules;
 pub mod scenario;
 pub mod state;
 pub mod table;
@@ -93,22 +93,16 @@ pub enum Edition {
 impl Edition {
     /// The maximum control hand size.
     pub fn max_hand(self) -> u8 {
-        ruleset::rules(self).max_hand()
+        self.rules().duel.max_hand
     }
 
     /// The short code crew lists and content files name it by.
     pub fn code(self) -> &'static str {
-        match self {
-            Edition::Fourth => "m4e",
-            Edition::Third => "m3e",
-        }
+        self.rules().code
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Edition::Fourth => "Malifaux 4th edition",
-            Edition::Third => "Malifaux 3rd edition",
-        }
+        self.rules().name
     }
 }
 

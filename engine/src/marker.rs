@@ -119,7 +119,8 @@ impl MarkerBook {
             // 3rd edition's remains come in two (Corpse and Scrap Markers),
             // which the rules drop by name.
             let several_allowed = def.kind == MarkerKind::Other
-                || (def.kind == MarkerKind::Remains && edition == Edition::Third);
+                || (def.kind == MarkerKind::Remains
+                    && edition.rules().content.remains_by_characteristic);
             if !several_allowed && markers[..i].iter().any(|o| o.kind == def.kind) {
                 return Err((
                     field("kind"),

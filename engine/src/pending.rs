@@ -12,7 +12,7 @@ use super::model::ModelId;
 use super::procedure::{
     encounter_candidates, encounter_choices, explosives_choice, scheme_marker_choice,
 };
-use super::ruleset::DuelBoost;
+use super::rules::{DuelBoost, GeneralAction};
 use super::state::{DiscardReason, Frame, GameState};
 use super::table::measure::Deployment;
 use super::table::movement::Waypoint;
@@ -410,8 +410,8 @@ pub(crate) fn command_is_legal(state: &GameState, seat: Seat, command: &PlayerCo
 }
 
 fn prompt(state: &GameState) -> String {
-    let two_schemes = crate::encounter::EncounterRules::of(state.edition).schemes
-        == crate::encounter::rules::SchemeRule::TwoFromThePool;
+    let two_schemes =
+        state.edition.rules().encounter.schemes == crate::rules::SchemeRule::TwoFromThePool;
     if matches!(state.frame(), None | Some(Frame::Activation { .. }))
         && let Some(words) = queue_prompt(state)
     {
@@ -613,7 +613,7 @@ fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
         if let Some(m) = state.model(unnamed.model) {
             let general = crate::state::controlled_general_actions(state.edition)
                 .iter()
-                .map(|a| a.to_string());
+                .map(|a| a.name().to_string());
             commands.extend(
                 m.card
                     .actions
@@ -631,7 +631,10 @@ fn queue_candidates(state: &GameState, commands: &mut Vec<PlayerCommand>) {
     // A general action under control: its marker or token (a move's
     // path is a choice with a parameter).
     if let Some(next) = state.queued_general() {
-        let named = next.action.as_deref();
+        let named = next
+            .action
+            .as_deref()
+            .and_then(crate::rules::GeneralAction::from_name);
         commands.extend(
             super::procedure::general_commands(state, next.model)
                 .into_iter()
@@ -662,15 +665,19 @@ pub(crate) fn queued_general_choices(state: &GameState, seat: Seat, probe: bool)
     let (Some(here), true) = (m.placement, next.decided_by(state) == Some(seat)) else {
         return Vec::new();
     };
-    match next.action.as_deref() {
-        Some("Walk" | "Charge") => {}
-        Some("Interact") if probe => {
+    let named = next
+        .action
+        .as_deref()
+        .and_then(crate::rules::GeneralAction::from_name);
+    match named {
+        Some(GeneralAction::Walk | GeneralAction::Charge) => {}
+        Some(GeneralAction::Interact) if probe => {
             return scheme_marker_choice(state, seat, m)
                 .into_iter()
                 .chain(explosives_choice(state, seat, m))
                 .collect();
         }
-        Some("Interact") => {
+        Some(GeneralAction::Interact) => {
             let mut choices = vec![Choice::MakeSchemeMarker { model: m.id }];
             if state
                 .encounter
@@ -689,7 +696,7 @@ pub(crate) fn queued_general_choices(state: &GameState, seat: Seat, probe: bool)
         y: here.at.y,
         z: here.z,
     };
-    let (choice, command) = if next.action.as_deref() == Some("Charge") {
+    let (choice, command) = if named == Some(GeneralAction::Charge) {
         (
             Choice::Charge {
                 model: m.id,
@@ -781,7 +788,7 @@ fn duel_candidates(state: &GameState, duel: &Duel, side: &Side, commands: &mut V
                 }
             }
             // Each edition boosts a duel one way: the other is never offered.
-            match crate::ruleset::rules(state.edition).duel_boost() {
+            match state.edition.rules().duel.boost {
                 DuelBoost::DiscardLowCard => {
                     commands.extend(hand.iter().map(|&card| PlayerCommand::Empower { card }));
                 }

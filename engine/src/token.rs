@@ -496,7 +496,7 @@ impl TokenBook {
             }
             if let Some(aura) = def.aura {
                 use crate::table::Trait;
-                if self.edition != Edition::Fourth {
+                if !self.edition.rules().content.token_auras {
                     return Err((field("aura"), "auras are 4th edition tokens".into()));
                 }
                 if !matches!(aura.terrain, Trait::Hazardous | Trait::Concealing) {
@@ -509,7 +509,9 @@ impl TokenBook {
                     return Err((field("aura.inches"), "1 to 12".into()));
                 }
             }
-            if def.has_value && self.edition != Edition::Third {
+            if def.has_value
+                && self.edition.rules().duel.tokens != crate::rules::TokenHolding::WithValues
+            {
                 return Err((
                     field("has_value"),
                     "only 3rd edition conditions carry a value".into(),
@@ -660,7 +662,7 @@ impl TokenBook {
     /// same token applied by the other crew replaces it (M4E Tokens, lines
     /// 1468 and 1472). 3rd edition conditions have no crew.
     pub fn tracks_applier(&self, token: Token) -> bool {
-        self.edition == Edition::Fourth && self.def(token).is_some()
+        self.edition.rules().content.tokens_track_applier && self.def(token).is_some()
     }
 
     /// Every token, by key.

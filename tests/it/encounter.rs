@@ -7,7 +7,7 @@
 use soulstone::content::{load_for_server, shipped_crews};
 use soulstone_engine::bot::{Bot, BotKind, play_to_end};
 use soulstone_engine::content::crew::CrewList;
-use soulstone_engine::encounter::{Brought, EncounterRules, Step, new_encounter};
+use soulstone_engine::encounter::{Brought, Step, new_encounter};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::fate::DECK_SIZE;
 use soulstone_engine::log::{GameLog, Position};
@@ -463,7 +463,7 @@ fn bots_for(seed: u64) -> [BotKind; 2] {
 fn one_bot_encounter(seed: u64) {
     let (state, log) = play(seed, bots_for(seed));
     let encounter = state.encounter.as_deref().expect("an encounter");
-    let rules = EncounterRules::of(state.edition);
+    let rules = &state.edition.rules().encounter;
     assert_eq!(encounter.turn, rules.turns, "seed {seed}");
     assert_eq!(encounter.step, Step::Over, "seed {seed}");
     for seat in Seat::BOTH {

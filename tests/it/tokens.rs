@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use soulstone_engine::Edition;
 use soulstone_engine::content::Catalog;
 use soulstone_engine::duel::Stat;
-use soulstone_engine::ruleset::{TokenGain, rules};
+use soulstone_engine::rules::TokenGain;
 use soulstone_engine::token::{Effect, Situation, TokenBook, Tokens, Window};
 
 use crate::support::{shipped_tokens, token};
@@ -105,33 +105,51 @@ fn each_edition_gains_and_cancels_tokens_its_own_way() {
     let third = shipped_tokens(Edition::Third);
     let focused = holding("focused", 1);
     assert_eq!(
-        rules(Edition::Fourth).gain(&fourth, &focused, token("focused"), 1),
+        Edition::Fourth
+            .rules()
+            .duel
+            .gain(&fourth, &focused, token("focused"), 1),
         TokenGain::Nothing
     );
     assert_eq!(
-        rules(Edition::Third).gain(&third, &focused, token("focused"), 2),
+        Edition::Third
+            .rules()
+            .duel
+            .gain(&third, &focused, token("focused"), 2),
         TokenGain::Gain { value: 2 }
     );
     // A 3rd edition condition without a value is held or not.
     let stunned = holding("stunned", 1);
     assert_eq!(
-        rules(Edition::Third).gain(&third, &stunned, token("stunned"), 1),
+        Edition::Third
+            .rules()
+            .duel
+            .gain(&third, &stunned, token("stunned"), 1),
         TokenGain::Nothing
     );
     assert_eq!(
-        rules(Edition::Third).gain(&third, &focused, token("stunned"), 3),
+        Edition::Third
+            .rules()
+            .duel
+            .gain(&third, &focused, token("stunned"), 3),
         TokenGain::Gain { value: 1 }
     );
     let distracted = holding("distracted", 3);
     assert_eq!(
-        rules(Edition::Third).gain(&third, &distracted, token("focused"), 1),
+        Edition::Third
+            .rules()
+            .duel
+            .gain(&third, &distracted, token("focused"), 1),
         TokenGain::Cancel {
             token: token("distracted"),
             by: 3
         }
     );
     assert_eq!(
-        rules(Edition::Fourth).gain(&fourth, &distracted, token("focused"), 1),
+        Edition::Fourth
+            .rules()
+            .duel
+            .gain(&fourth, &distracted, token("focused"), 1),
         TokenGain::Cancel {
             token: token("distracted"),
             by: 1

@@ -66,9 +66,9 @@ pub(super) fn goal_for(
                 )
         })
     };
-    let marker_stop = |m: &crate::table::Marker| match state.edition {
-        crate::Edition::Third => m.base.radius(),
-        crate::Edition::Fourth => 1.0,
+    let marker_stop = |m: &crate::table::Marker| match state.edition.rules().actions.general_reach {
+        crate::rules::GeneralReach::BaseContact => m.base.radius(),
+        crate::rules::GeneralReach::Inches(inches) => f64::from(inches),
     };
     let marker = nearest(
         state

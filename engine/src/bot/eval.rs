@@ -8,7 +8,7 @@
 
 use crate::Seat;
 use crate::encounter::objectives::{SchemeCondition, StrategyScoring};
-use crate::encounter::{EncounterRules, scoring};
+use crate::encounter::scoring;
 use crate::state::GameState;
 use crate::table::MarkerKind;
 
@@ -53,7 +53,7 @@ fn objectives(world: &GameState, seat: Seat) -> f64 {
     let Some(encounter) = world.encounter.as_deref() else {
         return 0.0;
     };
-    let rules = EncounterRules::of(world.edition);
+    let rules = &world.edition.rules().encounter;
     if encounter.turn == 0 || encounter.turn < rules.first_scoring_turn {
         // Nothing scores yet: the ground won toward it still counts below.
         return 0.0;

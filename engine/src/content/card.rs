@@ -13,6 +13,7 @@ use crate::ability::{Ability, AbilityEffect, AbilityWindow};
 use crate::duel::{ActionKind, DamageProfile, Stat, Suits, TriggerEffect, TriggerSpec};
 use crate::fate::Suit;
 use crate::model::{ActionCard, ActionEffect, ModelCard, TargetRestriction};
+use crate::rules::{DamageRule, SpeedStat};
 use crate::table::BaseMm;
 use crate::token::Condition;
 
@@ -134,13 +135,13 @@ impl ActionDef {
     /// `edition`: (field relative to the action, problem).
     pub fn problems(&self, edition: Edition) -> Vec<(String, String)> {
         let mut problems: Vec<(String, String)> = Vec::new();
-        let fourth = edition == Edition::Fourth;
-        match (edition, self.damage) {
-            (Edition::Fourth, Some(DamageDef::Flip { .. })) => problems.push((
+        let rules = edition.rules();
+        match (rules.duel.damage, self.damage) {
+            (DamageRule::Fixed, Some(DamageDef::Flip { .. })) => problems.push((
                 "damage".to_string(),
                 "4th edition damage is a number".into(),
             )),
-            (Edition::Third, Some(DamageDef::Fixed(_))) => problems.push((
+            (DamageRule::Flip, Some(DamageDef::Fixed(_))) => problems.push((
                 "damage".to_string(),
                 "3rd edition damage is weak, moderate and severe".into(),
             )),
@@ -213,13 +214,13 @@ impl ActionDef {
                 "a tactical action (no resist) needs a TN".into(),
             ));
         }
-        if self.signature && !fourth {
+        if self.signature && !rules.content.signature_actions {
             problems.push((
                 "signature".to_string(),
                 "signature actions are 4th edition".into(),
             ));
         }
-        if self.bonus && fourth {
+        if self.bonus && !rules.content.bonus_actions {
             problems.push(("bonus".to_string(), "bonus actions are 3rd edition".into()));
         }
         for (t, trigger) in self.triggers.iter().enumerate() {
@@ -532,7 +533,7 @@ impl StatCard {
     /// A model that would drop both drops one, its controller's choice: the
     /// engine drops the Corpse Marker.
     pub fn remains_markers(&self) -> Vec<String> {
-        if self.edition != Edition::Third {
+        if !self.edition.rules().content.remains_by_characteristic {
             return Vec::new();
         }
         let corpse = [
@@ -595,13 +596,13 @@ impl StatCard {
         if self.factions.is_empty() {
             problem("factions", "a card names at least one faction");
         }
-        let fourth = self.edition == Edition::Fourth;
-        match (self.edition, self.station) {
-            (Edition::Fourth, Station::Henchman | Station::Enforcer) => problem(
+        let format = &self.edition.rules().content;
+        match (format.peons, self.station) {
+            (true, Station::Henchman | Station::Enforcer) => problem(
                 "station",
                 "4th edition stations are master, minion and peon (henchman is a characteristic)",
             ),
-            (Edition::Third, Station::Peon) => problem("station", "3rd edition has no peons"),
+            (false, Station::Peon) => problem("station", "3rd edition has no peons"),
             _ => {}
         }
         if self.station == Station::Master && self.cost.is_some() {
@@ -613,7 +614,7 @@ impl StatCard {
         if self.crew_card.is_some() && self.station != Station::Master {
             problem("crew_card", "only a master brings a crew card");
         }
-        if self.crew_card.is_some() && !fourth {
+        if self.crew_card.is_some() && !format.crew_cards {
             problem("crew_card", "crew cards are a 4th edition rule");
         }
         if self.has(Characteristic::Totem) != self.totem_of.is_some() {
@@ -622,16 +623,16 @@ impl StatCard {
                 "a totem names its master, and only a totem does",
             );
         }
-        if fourth && self.sp.is_none() {
+        if format.speed == SpeedStat::Sp && self.sp.is_none() {
             problem("sp", "a 4th edition card has Sp");
         }
-        if fourth && self.insignificant {
+        if !format.insignificant && self.insignificant {
             problem(
                 "insignificant",
                 "Insignificant is a 3rd edition ability (4th edition has peons)",
             );
         }
-        if !fourth && self.mv.is_none() {
+        if format.speed == SpeedStat::Mv && self.mv.is_none() {
             problem("mv", "a 3rd edition card has Mv");
         }
         if self.health == 0 {
@@ -640,7 +641,7 @@ impl StatCard {
         if !(0..=20).contains(&self.df) || !(0..=20).contains(&self.wp) {
             problem("df", "Df and Wp are between 0 and 20");
         }
-        if !fourth && self.soulstone_on_death {
+        if !format.soulstone_on_death && self.soulstone_on_death {
             problem(
                 "soulstone_on_death",
                 "3rd edition health tracks have no soulstone",
@@ -687,7 +688,8 @@ impl StatCard {
             base: BaseMm(self.base),
             max_health: self.health,
             soulstone_user: self.soulstone_user
-                || (self.edition == Edition::Fourth && self.station != Station::Peon),
+                || (self.edition.rules().content.non_peons_use_soulstones
+                    && self.station != Station::Peon),
             infuses_on_death: self.soulstone_on_death,
             peon: self.station == Station::Peon,
             insignificant: self.insignificant,

@@ -11,15 +11,6 @@ use super::Catalog;
 use super::card::{Characteristic, StatCard, Station};
 use crate::Edition;
 
-/// Out-of-keyword models a 4th edition crew may hire.
-pub const MAX_OUT_OF_KEYWORD: usize = 3;
-/// Unspent soulstones a crew keeps for its pool: 5 in 4th edition, 10 in 3rd.
-pub const fn max_leftover_pool(edition: Edition) -> u8 {
-    match edition {
-        Edition::Fourth => 5,
-        Edition::Third => 10,
-    }
-}
 /// Models one list may name: far beyond any legal crew.
 pub const MAX_LIST_MODELS: usize = 40;
 
@@ -178,11 +169,10 @@ impl CrewList {
             let value = value.trim().to_string();
             match key.trim().to_ascii_lowercase().as_str() {
                 "edition" => {
-                    edition = Some(match value.as_str() {
-                        "m4e" => Edition::Fourth,
-                        "m3e" => Edition::Third,
-                        other => return Err(at(format!("unknown edition {other:?} (m4e or m3e)"))),
-                    })
+                    edition = Some(
+                        Edition::from_code(&value)
+                            .ok_or_else(|| at(format!("unknown edition {value:?} (m4e or m3e)")))?,
+                    )
                 }
                 "faction" => faction = Some(value),
                 "leader" => {
@@ -209,7 +199,7 @@ impl CrewList {
 
     /// Checks the list against the 4th edition hiring rules.
     pub fn hire(&self, catalog: &Catalog) -> Result<HiredCrew, Vec<HiringError>> {
-        let fourth = self.edition == Edition::Fourth;
+        let hiring = &self.edition.rules().content.hiring;
         let mut errors = Vec::new();
         let mut fail = |model: &str, rule: String| {
             errors.push(HiringError {
@@ -291,15 +281,15 @@ impl CrewList {
             } else {
                 out_of_keyword += 1;
                 // 3rd edition has no cap, only the extra soulstone.
-                if fourth && out_of_keyword > MAX_OUT_OF_KEYWORD {
+                if let Some(allowed) = hiring.max_out_of_keyword
+                    && out_of_keyword > allowed
+                {
                     fail(
                         &full,
-                        format!(
-                            "out-of-keyword model {out_of_keyword} of {MAX_OUT_OF_KEYWORD} allowed"
-                        ),
+                        format!("out-of-keyword model {out_of_keyword} of {allowed} allowed"),
                     );
                 }
-                if fourth && card.has(Characteristic::Loyal) {
+                if hiring.loyalty && card.has(Characteristic::Loyal) {
                     fail(
                         &full,
                         "loyal: hired only by a leader it shares a keyword with".into(),
@@ -317,7 +307,7 @@ impl CrewList {
         // their limit (3rd edition only allows them).
         for totem in catalog
             .totems_of(self.edition, &leader.name)
-            .filter(|_| fourth)
+            .filter(|_| hiring.totems_required)
         {
             let full = totem.full_name();
             let count = hired.get(&full).copied().unwrap_or(0);
@@ -353,7 +343,7 @@ impl CrewList {
         let spent = u8::try_from(spent).unwrap_or(u8::MAX);
         Ok(HiredCrew {
             spent,
-            pool: (self.size - spent).min(max_leftover_pool(self.edition)),
+            pool: (self.size - spent).min(hiring.max_leftover_pool),
             costs,
             crew_card: leader.crew_card.clone(),
             upgrades,
@@ -381,7 +371,7 @@ impl CrewList {
                 fail(name, "bought for no model of the list".into());
                 continue;
             };
-            if self.edition == Edition::Fourth {
+            if !self.edition.rules().content.hiring.upgrades_hired {
                 fail(
                     holder,
                     format!(

@@ -37,7 +37,7 @@ impl CrewCard {
     /// What the rules check beyond the shape of the file: (field, problem).
     pub fn problems(&self) -> Vec<(String, String)> {
         let mut problems = Vec::new();
-        if self.edition != Edition::Fourth {
+        if !self.edition.rules().content.crew_cards {
             problems.push((
                 "edition".to_string(),
                 "crew cards are a 4th edition rule".to_string(),

@@ -54,19 +54,26 @@ pub struct Catalog {
     upgrades: BTreeMap<(EditionKey, String), UpgradeDef>,
 }
 
-/// `Edition` as a map key (no ordering on the public type).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum EditionKey {
-    Third,
-    Fourth,
+/// `Edition` as a map key (no ordering on the public type), ordered by
+/// its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct EditionKey(Edition);
+
+impl Ord for EditionKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.code().cmp(other.0.code())
+    }
+}
+
+impl PartialOrd for EditionKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl From<Edition> for EditionKey {
     fn from(edition: Edition) -> Self {
-        match edition {
-            Edition::Fourth => EditionKey::Fourth,
-            Edition::Third => EditionKey::Third,
-        }
+        EditionKey(edition)
     }
 }
 
@@ -395,10 +402,7 @@ impl Catalog {
             }
         }
         for ((edition, name), upgrade) in &catalog.upgrades {
-            let edition = match edition {
-                EditionKey::Third => Edition::Third,
-                EditionKey::Fourth => Edition::Fourth,
-            };
+            let edition = edition.0;
             for (a, ability) in upgrade.abilities.iter().enumerate() {
                 for (field, message) in catalog.unknown_names(edition, ability) {
                     errors.push(ContentError {
@@ -788,7 +792,11 @@ pub fn edition_schema() -> serde_json::Value {
 /// The marker kinds the rules of the book's edition give a rule to and the
 /// book lacks (remains exist only where killing leaves them).
 fn missing_marker_kinds(book: &MarkerBook) -> Vec<MarkerKind> {
-    let remains = crate::ruleset::rules(book.edition).killing_infuses_and_leaves_remains();
+    let remains = book
+        .edition
+        .rules()
+        .actions
+        .killing_infuses_and_leaves_remains;
     [
         MarkerKind::Remains,
         MarkerKind::Scheme,

@@ -64,16 +64,20 @@ impl UpgradeDef {
         if self.plentiful == Some(0) {
             problem("plentiful", "Plentiful allows at least 1 copy");
         }
-        match (edition, self.cost, self.special) {
-            (Edition::Fourth, Some(_), _) => problem(
+        match (
+            edition.rules().content.hiring.upgrades_hired,
+            self.cost,
+            self.special,
+        ) {
+            (false, Some(_), _) => problem(
                 "cost",
                 "4th edition crews hire no upgrades: they are attached during the game (M4E line 1559), so they have no cost",
             ),
-            (Edition::Third, Some(_), true) => problem(
+            (true, Some(_), true) => problem(
                 "cost",
                 "a Special upgrade is never hired, so it has no cost",
             ),
-            (Edition::Third, None, false) => problem(
+            (true, None, false) => problem(
                 "cost",
                 "a 3rd edition upgrade has a cost, unless it is special",
             ),

@@ -9,7 +9,6 @@
 //! and Turn Sequence.
 
 pub mod objectives;
-pub mod rules;
 pub mod scoring;
 mod setup;
 
@@ -23,7 +22,6 @@ use crate::model::ModelId;
 use crate::table::measure::{Deployment, Layout};
 use objectives::{ObjectiveBook, SchemeChoice, StrategyDef};
 
-pub use rules::EncounterRules;
 pub use setup::{
     Brought, GivenScenario, SetupError, deployment_for, new_encounter, new_encounter_in,
     scenario_from_flips,
@@ -312,9 +310,9 @@ impl ActivationUse {
     /// Whether the acting model may no longer Interact: 4th edition after
     /// walking out of engagement, 3rd edition after Disengage.
     pub fn interact_barred(&self, edition: crate::Edition) -> bool {
-        match edition {
-            crate::Edition::Fourth => self.left_engagement,
-            crate::Edition::Third => self.disengaged,
+        match edition.rules().actions.interact_bar {
+            crate::rules::InteractBar::LeavingEngagement => self.left_engagement,
+            crate::rules::InteractBar::Disengaging => self.disengaged,
         }
     }
 }
@@ -560,12 +558,12 @@ impl Encounter {
         // 4th edition: the attacker's zone comes first (setup step E); 3rd
         // edition: factions, crews and schemes first, then deployment,
         // which starts with the attacker's zone.
-        let step = match (EncounterRules::of(edition).schemes, hiring) {
-            (rules::SchemeRule::OneHeld, _) => Step::ChooseZone,
-            (rules::SchemeRule::TwoFromThePool, true) => Step::Declare {
+        let step = match (edition.rules().encounter.schemes, hiring) {
+            (crate::rules::SchemeRule::OneHeld, _) => Step::ChooseZone,
+            (crate::rules::SchemeRule::TwoFromThePool, true) => Step::Declare {
                 what: Declaration::Faction,
             },
-            (rules::SchemeRule::TwoFromThePool, false) => Step::ChooseSchemes,
+            (crate::rules::SchemeRule::TwoFromThePool, false) => Step::ChooseSchemes,
         };
         Self {
             setup: Arc::new(setup),
@@ -792,7 +790,8 @@ pub fn scheme_marker_to_replace(
     state: &crate::state::GameState,
     seat: Seat,
 ) -> Option<crate::table::ObjectId> {
-    if EncounterRules::of(state.edition).scheme_markers != rules::SchemeMarkerRule::AtMostFive {
+    if state.edition.rules().encounter.scheme_markers != crate::rules::SchemeMarkerRule::AtMostFive
+    {
         return None;
     }
     state

@@ -3,6 +3,7 @@
 //! and the `NewGame` that starts it.
 
 use super::*;
+use crate::rules::EncounterRules;
 
 /// Why an encounter cannot be set up.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -417,7 +418,7 @@ pub fn new_encounter_in(
     let edition = brought[0]
         .first()
         .map_or(crate::Edition::Fourth, |b| b.list.edition);
-    let rules = EncounterRules::of(edition);
+    let rules = &edition.rules().encounter;
     let objectives = catalog
         .objectives(edition)
         .ok_or_else(|| SetupError(format!("the content has no {} strategies", edition.name())))?;

@@ -57,7 +57,7 @@ impl Sim<'_> {
         let seat = m.owner;
         let can_discard = count > 0 && self.state.player(seat).hand.len() >= usize::from(count);
         let can_gain = self.book().contains(token)
-            && self.rules().gain(self.book(), &m.tokens, token, 1) != TokenGain::Nothing;
+            && self.rules().duel.gain(self.book(), &m.tokens, token, 1) != TokenGain::Nothing;
         let discard = EitherOption::Discard { count };
         let gain = EitherOption::GainToken { token };
         match (can_discard, can_gain) {
@@ -125,7 +125,7 @@ impl Sim<'_> {
     /// encounter of an edition that keeps them to activations, while no
     /// model is activating (the start and end phases).
     pub(super) fn once_per_activation_closed(&self) -> bool {
-        self.rules().once_per_activation_only_inside_one()
+        self.rules().actions.once_per_activation_only_inside_one
             && self.state.encounter.is_some()
             && self.state.acting_model().is_none()
     }

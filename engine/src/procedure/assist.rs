@@ -11,8 +11,6 @@ use crate::flip::FlipInProgress;
 use crate::flip::FlipPurpose;
 use crate::table::Board;
 
-pub(crate) const ASSIST: &str = "Assist";
-
 /// How far Assist reaches, in inches.
 const ASSIST_RANGE: u8 = 2;
 
@@ -113,7 +111,7 @@ impl Sim<'_> {
         if let Some(reason) = assist_refusal(&self.state, seat, actor, target, token) {
             return refuse(reason);
         }
-        self.declare_general(actor, ASSIST, slot, controller)?;
+        self.declare_general(actor, crate::rules::GeneralAction::Assist, slot, controller)?;
         self.push_check()?;
         self.emit(Event::AssistFlipStarted {
             seat,

@@ -16,8 +16,6 @@ use crate::flip::FlipPurpose;
 use crate::state::DisengageStage;
 use crate::table::Board;
 
-pub(crate) const DISENGAGE: &str = "Disengage";
-
 /// The strikes the enemies of `model` may make at it as it disengages:
 /// each enemy engaging it, with each melee action it could take at it.
 pub(crate) fn strikes(state: &GameState, model: ModelId) -> Vec<(ModelId, String)> {
@@ -67,7 +65,7 @@ impl Sim<'_> {
         if !self.engaged(actor) {
             return refuse("Disengage can only be declared while engaged");
         }
-        self.declare_general(actor, DISENGAGE, slot, None)?;
+        self.declare_general(actor, crate::rules::GeneralAction::Disengage, slot, None)?;
         self.emit(Event::DisengageStarted { model: actor })
     }
 

@@ -352,7 +352,12 @@ impl Sim<'_> {
         // The rules drop the marker after the damage; it is moved as the
         // damage is queued, checked against the model still standing (a
         // kill could only have freed room).
-        self.declare_general(actor, "Interact", slot, controller)?;
+        self.declare_general(
+            actor,
+            crate::rules::GeneralAction::Interact,
+            slot,
+            controller,
+        )?;
         self.emit(Event::MarkerRemoved { id: marker })?;
         self.drop_marker(found.name, found.owner, to)?;
         let source = self.encounter()?.setup.strategy.name.clone();

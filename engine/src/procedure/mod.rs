@@ -17,19 +17,19 @@ mod action;
 pub(crate) use action::{drawable_from_discard, pounce_spots};
 mod activation;
 mod assist;
-pub(crate) use assist::{ASSIST, assist_commands, assist_refusal};
+pub(crate) use assist::{assist_commands, assist_refusal};
 mod contributions;
 mod damage;
 pub(crate) use damage::{best_blast_spot, blast_spots};
 mod disengage;
-pub(crate) use disengage::{DISENGAGE, strikes};
+pub(crate) use disengage::strikes;
 mod duel;
 mod encounter;
 pub(crate) use encounter::{
-    CONCENTRATE, claimable_schemes, deployable, encounter_candidates, encounter_choices,
-    explosives_beside, explosives_choice, explosives_placeable, general_commands,
-    marker_spot_crowded, out_of_pass_tokens, scheme_checked_and_met, scheme_marker_beside,
-    scheme_marker_choice, scheme_marker_offset, scheme_marker_sets, selectable,
+    claimable_schemes, deployable, encounter_candidates, encounter_choices, explosives_beside,
+    explosives_choice, explosives_placeable, general_commands, marker_spot_crowded,
+    out_of_pass_tokens, scheme_checked_and_met, scheme_marker_beside, scheme_marker_choice,
+    scheme_marker_offset, scheme_marker_sets, selectable,
 };
 
 /// The acting model's action limit in an encounter (0 outside one).
@@ -97,7 +97,7 @@ use crate::limits::{
     MAX_DRAW, MAX_EVENTS_PER_COMMAND, MAX_FRAMES, MAX_QUEUED_DAMAGE, MAX_REVEALED, MAX_TOKEN_VALUE,
 };
 use crate::model::ModelId;
-use crate::ruleset::{self, DuelBoost, RuleSet, TokenGain};
+use crate::rules::{DuelBoost, GeneralAction, Rules, TokenGain};
 use crate::state::{DiscardReason, Frame, GameState, apply};
 use crate::token::{Effect, Situation, Token, TokenBook, Tokens, Window};
 
@@ -243,8 +243,8 @@ impl Sim<'_> {
     }
 
     /// The rules of the game's edition.
-    fn rules(&self) -> &'static dyn RuleSet {
-        ruleset::rules(self.state.edition)
+    fn rules(&self) -> &'static Rules {
+        self.state.edition.rules()
     }
 
     /// The game's tokens.
@@ -578,7 +578,7 @@ impl Sim<'_> {
             self.emit(Event::TokenRemoved { model, token, by })?;
             return self.gain_token(model, token, value, from);
         }
-        match self.rules().gain(self.book(), &m.tokens, token, value) {
+        match self.rules().duel.gain(self.book(), &m.tokens, token, value) {
             TokenGain::Nothing => Ok(()),
             TokenGain::Gain { value } => self.emit(Event::TokenGained {
                 model,

@@ -219,8 +219,7 @@ impl Sim<'_> {
         })?;
         // 3rd edition: each summoned model gives the opposing crew a pass token.
         if self.state.encounter.is_some()
-            && crate::encounter::EncounterRules::of(self.state.edition).passing
-                == crate::encounter::rules::PassingRule::PassTokens
+            && self.state.edition.rules().encounter.passing == crate::rules::PassingRule::PassTokens
         {
             self.emit(Event::PassTokensGained {
                 seat: seat.other(),

@@ -342,7 +342,12 @@ fn apply_leaving_play_facts(state: &mut GameState, event: &Event) {
             let body = state.model(*model).and_then(|m| m.body());
             let by_markers: Vec<ObjectId> = match (killer, body) {
                 (Some(killer), Some(body))
-                    if state.edition == Edition::Third && victim != Some(killer) =>
+                    if state
+                        .edition
+                        .rules()
+                        .actions
+                        .tracks_activation_damage_and_kill_markers
+                        && victim != Some(killer) =>
                 {
                     state
                         .markers

@@ -293,8 +293,8 @@ pub struct QueuedAction {
 /// The general actions a controlled model may be made to declare in
 /// `edition`: once named, the controller sends the command itself (a path,
 /// a marker, a token).
-pub fn controlled_general_actions(edition: Edition) -> &'static [&'static str] {
-    crate::encounter::EncounterRules::of(edition).general_actions
+pub fn controlled_general_actions(edition: Edition) -> &'static [crate::rules::GeneralAction] {
+    edition.rules().encounter.general_actions
 }
 
 impl QueuedAction {

@@ -243,6 +243,7 @@ impl GameState {
             q.target.is_none()
                 && q.action
                     .as_deref()
+                    .and_then(crate::rules::GeneralAction::from_name)
                     .is_some_and(|a| controlled_general_actions(self.edition).contains(&a))
         })
     }
@@ -741,7 +742,7 @@ impl GameState {
     /// How many sides declare triggers: in 4th edition only the initiator,
     /// in 3rd edition both (the initiator first).
     pub fn trigger_slots(&self) -> u8 {
-        super::ruleset::rules(self.edition).trigger_slots()
+        self.edition.rules().duel.trigger_slots
     }
 
     /// Moves the duel to the step `next` gives.

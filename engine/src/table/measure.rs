@@ -9,9 +9,8 @@ use super::sight;
 use super::{
     Board, Body, Edition, ObjectId, Obstacle, Seat, TABLE_SIZE, TableError, Target, Trait, inches,
 };
+use crate::rules::{Engagement, Support, TerrainContact, VerticalDistance};
 
-/// 4th edition: engagement reaches 1".
-pub const ENGAGEMENT_INCHES: u8 = 1;
 /// Falling this far deals damage (4th edition).
 pub const FALL_DAMAGE_HEIGHT: f64 = 2.0;
 /// Cover from elevation: the target is at least this much higher (4th edition).
@@ -27,9 +26,9 @@ pub fn horizontal_gap(a: &Body, b: &Body) -> f64 {
 /// lower object's size (never below 0).
 pub fn distance(edition: Edition, a: &Body, b: &Body) -> f64 {
     let flat = horizontal_gap(a, b);
-    match edition {
-        Edition::Fourth => flat,
-        Edition::Third => {
+    match edition.rules().table.vertical {
+        VerticalDistance::Ignored => flat,
+        VerticalDistance::AboveTheLowerObject => {
             let (low, high) = if a.z <= b.z { (a, b) } else { (b, a) };
             flat + (high.z - low.z - low.size).max(0.0)
         }
@@ -97,9 +96,9 @@ pub fn distance_to_obstacle(body: &Body, obstacle: &Obstacle) -> f64 {
 /// overlaps it (3rd edition) at a height the terrain occupies.
 pub fn in_terrain(edition: Edition, body: &Body, obstacle: &Obstacle) -> bool {
     let gap = obstacle.shape.gap_to_disc(body.center, body.radius);
-    let touching = match edition {
-        Edition::Fourth => gap <= TOUCH,
-        Edition::Third => gap < -TOUCH,
+    let touching = match edition.rules().table.terrain_contact {
+        TerrainContact::Touching => gap <= TOUCH,
+        TerrainContact::Overlapping => gap < -TOUCH,
     };
     touching && body.z <= obstacle.top + TOUCH && obstacle.bottom <= body.z + body.size + TOUCH
 }
@@ -130,9 +129,9 @@ pub fn support_share(board: &Board, center: V2, radius: f64, z: f64) -> f64 {
 /// half the base, 3rd edition any of it.
 pub fn supported(board: &Board, center: V2, radius: f64, z: f64) -> bool {
     let share = support_share(board, center, radius, z);
-    match board.edition {
-        Edition::Fourth => share >= 0.5 - 1e-3,
-        Edition::Third => share > 1e-3,
+    match board.rules().support {
+        Support::HalfTheBase => share >= 0.5 - 1e-3,
+        Support::AnyOfTheBase => share > 1e-3,
     }
 }
 
@@ -176,7 +175,10 @@ pub fn engaged_with(board: &Board, id: ObjectId) -> Result<Vec<ObjectId>, TableE
 
 /// The enemies a model would be engaged with if its base were `me`.
 pub fn engaged_at(board: &Board, me: &Body) -> Result<Vec<ObjectId>, TableError> {
-    if board.edition == Edition::Fourth && me.peon {
+    let engagement = board.rules().engagement;
+    let fixed = matches!(engagement, Engagement::FixedRange { .. });
+    // Peons neither engage nor are engaged where engagement is a fixed range.
+    if fixed && me.peon {
         return Ok(Vec::new());
     }
     let mut engaged = Vec::new();
@@ -188,12 +190,12 @@ pub fn engaged_at(board: &Board, me: &Body) -> Result<Vec<ObjectId>, TableError>
         if other.seat == me.seat || other.id == me.id || !within(board.edition, me, &other, range) {
             continue;
         }
-        let engages = match board.edition {
-            Edition::Fourth => {
+        let engages = match engagement {
+            Engagement::FixedRange { .. } => {
                 let lower = if me.z <= other.z { me } else { &other };
                 !other.peon && (me.z - other.z).abs() <= lower.size + TOUCH
             }
-            Edition::Third => match me.id {
+            Engagement::MeleeRangeInSight => match me.id {
                 Some(my_id) => {
                     sight::line_of_sight(board, Target::Object(piece.id), Target::Object(my_id))?
                 }
@@ -210,9 +212,9 @@ pub fn engaged_at(board: &Board, me: &Body) -> Result<Vec<ObjectId>, TableError>
 /// How far a model engages, in whole inches: 1" in 4th edition, its melee
 /// reach in 3rd (none without a melee action).
 pub fn engagement_inches(edition: Edition, melee_reach: Option<u8>) -> Option<u8> {
-    match edition {
-        Edition::Fourth => Some(ENGAGEMENT_INCHES),
-        Edition::Third => melee_reach,
+    match edition.rules().table.engagement {
+        Engagement::FixedRange { inches } => Some(inches),
+        Engagement::MeleeRangeInSight => melee_reach,
     }
 }
 

@@ -546,6 +546,11 @@ pub struct Board<'t> {
 const FLAT_IMPASSABLE_HEIGHT: f64 = 0.1;
 
 impl<'t> Board<'t> {
+    /// The table's rules of the board's edition.
+    pub fn rules(&self) -> &'static crate::rules::TableRules {
+        &self.edition.rules().table
+    }
+
     pub fn new(table: &'t Table, edition: Edition) -> Self {
         let markers = table
             .markers

@@ -15,6 +15,7 @@ use serde::Serialize;
 use super::geometry::{Shape, TOUCH, V2, chord, common_tangents, geo_circle, hull_of};
 use super::measure::{self, distance_to_obstacle, elevation_cover, stands_on};
 use super::{Board, Body, Edition, ObjectId, Obstacle, TableError, Target, Trait};
+use crate::rules::{ConcealmentException, CoverReach, HeightBlocking, StoodOnTerrain};
 
 /// Within this of an intervening object, the smaller object's sight lines
 /// through it are blocked (4th edition).
@@ -90,10 +91,11 @@ fn blocks(
     gap_to: impl Fn(&Body) -> f64,
 ) -> bool {
     let (v, t) = (reaches(height, viewer), reaches(height, target));
-    match (edition, v, t) {
+    let near_one = edition.rules().table.sight.height_blocking == HeightBlocking::BothOrTheNearOne;
+    match (near_one, v, t) {
         (_, true, true) => true,
-        (Edition::Fourth, true, false) => gap_to(viewer) <= BLOCKING_REACH + TOUCH,
-        (Edition::Fourth, false, true) => gap_to(target) <= BLOCKING_REACH + TOUCH,
+        (true, true, false) => gap_to(viewer) <= BLOCKING_REACH + TOUCH,
+        (true, false, true) => gap_to(target) <= BLOCKING_REACH + TOUCH,
         _ => false,
     }
 }
@@ -128,7 +130,7 @@ fn blockers<'s>(
         }
         let gap = |b: &Body| distance_to_obstacle(b, obstacle);
         let block = blocks(board.edition, obstacle.top, viewer, target, gap)
-            || (board.edition == Edition::Third
+            || (board.rules().sight.shadows_block
                 && (in_shadow_of(obstacle, viewer) || in_shadow_of(obstacle, target)));
         if block {
             found.push(Blocker {
@@ -146,7 +148,10 @@ fn blockers<'s>(
             continue;
         }
         // 4th edition: only enemy models block; 3rd edition: any model.
-        if board.edition == Edition::Fourth && viewer.seat.is_some() && body.seat == viewer.seat {
+        if !board.rules().sight.friendly_models_block
+            && viewer.seat.is_some()
+            && body.seat == viewer.seat
+        {
             continue;
         }
         // A model standing exactly on a marker of its base size does not
@@ -193,9 +198,9 @@ fn ignores_what_it_stands_on(
     if !stood_on.contains(&obstacle.id) {
         return false;
     }
-    match edition {
-        Edition::Fourth => true,
-        Edition::Third => {
+    match edition.rules().table.sight.stood_on {
+        StoodOnTerrain::Ignored => true,
+        StoodOnTerrain::IgnoredWhenThin => {
             shortest_passage(viewer, target, &obstacle.shape) <= CONCEALMENT_EXCEPTION + TOUCH
         }
     }
@@ -389,7 +394,7 @@ pub enum Cover {
 pub fn cover(board: &Board, attacker: Target, target: Target) -> Result<Option<Cover>, TableError> {
     let from = board.body(attacker)?;
     let to = board.body(target)?;
-    if board.edition == Edition::Fourth && elevation_cover(&from, &to) {
+    if board.rules().sight.elevation_cover && elevation_cover(&from, &to) {
         return Ok(Some(Cover::Elevation));
     }
     let stood_on = stood_on(board, &from, &to);
@@ -397,10 +402,9 @@ pub fn cover(board: &Board, attacker: Target, target: Target) -> Result<Option<C
         if ignores_what_it_stands_on(board.edition, &stood_on, &from, &to, obstacle) {
             continue;
         }
-        let near = match board.edition {
-            Edition::Fourth => distance_to_obstacle(&to, obstacle) <= COVER_REACH + TOUCH,
-            // 3rd edition: cover is being in the terrain's shadow.
-            Edition::Third => {
+        let near = match board.rules().sight.cover_reach {
+            CoverReach::Inch => distance_to_obstacle(&to, obstacle) <= COVER_REACH + TOUCH,
+            CoverReach::Shadow => {
                 let depth = (obstacle.top - obstacle.bottom).min(MAX_SHADOW);
                 depth > 0.0 && distance_to_obstacle(&to, obstacle) <= depth + TOUCH
             }
@@ -433,9 +437,9 @@ pub fn concealment(
         }
         if measure::in_terrain(board.edition, &from, obstacle) {
             let shortest = shortest_passage(&from, &to, &obstacle.shape);
-            let ignored = match board.edition {
-                Edition::Fourth => shortest < CONCEALMENT_EXCEPTION - TOUCH,
-                Edition::Third => shortest <= CONCEALMENT_EXCEPTION + TOUCH,
+            let ignored = match board.rules().sight.concealment_exception {
+                ConcealmentException::LessThanAnInch => shortest < CONCEALMENT_EXCEPTION - TOUCH,
+                ConcealmentException::AnInchOrLess => shortest <= CONCEALMENT_EXCEPTION + TOUCH,
             };
             if ignored {
                 continue;

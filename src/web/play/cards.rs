@@ -8,6 +8,7 @@ use soulstone_engine::content::Catalog;
 use soulstone_engine::duel::{ActionKind, DamageProfile, Stat, Suits};
 use soulstone_engine::fate::Suit;
 use soulstone_engine::model::{Model, ModelCard};
+use soulstone_engine::rules::SpeedStat;
 use soulstone_engine::{Edition, GameState};
 
 use super::names::Names;
@@ -171,9 +172,9 @@ pub fn of_model(
 }
 
 fn stats_of(card: &ModelCard, edition: Edition) -> Vec<(&'static str, String)> {
-    let speed = match edition {
-        Edition::Third => "Mv",
-        Edition::Fourth => "Sp",
+    let speed = match edition.rules().content.speed {
+        SpeedStat::Mv => "Mv",
+        SpeedStat::Sp => "Sp",
     };
     let mut stats = vec![
         ("Df", card.df.to_string()),

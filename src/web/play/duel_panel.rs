@@ -9,7 +9,6 @@ use soulstone_engine::duel::{
     ActionKind, DamageProfile, Duel, DuelStep, Outcome, Role, Side, outcome_if_cheated,
 };
 use soulstone_engine::fate::Card;
-use soulstone_engine::ruleset::rules;
 use soulstone_engine::state::Frame;
 use soulstone_engine::{Edition, GameState, Seat, Viewer};
 
@@ -119,7 +118,7 @@ pub fn damage_on(duel: &Duel, outcome: &Outcome, edition: Edition) -> String {
     if !outcome.success {
         return "no damage".into();
     }
-    let rules = rules(edition);
+    let rules = &edition.rules().duel;
     match duel.spec.damage {
         DamageProfile::None => "no damage".into(),
         DamageProfile::Fixed { amount } => {
@@ -128,8 +127,8 @@ pub fn damage_on(duel: &Duel, outcome: &Outcome, edition: Edition) -> String {
             } else {
                 0
             };
-            let tie = u8::from(rules.tie_reduces_damage() && outcome.tie);
-            let cover = u8::from(rules.cover_reduces_damage() && duel.spec.cover);
+            let tie = u8::from(rules.tie_reduces_damage && outcome.tie);
+            let cover = u8::from(rules.cover_reduces_damage && duel.spec.cover);
             let total = amount.saturating_add(raises).saturating_sub(tie + cover);
             let mut why = Vec::new();
             if raises > 0 {
@@ -238,7 +237,7 @@ pub fn cheat_words(state: &GameState, viewer: Viewer, card: Card) -> Option<Stri
     if duel.side(role)?.seat != seat {
         return None;
     }
-    let outcome = outcome_if_cheated(duel, role, card, rules(state.edition));
+    let outcome = outcome_if_cheated(duel, role, card, &state.edition.rules().duel);
     let mine = match role {
         Role::Initiator => outcome.initiator_total,
         Role::Resister => outcome.resister_total.unwrap_or_default(),

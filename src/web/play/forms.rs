@@ -7,7 +7,8 @@
 use soulstone_engine::fate::Card;
 use soulstone_engine::model::ModelId;
 use soulstone_engine::pending::Choice;
-use soulstone_engine::{Edition, GameState, PlayerCommand, Seat, Viewer};
+use soulstone_engine::rules::GeneralReach;
+use soulstone_engine::{GameState, PlayerCommand, Seat, Viewer};
 
 use super::names::Names;
 use super::words::Words;
@@ -207,14 +208,18 @@ pub fn forms_for(
             },
             // 4th edition: within 1"; 3rd edition: in base contact (the
             // table snaps a click near the model to its base).
-            Choice::MakeSchemeMarker { model } if state.edition == Edition::Third => ChoiceForm {
+            Choice::MakeSchemeMarker { model }
+                if state.edition.rules().actions.general_reach == GeneralReach::BaseContact =>
+            {
+                ChoiceForm {
                 mover: Some(model.0),
                 touching: Some(model.0),
                 ..ChoiceForm::parts(
                     "scheme_marker",
                     format!("Interact: make a scheme marker in base contact with {}", name(*model)),
                 )
-            },
+            }
+            }
             Choice::MakeSchemeMarker { model } => ChoiceForm {
                 mover: Some(model.0),
                 inches: Some(1),

@@ -46,7 +46,7 @@ pub(crate) fn apply_action_facts(state: &mut GameState, event: &Event) {
                 .and_then(|m| m.card.actions.iter().find(|a| *a.name == **action))
                 .and_then(|a| a.once_per)
                 .or_else(|| {
-                    (action == crate::procedure::CONCENTRATE)
+                    (action == crate::rules::GeneralAction::Concentrate.name())
                         .then_some(crate::model::OncePer::Activation)
                 });
             if let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) {

@@ -72,8 +72,12 @@ impl Sim<'_> {
         }
         moved_through.sort();
         moved_through.dedup();
-        let once_per_activation =
-            crate::ruleset::rules(self.state.edition).hazard_once_per_activation();
+        let once_per_activation = self
+            .state
+            .edition
+            .rules()
+            .actions
+            .hazard_once_per_activation;
         for terrain in moved_through {
             if once_per_activation && suffered.iter().any(|(m, t)| *m == model && *t == terrain) {
                 continue;

@@ -157,10 +157,10 @@ impl Sim<'_> {
         }
         // Disengage's frame holds no duel of its own (the last outcome is
         // its strike's); a strike's success has no effects of its own.
-        let success =
-            action.name == super::DISENGAGE || self.state.last_outcome.is_some_and(|o| o.success);
+        let success = action.name == GeneralAction::Disengage.name()
+            || self.state.last_outcome.is_some_and(|o| o.success);
         let effects = success
-            && action.name != super::DISENGAGE
+            && action.name != GeneralAction::Disengage.name()
             && action.slot != crate::event::ActionSlot::Strike;
         if effects && !action.effects_resolved {
             self.after_succeeding(&action)?;

@@ -153,10 +153,13 @@ impl Sim<'_> {
             };
             // A general action waits for its command, unless it could
             // not be taken now.
-            if self.state.queued_general().is_some() {
+            if let (Some(_), Some(general)) = (
+                self.state.queued_general(),
+                GeneralAction::from_name(action),
+            ) {
                 let refusal = self
-                    .general_refusal(next.model, action)
-                    .or_else(|| self.nothing_to_interact(next.model, action));
+                    .general_refusal(next.model, general)
+                    .or_else(|| self.nothing_to_interact(next.model, general));
                 let Some(reason) = refusal else {
                     return Ok(progressed);
                 };
@@ -235,8 +238,8 @@ impl Sim<'_> {
             names.extend(
                 crate::state::controlled_general_actions(self.state.edition)
                     .iter()
-                    .filter(|action| self.general_refusal(entry.model, action).is_none())
-                    .map(|action| action.to_string()),
+                    .filter(|action| self.general_refusal(entry.model, **action).is_none())
+                    .map(|action| action.name().to_string()),
             );
         }
         names
@@ -253,7 +256,7 @@ impl Sim<'_> {
 
     /// Why the controlled `model` could not take the general action
     /// `action` now, if it could not.
-    fn general_refusal(&self, model: ModelId, action: &str) -> Option<String> {
+    fn general_refusal(&self, model: ModelId, action: GeneralAction) -> Option<String> {
         if self
             .state
             .model(model)
@@ -263,15 +266,16 @@ impl Sim<'_> {
         }
         if !crate::state::controlled_general_actions(self.state.edition).contains(&action) {
             return Some(format!(
-                "{} has no general action {action}",
-                self.state.edition.name()
+                "{} has no general action {}",
+                self.state.edition.name(),
+                action.name()
             ));
         }
         match action {
-            super::DISENGAGE => Some(super::disengage::NOT_UNDER_CONTROL.into()),
+            GeneralAction::Disengage => Some(super::disengage::NOT_UNDER_CONTROL.into()),
             // Named only when some Assist could be sent: the controller
             // would otherwise have nothing to answer with.
-            super::ASSIST => {
+            GeneralAction::Assist => {
                 let crew = self
                     .state
                     .action_queue
@@ -288,9 +292,11 @@ impl Sim<'_> {
                     "no friendly model within 2\" in sight has a condition Assist lowers".into()
                 })
             }
-            "Charge" if self.engaged(model) => Some("an engaged model cannot Charge".into()),
-            "Interact" => self.interact_refusal(model),
-            "Slam" => {
+            GeneralAction::Charge if self.engaged(model) => {
+                Some("an engaged model cannot Charge".into())
+            }
+            GeneralAction::Interact => self.interact_refusal(model),
+            GeneralAction::Slam => {
                 let slammable = general_commands(&self.state, model).iter().any(|c| {
                     matches!(
                         c,
@@ -308,8 +314,8 @@ impl Sim<'_> {
     /// A queued Interact under control with nothing to interact with and
     /// no room for a scheme marker (3rd edition spaces them 4" apart) is
     /// dropped rather than waited for: why, if so.
-    fn nothing_to_interact(&self, model: ModelId, action: &str) -> Option<String> {
-        if action != "Interact" {
+    fn nothing_to_interact(&self, model: ModelId, action: GeneralAction) -> Option<String> {
+        if action != GeneralAction::Interact {
             return None;
         }
         let m = self.state.model(model)?;
@@ -391,8 +397,9 @@ impl Sim<'_> {
                 .ok_or(RuleError::NothingPending)?;
             let on_card = m.card.actions.iter().any(|a| *a.name == **action);
             let controlled_general = unnamed.controller.is_some()
-                && crate::state::controlled_general_actions(self.state.edition)
-                    .contains(&action.as_str());
+                && GeneralAction::from_name(action).is_some_and(|general| {
+                    crate::state::controlled_general_actions(self.state.edition).contains(&general)
+                });
             if !(on_card || controlled_general) {
                 return refuse(format!("{} has no action called {action:?}", m.name()));
             }
@@ -423,12 +430,19 @@ impl Sim<'_> {
             use crate::table::movement::MoveKind;
             let slot = crate::event::ActionSlot::Additional;
             let named = next.action.as_deref().unwrap_or("general action");
-            if command.general_action() != Some(named) {
+            let general = GeneralAction::from_name(named);
+            if command.general_action() != general {
                 let model = self.model_name(next.model);
-                return refuse(match named {
-                    "Walk" | "Charge" => format!("send the path of {model}'s {named}"),
-                    "Prepare" => format!("send the token {model}'s Prepare gives"),
-                    "Slam" => format!("send the marker or terrain {model}'s Slam removes"),
+                return refuse(match general {
+                    Some(GeneralAction::Walk | GeneralAction::Charge) => {
+                        format!("send the path of {model}'s {named}")
+                    }
+                    Some(GeneralAction::Prepare) => {
+                        format!("send the token {model}'s Prepare gives")
+                    }
+                    Some(GeneralAction::Slam) => {
+                        format!("send the marker or terrain {model}'s Slam removes")
+                    }
                     _ => format!("send the marker {model}'s {named} makes, removes or claims"),
                 });
             }

@@ -2,7 +2,6 @@
 //! reductions and the queue of damage waiting to resolve.
 
 use super::*;
-use crate::Edition;
 use crate::flip::FlipPurpose;
 
 /// The damage procedure's facts: the damage flip, blocks, reductions and the queue.
@@ -12,7 +11,11 @@ pub(crate) fn apply_damage_facts(state: &mut GameState, event: &Event) {
             // 3rd edition: damage the acting model deals in its activation
             // (Vendetta).
             let by_acting = report.amount > 0
-                && state.edition == Edition::Third
+                && state
+                    .edition
+                    .rules()
+                    .actions
+                    .tracks_activation_damage_and_kill_markers
                 && state
                     .damage()
                     .and_then(|d| d.instance.credit)

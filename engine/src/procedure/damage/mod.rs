@@ -231,7 +231,7 @@ impl Sim<'_> {
                 Ok(true)
             }
             DamageStage::SoulstoneReduce => {
-                let may_reduce = self.rules().soulstones_reduce_damage()
+                let may_reduce = self.rules().duel.soulstones_reduce_damage
                     && !progress.instance.irreducible
                     && progress.amount > 0
                     && can_spend;
@@ -415,7 +415,7 @@ impl Sim<'_> {
             }
             if let Some(model) = &model {
                 let reductions_of = &model.card.reductions;
-                let adds = self.rules().same_name_values_add();
+                let adds = self.rules().actions.same_name_values_add;
                 for (index, reduction) in reductions_of.iter().enumerate() {
                     let used = reduction.once_per_activation
                         && (self.once_per_activation_closed()
@@ -665,7 +665,7 @@ impl Sim<'_> {
         credit: Option<ModelId>,
         crew: Option<Seat>,
     ) -> Result<(), RuleError> {
-        let leaves_something = self.rules().killing_infuses_and_leaves_remains();
+        let leaves_something = self.rules().actions.killing_infuses_and_leaves_remains;
         let Some(model) = self.state.shared_model(target) else {
             return Ok(());
         };

@@ -1,7 +1,6 @@
 //! How the duel's facts apply: its steps, modifiers, cheats, triggers and end.
 
 use super::*;
-use crate::Edition;
 use crate::state::innermost_action;
 
 /// The duel's facts: its steps, modifiers, cheats and triggers.
@@ -29,12 +28,12 @@ pub(crate) fn apply_duel_facts(state: &mut GameState, event: &Event) {
                 _ => None,
             };
             state.last_outcome = None;
-            let fourth = state.edition == Edition::Fourth;
+            let relent = state.edition.rules().actions.friendly_simple_duels_relent;
             state.frames.push(Frame::Duel {
                 duel: Duel {
                     raise_value: spec.raise_value,
                     spec: std::sync::Arc::clone(spec),
-                    step: Duel::first_step(spec, fourth),
+                    step: Duel::first_step(spec, relent),
                     sides: Sides::new(initiator, resister),
                 },
             });

@@ -292,7 +292,7 @@ impl Sim<'_> {
                 self.spend_token(role, side, &model, *token, *suit)
             }
             PlayerCommand::Empower { card } => {
-                if self.rules().duel_boost() != DuelBoost::DiscardLowCard {
+                if self.rules().duel.boost != DuelBoost::DiscardLowCard {
                     return refuse(
                         "empowering is a 4th edition rule; in 3rd edition spend a soulstone",
                     );
@@ -329,7 +329,7 @@ impl Sim<'_> {
                 Ok(())
             }
             PlayerCommand::SpendSoulstone { boost } => {
-                if self.rules().duel_boost() != DuelBoost::Soulstone {
+                if self.rules().duel.boost != DuelBoost::Soulstone {
                     return refuse(
                         "in 4th edition duels are empowered by discarding a card, not by soulstones",
                     );
@@ -478,7 +478,7 @@ impl Sim<'_> {
         if other.is_some_and(|o| o.flipped_red_joker) {
             return Some("the opponent flipped the Red Joker: no cheating".into());
         }
-        if let Some(reason) = self.rules().cheat_forbidden(side.modifiers) {
+        if let Some(reason) = self.rules().duel.cheat_forbidden(side.modifiers) {
             return Some(reason.into());
         }
         let situation = Situation::in_duel(&duel.spec, role == Role::Initiator);
@@ -528,7 +528,7 @@ impl Sim<'_> {
     /// Runs the duel's automatic steps; false when a decision is awaited.
     /// The step itself moves on as facts are applied (`state::apply`).
     pub(super) fn advance_duel(&mut self) -> Result<bool, RuleError> {
-        let rules = self.rules();
+        let rules = &self.rules().duel;
         // Only the shape of the duel, not a copy of it: this runs at every step.
         let step = self.duel()?.step;
         match step {
@@ -543,7 +543,7 @@ impl Sim<'_> {
                         .iter()
                         .any(|(t, _)| self.book().spending(t, situation).is_some())
                 });
-                let other_options = match rules.duel_boost() {
+                let other_options = match rules.boost {
                     DuelBoost::DiscardLowCard => {
                         !side.empowered && !self.state.player(side.seat).hand.is_empty()
                     }
@@ -613,7 +613,7 @@ impl Sim<'_> {
     ) -> (i16, Vec<crate::ability::FiredAbility>) {
         let (value, lasting) = self.stat_now(model, stat);
         let cover =
-            self.rules().cover_adds_defense() && spec.cover && stat == crate::duel::Stat::Df;
+            self.rules().duel.cover_adds_defense && spec.cover && stat == crate::duel::Stat::Df;
         (value + i16::from(cover), lasting)
     }
 
@@ -672,7 +672,7 @@ impl Sim<'_> {
         if duel.side(Role::Initiator).is_none() {
             return Err(RuleError::NothingPending);
         }
-        let outcome = crate::duel::outcome(&duel, self.rules());
+        let outcome = crate::duel::outcome(&duel, &self.rules().duel);
         let success = outcome.success;
         self.emit(Event::DuelResolved { outcome })?;
         let mut cleared = Vec::new();
@@ -702,7 +702,7 @@ impl Sim<'_> {
         if self.strike_succeeded(outcome.margin)? {
             return Ok(());
         }
-        let rules = self.rules();
+        let rules = &self.rules().duel;
         let spec = &duel.spec;
         if let Some(marker) = self.damages_enemies_touching(spec) {
             return self.damage_enemies_touching(duel, outcome, &marker);
@@ -797,8 +797,8 @@ impl Sim<'_> {
                 modifiers,
                 raises,
                 additions,
-                tie: rules.tie_reduces_damage() && outcome.tie,
-                cover: rules.cover_reduces_damage() && spec.cover,
+                tie: rules.tie_reduces_damage && outcome.tie,
+                cover: rules.cover_reduces_damage && spec.cover,
                 irreducible: spec.irreducible,
                 ignores: spec.ignores.clone(),
                 infuse_on_kill,
@@ -820,7 +820,7 @@ impl Sim<'_> {
                     raises: 0,
                     additions: Vec::new(),
                     tie: false,
-                    cover: rules.cover_reduces_damage() && spec.cover,
+                    cover: rules.cover_reduces_damage && spec.cover,
                     irreducible: spec.irreducible,
                     ignores: spec.ignores.clone(),
                     infuse_on_kill,
@@ -895,7 +895,7 @@ impl Sim<'_> {
                 _ => None,
             })
             .collect();
-        let raises = if self.rules().raises_add_damage(spec.kind) {
+        let raises = if self.rules().duel.raises_add_damage(spec.kind) {
             outcome.raises
         } else {
             0

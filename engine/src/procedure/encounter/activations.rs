@@ -6,7 +6,7 @@ use super::*;
 /// Whether `seat` may not pass because passing takes a pass token (3rd
 /// edition) and it has none left.
 pub(crate) fn out_of_pass_tokens(state: &GameState, encounter: &Encounter, seat: Seat) -> bool {
-    EncounterRules::of(state.edition).passing == PassingRule::PassTokens
+    state.edition.rules().encounter.passing == PassingRule::PassTokens
         && encounter.pass_tokens[seat.index()] == 0
 }
 
@@ -46,7 +46,7 @@ impl Sim<'_> {
             return 0;
         };
         let owner = m.owner.index();
-        let base: i8 = match EncounterRules::of(state.edition).action_limits {
+        let base: i8 = match state.edition.rules().encounter.action_limits {
             ActionLimits::BySizeAndStation => {
                 let leader = encounter.assumed_leadership[owner] == Some(model);
                 if m.card.peon {

@@ -163,7 +163,7 @@ fn add_explosives(encounter: &mut crate::encounter::Encounter, model: ModelId, c
 
 /// The encounter's own facts.
 fn apply_encounter(state: &mut GameState, event: &Event) {
-    let rules = crate::encounter::EncounterRules::of(state.edition);
+    let rules = &state.edition.rules().encounter;
     let Some(encounter) = state.encounter.as_mut().map(Arc::make_mut) else {
         return;
     };
@@ -289,7 +289,7 @@ fn apply_scoring_facts(
     rules: &EncounterRules,
     event: &Event,
 ) -> Option<(Seat, u8)> {
-    use crate::encounter::rules::SchemeRule;
+    use crate::rules::SchemeRule;
     let mut gained = None;
     match event {
         Event::StrategyScored { seat, amount } => {

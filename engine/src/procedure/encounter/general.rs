@@ -4,15 +4,12 @@
 use super::markers::Interacting;
 use super::*;
 
-/// The 3rd edition general action that gives Focused, once per activation.
-pub(crate) const CONCENTRATE: &str = "Concentrate";
-
 /// How far Interact and Slam reach: 1" in 4th edition; base contact in
 /// 3rd edition (`TOUCH` is the table's tolerance for touching).
 pub(super) fn general_action_range(edition: crate::Edition) -> f64 {
-    match edition {
-        crate::Edition::Fourth => 1.0,
-        crate::Edition::Third => crate::table::TOUCH,
+    match edition.rules().actions.general_reach {
+        crate::rules::GeneralReach::Inches(inches) => f64::from(inches),
+        crate::rules::GeneralReach::BaseContact => crate::table::TOUCH,
     }
 }
 
@@ -40,11 +37,8 @@ fn terrain_within_reach(
 }
 
 /// The words for that reach.
-pub(super) fn general_action_reach(edition: crate::Edition) -> &'static str {
-    match edition {
-        crate::Edition::Fourth => "within 1\"",
-        crate::Edition::Third => "in base contact",
-    }
+pub(super) fn general_action_reach(edition: crate::Edition) -> String {
+    edition.rules().actions.general_reach.words()
 }
 
 /// The Interact, Prepare, Slam and Concentrate commands worth asking `decide` about for
@@ -55,23 +49,23 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
     let Some(me) = state.model(model).and_then(crate::model::Model::body) else {
         return Vec::new();
     };
-    let general = EncounterRules::of(state.edition).general_actions;
+    let general = state.edition.rules().encounter.general_actions;
     let mut commands: Vec<PlayerCommand> = state
         .tokens
         .preparable()
-        .filter(|_| general.contains(&"Prepare"))
+        .filter(|_| general.contains(&GeneralAction::Prepare))
         .map(|token| PlayerCommand::Prepare { token })
         .collect();
-    if general.contains(&CONCENTRATE) {
+    if general.contains(&GeneralAction::Concentrate) {
         commands.push(PlayerCommand::Concentrate);
     }
     // Offered unchecked: whether the model is engaged is dear to work out
     // at every step, and `decide` refuses it for a model that is not
     // (`pending` lists only what `decide` accepts).
-    if general.contains(&super::DISENGAGE) {
+    if general.contains(&GeneralAction::Disengage) {
         commands.push(PlayerCommand::Disengage);
     }
-    if general.contains(&super::ASSIST) {
+    if general.contains(&GeneralAction::Assist) {
         commands.extend(super::assist_commands(state, model));
     }
     for marker in state.markers.iter() {
@@ -97,14 +91,14 @@ pub(crate) fn general_commands(state: &GameState, model: ModelId) -> Vec<PlayerC
                     },
                 }
             }
-            MarkerKind::Remains | MarkerKind::Other if general.contains(&"Slam") => {
+            MarkerKind::Remains | MarkerKind::Other if general.contains(&GeneralAction::Slam) => {
                 PlayerCommand::Slam { marker: marker.id }
             }
             MarkerKind::Remains | MarkerKind::Other => continue,
         });
     }
     // Slam also removes a destructible terrain piece within 1".
-    if general.contains(&"Slam") {
+    if general.contains(&GeneralAction::Slam) {
         let table = state.table();
         let board = crate::table::Board::new(&table, state.edition);
         commands.extend(
@@ -167,7 +161,7 @@ impl Sim<'_> {
                 if !self.book().preparable().any(|t| t == *token) {
                     return refuse(format!("Prepare cannot give {token}"));
                 }
-                self.declare_general(actor, "Prepare", slot, controller)?;
+                self.declare_general(actor, GeneralAction::Prepare, slot, controller)?;
                 // A token is friendly to the crew that controlled its
                 // application: the controller's.
                 self.gain_token(actor, *token, 1, Some(seat))?;
@@ -187,7 +181,7 @@ impl Sim<'_> {
                     actor.object(),
                 )
                 .unwrap_or_default();
-                self.declare_general(actor, "Slam", slot, controller)?;
+                self.declare_general(actor, GeneralAction::Slam, slot, controller)?;
                 self.emit(Event::MarkerRemoved { id: *marker })?;
                 self.general_ended(actor, standing_in)
             }
@@ -212,18 +206,22 @@ impl Sim<'_> {
                 let standing_in =
                     crate::table::measure::hazards_while_acting(&board, actor.object())
                         .unwrap_or_default();
-                self.declare_general(actor, "Slam", slot, controller)?;
+                self.declare_general(actor, GeneralAction::Slam, slot, controller)?;
                 self.emit(Event::TerrainRemoved { id: *terrain })?;
                 self.general_ended(actor, standing_in)
             }
             PlayerCommand::Concentrate => {
-                if self.encounter()?.once_used_by(actor, CONCENTRATE).is_some() {
+                if self
+                    .encounter()?
+                    .once_used_by(actor, GeneralAction::Concentrate.name())
+                    .is_some()
+                {
                     return refuse("Concentrate is once per activation");
                 }
                 let Some(token) = self.book().concentrate_gives() else {
                     return refuse("the content defines no token that Concentrate gives");
                 };
-                self.declare_general(actor, CONCENTRATE, slot, controller)?;
+                self.declare_general(actor, GeneralAction::Concentrate, slot, controller)?;
                 self.gain_token(actor, token, 1, Some(seat))?;
                 self.general_ended(actor, Vec::new())
             }
@@ -238,14 +236,14 @@ impl Sim<'_> {
     pub(in crate::procedure) fn declare_general(
         &mut self,
         actor: ModelId,
-        name: &str,
+        action: GeneralAction,
         slot: ActionSlot,
         controller: Option<Seat>,
     ) -> Result<(), RuleError> {
         self.push_check()?;
         self.emit(Event::ActionDeclared {
             model: actor,
-            action: name.into(),
+            action: action.name().into(),
             target: None,
             slot,
             controller,
@@ -296,11 +294,11 @@ impl Sim<'_> {
             ))
         } else if barred {
             Some(
-                match self.state.edition {
-                    crate::Edition::Fourth => {
+                match self.state.edition.rules().actions.interact_bar {
+                    crate::rules::InteractBar::LeavingEngagement => {
                         "a model that walked out of engagement may not Interact this activation"
                     }
-                    crate::Edition::Third => {
+                    crate::rules::InteractBar::Disengaging => {
                         "a model that took the Disengage action may not Interact this activation"
                     }
                 }
@@ -393,7 +391,7 @@ impl Sim<'_> {
                 // edition, Drop and Create).
                 self.check_marker_spot(&board, actor, *at, radius)?;
                 self.check_marker_spacing(seat, MarkerKind::Strategy, *at)?;
-                self.declare_general(actor, "Interact", slot, controller)?;
+                self.declare_general(actor, GeneralAction::Interact, slot, controller)?;
                 self.emit(Event::ExplosivesLost {
                     model: actor,
                     count: 1,
@@ -426,7 +424,7 @@ impl Sim<'_> {
                             .collect()
                     }
                 };
-                self.declare_general(actor, "Interact", slot, controller)?;
+                self.declare_general(actor, GeneralAction::Interact, slot, controller)?;
                 for id in removed {
                     self.emit(Event::MarkerRemoved { id })?;
                 }
@@ -456,7 +454,7 @@ impl Sim<'_> {
                 if !near {
                     return refuse("the model must be within 1\"");
                 }
-                self.declare_general(actor, "Interact", slot, controller)?;
+                self.declare_general(actor, GeneralAction::Interact, slot, controller)?;
                 self.emit(Event::MessageDelivered {
                     model: actor,
                     target: *model,

@@ -9,9 +9,9 @@ use super::*;
 /// the options and the bots: `reach_4e` inches in 4th edition (any point
 /// whose marker is within 1"); in base contact in 3rd edition.
 pub(crate) fn scheme_marker_offset(state: &GameState, model_radius: f64, reach_4e: f64) -> f64 {
-    match state.edition {
-        crate::Edition::Fourth => model_radius + reach_4e,
-        crate::Edition::Third => {
+    match state.edition.rules().actions.general_reach {
+        crate::rules::GeneralReach::Inches(_) => model_radius + reach_4e,
+        crate::rules::GeneralReach::BaseContact => {
             let marker = state
                 .marker_types
                 .of_kind(MarkerKind::Scheme)
@@ -26,7 +26,7 @@ pub(crate) fn scheme_marker_offset(state: &GameState, model_radius: f64, reach_4
 /// a rule does.
 fn marker_spacing(state: &GameState, kind: MarkerKind) -> Option<u8> {
     match kind {
-        MarkerKind::Scheme => match EncounterRules::of(state.edition).scheme_markers {
+        MarkerKind::Scheme => match state.edition.rules().encounter.scheme_markers {
             SchemeMarkerRule::Spaced { spacing } => Some(spacing),
             SchemeMarkerRule::AtMostFive => None,
         },
@@ -117,7 +117,12 @@ impl Sim<'_> {
         {
             return refuse("a scheme marker is removed first only when you have five");
         }
-        self.declare_general(actor, "Interact", slot, controller)?;
+        self.declare_general(
+            actor,
+            crate::rules::GeneralAction::Interact,
+            slot,
+            controller,
+        )?;
         if let Some(id) = remove {
             self.emit(Event::MarkerRemoved { id })?;
         }
@@ -150,7 +155,12 @@ impl Sim<'_> {
             return refuse("that is not a strategy marker");
         }
         if interact == MarkerInteract::PickUpForExplosives {
-            self.declare_general(actor, "Interact", slot, controller)?;
+            self.declare_general(
+                actor,
+                crate::rules::GeneralAction::Interact,
+                slot,
+                controller,
+            )?;
             self.emit(Event::MarkerRemoved { id: marker })?;
             self.emit(Event::ExplosivesGained {
                 model: actor,
@@ -172,7 +182,12 @@ impl Sim<'_> {
             }
             (_, Some(_)) => None,
         };
-        self.declare_general(actor, "Interact", slot, controller)?;
+        self.declare_general(
+            actor,
+            crate::rules::GeneralAction::Interact,
+            slot,
+            controller,
+        )?;
         self.emit(Event::MarkerClaimed {
             marker,
             owner: becomes,
@@ -309,7 +324,13 @@ impl Sim<'_> {
         }
         // 4th edition only: a 3rd edition Interact does not care who
         // touches the marker (M3E Interact, line 1962).
-        if self.state.edition == crate::Edition::Third {
+        if !self
+            .state
+            .edition
+            .rules()
+            .actions
+            .interact_refused_while_enemy_touches
+        {
             return Ok(found.kind);
         }
         let owner = self.model_owner(actor)?;

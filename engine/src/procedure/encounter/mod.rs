@@ -18,15 +18,14 @@
 use super::*;
 use crate::command::Interaction;
 use crate::encounter::objectives::{AfterScoring, MarkerInteract, RevealTiming, StrategyScoring};
-use crate::encounter::rules::{
-    ActionLimits, InitiativeRule, PassingRule, SchemeMarkerRule, SchemeRule,
-};
 use crate::encounter::{
-    ClaimedObjective, Declaration, Encounter, EncounterRules, HeldScheme, MAX_FRIENDLY_MARKERS,
-    Step, scoring,
+    ClaimedObjective, Declaration, Encounter, HeldScheme, MAX_FRIENDLY_MARKERS, Step, scoring,
 };
 use crate::event::ActionSlot;
 use crate::model::Placement;
+use crate::rules::{
+    ActionLimits, EncounterRules, InitiativeRule, PassingRule, SchemeMarkerRule, SchemeRule,
+};
 use crate::table::movement::{self, MoveKind, Waypoint};
 use crate::table::{Board, Body, MarkerKind, ObjectId, Point, Target, inches, milli};
 
@@ -43,7 +42,7 @@ mod start;
 
 pub(crate) use activations::{SlotRefused, out_of_pass_tokens};
 pub(crate) use facts::apply_encounter_facts;
-pub(crate) use general::{CONCENTRATE, general_commands};
+pub(crate) use general::general_commands;
 pub(crate) use markers::{marker_spot_crowded, scheme_marker_offset};
 pub(super) use moves::gap_to_models;
 pub(crate) use options::{
@@ -141,7 +140,7 @@ pub(super) fn is_encounter_command(command: &PlayerCommand) -> bool {
 impl Sim<'_> {
     /// This edition's encounter rules.
     pub(crate) fn encounter_rules(&self) -> &'static EncounterRules {
-        EncounterRules::of(self.state.edition)
+        &self.state.edition.rules().encounter
     }
 
     /// The VP `seat` may still gain from the strategy (`scheme`: from

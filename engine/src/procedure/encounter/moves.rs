@@ -99,7 +99,12 @@ impl Sim<'_> {
         let end = to.at.v2();
         let radius = m.card.base.radius();
         let on_marker = to != from
-            && self.state.edition == crate::Edition::Fourth
+            && self
+                .state
+                .edition
+                .rules()
+                .actions
+                .moves_end_off_strategy_markers
             && self.state.markers.iter().any(|k| {
                 k.kind == MarkerKind::Strategy
                     && k.at.v2().dist(end) < radius + k.base.radius() - crate::table::TOUCH
@@ -239,9 +244,9 @@ impl Sim<'_> {
         let friendly = controller.is_none_or(|c| c == m.owner);
         let moved = self.checked_move(actor, path, land_at, kind, speed, friendly)?;
         let name = if kind == MoveKind::Charge {
-            "Charge"
+            GeneralAction::Charge
         } else {
-            "Walk"
+            GeneralAction::Walk
         };
         self.declare_general(actor, name, slot, controller)?;
         self.moved(actor, &moved, kind == MoveKind::Charge)?;

@@ -26,7 +26,10 @@ pub(crate) fn encounter_choices(state: &GameState, seat: Seat, probe: bool) -> V
         Step::SplitCrew
             if idle
                 && seat
-                    == crate::encounter::EncounterRules::of(state.edition)
+                    == state
+                        .edition
+                        .rules()
+                        .encounter
                         .splitting_seat(encounter.setup.attacker) =>
         {
             choices.push(Choice::SplitCrew {
@@ -227,7 +230,10 @@ pub(crate) fn encounter_candidates(
         Step::ChooseZone if seat != encounter.setup.attacker => {}
         Step::ChooseGroup
             if seat
-                == crate::encounter::EncounterRules::of(state.edition)
+                == state
+                    .edition
+                    .rules()
+                    .encounter
                     .splitting_seat(encounter.setup.attacker) => {}
         Step::GiveInitiative { chooser }
         | Step::AssumeLeadership { seat: chooser }
@@ -423,8 +429,8 @@ pub(crate) fn encounter_candidates(
             Some(_) => {}
         },
         Step::RevealScheme { .. }
-            if crate::encounter::EncounterRules::of(state.edition).schemes
-                == crate::encounter::rules::SchemeRule::TwoFromThePool =>
+            if state.edition.rules().encounter.schemes
+                == crate::rules::SchemeRule::TwoFromThePool =>
         {
             for name in crate::procedure::claimable_schemes(state, seat) {
                 // Where several sets of scheme markers would score it, the
@@ -456,7 +462,7 @@ pub(crate) fn encounter_candidates(
             PlayerCommand::KeepScheme,
         ]),
         Step::ClaimStrategy { .. } => commands.extend(
-            (0..=crate::encounter::EncounterRules::of(state.edition).max_strategy_vp)
+            (0..=state.edition.rules().encounter.max_strategy_vp)
                 .map(|vp| PlayerCommand::ClaimStrategy { vp }),
         ),
         Step::AnswerClaim { .. } => {

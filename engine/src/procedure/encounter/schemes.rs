@@ -181,7 +181,7 @@ fn scheme_scoring_now(
         return Err("name each of your own scheme markers at most once".into());
     }
     let among = (!named.is_empty()).then_some(named);
-    let last = encounter.turn >= EncounterRules::of(state.edition).turns;
+    let last = encounter.turn >= state.edition.rules().encounter.turns;
     // A disputed claim revealed the scheme for nothing: its Reveal VP is
     // still to score.
     let revealed = encounter
@@ -250,7 +250,7 @@ pub(crate) fn scheme_claim_refusal(state: &GameState, seat: Seat, name: &str) ->
 /// be claimed again on a later turn.
 fn scheme_claim_refusal_public(state: &GameState, seat: Seat, name: &str) -> Option<String> {
     let encounter = state.encounter.as_deref()?;
-    let rules = EncounterRules::of(state.edition);
+    let rules = &state.edition.rules().encounter;
     if rules.schemes != SchemeRule::TwoFromThePool {
         return Some("schemes are not claimed one by one in this edition".into());
     }

@@ -40,7 +40,11 @@ pub(crate) fn deployable(state: &GameState, seat: Seat) -> Vec<ModelId> {
     if encounter.step != (Step::Deploy { seat }) {
         return Vec::new();
     }
-    let splitter = EncounterRules::of(state.edition).splitting_seat(encounter.setup.attacker);
+    let splitter = state
+        .edition
+        .rules()
+        .encounter
+        .splitting_seat(encounter.setup.attacker);
     let group = (seat == splitter).then(|| {
         let first = encounter.choices.first_group.unwrap_or(0);
         if Sim::to_deploy(state, seat.other(), None).is_empty() {

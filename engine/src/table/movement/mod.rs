@@ -11,6 +11,7 @@ use super::{
     Board, Body, Edition, Milli, ObjectId, Obstacle, Point, TABLE_SIZE, TableError, Target, Trait,
     inches, milli,
 };
+use crate::rules::{EngagedWalk, FallDamage, PassThrough};
 
 mod placing;
 pub use placing::{
@@ -221,7 +222,9 @@ pub fn validate_move(
     let engaged = measure::engaged_with(board, id)?;
     let allowance = match kind {
         MoveKind::Charge if !engaged.is_empty() => return Err(MoveError::ChargeWhileEngaged),
-        MoveKind::Walk if board.edition == Edition::Fourth && !engaged.is_empty() => {
+        MoveKind::Walk
+            if board.rules().engaged_walk == EngagedWalk::HalfSpeed && !engaged.is_empty() =>
+        {
             (sp / 2.0).floor()
         }
         _ => sp,
@@ -235,8 +238,8 @@ pub fn validate_move(
     // 3rd edition: a Walk never takes the base out of the engagement range
     // of an enemy engaging it (it may go around the enemy). The range is a
     // disc, so a path whose waypoints stay inside it stays inside.
-    let held_by: Vec<(Body, f64, String)> = match (kind, board.edition) {
-        (MoveKind::Walk, Edition::Third) => engaged
+    let held_by: Vec<(Body, f64, String)> = match (kind, board.rules().engaged_walk) {
+        (MoveKind::Walk, EngagedWalk::StaysEngaged) => engaged
             .iter()
             .filter_map(|e| {
                 let piece = board.piece(*e).ok()?;
@@ -387,9 +390,9 @@ pub fn validate_move(
 /// Whether `me` may move through `other`'s base: friendly models and
 /// enemy peons in 4th edition, no model in 3rd.
 pub(super) fn may_pass(edition: Edition, me: &Body, other: &Body) -> bool {
-    match edition {
-        Edition::Fourth => other.seat == me.seat || other.peon,
-        Edition::Third => false,
+    match edition.rules().table.pass_through {
+        PassThrough::FriendsAndEnemyPeons => other.seat == me.seat || other.peon,
+        PassThrough::Nothing => false,
     }
 }
 
@@ -629,9 +632,9 @@ pub(super) fn fall_if_unsupported(board: &Board, body: &Body) -> Result<Option<F
 /// Falling damage: 4th edition, 1 from 2" or more; 3rd edition, half the
 /// distance rounded down.
 pub fn fall_damage(edition: Edition, height: f64) -> u8 {
-    match edition {
-        Edition::Fourth => u8::from(height >= FALL_DAMAGE_HEIGHT - TOUCH),
-        Edition::Third => ((height + TOUCH) / 2.0).floor().clamp(0.0, 255.0) as u8,
+    match edition.rules().table.fall_damage {
+        FallDamage::OneFromTwoInches => u8::from(height >= FALL_DAMAGE_HEIGHT - TOUCH),
+        FallDamage::HalfTheDistance => ((height + TOUCH) / 2.0).floor().clamp(0.0, 255.0) as u8,
     }
 }
 
@@ -728,8 +731,11 @@ fn arc_middles(legal: &[bool]) -> Vec<usize> {
 /// (4th edition): onto a surface at its elevation or up to 1" lower, within
 /// the movement left, over nothing taller than where it jumps from.
 pub fn jump(board: &Board, id: ObjectId, to: Point, remaining: f64) -> Result<Waypoint, MoveError> {
-    if board.edition == Edition::Third {
-        return Err(MoveError::Illegal("3rd edition has no jumping".to_string()));
+    if !board.rules().climbing {
+        return Err(MoveError::Illegal(format!(
+            "{} has no jumping",
+            board.edition.rules().short_name
+        )));
     }
     let me = board.body(Target::Object(id))?;
     let target = to.v2();
@@ -790,8 +796,11 @@ pub fn jump(board: &Board, id: ObjectId, to: Point, remaining: f64) -> Result<Wa
 /// the contact until the base is wholly supported (or as much as it can be,
 /// at least half). Blocked if that spot is taken.
 pub fn scale_up(board: &Board, id: ObjectId, terrain: ObjectId) -> Result<Waypoint, MoveError> {
-    if board.edition == Edition::Third {
-        return Err(MoveError::Illegal("3rd edition has no scaling".to_string()));
+    if !board.rules().climbing {
+        return Err(MoveError::Illegal(format!(
+            "{} has no scaling",
+            board.edition.rules().short_name
+        )));
     }
     let me = board.body(Target::Object(id))?;
     let wall = board.obstacle(terrain)?;
@@ -845,8 +854,11 @@ pub fn scale_up(board: &Board, id: ObjectId, terrain: ObjectId) -> Result<Waypoi
 /// that edge until none of the base is on it, then straight down until
 /// the base is supported. Not a fall: no damage.
 pub fn scale_down(board: &Board, id: ObjectId, terrain: ObjectId) -> Result<Waypoint, MoveError> {
-    if board.edition == Edition::Third {
-        return Err(MoveError::Illegal("3rd edition has no scaling".to_string()));
+    if !board.rules().climbing {
+        return Err(MoveError::Illegal(format!(
+            "{} has no scaling",
+            board.edition.rules().short_name
+        )));
     }
     let me = board.body(Target::Object(id))?;
     let wall = board.obstacle(terrain)?;

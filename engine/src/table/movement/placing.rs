@@ -52,7 +52,7 @@ pub fn place(
         let ok = if completely {
             measure::completely_within(&me, &placed, range)
         } else {
-            measure::within(Edition::Fourth, &me, &placed, range)
+            measure::horizontal_gap(&me, &placed) <= range + TOUCH
         };
         if !ok {
             return Err(MoveError::Illegal(format!(

@@ -1,8 +1,60 @@
-//! What differs between the editions' encounters, in one table per
-//! edition: the procedures ask [`EncounterRules::of`] instead of checking
-//! the edition.
+//! The encounter's numbers and procedures: turns, VP, initiative,
+//! passing, deployment and schemes.
 
-use crate::{Edition, Seat};
+use crate::Seat;
+
+/// The actions every model has, whatever its card. Facts and the action
+/// queue keep them by name ([`GeneralAction::name`]), as they keep a
+/// card's actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GeneralAction {
+    Walk,
+    Charge,
+    Interact,
+    Prepare,
+    Slam,
+    Concentrate,
+    Disengage,
+    Assist,
+}
+
+impl GeneralAction {
+    pub const ALL: [GeneralAction; 8] = [
+        GeneralAction::Walk,
+        GeneralAction::Charge,
+        GeneralAction::Interact,
+        GeneralAction::Prepare,
+        GeneralAction::Slam,
+        GeneralAction::Concentrate,
+        GeneralAction::Disengage,
+        GeneralAction::Assist,
+    ];
+
+    /// Its name, as facts and the queue keep it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GeneralAction::Walk => "Walk",
+            GeneralAction::Charge => "Charge",
+            GeneralAction::Interact => "Interact",
+            GeneralAction::Prepare => "Prepare",
+            GeneralAction::Slam => "Slam",
+            GeneralAction::Concentrate => "Concentrate",
+            GeneralAction::Disengage => "Disengage",
+            GeneralAction::Assist => "Assist",
+        }
+    }
+
+    /// The general action named exactly `name`, if one is.
+    pub fn from_name(name: &str) -> Option<GeneralAction> {
+        GeneralAction::ALL.into_iter().find(|g| g.name() == name)
+    }
+}
+
+impl std::fmt::Display for GeneralAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// How initiative is settled at the start of each turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,52 +146,10 @@ pub struct EncounterRules {
     pub assume_leadership: bool,
     pub action_limits: ActionLimits,
     pub scheme_markers: SchemeMarkerRule,
-    /// The general actions the engine plays, which a controlled model may
-    /// also be made to declare (3rd edition's Assist and Disengage are not
-    /// built yet).
-    pub general_actions: &'static [&'static str],
+    /// The general actions the edition plays, which a controlled model
+    /// may also be made to declare.
+    pub general_actions: &'static [GeneralAction],
 }
-
-const FOURTH: EncounterRules = EncounterRules {
-    turns: 4,
-    max_strategy_vp: 5,
-    max_scheme_vp: 5,
-    first_scoring_turn: 1,
-    scheme_pool: 3,
-    initiative: InitiativeRule::GivenByLastActivator,
-    passing: PassingRule::FewerModels,
-    splitter: Splitter::Defender,
-    schemes: SchemeRule::OneHeld,
-    assume_leadership: true,
-    action_limits: ActionLimits::BySizeAndStation,
-    scheme_markers: SchemeMarkerRule::AtMostFive,
-    general_actions: &["Walk", "Charge", "Interact", "Prepare", "Slam"],
-};
-
-const THIRD: EncounterRules = EncounterRules {
-    turns: 5,
-    max_strategy_vp: 4,
-    // Two schemes of at most 2 VP each.
-    max_scheme_vp: 4,
-    // No VP at all on turn 1.
-    first_scoring_turn: 2,
-    scheme_pool: 5,
-    initiative: InitiativeRule::Flip,
-    passing: PassingRule::PassTokens,
-    splitter: Splitter::Attacker,
-    schemes: SchemeRule::TwoFromThePool,
-    assume_leadership: false,
-    action_limits: ActionLimits::LeadersAndMasters,
-    scheme_markers: SchemeMarkerRule::Spaced { spacing: 4 },
-    general_actions: &[
-        "Walk",
-        "Charge",
-        "Interact",
-        "Concentrate",
-        "Disengage",
-        "Assist",
-    ],
-};
 
 impl SchemeRule {
     /// How many schemes a crew holds once it has chosen.
@@ -152,13 +162,6 @@ impl SchemeRule {
 }
 
 impl EncounterRules {
-    pub fn of(edition: Edition) -> &'static EncounterRules {
-        match edition {
-            Edition::Fourth => &FOURTH,
-            Edition::Third => &THIRD,
-        }
-    }
-
     /// The player who splits their crew, given the attacker.
     pub fn splitting_seat(&self, attacker: Seat) -> Seat {
         match self.splitter {
