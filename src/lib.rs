@@ -1,15 +1,18 @@
 //! Soulstone: a tournament organizer service for tabletop skirmish games.
 //!
-//! Layers, with dependencies pointing one way: `web` uses `events` and `db`;
-//! `db` stores plain data; `config` and `error` are shared. The rules engine
-//! is its own crate, `soulstone_engine` (`engine/`), and uses none of these.
+//! Layers, with dependencies pointing one way (a test reads the imports and
+//! holds them to it): `web` (handlers, pages, the API and its errors) uses
+//! the services (`events`, `hosted`, `rankings`, `mail`), which use `db`,
+//! which uses the plain modules (`auth`, `config`, `content`, `setup`,
+//! `systems`, `telemetry`, `tournament`); `cli` and `game_cli` start it all.
+//! The rules engine is its own crate, `soulstone_engine` (`engine/`), and
+//! uses none of these.
 
 pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod content;
 pub mod db;
-pub mod error;
 pub mod events;
 pub mod game_cli;
 pub mod hosted;

@@ -4,7 +4,6 @@
 
 pub mod cache;
 pub mod demo;
-pub mod digital;
 pub mod input;
 pub mod manage;
 pub mod notify;
@@ -554,26 +553,6 @@ impl EventError {
 impl From<diesel::result::Error> for EventError {
     fn from(err: diesel::result::Error) -> Self {
         Self::Db(err.into())
-    }
-}
-
-impl From<EventError> for crate::error::AppError {
-    fn from(err: EventError) -> Self {
-        use crate::error::AppError;
-        match err {
-            EventError::NotFound => AppError::NotFound,
-            EventError::Forbidden(m) => AppError::Forbidden(m),
-            EventError::Invalid(_) => AppError::BadRequest(err.to_string()),
-            EventError::Conflict(m) => AppError::Conflict(m),
-            EventError::Db(db) => db.into(),
-            EventError::Pairing(p) => {
-                AppError::Conflict(format!("The round could not be paired: {p}"))
-            }
-            EventError::Setup(s) => {
-                AppError::Conflict(format!("The setup could not be generated: {s}"))
-            }
-            other => AppError::internal(other),
-        }
     }
 }
 

@@ -2,20 +2,20 @@
 //! link; whoever opens it signed in, brings theirs and accepts takes the
 //! other seat, and the game starts. One taker wins; the inviter may cancel
 //! until then; a link lasts a week. A game may count in an open league both
-//! play in (`events::digital` holds the league's rules): its result then
+//! play in (`event_games` holds the league's rules): its result then
 //! reports itself there.
 
 use chrono::{Duration, NaiveDateTime};
 use soulstone_engine::content::Catalog;
 use soulstone_engine::fairness::Bytes32;
 
+use super::event_games::{self as digital, InvitableLeague};
 use super::{
     BroughtList, HostedError, PairingStart, check_brought, start_casual, start_for_pairing,
 };
 use crate::db::hosted::{self as db_hosted, InvitationRow, NewInvitation};
 use crate::db::{DbConnection, WriteTransaction, accounts};
 use crate::events::EventError;
-use crate::events::digital::{self, InvitableLeague};
 use crate::hosted::limits;
 
 /// How long an invitation link stays open.

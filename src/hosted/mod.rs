@@ -274,6 +274,7 @@ pub fn check_brought(
 
 pub mod bot_turns;
 pub mod clocks;
+pub mod event_games;
 pub mod invitations;
 pub mod limits;
 mod play_on;
@@ -361,7 +362,7 @@ pub fn start_practice(
 }
 
 /// Starts the game deciding an event pairing, once both players have
-/// brought their crews (`events::digital` says when).
+/// brought their crews (`event_games` says when).
 pub fn start_for_pairing(
     conn: &mut DbConnection,
     catalog: &Catalog,
@@ -415,7 +416,7 @@ pub fn start_casual(
     )
 }
 
-/// An event pairing's game, as `events::digital` starts it.
+/// An event pairing's game, as `event_games` starts it.
 #[derive(Debug, Clone, Copy)]
 pub struct PairingStart<'a> {
     pub pairing_game_id: i64,

@@ -9,8 +9,8 @@ use serde::Deserialize;
 
 use crate::auth::hash_token;
 use crate::db::accounts::{self, AccountSession, SessionKind};
-use crate::error::AppError;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, NoFields};
 

@@ -6,8 +6,8 @@ use askama::Template;
 use chrono::Utc;
 
 use crate::db::mail::{self as outbox, OutboxMail};
-use crate::error::AppError;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{AdminUser, CsrfForm, NoFields};
 

@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::auth::token::{TokenKind, TokenSubject};
 use crate::db::accounts;
-use crate::error::{ApiError, AppError};
 use crate::web::AppState;
 use crate::web::accounts::{SignInClient, SignInOutcome, device_mark, sign_in};
 use crate::web::client::client_address;
+use crate::web::error::{ApiError, AppError};
 use crate::web::session::ApiUser;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -3,7 +3,7 @@
 use actix_web::http::header::{CacheControl, CacheDirective, ContentType};
 use actix_web::{HttpResponse, get, web};
 
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 struct Asset {
     name: &'static str,

@@ -17,8 +17,8 @@ use actix_web::http::header::HeaderMap;
 use actix_web::middleware::Next;
 use actix_web::{HttpRequest, ResponseError, web};
 
-use crate::error::{ApiError, AppError};
 use crate::web::AppState;
+use crate::web::error::{ApiError, AppError};
 
 /// The client's address: the peer, or the `X-Forwarded-For` entry the
 /// operator's proxies vouch for when `SOULSTONE_PROXY_HOPS` says there are

@@ -11,7 +11,7 @@ use actix_web::middleware::Next;
 use actix_web::{HttpMessage, ResponseError, web};
 use futures_util::StreamExt;
 
-use crate::error::{ApiError, AppError};
+use crate::web::error::{ApiError, AppError};
 
 /// Whether a percent-encoded address (path or query) holds a control
 /// character once decoded: `%00`-`%1F`, `%7F`, or a C1 control (`%C2%80`-

@@ -2,7 +2,7 @@
 
 use askama::Template;
 
-use crate::error::AppError;
+use crate::web::error::AppError;
 use crate::web::layout::PageContext;
 
 #[derive(Template)]

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 
-use crate::error::AppError;
+use crate::web::error::AppError;
 use crate::web::layout::{PageContext, render_page};
 
 #[derive(Debug, Default, Clone)]

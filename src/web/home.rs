@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, get};
 use askama::Template;
 
-use crate::error::AppError;
+use crate::web::error::AppError;
 use crate::web::layout::{PageContext, render_page};
 
 #[derive(Template)]

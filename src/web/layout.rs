@@ -9,8 +9,8 @@ use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
 
-use crate::error::AppError;
 use crate::web::AppState;
+use crate::web::error::AppError;
 
 const FLASH_COOKIE: &str = "soulstone_flash";
 

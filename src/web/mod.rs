@@ -8,6 +8,7 @@ pub mod assets;
 pub mod client;
 pub mod connections;
 pub mod control_characters;
+pub mod error;
 pub mod error_page;
 pub mod events;
 pub mod forms;
@@ -36,7 +37,7 @@ use crate::auth::csrf::CsrfKey;
 use crate::auth::token::TokenSigner;
 use crate::config::Settings;
 use crate::db::{Db, DbConnection};
-use crate::error::{ApiError, AppError};
+use crate::web::error::{ApiError, AppError};
 
 /// Everything a handler may need, shared by all workers.
 #[derive(Clone)]

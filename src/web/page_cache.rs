@@ -20,9 +20,9 @@ use actix_web::{HttpRequest, HttpResponse};
 
 use crate::db::events as db_events;
 use crate::db::hosted::{self as db_hosted, LiveKey};
-use crate::error::AppError;
 use crate::events::cache::{KeyedCache, StandingsKey};
 use crate::web::AppState;
+use crate::web::error::AppError;
 
 /// The pages kept. Pages that show the time (a round's clock) are not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -7,12 +7,12 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::db::pools::{self, PoolRow};
-use crate::error::AppError;
 use crate::setup::pool::{
     DeploymentKind, MarkerPoint, Pool, PoolDef, SchemeDef, StrategyDef, default_deployments,
 };
 use crate::systems::GameSystem;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::forms::{FormErrors, render_invalid};
 use crate::web::layout::download;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};

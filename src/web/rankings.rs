@@ -5,11 +5,11 @@ use actix_web::{HttpResponse, get, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::error::{ApiError, AppError};
 use crate::events::Actor;
 use crate::rankings::{self, HistoryPoint, Profile, RankingRow};
 use crate::systems::GameSystem;
 use crate::web::AppState;
+use crate::web::error::{ApiError, AppError};
 use crate::web::layout::{PageContext, download, render_page};
 use crate::web::session::{ApiUser, MaybeUser};
 

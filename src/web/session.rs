@@ -18,8 +18,8 @@ use chrono::{DateTime, Utc};
 
 use crate::auth::token::{Claims, SESSION_MAX_AGE, TokenKind, TokenSubject};
 use crate::db::accounts::{self, Account};
-use crate::error::{ApiError, AppError};
 use crate::web::AppState;
+use crate::web::error::{ApiError, AppError};
 
 pub const SESSION_COOKIE: &str = "soulstone_session";
 pub const CSRF_COOKIE: &str = "soulstone_csrf";

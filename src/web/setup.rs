@@ -7,7 +7,6 @@ use rand::RngCore;
 use serde::Deserialize;
 
 use crate::db::pools;
-use crate::error::AppError;
 use crate::events::rounds::TableSetup;
 use crate::setup::map::deployment_svg;
 use crate::setup::pool::Pool;
@@ -17,6 +16,7 @@ use crate::setup::{
 };
 use crate::systems::GameSystem;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{PageContext, redirect, render_page};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

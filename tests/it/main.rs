@@ -23,6 +23,7 @@ mod game_table;
 mod hardening;
 mod hosted;
 mod information_sets;
+mod layers;
 mod live_streams;
 mod log_proof;
 mod onboarding;

@@ -700,7 +700,7 @@ async fn a_write_the_database_gave_up_on_is_a_conflict_to_retry(backend: Backend
     );
     let failure = failures.into_iter().next().unwrap();
     assert!(failure.is_transient_conflict(), "{failure}");
-    let answer = soulstone::error::AppError::from(failure);
+    let answer = soulstone::web::error::AppError::from(failure);
     assert_eq!(answer.status_code().as_u16(), 409);
     assert!(answer.public_message().contains("try again"), "{answer}");
     // One write went through whole; nothing of the other is left.

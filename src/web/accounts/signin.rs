@@ -11,9 +11,9 @@ use crate::auth::password::{PASSWORD_WORKERS, decoy_hash};
 use crate::auth::token::{DEVICE_LIFETIME, TokenKind, TokenSubject};
 use crate::db::accounts::{self, Account};
 use crate::db::throttle::{self, Budget};
-use crate::error::AppError;
 use crate::web::AppState;
 use crate::web::client::client_address;
+use crate::web::error::AppError;
 use crate::web::forms::{FormErrors, render_with_status};
 use crate::web::layout::{FlashLevel, PageContext, redirect, redirect_with_flash, render_page};
 use crate::web::session::{

@@ -13,8 +13,8 @@ use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use askama::Template;
 
-use crate::error::AppError;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{PageContext, render_page};
 
 use super::now;

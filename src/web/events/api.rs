@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 
 use super::{ctx_of, service_ctx};
 use crate::db::events::{self as db_events, GameRow, Registration, Round};
-use crate::error::{ApiError, AppError};
 use crate::events::input::EventInput;
 use crate::events::manage;
 use crate::events::registration;
@@ -15,6 +14,7 @@ use crate::events::rounds::{self, EventData};
 use crate::events::{self, Actor, EventSettings, EventStatus, EventView};
 use crate::tournament::standings::StandingRow;
 use crate::web::AppState;
+use crate::web::error::{ApiError, AppError};
 use crate::web::session::ApiUser;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -10,11 +10,11 @@ use serde::{Deserialize, Serialize};
 
 use super::actor_of;
 use crate::db::events::Registration;
-use crate::error::AppError;
 use crate::events::registration::{self, REGISTERED, WAITLISTED, WITHDRAWN};
 use crate::events::rounds::EventData;
 use crate::events::{self, EventError, EventView};
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser};
 

@@ -5,10 +5,10 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
 use super::{actor_of, ctx_of, service_ctx};
-use crate::error::AppError;
-use crate::events::digital::{self, DigitalState};
 use crate::events::{self, EventError};
+use crate::hosted::event_games::{self as digital, DigitalState};
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::play::{CrewOption, brought_from_form, crew_options};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};

@@ -7,11 +7,11 @@ use serde::Deserialize;
 
 use super::{actor_of, ctx_of, form_errors, service_ctx};
 use crate::db::events::{self as db_events, Declaration, GameRow, Registration, ResultChange};
-use crate::error::AppError;
 use crate::events::results::{self, MAGE_KNIGHT_OBJECTIVES, ResultInput, vp_limits};
 use crate::events::rounds::{EventData, GAME_REPORTED};
 use crate::events::{self, Access, EventError, EventView};
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::forms::{FormErrors, render_invalid};
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};

@@ -7,7 +7,6 @@ use serde::Deserialize;
 use super::{actor_of, ctx_of, event_path, form_errors, service_ctx};
 use crate::db::events::{self as db_events, Event, Registration, Round};
 use crate::db::pools::{self, PoolRow};
-use crate::error::AppError;
 use crate::events::input::EventInput;
 use crate::events::manage::{self, StaffRole};
 use crate::events::registration::{
@@ -18,6 +17,7 @@ use crate::events::{self, Access, EventStatus, EventView};
 use crate::systems::GameSystem;
 use crate::tournament::Tiebreaker;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::forms::{FormErrors, render_invalid};
 use crate::web::layout::download;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};

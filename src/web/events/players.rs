@@ -4,10 +4,10 @@ use actix_web::{HttpResponse, post, web};
 use serde::Deserialize;
 
 use super::{actor_of, ctx_of, event_path, service_ctx};
-use crate::error::AppError;
 use crate::events::registration::{self, DeclarationInput, EntryUpdate, REGISTERED};
 use crate::events::{self, Access, EventError, EventView};
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, redirect_with_flash};
 use crate::web::session::{CsrfForm, CurrentUser, NoFields};
 

@@ -7,12 +7,12 @@ use serde::Deserialize;
 
 use super::actor_of;
 use super::rounds::{act, version_of};
-use crate::error::AppError;
 use crate::events::playoffs::{self, CutRequest, PlayoffReport};
 use crate::events::rounds::EventData;
 use crate::events::{self, EventError, EventView};
 use crate::tournament::bracket::PlayoffTie;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::download;
 use crate::web::layout::{PageContext, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};

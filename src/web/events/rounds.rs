@@ -7,7 +7,6 @@ use serde::Deserialize;
 
 use super::{actor_of, ctx_of, event_path, service_ctx};
 use crate::db::events::{GameRow, Round};
-use crate::error::AppError;
 use crate::events::registration::Declared;
 use crate::events::rounds::{self, EventData, StoredPairing, score_of};
 use crate::events::{self, Access, EventError, EventView};
@@ -15,6 +14,7 @@ use crate::setup::{Seat, SeatNames};
 use crate::tournament::GameScore;
 use crate::tournament::pairing::RoundPairing;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::page_cache::{self, KeptRound, RoundLookup};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser, NoFields};
@@ -263,7 +263,7 @@ struct RoundPage {
     round_tabs: Vec<(i32, String)>,
     /// For the organisers: what could still move to the browser, and what
     /// stays at a table.
-    movability: crate::events::digital::RoundMovability,
+    movability: crate::hosted::event_games::RoundMovability,
     /// Their games' scores so far, where the viewer may see them live.
     live: Vec<crate::db::hosted::LiveScore>,
     /// The pool's names, for entering an announced scenario (draft rounds).
@@ -459,7 +459,7 @@ async fn round_page(
                 .map(|(pairing, _)| pairing)
                 .collect();
             let movability =
-                crate::events::digital::round_movability(conn, &round_games, &digital)?;
+                crate::hosted::event_games::round_movability(conn, &round_games, &digital)?;
             // A page to be kept shows the scores its key was read with.
             let live = match &live_key {
                 _ if !live_for_all => Vec::new(),
@@ -708,7 +708,7 @@ async fn play_digitally(
         "These games are played in the browser: each player brings their crews from the game's page, and the result reports itself.".into(),
         move |conn, view, access, ctx| {
             let (marked, skipped) =
-                crate::events::digital::play_round_digitally(conn, view, access, number, ctx)?;
+                crate::hosted::event_games::play_round_digitally(conn, view, access, number, ctx)?;
             if marked == 0 && skipped > 0 {
                 return Err(EventError::Conflict(format!(
                     "No game could be moved to the browser: {skipped} have a player without an account."
@@ -745,7 +745,7 @@ async fn play_table_digitally(
         round_path(id, number),
         "This table is played in the browser: each player brings their crews from its page.".into(),
         move |conn, view, access, ctx| {
-            crate::events::digital::play_game_digitally(conn, view, access, game, ctx)?;
+            crate::hosted::event_games::play_game_digitally(conn, view, access, game, ctx)?;
             Ok(None)
         },
     )

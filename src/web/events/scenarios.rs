@@ -8,11 +8,11 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
 use super::{actor_of, ctx_of, service_ctx};
-use crate::error::AppError;
 use crate::events::scenarios::{self, ScenarioFor};
 use crate::events::{self, EventError, EventView};
 use crate::setup::Announcement;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser};
 use crate::web::setup::SetupView;

@@ -7,7 +7,6 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use askama::Template;
 
 use super::actor_of;
-use crate::error::AppError;
 use crate::events::cache::StandingsKey;
 use crate::events::playoffs::{self, NamedPlacing};
 use crate::events::registration::Declared;
@@ -18,6 +17,7 @@ use crate::events::standings::{
 use crate::events::{self, EventView};
 use crate::tournament::standings::StandingRow;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{PageContext, download, render_page};
 use crate::web::page_cache::{self, PublicPage};
 use crate::web::session::MaybeUser;

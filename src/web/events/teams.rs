@@ -9,13 +9,13 @@ use serde::Deserialize;
 
 use super::rounds::act;
 use super::{actor_of, ctx_of, form_errors, service_ctx};
-use crate::error::AppError;
 use crate::events::registration::registration_closed_reason;
 use crate::events::rounds::EventData;
 use crate::events::teams::{self, MatchState, TeamEntry, TeamWithMembers};
 use crate::events::{self, Access, EventError, EventView};
 use crate::tournament::teams::{MAX_TEAM_SIZE, NextChoice, TeamStandingRow};
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::forms::{FormErrors, render_invalid};
 use crate::web::layout::{FlashLevel, PageContext, download, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};

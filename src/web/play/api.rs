@@ -7,9 +7,9 @@ use soulstone_engine::{Seat, Viewer, view};
 
 use super::command::CommandRequest;
 use super::now;
-use crate::error::{ApiError, AppError};
 use crate::hosted::{self, HostedError, Submitted};
 use crate::web::AppState;
+use crate::web::error::{ApiError, AppError};
 use crate::web::session::ApiUser;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -218,7 +218,7 @@ async fn api_facts(
         .with_db(move |conn| {
             let (game, watching) = super::load_for(conn, id, Some(account), now())?;
             let facts = match watching {
-                crate::events::digital::Watching::Delayed(delay) => {
+                crate::hosted::event_games::Watching::Delayed(delay) => {
                     hosted::facts_written_by(conn, id, after, now() - delay)?.0
                 }
                 _ => hosted::facts_after(conn, id, after)?,

@@ -7,11 +7,11 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
 use super::{CrewOption, brought_from_form, crew_options, now, time_control_ms};
-use crate::error::AppError;
-use crate::events::digital::{self, InvitableLeague};
 use crate::hosted::HostedError;
+use crate::hosted::event_games::{self as digital, InvitableLeague};
 use crate::hosted::invitations::{self, Invitation, InvitationState};
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, NoFields};
 

@@ -19,9 +19,9 @@ use std::time::Duration;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use tokio::sync::broadcast;
 
-use crate::error::AppError;
 use crate::hosted;
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::session::MaybeUser;
 
 /// How far back each look reaches, for commits that land while a look is
@@ -392,7 +392,7 @@ pub async fn stream(
         state.bot_turns.schedule(id);
     }
     let delay = match watching {
-        crate::events::digital::Watching::Delayed(delay) => Some(delay),
+        crate::hosted::event_games::Watching::Delayed(delay) => Some(delay),
         _ => None,
     };
     // Subscribed before the first read, so no change falls in between.

@@ -23,10 +23,10 @@ use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::forced::StandingAnswers;
 use soulstone_engine::{Seat, Viewer};
 
-use crate::error::AppError;
-use crate::events::digital::Watching;
+use crate::hosted::event_games::Watching;
 use crate::hosted::{self, BroughtList, HostedError, HostedGame, Submitted};
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::download;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser};
@@ -216,7 +216,7 @@ pub(crate) fn load_for(
     if account.and_then(|a| game.seat_of(a)).is_some() {
         return Ok((game, Watching::Live));
     }
-    let watching = crate::events::digital::watching(conn, game.pairing_game_id, account)?;
+    let watching = crate::hosted::event_games::watching(conn, game.pairing_game_id, account)?;
     match watching {
         Watching::Delayed(delay) => Ok((hosted::load_as_of(conn, id, now - delay)?, watching)),
         Watching::Live | Watching::Staff => Ok((game, watching)),
@@ -388,7 +388,7 @@ async fn claim(
     let claimed = state
         .with_db(move |conn| {
             let pairing = hosted::load(conn, id)?.pairing_game_id;
-            let allowed = crate::events::digital::absence_allowed(conn, pairing)?
+            let allowed = crate::hosted::event_games::absence_allowed(conn, pairing)?
                 .unwrap_or(chrono::Duration::minutes(10));
             Ok(hosted::claim_absence(conn, id, account, allowed, now()))
         })

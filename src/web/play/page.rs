@@ -17,9 +17,9 @@ use super::forms::{ChoiceForm, forms_for};
 use super::names::Names;
 use super::words::{LogEntry, Words, log_entries};
 use super::{load_for, now, watching_note};
-use crate::error::AppError;
 use crate::hosted::{self, EndedBy, HostedGame, HostedStatus, SeatHolder};
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{PageContext, render_page};
 use crate::web::session::MaybeUser;
 
@@ -439,7 +439,7 @@ pub(super) async fn game_page(
             let claimable_after = match seat {
                 Some(seat) => {
                     let allowed =
-                        crate::events::digital::absence_allowed(conn, game.pairing_game_id)?;
+                        crate::hosted::event_games::absence_allowed(conn, game.pairing_game_id)?;
                     match (allowed, game.waiting_on_opponent_of(seat, now())) {
                         (Some(allowed), Some(minutes)) if minutes >= allowed.num_minutes() => {
                             Some(minutes)

@@ -8,9 +8,9 @@ use soulstone_engine::bot::BotKind;
 use super::{
     CrewOption, brought_from_form, crew_options, list_name, now, shipped_lists, time_control_ms,
 };
-use crate::error::AppError;
 use crate::hosted::{self, BroughtList, HostedError, HostedStatus, PracticeRequest};
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::layout::{PageContext, render_page};
 use crate::web::session::{CsrfForm, CurrentUser};
 

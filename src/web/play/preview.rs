@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use super::command::command_from_form;
 use super::limits;
-use crate::error::AppError;
 use crate::hosted::{self, HostedError};
 use crate::web::AppState;
+use crate::web::error::AppError;
 use crate::web::session::{CsrfForm, CurrentUser};
 
 /// The form kinds a preview answers for: a point or a path on the table.

@@ -153,10 +153,10 @@ impl TableScenario {
                 )
             }
             other => {
-                return Err(TableScenarioError::Invalid(format!(
-                    "{} is not among the checks of measuring: distances, contact, halves, support, engagement, pulses and areas",
-                    check_label(other)
-                )));
+                return Err(misrouted(
+                    other,
+                    "measuring: distances, contact, halves, support, engagement, pulses and areas",
+                ));
             }
         })
     }
@@ -203,12 +203,7 @@ impl TableScenario {
                 *expect,
                 sight::concealment(board, object(attacker)?, object(target)?)?.is_some(),
             ),
-            other => {
-                return Err(TableScenarioError::Invalid(format!(
-                    "{} is not among the checks of sight, cover and concealment",
-                    check_label(other)
-                )));
-            }
+            other => return Err(misrouted(other, "sight, cover and concealment")),
         })
     }
 
@@ -315,12 +310,7 @@ impl TableScenario {
                         }),
                 }
             }
-            other => {
-                return Err(TableScenarioError::Invalid(format!(
-                    "{} is not among the checks of a Walk, Charge or push along a path",
-                    check_label(other)
-                )));
-            }
+            other => return Err(misrouted(other, "a Walk, Charge or push along a path")),
         })
     }
 
@@ -396,12 +386,7 @@ impl TableScenario {
                         .or_else(|| end.and_then(|end| compare_end("scale", end, w)))
                 },
             ),
-            other => {
-                return Err(TableScenarioError::Invalid(format!(
-                    "{} is not among the checks of falling, jumping and scaling",
-                    check_label(other)
-                )));
-            }
+            other => return Err(misrouted(other, "falling, jumping and scaling")),
         })
     }
 
@@ -498,14 +483,18 @@ impl TableScenario {
                         .map_err(|e| TableScenarioError::Invalid(e.to_string()))?;
                 compare_end("push", *end, &w)
             }
-            other => {
-                return Err(TableScenarioError::Invalid(format!(
-                    "{} is not among the checks of placing and pushing by effects",
-                    check_label(other)
-                )));
-            }
+            other => return Err(misrouted(other, "placing and pushing by effects")),
         })
     }
+}
+
+/// A check handed to the runner of another kind (`run_check` dispatches
+/// each kind to its own).
+fn misrouted(check: &Check, kind: &str) -> TableScenarioError {
+    TableScenarioError::Invalid(format!(
+        "{} is not among the checks of {kind}",
+        check_label(check)
+    ))
 }
 
 fn compare_f(what: &str, expected: f64, actual: f64) -> Option<String> {

@@ -1,27 +1,26 @@
-//! Rounds played in the browser: the organisers mark a round's pairings as
+//! An event's games hosted here: the organisers mark a round's pairings as
 //! digital; each player brings their crew lists, secret until both are in;
 //! then the pairing's hosted game starts, and its final VP become the
-//! result by themselves (`hosted`, `results::record_engine_result`).
+//! result by themselves (`events::results::record_engine_result`). League
+//! games started by invitation follow the league's rules. Hosting uses the
+//! events, never the other way round.
 
 use diesel::prelude::*;
 use soulstone_engine::content::Catalog;
 use soulstone_engine::fairness::Bytes32;
 
-use super::registration::REGISTERED;
-use super::rounds::{GAME_PENDING, TableSetup};
-use super::{Access, Ctx, EventError, EventStatus, EventView};
 use crate::db::events::{self as db_events, GameRow, Registration};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
+use crate::events::registration::REGISTERED;
+use crate::events::rounds::{GAME_PENDING, TableSetup};
+use crate::events::{Access, Ctx, EventError, EventStatus, EventView};
 use crate::hosted::{self, BroughtList};
 use crate::setup::SetupResult;
 use crate::setup::pool::DeploymentKind;
 use soulstone_engine::encounter::objectives::SeasonScheme;
 use soulstone_engine::encounter::{GivenScenario, deployment_for};
 use soulstone_engine::table::measure::Deployment;
-
-/// Lists one player may bring to a pairing.
-pub use crate::hosted::MAX_BROUGHT_LISTS;
 
 /// Where a digital pairing stands, as one of its players (or staff) sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -639,8 +638,8 @@ pub fn start_league_game(
                 "This game counts in {league}: register for it first, then open the link again."
             ))
         })?;
-        let data = super::rounds::EventData::load(conn, event_id)?;
-        super::results::check_games_against(&view, &data, mine.id, &theirs)?;
+        let data = crate::events::rounds::EventData::load(conn, event_id)?;
+        crate::events::results::check_games_against(&view, &data, mine.id, &theirs)?;
         let game = db_events::insert_game(
             conn,
             &db_events::NewGame {

@@ -8,6 +8,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 
 use crate::db::DbError;
+use crate::events::EventError;
 
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum AppError {
@@ -173,6 +174,25 @@ impl From<crate::auth::AddressNotConfirmed> for AppError {
     }
 }
 
+impl From<EventError> for AppError {
+    fn from(err: EventError) -> Self {
+        match err {
+            EventError::NotFound => AppError::NotFound,
+            EventError::Forbidden(m) => AppError::Forbidden(m),
+            EventError::Invalid(_) => AppError::BadRequest(err.to_string()),
+            EventError::Conflict(m) => AppError::Conflict(m),
+            EventError::Db(db) => db.into(),
+            EventError::Pairing(p) => {
+                AppError::Conflict(format!("The round could not be paired: {p}"))
+            }
+            EventError::Setup(s) => {
+                AppError::Conflict(format!("The setup could not be generated: {s}"))
+            }
+            other => AppError::internal(other),
+        }
+    }
+}
+
 impl ResponseError for AppError {
     fn status_code(&self) -> StatusCode {
         match self {
@@ -200,7 +220,7 @@ impl ResponseError for AppError {
                 ))
                 .finish();
         }
-        let body = crate::web::error_page::render(self);
+        let body = super::error_page::render(self);
         HttpResponse::build(self.status_code())
             .content_type(ContentType::html())
             .body(body)

@@ -1,0 +1,249 @@
+//! The root crate's layers, read from its sources: the web, then the
+//! services (hosting, the events, mail), then the database, then plain
+//! modules (data, settings and helpers that know nothing of the others).
+//! An import may stay in its own layer or point down, never up, and the
+//! web reaches the database only through a service; the entry points may
+//! use every layer.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The layers from the top down, with the top-level modules of each.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("entry", &["main", "lib", "cli", "game_cli"]),
+    ("web", &["web"]),
+    // The services, in the order they use each other: hosting reports
+    // into the events (never the other way), the events send mail.
+    ("hosting and rankings", &["hosted", "rankings"]),
+    ("events", &["events"]),
+    ("mail", &["mail"]),
+    ("db", &["db"]),
+    (
+        "plain",
+        &[
+            "auth",
+            "config",
+            "content",
+            "setup",
+            "systems",
+            "telemetry",
+            "tournament",
+        ],
+    ),
+];
+
+/// Web files that still reach the database directly, with no service for
+/// what they do yet (accounts, pools, the desk, live play's reads), or
+/// map its error (`web/error.rs`). Each is an import against the layers
+/// waiting to be moved behind a service; the test fails on any other, and
+/// on an entry here that no longer imports `db` (so the list only shrinks).
+const WEB_FILES_STILL_CALLING_DB: &[&str] = &[
+    "src/web/account_sessions.rs",
+    "src/web/accounts/account_page.rs",
+    "src/web/accounts/password_reset.rs",
+    "src/web/accounts/signin.rs",
+    "src/web/accounts/signup.rs",
+    "src/web/admin.rs",
+    "src/web/api.rs",
+    "src/web/events/api.rs",
+    "src/web/events/desk.rs",
+    "src/web/events/digital.rs",
+    "src/web/events/games.rs",
+    "src/web/events/pages.rs",
+    "src/web/events/players.rs",
+    "src/web/events/rounds.rs",
+    "src/web/events/scenarios.rs",
+    "src/web/error.rs",
+    "src/web/health.rs",
+    "src/web/mod.rs",
+    "src/web/page_cache.rs",
+    "src/web/play/live.rs",
+    "src/web/play/mod.rs",
+    "src/web/play/practice.rs",
+    "src/web/pools.rs",
+    "src/web/session.rs",
+    "src/web/setup.rs",
+];
+
+/// Whether a module of layer `from` may import one of layer `to`: its own
+/// layer or one below, except that the web reaches the database only
+/// through a service; the entry points use anything.
+fn may_use(from: usize, to: usize) -> bool {
+    let (from_name, to_name) = (LAYERS[from].0, LAYERS[to].0);
+    from_name == "entry" || (to >= from && !(from_name == "web" && to_name == "db"))
+}
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS
+        .iter()
+        .position(|(_, modules)| modules.contains(&module))
+}
+
+fn rust_files(folder: &Path, files: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, files);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+}
+
+/// The top-level modules `code` names through `crate::`, with the line
+/// each is named on: `crate::db::x` and every path of `crate::{db, web::y}`.
+/// Comments are left out.
+fn crate_modules(text: &str) -> Vec<(usize, String)> {
+    let code: String = text
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let ident = |from: &str| -> String {
+        from.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut found = Vec::new();
+    for (at, word) in code.match_indices("crate::") {
+        // A preceding identifier character means another name
+        // (`soulstone_crate::`), not this crate.
+        if code[..at]
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        {
+            continue;
+        }
+        let line = code[..at].matches('\n').count() + 1;
+        let rest = &code[at + word.len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // The group's top-level entries, each a path from the crate root.
+            let mut depth = 0;
+            let mut entry_start = 0;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        found.push((line, ident(&group[entry_start..i])));
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        found.push((line, ident(&group[entry_start..i])));
+                        entry_start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            found.push((line, ident(rest)));
+        }
+    }
+    found.retain(|(_, module)| !module.is_empty());
+    found
+}
+
+#[test]
+fn imports_in_the_root_crate_point_down_the_layers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    files.sort();
+    assert!(
+        files.len() > 50,
+        "the scan found only {} files",
+        files.len()
+    );
+    let mut against = Vec::new();
+    let mut web_calling_db = BTreeSet::new();
+    for path in &files {
+        let relative = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let module = relative
+            .trim_start_matches("src/")
+            .split('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_string();
+        let Some(from) = layer_of(&module) else {
+            against.push(format!(
+                "{relative}: module {module} is in no layer (add it to LAYERS)"
+            ));
+            continue;
+        };
+        let text = std::fs::read_to_string(path).unwrap();
+        for (line, target) in crate_modules(&text) {
+            {
+                if target == module {
+                    continue;
+                }
+                // Items of the crate root (`crate::VERSION`) belong to no layer.
+                let Some(to) = layer_of(&target) else {
+                    continue;
+                };
+                if may_use(from, to) {
+                    continue;
+                }
+                if module == "web"
+                    && target == "db"
+                    && WEB_FILES_STILL_CALLING_DB.contains(&relative.as_str())
+                {
+                    web_calling_db.insert(relative.clone());
+                    continue;
+                }
+                against.push(format!(
+                    "{relative}:{line}: {} ({}) imports {target} ({})",
+                    module, LAYERS[from].0, LAYERS[to].0
+                ));
+            }
+        }
+    }
+    for listed in WEB_FILES_STILL_CALLING_DB {
+        if !web_calling_db.contains(*listed) {
+            against.push(format!(
+                "{listed} no longer calls db: take it off WEB_FILES_STILL_CALLING_DB"
+            ));
+        }
+    }
+    assert!(against.is_empty(), "{}", against.join("\n"));
+}
+
+#[test]
+fn the_layer_scan_sees_every_import_and_skips_comments() {
+    let names =
+        |text: &str| -> Vec<String> { crate_modules(text).into_iter().map(|(_, m)| m).collect() };
+    assert_eq!(names("use crate::db::events;"), ["db"]);
+    assert_eq!(
+        names("let x = crate::web::error_page::render(crate::events::X);"),
+        ["web", "events"]
+    );
+    assert_eq!(
+        names("use crate::{\n    db::{self, X},\n    events::Y,\n};"),
+        ["db", "events"]
+    );
+    assert_eq!(
+        crate_modules("fn a() {}\nuse crate::hosted;")[0],
+        (2, "hosted".to_string())
+    );
+    assert!(names("// crate::db is named in a comment").is_empty());
+    assert!(names("use soulstone_engine::rules;").is_empty());
+}
+
+#[test]
+fn the_layers_allow_down_and_refuse_up_and_the_web_reaching_the_database() {
+    let layer = |module: &str| layer_of(module).unwrap();
+    assert!(may_use(layer("web"), layer("events")));
+    assert!(may_use(layer("hosted"), layer("events")));
+    assert!(may_use(layer("db"), layer("setup")));
+    assert!(!may_use(layer("events"), layer("hosted")));
+    assert!(!may_use(layer("events"), layer("web")));
+    assert!(!may_use(layer("db"), layer("mail")));
+    assert!(!may_use(layer("web"), layer("db")));
+    assert!(may_use(layer("cli"), layer("web")));
+}
