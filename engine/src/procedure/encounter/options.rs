@@ -284,45 +284,7 @@ pub(crate) fn encounter_candidates(
             commands.extend([0, 1].map(|group| PlayerCommand::ChooseGroup { group }))
         }
         Step::ChooseSchemes | Step::SelectSchemes => {
-            let names: Vec<String> = if encounter.step == Step::ChooseSchemes {
-                encounter.setup.scheme_pool.clone()
-            } else {
-                crate::procedure::selectable(encounter, seat)
-            };
-            for name in names {
-                let choice = encounter.setup.schemes.scheme(&name).and_then(|s| s.choice);
-                if let Some(choice) = choice {
-                    for m in state
-                        .models
-                        .iter()
-                        .filter(|m| encounter.may_choose(seat, choice, m))
-                    {
-                        let select =
-                            |second: Option<crate::model::ModelId>| PlayerCommand::SelectScheme {
-                                scheme: name.clone(),
-                                target: Some(m.id),
-                                second_target: second,
-                            };
-                        if !choice.chooses_two() {
-                            commands.push(select(None));
-                            continue;
-                        }
-                        for second in state
-                            .models
-                            .iter()
-                            .filter(|s| encounter.may_choose_second(seat, choice, m, s))
-                        {
-                            commands.push(select(Some(second.id)));
-                        }
-                    }
-                } else {
-                    commands.push(PlayerCommand::SelectScheme {
-                        scheme: name,
-                        target: None,
-                        second_target: None,
-                    });
-                }
-            }
+            scheme_candidates(state, encounter, seat, commands)
         }
         Step::GiveInitiative { .. } => {
             commands.extend(Seat::BOTH.map(|to| PlayerCommand::GiveInitiative { to }))
@@ -332,102 +294,7 @@ pub(crate) fn encounter_candidates(
                 .into_iter()
                 .map(|model| PlayerCommand::PlaceExplosives { model }),
         ),
-        Step::Activations => match state.frame() {
-            None if encounter.chain_offer.is_some() => {
-                if let Some(offer) = encounter.chain_offer.as_ref().filter(|o| o.seat == seat) {
-                    commands.extend(
-                        offer
-                            .models
-                            .iter()
-                            .map(|m| PlayerCommand::ChainActivate { model: *m }),
-                    );
-                    commands.push(PlayerCommand::DeclineChainActivation);
-                }
-            }
-            None => {
-                if !crate::procedure::out_of_pass_tokens(state, encounter, seat) {
-                    commands.push(PlayerCommand::Pass);
-                }
-                commands.extend(
-                    state
-                        .models
-                        .iter()
-                        .filter(|m| {
-                            m.owner == seat && m.on_table() && !encounter.activated.contains(&m.id)
-                        })
-                        .map(|m| PlayerCommand::Activate { model: m.id }),
-                );
-            }
-            Some(Frame::Activation { model, .. }) => {
-                let Some(m) = state.model(*model).filter(|m| m.owner == seat) else {
-                    return;
-                };
-                commands.push(PlayerCommand::FinishActivation);
-                let Some(me) = m.body() else {
-                    return;
-                };
-                // Only the targets and markers within reach are offered:
-                // the first check `decide` makes, on the two bases alone.
-                let mut targets: Vec<(ModelId, Seat, Body)> =
-                    Vec::with_capacity(state.models.len());
-                targets.extend(
-                    state
-                        .models
-                        .iter()
-                        .filter(|t| t.in_play())
-                        .filter_map(|t| Some((t.id, t.owner, t.body()?))),
-                );
-                // The limit of the model's normal actions, for all of them.
-                let normal = crate::procedure::normal_limits(state, m.id);
-                for action in &m.card.actions {
-                    // Asked once per action, not per target: the limits the
-                    // activation checks first (slots left, once per). An
-                    // action they rule out is not aimed at all.
-                    let allowed = [false, true].map(|signature| {
-                        crate::procedure::card_action_allowed(
-                            state, encounter, m, action, signature, normal,
-                        )
-                    });
-                    if allowed == [false, false] {
-                        continue;
-                    }
-                    let in_reach = |(id, owner, body): &&(ModelId, Seat, Body)| {
-                        if attack_on_friend_refused(state.edition, action, *owner == m.owner, false)
-                        {
-                            return false;
-                        }
-                        if *id == m.id {
-                            return action.may_target_itself();
-                        }
-                        within_card_range(state.edition, &me, body, action.range)
-                    };
-                    let mut offer = |target: Option<ModelId>| {
-                        for signature in [false, true] {
-                            if allowed[usize::from(signature)] {
-                                commands.push(PlayerCommand::TakeAction {
-                                    action: action.name.clone(),
-                                    target,
-                                    signature,
-                                });
-                            }
-                        }
-                    };
-                    if action.range == 0 {
-                        offer(None);
-                    } else {
-                        for (id, _, _) in targets.iter().filter(in_reach) {
-                            offer(Some(*id));
-                        }
-                    }
-                }
-                // General actions take one of the model's actions.
-                if normal.is_err() {
-                    return;
-                }
-                commands.extend(crate::procedure::general_commands(state, m.id));
-            }
-            Some(_) => {}
-        },
+        Step::Activations => activation_candidates(state, encounter, seat, commands),
         Step::RevealScheme { .. }
             if state.edition.rules().encounter.schemes
                 == crate::rules::SchemeRule::TwoFromThePool =>
@@ -498,5 +365,157 @@ pub(crate) fn encounter_candidates(
                 .map(|m| PlayerCommand::RemoveStrategyMarker { marker: m.id }),
         ),
         _ => {}
+    }
+}
+
+/// The schemes `seat` may choose or select now, each with every target it
+/// may name.
+fn scheme_candidates(
+    state: &GameState,
+    encounter: &Encounter,
+    seat: Seat,
+    commands: &mut Vec<PlayerCommand>,
+) {
+    let names: Vec<String> = if encounter.step == Step::ChooseSchemes {
+        encounter.setup.scheme_pool.clone()
+    } else {
+        crate::procedure::selectable(encounter, seat)
+    };
+    for name in names {
+        let choice = encounter.setup.schemes.scheme(&name).and_then(|s| s.choice);
+        if let Some(choice) = choice {
+            for m in state
+                .models
+                .iter()
+                .filter(|m| encounter.may_choose(seat, choice, m))
+            {
+                let select = |second: Option<crate::model::ModelId>| PlayerCommand::SelectScheme {
+                    scheme: name.clone(),
+                    target: Some(m.id),
+                    second_target: second,
+                };
+                if !choice.chooses_two() {
+                    commands.push(select(None));
+                    continue;
+                }
+                for second in state
+                    .models
+                    .iter()
+                    .filter(|s| encounter.may_choose_second(seat, choice, m, s))
+                {
+                    commands.push(select(Some(second.id)));
+                }
+            }
+        } else {
+            commands.push(PlayerCommand::SelectScheme {
+                scheme: name,
+                target: None,
+                second_target: None,
+            });
+        }
+    }
+}
+
+/// What `seat` may do in the activation phase with no step of its own:
+/// the frame on top of the stack decides.
+fn activation_candidates(
+    state: &GameState,
+    encounter: &Encounter,
+    seat: Seat,
+    commands: &mut Vec<PlayerCommand>,
+) {
+    match state.frame() {
+        None if encounter.chain_offer.is_some() => {
+            if let Some(offer) = encounter.chain_offer.as_ref().filter(|o| o.seat == seat) {
+                commands.extend(
+                    offer
+                        .models
+                        .iter()
+                        .map(|m| PlayerCommand::ChainActivate { model: *m }),
+                );
+                commands.push(PlayerCommand::DeclineChainActivation);
+            }
+        }
+        None => {
+            if !crate::procedure::out_of_pass_tokens(state, encounter, seat) {
+                commands.push(PlayerCommand::Pass);
+            }
+            commands.extend(
+                state
+                    .models
+                    .iter()
+                    .filter(|m| {
+                        m.owner == seat && m.on_table() && !encounter.activated.contains(&m.id)
+                    })
+                    .map(|m| PlayerCommand::Activate { model: m.id }),
+            );
+        }
+        Some(Frame::Activation { model, .. }) => {
+            let Some(m) = state.model(*model).filter(|m| m.owner == seat) else {
+                return;
+            };
+            commands.push(PlayerCommand::FinishActivation);
+            let Some(me) = m.body() else {
+                return;
+            };
+            // Only the targets and markers within reach are offered:
+            // the first check `decide` makes, on the two bases alone.
+            let mut targets: Vec<(ModelId, Seat, Body)> = Vec::with_capacity(state.models.len());
+            targets.extend(
+                state
+                    .models
+                    .iter()
+                    .filter(|t| t.in_play())
+                    .filter_map(|t| Some((t.id, t.owner, t.body()?))),
+            );
+            // The limit of the model's normal actions, for all of them.
+            let normal = crate::procedure::normal_limits(state, m.id);
+            for action in &m.card.actions {
+                // Asked once per action, not per target: the limits the
+                // activation checks first (slots left, once per). An
+                // action they rule out is not aimed at all.
+                let allowed = [false, true].map(|signature| {
+                    crate::procedure::card_action_allowed(
+                        state, encounter, m, action, signature, normal,
+                    )
+                });
+                if allowed == [false, false] {
+                    continue;
+                }
+                let in_reach = |(id, owner, body): &&(ModelId, Seat, Body)| {
+                    if attack_on_friend_refused(state.edition, action, *owner == m.owner, false) {
+                        return false;
+                    }
+                    if *id == m.id {
+                        return action.may_target_itself();
+                    }
+                    within_card_range(state.edition, &me, body, action.range)
+                };
+                let mut offer = |target: Option<ModelId>| {
+                    for signature in [false, true] {
+                        if allowed[usize::from(signature)] {
+                            commands.push(PlayerCommand::TakeAction {
+                                action: action.name.clone(),
+                                target,
+                                signature,
+                            });
+                        }
+                    }
+                };
+                if action.range == 0 {
+                    offer(None);
+                } else {
+                    for (id, _, _) in targets.iter().filter(in_reach) {
+                        offer(Some(*id));
+                    }
+                }
+            }
+            // General actions take one of the model's actions.
+            if normal.is_err() {
+                return;
+            }
+            commands.extend(crate::procedure::general_commands(state, m.id));
+        }
+        Some(_) => {}
     }
 }
