@@ -629,6 +629,18 @@ pub(super) fn fall_if_unsupported(board: &Board, body: &Body) -> Result<Option<F
     fall(board, body).map(Some)
 }
 
+/// Refuses a jump or a scale (`what`) in an edition without climbing
+/// (3rd edition).
+fn require_climbing(board: &Board, what: &str) -> Result<(), MoveError> {
+    if board.rules().climbing {
+        return Ok(());
+    }
+    Err(MoveError::Illegal(format!(
+        "{} has no {what}",
+        board.edition.rules().short_name
+    )))
+}
+
 /// Falling damage: 4th edition, 1 from 2" or more; 3rd edition, half the
 /// distance rounded down.
 pub fn fall_damage(edition: Edition, height: f64) -> u8 {
@@ -731,12 +743,7 @@ fn arc_middles(legal: &[bool]) -> Vec<usize> {
 /// (4th edition): onto a surface at its elevation or up to 1" lower, within
 /// the movement left, over nothing taller than where it jumps from.
 pub fn jump(board: &Board, id: ObjectId, to: Point, remaining: f64) -> Result<Waypoint, MoveError> {
-    if !board.rules().climbing {
-        return Err(MoveError::Illegal(format!(
-            "{} has no jumping",
-            board.edition.rules().short_name
-        )));
-    }
+    require_climbing(board, "jumping")?;
     let me = board.body(Target::Object(id))?;
     let target = to.v2();
     let length = me.center.dist(target);
@@ -796,12 +803,7 @@ pub fn jump(board: &Board, id: ObjectId, to: Point, remaining: f64) -> Result<Wa
 /// the contact until the base is wholly supported (or as much as it can be,
 /// at least half). Blocked if that spot is taken.
 pub fn scale_up(board: &Board, id: ObjectId, terrain: ObjectId) -> Result<Waypoint, MoveError> {
-    if !board.rules().climbing {
-        return Err(MoveError::Illegal(format!(
-            "{} has no scaling",
-            board.edition.rules().short_name
-        )));
-    }
+    require_climbing(board, "scaling")?;
     let me = board.body(Target::Object(id))?;
     let wall = board.obstacle(terrain)?;
     if !wall.has(Trait::Climbable) || wall.top <= me.z + TOUCH {
@@ -854,12 +856,7 @@ pub fn scale_up(board: &Board, id: ObjectId, terrain: ObjectId) -> Result<Waypoi
 /// that edge until none of the base is on it, then straight down until
 /// the base is supported. Not a fall: no damage.
 pub fn scale_down(board: &Board, id: ObjectId, terrain: ObjectId) -> Result<Waypoint, MoveError> {
-    if !board.rules().climbing {
-        return Err(MoveError::Illegal(format!(
-            "{} has no scaling",
-            board.edition.rules().short_name
-        )));
-    }
+    require_climbing(board, "scaling")?;
     let me = board.body(Target::Object(id))?;
     let wall = board.obstacle(terrain)?;
     if !wall.has(Trait::Climbable)
