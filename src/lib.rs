@@ -8,6 +8,7 @@
 //! The rules engine is its own crate, `soulstone_engine` (`engine/`), and
 //! uses none of these.
 
+pub mod accounts;
 pub mod auth;
 pub mod cli;
 pub mod config;
@@ -17,6 +18,7 @@ pub mod events;
 pub mod game_cli;
 pub mod hosted;
 pub mod mail;
+pub mod pools;
 pub mod rankings;
 pub mod setup;
 pub mod systems;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::db::rankings::{self as db_rankings, PublicAccount};
 use crate::db::{DbConnection, DbError};
-use crate::events::rounds::{is_accepted, score_of};
+use crate::events::rounds::score_of;
 use crate::events::{Actor, EventSettings};
 use crate::systems::GameSystem;
 use crate::tournament::rating::{PlayerRating, RatedEvent, RatedGame, ratings};
@@ -54,7 +54,7 @@ pub fn system_ratings(
         .collect();
     let mut games_by_event: BTreeMap<i64, Vec<RatedGame>> = BTreeMap::new();
     for game in db_rankings::games_of_events(conn, &ids)? {
-        let (Some(b), true) = (game.player_b, is_accepted(&game.status)) else {
+        let (Some(b), true) = (game.player_b, game.status.is_accepted()) else {
             continue;
         };
         let (Some(&a), Some(&b), Some(score)) = (
@@ -241,7 +241,7 @@ pub fn profile(
     for game in db_rankings::games_of_events(conn, &event_ids)? {
         let Some(b) = game.player_b else { continue };
         let (me_a, me_b) = (mine.contains(&game.player_a), mine.contains(&b));
-        if me_a == me_b || !is_accepted(&game.status) {
+        if me_a == me_b || !game.status.is_accepted() {
             continue;
         }
         let Some(score) = score_of(&game) else {

@@ -9,6 +9,7 @@ use super::schema::{
     event_staff, events, form_submissions, game_declarations, games, playoffs, registrations,
     result_changes, rounds, staff_invitations,
 };
+use super::status::{EventStatus, GameStatus, RegistrationStatus, RoundStatus};
 use super::{DbConnection, DbError};
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable, Serialize)]
@@ -29,7 +30,7 @@ pub struct Event {
     pub registration_opens_at: Option<NaiveDateTime>,
     pub registration_closes_at: Option<NaiveDateTime>,
     pub visibility: String,
-    pub status: String,
+    pub status: EventStatus,
     pub pool_id: Option<i64>,
     pub settings: String,
     pub lists_published: bool,
@@ -70,7 +71,7 @@ pub struct EventFields {
 pub fn insert_event(
     conn: &mut DbConnection,
     fields: &EventFields,
-    status: &str,
+    status: EventStatus,
     created_by: i64,
     now: NaiveDateTime,
 ) -> Result<Event, DbError> {
@@ -122,7 +123,7 @@ pub fn public_page_key(
 ) -> Result<Option<(i64, i32, NaiveDateTime)>, DbError> {
     Ok(events::table
         .find(id)
-        .filter(events::status.ne("draft"))
+        .filter(events::status.ne(EventStatus::Draft))
         .select((events::data_revision, events::version, events::updated_at))
         .first(conn)
         .optional()?)
@@ -132,7 +133,7 @@ pub fn public_page_key(
 pub fn list_public_events(conn: &mut DbConnection, limit: i64) -> Result<Vec<Event>, DbError> {
     Ok(events::table
         .filter(events::visibility.eq("public"))
-        .filter(events::status.ne("draft"))
+        .filter(events::status.ne(EventStatus::Draft))
         .order((events::starts_on.desc(), events::id.desc()))
         .limit(limit)
         .select(Event::as_select())
@@ -154,7 +155,7 @@ pub fn events_entered_by(conn: &mut DbConnection, account_id: i64) -> Result<Vec
     Ok(events::table
         .inner_join(registrations::table)
         .filter(registrations::account_id.eq(account_id))
-        .filter(registrations::status.ne("withdrawn"))
+        .filter(registrations::status.ne(RegistrationStatus::Withdrawn))
         .order((events::starts_on.desc(), events::id.desc()))
         .select(Event::as_select())
         .load(conn)?)
@@ -163,10 +164,10 @@ pub fn events_entered_by(conn: &mut DbConnection, account_id: i64) -> Result<Vec
 pub fn set_event_status(
     conn: &mut DbConnection,
     id: i64,
-    status: &str,
+    status: EventStatus,
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
-    let finished_at = (status == "finished").then_some(now);
+    let finished_at = (status == EventStatus::Finished).then_some(now);
     diesel::update(events::table.find(id))
         .set((
             events::status.eq(status),
@@ -449,7 +450,7 @@ pub struct Registration {
     pub account_id: Option<i64>,
     pub display_name: String,
     pub club: Option<String>,
-    pub status: String,
+    pub status: RegistrationStatus,
     pub checked_in: bool,
     pub dropped: bool,
     pub dropped_after_round: Option<i32>,
@@ -474,7 +475,7 @@ pub struct NewRegistration<'a> {
     pub account_id: Option<i64>,
     pub display_name: &'a str,
     pub club: Option<&'a str>,
-    pub status: &'a str,
+    pub status: RegistrationStatus,
     pub checked_in: bool,
     pub joined_round: i32,
     pub initial_points: i32,
@@ -577,7 +578,7 @@ pub fn disputed_counts(
 ) -> Result<Vec<(i64, i64)>, DbError> {
     Ok(games::table
         .filter(games::event_id.eq_any(event_ids))
-        .filter(games::status.eq("disputed"))
+        .filter(games::status.eq(GameStatus::Disputed))
         .group_by(games::event_id)
         .select((games::event_id, diesel::dsl::count_star()))
         .load(conn)?)
@@ -604,7 +605,7 @@ pub fn delete_registration(conn: &mut DbConnection, id: i64) -> Result<(), DbErr
 pub fn count_registered(conn: &mut DbConnection, event_id: i64) -> Result<i64, DbError> {
     Ok(registrations::table
         .filter(registrations::event_id.eq(event_id))
-        .filter(registrations::status.eq("registered"))
+        .filter(registrations::status.eq(RegistrationStatus::Registered))
         .count()
         .get_result(conn)?)
 }
@@ -616,7 +617,7 @@ pub struct RegistrationChanges {
     pub account_id: Option<Option<i64>>,
     pub display_name: Option<String>,
     pub club: Option<Option<String>>,
-    pub status: Option<String>,
+    pub status: Option<RegistrationStatus>,
     pub checked_in: Option<bool>,
     pub dropped: Option<bool>,
     pub dropped_after_round: Option<Option<i32>>,
@@ -709,7 +710,7 @@ pub struct Round {
     pub id: i64,
     pub event_id: i64,
     pub number: i32,
-    pub status: String,
+    pub status: RoundStatus,
     pub seed: i64,
     pub pairing: String,
     pub setup: Option<String>,
@@ -735,7 +736,7 @@ pub fn insert_round(
                 .values((
                     rounds::event_id.eq(event_id),
                     rounds::number.eq(number),
-                    rounds::status.eq("draft"),
+                    rounds::status.eq(RoundStatus::Draft),
                     rounds::seed.eq(seed),
                     rounds::pairing.eq(pairing),
                     rounds::created_at.eq(now),
@@ -783,10 +784,10 @@ pub fn find_round_by_id(conn: &mut DbConnection, id: i64) -> Result<Option<Round
 pub fn set_round_status(
     conn: &mut DbConnection,
     id: i64,
-    status: &str,
+    status: RoundStatus,
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
-    let published_at = (status == "published").then_some(now);
+    let published_at = (status == RoundStatus::Published).then_some(now);
     diesel::update(rounds::table.find(id))
         .set((
             rounds::status.eq(status),
@@ -898,7 +899,7 @@ pub struct GameRow {
     pub player_a: i64,
     pub player_b: Option<i64>,
     pub setup: Option<String>,
-    pub status: String,
+    pub status: GameStatus,
     pub reported_by: Option<i64>,
     pub confirmed_by: Option<i64>,
     pub a_strategy_vp: Option<i32>,
@@ -930,7 +931,7 @@ pub struct NewGame {
     pub table_number: Option<i32>,
     pub player_a: i64,
     pub player_b: Option<i64>,
-    pub status: String,
+    pub status: GameStatus,
     pub played_at: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
@@ -1024,7 +1025,7 @@ pub fn write_result(
     id: i64,
     expected_version: i32,
     fields: Option<&ResultFields>,
-    status: &str,
+    status: GameStatus,
     reported_by: Option<Option<i64>>,
     confirmed_by: Option<Option<i64>>,
     dispute_note: Option<Option<&str>>,

@@ -9,6 +9,7 @@ use super::schema::{
     digital_pairings, hosted_game_commands, hosted_game_facts, hosted_game_snapshots,
     hosted_game_submissions, hosted_games, pairing_crews,
 };
+use super::status::HostedStatus;
 use super::{DbConnection, DbError};
 use soulstone_engine::forced::StandingAnswers;
 
@@ -22,7 +23,7 @@ pub struct HostedGameRow {
     pub seat_b_account_id: Option<i64>,
     pub seat_a_bot: Option<String>,
     pub seat_b_bot: Option<String>,
-    pub status: String,
+    pub status: HostedStatus,
     pub rules_version: i32,
     pub log_format: i32,
     pub setup: String,
@@ -78,7 +79,7 @@ impl HostedGameRow {
 /// and the clocks.
 #[derive(Debug, Clone, Copy)]
 pub struct GameChange<'a> {
-    pub status: &'a str,
+    pub status: HostedStatus,
     /// The VP so far (final once the game has ended).
     pub vp: Option<[i32; 2]>,
     pub turn: Option<i32>,
@@ -95,7 +96,7 @@ pub struct NewHostedGame<'a> {
     pub seat_b_account_id: Option<i64>,
     pub seat_a_bot: Option<&'a str>,
     pub seat_b_bot: Option<&'a str>,
-    pub status: &'a str,
+    pub status: HostedStatus,
     pub rules_version: i32,
     pub log_format: i32,
     pub setup: &'a str,
@@ -230,7 +231,7 @@ fn running_clocks(
         Option<NaiveDateTime>,
     );
     let mut query = hosted_games::table
-        .filter(hosted_games::status.eq("playing"))
+        .filter(hosted_games::status.eq(HostedStatus::Playing))
         .filter(hosted_games::clock_running.is_not_null())
         .into_boxed();
     if let Some(now) = due_by {
@@ -569,7 +570,7 @@ pub fn live_scores(
     type LiveRow = (
         Option<i64>,
         i64,
-        String,
+        HostedStatus,
         Option<i32>,
         Option<i32>,
         Option<i32>,
@@ -591,7 +592,7 @@ pub fn live_scores(
             Some(LiveScore {
                 pairing_game_id: pairing?,
                 hosted_game_id: id,
-                finished: status == "finished",
+                finished: status == HostedStatus::Finished,
                 turn,
                 vp: a.zip(b).map(|(a, b)| [a, b]),
             })
@@ -766,7 +767,7 @@ pub fn count_games_of(
     conn: &mut DbConnection,
     account: i64,
     kind: &str,
-    status: &str,
+    status: HostedStatus,
 ) -> Result<i64, DbError> {
     Ok(hosted_games::table
         .filter(hosted_games::seat_a_account_id.eq(account))

@@ -121,6 +121,62 @@ pub fn schema_shape(conn: &mut DbConnection) -> Result<SchemaShape, DbError> {
     Ok(shape)
 }
 
+#[derive(QueryableByName)]
+struct Definition {
+    #[diesel(sql_type = Text)]
+    definition: String,
+}
+
+/// The codes the database lets `table.status` hold, read back from what the
+/// migrations wrote (PostgreSQL's CHECK constraint, or each of SQLite's two
+/// triggers, which must agree), sorted; None when there is no such check.
+pub fn allowed_statuses(
+    conn: &mut DbConnection,
+    table: &str,
+) -> Result<Option<Vec<String>>, DbError> {
+    let name = format!("{table}_status_check");
+    let definitions: Vec<Definition> = match conn {
+        DbConnection::Sqlite(conn) => diesel::sql_query(
+            "SELECT sql AS definition FROM sqlite_master WHERE type = 'trigger' \
+             AND name IN (? || '_insert', ? || '_update') ORDER BY name",
+        )
+        .bind::<Text, _>(&name)
+        .bind::<Text, _>(&name)
+        .load(conn)?,
+        DbConnection::Postgres(conn) => diesel::sql_query(
+            "SELECT pg_get_constraintdef(c.oid) AS definition FROM pg_constraint c \
+             JOIN pg_namespace n ON n.oid = c.connamespace \
+             WHERE n.nspname = current_schema() AND c.conname = $1",
+        )
+        .bind::<Text, _>(&name)
+        .load(conn)?,
+    };
+    let mut lists = definitions.iter().map(|d| quoted_codes(&d.definition));
+    let Some(first) = lists.next() else {
+        return Ok(None);
+    };
+    if let Some(other) = lists.find(|list| *list != first) {
+        return Err(DbError::Migration(format!(
+            "{table}: the status triggers disagree ({first:?} and {other:?})"
+        )));
+    }
+    Ok(Some(first))
+}
+
+/// The single-quoted words of a check's definition, sorted, leaving out the
+/// message of SQLite's RAISE (the one quoted text with a space or a dot).
+fn quoted_codes(definition: &str) -> Vec<String> {
+    let mut codes: Vec<String> = definition
+        .split('\'')
+        .skip(1)
+        .step_by(2)
+        .filter(|word| !word.contains([' ', '.', ':']))
+        .map(str::to_owned)
+        .collect();
+    codes.sort();
+    codes
+}
+
 /// Parses the `diesel::table!` blocks of a schema file into the same shape.
 pub fn parse_schema_rs(source: &str) -> SchemaShape {
     let mut shape = SchemaShape::new();

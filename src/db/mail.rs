@@ -8,11 +8,8 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text, Timestamp};
 
 use super::schema::mail_outbox;
+use super::status::MailStatus;
 use super::{DbConnection, DbError};
-
-pub const STATUS_PENDING: &str = "pending";
-pub const STATUS_SENT: &str = "sent";
-pub const STATUS_FAILED: &str = "failed";
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, QueryableByName)]
 #[diesel(table_name = mail_outbox)]
@@ -21,7 +18,7 @@ pub struct OutboxMail {
     pub to_address: String,
     pub subject: String,
     pub body_text: String,
-    pub status: String,
+    pub status: MailStatus,
     pub attempts: i32,
     pub next_attempt_at: NaiveDateTime,
     pub claimed_by: Option<String>,
@@ -65,7 +62,7 @@ fn insert_pending(
             mail_outbox::to_address.eq(to),
             mail_outbox::subject.eq(subject),
             mail_outbox::body_text.eq(body),
-            mail_outbox::status.eq(STATUS_PENDING),
+            mail_outbox::status.eq(MailStatus::Pending),
             mail_outbox::attempts.eq(0),
             mail_outbox::next_attempt_at.eq(due),
             mail_outbox::created_at.eq(now),
@@ -100,7 +97,7 @@ pub fn enqueue_coalesced(
         let being_sent = |mail: &OutboxMail| mail.claimed_until.is_some_and(|until| until > now);
         if let Some(waiting) = earlier
             .iter()
-            .find(|mail| mail.status == STATUS_PENDING && !being_sent(mail))
+            .find(|mail| mail.status == MailStatus::Pending && !being_sent(mail))
         {
             diesel::update(mail_outbox::table.find(waiting.id))
                 .set((
@@ -185,10 +182,10 @@ pub fn mark_sent(
         mail_outbox::table
             .find(id)
             .filter(mail_outbox::claimed_by.eq(claimant))
-            .filter(mail_outbox::status.eq(STATUS_PENDING)),
+            .filter(mail_outbox::status.eq(MailStatus::Pending)),
     )
     .set((
-        mail_outbox::status.eq(STATUS_SENT),
+        mail_outbox::status.eq(MailStatus::Sent),
         // A sent mail's body is not kept: it may hold a sign-in, reset or
         // confirmation link that anyone with a backup could use.
         mail_outbox::body_text.eq(SENT_BODY),
@@ -212,9 +209,9 @@ pub fn mark_attempt_failed(
     retry_at: Option<NaiveDateTime>,
 ) -> Result<(), DbError> {
     let status = if retry_at.is_some() {
-        STATUS_PENDING
+        MailStatus::Pending
     } else {
-        STATUS_FAILED
+        MailStatus::Failed
     };
     let error: String = error.chars().take(1_000).collect();
     diesel::update(
@@ -253,7 +250,7 @@ pub fn expire_undelivered(
 ) -> Result<usize, DbError> {
     Ok(diesel::update(
         mail_outbox::table
-            .filter(mail_outbox::status.ne(STATUS_SENT))
+            .filter(mail_outbox::status.ne(MailStatus::Sent))
             .filter(mail_outbox::body_text.ne(EXPIRED_BODY))
             .filter(mail_outbox::created_at.lt(queued_before))
             .filter(
@@ -263,7 +260,7 @@ pub fn expire_undelivered(
             ),
     )
     .set((
-        mail_outbox::status.eq(STATUS_FAILED),
+        mail_outbox::status.eq(MailStatus::Failed),
         mail_outbox::body_text.eq(EXPIRED_BODY),
         mail_outbox::last_error.eq(Some("given up: not delivered while its links were valid")),
     ))
@@ -276,11 +273,11 @@ pub fn retry(conn: &mut DbConnection, id: i64, now: NaiveDateTime) -> Result<boo
     let updated = diesel::update(
         mail_outbox::table
             .find(id)
-            .filter(mail_outbox::status.eq(STATUS_FAILED))
+            .filter(mail_outbox::status.eq(MailStatus::Failed))
             .filter(mail_outbox::body_text.ne(EXPIRED_BODY)),
     )
     .set((
-        mail_outbox::status.eq(STATUS_PENDING),
+        mail_outbox::status.eq(MailStatus::Pending),
         mail_outbox::next_attempt_at.eq(now),
         mail_outbox::attempts.eq(0),
     ))
@@ -291,7 +288,7 @@ pub fn retry(conn: &mut DbConnection, id: i64, now: NaiveDateTime) -> Result<boo
 /// Mails not yet delivered (pending or failed), oldest first, for the admin page.
 pub fn undelivered(conn: &mut DbConnection, limit: i64) -> Result<Vec<OutboxMail>, DbError> {
     Ok(mail_outbox::table
-        .filter(mail_outbox::status.ne(STATUS_SENT))
+        .filter(mail_outbox::status.ne(MailStatus::Sent))
         .order(mail_outbox::id.asc())
         .limit(limit)
         .select(OutboxMail::as_select())
@@ -299,7 +296,7 @@ pub fn undelivered(conn: &mut DbConnection, limit: i64) -> Result<Vec<OutboxMail
 }
 
 /// Counts by status, for the admin dashboard.
-pub fn count_by_status(conn: &mut DbConnection) -> Result<Vec<(String, i64)>, DbError> {
+pub fn count_by_status(conn: &mut DbConnection) -> Result<Vec<(MailStatus, i64)>, DbError> {
     Ok(mail_outbox::table
         .group_by(mail_outbox::status)
         .select((mail_outbox::status, diesel::dsl::count_star()))

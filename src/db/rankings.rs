@@ -6,13 +6,14 @@ use diesel::prelude::*;
 
 use super::events::{Event, GameRow};
 use super::schema::{accounts, events, games, registrations};
+use super::status::EventStatus;
 use super::{DbConnection, DbError};
 
 /// Finished events of a game system, oldest first.
 pub fn finished_events(conn: &mut DbConnection, system: &str) -> Result<Vec<Event>, DbError> {
     Ok(events::table
         .filter(events::game_system.eq(system))
-        .filter(events::status.eq("finished"))
+        .filter(events::status.eq(EventStatus::Finished))
         .order((events::ends_on.asc(), events::id.asc()))
         .select(Event::as_select())
         .load(conn)?)
@@ -80,7 +81,7 @@ pub fn entries_of_account(
     Ok(registrations::table
         .inner_join(events::table)
         .filter(registrations::account_id.eq(account))
-        .filter(events::status.ne("draft"))
+        .filter(events::status.ne(EventStatus::Draft))
         .order((events::starts_on.desc(), events::id.desc()))
         .select((Event::as_select(), registrations::id))
         .load(conn)?)

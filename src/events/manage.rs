@@ -1,5 +1,6 @@
 //! Creating and editing events, their lifecycle, and their staff.
 
+use super::{RegistrationStatus, RoundStatus};
 use crate::db::WriteTransaction;
 
 use super::input::EventSpec;
@@ -51,13 +52,8 @@ pub fn create_event(
     let id = super::once_per_submission(conn, account, key.as_deref(), "event", now, |conn| {
         let mut fields = spec.fields;
         fields.pool_id = resolve_pool(conn, spec.pool_slug.as_deref(), &fields.game_system)?;
-        let event = db_events::insert_event(
-            conn,
-            &fields,
-            EventStatus::Draft.code(),
-            actor.account_id,
-            ctx.now,
-        )?;
+        let event =
+            db_events::insert_event(conn, &fields, EventStatus::Draft, actor.account_id, ctx.now)?;
         db_events::add_staff(conn, event.id, actor.account_id, "owner")?;
         Ok(event.id)
     })?;
@@ -93,7 +89,7 @@ pub fn update_event(
         if spec.settings.teams != view.settings.teams
             && db_events::list_registrations(conn, view.id())?
                 .iter()
-                .any(|r| r.status != super::registration::WITHDRAWN)
+                .any(|r| r.status != RegistrationStatus::Withdrawn)
         {
             return Err(EventError::invalid(
                 "team_size",
@@ -148,14 +144,14 @@ pub fn change_status(
     }
     if target == Finished {
         let rounds = db_events::list_rounds(conn, view.id())?;
-        if rounds.iter().any(|r| r.status == "draft") {
+        if rounds.iter().any(|r| r.status == RoundStatus::Draft) {
             return Err(EventError::Conflict(
                 "A round is still a draft. Publish or delete it before finishing the event.".into(),
             ));
         }
     }
     conn.write_transaction(|conn| {
-        db_events::set_event_status(conn, view.id(), target.code(), ctx.now)?;
+        db_events::set_event_status(conn, view.id(), target, ctx.now)?;
         if view.status == Finished {
             audit::record(
                 conn,

@@ -95,36 +95,9 @@ impl Actor {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EventStatus {
-    Draft,
-    Registration,
-    Running,
-    Finished,
-}
+pub use crate::db::status::{EventStatus, GameStatus, RegistrationStatus, RoundStatus};
 
 impl EventStatus {
-    pub fn code(self) -> &'static str {
-        match self {
-            Self::Draft => "draft",
-            Self::Registration => "registration",
-            Self::Running => "running",
-            Self::Finished => "finished",
-        }
-    }
-
-    pub fn parse(code: &str) -> Option<Self> {
-        [
-            Self::Draft,
-            Self::Registration,
-            Self::Running,
-            Self::Finished,
-        ]
-        .into_iter()
-        .find(|s| s.code() == code)
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             Self::Draft => "Draft",
@@ -343,8 +316,7 @@ impl EventView {
     }
 
     pub fn from_row(event: Event) -> Result<Self, EventError> {
-        let status = EventStatus::parse(&event.status)
-            .ok_or_else(|| EventError::Corrupt(format!("status {:?}", event.status)))?;
+        let status = event.status;
         let format = EventFormat::parse(&event.format)
             .ok_or_else(|| EventError::Corrupt(format!("format {:?}", event.format)))?;
         let system: GameSystem = event
@@ -471,7 +443,7 @@ pub fn access_for(
             Some(_) => Role::Judge,
             None if registration
                 .as_ref()
-                .is_some_and(|r| r.status != "withdrawn") =>
+                .is_some_and(|r| r.status != RegistrationStatus::Withdrawn) =>
             {
                 Role::Player
             }

@@ -40,10 +40,10 @@ pub struct PlayoffPairing {
 
 /// The bracket name of a playoff round ("Quarterfinals"), or None for a
 /// Swiss round.
-pub fn playoff_name(round: &Round) -> Option<String> {
-    serde_json::from_str::<PlayoffPairing>(&round.pairing)
-        .ok()
-        .map(|p| p.playoff)
+pub fn playoff_name(round: &Round) -> Result<Option<String>, EventError> {
+    Ok(super::rounds::PairingRecord::of(round)?
+        .playoff_name()
+        .map(str::to_owned))
 }
 
 /// The playoff's rules as stored.
@@ -288,7 +288,7 @@ pub(super) fn plan_round(
 /// Refuses what only a Swiss round allows (swapping players, searching
 /// longer) on a playoff round.
 pub fn require_swiss_round(round: &Round) -> Result<(), EventError> {
-    match playoff_name(round) {
+    match playoff_name(round)? {
         Some(name) => Err(EventError::Conflict(format!(
             "{name} is a playoff round: its games follow the bracket and cannot be swapped by hand."
         ))),

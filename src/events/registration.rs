@@ -1,6 +1,7 @@
 //! Entries: self-registration with a cap and waitlist, walk-ins, check-in,
 //! drops, late entries, and declarations (faction, army list).
 
+use super::RegistrationStatus;
 use crate::db::WriteTransaction;
 use soulstone_engine::Edition;
 use soulstone_engine::content::Catalog;
@@ -12,10 +13,6 @@ use crate::auth::input::{DisplayName, EmailAddress, optional_multiline_text, opt
 use crate::db::events::{self as db_events, NewRegistration, Registration, RegistrationChanges};
 use crate::db::{DbConnection, accounts, audit};
 use crate::systems::GameSystem;
-
-pub const REGISTERED: &str = "registered";
-pub const WAITLISTED: &str = "waitlisted";
-pub const WITHDRAWN: &str = "withdrawn";
 
 /// Why registration is closed right now, if it is.
 pub fn registration_closed_reason(view: &EventView, now: chrono::NaiveDateTime) -> Option<String> {
@@ -65,8 +62,8 @@ pub fn venue_event_name(
     Ok(db_events::find_event(conn, event_id)?
         .filter(|event| {
             matches!(
-                EventStatus::parse(&event.status),
-                Some(EventStatus::Registration | EventStatus::Running)
+                event.status,
+                EventStatus::Registration | EventStatus::Running
             )
         })
         .map(|event| event.name))
@@ -107,9 +104,13 @@ pub fn register_self(
             .event
             .player_cap
             .is_some_and(|cap| registered >= i64::from(cap));
-        let status = if full { WAITLISTED } else { REGISTERED };
+        let status = if full {
+            RegistrationStatus::Waitlisted
+        } else {
+            RegistrationStatus::Registered
+        };
         if let Some(existing) = db_events::registration_of(conn, view.id(), actor.account_id)? {
-            if existing.status != WITHDRAWN {
+            if existing.status != RegistrationStatus::Withdrawn {
                 return Err(EventError::Conflict(
                     "You are already registered for this event.".into(),
                 ));
@@ -119,7 +120,7 @@ pub fn register_self(
                 conn,
                 existing.id,
                 &RegistrationChanges {
-                    status: Some(status.into()),
+                    status: Some(status),
                     dropped: Some(false),
                     ..RegistrationChanges::default()
                 },
@@ -157,7 +158,7 @@ pub fn withdraw_self(
     let registration = access
         .registration
         .clone()
-        .filter(|r| r.status != WITHDRAWN)
+        .filter(|r| r.status != RegistrationStatus::Withdrawn)
         .ok_or_else(|| EventError::Conflict("You are not registered for this event.".into()))?;
     if registration.team_id.is_some() {
         return super::teams::withdraw_team(conn, view, access, ctx);
@@ -168,7 +169,7 @@ pub fn withdraw_self(
                 conn,
                 registration.id,
                 &RegistrationChanges {
-                    status: Some(WITHDRAWN.into()),
+                    status: Some(RegistrationStatus::Withdrawn),
                     checked_in: Some(false),
                     ..RegistrationChanges::default()
                 },
@@ -192,18 +193,25 @@ pub fn promote_waitlist(
     }
     db_events::lock_event(conn, view.id())?;
     let all = db_events::list_registrations(conn, view.id())?;
-    let registered = all.iter().filter(|r| r.status == REGISTERED).count() as i64;
+    let registered = all
+        .iter()
+        .filter(|r| r.status == RegistrationStatus::Registered)
+        .count() as i64;
     let room = match view.event.player_cap {
         Some(cap) => usize::try_from((i64::from(cap) - registered).max(0)).unwrap_or(0),
         None => usize::MAX,
     };
     let mut promoted = Vec::new();
-    for waiting in all.iter().filter(|r| r.status == WAITLISTED).take(room) {
+    for waiting in all
+        .iter()
+        .filter(|r| r.status == RegistrationStatus::Waitlisted)
+        .take(room)
+    {
         db_events::update_registration(
             conn,
             waiting.id,
             &RegistrationChanges {
-                status: Some(REGISTERED.into()),
+                status: Some(RegistrationStatus::Registered),
                 ..RegistrationChanges::default()
             },
         )?;
@@ -266,7 +274,7 @@ pub fn add_walk_in(
             db_events::lock_event(conn, view.id())?;
             let entries = db_events::list_registrations(conn, view.id())?;
             if let Some(same) = entries.iter().find(|r| {
-                r.status != WITHDRAWN
+                r.status != RegistrationStatus::Withdrawn
                     && r.display_name.to_lowercase() == name.as_str().to_lowercase()
             }) {
                 return Err(EventError::invalid(
@@ -277,11 +285,17 @@ pub fn add_walk_in(
                     ),
                 ));
             }
-            let registered = entries.iter().filter(|r| r.status == REGISTERED).count();
+            let registered = entries
+                .iter()
+                .filter(|r| r.status == RegistrationStatus::Registered)
+                .count();
             if let Some(cap) = view.event.player_cap
                 && registered >= usize::try_from(cap).unwrap_or(0)
             {
-                let waiting = entries.iter().filter(|r| r.status == WAITLISTED).count();
+                let waiting = entries
+                    .iter()
+                    .filter(|r| r.status == RegistrationStatus::Waitlisted)
+                    .count();
                 let waitlist = if waiting > 0 {
                     format!(
                         " {waiting} on the waitlist are ahead of a walk-in: promote them first, or"
@@ -307,7 +321,7 @@ pub fn add_walk_in(
                     account_id: None,
                     display_name: name.as_str(),
                     club: club.as_deref(),
-                    status: REGISTERED,
+                    status: RegistrationStatus::Registered,
                     checked_in: view.status == EventStatus::Running,
                     joined_round,
                     initial_points,
@@ -360,7 +374,7 @@ pub fn remove_entry(
             &registration.display_name,
             ctx.now,
         )?;
-        if registration.status == REGISTERED {
+        if registration.status == RegistrationStatus::Registered {
             promote_waitlist(conn, view, ctx)?;
         }
         Ok(registration.display_name)
@@ -381,7 +395,7 @@ pub fn promote_from_waitlist(
     require_not_finished(view, access)?;
     db_events::event_write_transaction(conn, view.id(), |conn| {
         let registration = registration_in(conn, view, registration_id)?;
-        if registration.status != WAITLISTED {
+        if registration.status != RegistrationStatus::Waitlisted {
             return Err(EventError::Conflict(format!(
                 "{} is not on the waitlist.",
                 registration.display_name
@@ -391,7 +405,7 @@ pub fn promote_from_waitlist(
         // last place.
         let registered = db_events::list_registrations(conn, view.id())?
             .iter()
-            .filter(|r| r.status == REGISTERED)
+            .filter(|r| r.status == RegistrationStatus::Registered)
             .count();
         if let Some(cap) = view.event.player_cap.filter(|_| is_full(view, registered)) {
             return Err(EventError::Conflict(format!(
@@ -404,7 +418,7 @@ pub fn promote_from_waitlist(
             conn,
             registration.id,
             &RegistrationChanges {
-                status: Some(REGISTERED.into()),
+                status: Some(RegistrationStatus::Registered),
                 // Promoted during the event: a late entry for the next round.
                 joined_round: (view.status == EventStatus::Running).then_some(round + 1),
                 ..RegistrationChanges::default()
@@ -491,7 +505,7 @@ pub fn set_checked_in(
     access.require_staff()?;
     require_not_finished(view, access)?;
     let registration = registration_in(conn, view, registration_id)?;
-    if registration.status != REGISTERED {
+    if registration.status != RegistrationStatus::Registered {
         return Err(EventError::Conflict(format!(
             "{} is {} and cannot be checked in.",
             registration.display_name, registration.status
@@ -535,7 +549,7 @@ pub fn check_in_many(
                 ),
                 other => other,
             })?;
-            if registration.status != REGISTERED {
+            if registration.status != RegistrationStatus::Registered {
                 return Err(EventError::Conflict(format!(
                     "{} is {} and cannot be checked in; nobody was checked in.",
                     registration.display_name, registration.status

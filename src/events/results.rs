@@ -2,14 +2,11 @@
 //! organisers resolve disputes and may enter or correct any result. Every
 //! change is kept (who, when, old → new), and a stale form changes nothing.
 
+use super::{GameStatus, RegistrationStatus, RoundStatus};
 use crate::db::WriteTransaction;
 use serde::{Deserialize, Serialize};
 
-use super::registration::REGISTERED;
-use super::rounds::{
-    EventData, GAME_BYE, GAME_CONFIRMED, GAME_DISPUTED, GAME_PENDING, GAME_REPORTED, GAME_RESOLVED,
-    score_of,
-};
+use super::rounds::{EventData, score_of};
 use super::{Access, Ctx, EventError, EventStatus, EventView, Role, notify, require_not_finished};
 use crate::db::events::{self as db_events, GameRow, NewGame, ResultFields};
 use crate::db::{DbConnection, audit};
@@ -280,7 +277,7 @@ fn game_in(conn: &mut DbConnection, view: &EventView, game_id: i64) -> Result<Ga
     let game = db_events::find_game(conn, game_id)?
         .filter(|g| g.event_id == view.id())
         .ok_or(EventError::NotFound)?;
-    if game.status == GAME_BYE || game.player_b.is_none() {
+    if game.status == GameStatus::Bye || game.player_b.is_none() {
         return Err(EventError::Conflict(
             "A bye has no result to report.".into(),
         ));
@@ -298,7 +295,7 @@ fn round_is_published(
     };
     Ok(db_events::list_rounds(conn, view.id())?
         .iter()
-        .any(|r| r.id == round_id && r.status != "draft"))
+        .any(|r| r.id == round_id && r.status != RoundStatus::Draft))
 }
 
 /// Which side of the game the actor answers for, if any: the side they
@@ -417,26 +414,33 @@ pub fn history_in_words(
     data: &EventData,
     game: &GameRow,
     changes: &[(db_events::ResultChange, Option<String>)],
-) -> Vec<HistoryLine> {
+) -> Result<Vec<HistoryLine>, EventError> {
     let a = data.name_of(game.player_a);
     let b = game.player_b.map_or("bye", |b| data.name_of(b));
-    let words = |json: Option<&str>| {
-        json.and_then(|j| serde_json::from_str::<ResultFields>(j).ok())
-            .map(|fields| result_summary(a, b, game, &fields))
+    let words = |id: i64, json: Option<&str>| -> Result<Option<String>, EventError> {
+        Ok(stored_result(id, json)?.map(|fields| result_summary(a, b, game, &fields)))
     };
     changes
         .iter()
-        .map(|(change, account_name)| HistoryLine {
-            at: change.at,
-            who: player_named(data, game, change.account_id)
-                .or_else(|| account_name.clone())
-                .unwrap_or_else(|| "the engine".into()),
-            action: change.action.clone(),
-            before: words(change.before_json.as_deref()),
-            after: words(change.after_json.as_deref()),
-            note: change.note.clone(),
+        .map(|(change, account_name)| {
+            Ok(HistoryLine {
+                at: change.at,
+                who: player_named(data, game, change.account_id)
+                    .or_else(|| account_name.clone())
+                    .unwrap_or_else(|| "the engine".into()),
+                action: change.action.clone(),
+                before: words(change.id, change.before_json.as_deref())?,
+                after: words(change.id, change.after_json.as_deref())?,
+                note: change.note.clone(),
+            })
         })
         .collect()
+}
+
+/// The result fields a change recorded, if it recorded any.
+fn stored_result(change_id: i64, json: Option<&str>) -> Result<Option<ResultFields>, EventError> {
+    json.map(|json| super::rounds::from_stored_json("result_changes", change_id, json))
+        .transpose()
 }
 
 /// The name a player of this game has in the event, if the account is one
@@ -462,9 +466,9 @@ pub fn dispute_sides(
     data: &EventData,
     game: &GameRow,
     changes: &[(db_events::ResultChange, Option<String>)],
-) -> Option<DisputeSides> {
-    if game.status != GAME_DISPUTED {
-        return None;
+) -> Result<Option<DisputeSides>, EventError> {
+    if game.status != GameStatus::Disputed {
+        return Ok(None);
     }
     let a = data.name_of(game.player_a);
     let b = game.player_b.map_or("bye", |b| data.name_of(b));
@@ -474,17 +478,15 @@ pub fn dispute_sides(
             continue;
         };
         let claim = match change.action.as_str() {
-            "reported" | "amended" | "disputed" => match change
-                .after_json
-                .as_deref()
-                .and_then(|j| serde_json::from_str::<ResultFields>(j).ok())
-            {
-                Some(fields) => result_summary(a, b, game, &fields),
-                None => format!(
-                    "disputes the report: {}",
-                    change.note.as_deref().unwrap_or("no reason given")
-                ),
-            },
+            "reported" | "amended" | "disputed" => {
+                match stored_result(change.id, change.after_json.as_deref())? {
+                    Some(fields) => result_summary(a, b, game, &fields),
+                    None => format!(
+                        "disputes the report: {}",
+                        change.note.as_deref().unwrap_or("no reason given")
+                    ),
+                }
+            }
             _ => continue,
         };
         match claims.iter_mut().find(|(name, _)| *name == who) {
@@ -499,7 +501,7 @@ pub fn dispute_sides(
     {
         claims.push(("What happened".into(), note.clone()));
     }
-    Some(DisputeSides { claims })
+    Ok(Some(DisputeSides { claims }))
 }
 
 /// Reports (player) or enters (staff) a result.
@@ -537,11 +539,11 @@ pub fn report(
             return Err(stale());
         }
         let actor = access.account_id();
-        let before = (game.status != GAME_PENDING).then(|| result_json(&ResultFields::of(&game)));
+        let before = (game.status != GameStatus::Pending).then(|| result_json(&ResultFields::of(&game)));
         let (status, action) = if staff && side.is_none() {
             (
-                GAME_RESOLVED,
-                if game.status == GAME_PENDING {
+                GameStatus::Resolved,
+                if game.status == GameStatus::Pending {
                     "entered"
                 } else {
                     "corrected"
@@ -549,18 +551,18 @@ pub fn report(
             )
         } else if staff
             && matches!(
-                game.status.as_str(),
-                GAME_CONFIRMED | GAME_RESOLVED | GAME_DISPUTED
+                game.status,
+                GameStatus::Confirmed | GameStatus::Resolved | GameStatus::Disputed
             )
         {
-            (GAME_RESOLVED, "corrected")
+            (GameStatus::Resolved, "corrected")
         } else {
-            match game.status.as_str() {
-                GAME_PENDING => (GAME_REPORTED, "reported"),
-                GAME_REPORTED if game.reported_by == actor => (GAME_REPORTED, "amended"),
+            match game.status {
+                GameStatus::Pending => (GameStatus::Reported, "reported"),
+                GameStatus::Reported if game.reported_by == actor => (GameStatus::Reported, "amended"),
                 // Both players reported: the same result confirms it, another disputes it.
-                GAME_REPORTED if ResultFields::of(&game) == fields => (GAME_CONFIRMED, "confirmed"),
-                GAME_REPORTED => (GAME_DISPUTED, "disputed"),
+                GameStatus::Reported if ResultFields::of(&game) == fields => (GameStatus::Confirmed, "confirmed"),
+                GameStatus::Reported => (GameStatus::Disputed, "disputed"),
                 _ => {
                     return Err(EventError::Conflict(
                         "This result is settled. Ask an organiser if it needs correcting.".into(),
@@ -568,9 +570,9 @@ pub fn report(
                 }
             }
         };
-        let reported_by = (status == GAME_REPORTED).then_some(Some(actor).flatten());
-        let confirmed_by = (status == GAME_CONFIRMED).then_some(actor);
-        let note = (status == GAME_DISPUTED)
+        let reported_by = (status == GameStatus::Reported).then_some(Some(actor).flatten());
+        let confirmed_by = (status == GameStatus::Confirmed).then_some(actor);
+        let note = (status == GameStatus::Disputed)
             .then_some(Some("The two players reported different results."));
         if !db_events::write_result(
             conn,
@@ -615,10 +617,10 @@ pub fn report(
                 ctx.now,
             )?;
         }
-        if status == GAME_DISPUTED {
+        if status == GameStatus::Disputed {
             tell_organisers_of_dispute(conn, view, game.id, ctx)?;
         }
-        if game.status == GAME_DISPUTED && status == GAME_RESOLVED {
+        if game.status == GameStatus::Disputed && status == GameStatus::Resolved {
             let data = EventData::load(conn, view.id())?;
             let players: Vec<&crate::db::events::Registration> = std::iter::once(game.player_a)
                 .chain(game.player_b)
@@ -632,7 +634,7 @@ pub fn report(
             );
             notify::dispute_resolved(conn, view, &game, &players, &summary, ctx)?;
         }
-        if status == GAME_REPORTED {
+        if status == GameStatus::Reported {
             let opponent = if side == Some('a') {
                 game.player_b
             } else {
@@ -680,7 +682,7 @@ pub fn confirm(
                 "Only the players of this game and the organisers can confirm its result.".into(),
             ));
         }
-        if game.status != GAME_REPORTED {
+        if game.status != GameStatus::Reported {
             return Err(EventError::Conflict(
                 "There is no reported result waiting for confirmation.".into(),
             ));
@@ -695,7 +697,7 @@ pub fn confirm(
             game.id,
             expected,
             None,
-            GAME_CONFIRMED,
+            GameStatus::Confirmed,
             None,
             Some(actor),
             None,
@@ -748,7 +750,7 @@ pub fn dispute(
                 "Only the players of this game can dispute its result.".into(),
             ));
         }
-        if game.status != GAME_REPORTED {
+        if game.status != GameStatus::Reported {
             return Err(EventError::Conflict(
                 "Only a reported result can be disputed.".into(),
             ));
@@ -768,7 +770,7 @@ pub fn dispute(
             game.id,
             expected,
             None,
-            GAME_DISPUTED,
+            GameStatus::Disputed,
             None,
             None,
             Some(Some(note)),
@@ -802,7 +804,7 @@ fn tell_organisers_of_dispute(
     let game = db_events::find_game(conn, game_id)?.ok_or(EventError::NotFound)?;
     let data = EventData::load(conn, view.id())?;
     let changes = db_events::changes_of_game(conn, game_id)?;
-    let Some(sides) = dispute_sides(&data, &game, &changes) else {
+    let Some(sides) = dispute_sides(&data, &game, &changes)? else {
         return Ok(());
     };
     let round = data
@@ -874,7 +876,7 @@ pub fn record_open_game(
     let me = access
         .registration
         .clone()
-        .filter(|r| r.status == REGISTERED && !r.dropped)
+        .filter(|r| r.status == RegistrationStatus::Registered && !r.dropped)
         .ok_or_else(|| {
             EventError::Forbidden("Only registered players can record league games.".into())
         })?;
@@ -894,7 +896,11 @@ pub fn record_open_game(
         let game =
             super::once_per_submission(conn, account, submission_key, "game", ctx.now, |conn| {
                 let opponent = db_events::find_registration(conn, opponent_id)?
-                    .filter(|r| r.event_id == view.id() && r.status == REGISTERED && !r.dropped)
+                    .filter(|r| {
+                        r.event_id == view.id()
+                            && r.status == RegistrationStatus::Registered
+                            && !r.dropped
+                    })
                     .ok_or_else(|| {
                         EventError::invalid(
                             "opponent",
@@ -911,7 +917,7 @@ pub fn record_open_game(
                         table_number: None,
                         player_a: me.id,
                         player_b: Some(opponent.id),
-                        status: GAME_PENDING.into(),
+                        status: GameStatus::Pending,
                         played_at: Some(ctx.now),
                         created_at: ctx.now,
                         updated_at: ctx.now,
@@ -924,7 +930,7 @@ pub fn record_open_game(
                     game.id,
                     game.version,
                     Some(&fields),
-                    GAME_REPORTED,
+                    GameStatus::Reported,
                     Some(actor),
                     None,
                     None,
@@ -998,8 +1004,8 @@ pub fn record_engine_result(
 ) -> Result<(), EventError> {
     let game = db_events::find_game(conn, game_id)?.ok_or(EventError::NotFound)?;
     if !matches!(
-        game.status.as_str(),
-        GAME_PENDING | GAME_REPORTED | GAME_DISPUTED
+        game.status,
+        GameStatus::Pending | GameStatus::Reported | GameStatus::Disputed
     ) {
         return Ok(());
     }
@@ -1014,32 +1020,41 @@ pub fn record_engine_result(
         Some(event) => EventView::from_row(event)?.settings.digital.clock_out,
         None => super::ClockOut::default(),
     };
-    let before = (game.status != GAME_PENDING).then(|| result_json(&ResultFields::of(&game)));
+    let before =
+        (game.status != GameStatus::Pending).then(|| result_json(&ResultFields::of(&game)));
     let (status, action, note, dispute) = match end {
         EngineEnd::Rules => (
-            GAME_CONFIRMED,
+            GameStatus::Confirmed,
             "reported by the engine",
             "Played in the browser; the rules engine adjudicated the game.",
             None,
         ),
         EngineEnd::Time { note } if clock_out == super::ClockOut::ScoreSoFar => (
-            GAME_CONFIRMED,
+            GameStatus::Confirmed,
             "a clock ran out: the score so far stands",
             note,
             None,
         ),
-        EngineEnd::Time { note } => (GAME_DISPUTED, "stopped in the browser", note, Some(note)),
-        EngineEnd::Resignation { note } => {
-            (GAME_DISPUTED, "stopped in the browser", note, Some(note))
-        }
+        EngineEnd::Time { note } => (
+            GameStatus::Disputed,
+            "stopped in the browser",
+            note,
+            Some(note),
+        ),
+        EngineEnd::Resignation { note } => (
+            GameStatus::Disputed,
+            "stopped in the browser",
+            note,
+            Some(note),
+        ),
         EngineEnd::Absence { note } => (
-            GAME_DISPUTED,
+            GameStatus::Disputed,
             "an absence claimed in the browser",
             note,
             Some(note),
         ),
         EngineEnd::DisputedClaims { note } => (
-            GAME_DISPUTED,
+            GameStatus::Disputed,
             "claims disputed in the browser",
             note,
             Some(note),

@@ -1,12 +1,12 @@
 //! Rounds: pairing the next round as a draft, adjusting it by hand,
 //! publishing it (with mail to every player), setups, and the round clock.
 
+use super::{GameStatus, RegistrationStatus, RoundStatus};
 use crate::db::WriteTransaction;
 use std::collections::{BTreeMap, BTreeSet};
 
 use rand::RngCore;
 
-use super::registration::REGISTERED;
 use super::{Access, Ctx, EventError, EventStatus, EventView, notify, require_not_finished};
 use crate::db::events::{self as db_events, GameRow, NewGame, PlayoffRow, Registration, Round};
 use crate::db::{DbConnection, audit, pools};
@@ -19,18 +19,6 @@ use crate::tournament::pairing::{
 };
 use crate::tournament::snapshot::{EventSnapshot, RoundRecord, SNAPSHOT_FORMAT};
 use crate::tournament::{Game, GameScore, Player};
-
-pub const GAME_PENDING: &str = "pending";
-pub const GAME_REPORTED: &str = "reported";
-pub const GAME_CONFIRMED: &str = "confirmed";
-pub const GAME_DISPUTED: &str = "disputed";
-pub const GAME_RESOLVED: &str = "resolved";
-pub const GAME_BYE: &str = "bye";
-
-/// Whether a game's result counts (in standings and for pairing on).
-pub fn is_accepted(status: &str) -> bool {
-    matches!(status, GAME_CONFIRMED | GAME_RESOLVED | GAME_BYE)
-}
 
 /// Everything about an event's entries and games, loaded once.
 #[derive(Debug, Clone)]
@@ -117,7 +105,7 @@ impl EventData {
     pub fn tournament_players(&self) -> Vec<Player> {
         self.registrations
             .iter()
-            .filter(|r| r.status == REGISTERED)
+            .filter(|r| r.status == RegistrationStatus::Registered)
             .map(|r| Player {
                 id: r.id,
                 name: r.display_name.clone(),
@@ -147,7 +135,7 @@ impl EventData {
 
 /// A game's result where it counts: confirmed, resolved by staff, or a bye.
 pub fn accepted_score(game: &GameRow) -> Option<GameScore> {
-    if is_accepted(&game.status) {
+    if game.status.is_accepted() {
         score_of(game)
     } else {
         None
@@ -312,17 +300,17 @@ fn require_unproven_draft(round: &Round) -> Result<(), EventError> {
     require_draft(round)?;
     super::playoffs::require_swiss_round(round)?;
     let number = round.number;
-    match serde_json::from_str::<StoredPairing>(&round.pairing).ok() {
-        Some(p) if !p.as_paired() => Err(EventError::Conflict(format!(
+    match PairingRecord::of(round)? {
+        PairingRecord::Swiss(p) if !p.as_paired() => Err(EventError::Conflict(format!(
             "Round {number} has been changed by hand: delete the draft to pair it again."
         ))),
-        Some(p) if p.proven_optimal => Err(EventError::Conflict(format!(
+        PairingRecord::Swiss(p) if p.proven_optimal => Err(EventError::Conflict(format!(
             "Round {number} is already proven optimal: no search can find a better pairing."
         ))),
-        None => Err(EventError::Conflict(format!(
+        PairingRecord::Swiss(_) => Ok(()),
+        PairingRecord::Playoff(_) | PairingRecord::Team(_) => Err(EventError::Conflict(format!(
             "Round {number} was not paired by the optimiser here (it was imported): delete the draft to pair it again."
         ))),
-        Some(_) => Ok(()),
     }
 }
 
@@ -396,7 +384,7 @@ pub(super) fn require_round_complete(data: &EventData) -> Result<(), EventError>
     let Some(last) = data.rounds.last() else {
         return Ok(());
     };
-    if last.status == "draft" {
+    if last.status == RoundStatus::Draft {
         return Err(EventError::Conflict(format!(
             "Round {} is still a draft: publish or delete it first.",
             last.number
@@ -411,7 +399,7 @@ pub(super) fn require_round_complete(data: &EventData) -> Result<(), EventError>
     }
     let missing = data
         .games_of_round(last.id)
-        .filter(|g| !is_accepted(&g.status))
+        .filter(|g| !g.status.is_accepted())
         .count();
     if missing > 0 {
         return Err(EventError::Conflict(format!(
@@ -548,7 +536,9 @@ fn eligible_for(data: &EventData, number: i32) -> BTreeSet<i64> {
     let played = data.players_who_played();
     data.registrations
         .iter()
-        .filter(|r| r.status == REGISTERED && !r.dropped && r.joined_round <= number)
+        .filter(|r| {
+            r.status == RegistrationStatus::Registered && !r.dropped && r.joined_round <= number
+        })
         .filter(|r| r.checked_in || played.contains(&r.id))
         .map(|r| r.id)
         .collect()
@@ -562,7 +552,9 @@ pub fn absent_for_next_round(data: &EventData) -> Vec<&Registration> {
     let eligible = eligible_for(data, next);
     data.registrations
         .iter()
-        .filter(|r| r.status == REGISTERED && !r.dropped && r.joined_round <= next)
+        .filter(|r| {
+            r.status == RegistrationStatus::Registered && !r.dropped && r.joined_round <= next
+        })
         .filter(|r| !eligible.contains(&r.id))
         .collect()
 }
@@ -641,7 +633,11 @@ pub fn import_round(
                 ),
             ));
         }
-        if data.rounds.last().is_some_and(|r| r.status == "draft") {
+        if data
+            .rounds
+            .last()
+            .is_some_and(|r| r.status == RoundStatus::Draft)
+        {
             return Err(EventError::Conflict(
                 "The last round is still a draft: publish or delete it first.".into(),
             ));
@@ -727,7 +723,11 @@ pub(super) fn insert_games_of(
         table_number: table.and_then(|t| i32::try_from(t).ok()),
         player_a: a,
         player_b: b,
-        status: if b.is_some() { GAME_PENDING } else { GAME_BYE }.into(),
+        status: if b.is_some() {
+            GameStatus::Pending
+        } else {
+            GameStatus::Bye
+        },
         played_at: None,
         created_at: now,
         updated_at: now,
@@ -758,6 +758,40 @@ pub struct StoredPairing {
     pub swaps_by_hand: u32,
 }
 
+/// What a round's `pairing` column records: a playoff round its name in
+/// the bracket, a team round the teams' pairing, a Swiss round the
+/// optimiser's answer. The shapes share no field, so the record is read by
+/// its shape; one that matches none is an error naming the round.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(untagged)]
+pub enum PairingRecord {
+    Playoff(super::playoffs::PlayoffPairing),
+    Team(super::teams::TeamRoundPairing),
+    Swiss(StoredPairing),
+}
+
+impl PairingRecord {
+    pub fn of(round: &Round) -> Result<Self, EventError> {
+        from_stored_json("rounds.pairing", round.id, &round.pairing)
+    }
+
+    /// The bracket name of a playoff round ("Quarterfinals").
+    pub fn playoff_name(&self) -> Option<&str> {
+        match self {
+            Self::Playoff(p) => Some(&p.playoff),
+            Self::Team(_) | Self::Swiss(_) => None,
+        }
+    }
+
+    /// The optimiser's record of a Swiss round.
+    pub fn swiss(&self) -> Option<&StoredPairing> {
+        match self {
+            Self::Swiss(p) => Some(p),
+            Self::Playoff(_) | Self::Team(_) => None,
+        }
+    }
+}
+
 impl StoredPairing {
     /// The optimiser's pairings, untouched: its cost and proof still hold.
     pub fn as_paired(&self) -> bool {
@@ -783,7 +817,7 @@ pub(crate) fn require_draft_round(round: &Round) -> Result<(), EventError> {
 }
 
 fn require_draft(round: &Round) -> Result<(), EventError> {
-    if round.status == "draft" {
+    if round.status == RoundStatus::Draft {
         Ok(())
     } else {
         Err(EventError::Conflict(format!(
@@ -844,7 +878,7 @@ pub fn swap_players(
         let (ay, by) = replace(&gy, y, x);
         db_events::set_game_players(conn, gx.id, ax, bx, gx.table_number)?;
         db_events::set_game_players(conn, gy.id, ay, by, gy.table_number)?;
-        if let Ok(mut pairing) = serde_json::from_str::<StoredPairing>(&round.pairing) {
+        if let PairingRecord::Swiss(mut pairing) = PairingRecord::of(&round)? {
             pairing.swaps_by_hand += 1;
             db_events::set_round_pairing(conn, round.id, &to_json(&pairing)?)?;
         }
@@ -861,10 +895,14 @@ pub fn swap_players(
 }
 
 /// Warnings about a round's current pairings: rematches and same-club pairs.
-pub fn pairing_warnings(view: &EventView, data: &EventData, round: &Round) -> Vec<String> {
+pub fn pairing_warnings(
+    view: &EventView,
+    data: &EventData,
+    round: &Round,
+) -> Result<Vec<String>, EventError> {
     // A playoff meets whoever the bracket brings: rematches are expected.
-    if super::playoffs::playoff_name(round).is_some() {
-        return Vec::new();
+    if super::playoffs::playoff_name(round)?.is_some() {
+        return Ok(Vec::new());
     }
     let avoid_same_club = view.settings.avoid_same_club;
     let mut met: BTreeMap<(i64, i64), i32> = BTreeMap::new();
@@ -904,7 +942,7 @@ pub fn pairing_warnings(view: &EventView, data: &EventData, round: &Round) -> Ve
             ));
         }
     }
-    warnings
+    Ok(warnings)
 }
 
 /// Publishes a draft round: pairings go public and every player gets a mail.
@@ -922,14 +960,14 @@ pub fn publish_round(
         let round = round_in(conn, view, number)?;
         require_draft(&round)?;
         claim_version(conn, view, expected_version)?;
-        db_events::set_round_status(conn, round.id, "published", ctx.now)?;
+        db_events::set_round_status(conn, round.id, RoundStatus::Published, ctx.now)?;
         let data = EventData::load(conn, view.id())?;
         for game in data.games_of_round(round.id) {
             let names = SeatNames::new(
                 data.name_of(game.player_a),
                 game.player_b.map_or("", |b| data.name_of(b)),
             );
-            let summary = TableSetup::of(&round, game)
+            let summary = TableSetup::of(&round, game)?
                 .map(|table| setup_summary(&table, &names))
                 .unwrap_or_default();
             let a = data.registration(game.player_a).cloned();
@@ -1013,24 +1051,27 @@ pub struct TableSetup {
 
 impl TableSetup {
     /// What a table of `round` plays, if a setup was flipped for it.
-    pub fn of(round: &Round, game: &GameRow) -> Option<Self> {
-        let parse = |json: Option<&str>| json.and_then(|s| serde_json::from_str::<Setup>(s).ok());
-        if let Some(setup) = parse(game.setup.as_deref()) {
-            return Some(Self {
-                setup,
+    pub fn of(round: &Round, game: &GameRow) -> Result<Option<Self>, EventError> {
+        if let Some(json) = game.setup.as_deref() {
+            return Ok(Some(Self {
+                setup: from_stored_json("games.setup", game.id, json)?,
                 sides: None,
                 shared: false,
-            });
+            }));
         }
-        let setup = parse(round.setup.as_deref())?;
-        Some(Self {
+        let Some(setup) = round_setup(round)? else {
+            return Ok(None);
+        };
+        let sides = game
+            .sides
+            .as_deref()
+            .map(|json| from_stored_json("games.sides", game.id, json))
+            .transpose()?;
+        Ok(Some(Self {
             setup,
-            sides: game
-                .sides
-                .as_deref()
-                .and_then(|s| serde_json::from_str(s).ok()),
+            sides,
             shared: true,
-        })
+        }))
     }
 
     /// The seat that attacks, where the system has attackers and it is known.
@@ -1044,11 +1085,12 @@ impl TableSetup {
 }
 
 /// The round's shared setup, if it has one.
-pub fn round_setup(round: &Round) -> Option<Setup> {
+pub fn round_setup(round: &Round) -> Result<Option<Setup>, EventError> {
     round
         .setup
         .as_deref()
-        .and_then(|s| serde_json::from_str(s).ok())
+        .map(|json| from_stored_json("rounds.setup", round.id, json))
+        .transpose()
 }
 
 /// A setup a round had before it was flipped again: kept, so the players
@@ -1063,12 +1105,13 @@ pub struct ReplacedSetup {
 }
 
 /// The setups a round had before its current one, oldest first.
-pub fn setup_history(round: &Round) -> Vec<ReplacedSetup> {
+pub fn setup_history(round: &Round) -> Result<Vec<ReplacedSetup>, EventError> {
     round
         .setup_history
         .as_deref()
-        .and_then(|s| serde_json::from_str(s).ok())
-        .unwrap_or_default()
+        .map(|json| from_stored_json("rounds.setup_history", round.id, json))
+        .transpose()
+        .map(Option::unwrap_or_default)
 }
 
 /// A one-line description of a table's setup, naming the players, for
@@ -1262,7 +1305,7 @@ fn history_json(
     games: &[GameRow],
     now: chrono::NaiveDateTime,
 ) -> Result<Option<String>, EventError> {
-    let history = replaced_history(round, games, now);
+    let history = replaced_history(round, games, now)?;
     if history.is_empty() {
         Ok(None)
     } else {
@@ -1274,31 +1317,46 @@ pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, EventErr
     serde_json::to_string(value).map_err(|e| EventError::Corrupt(e.to_string()))
 }
 
+/// Reads a JSON column of a stored row. A value that does not parse is an
+/// error naming the column and the row, never dropped: a page would show
+/// less than was stored, and the next write would replace it.
+pub(crate) fn from_stored_json<T: serde::de::DeserializeOwned>(
+    column: &str,
+    row_id: i64,
+    json: &str,
+) -> Result<T, EventError> {
+    serde_json::from_str(json).map_err(|error| {
+        EventError::Corrupt(format!("{column} of row {row_id} cannot be read: {error}"))
+    })
+}
+
 /// The round's setup history with the setup about to be replaced added.
 fn replaced_history(
     round: &Round,
     games: &[GameRow],
     now: chrono::NaiveDateTime,
-) -> Vec<ReplacedSetup> {
-    let mut history = setup_history(round);
+) -> Result<Vec<ReplacedSetup>, EventError> {
+    let mut history = setup_history(round)?;
     let names = SeatNames::default();
-    if let Some(setup) = round_setup(round) {
+    if let Some(setup) = round_setup(round)? {
         history.push(ReplacedSetup {
             replaced_at: now,
             per_table: false,
             summary: scenario_summary(&setup, &names),
         });
-    } else if let Some(first) = games
-        .iter()
-        .find_map(|g| TableSetup::of(round, g).filter(|t| !t.shared))
-    {
-        history.push(ReplacedSetup {
-            replaced_at: now,
-            per_table: true,
-            summary: scenario_summary(&first.setup, &names),
-        });
+        return Ok(history);
     }
-    history
+    for game in games {
+        if let Some(first) = TableSetup::of(round, game)?.filter(|t| !t.shared) {
+            history.push(ReplacedSetup {
+                replaced_at: now,
+                per_table: true,
+                summary: scenario_summary(&first.setup, &names),
+            });
+            break;
+        }
+    }
+    Ok(history)
 }
 
 pub fn start_clock(
@@ -1310,7 +1368,7 @@ pub fn start_clock(
 ) -> Result<(), EventError> {
     access.require_staff()?;
     let round = round_in(conn, view, number)?;
-    if round.status == "draft" {
+    if round.status == RoundStatus::Draft {
         return Err(EventError::Conflict(
             "Publish the round before starting its clock.".into(),
         ));

@@ -85,11 +85,12 @@ pub fn prepare_by_flipping(
         let strategies_in_pool = pool.as_ref().map_or(4, |p| p.strategies().len());
         let deployments_in_pool = pool.as_ref().map_or(4, |p| p.deployments().len());
         // What rounds already played used counts as used.
-        let mut used: Vec<(String, String)> = db_events::list_rounds(conn, view.id())?
-            .iter()
-            .filter_map(super::rounds::round_setup)
-            .filter_map(|s| strategy_and_deployment(&s))
-            .collect();
+        let mut used: Vec<(String, String)> = Vec::new();
+        for round in db_events::list_rounds(conn, view.id())? {
+            if let Some(setup) = super::rounds::round_setup(&round)? {
+                used.extend(strategy_and_deployment(&setup));
+            }
+        }
         let rounds = rounds_to_come(conn, view)?;
         for &number in &rounds {
             let mut setup = flip(view, pool.as_ref())?;

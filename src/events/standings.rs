@@ -1,12 +1,13 @@
 //! Standings of an event from its stored results, and their exports.
 
+use super::{GameStatus, RoundStatus};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde::Serialize;
 
 use super::EventView;
-use super::rounds::{EventData, is_accepted, score_of};
+use super::rounds::{EventData, score_of};
 use crate::tournament::standings::{StandingRow, standings};
 
 /// The event's standings, recomputed from every accepted result.
@@ -170,7 +171,7 @@ pub struct ResultRecord {
     pub player_a: String,
     pub player_b_id: Option<i64>,
     pub player_b: Option<String>,
-    pub status: String,
+    pub status: GameStatus,
     pub counts: bool,
     pub a_strategy_vp: Option<i32>,
     pub a_scheme_vp: Option<i32>,
@@ -191,7 +192,7 @@ pub fn results(data: &EventData) -> Vec<ResultRecord> {
     let drafts: Vec<i64> = data
         .rounds
         .iter()
-        .filter(|r| r.status == "draft")
+        .filter(|r| r.status == RoundStatus::Draft)
         .map(|r| r.id)
         .collect();
     data.games
@@ -212,8 +213,8 @@ pub fn results(data: &EventData) -> Vec<ResultRecord> {
                 player_a: data.name_of(g.player_a).to_owned(),
                 player_b_id: g.player_b,
                 player_b: g.player_b.map(|b| data.name_of(b).to_owned()),
-                status: g.status.clone(),
-                counts: is_accepted(&g.status),
+                status: g.status,
+                counts: g.status.is_accepted(),
                 a_strategy_vp: g.a_strategy_vp,
                 a_scheme_vp: g.a_scheme_vp,
                 b_strategy_vp: g.b_strategy_vp,

@@ -4,9 +4,10 @@
 //! round is published. The rules are in `tournament::teams`; this is who
 //! may do what, and when.
 
+use super::{RegistrationStatus, RoundStatus};
 use serde::{Deserialize, Serialize};
 
-use super::registration::{REGISTERED, WITHDRAWN, registration_closed_reason};
+use super::registration::registration_closed_reason;
 use super::rounds::{EventData, StoredPairing, insert_games_of};
 use super::{Access, Ctx, EventError, EventStatus, EventView, require_not_finished};
 use crate::auth::input::{DisplayName, optional_text};
@@ -166,7 +167,10 @@ fn insert_team_entry(
         names,
     } = *team;
     let entries = db_events::list_registrations(conn, view.id())?;
-    let active: Vec<&Registration> = entries.iter().filter(|r| r.status != WITHDRAWN).collect();
+    let active: Vec<&Registration> = entries
+        .iter()
+        .filter(|r| r.status != RegistrationStatus::Withdrawn)
+        .collect();
     if captain.is_some() && active.iter().any(|r| r.account_id == captain) {
         return Err(EventError::Conflict(
             "You are already registered for this event.".into(),
@@ -199,7 +203,10 @@ fn insert_team_entry(
             format!("A team called {} is already entered.", same.name),
         ));
     }
-    let registered = active.iter().filter(|r| r.status == REGISTERED).count();
+    let registered = active
+        .iter()
+        .filter(|r| r.status == RegistrationStatus::Registered)
+        .count();
     if let Some(cap) = view.event.player_cap
         && registered + names.len() > usize::try_from(cap).unwrap_or(0)
     {
@@ -241,7 +248,7 @@ fn insert_team_entry(
                 account_id: if board == 1 { captain } else { None },
                 display_name: member,
                 club,
-                status: REGISTERED,
+                status: RegistrationStatus::Registered,
                 checked_in: running,
                 joined_round,
                 initial_points: 0,
@@ -327,7 +334,9 @@ pub fn teams_of(data: &EventData) -> Vec<TeamWithMembers> {
             let mut members: Vec<Registration> = data
                 .registrations
                 .iter()
-                .filter(|r| r.team_id == Some(team.id) && r.status == REGISTERED)
+                .filter(|r| {
+                    r.team_id == Some(team.id) && r.status == RegistrationStatus::Registered
+                })
                 .cloned()
                 .collect();
             members.sort_by_key(|m| m.team_board);
@@ -644,7 +653,7 @@ impl MatchState {
     /// Whether `access` may make the next choice: the acting team's
     /// captain, or the organisers.
     pub fn may_choose(&self, access: &Access) -> bool {
-        self.round.status != "draft"
+        self.round.status != RoundStatus::Draft
             && self.acting().is_some_and(|team| {
                 access.is_staff()
                     || (access.account_id().is_some()
@@ -727,7 +736,7 @@ pub fn choose(
                 "This event pairs players by rank: there is nothing to choose.".into(),
             ));
         }
-        if state.round.status == "draft" {
+        if state.round.status == RoundStatus::Draft {
             return Err(EventError::Conflict(format!(
                 "Round {} is not published yet: captains choose once it is.",
                 state.round.number

@@ -5,6 +5,7 @@
 //! games started by invitation follow the league's rules. Hosting uses the
 //! events, never the other way round.
 
+use crate::events::{GameStatus, RegistrationStatus, RoundStatus};
 use diesel::prelude::*;
 use soulstone_engine::content::Catalog;
 use soulstone_engine::fairness::Bytes32;
@@ -12,8 +13,7 @@ use soulstone_engine::fairness::Bytes32;
 use crate::db::events::{self as db_events, GameRow, Registration};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
-use crate::events::registration::REGISTERED;
-use crate::events::rounds::{GAME_PENDING, TableSetup};
+use crate::events::rounds::TableSetup;
 use crate::events::{Access, Ctx, EventError, EventStatus, EventView};
 use crate::hosted::{self, BroughtList};
 use crate::setup::SetupResult;
@@ -123,7 +123,7 @@ fn require_browser_system(view: &EventView) -> Result<(), EventError> {
 }
 
 fn require_published(round: &crate::db::events::Round) -> Result<(), EventError> {
-    if round.status == "draft" {
+    if round.status == RoundStatus::Draft {
         Err(EventError::Conflict(
             "Publish the round first: its pairings may still change.".into(),
         ))
@@ -171,7 +171,7 @@ fn can_go_digital(conn: &mut DbConnection, game: &GameRow) -> Result<Movable, Ev
     let Some(player_b) = game.player_b else {
         return Ok(Movable::Bye);
     };
-    if game.status != GAME_PENDING {
+    if game.status != GameStatus::Pending {
         return Ok(Movable::Settled);
     }
     for id in [game.player_a, player_b] {
@@ -368,9 +368,11 @@ pub fn bring_crews(
             Some(id) => db_events::find_round_by_id(conn, id)?,
             None => None,
         };
-        let scenario = round
-            .as_ref()
-            .and_then(|round| TableSetup::of(round, &game))
+        let table = match &round {
+            Some(round) => TableSetup::of(round, &game)?,
+            None => None,
+        };
+        let scenario = table
             .map(|table| given_scenario(conn, &table))
             .transpose()?
             .flatten();
@@ -572,7 +574,7 @@ fn league_player(
     account: i64,
 ) -> Result<Option<Registration>, EventError> {
     Ok(db_events::registration_of(conn, view.id(), account)?
-        .filter(|r| r.status == REGISTERED && !r.dropped))
+        .filter(|r| r.status == RegistrationStatus::Registered && !r.dropped))
 }
 
 /// The running open 4th edition leagues in which `account` plays.
@@ -648,7 +650,7 @@ pub fn start_league_game(
                 table_number: None,
                 player_a: theirs.id,
                 player_b: Some(mine.id),
-                status: GAME_PENDING.into(),
+                status: GameStatus::Pending,
                 played_at: Some(now),
                 created_at: now,
                 updated_at: now,

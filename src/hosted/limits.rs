@@ -74,7 +74,7 @@ pub fn admit(
                 conn,
                 account,
                 HostedKind::Practice.into(),
-                HostedStatus::Playing.code(),
+                HostedStatus::Playing,
             )?;
             if open >= MOST_OPEN_PRACTICE_GAMES {
                 return Err(HostedError::Invalid(format!(

@@ -40,18 +40,9 @@ pub enum HostedKind {
     Casual,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr)]
-#[strum(serialize_all = "snake_case")]
-pub enum HostedStatus {
-    Playing,
-    Finished,
-}
+pub use crate::db::status::HostedStatus;
 
 impl HostedStatus {
-    pub fn code(self) -> &'static str {
-        self.into()
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             HostedStatus::Playing => "In play",
@@ -472,7 +463,7 @@ fn create(
                 seat_b_account_id: account(Seat::B),
                 seat_a_bot: bot(Seat::A),
                 seat_b_bot: bot(Seat::B),
-                status: HostedStatus::Playing.code(),
+                status: HostedStatus::Playing,
                 rules_version: i32::try_from(RULES_VERSION).unwrap_or(i32::MAX),
                 log_format: i32::try_from(LOG_FORMAT).unwrap_or(i32::MAX),
                 setup: &setup_json,
@@ -534,10 +525,7 @@ fn row_to_game(conn: &mut DbConnection, row: HostedGameRow) -> Result<HostedGame
         .kind
         .parse::<HostedKind>()
         .map_err(|_| bad(format!("kind {:?}", row.kind)))?;
-    let status = row
-        .status
-        .parse::<HostedStatus>()
-        .map_err(|_| bad(format!("status {:?}", row.status)))?;
+    let status = row.status;
     let holder = |account: Option<i64>, bot: &Option<String>| match (account, bot) {
         (Some(id), _) => Ok(SeatHolder::Account(id)),
         (None, Some(kind)) => kind.parse::<BotKind>().map(SeatHolder::Bot).map_err(&bad),
@@ -708,7 +696,7 @@ pub fn facts_written_by(
 /// they may bring them to another game.
 pub fn finished_log(conn: &mut DbConnection, id: i64) -> Result<GameLog, HostedError> {
     let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
-    if row.status != HostedStatus::Finished.code() {
+    if row.status != HostedStatus::Finished {
         return Err(HostedError::NotOver);
     }
     let bad = corrupt(id);
@@ -858,7 +846,7 @@ pub fn flag_if_out_of_time(
     // Read from the row alone first: rebuilding the state is only worth it
     // when a clock has run out (this runs before every command).
     let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
-    let due = row.status != HostedStatus::Finished.code()
+    let due = row.status != HostedStatus::Finished
         && row.clocks().is_some_and(|c| out_of_time(&c, now).is_some());
     if !due {
         return Ok(false);
@@ -1062,7 +1050,7 @@ fn store(
         .ended
         .then(|| stopped.map_or(EndedBy::Rules, Stop::ended_by));
     let change = db_hosted::GameChange {
-        status: status.code(),
+        status,
         vp,
         turn,
         ended_by: ended_by.map(EndedBy::code),

@@ -67,6 +67,29 @@ pub fn queue_coalesced(
     )
 }
 
+/// The outbox as a site admin sees it: counts by status, the mail not
+/// delivered (failed mail stays visible), and a failed mail queued again.
+pub mod outbox_admin {
+    use super::{DbConnection, DbError, NaiveDateTime, outbox};
+
+    pub use crate::db::mail::OutboxMail;
+    pub use crate::db::status::MailStatus;
+
+    pub fn counts(conn: &mut DbConnection) -> Result<Vec<(MailStatus, i64)>, DbError> {
+        outbox::count_by_status(conn)
+    }
+
+    /// Up to `limit` mails not delivered, oldest first.
+    pub fn undelivered(conn: &mut DbConnection, limit: i64) -> Result<Vec<OutboxMail>, DbError> {
+        outbox::undelivered(conn, limit)
+    }
+
+    /// Queues a failed mail again; false when `id` is not a failed mail.
+    pub fn retry(conn: &mut DbConnection, id: i64, now: NaiveDateTime) -> Result<bool, DbError> {
+        outbox::retry(conn, id, now)
+    }
+}
+
 /// The wait before attempt `attempts + 1`: 30 s, doubling, at most an hour.
 pub fn backoff(attempts: i32) -> chrono::Duration {
     let exponent = u32::try_from(attempts.clamp(0, 7)).unwrap_or(7);

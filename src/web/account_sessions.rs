@@ -7,8 +7,8 @@ use askama::Template;
 use chrono::{NaiveDateTime, Utc};
 use serde::Deserialize;
 
+use crate::accounts::{self, AccountSession, SessionKind};
 use crate::auth::hash_token;
-use crate::db::accounts::{self, AccountSession, SessionKind};
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
@@ -196,7 +196,7 @@ pub async fn revoke_token(
         .expires_at
         .unwrap_or_else(|| (Utc::now() + crate::auth::token::API_TOKEN_LIFETIME).naive_utc());
     state
-        .with_db(move |conn| Ok(accounts::end_session_of(conn, id, &token.sid, expires)?))
+        .with_db(move |conn| Ok(accounts::end_session(conn, id, &token.sid, expires)?))
         .await?;
     Ok(redirect_with_flash(
         &state,

@@ -5,7 +5,7 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use chrono::Utc;
 
-use crate::db::mail::{self as outbox, OutboxMail};
+use crate::mail::outbox_admin::{self as outbox, MailStatus, OutboxMail};
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
@@ -21,7 +21,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 #[template(path = "admin/index.html")]
 struct DashboardPage {
     ctx: PageContext,
-    mail_counts: Vec<(String, i64)>,
+    mail_counts: Vec<(MailStatus, i64)>,
 }
 
 #[get("/admin")]
@@ -30,9 +30,7 @@ async fn dashboard(
     _admin: AdminUser,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, AppError> {
-    let mail_counts = state
-        .with_db(|conn| Ok(outbox::count_by_status(conn)?))
-        .await?;
+    let mail_counts = state.with_db(|conn| Ok(outbox::counts(conn)?)).await?;
     render_page(
         &ctx,
         &DashboardPage {

@@ -165,9 +165,7 @@ struct PoolSummary {
 
 #[get("/pools")]
 async fn list_pools(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    let rows = state
-        .with_db(|conn| Ok(crate::db::pools::list(conn)?))
-        .await?;
+    let rows = state.with_db(|conn| Ok(crate::pools::list(conn)?)).await?;
     Ok(HttpResponse::Ok().json(
         rows.into_iter()
             .map(|p| PoolSummary {
@@ -187,10 +185,7 @@ async fn get_pool(
 ) -> Result<HttpResponse, ApiError> {
     let slug = path.into_inner();
     let pool = state
-        .with_db(move |conn| {
-            let row = crate::db::pools::find_by_slug(conn, &slug)?.ok_or(AppError::NotFound)?;
-            Ok(row.pool()?)
-        })
+        .with_db(move |conn| Ok(crate::pools::find(conn, &slug)?.pool))
         .await?;
     Ok(HttpResponse::Ok().json(pool.def()))
 }

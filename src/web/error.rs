@@ -193,6 +193,29 @@ impl From<EventError> for AppError {
     }
 }
 
+impl From<crate::pools::PoolError> for AppError {
+    fn from(err: crate::pools::PoolError) -> Self {
+        use crate::pools::PoolError;
+        match err {
+            PoolError::NotFound => AppError::NotFound,
+            PoolError::Forbidden(m) => AppError::Forbidden(m),
+            PoolError::Conflict(m) | PoolError::IdRefused(m) => AppError::Conflict(m),
+            PoolError::Invalid(m) => AppError::BadRequest(m),
+            PoolError::Db(db) => db.into(),
+        }
+    }
+}
+
+impl From<crate::accounts::AccountError> for AppError {
+    fn from(err: crate::accounts::AccountError) -> Self {
+        match err {
+            crate::accounts::AccountError::NotFound => AppError::NotFound,
+            crate::accounts::AccountError::Db(db) => db.into(),
+            other @ crate::accounts::AccountError::Mail(_) => AppError::internal(other),
+        }
+    }
+}
+
 impl ResponseError for AppError {
     fn status_code(&self) -> StatusCode {
         match self {

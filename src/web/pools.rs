@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::db::pools::{self, PoolRow};
+use crate::pools::{self, Editor, FoundPool, PoolError, PoolRow};
 use crate::setup::pool::{
     DeploymentKind, MarkerPoint, Pool, PoolDef, SchemeDef, StrategyDef, default_deployments,
 };
@@ -111,22 +111,17 @@ impl ShowPage {
     }
 }
 
-async fn load(
-    state: &web::Data<AppState>,
-    slug: String,
-) -> Result<(PoolRow, Pool, Vec<String>), AppError> {
+async fn load(state: &web::Data<AppState>, slug: String) -> Result<FoundPool, AppError> {
     state
-        .with_db(move |conn| {
-            let row = pools::find_by_slug(conn, &slug)?.ok_or(AppError::NotFound)?;
-            let pool = row.pool()?;
-            let in_use = pools::running_events_using(conn, row.id)?;
-            Ok((row, pool, in_use))
-        })
+        .with_db(move |conn| Ok(pools::find(conn, &slug)?))
         .await
 }
 
-fn may_edit(user: Option<&crate::web::session::SessionUser>, row: &PoolRow) -> bool {
-    !row.shipped && user.is_some_and(|u| u.is_admin() || Some(u.id()) == row.owner_account_id)
+fn editor(user: &crate::web::session::SessionUser) -> Editor {
+    Editor {
+        account_id: user.id(),
+        is_admin: user.is_admin(),
+    }
 }
 
 #[get("/pools/{slug}")]
@@ -136,8 +131,12 @@ async fn show(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let (row, pool, in_use_by) = load(&state, path.into_inner()).await?;
-    let can_edit = may_edit(user.0.as_deref(), &row);
+    let FoundPool {
+        row,
+        pool,
+        in_use_by,
+    } = load(&state, path.into_inner()).await?;
+    let can_edit = pools::may_edit(user.0.as_deref().map(editor), &row);
     let page = ShowPage {
         ctx: ctx.clone(),
         edition: pool.edition().name().to_owned(),
@@ -164,33 +163,12 @@ async fn feature(
     path: web::Path<String>,
     form: CsrfForm<FeatureForm>,
 ) -> Result<HttpResponse, AppError> {
-    if !user.is_admin() {
-        return Err(AppError::Forbidden(
-            "Only a site admin chooses which pools anonymous visitors flip with.".into(),
-        ));
-    }
     let slug = path.into_inner();
     let featured = form.featured == "true";
-    let account = user.id();
+    let editor = editor(&user);
     let back = format!("/pools/{slug}");
     state
-        .with_db(move |conn| {
-            let row = pools::find_by_slug(conn, &slug)?.ok_or(AppError::NotFound)?;
-            pools::set_featured(conn, row.id, featured)?;
-            crate::db::audit::record(
-                conn,
-                Some(account),
-                None,
-                if featured {
-                    "pool.featured"
-                } else {
-                    "pool.unfeatured"
-                },
-                &row.slug,
-                now(),
-            )?;
-            Ok(())
-        })
+        .with_db(move |conn| Ok(pools::set_featured(conn, editor, &slug, featured, now())?))
         .await?;
     Ok(redirect_with_flash(
         &state,
@@ -209,11 +187,11 @@ async fn export_toml(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let (row, pool, _) = load(&state, path.into_inner()).await?;
+    let found = load(&state, path.into_inner()).await?;
     Ok(download(
         "application/toml; charset=utf-8",
-        &format!("{}.toml", row.slug),
-        pool.to_toml(),
+        &format!("{}.toml", found.row.slug),
+        found.pool.to_toml(),
     ))
 }
 
@@ -222,10 +200,10 @@ async fn export_json(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let (_, pool, _) = load(&state, path.into_inner()).await?;
+    let found = load(&state, path.into_inner()).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
-        .body(pool.to_json()))
+        .body(found.pool.to_json()))
 }
 
 /// The pool form: four strategies, four deployments, and the schemes as
@@ -621,12 +599,15 @@ async fn create(
     };
     let owner = user.id();
     let slug = pool.id().to_owned();
-    let inserted = state
-        .with_db(move |conn| Ok(pools::insert_pool(conn, &pool, owner, now())?))
+    let created = state
+        .with_db(move |conn| match pools::create(conn, owner, &pool, now()) {
+            Err(PoolError::IdRefused(why)) => Ok(Err(why)),
+            other => Ok(Ok(other?)),
+        })
         .await?;
-    if !inserted.inserted() {
+    if let Err(why) = created {
         let mut errors = FormErrors::new();
-        errors.add("id", pool_id_refusal(&inserted, &slug));
+        errors.add("id", why);
         return render_invalid(
             &ctx,
             &FormPage {
@@ -646,17 +627,6 @@ async fn create(
     ))
 }
 
-/// Why a pool's id was not accepted.
-fn pool_id_refusal(insert: &pools::PoolInsert, id: &str) -> String {
-    match insert {
-        pools::PoolInsert::Reserved => format!(
-            "Ids starting with {} are kept for the pools Soulstone ships; choose another than {id:?}.",
-            crate::setup::pool::SHIPPED_POOL_PREFIXES.join(", ")
-        ),
-        _ => format!("A pool with the id {id:?} exists already; choose another."),
-    }
-}
-
 /// Loads a pool for editing, refusing shipped pools, other people's pools,
 /// and pools that a running event uses.
 async fn editable(
@@ -664,24 +634,11 @@ async fn editable(
     user: &CurrentUser,
     slug: String,
 ) -> Result<(PoolRow, Pool), AppError> {
-    let (row, pool, in_use) = load(state, slug).await?;
-    if row.shipped {
-        return Err(AppError::conflict(
-            "Shipped pools cannot be edited. Clone it to make your own version.",
-        ));
-    }
-    if !may_edit(Some(user), &row) {
-        return Err(AppError::forbidden(
-            "Only the pool's author or a site admin can edit it.",
-        ));
-    }
-    if !in_use.is_empty() {
-        return Err(AppError::conflict(format!(
-            "This pool is in use by a running event ({}), so it cannot change now. Clone it to make a new version.",
-            in_use.join(", ")
-        )));
-    }
-    Ok((row, pool))
+    let editor = editor(user);
+    let found = state
+        .with_db(move |conn| Ok(pools::editable(conn, editor, &slug)?))
+        .await?;
+    Ok((found.row, found.pool))
 }
 
 #[get("/pools/{slug}/edit")]
@@ -731,9 +688,10 @@ async fn update(
             );
         }
     };
-    let id = row.id;
+    let editor = editor(&user);
+    let slug = row.slug.clone();
     state
-        .with_db(move |conn| Ok(pools::update_pool(conn, id, &pool, now())?))
+        .with_db(move |conn| Ok(pools::update(conn, editor, &slug, &pool, now())?))
         .await?;
     Ok(redirect_with_flash(
         &state,
@@ -752,29 +710,10 @@ async fn clone_pool(
 ) -> Result<HttpResponse, AppError> {
     // Before anything is checked: no typing for nothing (see the notice on every page).
     crate::auth::require_confirmed_address(user.account.is_verified())?;
-    let (row, pool, _) = load(&state, path.into_inner()).await?;
+    let slug = path.into_inner();
     let owner = user.id();
     let new_slug = state
-        .with_db(move |conn| {
-            // A copy of a shipped pool leaves the shipped namespace.
-            let base = if crate::setup::pool::is_reserved_pool_id(&row.slug) {
-                format!("my-{}", row.slug)
-            } else {
-                row.slug.clone()
-            };
-            for slug in crate::setup::pool::numbered_pool_ids(&format!("{base}-copy")) {
-                let mut def = pool.def().clone();
-                def.id = slug;
-                def.name = format!("{} (copy)", def.name).chars().take(80).collect();
-                let copy = Pool::from_def(def).map_err(|e| AppError::bad_request(e.to_string()))?;
-                if pools::insert_pool(conn, &copy, owner, now())?.inserted() {
-                    return Ok(copy.id().to_owned());
-                }
-            }
-            Err(AppError::conflict(
-                "Too many copies of this pool exist already.",
-            ))
-        })
+        .with_db(move |conn| Ok(pools::clone_pool(conn, owner, &slug, now())?))
         .await?;
     Ok(redirect_with_flash(
         &state,
@@ -820,16 +759,11 @@ async fn import(
     // Before anything is checked: no typing for nothing (see the notice on every page).
     crate::auth::require_confirmed_address(user.account.is_verified())?;
     let text = form.0.text;
-    let parsed = if text.trim_start().starts_with('{') {
-        Pool::parse_json(&text)
-    } else {
-        Pool::parse_toml(&text)
-    };
-    let pool = match parsed {
+    let pool = match pools::parse_import(&text) {
         Ok(pool) => pool,
-        Err(err) => {
+        Err(problems) => {
             let mut errors = FormErrors::new();
-            errors.set_general(err.problems.join(" · "));
+            errors.set_general(problems);
             return render_invalid(
                 &ctx,
                 &ImportPage {
@@ -842,15 +776,15 @@ async fn import(
     };
     let owner = user.id();
     let slug = pool.id().to_owned();
-    let inserted = state
-        .with_db(move |conn| Ok(pools::insert_pool(conn, &pool, owner, now())?))
+    let created = state
+        .with_db(move |conn| match pools::create(conn, owner, &pool, now()) {
+            Err(PoolError::IdRefused(why)) => Ok(Err(why)),
+            other => Ok(Ok(other?)),
+        })
         .await?;
-    if !inserted.inserted() {
+    if let Err(why) = created {
         let mut errors = FormErrors::new();
-        errors.set_general(format!(
-            "{} Change the id in the file.",
-            pool_id_refusal(&inserted, &slug)
-        ));
+        errors.set_general(format!("{why} Change the id in the file."));
         return render_invalid(
             &ctx,
             &ImportPage {

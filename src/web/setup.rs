@@ -6,10 +6,9 @@ use askama::Template;
 use rand::RngCore;
 use serde::Deserialize;
 
-use crate::db::pools;
 use crate::events::rounds::TableSetup;
+use crate::pools;
 use crate::setup::map::deployment_svg;
-use crate::setup::pool::Pool;
 use crate::setup::{
     Drawn, EncounterSize, FlipOutcome, FlipPurpose, Seat, SeatNames, Setup, SetupRequest,
     SetupResult, TableSides, generate,
@@ -373,64 +372,6 @@ pub struct GeneratorQuery {
     pub rev: Option<String>,
 }
 
-/// The pool a flip uses: the one named (at the revision a permalink
-/// pins), else the edition's public default. 4th edition flips without one
-/// until a season is imported; other editions need one.
-fn pool_for(
-    conn: &mut crate::db::DbConnection,
-    system: GameSystem,
-    query: &GeneratorQuery,
-) -> Result<Option<Pool>, AppError> {
-    if !system.uses_pools() {
-        return Ok(None);
-    }
-    let row = match query.pool.as_deref().filter(|s| !s.is_empty()) {
-        Some(slug) => Some(
-            pools::find_by_slug(conn, slug)?
-                .ok_or_else(|| AppError::bad_request(format!("There is no pool {slug:?}.")))?,
-        ),
-        None => pools::public_default(conn, system.code())?,
-    };
-    let Some(row) = row else {
-        if system == GameSystem::Malifaux4 {
-            return Ok(None);
-        }
-        return Err(AppError::bad_request(format!(
-            "There is no pool for {} yet. An organiser can add one under Pools.",
-            system.name()
-        )));
-    };
-    if row.edition != system.code() {
-        let edition = row
-            .edition
-            .parse::<GameSystem>()
-            .map(|s| s.name())
-            .unwrap_or("another game");
-        return Err(AppError::bad_request(format!(
-            "The pool {} is for {edition}, not {}: choose one of {}'s pools, or leave the pool empty for its default.",
-            row.name,
-            system.name(),
-            system.name()
-        )));
-    }
-    match query.rev.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
-        Some(revision) => pools::at_revision(conn, &row, revision)?
-            .map(Some)
-            .ok_or_else(|| {
-                AppError::bad_request(format!(
-                    "This link names revision {revision} of the pool {}, which this server does not keep. Leave out the revision to flip with the pool as it is now.",
-                    row.name
-                ))
-            }),
-        None => {
-            // Kept, so that the permalink of what is flipped now reproduces
-            // it after the pool is edited.
-            pools::keep_revision(conn, &row, chrono::Utc::now().naive_utc())?;
-            Ok(Some(row.pool()?))
-        }
-    }
-}
-
 /// Resolves the generator's inputs into a setup (shared by the page and the API).
 pub fn generate_for(
     conn: &mut crate::db::DbConnection,
@@ -443,7 +384,19 @@ pub fn generate_for(
         .unwrap_or("m4e")
         .parse()
         .map_err(|e: crate::systems::UnknownGameSystem| AppError::bad_request(e.to_string()))?;
-    let pool = pool_for(conn, system, query)?;
+    let named = query.pool.as_deref().filter(|s| !s.is_empty());
+    let revision = query
+        .rev
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty());
+    let pool = pools::for_flip(
+        conn,
+        system,
+        named,
+        revision,
+        chrono::Utc::now().naive_utc(),
+    )?;
     let size = match query.size.as_deref() {
         Some("brawl") => EncounterSize::Brawl,
         _ => EncounterSize::Scrap,
@@ -542,10 +495,11 @@ async fn generator_page(
             .with_db(move |conn| {
                 let setup = generate_for(conn, &query, seed)?;
                 let caveats = match &setup.pool {
-                    Some(p) => pools::find_by_slug(conn, &p.id)?
-                        .map(|row| row.pool().map(|pool| pool.caveats()))
-                        .transpose()?
-                        .unwrap_or_default(),
+                    Some(p) => match pools::find(conn, &p.id) {
+                        Ok(found) => found.pool.caveats(),
+                        Err(pools::PoolError::NotFound) => Vec::new(),
+                        Err(other) => return Err(other.into()),
+                    },
                     None => Vec::new(),
                 };
                 Ok((setup, pool_choices(conn)?, caveats))

@@ -1179,7 +1179,7 @@ async fn league_games_and_report_mails_are_safe_to_repeat(backend: Backend) {
                 .into_iter()
                 .filter(|m| {
                     m.to_address == "r2@example.org"
-                        && m.status == "pending"
+                        && m.status.code() == "pending"
                         && m.dedupe_key
                             .as_deref()
                             .is_some_and(|k| k.starts_with(&format!("result-to-confirm:{game}:")))

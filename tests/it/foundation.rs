@@ -9,6 +9,7 @@ both_backends!(
     unknown_pages_get_a_clean_404,
     migrations_are_idempotent,
     instances_starting_together_on_a_fresh_database_both_start,
+    statuses_are_checked_by_the_database,
 );
 
 async fn healthz_reports_the_database(backend: Backend) {
@@ -90,6 +91,50 @@ async fn migrations_are_idempotent(backend: Backend) {
     let again = db.migrate().unwrap();
     assert!(again.is_empty(), "second run applied {again:?}");
     db.ping().unwrap();
+}
+
+/// Every status column lets in exactly the codes of its enum: the checks the
+/// migrations wrote list them, a known code is stored and read back as its
+/// enum, and an unknown one is refused by the database itself.
+async fn statuses_are_checked_by_the_database(backend: Backend) {
+    use diesel::RunQueryDsl;
+    use soulstone::db::status::{self, MailStatus};
+
+    let test_db = TestDb::create(&backend);
+    let db = test_db.open();
+    let mut conn = db.conn().unwrap();
+    for (table, codes) in status::all() {
+        let mut expected: Vec<String> = codes.iter().map(|c| c.to_string()).collect();
+        expected.sort();
+        let allowed = soulstone::db::introspect::allowed_statuses(&mut conn, table).unwrap();
+        assert_eq!(
+            allowed,
+            Some(expected),
+            "{table}.status on {}",
+            backend.name()
+        );
+    }
+
+    let insert = |status: &str| {
+        format!(
+            "INSERT INTO mail_outbox (to_address, subject, body_text, status, attempts, \
+             next_attempt_at, created_at) VALUES ('a@example.test', 's', 'b', '{status}', 0, \
+             CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+        )
+    };
+    diesel::sql_query(insert("pending"))
+        .execute(&mut *conn)
+        .unwrap();
+    let refused = diesel::sql_query(insert("sending")).execute(&mut *conn);
+    assert!(refused.is_err(), "an unknown status was stored");
+    let refused = diesel::sql_query("UPDATE mail_outbox SET status = 'lost'").execute(&mut *conn);
+    assert!(
+        refused.is_err(),
+        "an unknown status was written over a known one"
+    );
+    let stored = soulstone::db::mail::to_address(&mut conn, "a@example.test").unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].status, MailStatus::Pending);
 }
 
 /// Four instances opening one fresh database at the same moment all start:

@@ -118,7 +118,13 @@ async fn starting_games_is_limited_per_account(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let (account, browser) = app.user("player@example.org", "Player").await;
     let practice_games = move |conn: &mut soulstone::db::DbConnection| {
-        soulstone::db::hosted::count_games_of(conn, account, "practice", "playing").unwrap()
+        soulstone::db::hosted::count_games_of(
+            conn,
+            account,
+            "practice",
+            soulstone::hosted::HostedStatus::Playing,
+        )
+        .unwrap()
     };
 
     // A clock the forms do not offer: refused with the choices; nothing starts.

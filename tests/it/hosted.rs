@@ -1947,7 +1947,7 @@ async fn a_clock_running_out_can_let_the_score_so_far_stand(backend: Backend) {
             (game.status, history)
         })
         .await;
-    assert_eq!(status, "confirmed");
+    assert_eq!(status.code(), "confirmed");
     assert_eq!(
         history
             .iter()
@@ -2417,7 +2417,7 @@ async fn a_league_game_by_invitation_reports_itself_in_the_league(backend: Backe
         })
         .await;
     assert_eq!(
-        (row.event_id, row.round_id, row.status.as_str()),
+        (row.event_id, row.round_id, row.status.code()),
         (event, None, "pending")
     );
 
@@ -2442,7 +2442,7 @@ async fn a_league_game_by_invitation_reports_itself_in_the_league(backend: Backe
                 .unwrap()
         })
         .await;
-    assert_eq!(row.status, "confirmed");
+    assert_eq!(row.status.code(), "confirmed");
     let total = |strategy: Option<i32>, scheme: Option<i32>| strategy.unwrap() + scheme.unwrap();
     assert_eq!(
         (

@@ -15,7 +15,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The services, in the order they use each other: hosting reports
     // into the events (never the other way), the events send mail.
     ("hosting and rankings", &["hosted", "rankings"]),
-    ("events", &["events"]),
+    (
+        "events, pools and accounts",
+        &["events", "pools", "accounts"],
+    ),
     ("mail", &["mail"]),
     ("db", &["db"]),
     (
@@ -33,17 +36,14 @@ const LAYERS: &[(&str, &[&str])] = &[
 ];
 
 /// Web files that still reach the database directly, with no service for
-/// what they do yet (accounts, pools, the desk, live play's reads), or
+/// what they do yet (accounts, the desk, live play's reads), or
 /// map its error (`web/error.rs`). Each is an import against the layers
 /// waiting to be moved behind a service; the test fails on any other, and
 /// on an entry here that no longer imports `db` (so the list only shrinks).
 const WEB_FILES_STILL_CALLING_DB: &[&str] = &[
-    "src/web/account_sessions.rs",
-    "src/web/accounts/account_page.rs",
     "src/web/accounts/password_reset.rs",
     "src/web/accounts/signin.rs",
     "src/web/accounts/signup.rs",
-    "src/web/admin.rs",
     "src/web/api.rs",
     "src/web/events/api.rs",
     "src/web/events/desk.rs",
@@ -60,7 +60,6 @@ const WEB_FILES_STILL_CALLING_DB: &[&str] = &[
     "src/web/play/live.rs",
     "src/web/play/mod.rs",
     "src/web/play/practice.rs",
-    "src/web/pools.rs",
     "src/web/session.rs",
     "src/web/setup.rs",
 ];

@@ -1,12 +1,81 @@
 //! A round's page as visitors without a session see it is kept whole and
 //! sent as the same bytes to each of them, but for its clock: it must still
-//! follow the clock, the results and the round's games in the browser.
+//! follow the clock, the results and the round's games in the browser. And
+//! what a round stores is shown as stored, or refused, never half read.
 
 use crate::hosted::{DigitalPairing, digital_pairing, play_digital_game_until};
 use crate::support::{Backend, TestApp};
 use soulstone::web::page_cache::CLOCK_MARK;
 
-both_backends!(a_kept_round_page_follows_its_clock_its_games_in_the_browser_and_its_results);
+both_backends!(
+    a_kept_round_page_follows_its_clock_its_games_in_the_browser_and_its_results,
+    an_unreadable_stored_setup_is_refused_and_kept,
+);
+
+/// A round whose stored setup history cannot be read: its page (which
+/// shows the history) refuses it, and flipping again refuses too rather
+/// than writing a new history over the old one.
+async fn an_unreadable_stored_setup_is_refused_and_kept(backend: Backend) {
+    use crate::events::{create_event, event_body, set_status};
+    use diesel::RunQueryDsl;
+    use serde_json::json;
+
+    let app = TestApp::spawn(backend).await;
+    let (_, to) = app.user("keeper-to@example.org", "Keeper TO").await;
+    let to_api = app.api_client("keeper-to@example.org").await;
+    let mut body = event_body("Kept setups");
+    body["game_system"] = json!("m3e");
+    body["pool"] = json!("m3e-core");
+    let event = create_event(&to_api, body).await;
+    set_status(&to_api, event, "registration").await;
+    for name in ["Ada", "Bo", "Cy", "Di"] {
+        let (status, entry) = to_api
+            .post(&format!("/events/{event}/players"), json!({ "name": name }))
+            .await;
+        assert_eq!(status, 201);
+        let id = entry["id"].as_i64().unwrap();
+        to_api
+            .post(
+                &format!("/events/{event}/players/{id}/check-in"),
+                json!({"checked_in": true}),
+            )
+            .await;
+    }
+    set_status(&to_api, event, "running").await;
+    let (status, _) = to_api
+        .post(&format!("/events/{event}/rounds"), json!({}))
+        .await;
+    assert_eq!(status, 201);
+    let round_path = format!("/events/{event}/rounds/1");
+    for _ in 0..2 {
+        let response = to
+            .post_form(&format!("{round_path}/setup"), &[("per_table", "false")])
+            .await;
+        assert_eq!(response.status(), 303);
+    }
+    assert_eq!(to.get(&round_path).await.status(), 200);
+
+    let garbled = "[{\"replaced_at\": \"not a time\"}]";
+    let set = format!("UPDATE rounds SET setup_history = '{garbled}' WHERE event_id = {event}");
+    app.with_conn(move |conn| diesel::sql_query(set).execute(conn).unwrap())
+        .await;
+    assert_eq!(to.get(&round_path).await.status(), 500);
+    let response = to
+        .post_form(&format!("{round_path}/setup"), &[("per_table", "false")])
+        .await;
+    assert_eq!(response.status(), 500, "a flip over an unreadable history");
+
+    #[derive(diesel::QueryableByName)]
+    struct Stored {
+        #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+        setup_history: Option<String>,
+    }
+    let read = format!("SELECT setup_history FROM rounds WHERE event_id = {event}");
+    let stored = app
+        .with_conn(move |conn| diesel::sql_query(read).get_result::<Stored>(conn).unwrap())
+        .await;
+    assert_eq!(stored.setup_history.as_deref(), Some(garbled));
+}
 
 /// The round clock as the page shows it.
 fn clock_of(html: &str) -> &str {

@@ -1,16 +1,15 @@
 //! The account page: the profile, the password, and deleting the account.
 
-use crate::db::WriteTransaction;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
 use chrono::Utc;
 use serde::Deserialize;
 
+use crate::accounts::{self, Account, ProfileChanges};
 use crate::auth::input::{DisplayName, NewPassword, optional_text};
 use crate::auth::password::PASSWORD_WORKERS;
-use crate::db::accounts::{self, Account, ProfileChanges};
-use crate::mail::{self, messages};
+
 use crate::web::AppState;
 use crate::web::account_sessions::{SignedIn, signed_in_shown};
 use crate::web::error::AppError;
@@ -186,17 +185,13 @@ pub(super) async fn change_password(
         .await?;
     let account = state
         .with_db(move |conn| {
-            conn.write_transaction(|conn| {
-                accounts::set_password(conn, id, &hash, now())?;
-                let account = accounts::find_by_id(conn, id)?.ok_or(AppError::NotFound)?;
-                let mail = messages::password_changed(
-                    &account.email,
-                    &account.display_name,
-                    &format!("{base_url}/password/forgot"),
-                )?;
-                mail::queue(conn, &mail, None, now())?;
-                Ok::<_, AppError>(account)
-            })
+            Ok(accounts::change_password(
+                conn,
+                id,
+                &hash,
+                &base_url,
+                now(),
+            )?)
         })
         .await?;
     state.mail_queued();
@@ -278,7 +273,7 @@ pub(super) async fn delete_account(
     }
     let id = user.id();
     state
-        .with_db(move |conn| Ok(accounts::anonymise_account(conn, id, now())?))
+        .with_db(move |conn| Ok(accounts::delete(conn, id, now())?))
         .await?;
     let mut response = redirect_with_flash(
         &state,

@@ -1,6 +1,7 @@
 //! The events part of the JSON API (documented in `docs/api.md`). Same rules
 //! as the pages: every call goes through `crate::events`.
 
+use crate::events::{GameStatus, RegistrationStatus, RoundStatus};
 use actix_web::{HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 
@@ -11,7 +12,7 @@ use crate::events::manage;
 use crate::events::registration;
 use crate::events::results::{self, ResultInput};
 use crate::events::rounds::{self, EventData};
-use crate::events::{self, Actor, EventSettings, EventStatus, EventView};
+use crate::events::{self, Actor, EventError, EventSettings, EventStatus, EventView};
 use crate::tournament::standings::StandingRow;
 use crate::web::AppState;
 use crate::web::error::{ApiError, AppError};
@@ -55,7 +56,7 @@ pub struct EventSummary {
     pub venue: String,
     pub game_system: String,
     pub format: String,
-    pub status: String,
+    pub status: EventStatus,
     pub version: i32,
 }
 
@@ -69,7 +70,7 @@ impl EventSummary {
             venue: event.venue.clone(),
             game_system: event.game_system.clone(),
             format: event.format.clone(),
-            status: event.status.clone(),
+            status: event.status,
             version: event.version,
         }
     }
@@ -111,7 +112,7 @@ pub struct PlayerEntry {
     pub id: i64,
     pub name: String,
     pub club: Option<String>,
-    pub status: String,
+    pub status: RegistrationStatus,
     pub checked_in: bool,
     pub dropped: bool,
     pub faction: Option<String>,
@@ -136,7 +137,7 @@ pub struct EventDetail {
 #[derive(Debug, Serialize)]
 pub struct RoundSummary {
     pub number: i32,
-    pub status: String,
+    pub status: RoundStatus,
 }
 
 fn player_entry(r: &Registration, show_lists: bool) -> PlayerEntry {
@@ -144,7 +145,7 @@ fn player_entry(r: &Registration, show_lists: bool) -> PlayerEntry {
         id: r.id,
         name: r.display_name.clone(),
         club: r.club.clone(),
-        status: r.status.clone(),
+        status: r.status,
         checked_in: r.checked_in,
         dropped: r.dropped,
         faction: if show_lists { r.faction.clone() } else { None },
@@ -177,16 +178,16 @@ async fn get_event(
         players: data
             .registrations
             .iter()
-            .filter(|r| r.status != registration::WITHDRAWN)
+            .filter(|r| r.status != RegistrationStatus::Withdrawn)
             .map(|r| player_entry(r, show_lists))
             .collect(),
         rounds: data
             .rounds
             .iter()
-            .filter(|r| r.status != "draft" || access.is_staff())
+            .filter(|r| r.status != RoundStatus::Draft || access.is_staff())
             .map(|r| RoundSummary {
                 number: r.number,
-                status: r.status.clone(),
+                status: r.status,
             })
             .collect(),
         my_registration: access.registration.as_ref().map(|r| r.id),
@@ -352,7 +353,7 @@ pub struct TableEntry {
     pub player_b: Option<i64>,
     pub name_a: String,
     pub name_b: Option<String>,
-    pub status: String,
+    pub status: GameStatus,
     pub version: i32,
     pub score: Option<crate::tournament::GameScore>,
     /// The table's own setup, when it was flipped per table.
@@ -368,7 +369,7 @@ pub struct TableEntry {
 #[derive(Debug, Serialize)]
 pub struct RoundDetail {
     pub number: i32,
-    pub status: String,
+    pub status: RoundStatus,
     pub seed: i64,
     pub pairing: Option<rounds::StoredPairing>,
     pub tables: Vec<TableEntry>,
@@ -376,9 +377,16 @@ pub struct RoundDetail {
     pub event_version: i32,
 }
 
-fn round_detail(view: &EventView, round: &Round, data: &EventData) -> RoundDetail {
-    let table = |g: &GameRow| {
-        let table_setup = g.player_b.and_then(|_| rounds::TableSetup::of(round, g));
+fn round_detail(
+    view: &EventView,
+    round: &Round,
+    data: &EventData,
+) -> Result<RoundDetail, EventError> {
+    let table = |g: &GameRow| -> Result<TableEntry, EventError> {
+        let table_setup = match g.player_b {
+            Some(_) => rounds::TableSetup::of(round, g)?,
+            None => None,
+        };
         let attacker = table_setup
             .as_ref()
             .and_then(rounds::TableSetup::attacker)
@@ -391,34 +399,34 @@ fn round_detail(view: &EventView, round: &Round, data: &EventData) -> RoundDetai
             Some(t) => (Some(t.setup), None),
             None => (None, None),
         };
-        TableEntry {
+        Ok(TableEntry {
             game: g.id,
             table: g.table_number,
             player_a: g.player_a,
             player_b: g.player_b,
             name_a: data.name_of(g.player_a).to_owned(),
             name_b: g.player_b.map(|b| data.name_of(b).to_owned()),
-            status: g.status.clone(),
+            status: g.status,
             version: g.version,
             score: rounds::score_of(g)
-                .filter(|_| rounds::is_accepted(&g.status) || g.status == "reported"),
+                .filter(|_| g.status.is_accepted() || g.status == GameStatus::Reported),
             setup,
             sides,
             attacker,
-        }
+        })
     };
-    RoundDetail {
+    Ok(RoundDetail {
         number: round.number,
-        status: round.status.clone(),
+        status: round.status,
         seed: round.seed,
-        pairing: serde_json::from_str(&round.pairing).ok(),
-        tables: data.games_of_round(round.id).map(table).collect(),
-        setup: round
-            .setup
-            .as_deref()
-            .and_then(|s| serde_json::from_str(s).ok()),
+        pairing: rounds::PairingRecord::of(round)?.swiss().cloned(),
+        tables: data
+            .games_of_round(round.id)
+            .map(table)
+            .collect::<Result<_, _>>()?,
+        setup: rounds::round_setup(round)?,
         event_version: view.event.version,
-    }
+    })
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -461,7 +469,7 @@ fn detail_after_change(
 ) -> Result<RoundDetail, crate::events::EventError> {
     let (view, _) = events::load(conn, id, access.actor)?;
     let data = EventData::load(conn, id)?;
-    Ok(round_detail(&view, round, &data))
+    round_detail(&view, round, &data)
 }
 
 /// Replaces a draft the optimiser could not prove optimal with one paired
@@ -508,10 +516,10 @@ async fn get_round(
                 .iter()
                 .find(|r| r.number == number)
                 .ok_or(AppError::NotFound)?;
-            if round.status == "draft" && !access.is_staff() {
+            if round.status == RoundStatus::Draft && !access.is_staff() {
                 return Err(AppError::NotFound);
             }
-            Ok(round_detail(&view, round, &data))
+            Ok(round_detail(&view, round, &data)?)
         })
         .await?;
     Ok(HttpResponse::Ok().json(detail))
@@ -543,7 +551,7 @@ async fn publish_round(
 #[derive(Debug, Serialize)]
 struct GameState {
     game: i64,
-    status: String,
+    status: GameStatus,
     version: i32,
 }
 

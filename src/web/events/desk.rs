@@ -2,6 +2,7 @@
 //! narrow the list to those not yet here, tick who is present (ticks
 //! survive a search) and check them all in with one submission.
 
+use crate::events::RegistrationStatus;
 use std::collections::{BTreeMap, BTreeSet};
 
 use actix_web::{HttpResponse, get, post, web};
@@ -10,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::actor_of;
 use crate::db::events::Registration;
-use crate::events::registration::{self, REGISTERED, WAITLISTED, WITHDRAWN};
+use crate::events::registration;
 use crate::events::rounds::EventData;
 use crate::events::{self, EventError, EventView};
 use crate::web::AppState;
@@ -39,9 +40,11 @@ pub enum Showing {
 impl Showing {
     fn admits(self, registration: &Registration) -> bool {
         match self {
-            Self::Entries => registration.status != WITHDRAWN,
-            Self::NotCheckedIn => registration.status == REGISTERED && !registration.checked_in,
-            Self::Withdrawn => registration.status == WITHDRAWN,
+            Self::Entries => registration.status != RegistrationStatus::Withdrawn,
+            Self::NotCheckedIn => {
+                registration.status == RegistrationStatus::Registered && !registration.checked_in
+            }
+            Self::Withdrawn => registration.status == RegistrationStatus::Withdrawn,
         }
     }
 }
@@ -141,17 +144,17 @@ async fn players_page(
     let registered = data
         .registrations
         .iter()
-        .filter(|r| r.status == REGISTERED)
+        .filter(|r| r.status == RegistrationStatus::Registered)
         .count();
     let checked_in = data
         .registrations
         .iter()
-        .filter(|r| r.status == REGISTERED && r.checked_in)
+        .filter(|r| r.status == RegistrationStatus::Registered && r.checked_in)
         .count();
     let withdrawn = data
         .registrations
         .iter()
-        .filter(|r| r.status == WITHDRAWN)
+        .filter(|r| r.status == RegistrationStatus::Withdrawn)
         .count();
     let list_problems = data
         .registrations
@@ -176,10 +179,10 @@ async fn players_page(
         // At the door the desk looks for who is missing: absentees first,
         // then those here, then the waitlist (a stable sort keeps names in
         // their order within each group).
-        admitted.sort_by_key(|r| match (r.status.as_str(), r.checked_in) {
-            (REGISTERED, false) => 0,
-            (REGISTERED, true) => 1,
-            (WAITLISTED, _) => 2,
+        admitted.sort_by_key(|r| match (r.status, r.checked_in) {
+            (RegistrationStatus::Registered, false) => 0,
+            (RegistrationStatus::Registered, true) => 1,
+            (RegistrationStatus::Waitlisted, _) => 2,
             _ => 3,
         });
     }
@@ -189,7 +192,7 @@ async fn players_page(
         .collect();
     let to_check_in = registrations
         .iter()
-        .filter(|r| r.status == REGISTERED && !r.checked_in)
+        .filter(|r| r.status == RegistrationStatus::Registered && !r.checked_in)
         .count();
     let ticked = desk.ticked_ids();
     let ticked_elsewhere = ticked
@@ -325,7 +328,7 @@ async fn shown_ids(
     Ok(registrations
         .iter()
         .filter(|r| desk.show.admits(r) && matches_search(r, desk.q.trim()))
-        .filter(|r| r.status == REGISTERED && !r.checked_in)
+        .filter(|r| r.status == RegistrationStatus::Registered && !r.checked_in)
         .map(|r| r.id)
         .collect())
 }

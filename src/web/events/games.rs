@@ -1,6 +1,7 @@
 //! A game's page: report a result, confirm or dispute it, and (organisers)
 //! enter or correct it; its full history. League open play records games here.
 
+use crate::events::{GameStatus, RegistrationStatus, RoundStatus};
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
@@ -8,7 +9,7 @@ use serde::Deserialize;
 use super::{actor_of, ctx_of, form_errors, service_ctx};
 use crate::db::events::{self as db_events, Declaration, GameRow, Registration, ResultChange};
 use crate::events::results::{self, MAGE_KNIGHT_OBJECTIVES, ResultInput, vp_limits};
-use crate::events::rounds::{EventData, GAME_REPORTED};
+use crate::events::rounds::EventData;
 use crate::events::{self, Access, EventError, EventView};
 use crate::web::AppState;
 use crate::web::error::AppError;
@@ -108,7 +109,7 @@ async fn load_game(
             let round = game
                 .round_id
                 .and_then(|r| data.rounds.iter().find(|x| x.id == r));
-            if round.is_some_and(|r| r.status == "draft") && !access.is_staff() {
+            if round.is_some_and(|r| r.status == RoundStatus::Draft) && !access.is_staff() {
                 return Err(AppError::NotFound);
             }
             let declarations = db_events::declarations_of_event(conn, id)?
@@ -137,7 +138,7 @@ fn page(
     loaded: Loaded,
     form: Option<ResultInput>,
     errors: FormErrors,
-) -> GamePage {
+) -> Result<GamePage, EventError> {
     let Loaded {
         view,
         access,
@@ -148,11 +149,11 @@ fn page(
     } = loaded;
     let plays = side(&access, &game);
     let finished = view.status == crate::events::EventStatus::Finished;
-    let editable_by_player = matches!(game.status.as_str(), "pending" | "reported");
+    let editable_by_player = matches!(game.status, GameStatus::Pending | GameStatus::Reported);
     let can_report = game.player_b.is_some()
         && ((plays && editable_by_player && !finished)
             || (access.is_staff() && (!finished || access.role == crate::events::Role::Admin)));
-    let can_confirm = game.status == GAME_REPORTED
+    let can_confirm = game.status == GameStatus::Reported
         && !finished
         && ((plays && game.reported_by != access.account_id()) || access.is_staff());
     let (strategy_max, scheme_max) = vp_limits(view.system);
@@ -166,15 +167,18 @@ fn page(
         data.name_of(game.player_a),
         game.player_b.map_or("bye", |b| data.name_of(b)),
     );
-    let setup = game
+    let round = game
         .round_id
         .and_then(|r| data.rounds.iter().find(|x| x.id == r))
-        .filter(|_| game.player_b.is_some())
-        .and_then(|round| crate::events::rounds::TableSetup::of(round, &game))
-        .map(|table| crate::web::setup::SetupView::for_table(&table, &names));
-    let dispute_view = results::dispute_sides(&data, &game, &history);
-    let history = results::history_in_words(&data, &game, &history);
-    GamePage {
+        .filter(|_| game.player_b.is_some());
+    let setup = match round {
+        Some(round) => crate::events::rounds::TableSetup::of(round, &game)?,
+        None => None,
+    }
+    .map(|table| crate::web::setup::SetupView::for_table(&table, &names));
+    let dispute_view = results::dispute_sides(&data, &game, &history)?;
+    let history = results::history_in_words(&data, &game, &history)?;
+    Ok(GamePage {
         ctx: ctx.clone(),
         round: data.round_number_of(&game),
         a: data.name_of(game.player_a).to_owned(),
@@ -196,7 +200,7 @@ fn page(
         view,
         access,
         game,
-    }
+    })
 }
 
 #[get("/events/{id}/games/{game}")]
@@ -208,7 +212,7 @@ async fn game_page(
 ) -> Result<HttpResponse, AppError> {
     let (id, game_id) = path.into_inner();
     let loaded = load_game(&state, id, game_id, actor_of(user.0.as_deref())).await?;
-    render_page(&ctx, &page(&ctx, loaded, None, FormErrors::new()))
+    render_page(&ctx, &page(&ctx, loaded, None, FormErrors::new())?)
 }
 
 #[post("/events/{id}/games/{game}/report")]
@@ -247,8 +251,8 @@ async fn report(
     state.mail_queued();
     match outcome {
         Ok((game, confirmer)) => {
-            let message = match game.status.as_str() {
-                "reported" => match confirmer {
+            let message = match game.status {
+                GameStatus::Reported => match confirmer {
                     results::Confirmer::Opponent => {
                         "Result reported. Your opponent is asked to confirm it (by mail, too)."
                     }
@@ -256,8 +260,10 @@ async fn report(
                         "Result reported. Your opponent has no account here, so an organiser will confirm it."
                     }
                 },
-                "confirmed" => "Your report matches your opponent's: the result is confirmed.",
-                "disputed" => {
+                GameStatus::Confirmed => {
+                    "Your report matches your opponent's: the result is confirmed."
+                }
+                GameStatus::Disputed => {
                     "Your report differs from your opponent's: an organiser will resolve it."
                 }
                 _ => "Result saved.",
@@ -284,7 +290,7 @@ async fn report(
             let loaded = load_game(&state, id, game_id, actor).await?;
             // After a conflict show the current result, not the stale form.
             let form = if stale { None } else { Some(input) };
-            render_invalid(&ctx, &page(&ctx, loaded, form, errors))
+            render_invalid(&ctx, &page(&ctx, loaded, form, errors)?)
         }
     }
 }
@@ -399,12 +405,12 @@ async fn open_game_page(
     let me = access
         .registration
         .clone()
-        .filter(|r| r.status == "registered")
+        .filter(|r| r.status == RegistrationStatus::Registered)
         .ok_or_else(|| AppError::forbidden("Only registered players can record league games."))?;
     let opponents = data
         .registrations
         .into_iter()
-        .filter(|r| r.status == "registered" && !r.dropped && r.id != me.id)
+        .filter(|r| r.status == RegistrationStatus::Registered && !r.dropped && r.id != me.id)
         .collect();
     let (strategy_max, scheme_max) = vp_limits(view.system);
     Ok(OpenGamePage {

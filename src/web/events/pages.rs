@@ -1,19 +1,18 @@
 //! The event list, the event form, the event page, lifecycle and staff.
 
+use crate::events::RegistrationStatus;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
 use super::{actor_of, ctx_of, event_path, form_errors, service_ctx};
 use crate::db::events::{self as db_events, Event, Registration, Round};
-use crate::db::pools::{self, PoolRow};
 use crate::events::input::EventInput;
 use crate::events::manage::{self, StaffRole};
-use crate::events::registration::{
-    self, REGISTERED, WAITLISTED, can_see_lists, registration_closed_reason,
-};
+use crate::events::registration::{self, can_see_lists, registration_closed_reason};
 use crate::events::rounds::EventData;
 use crate::events::{self, Access, EventStatus, EventView};
+use crate::pools::{self, PoolRow};
 use crate::systems::GameSystem;
 use crate::tournament::Tiebreaker;
 use crate::web::AppState;
@@ -65,9 +64,7 @@ impl EventCard {
                 .parse::<GameSystem>()
                 .map(|s| s.name().to_owned())
                 .unwrap_or_default(),
-            status: EventStatus::parse(&event.status)
-                .map(|s| s.label().to_owned())
-                .unwrap_or_default(),
+            status: event.status.label().to_owned(),
             disputed: 0,
         }
     }
@@ -249,6 +246,8 @@ struct ShowPage {
     registered: Vec<EntryRow>,
     waitlist: Vec<Registration>,
     rounds: Vec<Round>,
+    /// The bracket names of the playoff rounds, by round id.
+    playoff_names: std::collections::BTreeMap<i64, String>,
     /// The playoff cut, once made.
     playoff: Option<crate::db::events::PlayoffRow>,
     /// A playoff round has been paired (the cut can no longer be undone).
@@ -277,8 +276,10 @@ struct ShowPage {
 impl ShowPage {
     /// "Round 3", or a playoff round's name in the bracket.
     fn round_label(&self, round: &Round) -> String {
-        crate::events::playoffs::playoff_name(round)
-            .unwrap_or_else(|| format!("Round {}", round.number))
+        match self.playoff_names.get(&round.id) {
+            Some(name) => name.clone(),
+            None => format!("Round {}", round.number),
+        }
     }
 
     /// The playoff's rule for a drawn game, as the event states it.
@@ -325,7 +326,7 @@ async fn show(
             };
             let staff = (staff, invited);
             let pool = match view.event.pool_id {
-                Some(pool_id) => pools::find_by_id(conn, pool_id)?.map(|p| (p.slug, p.name)),
+                Some(pool_id) => pools::name_of(conn, pool_id)?,
                 None => None,
             };
             Ok((view, access, data, staff, pool))
@@ -344,7 +345,7 @@ async fn show(
     let disputed = if access.is_staff() {
         data.games
             .iter()
-            .filter(|g| g.status == crate::events::rounds::GAME_DISPUTED)
+            .filter(|g| g.status == crate::events::GameStatus::Disputed)
             .map(|g| {
                 let round = data
                     .round_number_of(g)
@@ -367,7 +368,7 @@ async fn show(
     let my_registration = access
         .registration
         .clone()
-        .filter(|r| r.status != registration::WITHDRAWN);
+        .filter(|r| r.status != RegistrationStatus::Withdrawn);
     let current_round = data.rounds.last().map_or(0, |r| r.number);
     let may_undo_drop = my_registration
         .as_ref()
@@ -375,7 +376,7 @@ async fn show(
     let registered = data
         .registrations
         .iter()
-        .filter(|r| r.status == REGISTERED)
+        .filter(|r| r.status == RegistrationStatus::Registered)
         .map(|r| EntryRow {
             registration: r.clone(),
             show_declaration: lists_visible
@@ -385,7 +386,7 @@ async fn show(
     let waitlist = data
         .registrations
         .iter()
-        .filter(|r| r.status == WAITLISTED)
+        .filter(|r| r.status == RegistrationStatus::Waitlisted)
         .cloned()
         .collect();
     let playoff_paired = data.playoff_rounds().next().is_some();
@@ -403,11 +404,18 @@ async fn show(
     let still_in = data
         .registrations
         .iter()
-        .filter(|r| r.status == REGISTERED && !r.dropped)
+        .filter(|r| r.status == RegistrationStatus::Registered && !r.dropped)
         .count();
     let venue_signup = super::venue_signup_link(&state, &view, &access);
+    let mut playoff_names = std::collections::BTreeMap::new();
+    for round in &data.rounds {
+        if let Some(name) = crate::events::playoffs::playoff_name(round)? {
+            playoff_names.insert(round.id, name);
+        }
+    }
     let page = ShowPage {
         ctx: ctx.clone(),
+        playoff_names,
         venue_signup,
         playoff: data.playoff,
         playoff_paired,

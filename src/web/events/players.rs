@@ -1,10 +1,11 @@
 //! Registration and the organisers' player management page.
 
+use crate::events::RegistrationStatus;
 use actix_web::{HttpResponse, post, web};
 use serde::Deserialize;
 
 use super::{actor_of, ctx_of, event_path, service_ctx};
-use crate::events::registration::{self, DeclarationInput, EntryUpdate, REGISTERED};
+use crate::events::registration::{self, DeclarationInput, EntryUpdate};
 use crate::events::{self, Access, EventError, EventView};
 use crate::web::AppState;
 use crate::web::error::AppError;
@@ -83,7 +84,7 @@ async fn register(
         })
         .await?;
     Ok(match outcome {
-        Ok(r) if r.status == REGISTERED => redirect_with_flash(
+        Ok(r) if r.status == RegistrationStatus::Registered => redirect_with_flash(
             &state,
             &event_path(id),
             FlashLevel::Success,

@@ -1,6 +1,7 @@
 //! Round pages: pairing, reviewing and publishing a round, its setup, the
 //! projector view with the round clock, and printable result sheets.
 
+use crate::events::{GameStatus, RoundStatus};
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
@@ -163,7 +164,7 @@ pub struct TableRow {
     pub a: String,
     pub b: String,
     pub score: String,
-    pub status: String,
+    pub status: GameStatus,
     /// The table's setup in full, naming its players.
     pub setup: Option<SetupView>,
     /// The same in one line ("Attacker: Dana Reyes · …").
@@ -184,7 +185,12 @@ impl TableRow {
         self.attacker == Some(Seat::B)
     }
 
-    fn of(data: &EventData, round: &Round, game: &GameRow, show_lists: bool) -> Self {
+    fn of(
+        data: &EventData,
+        round: &Round,
+        game: &GameRow,
+        show_lists: bool,
+    ) -> Result<Self, EventError> {
         let score = match score_of(game) {
             Some(GameScore::Malifaux { a_vp, b_vp }) => format!("{a_vp} – {b_vp}"),
             Some(GameScore::MageKnight {
@@ -200,16 +206,17 @@ impl TableRow {
             .map(|b| data.name_of(b).to_owned())
             .unwrap_or_else(|| "BYE".into());
         let names = SeatNames::new(a.clone(), b.clone());
-        let table_setup = game
-            .player_b
-            .and_then(|_| rounds::TableSetup::of(round, game));
+        let table_setup = match game.player_b {
+            Some(_) => rounds::TableSetup::of(round, game)?,
+            None => None,
+        };
         let attacker = table_setup.as_ref().and_then(rounds::TableSetup::attacker);
         let declared = |id: i64| {
             data.registration(id)
                 .filter(|_| show_lists)
                 .and_then(|r| Declared::of(r).label())
         };
-        Self {
+        Ok(Self {
             table: game
                 .table_number
                 .map(|t| t.to_string())
@@ -228,9 +235,9 @@ impl TableRow {
             a,
             b,
             score,
-            status: game.status.clone(),
+            status: game.status,
             game: game.clone(),
-        }
+        })
     }
 }
 
@@ -245,6 +252,8 @@ struct RoundPage {
     players: Vec<(i64, String)>,
     warnings: Vec<String>,
     pairing: Option<StoredPairing>,
+    /// A playoff round's name in the bracket.
+    playoff_name: Option<String>,
     /// The scenario every table shares, if the round has one.
     setup: Option<SetupView>,
     /// Setups the round had before (flipped again before publishing).
@@ -278,13 +287,9 @@ struct RoundPage {
 }
 
 impl RoundPage {
-    fn playoff_name(&self) -> Option<String> {
-        crate::events::playoffs::playoff_name(&self.round)
-    }
-
     /// "Round 3", or "Semifinals (round 5)" in the playoff.
     fn heading(&self) -> String {
-        match self.playoff_name() {
+        match &self.playoff_name {
             Some(name) => format!("{name} (round {})", self.round.number),
             None => format!("Round {}", self.round.number),
         }
@@ -308,7 +313,7 @@ impl RoundPage {
     /// browser (an edition the engine plays, published, results to come).
     fn may_go_digital(&self) -> bool {
         self.view.system.plays_in_browser()
-            && self.round.status != "draft"
+            && self.round.status != RoundStatus::Draft
             && self.movability.movable > 0
     }
 
@@ -365,7 +370,7 @@ async fn load_round(
                 .cloned()
                 .ok_or(EventError::NotFound)?;
             // Draft pairings are for the staff's eyes only.
-            if round.status == "draft" && !access.is_staff() {
+            if round.status == RoundStatus::Draft && !access.is_staff() {
                 return Err(EventError::NotFound.into());
             }
             Ok((view, access, round, data))
@@ -400,8 +405,8 @@ async fn round_page(
     let tables: Vec<TableRow> = data
         .games_of_round(round.id)
         .map(|g| TableRow::of(&data, &round, g, show_lists))
-        .collect();
-    let warnings = rounds::pairing_warnings(&view, &data, &round);
+        .collect::<Result<_, _>>()?;
+    let warnings = rounds::pairing_warnings(&view, &data, &round)?;
     let mut players: Vec<(i64, String)> = tables
         .iter()
         .flat_map(|t| std::iter::once(t.game.player_a).chain(t.game.player_b))
@@ -416,28 +421,26 @@ async fn round_page(
     // A bye has nothing to report, so it gets a note instead of the report button.
     let my_bye = my_table.is_some_and(|t| t.game.player_b.is_none());
     let my_game = my_table.filter(|_| !my_bye).map(|t| t.game.id);
-    let missing_results = tables
-        .iter()
-        .filter(|t| !rounds::is_accepted(&t.status))
-        .count();
+    let missing_results = tables.iter().filter(|t| !t.status.is_accepted()).count();
     let round_tabs = data
         .rounds
         .iter()
-        .filter(|r| r.status != "draft" || access.is_staff())
+        .filter(|r| r.status != RoundStatus::Draft || access.is_staff())
         .map(|r| {
-            let label = crate::events::playoffs::playoff_name(r)
+            let label = crate::events::playoffs::playoff_name(r)?
                 .unwrap_or_else(|| format!("Round {}", r.number));
-            (r.number, label)
+            Ok((r.number, label))
         })
-        .collect();
+        .collect::<Result<_, EventError>>()?;
     let ids: Vec<i64> = tables.iter().map(|t| t.game.id).collect();
-    let wants_pool =
-        access.is_staff() && round.status == "draft" && view.system.shares_round_scenarios();
+    let wants_pool = access.is_staff()
+        && round.status == RoundStatus::Draft
+        && view.system.shares_round_scenarios();
     let view_for_pool = view.clone();
     // Spectators of an event with a delay see no live scores.
     let live_for_all = view.settings.digital.spectator_delay_minutes == 0 || access.is_staff();
     let wants_movability =
-        access.is_staff() && round.status != "draft" && view.system.plays_in_browser();
+        access.is_staff() && round.status != RoundStatus::Draft && view.system.plays_in_browser();
     let round_games: Vec<crate::db::events::GameRow> = if wants_movability {
         tables.iter().map(|t| t.game.clone()).collect()
     } else {
@@ -477,17 +480,20 @@ async fn round_page(
     let announce = pool
         .as_ref()
         .map(|pool| super::scenarios::AnnounceChoices::of(&view, pool));
-    let team_pairing =
-        serde_json::from_str::<crate::events::teams::TeamRoundPairing>(&round.pairing)
-            .ok()
-            .map(|p| p.teams);
+    let pairing_record = rounds::PairingRecord::of(&round)?;
+    let team_pairing = match &pairing_record {
+        rounds::PairingRecord::Team(team) => Some(team.teams.clone()),
+        rounds::PairingRecord::Playoff(_) | rounds::PairingRecord::Swiss(_) => None,
+    };
     let matches = crate::events::teams::matches_of_round(&view, &data, &round)
         .into_iter()
         .map(|m| {
             let standing = match (&m.next, &m.team_b) {
                 (_, None) => "bye",
                 (Some(crate::tournament::teams::NextChoice::Done { .. }) | None, _) => "paired",
-                (Some(_), _) if round.status == "draft" => "captains choose once published",
+                (Some(_), _) if round.status == RoundStatus::Draft => {
+                    "captains choose once published"
+                }
                 (Some(_), _) => "captains choosing",
             };
             (
@@ -506,9 +512,10 @@ async fn round_page(
         still_choosing: data.matches_still_choosing(round.id),
         team_pairing,
         matches,
-        pairing: serde_json::from_str(&round.pairing).ok(),
-        setup: rounds::round_setup(&round).map(|s| SetupView::shared(&s)),
-        setup_history: rounds::setup_history(&round),
+        pairing: pairing_record.swiss().cloned(),
+        playoff_name: pairing_record.playoff_name().map(str::to_owned),
+        setup: rounds::round_setup(&round)?.map(|s| SetupView::shared(&s)),
+        setup_history: rounds::setup_history(&round)?,
         seconds_left: rounds::seconds_left(&view, &round, chrono::Utc::now().naive_utc()),
         view,
         access,
@@ -822,7 +829,7 @@ async fn projector(
     let tables: Vec<TableRow> = data
         .games_of_round(round.id)
         .map(|g| TableRow::of(&data, &round, g, view.event.lists_published))
-        .collect();
+        .collect::<Result<_, _>>()?;
     // The projector is public: live scores only when spectators watch live.
     let live = if view.settings.digital.spectator_delay_minutes == 0 {
         let ids: Vec<i64> = tables.iter().map(|t| t.game.id).collect();
@@ -859,7 +866,7 @@ async fn projector(
     seats.sort_by_cached_key(|s| s.name.to_lowercase());
     let seconds_left = rounds::seconds_left(&view, &round, chrono::Utc::now().naive_utc());
     let scenario =
-        rounds::round_setup(&round).map(|s| rounds::scenario_summary(&s, &SeatNames::default()));
+        rounds::round_setup(&round)?.map(|s| rounds::scenario_summary(&s, &SeatNames::default()));
     let per_table_setups = tables.iter().any(|t| t.setup.is_some());
     render_page(
         &ctx,
@@ -905,7 +912,7 @@ async fn sheets(
         .games_of_round(round.id)
         .filter(|g| g.player_b.is_some())
         .map(|g| TableRow::of(&data, &round, g, true))
-        .collect();
+        .collect::<Result<_, EventError>>()?;
     let (strategy_max, scheme_max) = crate::events::results::vp_limits(view.system);
     render_page(
         &ctx,

@@ -293,7 +293,7 @@ struct MatchPage {
     /// The signed-in user may make the next choice.
     may_choose: bool,
     /// Names of the match's member games once paired: (table, A, B, game).
-    games: Vec<(Option<i32>, String, String, i64, String)>,
+    games: Vec<(Option<i32>, String, String, i64, crate::events::GameStatus)>,
     /// Games won by each side and drawn, once every result is in.
     tally: Option<crate::tournament::teams::MatchTally>,
 }
@@ -376,7 +376,7 @@ async fn match_page(
                         g.player_b
                             .map_or("bye".to_owned(), |b| data.name_of(b).to_owned()),
                         g.id,
-                        g.status.clone(),
+                        g.status,
                     )
                 })
                 .collect();

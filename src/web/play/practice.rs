@@ -8,7 +8,7 @@ use soulstone_engine::bot::BotKind;
 use super::{
     CrewOption, brought_from_form, crew_options, list_name, now, shipped_lists, time_control_ms,
 };
-use crate::hosted::{self, BroughtList, HostedError, HostedStatus, PracticeRequest};
+use crate::hosted::{self, BroughtList, HostedError, PracticeRequest};
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{PageContext, render_page};
@@ -88,10 +88,7 @@ async fn practice_page_with(
         .into_iter()
         .map(|row| GameLine {
             id: row.id,
-            status: row
-                .status
-                .parse::<HostedStatus>()
-                .map_or("Unknown", HostedStatus::label),
+            status: row.status.label(),
             score: match (row.vp_a, row.vp_b) {
                 (Some(a), Some(b)) => format!("{a}–{b}"),
                 _ => String::new(),

@@ -1,0 +1,12 @@
+DROP TRIGGER events_status_check_insert;
+DROP TRIGGER events_status_check_update;
+DROP TRIGGER registrations_status_check_insert;
+DROP TRIGGER registrations_status_check_update;
+DROP TRIGGER rounds_status_check_insert;
+DROP TRIGGER rounds_status_check_update;
+DROP TRIGGER games_status_check_insert;
+DROP TRIGGER games_status_check_update;
+DROP TRIGGER hosted_games_status_check_insert;
+DROP TRIGGER hosted_games_status_check_update;
+DROP TRIGGER mail_outbox_status_check_insert;
+DROP TRIGGER mail_outbox_status_check_update;
