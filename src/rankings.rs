@@ -44,10 +44,21 @@ pub fn system_ratings(
     conn: &mut DbConnection,
     system: GameSystem,
 ) -> Result<SystemRatings, DbError> {
-    let ranked: Vec<_> = db_rankings::finished_events(conn, system.code())?
-        .into_iter()
-        .filter(|e| serde_json::from_str::<EventSettings>(&e.settings).is_ok_and(|s| s.ranked))
-        .collect();
+    // An event whose settings do not read is an error, not an event left
+    // out of everyone's rating without a word.
+    let mut ranked = Vec::new();
+    for event in db_rankings::finished_events(conn, system.code())? {
+        let settings: EventSettings = serde_json::from_str(&event.settings).map_err(|error| {
+            let reason = format!(
+                "events.settings of row {} cannot be read: {error}",
+                event.id
+            );
+            DbError::Query(diesel::result::Error::DeserializationError(reason.into()))
+        })?;
+        if settings.ranked {
+            ranked.push(event);
+        }
+    }
     let ids: Vec<i64> = ranked.iter().map(|e| e.id).collect();
     let accounts: BTreeMap<i64, i64> = db_rankings::entry_accounts(conn, &ids)?
         .into_iter()

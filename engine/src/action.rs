@@ -124,31 +124,8 @@ pub fn declaration(state: &GameState, request: &ActionRequest) -> Result<Declara
         .model(target_id)
         .filter(|m| m.in_play())
         .ok_or_else(|| RuleError::not_allowed(format!("model {} is not in play", target_id.0)))?;
-    if !action.may_target_itself() && target_id == request.actor {
-        return refuse(format!("{} cannot attack itself", actor.name()));
-    }
-    if attack_on_friend_refused(
-        edition,
-        action,
-        target.owner == actor.owner,
-        enemy_controlled,
-    ) {
-        return refuse(format!(
-            "{} is friendly: attack actions target enemy models",
-            target.name()
-        ));
-    }
-    if let Some(broken) = action
-        .targets
-        .iter()
-        .find(|r| !meets_restriction(state, actor, target, r))
-    {
-        return refuse(format!(
-            "{} cannot be the target of {}: {}",
-            target.name(),
-            action.name,
-            restriction_words(broken, target)
-        ));
+    if let Some(reason) = target_refused(state, actor, target, action, enemy_controlled) {
+        return refuse(reason);
     }
 
     // Range and reach first, from the two bases alone: most refused
@@ -240,6 +217,42 @@ pub fn declaration(state: &GameState, request: &ActionRequest) -> Result<Declara
     }
     duel.validate().map_err(RuleError::invalid)?;
     Ok(Declaration::Duel(duel))
+}
+
+/// Why `target` cannot be the target of `action` at all, before range and
+/// sight: itself (unless the action allows it), a friend of an attack (as
+/// the edition reads it), or a restriction of the action it breaks.
+fn target_refused(
+    state: &GameState,
+    actor: &Model,
+    target: &Model,
+    action: &ActionCard,
+    enemy_controlled: bool,
+) -> Option<String> {
+    if !action.may_target_itself() && target.id == actor.id {
+        return Some(format!("{} cannot attack itself", actor.name()));
+    }
+    if attack_on_friend_refused(
+        state.edition,
+        action,
+        target.owner == actor.owner,
+        enemy_controlled,
+    ) {
+        return Some(format!(
+            "{} is friendly: attack actions target enemy models",
+            target.name()
+        ));
+    }
+    let broken = action
+        .targets
+        .iter()
+        .find(|r| !meets_restriction(state, actor, target, r))?;
+    Some(format!(
+        "{} cannot be the target of {}: {}",
+        target.name(),
+        action.name,
+        restriction_words(broken, target)
+    ))
 }
 
 /// An engaged model cannot declare a missile action.

@@ -368,112 +368,15 @@ impl Bot {
                 models,
                 deployment,
                 side,
-            } => {
-                let model = *models.first()?;
-                let size = inches(TABLE_SIZE);
-                // The box around the lower zone; the upper one mirrors it.
-                let (width, depth) = match deployment {
-                    Deployment::Standard => (size, 8.0),
-                    Deployment::Wedge => (size, 12.0),
-                    Deployment::Corner => (12.0, 12.0),
-                    Deployment::Flank => (size / 2.0, size / 2.0),
-                };
-                // Centres a base's radius inside the box: the base must be
-                // wholly in the zone and on the table.
-                let radius = state.model(model)?.card.base.radius();
-                let (width, depth) = (
-                    (width - 2.0 * radius).max(0.0),
-                    (depth - 2.0 * radius).max(0.0),
-                );
-                (0..self.tries * 4).find_map(|_| {
-                    let (x, y) = (radius + self.unit() * width, radius + self.unit() * depth);
-                    let (x, y) = match side {
-                        Seat::A => (x, y),
-                        Seat::B => (size - x, size - y),
-                    };
-                    let at = Point::from_v2(V2::new(x, y));
-                    let command = PlayerCommand::Deploy { model, at };
-                    self.try_command(state, command)
-                })
+            } => self.deploy(state, &models, deployment, side),
+            Choice::Walk { model, inches } => {
+                self.move_model(state, MoveKind::Walk, model, inches, greedy)
             }
-            Choice::Walk { model, inches }
-            | Choice::Charge { model, inches }
-            | Choice::Move { model, inches } => {
-                let charge = matches!(choice, Choice::Charge { .. });
-                let effect = matches!(choice, Choice::Move { .. });
-                // The command that moves the model straight to `to`.
-                let move_to = |to: Waypoint| {
-                    if charge {
-                        PlayerCommand::Charge { to, land_at: None }
-                    } else if effect {
-                        PlayerCommand::Move {
-                            path: vec![to],
-                            land_at: None,
-                        }
-                    } else {
-                        PlayerCommand::Walk {
-                            path: vec![to],
-                            land_at: None,
-                        }
-                    }
-                };
-                let from = body_of(state, model)?;
-                let goal = if greedy {
-                    aims::goal_for(state, self.seat, model, self.aim)
-                } else {
-                    None
-                };
-                let tries = self.tries;
-                (0..tries)
-                    .find_map(|attempt| {
-                        let reach = f64::from(inches) * (1.0 - attempt as f64 / tries as f64);
-                        let direction = match goal {
-                            Some((goal, _)) if attempt < tries / 2 => {
-                                goal.minus(from.center).unit()
-                            }
-                            _ => self.direction(),
-                        };
-                        let distance = match goal {
-                            // Stop short of the goal rather than on it: 1"
-                            // from its centre, or touching a marker in 3rd
-                            // edition, whose general actions need base contact.
-                            Some((goal, short)) => {
-                                reach.min((goal.dist(from.center) - from.radius - short).max(0.0))
-                            }
-                            None => reach * self.unit(),
-                        };
-                        // Kept on the table: a move that leaves it is refused.
-                        let end = from.center.plus(direction.scale(distance));
-                        let size = crate::table::inches(TABLE_SIZE);
-                        let end = V2::new(
-                            end.x.clamp(from.radius, size - from.radius),
-                            end.y.clamp(from.radius, size - from.radius),
-                        );
-                        let to = Waypoint {
-                            x: milli(end.x),
-                            y: milli(end.y),
-                            z: 0,
-                        };
-                        let command = move_to(to);
-                        self.try_command(state, command)
-                    })
-                    .or_else(|| {
-                        // An effect's move may stay where it stands, and so
-                        // must a generated Walk or Charge that no path
-                        // found (an engaged 3rd edition model's Walk under
-                        // control): its controller has nothing else to send.
-                        let generated = state.queued_general().is_some_and(|q| q.model == model);
-                        if !(effect || generated) {
-                            return None;
-                        }
-                        let here = state.model(model)?.placement?;
-                        let stay = move_to(Waypoint {
-                            x: here.at.x,
-                            y: here.at.y,
-                            z: here.z,
-                        });
-                        self.try_command(state, stay)
-                    })
+            Choice::Charge { model, inches } => {
+                self.move_model(state, MoveKind::Charge, model, inches, greedy)
+            }
+            Choice::Move { model, inches } => {
+                self.move_model(state, MoveKind::Effect, model, inches, greedy)
             }
             Choice::MakeSchemeMarker { model } => {
                 let replacing = crate::encounter::scheme_marker_to_replace(state, self.seat);
@@ -502,24 +405,7 @@ impl Bot {
                 let command = PlayerCommand::Place { at };
                 self.try_command(state, command)
             }
-            Choice::Place { model, inches, .. } => {
-                let from = body_of(state, model)?;
-                let reach = from.radius + f64::from(inches);
-                // Where it stands is always a place: the last resort.
-                let spots: Vec<V2> = (0..self.tries)
-                    .map(|_| {
-                        from.center
-                            .plus(self.direction().scale(reach * self.unit()))
-                    })
-                    .chain(std::iter::once(from.center))
-                    .collect();
-                spots.into_iter().find_map(|at| {
-                    let command = PlayerCommand::Place {
-                        at: Point::from_v2(at),
-                    };
-                    self.try_command(state, command)
-                })
-            }
+            Choice::Place { model, inches, .. } => self.place_near(state, model, inches),
             Choice::DropBlast { .. } => {
                 // The greedy bot drops where the markers touch the most
                 // enemy models and the fewest of its own.
@@ -544,35 +430,193 @@ impl Bot {
                 let command = PlayerCommand::Place { at };
                 self.try_command(state, command)
             }
-            Choice::Summon { summoner, models } => {
-                // The greedy bot summons the dearest model it may.
-                let card = |name: &String| state.summonable_card(self.seat, name);
-                let name = if greedy {
-                    models
-                        .iter()
-                        .max_by_key(|name| card(name).map(|c| c.cost))?
-                } else {
-                    models.get(self.rng.below(u32::try_from(models.len()).ok()?) as usize)?
-                };
-                let spots = crate::procedure::new_model_spots(
-                    state,
-                    summoner,
-                    &*card(name)?,
-                    crate::procedure::Beside::InSight,
-                );
-                let at = match spots.len() {
-                    0 => None,
-                    n => spots
-                        .get(self.rng.below(u32::try_from(n).ok()?) as usize)
-                        .copied(),
-                };
-                let command = PlayerCommand::Summon {
-                    model: name.clone(),
-                    at,
-                };
-                self.try_command(state, command)
-            }
+            Choice::Summon { summoner, models } => self.summon(state, summoner, &models, greedy),
         }
+    }
+
+    /// Summons one of `models` beside `summoner`: the dearest for the
+    /// greedy bot, any for the random one, at a random spot in sight.
+    fn summon(
+        &mut self,
+        state: &GameState,
+        summoner: ModelId,
+        models: &[String],
+        greedy: bool,
+    ) -> Option<PlayerCommand> {
+        // The greedy bot summons the dearest model it may.
+        let card = |name: &String| state.summonable_card(self.seat, name);
+        let name = if greedy {
+            models
+                .iter()
+                .max_by_key(|name| card(name).map(|c| c.cost))?
+        } else {
+            models.get(self.rng.below(u32::try_from(models.len()).ok()?) as usize)?
+        };
+        let spots = crate::procedure::new_model_spots(
+            state,
+            summoner,
+            &*card(name)?,
+            crate::procedure::Beside::InSight,
+        );
+        let at = match spots.len() {
+            0 => None,
+            n => spots
+                .get(self.rng.below(u32::try_from(n).ok()?) as usize)
+                .copied(),
+        };
+        let command = PlayerCommand::Summon {
+            model: name.clone(),
+            at,
+        };
+        self.try_command(state, command)
+    }
+
+    /// Places `model` up to `inches` away, at a random spot; where it
+    /// stands is the last resort, as it is always a place.
+    fn place_near(
+        &mut self,
+        state: &GameState,
+        model: ModelId,
+        inches: u8,
+    ) -> Option<PlayerCommand> {
+        let from = body_of(state, model)?;
+        let reach = from.radius + f64::from(inches);
+        // Where it stands is always a place: the last resort.
+        let spots: Vec<V2> = (0..self.tries)
+            .map(|_| {
+                from.center
+                    .plus(self.direction().scale(reach * self.unit()))
+            })
+            .chain(std::iter::once(from.center))
+            .collect();
+        spots.into_iter().find_map(|at| {
+            let command = PlayerCommand::Place {
+                at: Point::from_v2(at),
+            };
+            self.try_command(state, command)
+        })
+    }
+
+    /// Deploys the first of `models` at a random spot of its zone (a
+    /// box by the deployment's shape, mirrored for the second seat).
+    fn deploy(
+        &mut self,
+        state: &GameState,
+        models: &[ModelId],
+        deployment: Deployment,
+        side: Seat,
+    ) -> Option<PlayerCommand> {
+        let model = *models.first()?;
+        let size = inches(TABLE_SIZE);
+        // The box around the lower zone; the upper one mirrors it.
+        let (width, depth) = match deployment {
+            Deployment::Standard => (size, 8.0),
+            Deployment::Wedge => (size, 12.0),
+            Deployment::Corner => (12.0, 12.0),
+            Deployment::Flank => (size / 2.0, size / 2.0),
+        };
+        // Centres a base's radius inside the box: the base must be
+        // wholly in the zone and on the table.
+        let radius = state.model(model)?.card.base.radius();
+        let (width, depth) = (
+            (width - 2.0 * radius).max(0.0),
+            (depth - 2.0 * radius).max(0.0),
+        );
+        (0..self.tries * 4).find_map(|_| {
+            let (x, y) = (radius + self.unit() * width, radius + self.unit() * depth);
+            let (x, y) = match side {
+                Seat::A => (x, y),
+                Seat::B => (size - x, size - y),
+            };
+            let at = Point::from_v2(V2::new(x, y));
+            let command = PlayerCommand::Deploy { model, at };
+            self.try_command(state, command)
+        })
+    }
+
+    /// A Walk, Charge or an effect's move of `model` up to `inches`: toward
+    /// the greedy bot's goal (stopping short of it) or a random way, shorter
+    /// at each try; kept on the table.
+    fn move_model(
+        &mut self,
+        state: &GameState,
+        kind: MoveKind,
+        model: ModelId,
+        inches: u8,
+        greedy: bool,
+    ) -> Option<PlayerCommand> {
+        let (charge, effect) = (kind == MoveKind::Charge, kind == MoveKind::Effect);
+        // The command that moves the model straight to `to`.
+        let move_to = |to: Waypoint| {
+            if charge {
+                PlayerCommand::Charge { to, land_at: None }
+            } else if effect {
+                PlayerCommand::Move {
+                    path: vec![to],
+                    land_at: None,
+                }
+            } else {
+                PlayerCommand::Walk {
+                    path: vec![to],
+                    land_at: None,
+                }
+            }
+        };
+        let from = body_of(state, model)?;
+        let goal = if greedy {
+            aims::goal_for(state, self.seat, model, self.aim)
+        } else {
+            None
+        };
+        let tries = self.tries;
+        (0..tries)
+            .find_map(|attempt| {
+                let reach = f64::from(inches) * (1.0 - attempt as f64 / tries as f64);
+                let direction = match goal {
+                    Some((goal, _)) if attempt < tries / 2 => goal.minus(from.center).unit(),
+                    _ => self.direction(),
+                };
+                let distance = match goal {
+                    // Stop short of the goal rather than on it: 1"
+                    // from its centre, or touching a marker in 3rd
+                    // edition, whose general actions need base contact.
+                    Some((goal, short)) => {
+                        reach.min((goal.dist(from.center) - from.radius - short).max(0.0))
+                    }
+                    None => reach * self.unit(),
+                };
+                // Kept on the table: a move that leaves it is refused.
+                let end = from.center.plus(direction.scale(distance));
+                let size = crate::table::inches(TABLE_SIZE);
+                let end = V2::new(
+                    end.x.clamp(from.radius, size - from.radius),
+                    end.y.clamp(from.radius, size - from.radius),
+                );
+                let to = Waypoint {
+                    x: milli(end.x),
+                    y: milli(end.y),
+                    z: 0,
+                };
+                let command = move_to(to);
+                self.try_command(state, command)
+            })
+            .or_else(|| {
+                // An effect's move may stay where it stands, and so
+                // must a generated Walk or Charge that no path
+                // found (an engaged 3rd edition model's Walk under
+                // control): its controller has nothing else to send.
+                let generated = state.queued_general().is_some_and(|q| q.model == model);
+                if !(effect || generated) {
+                    return None;
+                }
+                let here = state.model(model)?.placement?;
+                let stay = move_to(Waypoint {
+                    x: here.at.x,
+                    y: here.at.y,
+                    z: here.z,
+                });
+                self.try_command(state, stay)
+            })
     }
 
     /// `command`, if it is legal now; the last legal one's outcome is kept.
@@ -590,6 +634,15 @@ impl Bot {
         });
         Some(command)
     }
+}
+
+/// Which command a move choice is answered with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MoveKind {
+    Walk,
+    Charge,
+    /// A move an effect allows, which may end where the model stands.
+    Effect,
 }
 
 fn body_of(state: &GameState, model: ModelId) -> Option<Body> {

@@ -410,8 +410,6 @@ pub(crate) fn command_is_legal(state: &GameState, seat: Seat, command: &PlayerCo
 }
 
 fn prompt(state: &GameState) -> String {
-    let two_schemes =
-        state.edition.rules().encounter.schemes == crate::rules::SchemeRule::TwoFromThePool;
     if matches!(state.frame(), None | Some(Frame::Activation { .. }))
         && let Some(words) = queue_prompt(state)
     {
@@ -423,75 +421,7 @@ fn prompt(state: &GameState) -> String {
         {
             "choose which damaged model resolves its damage first".into()
         }
-        None | Some(Frame::Activation { .. }) => match state.encounter.as_deref().map(|e| e.step) {
-            Some(Step::ChooseSchemes) if two_schemes => {
-                "choose two schemes from the pool, one at a time: they stay secret until they score".into()
-            }
-            Some(Step::RevealScheme { .. }) if two_schemes => {
-                "claim 1 VP for a scheme whose condition holds (revealing it if it is secret; your opponent confirms or disputes), or keep your schemes for now".into()
-            }
-            Some(Step::ChooseZone) => "choose your deployment zone".into(),
-            Some(Step::Declare { what }) => format!(
-                "choose your {} in secret: it is revealed once both players have chosen",
-                what.label()
-            ),
-            Some(Step::SplitCrew) => "divide your crew into two groups".into(),
-            Some(Step::ChooseGroup) => {
-                "choose which of your opponent's groups deploys first".into()
-            }
-            Some(Step::Deploy { .. }) => "deploy a model completely within your zone".into(),
-            Some(Step::PlaceExplosives { .. }) => {
-                "put an explosives token on one of your models (a minion carries one, any other model two)".into()
-            }
-            Some(Step::ChooseSchemes | Step::SelectSchemes) => "select your scheme".into(),
-            Some(Step::GiveInitiative { .. }) => "choose who has initiative this turn".into(),
-            Some(Step::AssumeLeadership { .. }) => {
-                "your crew has no master in play: a henchman may assume leadership".into()
-            }
-            Some(Step::StartDiscard) => "discard any cards before drawing to your hand size".into(),
-            Some(Step::InitiativeCheat { .. }) => {
-                "cheat your initiative flip with a card from your hand, or not".into()
-            }
-            Some(Step::SoulstoneDraw { .. }) => {
-                "spend a soulstone to draw two cards (then discard down), or not".into()
-            }
-            Some(Step::Activations) if matches!(state.frame(), Some(Frame::Activation { .. })) => {
-                "take an action with the acting model, or end its activation".into()
-            }
-            Some(Step::Activations) => "activate a model, or pass".into(),
-            // Only its owner's decision asks, so only they learn it here.
-            Some(Step::RevealScheme { seat })
-                if state
-                    .encounter
-                    .as_deref()
-                    .is_some_and(|e| e.holds_claimed_scheme(seat)) =>
-            {
-                "claim your scheme's VP (the engine cannot check it: your opponent confirms or disputes), or keep it for now".into()
-            }
-            Some(Step::RevealScheme { .. }) => "reveal your scheme, or keep it for now".into(),
-            Some(Step::AbandonScheme { .. }) => "abandon your scheme, or keep it".into(),
-            Some(Step::RevealAfterActivation { .. }) => {
-                "a model has finished activating: reveal your scheme if it is revealed at the end of an activation, or keep it".into()
-            }
-            Some(Step::RemoveStrategyMarker { .. }) => "remove a strategy marker".into(),
-            Some(Step::DropIdol { .. }) => {
-                "choose where this turn's idol drops on the centreline".into()
-            }
-            Some(Step::ClaimStrategy { .. }) => {
-                "claim the VP your crew gained from the strategy this turn (0 if none): your opponent confirms or disputes".into()
-            }
-            Some(Step::AnswerClaim { .. }) => match state.encounter.as_deref().and_then(|e| e.choices.claim.as_ref()) {
-                Some(claim) => format!(
-                    "{} claims {} VP for {}: confirm it, or dispute it for the organisers to decide",
-                    claim.seat.label(),
-                    claim.vp,
-                    claim.objective.name()
-                ),
-                None => "answer the claim".into(),
-            },
-            Some(Step::EndEffects | Step::StartOfGame | Step::StartEffects { .. } | Step::Over)
-            | None => String::new(),
-        },
+        None | Some(Frame::Activation { .. }) => step_prompt(state),
         Some(Frame::Duel { duel }) => match duel.step {
             DuelStep::Relent { .. } => "relent to this friendly duel, or resist".into(),
             DuelStep::Modify { .. } => "modify the duel, or finish modifying".into(),
@@ -604,6 +534,81 @@ fn prompt(state: &GameState) -> String {
         },
         _ => String::new(),
     }
+}
+
+/// What the encounter's current step asks of the player.
+fn step_prompt(state: &GameState) -> String {
+    let two_schemes =
+        state.edition.rules().encounter.schemes == crate::rules::SchemeRule::TwoFromThePool;
+    match state.encounter.as_deref().map(|e| e.step) {
+    Some(Step::ChooseSchemes) if two_schemes => {
+        "choose two schemes from the pool, one at a time: they stay secret until they score".into()
+    }
+    Some(Step::RevealScheme { .. }) if two_schemes => {
+        "claim 1 VP for a scheme whose condition holds (revealing it if it is secret; your opponent confirms or disputes), or keep your schemes for now".into()
+    }
+    Some(Step::ChooseZone) => "choose your deployment zone".into(),
+    Some(Step::Declare { what }) => format!(
+        "choose your {} in secret: it is revealed once both players have chosen",
+        what.label()
+    ),
+    Some(Step::SplitCrew) => "divide your crew into two groups".into(),
+    Some(Step::ChooseGroup) => {
+        "choose which of your opponent's groups deploys first".into()
+    }
+    Some(Step::Deploy { .. }) => "deploy a model completely within your zone".into(),
+    Some(Step::PlaceExplosives { .. }) => {
+        "put an explosives token on one of your models (a minion carries one, any other model two)".into()
+    }
+    Some(Step::ChooseSchemes | Step::SelectSchemes) => "select your scheme".into(),
+    Some(Step::GiveInitiative { .. }) => "choose who has initiative this turn".into(),
+    Some(Step::AssumeLeadership { .. }) => {
+        "your crew has no master in play: a henchman may assume leadership".into()
+    }
+    Some(Step::StartDiscard) => "discard any cards before drawing to your hand size".into(),
+    Some(Step::InitiativeCheat { .. }) => {
+        "cheat your initiative flip with a card from your hand, or not".into()
+    }
+    Some(Step::SoulstoneDraw { .. }) => {
+        "spend a soulstone to draw two cards (then discard down), or not".into()
+    }
+    Some(Step::Activations) if matches!(state.frame(), Some(Frame::Activation { .. })) => {
+        "take an action with the acting model, or end its activation".into()
+    }
+    Some(Step::Activations) => "activate a model, or pass".into(),
+    // Only its owner's decision asks, so only they learn it here.
+    Some(Step::RevealScheme { seat })
+        if state
+            .encounter
+            .as_deref()
+            .is_some_and(|e| e.holds_claimed_scheme(seat)) =>
+    {
+        "claim your scheme's VP (the engine cannot check it: your opponent confirms or disputes), or keep it for now".into()
+    }
+    Some(Step::RevealScheme { .. }) => "reveal your scheme, or keep it for now".into(),
+    Some(Step::AbandonScheme { .. }) => "abandon your scheme, or keep it".into(),
+    Some(Step::RevealAfterActivation { .. }) => {
+        "a model has finished activating: reveal your scheme if it is revealed at the end of an activation, or keep it".into()
+    }
+    Some(Step::RemoveStrategyMarker { .. }) => "remove a strategy marker".into(),
+    Some(Step::DropIdol { .. }) => {
+        "choose where this turn's idol drops on the centreline".into()
+    }
+    Some(Step::ClaimStrategy { .. }) => {
+        "claim the VP your crew gained from the strategy this turn (0 if none): your opponent confirms or disputes".into()
+    }
+    Some(Step::AnswerClaim { .. }) => match state.encounter.as_deref().and_then(|e| e.choices.claim.as_ref()) {
+        Some(claim) => format!(
+            "{} claims {} VP for {}: confirm it, or dispute it for the organisers to decide",
+            claim.seat.label(),
+            claim.vp,
+            claim.objective.name()
+        ),
+        None => "answer the claim".into(),
+    },
+    Some(Step::EndEffects | Step::StartOfGame | Step::StartEffects { .. } | Step::Over)
+    | None => String::new(),
+}
 }
 
 /// The queue's decision: name the first unnamed action from its model's

@@ -197,7 +197,7 @@ impl CrewList {
         })
     }
 
-    /// Checks the list against the 4th edition hiring rules.
+    /// Checks the list against its edition's hiring rules.
     pub fn hire(&self, catalog: &Catalog) -> Result<HiredCrew, Vec<HiringError>> {
         let hiring = &self.edition.rules().content.hiring;
         let mut errors = Vec::new();
@@ -303,24 +303,8 @@ impl CrewList {
             };
             costs.push((full, cost));
         }
-        // 4th edition: the leader's totems must all be hired, as many as
-        // their limit (3rd edition only allows them).
-        for totem in catalog
-            .totems_of(self.edition, &leader.name)
-            .filter(|_| hiring.totems_required)
-        {
-            let full = totem.full_name();
-            let count = hired.get(&full).copied().unwrap_or(0);
-            if count < usize::from(totem.model_limit()) {
-                fail(
-                    &full,
-                    format!(
-                        "the leader's totem must be hired ({} of {})",
-                        count,
-                        totem.model_limit()
-                    ),
-                );
-            }
+        if hiring.totems_required {
+            self.require_totems(catalog, leader, &hired, &mut fail);
         }
         let upgrades = self.hire_upgrades(catalog, &mut fail);
         let spent: u32 = costs
@@ -348,6 +332,31 @@ impl CrewList {
             crew_card: leader.crew_card.clone(),
             upgrades,
         })
+    }
+
+    /// Where the edition requires it, the leader's totems are all hired, as
+    /// many as their limit (where not, they are only allowed).
+    fn require_totems(
+        &self,
+        catalog: &Catalog,
+        leader: &StatCard,
+        hired: &BTreeMap<String, usize>,
+        fail: &mut impl FnMut(&str, String),
+    ) {
+        for totem in catalog.totems_of(self.edition, &leader.name) {
+            let full = totem.full_name();
+            let count = hired.get(&full).copied().unwrap_or(0);
+            if count < usize::from(totem.model_limit()) {
+                fail(
+                    &full,
+                    format!(
+                        "the leader's totem must be hired ({} of {})",
+                        count,
+                        totem.model_limit()
+                    ),
+                );
+            }
+        }
     }
 
     /// The upgrades the list buys, checked against the rules of hiring

@@ -554,80 +554,7 @@ impl ObjectiveBook {
                     "a strategy needs a name of its own".into(),
                 ));
             }
-            // Explosives and idols drop the markers there are to interact with.
-            if s.interact != MarkerInteract::None
-                && s.markers.is_empty()
-                && s.explosives.is_none()
-                && s.idols.is_none()
-            {
-                return Err((
-                    format!("strategy[{i}].interact"),
-                    "interacting needs strategy markers to interact with".into(),
-                ));
-            }
-            if matches!(
-                s.scoring,
-                StrategyScoring::MostFriendlyMarkers | StrategyScoring::MarkersAboveScored
-            ) && s.markers.is_empty()
-            {
-                return Err((
-                    format!("strategy[{i}].scoring"),
-                    "scoring by markers needs strategy markers".into(),
-                ));
-            }
-            if s.impassable_markers && s.markers.is_empty() {
-                return Err((
-                    format!("strategy[{i}].impassable_markers"),
-                    "only a strategy that makes markers can make them impassable".into(),
-                ));
-            }
-            if s.kill_neutralises_marker && s.markers.is_empty() {
-                return Err((
-                    format!("strategy[{i}].kill_neutralises_marker"),
-                    "a kill can turn a marker only where the strategy has markers".into(),
-                ));
-            }
-            if (s.interact == MarkerInteract::PickUpForExplosives) != s.explosives.is_some() {
-                return Err((
-                    format!("strategy[{i}].explosives"),
-                    "explosives tokens and picking markers up for them go together".into(),
-                ));
-            }
-            if (s.interact == MarkerInteract::MoveForDamage) != s.idols.is_some() {
-                return Err((
-                    format!("strategy[{i}].idols"),
-                    "idols dropped each turn and moving them for damage go together".into(),
-                ));
-            }
-            if let Some(idols) = s.idols {
-                if idols.max_damage == 0 {
-                    return Err((
-                        format!("strategy[{i}].idols.max_damage"),
-                        "at least 1: the damage is how far the marker moves".into(),
-                    ));
-                }
-                let too_far = Suit::ALL.into_iter().find(|suit| {
-                    matches!(idols.place(*suit), CenterlinePlace::Left(inches) | CenterlinePlace::Right(inches)
-                        if i64::from(inches) * 1000 >= i64::from(crate::table::TABLE_SIZE) / 2)
-                });
-                if let Some(suit) = too_far {
-                    return Err((
-                        format!("strategy[{i}].idols.{}", suit.name().to_lowercase()),
-                        "a place in from the table edge must be short of the centerpoint".into(),
-                    ));
-                }
-            }
-            if let Some(explosives) = s.explosives
-                && (explosives.per_crew == 0 || explosives.other_max == 0)
-            {
-                return Err((
-                    format!("strategy[{i}].explosives"),
-                    "a crew places at least one token, on a model that may carry one".into(),
-                ));
-            }
-            if !(1..=5).contains(&s.vp) {
-                return Err((format!("strategy[{i}].vp"), "1 to 5".into()));
-            }
+            check_strategy(i, s)?;
         }
         let mut suits = std::collections::BTreeSet::new();
         for (i, s) in strategies.iter().enumerate() {
@@ -648,73 +575,7 @@ impl ObjectiveBook {
                     "a scheme needs a name of its own".into(),
                 ));
             }
-            if s.card.is_some_and(|card| !(1..=13).contains(&card)) {
-                return Err((format!("scheme[{i}].card"), "a card value, 1 to 13".into()));
-            }
-            if let Some(card) = s.card
-                && schemes[..i].iter().any(|other| other.card == Some(card))
-            {
-                return Err((
-                    format!("scheme[{i}].card"),
-                    format!("two schemes are picked by the card value {card}"),
-                ));
-            }
-            if s.reveal.is_empty() {
-                return Err((
-                    format!("scheme[{i}].reveal"),
-                    "a scheme needs a condition to reveal it".into(),
-                ));
-            }
-            let needs_choice = s
-                .reveal
-                .iter()
-                .chain(&s.additional)
-                .chain(&s.end)
-                .chain(&s.end_otherwise)
-                .any(|c| c.reads_chosen_model());
-            if needs_choice && s.choice.is_none() {
-                return Err((
-                    format!("scheme[{i}].choice"),
-                    "its conditions read a chosen model: add a choice (\"enemy_model\", ...)"
-                        .into(),
-                ));
-            }
-            if s.end.is_empty() && !s.end_otherwise.is_empty() {
-                return Err((
-                    format!("scheme[{i}].end_otherwise"),
-                    "an alternative to the End requirement needs an `end` to stand beside".into(),
-                ));
-            }
-            let reads_activation = s
-                .reveal
-                .iter()
-                .chain(&s.additional)
-                .any(|c| matches!(c, SchemeCondition::ActivatedModelIn { .. }));
-            if reads_activation && s.timing != RevealTiming::EndOfActivation {
-                return Err((
-                    format!("scheme[{i}].timing"),
-                    "its conditions read the model that just activated: add timing = \"end_of_activation\"".into(),
-                ));
-            }
-            if let Some(missing) = s.next.iter().find(|name| {
-                !schemes
-                    .iter()
-                    .any(|other| other.name.eq_ignore_ascii_case(name))
-            }) {
-                return Err((
-                    format!("scheme[{i}].next"),
-                    format!(
-                        "{missing:?} is not a scheme of this file: a crew could never select it"
-                    ),
-                ));
-            }
-            if s.timing != RevealTiming::EndOfTurn && s.is_claimed() {
-                return Err((
-                    format!("scheme[{i}].timing"),
-                    "a claimed scheme is revealed at the end of a turn, where its opponent answers"
-                        .into(),
-                ));
-            }
+            check_scheme(i, s, &schemes)?;
         }
         Ok(Self {
             strategies,
@@ -756,4 +617,153 @@ impl ObjectiveBook {
         }
         schemes
     }
+}
+
+/// The checks on one strategy of a pool that need no other: a field path
+/// and what is wrong, for the first that fails.
+fn check_strategy(i: usize, s: &StrategyDef) -> Result<(), (String, String)> {
+    // Explosives and idols drop the markers there are to interact with.
+    if s.interact != MarkerInteract::None
+        && s.markers.is_empty()
+        && s.explosives.is_none()
+        && s.idols.is_none()
+    {
+        return Err((
+            format!("strategy[{i}].interact"),
+            "interacting needs strategy markers to interact with".into(),
+        ));
+    }
+    if matches!(
+        s.scoring,
+        StrategyScoring::MostFriendlyMarkers | StrategyScoring::MarkersAboveScored
+    ) && s.markers.is_empty()
+    {
+        return Err((
+            format!("strategy[{i}].scoring"),
+            "scoring by markers needs strategy markers".into(),
+        ));
+    }
+    if s.impassable_markers && s.markers.is_empty() {
+        return Err((
+            format!("strategy[{i}].impassable_markers"),
+            "only a strategy that makes markers can make them impassable".into(),
+        ));
+    }
+    if s.kill_neutralises_marker && s.markers.is_empty() {
+        return Err((
+            format!("strategy[{i}].kill_neutralises_marker"),
+            "a kill can turn a marker only where the strategy has markers".into(),
+        ));
+    }
+    if (s.interact == MarkerInteract::PickUpForExplosives) != s.explosives.is_some() {
+        return Err((
+            format!("strategy[{i}].explosives"),
+            "explosives tokens and picking markers up for them go together".into(),
+        ));
+    }
+    if (s.interact == MarkerInteract::MoveForDamage) != s.idols.is_some() {
+        return Err((
+            format!("strategy[{i}].idols"),
+            "idols dropped each turn and moving them for damage go together".into(),
+        ));
+    }
+    if let Some(idols) = s.idols {
+        if idols.max_damage == 0 {
+            return Err((
+                format!("strategy[{i}].idols.max_damage"),
+                "at least 1: the damage is how far the marker moves".into(),
+            ));
+        }
+        let too_far = Suit::ALL.into_iter().find(|suit| {
+            matches!(idols.place(*suit), CenterlinePlace::Left(inches) | CenterlinePlace::Right(inches)
+                if i64::from(inches) * 1000 >= i64::from(crate::table::TABLE_SIZE) / 2)
+        });
+        if let Some(suit) = too_far {
+            return Err((
+                format!("strategy[{i}].idols.{}", suit.name().to_lowercase()),
+                "a place in from the table edge must be short of the centerpoint".into(),
+            ));
+        }
+    }
+    if let Some(explosives) = s.explosives
+        && (explosives.per_crew == 0 || explosives.other_max == 0)
+    {
+        return Err((
+            format!("strategy[{i}].explosives"),
+            "a crew places at least one token, on a model that may carry one".into(),
+        ));
+    }
+    if !(1..=5).contains(&s.vp) {
+        return Err((format!("strategy[{i}].vp"), "1 to 5".into()));
+    }
+    Ok(())
+}
+
+/// The checks on scheme `i` of a pool, beside the others (`schemes`).
+fn check_scheme(i: usize, s: &SchemeDef, schemes: &[SchemeDef]) -> Result<(), (String, String)> {
+    if s.card.is_some_and(|card| !(1..=13).contains(&card)) {
+        return Err((format!("scheme[{i}].card"), "a card value, 1 to 13".into()));
+    }
+    if let Some(card) = s.card
+        && schemes[..i].iter().any(|other| other.card == Some(card))
+    {
+        return Err((
+            format!("scheme[{i}].card"),
+            format!("two schemes are picked by the card value {card}"),
+        ));
+    }
+    if s.reveal.is_empty() {
+        return Err((
+            format!("scheme[{i}].reveal"),
+            "a scheme needs a condition to reveal it".into(),
+        ));
+    }
+    let needs_choice = s
+        .reveal
+        .iter()
+        .chain(&s.additional)
+        .chain(&s.end)
+        .chain(&s.end_otherwise)
+        .any(|c| c.reads_chosen_model());
+    if needs_choice && s.choice.is_none() {
+        return Err((
+            format!("scheme[{i}].choice"),
+            "its conditions read a chosen model: add a choice (\"enemy_model\", ...)".into(),
+        ));
+    }
+    if s.end.is_empty() && !s.end_otherwise.is_empty() {
+        return Err((
+            format!("scheme[{i}].end_otherwise"),
+            "an alternative to the End requirement needs an `end` to stand beside".into(),
+        ));
+    }
+    let reads_activation = s
+        .reveal
+        .iter()
+        .chain(&s.additional)
+        .any(|c| matches!(c, SchemeCondition::ActivatedModelIn { .. }));
+    if reads_activation && s.timing != RevealTiming::EndOfActivation {
+        return Err((
+            format!("scheme[{i}].timing"),
+            "its conditions read the model that just activated: add timing = \"end_of_activation\""
+                .into(),
+        ));
+    }
+    if let Some(missing) = s.next.iter().find(|name| {
+        !schemes
+            .iter()
+            .any(|other| other.name.eq_ignore_ascii_case(name))
+    }) {
+        return Err((
+            format!("scheme[{i}].next"),
+            format!("{missing:?} is not a scheme of this file: a crew could never select it"),
+        ));
+    }
+    if s.timing != RevealTiming::EndOfTurn && s.is_claimed() {
+        return Err((
+            format!("scheme[{i}].timing"),
+            "a claimed scheme is revealed at the end of a turn, where its opponent answers".into(),
+        ));
+    }
+    Ok(())
 }

@@ -424,13 +424,7 @@ fn counted_markers(
             check(encounter.kills_this_turn[seat.index()] >= count)
         }
         SchemeCondition::EnemiesAtHalfHealth { count } => {
-            // A Craven enemy is ignored for its own crew's schemes, not ours.
-            check(
-                crew_models(state, seat.other())
-                    .filter(|(m, _)| u32::from(m.health) * 2 <= u32::from(m.card.max_health))
-                    .count()
-                    >= usize::from(count),
-            )
+            check(enemies_at_half_health(state, seat) >= usize::from(count))
         }
         SchemeCondition::ActivatedModelIn { area } => {
             let last = encounter.activated.last().copied();
@@ -439,20 +433,7 @@ fn counted_markers(
             }))
         }
         SchemeCondition::SchemeMarkersNearOneEnemy { inches, count } => {
-            crew_models(state, seat.other()).find_map(|(_, enemy)| {
-                let ids: Vec<ObjectId> = spendable_markers(state, seat, among)
-                    .filter(|k| {
-                        within(
-                            (k.at.v2(), k.base.radius()),
-                            (enemy.center, enemy.radius),
-                            inches,
-                        )
-                    })
-                    .map(|k| k.id)
-                    .take(usize::from(count))
-                    .collect();
-                (ids.len() >= usize::from(count)).then_some(ids)
-            })
+            markers_near_one_enemy(state, seat, among, inches, count)
         }
         SchemeCondition::ModelClearOfEnemiesIn { area, inches } => {
             check(scoring_models(state, seat).any(|(m, b)| {
@@ -461,100 +442,25 @@ fn counted_markers(
             }))
         }
         SchemeCondition::SchemeMarkersOnTerrain { area, count } => {
-            let markers: Vec<&Marker> = spendable_markers(state, seat, among)
-                .filter(|m| in_area(encounter, seat, area, m.at.v2(), m.base.radius()))
-                .collect();
-            let options: Vec<Vec<usize>> = markers
-                .iter()
-                .map(|k| {
-                    state
-                        .terrain
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, t)| touches_terrain(t, k.at.v2(), k.base.radius()))
-                        .map(|(i, _)| i)
-                        .collect()
-                })
-                .collect();
-            let picked = distinct_matching(&options, usize::from(count))?;
-            Some(picked.into_iter().map(|i| markers[i].id).collect())
+            markers_on_terrain(state, encounter, seat, among, area, count)
         }
-        SchemeCondition::EngagingCostlier { count } => {
-            let friends: Vec<(ModelId, u8)> = scoring_models(state, seat)
-                .map(|(m, _)| (m.id, m.card.cost))
-                .collect();
-            let enemies: Vec<(ModelId, u8)> = crew_models(state, seat.other())
-                .map(|(m, _)| (m.id, m.card.cost))
-                .collect();
-            let engaged_by: Vec<Vec<ModelId>> = enemies
-                .iter()
-                .map(|(id, _)| engaging(state, *id, seat))
-                .collect();
-            let options: Vec<Vec<usize>> = friends
-                .iter()
-                .map(|(friend, cost)| {
-                    enemies
-                        .iter()
-                        .enumerate()
-                        .filter(|(e, (_, enemy_cost))| {
-                            enemy_cost > cost && engaged_by[*e].contains(friend)
-                        })
-                        .map(|(e, _)| e)
-                        .collect()
-                })
-                .collect();
-            check(distinct_matching(&options, usize::from(count)).is_some())
-        }
+        SchemeCondition::EngagingCostlier { count } => check(engaging_costlier(state, seat, count)),
         SchemeCondition::ModelsNearCenterlineEnds { inches, count } => {
-            let (a, b) = encounter.setup.layout().centerline();
-            let options: Vec<Vec<usize>> = scoring_models(state, seat)
-                .map(|(_, body)| {
-                    [a, b]
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, end)| within((body.center, body.radius), (**end, 0.0), inches))
-                        .map(|(i, _)| i)
-                        .collect()
-                })
-                .collect();
-            check(distinct_matching(&options, usize::from(count)).is_some())
+            check(centerline_ends_held(state, encounter, seat, inches, count))
         }
         SchemeCondition::SchemeMarkersNearCorners {
             inches,
             count,
             own_zone_at_most,
-        } => {
-            let corners = corners(encounter, seat);
-            let markers: Vec<&Marker> = spendable_markers(state, seat, among).collect();
-            // Every set of corners with few enough of the crew's own, until
-            // the markers can stand by a different one each.
-            (0u8..16)
-                .filter(|set| {
-                    let own = (0..4)
-                        .filter(|c| set & (1 << c) != 0 && corners[*c].1)
-                        .count();
-                    own <= usize::from(own_zone_at_most)
-                })
-                .find_map(|set| {
-                    let options: Vec<Vec<usize>> = markers
-                        .iter()
-                        .map(|k| {
-                            (0..4)
-                                .filter(|c| set & (1 << c) != 0)
-                                .filter(|c| {
-                                    within(
-                                        (k.at.v2(), k.base.radius()),
-                                        (corners[*c].0, 0.0),
-                                        inches,
-                                    )
-                                })
-                                .collect()
-                        })
-                        .collect();
-                    let picked = distinct_matching(&options, usize::from(count))?;
-                    Some(picked.into_iter().map(|i| markers[i].id).collect())
-                })
-        }
+        } => markers_near_corners(
+            state,
+            encounter,
+            seat,
+            among,
+            inches,
+            count,
+            own_zone_at_most,
+        ),
         SchemeCondition::KilledBySchemeMarker => encounter
             .kills_by_scheme_markers
             .iter()
@@ -563,31 +469,7 @@ fn counted_markers(
             .find(|id| spendable_markers(state, seat, among).any(|k| k.id == **id))
             .map(|id| vec![*id]),
         SchemeCondition::SchemeMarkersNearRemains { inches, count } => {
-            let remains: Vec<&Marker> = state
-                .markers
-                .iter()
-                .filter(|k| k.kind == MarkerKind::Remains)
-                .collect();
-            let markers: Vec<&Marker> = spendable_markers(state, seat, among).collect();
-            let options: Vec<Vec<usize>> = markers
-                .iter()
-                .map(|k| {
-                    remains
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, r)| {
-                            within(
-                                (k.at.v2(), k.base.radius()),
-                                (r.at.v2(), r.base.radius()),
-                                inches,
-                            )
-                        })
-                        .map(|(i, _)| i)
-                        .collect()
-                })
-                .collect();
-            let picked = distinct_matching(&options, usize::from(count))?;
-            Some(picked.into_iter().map(|i| markers[i].id).collect())
+            markers_near_remains(state, seat, among, inches, count)
         }
         SchemeCondition::EnemyLeaderAtHalfHealth => {
             let leader = encounter.leaders[seat.other().index()].and_then(|id| state.model(id));
@@ -604,16 +486,7 @@ fn counted_markers(
         }
         SchemeCondition::ChosenAloneWithin { inches } => {
             let (m, b) = chosen_on_table()?;
-            // "Other enemy models": the chosen one's own crew.
-            check(
-                crew_models(state, m.owner)
-                    .filter(|(other, ob)| {
-                        other.id != m.id
-                            && within((b.center, b.radius), (ob.center, ob.radius), inches)
-                    })
-                    .count()
-                    == 0,
-            )
+            check(alone_within(state, m, b, inches))
         }
         SchemeCondition::ChosenIn { area } => {
             let (_, b) = chosen_on_table()?;
@@ -664,6 +537,203 @@ fn counted_markers(
         // The player asserts it by claiming; the opponent checks.
         SchemeCondition::Claimed => Some(Vec::new()),
     }
+}
+
+/// How many enemy models are at half their maximum health or less. A
+/// Craven enemy is ignored for its own crew's schemes, not for ours.
+fn enemies_at_half_health(state: &GameState, seat: Seat) -> usize {
+    crew_models(state, seat.other())
+        .filter(|(m, _)| u32::from(m.health) * 2 <= u32::from(m.card.max_health))
+        .count()
+}
+
+/// Whether no other model of `model`'s crew is within `inches` of it (a
+/// scheme's "other enemy models" are the chosen one's own crew).
+fn alone_within(state: &GameState, model: &Model, body: Body, inches: u8) -> bool {
+    crew_models(state, model.owner)
+        .filter(|(other, ob)| {
+            other.id != model.id
+                && within((body.center, body.radius), (ob.center, ob.radius), inches)
+        })
+        .count()
+        == 0
+}
+
+/// `count` of the crew's spendable markers near one enemy model.
+fn markers_near_one_enemy(
+    state: &GameState,
+    seat: Seat,
+    among: Option<&[ObjectId]>,
+    inches: u8,
+    count: u8,
+) -> Option<Vec<ObjectId>> {
+    crew_models(state, seat.other()).find_map(|(_, enemy)| {
+        let ids: Vec<ObjectId> = spendable_markers(state, seat, among)
+            .filter(|k| {
+                within(
+                    (k.at.v2(), k.base.radius()),
+                    (enemy.center, enemy.radius),
+                    inches,
+                )
+            })
+            .map(|k| k.id)
+            .take(usize::from(count))
+            .collect();
+        (ids.len() >= usize::from(count)).then_some(ids)
+    })
+}
+
+/// `count` of the crew's spendable markers in `area`, each on a different
+/// terrain piece.
+fn markers_on_terrain(
+    state: &GameState,
+    encounter: &Encounter,
+    seat: Seat,
+    among: Option<&[ObjectId]>,
+    area: Area,
+    count: u8,
+) -> Option<Vec<ObjectId>> {
+    let markers: Vec<&Marker> = spendable_markers(state, seat, among)
+        .filter(|m| in_area(encounter, seat, area, m.at.v2(), m.base.radius()))
+        .collect();
+    let options: Vec<Vec<usize>> = markers
+        .iter()
+        .map(|k| {
+            state
+                .terrain
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| touches_terrain(t, k.at.v2(), k.base.radius()))
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .collect();
+    let picked = distinct_matching(&options, usize::from(count))?;
+    Some(picked.into_iter().map(|i| markers[i].id).collect())
+}
+
+/// Whether `count` of the crew's models each engage a different enemy
+/// that costs more than they do.
+fn engaging_costlier(state: &GameState, seat: Seat, count: u8) -> bool {
+    let friends: Vec<(ModelId, u8)> = scoring_models(state, seat)
+        .map(|(m, _)| (m.id, m.card.cost))
+        .collect();
+    let enemies: Vec<(ModelId, u8)> = crew_models(state, seat.other())
+        .map(|(m, _)| (m.id, m.card.cost))
+        .collect();
+    let engaged_by: Vec<Vec<ModelId>> = enemies
+        .iter()
+        .map(|(id, _)| engaging(state, *id, seat))
+        .collect();
+    let options: Vec<Vec<usize>> = friends
+        .iter()
+        .map(|(friend, cost)| {
+            enemies
+                .iter()
+                .enumerate()
+                .filter(|(e, (_, enemy_cost))| enemy_cost > cost && engaged_by[*e].contains(friend))
+                .map(|(e, _)| e)
+                .collect()
+        })
+        .collect();
+    distinct_matching(&options, usize::from(count)).is_some()
+}
+
+/// Whether `count` ends of the centre line each have a different model of
+/// the crew within `inches`.
+fn centerline_ends_held(
+    state: &GameState,
+    encounter: &Encounter,
+    seat: Seat,
+    inches: u8,
+    count: u8,
+) -> bool {
+    let (a, b) = encounter.setup.layout().centerline();
+    let options: Vec<Vec<usize>> = scoring_models(state, seat)
+        .map(|(_, body)| {
+            [a, b]
+                .iter()
+                .enumerate()
+                .filter(|(_, end)| within((body.center, body.radius), (**end, 0.0), inches))
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .collect();
+    distinct_matching(&options, usize::from(count)).is_some()
+}
+
+/// `count` of the crew's spendable markers, each near a different table
+/// corner, using at most `own_zone_at_most` corners of the crew's own zone.
+fn markers_near_corners(
+    state: &GameState,
+    encounter: &Encounter,
+    seat: Seat,
+    among: Option<&[ObjectId]>,
+    inches: u8,
+    count: u8,
+    own_zone_at_most: u8,
+) -> Option<Vec<ObjectId>> {
+    let corners = corners(encounter, seat);
+    let markers: Vec<&Marker> = spendable_markers(state, seat, among).collect();
+    // Every set of corners with few enough of the crew's own, until the
+    // markers can stand by a different one each.
+    (0u8..16)
+        .filter(|set| {
+            let own = (0..4)
+                .filter(|c| set & (1 << c) != 0 && corners[*c].1)
+                .count();
+            own <= usize::from(own_zone_at_most)
+        })
+        .find_map(|set| {
+            let options: Vec<Vec<usize>> = markers
+                .iter()
+                .map(|k| {
+                    (0..4)
+                        .filter(|c| set & (1 << c) != 0)
+                        .filter(|c| {
+                            within((k.at.v2(), k.base.radius()), (corners[*c].0, 0.0), inches)
+                        })
+                        .collect()
+                })
+                .collect();
+            let picked = distinct_matching(&options, usize::from(count))?;
+            Some(picked.into_iter().map(|i| markers[i].id).collect())
+        })
+}
+
+/// `count` of the crew's spendable markers, each near a different Remains marker.
+fn markers_near_remains(
+    state: &GameState,
+    seat: Seat,
+    among: Option<&[ObjectId]>,
+    inches: u8,
+    count: u8,
+) -> Option<Vec<ObjectId>> {
+    let remains: Vec<&Marker> = state
+        .markers
+        .iter()
+        .filter(|k| k.kind == MarkerKind::Remains)
+        .collect();
+    let markers: Vec<&Marker> = spendable_markers(state, seat, among).collect();
+    let options: Vec<Vec<usize>> = markers
+        .iter()
+        .map(|k| {
+            remains
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| {
+                    within(
+                        (k.at.v2(), k.base.radius()),
+                        (r.at.v2(), r.base.radius()),
+                        inches,
+                    )
+                })
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .collect();
+    let picked = distinct_matching(&options, usize::from(count))?;
+    Some(picked.into_iter().map(|i| markers[i].id).collect())
 }
 
 /// Whether a disc touches a terrain piece (any of its parts).

@@ -319,149 +319,161 @@ impl Sim<'_> {
             name: Arc::clone(&name),
         })?;
         for effect in &ability.effects {
-            match effect {
-                // Applied where they act: damage being worked out, a stat
-                // being read.
-                AbilityEffect::AddDamage { .. }
-                | AbilityEffect::ReduceDamage { .. }
-                | AbilityEffect::ChangeStat { .. } => {}
-                AbilityEffect::FateModifier { by, to } => {
-                    for id in self.selected(to, model, other) {
-                        if let Some(role) = self.role_in_duel(id) {
-                            self.emit(Event::ModifierAdded {
-                                role,
-                                amount: *by,
-                                source: name.to_string().into(),
-                            })?;
-                        }
-                    }
-                }
-                AbilityEffect::ChangeRaiseValue { value } => {
-                    if self.state.duel().is_some() {
-                        self.emit(Event::RaiseValueChanged {
-                            value: (*value).max(1),
-                        })?;
-                    }
-                }
-                AbilityEffect::GainToken { token, to } => {
-                    let crew = self.state.model(model).map(|m| m.owner);
-                    for id in self.selected(to, model, other) {
-                        self.gain_token(id, *token, 1, crew)?;
-                    }
-                }
-                AbilityEffect::RemoveToken { token, to } => {
-                    for id in self.selected(to, model, other) {
-                        self.remove_token(id, *token, 0)?;
-                    }
-                }
-                AbilityEffect::Heal { amount, to } => {
-                    for id in self.selected(to, model, other) {
-                        self.heal(id, *amount)?;
-                    }
-                }
-                AbilityEffect::DealDamage {
-                    amount,
-                    to,
-                    irreducible,
-                } => {
-                    // Dealt to every selected model at once: one batch,
-                    // whose order the damaged models' controllers choose.
-                    let batch = self.batch();
-                    for id in self.selected(to, model, other) {
-                        self.queue(DamageInstance {
-                            credit: Some(model),
-                            attacker: Some(owner),
-                            from_ability: true,
-                            ..DamageInstance::fixed(
-                                id,
-                                name.to_string(),
-                                *amount,
-                                *irreducible,
-                                batch,
-                            )
-                        })?;
-                    }
-                }
-                AbilityEffect::Push { inches, to } => {
-                    for id in self.selected(to, model, other) {
-                        if id != model {
-                            self.push_away(id, model, *inches)?;
-                        }
-                    }
-                }
-                AbilityEffect::MakeMarker { marker } => {
-                    let spot = self.state.model(model).and_then(|m| m.placement);
-                    if let Some(at) = spot {
-                        self.emit(Event::MarkerMade {
-                            marker: marker.clone(),
-                            owner: Some(owner),
-                            at,
-                        })?;
-                    }
-                }
-                AbilityEffect::RemoveMarkers { marker, inches } => {
-                    for id in self.markers_within(model, marker, *inches) {
-                        self.emit(Event::MarkerRemoved { id })?;
-                    }
-                }
-                AbilityEffect::DiscardCards { count, to } => {
-                    let mut seats: Vec<Seat> = self
-                        .selected(to, model, other)
-                        .iter()
-                        .filter_map(|id| self.state.model(*id).map(|m| m.owner))
-                        .collect();
-                    seats.sort();
-                    seats.dedup();
-                    for seat in seats {
-                        let held = self.state.player(seat).hand.len();
-                        let count = (*count).min(u8::try_from(held).unwrap_or(u8::MAX));
-                        if count > 0 {
-                            // The choice waits on top of the stack; the
-                            // ability's other effects have resolved by then.
-                            self.push_check()?;
-                            self.emit(Event::DiscardRequired { seat, count })?;
-                        }
-                    }
-                }
-                AbilityEffect::DiscardOrGainToken { count, token, to } => {
-                    for id in self.selected(to, model, other) {
-                        self.offer_either(id, *count, *token)?;
-                    }
-                }
-                AbilityEffect::DrawCards { count } => {
-                    for _ in 0..(*count).min(MAX_DRAW) {
-                        self.draw(owner)?;
-                    }
-                }
-                AbilityEffect::InfuseSoulstone => {
-                    self.emit(Event::SoulstoneInfused { seat: owner })?;
-                }
-                AbilityEffect::GainVictoryPoints { amount } => {
-                    self.emit(Event::VictoryPointsGained {
-                        seat: owner,
-                        amount: *amount,
-                        source: name.to_string(),
-                    })?;
-                }
-                AbilityEffect::OfferChainActivation { to } => {
-                    let models = self.chain_candidates(to, model, other, owner);
-                    if !models.is_empty() {
-                        self.emit(Event::ChainActivationOffered {
-                            seat: owner,
-                            models,
-                        })?;
-                    }
-                }
-                AbilityEffect::DrainSoulstone => {
-                    if self.state.player(owner).soulstones > 0 {
-                        self.emit(Event::SoulstoneSpent {
-                            seat: owner,
-                            purpose: format!("ability {name}").into(),
-                            role: None,
+            self.resolve_effect(effect, model, other, owner, &name)?;
+        }
+        Ok(())
+    }
+
+    /// One effect of ability `name` of `model` (owned by `owner`), with the
+    /// other model it fired for, if any.
+    fn resolve_effect(
+        &mut self,
+        effect: &AbilityEffect,
+        model: ModelId,
+        other: Option<ModelId>,
+        owner: Seat,
+        name: &Arc<str>,
+    ) -> Result<(), RuleError> {
+        match effect {
+            // Applied where they act: damage being worked out, a stat
+            // being read.
+            AbilityEffect::AddDamage { .. }
+            | AbilityEffect::ReduceDamage { .. }
+            | AbilityEffect::ChangeStat { .. } => {}
+            AbilityEffect::FateModifier { by, to } => {
+                for id in self.selected(to, model, other) {
+                    if let Some(role) = self.role_in_duel(id) {
+                        self.emit(Event::ModifierAdded {
+                            role,
+                            amount: *by,
+                            source: name.to_string().into(),
                         })?;
                     }
                 }
             }
+            AbilityEffect::ChangeRaiseValue { value } => {
+                if self.state.duel().is_some() {
+                    self.emit(Event::RaiseValueChanged {
+                        value: (*value).max(1),
+                    })?;
+                }
+            }
+            AbilityEffect::GainToken { token, to } => {
+                let crew = self.state.model(model).map(|m| m.owner);
+                for id in self.selected(to, model, other) {
+                    self.gain_token(id, *token, 1, crew)?;
+                }
+            }
+            AbilityEffect::RemoveToken { token, to } => {
+                for id in self.selected(to, model, other) {
+                    self.remove_token(id, *token, 0)?;
+                }
+            }
+            AbilityEffect::Heal { amount, to } => {
+                for id in self.selected(to, model, other) {
+                    self.heal(id, *amount)?;
+                }
+            }
+            AbilityEffect::DealDamage {
+                amount,
+                to,
+                irreducible,
+            } => {
+                // Dealt to every selected model at once: one batch,
+                // whose order the damaged models' controllers choose.
+                let batch = self.batch();
+                for id in self.selected(to, model, other) {
+                    self.queue(DamageInstance {
+                        credit: Some(model),
+                        attacker: Some(owner),
+                        from_ability: true,
+                        ..DamageInstance::fixed(id, name.to_string(), *amount, *irreducible, batch)
+                    })?;
+                }
+            }
+            AbilityEffect::Push { inches, to } => {
+                for id in self.selected(to, model, other) {
+                    if id != model {
+                        self.push_away(id, model, *inches)?;
+                    }
+                }
+            }
+            AbilityEffect::MakeMarker { marker } => {
+                let spot = self.state.model(model).and_then(|m| m.placement);
+                if let Some(at) = spot {
+                    self.emit(Event::MarkerMade {
+                        marker: marker.clone(),
+                        owner: Some(owner),
+                        at,
+                    })?;
+                }
+            }
+            AbilityEffect::RemoveMarkers { marker, inches } => {
+                for id in self.markers_within(model, marker, *inches) {
+                    self.emit(Event::MarkerRemoved { id })?;
+                }
+            }
+            AbilityEffect::DiscardCards { count, to } => {
+                let seats: std::collections::BTreeSet<Seat> = self
+                    .selected(to, model, other)
+                    .iter()
+                    .filter_map(|id| self.state.model(*id).map(|m| m.owner))
+                    .collect();
+                for seat in seats {
+                    self.require_discard(seat, *count)?;
+                }
+            }
+            AbilityEffect::DiscardOrGainToken { count, token, to } => {
+                for id in self.selected(to, model, other) {
+                    self.offer_either(id, *count, *token)?;
+                }
+            }
+            AbilityEffect::DrawCards { count } => {
+                for _ in 0..(*count).min(MAX_DRAW) {
+                    self.draw(owner)?;
+                }
+            }
+            AbilityEffect::InfuseSoulstone => {
+                self.emit(Event::SoulstoneInfused { seat: owner })?;
+            }
+            AbilityEffect::GainVictoryPoints { amount } => {
+                self.emit(Event::VictoryPointsGained {
+                    seat: owner,
+                    amount: *amount,
+                    source: name.to_string(),
+                })?;
+            }
+            AbilityEffect::OfferChainActivation { to } => {
+                let models = self.chain_candidates(to, model, other, owner);
+                if !models.is_empty() {
+                    self.emit(Event::ChainActivationOffered {
+                        seat: owner,
+                        models,
+                    })?;
+                }
+            }
+            AbilityEffect::DrainSoulstone => {
+                if self.state.player(owner).soulstones > 0 {
+                    self.emit(Event::SoulstoneSpent {
+                        seat: owner,
+                        purpose: format!("ability {name}").into(),
+                        role: None,
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `seat` discards `count` cards (no more than it holds). The choice
+    /// waits on top of the stack; the ability's other effects have resolved
+    /// by then.
+    fn require_discard(&mut self, seat: Seat, count: u8) -> Result<(), RuleError> {
+        let held = self.state.player(seat).hand.len();
+        let count = count.min(u8::try_from(held).unwrap_or(u8::MAX));
+        if count > 0 {
+            self.push_check()?;
+            self.emit(Event::DiscardRequired { seat, count })?;
         }
         Ok(())
     }

@@ -72,14 +72,6 @@ fn escape(text: &str) -> String {
 /// The table as SVG, y pointing up as on the table.
 pub fn render(board: &Board, picture: &Picture) -> String {
     let size = inches(TABLE_SIZE) * SCALE;
-    let y = |v: f64| size - v * SCALE;
-    let points = |points: &[V2]| {
-        points
-            .iter()
-            .map(|p| format!("{:.1},{:.1}", p.x * SCALE, y(p.y)))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -97,7 +89,7 @@ pub fn render(board: &Board, picture: &Picture) -> String {
                 let _ = writeln!(
                     out,
                     r##"<polygon class="zone" points="{}" fill="{colour}" fill-opacity="0.12" stroke="{colour}" stroke-dasharray="6 4"><title>{title}</title></polygon>"##,
-                    points(corners)
+                    svg_points(corners)
                 );
             }
             Shape::Circle { center, radius } => {
@@ -105,12 +97,80 @@ pub fn render(board: &Board, picture: &Picture) -> String {
                     out,
                     r##"<circle class="zone" cx="{:.1}" cy="{:.1}" r="{:.1}" fill="{colour}" fill-opacity="0.12" stroke="{colour}" stroke-dasharray="6 4"><title>{title}</title></circle>"##,
                     center.x * SCALE,
-                    y(center.y),
+                    flip_y(center.y),
                     radius * SCALE
                 );
             }
         }
     }
+    draw_obstacles(&mut out, board);
+    for marker in board.table.markers.iter() {
+        let c = marker.at.v2();
+        let _ = writeln!(
+            out,
+            r##"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="#555" stroke-dasharray="3 2"><title>{}</title></circle>"##,
+            c.x * SCALE,
+            flip_y(c.y),
+            marker.base.radius() * SCALE,
+            escape(&marker.name)
+        );
+    }
+    for (i, ring) in picture.rings.iter().enumerate() {
+        // Labels alternate above and below their rings, so that the rings
+        // of one model do not write over each other.
+        let label_y = if i % 2 == 0 {
+            flip_y(ring.center.y + ring.radius) - 2.0
+        } else {
+            flip_y(ring.center.y - ring.radius) + 10.0
+        };
+        let _ = writeln!(
+            out,
+            r##"<circle class="range" cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="#6b4fa0" stroke-dasharray="4 3"><title>{}</title></circle>"##,
+            ring.center.x * SCALE,
+            flip_y(ring.center.y),
+            ring.radius * SCALE,
+            escape(&ring.label)
+        );
+        let _ = writeln!(
+            out,
+            r##"<text x="{:.1}" y="{label_y:.1}" text-anchor="middle" fill="#6b4fa0">{}</text>"##,
+            ring.center.x * SCALE,
+            escape(&ring.label)
+        );
+    }
+    draw_pieces(&mut out, board, picture);
+    for line in &picture.lines {
+        let colour = if line.clear { "#1a9c3a" } else { "#d0202a" };
+        let _ = writeln!(
+            out,
+            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="2"/>"##,
+            line.from.x * SCALE,
+            flip_y(line.from.y),
+            line.to.x * SCALE,
+            flip_y(line.to.y)
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// A height on the table as the SVG's y, which points down.
+fn flip_y(v: f64) -> f64 {
+    inches(TABLE_SIZE) * SCALE - v * SCALE
+}
+
+/// Corners as an SVG `points` list.
+fn svg_points(points: &[V2]) -> String {
+    points
+        .iter()
+        .map(|p| format!("{:.1},{:.1}", p.x * SCALE, flip_y(p.y)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The terrain, coloured by its traits, each named with its heights and
+/// traits in its title.
+fn draw_obstacles(out: &mut String, board: &Board) {
     for obstacle in board.obstacles() {
         let fill = if obstacle.has(Trait::Impassable) || obstacle.has(Trait::Climbable) {
             "#8a7f70"
@@ -141,7 +201,7 @@ pub fn render(board: &Board, picture: &Picture) -> String {
                     out,
                     r##"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="{fill}" fill-opacity="0.7" stroke="#333"><title>{}</title></circle>"##,
                     center.x * SCALE,
-                    y(center.y),
+                    flip_y(center.y),
                     radius * SCALE,
                     escape(&title)
                 );
@@ -150,46 +210,17 @@ pub fn render(board: &Board, picture: &Picture) -> String {
                 let _ = writeln!(
                     out,
                     r##"<polygon points="{}" fill="{fill}" fill-opacity="0.7" stroke="#333"><title>{}</title></polygon>"##,
-                    points(corners),
+                    svg_points(corners),
                     escape(&title)
                 );
             }
         }
     }
-    for marker in board.table.markers.iter() {
-        let c = marker.at.v2();
-        let _ = writeln!(
-            out,
-            r##"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="#555" stroke-dasharray="3 2"><title>{}</title></circle>"##,
-            c.x * SCALE,
-            y(c.y),
-            marker.base.radius() * SCALE,
-            escape(&marker.name)
-        );
-    }
-    for (i, ring) in picture.rings.iter().enumerate() {
-        // Labels alternate above and below their rings, so that the rings
-        // of one model do not write over each other.
-        let label_y = if i % 2 == 0 {
-            y(ring.center.y + ring.radius) - 2.0
-        } else {
-            y(ring.center.y - ring.radius) + 10.0
-        };
-        let _ = writeln!(
-            out,
-            r##"<circle class="range" cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="#6b4fa0" stroke-dasharray="4 3"><title>{}</title></circle>"##,
-            ring.center.x * SCALE,
-            y(ring.center.y),
-            ring.radius * SCALE,
-            escape(&ring.label)
-        );
-        let _ = writeln!(
-            out,
-            r##"<text x="{:.1}" y="{label_y:.1}" text-anchor="middle" fill="#6b4fa0">{}</text>"##,
-            ring.center.x * SCALE,
-            escape(&ring.label)
-        );
-    }
+}
+
+/// The models' bases in their crew's colour, with their names above and
+/// any note below.
+fn draw_pieces(out: &mut String, board: &Board, picture: &Picture) {
     for piece in &board.table.pieces {
         let c = piece.at.v2();
         let colour = seat_colour(piece.seat);
@@ -204,7 +235,7 @@ pub fn render(board: &Board, picture: &Picture) -> String {
             r##"<circle class="piece" data-piece="{}" cx="{:.1}" cy="{:.1}" r="{:.1}" fill="{colour}" fill-opacity="0.8" stroke="{stroke}" stroke-width="{width}"><title>{} (Sz {}, elevation {}){}</title></circle>"##,
             piece.id.0,
             c.x * SCALE,
-            y(c.y),
+            flip_y(c.y),
             piece.base.radius() * SCALE,
             escape(&piece.name),
             piece.sz,
@@ -215,7 +246,7 @@ pub fn render(board: &Board, picture: &Picture) -> String {
             out,
             r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#000">{}</text>"##,
             c.x * SCALE,
-            y(c.y) - piece.base.radius() * SCALE - 3.0,
+            flip_y(c.y) - piece.base.radius() * SCALE - 3.0,
             escape(&piece.name)
         );
         if let Some(note) = note {
@@ -223,22 +254,9 @@ pub fn render(board: &Board, picture: &Picture) -> String {
                 out,
                 r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#000" font-size="9">{}</text>"##,
                 c.x * SCALE,
-                y(c.y) + piece.base.radius() * SCALE + 10.0,
+                flip_y(c.y) + piece.base.radius() * SCALE + 10.0,
                 escape(note)
             );
         }
     }
-    for line in &picture.lines {
-        let colour = if line.clear { "#1a9c3a" } else { "#d0202a" };
-        let _ = writeln!(
-            out,
-            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="2"/>"##,
-            line.from.x * SCALE,
-            y(line.from.y),
-            line.to.x * SCALE,
-            y(line.to.y)
-        );
-    }
-    out.push_str("</svg>\n");
-    out
 }

@@ -264,26 +264,7 @@ pub fn validate_move(
     for (index, pair) in points.windows(2).enumerate() {
         let (a, b) = (from, pair[1]);
         let segment = index + 1;
-        match kind {
-            MoveKind::Toward { x, y } | MoveKind::Away { x, y } => {
-                let reference = Point { x, y }.v2();
-                let step = b.v2().minus(a.v2());
-                let ok = if matches!(kind, MoveKind::Toward { .. }) {
-                    step.dot(b.v2().minus(reference)) <= TOUCH * TOUCH
-                } else {
-                    step.dot(a.v2().minus(reference)) >= -TOUCH * TOUCH
-                };
-                if !ok {
-                    let direction = if matches!(kind, MoveKind::Toward { .. }) {
-                        "apart"
-                    } else {
-                        "closer"
-                    };
-                    return Err(MoveError::WrongDirection { segment, direction });
-                }
-            }
-            MoveKind::Walk | MoveKind::Charge | MoveKind::Effect | MoveKind::Push => {}
-        }
+        check_direction(kind, a, b, segment)?;
         if a == b {
             // Moving 0" is still a move, and always legal.
         } else if a.x == b.x && a.y == b.y {
@@ -317,21 +298,8 @@ pub fn validate_move(
             clings(board, &at_b) && (next.z == b.z || (next.x, next.y) == (b.x, b.y))
         });
         if !last && !supported(board, at_b.center, at_b.radius, at_b.z) && !climbing_on {
-            // A fall that deals no damage lets the model go on moving from
-            // where it landed (off the terrain's edge, at no cost), when
-            // that is one place.
-            let fell = fall(board, &at_b)?;
-            let [landing] = fell.choices.as_slice() else {
-                return Err(MoveError::Unsupported { waypoint: segment });
-            };
-            if fell.damage > 0 {
-                return Err(MoveError::Unsupported { waypoint: segment });
-            }
-            from = Waypoint {
-                x: landing.x,
-                y: landing.y,
-                z: milli(fell.to),
-            };
+            let (landing, fell) = harmless_fall(board, &at_b, segment)?;
+            from = landing;
             falls_on_the_way.push(fell);
         }
         let now = Body {
@@ -385,6 +353,51 @@ pub fn validate_move(
         fall,
         falls_on_the_way,
     })
+}
+
+/// A move toward (or away from) a point refuses a segment that takes the
+/// model apart from (or closer to) it.
+fn check_direction(
+    kind: MoveKind,
+    a: Waypoint,
+    b: Waypoint,
+    segment: usize,
+) -> Result<(), MoveError> {
+    let (reference, toward) = match kind {
+        MoveKind::Toward { x, y } => (Point { x, y }.v2(), true),
+        MoveKind::Away { x, y } => (Point { x, y }.v2(), false),
+        MoveKind::Walk | MoveKind::Charge | MoveKind::Effect | MoveKind::Push => return Ok(()),
+    };
+    let step = b.v2().minus(a.v2());
+    let ok = if toward {
+        step.dot(b.v2().minus(reference)) <= TOUCH * TOUCH
+    } else {
+        step.dot(a.v2().minus(reference)) >= -TOUCH * TOUCH
+    };
+    if ok {
+        return Ok(());
+    }
+    let direction = if toward { "apart" } else { "closer" };
+    Err(MoveError::WrongDirection { segment, direction })
+}
+
+/// Where a model unsupported after a segment lands: a fall that deals no
+/// damage lets it go on moving from there (off the terrain's edge, at no
+/// cost), when that is one place; any other fall refuses the path.
+fn harmless_fall(board: &Board, at: &Body, segment: usize) -> Result<(Waypoint, Fall), MoveError> {
+    let fell = fall(board, at)?;
+    let [landing] = fell.choices.as_slice() else {
+        return Err(MoveError::Unsupported { waypoint: segment });
+    };
+    if fell.damage > 0 {
+        return Err(MoveError::Unsupported { waypoint: segment });
+    }
+    let landed = Waypoint {
+        x: landing.x,
+        y: landing.y,
+        z: milli(fell.to),
+    };
+    Ok((landed, fell))
 }
 
 /// Whether `me` may move through `other`'s base: friendly models and

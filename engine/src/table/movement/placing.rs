@@ -238,6 +238,41 @@ const PUSH_TURNS: [f64; 17] = [
     80.0, -80.0,
 ];
 
+/// How far along `from`→`to` (0 to 1) base `me` gets before it meets the
+/// table edge, solid terrain or a model it may not pass.
+fn clear_fraction(board: &Board, me: &Body, from: V2, to: V2) -> f64 {
+    let size = inches(TABLE_SIZE);
+    let mut until: f64 = 1.0;
+    // The table edge: where the centre would leave [r, size - r].
+    let (low, high) = (me.radius - TOUCH, size - me.radius + TOUCH);
+    for (start, end) in [(from.x, to.x), (from.y, to.y)] {
+        let delta = end - start;
+        if delta > 1e-12 && end > high {
+            until = until.min(((high - start) / delta).max(0.0));
+        } else if delta < -1e-12 && end < low {
+            until = until.min(((start - low) / -delta).max(0.0));
+        }
+    }
+    for o in board.obstacles() {
+        if solid(o)
+            && overlaps_vertically(me.z, me.effective_size(), o.bottom, o.top)
+            && let Some((start, _)) = o.shape.swept_overlap(from, to, me.radius).first()
+        {
+            until = until.min(*start);
+        }
+    }
+    for o in board.bodies() {
+        if o.id != me.id
+            && !may_pass(board.edition, me, &o)
+            && overlaps_vertically(me.z, me.effective_size(), o.z, o.effective_size())
+            && let Some((start, _)) = o.shape().swept_overlap(from, to, me.radius).first()
+        {
+            until = until.min(*start);
+        }
+    }
+    until
+}
+
 /// A push toward (or away from) a point that goes around what is in its
 /// way. At every step it looks down each heading within 80° of the straight
 /// one for as far as it may still move, and takes a step along the heading
@@ -256,43 +291,10 @@ pub fn push_around(
 ) -> Result<Vec<Waypoint>, MoveError> {
     let me = board.body(Target::Object(id))?;
     let reference = point.v2();
-    let size = inches(TABLE_SIZE);
     let mut at = me.center;
     let mut path = vec![at];
     let mut remaining = distance.max(0.0);
-    // How far along `from`→`to` (0..=1) the base gets before it meets the
-    // table edge, solid terrain or an enemy it may not pass.
-    let clear_until = |from: V2, to: V2| -> f64 {
-        let mut until: f64 = 1.0;
-        // The table edge: where the centre would leave [r, size - r].
-        let (low, high) = (me.radius - TOUCH, size - me.radius + TOUCH);
-        for (start, end) in [(from.x, to.x), (from.y, to.y)] {
-            let delta = end - start;
-            if delta > 1e-12 && end > high {
-                until = until.min(((high - start) / delta).max(0.0));
-            } else if delta < -1e-12 && end < low {
-                until = until.min(((start - low) / -delta).max(0.0));
-            }
-        }
-        for o in board.obstacles() {
-            if solid(o)
-                && overlaps_vertically(me.z, me.effective_size(), o.bottom, o.top)
-                && let Some((start, _)) = o.shape.swept_overlap(from, to, me.radius).first()
-            {
-                until = until.min(*start);
-            }
-        }
-        for o in board.bodies() {
-            if o.id != me.id
-                && !may_pass(board.edition, &me, &o)
-                && overlaps_vertically(me.z, me.effective_size(), o.z, o.effective_size())
-                && let Some((start, _)) = o.shape().swept_overlap(from, to, me.radius).first()
-            {
-                until = until.min(*start);
-            }
-        }
-        until
-    };
+    let clear_until = |from: V2, to: V2| clear_fraction(board, &me, from, to);
     let in_severe = |c: V2| {
         board.obstacles().any(|o| {
             o.has(Trait::Severe)
