@@ -5,8 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
 
+use crate::accounts;
 use crate::auth::token::{TokenKind, TokenSubject};
-use crate::db::accounts;
 use crate::web::AppState;
 use crate::web::accounts::{SignInClient, SignInOutcome, device_mark, sign_in};
 use crate::web::client::client_address;
@@ -95,13 +95,7 @@ async fn revoke_token(user: ApiUser, state: web::Data<AppState>) -> Result<HttpR
     let expires = user.claims.expires_at().naive_utc();
     let account = user.account.id;
     state
-        .with_db(move |conn| {
-            if !accounts::end_session_of(conn, account, &jti, expires)? {
-                // A token issued before tokens were listed.
-                accounts::revoke_token(conn, &jti, expires)?;
-            }
-            Ok(())
-        })
+        .with_db(move |conn| Ok(accounts::revoke_api_token(conn, account, &jti, expires)?))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }

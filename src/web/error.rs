@@ -211,7 +211,8 @@ impl From<crate::accounts::AccountError> for AppError {
         match err {
             crate::accounts::AccountError::NotFound => AppError::NotFound,
             crate::accounts::AccountError::Db(db) => db.into(),
-            other @ crate::accounts::AccountError::Mail(_) => AppError::internal(other),
+            other @ (crate::accounts::AccountError::Mail(_)
+            | crate::accounts::AccountError::Link(_)) => AppError::internal(other),
         }
     }
 }

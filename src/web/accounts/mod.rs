@@ -23,10 +23,6 @@ use chrono::{Duration, Utc};
 
 use crate::web::account_sessions::{end_other_sessions, revoke_token, revoke_token_page};
 
-/// Verification links stay valid this long.
-const VERIFY_LINK_HOURS: i64 = 48;
-/// Password reset links stay valid this long.
-const RESET_LINK_MINUTES: i64 = 60;
 /// Failed sign-ins allowed in the window: to one account from one client
 /// address, or from one browser that signed in to the account before...
 const MAX_FAILURES_PER_CLIENT: i64 = 5;
@@ -48,10 +44,6 @@ const MAX_SIGNUPS_PER_VENUE: i64 = 200;
 /// event's venue pass together, in place of their shared address's
 /// [`MAX_FAILURES_PER_ADDRESS`]: a room of players mistyping, not the world.
 const MAX_FAILURES_PER_VENUE: i64 = 300;
-/// "You already have an account" mails one address may be sent in an hour.
-const MAX_SIGNUP_MAILS_PER_TARGET: i64 = 3;
-/// Reset mails one address may be sent in the throttle window.
-const MAX_RESET_MAILS_PER_ADDRESS: i64 = 3;
 /// Reset links one client address may ask for in an hour, whatever the
 /// addresses (a venue's players share one network address).
 const MAX_RESET_REQUESTS_PER_CLIENT: i64 = 20;

@@ -1,18 +1,15 @@
 //! A forgotten password: a single-use link by mail, then a new password.
 
-use crate::db::WriteTransaction;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
 use chrono::Duration;
 use serde::Deserialize;
 
+use crate::accounts::{self, Budget};
+use crate::auth::hash_token;
 use crate::auth::input::{EmailAddress, NewPassword};
 use crate::auth::password::PASSWORD_WORKERS;
-use crate::auth::{hash_token, random_token};
-use crate::db::accounts::{self, EmailTokenPurpose};
-use crate::db::throttle::{self, Budget};
-use crate::mail::{self, messages};
 use crate::web::AppState;
 use crate::web::client::client_address;
 use crate::web::error::AppError;
@@ -75,7 +72,7 @@ pub(super) async fn forgot(
         Duration::hours(1),
     )];
     let spent = state
-        .with_db(move |conn| Ok(throttle::spend(conn, &budget, now())?))
+        .with_db(move |conn| Ok(accounts::spend(conn, &budget, now())?))
         .await?;
     if spent.is_none() {
         let mut errors = FormErrors::new();
@@ -94,40 +91,12 @@ pub(super) async fn forgot(
     let lookup_email = email.clone();
     state
         .with_db(move |conn| {
-            conn.write_transaction(|conn| {
-                let Some(account) = accounts::find_by_email(conn, lookup_email.as_str())? else {
-                    return Ok(());
-                };
-                let now = now();
-                // A bounded number of reset mails per address: the answer
-                // stays the same, so it tells nothing.
-                let target = [Budget::new(
-                    format!("reset:{}", account.email),
-                    MAX_RESET_MAILS_PER_ADDRESS,
-                    THROTTLE_WINDOW,
-                )];
-                if throttle::spend(conn, &target, now)?.is_none() {
-                    return Ok(());
-                }
-                let token = random_token();
-                accounts::create_email_token(
-                    conn,
-                    account.id,
-                    EmailTokenPurpose::ResetPassword,
-                    &hash_token(&token),
-                    now,
-                    now + Duration::minutes(RESET_LINK_MINUTES),
-                )?;
-                let link = format!("{base_url}/password/reset?token={token}");
-                let mail = messages::password_reset(
-                    &account.email,
-                    &account.display_name,
-                    &link,
-                    RESET_LINK_MINUTES,
-                )?;
-                mail::queue(conn, &mail, None, now)?;
-                Ok::<_, AppError>(())
-            })
+            Ok(accounts::send_password_reset(
+                conn,
+                lookup_email.as_str(),
+                &base_url,
+                now(),
+            )?)
         })
         .await?;
     state.mail_queued();
@@ -178,15 +147,7 @@ pub(super) async fn reset_page(
 ) -> Result<HttpResponse, AppError> {
     let token_hash = hash_token(&query.token);
     let live = state
-        .with_db(move |conn| {
-            Ok(accounts::peek_email_token(
-                conn,
-                EmailTokenPurpose::ResetPassword,
-                &token_hash,
-                now(),
-            )?
-            .is_some())
-        })
+        .with_db(move |conn| Ok(accounts::reset_link_works(conn, &token_hash, now())?))
         .await?;
     if !live {
         let ctx = ctx.with_flash(FlashLevel::Error, RESET_LINK_INVALID);
@@ -229,30 +190,13 @@ pub(super) async fn reset(
     let hash = PASSWORD_WORKERS.hash(password.as_str().to_owned()).await?;
     let changed = state
         .with_db(move |conn| {
-            conn.write_transaction(|conn| {
-                let now = now();
-                let Some(account_id) = accounts::consume_email_token(
-                    conn,
-                    EmailTokenPurpose::ResetPassword,
-                    &token_hash,
-                    now,
-                )?
-                else {
-                    return Ok(false);
-                };
-                accounts::set_password(conn, account_id, &hash, now)?;
-                // Whoever reset by mail has shown they own the address.
-                accounts::mark_email_verified(conn, account_id, now)?;
-                if let Some(account) = accounts::find_by_id(conn, account_id)? {
-                    let mail = messages::password_changed(
-                        &account.email,
-                        &account.display_name,
-                        &format!("{base_url}/password/forgot"),
-                    )?;
-                    mail::queue(conn, &mail, None, now)?;
-                }
-                Ok::<_, AppError>(true)
-            })
+            Ok(accounts::reset_password(
+                conn,
+                &token_hash,
+                &hash,
+                &base_url,
+                now(),
+            )?)
         })
         .await?;
     if !changed {

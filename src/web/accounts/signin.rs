@@ -7,10 +7,9 @@ use askama::Template;
 use chrono::Utc;
 use serde::Deserialize;
 
+use crate::accounts::{self, Account, Budget};
 use crate::auth::password::{PASSWORD_WORKERS, decoy_hash};
 use crate::auth::token::{DEVICE_LIFETIME, TokenKind, TokenSubject};
-use crate::db::accounts::{self, Account};
-use crate::db::throttle::{self, Budget};
 use crate::web::AppState;
 use crate::web::client::client_address;
 use crate::web::error::AppError;
@@ -211,7 +210,7 @@ pub async fn sign_in(
                 _ => None,
             };
             let (budgets, own_key) = sign_in_budgets(&email, account.as_ref(), &client, venue);
-            let spent = throttle::spend(conn, &budgets, now())?;
+            let spent = accounts::spend(conn, &budgets, now())?;
             Ok((account, own_key, spent))
         })
         .await?;
@@ -227,7 +226,7 @@ pub async fn sign_in(
         Err(busy) => {
             // Not checked, so not charged.
             state
-                .with_db(move |conn| Ok(throttle::refund(conn, &spent)?))
+                .with_db(move |conn| Ok(accounts::refund(conn, &spent)?))
                 .await?;
             return Err(busy.into());
         }
@@ -237,11 +236,7 @@ pub async fn sign_in(
             // The account's ceiling is left to run out: the owner signing
             // in must not hand strangers a fresh budget.
             state
-                .with_db(move |conn| {
-                    throttle::refund(conn, &spent)?;
-                    throttle::clear(conn, &own_key)?;
-                    Ok(())
-                })
+                .with_db(move |conn| Ok(accounts::forgive(conn, &spent, &own_key)?))
                 .await?;
             Ok(SignInOutcome::SignedIn(Box::new(account)))
         }
@@ -324,7 +319,7 @@ pub(super) async fn check_own_password(
         THROTTLE_WINDOW,
     )];
     let spent = state
-        .with_db(move |conn| Ok(throttle::spend(conn, &budget, now())?))
+        .with_db(move |conn| Ok(accounts::spend(conn, &budget, now())?))
         .await?;
     let Some(spent) = spent else {
         return Ok(PasswordCheck::Throttled);
@@ -335,11 +330,7 @@ pub(super) async fn check_own_password(
         return Ok(PasswordCheck::Wrong);
     }
     state
-        .with_db(move |conn| {
-            throttle::refund(conn, &spent)?;
-            throttle::clear(conn, &key)?;
-            Ok(())
-        })
+        .with_db(move |conn| Ok(accounts::forgive(conn, &spent, &key)?))
         .await?;
     Ok(PasswordCheck::Correct)
 }
@@ -399,10 +390,7 @@ pub(super) async fn signout(
         let session = user.claims.session_id().to_owned();
         let expires = user.claims.session_ends_at().naive_utc();
         state
-            .with_db(move |conn| {
-                accounts::revoke_token(conn, &session, expires)?;
-                Ok(accounts::forget_session(conn, &session)?)
-            })
+            .with_db(move |conn| Ok(accounts::sign_out(conn, &session, expires)?))
             .await?;
     }
     let mut response = redirect_with_flash(&state, "/", FlashLevel::Info, "You are signed out.");

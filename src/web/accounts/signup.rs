@@ -1,18 +1,14 @@
 //! Sign-up, the confirmation of an address, and a new confirmation link.
 
-use crate::db::WriteTransaction;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
 use chrono::Duration;
 use serde::Deserialize;
 
+use crate::accounts::{self, Budget, NewAccount};
+use crate::auth::hash_token;
 use crate::auth::input::{DisplayName, EmailAddress, NewPassword, optional_text};
 use crate::auth::password::PASSWORD_WORKERS;
-use crate::auth::{hash_token, random_token};
-use crate::db::accounts::{self, Account, EmailTokenPurpose, NewAccount};
-use crate::db::throttle::{self, Budget};
-use crate::db::{DbConnection, DbError};
-use crate::mail::{self, messages};
 use crate::web::AppState;
 use crate::web::client::client_address;
 use crate::web::error::AppError;
@@ -188,7 +184,7 @@ pub(super) async fn signup(
     // a burst cannot pass one count.
     let budget = [budget];
     let spent = state
-        .with_db(move |conn| Ok(throttle::spend(conn, &budget, now())?))
+        .with_db(move |conn| Ok(accounts::spend(conn, &budget, now())?))
         .await?;
     if spent.is_none() {
         let mut errors = FormErrors::new();
@@ -214,43 +210,16 @@ pub(super) async fn signup(
     let going_to = safe_next(Some(&next));
     state
         .with_db(move |conn| {
-            let now = now();
-            conn.write_transaction(|conn| {
-                let created = accounts::create_account(
-                    conn,
-                    &NewAccount {
-                        email: email.as_str(),
-                        display_name: name.as_str(),
-                        password_hash: &hash,
-                        club: club.as_deref(),
-                        region: region.as_deref(),
-                        is_admin: false,
-                        created_at: now,
-                    },
-                )?;
-                match created {
-                    Some(account) => queue_verification(conn, &account, &base_url, &going_to),
-                    None => {
-                        // Someone signing up again and again with another
-                        // person's address sends that person few mails.
-                        let target = [Budget::new(
-                            format!("signup-mail:{}", email.as_str()),
-                            MAX_SIGNUP_MAILS_PER_TARGET,
-                            Duration::hours(1),
-                        )];
-                        if throttle::spend(conn, &target, now)?.is_none() {
-                            return Ok(());
-                        }
-                        let mail = messages::signup_existing(
-                            email.as_str(),
-                            &signin_link(&base_url, &going_to),
-                            &format!("{base_url}/password/forgot"),
-                        )?;
-                        mail::queue(conn, &mail, None, now)?;
-                        Ok(())
-                    }
-                }
-            })
+            let new = NewAccount {
+                email: email.as_str(),
+                display_name: name.as_str(),
+                password_hash: &hash,
+                club: club.as_deref(),
+                region: region.as_deref(),
+                is_admin: false,
+                created_at: now(),
+            };
+            Ok(accounts::sign_up(conn, &new, &base_url, &going_to)?)
         })
         .await?;
     state.mail_queued();
@@ -265,56 +234,6 @@ pub(super) async fn signup(
             serde_urlencoded::to_string([("next", next.as_str())]).unwrap_or_default()
         )
     }))
-}
-
-/// Creates a verification token and queues its mail. The link carries
-/// where the person was going when they signed up (`next`, "/" for
-/// nowhere in particular), so confirming takes them on there.
-pub(super) fn queue_verification(
-    conn: &mut DbConnection,
-    account: &Account,
-    base_url: &str,
-    next: &str,
-) -> Result<(), AppError> {
-    let token = random_token();
-    let now = now();
-    accounts::create_email_token(
-        conn,
-        account.id,
-        EmailTokenPurpose::VerifyEmail,
-        &hash_token(&token),
-        now,
-        now + Duration::hours(VERIFY_LINK_HOURS),
-    )?;
-    let link = if next == "/" {
-        format!("{base_url}/verify-email?token={token}")
-    } else {
-        format!(
-            "{base_url}/verify-email?{}",
-            serde_urlencoded::to_string([("token", token.as_str()), ("next", next)])
-                .map_err(AppError::internal)?
-        )
-    };
-    let mail = messages::verify_email(
-        &account.email,
-        &account.display_name,
-        &link,
-        VERIFY_LINK_HOURS,
-    )?;
-    mail::queue(conn, &mail, None, now)?;
-    Ok(())
-}
-
-/// The sign-in page's address, carrying where the person was going.
-fn signin_link(base_url: &str, next: &str) -> String {
-    if next == "/" {
-        format!("{base_url}/signin")
-    } else {
-        format!(
-            "{base_url}/signin?{}",
-            serde_urlencoded::to_string([("next", next)]).unwrap_or_default()
-        )
-    }
 }
 
 #[derive(Template)]
@@ -333,7 +252,7 @@ pub(super) async fn check_email_page(
     query: web::Query<NextQuery>,
 ) -> Result<HttpResponse, AppError> {
     let next = safe_next(query.next.as_deref());
-    let signin_link = signin_link("", &next);
+    let signin_link = accounts::signin_link("", &next)?;
     render_page(
         &ctx,
         &CheckEmailPage {
@@ -368,23 +287,7 @@ pub(super) async fn verify_email(
     let token_hash = hash_token(&query.token);
     let next = safe_next(Some(&query.next));
     let verified = state
-        .with_db(move |conn| {
-            let now = now();
-            conn.write_transaction(|conn| {
-                let Some(account_id) = accounts::consume_email_token(
-                    conn,
-                    EmailTokenPurpose::VerifyEmail,
-                    &token_hash,
-                    now,
-                )?
-                else {
-                    return Ok::<_, DbError>(None);
-                };
-                accounts::mark_email_verified(conn, account_id, now)?;
-                accounts::find_by_id(conn, account_id)
-            })
-            .map_err(AppError::from)
-        })
+        .with_db(move |conn| Ok(accounts::confirm_email(conn, &token_hash, now())?))
         .await?;
     let Some(account) = verified else {
         return Err(AppError::bad_request(
@@ -433,7 +336,13 @@ pub(super) async fn resend_verification(
     let base_url = state.settings.base_url.clone();
     state
         .with_db(move |conn| {
-            conn.write_transaction(|conn| queue_verification(conn, &account, &base_url, "/"))
+            Ok(accounts::send_verification(
+                conn,
+                &account,
+                &base_url,
+                "/",
+                now(),
+            )?)
         })
         .await?;
     state.mail_queued();
