@@ -145,7 +145,7 @@ pub fn confirm_email(
     now: NaiveDateTime,
 ) -> Result<Option<Account>, AccountError> {
     conn.write_transaction(|conn| {
-        let Some(account_id) = db_accounts::consume_email_token(
+        let Some(account_id) = spend_mailed_link(
             conn,
             db_accounts::EmailTokenPurpose::VerifyEmail,
             token_hash,
@@ -154,9 +154,25 @@ pub fn confirm_email(
         else {
             return Ok(None);
         };
-        db_accounts::mark_email_verified(conn, account_id, now)?;
         Ok(db_accounts::find_by_id(conn, account_id)?)
     })
+}
+
+/// Spends a link mailed for `purpose` (the hash of its token): the
+/// account it was for, or None when it is unknown, used or expired.
+/// Whoever opens a link mailed to an address has shown they own it, so
+/// the address counts as confirmed.
+fn spend_mailed_link(
+    conn: &mut DbConnection,
+    purpose: db_accounts::EmailTokenPurpose,
+    token_hash: &str,
+    now: NaiveDateTime,
+) -> Result<Option<i64>, AccountError> {
+    let Some(account_id) = db_accounts::consume_email_token(conn, purpose, token_hash, now)? else {
+        return Ok(None);
+    };
+    db_accounts::mark_email_verified(conn, account_id, now)?;
+    Ok(Some(account_id))
 }
 
 /// The sign-in page's address, carrying where the person was going.
@@ -284,7 +300,7 @@ pub fn reset_password(
     now: NaiveDateTime,
 ) -> Result<bool, AccountError> {
     conn.write_transaction(|conn| {
-        let Some(account_id) = db_accounts::consume_email_token(
+        let Some(account_id) = spend_mailed_link(
             conn,
             db_accounts::EmailTokenPurpose::ResetPassword,
             token_hash,
@@ -293,7 +309,6 @@ pub fn reset_password(
         else {
             return Ok(false);
         };
-        db_accounts::mark_email_verified(conn, account_id, now)?;
         set_password_and_tell(conn, account_id, hash, base_url, now)?;
         Ok(true)
     })

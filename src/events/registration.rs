@@ -10,7 +10,9 @@ use soulstone_engine::content::crew::CrewList;
 use super::notify;
 use super::{Access, Ctx, EventError, EventStatus, EventView, Role, require_not_finished};
 use crate::auth::input::{DisplayName, EmailAddress, optional_multiline_text, optional_text};
-use crate::db::events::{self as db_events, NewRegistration, Registration, RegistrationChanges};
+use crate::db::events::{self as db_events, NewRegistration, RegistrationChanges};
+
+pub use crate::db::events::Registration;
 use crate::db::{DbConnection, accounts, audit};
 use crate::systems::GameSystem;
 
@@ -180,6 +182,17 @@ pub fn withdraw_self(
         EventStatus::Running => set_dropped(conn, view, access, registration.id, true, ctx),
         EventStatus::Finished => Err(EventError::Conflict("The event is over.".into())),
     }
+}
+
+/// Every entry of the event (withdrawn and waitlisted ones too), for its
+/// staff: the desk at the door.
+pub fn entries(
+    conn: &mut DbConnection,
+    view: &EventView,
+    access: &Access,
+) -> Result<Vec<Registration>, EventError> {
+    access.require_staff()?;
+    Ok(db_events::list_registrations(conn, view.id())?)
 }
 
 /// Moves waitlisted players up while there is room; mails each of them.

@@ -32,10 +32,15 @@ pub fn prepared(conn: &mut DbConnection, view: &EventView) -> Result<Vec<Prepare
 
 /// The planned rounds not paired yet: the ones a scenario can be prepared for.
 fn rounds_to_come(conn: &mut DbConnection, view: &EventView) -> Result<Vec<i32>, EventError> {
-    let paired = db_events::list_rounds(conn, view.id())?
-        .last()
-        .map_or(0, |r| r.number);
+    let paired = rounds_paired(conn, view)?;
     Ok(((paired + 1)..=view.event.rounds_planned).collect())
+}
+
+/// The number of the event's last paired round (0 before the first).
+pub fn rounds_paired(conn: &mut DbConnection, view: &EventView) -> Result<i32, EventError> {
+    Ok(db_events::list_rounds(conn, view.id())?
+        .last()
+        .map_or(0, |r| r.number))
 }
 
 fn require_shared_scenarios(view: &EventView) -> Result<(), EventError> {

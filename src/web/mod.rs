@@ -199,6 +199,34 @@ impl AppState {
         self.mail_wakeup.notify_one();
     }
 
+    /// Runs `work` on event `id` as `actor`, on the blocking pool: the
+    /// event is loaded (refused if the actor may not see it) and the
+    /// service's context made, as every event action needs. The outer error
+    /// is the request's; the inner one is the service's answer, which the
+    /// page may show (a conflict, a field to fix) or raise.
+    pub async fn with_event<T, F>(
+        &self,
+        id: i64,
+        actor: Option<crate::events::Actor>,
+        work: F,
+    ) -> Result<Result<T, crate::events::EventError>, AppError>
+    where
+        F: EventWork<T>,
+        T: Send + 'static,
+    {
+        let now = chrono::Utc::now().naive_utc();
+        let base_url = self.settings.base_url.clone();
+        self.with_db(move |conn| {
+            let (view, access) = crate::events::load(conn, id, actor)?;
+            let ctx = crate::events::Ctx {
+                now,
+                base_url: &base_url,
+            };
+            Ok(work(conn, &view, &access, &ctx))
+        })
+        .await
+    }
+
     /// Runs blocking database work on the blocking thread pool, never on the
     /// async executor threads.
     pub async fn with_db<T, F>(&self, work: F) -> Result<T, AppError>
@@ -213,6 +241,31 @@ impl AppState {
         })
         .await?
     }
+}
+
+/// A call on an event's services, as [`AppState::with_event`] runs it.
+pub trait EventWork<T>:
+    FnOnce(
+        &mut DbConnection,
+        &crate::events::EventView,
+        &crate::events::Access,
+        &crate::events::Ctx<'_>,
+    ) -> Result<T, crate::events::EventError>
+    + Send
+    + 'static
+{
+}
+
+impl<T, F> EventWork<T> for F where
+    F: FnOnce(
+            &mut DbConnection,
+            &crate::events::EventView,
+            &crate::events::Access,
+            &crate::events::Ctx<'_>,
+        ) -> Result<T, crate::events::EventError>
+        + Send
+        + 'static
+{
 }
 
 /// Cookie signing key: a labelled hash of the server secret, so the secret

@@ -16,7 +16,7 @@ both_backends!(
 /// shows the history) refuses it, and flipping again refuses too rather
 /// than writing a new history over the old one.
 async fn an_unreadable_stored_setup_is_refused_and_kept(backend: Backend) {
-    use crate::events::{create_event, event_body, set_status};
+    use crate::events::{create_event, event_body, set_status, walk_ins_checked_in};
     use diesel::RunQueryDsl;
     use serde_json::json;
 
@@ -28,19 +28,7 @@ async fn an_unreadable_stored_setup_is_refused_and_kept(backend: Backend) {
     body["pool"] = json!("m3e-core");
     let event = create_event(&to_api, body).await;
     set_status(&to_api, event, "registration").await;
-    for name in ["Ada", "Bo", "Cy", "Di"] {
-        let (status, entry) = to_api
-            .post(&format!("/events/{event}/players"), json!({ "name": name }))
-            .await;
-        assert_eq!(status, 201);
-        let id = entry["id"].as_i64().unwrap();
-        to_api
-            .post(
-                &format!("/events/{event}/players/{id}/check-in"),
-                json!({"checked_in": true}),
-            )
-            .await;
-    }
+    walk_ins_checked_in(&to_api, event, "Keeper", 4, 4).await;
     set_status(&to_api, event, "running").await;
     let (status, _) = to_api
         .post(&format!("/events/{event}/rounds"), json!({}))

@@ -203,23 +203,12 @@ async fn on_event<T, F>(
 ) -> Result<T, ApiError>
 where
     T: Send + 'static,
-    F: FnOnce(
-            &mut crate::db::DbConnection,
-            &EventView,
-            &events::Access,
-            &events::Ctx<'_>,
-        ) -> Result<T, events::EventError>
-        + Send
-        + 'static,
+    F: crate::web::EventWork<T>,
 {
-    let actor = actor(user);
-    let (now, base_url) = ctx_of(state);
     let result = state
-        .with_db(move |conn| {
-            let (view, access) = events::load(conn, id, actor)?;
-            Ok(work(conn, &view, &access, &service_ctx(now, &base_url))?)
-        })
-        .await?;
+        .with_event(id, actor(user), work)
+        .await?
+        .map_err(AppError::from)?;
     state.mail_queued();
     Ok(result)
 }

@@ -10,8 +10,7 @@ use askama::Template;
 use serde::{Deserialize, Serialize};
 
 use super::actor_of;
-use crate::db::events::Registration;
-use crate::events::registration;
+use crate::events::registration::{self, Registration};
 use crate::events::rounds::EventData;
 use crate::events::{self, EventError, EventView};
 use crate::web::AppState;
@@ -317,14 +316,11 @@ async fn shown_ids(
     id: i64,
     desk: &DeskQuery,
 ) -> Result<Vec<i64>, AppError> {
-    let actor = actor_of(Some(user));
     let registrations = state
-        .with_db(move |conn| {
-            let (_, access) = events::load(conn, id, actor)?;
-            access.require_staff()?;
-            Ok(crate::db::events::list_registrations(conn, id)?)
+        .with_event(id, actor_of(Some(user)), |conn, view, access, _| {
+            registration::entries(conn, view, access)
         })
-        .await?;
+        .await??;
     Ok(registrations
         .iter()
         .filter(|r| desk.show.admits(r) && matches_search(r, desk.q.trim()))

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::{actor_of, ctx_of, event_path, service_ctx};
 use crate::events::registration::{self, DeclarationInput, EntryUpdate};
-use crate::events::{self, Access, EventError, EventView};
+use crate::events::{self, EventError};
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, redirect_with_flash};
@@ -36,23 +36,9 @@ async fn act<F>(
     work: F,
 ) -> Result<HttpResponse, AppError>
 where
-    F: FnOnce(
-            &mut crate::db::DbConnection,
-            &EventView,
-            &Access,
-            &crate::events::Ctx<'_>,
-        ) -> Result<(), EventError>
-        + Send
-        + 'static,
+    F: crate::web::EventWork<()>,
 {
-    let actor = actor_of(Some(user));
-    let (now, base_url) = ctx_of(state);
-    let outcome = state
-        .with_db(move |conn| {
-            let (view, access) = events::load(conn, id, actor)?;
-            Ok(work(conn, &view, &access, &service_ctx(now, &base_url)))
-        })
-        .await?;
+    let outcome = state.with_event(id, actor_of(Some(user)), work).await?;
     Ok(match outcome {
         Ok(()) => redirect_with_flash(state, back, FlashLevel::Success, success),
         Err(err @ (EventError::Invalid(_) | EventError::Conflict(_))) => {

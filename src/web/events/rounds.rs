@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::{actor_of, ctx_of, event_path, service_ctx};
+use super::{actor_of, event_path};
 use crate::db::events::{GameRow, Round};
 use crate::events::registration::Declared;
 use crate::events::rounds::{self, EventData, StoredPairing, score_of};
@@ -63,23 +63,9 @@ pub(super) async fn act<F>(
     work: F,
 ) -> Result<HttpResponse, AppError>
 where
-    F: FnOnce(
-            &mut crate::db::DbConnection,
-            &EventView,
-            &Access,
-            &crate::events::Ctx<'_>,
-        ) -> Result<Option<String>, EventError>
-        + Send
-        + 'static,
+    F: crate::web::EventWork<Option<String>>,
 {
-    let actor = actor_of(Some(user));
-    let (now, base_url) = ctx_of(state);
-    let outcome = state
-        .with_db(move |conn| {
-            let (view, access) = events::load(conn, id, actor)?;
-            Ok(work(conn, &view, &access, &service_ctx(now, &base_url)))
-        })
-        .await?;
+    let outcome = state.with_event(id, actor_of(Some(user)), work).await?;
     Ok(match outcome {
         Ok(target) => {
             redirect_with_flash(state, &target.unwrap_or(back), FlashLevel::Success, success)

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
-use super::{actor_of, ctx_of, service_ctx};
+use super::actor_of;
 use crate::events::scenarios::{self, ScenarioFor};
 use crate::events::{self, EventError, EventView};
 use crate::setup::Announcement;
@@ -82,9 +82,7 @@ async fn scenarios_page(
             let (view, access) = events::load(conn, id, actor)?;
             access.require_staff()?;
             let prepared = scenarios::prepared(conn, &view)?;
-            let paired = crate::db::events::list_rounds(conn, id)?
-                .last()
-                .map_or(0, |r| r.number);
+            let paired = scenarios::rounds_paired(conn, &view)?;
             let pool = crate::events::rounds::event_pool(conn, &view)?;
             Ok((view, prepared, paired, pool))
         })
@@ -120,23 +118,9 @@ async fn act<F>(
     work: F,
 ) -> Result<HttpResponse, AppError>
 where
-    F: FnOnce(
-            &mut crate::db::DbConnection,
-            &EventView,
-            &crate::events::Access,
-            &crate::events::Ctx<'_>,
-        ) -> Result<String, EventError>
-        + Send
-        + 'static,
+    F: crate::web::EventWork<String>,
 {
-    let actor = actor_of(Some(user));
-    let (now, base_url) = ctx_of(state);
-    let outcome = state
-        .with_db(move |conn| {
-            let (view, access) = events::load(conn, id, actor)?;
-            Ok(work(conn, &view, &access, &service_ctx(now, &base_url)))
-        })
-        .await?;
+    let outcome = state.with_event(id, actor_of(Some(user)), work).await?;
     Ok(match outcome {
         Ok(detail) => redirect_with_flash(
             state,
