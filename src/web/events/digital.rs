@@ -50,14 +50,7 @@ async fn play_page(
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
             let state_now = digital::digital_state(conn, &view, &access, game_id)?;
-            let game = crate::db::events::find_game(conn, game_id)?.ok_or(AppError::NotFound)?;
-            let mut names = Vec::new();
-            for registration in std::iter::once(game.player_a).chain(game.player_b) {
-                let name = crate::db::events::find_registration(conn, registration)?
-                    .map(|r| r.display_name)
-                    .unwrap_or_default();
-                names.push(name);
-            }
+            let (game, names) = events::rounds::game_with_names(conn, &view, game_id)?;
             Ok((view, access, game, state_now, names))
         })
         .await?;
