@@ -450,14 +450,14 @@ fn setup(
         print_out(&serde_json::to_string_pretty(&setup).map_err(|e| e.to_string())?);
     } else {
         let heading = format!("{} · seed {}", setup.system.name(), setup.seed);
-        let table = crate::events::rounds::TableSetup {
+        let table = crate::events::round_setups::TableSetup {
             setup,
             sides: None,
             shared: false,
         };
         print_out(&format!(
             "{heading}\n{}",
-            crate::events::rounds::setup_summary(&table, &crate::setup::SeatNames::default())
+            crate::events::round_setups::setup_summary(&table, &crate::setup::SeatNames::default())
         ));
     }
     Ok(())

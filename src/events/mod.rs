@@ -10,6 +10,7 @@ pub mod notify;
 pub mod playoffs;
 pub mod registration;
 pub mod results;
+pub mod round_setups;
 pub mod rounds;
 pub mod scenarios;
 pub mod standings;

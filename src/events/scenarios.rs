@@ -4,7 +4,8 @@
 
 use rand::RngCore;
 
-use super::rounds::{event_pool, require_draft_round, share_scenario, to_json};
+use super::round_setups::{event_pool, share_scenario};
+use super::rounds::{require_draft_round, to_json};
 use super::{Access, Ctx, EventError, EventView, require_not_finished};
 use crate::db::events as db_events;
 use crate::db::{DbConnection, WriteTransaction, audit};
@@ -92,7 +93,7 @@ pub fn prepare_by_flipping(
         // What rounds already played used counts as used.
         let mut used: Vec<(String, String)> = Vec::new();
         for round in db_events::list_rounds(conn, view.id())? {
-            if let Some(setup) = super::rounds::round_setup(&round)? {
+            if let Some(setup) = super::round_setups::round_setup(&round)? {
                 used.extend(strategy_and_deployment(&setup));
             }
         }

@@ -597,7 +597,7 @@ fn insert_member_games(
         })
         .collect();
     insert_games_of(conn, view, round, &tables, &[], Some(row.id), ctx.now)?;
-    super::rounds::give_sides_to_new_games(conn, view, round)
+    super::round_setups::give_sides_to_new_games(conn, view, round)
 }
 
 fn choice_error(err: ChoiceError) -> EventError {

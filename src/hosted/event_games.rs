@@ -13,7 +13,7 @@ use soulstone_engine::fairness::Bytes32;
 use crate::db::events::{self as db_events, GameRow, Registration};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
-use crate::events::rounds::TableSetup;
+use crate::events::round_setups::TableSetup;
 use crate::events::{Access, Ctx, EventError, EventStatus, EventView};
 use crate::hosted::{self, BroughtList};
 use crate::setup::SetupResult;

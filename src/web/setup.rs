@@ -6,7 +6,7 @@ use askama::Template;
 use rand::RngCore;
 use serde::Deserialize;
 
-use crate::events::rounds::TableSetup;
+use crate::events::round_setups::TableSetup;
 use crate::pools;
 use crate::setup::map::deployment_svg;
 use crate::setup::{

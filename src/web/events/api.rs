@@ -11,6 +11,7 @@ use crate::events::input::EventInput;
 use crate::events::manage;
 use crate::events::registration;
 use crate::events::results::{self, ResultInput};
+use crate::events::round_setups;
 use crate::events::rounds::{self, EventData};
 use crate::events::{self, Actor, EventError, EventSettings, EventStatus, EventView};
 use crate::tournament::standings::StandingRow;
@@ -373,12 +374,12 @@ fn round_detail(
 ) -> Result<RoundDetail, EventError> {
     let table = |g: &GameRow| -> Result<TableEntry, EventError> {
         let table_setup = match g.player_b {
-            Some(_) => rounds::TableSetup::of(round, g)?,
+            Some(_) => round_setups::TableSetup::of(round, g)?,
             None => None,
         };
         let attacker = table_setup
             .as_ref()
-            .and_then(rounds::TableSetup::attacker)
+            .and_then(round_setups::TableSetup::attacker)
             .and_then(|seat| match seat {
                 crate::setup::Seat::A => Some(g.player_a),
                 crate::setup::Seat::B => g.player_b,
@@ -413,7 +414,7 @@ fn round_detail(
             .games_of_round(round.id)
             .map(table)
             .collect::<Result<_, _>>()?,
-        setup: rounds::round_setup(round)?,
+        setup: round_setups::round_setup(round)?,
         event_version: view.event.version,
     })
 }

@@ -172,7 +172,7 @@ fn page(
         .and_then(|r| data.rounds.iter().find(|x| x.id == r))
         .filter(|_| game.player_b.is_some());
     let setup = match round {
-        Some(round) => crate::events::rounds::TableSetup::of(round, &game)?,
+        Some(round) => crate::events::round_setups::TableSetup::of(round, &game)?,
         None => None,
     }
     .map(|table| crate::web::setup::SetupView::for_table(&table, &names));

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::{actor_of, event_path};
 use crate::db::events::{GameRow, Round};
 use crate::events::registration::Declared;
+use crate::events::round_setups;
 use crate::events::rounds::{self, EventData, StoredPairing, score_of};
 use crate::events::{self, Access, EventError, EventView};
 use crate::setup::{Seat, SeatNames};
@@ -193,10 +194,12 @@ impl TableRow {
             .unwrap_or_else(|| "BYE".into());
         let names = SeatNames::new(a.clone(), b.clone());
         let table_setup = match game.player_b {
-            Some(_) => rounds::TableSetup::of(round, game)?,
+            Some(_) => round_setups::TableSetup::of(round, game)?,
             None => None,
         };
-        let attacker = table_setup.as_ref().and_then(rounds::TableSetup::attacker);
+        let attacker = table_setup
+            .as_ref()
+            .and_then(round_setups::TableSetup::attacker);
         let declared = |id: i64| {
             data.registration(id)
                 .filter(|_| show_lists)
@@ -213,7 +216,7 @@ impl TableRow {
                 .map(|t| SetupView::for_table(t, &names)),
             setup_line: table_setup
                 .as_ref()
-                .map(|t| rounds::setup_summary(t, &names))
+                .map(|t| round_setups::setup_summary(t, &names))
                 .unwrap_or_default(),
             attacker,
             a_declared: declared(game.player_a),
@@ -243,7 +246,7 @@ struct RoundPage {
     /// The scenario every table shares, if the round has one.
     setup: Option<SetupView>,
     /// Setups the round had before (flipped again before publishing).
-    setup_history: Vec<rounds::ReplacedSetup>,
+    setup_history: Vec<round_setups::ReplacedSetup>,
     seconds_left: Option<i64>,
     /// Rendered to be kept: the clock is written in at each request.
     clock_to_be_written_in: bool,
@@ -456,7 +459,7 @@ async fn round_page(
                 None => crate::db::hosted::live_scores(conn, &ids)?,
             };
             let pool = if wants_pool {
-                crate::events::rounds::event_pool(conn, &view_for_pool)?
+                crate::events::round_setups::event_pool(conn, &view_for_pool)?
             } else {
                 None
             };
@@ -500,8 +503,8 @@ async fn round_page(
         matches,
         pairing: pairing_record.swiss().cloned(),
         playoff_name: pairing_record.playoff_name().map(str::to_owned),
-        setup: rounds::round_setup(&round)?.map(|s| SetupView::shared(&s)),
-        setup_history: rounds::setup_history(&round)?,
+        setup: round_setups::round_setup(&round)?.map(|s| SetupView::shared(&s)),
+        setup_history: round_setups::setup_history(&round)?,
         seconds_left: rounds::seconds_left(&view, &round, chrono::Utc::now().naive_utc()),
         view,
         access,
@@ -678,7 +681,7 @@ async fn generate_setup(
         round_path(id, number),
         message.into(),
         move |conn, view, access, ctx| {
-            rounds::generate_setup(conn, view, access, number, per_table, ctx)?;
+            round_setups::generate_setup(conn, view, access, number, per_table, ctx)?;
             Ok(None)
         },
     )
@@ -851,8 +854,8 @@ async fn projector(
     }
     seats.sort_by_cached_key(|s| s.name.to_lowercase());
     let seconds_left = rounds::seconds_left(&view, &round, chrono::Utc::now().naive_utc());
-    let scenario =
-        rounds::round_setup(&round)?.map(|s| rounds::scenario_summary(&s, &SeatNames::default()));
+    let scenario = round_setups::round_setup(&round)?
+        .map(|s| round_setups::scenario_summary(&s, &SeatNames::default()));
     let per_table_setups = tables.iter().any(|t| t.setup.is_some());
     render_page(
         &ctx,

@@ -83,7 +83,7 @@ async fn scenarios_page(
             access.require_staff()?;
             let prepared = scenarios::prepared(conn, &view)?;
             let paired = scenarios::rounds_paired(conn, &view)?;
-            let pool = crate::events::rounds::event_pool(conn, &view)?;
+            let pool = crate::events::round_setups::event_pool(conn, &view)?;
             Ok((view, prepared, paired, pool))
         })
         .await?;
