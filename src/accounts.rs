@@ -110,14 +110,12 @@ pub fn send_verification(
     now: NaiveDateTime,
 ) -> Result<(), AccountError> {
     conn.write_transaction(|conn| {
-        let token = crate::auth::random_token();
-        db_accounts::create_email_token(
+        let token = issue_mailed_link(
             conn,
             account.id,
             db_accounts::EmailTokenPurpose::VerifyEmail,
-            &crate::auth::hash_token(&token),
             now,
-            now + chrono::Duration::hours(VERIFY_LINK_HOURS),
+            chrono::Duration::hours(VERIFY_LINK_HOURS),
         )?;
         let link = if next == "/" {
             format!("{base_url}/verify-email?token={token}")
@@ -156,6 +154,27 @@ pub fn confirm_email(
         };
         Ok(db_accounts::find_by_id(conn, account_id)?)
     })
+}
+
+/// A new token for a link to mail for `purpose`, working for `lifetime`:
+/// only its hash is kept, the token itself goes into the link.
+fn issue_mailed_link(
+    conn: &mut DbConnection,
+    account_id: i64,
+    purpose: db_accounts::EmailTokenPurpose,
+    now: NaiveDateTime,
+    lifetime: chrono::Duration,
+) -> Result<String, AccountError> {
+    let token = crate::auth::random_token();
+    db_accounts::create_email_token(
+        conn,
+        account_id,
+        purpose,
+        &crate::auth::hash_token(&token),
+        now,
+        now + lifetime,
+    )?;
+    Ok(token)
 }
 
 /// Spends a link mailed for `purpose` (the hash of its token): the
@@ -252,14 +271,12 @@ pub fn send_password_reset(
         if crate::db::throttle::spend(conn, &target, now)?.is_none() {
             return Ok(());
         }
-        let token = crate::auth::random_token();
-        db_accounts::create_email_token(
+        let token = issue_mailed_link(
             conn,
             account.id,
             db_accounts::EmailTokenPurpose::ResetPassword,
-            &crate::auth::hash_token(&token),
             now,
-            now + chrono::Duration::minutes(RESET_LINK_MINUTES),
+            chrono::Duration::minutes(RESET_LINK_MINUTES),
         )?;
         let link = format!("{base_url}/password/reset?token={token}");
         let mail = messages::password_reset(
