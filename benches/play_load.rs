@@ -20,6 +20,7 @@
 // A measuring program: a broken assumption stops it, as in the other benches.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+use soulstone_engine::system::Malifaux;
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -414,7 +415,7 @@ fn main() {
                     let db = Arc::clone(&db);
                     let chosen = tokio::task::spawn_blocking(move || {
                         let mut conn = db.conn().ok()?;
-                        let game = hosted::load(&mut conn, id).ok()?;
+                        let game = hosted::load::<Malifaux>(&mut conn, id).ok()?;
                         if game.state.ended {
                             return None;
                         }

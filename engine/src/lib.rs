@@ -34,6 +34,7 @@ mod procedure;
 pub mod rules;
 pub mod scenario;
 pub mod state;
+pub mod system;
 pub mod table;
 pub mod token;
 pub mod view;

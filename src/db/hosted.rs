@@ -40,6 +40,8 @@ pub struct HostedGameRow {
     pub updated_at: NaiveDateTime,
     /// The turn the game is in (its VP so far are in `vp_a` and `vp_b`).
     pub turn: Option<i32>,
+    /// The game system whose rules play it (`TableGame::CODE`).
+    pub table_game: String,
 }
 
 /// A game's chess clocks as stored.
@@ -90,6 +92,7 @@ pub struct GameChange<'a> {
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = hosted_games)]
 pub struct NewHostedGame<'a> {
+    pub table_game: &'a str,
     pub kind: &'a str,
     pub pairing_game_id: Option<i64>,
     pub seat_a_account_id: Option<i64>,

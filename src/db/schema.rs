@@ -322,6 +322,7 @@ diesel::table! {
         updated_at -> Timestamp,
         turn -> Nullable<Integer>,
         clock_deadline -> Nullable<Timestamp>,
+        table_game -> Text,
     }
 }
 

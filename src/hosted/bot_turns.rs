@@ -15,11 +15,12 @@ use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::NaiveDateTime;
-use soulstone_engine::bot::Bot;
-use soulstone_engine::{GameState, Seat, Submission, pending};
+use soulstone_engine::Seat;
+use soulstone_engine::system::TableGame;
 
 use super::play_on::{bot_seed, play_on_and_store};
-use super::{HostedError, HostedStatus, Made, SeatHolder, Stored, load, out_of_time};
+use super::store::{Made, Stored, load};
+use super::{HostedError, HostedStatus, SeatHolder, out_of_time};
 use crate::db::{Db, DbConnection, WriteTransaction};
 
 /// Games queued at most; past it a game waits for its next page load.
@@ -29,13 +30,14 @@ const QUEUED_GAMES: usize = 256;
 /// quick decisions, in setup or when both players decide at once, are
 /// played in the request, as the other bots' are: a player is never
 /// refused for a version a bot moved on from meanwhile).
-pub fn searching_bot_due(seats: &[SeatHolder; 2], state: &GameState) -> Option<Seat> {
-    if state.ended {
+pub fn searching_bot_due<G: TableGame>(seats: &[SeatHolder; 2], state: &G::State) -> Option<Seat> {
+    if G::is_over(state) {
         return None;
     }
+    let waiting = G::waiting_for(state);
     Seat::BOTH.into_iter().find(|seat| {
-        matches!(seats[seat.index()], SeatHolder::Bot(kind) if kind.thinks_long(state, *seat))
-            && pending::waits_for(state, *seat)
+        matches!(seats[seat.index()], SeatHolder::Bot(kind) if G::bot_thinks_long(state, *seat, kind))
+            && waiting.contains(seat)
     })
 }
 
@@ -49,25 +51,33 @@ pub fn play_searching_bot(
     now: NaiveDateTime,
 ) -> Result<Option<u64>, HostedError> {
     super::flag_if_out_of_time(conn, id, now)?;
-    let game = load(conn, id)?;
+    let code = super::systems::table_game_of(conn, id)?;
+    (super::systems::plays(id, &code)?.searching_bot_turn)(conn, id, now)
+}
+
+pub(super) fn searching_bot_turn<G: TableGame>(
+    conn: &mut DbConnection,
+    id: i64,
+    now: NaiveDateTime,
+) -> Result<Option<u64>, HostedError> {
+    let game = load::<G>(conn, id)?;
     if game.status != HostedStatus::Playing {
         return Ok(None);
     }
-    let Some(seat) = searching_bot_due(&game.seats, &game.state) else {
+    let Some(seat) = searching_bot_due::<G>(&game.seats, &game.state) else {
         return Ok(None);
     };
     let SeatHolder::Bot(kind) = game.seats[seat.index()] else {
         return Ok(None);
     };
     // The thinking happens outside any transaction: nothing is held.
-    let version = game.state.version;
-    let mut bot = Bot::new(kind, seat, bot_seed(id, version));
-    let Some(command) = bot.decide(&game.state) else {
+    let version = G::version(&game.state);
+    let Some(command) = G::bot_command(&game.state, seat, kind, bot_seed(id, version)) else {
         return Ok(None);
     };
     conn.write_transaction(|conn| {
-        let game = load(conn, id)?;
-        if game.state.version != version || game.status != HostedStatus::Playing {
+        let game = load::<G>(conn, id)?;
+        if G::version(&game.state) != version || game.status != HostedStatus::Playing {
             // It moved on without this decision (a resignation, a fallen
             // clock, or another thread that played the same turn): the
             // thinking is dropped, and whoever moved it queues what comes.
@@ -78,14 +88,14 @@ pub fn play_searching_bot(
         }
         let stored = Stored::of(&game);
         let mut state = game.state;
-        let mut made = Made::default();
-        made.execute(&mut state, Submission::player(seat, version, command))
+        let mut made = Made::<G>::default();
+        made.execute(&mut state, G::player_submission(seat, version, command))
             .map_err(|e| HostedError::Corrupt {
                 id,
                 reason: format!("the {} bot's command was refused: {e}", kind.level_name()),
             })?;
-        play_on_and_store(conn, &stored, version, &mut state, &mut made, now)?;
-        Ok(Some(state.version))
+        play_on_and_store::<G>(conn, &stored, version, &mut state, &mut made, now)?;
+        Ok(Some(G::version(&state)))
     })
 }
 

@@ -8,7 +8,7 @@
 //! after its last note.
 
 use chrono::{Duration, NaiveDateTime};
-use soulstone_engine::{GameState, Seat};
+use soulstone_engine::Seat;
 
 use super::{HostedError, SeatHolder, seat_code};
 use crate::db::hosted as db_hosted;
@@ -45,27 +45,20 @@ pub fn out_of_time(clocks: &Clocks, now: NaiveDateTime) -> Option<Seat> {
 }
 
 /// The clocks after a command at `now`: time used is charged, then the
-/// clocks of the players the game now waits for run.
+/// clocks of the players the game now waits for (`waiting`) run.
 pub(super) fn clocks_after(
     clocks: Option<Clocks>,
     seats: &[SeatHolder; 2],
-    state: &GameState,
+    waiting: &[Seat],
     now: NaiveDateTime,
 ) -> Option<Clocks> {
     let mut clocks = clocks?;
     clocks.left_ms = clocks_left(&clocks, now);
     clocks.since = now;
-    let waiting: Vec<Seat> = if state.ended {
-        Vec::new()
-    } else {
-        soulstone_engine::pending(state)
-            .decisions
-            .iter()
-            .map(|d| d.seat)
-            .filter(|seat| matches!(seats[seat.index()], SeatHolder::Account(_)))
-            .collect()
+    let runs = |seat: Seat| {
+        waiting.contains(&seat) && matches!(seats[seat.index()], SeatHolder::Account(_))
     };
-    clocks.running = match (waiting.contains(&Seat::A), waiting.contains(&Seat::B)) {
+    clocks.running = match (runs(Seat::A), runs(Seat::B)) {
         (true, true) => Some("ab"),
         (true, false) => Some("a"),
         (false, true) => Some("b"),

@@ -4,14 +4,12 @@
 //! standing answers themselves.
 
 use chrono::NaiveDateTime;
-use soulstone_engine::bot::Bot;
+use soulstone_engine::Seat;
 use soulstone_engine::forced::StandingAnswers;
-use soulstone_engine::{GameState, Seat, Submission};
+use soulstone_engine::system::TableGame;
 
-use super::{
-    HostedError, HostedStatus, MAX_BOT_COMMANDS, Made, SeatHolder, Stored, out_of_time,
-    row_to_game, seat_code, store,
-};
+use super::store::{Made, Stored, row_to_game, store};
+use super::{HostedError, HostedStatus, MAX_BOT_COMMANDS, SeatHolder, out_of_time, seat_code};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
 
@@ -28,16 +26,16 @@ pub(super) fn bot_seed(id: i64, version: u64) -> u64 {
 /// Lets the bots in `seats` decide while the game waits for them, and
 /// takes the decisions the players' standing answers give (`takers`, by
 /// seat); the ones taken for players go into `forced`.
-pub(super) fn play_on(
+pub(super) fn play_on<G: TableGame>(
     id: i64,
     seats: &[SeatHolder; 2],
     takers: [StandingAnswers; 2],
-    state: &mut GameState,
-    made: &mut Made,
+    state: &mut G::State,
+    made: &mut Made<G>,
     forced: &mut Vec<Forced>,
 ) -> Result<(), HostedError> {
     for _ in 0..MAX_BOT_COMMANDS {
-        if state.ended {
+        if G::is_over(state) {
             return Ok(());
         }
         let bot = Seat::BOTH.into_iter().find_map(|seat| {
@@ -46,11 +44,10 @@ pub(super) fn play_on(
             };
             // A searching bot thinks on a thread of its own (bot_turns),
             // never in the request that made its turn come.
-            if kind.thinks_long(state, seat) {
+            if G::bot_thinks_long(state, seat, kind) {
                 return None;
             }
-            Bot::new(kind, seat, bot_seed(id, state.version))
-                .decide(state)
+            G::bot_command(state, seat, kind, bot_seed(id, G::version(state)))
                 .map(|command| (seat, command, false))
         });
         let next = bot.or_else(|| {
@@ -58,15 +55,15 @@ pub(super) fn play_on(
                 let SeatHolder::Account(_) = seats[seat.index()] else {
                     return None;
                 };
-                soulstone_engine::forced::standing_choice(state, seat, takers[seat.index()])
+                G::standing_choice(state, seat, takers[seat.index()])
                     .map(|command| (seat, command, true))
             })
         });
         let Some((seat, command, for_a_player)) = next else {
             return Ok(());
         };
-        let from = state.version;
-        let submission = Submission::player(seat, from, command);
+        let from = G::version(state);
+        let submission = G::player_submission(seat, from, command);
         made.execute(state, submission)
             .map_err(|e| HostedError::Corrupt {
                 id,
@@ -76,7 +73,7 @@ pub(super) fn play_on(
                 ),
             })?;
         if for_a_player {
-            forced.push((seat, from, state.version));
+            forced.push((seat, from, G::version(state)));
         }
     }
     Err(HostedError::Corrupt {
@@ -88,21 +85,21 @@ pub(super) fn play_on(
 /// Plays on from `state` (the bots, the players' standing answers) after
 /// what was `made`, and stores the game's move from version `from` with
 /// the decisions taken for players; nothing is stored if no fact was made.
-pub(super) fn play_on_and_store(
+pub(super) fn play_on_and_store<G: TableGame>(
     conn: &mut DbConnection,
     stored: &Stored,
     from: u64,
-    state: &mut GameState,
-    made: &mut Made,
+    state: &mut G::State,
+    made: &mut Made<G>,
     now: NaiveDateTime,
 ) -> Result<(), HostedError> {
     let mut forced = Vec::new();
     let takers = standing_answers_of(conn, &stored.seats)?;
-    play_on(stored.id, &stored.seats, takers, state, made, &mut forced)?;
+    play_on::<G>(stored.id, &stored.seats, takers, state, made, &mut forced)?;
     if made.facts.is_empty() {
         return Ok(());
     }
-    store(conn, stored, from, state, made, None, now)?;
+    store::<G>(conn, stored, from, state, made, None, now)?;
     record_forced(conn, stored.id, &forced, now)
 }
 
@@ -161,22 +158,32 @@ pub fn apply_standing_answers(
     account_id: i64,
     now: NaiveDateTime,
 ) -> Result<Option<u64>, HostedError> {
+    let code = super::systems::table_game_of(conn, id)?;
+    (super::systems::plays(id, &code)?.standing_answers)(conn, id, account_id, now)
+}
+
+pub(super) fn apply_standing_answers_in<G: TableGame>(
+    conn: &mut DbConnection,
+    id: i64,
+    account_id: i64,
+    now: NaiveDateTime,
+) -> Result<Option<u64>, HostedError> {
     conn.write_transaction(|conn| {
         let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
-        let game = row_to_game(conn, row)?;
+        let game = row_to_game::<G>(conn, row)?;
         if game.seat_of(account_id).is_none()
             || game.status != HostedStatus::Playing
-            || game.state.ended
+            || G::is_over(&game.state)
             || game.clocks.is_some_and(|c| out_of_time(&c, now).is_some())
         {
             return Ok(None);
         }
         let stored = Stored::of(&game);
         let mut state = game.state;
-        let from = state.version;
-        let mut made = Made::default();
-        play_on_and_store(conn, &stored, from, &mut state, &mut made, now)?;
-        Ok((!made.facts.is_empty()).then_some(state.version))
+        let from = G::version(&state);
+        let mut made = Made::<G>::default();
+        play_on_and_store::<G>(conn, &stored, from, &mut state, &mut made, now)?;
+        Ok((!made.facts.is_empty()).then_some(G::version(&state)))
     })
 }
 

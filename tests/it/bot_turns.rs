@@ -6,6 +6,7 @@
 
 use soulstone::hosted;
 use soulstone_engine::bot::{Bot, BotKind};
+use soulstone_engine::system::Malifaux;
 use soulstone_engine::{Seat, pending};
 
 use crate::support::{Backend, TestApp, id_after, location};
@@ -22,7 +23,7 @@ pub(crate) async fn until_the_players_turn(app: &TestApp, id: i64) -> hosted::Ho
     let started = std::time::Instant::now();
     loop {
         let game = app
-            .with_conn(move |conn| hosted::load(conn, id).expect("the game loads"))
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).expect("the game loads"))
             .await;
         if game.state.ended || pending::waits_for(&game.state, Seat::A) {
             return game;

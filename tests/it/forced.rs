@@ -12,6 +12,7 @@ use soulstone_engine::encounter::{Brought, new_encounter};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::forced::{StandingAnswers, forced_choice, standing_choice};
 use soulstone_engine::scenario::Scenario;
+use soulstone_engine::system::Malifaux;
 use soulstone_engine::{Edition, GameState, PlayerCommand, Seat, Submission, execute};
 
 use crate::support::app::create_verified_account;
@@ -280,7 +281,7 @@ async fn standing_answers_are_kept_and_the_game_takes_them(backend: Backend) {
     let id = hosted::start_practice(&mut conn, &catalog, &request, now).unwrap();
     let mut boosts_turned_off = false;
     for n in 0..4_000u64 {
-        let game = hosted::load(&mut conn, id).unwrap();
+        let game = hosted::load::<Malifaux>(&mut conn, id).unwrap();
         if game.state.ended {
             break;
         }
@@ -324,7 +325,7 @@ async fn standing_answers_are_kept_and_the_game_takes_them(backend: Backend) {
         let command = Bot::new(BotKind::Random, Seat::A, n)
             .decide(&game.state)
             .expect("the game waits for the player");
-        hosted::submit(
+        hosted::submit::<Malifaux>(
             &mut conn,
             id,
             account,

@@ -9,6 +9,7 @@ use soulstone_engine::bot::{Bot, BotKind};
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::state::NewGame;
+use soulstone_engine::system::Malifaux;
 use soulstone_engine::{GameState, PlayerCommand, Seat};
 
 use crate::support::app::create_verified_account;
@@ -39,6 +40,7 @@ both_backends!(
     a_league_game_by_invitation_reports_itself_in_the_league,
     a_third_edition_practice_game_is_started_from_the_page_and_played_to_its_fifth_turn,
     a_third_edition_digital_round_plays_the_rulebook_scenario_and_reports_its_result,
+    a_game_another_system_plays_is_not_read_as_this_ones,
 );
 
 fn lists(which: &[usize]) -> Vec<BroughtList> {
@@ -90,10 +92,52 @@ fn a_legal_command(state: &GameState, salt: u64) -> PlayerCommand {
         .expect("the game waits for the player")
 }
 
+/// A game's row names the system that plays it: the host reads it back
+/// only through that system, and refuses, changing nothing, a game whose
+/// system this build does not know (as a newer build's game would be).
+async fn a_game_another_system_plays_is_not_read_as_this_ones(backend: Backend) {
+    use diesel::RunQueryDsl;
+    let (_test_db, db, account, id) = practice(&backend, 5);
+    let mut conn = db.conn().unwrap();
+    let before = hosted::load::<Malifaux>(&mut conn, id).unwrap();
+    diesel::sql_query(format!(
+        "UPDATE hosted_games SET table_game = 'mage_knight' WHERE id = {id}"
+    ))
+    .execute(&mut conn)
+    .unwrap();
+    let other = |error: HostedError| matches!(error, HostedError::OtherSystem { stored, .. } if stored == "mage_knight");
+    assert!(other(hosted::load::<Malifaux>(&mut conn, id).unwrap_err()));
+    assert!(other(
+        hosted::resign(&mut conn, id, account, now()).unwrap_err()
+    ));
+    let command = a_legal_command(&before.state, 1);
+    let refused = hosted::submit::<Malifaux>(
+        &mut conn,
+        id,
+        account,
+        before.state.version,
+        "k-other",
+        command,
+        now(),
+    );
+    assert!(other(refused.unwrap_err()));
+    diesel::sql_query(format!(
+        "UPDATE hosted_games SET table_game = 'malifaux' WHERE id = {id}"
+    ))
+    .execute(&mut conn)
+    .unwrap();
+    let after = hosted::load::<Malifaux>(&mut conn, id).unwrap();
+    assert_eq!(after.status, HostedStatus::Playing, "nothing was resigned");
+    assert_eq!(
+        after.state.version, before.state.version,
+        "nothing was played"
+    );
+}
+
 async fn a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands(backend: Backend) {
     let (_test_db, db, account, id) = practice(&backend, 3);
     let mut conn = db.conn().unwrap();
-    let game = hosted::load(&mut conn, id).unwrap();
+    let game = hosted::load::<Malifaux>(&mut conn, id).unwrap();
     assert_eq!(game.status, HostedStatus::Playing);
     assert_eq!(game.seat_of(account), Some(Seat::A));
     let start = game.state.version;
@@ -102,14 +146,15 @@ async fn a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands(backe
     // A stranger cannot act for a seat.
     let stranger = create_verified_account(&mut conn, "stranger@example.org", "Stranger", false);
     let command = a_legal_command(&game.state, 1);
-    let refused = hosted::submit(&mut conn, id, stranger, start, "k1", command.clone(), now());
+    let refused =
+        hosted::submit::<Malifaux>(&mut conn, id, stranger, start, "k1", command.clone(), now());
     assert!(
         matches!(refused, Err(HostedError::NotAPlayer)),
         "{refused:?}"
     );
 
     // A stale version, and a command the rules refuse: nothing changes.
-    let stale = hosted::submit(
+    let stale = hosted::submit::<Malifaux>(
         &mut conn,
         id,
         account,
@@ -123,32 +168,42 @@ async fn a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands(backe
         "{stale:?}"
     );
     let nonsense = PlayerCommand::Pass;
-    let refused = hosted::submit(&mut conn, id, account, start, "k2", nonsense, now());
+    let refused = hosted::submit::<Malifaux>(&mut conn, id, account, start, "k2", nonsense, now());
     assert!(
         matches!(refused, Err(HostedError::Refused(_))),
         "{refused:?}"
     );
-    assert_eq!(hosted::load(&mut conn, id).unwrap().state.version, start);
+    assert_eq!(
+        hosted::load::<Malifaux>(&mut conn, id)
+            .unwrap()
+            .state
+            .version,
+        start
+    );
 
     // Applied once; the same key again is answered, not applied again.
     let applied =
-        hosted::submit(&mut conn, id, account, start, "k1", command.clone(), now()).unwrap();
+        hosted::submit::<Malifaux>(&mut conn, id, account, start, "k1", command.clone(), now())
+            .unwrap();
     let Submitted::Applied { version, facts, .. } = &applied else {
         panic!("applied: {applied:?}");
     };
     assert_eq!(*version, start + facts.len() as u64);
-    let again = hosted::submit(&mut conn, id, account, start, "k1", command, now()).unwrap();
+    let again =
+        hosted::submit::<Malifaux>(&mut conn, id, account, start, "k1", command, now()).unwrap();
     assert_eq!(again, Submitted::Repeated { version: *version });
-    let reloaded = hosted::load(&mut conn, id).unwrap();
+    let reloaded = hosted::load::<Malifaux>(&mut conn, id).unwrap();
     assert_eq!(reloaded.state.version, *version);
-    let stored = hosted::facts_after(&mut conn, id, 0).unwrap();
+    let stored = hosted::facts_after::<Malifaux>(&mut conn, id, 0).unwrap();
     assert_eq!(stored.len() as u64, *version);
     assert!(stored.iter().zip(1..).all(|((seq, _), n)| *seq == n));
 }
 
 async fn two_simultaneous_commands_at_one_version_apply_once(backend: Backend) {
     let (_test_db, db, account, id) = practice(&backend, 5);
-    let state = hosted::load(&mut db.conn().unwrap(), id).unwrap().state;
+    let state = hosted::load::<Malifaux>(&mut db.conn().unwrap(), id)
+        .unwrap()
+        .state;
     let start = state.version;
     let racers: Vec<_> = (0..2)
         .map(|i| {
@@ -156,7 +211,7 @@ async fn two_simultaneous_commands_at_one_version_apply_once(backend: Backend) {
             let command = a_legal_command(&state, i);
             std::thread::spawn(move || {
                 let mut conn = db.conn().unwrap();
-                hosted::submit(
+                hosted::submit::<Malifaux>(
                     &mut conn,
                     id,
                     account,
@@ -179,11 +234,13 @@ async fn two_simultaneous_commands_at_one_version_apply_once(backend: Backend) {
         .count();
     assert_eq!((applied, moved_on), (1, 1), "{results:?}");
     let mut conn = db.conn().unwrap();
-    let game = hosted::load(&mut conn, id).unwrap();
+    let game = hosted::load::<Malifaux>(&mut conn, id).unwrap();
     let winner = results.iter().find_map(|r| r.as_ref().ok()).unwrap();
     assert_eq!(game.state.version, winner.version());
     assert_eq!(
-        hosted::facts_after(&mut conn, id, 0).unwrap().len() as u64,
+        hosted::facts_after::<Malifaux>(&mut conn, id, 0)
+            .unwrap()
+            .len() as u64,
         game.state.version,
         "no fact of the loser was written"
     );
@@ -193,12 +250,12 @@ async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: B
     let (_test_db, db, account, id) = practice(&backend, 8);
     let mut conn = db.conn().unwrap();
     for n in 0..20_000u64 {
-        let game = hosted::load(&mut conn, id).unwrap();
+        let game = hosted::load::<Malifaux>(&mut conn, id).unwrap();
         if game.status == HostedStatus::Finished {
             break;
         }
         let command = a_legal_command(&game.state, n);
-        hosted::submit(
+        hosted::submit::<Malifaux>(
             &mut conn,
             id,
             account,
@@ -209,7 +266,7 @@ async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: B
         )
         .unwrap_or_else(|e| panic!("command {n}: {e}"));
     }
-    let game = hosted::load(&mut conn, id).unwrap();
+    let game = hosted::load::<Malifaux>(&mut conn, id).unwrap();
     assert_eq!(game.status, HostedStatus::Finished);
     assert!(game.state.ended);
     let encounter = game.state.encounter.as_deref().unwrap();
@@ -234,7 +291,7 @@ async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: B
         log_format: soulstone_engine::log::LOG_FORMAT,
         rules_version: soulstone_engine::log::RULES_VERSION,
         setup,
-        facts: hosted::facts_after(&mut conn, id, 0)
+        facts: hosted::facts_after::<Malifaux>(&mut conn, id, 0)
             .unwrap()
             .into_iter()
             .map(|(_, fact)| fact)
@@ -248,7 +305,7 @@ async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: B
     // The finished log keeps every command the game took (the player's,
     // the bot's, those taken by standing answers): played through the
     // rules again they make every fact, and the server's seal holds.
-    let mut finished = hosted::finished_log(&mut conn, id).unwrap();
+    let mut finished = hosted::finished_log::<Malifaux>(&mut conn, id).unwrap();
     assert_eq!(finished.facts, log.facts);
     assert!(finished.commands.len() > 20, "{}", finished.commands.len());
     match finished.replay_commands().unwrap() {
@@ -269,7 +326,7 @@ async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: B
         Ok(hosted::seal::SealCheck::Signed { key: key.clone() })
     );
     // A finished game takes no more commands.
-    let over = hosted::submit(
+    let over = hosted::submit::<Malifaux>(
         &mut conn,
         id,
         account,
@@ -295,7 +352,7 @@ async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: B
             .execute(&mut conn)
             .unwrap();
     }
-    let upgraded = hosted::load(&mut conn, id).unwrap();
+    let upgraded = hosted::load::<Malifaux>(&mut conn, id).unwrap();
     assert_eq!(upgraded.state, game.state);
 }
 
@@ -411,7 +468,7 @@ async fn a_practice_game_is_started_and_played_from_the_pages_and_the_api(backen
     assert_eq!(sent.status().as_u16(), 303);
     let after: u64 = version.parse::<u64>().unwrap();
     let now_at = app
-        .with_conn(move |conn| hosted::load(conn, id).unwrap().state.version)
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap().state.version)
         .await;
     if now_at <= after {
         let (_, page) = browser.get_text(&format!("/games/{id}")).await;
@@ -477,7 +534,7 @@ async fn a_practice_game_is_started_and_played_from_the_pages_and_the_api(backen
     let mut repeated_checked = false;
     for n in 0..20_000u64 {
         let game = app
-            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
             .await;
         if game.status == HostedStatus::Finished {
             break;
@@ -511,7 +568,7 @@ async fn a_practice_game_is_started_and_played_from_the_pages_and_the_api(backen
         }
     }
     let game = app
-        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
         .await;
     assert_eq!(game.status, HostedStatus::Finished);
     assert_eq!(game.seat_of(account), Some(Seat::A));
@@ -660,14 +717,14 @@ async fn a_third_edition_practice_game_is_started_from_the_page_and_played_to_it
     assert_eq!(started.status().as_u16(), 303);
     let id = id_after(&location(&started), "/games/");
     let game = app
-        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
         .await;
     assert_eq!(game.state.edition, soulstone_engine::Edition::Third);
 
     let mut saw_schemes = false;
     for n in 0..20_000u64 {
         let game = app
-            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
             .await;
         if game.status == HostedStatus::Finished {
             break;
@@ -710,7 +767,7 @@ async fn a_third_edition_practice_game_is_started_from_the_page_and_played_to_it
         }
         let command = a_legal_command(&game.state, n);
         app.with_conn(move |conn| {
-            hosted::submit(
+            hosted::submit::<Malifaux>(
                 conn,
                 id,
                 account,
@@ -725,7 +782,7 @@ async fn a_third_edition_practice_game_is_started_from_the_page_and_played_to_it
     }
     assert!(saw_schemes);
     let game = app
-        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
         .await;
     assert_eq!(game.status, HostedStatus::Finished);
     let encounter = game.state.encounter.as_deref().unwrap();
@@ -748,7 +805,7 @@ async fn start_from_the_page(browser: &crate::support::TestClient) -> i64 {
 /// Plays one command for seat A through the API; returns the new version.
 async fn play_one(app: &TestApp, api: &crate::support::ApiClient, id: i64, n: u64) -> u64 {
     let game = app
-        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
         .await;
     let body = serde_json::json!({
         "version": game.state.version,
@@ -913,7 +970,7 @@ async fn a_move_on_one_instance_reaches_a_spectator_on_another(backend: Backend)
     let api = first.api_client("player@example.org").await;
     let id = start_from_the_page(&browser).await;
     let version = first
-        .with_conn(move |conn| hosted::load(conn, id).unwrap().state.version)
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap().state.version)
         .await;
     // A spectator (signed out) watches on the second instance.
     let watcher = crate::support::TestClient::new(&second.address);
@@ -1081,7 +1138,7 @@ async fn a_digital_round_is_played_in_the_browser_and_reports_its_results(backen
     // strategy and deployment the round's suits pick (no pool: the
     // content's season).
     let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
         .await;
     let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
     let flipped = &round["setup"]["result"]["malifaux"];
@@ -1150,7 +1207,7 @@ pub(crate) async fn play_digital_game_until(
     stop_at_turn: Option<u8>,
 ) -> u8 {
     let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
         .await;
     let mut seat_api = std::collections::HashMap::new();
     for (i, api) in apis.iter().enumerate() {
@@ -1162,7 +1219,7 @@ pub(crate) async fn play_digital_game_until(
     let mut last_turn = 0;
     for n in 0..40_000u64 {
         let game = app
-            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
             .await;
         if game.status == HostedStatus::Finished {
             return last_turn;
@@ -1216,7 +1273,7 @@ async fn assert_result_reported(
     hosted_id: i64,
 ) {
     let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
         .await;
     assert_eq!(game.status, HostedStatus::Finished);
     let vp = |seat: Seat| i64::from(game.state.player(seat).victory_points);
@@ -1271,7 +1328,7 @@ async fn a_third_edition_digital_round_plays_the_rulebook_scenario_and_reports_i
     );
 
     let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
         .await;
     assert_eq!(game.state.edition, soulstone_engine::Edition::Third);
     let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
@@ -1356,7 +1413,7 @@ next = ["Burn the Ledgers"]
         apis,
     } = digital_pairing_with(&app, serde_json::json!({ "pool": "claims-season" })).await;
     let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
         .await;
     let setup = &game.state.encounter.as_ref().unwrap().setup;
     let season = [
@@ -1396,7 +1453,7 @@ next = ["Burn the Ledgers"]
     // confirms; neither claims a scheme. Everything else is a bot's.
     for n in 0..40_000u64 {
         let game = app
-            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
             .await;
         if game.status == HostedStatus::Finished {
             break;
@@ -1436,7 +1493,7 @@ next = ["Burn the Ledgers"]
         let account = account_of[&seat];
         let version = game.state.version;
         app.with_conn(move |conn| {
-            hosted::submit(
+            hosted::submit::<Malifaux>(
                 conn,
                 hosted_id,
                 account,
@@ -1450,7 +1507,7 @@ next = ["Burn the Ledgers"]
         .await;
     }
     let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
         .await;
     assert_eq!(game.status, HostedStatus::Finished);
     assert!(pages_seen, "a claim was answered");
@@ -1505,7 +1562,7 @@ async fn clocks_run_for_the_player_waited_for_and_end_the_game_at_zero(backend: 
         time_control_ms: Some(60_000),
     };
     let id = hosted::start_practice(&mut conn, &catalog, &request, start).unwrap();
-    let game = hosted::load(&mut conn, id).unwrap();
+    let game = hosted::load::<Malifaux>(&mut conn, id).unwrap();
     let clocks = game.clocks.expect("a timed game");
     assert_eq!(
         clocks.running,
@@ -1519,7 +1576,7 @@ async fn clocks_run_for_the_player_waited_for_and_end_the_game_at_zero(backend: 
     // A command 10 s in: 10 s off the player's clock.
     let later = start + chrono::Duration::seconds(10);
     let command = a_legal_command(&game.state, 0);
-    hosted::submit(
+    hosted::submit::<Malifaux>(
         &mut conn,
         id,
         account,
@@ -1529,7 +1586,7 @@ async fn clocks_run_for_the_player_waited_for_and_end_the_game_at_zero(backend: 
         later,
     )
     .unwrap();
-    let game = hosted::load(&mut conn, id).unwrap();
+    let game = hosted::load::<Malifaux>(&mut conn, id).unwrap();
     let clocks = game.clocks.unwrap();
     assert_eq!(clocks.left_ms, [50_000, 60_000]);
     assert!(
@@ -1539,11 +1596,11 @@ async fn clocks_run_for_the_player_waited_for_and_end_the_game_at_zero(backend: 
     assert!(
         hosted::flag_if_out_of_time(&mut conn, id, later + chrono::Duration::seconds(51)).unwrap()
     );
-    let game = hosted::load(&mut conn, id).unwrap();
+    let game = hosted::load::<Malifaux>(&mut conn, id).unwrap();
     assert_eq!(game.status, HostedStatus::Finished);
     assert_eq!(game.ended_by, Some(hosted::EndedBy::Time));
     assert!(game.state.ended);
-    let late = hosted::submit(
+    let late = hosted::submit::<Malifaux>(
         &mut conn,
         id,
         account,
@@ -1719,7 +1776,7 @@ async fn play_until(
 ) -> hosted::HostedGame {
     let mut seat_api = std::collections::HashMap::new();
     let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
         .await;
     for (i, api) in apis.iter().enumerate() {
         let (_, me) = api.get("/me").await;
@@ -1728,7 +1785,7 @@ async fn play_until(
     }
     for n in 0..10_000u64 {
         let game = app
-            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
             .await;
         if game.status == HostedStatus::Finished || stop(&game) {
             return game;
@@ -1879,7 +1936,7 @@ async fn an_absent_opponent_is_claimed_and_the_organisers_confirm(backend: Backe
         .await;
     assert_eq!(response.status().as_u16(), 303);
     let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
         .await;
     assert_eq!(game.status, HostedStatus::Finished);
     assert_eq!(game.ended_by, Some(hosted::EndedBy::Absence));
@@ -1919,7 +1976,7 @@ async fn a_clock_running_out_can_let_the_score_so_far_stand(backend: Backend) {
     )
     .await;
     let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
         .await;
     assert_eq!(
         game.clocks.unwrap().control_ms,
@@ -2094,7 +2151,7 @@ async fn no_secret_reaches_the_opponent_or_spectators_over_a_whole_game(backend:
     app.create_account("fan@example.org", "A Fan", false).await;
     let fan = app.api_client("fan@example.org").await;
     let game = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
         .await;
     let (_, me) = apis[0].get("/me").await;
     let ann_seat = if game.seat_of(me["id"].as_i64().unwrap()) == Some(Seat::A) {
@@ -2123,7 +2180,7 @@ async fn no_secret_reaches_the_opponent_or_spectators_over_a_whole_game(backend:
     let mut n = 0u64;
     loop {
         let game = app
-            .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap())
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, hosted_id).unwrap())
             .await;
         if game.status == HostedStatus::Finished {
             break;
@@ -2180,7 +2237,12 @@ async fn no_secret_reaches_the_opponent_or_spectators_over_a_whole_game(backend:
         n += 1;
     }
     let last = app
-        .with_conn(move |conn| hosted::load(conn, hosted_id).unwrap().state.version)
+        .with_conn(move |conn| {
+            hosted::load::<Malifaux>(conn, hosted_id)
+                .unwrap()
+                .state
+                .version
+        })
         .await;
     for (i, response) in streams.iter_mut().enumerate() {
         let mut buffer = String::new();
@@ -2237,7 +2299,7 @@ async fn the_board_shows_zones_health_and_the_acting_models_reach(backend: Backe
     let mut saw_acting_model = false;
     for n in 0..2_000u64 {
         let game = app
-            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
             .await;
         assert_ne!(game.status, HostedStatus::Finished, "the game ended first");
         let pending = soulstone_engine::pending(&game.state);

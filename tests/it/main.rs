@@ -11,6 +11,7 @@ mod accounts;
 mod binary;
 mod bot_turns;
 mod browser;
+mod conformance;
 mod connections;
 mod content;
 mod content_upgrades;

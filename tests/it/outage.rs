@@ -4,6 +4,7 @@
 //! time it had. And the once-a-second clock check reads only the games
 //! whose clock is due (item 4), not every timed game.
 
+use soulstone_engine::system::Malifaux;
 use std::time::Duration;
 
 use soulstone::db::schema::hosted_games;
@@ -20,7 +21,7 @@ both_backends!(
 fn clock_of(db: &soulstone::db::Db, game: i64) -> (String, i64, bool) {
     use diesel::prelude::*;
     let mut conn = db.conn().unwrap();
-    let row = hosted::load(&mut conn, game).unwrap();
+    let row = hosted::load::<Malifaux>(&mut conn, game).unwrap();
     let clocks = row.clocks.expect("a timed game");
     let left = hosted::clocks_left(&clocks, chrono::Utc::now().naive_utc())[0];
     let status: String = hosted_games::table

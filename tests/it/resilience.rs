@@ -1,6 +1,7 @@
 //! Conditions of the day: two instances over one database, and a server
 //! killed (SIGKILL) while submissions are coming in.
 
+use soulstone_engine::system::Malifaux;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -830,7 +831,7 @@ async fn a_killed_server_keeps_every_acknowledged_game_command_once(backend: Bac
             for n in 0..100_000u64 {
                 let state = {
                     let mut conn = opened.conn().unwrap();
-                    hosted::load(&mut conn, game).unwrap().state
+                    hosted::load::<Malifaux>(&mut conn, game).unwrap().state
                 };
                 let Some(command) = Bot::new(BotKind::Random, Seat::A, n).decide(&state) else {
                     break;
@@ -872,8 +873,8 @@ async fn a_killed_server_keeps_every_acknowledged_game_command_once(backend: Bac
     let restarted = crate::binary::start(data_dir.path(), &env);
     let base = format!("http://{}", restarted.address);
     let mut conn = opened.conn().unwrap();
-    let stored = hosted::load(&mut conn, game).unwrap();
-    let facts = hosted::facts_after(&mut conn, game, 0).unwrap();
+    let stored = hosted::load::<Malifaux>(&mut conn, game).unwrap();
+    let facts = hosted::facts_after::<Malifaux>(&mut conn, game, 0).unwrap();
     assert_eq!(
         facts.len() as u64,
         stored.state.version,

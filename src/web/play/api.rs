@@ -3,6 +3,7 @@
 
 use actix_web::{HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
+use soulstone_engine::system::Malifaux;
 use soulstone_engine::{Seat, Viewer, view};
 
 use super::command::CommandRequest;
@@ -129,7 +130,7 @@ async fn api_command(
         CommandRequest::from_json(&body).map_err(|e| AppError::bad_request(e.to_string()))?;
     let outcome = state
         .with_db(move |conn| {
-            let submitted = hosted::submit(
+            let submitted = hosted::submit::<Malifaux>(
                 conn,
                 id,
                 account,
@@ -146,7 +147,7 @@ async fn api_command(
                 // The sender is behind: the game as it is now comes with
                 // the refusal, so a client need not ask again.
                 Err(moved @ HostedError::MovedOn { .. }) => {
-                    let game = hosted::load(conn, id)?;
+                    let game = hosted::load::<Malifaux>(conn, id)?;
                     let current = view(&game.state, game.viewer_for(Some(account)));
                     Ok(Err((moved.to_string(), current)))
                 }
@@ -219,9 +220,9 @@ async fn api_facts(
             let (game, watching) = super::load_for(conn, id, Some(account), now())?;
             let facts = match watching {
                 crate::hosted::event_games::Watching::Delayed(delay) => {
-                    hosted::facts_written_by(conn, id, after, now() - delay)?.0
+                    hosted::facts_written_by::<Malifaux>(conn, id, after, now() - delay)?.0
                 }
-                _ => hosted::facts_after(conn, id, after)?,
+                _ => hosted::facts_after::<Malifaux>(conn, id, after)?,
             };
             Ok((game.viewer_for(Some(account)), facts))
         })

@@ -11,6 +11,7 @@
 //! how instances sharing a file learn of each other's moves, a few times a
 //! second. Either way one query serves however many streams are open.
 
+use soulstone_engine::system::Malifaux;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -120,7 +121,7 @@ impl GameChannel {
         let db = db.clone();
         let facts = web::block(move || {
             let mut conn = db.conn()?;
-            hosted::facts_after(&mut conn, id, after)
+            hosted::facts_after::<Malifaux>(&mut conn, id, after)
         })
         .await??;
         *last_read = (facts.len() <= SHARED_READ_MAX).then(|| SharedRead {
@@ -417,7 +418,7 @@ pub async fn stream(
                             let db = db.clone();
                             web::block(move || {
                                 let mut conn = db.conn()?;
-                                hosted::facts_written_by(
+                                hosted::facts_written_by::<Malifaux>(
                                     &mut conn,
                                     id,
                                     after,

@@ -21,6 +21,7 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::forced::StandingAnswers;
+use soulstone_engine::system::Malifaux;
 use soulstone_engine::{Seat, Viewer};
 
 use crate::hosted::event_games::Watching;
@@ -57,7 +58,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 impl From<HostedError> for AppError {
     fn from(error: HostedError) -> Self {
         match error {
-            HostedError::NotFound => AppError::NotFound,
+            // This table plays Malifaux; another system's game is not here.
+            HostedError::NotFound | HostedError::OtherSystem { .. } => AppError::NotFound,
             HostedError::NotAPlayer => AppError::forbidden(error.to_string()),
             HostedError::MovedOn { .. } | HostedError::Over | HostedError::NotOver => {
                 AppError::Conflict(error.to_string())
@@ -212,13 +214,16 @@ pub(crate) fn load_for(
     account: Option<i64>,
     now: chrono::NaiveDateTime,
 ) -> Result<(HostedGame, Watching), AppError> {
-    let game = hosted::load(conn, id)?;
+    let game = hosted::load::<Malifaux>(conn, id)?;
     if account.and_then(|a| game.seat_of(a)).is_some() {
         return Ok((game, Watching::Live));
     }
     let watching = crate::hosted::event_games::watching(conn, game.pairing_game_id, account)?;
     match watching {
-        Watching::Delayed(delay) => Ok((hosted::load_as_of(conn, id, now - delay)?, watching)),
+        Watching::Delayed(delay) => Ok((
+            hosted::load_as_of::<Malifaux>(conn, id, now - delay)?,
+            watching,
+        )),
         Watching::Live | Watching::Staff => Ok((game, watching)),
     }
 }
@@ -248,7 +253,7 @@ async fn log_download(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let mut log = state
-        .with_db(move |conn| Ok(hosted::finished_log(conn, id)?))
+        .with_db(move |conn| Ok(hosted::finished_log::<Malifaux>(conn, id)?))
         .await?;
     state.log_signer.seal(&mut log);
     let json = serde_json::to_string(&log).map_err(AppError::internal)?;
@@ -286,7 +291,7 @@ async fn verify_page(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let log = state
-        .with_db(move |conn| Ok(hosted::finished_log(conn, id)?))
+        .with_db(move |conn| Ok(hosted::finished_log::<Malifaux>(conn, id)?))
         .await?;
     let cuts = log
         .facts
@@ -387,7 +392,7 @@ async fn claim(
     let account = user.id();
     let claimed = state
         .with_db(move |conn| {
-            let pairing = hosted::load(conn, id)?.pairing_game_id;
+            let pairing = hosted::load::<Malifaux>(conn, id)?.pairing_game_id;
             let allowed = crate::hosted::event_games::absence_allowed(conn, pairing)?
                 .unwrap_or(chrono::Duration::minutes(10));
             Ok(hosted::claim_absence(conn, id, account, allowed, now()))
@@ -472,13 +477,13 @@ async fn post_command(
     }
     let outcome = state
         .with_db(move |conn| {
-            let game = hosted::load(conn, id)?;
+            let game = hosted::load::<Malifaux>(conn, id)?;
             let seat = game.seat_of(account).ok_or(HostedError::NotAPlayer)?;
             let command = match command_from_form(&fields, &game.state, seat) {
                 Ok(command) => command,
                 Err(problem) => return Ok(Err(problem)),
             };
-            Ok(Ok(hosted::submit(
+            Ok(Ok(hosted::submit::<Malifaux>(
                 conn,
                 id,
                 account,

@@ -8,6 +8,7 @@ use actix_web::{HttpResponse, get, web};
 use askama::Template;
 use serde::Deserialize;
 use soulstone_engine::forced::StandingAnswers;
+use soulstone_engine::system::Malifaux;
 use soulstone_engine::{Event, GameState, Seat, Viewer, view};
 
 use super::board;
@@ -431,7 +432,7 @@ pub(super) async fn game_page(
         .with_db(move |conn| {
             let (game, watching) = load_for(conn, id, account, now())?;
             let after = game.state.version.saturating_sub(LOG_FACTS);
-            let mut facts = hosted::facts_after(conn, id, after)?;
+            let mut facts = hosted::facts_after::<Malifaux>(conn, id, after)?;
             facts.retain(|(seq, _)| *seq <= game.state.version);
             let seat = account.and_then(|a| game.seat_of(a));
             // A player of an event game whose opponent has been away long
@@ -497,7 +498,12 @@ pub(super) async fn replay_page(
     let id = path.into_inner();
     let account = user.0.as_ref().map(|u| u.id());
     let (game, log) = state
-        .with_db(move |conn| Ok((hosted::load(conn, id)?, hosted::finished_log(conn, id)?)))
+        .with_db(move |conn| {
+            Ok((
+                hosted::load::<Malifaux>(conn, id)?,
+                hosted::finished_log::<Malifaux>(conn, id)?,
+            ))
+        })
         .await?;
     let at = query.at.unwrap_or(0).min(log.facts.len() as u64);
     let mut replayed = GameState::new(log.setup.clone())

@@ -9,6 +9,7 @@
 
 use actix_web::{HttpResponse, post, web};
 use serde::Serialize;
+use soulstone_engine::system::Malifaux;
 
 use super::command::command_from_form;
 use super::limits;
@@ -81,7 +82,7 @@ pub(super) async fn post_preview(
     let version: Option<u64> = field("version").parse().ok();
     let reply = state
         .with_db(move |conn| {
-            let game = hosted::load(conn, id)?;
+            let game = hosted::load::<Malifaux>(conn, id)?;
             let seat = game.seat_of(account).ok_or(HostedError::NotAPlayer)?;
             if Some(game.state.version) != version {
                 return Ok(PreviewReply {

@@ -2,6 +2,7 @@
 //! of an event, played through the game page (its forms and buttons).
 
 use super::*;
+use soulstone_engine::system::Malifaux;
 
 both_backends!(
     a_player_plays_a_practice_game_in_the_browser,
@@ -179,7 +180,7 @@ async fn send_through_the_page(
     let text = body_text(client).await;
     assert!(!text.contains("Not allowed"), "{kind}: {text}");
     let after = app
-        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
         .await;
     assert!(
         after.state.version > game.state.version,
@@ -326,7 +327,7 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
         app.api_client("bo@example.org").await,
     ];
     let game = app
-        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
         .await;
     let (_, me) = apis[0].get("/me").await;
     let ann_seat = game.seat_of(me["id"].as_i64().unwrap()).unwrap();
@@ -348,7 +349,7 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
     while !wanted.iter().all(|w| done.contains(w)) {
         n += 1;
         let game = app
-            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
             .await;
         assert_ne!(
             game.status,
@@ -466,7 +467,7 @@ async fn two_players_play_a_digital_round_in_their_browsers(backend: Backend) {
     // The rest through the API, each player for their own seat.
     for n in 0..20_000u64 {
         let game = app
-            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
             .await;
         if game.status == HostedStatus::Finished {
             break;
@@ -610,7 +611,7 @@ async fn two_players_play_a_third_edition_digital_round_in_their_browsers(backen
         app.api_client("bo@example.org").await,
     ];
     let game = app
-        .with_conn(move |conn| hosted::load(conn, id).unwrap())
+        .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
         .await;
     assert_eq!(game.state.edition, soulstone_engine::Edition::Third);
     let (_, me) = apis[0].get("/me").await;
@@ -629,7 +630,7 @@ async fn two_players_play_a_third_edition_digital_round_in_their_browsers(backen
     let mut last_turn = 0;
     for n in 0..40_000u64 {
         let game = app
-            .with_conn(move |conn| hosted::load(conn, id).unwrap())
+            .with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
             .await;
         if game.status == HostedStatus::Finished {
             break;

@@ -1,6 +1,7 @@
 //! Reading the game page and moving the pointer over it: the board's
 //! geometry, waiting for the page to catch up, clicks, drags and keys.
 
+use soulstone_engine::system::Malifaux;
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
@@ -18,7 +19,7 @@ use crate::support::TestApp;
 use super::SWAP_DEADLINE;
 
 pub(super) async fn load(app: &TestApp, id: i64) -> HostedGame {
-    app.with_conn(move |conn| hosted::load(conn, id).unwrap())
+    app.with_conn(move |conn| hosted::load::<Malifaux>(conn, id).unwrap())
         .await
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE hosted_games DROP COLUMN table_game;
