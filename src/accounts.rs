@@ -42,6 +42,69 @@ impl From<diesel::result::Error> for AccountError {
     }
 }
 
+/// What a signed token says of its bearer, as checking it against the
+/// accounts needs.
+#[derive(Debug, Clone, Copy)]
+pub struct TokenHeld<'a> {
+    pub account_id: i64,
+    /// The account's session generation when the token was issued.
+    pub generation: i32,
+    /// The token's own id.
+    pub jti: &'a str,
+    /// The id of the session it belongs to (its own id for the first).
+    pub session_id: &'a str,
+    /// An API token, whose last use its owner sees.
+    pub api: bool,
+}
+
+/// The account a verified token signs in, if it still may: the account
+/// exists, no password change since moved its generation on, and neither
+/// the token nor its session (signed out) is revoked. An API token's use
+/// is noted.
+pub fn account_for_token(
+    conn: &mut DbConnection,
+    token: TokenHeld<'_>,
+    now: NaiveDateTime,
+) -> Result<Option<Account>, AccountError> {
+    let Some(account) = db_accounts::find_by_id(conn, token.account_id)? else {
+        return Ok(None);
+    };
+    if token.generation != account.session_generation {
+        return Ok(None);
+    }
+    if db_accounts::is_token_revoked(conn, token.jti)?
+        || (token.session_id != token.jti && db_accounts::is_token_revoked(conn, token.session_id)?)
+    {
+        return Ok(None);
+    }
+    if token.api {
+        db_accounts::note_api_token_used(conn, token.jti, now)?;
+    }
+    Ok(Some(account))
+}
+
+/// A session's use to record: a new session, or a renewal of one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use = "record it (accounts::record_session), or the account page will not list the session"]
+pub struct SessionUse {
+    pub session_id: String,
+    pub account_id: i64,
+    pub at: NaiveDateTime,
+    /// What the browser says it is.
+    pub device: String,
+}
+
+/// Records a session's use, for the account page's list of sessions.
+pub fn record_session(conn: &mut DbConnection, used: &SessionUse) -> Result<(), AccountError> {
+    Ok(db_accounts::touch_session(
+        conn,
+        &used.session_id,
+        used.account_id,
+        used.at,
+        &used.device,
+    )?)
+}
+
 pub fn update_profile(
     conn: &mut DbConnection,
     account_id: i64,

@@ -56,6 +56,49 @@ pub fn list(conn: &mut DbConnection) -> Result<Vec<PoolRow>, PoolError> {
     Ok(db_pools::list(conn)?)
 }
 
+/// The pools a setup may be flipped from, as the generator offers them:
+/// (id, name, edition code).
+pub fn choices(conn: &mut DbConnection) -> Result<Vec<(String, String, String)>, PoolError> {
+    Ok(list(conn)?
+        .into_iter()
+        .map(|p| (p.slug, p.name, p.edition))
+        .collect())
+}
+
+/// What the setup generator is asked for (its page or the API).
+#[derive(Debug, Clone)]
+pub struct SetupAsked {
+    pub system: GameSystem,
+    /// The pool's id (none: the system's featured pool).
+    pub pool: Option<String>,
+    /// The pool's revision a permalink pins.
+    pub revision: Option<String>,
+    pub size: crate::setup::EncounterSize,
+    pub seed: u64,
+}
+
+/// The setup `asked` flips, from the pool (and revision) it names.
+pub fn generate_setup(
+    conn: &mut DbConnection,
+    asked: &SetupAsked,
+    now: chrono::NaiveDateTime,
+) -> Result<crate::setup::Setup, PoolError> {
+    let pool = for_flip(
+        conn,
+        asked.system,
+        asked.pool.as_deref(),
+        asked.revision.as_deref(),
+        now,
+    )?;
+    crate::setup::generate(crate::setup::SetupRequest {
+        system: asked.system,
+        pool: pool.as_ref(),
+        seed: asked.seed,
+        encounter_size: asked.size,
+    })
+    .map_err(|e| PoolError::Invalid(e.to_string()))
+}
+
 pub fn find(conn: &mut DbConnection, slug: &str) -> Result<FoundPool, PoolError> {
     let row = db_pools::find_by_slug(conn, slug)?.ok_or(PoolError::NotFound)?;
     let pool = row.pool()?;

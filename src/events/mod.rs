@@ -8,6 +8,7 @@ pub mod input;
 pub mod manage;
 pub mod notify;
 pub mod playoffs;
+pub mod reads;
 pub mod registration;
 pub mod results;
 pub mod round_setups;
@@ -19,7 +20,7 @@ pub mod teams;
 use chrono::NaiveDateTime;
 use serde::{Deserialize, Serialize};
 
-use crate::db::events::{self as db_events, Event, Registration};
+use crate::db::events::{self as db_events, Event};
 use crate::db::{DbConnection, DbError};
 use crate::systems::GameSystem;
 use crate::tournament::{Scoring, Tiebreaker};
@@ -96,6 +97,11 @@ impl Actor {
     }
 }
 
+/// The stored rows the event pages show, as the events service reads them.
+pub use crate::db::events::{
+    Declaration, Event as EventRow, GameRow, PlayoffRow, Registration, ResultChange, ResultFields,
+    Round,
+};
 pub use crate::db::status::{EventStatus, GameStatus, RegistrationStatus, RoundStatus};
 
 impl EventStatus {

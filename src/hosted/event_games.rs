@@ -512,6 +512,59 @@ pub fn watching(
     })
 }
 
+/// A digital pairing's hosted game as the round's pages show it as it
+/// goes (VP so far, the turn, whether it finished), and what a kept round
+/// page is checked against.
+pub use crate::db::hosted::{LiveKey, LiveScore};
+
+/// The live scores of these event pairings' hosted games.
+pub fn live_scores(
+    conn: &mut DbConnection,
+    pairing_game_ids: &[i64],
+) -> Result<Vec<LiveScore>, hosted::HostedError> {
+    Ok(db_hosted::live_scores(conn, pairing_game_ids)?)
+}
+
+/// What a kept page showing these pairings' live scores depends on.
+pub fn live_key(
+    conn: &mut DbConnection,
+    pairing_game_ids: &[i64],
+) -> Result<LiveKey, hosted::HostedError> {
+    Ok(db_hosted::live_key(conn, pairing_game_ids)?)
+}
+
+/// Which of these event pairings the organisers marked to be played in the
+/// browser.
+pub fn digital_among(
+    conn: &mut DbConnection,
+    pairing_game_ids: &[i64],
+) -> Result<Vec<i64>, hosted::HostedError> {
+    Ok(db_hosted::digital_among(conn, pairing_game_ids)?
+        .into_iter()
+        .map(|(pairing, _)| pairing)
+        .collect())
+}
+
+/// Game `id` as `account` may see it now: a player and the event's staff
+/// see it live; a spectator of an event with a delay sees it that far
+/// behind.
+pub fn load_for_viewer<G: soulstone_engine::system::TableGame>(
+    conn: &mut DbConnection,
+    id: i64,
+    account: Option<i64>,
+    now: chrono::NaiveDateTime,
+) -> Result<(hosted::HostedGame<G>, Watching), hosted::HostedError> {
+    let game = hosted::load::<G>(conn, id)?;
+    if account.and_then(|a| game.seat_of(a)).is_some() {
+        return Ok((game, Watching::Live));
+    }
+    let watching = watching(conn, game.pairing_game_id, account)?;
+    match watching {
+        Watching::Delayed(delay) => Ok((hosted::load_as_of::<G>(conn, id, now - delay)?, watching)),
+        Watching::Live | Watching::Staff => Ok((game, watching)),
+    }
+}
+
 /// The absence an event allows before a player may claim the game (None
 /// for a game outside events).
 pub fn absence_allowed(

@@ -149,6 +149,10 @@ pub enum HostedError {
     Invalid(String),
     #[error(transparent)]
     Db(#[from] DbError),
+    /// The event a game decides refused what was asked (a game's watching
+    /// rules read from it).
+    #[error(transparent)]
+    Event(#[from] crate::events::EventError),
     /// A game another game system plays (or one this build does not know)
     /// was asked for as this system's.
     #[error("game {id} is played by the {stored:?} rules, not these")]
@@ -221,6 +225,16 @@ fn seat_code(seat: Seat) -> &'static str {
 
 fn corrupt(id: i64) -> impl Fn(String) -> HostedError {
     move |reason| HostedError::Corrupt { id, reason }
+}
+
+/// The newest `limit` games `account_id` plays (or played), as their rows
+/// list them.
+pub fn games_of(
+    conn: &mut DbConnection,
+    account_id: i64,
+    limit: i64,
+) -> Result<Vec<crate::db::hosted::HostedGameRow>, HostedError> {
+    Ok(crate::db::hosted::games_of(conn, account_id, limit)?)
 }
 
 /// The seat `account_id` holds in game `id`, read from its row alone

@@ -143,8 +143,15 @@ async fn setup(
             .parse::<u64>()
             .map_err(|_| AppError::bad_request("The seed must be a whole number."))?,
     };
+    let asked = crate::web::setup::asked_of(&query, seed)?;
     let setup = state
-        .with_db(move |conn| crate::web::setup::generate_for(conn, &query, seed))
+        .with_db(move |conn| {
+            Ok(crate::pools::generate_setup(
+                conn,
+                &asked,
+                chrono::Utc::now().naive_utc(),
+            )?)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(setup))
 }

@@ -18,9 +18,9 @@ use actix_web::http::header::{self, ContentType};
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 
-use crate::db::events as db_events;
-use crate::db::hosted::{self as db_hosted, LiveKey};
 use crate::events::cache::{KeyedCache, StandingsKey};
+use crate::events::reads::public_page_key;
+use crate::hosted::event_games::{LiveKey, live_key};
 use crate::web::AppState;
 use crate::web::error::AppError;
 
@@ -81,7 +81,7 @@ pub async fn current(
     let pages = Arc::clone(&state.public_pages);
     state
         .with_db(move |conn| {
-            Ok(db_events::public_page_key(conn, event_id)?.map(|key| {
+            Ok(public_page_key(conn, event_id)?.map(|key| {
                 let body = pages.get(event_id, page, &key);
                 (key, body)
             }))
@@ -137,8 +137,12 @@ impl KeptRound {
     }
 
     /// Whether the round's games in the browser still stand as the page
-    /// shows them (looked up at most once every `LIVE_RECHECK`).
-    fn live_unchanged(&self, conn: &mut crate::db::DbConnection) -> Result<bool, AppError> {
+    /// shows them (looked up with `current`, at most once every
+    /// `LIVE_RECHECK`).
+    fn live_unchanged(
+        &self,
+        current: impl FnOnce(&[i64]) -> Result<LiveKey, AppError>,
+    ) -> Result<bool, AppError> {
         let Some(live) = &self.live else {
             return Ok(true);
         };
@@ -151,7 +155,7 @@ impl KeptRound {
         if checked.elapsed() < LIVE_RECHECK {
             return Ok(true);
         }
-        if db_hosted::live_key(conn, &self.games)? != *live {
+        if current(&self.games)? != *live {
             return Ok(false);
         }
         *checked = Instant::now();
@@ -196,11 +200,11 @@ pub async fn current_round(
     let pages = Arc::clone(&state.public_pages);
     state
         .with_db(move |conn| {
-            let Some(key) = db_events::public_page_key(conn, event_id)? else {
+            let Some(key) = public_page_key(conn, event_id)? else {
                 return Ok(None);
             };
             if let Some(kept) = pages.rounds.get(&(event_id, number), &key)
-                && kept.live_unchanged(conn)?
+                && kept.live_unchanged(|games| Ok(live_key(conn, games)?))?
             {
                 return Ok(Some(RoundLookup::Kept(kept)));
             }

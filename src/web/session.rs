@@ -16,8 +16,8 @@ use actix_web::middleware::Next;
 use actix_web::{Error, FromRequest, HttpMessage, HttpRequest, web};
 use chrono::{DateTime, Utc};
 
+use crate::accounts::{self, Account};
 use crate::auth::token::{Claims, SESSION_MAX_AGE, TokenKind, TokenSubject};
-use crate::db::accounts::{self, Account};
 use crate::web::AppState;
 use crate::web::error::{ApiError, AppError};
 
@@ -68,24 +68,17 @@ pub fn authenticate(
     let Some(account_id) = claims.account_id() else {
         return Ok(None);
     };
+    let held = accounts::TokenHeld {
+        account_id,
+        generation: claims.generation,
+        jti: &claims.jti,
+        session_id: claims.session_id(),
+        api: kind == TokenKind::Api,
+    };
     let mut conn = state.db.conn()?;
-    let Some(account) = accounts::find_by_id(&mut conn, account_id)? else {
+    let Some(account) = accounts::account_for_token(&mut conn, held, now.naive_utc())? else {
         return Ok(None);
     };
-    if claims.generation != account.session_generation {
-        return Ok(None);
-    }
-    // The token itself, or its whole session (signed out), may be revoked.
-    if accounts::is_token_revoked(&mut conn, &claims.jti)?
-        || (claims.session_id() != claims.jti
-            && accounts::is_token_revoked(&mut conn, claims.session_id())?)
-    {
-        return Ok(None);
-    }
-    // An API token's last use is shown to its owner on the account page.
-    if kind == TokenKind::Api {
-        accounts::note_api_token_used(&mut conn, &claims.jti, now.naive_utc())?;
-    }
     Ok(Some(SessionUser { account, claims }))
 }
 
@@ -100,16 +93,16 @@ fn session_cookie(state: &AppState, value: String, max_age: CookieDuration) -> C
 }
 
 /// A cookie that signs the browser in with a freshly issued token: a new
-/// session, or the next token of `renewing`'s session. The session is
-/// recorded (or its use noted) for the account page's list of sessions,
-/// with the browser's description `device`.
+/// session, or the next token of `renewing`'s session; and that session's
+/// use, for the caller to record (`accounts::record_session`) for the
+/// account page's list of sessions, with the browser's description
+/// `device`.
 pub fn sign_in_cookie(
     state: &AppState,
-    conn: &mut crate::db::DbConnection,
     account: &Account,
     renewing: Option<&Claims>,
     device: &str,
-) -> Result<(Cookie<'static>, String), AppError> {
+) -> Result<(Cookie<'static>, accounts::SessionUse), AppError> {
     let subject = TokenSubject {
         account_id: account.id,
         generation: account.session_generation,
@@ -126,19 +119,18 @@ pub fn sign_in_cookie(
             renewing.map(Claims::session_id),
         )
         .map_err(AppError::internal)?;
-    accounts::touch_session(
-        conn,
-        claims.session_id(),
-        account.id,
-        now.naive_utc(),
-        device,
-    )?;
     let cookie = session_cookie(
         state,
         token,
         CookieDuration::seconds(SESSION_MAX_AGE.num_seconds()),
     );
-    Ok((cookie, claims.session_id().to_owned()))
+    let used = accounts::SessionUse {
+        session_id: claims.session_id().to_owned(),
+        account_id: account.id,
+        at: now.naive_utc(),
+        device: device.to_owned(),
+    };
+    Ok((cookie, used))
 }
 
 /// What the browser says it is (its User-Agent), for the list of sessions.
@@ -189,15 +181,12 @@ pub async fn session_middleware(
                         let renew_state = state.clone();
                         let device = device_of(req.headers());
                         let (account, claims) = (user.account.clone(), user.claims.clone());
-                        let (cookie, _) = web::block(move || {
+                        let cookie = web::block(move || {
+                            let (cookie, used) =
+                                sign_in_cookie(&renew_state, &account, Some(&claims), &device)?;
                             let mut conn = renew_state.db.conn()?;
-                            sign_in_cookie(
-                                &renew_state,
-                                &mut conn,
-                                &account,
-                                Some(&claims),
-                                &device,
-                            )
+                            accounts::record_session(&mut conn, &used)?;
+                            Ok::<_, AppError>(cookie)
                         })
                         .await
                         .map_err(AppError::from)??;

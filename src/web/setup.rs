@@ -10,8 +10,7 @@ use crate::events::round_setups::TableSetup;
 use crate::pools;
 use crate::setup::map::deployment_svg;
 use crate::setup::{
-    Drawn, EncounterSize, FlipOutcome, FlipPurpose, Seat, SeatNames, Setup, SetupRequest,
-    SetupResult, TableSides, generate,
+    Drawn, EncounterSize, FlipOutcome, FlipPurpose, Seat, SeatNames, Setup, SetupResult, TableSides,
 };
 use crate::systems::GameSystem;
 use crate::web::AppState;
@@ -372,51 +371,35 @@ pub struct GeneratorQuery {
     pub rev: Option<String>,
 }
 
-/// Resolves the generator's inputs into a setup (shared by the page and the API).
-pub fn generate_for(
-    conn: &mut crate::db::DbConnection,
-    query: &GeneratorQuery,
-    seed: u64,
-) -> Result<Setup, AppError> {
+/// Reads the generator's inputs (shared by the page and the API); the
+/// pools service flips the setup they ask for.
+pub fn asked_of(query: &GeneratorQuery, seed: u64) -> Result<pools::SetupAsked, AppError> {
     let system: GameSystem = query
         .edition
         .as_deref()
         .unwrap_or("m4e")
         .parse()
         .map_err(|e: crate::systems::UnknownGameSystem| AppError::bad_request(e.to_string()))?;
-    let named = query.pool.as_deref().filter(|s| !s.is_empty());
-    let revision = query
-        .rev
-        .as_deref()
-        .map(str::trim)
-        .filter(|r| !r.is_empty());
-    let pool = pools::for_flip(
-        conn,
-        system,
-        named,
-        revision,
-        chrono::Utc::now().naive_utc(),
-    )?;
     let size = match query.size.as_deref() {
         Some("brawl") => EncounterSize::Brawl,
         _ => EncounterSize::Scrap,
     };
-    generate(SetupRequest {
+    Ok(pools::SetupAsked {
         system,
-        pool: pool.as_ref(),
+        pool: query
+            .pool
+            .as_deref()
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned),
+        revision: query
+            .rev
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(str::to_owned),
+        size,
         seed,
-        encounter_size: size,
     })
-    .map_err(|e| AppError::bad_request(e.to_string()))
-}
-
-/// The generator's pool choices: id, name and edition code, grouped by
-/// edition in the form.
-fn pool_choices(conn: &mut crate::db::DbConnection) -> Result<Vec<PoolChoice>, AppError> {
-    Ok(pools::list(conn)?
-        .into_iter()
-        .map(|p| (p.slug, p.name, p.edition))
-        .collect())
 }
 
 #[derive(Template)]
@@ -465,7 +448,7 @@ async fn generator_page(
         },
     };
     let Some((seed, fresh)) = seed else {
-        let pools = state.with_db(pool_choices).await?;
+        let pools = state.with_db(|conn| Ok(pools::choices(conn)?)).await?;
         return render_page(
             &ctx,
             &GeneratorPage {
@@ -491,9 +474,10 @@ async fn generator_page(
             size: query.size.clone(),
             rev: query.rev.clone(),
         };
+        let asked = asked_of(&query, seed);
         state
             .with_db(move |conn| {
-                let setup = generate_for(conn, &query, seed)?;
+                let setup = pools::generate_setup(conn, &asked?, chrono::Utc::now().naive_utc())?;
                 let caveats = match &setup.pool {
                     Some(p) => match pools::find(conn, &p.id) {
                         Ok(found) => found.pool.caveats(),
@@ -502,7 +486,7 @@ async fn generator_page(
                     },
                     None => Vec::new(),
                 };
-                Ok((setup, pool_choices(conn)?, caveats))
+                Ok((setup, pools::choices(conn)?, caveats))
             })
             .await
     };
@@ -562,7 +546,7 @@ async fn generator_with_error(
     query: &GeneratorQuery,
     message: String,
 ) -> Result<HttpResponse, AppError> {
-    let pools = state.with_db(pool_choices).await?;
+    let pools = state.with_db(|conn| Ok(pools::choices(conn)?)).await?;
     crate::web::forms::render_with_status(
         ctx,
         &GeneratorPage {

@@ -201,10 +201,11 @@ pub(super) async fn change_password(
     let signing_in = state.clone();
     let (cookie, _) = state
         .with_db(move |conn| {
-            let (cookie, sid) = sign_in_cookie(&signing_in, conn, &account, None, &device)?;
+            let (cookie, used) = sign_in_cookie(&signing_in, &account, None, &device)?;
+            accounts::record_session(conn, &used)?;
             let expires = (Utc::now() + crate::auth::token::SESSION_MAX_AGE).naive_utc();
-            accounts::end_other_sessions(conn, account.id, &sid, true, expires)?;
-            Ok((cookie, sid))
+            accounts::end_other_sessions(conn, account.id, &used.session_id, true, expires)?;
+            Ok((cookie, used.session_id))
         })
         .await?;
     let mut response = redirect_with_flash(

@@ -120,8 +120,12 @@ pub(super) async fn signed_in_redirect(
     let device_mark = device_cookie(state, &account)?;
     let device = device_of(req.headers());
     let signing_in = state.clone();
-    let (cookie, _) = state
-        .with_db(move |conn| sign_in_cookie(&signing_in, conn, &account, None, &device))
+    let cookie = state
+        .with_db(move |conn| {
+            let (cookie, used) = sign_in_cookie(&signing_in, &account, None, &device)?;
+            accounts::record_session(conn, &used)?;
+            Ok(cookie)
+        })
         .await?;
     let mut response = redirect_with_flash(state, next, FlashLevel::Success, message);
     response.add_cookie(&cookie).map_err(AppError::internal)?;

@@ -6,7 +6,6 @@ use actix_web::{HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 
 use super::{ctx_of, service_ctx};
-use crate::db::events::{self as db_events, GameRow, Registration, Round};
 use crate::events::input::EventInput;
 use crate::events::manage;
 use crate::events::registration;
@@ -14,6 +13,7 @@ use crate::events::results::{self, ResultInput};
 use crate::events::round_setups;
 use crate::events::rounds::{self, EventData};
 use crate::events::{self, Actor, EventError, EventSettings, EventStatus, EventView};
+use crate::events::{GameRow, Registration, Round};
 use crate::tournament::standings::StandingRow;
 use crate::web::AppState;
 use crate::web::error::{ApiError, AppError};
@@ -62,7 +62,7 @@ pub struct EventSummary {
 }
 
 impl EventSummary {
-    fn of(event: &db_events::Event) -> Self {
+    fn of(event: &events::EventRow) -> Self {
         Self {
             id: event.id,
             name: event.name.clone(),
@@ -80,7 +80,7 @@ impl EventSummary {
 #[get("/events")]
 async fn list_events(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     let events = state
-        .with_db(|conn| Ok(db_events::list_public_events(conn, 500)?))
+        .with_db(|conn| Ok(events::reads::public_events(conn, 500)?))
         .await?;
     Ok(HttpResponse::Ok().json(events.iter().map(EventSummary::of).collect::<Vec<_>>()))
 }
@@ -443,22 +443,18 @@ async fn pair_round(
             version.unwrap_or(view.event.version),
             ctx,
         )?;
-        detail_after_change(conn, id, access, &round)
+        detail_after_change(events::reads::reloaded(conn, id, access.actor)?, &round)
     })
     .await?;
     Ok(HttpResponse::Created().json(detail))
 }
 
 /// A round as it stands after a change to the event: the event is read
-/// again, since the change moved its version.
+/// again (`events::reads::reloaded`), since the change moved its version.
 fn detail_after_change(
-    conn: &mut crate::db::DbConnection,
-    id: i64,
-    access: &events::Access,
+    (view, data): (EventView, EventData),
     round: &Round,
 ) -> Result<RoundDetail, crate::events::EventError> {
-    let (view, _) = events::load(conn, id, access.actor)?;
-    let data = EventData::load(conn, id)?;
     round_detail(&view, round, &data)
 }
 
@@ -482,7 +478,7 @@ async fn search_longer(
             version.unwrap_or(view.event.version),
             ctx,
         )?;
-        detail_after_change(conn, id, access, &round)
+        detail_after_change(events::reads::reloaded(conn, id, access.actor)?, &round)
     })
     .await?;
     Ok(HttpResponse::Created().json(detail))
@@ -556,8 +552,7 @@ async fn report_result(
     let mut input = body.into_inner();
     let game = on_event(&state, &user, id, move |conn, view, access, ctx| {
         if input.version.is_none() {
-            let current =
-                db_events::find_game(conn, game_id)?.ok_or(events::EventError::NotFound)?;
+            let current = events::reads::game_of_event(conn, id, game_id)?;
             input.version = Some(current.version.to_string());
         }
         results::report(conn, view, access, game_id, &input, ctx)

@@ -7,10 +7,10 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::{actor_of, ctx_of, form_errors, service_ctx};
-use crate::db::events::{self as db_events, Declaration, GameRow, Registration, ResultChange};
 use crate::events::results::{self, MAGE_KNIGHT_OBJECTIVES, ResultInput, vp_limits};
 use crate::events::rounds::EventData;
 use crate::events::{self, Access, EventError, EventView};
+use crate::events::{Declaration, GameRow, Registration, ResultChange};
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::forms::{FormErrors, render_invalid};
@@ -102,9 +102,7 @@ async fn load_game(
     state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            let game = db_events::find_game(conn, game_id)?
-                .filter(|g| g.event_id == id)
-                .ok_or(EventError::NotFound)?;
+            let game = events::reads::game_of_event(conn, id, game_id)?;
             let data = EventData::load(conn, id)?;
             let round = game
                 .round_id
@@ -112,11 +110,8 @@ async fn load_game(
             if round.is_some_and(|r| r.status == RoundStatus::Draft) && !access.is_staff() {
                 return Err(AppError::NotFound);
             }
-            let declarations = db_events::declarations_of_event(conn, id)?
-                .into_iter()
-                .filter(|d| d.game_id == game_id)
-                .collect();
-            let history = db_events::changes_of_game(conn, game_id)?;
+            let declarations = events::reads::declarations_of_game(conn, id, game_id)?;
+            let history = events::reads::history_of_game(conn, game_id)?;
             Ok(Loaded {
                 view,
                 access,
@@ -161,7 +156,7 @@ fn page(
         data.name_of(game.player_a),
         game.player_b.map(|b| data.name_of(b)).unwrap_or("bye"),
         &game,
-        &crate::db::events::ResultFields::of(&game),
+        &crate::events::ResultFields::of(&game),
     );
     let names = crate::setup::SeatNames::new(
         data.name_of(game.player_a),

@@ -6,12 +6,12 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::{actor_of, ctx_of, event_path, form_errors, service_ctx};
-use crate::db::events::{self as db_events, Event, Registration, Round};
 use crate::events::input::EventInput;
 use crate::events::manage::{self, StaffRole};
 use crate::events::registration::{self, can_see_lists, registration_closed_reason};
 use crate::events::rounds::EventData;
 use crate::events::{self, Access, EventStatus, EventView};
+use crate::events::{EventRow as Event, Registration, Round};
 use crate::pools::{self, PoolRow};
 use crate::systems::GameSystem;
 use crate::tournament::Tiebreaker;
@@ -88,16 +88,13 @@ async fn list(
     let account = user.0.as_ref().map(|u| u.account.id);
     let (events, organising, playing, disputed) = state
         .with_db(move |conn| {
-            let events = db_events::list_public_events(conn, 200)?;
+            let events = events::reads::public_events(conn, 200)?;
             let (organising, playing) = match account {
-                Some(id) => (
-                    db_events::events_staffed_by(conn, id)?,
-                    db_events::events_entered_by(conn, id)?,
-                ),
+                Some(id) => events::reads::events_of(conn, id)?,
                 None => (Vec::new(), Vec::new()),
             };
             let ids: Vec<i64> = organising.iter().map(|e| e.id).collect();
-            let disputed = db_events::disputed_counts(conn, &ids)?;
+            let disputed = events::reads::disputed_counts(conn, &ids)?;
             Ok((events, organising, playing, disputed))
         })
         .await?;
@@ -249,7 +246,7 @@ struct ShowPage {
     /// The bracket names of the playoff rounds, by round id.
     playoff_names: std::collections::BTreeMap<i64, String>,
     /// The playoff cut, once made.
-    playoff: Option<crate::db::events::PlayoffRow>,
+    playoff: Option<crate::events::PlayoffRow>,
     /// A playoff round has been paired (the cut can no longer be undone).
     playoff_paired: bool,
     /// Once the playoff is finished, the places it decided (the cut's).
@@ -283,7 +280,7 @@ impl ShowPage {
     }
 
     /// The playoff's rule for a drawn game, as the event states it.
-    fn tie_rule_text(&self, cut: &crate::db::events::PlayoffRow) -> &'static str {
+    fn tie_rule_text(&self, cut: &crate::events::PlayoffRow) -> &'static str {
         crate::events::playoffs::rules_of(cut).map_or("", |rules| rules.tie.label())
     }
 
@@ -311,16 +308,10 @@ async fn show(
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
             let data = EventData::load(conn, id)?;
-            let staff = db_events::list_staff(conn, id)?
-                .into_iter()
-                .map(|(s, name, email)| (s.account_id, name, email, s.role))
-                .collect::<Vec<_>>();
+            let staff = events::reads::staff_of(conn, id)?;
             // Whom the organisers invited and who has not answered yet.
             let invited = if access.is_owner() {
-                db_events::open_staff_invitations(conn, id, chrono::Utc::now().naive_utc())?
-                    .into_iter()
-                    .map(|i| (i.email, i.role))
-                    .collect()
+                events::reads::open_staff_invitations(conn, id, chrono::Utc::now().naive_utc())?
             } else {
                 Vec::new()
             };
@@ -610,9 +601,7 @@ async fn confirm_page(
             let (view, access) = events::load(conn, id, actor)?;
             let mine = access.registration.map(|r| r.id);
             let entry = match entry_id {
-                Some(reg) => {
-                    crate::db::events::find_registration(conn, reg)?.filter(|r| r.event_id == id)
-                }
+                Some(reg) => events::reads::entry_of_event(conn, id, reg)?,
                 None => None,
             };
             Ok((view, entry, mine))

@@ -7,11 +7,12 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::{actor_of, event_path};
-use crate::db::events::{GameRow, Round};
 use crate::events::registration::Declared;
 use crate::events::round_setups;
 use crate::events::rounds::{self, EventData, StoredPairing, score_of};
 use crate::events::{self, Access, EventError, EventView};
+use crate::events::{GameRow, Round};
+use crate::hosted::event_games::{self, LiveScore};
 use crate::setup::{Seat, SeatNames};
 use crate::tournament::GameScore;
 use crate::tournament::pairing::RoundPairing;
@@ -263,7 +264,7 @@ struct RoundPage {
     /// stays at a table.
     movability: crate::hosted::event_games::RoundMovability,
     /// Their games' scores so far, where the viewer may see them live.
-    live: Vec<crate::db::hosted::LiveScore>,
+    live: Vec<LiveScore>,
     /// The pool's names, for entering an announced scenario (draft rounds).
     announce: Option<super::scenarios::AnnounceChoices>,
     /// Team matches whose captains have not chosen yet: setups per table
@@ -319,7 +320,7 @@ impl RoundPage {
 }
 
 /// A game under way in the browser, in words: "live: turn 2, 3–1".
-fn live_words(live: &[crate::db::hosted::LiveScore], game_id: i64) -> Option<String> {
+fn live_words(live: &[LiveScore], game_id: i64) -> Option<String> {
     let score = live
         .iter()
         .find(|l| l.pairing_game_id == game_id && !l.finished)?;
@@ -430,7 +431,7 @@ async fn round_page(
     let live_for_all = view.settings.digital.spectator_delay_minutes == 0 || access.is_staff();
     let wants_movability =
         access.is_staff() && round.status != RoundStatus::Draft && view.system.plays_in_browser();
-    let round_games: Vec<crate::db::events::GameRow> = if wants_movability {
+    let round_games: Vec<GameRow> = if wants_movability {
         tables.iter().map(|t| t.game.clone()).collect()
     } else {
         Vec::new()
@@ -442,21 +443,17 @@ async fn round_page(
             // Read before what it stands for: a change in between makes
             // the kept page look stale, never the other way round.
             let live_key = if wants_live_key {
-                Some(crate::db::hosted::live_key(conn, &ids)?)
+                Some(event_games::live_key(conn, &ids)?)
             } else {
                 None
             };
-            let digital: Vec<i64> = crate::db::hosted::digital_among(conn, &ids)?
-                .into_iter()
-                .map(|(pairing, _)| pairing)
-                .collect();
-            let movability =
-                crate::hosted::event_games::round_movability(conn, &round_games, &digital)?;
+            let digital = event_games::digital_among(conn, &ids)?;
+            let movability = event_games::round_movability(conn, &round_games, &digital)?;
             // A page to be kept shows the scores its key was read with.
             let live = match &live_key {
                 _ if !live_for_all => Vec::new(),
                 Some(key) => key.games.clone(),
-                None => crate::db::hosted::live_scores(conn, &ids)?,
+                None => event_games::live_scores(conn, &ids)?,
             };
             let pool = if wants_pool {
                 crate::events::round_setups::event_pool(conn, &view_for_pool)?
@@ -727,9 +724,7 @@ async fn play_table_digitally(
     let (id, game) = path.into_inner();
     let number = state
         .with_db(move |conn| {
-            let game = crate::db::events::find_game(conn, game)?
-                .filter(|g| g.event_id == id)
-                .ok_or(AppError::NotFound)?;
+            let game = crate::events::reads::game_of_event(conn, id, game)?;
             let data = EventData::load(conn, id)?;
             Ok(data.round_number_of(&game).unwrap_or(1))
         })
@@ -823,7 +818,7 @@ async fn projector(
     let live = if view.settings.digital.spectator_delay_minutes == 0 {
         let ids: Vec<i64> = tables.iter().map(|t| t.game.id).collect();
         state
-            .with_db(move |conn| Ok(crate::db::hosted::live_scores(conn, &ids)?))
+            .with_db(move |conn| Ok(event_games::live_scores(conn, &ids)?))
             .await?
     } else {
         Vec::new()

@@ -45,7 +45,15 @@ async fn api_game(
     let account = user.id();
     // A spectator of an event with a delay sees the game that far behind.
     let game = state
-        .with_db(move |conn| Ok(super::load_for(conn, id, Some(account), now())?.0))
+        .with_db(move |conn| {
+            Ok(crate::hosted::event_games::load_for_viewer::<Malifaux>(
+                conn,
+                id,
+                Some(account),
+                now(),
+            )?
+            .0)
+        })
         .await?;
     // As the page does: a bot turn the queue could not take is taken up.
     if game.searching_bot_due() {
@@ -217,7 +225,12 @@ async fn api_facts(
     let account = user.id();
     let (viewer, facts) = state
         .with_db(move |conn| {
-            let (game, watching) = super::load_for(conn, id, Some(account), now())?;
+            let (game, watching) = crate::hosted::event_games::load_for_viewer::<Malifaux>(
+                conn,
+                id,
+                Some(account),
+                now(),
+            )?;
             let facts = match watching {
                 crate::hosted::event_games::Watching::Delayed(delay) => {
                     hosted::facts_written_by::<Malifaux>(conn, id, after, now() - delay)?.0

@@ -382,8 +382,12 @@ pub async fn stream(
     // spectator is only ever sent facts old enough.
     let (viewer, watching, bot_due) = state
         .with_db(move |conn| {
-            let (game, watching) =
-                super::load_for(conn, id, account, chrono::Utc::now().naive_utc())?;
+            let (game, watching) = crate::hosted::event_games::load_for_viewer::<Malifaux>(
+                conn,
+                id,
+                account,
+                chrono::Utc::now().naive_utc(),
+            )?;
             Ok((game.viewer_for(account), watching, game.searching_bot_due()))
         })
         .await?;

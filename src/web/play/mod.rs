@@ -25,7 +25,7 @@ use soulstone_engine::system::Malifaux;
 use soulstone_engine::{Seat, Viewer};
 
 use crate::hosted::event_games::Watching;
-use crate::hosted::{self, BroughtList, HostedError, HostedGame, Submitted};
+use crate::hosted::{self, BroughtList, HostedError, Submitted};
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::download;
@@ -68,6 +68,7 @@ impl From<HostedError> for AppError {
                 AppError::bad_request(error.to_string())
             }
             HostedError::Db(db) => db.into(),
+            HostedError::Event(event) => event.into(),
             HostedError::Corrupt { .. } => AppError::internal(error.to_string()),
         }
     }
@@ -204,28 +205,6 @@ pub(crate) fn crew_options(edition: Option<soulstone_engine::Edition>) -> Vec<Cr
             ),
         })
         .collect()
-}
-
-/// A game as `account` may see it now: a player and the event's staff see
-/// it live; a spectator of an event with a delay sees it that far behind.
-pub(crate) fn load_for(
-    conn: &mut crate::db::DbConnection,
-    id: i64,
-    account: Option<i64>,
-    now: chrono::NaiveDateTime,
-) -> Result<(HostedGame, Watching), AppError> {
-    let game = hosted::load::<Malifaux>(conn, id)?;
-    if account.and_then(|a| game.seat_of(a)).is_some() {
-        return Ok((game, Watching::Live));
-    }
-    let watching = crate::hosted::event_games::watching(conn, game.pairing_game_id, account)?;
-    match watching {
-        Watching::Delayed(delay) => Ok((
-            hosted::load_as_of::<Malifaux>(conn, id, now - delay)?,
-            watching,
-        )),
-        Watching::Live | Watching::Staff => Ok((game, watching)),
-    }
 }
 
 pub(super) fn watching_note(watching: Watching, viewer: Viewer) -> Option<String> {

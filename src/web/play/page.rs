@@ -17,7 +17,7 @@ use super::duel_panel::{self, DuelPanel};
 use super::forms::{ChoiceForm, forms_for};
 use super::names::Names;
 use super::words::{LogEntry, Words, log_entries};
-use super::{load_for, now, watching_note};
+use super::{now, watching_note};
 use crate::hosted::{self, EndedBy, HostedGame, HostedStatus, SeatHolder};
 use crate::web::AppState;
 use crate::web::error::AppError;
@@ -430,7 +430,8 @@ pub(super) async fn game_page(
     let account = user.0.as_ref().map(|u| u.id());
     let (game, facts, watching, claimable_after, standing, forced) = state
         .with_db(move |conn| {
-            let (game, watching) = load_for(conn, id, account, now())?;
+            let (game, watching) =
+                crate::hosted::event_games::load_for_viewer::<Malifaux>(conn, id, account, now())?;
             let after = game.state.version.saturating_sub(LOG_FACTS);
             let mut facts = hosted::facts_after::<Malifaux>(conn, id, after)?;
             facts.retain(|(seq, _)| *seq <= game.state.version);

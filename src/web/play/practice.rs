@@ -79,7 +79,7 @@ async fn practice_page_with(
     let (rows, invitations) = state
         .with_db(move |conn| {
             Ok((
-                crate::db::hosted::games_of(conn, account, 20)?,
+                crate::hosted::games_of(conn, account, 20)?,
                 crate::hosted::invitations::open_of(conn, account, now())?,
             ))
         })
