@@ -6,6 +6,7 @@ pub mod audit;
 pub mod events;
 pub mod hosted;
 pub mod introspect;
+pub mod listen;
 pub mod mail;
 pub mod pools;
 pub mod rankings;

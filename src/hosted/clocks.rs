@@ -67,6 +67,32 @@ pub(super) fn clocks_after(
     Some(clocks)
 }
 
+/// Ends every game whose running clock has run out by `now` (every
+/// instance looks; the version check lets one of them end each). The ids
+/// of the games this call ended.
+pub fn flag_games_out_of_time(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+) -> Result<Vec<i64>, HostedError> {
+    let mut flagged = Vec::new();
+    for (id, clocks) in db_hosted::games_with_clocks_due(conn, now)? {
+        if out_of_time(&clocks, now).is_some() && super::flag_if_out_of_time(conn, id, now)? {
+            flagged.push(id);
+        }
+    }
+    Ok(flagged)
+}
+
+/// The games moved on since `since` (by any instance), with their
+/// versions: how an instance on SQLite, which has no notices, hears of
+/// other instances' moves.
+pub fn games_changed_since(
+    conn: &mut DbConnection,
+    since: NaiveDateTime,
+) -> Result<Vec<(i64, i64)>, HostedError> {
+    Ok(db_hosted::changed_since(conn, since)?)
+}
+
 /// How often a serving instance notes that it serves.
 pub const BEAT_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 

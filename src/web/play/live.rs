@@ -30,12 +30,6 @@ use crate::web::session::MaybeUser;
 const WATCH_OVERLAP: chrono::Duration = chrono::Duration::seconds(3);
 /// How often the game clocks are checked.
 const FLAG_EVERY: Duration = Duration::from_secs(1);
-/// How often the listener reads notices that arrived on its connection
-/// (a read of the socket, no query).
-const LISTEN_EVERY: Duration = Duration::from_millis(10);
-/// How often the listener checks its connection is alive, and waits before
-/// connecting again after losing it.
-const LISTENER_CHECK: Duration = Duration::from_secs(5);
 /// A comment line keeps an idle stream open through proxies.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// Facts sent in one chunk at most (a stream starting from 0 catches up in
@@ -216,7 +210,7 @@ impl GameUpdates {
             let db = db.clone();
             let changed = web::block(move || {
                 let mut conn = db.conn()?;
-                crate::db::hosted::changed_since(&mut conn, since)
+                hosted::clocks::games_changed_since(&mut conn, since)
             })
             .await;
             let Ok(Ok(changed)) = changed else {
@@ -248,60 +242,17 @@ impl GameUpdates {
         let spawned = std::thread::Builder::new()
             .name("soulstone-listen".into())
             .spawn(move || {
+                let moved = |id, version| self.announce_at(id, version);
                 while alive.strong_count() > 0 {
-                    if let Err(error) = self.listen_once(&url, &alive) {
+                    if let Err(error) = crate::db::listen::listen_once(&url, &alive, &moved) {
                         tracing::warn!("listening for game changes: {error}; connecting again");
                     }
-                    std::thread::sleep(LISTENER_CHECK);
+                    std::thread::sleep(crate::db::listen::LISTENER_CHECK);
                 }
             });
         if let Err(error) = spawned {
             tracing::warn!("no listener for game changes ({error}); polling only");
         }
-    }
-
-    /// One connection's worth of listening: returns when the connection
-    /// fails, or quietly when the server is gone.
-    fn listen_once(&self, url: &str, alive: &std::sync::Weak<()>) -> Result<(), String> {
-        use diesel::connection::SimpleConnection;
-        use diesel::{Connection, PgConnection, RunQueryDsl};
-        let mut conn = PgConnection::establish(url).map_err(|e| e.to_string())?;
-        conn.batch_execute(&format!("LISTEN {}", crate::db::hosted::GAMES_CHANNEL))
-            .map_err(|e| e.to_string())?;
-        #[derive(diesel::QueryableByName)]
-        struct Schema {
-            #[diesel(sql_type = diesel::sql_types::Text)]
-            name: String,
-        }
-        let schema = diesel::sql_query("SELECT current_schema() AS name")
-            .get_result::<Schema>(&mut conn)
-            .map_err(|e| e.to_string())?
-            .name;
-        let prefix = format!("{schema}:");
-        let mut checked = std::time::Instant::now();
-        while alive.strong_count() > 0 {
-            for notice in conn.notifications_iter() {
-                let notice = notice.map_err(|e| e.to_string())?;
-                // "<schema>:<game>:<version>"
-                let mut parts = notice
-                    .payload
-                    .strip_prefix(&prefix)
-                    .unwrap_or_default()
-                    .split(':');
-                if let (Some(Ok(id)), Some(Ok(version))) = (
-                    parts.next().map(str::parse::<i64>),
-                    parts.next().map(str::parse::<u64>),
-                ) {
-                    self.announce_at(id, version);
-                }
-            }
-            if checked.elapsed() >= LISTENER_CHECK {
-                conn.batch_execute("SELECT 1").map_err(|e| e.to_string())?;
-                checked = std::time::Instant::now();
-            }
-            std::thread::sleep(LISTEN_EVERY);
-        }
-        Ok(())
     }
 }
 
@@ -312,16 +263,7 @@ impl GameUpdates {
         let db = db.clone();
         let flagged = web::block(move || -> Result<Vec<i64>, crate::hosted::HostedError> {
             let mut conn = db.conn()?;
-            let now = chrono::Utc::now().naive_utc();
-            let mut flagged = Vec::new();
-            for (id, clocks) in crate::db::hosted::games_with_clocks_due(&mut conn, now)? {
-                if hosted::out_of_time(&clocks, now).is_some()
-                    && hosted::flag_if_out_of_time(&mut conn, id, now)?
-                {
-                    flagged.push(id);
-                }
-            }
-            Ok(flagged)
+            hosted::clocks::flag_games_out_of_time(&mut conn, chrono::Utc::now().naive_utc())
         })
         .await;
         match flagged {
