@@ -10,6 +10,7 @@ pub mod listen;
 pub mod mail;
 pub mod pools;
 pub mod rankings;
+pub mod rounds;
 pub mod schema;
 pub mod status;
 pub mod teams;

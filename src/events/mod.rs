@@ -7,14 +7,18 @@ pub mod demo;
 pub mod input;
 pub mod manage;
 pub mod notify;
+pub mod pairing_record;
 pub mod playoffs;
 pub mod reads;
 pub mod registration;
+pub mod result_history;
 pub mod results;
+pub mod round_clock;
 pub mod round_setups;
 pub mod rounds;
 pub mod scenarios;
 pub mod standings;
+pub mod stored_json;
 pub mod teams;
 
 use chrono::NaiveDateTime;

@@ -120,3 +120,23 @@ pub fn reloaded(
     let (view, _) = super::load(conn, event_id, actor)?;
     Ok((view, super::rounds::EventData::load(conn, event_id)?))
 }
+
+/// A game of this event (a game of another is not found), with its
+/// players' names: the first player's, then the second's unless a bye.
+pub fn game_with_names(
+    conn: &mut DbConnection,
+    view: &super::EventView,
+    game_id: i64,
+) -> Result<(GameRow, Vec<String>), EventError> {
+    let game = db_events::find_game(conn, game_id)?
+        .filter(|g| g.event_id == view.id())
+        .ok_or(EventError::NotFound)?;
+    let mut names = Vec::new();
+    for registration in std::iter::once(game.player_a).chain(game.player_b) {
+        let name = db_events::find_registration(conn, registration)?
+            .map(|r| r.display_name)
+            .unwrap_or_default();
+        names.push(name);
+    }
+    Ok((game, names))
+}

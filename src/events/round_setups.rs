@@ -4,7 +4,8 @@
 
 use rand::RngCore;
 
-use super::rounds::{EventData, from_stored_json, require_draft, round_in, to_json};
+use super::rounds::{EventData, require_draft, round_in};
+use super::stored_json::{from_stored_json, to_json};
 use super::{Access, Ctx, EventError, EventView, require_not_finished};
 use crate::db::events::{self as db_events, GameRow, Round};
 use crate::db::{DbConnection, WriteTransaction, audit, pools};

@@ -2,7 +2,9 @@
 //! publishing it (with mail to every player), and the round clock; its
 //! setups are in `round_setups.rs`.
 
+pub use super::pairing_record::{PairingRecord, StoredPairing};
 use super::round_setups::{TableSetup, setup_summary};
+use super::stored_json::to_json;
 use super::{GameStatus, RegistrationStatus, RoundStatus};
 use crate::db::WriteTransaction;
 use std::collections::{BTreeMap, BTreeSet};
@@ -745,76 +747,6 @@ pub(super) fn insert_games_of(
     Ok(())
 }
 
-/// What is kept of the optimiser's answer with the round.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct StoredPairing {
-    pub seed: u64,
-    pub method: crate::tournament::pairing::PairingMethod,
-    pub proven_optimal: bool,
-    pub cost: crate::tournament::pairing::PairingCost,
-    /// For an unproven pairing, the least any pairing could cost.
-    #[serde(default)]
-    pub lower_bound: Option<crate::tournament::pairing::PairingCost>,
-    /// Swaps made by hand since: the cost and the proof were the
-    /// optimiser's, and no longer describe the pairings.
-    #[serde(default)]
-    pub swaps_by_hand: u32,
-}
-
-/// What a round's `pairing` column records: a playoff round its name in
-/// the bracket, a team round the teams' pairing, a Swiss round the
-/// optimiser's answer. The shapes share no field, so the record is read by
-/// its shape; one that matches none is an error naming the round.
-#[derive(Debug, Clone, serde::Deserialize)]
-#[serde(untagged)]
-pub enum PairingRecord {
-    Playoff(super::playoffs::PlayoffPairing),
-    Team(super::teams::TeamRoundPairing),
-    Swiss(StoredPairing),
-}
-
-impl PairingRecord {
-    pub fn of(round: &Round) -> Result<Self, EventError> {
-        from_stored_json("rounds.pairing", round.id, &round.pairing)
-    }
-
-    /// The bracket name of a playoff round ("Quarterfinals").
-    pub fn playoff_name(&self) -> Option<&str> {
-        match self {
-            Self::Playoff(p) => Some(&p.playoff),
-            Self::Team(_) | Self::Swiss(_) => None,
-        }
-    }
-
-    /// The optimiser's record of a Swiss round.
-    pub fn swiss(&self) -> Option<&StoredPairing> {
-        match self {
-            Self::Swiss(p) => Some(p),
-            Self::Playoff(_) | Self::Team(_) => None,
-        }
-    }
-}
-
-impl StoredPairing {
-    /// The optimiser's pairings, untouched: its cost and proof still hold.
-    pub fn as_paired(&self) -> bool {
-        self.swaps_by_hand == 0
-    }
-}
-
-impl From<&RoundPairing> for StoredPairing {
-    fn from(p: &RoundPairing) -> Self {
-        Self {
-            seed: p.seed,
-            method: p.method,
-            proven_optimal: p.proven_optimal,
-            cost: p.cost,
-            lower_bound: p.lower_bound,
-            swaps_by_hand: 0,
-        }
-    }
-}
-
 pub(crate) fn require_draft_round(round: &Round) -> Result<(), EventError> {
     require_draft(round)
 }
@@ -1040,70 +972,4 @@ pub fn delete_draft_round(
         )?;
         Ok(())
     })
-}
-
-/// A game of this event (a game of another is not found), with its
-/// players' names: the first player's, then the second's unless a bye.
-pub fn game_with_names(
-    conn: &mut DbConnection,
-    view: &EventView,
-    game_id: i64,
-) -> Result<(GameRow, Vec<String>), EventError> {
-    let game = db_events::find_game(conn, game_id)?
-        .filter(|g| g.event_id == view.id())
-        .ok_or(EventError::NotFound)?;
-    let mut names = Vec::new();
-    for registration in std::iter::once(game.player_a).chain(game.player_b) {
-        let name = db_events::find_registration(conn, registration)?
-            .map(|r| r.display_name)
-            .unwrap_or_default();
-        names.push(name);
-    }
-    Ok((game, names))
-}
-
-pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, EventError> {
-    serde_json::to_string(value).map_err(|e| EventError::Corrupt(e.to_string()))
-}
-
-/// Reads a JSON column of a stored row. A value that does not parse is an
-/// error naming the column and the row, never dropped: a page would show
-/// less than was stored, and the next write would replace it.
-pub(crate) fn from_stored_json<T: serde::de::DeserializeOwned>(
-    column: &str,
-    row_id: i64,
-    json: &str,
-) -> Result<T, EventError> {
-    serde_json::from_str(json).map_err(|error| {
-        EventError::Corrupt(format!("{column} of row {row_id} cannot be read: {error}"))
-    })
-}
-
-pub fn start_clock(
-    conn: &mut DbConnection,
-    view: &EventView,
-    access: &Access,
-    number: i32,
-    ctx: &Ctx<'_>,
-) -> Result<(), EventError> {
-    access.require_staff()?;
-    let round = round_in(conn, view, number)?;
-    if round.status == RoundStatus::Draft {
-        return Err(EventError::Conflict(
-            "Publish the round before starting its clock.".into(),
-        ));
-    }
-    db_events::start_round_clock(conn, round.id, ctx.now)?;
-    Ok(())
-}
-
-/// Seconds left on a round's clock (negative once time is up).
-pub fn seconds_left(view: &EventView, round: &Round, now: chrono::NaiveDateTime) -> Option<i64> {
-    Some((clock_ends_at(view, round)? - now).num_seconds())
-}
-
-/// When a round's time runs out, once its clock has started.
-pub fn clock_ends_at(view: &EventView, round: &Round) -> Option<chrono::NaiveDateTime> {
-    let started = round.clock_started_at?;
-    Some(started + chrono::Duration::minutes(i64::from(view.event.round_minutes)))
 }

@@ -5,7 +5,8 @@
 use rand::RngCore;
 
 use super::round_setups::{event_pool, share_scenario};
-use super::rounds::{require_draft_round, to_json};
+use super::rounds::require_draft_round;
+use super::stored_json::to_json;
 use super::{Access, Ctx, EventError, EventView, require_not_finished};
 use crate::db::events as db_events;
 use crate::db::{DbConnection, WriteTransaction, audit};

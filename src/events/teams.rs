@@ -496,7 +496,7 @@ pub(super) fn pair_team_round(
         seed,
         u32::try_from(number).unwrap_or(0),
     )?;
-    let json = super::rounds::to_json(&TeamRoundPairing {
+    let json = super::stored_json::to_json(&TeamRoundPairing {
         teams: StoredPairing::from(&pairing),
     })?;
     let round = db_events::insert_round(conn, view.id(), number, seed as i64, &json, ctx.now)?
@@ -760,7 +760,7 @@ pub fn choose(
         }
         let (a, b) = (state.team_a.member_ids(), team_b.member_ids());
         let after = teams::choose(&a, &b, &state.made, pick).map_err(choice_error)?;
-        let after_json = super::rounds::to_json(&after)?;
+        let after_json = super::stored_json::to_json(&after)?;
         if !db_teams::set_choices(conn, match_id, &state.row.choices, &after_json, ctx.now)? {
             return Err(EventError::Conflict(
                 "The other captain chose a moment ago. Nothing was changed; the page now shows the current state.".into(),

@@ -50,7 +50,7 @@ async fn play_page(
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
             let state_now = digital::digital_state(conn, &view, &access, game_id)?;
-            let (game, names) = events::rounds::game_with_names(conn, &view, game_id)?;
+            let (game, names) = events::reads::game_with_names(conn, &view, game_id)?;
             Ok((view, access, game, state_now, names))
         })
         .await?;

@@ -8,10 +8,10 @@ use serde::Deserialize;
 
 use super::{actor_of, event_path};
 use crate::events::registration::Declared;
-use crate::events::round_setups;
 use crate::events::rounds::{self, EventData, StoredPairing, score_of};
 use crate::events::{self, Access, EventError, EventView};
 use crate::events::{GameRow, Round};
+use crate::events::{round_clock, round_setups};
 use crate::hosted::event_games::{self, LiveScore};
 use crate::setup::{Seat, SeatNames};
 use crate::tournament::GameScore;
@@ -491,7 +491,7 @@ async fn round_page(
             )
         })
         .collect();
-    let clock_ends_at = rounds::clock_ends_at(&view, &round);
+    let clock_ends_at = round_clock::clock_ends_at(&view, &round);
     let page = RoundPage {
         ctx: if shared { ctx.shared() } else { ctx.clone() },
         clock_to_be_written_in: kept_under.is_some(),
@@ -502,7 +502,7 @@ async fn round_page(
         playoff_name: pairing_record.playoff_name().map(str::to_owned),
         setup: round_setups::round_setup(&round)?.map(|s| SetupView::shared(&s)),
         setup_history: round_setups::setup_history(&round)?,
-        seconds_left: rounds::seconds_left(&view, &round, chrono::Utc::now().naive_utc()),
+        seconds_left: round_clock::seconds_left(&view, &round, chrono::Utc::now().naive_utc()),
         view,
         access,
         round,
@@ -524,7 +524,7 @@ async fn round_page(
     let body = page.render()?;
     let Some(kept) = KeptRound::new(&body, clock_ends_at, round_game_ids, live_key) else {
         // Not one clock on the page: sent as it is, not kept.
-        let clock = clock_text(rounds::seconds_left(
+        let clock = clock_text(round_clock::seconds_left(
             &page.view,
             &page.round,
             chrono::Utc::now().naive_utc(),
@@ -758,7 +758,7 @@ async fn start_clock(
         round_path(id, number),
         "The round clock is running.".into(),
         move |conn, view, access, ctx| {
-            rounds::start_clock(conn, view, access, number, ctx)?;
+            round_clock::start_clock(conn, view, access, number, ctx)?;
             Ok(None)
         },
     )
@@ -848,7 +848,7 @@ async fn projector(
         }
     }
     seats.sort_by_cached_key(|s| s.name.to_lowercase());
-    let seconds_left = rounds::seconds_left(&view, &round, chrono::Utc::now().naive_utc());
+    let seconds_left = round_clock::seconds_left(&view, &round, chrono::Utc::now().naive_utc());
     let scenario = round_setups::round_setup(&round)?
         .map(|s| round_setups::scenario_summary(&s, &SeatNames::default()));
     let per_table_setups = tables.iter().any(|t| t.setup.is_some());
