@@ -9,21 +9,21 @@
 //! what they may see.
 
 pub mod ability;
-pub mod action;
+mod action;
 pub mod bot;
 pub mod command;
 pub mod content;
 pub mod damage;
 pub mod duel;
 pub mod encounter;
-pub mod error;
+mod error;
 pub mod event;
 pub mod fairness;
 pub mod fate;
-pub mod flip;
+mod flip;
 pub mod forced;
-pub mod hidden;
-pub mod limits;
+mod hidden;
+mod limits;
 pub mod log;
 pub mod marker;
 pub mod model;
@@ -37,7 +37,7 @@ pub mod state;
 pub mod system;
 pub mod table;
 pub mod token;
-pub mod view;
+mod view;
 
 use serde::{Deserialize, Serialize};
 
