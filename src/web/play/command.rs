@@ -6,6 +6,8 @@
 use serde::Deserialize;
 use soulstone_engine::{PlayerCommand, Seat, Submission};
 
+use super::forms::FormKind;
+
 /// The longest idempotency key a client may send (a UUID is 36).
 pub const MAX_IDEMPOTENCY_KEY: usize = 64;
 
@@ -155,10 +157,14 @@ pub fn command_from_form(
         path.push(waypoint()?);
         Ok(path)
     };
-    match one("kind").unwrap_or_default() {
-        "command" => serde_json::from_str(one("command").unwrap_or_default())
+    let kind = one("kind").unwrap_or_default();
+    let kind: FormKind = kind
+        .parse()
+        .map_err(|_| format!("{kind:?} is not a way to choose"))?;
+    match kind {
+        FormKind::Command => serde_json::from_str(one("command").unwrap_or_default())
             .map_err(|e| format!("the command could not be read: {e}")),
-        "entropy" => {
+        FormKind::Entropy => {
             use sha2::{Digest, Sha256};
             let text = one("entropy").unwrap_or_default();
             if text.is_empty() {
@@ -171,46 +177,45 @@ pub fn command_from_form(
                 entropy: soulstone_engine::fairness::Bytes32(entropy),
             })
         }
-        "discard_any" => Ok(PlayerCommand::DiscardBeforeDrawing { cards: cards()? }),
-        "draw_from_discard" => Ok(PlayerCommand::DrawFromDiscard { cards: cards()? }),
-        "discard_cards" => Ok(PlayerCommand::DiscardDown { cards: cards()? }),
-        "split_crew" => Ok(PlayerCommand::SplitCrew {
+        FormKind::DiscardAny => Ok(PlayerCommand::DiscardBeforeDrawing { cards: cards()? }),
+        FormKind::DrawFromDiscard => Ok(PlayerCommand::DrawFromDiscard { cards: cards()? }),
+        FormKind::DiscardCards => Ok(PlayerCommand::DiscardDown { cards: cards()? }),
+        FormKind::SplitCrew => Ok(PlayerCommand::SplitCrew {
             first: all("model").map(model).collect::<Result<_, _>>()?,
         }),
-        "deploy" => Ok(PlayerCommand::Deploy {
+        FormKind::Deploy => Ok(PlayerCommand::Deploy {
             model: model(one("model").unwrap_or_default())?,
             at: point()?,
         }),
-        "place" => Ok(PlayerCommand::Place { at: point()? }),
-        "drop_blast" => Ok(PlayerCommand::DropBlast { at: point()? }),
-        "move" => Ok(PlayerCommand::Move {
+        FormKind::Place => Ok(PlayerCommand::Place { at: point()? }),
+        FormKind::DropBlast => Ok(PlayerCommand::DropBlast { at: point()? }),
+        FormKind::Move => Ok(PlayerCommand::Move {
             path: path()?,
             land_at: None,
         }),
-        "summon" => Ok(PlayerCommand::Summon {
+        FormKind::Summon => Ok(PlayerCommand::Summon {
             model: one("summon").unwrap_or_default().to_string(),
             at: Some(point()?),
         }),
         // Paths from the form stay on the ground, where nothing falls;
         // a fall's landing place comes with a command sent whole.
-        "walk" => Ok(PlayerCommand::Walk {
+        FormKind::Walk => Ok(PlayerCommand::Walk {
             path: path()?,
             land_at: None,
         }),
-        "charge" => Ok(PlayerCommand::Charge {
+        FormKind::Charge => Ok(PlayerCommand::Charge {
             to: waypoint()?,
             land_at: None,
         }),
-        "plant_explosives" => Ok(PlayerCommand::Interact {
+        FormKind::PlantExplosives => Ok(PlayerCommand::Interact {
             with: Interaction::PlantExplosives { at: point()? },
         }),
-        "scheme_marker" => Ok(PlayerCommand::Interact {
+        FormKind::SchemeMarker => Ok(PlayerCommand::Interact {
             with: Interaction::MakeSchemeMarker {
                 at: point()?,
                 replacing: soulstone_engine::encounter::scheme_marker_to_replace(state, seat),
             },
         }),
-        other => Err(format!("{other:?} is not a way to choose")),
     }
 }
 

@@ -13,10 +13,36 @@ use soulstone_engine::{GameState, PlayerCommand, Seat, Viewer};
 use super::names::Names;
 use super::words::Words;
 
+/// The ways a choice is made on the page: each form carries its kind in
+/// its `kind` field, `forms_for` writes it and `command_from_form` reads the
+/// form back by it (the page's script and template name the same codes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum FormKind {
+    /// A whole command, sent as it was offered.
+    Command,
+    /// Words of the player's own that cut their deck.
+    Entropy,
+    DiscardAny,
+    DrawFromDiscard,
+    DiscardCards,
+    SplitCrew,
+    Deploy,
+    /// A point a model (or a marker it makes) is placed at.
+    Place,
+    DropBlast,
+    Move,
+    Summon,
+    Walk,
+    Charge,
+    PlantExplosives,
+    SchemeMarker,
+}
+
 /// One form of the decision the game waits for.
 pub struct ChoiceForm {
     /// How `command_from_form` reads it.
-    pub kind: &'static str,
+    pub kind: FormKind,
     pub label: String,
     /// For `command`: the command as JSON.
     pub command: String,
@@ -44,7 +70,7 @@ pub struct ChoiceForm {
 impl ChoiceForm {
     fn command(label: String, command: String) -> Self {
         Self {
-            kind: "command",
+            kind: FormKind::Command,
             label,
             command,
             cards: Vec::new(),
@@ -60,32 +86,42 @@ impl ChoiceForm {
         }
     }
 
-    fn parts(kind: &'static str, label: String) -> Self {
+    fn parts(kind: FormKind, label: String) -> Self {
         Self {
             kind,
             ..Self::command(label, String::new())
         }
     }
 
+    /// Its kind's code, as the page and its script name it.
+    pub fn code(&self) -> &'static str {
+        self.kind.into()
+    }
+
     /// Whether the player gives a point (or a path) on the table.
     pub fn takes_a_point(&self) -> bool {
-        matches!(
-            self.kind,
-            "deploy"
-                | "walk"
-                | "charge"
-                | "scheme_marker"
-                | "summon"
-                | "place"
-                | "drop_blast"
-                | "move"
-                | "plant_explosives"
-        )
+        match self.kind {
+            FormKind::Deploy
+            | FormKind::Walk
+            | FormKind::Charge
+            | FormKind::SchemeMarker
+            | FormKind::Summon
+            | FormKind::Place
+            | FormKind::DropBlast
+            | FormKind::Move
+            | FormKind::PlantExplosives => true,
+            FormKind::Command
+            | FormKind::Entropy
+            | FormKind::DiscardAny
+            | FormKind::DrawFromDiscard
+            | FormKind::DiscardCards
+            | FormKind::SplitCrew => false,
+        }
     }
 
     /// Whether the player may give several waypoints.
     pub fn takes_a_path(&self) -> bool {
-        matches!(self.kind, "walk" | "move")
+        matches!(self.kind, FormKind::Walk | FormKind::Move)
     }
 }
 
@@ -148,36 +184,36 @@ pub fn forms_for(
                 )
             },
             Choice::Entropy => ChoiceForm::parts(
-                "entropy",
+                FormKind::Entropy,
                 "Cut your deck: type a few words or numbers of your own".into(),
             ),
             Choice::DiscardAny { from } => ChoiceForm {
                 cards: cards(from),
-                ..ChoiceForm::parts("discard_any", "Discard these (any, or none)".into())
+                ..ChoiceForm::parts(FormKind::DiscardAny, "Discard these (any, or none)".into())
             },
             Choice::DrawFromDiscard { up_to, from } => ChoiceForm {
                 cards: cards(from),
                 ..ChoiceForm::parts(
-                    "draw_from_discard",
+                    FormKind::DrawFromDiscard,
                     format!("Draw up to {up_to} of these from your discard pile (or none)"),
                 )
             },
             Choice::DiscardCards { count, from } => ChoiceForm {
                 cards: cards(from),
                 count: *count,
-                ..ChoiceForm::parts("discard_cards", format!("Discard exactly {count}"))
+                ..ChoiceForm::parts(FormKind::DiscardCards, format!("Discard exactly {count}"))
             },
             Choice::SplitCrew { models } => ChoiceForm {
                 models: model_names(names, state, models),
                 ..ChoiceForm::parts(
-                    "split_crew",
+                    FormKind::SplitCrew,
                     "Tick the models of your first group; the rest are the second".into(),
                 )
             },
             Choice::Deploy { models, .. } => ChoiceForm {
                 models: model_names(names, state, models),
                 ..ChoiceForm::parts(
-                    "deploy",
+                    FormKind::Deploy,
                     "Deploy a model completely within your zone".into(),
                 )
             },
@@ -185,7 +221,7 @@ pub fn forms_for(
                 mover: Some(model.0),
                 inches: Some(*inches),
                 ..ChoiceForm::parts(
-                    "walk",
+                    FormKind::Walk,
                     format!("Walk {} up to {inches}\"", name(*model)),
                 )
             },
@@ -194,7 +230,7 @@ pub fn forms_for(
                 mover: Some(model.0),
                 inches: Some(*inches),
                 ..ChoiceForm::parts(
-                    "move",
+                    FormKind::Move,
                     format!("Move {} up to {inches}\"", name(*model)),
                 )
             },
@@ -202,7 +238,7 @@ pub fn forms_for(
                 mover: Some(model.0),
                 inches: Some(*inches),
                 ..ChoiceForm::parts(
-                    "charge",
+                    FormKind::Charge,
                     format!("Charge with {} up to {inches}\" in a straight line", name(*model)),
                 )
             },
@@ -215,7 +251,7 @@ pub fn forms_for(
                 mover: Some(model.0),
                 touching: Some(model.0),
                 ..ChoiceForm::parts(
-                    "scheme_marker",
+                    FormKind::SchemeMarker,
                     format!("Interact: make a scheme marker in base contact with {}", name(*model)),
                 )
             }
@@ -224,7 +260,7 @@ pub fn forms_for(
                 mover: Some(model.0),
                 inches: Some(1),
                 ..ChoiceForm::parts(
-                    "scheme_marker",
+                    FormKind::SchemeMarker,
                     format!("Interact: make a scheme marker within 1\" of {}", name(*model)),
                 )
             },
@@ -232,7 +268,7 @@ pub fn forms_for(
                 mover: Some(model.0),
                 touching: Some(model.0),
                 ..ChoiceForm::parts(
-                    "plant_explosives",
+                    FormKind::PlantExplosives,
                     format!(
                         "Interact: spend one of {}'s explosives tokens for a strategy marker in base contact",
                         name(*model)
@@ -248,7 +284,7 @@ pub fn forms_for(
                 mover: Some(model.0),
                 touching: Some(onto.0),
                 ..ChoiceForm::parts(
-                    "place",
+                    FormKind::Place,
                     format!(
                         "Place {} in base contact with {}",
                         name(*model),
@@ -261,14 +297,14 @@ pub fn forms_for(
                 mover: Some(model.0),
                 inches: Some(*inches),
                 ..ChoiceForm::parts(
-                    "place",
+                    FormKind::Place,
                     format!("Place {} within {inches}\" of where it stands", name(*model)),
                 )
             },
             Choice::DropBlast { target, left } => ChoiceForm {
                 touching: Some(target.0),
                 ..ChoiceForm::parts(
-                    "drop_blast",
+                    FormKind::DropBlast,
                     format!(
                         "Drop a 50 mm blast marker ({left} to drop) touching {} or an earlier one",
                         names.labelled(*target)
@@ -279,7 +315,7 @@ pub fn forms_for(
                 piece: Some(model.0),
                 touching: Some(model.0),
                 ..ChoiceForm::parts(
-                    "place",
+                    FormKind::Place,
                     format!("{with} replaces {}: place it touching that model", name(*model)),
                 )
             },
@@ -288,7 +324,7 @@ pub fn forms_for(
                 piece: Some(summoner.0),
                 touching: Some(summoner.0),
                 ..ChoiceForm::parts(
-                    "summon",
+                    FormKind::Summon,
                     format!(
                         "Summon a model touching {} and in its sight",
                         name(*summoner)
@@ -298,7 +334,7 @@ pub fn forms_for(
         })
         .collect();
     let mut key = 0u8;
-    for form in forms.iter_mut().filter(|f| f.kind == "command") {
+    for form in forms.iter_mut().filter(|f| f.kind == FormKind::Command) {
         key += 1;
         if key <= 9 {
             form.shortcut = Some(key);
