@@ -23,7 +23,8 @@ pub mod rankings;
 pub mod setup;
 pub mod systems;
 pub mod telemetry;
-pub mod tournament;
+/// Pairing, standings, tiebreakers and ratings: the pure crate `soulstone-tournament`.
+pub use soulstone_tournament as tournament;
 pub mod web;
 
 /// The version shown in page footers and `/healthz`.

@@ -231,3 +231,64 @@ fn the_layers_allow_down_and_refuse_up_and_the_web_reaching_the_database() {
     assert!(!may_use(layer("web"), layer("db")));
     assert!(may_use(layer("cli"), layer("web")));
 }
+
+/// The tournament rules are a crate of their own, pure as the engine is:
+/// its manifest names only pure crates (the compiler then refuses the web,
+/// the database or an async runtime), and its sources reach for no file,
+/// network, clock, environment, process or thread of the standard library.
+#[test]
+fn the_tournament_crate_uses_nothing_impure() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tournament");
+    let pure = [
+        "integer-blossom",
+        "serde",
+        "serde_json",
+        "skillratings",
+        "soulstone-random",
+        "strum",
+        "thiserror",
+    ];
+    let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let impure: Vec<&String> = manifest["dependencies"]
+        .as_table()
+        .unwrap()
+        .keys()
+        .filter(|name| !pure.contains(&name.as_str()))
+        .collect();
+    assert!(
+        impure.is_empty(),
+        "tournament/Cargo.toml depends on {impure:?}, which is not on the list of pure crates"
+    );
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    assert!(
+        files.len() > 10,
+        "the scan found only {} files",
+        files.len()
+    );
+    let forbidden = [
+        "std::fs",
+        "std::net",
+        "std::time",
+        "std::env",
+        "std::process",
+        "std::thread",
+        "SystemTime",
+        "Instant",
+    ];
+    let found: Vec<String> = files
+        .iter()
+        .flat_map(|path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            forbidden
+                .iter()
+                .filter(|word| text.contains(*word))
+                .map(|word| format!("{}: {word}", path.display()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(found.is_empty(), "impure uses: {found:?}");
+}

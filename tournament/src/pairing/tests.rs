@@ -1,7 +1,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::tournament::GameScore;
+use crate::GameScore;
 
 fn player(id: PlayerId, club: Option<&str>) -> Player {
     Player {
@@ -507,13 +507,13 @@ fn a_hundred_thousand_players_in_one_club_pair_without_aborting() {
 /// missing).
 fn arb_team_event() -> impl Strategy<
     Value = (
-        Vec<crate::tournament::teams::Team>,
-        Vec<crate::tournament::teams::TeamMatch>,
+        Vec<crate::teams::Team>,
+        Vec<crate::teams::TeamMatch>,
         bool,
         u64,
     ),
 > {
-    use crate::tournament::teams::{Team, TeamMatch};
+    use crate::teams::{Team, TeamMatch};
     (2usize..=9, 0usize..=4, any::<u64>(), any::<bool>())
         .prop_flat_map(|(n, rounds, seed, avoid_same_club)| {
             let clubs = proptest::collection::vec(proptest::option::of(0..3usize), n);
@@ -577,7 +577,7 @@ fn arb_team_event() -> impl Strategy<
         })
 }
 
-type TeamId = crate::tournament::teams::TeamId;
+type TeamId = crate::teams::TeamId;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
@@ -589,7 +589,7 @@ proptest! {
     fn team_pairing_is_optimal_and_avoids_rematches(
         (teams, matches, avoid_same_club, seed) in arb_team_event()
     ) {
-        use crate::tournament::teams;
+        use crate::teams;
         let scoring = Scoring::default();
         let round = matches.iter().map(|m| m.round).max().unwrap_or(0) + 1;
         let paired = teams::pair_teams(&teams, &matches, &scoring, 3, avoid_same_club, seed, round).unwrap();

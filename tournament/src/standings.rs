@@ -283,7 +283,7 @@ fn head_to_head(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::GameScore;
+    use crate::GameScore;
 
     fn player(id: PlayerId, name: &str) -> Player {
         Player {
