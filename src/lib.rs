@@ -10,6 +10,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod chess_clock;
 pub mod cli;
 pub mod config;
 pub mod content;

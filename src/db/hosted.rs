@@ -11,6 +11,7 @@ use super::schema::{
 };
 use super::status::HostedStatus;
 use super::{DbConnection, DbError};
+use crate::chess_clock::ChessClocks;
 use soulstone_engine::forced::StandingAnswers;
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Identifiable)]
@@ -44,34 +45,12 @@ pub struct HostedGameRow {
     pub table_game: String,
 }
 
-/// A game's chess clocks as stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StoredClocks {
-    pub control_ms: i64,
-    pub left_ms: [i64; 2],
-    /// "a", "b", "ab" or none.
-    pub running: Option<&'static str>,
-    pub since: NaiveDateTime,
-}
-
-impl StoredClocks {
-    /// When the first running clock runs out, if nothing happens first.
-    pub fn deadline(&self) -> Option<NaiveDateTime> {
-        let left = match self.running? {
-            "a" => self.left_ms[0],
-            "b" => self.left_ms[1],
-            _ => self.left_ms[0].min(self.left_ms[1]),
-        };
-        Some(self.since + chrono::Duration::milliseconds(left.max(0)))
-    }
-}
-
 impl HostedGameRow {
-    pub fn clocks(&self) -> Option<StoredClocks> {
-        Some(StoredClocks {
+    pub fn clocks(&self) -> Option<ChessClocks> {
+        Some(ChessClocks {
             control_ms: self.time_control_ms?,
             left_ms: [self.clock_a_ms?, self.clock_b_ms?],
-            running: running_code(self.clock_running.as_deref()),
+            running: ChessClocks::running_of(self.clock_running.as_deref()),
             since: self.clock_since?,
         })
     }
@@ -86,7 +65,7 @@ pub struct GameChange<'a> {
     pub vp: Option<[i32; 2]>,
     pub turn: Option<i32>,
     pub ended_by: Option<&'a str>,
-    pub clocks: Option<StoredClocks>,
+    pub clocks: Option<ChessClocks>,
 }
 
 #[derive(Debug, Clone, Insertable)]
@@ -170,7 +149,7 @@ pub fn advance_version(
         hosted_games::ended_by.eq(change.ended_by),
         hosted_games::clock_a_ms.eq(clocks.map(|c| c.left_ms[0])),
         hosted_games::clock_b_ms.eq(clocks.map(|c| c.left_ms[1])),
-        hosted_games::clock_running.eq(clocks.and_then(|c| c.running)),
+        hosted_games::clock_running.eq(clocks.and_then(|c| c.running_code())),
         hosted_games::clock_since.eq(clocks.map(|c| c.since)),
         hosted_games::clock_deadline.eq(clocks.and_then(|c| c.deadline())),
         hosted_games::updated_at.eq(now),
@@ -209,7 +188,7 @@ fn notify_changed(conn: &mut DbConnection, id: i64, version: i64) -> Result<(), 
 pub fn games_with_clocks_due(
     conn: &mut DbConnection,
     now: NaiveDateTime,
-) -> Result<Vec<(i64, StoredClocks)>, DbError> {
+) -> Result<Vec<(i64, ChessClocks)>, DbError> {
     running_clocks(conn, Some(now))
 }
 
@@ -217,14 +196,14 @@ pub fn games_with_clocks_due(
 /// are not read).
 pub fn games_with_running_clocks(
     conn: &mut DbConnection,
-) -> Result<Vec<(i64, StoredClocks)>, DbError> {
+) -> Result<Vec<(i64, ChessClocks)>, DbError> {
     running_clocks(conn, None)
 }
 
 fn running_clocks(
     conn: &mut DbConnection,
     due_by: Option<NaiveDateTime>,
-) -> Result<Vec<(i64, StoredClocks)>, DbError> {
+) -> Result<Vec<(i64, ChessClocks)>, DbError> {
     type Row = (
         i64,
         Option<i64>,
@@ -259,24 +238,15 @@ fn running_clocks(
         .filter_map(|(id, control, a, b, running, since)| {
             Some((
                 id,
-                StoredClocks {
+                ChessClocks {
                     control_ms: control?,
                     left_ms: [a?, b?],
-                    running: running_code(running.as_deref()),
+                    running: ChessClocks::running_of(running.as_deref()),
                     since: since?,
                 },
             ))
         })
         .collect())
-}
-
-fn running_code(stored: Option<&str>) -> Option<&'static str> {
-    match stored {
-        Some("a") => Some("a"),
-        Some("b") => Some("b"),
-        Some("ab") => Some("ab"),
-        _ => None,
-    }
 }
 
 #[derive(Debug, Clone, Insertable)]
@@ -910,7 +880,7 @@ pub fn last_served_locked(conn: &mut DbConnection) -> Result<Option<NaiveDateTim
 pub fn set_clock_since(
     conn: &mut DbConnection,
     id: i64,
-    clocks: &StoredClocks,
+    clocks: &ChessClocks,
 ) -> Result<(), DbError> {
     diesel::update(hosted_games::table.find(id))
         .set((

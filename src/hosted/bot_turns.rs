@@ -20,7 +20,7 @@ use soulstone_engine::system::TableGame;
 
 use super::play_on::{bot_seed, play_on_and_store};
 use super::store::{Made, Stored, load};
-use super::{HostedError, HostedStatus, SeatHolder, out_of_time};
+use super::{HostedError, HostedStatus, SeatHolder};
 use crate::db::{Db, DbConnection, WriteTransaction};
 
 /// Games queued at most; past it a game waits for its next page load.
@@ -83,7 +83,7 @@ pub(super) fn searching_bot_turn<G: TableGame>(
             // thinking is dropped, and whoever moved it queues what comes.
             return Ok(None);
         }
-        if game.clocks.is_some_and(|c| out_of_time(&c, now).is_some()) {
+        if game.clocks.is_some_and(|c| c.out_of_time(now).is_some()) {
             return Ok(None);
         }
         let stored = Stored::of(&game);

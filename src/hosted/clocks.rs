@@ -10,61 +10,27 @@
 use chrono::{Duration, NaiveDateTime};
 use soulstone_engine::Seat;
 
-use super::{HostedError, SeatHolder, seat_code};
+use super::{HostedError, SeatHolder};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
 
 /// Each player's chess clock: the active player's runs while the game
 /// waits for them (both run while both choose in secret).
-pub use crate::db::hosted::StoredClocks as Clocks;
+pub use crate::chess_clock::ChessClocks;
 
-/// What is left on each clock at `now`.
-pub fn clocks_left(clocks: &Clocks, now: NaiveDateTime) -> [i64; 2] {
-    let elapsed = (now - clocks.since).num_milliseconds().max(0);
-    Seat::BOTH.map(|seat| {
-        let left = clocks.left_ms[seat.index()];
-        if clock_runs(clocks, seat) {
-            (left - elapsed).max(0)
-        } else {
-            left
-        }
-    })
-}
-
-/// Whether `seat`'s clock is running.
-pub fn clock_runs(clocks: &Clocks, seat: Seat) -> bool {
-    clocks.running.is_some_and(|r| r.contains(seat_code(seat)))
-}
-
-/// The seat whose clock has run out at `now`, if any.
-pub fn out_of_time(clocks: &Clocks, now: NaiveDateTime) -> Option<Seat> {
-    let left = clocks_left(clocks, now);
-    Seat::BOTH
-        .into_iter()
-        .find(|seat| clock_runs(clocks, *seat) && left[seat.index()] == 0)
-}
-
-/// The clocks after a command at `now`: time used is charged, then the
-/// clocks of the players the game now waits for (`waiting`) run.
+/// The clocks after a move at `now`: time used is charged, then the
+/// clocks of the players the game now waits for (`waiting`) run (a bot's
+/// never does).
 pub(super) fn clocks_after(
-    clocks: Option<Clocks>,
+    clocks: Option<ChessClocks>,
     seats: &[SeatHolder; 2],
     waiting: &[Seat],
     now: NaiveDateTime,
-) -> Option<Clocks> {
-    let mut clocks = clocks?;
-    clocks.left_ms = clocks_left(&clocks, now);
-    clocks.since = now;
-    let runs = |seat: Seat| {
+) -> Option<ChessClocks> {
+    let runs = Seat::BOTH.map(|seat| {
         waiting.contains(&seat) && matches!(seats[seat.index()], SeatHolder::Account(_))
-    };
-    clocks.running = match (runs(Seat::A), runs(Seat::B)) {
-        (true, true) => Some("ab"),
-        (true, false) => Some("a"),
-        (false, true) => Some("b"),
-        (false, false) => None,
-    };
-    Some(clocks)
+    });
+    Some(clocks?.after_move(runs, now))
 }
 
 /// Ends every game whose running clock has run out by `now` (every
@@ -76,7 +42,7 @@ pub fn flag_games_out_of_time(
 ) -> Result<Vec<i64>, HostedError> {
     let mut flagged = Vec::new();
     for (id, clocks) in db_hosted::games_with_clocks_due(conn, now)? {
-        if out_of_time(&clocks, now).is_some() && super::flag_if_out_of_time(conn, id, now)? {
+        if clocks.out_of_time(now).is_some() && super::flag_if_out_of_time(conn, id, now)? {
             flagged.push(id);
         }
     }
@@ -123,47 +89,9 @@ pub fn credit_time_not_served(
         if gap <= quiet_after() {
             return Ok(None);
         }
-        for (id, mut clocks) in db_hosted::games_with_running_clocks(conn)? {
-            clocks.since = credited_since(clocks.since, last, now);
-            db_hosted::set_clock_since(conn, id, &clocks)?;
+        for (id, clocks) in db_hosted::games_with_running_clocks(conn)? {
+            db_hosted::set_clock_since(conn, id, &clocks.credited(last, now))?;
         }
         Ok(Some(gap))
     })
-}
-
-/// Where a clock that started running at `since` starts once the time
-/// from `last_served` to `now` is not charged: the time it ran while
-/// served stays charged, the rest is given back.
-fn credited_since(
-    since: NaiveDateTime,
-    last_served: NaiveDateTime,
-    now: NaiveDateTime,
-) -> NaiveDateTime {
-    let not_served = now - since.max(last_served);
-    since + not_served.max(Duration::zero())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn at(seconds: i64) -> NaiveDateTime {
-        chrono::DateTime::from_timestamp(1_800_000_000 + seconds, 0)
-            .unwrap()
-            .naive_utc()
-    }
-
-    #[test]
-    fn only_the_time_served_is_charged() {
-        // Running since 0, last served at 10, back at 70: 10 s charged.
-        assert_eq!(now_minus(credited_since(at(0), at(10), at(70)), at(70)), 10);
-        // Started running after the last note: nothing charged.
-        assert_eq!(now_minus(credited_since(at(12), at(10), at(70)), at(70)), 0);
-        // A clock set in the future (another instance's clock ahead) stays.
-        assert_eq!(credited_since(at(80), at(10), at(70)), at(80));
-    }
-
-    fn now_minus(since: NaiveDateTime, now: NaiveDateTime) -> i64 {
-        (now - since).num_seconds()
-    }
 }

@@ -87,7 +87,7 @@ pub struct HostedGame<G: TableGame = Malifaux> {
     pub status: HostedStatus,
     pub seats: [SeatHolder; 2],
     pub state: G::State,
-    pub clocks: Option<Clocks>,
+    pub clocks: Option<ChessClocks>,
     pub ended_by: Option<EndedBy>,
     /// When the game last moved on.
     pub updated_at: NaiveDateTime,
@@ -204,7 +204,7 @@ pub mod seal;
 mod store;
 mod systems;
 
-pub use clocks::{Clocks, clock_runs, clocks_left, out_of_time};
+pub use clocks::ChessClocks;
 pub use crews::{
     BroughtList, MAX_BROUGHT_LISTS, PairingStart, PracticeRequest, check_brought, start_casual,
     start_for_pairing, start_practice,

@@ -10,7 +10,7 @@ use soulstone_engine::system::TableGame;
 use super::play_on::play_on_and_store;
 use super::report::Stop;
 use super::store::{Made, Stored, load, row_to_game, store};
-use super::{HostedError, HostedStatus, Submitted, bot_turns, out_of_time, seat_code};
+use super::{HostedError, HostedStatus, Submitted, bot_turns, seat_code};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
 
@@ -46,7 +46,7 @@ pub fn submit<G: TableGame>(
         if version != current {
             return Err(HostedError::MovedOn { current });
         }
-        if game.clocks.is_some_and(|c| out_of_time(&c, now).is_some()) {
+        if game.clocks.is_some_and(|c| c.out_of_time(now).is_some()) {
             return Err(HostedError::Over);
         }
         let submission = G::player_submission(seat, version, command);
@@ -110,7 +110,7 @@ pub fn flag_if_out_of_time(
     // when a clock has run out (this runs before every command).
     let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
     let due = row.status != HostedStatus::Finished
-        && row.clocks().is_some_and(|c| out_of_time(&c, now).is_some());
+        && row.clocks().is_some_and(|c| c.out_of_time(now).is_some());
     if !due {
         return Ok(false);
     }
@@ -130,7 +130,7 @@ pub(super) fn flag<G: TableGame>(
         if game.status == HostedStatus::Finished {
             return Ok(false);
         }
-        let Some(flagged) = out_of_time(&clocks, now) else {
+        let Some(flagged) = clocks.out_of_time(now) else {
             return Ok(false);
         };
         stop(conn, game, Stop::Time { flagged }, now)?;

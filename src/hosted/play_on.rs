@@ -9,7 +9,7 @@ use soulstone_engine::forced::StandingAnswers;
 use soulstone_engine::system::TableGame;
 
 use super::store::{Made, Stored, row_to_game, store};
-use super::{HostedError, HostedStatus, MAX_BOT_COMMANDS, SeatHolder, out_of_time, seat_code};
+use super::{HostedError, HostedStatus, MAX_BOT_COMMANDS, SeatHolder, seat_code};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
 
@@ -174,7 +174,7 @@ pub(super) fn apply_standing_answers_in<G: TableGame>(
         if game.seat_of(account_id).is_none()
             || game.status != HostedStatus::Playing
             || G::is_over(&game.state)
-            || game.clocks.is_some_and(|c| out_of_time(&c, now).is_some())
+            || game.clocks.is_some_and(|c| c.out_of_time(now).is_some())
         {
             return Ok(None);
         }

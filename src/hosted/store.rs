@@ -8,7 +8,7 @@ use soulstone_engine::Seat;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::system::TableGame;
 
-use super::clocks::{Clocks, clocks_after};
+use super::clocks::{ChessClocks, clocks_after};
 use super::play_on::{Forced, play_on, record_forced, standing_answers_of};
 use super::{
     EndedBy, HostedError, HostedGame, HostedKind, HostedStatus, SNAPSHOT_EVERY, SeatHolder, Stop,
@@ -80,12 +80,7 @@ pub(super) fn create<G: TableGame>(
         let mut forced: Vec<Forced> = Vec::new();
         let takers = standing_answers_of(conn, &seats)?;
         play_on::<G>(id, &seats, takers, &mut state, &mut made, &mut forced)?;
-        let clocks = time_control_ms.map(|control| Clocks {
-            control_ms: control,
-            left_ms: [control; 2],
-            running: None,
-            since: now,
-        });
+        let clocks = time_control_ms.map(|control| ChessClocks::new(control, now));
         let stored = Stored {
             id,
             pairing_game_id,
@@ -319,7 +314,7 @@ pub(super) struct Stored {
     pub id: i64,
     pub pairing_game_id: Option<i64>,
     pub seats: [SeatHolder; 2],
-    pub clocks: Option<Clocks>,
+    pub clocks: Option<ChessClocks>,
 }
 
 impl Stored {

@@ -1565,12 +1565,12 @@ async fn clocks_run_for_the_player_waited_for_and_end_the_game_at_zero(backend: 
     let game = hosted::load::<Malifaux>(&mut conn, id).unwrap();
     let clocks = game.clocks.expect("a timed game");
     assert_eq!(
-        clocks.running,
+        clocks.running_code(),
         Some("a"),
         "the player's clock runs, not the bot's"
     );
     assert_eq!(
-        hosted::clocks_left(&clocks, start + chrono::Duration::seconds(15)),
+        clocks.left_at(start + chrono::Duration::seconds(15)),
         [45_000, 60_000]
     );
     // A command 10 s in: 10 s off the player's clock.

@@ -25,6 +25,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "plain",
         &[
             "auth",
+            "chess_clock",
             "config",
             "content",
             "setup",

@@ -23,17 +23,13 @@ fn clock_of(db: &soulstone::db::Db, game: i64) -> (String, i64, bool) {
     let mut conn = db.conn().unwrap();
     let row = hosted::load::<Malifaux>(&mut conn, game).unwrap();
     let clocks = row.clocks.expect("a timed game");
-    let left = hosted::clocks_left(&clocks, chrono::Utc::now().naive_utc())[0];
+    let left = clocks.left_at(chrono::Utc::now().naive_utc())[0];
     let status: String = hosted_games::table
         .find(game)
         .select(hosted_games::status)
         .first(&mut conn)
         .unwrap();
-    (
-        status,
-        left,
-        hosted::clock_runs(&clocks, soulstone_engine::Seat::A),
-    )
+    (status, left, clocks.runs(soulstone_engine::Seat::A))
 }
 
 async fn an_outage_is_not_charged_to_the_player_on_move(backend: Backend) {

@@ -62,8 +62,8 @@ async fn api_game(
     let viewer = game.viewer_for(Some(account));
     let clocks = game.clocks.map(|c| ClocksJson {
         control_ms: c.control_ms,
-        left_ms: hosted::clocks_left(&c, now()),
-        running: c.running.map(String::from),
+        left_ms: c.left_at(now()),
+        running: c.running_code().map(String::from),
     });
     Ok(HttpResponse::Ok().json(GameResponse {
         id,

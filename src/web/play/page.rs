@@ -181,10 +181,10 @@ fn clock_views(game: &HostedGame) -> [Option<ClockView>; 2] {
     let Some(clocks) = game.clocks else {
         return [None, None];
     };
-    let left = hosted::clocks_left(&clocks, now());
+    let left = clocks.left_at(now());
     Seat::BOTH.map(|seat| {
         let ms = left[seat.index()];
-        let running = game.status == HostedStatus::Playing && hosted::clock_runs(&clocks, seat);
+        let running = game.status == HostedStatus::Playing && clocks.runs(seat);
         Some(ClockView {
             ms_left: ms,
             running,
@@ -203,7 +203,7 @@ fn stopped_words(game: &HostedGame, viewer: Viewer) -> Option<String> {
     match game.ended_by? {
         EndedBy::Time => {
             let flagged = game.clocks.and_then(|clocks| {
-                let left = hosted::clocks_left(&clocks, now());
+                let left = clocks.left_at(now());
                 Seat::BOTH.into_iter().find(|seat| left[seat.index()] <= 0)
             });
             Some(match flagged {
