@@ -51,8 +51,7 @@ pub fn play_searching_bot(
     now: NaiveDateTime,
 ) -> Result<Option<u64>, HostedError> {
     super::flag_if_out_of_time(conn, id, now)?;
-    let code = super::systems::table_game_of(conn, id)?;
-    (super::systems::plays(id, &code)?.searching_bot_turn)(conn, id, now)
+    (super::systems::plays_of(conn, id)?.searching_bot_turn)(conn, id, now)
 }
 
 pub(super) fn searching_bot_turn<G: TableGame>(

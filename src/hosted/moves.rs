@@ -151,8 +151,7 @@ pub fn resign(
     account_id: i64,
     now: NaiveDateTime,
 ) -> Result<(), HostedError> {
-    let code = super::systems::table_game_of(conn, id)?;
-    (super::systems::plays(id, &code)?.resign)(conn, id, account_id, now)
+    (super::systems::plays_of(conn, id)?.resign)(conn, id, account_id, now)
 }
 
 pub(super) fn resign_in<G: TableGame>(
@@ -181,8 +180,7 @@ pub fn claim_absence(
     absence: chrono::Duration,
     now: NaiveDateTime,
 ) -> Result<(), HostedError> {
-    let code = super::systems::table_game_of(conn, id)?;
-    (super::systems::plays(id, &code)?.claim_absence)(conn, id, account_id, absence, now)
+    (super::systems::plays_of(conn, id)?.claim_absence)(conn, id, account_id, absence, now)
 }
 
 pub(super) fn claim_absence_in<G: TableGame>(

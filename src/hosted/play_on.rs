@@ -158,8 +158,7 @@ pub fn apply_standing_answers(
     account_id: i64,
     now: NaiveDateTime,
 ) -> Result<Option<u64>, HostedError> {
-    let code = super::systems::table_game_of(conn, id)?;
-    (super::systems::plays(id, &code)?.standing_answers)(conn, id, account_id, now)
+    (super::systems::plays_of(conn, id)?.standing_answers)(conn, id, account_id, now)
 }
 
 pub(super) fn apply_standing_answers_in<G: TableGame>(

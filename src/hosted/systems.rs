@@ -52,9 +52,8 @@ pub(super) fn plays(id: i64, code: &str) -> Result<Plays, HostedError> {
     })
 }
 
-/// The code of the system that plays game `id`.
-pub(super) fn table_game_of(conn: &mut DbConnection, id: i64) -> Result<String, HostedError> {
-    Ok(db_hosted::find_game(conn, id)?
-        .ok_or(HostedError::NotFound)?
-        .table_game)
+/// The host's work for the system that plays game `id` (read from its row).
+pub(super) fn plays_of(conn: &mut DbConnection, id: i64) -> Result<Plays, HostedError> {
+    let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
+    plays(id, &row.table_game)
 }
