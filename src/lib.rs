@@ -2,11 +2,13 @@
 //!
 //! Layers, with dependencies pointing one way (a test reads the imports and
 //! holds them to it): `web` (handlers, pages, the API and its errors) uses
-//! the services (`events`, `hosted`, `rankings`, `mail`), which use `db`,
-//! which uses the plain modules (`auth`, `config`, `content`, `setup`,
-//! `systems`, `telemetry`, `tournament`); `cli` and `game_cli` start it all.
-//! The rules engine is its own crate, `soulstone_engine` (`engine/`), and
-//! uses none of these.
+//! the services (`hosted`, `rankings`, `events`, `pools`, `accounts`,
+//! `mail`), which use `db`, which uses the plain modules (`auth`,
+//! `chess_clock`, `config`, `content`, `setup`, `systems`, `telemetry`,
+//! `tournament`); `cli` and `game_cli` start it all. The rules engine
+//! (`soulstone_engine`, `engine/`) and the tournament rules
+//! (`soulstone_tournament`, `tournament/`) are crates of their own and use
+//! none of these.
 
 pub mod accounts;
 pub mod auth;
