@@ -42,6 +42,21 @@ impl From<diesel::result::Error> for AccountError {
     }
 }
 
+/// The hourly clean-up: revocations of expired tokens, old throttle
+/// records, ended sessions and old form submission keys are forgotten, and
+/// mails whose links expired undelivered are given up.
+pub fn housekeeping(conn: &mut DbConnection, now: NaiveDateTime) -> Result<(), DbError> {
+    db_accounts::purge_expired(
+        conn,
+        now,
+        now - chrono::Duration::days(1),
+        now - crate::auth::token::SESSION_LIFETIME,
+    )?;
+    crate::db::events::purge_submissions(conn, now - chrono::Duration::days(7))?;
+    crate::db::mail::expire_undelivered(conn, now - crate::db::mail::LONGEST_LINK_LIFETIME, now)?;
+    Ok(())
+}
+
 /// What a signed token says of its bearer, as checking it against the
 /// accounts needs.
 #[derive(Debug, Clone, Copy)]

@@ -12,7 +12,7 @@ use soulstone_engine::Seat;
 
 use super::{HostedError, SeatHolder};
 use crate::db::hosted as db_hosted;
-use crate::db::{DbConnection, WriteTransaction};
+use crate::db::{DbConnection, DbError, WriteTransaction};
 
 /// Each player's chess clock: the active player's runs while the game
 /// waits for them (both run while both choose in secret).
@@ -69,9 +69,26 @@ pub fn quiet_after() -> Duration {
 }
 
 /// Notes that this instance serves at `now`.
-pub fn beat(conn: &mut DbConnection, now: NaiveDateTime) -> Result<(), HostedError> {
-    Ok(db_hosted::beat(conn, now)?)
+/// The database's own error comes back whole, so a caller can tell a
+/// database that refuses writes (`DbError::refuses_writes`).
+pub fn beat(conn: &mut DbConnection, now: NaiveDateTime) -> Result<(), DbError> {
+    db_hosted::beat(conn, now)
 }
+
+/// Hears the games other instances move on, over one connection of its
+/// own to the PostgreSQL database at `url` (`db::listen`), until `alive`
+/// is gone (quietly) or the connection fails (with why).
+pub fn listen_for_moves(
+    url: &str,
+    alive: &std::sync::Weak<()>,
+    moved: &dyn Fn(i64, u64),
+) -> Result<(), String> {
+    crate::db::listen::listen_once(url, alive, moved)
+}
+
+/// How long a listener that lost its connection waits before connecting
+/// again (and how often it checks the connection is alive).
+pub const LISTENER_CHECK: std::time::Duration = crate::db::listen::LISTENER_CHECK;
 
 /// At start: when nobody served since the last note, credits that time to
 /// every running clock and says how long it was. Instances starting

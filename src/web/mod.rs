@@ -161,9 +161,7 @@ impl AppState {
         }
         let db = self.db.clone();
         actix_web::rt::spawn(async move {
-            // Housekeeping: forget revocations of expired tokens, old throttle
-            // records, sessions that have ended and old form submission keys,
-            // and give up mails whose links have expired undelivered.
+            // Housekeeping, hourly (`accounts::housekeeping`).
             let mut interval = tokio::time::interval(std::time::Duration::from_secs(3600));
             loop {
                 interval.tick().await;
@@ -171,21 +169,7 @@ impl AppState {
                 let _ = web::block(move || {
                     let now = chrono::Utc::now().naive_utc();
                     let mut conn = db.conn()?;
-                    crate::db::accounts::purge_expired(
-                        &mut conn,
-                        now,
-                        now - chrono::Duration::days(1),
-                        now - crate::auth::token::SESSION_LIFETIME,
-                    )?;
-                    crate::db::events::purge_submissions(
-                        &mut conn,
-                        now - chrono::Duration::days(7),
-                    )?;
-                    crate::db::mail::expire_undelivered(
-                        &mut conn,
-                        now - crate::db::mail::LONGEST_LINK_LIFETIME,
-                        now,
-                    )?;
+                    crate::accounts::housekeeping(&mut conn, now)?;
                     Ok::<_, crate::db::DbError>(())
                 })
                 .await;
@@ -552,9 +536,9 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
     // been done before) would take every sign-up, result and move and
     // lose it: the first heartbeat finds out before anything is served.
     // Any other trouble with it is the periodic heartbeat's to report.
-    let first_beat = db
-        .conn()
-        .and_then(|mut conn| crate::db::hosted::beat(&mut conn, chrono::Utc::now().naive_utc()));
+    let first_beat = db.conn().and_then(|mut conn| {
+        crate::hosted::clocks::beat(&mut conn, chrono::Utc::now().naive_utc())
+    });
     if let Err(error) = first_beat {
         if let Some(why) = error.refuses_writes() {
             return Err(ServeError::WritesRefused(why));
@@ -641,7 +625,7 @@ async fn beat_while_serving(db: Db, writes: Arc<health::WriteCheck>) {
 async fn note_serving(db: Db, writes: &health::WriteCheck) {
     let beat = web::block(move || -> Result<(), crate::db::DbError> {
         let mut conn = db.conn()?;
-        crate::db::hosted::beat(&mut conn, chrono::Utc::now().naive_utc())
+        crate::hosted::clocks::beat(&mut conn, chrono::Utc::now().naive_utc())
     })
     .await;
     match beat {

@@ -244,10 +244,10 @@ impl GameUpdates {
             .spawn(move || {
                 let moved = |id, version| self.announce_at(id, version);
                 while alive.strong_count() > 0 {
-                    if let Err(error) = crate::db::listen::listen_once(&url, &alive, &moved) {
+                    if let Err(error) = hosted::clocks::listen_for_moves(&url, &alive, &moved) {
                         tracing::warn!("listening for game changes: {error}; connecting again");
                     }
-                    std::thread::sleep(crate::db::listen::LISTENER_CHECK);
+                    std::thread::sleep(hosted::clocks::LISTENER_CHECK);
                 }
             });
         if let Err(error) = spawned {
