@@ -35,6 +35,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// The identifier `from` starts with (after spaces).
+fn ident(from: &str) -> String {
+    from.trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
+}
+
 /// What the web may name of the database layer: the pool, a connection
 /// from it, its error and the state of a database refusing writes, which
 /// it hands to the services or reports. Never a query, a row or a table:
@@ -44,12 +52,6 @@ const WEB_MAY_NAME_OF_DB: &[&str] = &["Db", "DbConnection", "DbError", "WritesRe
 /// The names used of `crate::db::` on each line of `code` (`crate::db::X`,
 /// `crate::db::{X, y::Z}`: X and y), comments left out.
 fn db_names(code: &str) -> Vec<(usize, String)> {
-    let ident = |from: &str| -> String {
-        from.trim_start()
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect()
-    };
     let mut found = Vec::new();
     for (number, line) in code.lines().enumerate() {
         let line = line.split("//").next().unwrap_or("");
@@ -102,12 +104,6 @@ fn crate_modules(text: &str) -> Vec<(usize, String)> {
         .map(|line| line.split("//").next().unwrap_or(""))
         .collect::<Vec<_>>()
         .join("\n");
-    let ident = |from: &str| -> String {
-        from.trim_start()
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect()
-    };
     let mut found = Vec::new();
     for (at, word) in code.match_indices("crate::") {
         // A preceding identifier character means another name
