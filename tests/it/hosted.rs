@@ -40,7 +40,6 @@ both_backends!(
     a_league_game_by_invitation_reports_itself_in_the_league,
     a_third_edition_practice_game_is_started_from_the_page_and_played_to_its_fifth_turn,
     a_third_edition_digital_round_plays_the_rulebook_scenario_and_reports_its_result,
-    a_game_another_system_plays_is_not_read_as_this_ones,
 );
 
 fn lists(which: &[usize]) -> Vec<BroughtList> {
@@ -61,12 +60,12 @@ fn lists(which: &[usize]) -> Vec<BroughtList> {
         .collect()
 }
 
-fn now() -> chrono::NaiveDateTime {
+pub(crate) fn now() -> chrono::NaiveDateTime {
     chrono::Utc::now().naive_utc()
 }
 
 /// A practice game for a new account; returns (database, pool, account, game).
-fn practice(backend: &Backend, seed: u8) -> (TestDb, Db, i64, i64) {
+pub(crate) fn practice(backend: &Backend, seed: u8) -> (TestDb, Db, i64, i64) {
     let test_db = TestDb::create(backend);
     let db = test_db.open();
     let mut conn = db.conn().unwrap();
@@ -86,52 +85,10 @@ fn practice(backend: &Backend, seed: u8) -> (TestDb, Db, i64, i64) {
 }
 
 /// The command the engine's own bot would send for the player.
-fn a_legal_command(state: &GameState, salt: u64) -> PlayerCommand {
+pub(crate) fn a_legal_command(state: &GameState, salt: u64) -> PlayerCommand {
     Bot::new(BotKind::Random, Seat::A, state.version ^ salt)
         .decide(state)
         .expect("the game waits for the player")
-}
-
-/// A game's row names the system that plays it: the host reads it back
-/// only through that system, and refuses, changing nothing, a game whose
-/// system this build does not know (as a newer build's game would be).
-async fn a_game_another_system_plays_is_not_read_as_this_ones(backend: Backend) {
-    use diesel::RunQueryDsl;
-    let (_test_db, db, account, id) = practice(&backend, 5);
-    let mut conn = db.conn().unwrap();
-    let before = hosted::load::<Malifaux>(&mut conn, id).unwrap();
-    diesel::sql_query(format!(
-        "UPDATE hosted_games SET table_game = 'mage_knight' WHERE id = {id}"
-    ))
-    .execute(&mut conn)
-    .unwrap();
-    let other = |error: HostedError| matches!(error, HostedError::OtherSystem { stored, .. } if stored == "mage_knight");
-    assert!(other(hosted::load::<Malifaux>(&mut conn, id).unwrap_err()));
-    assert!(other(
-        hosted::resign(&mut conn, id, account, now()).unwrap_err()
-    ));
-    let command = a_legal_command(&before.state, 1);
-    let refused = hosted::submit::<Malifaux>(
-        &mut conn,
-        id,
-        account,
-        before.state.version,
-        "k-other",
-        command,
-        now(),
-    );
-    assert!(other(refused.unwrap_err()));
-    diesel::sql_query(format!(
-        "UPDATE hosted_games SET table_game = 'malifaux' WHERE id = {id}"
-    ))
-    .execute(&mut conn)
-    .unwrap();
-    let after = hosted::load::<Malifaux>(&mut conn, id).unwrap();
-    assert_eq!(after.status, HostedStatus::Playing, "nothing was resigned");
-    assert_eq!(
-        after.state.version, before.state.version,
-        "nothing was played"
-    );
 }
 
 async fn a_practice_game_is_a_log_that_refuses_stale_and_repeated_commands(backend: Backend) {

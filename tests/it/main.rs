@@ -23,6 +23,7 @@ mod foundation;
 mod game_table;
 mod hardening;
 mod hosted;
+mod hosted_systems;
 mod information_sets;
 mod layers;
 mod live_streams;
