@@ -1,5 +1,6 @@
 //! Embeds the shipped game content (tokens, markers, stat cards,
-//! crew cards and crew lists under `content/<edition>/`) in the binary: writes one `include_str!` per file,
+//! crew cards and crew lists under `content/<edition>/`, Mage Knight's
+//! warriors and armies under `content/mk/`) in the binary: writes one `include_str!` per file,
 //! sorted, to `$OUT_DIR/shipped_content.rs`, and asks cargo to run again
 //! whenever anything under `content/` changes.
 
@@ -52,6 +53,17 @@ fn edition_files(root: &Path) -> String {
 
 const EDITIONS: [&str; 2] = ["m4e", "m3e"];
 
+/// Mage Knight's warriors and ready armies: `content/mk/<folder>/*.toml`.
+fn mage_knight(root: &Path, name: &str, folder: &str) -> String {
+    let mut files = Vec::new();
+    files_below(
+        &root.join("content").join("mk").join(folder),
+        "toml",
+        &mut files,
+    );
+    embed(name, root, files)
+}
+
 fn embed(name: &str, root: &Path, mut files: Vec<PathBuf>) -> String {
     files.sort();
     let mut out = format!("pub const {name}: &[(&str, &str)] = &[\n");
@@ -74,7 +86,9 @@ fn main() {
     let code = edition_files(&root)
         + &list("SHIPPED_CARDS", &root, "models", "toml")
         + &list("SHIPPED_CREW_CARDS", &root, "crew-cards", "toml")
-        + &list("SHIPPED_CREWS", &root, "crews", "txt");
+        + &list("SHIPPED_CREWS", &root, "crews", "txt")
+        + &mage_knight(&root, "SHIPPED_MK_WARRIORS", "warriors")
+        + &mage_knight(&root, "SHIPPED_MK_ARMIES", "armies");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     if let Err(e) = std::fs::write(out.join("shipped_content.rs"), code) {
         panic!("cannot write the shipped content list: {e}");

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::content::{Catalog, ContentError};
+use soulstone_engine::mage_knight::content::Roster;
 
 mod shipped {
     //! The content shipped in the binary (written by `build.rs`).
@@ -33,6 +34,14 @@ pub fn shipped_crew_cards() -> Embedded {
 /// The shipped ready crew lists: (path, text).
 pub fn shipped_crews() -> &'static [(&'static str, &'static str)] {
     shipped::SHIPPED_CREWS
+}
+
+/// The shipped Mage Knight warriors and ready armies, checked.
+pub fn shipped_mage_knight() -> Result<Roster, Vec<ContentError>> {
+    Roster::load(
+        shipped::SHIPPED_MK_WARRIORS.iter().copied(),
+        shipped::SHIPPED_MK_ARMIES.iter().copied(),
+    )
 }
 
 /// What the server plays with: the shipped cards, then the cards of the

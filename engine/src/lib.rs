@@ -25,6 +25,7 @@ pub mod forced;
 mod hidden;
 mod limits;
 pub mod log;
+pub mod mage_knight;
 pub mod marker;
 pub mod model;
 pub mod pending;

@@ -22,16 +22,36 @@ use crate::state::NewGame;
 use crate::view::{View, Viewer};
 use crate::{Event, FlowCommand, GameState, PlayerCommand, RuleError, Seat, Submission};
 
+pub use crate::mage_knight::MageKnight;
+
 /// A game system's score at some moment, as a host reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Score {
-    /// Each seat's points in all (by seat index).
+    /// Each seat's score in all (by seat index): Malifaux's VP, Mage
+    /// Knight's objectives.
     pub total: [i32; 2],
-    /// Each seat's points in the two parts an event records (for Malifaux,
-    /// the strategy's and the schemes'); the parts add up to the total.
-    pub parts: [(i32, i32); 2],
-    /// The turn the game is in (0 before the first).
+    /// What an event records of it.
+    pub tally: Tally,
+    /// The turn (Mage Knight: the round) the game is in, 0 before the first.
     pub turn: u8,
+}
+
+/// The figures an event records for a game, by the kind of game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Tally {
+    /// VP from the strategy and from the schemes, adding up to the total.
+    VictoryPoints {
+        strategy: [i32; 2],
+        schemes: [i32; 2],
+    },
+    /// Objectives held (the total), then the points of opposing warriors
+    /// each player eliminated and each army's points, which break ties.
+    Objectives {
+        objectives: [i32; 2],
+        eliminated: [i32; 2],
+        army: [i32; 2],
+    },
 }
 
 /// The rules of one game system, as a host sees them. Implemented by a unit
@@ -181,7 +201,10 @@ impl TableGame for Malifaux {
             Seat::BOTH.map(|seat| encounter.map_or(0, |e| i32::from(e.scheme_vp[seat.index()])));
         Score {
             total,
-            parts: [0, 1].map(|i| (total[i] - scheme[i], scheme[i])),
+            tally: Tally::VictoryPoints {
+                strategy: [0, 1].map(|i| total[i] - scheme[i]),
+                schemes: scheme,
+            },
             turn: encounter.map_or(0, |e| e.turn),
         }
     }

@@ -5,6 +5,7 @@
 use super::{GameStatus, RegistrationStatus, RoundStatus};
 use crate::db::WriteTransaction;
 use serde::{Deserialize, Serialize};
+use soulstone_engine::system::Tally;
 
 pub use super::result_history::{
     DisputeSides, HistoryLine, dispute_sides, history_in_words, result_summary,
@@ -852,7 +853,7 @@ pub enum EngineEnd<'a> {
 pub fn record_engine_result(
     conn: &mut DbConnection,
     game_id: i64,
-    vp: [(i32, i32); 2],
+    tally: Tally,
     end: EngineEnd<'_>,
     now: chrono::NaiveDateTime,
 ) -> Result<(), EventError> {
@@ -863,12 +864,27 @@ pub fn record_engine_result(
     ) {
         return Ok(());
     }
-    let fields = ResultFields {
-        a_strategy_vp: Some(vp[0].0),
-        a_scheme_vp: Some(vp[0].1),
-        b_strategy_vp: Some(vp[1].0),
-        b_scheme_vp: Some(vp[1].1),
-        ..ResultFields::default()
+    let fields = match tally {
+        Tally::VictoryPoints { strategy, schemes } => ResultFields {
+            a_strategy_vp: Some(strategy[0]),
+            a_scheme_vp: Some(schemes[0]),
+            b_strategy_vp: Some(strategy[1]),
+            b_scheme_vp: Some(schemes[1]),
+            ..ResultFields::default()
+        },
+        Tally::Objectives {
+            objectives,
+            eliminated,
+            army,
+        } => ResultFields {
+            a_objectives: Some(objectives[0]),
+            b_objectives: Some(objectives[1]),
+            a_eliminated: Some(eliminated[0]),
+            b_eliminated: Some(eliminated[1]),
+            a_army: Some(army[0]),
+            b_army: Some(army[1]),
+            ..ResultFields::default()
+        },
     };
     let clock_out = match db_events::find_event(conn, game.event_id)? {
         Some(event) => EventView::from_row(event)?.settings.digital.clock_out,

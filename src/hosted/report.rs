@@ -59,8 +59,8 @@ pub(super) fn report_to_event(
         stopped,
     } = end;
     let turn = score.turn;
-    let vp = score.parts;
-    let score = format!("{}–{}", vp[0].0 + vp[0].1, vp[1].0 + vp[1].1);
+    let tally = score.tally;
+    let score = format!("{}–{}", score.total[0], score.total[1]);
     let note = match stopped {
         None if !disputed.is_empty() => format!(
             "The rules ended the game at {score}, but the players disputed claims the engine could not check: {}. The organisers decide them.",
@@ -88,7 +88,7 @@ pub(super) fn report_to_event(
         Some(Stop::Resignation { .. }) => EngineEnd::Resignation { note: &note },
         Some(Stop::Absence { .. }) => EngineEnd::Absence { note: &note },
     };
-    record_engine_result(conn, pairing, vp, end, now)
+    record_engine_result(conn, pairing, tally, end, now)
         .map_err(|e| corrupt(game.id)(format!("its result could not be recorded: {e}")))
 }
 

@@ -6,13 +6,14 @@
 //! and submissions survive a trip through JSON (the host stores them so);
 //! a refused command (a stale version, a seat the game does not wait for)
 //! changes nothing; while the game goes on it waits for someone; the
-//! score's parts add up to its total; ending it early ends it; and a
+//! score adds up (Malifaux's parts to its total, Mage Knight's
+//! objectives within the three tokens); ending it early ends it; and a
 //! finished log is written. A new system adds one line to the list below.
 
 use serde::Serialize;
 use soulstone_engine::Seat;
 use soulstone_engine::bot::BotKind;
-use soulstone_engine::system::{Malifaux, TableGame};
+use soulstone_engine::system::{MageKnight, Malifaux, Score, TableGame, Tally};
 
 /// Commands a conformance game may take before it counts as endless.
 const MAX_COMMANDS: usize = 20_000;
@@ -42,6 +43,46 @@ fn every_game_system_plays_to_its_end_through_the_boundary() {
     }
 }
 
+/// Malifaux's VP parts add up to the total; Mage Knight's objectives are
+/// its total, and no more than the three tokens are held.
+fn score_adds_up(name: &str, score: &Score) {
+    match score.tally {
+        Tally::VictoryPoints { strategy, schemes } => {
+            for i in 0..2 {
+                assert_eq!(
+                    strategy[i] + schemes[i],
+                    score.total[i],
+                    "{name}: score parts"
+                );
+            }
+        }
+        Tally::Objectives {
+            objectives,
+            eliminated,
+            army,
+        } => {
+            assert_eq!(objectives, score.total, "{name}: objectives are the score");
+            assert!(
+                objectives[0] + objectives[1] <= 3,
+                "{name}: three objectives"
+            );
+            for i in 0..2 {
+                assert!(
+                    eliminated[i] <= army[1 - i],
+                    "{name}: no more eliminated than the opposing army had"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn mage_knight_plays_to_its_end_through_the_boundary() {
+    for seed in 0..4 {
+        conform::<MageKnight>("Mage Knight", super::mage_knight::set_up(seed), 7 + seed);
+    }
+}
+
 fn json<T: Serialize>(value: &T) -> serde_json::Value {
     serde_json::to_value(value).expect("it serializes")
 }
@@ -68,15 +109,7 @@ fn conform<G: TableGame>(name: &str, setup: G::Setup, seed: u64) {
             !waiting.is_empty(),
             "{name}: a game going on waits for someone"
         );
-        let score = G::score(&state);
-        for seat in Seat::BOTH {
-            let (strategy, schemes) = score.parts[seat.index()];
-            assert_eq!(
-                strategy + schemes,
-                score.total[seat.index()],
-                "{name}: score parts"
-            );
-        }
+        score_adds_up(name, &G::score(&state));
         let seat = waiting[(step + seed as usize) % waiting.len()];
         let bot_seed = seed.wrapping_mul(31).wrapping_add(version);
         let command =

@@ -28,6 +28,7 @@ mod information_sets;
 mod layers;
 mod live_streams;
 mod log_proof;
+mod mage_knight;
 mod onboarding;
 mod outage;
 mod playoffs;

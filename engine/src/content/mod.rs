@@ -80,7 +80,10 @@ impl From<Edition> for EditionKey {
 
 /// Reads one TOML content file into `T`, with the line and field of the
 /// first problem.
-fn parse_toml<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, ContentError> {
+pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+) -> Result<T, ContentError> {
     let error = |line, field: String, message: String| ContentError {
         file: file.to_string(),
         line,
@@ -233,7 +236,7 @@ fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> Option<usize> {
 /// `actions[2].damage` is the `damage = ...` line after the third
 /// `[[actions]]` header (or the header itself). Best effort: `None` when
 /// the field is not written out.
-fn line_of_field(text: &str, field: &str) -> Option<usize> {
+pub(crate) fn line_of_field(text: &str, field: &str) -> Option<usize> {
     let lines: Vec<&str> = text.lines().collect();
     let is_key = |line: &str, key: &str| {
         let line = line.trim_start();

@@ -1,0 +1,592 @@
+//! Close and ranged combat: who may attack whom, the modifiers and the
+//! rule of 3, the attack roll with its critical hits and misses, damage
+//! (and its division among several targets) and healing.
+
+use serde::{Deserialize, Serialize};
+
+use super::battlefield;
+use super::facts::{ActionKind, Critical, Fact, Harm, RollFor};
+use super::game::{Battle, PendingSplit, Warrior, WarriorId};
+use super::movement::{allowance, check_path, move_along, ready_for_action};
+use super::orders::Work;
+use super::warrior::{Ability, AttackType, DamageType, DefenseType, SpeedType};
+use crate::table::Point;
+use crate::table::geometry::V2;
+use crate::{RuleError, Seat};
+
+/// No value is modified by more than 3 once all modifiers are added.
+pub fn rule_of_three(modifiers: i32) -> i32 {
+    modifiers.clamp(-3, 3)
+}
+
+/// A value with its modifiers, never below 0.
+fn modified(value: u8, modifiers: i32) -> u8 {
+    u8::try_from((i32::from(value) + rule_of_three(modifiers)).max(0)).unwrap_or(u8::MAX)
+}
+
+/// A close combat action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloseAttack {
+    pub attacker: WarriorId,
+    pub target: WarriorId,
+    /// Friendly sword warriors without action tokens, their front arcs on
+    /// the target, adding 1 each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gang_up: Vec<WarriorId>,
+    /// Moves first (a sword warrior away from opposing warriors, pushed
+    /// for it) and attacks at the end of the path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surge: Option<Surge>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Surge {
+    pub path: Vec<Point>,
+    pub facing: u16,
+}
+
+/// A ranged combat action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangedAttack {
+    pub attacker: WarriorId,
+    /// Up to its target arrows, each once.
+    pub targets: Vec<WarriorId>,
+    /// A bow's +1 to attack or damage when every target is within half its
+    /// range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point_blank: Option<Boost>,
+    /// A bow's shot at one warrior in base contact with the attacker's
+    /// friends, at -2.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub precision: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Boost {
+    Attack,
+    Damage,
+}
+
+/// An attack the rules allow: each target's attack and defense values
+/// with their modifiers, and the damage on a hit.
+#[derive(Debug, Clone)]
+pub struct AttackPlan {
+    pub attacker: WarriorId,
+    pub kind: ActionKind,
+    /// (target, attack value against it, its defense value).
+    pub against: Vec<(WarriorId, u8, u8)>,
+    pub damage: u8,
+    /// Heals instead of harming (a Mender's close combat action).
+    pub heals: bool,
+    pub gang_up: Vec<WarriorId>,
+    pub surge: Option<Surge>,
+}
+
+impl AttackPlan {
+    /// The chance of a hit against each target (a 12 always hits, a 2
+    /// always misses): what a bot may weigh without knowing the dice.
+    pub fn chances(&self) -> Vec<f64> {
+        self.against
+            .iter()
+            .map(|(_, attack, defense)| hit_chance(*attack, *defense))
+            .collect()
+    }
+}
+
+/// The chance that 2d6 plus `attack` reaches `defense`.
+pub fn hit_chance(attack: u8, defense: u8) -> f64 {
+    let mut hits = 0;
+    for a in 1..=6u8 {
+        for b in 1..=6u8 {
+            let roll = a + b;
+            if roll == 12 || (roll != 2 && roll + attack >= defense) {
+                hits += 1;
+            }
+        }
+    }
+    f64::from(hits) / 36.0
+}
+
+/// The target's defense value against this attack: +2 for a wave warrior
+/// in water, and what the caller adds (hindering terrain).
+fn defense_of(battle: &Battle, target: &Warrior, extra: i32) -> u8 {
+    let mut modifiers = extra;
+    if target.card.speed_type == SpeedType::Wave
+        && battle.terrain_at(target.center()).any(|f| f.is_water())
+    {
+        modifiers += 2;
+    }
+    modified(target.click().defense, modifiers)
+}
+
+fn attack_value(attacker: &Warrior, modifiers: i32, kind: Option<AttackType>) -> u8 {
+    let bonus = if kind.is_some() && attacker.card.attack_type == kind {
+        attacker.card.attack_bonus
+    } else {
+        0
+    };
+    modified(attacker.click().attack, modifiers).saturating_add(bonus)
+}
+
+fn from_rear(attacker: V2, target: &Warrior) -> bool {
+    !battlefield::in_front_arc(target.center(), target.facing, attacker)
+}
+
+fn target_of(battle: &Battle, id: WarriorId) -> Result<&Warrior, RuleError> {
+    battle
+        .warrior(id)
+        .filter(|w| w.on_battlefield())
+        .ok_or_else(|| {
+            RuleError::not_allowed(format!("warrior {} is not on the battlefield", id.0))
+        })
+}
+
+/// Checks a close combat action.
+pub fn check_close(
+    battle: &Battle,
+    seat: Seat,
+    order: &CloseAttack,
+) -> Result<AttackPlan, RuleError> {
+    let attacker = ready_for_action(battle, seat, order.attacker)?;
+    let name = &attacker.card.name;
+    if attacker.has(Ability::Demoralized) {
+        return Err(RuleError::not_allowed(format!(
+            "{name} is demoralized and may only be given move actions"
+        )));
+    }
+    let target = target_of(battle, order.target)?;
+    if target.id == attacker.id {
+        return Err(RuleError::not_allowed("a warrior can never target itself"));
+    }
+    let heals = target.seat == seat;
+    if heals && !attacker.has(Ability::Mender) {
+        return Err(RuleError::not_allowed(
+            "friendly warriors cannot target each other with damaging attacks",
+        ));
+    }
+    // Where the attacker stands when it attacks: after its surge, if any.
+    let mut at = attacker.center();
+    let mut facing = attacker.facing;
+    if let Some(surge) = &order.surge {
+        if heals || !attacker.has_attack_type(AttackType::Sword) {
+            return Err(RuleError::not_allowed(format!(
+                "only a sword warrior surges into an opposing warrior; {name} cannot"
+            )));
+        }
+        if battle.opposing_in_contact(attacker).next().is_some() {
+            return Err(RuleError::not_allowed(format!(
+                "{name} is in base contact with an opposing warrior and cannot surge"
+            )));
+        }
+        check_path(
+            battle,
+            attacker,
+            &surge.path,
+            allowance(battle, attacker, false),
+        )?;
+        at = surge.path.last().map_or(at, |p| p.v2());
+        facing = surge.facing % 360;
+    }
+    if !battlefield::in_contact(at, target.center())
+        || !battlefield::in_front_arc(at, facing, target.center())
+    {
+        return Err(RuleError::not_allowed(format!(
+            "{name}'s front arc must be in base contact with {}",
+            target.card.name
+        )));
+    }
+    let mut modifiers = 0;
+    if !heals && from_rear(at, target) {
+        modifiers += 1;
+    }
+    let mut helpers: Vec<WarriorId> = Vec::new();
+    for id in &order.gang_up {
+        let helper = battle
+            .warrior(*id)
+            .filter(|w| w.seat == seat && w.able() && w.id != attacker.id)
+            .ok_or_else(|| RuleError::not_allowed(format!("warrior {} cannot gang up", id.0)))?;
+        let helper_name = &helper.card.name;
+        if heals {
+            return Err(RuleError::not_allowed("no one gangs up to heal"));
+        }
+        if helpers.contains(id) {
+            return Err(RuleError::not_allowed(format!(
+                "{helper_name} gangs up once"
+            )));
+        }
+        if !helper.has_attack_type(AttackType::Sword) {
+            return Err(RuleError::not_allowed(format!(
+                "only sword warriors gang up; {helper_name} cannot"
+            )));
+        }
+        if helper.tokens > 0 {
+            return Err(RuleError::not_allowed(format!(
+                "{helper_name} has an action token and cannot gang up"
+            )));
+        }
+        if !battlefield::in_contact(helper.center(), target.center())
+            || !battlefield::in_front_arc(helper.center(), helper.facing, target.center())
+        {
+            return Err(RuleError::not_allowed(format!(
+                "{helper_name}'s front arc must be in base contact with {} to gang up",
+                target.card.name
+            )));
+        }
+        helpers.push(*id);
+        modifiers += 1;
+    }
+    let damage_modifiers = i32::from(attacker.has(Ability::Fury));
+    Ok(AttackPlan {
+        attacker: attacker.id,
+        kind: ActionKind::CloseCombat,
+        against: vec![(
+            target.id,
+            attack_value(attacker, modifiers, Some(AttackType::Sword)),
+            defense_of(battle, target, 0),
+        )],
+        damage: if heals {
+            1
+        } else {
+            modified(attacker.click().damage, damage_modifiers)
+        },
+        heals,
+        gang_up: helpers,
+        surge: order.surge.clone(),
+    })
+}
+
+/// Checks a ranged combat action.
+pub fn check_ranged(
+    battle: &Battle,
+    seat: Seat,
+    order: &RangedAttack,
+) -> Result<AttackPlan, RuleError> {
+    let attacker = ready_for_action(battle, seat, order.attacker)?;
+    let name = &attacker.card.name;
+    let card = &attacker.card;
+    if attacker.has(Ability::Demoralized) {
+        return Err(RuleError::not_allowed(format!(
+            "{name} is demoralized and may only be given move actions"
+        )));
+    }
+    if card.range == 0 {
+        return Err(RuleError::not_allowed(format!("{name} has no range")));
+    }
+    if battle.opposing_in_contact(attacker).next().is_some() {
+        return Err(RuleError::not_allowed(format!(
+            "{name} is in base contact with an opposing warrior and cannot make a ranged attack"
+        )));
+    }
+    if order.targets.is_empty() || order.targets.len() > usize::from(card.targets) {
+        return Err(RuleError::not_allowed(format!(
+            "{name} targets 1 to {} warriors with one ranged attack",
+            card.targets
+        )));
+    }
+    let bow = attacker.has_attack_type(AttackType::Bow);
+    if order.precision && (!bow || order.targets.len() != 1) {
+        return Err(RuleError::not_allowed(
+            "precision is a bow warrior's shot at a single target",
+        ));
+    }
+    let at = attacker.center();
+    let half_range = f64::from(card.range.div_ceil(2));
+    let mut against = Vec::new();
+    let mut all_close = true;
+    for (i, id) in order.targets.iter().enumerate() {
+        if order.targets[..i].contains(id) {
+            return Err(RuleError::not_allowed(
+                "a ranged attack targets each warrior once",
+            ));
+        }
+        let target = target_of(battle, *id)?;
+        let target_name = &target.card.name;
+        if target.id == attacker.id {
+            return Err(RuleError::not_allowed("a warrior can never target itself"));
+        }
+        if target.seat == seat {
+            return Err(RuleError::not_allowed(
+                "friendly warriors cannot target each other with damaging attacks",
+            ));
+        }
+        if card.attack_type == Some(AttackType::Wand)
+            && target.card.defense_type == DefenseType::MagicImmunity
+        {
+            return Err(RuleError::not_allowed(format!(
+                "{target_name} is immune to magic: a wand attack cannot target it"
+            )));
+        }
+        let distance = at.dist(target.center());
+        if distance > f64::from(card.range) + battlefield::CONTACT {
+            return Err(RuleError::not_allowed(format!(
+                "{target_name} is {distance:.1}\" away, beyond {name}'s range of {}\"",
+                card.range
+            )));
+        }
+        all_close &= distance <= half_range + battlefield::CONTACT;
+        if !battlefield::in_front_arc(at, attacker.facing, target.center()) {
+            return Err(RuleError::not_allowed(format!(
+                "the line of fire to {target_name} does not pass through {name}'s front arc"
+            )));
+        }
+        let fire = line_of_fire(battle, attacker, target)?;
+        let engaged_with_friend = battle
+            .army(seat)
+            .any(|f| f.on_battlefield() && battlefield::in_contact(f.center(), target.center()));
+        if engaged_with_friend && !order.precision {
+            return Err(RuleError::not_allowed(format!(
+                "{target_name} is in base contact with a warrior friendly to {name} (a bow may use precision)"
+            )));
+        }
+        let mut modifiers = 0;
+        if from_rear(at, target) {
+            modifiers += 1;
+        }
+        if order.precision {
+            modifiers -= 2;
+        }
+        if order.point_blank == Some(Boost::Attack) {
+            modifiers += 1;
+        }
+        against.push((
+            target.id,
+            attack_value(
+                attacker,
+                modifiers,
+                card.attack_type.filter(|t| t.is_ranged()),
+            ),
+            defense_of(battle, target, i32::from(fire.hindered)),
+        ));
+    }
+    if order.point_blank.is_some() && (!bow || !all_close) {
+        return Err(RuleError::not_allowed(format!(
+            "point blank is a bow's, with every target within {half_range}\" (half its range)"
+        )));
+    }
+    let damage_modifiers = i32::from(order.point_blank == Some(Boost::Damage));
+    Ok(AttackPlan {
+        attacker: attacker.id,
+        kind: ActionKind::RangedCombat,
+        against,
+        damage: modified(card.ranged_damage, damage_modifiers),
+        heals: false,
+        gang_up: Vec::new(),
+        surge: None,
+    })
+}
+
+/// A line of fire's effect on the defense.
+pub struct Fire {
+    /// The hindering terrain modifier applies.
+    pub hindered: bool,
+}
+
+/// The line of fire from `attacker` to `target`, or why it is blocked.
+pub fn line_of_fire(
+    battle: &Battle,
+    attacker: &Warrior,
+    target: &Warrior,
+) -> Result<Fire, RuleError> {
+    let (a, b) = (attacker.center(), target.center());
+    if let Some(other) = battle.standing().find(|w| {
+        w.id != attacker.id && w.id != target.id && battlefield::fire_crosses_base(a, b, w.center())
+    }) {
+        return Err(RuleError::not_allowed(format!(
+            "{}'s base blocks the line of fire to {}",
+            other.card.name, target.card.name
+        )));
+    }
+    let mut hindered = false;
+    for feature in battle.terrain.iter() {
+        let shape = feature.shape();
+        if feature.kind.blocks_fire() && battlefield::segment_enters(&shape, a, b) {
+            return Err(RuleError::not_allowed(format!(
+                "{} blocks the line of fire to {}",
+                feature.name, target.card.name
+            )));
+        }
+        if feature.kind.hinders_fire()
+            && (battlefield::fire_enters_beyond_attacker(&shape, a, b) || feature.occupied_from(b))
+        {
+            hindered = true;
+        }
+    }
+    Ok(Fire { hindered })
+}
+
+/// Resolves a close combat action (with its surge first, if any).
+pub(super) fn resolve_close(work: &mut Work, plan: &AttackPlan) {
+    let id = plan.attacker;
+    work.push(Fact::ActionGiven {
+        warrior: id,
+        kind: ActionKind::CloseCombat,
+    });
+    if let Some(surge) = &plan.surge {
+        move_along(work, id, &surge.path, surge.facing);
+        work.deal(id, 1, Harm::Pushing);
+        if !work.battle.warrior(id).is_some_and(Warrior::on_battlefield) {
+            return;
+        }
+    }
+    let (critical, hits) = attack_roll(work, plan);
+    if plan.heals {
+        for target in hits {
+            heal(work, target, 1 + u8::from(critical == Some(Critical::Hit)));
+        }
+    } else {
+        let extra = u8::from(critical == Some(Critical::Hit));
+        for target in hits {
+            work.deal(target, plan.damage + extra, Harm::Attack { by: id });
+        }
+    }
+    after_attack(work, id, critical);
+}
+
+/// Resolves a ranged combat action; damage over several hits waits for
+/// its player to divide it.
+pub(super) fn resolve_ranged(work: &mut Work, plan: &AttackPlan) {
+    let id = plan.attacker;
+    work.push(Fact::ActionGiven {
+        warrior: id,
+        kind: ActionKind::RangedCombat,
+    });
+    let (critical, hits) = attack_roll(work, plan);
+    let seat = work.battle.warrior(id).map_or(Seat::A, |w| w.seat);
+    let is_critical = critical == Some(Critical::Hit);
+    match hits.as_slice() {
+        [] => after_attack(work, id, critical),
+        [one] => {
+            work.deal(
+                *one,
+                plan.damage + u8::from(is_critical),
+                Harm::Attack { by: id },
+            );
+            after_attack(work, id, critical);
+        }
+        _ if plan.damage == 0 => after_attack(work, id, critical),
+        _ => work.push(Fact::SplitAsked {
+            seat,
+            split: Box::new(PendingSplit {
+                attacker: id,
+                hits,
+                damage: plan.damage,
+                critical: is_critical,
+            }),
+        }),
+    }
+}
+
+/// Divides a ranged attack's damage, then ends the action.
+pub(super) fn split_damage(
+    work: &mut Work,
+    split: &PendingSplit,
+    shares: &[u8],
+) -> Result<(), RuleError> {
+    if shares.len() != split.hits.len() {
+        return Err(RuleError::not_allowed(format!(
+            "give a share (0 or more) to each of the {} targets hit",
+            split.hits.len()
+        )));
+    }
+    let total: u32 = shares.iter().map(|s| u32::from(*s)).sum();
+    if total != u32::from(split.damage) {
+        return Err(RuleError::not_allowed(format!(
+            "the shares must add up to the attack's {} damage",
+            split.damage
+        )));
+    }
+    let seat = work
+        .battle
+        .warrior(split.attacker)
+        .map_or(Seat::A, |w| w.seat);
+    work.push(Fact::DamageDivided {
+        seat,
+        shares: split
+            .hits
+            .iter()
+            .copied()
+            .zip(shares.iter().copied())
+            .collect(),
+    });
+    for (target, share) in split.hits.iter().zip(shares) {
+        // A critical hit adds 1 to every target the attack hit.
+        let amount = share + u8::from(split.critical);
+        work.deal(*target, amount, Harm::Attack { by: split.attacker });
+    }
+    let critical = split.critical.then_some(Critical::Hit);
+    after_attack(work, split.attacker, critical);
+    Ok(())
+}
+
+/// The attack roll against every target: (critical, hits).
+fn attack_roll(work: &mut Work, plan: &AttackPlan) -> (Option<Critical>, Vec<WarriorId>) {
+    let dice = work.roll(
+        RollFor::Attack {
+            attacker: plan.attacker,
+        },
+        2,
+    );
+    let roll: u8 = dice.iter().sum();
+    let critical = match roll {
+        12 => Some(Critical::Hit),
+        2 => Some(Critical::Miss),
+        _ => None,
+    };
+    let hits: Vec<WarriorId> = plan
+        .against
+        .iter()
+        .filter(|(_, attack, defense)| match critical {
+            Some(Critical::Hit) => true,
+            Some(Critical::Miss) => false,
+            None => roll + attack >= *defense,
+        })
+        .map(|(id, ..)| *id)
+        .collect();
+    work.push(Fact::Attacked {
+        attacker: plan.attacker,
+        roll,
+        against: plan.against.clone(),
+        hits: hits.clone(),
+        critical,
+    });
+    (critical, hits)
+}
+
+/// A critical miss pushes the attacker; then its action token.
+fn after_attack(work: &mut Work, attacker: WarriorId, critical: Option<Critical>) {
+    if critical == Some(Critical::Miss) {
+        work.deal(attacker, 1, Harm::Pushing);
+    }
+    work.finish_action(attacker);
+}
+
+/// Heals `amount`, never past the starting marker; a golem heals back to
+/// its last repair marker (or the start) and not at all while one shows.
+fn heal(work: &mut Work, id: WarriorId, amount: u8) {
+    let Some(warrior) = work.battle.warrior(id) else {
+        return;
+    };
+    let healed = if warrior.card.damage_type == DamageType::Golem {
+        if warrior.click().repair {
+            0
+        } else {
+            let back = (0..warrior.damage)
+                .rev()
+                .find(|d| warrior.card.click(*d).is_some_and(|c| c.repair))
+                .unwrap_or(0);
+            warrior.damage - back
+        }
+    } else {
+        amount.min(warrior.damage)
+    };
+    if healed > 0 {
+        work.push(Fact::Healed {
+            warrior: id,
+            amount: healed,
+        });
+    }
+}

@@ -1,0 +1,330 @@
+//! The facts of a Mage Knight game, and the only way its state changes:
+//! [`apply`]. Every roll is a fact with its dice, so a log can be checked
+//! against the revealed seed.
+
+use serde::{Deserialize, Serialize};
+
+use super::game::{Battle, Objective, Outcome, Stage, WarriorId};
+use crate::Seat;
+use crate::fairness::Bytes32;
+use crate::table::Point;
+
+/// Why dice were rolled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "for", rename_all = "snake_case")]
+pub enum RollFor {
+    /// Each player's 2d6 for the first player and their objective's
+    /// distance.
+    FirstPlayer,
+    BreakAway {
+        warrior: WarriorId,
+    },
+    Attack {
+        attacker: WarriorId,
+    },
+}
+
+/// Why a warrior took damage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Harm {
+    /// An attack's damage (its attacker's player is credited with an
+    /// elimination).
+    Attack { by: WarriorId },
+    /// Pushing, double-time or a critical miss: never reduced.
+    Pushing,
+    /// A horseshoe warrior breaking away.
+    ShakeOff { by: WarriorId },
+}
+
+/// What an action was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    Move,
+    CloseCombat,
+    RangedCombat,
+}
+
+/// One placed warrior of a deployment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    pub warrior: WarriorId,
+    pub at: Point,
+    pub facing: u16,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "fact", rename_all = "snake_case")]
+pub enum Fact {
+    Contributed {
+        seat: Seat,
+        entropy: Bytes32,
+    },
+    Rolled {
+        roll: RollFor,
+        dice: Vec<u8>,
+    },
+    FirstPlayer {
+        seat: Seat,
+        /// Each player's objective distance (their final roll).
+        distances: [u8; 2],
+    },
+    ObjectivePlaced {
+        seat: Seat,
+        at: Point,
+    },
+    Deployed {
+        seat: Seat,
+        placements: Vec<Placement>,
+    },
+    TurnBegan {
+        seat: Seat,
+        actions: u8,
+    },
+    /// An action given to a warrior (and, in close combat, the friends
+    /// ganging up with it).
+    ActionGiven {
+        warrior: WarriorId,
+        kind: ActionKind,
+    },
+    Moved {
+        warrior: WarriorId,
+        path: Vec<Point>,
+        facing: u16,
+    },
+    /// A change of facing only (a failed break away, a free spin).
+    Turned {
+        warrior: WarriorId,
+        facing: u16,
+    },
+    /// An attack roll against its targets: the dice's total, and for each
+    /// target the attack value against it and its defense value, each with
+    /// its modifiers.
+    Attacked {
+        attacker: WarriorId,
+        roll: u8,
+        against: Vec<(WarriorId, u8, u8)>,
+        hits: Vec<WarriorId>,
+        critical: Option<Critical>,
+    },
+    Damaged {
+        warrior: WarriorId,
+        amount: u8,
+        harm: Harm,
+    },
+    Healed {
+        warrior: WarriorId,
+        amount: u8,
+    },
+    Eliminated {
+        warrior: WarriorId,
+        /// The player credited with its points, if an opponent's attack.
+        credited: Option<Seat>,
+    },
+    TokenGiven {
+        warrior: WarriorId,
+    },
+    /// Ranged damage waiting for its attacker's player to divide it.
+    SplitAsked {
+        seat: Seat,
+        split: Box<super::game::PendingSplit>,
+    },
+    /// The player divided a ranged attack's damage (before any crit).
+    DamageDivided {
+        seat: Seat,
+        shares: Vec<(WarriorId, u8)>,
+    },
+    ActionPhaseEnded {
+        seat: Seat,
+    },
+    PlayerEliminated {
+        seat: Seat,
+    },
+    ObjectiveChanged {
+        objective: u8,
+        controller: Option<Seat>,
+    },
+    TokensCleared {
+        warriors: Vec<WarriorId>,
+    },
+    GameEnded {
+        outcome: Outcome,
+    },
+    SeedRevealed {
+        seed: Bytes32,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Critical {
+    Hit,
+    Miss,
+}
+
+/// Applies one fact. Replaying a game's facts from its start reproduces
+/// it exactly.
+pub fn apply(battle: &mut Battle, fact: &Fact) {
+    battle.version += 1;
+    match fact {
+        Fact::Contributed { seat, entropy } => {
+            battle.dice.contributions[seat.index()] = Some(*entropy);
+        }
+        Fact::Rolled { .. } => battle.dice.rolls += 1,
+        Fact::FirstPlayer { seat, distances } => {
+            battle.first = Some(*seat);
+            battle.objective_distance = *distances;
+            // The first token goes in the center of the battlefield.
+            let center = crate::table::milli(super::battlefield::SIZE / 2.0);
+            battle.objectives.push(Objective {
+                at: Point {
+                    x: center,
+                    y: center,
+                },
+                controller: None,
+            });
+            battle.stage = Stage::PlacingObjective { seat: *seat };
+        }
+        Fact::ObjectivePlaced { seat, at } => {
+            battle.objectives.push(Objective {
+                at: *at,
+                controller: None,
+            });
+            battle.stage = if battle.objectives.len() < 3 {
+                Stage::PlacingObjective { seat: seat.other() }
+            } else {
+                Stage::Deploying {
+                    seat: battle.first.unwrap_or(Seat::A),
+                }
+            };
+        }
+        Fact::Deployed { seat, placements } => {
+            for placement in placements {
+                if let Some(w) = battle.warrior_mut(placement.warrior) {
+                    w.at = Some(placement.at);
+                    w.facing = placement.facing;
+                }
+            }
+            if battle.first == Some(*seat) {
+                battle.stage = Stage::Deploying { seat: seat.other() };
+            }
+        }
+        Fact::TurnBegan { seat, actions } => {
+            battle.turn += 1;
+            battle.actions_left = *actions;
+            battle.stage = Stage::Acting { seat: *seat };
+            for w in battle.warriors.iter_mut().filter(|w| w.seat == *seat) {
+                w.acted = false;
+            }
+        }
+        Fact::ActionGiven { warrior, .. } => {
+            battle.actions_left = battle.actions_left.saturating_sub(1);
+            if let Some(w) = battle.warrior_mut(*warrior) {
+                w.acted = true;
+            }
+        }
+        Fact::Moved {
+            warrior,
+            path,
+            facing,
+        } => {
+            if let Some(w) = battle.warrior_mut(*warrior) {
+                w.at = path.last().copied().or(w.at);
+                w.facing = *facing;
+            }
+        }
+        Fact::Turned { warrior, facing } => {
+            if let Some(w) = battle.warrior_mut(*warrior) {
+                w.facing = *facing;
+            }
+        }
+        Fact::Attacked { .. } => {}
+        Fact::Damaged {
+            warrior, amount, ..
+        } => {
+            if let Some(w) = battle.warrior_mut(*warrior) {
+                w.damage = w.damage.saturating_add(*amount).min(w.card.clicks());
+            }
+        }
+        Fact::Healed { warrior, amount } => {
+            if let Some(w) = battle.warrior_mut(*warrior) {
+                w.damage = w.damage.saturating_sub(*amount);
+            }
+        }
+        Fact::Eliminated { warrior, credited } => {
+            let mut points = 0;
+            if let Some(w) = battle.warrior_mut(*warrior) {
+                w.eliminated = true;
+                w.at = None;
+                w.tokens = 0;
+                points = w.card.points;
+            }
+            if let Some(seat) = credited {
+                battle.eliminated_points[seat.index()] += points;
+            }
+        }
+        Fact::TokenGiven { warrior } => {
+            if let Some(w) = battle.warrior_mut(*warrior) {
+                w.tokens = (w.tokens + 1).min(2);
+            }
+        }
+        Fact::SplitAsked { seat, split } => {
+            battle.stage = Stage::SplittingDamage {
+                seat: *seat,
+                split: split.clone(),
+            };
+        }
+        Fact::DamageDivided { seat, .. } => battle.stage = Stage::Acting { seat: *seat },
+        Fact::ActionPhaseEnded { seat } => {
+            battle.actions_left = 0;
+            battle.stage = Stage::Acting { seat: *seat };
+        }
+        Fact::PlayerEliminated { seat } => {
+            battle.out[seat.index()] = true;
+            for w in battle.warriors.iter_mut().filter(|w| w.seat == *seat) {
+                w.at = None;
+                w.tokens = 0;
+            }
+            for objective in &mut battle.objectives {
+                if objective.controller == Some(*seat) {
+                    objective.controller = None;
+                }
+            }
+        }
+        Fact::ObjectiveChanged {
+            objective,
+            controller,
+        } => {
+            if let Some(o) = battle.objectives.get_mut(usize::from(*objective)) {
+                o.controller = *controller;
+            }
+        }
+        Fact::TokensCleared { warriors } => {
+            for id in warriors {
+                if let Some(w) = battle.warrior_mut(*id) {
+                    w.tokens = 0;
+                }
+            }
+        }
+        Fact::GameEnded { outcome } => {
+            battle.outcome = Some(outcome.clone());
+            battle.stage = Stage::Over;
+        }
+        Fact::SeedRevealed { .. } => battle.dice.revealed = true,
+    }
+}
+
+impl Outcome {
+    pub fn words(&self) -> String {
+        let [a, b] = self.objectives;
+        match self.winner {
+            Some(seat) => format!(
+                "{} won, {a}–{b} in objectives: {}",
+                seat.label(),
+                self.reason.words()
+            ),
+            None => format!("A draw, {a}–{b} in objectives: {}", self.reason.words()),
+        }
+    }
+}

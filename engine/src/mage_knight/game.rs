@@ -1,0 +1,313 @@
+//! A Mage Knight game as it stands: the setup it started from, the
+//! warriors on their dials, the objectives, whose turn it is and what the
+//! game waits for.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::battlefield::{self, Feature};
+use super::dice::Dice;
+use super::warrior::{Ability, AttackType, Click, WarriorCard};
+use crate::Seat;
+use crate::fairness::Bytes32;
+use crate::table::Point;
+use crate::table::geometry::V2;
+
+/// Everything a game starts from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Setup {
+    /// The server's secret seed for the dice (committed to in the state).
+    pub seed: Bytes32,
+    /// The agreed build total: a multiple of 100, one action a turn per 100.
+    pub build_total: u16,
+    /// How many rounds (a turn each) the game lasts at most: the time
+    /// limit of a game on a clock-less table.
+    pub rounds: u8,
+    pub armies: [Army; 2],
+    /// The terrain features on the battlefield.
+    #[serde(default)]
+    pub terrain: Vec<Feature>,
+}
+
+/// The rounds a game lasts unless its setup says otherwise (ours: the
+/// rules' standard game is 50 minutes; see `docs/engine.md`).
+pub const STANDARD_ROUNDS: u8 = 12;
+/// The standard game's build total.
+pub const STANDARD_BUILD_TOTAL: u16 = 300;
+
+/// A player's army: its name and its warriors' cards (a card once per
+/// warrior fielded).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Army {
+    pub name: String,
+    pub warriors: Vec<WarriorCard>,
+}
+
+impl Army {
+    pub fn points(&self) -> u16 {
+        self.warriors.iter().map(|w| w.points).sum()
+    }
+
+    /// Why this army cannot be fielded at `build_total`, if it cannot.
+    pub fn problem(&self, build_total: u16) -> Option<String> {
+        if self.warriors.is_empty() {
+            return Some(format!("the army {} has no warriors", self.name));
+        }
+        if self.points() > build_total {
+            return Some(format!(
+                "the army {} costs {} points, over the build total of {build_total}",
+                self.name,
+                self.points()
+            ));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for warrior in self.warriors.iter().filter(|w| w.unique) {
+            if !seen.insert(&warrior.name) {
+                return Some(format!(
+                    "the army {} holds the unique warrior {} twice",
+                    self.name, warrior.name
+                ));
+            }
+        }
+        self.warriors.iter().find_map(|w| {
+            w.problems()
+                .first()
+                .map(|(field, message)| format!("{}: {field}: {message}", w.name))
+        })
+    }
+}
+
+/// A warrior's number in the game (its place in the warriors list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct WarriorId(pub u16);
+
+/// A warrior in the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warrior {
+    pub id: WarriorId,
+    pub seat: Seat,
+    pub card: Arc<WarriorCard>,
+    /// Its center dot; none before deployment and once removed.
+    pub at: Option<Point>,
+    /// Degrees counterclockwise from +x.
+    pub facing: u16,
+    /// Damage on its dial: the click showing.
+    pub damage: u8,
+    pub tokens: u8,
+    /// Given an action this turn (its tokens stay at the end phase).
+    pub acted: bool,
+    pub eliminated: bool,
+}
+
+impl Warrior {
+    /// The click in its stat slot (the last one if, impossibly, past it).
+    pub fn click(&self) -> &Click {
+        self.card
+            .click(self.damage)
+            .or_else(|| self.card.dial.last())
+            .unwrap_or(&NO_CLICK)
+    }
+
+    pub fn has(&self, ability: Ability) -> bool {
+        self.click().abilities.contains(&ability)
+    }
+
+    pub fn on_battlefield(&self) -> bool {
+        self.at.is_some() && !self.eliminated
+    }
+
+    /// On the battlefield and not demoralized.
+    pub fn able(&self) -> bool {
+        self.on_battlefield() && !self.has(Ability::Demoralized)
+    }
+
+    pub fn center(&self) -> V2 {
+        self.at.map(Point::v2).unwrap_or_default()
+    }
+
+    pub fn has_attack_type(&self, kind: AttackType) -> bool {
+        self.card.attack_type == Some(kind)
+    }
+}
+
+static NO_CLICK: Click = Click {
+    speed: 0,
+    attack: 0,
+    defense: 0,
+    damage: 0,
+    abilities: Vec::new(),
+    repair: false,
+};
+
+/// An objective token and who controls it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Objective {
+    pub at: Point,
+    pub controller: Option<Seat>,
+}
+
+/// What the game is doing: its setup steps, then turns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "stage", rename_all = "snake_case")]
+pub enum Stage {
+    /// Both players add their entropy to the dice.
+    Contributing,
+    /// `seat` places its objective token on its line.
+    PlacingObjective {
+        seat: Seat,
+    },
+    /// `seat` deploys its army.
+    Deploying {
+        seat: Seat,
+    },
+    /// `seat` gives its actions (the action phase).
+    Acting {
+        seat: Seat,
+    },
+    /// A ranged attack hit several targets: `seat` divides its damage.
+    SplittingDamage {
+        seat: Seat,
+        split: Box<PendingSplit>,
+    },
+    Over,
+}
+
+/// A ranged attack's damage waiting to be divided among its hits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingSplit {
+    pub attacker: WarriorId,
+    /// The targets it hit, in the order declared.
+    pub hits: Vec<WarriorId>,
+    /// The ranged damage to divide.
+    pub damage: u8,
+    /// A critical hit adds 1 to each target it hit.
+    pub critical: bool,
+}
+
+/// Why the game ended and who won.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// None: a tie the rules could not break.
+    pub winner: Option<Seat>,
+    pub reason: EndReason,
+    pub objectives: [u8; 2],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// Only one player had able warriors left.
+    LastArmyStanding,
+    RoundsPlayed,
+    /// The host ended it (a clock, a resignation, an agreement).
+    EndedEarly,
+}
+
+impl EndReason {
+    pub fn words(self) -> &'static str {
+        match self {
+            EndReason::LastArmyStanding => "only one player had able warriors left",
+            EndReason::RoundsPlayed => "the last round was played",
+            EndReason::EndedEarly => "it was ended early",
+        }
+    }
+}
+
+/// The game as it stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Battle {
+    /// Moves on with every fact; commands carry the version they saw.
+    pub version: u64,
+    pub dice: Dice,
+    pub build_total: u16,
+    pub rounds: u8,
+    pub army_names: [String; 2],
+    pub army_points: [u16; 2],
+    pub warriors: Vec<Warrior>,
+    pub terrain: Arc<Vec<Feature>>,
+    /// The center token first, then each player's once placed.
+    pub objectives: Vec<Objective>,
+    /// Each player's objective distance from their roll.
+    pub objective_distance: [u8; 2],
+    pub first: Option<Seat>,
+    pub stage: Stage,
+    /// Player turns begun (a round is a turn each).
+    pub turn: u16,
+    pub actions_left: u8,
+    /// Points of opposing warriors each player eliminated.
+    pub eliminated_points: [u16; 2],
+    /// Players removed from the game for having no able warriors.
+    pub out: [bool; 2],
+    pub outcome: Option<Outcome>,
+}
+
+impl Battle {
+    pub fn warrior(&self, id: WarriorId) -> Option<&Warrior> {
+        self.warriors.get(usize::from(id.0))
+    }
+
+    pub(super) fn warrior_mut(&mut self, id: WarriorId) -> Option<&mut Warrior> {
+        self.warriors.get_mut(usize::from(id.0))
+    }
+
+    pub fn army(&self, seat: Seat) -> impl Iterator<Item = &Warrior> {
+        self.warriors.iter().filter(move |w| w.seat == seat)
+    }
+
+    pub fn standing(&self) -> impl Iterator<Item = &Warrior> {
+        self.warriors.iter().filter(|w| w.on_battlefield())
+    }
+
+    pub fn has_able(&self, seat: Seat) -> bool {
+        self.army(seat).any(Warrior::able)
+    }
+
+    /// One action a turn per full 100 points of the build total.
+    pub fn action_total(&self) -> u8 {
+        u8::try_from(self.build_total / 100)
+            .unwrap_or(u8::MAX)
+            .max(1)
+    }
+
+    /// The round the game is in (1-based; 0 before the first turn).
+    pub fn round(&self) -> u16 {
+        self.turn.div_ceil(2)
+    }
+
+    pub fn objectives_of(&self, seat: Seat) -> u8 {
+        let held = self
+            .objectives
+            .iter()
+            .filter(|o| o.controller == Some(seat))
+            .count();
+        u8::try_from(held).unwrap_or(u8::MAX)
+    }
+
+    /// Opposing warriors on the battlefield in base contact with `warrior`.
+    pub fn opposing_in_contact(&self, warrior: &Warrior) -> impl Iterator<Item = &Warrior> {
+        let at = warrior.center();
+        let seat = warrior.seat;
+        self.standing()
+            .filter(move |w| w.seat != seat && battlefield::in_contact(w.center(), at))
+    }
+
+    /// Whether the game waits for `seat`'s decision (both players add
+    /// their entropy at once; everything else is one player's).
+    pub fn waits_for(&self, seat: Seat) -> bool {
+        match &self.stage {
+            Stage::Contributing => self.dice.contributions[seat.index()].is_none(),
+            Stage::PlacingObjective { seat: s }
+            | Stage::Deploying { seat: s }
+            | Stage::Acting { seat: s }
+            | Stage::SplittingDamage { seat: s, .. } => *s == seat,
+            Stage::Over => false,
+        }
+    }
+
+    /// The features a center dot at `at` occupies.
+    pub fn terrain_at(&self, at: V2) -> impl Iterator<Item = &Feature> {
+        self.terrain.iter().filter(move |f| f.occupied_from(at))
+    }
+}

@@ -1,0 +1,365 @@
+//! Move actions: the movement path and what it may cross, speed and its
+//! halving in hindering terrain, double-time, breaking away (and the
+//! horseshoe's shake off), the new facing and the free spins it allows.
+
+use serde::{Deserialize, Serialize};
+
+use super::battlefield::{self, MAX_WAYPOINTS};
+use super::facts::{ActionKind, Fact, Harm, RollFor};
+use super::game::{Battle, Warrior, WarriorId};
+use super::orders::Work;
+use super::warrior::{Ability, SpeedType};
+use crate::table::Point;
+use crate::table::geometry::V2;
+use crate::{RuleError, Seat};
+
+/// A move action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveOrder {
+    pub warrior: WarriorId,
+    /// Where the center dot goes, point by point (none: it only turns).
+    #[serde(default)]
+    pub path: Vec<Point>,
+    /// The facing at the end of the move.
+    pub facing: u16,
+    /// Double its unmodified speed (boot and horseshoe, away from
+    /// opposing warriors; a boot warrior is pushed for it).
+    #[serde(default)]
+    pub double_time: bool,
+}
+
+/// A move the rules allow, with what its resolution needs.
+#[derive(Debug, Clone)]
+pub struct MovePlan {
+    pub warrior: WarriorId,
+    pub path: Vec<Point>,
+    pub facing: u16,
+    pub double_time: bool,
+    /// The break away roll fails at or below this (0: no roll needed).
+    pub breaks_away_above: u8,
+}
+
+/// The warrior `seat` may give an action to now, or why not.
+pub(super) fn ready_for_action(
+    battle: &Battle,
+    seat: Seat,
+    id: WarriorId,
+) -> Result<&Warrior, RuleError> {
+    let warrior = battle
+        .warrior(id)
+        .filter(|w| w.seat == seat)
+        .ok_or_else(|| RuleError::not_allowed(format!("warrior {} is not yours", id.0)))?;
+    let name = &warrior.card.name;
+    if !warrior.on_battlefield() {
+        return Err(RuleError::not_allowed(format!(
+            "{name} is not on the battlefield"
+        )));
+    }
+    if battle.actions_left == 0 {
+        return Err(RuleError::not_allowed("you have no actions left this turn"));
+    }
+    if warrior.acted {
+        return Err(RuleError::not_allowed(format!(
+            "{name} was already given an action this turn"
+        )));
+    }
+    if warrior.tokens >= 2 {
+        return Err(RuleError::not_allowed(format!(
+            "{name} has two action tokens and cannot be given an action until they are removed"
+        )));
+    }
+    Ok(warrior)
+}
+
+/// The speed a move may use: the unmodified speed, doubled for
+/// double-time, halved (rounded up) when it starts in hindering terrain.
+pub(super) fn allowance(battle: &Battle, warrior: &Warrior, double_time: bool) -> u8 {
+    let mut speed = warrior.click().speed;
+    if double_time {
+        speed = speed.saturating_mul(2);
+    }
+    if starts_hindered(battle, warrior) {
+        speed = speed.div_ceil(2);
+    }
+    speed
+}
+
+fn ignores_terrain(warrior: &Warrior) -> bool {
+    warrior.card.speed_type == SpeedType::Wing
+}
+
+fn starts_hindered(battle: &Battle, warrior: &Warrior) -> bool {
+    if ignores_terrain(warrior) || warrior.has(Ability::Surefooted) {
+        return false;
+    }
+    let at = warrior.center();
+    battle.terrain.iter().any(|f| {
+        f.kind.hinders_movement(warrior.card.speed_type)
+            && battlefield::base_overlaps(&f.shape(), at)
+    })
+}
+
+/// Checks a movement path from the warrior's place through `points`
+/// within `speed` inches: what it crosses, where it must stop, where it
+/// ends.
+pub(super) fn check_path(
+    battle: &Battle,
+    warrior: &Warrior,
+    points: &[Point],
+    speed: u8,
+) -> Result<(), RuleError> {
+    let name = &warrior.card.name;
+    if points.len() > MAX_WAYPOINTS {
+        return Err(RuleError::not_allowed(format!(
+            "a movement path bends at most {MAX_WAYPOINTS} times"
+        )));
+    }
+    let start = warrior.center();
+    let mut line: Vec<V2> = vec![start];
+    line.extend(points.iter().map(|p| p.v2()));
+    let length = battlefield::path_length(&line);
+    if length > f64::from(speed) + 0.001 {
+        return Err(RuleError::not_allowed(format!(
+            "{name} may move {speed}\" and this path is {length:.2}\""
+        )));
+    }
+    let flies = ignores_terrain(warrior);
+    let speed_type = warrior.card.speed_type;
+    let others: Vec<V2> = battle
+        .standing()
+        .filter(|w| w.id != warrior.id)
+        .map(Warrior::center)
+        .collect();
+    for pair in line.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if flies {
+            continue;
+        }
+        if let Some(other) = battle
+            .standing()
+            .filter(|w| w.id != warrior.id)
+            .find(|w| battlefield::path_crosses_base(a, b, w.center()))
+        {
+            return Err(RuleError::not_allowed(format!(
+                "the path crosses {}'s base",
+                other.card.name
+            )));
+        }
+        for (i, p) in others.iter().enumerate() {
+            for q in &others[i + 1..] {
+                if battlefield::in_contact(*p, *q) && battlefield::passes_between(a, b, *p, *q) {
+                    return Err(RuleError::not_allowed(
+                        "the path passes between two warriors in base contact",
+                    ));
+                }
+            }
+        }
+        if let Some(feature) = battle.terrain.iter().find(|f| {
+            f.kind.blocks_movement(speed_type)
+                && !f
+                    .shape()
+                    .swept_overlap(a, b, battlefield::BASE_RADIUS)
+                    .is_empty()
+        }) {
+            return Err(RuleError::not_allowed(format!(
+                "the path crosses {}, which blocks movement",
+                feature.name
+            )));
+        }
+    }
+    let end = line.last().copied().unwrap_or(start);
+    if !battlefield::on_battlefield(end) {
+        return Err(RuleError::not_allowed(format!(
+            "{name}'s base must end on the battlefield"
+        )));
+    }
+    if others.iter().any(|o| battlefield::overlapping(end, *o)) {
+        return Err(RuleError::not_allowed(format!(
+            "{name}'s base would overlap another warrior's"
+        )));
+    }
+    if let Some(feature) = battle
+        .terrain
+        .iter()
+        .find(|f| f.kind.blocks_movement(speed_type) && battlefield::base_overlaps(&f.shape(), end))
+    {
+        return Err(RuleError::not_allowed(format!(
+            "{name} cannot end its move in {}",
+            feature.name
+        )));
+    }
+    if !flies && !warrior.has(Ability::Surefooted) {
+        check_hindering_stop(battle, warrior, &line)?;
+    }
+    Ok(())
+}
+
+/// A warrior that starts partly in the clear must stop once its base is
+/// wholly in hindering terrain.
+fn check_hindering_stop(battle: &Battle, warrior: &Warrior, line: &[V2]) -> Result<(), RuleError> {
+    let hindering: Vec<_> = battle
+        .terrain
+        .iter()
+        .filter(|f| f.kind.hinders_movement(warrior.card.speed_type))
+        .map(|f| (f.name.as_str(), f.shape()))
+        .collect();
+    if hindering.is_empty() {
+        return Ok(());
+    }
+    let start = warrior.center();
+    if hindering
+        .iter()
+        .any(|(_, shape)| battlefield::base_inside(shape, start))
+    {
+        return Ok(());
+    }
+    const STEP: f64 = 0.05;
+    let total = battlefield::path_length(line);
+    let mut walked = 0.0;
+    for pair in line.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let length = a.dist(b);
+        let steps = (length / STEP).ceil().max(1.0) as usize;
+        for i in 1..=steps {
+            let t = i as f64 / steps as f64;
+            let left = total - (walked + length * t);
+            if left <= 0.1 {
+                return Ok(());
+            }
+            if let Some((name, _)) = hindering
+                .iter()
+                .find(|(_, shape)| battlefield::base_inside(shape, a.lerp(b, t)))
+            {
+                return Err(RuleError::not_allowed(format!(
+                    "{} must stop once its base is wholly in {name} (hindering terrain)",
+                    warrior.card.name
+                )));
+            }
+        }
+        walked += length;
+    }
+    Ok(())
+}
+
+/// Checks a move action.
+pub fn check(battle: &Battle, seat: Seat, order: &MoveOrder) -> Result<MovePlan, RuleError> {
+    let warrior = ready_for_action(battle, seat, order.warrior)?;
+    let name = &warrior.card.name;
+    let engaged = battle.opposing_in_contact(warrior).next().is_some();
+    if order.double_time {
+        if !matches!(
+            warrior.card.speed_type,
+            SpeedType::Boot | SpeedType::Horseshoe
+        ) {
+            return Err(RuleError::not_allowed(format!(
+                "only boot and horseshoe warriors use double-time; {name} cannot"
+            )));
+        }
+        if engaged {
+            return Err(RuleError::not_allowed(format!(
+                "{name} is in base contact with an opposing warrior and cannot use double-time"
+            )));
+        }
+    }
+    let speed = allowance(battle, warrior, order.double_time);
+    check_path(battle, warrior, &order.path, speed)?;
+    let breaks_away_above = if engaged {
+        match warrior.card.speed_type {
+            SpeedType::Horseshoe | SpeedType::Wing => 1,
+            SpeedType::Boot | SpeedType::Wave => 3,
+        }
+    } else {
+        0
+    };
+    Ok(MovePlan {
+        warrior: order.warrior,
+        path: order.path.clone(),
+        facing: order.facing % 360,
+        double_time: order.double_time,
+        breaks_away_above,
+    })
+}
+
+pub(super) fn resolve(work: &mut Work, plan: &MovePlan) {
+    let id = plan.warrior;
+    work.push(Fact::ActionGiven {
+        warrior: id,
+        kind: ActionKind::Move,
+    });
+    let Some(warrior) = work.battle.warrior(id).cloned() else {
+        return;
+    };
+    if plan.breaks_away_above > 0 {
+        let die = work
+            .roll(RollFor::BreakAway { warrior: id }, 1)
+            .first()
+            .copied()
+            .unwrap_or(1);
+        if die <= plan.breaks_away_above {
+            if warrior.card.speed_type != SpeedType::Horseshoe && plan.facing != warrior.facing {
+                work.push(Fact::Turned {
+                    warrior: id,
+                    facing: plan.facing,
+                });
+            }
+            work.finish_action(id);
+            return;
+        }
+        if warrior.card.speed_type == SpeedType::Horseshoe {
+            let behind: Vec<WarriorId> = work
+                .battle
+                .opposing_in_contact(&warrior)
+                .filter(|o| {
+                    !battlefield::in_front_arc(warrior.center(), warrior.facing, o.center())
+                })
+                .map(|o| o.id)
+                .collect();
+            for other in behind {
+                work.deal(other, 1, Harm::ShakeOff { by: id });
+            }
+        }
+    }
+    move_along(work, id, &plan.path, plan.facing);
+    if plan.double_time && warrior.card.speed_type == SpeedType::Boot {
+        work.deal(id, 1, Harm::Pushing);
+    }
+    work.finish_action(id);
+}
+
+/// Moves the warrior (or turns it, for an empty path), then gives the
+/// free spins: each opposing warrior it ends in base contact with, whose
+/// front arc touches no opposing warrior, turns to face it.
+pub(super) fn move_along(work: &mut Work, id: WarriorId, path: &[Point], facing: u16) {
+    if path.is_empty() {
+        if work.battle.warrior(id).is_some_and(|w| w.facing != facing) {
+            work.push(Fact::Turned {
+                warrior: id,
+                facing,
+            });
+        }
+        return;
+    }
+    work.push(Fact::Moved {
+        warrior: id,
+        path: path.to_vec(),
+        facing,
+    });
+    let Some(mover) = work.battle.warrior(id).cloned() else {
+        return;
+    };
+    let spins: Vec<(WarriorId, u16)> = work
+        .battle
+        .opposing_in_contact(&mover)
+        .filter(|o| {
+            !work
+                .battle
+                .opposing_in_contact(o)
+                .any(|e| battlefield::in_front_arc(o.center(), o.facing, e.center()))
+        })
+        .map(|o| (o.id, battlefield::facing_toward(o.center(), mover.center())))
+        .collect();
+    for (warrior, facing) in spins {
+        work.push(Fact::Turned { warrior, facing });
+    }
+}
