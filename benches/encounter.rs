@@ -1,6 +1,7 @@
 //! Whole encounters (4th edition, and 3rd) played by the engine's bots, from the
-//! setup flips to the final VP: games per second on one core (the goal is
-//! 1,000), and how long one command takes to decide. Figures are in
+//! setup flips to the final VP, and whole Mage Knight games: games per
+//! second on one core (the goal is 1,000), and how long one command takes
+//! to decide. Figures are in
 //! docs/benchmarks.md.
 // A benchmark that cannot set up has nothing to measure: it stops.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -10,7 +11,10 @@ mod encounter_setups;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use soulstone_engine::bot::{Bot, BotKind, play_to_end};
+use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::mage_knight as mk;
 use soulstone_engine::state::NewGame;
+use soulstone_engine::system::{MageKnight, TableGame};
 use soulstone_engine::{GameState, Seat, Submission, execute};
 
 // The allocator the server runs with (src/main.rs), so the games a second
@@ -23,6 +27,21 @@ fn play(setup: &NewGame, seed: u64, kind: BotKind) -> usize {
     let mut bots = [Bot::new(kind, Seat::A, seed), Bot::new(kind, Seat::B, seed)];
     let mut facts = 0;
     play_to_end(&mut state, &mut bots, 50_000, |_, _, f| facts += f.len()).expect("the game ends");
+    facts
+}
+
+fn play_mage_knight(setup: &mk::Setup, seed: u64, kind: BotKind) -> usize {
+    let mut battle = MageKnight::start(setup.clone()).expect("a game");
+    let mut facts = 0;
+    while !MageKnight::is_over(&battle) {
+        let seat = MageKnight::waiting_for(&battle)[0];
+        let order = MageKnight::bot_command(&battle, seat, kind, seed.wrapping_add(battle.version))
+            .expect("a bot order");
+        let submission = MageKnight::player_submission(seat, battle.version, order);
+        facts += MageKnight::execute(&mut battle, &submission)
+            .expect("legal")
+            .len();
+    }
     facts
 }
 
@@ -76,6 +95,44 @@ fn encounters(c: &mut Criterion) {
             play(&m3e[next as usize % m3e.len()], next, BotKind::Random)
         })
     });
+    group.finish();
+
+    // Mage Knight: the three ready 300-point armies in turn, on seeded
+    // terrain, twelve rounds, through the game-system boundary.
+    let roster = soulstone::content::shipped_mage_knight().expect("Mage Knight content");
+    let lists = roster.armies();
+    let mk_setups: Vec<mk::Setup> = (0..16u64)
+        .map(|seed| {
+            let n = lists.len() as u64;
+            mk::Setup {
+                seed: Bytes32::digest_of(&seed.to_string()),
+                build_total: 300,
+                rounds: mk::game::STANDARD_ROUNDS,
+                armies: [
+                    roster.field(&lists[(seed % n) as usize]).expect("legal"),
+                    roster
+                        .field(&lists[((seed + 1) % n) as usize])
+                        .expect("legal"),
+                ],
+                terrain: mk::battlefield::seeded_terrain(seed),
+            }
+        })
+        .collect();
+    let mut group = c.benchmark_group("engine_mk_game");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(1));
+    for (name, kind) in [
+        ("random_bots", BotKind::Random),
+        ("greedy_bots", BotKind::Greedy),
+    ] {
+        let mut next = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                next += 1;
+                play_mage_knight(&mk_setups[next as usize % mk_setups.len()], next, kind)
+            })
+        });
+    }
     group.finish();
 
     // One command, decided and applied, at points a hosted game would see:

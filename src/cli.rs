@@ -118,14 +118,20 @@ pub enum ContentCommand {
 #[derive(Debug, Subcommand)]
 pub enum GameCommand {
     /// Play a whole encounter between two bots and print each turn's score
-    /// and the final VP.
+    /// and the final VP (with --edition mk, a Mage Knight game between two
+    /// armies, and the objectives).
     Play {
         /// Two crew list options, player A's first (e.g. content/m4e/crews/*.txt); one
         /// may name several files separated by commas, of which that player hires one.
-        #[arg(long, num_args = 1, required = true)]
+        #[arg(long, num_args = 1)]
         crew: Vec<std::path::PathBuf>,
+        /// Mage Knight: two armies, player A's first, each a ready army's
+        /// name (content/mk/armies) or an army file; none: the first two
+        /// ready armies.
+        #[arg(long, num_args = 1)]
+        army: Vec<String>,
         /// The edition, m4e or m3e: the crew lists must be of it (default:
-        /// the edition the lists give).
+        /// the edition the lists give); mk plays Mage Knight.
         #[arg(long)]
         edition: Option<String>,
         /// Seeds the setup flips, the server seed and the bots.
@@ -144,9 +150,9 @@ pub enum GameCommand {
         #[arg(long)]
         log: Option<std::path::PathBuf>,
     },
-    /// Replay a game log: check every card drawn or revealed against the
-    /// shuffles its seed makes, play its commands through the rules again
-    /// (every fact must come out the same), and check its seal.
+    /// Replay a game log: check every card drawn or revealed (Mage Knight:
+    /// every roll) against its seed, play its commands through the rules
+    /// again (every fact must come out the same), and check its seal.
     Verify {
         log: std::path::PathBuf,
         /// The server's public key (hex, from /games/signing-key): the
@@ -190,20 +196,22 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Pair { file }) => return finish(pair(file)),
         Some(Command::Game(GameCommand::Play {
             crew,
+            army,
             edition,
             seed,
             bot,
             table,
             log,
         })) => {
-            return finish(crate::game_cli::play(
-                crew,
-                edition.as_deref(),
-                *seed,
-                bot,
-                table.as_deref(),
-                log.as_deref(),
-            ));
+            return finish(crate::game_cli::play(crate::game_cli::PlayRequest {
+                crews: crew,
+                armies: army,
+                edition: edition.as_deref(),
+                seed: *seed,
+                bots: bot,
+                table: table.as_deref(),
+                log_path: log.as_deref(),
+            }));
         }
         Some(Command::Game(GameCommand::Verify { log, key })) => {
             return finish(crate::game_cli::verify(log, key.as_deref()));

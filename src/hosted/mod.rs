@@ -197,6 +197,7 @@ mod crews;
 pub mod event_games;
 pub mod invitations;
 pub mod limits;
+mod mage_knight;
 mod moves;
 mod play_on;
 mod report;
@@ -209,6 +210,7 @@ pub use crews::{
     BroughtList, MAX_BROUGHT_LISTS, PairingStart, PracticeRequest, check_brought, start_casual,
     start_for_pairing, start_practice,
 };
+pub use mage_knight::{ArmyPractice, start_army_practice};
 pub use moves::{claim_absence, flag_if_out_of_time, resign, submit};
 pub use play_on::{
     Forced, apply_standing_answers, forced_for, set_standing_answers, standing_answers,

@@ -3,10 +3,10 @@
 //! clock's flag, a resignation, a claimed absence, a searching bot's turn,
 //! a player's new standing answers)
 //! is found here for the system that plays it: registering a system is one
-//! line in [`plays`].
+//! `if` in [`plays`].
 
 use chrono::NaiveDateTime;
-use soulstone_engine::system::{Malifaux, TableGame};
+use soulstone_engine::system::{MageKnight, Malifaux, TableGame};
 
 use super::HostedError;
 use crate::db::DbConnection;
@@ -45,6 +45,9 @@ impl Plays {
 pub(super) fn plays(id: i64, code: &str) -> Result<Plays, HostedError> {
     if code == Malifaux::CODE {
         return Ok(Plays::of::<Malifaux>());
+    }
+    if code == MageKnight::CODE {
+        return Ok(Plays::of::<MageKnight>());
     }
     Err(HostedError::OtherSystem {
         id,

@@ -17,11 +17,11 @@ async fn a_game_another_system_plays_is_not_read_as_this_ones(backend: Backend) 
     let mut conn = db.conn().unwrap();
     let before = hosted::load::<Malifaux>(&mut conn, id).unwrap();
     diesel::sql_query(format!(
-        "UPDATE hosted_games SET table_game = 'mage_knight' WHERE id = {id}"
+        "UPDATE hosted_games SET table_game = 'chess' WHERE id = {id}"
     ))
     .execute(&mut conn)
     .unwrap();
-    let other = |error: HostedError| matches!(error, HostedError::OtherSystem { stored, .. } if stored == "mage_knight");
+    let other = |error: HostedError| matches!(error, HostedError::OtherSystem { stored, .. } if stored == "chess");
     assert!(other(hosted::load::<Malifaux>(&mut conn, id).unwrap_err()));
     assert!(other(
         hosted::resign(&mut conn, id, account, now()).unwrap_err()
@@ -48,4 +48,116 @@ async fn a_game_another_system_plays_is_not_read_as_this_ones(backend: Backend) 
         after.state.version, before.state.version,
         "nothing was played"
     );
+}
+
+both_backends!(a_mage_knight_practice_game_is_hosted_to_its_end_through_the_boundary);
+
+/// Mage Knight goes through the host like Malifaux: a practice game
+/// against the greedy bot starts, refuses a stale order, plays to its end
+/// through `submit`, and leaves a log whose every roll verifies; it is
+/// never read as a Malifaux game; a second one is resigned through the
+/// registry.
+async fn a_mage_knight_practice_game_is_hosted_to_its_end_through_the_boundary(backend: Backend) {
+    use soulstone::hosted::{ArmyPractice, Submitted, start_army_practice};
+    use soulstone_engine::Seat;
+    use soulstone_engine::bot::BotKind;
+    use soulstone_engine::fairness::Bytes32;
+    use soulstone_engine::mage_knight::{MageKnight, verify};
+    use soulstone_engine::system::TableGame;
+
+    let test_db = crate::support::TestDb::create(&backend);
+    let db = test_db.open();
+    let mut conn = db.conn().unwrap();
+    let account = crate::support::app::create_verified_account(
+        &mut conn,
+        "knight@example.org",
+        "Knight",
+        false,
+    );
+    let roster = soulstone::content::shipped_mage_knight().unwrap();
+    let request = ArmyPractice {
+        account_id: account,
+        army: "Brasshold Vanguard".into(),
+        bot: BotKind::Greedy,
+        bot_army: "Thornwake Wardens".into(),
+        seed: Bytes32([9; 32]),
+        time_control_ms: None,
+    };
+    let unknown = ArmyPractice {
+        army: "The Lost Legion".into(),
+        ..request.clone()
+    };
+    let refused = start_army_practice(&mut conn, &roster, &unknown, now());
+    assert!(
+        matches!(&refused, Err(HostedError::Invalid(m)) if m.contains("The Lost Legion")),
+        "{refused:?}"
+    );
+    let id = start_army_practice(&mut conn, &roster, &request, now()).unwrap();
+    let game = hosted::load::<MageKnight>(&mut conn, id).unwrap();
+    assert_eq!(game.seat_of(account), Some(Seat::A));
+    assert!(matches!(
+        hosted::load::<Malifaux>(&mut conn, id),
+        Err(HostedError::OtherSystem { stored, .. }) if stored == "mage_knight"
+    ));
+
+    // A stale order changes nothing.
+    let order = MageKnight::bot_command(&game.state, Seat::A, BotKind::Greedy, 1).unwrap();
+    let stale = hosted::submit::<MageKnight>(
+        &mut conn,
+        id,
+        account,
+        game.state.version + 3,
+        "stale",
+        order,
+        now(),
+    );
+    assert!(stale.is_err(), "{stale:?}");
+    assert_eq!(
+        hosted::load::<MageKnight>(&mut conn, id).unwrap().state,
+        game.state
+    );
+
+    for step in 0..2_000u64 {
+        let game = hosted::load::<MageKnight>(&mut conn, id).unwrap();
+        if MageKnight::is_over(&game.state) {
+            break;
+        }
+        let order = MageKnight::bot_command(&game.state, Seat::A, BotKind::Greedy, step)
+            .expect("the game waits for the player whenever it is not over");
+        let made = hosted::submit::<MageKnight>(
+            &mut conn,
+            id,
+            account,
+            game.state.version,
+            &format!("k{step}"),
+            order,
+            now(),
+        )
+        .unwrap();
+        assert!(matches!(made, Submitted::Applied { .. }), "{made:?}");
+    }
+    let game = hosted::load::<MageKnight>(&mut conn, id).unwrap();
+    assert_eq!(game.status, HostedStatus::Finished);
+    let outcome = game.state.outcome.clone().expect("an outcome");
+    let log = hosted::finished_log::<MageKnight>(&mut conn, id).unwrap();
+    let rolls = verify(&log).expect("every roll verifies");
+    assert!(rolls >= 2);
+    assert!(!log.commands.is_empty());
+    assert!(outcome.objectives[0] + outcome.objectives[1] <= 3);
+
+    // Resigning finds the system from the row.
+    let second = start_army_practice(
+        &mut conn,
+        &roster,
+        &ArmyPractice {
+            seed: Bytes32([10; 32]),
+            ..request
+        },
+        now(),
+    )
+    .unwrap();
+    hosted::resign(&mut conn, second, account, now()).unwrap();
+    let resigned = hosted::load::<MageKnight>(&mut conn, second).unwrap();
+    assert_eq!(resigned.status, HostedStatus::Finished);
+    assert!(MageKnight::is_over(&resigned.state));
 }

@@ -874,3 +874,79 @@ fn ties_go_to_points_eliminated_then_to_the_smaller_army() {
     let facts = mk::execute(&mut battle, &end).unwrap();
     assert!(facts.iter().any(|f| matches!(f, Fact::GameEnded { outcome } if outcome.winner == Some(Seat::A) && outcome.reason == EndReason::EndedEarly)));
 }
+
+/// `soulstone game play --edition mk` plays two ready armies to the end
+/// and writes the log; `soulstone game verify` checks every roll and plays
+/// the orders again; a die changed in the file is caught.
+#[test]
+fn the_command_line_plays_and_verifies_a_mage_knight_game() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mk.json");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_soulstone"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let log = path.to_str().unwrap();
+    let (ok, said) = run(&[
+        "game",
+        "play",
+        "--edition",
+        "mk",
+        "--seed",
+        "5",
+        "--bot",
+        "easy",
+        "--army",
+        "Thornwake Wardens",
+        "--army",
+        "Ashen Court Procession",
+        "--log",
+        log,
+    ]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("Thornwake Wardens (264 points) against Ashen Court Procession"),
+        "{said}"
+    );
+    assert!(said.contains("final: "), "{said}");
+    let (ok, said) = run(&["game", "verify", log]);
+    assert!(ok, "{said}");
+    assert!(said.contains("rolls match the revealed seed"), "{said}");
+    assert!(said.contains("played again to the same facts"), "{said}");
+
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let facts = json["facts"].as_array_mut().unwrap();
+    let roll = facts
+        .iter_mut()
+        .find(|f| f["fact"] == "rolled")
+        .expect("a roll");
+    let die = roll["dice"][0].as_u64().unwrap();
+    roll["dice"][0] = serde_json::json!(if die == 6 { 5 } else { die + 1 });
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, serde_json::to_string(&json).unwrap()).unwrap();
+    let (ok, said) = run(&["game", "verify", edited.to_str().unwrap()]);
+    assert!(!ok, "{said}");
+    assert!(said.contains("but the seed gives"), "{said}");
+
+    let (ok, said) = run(&[
+        "game",
+        "play",
+        "--edition",
+        "mk",
+        "--army",
+        "Nobody's Army",
+        "--army",
+        "Thornwake Wardens",
+    ]);
+    assert!(!ok);
+    assert!(said.contains("neither a ready army"), "{said}");
+}

@@ -231,6 +231,56 @@ pub fn base_inside(shape: &Shape, at: V2) -> bool {
     shape.signed_distance(at) <= -BASE_RADIUS
 }
 
+/// Terrain for a game whose players did not place their own: up to four
+/// features from `seed`, each at least 3" from the others, from every
+/// edge and from the far edges of the deployment areas, as the rules'
+/// placement asks (ours: the kinds and sizes; see `docs/engine.md`).
+pub fn seeded_terrain(seed: u64) -> Vec<Feature> {
+    let mut stream = soulstone_random::RandomStream::from_seed_and_label(seed, "mk-terrain");
+    let mut kinds = vec![
+        ("a wood", TerrainKind::Hindering),
+        ("tall grass", TerrainKind::Concealing),
+        ("a boulder", TerrainKind::Blocking),
+        ("a pond", TerrainKind::ShallowWater),
+        ("a ruin", TerrainKind::Blocking),
+        ("a thicket", TerrainKind::Hindering),
+    ];
+    let mut placed: Vec<(V2, f64)> = Vec::new();
+    let mut features = Vec::new();
+    for _ in 0..40 {
+        if features.len() == 4 {
+            break;
+        }
+        let radius = 1.5 + f64::from(stream.below(4)) * 0.5;
+        let low = DEPLOYMENT_DEPTH + 3.0 + radius;
+        let span = |low: f64, high: f64, stream: &mut soulstone_random::RandomStream| {
+            low + f64::from(stream.below(1000)) / 1000.0 * (high - low)
+        };
+        let center = V2::new(
+            span(3.0 + radius, SIZE - 3.0 - radius, &mut stream),
+            span(low, SIZE - low, &mut stream),
+        );
+        if placed
+            .iter()
+            .any(|(other, r)| other.dist(center) < radius + r + 3.0)
+        {
+            continue;
+        }
+        // Each kind once, so the features' names tell them apart.
+        let (name, kind) = kinds.remove(stream.below(kinds.len() as u32) as usize);
+        placed.push((center, radius));
+        features.push(Feature {
+            name: name.to_owned(),
+            kind,
+            outline: Outline::Circle {
+                center: Point::from_v2(center),
+                radius: crate::table::milli(radius),
+            },
+        });
+    }
+    features
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +300,28 @@ mod tests {
         assert!(!in_deployment_area(Seat::A, V2::new(7.9, 1.0)));
         assert!(in_deployment_area(Seat::B, V2::new(18.0, 34.0)));
         assert!(!in_deployment_area(Seat::B, V2::new(18.0, 32.9)));
+        for seed in 0..50 {
+            let terrain = seeded_terrain(seed);
+            assert!(!terrain.is_empty());
+            for (i, f) in terrain.iter().enumerate() {
+                let Outline::Circle { center, radius } = &f.outline else {
+                    panic!("circles")
+                };
+                let (c, r) = (center.v2(), inches(*radius));
+                assert!(c.x - r >= 3.0 - 1e-6 && c.x + r <= SIZE - 3.0 + 1e-6);
+                assert!(c.y - r >= DEPLOYMENT_DEPTH + 3.0 - 1e-3);
+                for g in &terrain[i + 1..] {
+                    let Outline::Circle {
+                        center: d,
+                        radius: s,
+                    } = &g.outline
+                    else {
+                        panic!("circles")
+                    };
+                    assert!(c.dist(d.v2()) >= r + inches(*s) + 3.0 - 1e-3);
+                }
+            }
+        }
         assert!(passes_between(
             V2::new(0.0, 0.0),
             V2::new(2.0, 0.0),

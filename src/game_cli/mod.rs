@@ -1,5 +1,8 @@
 //! `soulstone game play` and `soulstone game verify`: whole encounters
-//! between the engine's bots, and checking a game log against its seed.
+//! between the engine's bots, and checking a game log against its seed
+//! (Malifaux here, Mage Knight in [`mage_knight`]).
+
+mod mage_knight;
 
 use std::path::Path;
 
@@ -24,14 +27,47 @@ fn score_line(state: &GameState) -> String {
     format!("A {} VP, B {} VP", vp(Seat::A), vp(Seat::B))
 }
 
-pub fn play(
-    crews: &[std::path::PathBuf],
-    edition: Option<&str>,
-    seed: u64,
-    bots: &[String],
-    table: Option<&str>,
-    log_path: Option<&Path>,
-) -> Result<(), String> {
+/// What `game play` is asked to play.
+pub struct PlayRequest<'a> {
+    pub crews: &'a [std::path::PathBuf],
+    pub armies: &'a [String],
+    pub edition: Option<&'a str>,
+    pub seed: u64,
+    pub bots: &'a [String],
+    pub table: Option<&'a str>,
+    pub log_path: Option<&'a Path>,
+}
+
+pub fn play(request: PlayRequest<'_>) -> Result<(), String> {
+    let PlayRequest {
+        crews,
+        armies,
+        edition,
+        seed,
+        bots,
+        table,
+        log_path,
+    } = request;
+    let kinds: Vec<BotKind> = bots
+        .iter()
+        .map(|name| name.parse::<BotKind>())
+        .collect::<Result<_, _>>()?;
+    let kind = |i: usize| {
+        kinds
+            .get(i)
+            .or(kinds.first())
+            .copied()
+            .unwrap_or(BotKind::Random)
+    };
+    if edition == Some("mk") {
+        if !crews.is_empty() {
+            return Err("Mage Knight plays armies: give --army, not --crew".into());
+        }
+        return mage_knight::play(armies, seed, [kind(0), kind(1)], log_path);
+    }
+    if !armies.is_empty() {
+        return Err("--army is for Mage Knight (--edition mk); Malifaux plays --crew".into());
+    }
     let [a, b] = crews else {
         return Err("give exactly two --crew options (player A's first)".into());
     };
@@ -55,7 +91,7 @@ pub fn play(
     if let Some(wanted) = edition {
         let wanted: soulstone_engine::Edition =
             serde_json::from_value(serde_json::Value::String(wanted.to_string()))
-                .map_err(|_| format!("unknown edition {wanted:?} (m4e or m3e)"))?;
+                .map_err(|_| format!("unknown edition {wanted:?} (m4e, m3e or mk)"))?;
         if let Some((name, list)) = lists.iter().flatten().find(|(_, l)| l.edition != wanted) {
             return Err(format!(
                 "{name} is a {} crew list, not {}",
@@ -69,17 +105,6 @@ pub fn play(
             .map(|(name, list)| Brought { name, list })
             .collect::<Vec<_>>()
     });
-    let kinds: Vec<BotKind> = bots
-        .iter()
-        .map(|name| name.parse::<BotKind>())
-        .collect::<Result<_, _>>()?;
-    let kind = |i: usize| {
-        kinds
-            .get(i)
-            .or(kinds.first())
-            .copied()
-            .unwrap_or(BotKind::Random)
-    };
     let catalog = crate::content::load_shipped_for_cli()?;
     // The server seed, from the command's seed (a real game's is random).
     let mut seed_bytes = [0u8; 32];
@@ -190,7 +215,13 @@ pub fn play(
 /// its seal (with `key`, it must be that key's). Any that fails fails it.
 pub fn verify(path: &Path, key: Option<&str>) -> Result<(), String> {
     let at = |e: String| format!("{}: {e}", path.display());
-    let log = GameLog::from_json(&read(path)?).map_err(|e| at(e.to_string()))?;
+    let text = read(path)?;
+    if let Ok(json) = serde_json::from_str::<serde_json::Value>(&text)
+        && mage_knight::is_mage_knight_log(&json)
+    {
+        return mage_knight::verify_log(path, json);
+    }
+    let log = GameLog::from_json(&text).map_err(|e| at(e.to_string()))?;
     let state = log.verify().map_err(|e| at(e.to_string()))?;
     let commands = crate::hosted::seal::commands_replayed(&log).map_err(at)?;
     let seal = match crate::hosted::seal::check_seal(&log, key).map_err(at)? {
