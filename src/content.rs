@@ -44,6 +44,24 @@ pub fn shipped_mage_knight() -> Result<Roster, Vec<ContentError>> {
     )
 }
 
+/// The shipped Mage Knight roster, read once (the shipped content is
+/// checked by the tests, so a problem here is a broken build).
+pub fn mage_knight_roster() -> Result<&'static Roster, String> {
+    static ROSTER: std::sync::OnceLock<Result<Roster, String>> = std::sync::OnceLock::new();
+    ROSTER
+        .get_or_init(|| {
+            shipped_mage_knight().map_err(|errors| {
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
 /// What the server plays with: the shipped cards, then the cards of the
 /// operator's content directory, if any (a club's own cards). Loads whole
 /// or refuses, with every problem.

@@ -338,7 +338,7 @@ fn assert_only_own_secrets(json: &serde_json::Value, seat: Option<&str>, what: &
 }
 
 /// `&quot;` and friends back to characters (a hidden input's value).
-fn unescape_html(text: &str) -> String {
+pub(crate) fn unescape_html(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(start) = rest.find('&') {

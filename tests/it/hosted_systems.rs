@@ -161,3 +161,136 @@ async fn a_mage_knight_practice_game_is_hosted_to_its_end_through_the_boundary(b
     assert_eq!(resigned.status, HostedStatus::Finished);
     assert!(MageKnight::is_over(&resigned.state));
 }
+
+both_backends!(a_mage_knight_practice_game_is_played_from_its_page_to_the_end);
+
+/// The Mage Knight table without scripts: the practice page starts a
+/// game, the game page draws the battlefield and offers its orders as
+/// buttons, a bad point is refused with its reason and changes nothing,
+/// a spectator sees no seed, and pressing the first offered order each
+/// time plays the game to its end, whose log downloads and verifies.
+async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend: Backend) {
+    use crate::support::{TestApp, extract_input_value, id_after, location};
+    use soulstone_engine::mage_knight::{FinishedLog, MageKnight, verify};
+
+    let app = TestApp::spawn(backend).await;
+    let (_, browser) = app.user("knight@example.org", "Knight").await;
+    let (_, spectator) = app.user("watcher@example.org", "Watcher").await;
+    let (status, page) = browser.get_text("/play").await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Start a Mage Knight game"), "{page}");
+    assert!(page.contains("Brasshold Vanguard"), "{page}");
+    let started = browser
+        .post_form(
+            "/play/mk/practice",
+            &[("army", "Brasshold Vanguard"), ("bot", "easy")],
+        )
+        .await;
+    assert_eq!(started.status().as_u16(), 303);
+    let id = id_after(&location(&started), "/mk/games/");
+    let seed = app
+        .with_conn(move |conn| {
+            hosted::load::<MageKnight>(conn, id)
+                .unwrap()
+                .state
+                .dice
+                .seed
+        })
+        .await;
+    let seed = format!("{seed:?}");
+
+    let (status, page) = browser.get_text(&format!("/mk/games/{id}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("<svg") && page.contains("deployment area"),
+        "{page}"
+    );
+    assert!(page.contains("Your decision"), "{page}");
+    let (status, watched) = spectator.get_text(&format!("/mk/games/{id}")).await;
+    assert_eq!(status, 200);
+    assert!(!watched.contains("Your decision"));
+    assert!(
+        !watched.contains(&seed) && !page.contains(&seed),
+        "no one sees the seed"
+    );
+
+    let order = |page: &str, fields: Vec<(&'static str, String)>| {
+        let version = extract_input_value(page, "version").expect("a version");
+        let key = extract_input_value(page, "key").expect("a key");
+        let mut all = vec![("version", version), ("key", key)];
+        all.extend(fields);
+        all
+    };
+    let mut moved_badly = false;
+    for _ in 0..600 {
+        let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
+        if page.contains("The game is over") {
+            break;
+        }
+        if !moved_badly && page.contains("Move a warrior to a point") {
+            moved_badly = true;
+            let before = app
+                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
+                .await;
+            let fields = order(
+                &page,
+                vec![
+                    ("kind", "move".into()),
+                    ("warrior", "0".into()),
+                    ("x", "40".into()),
+                    ("y", "3".into()),
+                    ("facing", "90".into()),
+                ],
+            );
+            let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let sent = browser
+                .post_form(&format!("/mk/games/{id}/order"), &refs)
+                .await;
+            assert_eq!(sent.status().as_u16(), 303);
+            let (_, after) = browser.get_text(&format!("/mk/games/{id}")).await;
+            assert!(
+                after.contains("Across is a number of inches from 0 to 36."),
+                "{after}"
+            );
+            let now_at = app
+                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
+                .await;
+            assert_eq!(now_at, before, "a refused order changes nothing");
+            continue;
+        }
+        let fields = if let Some(choice) = extract_input_value(&page, "order") {
+            order(
+                &page,
+                vec![
+                    ("kind", "choice".into()),
+                    ("order", super::hosted::unescape_html(&choice)),
+                ],
+            )
+        } else if page.contains("value=\"contribute\"") {
+            order(
+                &page,
+                vec![("kind", "contribute".into()), ("entropy", "dice".into())],
+            )
+        } else {
+            order(&page, vec![("kind", "end_actions".into())])
+        };
+        let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let sent = browser
+            .post_form(&format!("/mk/games/{id}/order"), &refs)
+            .await;
+        assert_eq!(sent.status().as_u16(), 303, "{refs:?}");
+    }
+    assert!(moved_badly, "the free move form was offered");
+    let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
+    assert!(page.contains("The game is over"), "{page}");
+    assert!(page.contains("in objectives"), "{page}");
+    let (status, json) = browser.get_text(&format!("/mk/games/{id}/log")).await;
+    assert_eq!(status, 200);
+    let log: FinishedLog = serde_json::from_str(&json).unwrap();
+    verify(&log).expect("every roll verifies");
+    let (_, page) = browser.get_text("/play").await;
+    assert!(
+        page.contains(&format!("/mk/games/{id}")),
+        "the game is listed with its own page"
+    );
+}

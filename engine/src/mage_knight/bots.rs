@@ -58,6 +58,55 @@ pub fn order(battle: &Battle, seat: Seat, style: Style, seed: u64) -> Option<Ord
     })
 }
 
+/// Orders worth offering `seat` now, best first (at most `limit`): what a
+/// page lists as one-click choices. Each is legal now; none needs the
+/// seed, so `battle` may be the seat's view.
+pub fn suggestions(battle: &Battle, seat: Seat, limit: usize) -> Vec<Order> {
+    if !battle.waits_for(seat) {
+        return Vec::new();
+    }
+    let mut rng = RandomStream::from_seed_and_label(battle.version, "mk-suggestions");
+    match &battle.stage {
+        Stage::PlacingObjective { .. } => (1..=5)
+            .map(|k| milli(SIZE * f64::from(k) / 6.0))
+            .filter(|x| objective_spot(battle, seat, *x).is_ok())
+            .map(|x| Order::PlaceObjective { x })
+            .take(limit)
+            .collect(),
+        Stage::Acting { .. } => {
+            let mut found: Vec<(Order, f64)> = battle
+                .army(seat)
+                .filter(|w| movement::ready_for_action(battle, seat, w.id).is_ok())
+                .flat_map(|w| {
+                    candidates(battle, w)
+                        .into_iter()
+                        .filter_map(move |order| weigh(battle, w, order))
+                })
+                .collect();
+            found.sort_by(|a, b| b.1.total_cmp(&a.1));
+            found
+                .into_iter()
+                .map(|(order, _)| order)
+                .take(limit)
+                .collect()
+        }
+        Stage::SplittingDamage { split, .. } => {
+            let mut all_on: Vec<Order> = (0..split.hits.len())
+                .map(|i| {
+                    let mut shares = vec![0; split.hits.len()];
+                    shares[i] = split.damage;
+                    Order::SplitDamage { shares }
+                })
+                .collect();
+            all_on.truncate(limit);
+            all_on
+        }
+        _ => order(battle, seat, Style::Greedy, rng.below(u32::MAX).into())
+            .into_iter()
+            .collect(),
+    }
+}
+
 fn nearest_to_end(battle: &Battle, hits: &[WarriorId]) -> usize {
     (0..hits.len())
         .min_by_key(|i| {
@@ -129,19 +178,30 @@ fn act(battle: &Battle, seat: Seat, style: Style, rng: &mut RandomStream) -> Ord
         .filter(|w| movement::ready_for_action(battle, seat, w.id).is_ok())
         .collect();
     match style {
+        // A warrior at random, then its candidates at random until one is
+        // legal: checking a few is enough, and much cheaper than all.
         Style::Random => {
             for _ in 0..12 {
                 let Some(w) = pick(&ready, rng) else { break };
-                let candidates = candidates(battle, w);
-                if let Some((order, _)) = pick(&candidates, rng) {
-                    return order.clone();
+                let mut orders = candidates(battle, w);
+                rng.shuffle(&mut orders);
+                if let Some(order) = orders
+                    .into_iter()
+                    .take(8)
+                    .find(|order| legal(battle, seat, order))
+                {
+                    return order;
                 }
             }
             Order::EndActions
         }
         Style::Greedy => ready
             .iter()
-            .flat_map(|w| candidates(battle, w))
+            .flat_map(|w| {
+                candidates(battle, w)
+                    .into_iter()
+                    .filter_map(move |order| weigh(battle, w, order))
+            })
             .map(|(order, worth)| (order, worth + f64::from(rng.below(100)) / 10_000.0))
             .filter(|(_, worth)| *worth > 0.0)
             .max_by(|a, b| a.1.total_cmp(&b.1))
@@ -156,41 +216,35 @@ fn pick<'a, T>(items: &'a [T], rng: &mut RandomStream) -> Option<&'a T> {
     items.get(rng.below(u32::try_from(items.len()).unwrap_or(u32::MAX)) as usize)
 }
 
-/// The legal orders worth trying for `warrior`, each with what it is
-/// worth to a greedy player.
-fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<(Order, f64)> {
+/// The orders worth trying for `warrior`, not yet checked: attacks on
+/// each enemy (with every friend able to gang up, by surge, by a shot),
+/// healing a friend, and moves toward the objectives, into contact with
+/// the enemy, and around it.
+fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
     let seat = warrior.seat;
     let mut found = Vec::new();
     let enemies: Vec<&Warrior> = battle.standing().filter(|w| w.seat != seat).collect();
-    let push_cost = if warrior.tokens > 0 {
-        value_of_click(warrior)
-    } else {
-        0.0
-    };
-    // Attacks.
+    let sword = warrior.has_attack_type(super::warrior::AttackType::Sword);
+    let at = warrior.center();
     for enemy in &enemies {
-        let helpers: Vec<WarriorId> = battle
-            .army(seat)
-            .filter(|f| f.id != warrior.id && f.tokens == 0 && f.able())
-            .filter(|f| battlefield::in_contact(f.center(), enemy.center()))
-            .filter(|f| battlefield::in_front_arc(f.center(), f.facing, enemy.center()))
-            .filter(|f| f.has_attack_type(super::warrior::AttackType::Sword))
-            .map(|f| f.id)
-            .collect();
-        let close = CloseAttack {
-            attacker: warrior.id,
-            target: enemy.id,
-            gang_up: helpers,
-            surge: None,
-        };
-        if let Ok(plan) = combat::check_close(battle, seat, &close) {
-            found.push((Order::CloseCombat(close), worth(battle, &plan) - push_cost));
-        }
-        if warrior.has_attack_type(super::warrior::AttackType::Sword)
-            && enemy.center().dist(warrior.center()) <= f64::from(warrior.click().speed) + BASE
-        {
-            let spot = contact_point(warrior.center(), enemy.center());
-            let surge = CloseAttack {
+        if battlefield::in_contact(at, enemy.center()) {
+            let helpers: Vec<WarriorId> = battle
+                .army(seat)
+                .filter(|f| f.id != warrior.id && f.tokens == 0 && f.able())
+                .filter(|f| battlefield::in_contact(f.center(), enemy.center()))
+                .filter(|f| battlefield::in_front_arc(f.center(), f.facing, enemy.center()))
+                .filter(|f| f.has_attack_type(super::warrior::AttackType::Sword))
+                .map(|f| f.id)
+                .collect();
+            found.push(Order::CloseCombat(CloseAttack {
+                attacker: warrior.id,
+                target: enemy.id,
+                gang_up: helpers,
+                surge: None,
+            }));
+        } else if sword && enemy.center().dist(at) <= f64::from(warrior.click().speed) + BASE {
+            let spot = contact_point(at, enemy.center());
+            found.push(Order::CloseCombat(CloseAttack {
                 attacker: warrior.id,
                 target: enemy.id,
                 gang_up: Vec::new(),
@@ -198,52 +252,33 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<(Order, f64)> {
                     path: vec![Point::from_v2(spot)],
                     facing: battlefield::facing_toward(spot, enemy.center()),
                 }),
-            };
-            if let Ok(plan) = combat::check_close(battle, seat, &surge) {
-                let cost = value_of_click(warrior) * 0.7 + push_cost;
-                found.push((Order::CloseCombat(surge), worth(battle, &plan) - cost));
-            }
+            }));
         }
-        let shot = RangedAttack {
-            attacker: warrior.id,
-            targets: vec![enemy.id],
-            point_blank: None,
-            precision: false,
-        };
-        if let Ok(plan) = combat::check_ranged(battle, seat, &shot) {
-            let boosted = RangedAttack {
-                point_blank: Some(Boost::Attack),
-                ..shot.clone()
-            };
-            let (order, plan) = match combat::check_ranged(battle, seat, &boosted) {
-                Ok(better) => (boosted, better),
-                Err(_) => (shot, plan),
-            };
-            found.push((Order::RangedCombat(order), worth(battle, &plan) - push_cost));
+        if warrior.card.range > 0
+            && enemy.center().dist(at) <= f64::from(warrior.card.range) + battlefield::CONTACT
+        {
+            found.push(Order::RangedCombat(RangedAttack {
+                attacker: warrior.id,
+                targets: vec![enemy.id],
+                point_blank: None,
+                precision: false,
+            }));
         }
     }
-    // Healing a friend.
-    for friend in battle
-        .army(seat)
-        .filter(|f| f.damage > 0 && f.on_battlefield())
-    {
-        let heal = CloseAttack {
-            attacker: warrior.id,
-            target: friend.id,
-            gang_up: Vec::new(),
-            surge: None,
-        };
-        if let Ok(plan) = combat::check_close(battle, seat, &heal) {
-            let chance = plan.chances().first().copied().unwrap_or(0.0);
-            found.push((
-                Order::CloseCombat(heal),
-                chance * value_of_click(friend) - push_cost,
-            ));
+    if warrior.has(super::warrior::Ability::Mender) {
+        for friend in battle
+            .army(seat)
+            .filter(|f| f.damage > 0 && f.on_battlefield())
+        {
+            found.push(Order::CloseCombat(CloseAttack {
+                attacker: warrior.id,
+                target: friend.id,
+                gang_up: Vec::new(),
+                surge: None,
+            }));
         }
     }
-    // Moves: toward the objectives and the enemy, and around.
     let speed = f64::from(movement::allowance(battle, warrior, false));
-    let at = warrior.center();
     let mut spots: Vec<V2> = (0..16)
         .flat_map(|k| {
             let angle = (f64::from(k) * 22.5).to_radians();
@@ -272,18 +307,73 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<(Order, f64)> {
             .map_or(warrior.facing, |e| {
                 battlefield::facing_toward(spot, e.center())
             });
-        let order = MoveOrder {
+        found.push(Order::Move(MoveOrder {
             warrior: warrior.id,
             path: vec![Point::from_v2(spot)],
             facing,
             double_time: false,
-        };
-        if movement::check(battle, seat, &order).is_ok() {
-            let value = position_worth(battle, seat, spot) - position_worth(battle, seat, at);
-            found.push((Order::Move(order), value - push_cost));
-        }
+        }));
     }
     found
+}
+
+/// Whether the rules allow `order` now (checked as a player's would be,
+/// without rolling).
+fn legal(battle: &Battle, seat: Seat, order: &Order) -> bool {
+    match order {
+        Order::Move(m) => movement::check(battle, seat, m).is_ok(),
+        Order::CloseCombat(c) => combat::check_close(battle, seat, c).is_ok(),
+        Order::RangedCombat(r) => combat::check_ranged(battle, seat, r).is_ok(),
+        _ => true,
+    }
+}
+
+/// What a legal `order` is worth to a greedy player (with a shot's point
+/// blank bonus taken when it can be), or `None` if the rules refuse it.
+fn weigh(battle: &Battle, warrior: &Warrior, order: Order) -> Option<(Order, f64)> {
+    let seat = warrior.seat;
+    let push_cost = if warrior.tokens > 0 {
+        value_of_click(warrior)
+    } else {
+        0.0
+    };
+    match order {
+        Order::CloseCombat(close) => {
+            let plan = combat::check_close(battle, seat, &close).ok()?;
+            let value = if plan.heals {
+                let friend = battle.warrior(close.target)?;
+                plan.chances().first().copied().unwrap_or(0.0) * value_of_click(friend)
+            } else {
+                worth(battle, &plan)
+            };
+            let surge = if close.surge.is_some() {
+                value_of_click(warrior) * 0.7
+            } else {
+                0.0
+            };
+            Some((Order::CloseCombat(close), value - surge - push_cost))
+        }
+        Order::RangedCombat(shot) => {
+            let plan = combat::check_ranged(battle, seat, &shot).ok()?;
+            let boosted = RangedAttack {
+                point_blank: Some(Boost::Attack),
+                ..shot.clone()
+            };
+            let (order, plan) = match combat::check_ranged(battle, seat, &boosted) {
+                Ok(better) => (boosted, better),
+                Err(_) => (shot, plan),
+            };
+            Some((Order::RangedCombat(order), worth(battle, &plan) - push_cost))
+        }
+        Order::Move(step) => {
+            movement::check(battle, seat, &step).ok()?;
+            let to = step.path.last().map_or(warrior.center(), |p| p.v2());
+            let value =
+                position_worth(battle, seat, to) - position_worth(battle, seat, warrior.center());
+            Some((Order::Move(step), value - push_cost))
+        }
+        other => Some((other, 0.0)),
+    }
 }
 
 /// Where a base touches `target` coming straight from `from`.

@@ -7,7 +7,8 @@
 //!
 //! Rooms: [`warrior`] (the cards and dials), [`battlefield`] (geometry and
 //! terrain), [`dice`], [`game`] (the state), [`facts`], [`orders`] (the
-//! flow and execution), [`movement`], [`combat`], [`bots`], [`content`].
+//! flow and execution), [`movement`], [`combat`], [`bots`], [`content`],
+//! [`words`].
 
 pub mod battlefield;
 pub mod bots;
@@ -20,6 +21,7 @@ pub mod movement;
 pub mod orders;
 mod table_game;
 pub mod warrior;
+pub mod words;
 
 use std::sync::Arc;
 

@@ -131,6 +131,21 @@ pub(super) fn check_path(
         .filter(|w| w.id != warrior.id)
         .map(Warrior::center)
         .collect();
+    // Bases in contact, found once for every segment of the path.
+    let touching: Vec<(V2, V2)> = if flies {
+        Vec::new()
+    } else {
+        others
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| {
+                others[i + 1..]
+                    .iter()
+                    .filter(|q| battlefield::in_contact(*p, **q))
+                    .map(|q| (*p, *q))
+            })
+            .collect()
+    };
     for pair in line.windows(2) {
         let (a, b) = (pair[0], pair[1]);
         if flies {
@@ -146,14 +161,13 @@ pub(super) fn check_path(
                 other.card.name
             )));
         }
-        for (i, p) in others.iter().enumerate() {
-            for q in &others[i + 1..] {
-                if battlefield::in_contact(*p, *q) && battlefield::passes_between(a, b, *p, *q) {
-                    return Err(RuleError::not_allowed(
-                        "the path passes between two warriors in base contact",
-                    ));
-                }
-            }
+        if touching
+            .iter()
+            .any(|(p, q)| battlefield::passes_between(a, b, *p, *q))
+        {
+            return Err(RuleError::not_allowed(
+                "the path passes between two warriors in base contact",
+            ));
         }
         if let Some(feature) = battle.terrain.iter().find(|f| {
             f.kind.blocks_movement(speed_type)

@@ -34,6 +34,7 @@ use crate::web::session::{CsrfForm, CurrentUser};
 use command::command_from_form;
 
 mod invite;
+mod mage_knight;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     // Before "/games/{id}", which would take "signing-key" for an id.
@@ -53,6 +54,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(preview::post_preview)
         .service(post_settings);
     invite::routes(cfg);
+    mage_knight::routes(cfg);
 }
 
 impl From<HostedError> for AppError {

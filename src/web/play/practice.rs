@@ -4,6 +4,7 @@
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use soulstone_engine::bot::BotKind;
+use soulstone_engine::system::TableGame;
 
 use super::{
     CrewOption, brought_from_form, crew_options, list_name, now, shipped_lists, time_control_ms,
@@ -16,6 +17,8 @@ use crate::web::session::{CsrfForm, CurrentUser};
 
 pub struct GameLine {
     pub id: i64,
+    /// The game's page: Malifaux's or Mage Knight's.
+    pub href: String,
     pub status: &'static str,
     pub score: String,
 }
@@ -33,6 +36,8 @@ struct PracticePage {
     minutes: String,
     /// Invitations this player sent that nobody has taken yet.
     invitations: Vec<crate::hosted::invitations::Invitation>,
+    /// Mage Knight's ready armies.
+    mk_armies: Vec<String>,
 }
 
 /// What a refused form had chosen, to show it again as it was.
@@ -88,6 +93,11 @@ async fn practice_page_with(
         .into_iter()
         .map(|row| GameLine {
             id: row.id,
+            href: if row.table_game == soulstone_engine::system::MageKnight::CODE {
+                format!("/mk/games/{}", row.id)
+            } else {
+                format!("/games/{}", row.id)
+            },
             status: row.status.label(),
             score: match (row.vp_a, row.vp_b) {
                 (Some(a), Some(b)) => format!("{a}–{b}"),
@@ -114,6 +124,7 @@ async fn practice_page_with(
         bot,
         minutes,
         invitations,
+        mk_armies: super::mage_knight::army_names(),
     };
     if page.error.is_some() {
         crate::web::forms::render_invalid(&ctx, &page)

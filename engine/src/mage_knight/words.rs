@@ -1,0 +1,218 @@
+//! Mage Knight in words: an order as a player reads it before sending it,
+//! and each fact as a line of the game's log, with its numbers.
+
+use super::facts::{Critical, Fact, Harm, RollFor};
+use super::game::{Battle, WarriorId};
+use super::orders::Order;
+use crate::table::{Point, inches};
+
+fn name(battle: &Battle, id: WarriorId) -> String {
+    battle.warrior(id).map_or_else(
+        || format!("warrior {}", id.0),
+        |w| format!("{} ({} #{})", w.card.name, w.seat.label(), id.0),
+    )
+}
+
+fn spot(at: Point) -> String {
+    format!("({:.1}\", {:.1}\")", inches(at.x), inches(at.y))
+}
+
+fn names(battle: &Battle, ids: &[WarriorId]) -> String {
+    ids.iter()
+        .map(|id| name(battle, *id))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// What sending `order` does, in words.
+pub fn order(battle: &Battle, order: &Order) -> String {
+    match order {
+        Order::Contribute { .. } => "Add your entropy to the dice".into(),
+        Order::PlaceObjective { x } => format!("Place your objective {:.1}\" across", inches(*x)),
+        Order::Deploy { placements } => format!(
+            "Deploy your {} warriors in two rows across your deployment area",
+            placements.len()
+        ),
+        Order::Move(m) => {
+            let to = m
+                .path
+                .last()
+                .map_or_else(|| "where it stands".into(), |p| spot(*p));
+            format!(
+                "Move {} to {to}, facing {}°{}",
+                name(battle, m.warrior),
+                m.facing,
+                if m.double_time { " (double-time)" } else { "" }
+            )
+        }
+        Order::CloseCombat(c) => {
+            let helpers = if c.gang_up.is_empty() {
+                String::new()
+            } else {
+                format!(", {} ganging up", names(battle, &c.gang_up))
+            };
+            let surge = if c.surge.is_some() {
+                " after a surge"
+            } else {
+                ""
+            };
+            format!(
+                "{} attacks {} in close combat{surge}{helpers}",
+                name(battle, c.attacker),
+                name(battle, c.target)
+            )
+        }
+        Order::RangedCombat(r) => format!(
+            "{} shoots at {}{}{}",
+            name(battle, r.attacker),
+            names(battle, &r.targets),
+            match r.point_blank {
+                Some(super::combat::Boost::Attack) => " (point blank: +1 attack)",
+                Some(super::combat::Boost::Damage) => " (point blank: +1 damage)",
+                None => "",
+            },
+            if r.precision { " (precision: -2)" } else { "" }
+        ),
+        Order::SplitDamage { shares } => format!(
+            "Divide the damage: {}",
+            shares
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Order::EndActions => "End your action phase".into(),
+    }
+}
+
+/// A fact as a log line (`battle` names the warriors: any moment of the
+/// game will do); `None` for facts a log does not show (an attack's dice
+/// are shown with it).
+pub fn fact(battle: &Battle, fact: &Fact) -> Option<String> {
+    Some(match fact {
+        Fact::Contributed { seat, .. } => format!("{} added entropy to the dice", seat.label()),
+        Fact::Rolled { roll, dice } => {
+            let total: u8 = dice.iter().sum();
+            match roll {
+                RollFor::FirstPlayer => format!("A roll for the first player: {dice:?} = {total}"),
+                RollFor::BreakAway { warrior } => format!(
+                    "{} tries to break away: rolled {total} ({})",
+                    name(battle, *warrior),
+                    if total >= 4 { "away" } else { "held" }
+                ),
+                RollFor::Attack { .. } => return None,
+            }
+        }
+        Fact::FirstPlayer { seat, distances } => format!(
+            "{} goes first; objectives {}\" (A) and {}\" (B) beyond the deployment areas",
+            seat.label(),
+            distances[0],
+            distances[1]
+        ),
+        Fact::ObjectivePlaced { seat, at } => {
+            format!("{} placed its objective at {}", seat.label(), spot(*at))
+        }
+        Fact::Deployed { seat, placements } => {
+            format!("{} deployed {} warriors", seat.label(), placements.len())
+        }
+        Fact::TurnBegan { seat, actions } => {
+            format!("{}'s turn: {actions} actions", seat.label())
+        }
+        Fact::ActionGiven { .. } => return None,
+        Fact::Moved {
+            warrior,
+            path,
+            facing,
+        } => format!(
+            "{} moved to {}, facing {facing}°",
+            name(battle, *warrior),
+            path.last().map_or_else(String::new, |p| spot(*p))
+        ),
+        Fact::Turned { warrior, facing } => {
+            format!("{} turned to face {facing}°", name(battle, *warrior))
+        }
+        Fact::Attacked {
+            attacker,
+            roll,
+            against,
+            hits,
+            critical,
+        } => {
+            let each: Vec<String> = against
+                .iter()
+                .map(|(target, attack, defense)| {
+                    format!(
+                        "{roll} + attack {attack} = {} against {}'s defense {defense}: {}",
+                        u16::from(*roll) + u16::from(*attack),
+                        name(battle, *target),
+                        if hits.contains(target) { "hit" } else { "miss" }
+                    )
+                })
+                .collect();
+            let critical = match critical {
+                Some(Critical::Hit) => " A critical hit!",
+                Some(Critical::Miss) => " A critical miss!",
+                None => "",
+            };
+            format!(
+                "{} attacks: {}.{critical}",
+                name(battle, *attacker),
+                each.join("; ")
+            )
+        }
+        Fact::Damaged {
+            warrior,
+            amount,
+            harm,
+        } => {
+            let why = match harm {
+                Harm::Attack { .. } => "damage",
+                Harm::Pushing => "pushing damage",
+                Harm::ShakeOff { .. } => "shake off damage",
+            };
+            format!("{} takes {amount} {why}", name(battle, *warrior))
+        }
+        Fact::Healed { warrior, amount } => {
+            format!("{} is healed of {amount}", name(battle, *warrior))
+        }
+        Fact::Eliminated { warrior, credited } => format!(
+            "{} is eliminated{}",
+            name(battle, *warrior),
+            credited.map_or_else(String::new, |s| format!(
+                " ({} points to {})",
+                battle.warrior(*warrior).map_or(0, |w| w.card.points),
+                s.label()
+            ))
+        ),
+        Fact::TokenGiven { .. } => return None,
+        Fact::SplitAsked { seat, split } => format!(
+            "{} divides {} damage among {}",
+            seat.label(),
+            split.damage,
+            names(battle, &split.hits)
+        ),
+        Fact::DamageDivided { .. } => return None,
+        Fact::ActionPhaseEnded { seat } => format!("{} ends its action phase", seat.label()),
+        Fact::PlayerEliminated { seat } => {
+            format!(
+                "{} has no able warriors and is out of the game",
+                seat.label()
+            )
+        }
+        Fact::ObjectiveChanged {
+            objective,
+            controller,
+        } => match controller {
+            Some(seat) => format!("{} takes objective {}", seat.label(), objective + 1),
+            None => format!("Objective {} is contested: no one holds it", objective + 1),
+        },
+        Fact::TokensCleared { warriors } => {
+            format!(
+                "{} warriors that rested lose their action tokens",
+                warriors.len()
+            )
+        }
+        Fact::GameEnded { outcome } => outcome.words(),
+        Fact::SeedRevealed { seed } => format!("The dice's seed is revealed: {seed:?}"),
+    })
+}

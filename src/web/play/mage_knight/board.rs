@@ -1,0 +1,186 @@
+//! The Mage Knight battlefield drawn as SVG for the game page: terrain by
+//! kind with its name, the deployment areas, the objectives in their
+//! controller's colour, and each warrior with its front arc, its number,
+//! its dial's values and its action tokens.
+
+use std::fmt::Write as _;
+
+use soulstone_engine::Seat;
+use soulstone_engine::mage_knight::Battle;
+use soulstone_engine::mage_knight::battlefield::{
+    BASE_RADIUS, DEPLOYMENT_DEPTH, DEPLOYMENT_MARGIN, FRONT_ARC_HALF, OBJECTIVE, Outline, SIZE,
+    TerrainKind,
+};
+use soulstone_engine::table::inches;
+
+/// Pixels per inch of the drawing (it scales with the page).
+const SCALE: f64 = 15.0;
+
+fn px(value: f64) -> f64 {
+    value * SCALE
+}
+
+/// Table y grows upward; SVG y downward.
+fn py(value: f64) -> f64 {
+    px(SIZE - value)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn seat_colour(seat: Seat) -> &'static str {
+    match seat {
+        Seat::A => "#2b6cb0",
+        Seat::B => "#c53030",
+    }
+}
+
+fn terrain_style(kind: TerrainKind) -> (&'static str, &'static str) {
+    match kind {
+        TerrainKind::Hindering => ("#9ae6b4", "hindering"),
+        TerrainKind::Concealing => ("#c6f6d5", "concealing"),
+        TerrainKind::Blocking => ("#718096", "blocking"),
+        TerrainKind::Chasm => ("#2d3748", "chasm"),
+        TerrainKind::ShallowWater => ("#90cdf4", "shallow water"),
+        TerrainKind::DeepWater => ("#3182ce", "deep water"),
+    }
+}
+
+pub fn svg(battle: &Battle) -> String {
+    let size = px(SIZE);
+    let mut out = format!(
+        r##"<svg viewBox="0 0 {size} {size}" role="img" aria-label="The battlefield, 36 inches square" class="mk-board" xmlns="http://www.w3.org/2000/svg"><rect width="{size}" height="{size}" fill="#f7f3e8"/>"##
+    );
+    // Deployment areas.
+    for seat in Seat::BOTH {
+        let y = match seat {
+            Seat::A => DEPLOYMENT_DEPTH,
+            Seat::B => SIZE,
+        };
+        let _ = write!(
+            out,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="{}" fill-opacity="0.08" stroke="{}" stroke-dasharray="4 3"><title>{}'s deployment area</title></rect>"##,
+            px(DEPLOYMENT_MARGIN),
+            py(y),
+            px(SIZE - 2.0 * DEPLOYMENT_MARGIN),
+            px(DEPLOYMENT_DEPTH),
+            seat_colour(seat),
+            seat_colour(seat),
+            seat.label()
+        );
+    }
+    for feature in battle.terrain.iter() {
+        let (fill, kind) = terrain_style(feature.kind);
+        let label = format!("{} ({kind})", feature.name);
+        let (cx, cy) = match &feature.outline {
+            Outline::Circle { center, radius } => {
+                let _ = write!(
+                    out,
+                    r##"<circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="#4a5568"><title>{}</title></circle>"##,
+                    px(inches(center.x)),
+                    py(inches(center.y)),
+                    px(inches(*radius)),
+                    escape(&label)
+                );
+                (px(inches(center.x)), py(inches(center.y)))
+            }
+            Outline::Polygon { points } => {
+                let list: Vec<String> = points
+                    .iter()
+                    .map(|p| format!("{},{}", px(inches(p.x)), py(inches(p.y))))
+                    .collect();
+                let _ = write!(
+                    out,
+                    r##"<polygon points="{}" fill="{fill}" stroke="#4a5568"><title>{}</title></polygon>"##,
+                    list.join(" "),
+                    escape(&label)
+                );
+                let n = points.len().max(1) as f64;
+                (
+                    px(points.iter().map(|p| inches(p.x)).sum::<f64>() / n),
+                    py(points.iter().map(|p| inches(p.y)).sum::<f64>() / n),
+                )
+            }
+        };
+        let _ = write!(
+            out,
+            r##"<text x="{cx}" y="{cy}" font-size="10" text-anchor="middle" fill="#1a202c">{}</text>"##,
+            escape(&label)
+        );
+    }
+    for (i, objective) in battle.objectives.iter().enumerate() {
+        let colour = objective.controller.map_or("#a0aec0", seat_colour);
+        let holder = objective
+            .controller
+            .map_or_else(|| "no one".to_owned(), |s| s.label().to_owned());
+        let _ = write!(
+            out,
+            r##"<circle cx="{}" cy="{}" r="{}" fill="{colour}" fill-opacity="0.5" stroke="#1a202c" stroke-width="2"><title>Objective {}: held by {holder}</title></circle><text x="{}" y="{}" font-size="11" text-anchor="middle" font-weight="bold">O{}</text>"##,
+            px(inches(objective.at.x)),
+            py(inches(objective.at.y)),
+            px(OBJECTIVE / 2.0),
+            i + 1,
+            px(inches(objective.at.x)),
+            py(inches(objective.at.y)) + 4.0,
+            i + 1
+        );
+    }
+    for warrior in battle.standing() {
+        let at = warrior.center();
+        let (cx, cy) = (px(at.x), py(at.y));
+        let r = px(BASE_RADIUS);
+        let colour = seat_colour(warrior.seat);
+        // The front arc as a wedge from the center.
+        let start = f64::from(warrior.facing) - FRONT_ARC_HALF;
+        let end = f64::from(warrior.facing) + FRONT_ARC_HALF;
+        let point = |deg: f64| {
+            let rad = deg.to_radians();
+            (cx + r * rad.cos(), cy - r * rad.sin())
+        };
+        let (x1, y1) = point(start);
+        let (x2, y2) = point(end);
+        let click = warrior.click();
+        let tokens = "●".repeat(usize::from(warrior.tokens));
+        let _ = write!(
+            out,
+            r##"<g class="mk-warrior"><title>{} ({}): speed {}, attack {}, defense {}, damage {}; {} damage taken of {}; {} action tokens</title><circle cx="{cx}" cy="{cy}" r="{r}" fill="white" stroke="{colour}" stroke-width="2"/><path d="M {cx} {cy} L {x1} {y1} A {r} {r} 0 0 0 {x2} {y2} Z" fill="{colour}" fill-opacity="0.45"/><text x="{cx}" y="{}" font-size="10" text-anchor="middle" font-weight="bold">{}</text><text x="{cx}" y="{}" font-size="8" text-anchor="middle">{}/{}/{}/{}{}</text></g>"##,
+            escape(&warrior.card.name),
+            warrior.seat.label(),
+            click.speed,
+            click.attack,
+            click.defense,
+            click.damage,
+            warrior.damage,
+            warrior.card.clicks(),
+            warrior.tokens,
+            cy + 3.5,
+            warrior.id.0,
+            cy + r + 9.0,
+            click.speed,
+            click.attack,
+            click.defense,
+            click.damage,
+            if tokens.is_empty() {
+                String::new()
+            } else {
+                format!(" {tokens}")
+            }
+        );
+    }
+    // Inch marks along two edges, for typing a point.
+    for inch in (6..36).step_by(6) {
+        let v = px(f64::from(inch));
+        let _ = write!(
+            out,
+            r##"<text x="{v}" y="{}" font-size="9" text-anchor="middle" fill="#718096">{inch}</text><text x="2" y="{}" font-size="9" fill="#718096">{inch}</text>"##,
+            size - 2.0,
+            py(f64::from(inch)) + 3.0
+        );
+    }
+    out.push_str("</svg>");
+    out
+}

@@ -1,0 +1,396 @@
+//! The Mage Knight table: starting a practice game against a bot, the
+//! game page (the battlefield drawn, the warriors' dials, the log with its
+//! numbers, and the decision as forms: the orders worth making as
+//! one-click choices, a move to any point, the end of the action phase),
+//! and the orders it sends. Works without scripts. The rules of who may
+//! act live in `crate::hosted`; a seat always comes from the session.
+
+mod board;
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use soulstone_engine::Seat;
+use soulstone_engine::bot::BotKind;
+use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::mage_knight::bots::suggestions;
+use soulstone_engine::mage_knight::movement::MoveOrder;
+use soulstone_engine::mage_knight::{Battle, MageKnight, Order, Stage, hidden_from_players, words};
+use soulstone_engine::system::TableGame;
+use soulstone_engine::table::{Point, milli};
+
+use super::{form_field, now};
+use crate::hosted::{self, ArmyPractice, HostedError, Submitted};
+use crate::web::AppState;
+use crate::web::error::AppError;
+use crate::web::layout::{FlashLevel, PageContext, download, redirect_with_flash, render_page};
+use crate::web::session::{CsrfForm, CurrentUser};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(start_practice)
+        .service(game_page)
+        .service(post_order)
+        .service(log_download);
+}
+
+/// The ready armies a player may bring, by name.
+pub fn army_names() -> Vec<String> {
+    crate::content::mage_knight_roster()
+        .map(|roster| roster.armies().iter().map(|a| a.name.clone()).collect())
+        .unwrap_or_default()
+}
+
+#[post("/play/mk/practice")]
+async fn start_practice(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    form: CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    use rand::Rng;
+    let fields = form.0;
+    let roster = crate::content::mage_knight_roster().map_err(AppError::internal)?;
+    let army = form_field(&fields, "army").to_owned();
+    let bot = match form_field(&fields, "bot") {
+        "" | "easy" => BotKind::Greedy,
+        "random" => BotKind::Random,
+        _ => {
+            return Ok(redirect_with_flash(
+                &state,
+                "/play",
+                FlashLevel::Error,
+                "Choose a Mage Knight opponent: easy or random.",
+            ));
+        }
+    };
+    let mut rng = rand::rng();
+    let others: Vec<&str> = roster
+        .armies()
+        .iter()
+        .map(|a| a.name.as_str())
+        .filter(|name| *name != army)
+        .collect();
+    let bot_army = others
+        .get(rng.random_range(0..others.len().max(1)))
+        .map_or_else(|| army.clone(), |name| (*name).to_owned());
+    let request = ArmyPractice {
+        account_id: user.id(),
+        army,
+        bot,
+        bot_army,
+        seed: Bytes32(rng.random()),
+        time_control_ms: None,
+    };
+    let started = state
+        .with_db(move |conn| Ok(hosted::start_army_practice(conn, roster, &request, now())))
+        .await?;
+    match started {
+        Ok(id) => Ok(HttpResponse::SeeOther()
+            .insert_header(("Location", format!("/mk/games/{id}")))
+            .finish()),
+        Err(HostedError::Invalid(problem)) => Ok(redirect_with_flash(
+            &state,
+            "/play",
+            FlashLevel::Error,
+            problem,
+        )),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// One order offered as a button: its words and the order as JSON.
+struct Choice {
+    words: String,
+    order: String,
+}
+
+/// A warrior's line in the table under the board.
+struct WarriorLine {
+    id: u16,
+    name: String,
+    seat: &'static str,
+    values: String,
+    damage: String,
+    tokens: u8,
+    at: String,
+    ready: bool,
+}
+
+#[derive(Template)]
+#[template(path = "play/mage_knight.html")]
+struct GamePage {
+    ctx: PageContext,
+    id: i64,
+    title: String,
+    board: String,
+    status: String,
+    seat: Option<&'static str>,
+    your_decision: bool,
+    version: u64,
+    key: String,
+    choices: Vec<Choice>,
+    /// The warriors a free move may be given to.
+    movable: Vec<WarriorLine>,
+    can_end_actions: bool,
+    contributing: bool,
+    warriors: Vec<WarriorLine>,
+    log: Vec<String>,
+    over: bool,
+}
+
+fn warrior_lines(battle: &Battle, seat: Option<Seat>) -> Vec<WarriorLine> {
+    battle
+        .warriors
+        .iter()
+        .map(|w| {
+            let click = w.click();
+            let at = w.at.map_or_else(
+                || {
+                    if w.eliminated {
+                        "eliminated".into()
+                    } else {
+                        "not deployed".into()
+                    }
+                },
+                |p| format!("({:.1}, {:.1}) facing {}°", p.v2().x, p.v2().y, w.facing),
+            );
+            WarriorLine {
+                id: w.id.0,
+                name: w.card.name.clone(),
+                seat: w.seat.label(),
+                values: format!(
+                    "{} / {} / {} / {}",
+                    click.speed, click.attack, click.defense, click.damage
+                ),
+                damage: format!("{} of {}", w.damage, w.card.clicks()),
+                tokens: w.tokens,
+                at,
+                ready: Some(w.seat) == seat
+                    && matches!(battle.stage, Stage::Acting { .. })
+                    && w.on_battlefield()
+                    && !w.acted
+                    && w.tokens < 2
+                    && battle.actions_left > 0,
+            }
+        })
+        .collect()
+}
+
+#[get("/mk/games/{id}")]
+async fn game_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let account = user.id();
+    let (game, facts) = state
+        .with_db(move |conn| {
+            let game = hosted::load::<MageKnight>(conn, id)?;
+            let facts = hosted::facts_after::<MageKnight>(conn, id, 0)?;
+            Ok((game, facts))
+        })
+        .await?;
+    let seat = game.seat_of(account);
+    // The page shows what the seat may see: never the dice's seed.
+    let battle = hidden_from_players(&game.state);
+    let your_decision = seat.is_some_and(|s| battle.waits_for(s));
+    let choices = match seat {
+        Some(s) if your_decision => suggestions(&battle, s, 12)
+            .into_iter()
+            .map(|order| Choice {
+                words: words::order(&battle, &order),
+                order: serde_json::to_string(&order).unwrap_or_default(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let warriors = warrior_lines(&battle, seat);
+    let movable = if your_decision {
+        warrior_lines(&battle, seat)
+            .into_iter()
+            .filter(|w| w.ready)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let log: Vec<String> = facts
+        .iter()
+        .rev()
+        .filter_map(|(_, fact)| words::fact(&battle, fact))
+        .take(60)
+        .collect();
+    let over = MageKnight::is_over(&battle);
+    let status = match &battle.outcome {
+        Some(outcome) => outcome.words(),
+        None => format!(
+            "Round {} of {}; the game waits for {}{}",
+            battle.round().max(1),
+            battle.rounds,
+            soulstone_engine::mage_knight::orders::asking(&battle.stage),
+            if matches!(battle.stage, Stage::Acting { .. }) {
+                format!(" ({} actions left)", battle.actions_left)
+            } else {
+                String::new()
+            }
+        ),
+    };
+    let page = GamePage {
+        ctx: ctx.clone(),
+        id,
+        title: format!("{} against {}", battle.army_names[0], battle.army_names[1]),
+        board: board::svg(&battle),
+        status,
+        seat: seat.map(Seat::label),
+        your_decision,
+        version: battle.version,
+        key: hex::encode(rand::random::<[u8; 16]>()),
+        choices,
+        movable,
+        can_end_actions: your_decision && matches!(battle.stage, Stage::Acting { .. }),
+        contributing: your_decision && battle.stage == Stage::Contributing,
+        warriors,
+        log,
+        over,
+    };
+    render_page(&ctx, &page)
+}
+
+/// The order a form sends: a listed choice (JSON), a move to a point, the
+/// entropy for the dice, or the end of the action phase.
+fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
+    let field = |name: &str| form_field(fields, name).trim();
+    match field("kind") {
+        "choice" => serde_json::from_str(field("order"))
+            .map_err(|_| "That choice could not be read: reload the page.".to_owned()),
+        "end_actions" => Ok(Order::EndActions),
+        "contribute" => {
+            let typed = field("entropy");
+            let entropy = if typed.is_empty() {
+                Bytes32(rand::random())
+            } else {
+                Bytes32::digest_of(typed)
+            };
+            Ok(Order::Contribute { entropy })
+        }
+        "move" => {
+            let number = |name: &str, label: &str| {
+                field(name)
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && (0.0..=36.0).contains(v))
+                    .ok_or_else(|| format!("{label} is a number of inches from 0 to 36."))
+            };
+            let warrior = field("warrior")
+                .parse::<u16>()
+                .map_err(|_| "Choose the warrior to move.".to_owned())?;
+            let x = number("x", "Across")?;
+            let y = number("y", "Up")?;
+            let facing = field("facing")
+                .parse::<u16>()
+                .ok()
+                .filter(|f| *f < 360)
+                .ok_or("The facing is a whole number of degrees from 0 to 359.")?;
+            Ok(Order::Move(MoveOrder {
+                warrior: soulstone_engine::mage_knight::WarriorId(warrior),
+                path: vec![Point {
+                    x: milli(x),
+                    y: milli(y),
+                }],
+                facing,
+                double_time: field("double_time") == "on",
+            }))
+        }
+        _ => Err("The form does not say what to do: reload the page.".into()),
+    }
+}
+
+#[post("/mk/games/{id}/order")]
+async fn post_order(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    form: CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let here = format!("/mk/games/{id}");
+    let fields = form.0;
+    let version: u64 = form_field(&fields, "version").parse().map_err(|_| {
+        AppError::bad_request("The form lacks the game's version: reload the page.")
+    })?;
+    let key = form_field(&fields, "key").to_owned();
+    if key.is_empty() || key.len() > super::command::MAX_IDEMPOTENCY_KEY {
+        return Err(AppError::bad_request(
+            "The form lacks its key: reload the page.",
+        ));
+    }
+    let order = match order_from_form(&fields) {
+        Ok(order) => order,
+        Err(problem) => {
+            return Ok(redirect_with_flash(
+                &state,
+                &here,
+                FlashLevel::Error,
+                problem,
+            ));
+        }
+    };
+    let account = user.id();
+    if !state
+        .play_limits
+        .allow_command(&super::limits::key_of(Some(account), ""))
+    {
+        return Err(AppError::TooManyRequests);
+    }
+    let submitted = state
+        .with_db(move |conn| {
+            Ok(hosted::submit::<MageKnight>(
+                conn,
+                id,
+                account,
+                version,
+                &key,
+                order,
+                now(),
+            ))
+        })
+        .await?;
+    if let Ok(Submitted::Applied { version, .. }) = &submitted {
+        state.game_updates.announce_at(id, *version);
+    }
+    Ok(match submitted {
+        Ok(_) => HttpResponse::SeeOther()
+            .insert_header(("Location", here))
+            .finish(),
+        Err(HostedError::MovedOn { .. }) => redirect_with_flash(
+            &state,
+            &here,
+            FlashLevel::Warning,
+            "The game moved on before your order arrived: here it is now. Choose again.",
+        ),
+        Err(HostedError::Refused(reason)) => redirect_with_flash(
+            &state,
+            &here,
+            FlashLevel::Error,
+            format!("Not allowed: {reason}"),
+        ),
+        Err(other) => return Err(other.into()),
+    })
+}
+
+/// A finished game's log (JSON), for `soulstone game verify`.
+#[get("/mk/games/{id}/log")]
+async fn log_download(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let log = state
+        .with_db(move |conn| Ok(hosted::finished_log::<MageKnight>(conn, id)?))
+        .await?;
+    let json = serde_json::to_string(&log).map_err(|e| AppError::internal(e.to_string()))?;
+    Ok(download(
+        "application/json",
+        &format!("mage-knight-{id}.json"),
+        json,
+    ))
+}
