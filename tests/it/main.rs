@@ -29,6 +29,7 @@ mod layers;
 mod live_streams;
 mod log_proof;
 mod mage_knight;
+mod mage_knight_rules;
 mod onboarding;
 mod outage;
 mod playoffs;

@@ -22,7 +22,8 @@ pub fn table_inches() -> f64 {
     inches(TABLE_SIZE)
 }
 
-fn esc(text: &str) -> String {
+/// Text escaped for SVG markup.
+pub(super) fn esc(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

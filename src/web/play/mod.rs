@@ -497,18 +497,28 @@ async fn post_command(
             state.bot_turns.schedule(id);
         }
     }
+    back_to_game(&state, here, submitted.map(|_| ()))
+}
+
+/// Back to the game page after a command: with a notice if the game had
+/// moved on or the rules refused it.
+fn back_to_game(
+    state: &AppState,
+    here: String,
+    submitted: Result<(), HostedError>,
+) -> Result<HttpResponse, AppError> {
     Ok(match submitted {
-        Ok(_) => HttpResponse::SeeOther()
+        Ok(()) => HttpResponse::SeeOther()
             .insert_header(("Location", here))
             .finish(),
         Err(HostedError::MovedOn { .. }) => redirect_with_flash(
-            &state,
+            state,
             &here,
             FlashLevel::Warning,
             "The game moved on before your choice arrived: here it is now. Choose again.",
         ),
         Err(HostedError::Refused(reason)) => redirect_with_flash(
-            &state,
+            state,
             &here,
             FlashLevel::Error,
             format!("Not allowed: {reason}"),

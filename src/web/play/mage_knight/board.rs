@@ -25,12 +25,7 @@ fn py(value: f64) -> f64 {
     px(SIZE - value)
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use super::super::board::esc as escape;
 
 fn seat_colour(seat: Seat) -> &'static str {
     match seat {

@@ -357,24 +357,7 @@ async fn post_order(
     if let Ok(Submitted::Applied { version, .. }) = &submitted {
         state.game_updates.announce_at(id, *version);
     }
-    Ok(match submitted {
-        Ok(_) => HttpResponse::SeeOther()
-            .insert_header(("Location", here))
-            .finish(),
-        Err(HostedError::MovedOn { .. }) => redirect_with_flash(
-            &state,
-            &here,
-            FlashLevel::Warning,
-            "The game moved on before your order arrived: here it is now. Choose again.",
-        ),
-        Err(HostedError::Refused(reason)) => redirect_with_flash(
-            &state,
-            &here,
-            FlashLevel::Error,
-            format!("Not allowed: {reason}"),
-        ),
-        Err(other) => return Err(other.into()),
-    })
+    super::back_to_game(&state, here, submitted.map(|_| ()))
 }
 
 /// A finished game's log (JSON), for `soulstone game verify`.
