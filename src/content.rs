@@ -242,6 +242,42 @@ pub fn load_catalog(dirs: &[&Path]) -> Result<Catalog, Vec<ContentError>> {
 
 /// `soulstone content check DIR`: every card loads, and every crew list
 /// under the directory parses and hires legally. One line per problem.
+/// Mage Knight's warriors and armies under `dir/mk/`, if any: what was
+/// read, in words for `check`'s summary, and each problem into `problems`.
+fn check_mage_knight(dir: &Path, problems: &mut Vec<String>) -> String {
+    let read = |folder: &str, problems: &mut Vec<String>| -> Vec<(String, String)> {
+        files_below(&dir.join("mk").join(folder), "toml")
+            .into_iter()
+            .filter_map(|path| match std::fs::read_to_string(&path) {
+                Ok(text) => Some((path.display().to_string(), text)),
+                Err(e) => {
+                    problems.push(format!("{}: cannot be read: {e}", path.display()));
+                    None
+                }
+            })
+            .collect()
+    };
+    let warriors = read("warriors", problems);
+    let armies = read("armies", problems);
+    if warriors.is_empty() && armies.is_empty() {
+        return String::new();
+    }
+    match Roster::load(
+        warriors.iter().map(|(p, t)| (p.as_str(), t.as_str())),
+        armies.iter().map(|(p, t)| (p.as_str(), t.as_str())),
+    ) {
+        Ok(roster) => format!(
+            ", {} Mage Knight warriors and {} armies",
+            roster.warriors().count(),
+            roster.armies().len()
+        ),
+        Err(errors) => {
+            problems.extend(errors.iter().map(ToString::to_string));
+            String::new()
+        }
+    }
+}
+
 pub fn check(dir: &Path) -> Result<String, Vec<String>> {
     if !dir.is_dir() {
         return Err(vec![format!("{} is not a directory", dir.display())]);
@@ -271,9 +307,10 @@ pub fn check(dir: &Path) -> Result<String, Vec<String>> {
             }
         }
     }
+    let mage_knight = check_mage_knight(dir, &mut problems);
     if problems.is_empty() {
         Ok(format!(
-            "{}: {} cards, {} crew cards and {lists} crew lists, no problems",
+            "{}: {} cards, {} crew cards and {lists} crew lists{mage_knight}, no problems",
             dir.display(),
             catalog.len(),
             catalog.crew_cards().count()

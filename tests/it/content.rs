@@ -68,8 +68,35 @@ fn the_shipped_content_checks_clean() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(String::from_utf8_lossy(&output.stdout).contains("no problems"));
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("no problems"), "{said}");
+    assert!(
+        said.contains("18 Mage Knight warriors and 3 armies"),
+        "{said}"
+    );
     assert!(shipped().len() >= 10);
+}
+
+/// A Mage Knight warrior with a problem is named by file, line and field,
+/// and the check fails.
+#[test]
+fn content_check_names_a_bad_mage_knight_warrior() {
+    let dir = tempfile::tempdir().unwrap();
+    let warriors = dir.path().join("mk/warriors");
+    std::fs::create_dir_all(&warriors).unwrap();
+    std::fs::write(
+        warriors.join("bad.toml"),
+        "[[warriors]]\nname = \"Lost\"\nfaction = \"Nobody\"\npoints = 0\nspeed_type = \"boot\"\ndial = [\n  { speed = 8, attack = 9, defense = 15, damage = 2 },\n]\n",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
+        .args(["content", "check"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("bad.toml:4: warriors[0].points"), "{said}");
 }
 
 #[test]

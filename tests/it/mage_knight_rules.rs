@@ -671,3 +671,42 @@ fn ties_go_to_points_eliminated_then_to_the_smaller_army() {
     let facts = mk::execute(&mut battle, &end).unwrap();
     assert!(facts.iter().any(|f| matches!(f, Fact::GameEnded { outcome } if outcome.winner == Some(Seat::A) && outcome.reason == EndReason::EndedEarly)));
 }
+
+#[test]
+fn deployment_is_checked_warrior_by_warrior() {
+    let mut battle = MageKnight::start(super::mage_knight::set_up(1)).unwrap();
+    // The bots' entropy and objectives, up to the first deployment.
+    while !matches!(battle.stage, Stage::Deploying { .. }) {
+        let seat = MageKnight::waiting_for(&battle)[0];
+        let o = MageKnight::bot_command(&battle, seat, soulstone_engine::bot::BotKind::Random, 1)
+            .unwrap();
+        order(&mut battle, seat, o).unwrap();
+    }
+    let Stage::Deploying { seat } = battle.stage.clone() else {
+        unreachable!()
+    };
+    let Some(Order::Deploy { placements }) =
+        MageKnight::bot_command(&battle, seat, soulstone_engine::bot::BotKind::Random, 1)
+    else {
+        panic!("a deployment")
+    };
+    let deploy = |placements: Vec<mk::facts::Placement>| Order::Deploy { placements };
+    let before = battle.clone();
+    let mut outside = placements.clone();
+    outside[0].at = at(18.0, 18.0);
+    let error = order(&mut battle, seat, deploy(outside)).unwrap_err();
+    assert!(error.contains("deployment area"), "{error}");
+    let mut stacked = placements.clone();
+    stacked[1].at = stacked[0].at;
+    let error = order(&mut battle, seat, deploy(stacked)).unwrap_err();
+    assert!(error.contains("overlaps"), "{error}");
+    let error = order(&mut battle, seat, deploy(placements[1..].to_vec())).unwrap_err();
+    assert!(error.contains("deploy every warrior"), "{error}");
+    let mut turned = placements.clone();
+    turned[0].facing = 400;
+    let error = order(&mut battle, seat, deploy(turned)).unwrap_err();
+    assert!(error.contains("below 360"), "{error}");
+    assert_eq!(battle, before, "refused deployments change nothing");
+    order(&mut battle, seat, deploy(placements)).unwrap();
+    assert_eq!(battle.stage, Stage::Deploying { seat: seat.other() });
+}

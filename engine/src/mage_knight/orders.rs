@@ -284,6 +284,11 @@ fn check_deployment(
         let name = battle
             .warrior(p.warrior)
             .map_or("", |w| w.card.name.as_str());
+        if p.facing >= 360 {
+            return Err(RuleError::not_allowed(format!(
+                "{name}'s facing is a whole number of degrees below 360"
+            )));
+        }
         if !battlefield::in_deployment_area(seat, at) {
             return Err(RuleError::not_allowed(format!(
                 "{name}'s center must be in your deployment area (3\" deep from your edge, 8\" from the others)"

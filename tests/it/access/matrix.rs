@@ -192,6 +192,18 @@ pub(super) const MATRIX: &[Case] = &[
         "/play/invite/no-such-link/cancel",
         [303, 404, 404, 404, 404, 404],
     ),
+    // Mage Knight: an unknown opponent is sent back with its reason; a
+    // Malifaux game is not a Mage Knight one.
+    with_body(Post, "/play/mk/practice", "bot=nobody", [303; 6]),
+    case(Get, "/mk/games/{missing}", [303, 404, 404, 404, 404, 404]),
+    case(Get, "/mk/games/{hosted}", [303, 404, 404, 404, 404, 404]),
+    with_body(
+        Post,
+        "/mk/games/{missing}/order",
+        "version=0&key=k1&kind=end_actions",
+        [303, 404, 404, 404, 404, 404],
+    ),
+    case(Get, "/mk/games/{missing}/log", [404; 6]),
     case(Get, "/games/{hosted}", ALL_200),
     case(Get, "/games/{hosted}/events?after=999999", ALL_200),
     case(Get, "/games/{missing}", [404; 6]),
