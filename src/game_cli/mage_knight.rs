@@ -157,13 +157,7 @@ pub fn play(
             commands,
             (MageKnight::LOG_FORMAT, MageKnight::RULES_VERSION),
         );
-        let json = serde_json::to_string(&log).map_err(|e| e.to_string())?;
-        std::fs::write(path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        print_out(&format!(
-            "log: {} ({} facts)",
-            path.display(),
-            log.facts.len()
-        ));
+        super::write_log(path, &log, log.facts.len())?;
     }
     Ok(())
 }

@@ -199,14 +199,16 @@ pub fn play(request: PlayRequest<'_>) -> Result<(), String> {
         }
     ));
     if let Some(path) = log_path {
-        let json = serde_json::to_string(&log).map_err(|e| e.to_string())?;
-        std::fs::write(path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        print_out(&format!(
-            "log: {} ({} facts)",
-            path.display(),
-            log.facts.len()
-        ));
+        write_log(path, &log, log.facts.len())?;
     }
+    Ok(())
+}
+
+/// Writes a game's log as JSON to `path` and says so.
+fn write_log(path: &Path, log: &impl serde::Serialize, facts: usize) -> Result<(), String> {
+    let json = serde_json::to_string(log).map_err(|e| e.to_string())?;
+    std::fs::write(path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    print_out(&format!("log: {} ({facts} facts)", path.display()));
     Ok(())
 }
 

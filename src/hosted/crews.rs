@@ -12,9 +12,9 @@ use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::state::NewGame;
 use soulstone_engine::system::Malifaux;
 
-use super::store::{Creation, create};
-use super::{HostedError, HostedKind, SeatHolder, limits};
-use crate::db::{DbConnection, WriteTransaction};
+use super::store::{Creation, create, create_practice};
+use super::{HostedError, HostedKind, SeatHolder};
+use crate::db::DbConnection;
 
 /// A crew list a player brings, under a name of their choosing.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -117,29 +117,14 @@ pub fn start_practice(
         request.seed,
         None,
     )?;
-    let seats = [
-        SeatHolder::Account(request.account_id),
-        SeatHolder::Bot(request.bot),
-    ];
-    conn.write_transaction(|conn| {
-        limits::admit(
-            conn,
-            request.account_id,
-            limits::Creating::PracticeGame,
-            now,
-        )?;
-        create::<Malifaux>(
-            conn,
-            Creation {
-                kind: HostedKind::Practice,
-                pairing_game_id: None,
-                seats,
-                time_control_ms: request.time_control_ms,
-            },
-            setup,
-            now,
-        )
-    })
+    create_practice::<Malifaux>(
+        conn,
+        request.account_id,
+        request.bot,
+        request.time_control_ms,
+        setup,
+        now,
+    )
 }
 
 /// Starts the game deciding an event pairing, once both players have

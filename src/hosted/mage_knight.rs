@@ -10,9 +10,9 @@ use soulstone_engine::mage_knight::content::Roster;
 use soulstone_engine::mage_knight::game::STANDARD_ROUNDS;
 use soulstone_engine::mage_knight::{MageKnight, Setup};
 
-use super::store::{Creation, create};
-use super::{HostedError, HostedKind, SeatHolder, limits};
-use crate::db::{DbConnection, WriteTransaction};
+use super::HostedError;
+use super::store::create_practice;
+use crate::db::DbConnection;
 
 /// A Mage Knight practice game: the player in seat A with a ready army,
 /// the bot in seat B with another.
@@ -61,27 +61,12 @@ pub fn start_army_practice(
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
     let setup = battle_for(roster, [&request.army, &request.bot_army], request.seed)?;
-    let seats = [
-        SeatHolder::Account(request.account_id),
-        SeatHolder::Bot(request.bot),
-    ];
-    conn.write_transaction(|conn| {
-        limits::admit(
-            conn,
-            request.account_id,
-            limits::Creating::PracticeGame,
-            now,
-        )?;
-        create::<MageKnight>(
-            conn,
-            Creation {
-                kind: HostedKind::Practice,
-                pairing_game_id: None,
-                seats,
-                time_control_ms: request.time_control_ms,
-            },
-            setup,
-            now,
-        )
-    })
+    create_practice::<MageKnight>(
+        conn,
+        request.account_id,
+        request.bot,
+        request.time_control_ms,
+        setup,
+        now,
+    )
 }

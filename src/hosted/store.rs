@@ -93,6 +93,33 @@ pub(super) fn create<G: TableGame>(
     })
 }
 
+/// Stores a practice game of system `G`: the player in seat A, the bot
+/// in seat B, counted against the player's practice games in the same
+/// transaction.
+pub(super) fn create_practice<G: TableGame>(
+    conn: &mut DbConnection,
+    account_id: i64,
+    bot: BotKind,
+    time_control_ms: Option<i64>,
+    setup: G::Setup,
+    now: NaiveDateTime,
+) -> Result<i64, HostedError> {
+    conn.write_transaction(|conn| {
+        super::limits::admit(conn, account_id, super::limits::Creating::PracticeGame, now)?;
+        create::<G>(
+            conn,
+            Creation {
+                kind: super::HostedKind::Practice,
+                pairing_game_id: None,
+                seats: [SeatHolder::Account(account_id), SeatHolder::Bot(bot)],
+                time_control_ms,
+            },
+            setup,
+            now,
+        )
+    })
+}
+
 fn bot_code(kind: BotKind) -> &'static str {
     match kind {
         BotKind::Random => "random",

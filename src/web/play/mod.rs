@@ -429,6 +429,20 @@ fn form_field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
         .map_or("", |(_, v)| v.as_str())
 }
 
+/// The game version a command form was made for, and its idempotency key.
+fn version_and_key(fields: &[(String, String)]) -> Result<(u64, String), AppError> {
+    let version: u64 = form_field(fields, "version").parse().map_err(|_| {
+        AppError::bad_request("The form lacks the game's version: reload the page.")
+    })?;
+    let key = form_field(fields, "key").to_owned();
+    if key.is_empty() || key.len() > command::MAX_IDEMPOTENCY_KEY {
+        return Err(AppError::bad_request(
+            "The form lacks its key: reload the page.",
+        ));
+    }
+    Ok((version, key))
+}
+
 #[post("/games/{id}/command")]
 async fn post_command(
     user: CurrentUser,
@@ -439,16 +453,7 @@ async fn post_command(
     let id = path.into_inner();
     let here = format!("/games/{id}");
     let fields = form.0;
-    let field = |name: &str| form_field(&fields, name).to_string();
-    let version: u64 = field("version").parse().map_err(|_| {
-        AppError::bad_request("The form lacks the game's version: reload the page.")
-    })?;
-    let key = field("key");
-    if key.is_empty() || key.len() > command::MAX_IDEMPOTENCY_KEY {
-        return Err(AppError::bad_request(
-            "The form lacks its key: reload the page.",
-        ));
-    }
+    let (version, key) = version_and_key(&fields)?;
     let account = user.id();
     if !state
         .play_limits

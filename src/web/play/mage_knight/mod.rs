@@ -103,6 +103,7 @@ struct Choice {
 }
 
 /// A warrior's line in the table under the board.
+#[derive(Clone)]
 struct WarriorLine {
     id: u16,
     name: String,
@@ -205,14 +206,7 @@ async fn game_page(
         _ => Vec::new(),
     };
     let warriors = warrior_lines(&battle, seat);
-    let movable = if your_decision {
-        warrior_lines(&battle, seat)
-            .into_iter()
-            .filter(|w| w.ready)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let movable = warriors.iter().filter(|w| w.ready).cloned().collect();
     let log: Vec<String> = facts
         .iter()
         .rev()
@@ -314,15 +308,7 @@ async fn post_order(
     let id = path.into_inner();
     let here = format!("/mk/games/{id}");
     let fields = form.0;
-    let version: u64 = form_field(&fields, "version").parse().map_err(|_| {
-        AppError::bad_request("The form lacks the game's version: reload the page.")
-    })?;
-    let key = form_field(&fields, "key").to_owned();
-    if key.is_empty() || key.len() > super::command::MAX_IDEMPOTENCY_KEY {
-        return Err(AppError::bad_request(
-            "The form lacks its key: reload the page.",
-        ));
-    }
+    let (version, key) = super::version_and_key(&fields)?;
     let order = match order_from_form(&fields) {
         Ok(order) => order,
         Err(problem) => {
