@@ -79,7 +79,7 @@ impl GameSystem {
 
     /// Whether the engine can referee its games in the browser.
     pub fn plays_in_browser(self) -> bool {
-        self.engine_edition().is_some()
+        self.engine_edition().is_some() || self == Self::MageKnight
     }
 }
 

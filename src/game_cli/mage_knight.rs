@@ -33,7 +33,7 @@ fn army(roster: &Roster, wanted: &str) -> Result<(Army, u16), String> {
                     names.join(", ")
                 )
             })?;
-            toml::from_str(&text).map_err(|e| format!("{wanted}: {e}"))?
+            roster.read_army(wanted, &text).map_err(|e| e.to_string())?
         }
     };
     let fielded = roster.field(&list).map_err(|e| format!("{wanted}: {e}"))?;

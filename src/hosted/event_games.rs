@@ -1,26 +1,21 @@
 //! An event's games hosted here: the organisers mark a round's pairings as
-//! digital; each player brings their crew lists, secret until both are in;
-//! then the pairing's hosted game starts, and its final VP become the
-//! result by themselves (`events::results::record_engine_result`). League
+//! digital; each player brings their crew lists or army, secret until both
+//! are in (`super::bringing`); then the pairing's hosted game starts, and
+//! its final score becomes the result by itself
+//! (`events::results::record_engine_result`). League
 //! games started by invitation follow the league's rules. Hosting uses the
 //! events, never the other way round.
 
 use crate::events::{GameStatus, RegistrationStatus, RoundStatus};
-use diesel::prelude::*;
-use soulstone_engine::content::Catalog;
-use soulstone_engine::fairness::Bytes32;
 
 use crate::db::events::{self as db_events, GameRow, Registration};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
-use crate::events::round_setups::TableSetup;
 use crate::events::{Access, Ctx, EventError, EventStatus, EventView};
-use crate::hosted::{self, BroughtList};
-use crate::setup::SetupResult;
-use crate::setup::pool::DeploymentKind;
-use soulstone_engine::encounter::objectives::SeasonScheme;
-use soulstone_engine::encounter::{GivenScenario, deployment_for};
-use soulstone_engine::table::measure::Deployment;
+use crate::hosted;
+use crate::systems::GameSystem;
+
+pub use super::bringing::{Bringing, Brought, Content, bring};
 
 /// Where a digital pairing stands, as one of its players (or staff) sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,11 +108,12 @@ fn require_digital_play(view: &EventView, access: &Access) -> Result<(), EventEr
     require_browser_system(view)
 }
 
-fn require_browser_system(view: &EventView) -> Result<(), EventError> {
+pub(super) fn require_browser_system(view: &EventView) -> Result<(), EventError> {
     if !view.system.plays_in_browser() {
-        return Err(EventError::Conflict(
-            "Only Malifaux 4th and 3rd edition games can be played in the browser so far.".into(),
-        ));
+        return Err(EventError::Conflict(format!(
+            "{} games cannot be played in the browser yet: only Malifaux 4th and 3rd edition and Mage Knight games can.",
+            view.system
+        )));
     }
     Ok(())
 }
@@ -185,13 +181,17 @@ fn can_go_digital(conn: &mut DbConnection, game: &GameRow) -> Result<Movable, Ev
     Ok(Movable::Yes)
 }
 
-fn game_in(conn: &mut DbConnection, view: &EventView, game_id: i64) -> Result<GameRow, EventError> {
+pub(super) fn game_in(
+    conn: &mut DbConnection,
+    view: &EventView,
+    game_id: i64,
+) -> Result<GameRow, EventError> {
     db_events::find_game(conn, game_id)?
         .filter(|g| g.event_id == view.id())
         .ok_or(EventError::NotFound)
 }
 
-fn seat_of(access: &Access, game: &GameRow) -> Option<&'static str> {
+pub(super) fn seat_of(access: &Access, game: &GameRow) -> Option<&'static str> {
     let registration = access.registration.as_ref()?.id;
     if registration == game.player_a {
         Some("a")
@@ -202,8 +202,9 @@ fn seat_of(access: &Access, game: &GameRow) -> Option<&'static str> {
     }
 }
 
-fn state_of(
+pub(super) fn state_of(
     conn: &mut DbConnection,
+    system: GameSystem,
     game: &GameRow,
     seat: Option<&str>,
 ) -> Result<DigitalState, EventError> {
@@ -221,9 +222,7 @@ fn state_of(
         let index = usize::from(side == "b");
         brought[index] = true;
         if Some(side.as_str()) == seat {
-            let lists: Vec<BroughtList> = serde_json::from_str(&json)
-                .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))?;
-            mine = lists.into_iter().map(|l| l.name).collect();
+            mine = Brought::from_json(system, &json)?.names();
         }
     }
     Ok(DigitalState::Waiting { brought, mine })
@@ -237,239 +236,7 @@ pub fn digital_state(
     game_id: i64,
 ) -> Result<DigitalState, EventError> {
     let game = game_in(conn, view, game_id)?;
-    state_of(conn, &game, seat_of(access, &game))
-}
-
-/// A player who declared a faction for the event plays it all event: each
-/// list they bring to an event game must be of that faction.
-fn require_declared_faction(
-    conn: &mut DbConnection,
-    game: &GameRow,
-    seat: &str,
-    lists: &[BroughtList],
-) -> Result<(), EventError> {
-    let registration = match seat {
-        "a" => Some(game.player_a),
-        _ => game.player_b,
-    };
-    let declared = registration
-        .map(|id| db_events::find_registration(conn, id))
-        .transpose()?
-        .flatten()
-        .and_then(|r| r.faction)
-        .filter(|faction| !faction.trim().is_empty());
-    let Some(declared) = declared else {
-        return Ok(());
-    };
-    match lists
-        .iter()
-        .find(|brought| !brought.list.faction.eq_ignore_ascii_case(declared.trim()))
-    {
-        Some(other) => Err(EventError::Invalid(vec![(
-            "crew",
-            format!(
-                "You declared {declared} for this event: bring {declared} crews ({} is {}).",
-                other.name, other.list.faction
-            ),
-        )])),
-        None => Ok(()),
-    }
-}
-
-/// What a player brings to a digital pairing.
-#[derive(Debug, Clone)]
-pub struct Bringing {
-    pub lists: Vec<BroughtList>,
-    /// The server seed of the game, if this starts it (random in a real
-    /// game; committed to before either player's cut).
-    pub seed: Bytes32,
-}
-
-/// A player brings their crew lists to a digital pairing (replacing any
-/// they brought before the game started). Each is checked against the
-/// hiring rules. Once both players' are in, the game starts.
-pub fn bring_crews(
-    conn: &mut DbConnection,
-    catalog: &Catalog,
-    view: &EventView,
-    access: &Access,
-    game_id: i64,
-    bringing: Bringing,
-    ctx: &Ctx<'_>,
-) -> Result<DigitalState, EventError> {
-    let Bringing { lists, seed } = bringing;
-    require_browser_system(view)?;
-    let size = u8::try_from(view.event.encounter_size).ok();
-    let edition = view.system.engine_edition();
-    if let Err(problem) = crate::hosted::check_brought(catalog, &lists, size, edition) {
-        return Err(EventError::Invalid(vec![("crew", problem)]));
-    }
-    let json = serde_json::to_string(&lists)
-        .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))?;
-    conn.write_transaction(|conn| {
-        // Touching the pairing's row first makes two players bringing
-        // their crews at once take turns, so the second sees the first's
-        // and the game starts exactly once.
-        diesel::update(crate::db::schema::games::table.find(game_id))
-            .set(crate::db::schema::games::updated_at.eq(ctx.now))
-            .execute(conn)?;
-        let game = game_in(conn, view, game_id)?;
-        let seat = seat_of(access, &game).ok_or_else(|| {
-            EventError::Forbidden("Only the two players of this game bring crews to it.".into())
-        })?;
-        match state_of(conn, &game, Some(seat))? {
-            DigitalState::NotDigital => {
-                return Err(EventError::Conflict(
-                    "This game is played at a table, not in the browser.".into(),
-                ));
-            }
-            DigitalState::Started { .. } => {
-                return Err(EventError::Conflict(
-                    "The game has started: the crews are chosen.".into(),
-                ));
-            }
-            DigitalState::Waiting { .. } => {}
-        }
-        require_declared_faction(conn, &game, seat, &lists)?;
-        db_hosted::set_pairing_crews(conn, game.id, seat, &json, ctx.now)?;
-        let stored = db_hosted::pairing_crews(conn, game.id)?;
-        let find = |side: &str| -> Result<Option<Vec<BroughtList>>, EventError> {
-            stored
-                .iter()
-                .find(|(s, _)| s == side)
-                .map(|(_, json)| {
-                    serde_json::from_str(json)
-                        .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))
-                })
-                .transpose()
-        };
-        let (Some(a), Some(b)) = (find("a")?, find("b")?) else {
-            return state_of(conn, &game, Some(seat));
-        };
-        let mut account = |registration: Option<i64>| -> Result<i64, EventError> {
-            registration
-                .map(|id| db_events::find_registration(conn, id))
-                .transpose()?
-                .flatten()
-                .and_then(|r| r.account_id)
-                .ok_or_else(|| {
-                    EventError::Conflict("Both players need an account to play here.".into())
-                })
-        };
-        let accounts = [account(Some(game.player_a))?, account(game.player_b)?];
-        // Each player's clock: half the round's time.
-        let minutes = view
-            .settings
-            .digital
-            .minutes_per_player
-            .map_or(i64::from(view.event.round_minutes) / 2, i64::from);
-        let time_control_ms = Some(minutes * 60_000);
-        let round = match game.round_id {
-            Some(id) => db_events::find_round_by_id(conn, id)?,
-            None => None,
-        };
-        let table = match &round {
-            Some(round) => TableSetup::of(round, &game)?,
-            None => None,
-        };
-        let scenario = table
-            .map(|table| given_scenario(conn, &table))
-            .transpose()?
-            .flatten();
-        let start = hosted::PairingStart {
-            pairing_game_id: game.id,
-            accounts,
-            lists: [&a, &b],
-            seed,
-            time_control_ms,
-            scenario: scenario.as_ref(),
-        };
-        let hosted_game_id =
-            hosted::start_for_pairing(conn, catalog, &start, ctx.now).map_err(|e| match e {
-                hosted::HostedError::Db(db) => EventError::Db(db),
-                other => EventError::Conflict(other.to_string()),
-            })?;
-        Ok(DigitalState::Started { hosted_game_id })
-    })
-}
-
-/// The scenario a table's game plays: the round's flips (the table's own
-/// attacker when the round shares its scenario), with the season's schemes
-/// and their Next Available Schemes from the pool they were flipped from.
-/// None when nothing was flipped for the table, or the flips are not a 4th
-/// edition scenario: the game then flips its own.
-fn given_scenario(
-    conn: &mut DbConnection,
-    table: &TableSetup,
-) -> Result<Option<GivenScenario>, EventError> {
-    let SetupResult::Malifaux(flipped) = &table.setup.result else {
-        return Ok(None);
-    };
-    let deployment = match flipped.deployment {
-        Some(DeploymentKind::Standard) => Deployment::Standard,
-        Some(DeploymentKind::Corner) => Deployment::Corner,
-        Some(DeploymentKind::Flank) => Deployment::Flank,
-        Some(DeploymentKind::Wedge) => Deployment::Wedge,
-        Some(
-            DeploymentKind::Diagonal
-            | DeploymentKind::StandardFirstEdition
-            | DeploymentKind::Corners,
-        ) => return Ok(None),
-        // A flip without a pool: the suit picks the content's deployment.
-        None => deployment_for(flipped.deployment_suit),
-    };
-    let attacker = table
-        .sides
-        .as_ref()
-        .map_or(flipped.attacker, |s| s.attacker);
-    let season_schemes = match &table.setup.pool {
-        Some(pool_ref) => season_schemes(conn, pool_ref)?,
-        None => Vec::new(),
-    };
-    Ok(Some(GivenScenario {
-        // The pairing's player A sits in the hosted game's seat A.
-        attacker: match attacker {
-            crate::setup::Seat::A => soulstone_engine::Seat::A,
-            crate::setup::Seat::B => soulstone_engine::Seat::B,
-        },
-        strategy_suit: flipped.strategy.suit,
-        // A flip without a pool named no strategy, only its suit: the
-        // content's strategy for that suit plays.
-        strategy: table
-            .setup
-            .pool
-            .is_some()
-            .then(|| flipped.strategy.name.clone()),
-        deployment,
-        schemes: flipped.scheme_pool.iter().map(|s| s.name.clone()).collect(),
-        season_schemes,
-    }))
-}
-
-/// The schemes of the pool a setup was flipped from, as it was then (its
-/// current form if that revision was not kept; none if it is gone).
-fn season_schemes(
-    conn: &mut DbConnection,
-    pool_ref: &crate::setup::PoolRef,
-) -> Result<Vec<SeasonScheme>, EventError> {
-    let Some(row) = crate::db::pools::find_by_slug(conn, &pool_ref.id)? else {
-        return Ok(Vec::new());
-    };
-    let pool = match pool_ref.revision.as_deref() {
-        Some(revision) => match crate::db::pools::at_revision(conn, &row, revision)? {
-            Some(pool) => pool,
-            None => row.pool()?,
-        },
-        None => row.pool()?,
-    };
-    Ok(pool
-        .schemes()
-        .iter()
-        .map(|s| SeasonScheme {
-            name: s.name.clone(),
-            next: s.next.clone(),
-        })
-        .collect())
+    state_of(conn, view.system, &game, seat_of(access, &game))
 }
 
 /// How someone who is not a player watches a game played in the browser.
@@ -616,6 +383,14 @@ fn require_league_play(view: &EventView) -> Result<(), EventError> {
             "{} is not running: its games are played while it runs.",
             view.event.name
         )));
+    }
+    // An invitation carries Malifaux crew lists; a Mage Knight league's
+    // games are its rounds' pairings.
+    if view.system == GameSystem::MageKnight {
+        return Err(EventError::Conflict(
+            "Mage Knight leagues play their rounds' pairings in the browser, not games by invitation."
+                .into(),
+        ));
     }
     require_browser_system(view)
 }

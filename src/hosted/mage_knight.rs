@@ -1,17 +1,18 @@
-//! Mage Knight games as players start them: a ready army each (checked
-//! against the shipped warriors), the battlefield's terrain from the seed,
-//! played through the same store and moves as Malifaux.
+//! Mage Knight games as players start them: an army each (a ready army or
+//! one of their own, checked against the shipped warriors), the
+//! battlefield's terrain from the seed, played through the same store and
+//! moves as Malifaux.
 
 use chrono::NaiveDateTime;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::battlefield::seeded_terrain;
-use soulstone_engine::mage_knight::content::Roster;
+use soulstone_engine::mage_knight::content::{ArmyList, Roster};
 use soulstone_engine::mage_knight::game::STANDARD_ROUNDS;
-use soulstone_engine::mage_knight::{MageKnight, Setup};
+use soulstone_engine::mage_knight::{Army, MageKnight, Setup};
 
-use super::HostedError;
-use super::store::create_practice;
+use super::store::{Creation, create, create_practice};
+use super::{HostedError, HostedKind, SeatHolder};
 use crate::db::DbConnection;
 
 /// A Mage Knight practice game: the player in seat A with a ready army,
@@ -28,26 +29,52 @@ pub struct ArmyPractice {
     pub time_control_ms: Option<i64>,
 }
 
-/// The game two ready armies make, on terrain from `seed`.
-fn battle_for(roster: &Roster, armies: [&str; 2], seed: Bytes32) -> Result<Setup, HostedError> {
-    let field = |name: &str| {
-        let list = roster.army_list(name).ok_or_else(|| {
-            HostedError::Invalid(format!("There is no ready army called {name}."))
-        })?;
-        let army = roster
-            .field(list)
-            .map_err(|e| HostedError::Invalid(format!("{name}: {e}")))?;
-        Ok::<_, HostedError>((army, list.build_total))
-    };
-    let (a, a_total) = field(armies[0])?;
-    let (b, b_total) = field(armies[1])?;
+/// A ready army by its name.
+pub fn ready_army<'r>(roster: &'r Roster, name: &str) -> Result<&'r ArmyList, HostedError> {
+    roster
+        .army_list(name)
+        .ok_or_else(|| HostedError::Invalid(format!("There is no ready army called {name}.")))
+}
+
+/// The army `list` fields: with the shipped warriors, within its own
+/// build total and within `build_total` when one is set (an event's).
+fn fielded(roster: &Roster, list: &ArmyList, build_total: Option<u16>) -> Result<Army, String> {
+    let army = roster
+        .field(list)
+        .map_err(|e| format!("{}: {e}", list.name))?;
+    match build_total.and_then(|total| army.problem(total)) {
+        Some(problem) => Err(format!("{}: {problem}", list.name)),
+        None => Ok(army),
+    }
+}
+
+/// Why `list` cannot be fielded at `build_total`, if it cannot.
+pub fn check_army(
+    roster: &Roster,
+    list: &ArmyList,
+    build_total: Option<u16>,
+) -> Result<(), String> {
+    fielded(roster, list, build_total).map(|_| ())
+}
+
+/// The game two armies make, on terrain from `seed`, played to the larger
+/// of their build totals (or `build_total`, an event's, when set).
+fn battle_for(
+    roster: &Roster,
+    armies: [&ArmyList; 2],
+    build_total: Option<u16>,
+    seed: Bytes32,
+) -> Result<Setup, HostedError> {
+    let field = |list: &ArmyList| fielded(roster, list, build_total).map_err(HostedError::Invalid);
+    let fielded = [field(armies[0])?, field(armies[1])?];
     let mut terrain_seed = [0u8; 8];
     terrain_seed.copy_from_slice(&seed.0[..8]);
     Ok(Setup {
         seed,
-        build_total: a_total.max(b_total),
+        build_total: build_total
+            .unwrap_or_else(|| armies[0].build_total.max(armies[1].build_total)),
         rounds: STANDARD_ROUNDS,
-        armies: [a, b],
+        armies: fielded,
         terrain: seeded_terrain(u64::from_le_bytes(terrain_seed)),
     })
 }
@@ -60,12 +87,56 @@ pub fn start_army_practice(
     request: &ArmyPractice,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
-    let setup = battle_for(roster, [&request.army, &request.bot_army], request.seed)?;
+    let armies = [
+        ready_army(roster, &request.army)?,
+        ready_army(roster, &request.bot_army)?,
+    ];
+    let setup = battle_for(roster, armies, None, request.seed)?;
     create_practice::<MageKnight>(
         conn,
         request.account_id,
         request.bot,
         request.time_control_ms,
+        setup,
+        now,
+    )
+}
+
+/// An event pairing's Mage Knight game, as `event_games` starts it: the
+/// pairing's player A in seat A.
+#[derive(Debug, Clone, Copy)]
+pub struct ArmyPairing<'a> {
+    pub pairing_game_id: i64,
+    pub accounts: [i64; 2],
+    pub armies: [&'a ArmyList; 2],
+    /// The event's build total.
+    pub build_total: u16,
+    pub seed: Bytes32,
+    pub time_control_ms: Option<i64>,
+}
+
+/// Starts the hosted game that decides an event pairing; its end is
+/// reported to the event like a Malifaux game's.
+pub fn start_army_pairing(
+    conn: &mut DbConnection,
+    roster: &Roster,
+    pairing: &ArmyPairing<'_>,
+    now: NaiveDateTime,
+) -> Result<i64, HostedError> {
+    let setup = battle_for(
+        roster,
+        pairing.armies,
+        Some(pairing.build_total),
+        pairing.seed,
+    )?;
+    create::<MageKnight>(
+        conn,
+        Creation {
+            kind: HostedKind::Event,
+            pairing_game_id: Some(pairing.pairing_game_id),
+            seats: pairing.accounts.map(SeatHolder::Account),
+            time_control_ms: pairing.time_control_ms,
+        },
         setup,
         now,
     )

@@ -192,6 +192,7 @@ impl<G: TableGame> Submitted<G> {
 }
 
 pub mod bot_turns;
+mod bringing;
 pub mod clocks;
 mod crews;
 pub mod event_games;
@@ -210,7 +211,9 @@ pub use crews::{
     BroughtList, MAX_BROUGHT_LISTS, PairingStart, PracticeRequest, check_brought, start_casual,
     start_for_pairing, start_practice,
 };
-pub use mage_knight::{ArmyPractice, start_army_practice};
+pub use mage_knight::{
+    ArmyPairing, ArmyPractice, check_army, ready_army, start_army_pairing, start_army_practice,
+};
 pub use moves::{claim_absence, flag_if_out_of_time, resign, submit};
 pub use play_on::{
     Forced, apply_standing_answers, forced_for, set_standing_answers, standing_answers,

@@ -28,6 +28,11 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../../static/play.js"),
     },
     Asset {
+        name: "mk.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../static/mk.js"),
+    },
+    Asset {
         name: "enhance.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_bytes!("../../static/enhance.js"),

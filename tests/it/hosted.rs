@@ -2577,5 +2577,5 @@ async fn a_declared_crew_is_offered_and_its_faction_kept(backend: Backend) {
         .await;
     assert_eq!(location(&kept), play);
     let (_, page) = browsers[0].get_text(&play).await;
-    assert!(page.contains("Your crews are in"), "{page}");
+    assert!(page.contains("What you brought is in"), "{page}");
 }

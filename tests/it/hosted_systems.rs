@@ -294,3 +294,235 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
         "the game is listed with its own page"
     );
 }
+
+both_backends!(a_mage_knight_digital_round_is_played_with_armies_and_reports_its_result);
+
+/// A Mage Knight event's round played in the browser: each player brings
+/// an army (a crew list, an unknown warrior and an army over the event's
+/// build total are refused with their reason and change nothing); the
+/// second army starts the game, whose Malifaux address leads to the Mage
+/// Knight page; both players play it to its end and its objectives,
+/// points eliminated and armies become the event's confirmed result.
+async fn a_mage_knight_digital_round_is_played_with_armies_and_reports_its_result(
+    backend: Backend,
+) {
+    use crate::events::{create_event, event_body, set_status};
+    use crate::support::{TestApp, extract_input_value, id_after, location};
+    use soulstone::hosted::SeatHolder;
+    use soulstone_engine::bot::BotKind;
+    use soulstone_engine::mage_knight::MageKnight;
+    use soulstone_engine::system::TableGame;
+
+    let app = TestApp::spawn(backend).await;
+    let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
+    let to = app.api_client("to@example.org").await;
+    let mut body = event_body("Knights Online");
+    body["game_system"] = serde_json::json!("mk");
+    body["encounter_size"] = serde_json::json!(300);
+    body["tiebreakers"] = serde_json::json!("points_eliminated,sos");
+    body["rounds_planned"] = serde_json::json!(1);
+    let event = create_event(&to, body).await;
+    set_status(&to, event, "registration").await;
+    let mut browsers = Vec::new();
+    for (email, name) in [("ann@example.org", "Ann"), ("bo@example.org", "Bo")] {
+        let (_, browser) = app.user(email, name).await;
+        let api = app.api_client(email).await;
+        let (code, body) = api
+            .post(&format!("/events/{event}/register"), serde_json::json!({}))
+            .await;
+        assert_eq!(code, 201, "{body}");
+        let (code, _) = to
+            .post(
+                &format!("/events/{event}/players/{}/check-in", body["id"]),
+                serde_json::json!({"checked_in": true}),
+            )
+            .await;
+        assert!(code < 300);
+        browsers.push(browser);
+    }
+    set_status(&to, event, "running").await;
+    let (code, body) = to
+        .post(&format!("/events/{event}/rounds"), serde_json::json!({}))
+        .await;
+    assert!(code < 300, "{body}");
+    let (code, body) = to
+        .post(
+            &format!("/events/{event}/rounds/1/publish"),
+            serde_json::json!({}),
+        )
+        .await;
+    assert!(code < 300, "{body}");
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let pairing = round["tables"][0]["game"].as_i64().unwrap();
+    let marked = to_browser
+        .post_form(&format!("/events/{event}/rounds/1/digital"), &[])
+        .await;
+    assert_eq!(marked.status().as_u16(), 303);
+
+    let play = format!("/events/{event}/games/{pairing}/play");
+    let bring = format!("/events/{event}/games/{pairing}/crews");
+    let (status, page) = browsers[0].get_text(&play).await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("army not brought yet") && page.contains("Brasshold Vanguard"),
+        "{page}"
+    );
+    let refused_with = |reason: &'static str, fields: Vec<(&'static str, String)>| {
+        let browser = &browsers[0];
+        let bring = bring.clone();
+        let play = play.clone();
+        async move {
+            let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let sent = browser.post_form(&bring, &refs).await;
+            assert_eq!(location(&sent), play);
+            let (_, page) = browser.get_text(&play).await;
+            assert!(page.contains(reason), "{reason}: {page}");
+            assert!(!page.contains("You brought"), "nothing was kept: {page}");
+        }
+    };
+    refused_with(
+        "This is a Mage Knight game: bring an army.",
+        vec![("crew", "mudlark-50".into())],
+    )
+    .await;
+    refused_with(
+        "no warrior is called Sir Nobody",
+        vec![(
+            "army_text",
+            "name = \"Odd\"\nbuild_total = 300\nwarriors = [\"Sir Nobody\"]".into(),
+        )],
+    )
+    .await;
+    // Twice the event's build total in warriors: the army's own total
+    // allows them, the event's does not.
+    let ready = std::fs::read_to_string("content/mk/armies/thornwake-wardens.toml").unwrap();
+    let doubled: toml::Value = toml::from_str(&ready).unwrap();
+    let mut warriors = doubled["warriors"].as_array().unwrap().clone();
+    warriors.extend(warriors.clone());
+    let big = format!(
+        "name = \"Too Big\"\nbuild_total = 600\nwarriors = {}",
+        toml::Value::Array(warriors)
+    );
+    refused_with("Too Big", vec![("army_text", big)]).await;
+
+    let first = browsers[0]
+        .post_form(&bring, &[("army", "Brasshold Vanguard")])
+        .await;
+    assert_eq!(location(&first), play);
+    let (_, mine) = browsers[0].get_text(&play).await;
+    assert!(mine.contains("You brought: Brasshold Vanguard"), "{mine}");
+    let (_, theirs) = browsers[1].get_text(&play).await;
+    assert!(
+        theirs.contains("army brought") && !theirs.contains("Brasshold Vanguard."),
+        "{theirs}"
+    );
+    let second = browsers[1]
+        .post_form(&bring, &[("army_text", &ready)])
+        .await;
+    let started = location(&second);
+    let hosted_id = id_after(&started, "/games/");
+    let to_own_page = browsers[1].get(&started).await;
+    assert_eq!(location(&to_own_page), format!("/mk/games/{hosted_id}"));
+    let (status, page) = browsers[1]
+        .get_text(&format!("/mk/games/{hosted_id}"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(page.contains("You are Player "), "{page}");
+    let (status, watched) = to_browser.get_text(&format!("/mk/games/{hosted_id}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        watched.contains("You watch as one of the event") && !watched.contains("You are"),
+        "{watched}"
+    );
+
+    // The opponent's page hears that the game moved on when a player's
+    // page sends an order (here, the first player's entropy).
+    let mut notices = browsers[1]
+        .get(&format!("/mk/games/{hosted_id}/moves"))
+        .await;
+    assert_eq!(notices.status().as_u16(), 200);
+    let (_, page) = browsers[0]
+        .get_text(&format!("/mk/games/{hosted_id}"))
+        .await;
+    let version = extract_input_value(&page, "version").expect("a version");
+    let key = extract_input_value(&page, "key").expect("a key");
+    let sent = browsers[0]
+        .post_form(
+            &format!("/mk/games/{hosted_id}/order"),
+            &[
+                ("version", version.as_str()),
+                ("key", key.as_str()),
+                ("kind", "contribute"),
+                ("entropy", "mine"),
+            ],
+        )
+        .await;
+    assert_eq!(sent.status().as_u16(), 303);
+    let mut heard = String::new();
+    while !heard.contains("event: moved") {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), notices.chunk())
+            .await
+            .expect("a notice within 10 s")
+            .expect("the stream reads")
+            .expect("the stream is open");
+        heard.push_str(std::str::from_utf8(&chunk).unwrap());
+    }
+    drop(notices);
+
+    // Both play it out, each for their own seat.
+    let mut step = 0u64;
+    loop {
+        let game = app
+            .with_conn(move |conn| hosted::load::<MageKnight>(conn, hosted_id).unwrap())
+            .await;
+        if MageKnight::is_over(&game.state) {
+            break;
+        }
+        step += 1;
+        assert!(step < 3_000, "the game ends");
+        // One order a look: each moves the game on (both players add
+        // entropy at once, but each at the version they saw).
+        if let Some(&seat) = MageKnight::waiting_for(&game.state).first() {
+            let SeatHolder::Account(account) = game.seats[seat.index()] else {
+                panic!("both seats are players");
+            };
+            let order = MageKnight::bot_command(&game.state, seat, BotKind::Random, step).unwrap();
+            let version = game.state.version;
+            app.with_conn(move |conn| {
+                hosted::submit::<MageKnight>(
+                    conn,
+                    hosted_id,
+                    account,
+                    version,
+                    &format!("k{step}{seat:?}"),
+                    order,
+                    now(),
+                )
+                .unwrap()
+            })
+            .await;
+        }
+    }
+    let game = app
+        .with_conn(move |conn| hosted::load::<MageKnight>(conn, hosted_id).unwrap())
+        .await;
+    assert_eq!(game.status, HostedStatus::Finished);
+    let outcome = game.state.outcome.clone().expect("an outcome");
+    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
+    let table = &round["tables"][0];
+    assert_eq!(table["status"], "confirmed", "{table}");
+    let score = &table["score"];
+    assert_eq!(
+        [&score["a_objectives"], &score["b_objectives"]],
+        [
+            &serde_json::json!(outcome.objectives[0]),
+            &serde_json::json!(outcome.objectives[1])
+        ],
+        "{table}"
+    );
+    assert_eq!(
+        score["a_eliminated"],
+        serde_json::json!(game.state.eliminated_points[0]),
+        "{table}"
+    );
+}

@@ -76,6 +76,29 @@ impl Roster {
         }
     }
 
+    /// An army file (a ready army's, or one a player wrote), checked
+    /// against these warriors: its problem names the file, line and field.
+    pub fn read_army(&self, file: &str, text: &str) -> Result<ArmyList, ContentError> {
+        let list: ArmyList = parse_toml(file, text)?;
+        let problem = if list.build_total == 0 || !list.build_total.is_multiple_of(100) {
+            Some((
+                "build_total",
+                "a build total is a multiple of 100 points".to_owned(),
+            ))
+        } else {
+            self.field(&list).err().map(|p| ("warriors", p))
+        };
+        match problem {
+            Some((field, message)) => Err(ContentError {
+                file: file.to_owned(),
+                line: line_of_field(text, field),
+                field: field.to_owned(),
+                message,
+            }),
+            None => Ok(list),
+        }
+    }
+
     /// Reads warrior files and army files: (path, text) pairs.
     pub fn load<'a>(
         warrior_files: impl IntoIterator<Item = (&'a str, &'a str)>,
@@ -117,31 +140,10 @@ impl Roster {
             }
         }
         for (file, text) in army_files {
-            let list: ArmyList = match parse_toml(file, text) {
-                Ok(list) => list,
-                Err(e) => {
-                    errors.push(e);
-                    continue;
-                }
-            };
-            let problem = if list.build_total == 0 || !list.build_total.is_multiple_of(100) {
-                Some((
-                    "build_total",
-                    "a build total is a multiple of 100 points".to_owned(),
-                ))
-            } else {
-                roster.field(&list).err().map(|p| ("warriors", p))
-            };
-            if let Some((field, message)) = problem {
-                errors.push(ContentError {
-                    file: file.to_owned(),
-                    line: line_of_field(text, field),
-                    field: field.to_owned(),
-                    message,
-                });
-                continue;
+            match roster.read_army(file, text) {
+                Ok(list) => roster.armies.push(list),
+                Err(e) => errors.push(e),
             }
-            roster.armies.push(list);
         }
         if errors.is_empty() {
             Ok(roster)

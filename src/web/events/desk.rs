@@ -160,8 +160,11 @@ async fn players_page(
         .iter()
         .filter_map(|r| {
             let list = r.army_list.as_deref()?;
+            // Malifaux lists are checked as crews; a Mage Knight army on a
+            // registration is free text.
             view.system
-                .plays_in_browser()
+                .engine_edition()
+                .is_some()
                 .then(|| (r.id, registration::list_problems(&state.catalog, list)))
         })
         .collect();

@@ -6,12 +6,14 @@ use askama::Template;
 
 use super::{actor_of, ctx_of, service_ctx};
 use crate::events::{self, EventError};
-use crate::hosted::event_games::{self as digital, DigitalState};
+use crate::hosted::event_games::{self as digital, Brought, DigitalState};
+use crate::systems::GameSystem;
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
-use crate::web::play::{CrewOption, brought_from_form, crew_options};
+use crate::web::play::{CrewOption, brought_from_form, crew_options, form_field};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
+use soulstone_engine::mage_knight::content::Roster;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(play_page).service(bring_crews);
@@ -31,6 +33,10 @@ struct DigitalPage {
     plays: bool,
     crews: Vec<CrewOption>,
     own_list: String,
+    /// A Mage Knight game: the player brings one army.
+    mage_knight: bool,
+    /// The ready armies, by name.
+    armies: Vec<String>,
 }
 
 fn play_path(id: i64, game: i64) -> String {
@@ -93,6 +99,8 @@ async fn play_page(
         plays,
         crews,
         own_list: declared_list.unwrap_or_default(),
+        mage_knight: view.system == GameSystem::MageKnight,
+        armies: crate::web::play::mage_knight::army_names(),
     };
     render_page(&ctx, &page)
 }
@@ -106,9 +114,10 @@ async fn bring_crews(
 ) -> Result<HttpResponse, AppError> {
     let (id, game_id) = path.into_inner();
     let back = play_path(id, game_id);
-    let lists = match brought_from_form(&form.0) {
-        Ok((lists, _)) => lists,
-        Err((problem, _)) => {
+    let roster = crate::content::mage_knight_roster().map_err(AppError::internal)?;
+    let brought = match brought_of(roster, &form.0) {
+        Ok(brought) => brought,
+        Err(problem) => {
             return Ok(redirect_with_flash(
                 &state,
                 &back,
@@ -124,13 +133,16 @@ async fn bring_crews(
     let outcome = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
-            Ok(digital::bring_crews(
+            Ok(digital::bring(
                 conn,
-                &catalog,
+                &digital::Content {
+                    catalog: &catalog,
+                    roster,
+                },
                 &view,
                 &access,
                 game_id,
-                digital::Bringing { lists, seed },
+                digital::Bringing { brought, seed },
                 &service_ctx(now, &base_url),
             ))
         })
@@ -149,11 +161,33 @@ async fn bring_crews(
             &state,
             &back,
             FlashLevel::Success,
-            "Your crews are in. The game starts when your opponent's are.",
+            "What you brought is in. The game starts when your opponent's is.",
         ),
         Err(err @ (EventError::Invalid(_) | EventError::Conflict(_))) => {
             redirect_with_flash(&state, &back, FlashLevel::Error, err.for_people())
         }
         Err(err) => return Err(err.into()),
     })
+}
+
+/// What the form brings: an army (a ready one, or one written in the army
+/// file format) for Mage Knight, crews otherwise. The service refuses what
+/// does not suit the event's system.
+fn brought_of(roster: &Roster, fields: &[(String, String)]) -> Result<Brought, String> {
+    let written = form_field(fields, "army_text").trim();
+    if !written.is_empty() {
+        return roster
+            .read_army("your army", written)
+            .map(Brought::Army)
+            .map_err(|e| e.to_string());
+    }
+    let ready = form_field(fields, "army").trim();
+    if !ready.is_empty() {
+        return crate::hosted::ready_army(roster, ready)
+            .map(|list| Brought::Army(list.clone()))
+            .map_err(|e| e.to_string());
+    }
+    brought_from_form(fields)
+        .map(|(lists, _)| Brought::Crews(lists))
+        .map_err(|(problem, _)| problem)
 }

@@ -698,7 +698,7 @@ async fn play_digitally(
         &user,
         id,
         round_path(id, number),
-        "These games are played in the browser: each player brings their crews from the game's page, and the result reports itself.".into(),
+        "These games are played in the browser: each player brings their crews or army from the game's page, and the result reports itself.".into(),
         move |conn, view, access, ctx| {
             let (marked, skipped) =
                 crate::hosted::event_games::play_round_digitally(conn, view, access, number, ctx)?;
@@ -734,7 +734,7 @@ async fn play_table_digitally(
         &user,
         id,
         round_path(id, number),
-        "This table is played in the browser: each player brings their crews from its page.".into(),
+        "This table is played in the browser: each player brings their crews or army from its page.".into(),
         move |conn, view, access, ctx| {
             crate::hosted::event_games::play_game_digitally(conn, view, access, game, ctx)?;
             Ok(None)

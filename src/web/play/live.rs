@@ -420,12 +420,50 @@ pub async fn stream(
             }
         },
     );
-    Ok(HttpResponse::Ok()
+    Ok(event_stream(facts))
+}
+
+/// Notices that game `id` moved on, for a page that shows it rendered on
+/// the server (Mage Knight's): each change sends a `moved` event and the
+/// page's script loads it again. Idle, a comment keeps it open. The slot
+/// counts against the viewer's open streams like a fact stream.
+pub(super) fn moved_notices(
+    state: &AppState,
+    id: i64,
+    slot: super::limits::StreamSlot,
+) -> HttpResponse {
+    let (_channel, receiver) = state.game_updates.subscribe(id);
+    let closing = state.game_updates.closing.subscribe();
+    let notices = futures_util::stream::unfold((receiver, slot), move |(mut receiver, slot)| {
+        let closing = closing.clone();
+        async move {
+            if *closing.borrow() {
+                return None;
+            }
+            let waited = tokio::select! {
+                waited = tokio::time::timeout(KEEP_ALIVE, changed(&mut receiver)) => waited,
+                () = GameUpdates::closed(closing.clone()) => return None,
+            };
+            let bytes = match waited {
+                Ok(()) => web::Bytes::from_static(b"event: moved\ndata: \n\n"),
+                Err(_) => web::Bytes::from_static(b": keep-alive\n\n"),
+            };
+            Some((Ok::<_, actix_web::Error>(bytes), (receiver, slot)))
+        }
+    });
+    event_stream(notices)
+}
+
+/// A server-sent events response: not cached, not compressed (a
+/// compressor would hold events back), passed on by proxies as it comes.
+fn event_stream<S>(body: S) -> HttpResponse
+where
+    S: futures_util::Stream<Item = Result<web::Bytes, actix_web::Error>> + 'static,
+{
+    HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-cache"))
-        // Not compressed: a compressor would hold events back.
         .insert_header(actix_web::http::header::ContentEncoding::Identity)
-        // Proxies must pass each event on as it comes.
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(facts))
+        .streaming(body)
 }

@@ -34,7 +34,7 @@ use crate::web::session::{CsrfForm, CurrentUser};
 use command::command_from_form;
 
 mod invite;
-mod mage_knight;
+pub(crate) mod mage_knight;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     // Before "/games/{id}", which would take "signing-key" for an id.
@@ -73,6 +73,19 @@ impl From<HostedError> for AppError {
             HostedError::Event(event) => event.into(),
             HostedError::Corrupt { .. } => AppError::internal(error.to_string()),
         }
+    }
+}
+
+/// The page of game `id`, played by the system stored as `code` (None for
+/// a system this server has no page for).
+pub(crate) fn game_href(id: i64, code: &str) -> Option<String> {
+    use soulstone_engine::system::{MageKnight, Malifaux, TableGame};
+    if code == Malifaux::CODE {
+        Some(format!("/games/{id}"))
+    } else if code == MageKnight::CODE {
+        Some(format!("/mk/games/{id}"))
+    } else {
+        None
     }
 }
 
@@ -422,7 +435,7 @@ async fn resign(
 }
 
 /// A field of a posted form, empty when it is missing.
-fn form_field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
+pub(crate) fn form_field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
     fields
         .iter()
         .find(|(key, _)| key == name)

@@ -18,7 +18,7 @@ use super::forms::{ChoiceForm, forms_for};
 use super::names::Names;
 use super::words::{LogEntry, Words, log_entries};
 use super::{now, watching_note};
-use crate::hosted::{self, EndedBy, HostedGame, HostedStatus, SeatHolder};
+use crate::hosted::{self, EndedBy, HostedError, HostedGame, HostedStatus, SeatHolder};
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{PageContext, render_page};
@@ -428,10 +428,18 @@ pub(super) async fn game_page(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let account = user.0.as_ref().map(|u| u.id());
-    let (game, facts, watching, claimable_after, standing, forced) = state
+    let loaded = state
         .with_db(move |conn| {
-            let (game, watching) =
-                crate::hosted::event_games::load_for_viewer::<Malifaux>(conn, id, account, now())?;
+            let (game, watching) = match crate::hosted::event_games::load_for_viewer::<Malifaux>(
+                conn,
+                id,
+                account,
+                now(),
+            ) {
+                // Another system's game has a page of its own.
+                Err(HostedError::OtherSystem { stored, .. }) => return Ok(Err(stored)),
+                loaded => loaded?,
+            };
             let after = game.state.version.saturating_sub(LOG_FACTS);
             let mut facts = hosted::facts_after::<Malifaux>(conn, id, after)?;
             facts.retain(|(seq, _)| *seq <= game.state.version);
@@ -458,9 +466,27 @@ pub(super) async fn game_page(
                 ),
                 _ => (None, Vec::new()),
             };
-            Ok((game, facts, watching, claimable_after, standing, forced))
+            Ok(Ok((
+                game,
+                facts,
+                watching,
+                claimable_after,
+                standing,
+                forced,
+            )))
         })
         .await?;
+    let (game, facts, watching, claimable_after, standing, forced) = match loaded {
+        Ok(loaded) => loaded,
+        Err(system) => {
+            return match super::game_href(id, &system) {
+                Some(href) => Ok(HttpResponse::SeeOther()
+                    .insert_header(("Location", href))
+                    .finish()),
+                None => Err(AppError::NotFound),
+            };
+        }
+    };
     if game.searching_bot_due() {
         state.bot_turns.schedule(id);
     }

@@ -4,7 +4,6 @@
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use soulstone_engine::bot::BotKind;
-use soulstone_engine::system::TableGame;
 
 use super::{
     CrewOption, brought_from_form, crew_options, list_name, now, shipped_lists, time_control_ms,
@@ -93,11 +92,8 @@ async fn practice_page_with(
         .into_iter()
         .map(|row| GameLine {
             id: row.id,
-            href: if row.table_game == soulstone_engine::system::MageKnight::CODE {
-                format!("/mk/games/{}", row.id)
-            } else {
-                format!("/games/{}", row.id)
-            },
+            href: super::game_href(row.id, &row.table_game)
+                .unwrap_or_else(|| format!("/games/{}", row.id)),
             status: row.status.label(),
             score: match (row.vp_a, row.vp_b) {
                 (Some(a), Some(b)) => format!("{a}–{b}"),

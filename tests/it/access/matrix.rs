@@ -195,8 +195,10 @@ pub(super) const MATRIX: &[Case] = &[
     // Mage Knight: an unknown opponent is sent back with its reason; a
     // Malifaux game is not a Mage Knight one.
     with_body(Post, "/play/mk/practice", "bot=nobody", [303; 6]),
-    case(Get, "/mk/games/{missing}", [303, 404, 404, 404, 404, 404]),
-    case(Get, "/mk/games/{hosted}", [303, 404, 404, 404, 404, 404]),
+    case(Get, "/mk/games/{missing}", [404; 6]),
+    case(Get, "/mk/games/{hosted}", [404; 6]),
+    case(Get, "/mk/games/{missing}/moves", [404; 6]),
+    case(Get, "/mk/games/{hosted}/moves", [404; 6]),
     with_body(
         Post,
         "/mk/games/{missing}/order",

@@ -23,12 +23,13 @@ use crate::hosted::{self, ArmyPractice, HostedError, Submitted};
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, download, redirect_with_flash, render_page};
-use crate::web::session::{CsrfForm, CurrentUser};
+use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(start_practice)
         .service(game_page)
         .service(post_order)
+        .service(moves)
         .service(log_download);
 }
 
@@ -135,6 +136,8 @@ struct GamePage {
     warriors: Vec<WarriorLine>,
     log: Vec<String>,
     over: bool,
+    /// How a spectator watches (live or delayed).
+    watching: Option<String>,
 }
 
 fn warrior_lines(battle: &Battle, seat: Option<Seat>) -> Vec<WarriorLine> {
@@ -178,20 +181,24 @@ fn warrior_lines(battle: &Battle, seat: Option<Seat>) -> Vec<WarriorLine> {
 #[get("/mk/games/{id}")]
 async fn game_page(
     ctx: PageContext,
-    user: CurrentUser,
+    user: MaybeUser,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let account = user.id();
-    let (game, facts) = state
+    let account = user.0.as_ref().map(|u| u.id());
+    let (game, facts, watching) = state
         .with_db(move |conn| {
-            let game = hosted::load::<MageKnight>(conn, id)?;
-            let facts = hosted::facts_after::<MageKnight>(conn, id, 0)?;
-            Ok((game, facts))
+            // Players and staff see it live; an event's spectators as late
+            // as the event delays them.
+            let (game, watching) =
+                hosted::event_games::load_for_viewer::<MageKnight>(conn, id, account, now())?;
+            let mut facts = hosted::facts_after::<MageKnight>(conn, id, 0)?;
+            facts.retain(|(seq, _)| *seq <= game.state.version);
+            Ok((game, facts, watching))
         })
         .await?;
-    let seat = game.seat_of(account);
+    let seat = account.and_then(|a| game.seat_of(a));
     // The page shows what the seat may see: never the dice's seed.
     let battle = hidden_from_players(&game.state);
     let your_decision = seat.is_some_and(|s| battle.waits_for(s));
@@ -245,6 +252,13 @@ async fn game_page(
         warriors,
         log,
         over,
+        watching: super::watching_note(
+            watching,
+            seat.map_or(
+                soulstone_engine::Viewer::Spectator,
+                soulstone_engine::Viewer::Player,
+            ),
+        ),
     };
     render_page(&ctx, &page)
 }
@@ -344,6 +358,31 @@ async fn post_order(
         state.game_updates.announce_at(id, *version);
     }
     super::back_to_game(&state, here, submitted.map(|_| ()))
+}
+
+/// Notices that the game moved on, for the page's script.
+#[get("/mk/games/{id}/moves")]
+async fn moves(
+    req: actix_web::HttpRequest,
+    user: MaybeUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let account = user.0.as_ref().map(|u| u.id());
+    let address = crate::web::client::client_address(&req, &state);
+    let slot = state
+        .play_limits
+        .open_stream(super::limits::key_of(account, &address))
+        .ok_or(AppError::TooManyRequests)?;
+    // Only a Mage Knight game its viewer may watch has notices.
+    state
+        .with_db(move |conn| {
+            hosted::event_games::load_for_viewer::<MageKnight>(conn, id, account, now())?;
+            Ok(())
+        })
+        .await?;
+    Ok(super::live::moved_notices(&state, id, slot))
 }
 
 /// A finished game's log (JSON), for `soulstone game verify`.
