@@ -300,13 +300,17 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
             spots.push(contact_point(at, enemy.center()));
         }
     }
+    // Each move faces the nearest enemy (compared by squared distance,
+    // from centers converted once: this loop is most of a random game).
+    let enemy_centers: Vec<V2> = enemies.iter().map(|e| e.center()).collect();
     for spot in spots {
-        let facing = enemies
+        let facing = enemy_centers
             .iter()
-            .min_by(|a, b| a.center().dist(spot).total_cmp(&b.center().dist(spot)))
-            .map_or(warrior.facing, |e| {
-                battlefield::facing_toward(spot, e.center())
-            });
+            .min_by(|a, b| {
+                let (da, db) = (a.minus(spot), b.minus(spot));
+                da.dot(da).total_cmp(&db.dot(db))
+            })
+            .map_or(warrior.facing, |e| battlefield::facing_toward(spot, *e));
         found.push(Order::Move(MoveOrder {
             warrior: warrior.id,
             path: vec![Point::from_v2(spot)],

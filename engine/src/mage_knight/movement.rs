@@ -10,7 +10,7 @@ use super::game::{Battle, Warrior, WarriorId};
 use super::orders::Work;
 use super::warrior::{Ability, SpeedType};
 use crate::table::Point;
-use crate::table::geometry::V2;
+use crate::table::geometry::{Shape, TOUCH, V2};
 use crate::{RuleError, Seat};
 
 /// A move action.
@@ -146,6 +146,17 @@ pub(super) fn check_path(
             })
             .collect()
     };
+    // Each blocking feature's shape, built once for every segment.
+    let blocking: Vec<(&str, Shape)> = if flies {
+        Vec::new()
+    } else {
+        battle
+            .terrain
+            .iter()
+            .filter(|f| f.kind.blocks_movement(speed_type))
+            .map(|f| (f.name.as_str(), f.shape()))
+            .collect()
+    };
     for pair in line.windows(2) {
         let (a, b) = (pair[0], pair[1]);
         if flies {
@@ -169,16 +180,13 @@ pub(super) fn check_path(
                 "the path passes between two warriors in base contact",
             ));
         }
-        if let Some(feature) = battle.terrain.iter().find(|f| {
-            f.kind.blocks_movement(speed_type)
-                && !f
-                    .shape()
-                    .swept_overlap(a, b, battlefield::BASE_RADIUS)
-                    .is_empty()
+        if let Some((feature, _)) = blocking.iter().find(|(_, shape)| {
+            !shape
+                .swept_overlap(a, b, battlefield::BASE_RADIUS)
+                .is_empty()
         }) {
             return Err(RuleError::not_allowed(format!(
-                "the path crosses {}, which blocks movement",
-                feature.name
+                "the path crosses {feature}, which blocks movement"
             )));
         }
     }
@@ -235,16 +243,24 @@ fn check_hindering_stop(battle: &Battle, warrior: &Warrior, line: &[V2]) -> Resu
         let (a, b) = (pair[0], pair[1]);
         let length = a.dist(b);
         let steps = (length / STEP).ceil().max(1.0) as usize;
+        // A base wholly inside a feature has its center inside it: only
+        // the stretches of the segment whose center is inside need the
+        // closer look (the same samples, far fewer distances measured).
+        let inside: Vec<Vec<(f64, f64)>> = hindering
+            .iter()
+            .map(|(_, shape)| shape.swept_overlap(a, b, TOUCH))
+            .collect();
         for i in 1..=steps {
             let t = i as f64 / steps as f64;
             let left = total - (walked + length * t);
             if left <= 0.1 {
                 return Ok(());
             }
-            if let Some((name, _)) = hindering
-                .iter()
-                .find(|(_, shape)| battlefield::base_inside(shape, a.lerp(b, t)))
-            {
+            if let Some((name, _)) = hindering.iter().zip(&inside).find_map(|(feature, spans)| {
+                (spans.iter().any(|(from, to)| (*from..=*to).contains(&t))
+                    && battlefield::base_inside(&feature.1, a.lerp(b, t)))
+                .then_some(feature)
+            }) {
                 return Err(RuleError::not_allowed(format!(
                     "{} must stop once its base is wholly in {name} (hindering terrain)",
                     warrior.card.name
