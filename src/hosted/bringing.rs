@@ -9,7 +9,6 @@ use soulstone_engine::content::Catalog;
 use soulstone_engine::encounter::objectives::SeasonScheme;
 use soulstone_engine::encounter::{GivenScenario, deployment_for};
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::mage_knight::content::{ArmyList, Roster};
 use soulstone_engine::table::measure::Deployment;
 
 use super::event_games::{DigitalState, game_in, require_browser_system, seat_of, state_of};
@@ -18,6 +17,7 @@ use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
 use crate::events::round_setups::TableSetup;
 use crate::events::{Access, Ctx, EventError, EventView};
+use crate::hosted::brought::{Brought, Content, Limits};
 use crate::hosted::{self, BroughtList};
 use crate::setup::SetupResult;
 use crate::setup::pool::DeploymentKind;
@@ -59,42 +59,6 @@ fn require_declared_faction(
     }
 }
 
-/// What a player brings to a digital pairing, by the event's game system.
-#[derive(Debug, Clone)]
-pub enum Brought {
-    /// Malifaux: crew lists, one hired once both players' are in.
-    Crews(Vec<BroughtList>),
-    /// Mage Knight: one army, within the event's build total.
-    Army(ArmyList),
-}
-
-impl Brought {
-    fn to_json(&self) -> Result<String, EventError> {
-        match self {
-            Self::Crews(lists) => serde_json::to_string(lists),
-            Self::Army(army) => serde_json::to_string(army),
-        }
-        .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))
-    }
-
-    /// What a player brought, as stored for the event's system.
-    pub(super) fn from_json(system: GameSystem, json: &str) -> Result<Self, EventError> {
-        match system {
-            GameSystem::MageKnight => serde_json::from_str(json).map(Self::Army),
-            _ => serde_json::from_str(json).map(Self::Crews),
-        }
-        .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))
-    }
-
-    /// The names of the lists or army, as their owner's page shows them.
-    pub(super) fn names(&self) -> Vec<String> {
-        match self {
-            Self::Crews(lists) => lists.iter().map(|l| l.name.clone()).collect(),
-            Self::Army(army) => vec![army.name.clone()],
-        }
-    }
-}
-
 /// What a player brings to a digital pairing.
 #[derive(Debug, Clone)]
 pub struct Bringing {
@@ -120,7 +84,9 @@ pub fn bring(
     let Bringing { brought, seed } = bringing;
     require_browser_system(view)?;
     check_brought_for(content, view, &brought)?;
-    let json = brought.to_json()?;
+    let json = brought
+        .to_json()
+        .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))?;
     conn.write_transaction(|conn| {
         // Touching the pairing's row first makes two players bringing
         // their crews at once take turns, so the second sees the first's
@@ -132,7 +98,7 @@ pub fn bring(
         let seat = seat_of(access, &game).ok_or_else(|| {
             EventError::Forbidden("Only the two players of this game bring crews to it.".into())
         })?;
-        match state_of(conn, view.system, &game, Some(seat))? {
+        match state_of(conn, &game, Some(seat))? {
             DigitalState::NotDigital => {
                 return Err(EventError::Conflict(
                     "This game is played at a table, not in the browser.".into(),
@@ -154,11 +120,14 @@ pub fn bring(
             stored
                 .iter()
                 .find(|(s, _)| s == side)
-                .map(|(_, json)| Brought::from_json(view.system, json))
+                .map(|(_, json)| {
+                    Brought::from_json(json)
+                        .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))
+                })
                 .transpose()
         };
         let (Some(a), Some(b)) = (find("a")?, find("b")?) else {
-            return state_of(conn, view.system, &game, Some(seat));
+            return state_of(conn, &game, Some(seat));
         };
         let opening = Opening {
             accounts: [
@@ -202,14 +171,6 @@ pub fn bring(
     })
 }
 
-/// The content a brought list or army is checked against: the Malifaux
-/// catalog and the Mage Knight roster.
-#[derive(Clone, Copy)]
-pub struct Content<'a> {
-    pub catalog: &'a Catalog,
-    pub roster: &'a Roster,
-}
-
 /// Refuses what does not suit the event's system, encounter size or build
 /// total, naming why.
 fn check_brought_for(
@@ -217,25 +178,18 @@ fn check_brought_for(
     view: &EventView,
     brought: &Brought,
 ) -> Result<(), EventError> {
-    let problem = match (view.system, brought) {
-        (GameSystem::MageKnight, Brought::Army(army)) => {
-            let build_total = u16::try_from(view.event.encounter_size).ok();
-            crate::hosted::check_army(content.roster, army, build_total).err()
-        }
-        (GameSystem::MageKnight, Brought::Crews(_)) => {
-            Some("This is a Mage Knight game: bring an army.".to_owned())
-        }
-        (_, Brought::Army(_)) => Some("This is a Malifaux game: bring crews.".to_owned()),
-        (_, Brought::Crews(lists)) => {
-            let size = u8::try_from(view.event.encounter_size).ok();
-            crate::hosted::check_brought(content.catalog, lists, size, view.system.engine_edition())
-                .err()
-        }
+    let limits = match view.system {
+        GameSystem::MageKnight => Limits::MageKnight {
+            build_total: u16::try_from(view.event.encounter_size).ok(),
+        },
+        system => Limits::Malifaux {
+            size: u8::try_from(view.event.encounter_size).ok(),
+            edition: system.engine_edition(),
+        },
     };
-    match problem {
-        Some(problem) => Err(EventError::Invalid(vec![("crew", problem)])),
-        None => Ok(()),
-    }
+    brought
+        .check(content, limits)
+        .map_err(|problem| EventError::Invalid(vec![("crew", problem)]))
 }
 
 /// The account a pairing's registration plays with.

@@ -15,7 +15,8 @@ use crate::events::{Access, Ctx, EventError, EventStatus, EventView};
 use crate::hosted;
 use crate::systems::GameSystem;
 
-pub use super::bringing::{Bringing, Brought, Content, bring};
+pub use super::bringing::{Bringing, bring};
+pub use super::brought::{Brought, Content};
 
 /// Where a digital pairing stands, as one of its players (or staff) sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,7 +205,6 @@ pub(super) fn seat_of(access: &Access, game: &GameRow) -> Option<&'static str> {
 
 pub(super) fn state_of(
     conn: &mut DbConnection,
-    system: GameSystem,
     game: &GameRow,
     seat: Option<&str>,
 ) -> Result<DigitalState, EventError> {
@@ -222,7 +222,9 @@ pub(super) fn state_of(
         let index = usize::from(side == "b");
         brought[index] = true;
         if Some(side.as_str()) == seat {
-            mine = Brought::from_json(system, &json)?.names();
+            mine = Brought::from_json(&json)
+                .map_err(|e| EventError::Corrupt(format!("brought lists: {e}")))?
+                .names();
         }
     }
     Ok(DigitalState::Waiting { brought, mine })
@@ -236,7 +238,7 @@ pub fn digital_state(
     game_id: i64,
 ) -> Result<DigitalState, EventError> {
     let game = game_in(conn, view, game_id)?;
-    state_of(conn, view.system, &game, seat_of(access, &game))
+    state_of(conn, &game, seat_of(access, &game))
 }
 
 /// How someone who is not a player watches a game played in the browser.

@@ -6,12 +6,13 @@
 //! reports itself there.
 
 use chrono::{Duration, NaiveDateTime};
-use soulstone_engine::content::Catalog;
 use soulstone_engine::fairness::Bytes32;
 
+use super::brought::{Brought, BroughtFor, Content, Limits};
 use super::event_games::{self as digital, InvitableLeague};
 use super::{
-    BroughtList, HostedError, PairingStart, check_brought, start_casual, start_for_pairing,
+    ArmyCasual, HostedError, PairingStart, check_brought, start_army_casual, start_casual,
+    start_for_pairing,
 };
 use crate::db::hosted::{self as db_hosted, InvitationRow, NewInvitation};
 use crate::db::{DbConnection, WriteTransaction, accounts};
@@ -33,6 +34,10 @@ pub struct Invitation {
     pub state: InvitationState,
     /// The league the game counts in (none: a casual game).
     pub league: Option<League>,
+    /// The game it is to, by what the inviter brought (a Malifaux
+    /// encounter or a Mage Knight battle): the one accepting brings the
+    /// same kind.
+    pub game: BroughtFor,
 }
 
 /// The league an invitation's game counts in.
@@ -88,6 +93,7 @@ fn shown(
         }),
         None => None,
     };
+    let game = stored_brought(&row)?.system();
     Ok(Invitation {
         id: row.id,
         token: row.token,
@@ -97,17 +103,26 @@ fn shown(
         expires_at: row.expires_at,
         state,
         league,
+        game,
     })
 }
 
-/// A player invites someone: their lists are checked now (for the league's
-/// encounter size, in a league), kept secret, and the link's token is
-/// returned.
+/// What the inviter brought, as stored with the invitation.
+fn stored_brought(row: &InvitationRow) -> Result<Brought, HostedError> {
+    Brought::from_json(&row.inviter_lists).map_err(|e| HostedError::Corrupt {
+        id: row.id,
+        reason: format!("invitation lists: {e}"),
+    })
+}
+
+/// A player invites someone: what they bring (crews, or a Mage Knight
+/// army) is checked now (for the league's encounter size, in a league),
+/// kept secret, and the link's token is returned.
 pub fn invite(
     conn: &mut DbConnection,
-    catalog: &Catalog,
+    content: &Content<'_>,
     inviter: i64,
-    lists: &[BroughtList],
+    brought: &Brought,
     time_control_ms: Option<i64>,
     league: Option<i64>,
     now: NaiveDateTime,
@@ -116,10 +131,10 @@ pub fn invite(
         .map(|event_id| digital::check_league_invitation(conn, event_id, inviter))
         .transpose()
         .map_err(league_refusal)?;
-    let size = league.as_ref().and_then(|l| l.encounter_size);
-    let edition = league.as_ref().and_then(|l| l.edition);
-    check_brought(catalog, lists, size, edition).map_err(HostedError::Invalid)?;
-    let json = serde_json::to_string(lists).map_err(|e| HostedError::Corrupt {
+    brought
+        .check(content, limits_for(brought, league.as_ref()))
+        .map_err(HostedError::Invalid)?;
+    let json = brought.to_json().map_err(|e| HostedError::Corrupt {
         id: 0,
         reason: format!("invitation lists: {e}"),
     })?;
@@ -172,19 +187,33 @@ pub fn open_of(
 /// changes, and the link stays open).
 pub fn accept(
     conn: &mut DbConnection,
-    catalog: &Catalog,
+    content: &Content<'_>,
     token: &str,
     account: i64,
-    lists: &[BroughtList],
+    brought: &Brought,
     seed: Bytes32,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
-    check_brought(catalog, lists, None, None).map_err(HostedError::Invalid)?;
+    brought
+        .check(content, limits_for(brought, None))
+        .map_err(HostedError::Invalid)?;
     conn.write_transaction(|conn| {
         let row = db_hosted::find_invitation(conn, token)?.ok_or(HostedError::NotFound)?;
         if row.inviter_id == account {
             return Err(HostedError::Invalid(
                 "This is your own invitation: send the link to your opponent.".into(),
+            ));
+        }
+        let theirs = stored_brought(&row)?;
+        if theirs.system() != brought.system() {
+            return Err(HostedError::Invalid(
+                match theirs.system() {
+                    BroughtFor::Malifaux => "This invitation is to a Malifaux game: bring crews.",
+                    BroughtFor::MageKnight => {
+                        "This invitation is to a Mage Knight game: bring an army."
+                    }
+                }
+                .into(),
             ));
         }
         if !db_hosted::take_invitation(conn, row.id, account, now)? {
@@ -195,27 +224,28 @@ pub fn accept(
             };
             return Err(HostedError::Invalid(why.into()));
         }
-        let theirs: Vec<BroughtList> =
-            serde_json::from_str(&row.inviter_lists).map_err(|e| HostedError::Corrupt {
-                id: row.id,
-                reason: format!("invitation lists: {e}"),
-            })?;
-        let game = match row.event_id {
-            Some(event_id) => {
+        let accounts = [row.inviter_id, account];
+        let game = match (&theirs, brought, row.event_id) {
+            (Brought::Crews(theirs), Brought::Crews(lists), Some(event_id)) => {
                 let league = digital::check_league_invitation(conn, event_id, row.inviter_id)
                     .map_err(league_refusal)?;
-                check_brought(catalog, lists, league.encounter_size, league.edition)
-                    .map_err(HostedError::Invalid)?;
+                check_brought(
+                    content.catalog,
+                    lists,
+                    league.encounter_size,
+                    league.edition,
+                )
+                .map_err(HostedError::Invalid)?;
                 let pairing =
                     digital::start_league_game(conn, event_id, row.inviter_id, account, now)
                         .map_err(league_refusal)?;
                 start_for_pairing(
                     conn,
-                    catalog,
+                    content.catalog,
                     &PairingStart {
                         pairing_game_id: pairing,
-                        accounts: [row.inviter_id, account],
-                        lists: [&theirs, lists],
+                        accounts,
+                        lists: [theirs, lists],
                         seed,
                         time_control_ms: row.time_control_ms,
                         scenario: None,
@@ -223,19 +253,53 @@ pub fn accept(
                     now,
                 )?
             }
-            None => start_casual(
+            (Brought::Crews(theirs), Brought::Crews(lists), None) => start_casual(
                 conn,
-                catalog,
-                [row.inviter_id, account],
-                [&theirs, lists],
+                content.catalog,
+                accounts,
+                [theirs, lists],
                 seed,
                 row.time_control_ms,
                 now,
             )?,
+            (Brought::Army(theirs), Brought::Army(army), None) => start_army_casual(
+                conn,
+                content.roster,
+                &ArmyCasual {
+                    accounts,
+                    armies: [theirs, army],
+                    seed,
+                    time_control_ms: row.time_control_ms,
+                },
+                now,
+            )?,
+            _ => {
+                return Err(HostedError::Corrupt {
+                    id: row.id,
+                    reason: "a Mage Knight invitation counting in a league".into(),
+                });
+            }
         };
         db_hosted::set_invitation_game(conn, row.id, game)?;
         Ok(game)
     })
+}
+
+/// The limits what a player brings is checked against: a Malifaux league's
+/// size and edition; a Mage Knight army's own build total (no league
+/// takes Mage Knight games by invitation: `event_games` refuses it).
+fn limits_for(brought: &Brought, league: Option<&InvitableLeague>) -> Limits {
+    match brought {
+        Brought::Crews(_) => Limits::Malifaux {
+            size: league.and_then(|l| l.encounter_size),
+            edition: league.and_then(|l| l.edition),
+        },
+        Brought::Army(_) if league.is_some() => Limits::Malifaux {
+            size: None,
+            edition: None,
+        },
+        Brought::Army(_) => Limits::MageKnight { build_total: None },
+    }
 }
 
 /// The inviter takes an open invitation back.

@@ -141,3 +141,33 @@ pub fn start_army_pairing(
         now,
     )
 }
+
+/// A Mage Knight game between two accounts outside any event (an
+/// invitation accepted): the inviter in seat A.
+#[derive(Debug, Clone, Copy)]
+pub struct ArmyCasual<'a> {
+    pub accounts: [i64; 2],
+    pub armies: [&'a ArmyList; 2],
+    pub seed: Bytes32,
+    pub time_control_ms: Option<i64>,
+}
+
+pub fn start_army_casual(
+    conn: &mut DbConnection,
+    roster: &Roster,
+    casual: &ArmyCasual<'_>,
+    now: NaiveDateTime,
+) -> Result<i64, HostedError> {
+    let setup = battle_for(roster, casual.armies, None, casual.seed)?;
+    create::<MageKnight>(
+        conn,
+        Creation {
+            kind: HostedKind::Casual,
+            pairing_game_id: None,
+            seats: casual.accounts.map(SeatHolder::Account),
+            time_control_ms: casual.time_control_ms,
+        },
+        setup,
+        now,
+    )
+}

@@ -193,6 +193,7 @@ impl<G: TableGame> Submitted<G> {
 
 pub mod bot_turns;
 mod bringing;
+pub mod brought;
 pub mod clocks;
 mod crews;
 pub mod event_games;
@@ -212,7 +213,8 @@ pub use crews::{
     start_for_pairing, start_practice,
 };
 pub use mage_knight::{
-    ArmyPairing, ArmyPractice, check_army, ready_army, start_army_pairing, start_army_practice,
+    ArmyCasual, ArmyPairing, ArmyPractice, check_army, ready_army, start_army_casual,
+    start_army_pairing, start_army_practice,
 };
 pub use moves::{claim_absence, flag_if_out_of_time, resign, submit};
 pub use play_on::{

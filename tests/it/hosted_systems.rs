@@ -387,10 +387,13 @@ async fn a_mage_knight_digital_round_is_played_with_armies_and_reports_its_resul
     .await;
     refused_with(
         "no warrior is called Sir Nobody",
-        vec![(
-            "army_text",
-            "name = \"Odd\"\nbuild_total = 300\nwarriors = [\"Sir Nobody\"]".into(),
-        )],
+        vec![
+            ("game", "mk".into()),
+            (
+                "army_text",
+                "name = \"Odd\"\nbuild_total = 300\nwarriors = [\"Sir Nobody\"]".into(),
+            ),
+        ],
     )
     .await;
     // Twice the event's build total in warriors: the army's own total
@@ -403,10 +406,10 @@ async fn a_mage_knight_digital_round_is_played_with_armies_and_reports_its_resul
         "name = \"Too Big\"\nbuild_total = 600\nwarriors = {}",
         toml::Value::Array(warriors)
     );
-    refused_with("Too Big", vec![("army_text", big)]).await;
+    refused_with("Too Big", vec![("game", "mk".into()), ("army_text", big)]).await;
 
     let first = browsers[0]
-        .post_form(&bring, &[("army", "Brasshold Vanguard")])
+        .post_form(&bring, &[("game", "mk"), ("army", "Brasshold Vanguard")])
         .await;
     assert_eq!(location(&first), play);
     let (_, mine) = browsers[0].get_text(&play).await;
@@ -417,7 +420,7 @@ async fn a_mage_knight_digital_round_is_played_with_armies_and_reports_its_resul
         "{theirs}"
     );
     let second = browsers[1]
-        .post_form(&bring, &[("army_text", &ready)])
+        .post_form(&bring, &[("game", "mk"), ("army_text", &ready)])
         .await;
     let started = location(&second);
     let hosted_id = id_after(&started, "/games/");
@@ -525,4 +528,96 @@ async fn a_mage_knight_digital_round_is_played_with_armies_and_reports_its_resul
         serde_json::json!(game.state.eliminated_points[0]),
         "{table}"
     );
+}
+
+both_backends!(a_mage_knight_invitation_starts_a_game_between_two_armies);
+
+/// A game by invitation with armies: a bad army is refused with its reason
+/// and kept on the page; the invitation says it is to a Mage Knight game,
+/// refuses crews from the one accepting and changes nothing; an army
+/// accepts it, and the casual game starts with the inviter in seat A and
+/// the chosen clock, at the Mage Knight page.
+async fn a_mage_knight_invitation_starts_a_game_between_two_armies(backend: Backend) {
+    use crate::support::{TestApp, location};
+    use soulstone::hosted::{HostedKind, SeatHolder};
+    use soulstone_engine::mage_knight::MageKnight;
+
+    let app = TestApp::spawn(backend).await;
+    let (ann_id, ann) = app.user("ann@example.org", "Ann").await;
+    let (bo_id, bo) = app.user("bo@example.org", "Bo").await;
+    let (status, page) = ann.get_text("/play/invite").await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("Or a Mage Knight game") && page.contains("Brasshold Vanguard"),
+        "{page}"
+    );
+    let odd = "name = \"Odd\"\nbuild_total = 300\nwarriors = [\"Sir Nobody\"]";
+    let refused = ann
+        .post_form(
+            "/play/invite",
+            &[("game", "mk"), ("army_text", odd), ("minutes", "")],
+        )
+        .await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let page = refused.text().await.unwrap();
+    assert!(
+        page.contains("no warrior is called Sir Nobody")
+            && page.contains("Sir Nobody&#34;]</textarea>"),
+        "{page}"
+    );
+    let made = ann
+        .post_form(
+            "/play/invite",
+            &[
+                ("game", "mk"),
+                ("army", "Brasshold Vanguard"),
+                ("minutes", "30"),
+            ],
+        )
+        .await;
+    let link = location(&made);
+    assert!(link.starts_with("/play/invite/"), "{link}");
+    let (_, invitation) = bo.get_text(&link).await;
+    assert!(
+        invitation.contains("<dd>Mage Knight</dd>") && invitation.contains("Your Mage Knight army"),
+        "{invitation}"
+    );
+
+    let crews = bo
+        .post_form(&format!("{link}/accept"), &[("crew", "mudlark-50")])
+        .await;
+    assert_eq!(crews.status().as_u16(), 422);
+    let page = crews.text().await.unwrap();
+    assert!(
+        page.contains("This invitation is to a Mage Knight game: bring an army."),
+        "{page}"
+    );
+    let (_, still) = bo.get_text(&link).await;
+    assert!(still.contains("open, until"), "nothing changed: {still}");
+
+    let accepted = bo
+        .post_form(
+            &format!("{link}/accept"),
+            &[("game", "mk"), ("army", "Thornwake Wardens")],
+        )
+        .await;
+    let started = location(&accepted);
+    let id = crate::support::id_after(&started, "/games/");
+    assert_eq!(location(&bo.get(&started).await), format!("/mk/games/{id}"));
+    let game = app
+        .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap())
+        .await;
+    assert_eq!(game.kind, HostedKind::Casual);
+    assert_eq!(
+        game.seats,
+        [SeatHolder::Account(ann_id), SeatHolder::Account(bo_id)]
+    );
+    assert_eq!(
+        game.state.army_names,
+        [
+            "Brasshold Vanguard".to_owned(),
+            "Thornwake Wardens".to_owned()
+        ]
+    );
+    assert!(game.clocks.is_some(), "the chosen clock runs");
 }

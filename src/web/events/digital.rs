@@ -6,14 +6,13 @@ use askama::Template;
 
 use super::{actor_of, ctx_of, service_ctx};
 use crate::events::{self, EventError};
-use crate::hosted::event_games::{self as digital, Brought, DigitalState};
+use crate::hosted::event_games::{self as digital, DigitalState};
 use crate::systems::GameSystem;
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
-use crate::web::play::{CrewOption, brought_from_form, crew_options, form_field};
+use crate::web::play::{CrewOption, brought_of, crew_options};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
-use soulstone_engine::mage_knight::content::Roster;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(play_page).service(bring_crews);
@@ -37,6 +36,7 @@ struct DigitalPage {
     mage_knight: bool,
     /// The ready armies, by name.
     armies: Vec<String>,
+    own_army: String,
 }
 
 fn play_path(id: i64, game: i64) -> String {
@@ -98,6 +98,11 @@ async fn play_page(
         mine,
         plays,
         crews,
+        own_army: if view.system == GameSystem::MageKnight {
+            declared_list.clone().unwrap_or_default()
+        } else {
+            String::new()
+        },
         own_list: declared_list.unwrap_or_default(),
         mage_knight: view.system == GameSystem::MageKnight,
         armies: crate::web::play::mage_knight::army_names(),
@@ -115,9 +120,9 @@ async fn bring_crews(
     let (id, game_id) = path.into_inner();
     let back = play_path(id, game_id);
     let roster = crate::content::mage_knight_roster().map_err(AppError::internal)?;
-    let brought = match brought_of(roster, &form.0) {
-        Ok(brought) => brought,
-        Err(problem) => {
+    let brought = match brought_of(&form.0) {
+        Ok((brought, _)) => brought,
+        Err((problem, _)) => {
             return Ok(redirect_with_flash(
                 &state,
                 &back,
@@ -168,26 +173,4 @@ async fn bring_crews(
         }
         Err(err) => return Err(err.into()),
     })
-}
-
-/// What the form brings: an army (a ready one, or one written in the army
-/// file format) for Mage Knight, crews otherwise. The service refuses what
-/// does not suit the event's system.
-fn brought_of(roster: &Roster, fields: &[(String, String)]) -> Result<Brought, String> {
-    let written = form_field(fields, "army_text").trim();
-    if !written.is_empty() {
-        return roster
-            .read_army("your army", written)
-            .map(Brought::Army)
-            .map_err(|e| e.to_string());
-    }
-    let ready = form_field(fields, "army").trim();
-    if !ready.is_empty() {
-        return crate::hosted::ready_army(roster, ready)
-            .map(|list| Brought::Army(list.clone()))
-            .map_err(|e| e.to_string());
-    }
-    brought_from_form(fields)
-        .map(|(lists, _)| Brought::Crews(lists))
-        .map_err(|(problem, _)| problem)
 }

@@ -1,13 +1,14 @@
 //! Games by invitation, casual or counting in a league: the inviter brings
-//! crews and a clock and gets a link to send; whoever opens it signed in
-//! brings theirs and accepts, and the game starts (`hosted::invitations`
-//! holds the rules).
+//! crews (or a Mage Knight army) and a clock and gets a link to send;
+//! whoever opens it signed in brings theirs and accepts, and the game
+//! starts (`hosted::invitations` holds the rules).
 
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
-use super::{CrewOption, brought_from_form, crew_options, now, time_control_ms};
+use super::{CrewOption, Written, brought_of, crew_options, now, time_control_ms};
 use crate::hosted::HostedError;
+use crate::hosted::brought::{BroughtFor, Content};
 use crate::hosted::event_games::{self as digital, InvitableLeague};
 use crate::hosted::invitations::{self, Invitation, InvitationState};
 use crate::web::AppState;
@@ -33,6 +34,9 @@ struct NewPage {
     ctx: PageContext,
     crews: Vec<CrewOption>,
     own_list: String,
+    /// The ready Mage Knight armies, and an army the player wrote.
+    armies: Vec<String>,
+    own_army: String,
     /// Open leagues the player plays in: the game may count in one.
     leagues: Vec<InvitableLeague>,
     /// The league chosen (on a page shown again with an error).
@@ -51,7 +55,7 @@ async fn new_page_with(
     state: &web::Data<AppState>,
     user: &CurrentUser,
     error: Option<String>,
-    own_list: String,
+    written: Written,
     league: Option<i64>,
 ) -> Result<HttpResponse, AppError> {
     let account = user.id();
@@ -61,7 +65,9 @@ async fn new_page_with(
     let page = NewPage {
         ctx: ctx.clone(),
         crews: crew_options(None),
-        own_list,
+        own_list: written.own_list,
+        armies: super::mage_knight::army_names(),
+        own_army: written.own_army,
         leagues,
         league,
         error,
@@ -86,7 +92,7 @@ async fn new_page(
     state: web::Data<AppState>,
     query: web::Query<NewQuery>,
 ) -> Result<HttpResponse, AppError> {
-    new_page_with(&ctx, &state, &user, None, String::new(), query.league).await
+    new_page_with(&ctx, &state, &user, None, Written::default(), query.league).await
 }
 
 /// The league field: empty for a casual game; anything else not a league's
@@ -115,7 +121,7 @@ async fn create(
     let fields = form.0;
     let chosen = league_from_form(&fields);
     let league = chosen.clone().ok().flatten();
-    let (lists, own) = match brought_from_form(&fields) {
+    let (brought, own) = match brought_of(&fields) {
         Ok(read) => read,
         Err((error, own)) => {
             return new_page_with(&ctx, &state, &user, Some(error), own, league).await;
@@ -130,14 +136,18 @@ async fn create(
         Err(error) => return new_page_with(&ctx, &state, &user, Some(error), own, league).await,
     };
     let catalog = std::sync::Arc::clone(&state.catalog);
+    let roster = crate::content::mage_knight_roster().map_err(AppError::internal)?;
     let inviter = user.id();
     let made = state
         .with_db(move |conn| {
             Ok(invitations::invite(
                 conn,
-                &catalog,
+                &Content {
+                    catalog: &catalog,
+                    roster,
+                },
                 inviter,
-                &lists,
+                &brought,
                 clock,
                 league,
                 now(),
@@ -168,6 +178,8 @@ struct InvitationPage {
     mine: bool,
     crews: Vec<CrewOption>,
     own_list: String,
+    armies: Vec<String>,
+    own_army: String,
     error: Option<String>,
 }
 
@@ -190,6 +202,10 @@ impl InvitationPage {
         }
     }
 
+    fn mage_knight(&self) -> bool {
+        self.invitation.game == BroughtFor::MageKnight
+    }
+
     fn state_words(&self) -> &'static str {
         match self.invitation.state {
             InvitationState::Open => "open",
@@ -206,7 +222,7 @@ async fn invitation_page_with(
     user: &CurrentUser,
     token: String,
     error: Option<String>,
-    own_list: String,
+    written: Written,
 ) -> Result<HttpResponse, AppError> {
     let invitation = state
         .with_db(move |conn| Ok(invitations::find(conn, &token, now())?))
@@ -221,7 +237,9 @@ async fn invitation_page_with(
         mine: invitation.inviter_id == user.id(),
         invitation,
         crews: crew_options(None),
-        own_list,
+        own_list: written.own_list,
+        armies: super::mage_knight::army_names(),
+        own_army: written.own_army,
         error,
     };
     if page.error.is_some() {
@@ -238,7 +256,15 @@ async fn invitation_page(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    invitation_page_with(&ctx, &state, &user, path.into_inner(), None, String::new()).await
+    invitation_page_with(
+        &ctx,
+        &state,
+        &user,
+        path.into_inner(),
+        None,
+        Written::default(),
+    )
+    .await
 }
 
 #[post("/play/invite/{token}/accept")]
@@ -252,13 +278,14 @@ async fn accept(
     use rand::Rng;
     let token = path.into_inner();
     let fields = form.0;
-    let (lists, own) = match brought_from_form(&fields) {
+    let (brought, own) = match brought_of(&fields) {
         Ok(read) => read,
         Err((error, own)) => {
             return invitation_page_with(&ctx, &state, &user, token, Some(error), own).await;
         }
     };
     let catalog = std::sync::Arc::clone(&state.catalog);
+    let roster = crate::content::mage_knight_roster().map_err(AppError::internal)?;
     let account = user.id();
     let seed = soulstone_engine::fairness::Bytes32(rand::rng().random());
     let accepted_token = token.clone();
@@ -266,10 +293,13 @@ async fn accept(
         .with_db(move |conn| {
             Ok(invitations::accept(
                 conn,
-                &catalog,
+                &Content {
+                    catalog: &catalog,
+                    roster,
+                },
                 &accepted_token,
                 account,
-                &lists,
+                &brought,
                 seed,
                 now(),
             ))

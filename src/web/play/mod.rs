@@ -24,6 +24,7 @@ use soulstone_engine::forced::StandingAnswers;
 use soulstone_engine::system::Malifaux;
 use soulstone_engine::{Seat, Viewer};
 
+use crate::hosted::brought::Brought;
 use crate::hosted::event_games::Watching;
 use crate::hosted::{self, BroughtList, HostedError, Submitted};
 use crate::web::AppState;
@@ -121,6 +122,63 @@ pub struct CrewOption {
 /// (`templates/play/crews_fieldset.html`): ticked shipped lists and a
 /// pasted list. Also gives back the pasted text, to show again; on a
 /// problem, the message and that text.
+/// What a player wrote on a form bringing crews or an army, to show again
+/// when it is refused.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Written {
+    pub own_list: String,
+    pub own_army: String,
+}
+
+/// What a form brings: with `game=mk`, a Mage Knight army (one written in
+/// the army file format, else a ready one by name); otherwise crews
+/// ([`brought_from_form`]). With what the player wrote; on a problem, the
+/// message and that.
+pub(crate) fn brought_of(
+    fields: &[(String, String)],
+) -> Result<(Brought, Written), (String, Written)> {
+    if form_field(fields, "game") != "mk" {
+        return match brought_from_form(fields) {
+            Ok((lists, own_list)) => Ok((
+                Brought::Crews(lists),
+                Written {
+                    own_list,
+                    ..Written::default()
+                },
+            )),
+            Err((problem, own_list)) => Err((
+                problem,
+                Written {
+                    own_list,
+                    ..Written::default()
+                },
+            )),
+        };
+    }
+    let written = Written {
+        own_army: form_field(fields, "army_text").trim().replace('\r', ""),
+        ..Written::default()
+    };
+    let roster = match crate::content::mage_knight_roster() {
+        Ok(roster) => roster,
+        Err(problem) => return Err((problem.clone(), written)),
+    };
+    let army = if written.own_army.is_empty() {
+        let ready = form_field(fields, "army").trim();
+        crate::hosted::ready_army(roster, ready)
+            .cloned()
+            .map_err(|e| e.to_string())
+    } else {
+        roster
+            .read_army("your army", &written.own_army)
+            .map_err(|e| e.to_string())
+    };
+    match army {
+        Ok(army) => Ok((Brought::Army(army), written)),
+        Err(problem) => Err((problem, written)),
+    }
+}
+
 pub(crate) fn brought_from_form(
     fields: &[(String, String)],
 ) -> Result<(Vec<BroughtList>, String), (String, String)> {
