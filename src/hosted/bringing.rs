@@ -145,15 +145,15 @@ pub fn bring(
                 let build_total = u16::try_from(view.event.encounter_size).map_err(|_| {
                     EventError::Conflict("The event's build total is out of range.".into())
                 })?;
-                let pairing = hosted::ArmyPairing {
-                    pairing_game_id: game.id,
+                let pairing = hosted::ArmyGame {
+                    pairing_game_id: Some(game.id),
                     accounts: opening.accounts,
                     armies: [a, b],
-                    build_total,
+                    build_total: Some(build_total),
                     seed: opening.seed,
                     time_control_ms: opening.time_control_ms,
                 };
-                hosted::start_army_pairing(conn, content.roster, &pairing, ctx.now)
+                hosted::start_army_game(conn, content.roster, &pairing, ctx.now)
             }
             _ => {
                 return Err(EventError::Corrupt(format!(

@@ -11,7 +11,7 @@ use soulstone_engine::fairness::Bytes32;
 use super::brought::{Brought, BroughtFor, Content, Limits};
 use super::event_games::{self as digital, InvitableLeague};
 use super::{
-    ArmyCasual, HostedError, PairingStart, check_brought, start_army_casual, start_casual,
+    ArmyGame, HostedError, PairingStart, check_brought, start_army_game, start_casual,
     start_for_pairing,
 };
 use crate::db::hosted::{self as db_hosted, InvitationRow, NewInvitation};
@@ -262,12 +262,14 @@ pub fn accept(
                 row.time_control_ms,
                 now,
             )?,
-            (Brought::Army(theirs), Brought::Army(army), None) => start_army_casual(
+            (Brought::Army(theirs), Brought::Army(army), None) => start_army_game(
                 conn,
                 content.roster,
-                &ArmyCasual {
+                &ArmyGame {
+                    pairing_game_id: None,
                     accounts,
                     armies: [theirs, army],
+                    build_total: None,
                     seed,
                     time_control_ms: row.time_control_ms,
                 },

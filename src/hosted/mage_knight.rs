@@ -102,70 +102,41 @@ pub fn start_army_practice(
     )
 }
 
-/// An event pairing's Mage Knight game, as `event_games` starts it: the
-/// pairing's player A in seat A.
+/// A Mage Knight game between two accounts: an event pairing's (its
+/// player A in seat A, at the event's build total) or a casual one by
+/// invitation (the inviter in seat A).
 #[derive(Debug, Clone, Copy)]
-pub struct ArmyPairing<'a> {
-    pub pairing_game_id: i64,
+pub struct ArmyGame<'a> {
+    /// The event pairing it decides (none: a casual game).
+    pub pairing_game_id: Option<i64>,
     pub accounts: [i64; 2],
     pub armies: [&'a ArmyList; 2],
-    /// The event's build total.
-    pub build_total: u16,
+    /// The event's build total (none: the larger of the armies' own).
+    pub build_total: Option<u16>,
     pub seed: Bytes32,
     pub time_control_ms: Option<i64>,
 }
 
-/// Starts the hosted game that decides an event pairing; its end is
-/// reported to the event like a Malifaux game's.
-pub fn start_army_pairing(
+/// Starts a game between two accounts; an event pairing's reports its end
+/// to the event like a Malifaux game's.
+pub fn start_army_game(
     conn: &mut DbConnection,
     roster: &Roster,
-    pairing: &ArmyPairing<'_>,
+    game: &ArmyGame<'_>,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
-    let setup = battle_for(
-        roster,
-        pairing.armies,
-        Some(pairing.build_total),
-        pairing.seed,
-    )?;
+    let setup = battle_for(roster, game.armies, game.build_total, game.seed)?;
     create::<MageKnight>(
         conn,
         Creation {
-            kind: HostedKind::Event,
-            pairing_game_id: Some(pairing.pairing_game_id),
-            seats: pairing.accounts.map(SeatHolder::Account),
-            time_control_ms: pairing.time_control_ms,
-        },
-        setup,
-        now,
-    )
-}
-
-/// A Mage Knight game between two accounts outside any event (an
-/// invitation accepted): the inviter in seat A.
-#[derive(Debug, Clone, Copy)]
-pub struct ArmyCasual<'a> {
-    pub accounts: [i64; 2],
-    pub armies: [&'a ArmyList; 2],
-    pub seed: Bytes32,
-    pub time_control_ms: Option<i64>,
-}
-
-pub fn start_army_casual(
-    conn: &mut DbConnection,
-    roster: &Roster,
-    casual: &ArmyCasual<'_>,
-    now: NaiveDateTime,
-) -> Result<i64, HostedError> {
-    let setup = battle_for(roster, casual.armies, None, casual.seed)?;
-    create::<MageKnight>(
-        conn,
-        Creation {
-            kind: HostedKind::Casual,
-            pairing_game_id: None,
-            seats: casual.accounts.map(SeatHolder::Account),
-            time_control_ms: casual.time_control_ms,
+            kind: if game.pairing_game_id.is_some() {
+                HostedKind::Event
+            } else {
+                HostedKind::Casual
+            },
+            pairing_game_id: game.pairing_game_id,
+            seats: game.accounts.map(SeatHolder::Account),
+            time_control_ms: game.time_control_ms,
         },
         setup,
         now,

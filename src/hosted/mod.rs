@@ -213,8 +213,7 @@ pub use crews::{
     start_for_pairing, start_practice,
 };
 pub use mage_knight::{
-    ArmyCasual, ArmyPairing, ArmyPractice, check_army, ready_army, start_army_casual,
-    start_army_pairing, start_army_practice,
+    ArmyGame, ArmyPractice, check_army, ready_army, start_army_game, start_army_practice,
 };
 pub use moves::{claim_absence, flag_if_out_of_time, resign, submit};
 pub use play_on::{

@@ -978,20 +978,27 @@ async fn digital_pairing_bringing(
     .await
 }
 
-/// The same, each player bringing their `crews`.
-async fn digital_pairing_of(
+/// An event of `body` with Ann and Bo registered and checked in, running,
+/// its first round paired (its scenario flipped when `flip`) and
+/// published: the organiser's API and browser, and the players'.
+pub(crate) struct PublishedRound {
+    pub(crate) event: i64,
+    pub(crate) pairing: i64,
+    pub(crate) to: crate::support::ApiClient,
+    pub(crate) to_browser: crate::support::TestClient,
+    pub(crate) browsers: Vec<crate::support::TestClient>,
+    pub(crate) apis: Vec<crate::support::ApiClient>,
+}
+
+pub(crate) async fn published_round(
     app: &TestApp,
-    settings: serde_json::Value,
-    crews: [&[&str]; 2],
-) -> DigitalPairing {
-    use crate::events::{create_event, event_body, set_status};
+    body: serde_json::Value,
+    flip: bool,
+) -> PublishedRound {
+    use crate::events::{create_event, set_status};
 
     let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
     let to = app.api_client("to@example.org").await;
-    let mut body = event_body("Digital Cup");
-    for (key, value) in settings.as_object().unwrap() {
-        body[key] = value.clone();
-    }
     let event = create_event(&to, body).await;
     set_status(&to, event, "registration").await;
     let mut browsers = Vec::new();
@@ -1018,11 +1025,13 @@ async fn digital_pairing_of(
         .post(&format!("/events/{event}/rounds"), serde_json::json!({}))
         .await;
     assert!(code == 201 || code == 200, "{body}");
-    // The round's scenario is flipped (each table flips its attacker).
-    let flipped = to_browser
-        .post_form(&format!("/events/{event}/rounds/1/setup"), &[])
-        .await;
-    assert_eq!(flipped.status().as_u16(), 303);
+    if flip {
+        // The round's scenario is flipped (each table flips its attacker).
+        let flipped = to_browser
+            .post_form(&format!("/events/{event}/rounds/1/setup"), &[])
+            .await;
+        assert_eq!(flipped.status().as_u16(), 303);
+    }
     let (code, body) = to
         .post(
             &format!("/events/{event}/rounds/1/publish"),
@@ -1031,8 +1040,35 @@ async fn digital_pairing_of(
         .await;
     assert!(code < 300, "{body}");
     let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
-    let table = &round["tables"][0];
-    let pairing = table["game"].as_i64().unwrap();
+    let pairing = round["tables"][0]["game"].as_i64().unwrap();
+    PublishedRound {
+        event,
+        pairing,
+        to,
+        to_browser,
+        browsers,
+        apis,
+    }
+}
+
+/// The same, each player bringing their `crews`.
+async fn digital_pairing_of(
+    app: &TestApp,
+    settings: serde_json::Value,
+    crews: [&[&str]; 2],
+) -> DigitalPairing {
+    let mut body = crate::events::event_body("Digital Cup");
+    for (key, value) in settings.as_object().unwrap() {
+        body[key] = value.clone();
+    }
+    let PublishedRound {
+        event,
+        pairing,
+        to,
+        to_browser,
+        browsers,
+        apis,
+    } = published_round(app, body, true).await;
 
     // The organiser has the round played in the browser.
     let marked = to_browser

@@ -222,10 +222,59 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
         all
     };
     let mut moved_badly = false;
+    let mut attacked_badly = false;
     for _ in 0..600 {
         let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
         if page.contains("The game is over") {
             break;
+        }
+        if !attacked_badly && page.contains("<legend>Attack</legend>") {
+            // A close attack on a warrior out of contact, from the attack
+            // form: refused with the rule, and nothing changes.
+            let game = app
+                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap())
+                .await;
+            let battle = &game.state;
+            let ready = battle
+                .warriors
+                .iter()
+                .find(|w| {
+                    w.seat == soulstone_engine::Seat::A
+                        && w.on_battlefield()
+                        && !w.acted
+                        && w.tokens < 2
+                })
+                .expect("a warrior ready to act");
+            let Some(far) = battle.warriors.iter().find(|w| {
+                w.seat == soulstone_engine::Seat::B
+                    && w.on_battlefield()
+                    && w.center().dist(ready.center()) > 3.0
+            }) else {
+                continue;
+            };
+            attacked_badly = true;
+            let (attacker, target) = (ready.id.0.to_string(), far.id.0.to_string());
+            let fields = order(
+                &page,
+                vec![
+                    ("kind", "attack".into()),
+                    ("attacker", attacker),
+                    ("style", "close".into()),
+                    ("target", target),
+                ],
+            );
+            let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let sent = browser
+                .post_form(&format!("/mk/games/{id}/order"), &refs)
+                .await;
+            assert_eq!(sent.status().as_u16(), 303);
+            let (_, after) = browser.get_text(&format!("/mk/games/{id}")).await;
+            assert!(after.contains("must be in base contact with"), "{after}");
+            let now_at = app
+                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
+                .await;
+            assert_eq!(now_at, battle.version, "a refused attack changes nothing");
+            continue;
         }
         if !moved_badly && page.contains("Move a warrior to a point") {
             moved_badly = true;
@@ -281,6 +330,7 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
         assert_eq!(sent.status().as_u16(), 303, "{refs:?}");
     }
     assert!(moved_badly, "the free move form was offered");
+    assert!(attacked_badly, "the attack form was offered");
     let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
     assert!(page.contains("The game is over"), "{page}");
     assert!(page.contains("in objectives"), "{page}");
@@ -306,7 +356,8 @@ both_backends!(a_mage_knight_digital_round_is_played_with_armies_and_reports_its
 async fn a_mage_knight_digital_round_is_played_with_armies_and_reports_its_result(
     backend: Backend,
 ) {
-    use crate::events::{create_event, event_body, set_status};
+    use super::hosted::{PublishedRound, published_round};
+    use crate::events::event_body;
     use crate::support::{TestApp, extract_input_value, id_after, location};
     use soulstone::hosted::SeatHolder;
     use soulstone_engine::bot::BotKind;
@@ -314,46 +365,19 @@ async fn a_mage_knight_digital_round_is_played_with_armies_and_reports_its_resul
     use soulstone_engine::system::TableGame;
 
     let app = TestApp::spawn(backend).await;
-    let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
-    let to = app.api_client("to@example.org").await;
     let mut body = event_body("Knights Online");
     body["game_system"] = serde_json::json!("mk");
     body["encounter_size"] = serde_json::json!(300);
     body["tiebreakers"] = serde_json::json!("points_eliminated,sos");
     body["rounds_planned"] = serde_json::json!(1);
-    let event = create_event(&to, body).await;
-    set_status(&to, event, "registration").await;
-    let mut browsers = Vec::new();
-    for (email, name) in [("ann@example.org", "Ann"), ("bo@example.org", "Bo")] {
-        let (_, browser) = app.user(email, name).await;
-        let api = app.api_client(email).await;
-        let (code, body) = api
-            .post(&format!("/events/{event}/register"), serde_json::json!({}))
-            .await;
-        assert_eq!(code, 201, "{body}");
-        let (code, _) = to
-            .post(
-                &format!("/events/{event}/players/{}/check-in", body["id"]),
-                serde_json::json!({"checked_in": true}),
-            )
-            .await;
-        assert!(code < 300);
-        browsers.push(browser);
-    }
-    set_status(&to, event, "running").await;
-    let (code, body) = to
-        .post(&format!("/events/{event}/rounds"), serde_json::json!({}))
-        .await;
-    assert!(code < 300, "{body}");
-    let (code, body) = to
-        .post(
-            &format!("/events/{event}/rounds/1/publish"),
-            serde_json::json!({}),
-        )
-        .await;
-    assert!(code < 300, "{body}");
-    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
-    let pairing = round["tables"][0]["game"].as_i64().unwrap();
+    let PublishedRound {
+        event,
+        pairing,
+        to,
+        to_browser,
+        browsers,
+        ..
+    } = published_round(&app, body, false).await;
     let marked = to_browser
         .post_form(&format!("/events/{event}/rounds/1/digital"), &[])
         .await;

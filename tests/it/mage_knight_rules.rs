@@ -12,7 +12,7 @@ use soulstone_engine::mage_knight::combat::{Boost, CloseAttack, RangedAttack};
 use soulstone_engine::mage_knight::facts::{Fact, Harm};
 use soulstone_engine::mage_knight::game::{Battle, EndReason, Stage, WarriorId};
 use soulstone_engine::mage_knight::movement::MoveOrder;
-use soulstone_engine::mage_knight::warrior::{Ability, Click, WarriorCard};
+use soulstone_engine::mage_knight::warrior::{Ability, Click, SpeedType, WarriorCard};
 use soulstone_engine::mage_knight::{self as mk, MageKnight, Order, Setup, Submission};
 use soulstone_engine::system::{TableGame, Tally};
 use soulstone_engine::table::Point;
@@ -709,4 +709,207 @@ fn deployment_is_checked_warrior_by_warrior() {
     assert_eq!(battle, before, "refused deployments change nothing");
     order(&mut battle, seat, deploy(placements)).unwrap();
     assert_eq!(battle.stage, Stage::Deploying { seat: seat.other() });
+}
+
+fn with_speed(mut card: WarriorCard, speed: SpeedType) -> WarriorCard {
+    card.speed_type = speed;
+    card
+}
+
+fn move_to(warrior: WarriorId, x: f64, y: f64, double_time: bool) -> Order {
+    Order::Move(MoveOrder {
+        warrior,
+        path: vec![at(x, y)],
+        facing: 90,
+        double_time,
+    })
+}
+
+#[test]
+fn a_horseshoe_breaks_away_unless_it_rolls_a_one_and_shakes_off_those_behind() {
+    // The rider faces up, one foe in front of it and one behind it.
+    let setup = || {
+        scenario(
+            vec![(
+                with_speed(soldier("Rider"), SpeedType::Horseshoe),
+                at(10.0, 10.0),
+                90,
+            )],
+            vec![
+                (soldier("Front"), at(10.0, 11.25), 270),
+                (soldier("Back"), at(10.0, 8.75), 90),
+            ],
+        )
+    };
+    let away = Order::Move(MoveOrder {
+        warrior: W0,
+        path: vec![at(14.0, 10.0)],
+        facing: 0,
+        double_time: false,
+    });
+    // A 2 would hold a boot warrior; the rider breaks away, and only the
+    // warrior outside its front arc takes shake off damage.
+    let mut battle = setup();
+    next_roll(&mut battle, &[2]);
+    let facts = order(&mut battle, Seat::A, away.clone()).unwrap();
+    assert_eq!(battle.warriors[0].at, Some(at(14.0, 10.0)));
+    assert_eq!(damage(&facts), vec![(W2, 1, Harm::ShakeOff { by: W0 })]);
+    // A 1 holds it, and a horseshoe that fails may not even turn.
+    let mut battle = setup();
+    next_roll(&mut battle, &[1]);
+    let facts = order(&mut battle, Seat::A, away).unwrap();
+    assert_eq!(battle.warriors[0].at, Some(at(10.0, 10.0)));
+    assert_eq!(battle.warriors[0].facing, 90);
+    assert!(damage(&facts).is_empty());
+}
+
+#[test]
+fn double_time_doubles_the_speed_and_pushes_boots_but_not_horseshoes() {
+    let mut battle = scenario(
+        vec![
+            (soldier("Runner"), at(10.0, 5.0), 90),
+            (
+                with_speed(soldier("Rider"), SpeedType::Horseshoe),
+                at(20.0, 5.0),
+                90,
+            ),
+            (
+                with_speed(soldier("Swimmer"), SpeedType::Wave),
+                at(30.0, 5.0),
+                90,
+            ),
+        ],
+        vec![(soldier("Foe"), at(30.0, 33.0), 270)],
+    );
+    refused(&mut battle, move_to(W0, 10.0, 22.0, true), "may move 16\"");
+    refused(
+        &mut battle,
+        move_to(W2, 30.0, 8.0, true),
+        "only boot and horseshoe warriors use double-time",
+    );
+    let facts = order(&mut battle, Seat::A, move_to(W0, 10.0, 20.5, true)).unwrap();
+    assert_eq!(battle.warriors[0].at, Some(at(10.0, 20.5)));
+    assert_eq!(damage(&facts), vec![(W0, 1, Harm::Pushing)]);
+    let facts = order(&mut battle, Seat::A, move_to(W1, 20.0, 20.5, true)).unwrap();
+    assert_eq!(battle.warriors[1].at, Some(at(20.0, 20.5)));
+    assert!(
+        damage(&facts).is_empty(),
+        "a horseshoe is not pushed for it"
+    );
+    // Not from base contact with an opposing warrior.
+    let mut battle = scenario(
+        vec![(soldier("Runner"), at(10.0, 10.0), 90)],
+        vec![(soldier("Foe"), at(10.0, 11.25), 270)],
+    );
+    refused(
+        &mut battle,
+        move_to(W0, 10.0, 3.0, true),
+        "cannot use double-time",
+    );
+}
+
+#[test]
+fn a_wave_warrior_treats_water_as_clear_and_defends_better_in_it() {
+    let mut battle = scenario(
+        vec![
+            (soldier("Walker"), at(10.0, 10.0), 90),
+            (
+                with_speed(soldier("Swimmer"), SpeedType::Wave),
+                at(20.0, 10.0),
+                90,
+            ),
+            (soldier("Guard"), at(30.0, 11.75), 90),
+        ],
+        vec![(
+            with_speed(soldier("Diver"), SpeedType::Wave),
+            at(30.0, 13.0),
+            270,
+        )],
+    );
+    battle.terrain = Arc::new(vec![
+        feature("a lake", TerrainKind::DeepWater, 10.0, 15.0, 2.5),
+        feature("a ford", TerrainKind::ShallowWater, 20.0, 15.0, 2.5),
+        feature("a pool", TerrainKind::ShallowWater, 30.0, 14.0, 2.0),
+    ]);
+    refused(&mut battle, move_to(W0, 10.0, 17.0, false), "a lake");
+    battle.warriors[0].at = Some(at(20.0, 9.0));
+    battle.warriors[1].at = Some(at(10.0, 9.0));
+    refused(
+        &mut battle,
+        move_to(W0, 20.0, 16.5, false),
+        "must stop once its base is wholly in a ford",
+    );
+    // The swimmer crosses the lake and stops in it at will.
+    order(&mut battle, Seat::A, move_to(W1, 10.0, 16.5, false)).unwrap();
+    assert_eq!(battle.warriors[1].at, Some(at(10.0, 16.5)));
+    // The diver, in the pool, defends at 15 + 2.
+    let facts = order(&mut battle, Seat::A, close(WarriorId(2), WarriorId(3))).unwrap();
+    assert_eq!(against(&facts), vec![(WarriorId(3), 9, 17)]);
+}
+
+#[test]
+fn a_wing_warrior_flies_over_bases_and_walls_but_lands_clear_of_them() {
+    let flyer = || with_speed(soldier("Flyer"), SpeedType::Wing);
+    let mut battle = scenario(
+        vec![
+            (flyer(), at(10.0, 10.0), 90),
+            (soldier("Friend"), at(10.0, 12.0), 90),
+        ],
+        vec![(soldier("Foe"), at(30.0, 30.0), 270)],
+    );
+    battle.terrain = Arc::new(vec![feature(
+        "a wall",
+        TerrainKind::Blocking,
+        10.0,
+        15.0,
+        1.0,
+    )]);
+    refused(
+        &mut battle,
+        move_to(W0, 10.0, 15.0, false),
+        "cannot end its move in a wall",
+    );
+    refused(&mut battle, move_to(W0, 10.0, 12.3, false), "overlap");
+    order(&mut battle, Seat::A, move_to(W0, 10.0, 17.5, false)).unwrap();
+    assert_eq!(battle.warriors[0].at, Some(at(10.0, 17.5)));
+    // It fails to break away only on a 1.
+    let mut battle = scenario(
+        vec![(flyer(), at(10.0, 10.0), 90)],
+        vec![(soldier("Foe"), at(10.0, 11.25), 270)],
+    );
+    next_roll(&mut battle, &[2]);
+    order(&mut battle, Seat::A, move_to(W0, 10.0, 5.0, false)).unwrap();
+    assert_eq!(battle.warriors[0].at, Some(at(10.0, 5.0)));
+}
+
+#[test]
+fn surge_moves_into_contact_pushes_the_attacker_and_then_attacks_with_its_new_click() {
+    let surge_to = |x: f64, y: f64| {
+        Order::CloseCombat(CloseAttack {
+            attacker: W0,
+            target: W1,
+            gang_up: Vec::new(),
+            surge: Some(mk::combat::Surge {
+                path: vec![at(x, y)],
+                facing: 90,
+            }),
+        })
+    };
+    let mut battle = scenario(
+        vec![(soldier("Charger"), at(10.0, 10.0), 90)],
+        vec![(soldier("Foe"), at(10.0, 15.0), 270)],
+    );
+    // Ending short of contact, there is no attack.
+    refused(&mut battle, surge_to(10.0, 12.0), "must be in base contact");
+    let facts = order(&mut battle, Seat::A, surge_to(10.0, 13.75)).unwrap();
+    assert_eq!(battle.warriors[0].at, Some(at(10.0, 13.75)));
+    assert_eq!(damage(&facts)[0], (W0, 1, Harm::Pushing), "pushed first");
+    // The push turned its dial to the second click: it attacks at 8, not 9.
+    assert_eq!(against(&facts), vec![(W1, 8, 15)]);
+    // Not from base contact with an opposing warrior.
+    let mut battle = scenario(
+        vec![(soldier("Charger"), at(10.0, 10.0), 90)],
+        vec![(soldier("Foe"), at(10.0, 11.25), 270)],
+    );
+    refused(&mut battle, surge_to(10.0, 10.5), "cannot surge");
 }

@@ -84,6 +84,11 @@ pub struct AttackPlan {
     pub heals: bool,
     pub gang_up: Vec<WarriorId>,
     pub surge: Option<Surge>,
+    /// A close attack's attack and damage modifiers behind `against` and
+    /// `damage`: a surge's pushing damage turns the dial before the
+    /// attack, whose values then come from the new click.
+    pub attack_modifiers: i32,
+    pub damage_modifiers: i32,
 }
 
 impl AttackPlan {
@@ -256,6 +261,8 @@ pub fn check_close(
         heals,
         gang_up: helpers,
         surge: order.surge.clone(),
+        attack_modifiers: modifiers,
+        damage_modifiers,
     })
 }
 
@@ -376,6 +383,9 @@ pub fn check_ranged(
         heals: false,
         gang_up: Vec::new(),
         surge: None,
+        // Each target's modifiers differ; only a surge reads these.
+        attack_modifiers: 0,
+        damage_modifiers,
     })
 }
 
@@ -425,13 +435,21 @@ pub(super) fn resolve_close(work: &mut Work, plan: &AttackPlan) {
         warrior: id,
         kind: ActionKind::CloseCombat,
     });
+    let mut plan = plan.clone();
     if let Some(surge) = &plan.surge {
         move_along(work, id, &surge.path, surge.facing);
         work.deal(id, 1, Harm::Pushing);
-        if !work.battle.warrior(id).is_some_and(Warrior::on_battlefield) {
+        let Some(surged) = work.battle.warrior(id).filter(|w| w.on_battlefield()) else {
             return;
+        };
+        // The push came first: the attack uses the click it turned to.
+        let attack = attack_value(surged, plan.attack_modifiers, Some(AttackType::Sword));
+        for (_, value, _) in &mut plan.against {
+            *value = attack;
         }
+        plan.damage = modified(surged.click().damage, plan.damage_modifiers);
     }
+    let plan = &plan;
     let (critical, hits) = attack_roll(work, plan);
     if plan.heals {
         for target in hits {

@@ -13,20 +13,13 @@ both_backends!(a_player_plays_a_mage_knight_game_in_the_browser);
 /// first, if several), by the DOM's press as the Malifaux table's tests
 /// do, and waits for the page it leads to.
 async fn press(client: &Client, kind: &str) {
-    let old_page = client.find(Locator::Css("html")).await.unwrap();
-    client
-        .execute(
-            "document.querySelector(`input[name=kind][value=${arguments[0]}]`).form.querySelector('button').click();",
-            vec![json!(kind)],
-        )
-        .await
-        .unwrap_or_else(|e| panic!("no {kind} form: {e}"));
-    let deadline = Instant::now() + PAGE_DEADLINE;
-    while old_page.tag_name().await.is_ok() {
-        assert!(Instant::now() < deadline, "the {kind} form led nowhere");
-        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-    }
-    wait_until_loaded(client).await;
+    press_by_script(
+        client,
+        "document.querySelector(`input[name=kind][value=${arguments[0]}]`).form.querySelector('button').click();",
+        vec![json!(kind)],
+        &format!("{kind} form"),
+    )
+    .await;
 }
 
 /// The practice game's state once the bot has answered.
@@ -114,15 +107,12 @@ async fn a_player_plays_a_mage_knight_game_in_the_browser(backend: Backend) {
             check_page(client, &format!("{prefix}-{kind}")).await;
         }
     }
-    let deadline = Instant::now() + PAGE_DEADLINE;
-    while watched_page.tag_name().await.is_ok() {
-        assert!(
-            Instant::now() < deadline,
-            "the spectator's page did not follow the game"
-        );
-        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-    }
-    wait_until_loaded(&spectator).await;
+    wait_for_next_page(
+        &spectator,
+        &watched_page,
+        "the game moving on (for the spectator)",
+    )
+    .await;
     check_page(&spectator, &format!("{prefix}-spectator")).await;
     spectator.close().await.unwrap();
     for kind in ["contribute", "move", "choice", "end_actions"] {

@@ -325,13 +325,39 @@ async fn click_button_at(client: &Client, xpath: &str, text: &str) {
         .click()
         .await
         .unwrap_or_else(|e| panic!("cannot click \"{text}\": {e}"));
+    wait_for_next_page(client, &old_page, &format!("clicking \"{text}\"")).await;
+}
+
+/// Waits for the page after `old_page`, which goes stale once the browser
+/// has moved on (by a click, a form, or the page loading itself again).
+pub(crate) async fn wait_for_next_page(
+    client: &Client,
+    old_page: &fantoccini::elements::Element,
+    what: &str,
+) {
     let deadline = Instant::now() + PAGE_DEADLINE;
-    // The old document goes stale once the browser has moved on.
     while old_page.tag_name().await.is_ok() {
-        assert!(Instant::now() < deadline, "clicking \"{text}\" led nowhere");
+        assert!(Instant::now() < deadline, "{what} led nowhere");
         actix_web::rt::time::sleep(Duration::from_millis(50)).await;
     }
     wait_until_loaded(client).await;
+}
+
+/// Presses a button by `script` (the DOM's press: chromedriver's
+/// synthesised click was seen to land nowhere below long legends on a
+/// phone-sized page) and waits for the page it leads to.
+pub(crate) async fn press_by_script(
+    client: &Client,
+    script: &str,
+    args: Vec<serde_json::Value>,
+    what: &str,
+) {
+    let old_page = client.find(Locator::Css("html")).await.unwrap();
+    client
+        .execute(script, args)
+        .await
+        .unwrap_or_else(|e| panic!("no {what}: {e}"));
+    wait_for_next_page(client, &old_page, what).await;
 }
 
 async fn wait_until_loaded(client: &Client) {

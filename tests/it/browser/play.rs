@@ -11,24 +11,15 @@ both_backends!(
 );
 
 /// Submits the game page's form of `kind` (its first, if several) by
-/// pressing its button. The press is the DOM's: chromedriver's synthesised
-/// click on these buttons, below long legends on a phone-sized page, was
-/// seen to land nowhere while the same form submitted from its button.
+/// pressing its button (by the DOM's press).
 async fn submit_choice(client: &Client, kind: &str) {
-    let old_page = client.find(Locator::Css("html")).await.unwrap();
-    client
-        .execute(
-            "document.querySelector(`form.choice-${arguments[0]} button`).click();",
-            vec![json!(kind)],
-        )
-        .await
-        .unwrap_or_else(|e| panic!("no {kind} form: {e}"));
-    let deadline = Instant::now() + PAGE_DEADLINE;
-    while old_page.tag_name().await.is_ok() {
-        assert!(Instant::now() < deadline, "the {kind} form led nowhere");
-        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-    }
-    wait_until_loaded(client).await;
+    press_by_script(
+        client,
+        "document.querySelector(`form.choice-${arguments[0]} button`).click();",
+        vec![json!(kind)],
+        &format!("{kind} form"),
+    )
+    .await;
 }
 
 async fn fill_in_form(client: &Client, kind: &str, name: &str, value: &str) {

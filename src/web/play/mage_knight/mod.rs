@@ -13,8 +13,11 @@ use soulstone_engine::Seat;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::bots::suggestions;
+use soulstone_engine::mage_knight::combat::{Boost, CloseAttack, RangedAttack};
 use soulstone_engine::mage_knight::movement::MoveOrder;
-use soulstone_engine::mage_knight::{Battle, MageKnight, Order, Stage, hidden_from_players, words};
+use soulstone_engine::mage_knight::{
+    Battle, MageKnight, Order, Stage, WarriorId, hidden_from_players, words,
+};
 use soulstone_engine::system::TableGame;
 use soulstone_engine::table::{Point, milli};
 
@@ -129,8 +132,13 @@ struct GamePage {
     version: u64,
     key: String,
     choices: Vec<Choice>,
-    /// The warriors a free move may be given to.
+    /// The warriors a free move or attack may be given to.
     movable: Vec<WarriorLine>,
+    /// Opposing warriors on the battlefield, for a free attack's targets.
+    targets: Vec<WarriorLine>,
+    /// Friendly warriors on the battlefield without action tokens, who may
+    /// gang up.
+    helpers: Vec<WarriorLine>,
     can_end_actions: bool,
     contributing: bool,
     warriors: Vec<WarriorLine>,
@@ -214,6 +222,28 @@ async fn game_page(
     };
     let warriors = warrior_lines(&battle, seat);
     let movable = warriors.iter().filter(|w| w.ready).cloned().collect();
+    let standing = |w: &&WarriorLine| {
+        battle
+            .warrior(soulstone_engine::mage_knight::WarriorId(w.id))
+            .is_some_and(|w| w.on_battlefield())
+    };
+    let (targets, helpers) = match seat {
+        Some(seat) if your_decision => (
+            warriors
+                .iter()
+                .filter(standing)
+                .filter(|w| w.seat != seat.label())
+                .cloned()
+                .collect(),
+            warriors
+                .iter()
+                .filter(standing)
+                .filter(|w| w.seat == seat.label() && w.tokens == 0)
+                .cloned()
+                .collect(),
+        ),
+        _ => (Vec::new(), Vec::new()),
+    };
     let log: Vec<String> = facts
         .iter()
         .rev()
@@ -247,6 +277,8 @@ async fn game_page(
         key: hex::encode(rand::random::<[u8; 16]>()),
         choices,
         movable,
+        targets,
+        helpers,
         can_end_actions: your_decision && matches!(battle.stage, Stage::Acting { .. }),
         contributing: your_decision && battle.stage == Stage::Contributing,
         warriors,
@@ -263,8 +295,9 @@ async fn game_page(
     render_page(&ctx, &page)
 }
 
-/// The order a form sends: a listed choice (JSON), a move to a point, the
-/// entropy for the dice, or the end of the action phase.
+/// The order a form sends: a listed choice (JSON), a move to a point
+/// (bending through others), an attack, the entropy for the dice, or the
+/// end of the action phase.
 fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
     let field = |name: &str| form_field(fields, name).trim();
     match field("kind") {
@@ -298,17 +331,97 @@ fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
                 .ok()
                 .filter(|f| *f < 360)
                 .ok_or("The facing is a whole number of degrees from 0 to 359.")?;
+            let mut path = bends(field("via"))?;
+            path.push(Point {
+                x: milli(x),
+                y: milli(y),
+            });
             Ok(Order::Move(MoveOrder {
-                warrior: soulstone_engine::mage_knight::WarriorId(warrior),
-                path: vec![Point {
-                    x: milli(x),
-                    y: milli(y),
-                }],
+                warrior: WarriorId(warrior),
+                path,
                 facing,
                 double_time: field("double_time") == "on",
             }))
         }
+        "attack" => attack_from_form(fields),
         _ => Err("The form does not say what to do: reload the page.".into()),
+    }
+}
+
+/// The bends of a path as typed: points "x, y" separated by semicolons.
+fn bends(typed: &str) -> Result<Vec<Point>, String> {
+    let problem = || {
+        "Bend the path through points written as across, up (in inches), separated by semicolons: 12, 8; 14, 10.".to_owned()
+    };
+    typed
+        .split(';')
+        .map(str::trim)
+        .filter(|point| !point.is_empty())
+        .map(|point| {
+            let (x, y) = point.split_once(',').ok_or_else(problem)?;
+            let inches = |v: &str| {
+                v.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && (0.0..=36.0).contains(v))
+                    .ok_or_else(problem)
+            };
+            Ok(Point {
+                x: milli(inches(x)?),
+                y: milli(inches(y)?),
+            })
+        })
+        .collect()
+}
+
+/// A close or ranged attack as the attack form writes it: the attacker,
+/// its targets (one for close combat), the friends ganging up, a bow's
+/// point blank bonus and precision.
+fn attack_from_form(fields: &[(String, String)]) -> Result<Order, String> {
+    let ids = |name: &str| -> Result<Vec<WarriorId>, String> {
+        fields
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| {
+                v.trim()
+                    .parse::<u16>()
+                    .map(WarriorId)
+                    .map_err(|_| "That warrior could not be read: reload the page.".to_owned())
+            })
+            .collect()
+    };
+    let attacker = form_field(fields, "attacker")
+        .trim()
+        .parse::<u16>()
+        .map(WarriorId)
+        .map_err(|_| "Choose the attacking warrior.".to_owned())?;
+    let targets = ids("target")?;
+    if targets.is_empty() {
+        return Err("Tick the warrior or warriors to attack.".into());
+    }
+    match form_field(fields, "style").trim() {
+        "close" => {
+            let [target] = targets[..] else {
+                return Err("A close combat attack has one target.".into());
+            };
+            Ok(Order::CloseCombat(CloseAttack {
+                attacker,
+                target,
+                gang_up: ids("helper")?,
+                surge: None,
+            }))
+        }
+        "ranged" => Ok(Order::RangedCombat(RangedAttack {
+            attacker,
+            targets,
+            point_blank: match form_field(fields, "point_blank").trim() {
+                "attack" => Some(Boost::Attack),
+                "damage" => Some(Boost::Damage),
+                _ => None,
+            },
+            precision: form_field(fields, "precision") == "on",
+        })),
+        _ => Err("Choose close or ranged combat.".into()),
     }
 }
 
@@ -401,4 +514,75 @@ async fn log_download(
         &format!("mage-knight-{id}.json"),
         json,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn the_attack_form_writes_close_and_ranged_attacks() {
+        let close = attack_from_form(&fields(&[
+            ("attacker", "2"),
+            ("style", "close"),
+            ("target", "7"),
+            ("helper", "3"),
+        ]));
+        assert_eq!(
+            close,
+            Ok(Order::CloseCombat(CloseAttack {
+                attacker: WarriorId(2),
+                target: WarriorId(7),
+                gang_up: vec![WarriorId(3)],
+                surge: None,
+            }))
+        );
+        let shot = attack_from_form(&fields(&[
+            ("attacker", "1"),
+            ("style", "ranged"),
+            ("target", "7"),
+            ("target", "8"),
+            ("point_blank", "damage"),
+        ]));
+        assert_eq!(
+            shot,
+            Ok(Order::RangedCombat(RangedAttack {
+                attacker: WarriorId(1),
+                targets: vec![WarriorId(7), WarriorId(8)],
+                point_blank: Some(Boost::Damage),
+                precision: false,
+            }))
+        );
+        let two = attack_from_form(&fields(&[
+            ("attacker", "1"),
+            ("style", "close"),
+            ("target", "7"),
+            ("target", "8"),
+        ]));
+        assert_eq!(two, Err("A close combat attack has one target.".into()));
+        let none = attack_from_form(&fields(&[("attacker", "1"), ("style", "close")]));
+        assert!(none.is_err());
+    }
+
+    #[test]
+    fn a_path_bends_through_typed_points() {
+        let point = |x: f64, y: f64| Point {
+            x: milli(x),
+            y: milli(y),
+        };
+        assert_eq!(
+            bends("12, 8; 14,10.5"),
+            Ok(vec![point(12.0, 8.0), point(14.0, 10.5)])
+        );
+        assert_eq!(bends("  "), Ok(Vec::new()));
+        assert!(bends("12").is_err());
+        assert!(bends("40, 1").is_err(), "off the battlefield");
+    }
 }
