@@ -572,7 +572,10 @@ async fn a_mage_knight_invitation_starts_a_game_between_two_armies(backend: Back
     let (status, page) = ann.get_text("/play/invite").await;
     assert_eq!(status, 200);
     assert!(
-        page.contains("Or a Mage Knight game") && page.contains("Brasshold Vanguard"),
+        page.contains("Or a Mage Knight game")
+            && page.contains("Brasshold Vanguard")
+            && page.contains("id=\"f-minutes\"")
+            && page.contains("id=\"f-mk-minutes\""),
         "{page}"
     );
     let odd = "name = \"Odd\"\nbuild_total = 300\nwarriors = [\"Sir Nobody\"]";
