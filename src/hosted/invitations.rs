@@ -1,6 +1,6 @@
-//! Games by invitation: a player brings their crews and a clock and gets a
-//! link; whoever opens it signed in, brings theirs and accepts takes the
-//! other seat, and the game starts. One taker wins; the inviter may cancel
+//! Games by invitation: a player brings their crews (or a Mage Knight
+//! army) and a clock and gets a link; whoever opens it signed in, brings
+//! the same kind and accepts takes the other seat, and the game starts. One taker wins; the inviter may cancel
 //! until then; a link lasts a week. A game may count in an open league both
 //! play in (`event_games` holds the league's rules): its result then
 //! reports itself there.
