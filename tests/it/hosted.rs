@@ -978,79 +978,6 @@ async fn digital_pairing_bringing(
     .await
 }
 
-/// An event of `body` with Ann and Bo registered and checked in, running,
-/// its first round paired (its scenario flipped when `flip`) and
-/// published: the organiser's API and browser, and the players'.
-pub(crate) struct PublishedRound {
-    pub(crate) event: i64,
-    pub(crate) pairing: i64,
-    pub(crate) to: crate::support::ApiClient,
-    pub(crate) to_browser: crate::support::TestClient,
-    pub(crate) browsers: Vec<crate::support::TestClient>,
-    pub(crate) apis: Vec<crate::support::ApiClient>,
-}
-
-pub(crate) async fn published_round(
-    app: &TestApp,
-    body: serde_json::Value,
-    flip: bool,
-) -> PublishedRound {
-    use crate::events::{create_event, set_status};
-
-    let (_, to_browser) = app.user("to@example.org", "Tess Organiser").await;
-    let to = app.api_client("to@example.org").await;
-    let event = create_event(&to, body).await;
-    set_status(&to, event, "registration").await;
-    let mut browsers = Vec::new();
-    let mut apis = Vec::new();
-    for (email, name) in [("ann@example.org", "Ann"), ("bo@example.org", "Bo")] {
-        let (_, browser) = app.user(email, name).await;
-        let api = app.api_client(email).await;
-        let (code, body) = api
-            .post(&format!("/events/{event}/register"), serde_json::json!({}))
-            .await;
-        assert_eq!(code, 201, "{body}");
-        let (code, _) = to
-            .post(
-                &format!("/events/{event}/players/{}/check-in", body["id"]),
-                serde_json::json!({"checked_in": true}),
-            )
-            .await;
-        assert!(code < 300);
-        browsers.push(browser);
-        apis.push(api);
-    }
-    set_status(&to, event, "running").await;
-    let (code, body) = to
-        .post(&format!("/events/{event}/rounds"), serde_json::json!({}))
-        .await;
-    assert!(code == 201 || code == 200, "{body}");
-    if flip {
-        // The round's scenario is flipped (each table flips its attacker).
-        let flipped = to_browser
-            .post_form(&format!("/events/{event}/rounds/1/setup"), &[])
-            .await;
-        assert_eq!(flipped.status().as_u16(), 303);
-    }
-    let (code, body) = to
-        .post(
-            &format!("/events/{event}/rounds/1/publish"),
-            serde_json::json!({}),
-        )
-        .await;
-    assert!(code < 300, "{body}");
-    let (_, round) = to.get(&format!("/events/{event}/rounds/1")).await;
-    let pairing = round["tables"][0]["game"].as_i64().unwrap();
-    PublishedRound {
-        event,
-        pairing,
-        to,
-        to_browser,
-        browsers,
-        apis,
-    }
-}
-
 /// The same, each player bringing their `crews`.
 async fn digital_pairing_of(
     app: &TestApp,
@@ -1061,14 +988,14 @@ async fn digital_pairing_of(
     for (key, value) in settings.as_object().unwrap() {
         body[key] = value.clone();
     }
-    let PublishedRound {
+    let crate::support::PublishedRound {
         event,
         pairing,
         to,
         to_browser,
         browsers,
         apis,
-    } = published_round(app, body, true).await;
+    } = crate::support::published_round(app, body, true).await;
 
     // The organiser has the round played in the browser.
     let marked = to_browser

@@ -58,7 +58,7 @@ both_backends!(a_mage_knight_practice_game_is_hosted_to_its_end_through_the_boun
 /// never read as a Malifaux game; a second one is resigned through the
 /// registry.
 async fn a_mage_knight_practice_game_is_hosted_to_its_end_through_the_boundary(backend: Backend) {
-    use soulstone::hosted::{ArmyPractice, Submitted, start_army_practice};
+    use soulstone::hosted::{ArmyPractice, start_army_practice};
     use soulstone_engine::Seat;
     use soulstone_engine::bot::BotKind;
     use soulstone_engine::fairness::Bytes32;
@@ -117,25 +117,7 @@ async fn a_mage_knight_practice_game_is_hosted_to_its_end_through_the_boundary(b
         game.state
     );
 
-    for step in 0..2_000u64 {
-        let game = hosted::load::<MageKnight>(&mut conn, id).unwrap();
-        if MageKnight::is_over(&game.state) {
-            break;
-        }
-        let order = MageKnight::bot_command(&game.state, Seat::A, BotKind::Greedy, step)
-            .expect("the game waits for the player whenever it is not over");
-        let made = hosted::submit::<MageKnight>(
-            &mut conn,
-            id,
-            account,
-            game.state.version,
-            &format!("k{step}"),
-            order,
-            now(),
-        )
-        .unwrap();
-        assert!(matches!(made, Submitted::Applied { .. }), "{made:?}");
-    }
+    play_mage_knight_out(&mut conn, id, BotKind::Greedy);
     let game = hosted::load::<MageKnight>(&mut conn, id).unwrap();
     assert_eq!(game.status, HostedStatus::Finished);
     let outcome = game.state.outcome.clone().expect("an outcome");
@@ -356,13 +338,12 @@ both_backends!(a_mage_knight_digital_round_is_played_with_armies_and_reports_its
 async fn a_mage_knight_digital_round_is_played_with_armies_and_reports_its_result(
     backend: Backend,
 ) {
-    use super::hosted::{PublishedRound, published_round};
     use crate::events::event_body;
-    use crate::support::{TestApp, extract_input_value, id_after, location};
-    use soulstone::hosted::SeatHolder;
+    use crate::support::{
+        PublishedRound, TestApp, extract_input_value, id_after, location, published_round,
+    };
     use soulstone_engine::bot::BotKind;
     use soulstone_engine::mage_knight::MageKnight;
-    use soulstone_engine::system::TableGame;
 
     let app = TestApp::spawn(backend).await;
     let mut body = event_body("Knights Online");
@@ -497,39 +478,8 @@ async fn a_mage_knight_digital_round_is_played_with_armies_and_reports_its_resul
     drop(notices);
 
     // Both play it out, each for their own seat.
-    let mut step = 0u64;
-    loop {
-        let game = app
-            .with_conn(move |conn| hosted::load::<MageKnight>(conn, hosted_id).unwrap())
-            .await;
-        if MageKnight::is_over(&game.state) {
-            break;
-        }
-        step += 1;
-        assert!(step < 3_000, "the game ends");
-        // One order a look: each moves the game on (both players add
-        // entropy at once, but each at the version they saw).
-        if let Some(&seat) = MageKnight::waiting_for(&game.state).first() {
-            let SeatHolder::Account(account) = game.seats[seat.index()] else {
-                panic!("both seats are players");
-            };
-            let order = MageKnight::bot_command(&game.state, seat, BotKind::Random, step).unwrap();
-            let version = game.state.version;
-            app.with_conn(move |conn| {
-                hosted::submit::<MageKnight>(
-                    conn,
-                    hosted_id,
-                    account,
-                    version,
-                    &format!("k{step}{seat:?}"),
-                    order,
-                    now(),
-                )
-                .unwrap()
-            })
-            .await;
-        }
-    }
+    app.with_conn(move |conn| play_mage_knight_out(conn, hosted_id, BotKind::Random))
+        .await;
     let game = app
         .with_conn(move |conn| hosted::load::<MageKnight>(conn, hosted_id).unwrap())
         .await;
@@ -647,4 +597,45 @@ async fn a_mage_knight_invitation_starts_a_game_between_two_armies(backend: Back
         ]
     );
     assert!(game.clocks.is_some(), "the chosen clock runs");
+}
+
+/// Plays Mage Knight game `id` to its end through the host with `kind`'s
+/// orders, one a look, each sent by the account of the first seat the
+/// game waits for (both add entropy at once, but each at the version it
+/// saw; the host plays the bots' seats). Every order must be applied.
+pub(crate) fn play_mage_knight_out(
+    conn: &mut soulstone::db::DbConnection,
+    id: i64,
+    kind: soulstone_engine::bot::BotKind,
+) {
+    use soulstone::hosted::{SeatHolder, Submitted};
+    use soulstone_engine::mage_knight::MageKnight;
+    use soulstone_engine::system::TableGame;
+
+    for step in 0..3_000u64 {
+        let game = hosted::load::<MageKnight>(conn, id).unwrap();
+        if MageKnight::is_over(&game.state) {
+            return;
+        }
+        let (seat, account) = MageKnight::waiting_for(&game.state)
+            .into_iter()
+            .find_map(|seat| match game.seats[seat.index()] {
+                SeatHolder::Account(account) => Some((seat, account)),
+                SeatHolder::Bot(_) => None,
+            })
+            .expect("the game waits for a player whenever it is not over");
+        let order = MageKnight::bot_command(&game.state, seat, kind, step).unwrap();
+        let made = hosted::submit::<MageKnight>(
+            conn,
+            id,
+            account,
+            game.state.version,
+            &format!("k{step}{seat:?}"),
+            order,
+            now(),
+        )
+        .unwrap();
+        assert!(matches!(made, Submitted::Applied { .. }), "{made:?}");
+    }
+    panic!("game {id} did not end within 3,000 orders");
 }

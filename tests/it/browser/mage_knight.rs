@@ -41,8 +41,7 @@ async fn a_player_plays_a_mage_knight_game_in_the_browser(backend: Backend) {
 
     let app = TestApp::spawn(backend.clone()).await;
     let prefix = format!("{}-mage-knight", backend.name());
-    let account = app
-        .create_account("knight@example.org", "Kit Knight", false)
+    app.create_account("knight@example.org", "Kit Knight", false)
         .await;
     let mut driver = Driver::start();
     let session = driver.session_without_scripts().await;
@@ -120,27 +119,10 @@ async fn a_player_plays_a_mage_knight_game_in_the_browser(backend: Backend) {
     }
 
     // The rest through the host, as the page's forms would send it.
-    for step in 0..5_000u64 {
-        let game = game_of(&app, id).await;
-        if MageKnight::is_over(&game.state) {
-            break;
-        }
-        let order = MageKnight::bot_command(&game.state, Seat::A, BotKind::Random, step).unwrap();
-        let version = game.state.version;
-        app.with_conn(move |conn| {
-            soulstone::hosted::submit::<MageKnight>(
-                conn,
-                id,
-                account,
-                version,
-                &format!("rest{step}"),
-                order,
-                chrono::Utc::now().naive_utc(),
-            )
-            .unwrap()
-        })
-        .await;
-    }
+    app.with_conn(move |conn| {
+        crate::hosted_systems::play_mage_knight_out(conn, id, BotKind::Random)
+    })
+    .await;
     visit(client, &url).await;
     let text = body_text(client).await;
     assert!(text.contains("The game is over"), "{text}");

@@ -12,6 +12,7 @@
 
 pub mod app;
 pub mod db;
+pub mod rounds;
 pub mod smtp;
 
 pub use app::{
@@ -19,6 +20,7 @@ pub use app::{
     location,
 };
 pub use db::{Backend, TestDb};
+pub use rounds::{PublishedRound, published_round};
 
 /// The shipped content (cards and tokens), loaded once for every test.
 pub fn shipped_content() -> &'static soulstone_engine::content::Catalog {
