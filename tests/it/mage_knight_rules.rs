@@ -20,7 +20,7 @@ use soulstone_engine::table::Point;
 use super::mage_knight::{at, feature};
 
 /// Each target's attack and defense values in an attack's facts.
-fn against(facts: &[Fact]) -> Vec<(WarriorId, u8, u8)> {
+pub(crate) fn against(facts: &[Fact]) -> Vec<(WarriorId, u8, u8)> {
     facts
         .iter()
         .find_map(|f| match f {
@@ -30,7 +30,7 @@ fn against(facts: &[Fact]) -> Vec<(WarriorId, u8, u8)> {
         .expect("an attack")
 }
 
-fn card(name: &str, attack_type: Option<&str>, dial: Vec<Click>) -> WarriorCard {
+pub(crate) fn card(name: &str, attack_type: Option<&str>, dial: Vec<Click>) -> WarriorCard {
     WarriorCard {
         name: name.into(),
         faction: "Testers".into(),
@@ -48,7 +48,7 @@ fn card(name: &str, attack_type: Option<&str>, dial: Vec<Click>) -> WarriorCard 
     }
 }
 
-fn click(speed: u8, attack: u8, defense: u8, damage: u8) -> Click {
+pub(crate) fn click(speed: u8, attack: u8, defense: u8, damage: u8) -> Click {
     Click {
         speed,
         attack,
@@ -59,7 +59,7 @@ fn click(speed: u8, attack: u8, defense: u8, damage: u8) -> Click {
     }
 }
 
-fn soldier(name: &str) -> WarriorCard {
+pub(crate) fn soldier(name: &str) -> WarriorCard {
     card(
         name,
         Some("sword"),
@@ -67,7 +67,7 @@ fn soldier(name: &str) -> WarriorCard {
     )
 }
 
-fn archer(name: &str) -> WarriorCard {
+pub(crate) fn archer(name: &str) -> WarriorCard {
     let mut c = card(
         name,
         Some("bow"),
@@ -80,7 +80,10 @@ fn archer(name: &str) -> WarriorCard {
 
 /// A battle in Seat A's action phase: `a` and `b` placed where given,
 /// facing as given, 3 actions to give.
-fn scenario(a: Vec<(WarriorCard, Point, u16)>, b: Vec<(WarriorCard, Point, u16)>) -> Battle {
+pub(crate) fn scenario(
+    a: Vec<(WarriorCard, Point, u16)>,
+    b: Vec<(WarriorCard, Point, u16)>,
+) -> Battle {
     let setup = Setup {
         seed: Bytes32::digest_of("scenario"),
         build_total: 300,
@@ -112,7 +115,7 @@ fn scenario(a: Vec<(WarriorCard, Point, u16)>, b: Vec<(WarriorCard, Point, u16)>
 
 /// Sets the dice's seed so that the next roll of `count` dice shows
 /// `wanted`.
-fn next_roll(battle: &mut Battle, wanted: &[u8]) {
+pub(crate) fn next_roll(battle: &mut Battle, wanted: &[u8]) {
     for n in 0..100_000u32 {
         let seed = Bytes32::digest_of(&format!("roll-{n}"));
         battle.dice.seed = seed;
@@ -123,7 +126,7 @@ fn next_roll(battle: &mut Battle, wanted: &[u8]) {
     panic!("no seed rolls {wanted:?}");
 }
 
-fn order(battle: &mut Battle, seat: Seat, order: Order) -> Result<Vec<Fact>, String> {
+pub(crate) fn order(battle: &mut Battle, seat: Seat, order: Order) -> Result<Vec<Fact>, String> {
     let submission = Submission::Player {
         seat,
         version: battle.version,
@@ -132,7 +135,7 @@ fn order(battle: &mut Battle, seat: Seat, order: Order) -> Result<Vec<Fact>, Str
     mk::execute(battle, &submission).map_err(|e| e.to_string())
 }
 
-fn refused(battle: &mut Battle, o: Order, because: &str) {
+pub(crate) fn refused(battle: &mut Battle, o: Order, because: &str) {
     let before = battle.clone();
     let error = order(battle, Seat::A, o).expect_err("refused");
     assert!(error.contains(because), "{error:?} should say {because:?}");
@@ -149,6 +152,7 @@ fn close(attacker: WarriorId, target: WarriorId) -> Order {
         target,
         gang_up: Vec::new(),
         surge: None,
+        capture: false,
     })
 }
 
@@ -222,6 +226,7 @@ fn a_second_token_pushes_and_two_tokens_forbid_an_action() {
         path: vec![at(10.0, 15.0)],
         facing: 90,
         double_time: false,
+        captive_to: None,
     });
     let facts = order(&mut battle, Seat::A, walk.clone()).unwrap();
     assert_eq!(damage(&facts), vec![(W0, 1, Harm::Pushing)]);
@@ -245,6 +250,7 @@ fn a_move_is_limited_by_speed_bases_and_blocking_terrain() {
             path: vec![at(x, y)],
             facing: 90,
             double_time: false,
+            captive_to: None,
         })
     };
     refused(&mut battle, walk(10.0, 19.0), "may move 8\"");
@@ -264,6 +270,7 @@ fn a_move_is_limited_by_speed_bases_and_blocking_terrain() {
         path: vec![at(13.0, 12.5), at(16.5, 11.0)],
         facing: 0,
         double_time: false,
+        captive_to: None,
     });
     order(&mut battle, Seat::A, around).unwrap();
     assert_eq!(battle.warriors[0].at, Some(at(16.5, 11.0)));
@@ -287,6 +294,7 @@ fn hindering_terrain_halves_speed_and_stops_a_warrior_entering_it() {
         path: vec![at(10.0, 18.0)],
         facing: 90,
         double_time: false,
+        captive_to: None,
     });
     refused(
         &mut battle,
@@ -298,6 +306,7 @@ fn hindering_terrain_halves_speed_and_stops_a_warrior_entering_it() {
         path: vec![at(10.0, 13.7)],
         facing: 90,
         double_time: false,
+        captive_to: None,
     });
     order(&mut battle, Seat::A, into).unwrap();
     // Next turn, starting in it: half of 8.
@@ -308,6 +317,7 @@ fn hindering_terrain_halves_speed_and_stops_a_warrior_entering_it() {
         path: vec![at(10.0, 18.5)],
         facing: 90,
         double_time: false,
+        captive_to: None,
     });
     refused(&mut battle, far, "may move 4\"");
 }
@@ -324,6 +334,7 @@ fn breaking_away_fails_on_one_to_three_and_the_warrior_only_turns() {
         path: vec![at(10.0, 5.0)],
         facing: 270,
         double_time: false,
+        captive_to: None,
     });
     order(&mut battle, Seat::A, away.clone()).unwrap();
     assert_eq!(battle.warriors[0].at, Some(at(10.0, 10.0)), "it stays");
@@ -348,6 +359,7 @@ fn ending_in_contact_gives_the_opponent_a_free_spin() {
         path: vec![at(10.0, 13.75)],
         facing: 90,
         double_time: false,
+        captive_to: None,
     });
     order(&mut battle, Seat::A, up).unwrap();
     assert_eq!(battle.warriors[1].facing, 270, "the foe turns to face it");
@@ -407,6 +419,7 @@ fn gang_up_adds_one_per_helper_within_the_rule_of_three() {
             target: WarriorId(4),
             gang_up: helpers,
             surge: None,
+            capture: false,
         })
     };
     refused(
@@ -722,6 +735,7 @@ fn move_to(warrior: WarriorId, x: f64, y: f64, double_time: bool) -> Order {
         path: vec![at(x, y)],
         facing: 90,
         double_time,
+        captive_to: None,
     })
 }
 
@@ -746,6 +760,7 @@ fn a_horseshoe_breaks_away_unless_it_rolls_a_one_and_shakes_off_those_behind() {
         path: vec![at(14.0, 10.0)],
         facing: 0,
         double_time: false,
+        captive_to: None,
     });
     // A 2 would hold a boot warrior; the rider breaks away, and only the
     // warrior outside its front arc takes shake off damage.
@@ -893,6 +908,7 @@ fn surge_moves_into_contact_pushes_the_attacker_and_then_attacks_with_its_new_cl
                 path: vec![at(x, y)],
                 facing: 90,
             }),
+            capture: false,
         })
     };
     let mut battle = scenario(

@@ -7,11 +7,13 @@
 use soulstone_random::RandomStream;
 
 use super::battlefield::{self, BASE, SIZE};
-use super::combat::{self, AttackPlan, Boost, CloseAttack, RangedAttack, Surge};
+use super::combat::{self, AttackPlan, Boost, Capture, CloseAttack, RangedAttack, Surge};
 use super::facts::Placement;
+use super::formation::{self, Contribution, FormationMove, RangedFormation};
 use super::game::{Battle, Stage, Warrior, WarriorId};
 use super::movement::{self, MoveOrder};
 use super::orders::{Order, objective_spot};
+use super::warrior::AttackType;
 use crate::Seat;
 use crate::fairness::Bytes32;
 use crate::table::geometry::V2;
@@ -131,22 +133,35 @@ fn place_objective(battle: &Battle, seat: Seat, rng: &mut RandomStream) -> Order
     }
 }
 
-/// Two rows across the deployment area, shuffled, facing the far edge.
+/// A row across the deployment area, the bases side by side (so they may
+/// form formations), then a second row behind it for a large army;
+/// the warriors shuffled along it, facing the far edge.
 fn deploy(battle: &Battle, seat: Seat, rng: &mut RandomStream) -> Order {
     let rows = match seat {
-        Seat::A => [0.7, 2.0],
-        Seat::B => [SIZE - 0.7, SIZE - 2.0],
+        Seat::A => [2.0, 0.7],
+        Seat::B => [SIZE - 2.0, SIZE - 0.7],
     };
     let facing = match seat {
         Seat::A => 90,
         Seat::B => 270,
     };
-    let mut slots: Vec<V2> = rows
+    // Where along the area the row starts: anywhere it still fits.
+    let count = battle.army(seat).count().min(15);
+    let room = 15u32.saturating_sub(u32::try_from(count).unwrap_or(15));
+    let start = f64::from(rng.below(room + 1));
+    let slots: Vec<V2> = rows
         .iter()
-        .flat_map(|y| {
+        .enumerate()
+        .flat_map(|(row, y)| {
+            // The second row is set a little along, not hidden straight
+            // behind the first.
+            let shift = if row == 0 { 0.0 } else { 0.3 };
             (0..15).map(move |i| {
                 V2::new(
-                    battlefield::DEPLOYMENT_MARGIN + 0.7 + 1.35 * f64::from(i),
+                    battlefield::DEPLOYMENT_MARGIN
+                        + 0.7
+                        + shift
+                        + BASE * ((f64::from(i) + start) % 15.0),
                     *y,
                 )
             })
@@ -158,9 +173,10 @@ fn deploy(battle: &Battle, seat: Seat, rng: &mut RandomStream) -> Order {
             })
         })
         .collect();
-    rng.shuffle(&mut slots);
-    let placements = battle
-        .army(seat)
+    let mut warriors: Vec<&Warrior> = battle.army(seat).collect();
+    rng.shuffle(&mut warriors);
+    let placements = warriors
+        .into_iter()
         .zip(slots)
         .map(|(w, at)| Placement {
             warrior: w.id,
@@ -185,6 +201,12 @@ fn act(battle: &Battle, seat: Seat, style: Style, rng: &mut RandomStream) -> Ord
                 let Some(w) = pick(&ready, rng) else { break };
                 let mut orders = candidates(battle, w);
                 rng.shuffle(&mut orders);
+                // The rarer orders (formations, captures) are few among
+                // the moves: tried first one time in three, so random
+                // games reach their rules.
+                if rng.below(3) == 0 {
+                    orders.sort_by_key(|order| !is_rare(order));
+                }
                 if let Some(order) = orders
                     .into_iter()
                     .take(8)
@@ -206,6 +228,14 @@ fn act(battle: &Battle, seat: Seat, style: Style, rng: &mut RandomStream) -> Ord
             .filter(|(_, worth)| *worth > 0.0)
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map_or(Order::EndActions, |(order, _)| order),
+    }
+}
+
+fn is_rare(order: &Order) -> bool {
+    match order {
+        Order::MoveFormation(_) | Order::RangedFormation(_) => true,
+        Order::CloseCombat(close) => close.capture,
+        _ => false,
     }
 }
 
@@ -236,11 +266,21 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
                 .filter(|f| f.has_attack_type(super::warrior::AttackType::Sword))
                 .map(|f| f.id)
                 .collect();
+            if sword && warrior.captive.is_none() {
+                found.push(Order::CloseCombat(CloseAttack {
+                    attacker: warrior.id,
+                    target: enemy.id,
+                    gang_up: helpers.clone(),
+                    surge: None,
+                    capture: true,
+                }));
+            }
             found.push(Order::CloseCombat(CloseAttack {
                 attacker: warrior.id,
                 target: enemy.id,
                 gang_up: helpers,
                 surge: None,
+                capture: false,
             }));
         } else if sword && enemy.center().dist(at) <= f64::from(warrior.click().speed) + BASE {
             let spot = contact_point(at, enemy.center());
@@ -252,6 +292,7 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
                     path: vec![Point::from_v2(spot)],
                     facing: battlefield::facing_toward(spot, enemy.center()),
                 }),
+                capture: false,
             }));
         }
         if warrior.card.range > 0
@@ -275,8 +316,18 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
                 target: friend.id,
                 gang_up: Vec::new(),
                 surge: None,
+                capture: false,
             }));
         }
+    }
+    if let Some(captive) = warrior.captive {
+        found.push(Order::CloseCombat(CloseAttack {
+            attacker: warrior.id,
+            target: captive,
+            gang_up: Vec::new(),
+            surge: None,
+            capture: false,
+        }));
     }
     let speed = f64::from(movement::allowance(battle, warrior, false));
     let mut spots: Vec<V2> = (0..16)
@@ -316,9 +367,118 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
             path: vec![Point::from_v2(spot)],
             facing,
             double_time: false,
+            captive_to: None,
+        }));
+    }
+    found.extend(formation_candidates(battle, warrior, &enemies));
+    found
+}
+
+/// Formations `warrior` could lead: its group of friends of one faction
+/// (at most five, grouped in base contact), moving together the same way
+/// toward the nearest enemy or objective, or its group of shooters
+/// shooting together at an enemy in range of them all.
+fn formation_candidates(battle: &Battle, warrior: &Warrior, enemies: &[&Warrior]) -> Vec<Order> {
+    let mut found = Vec::new();
+    let at = warrior.center();
+    let group = group_around(battle, warrior, |_| true);
+    let goal = enemies
+        .iter()
+        .map(|e| e.center())
+        .chain(battle.objectives.iter().map(|o| o.at.v2()))
+        .min_by(|a, b| a.dist(at).total_cmp(&b.dist(at)));
+    if let Some(goal) = goal.filter(|g| g.dist(at) > BASE * 2.0)
+        && group.len() >= formation::SMALLEST
+    {
+        let speed = group
+            .iter()
+            .map(|w| f64::from(movement::speed_value(battle, w)))
+            .fold(f64::MAX, f64::min);
+        let step = goal
+            .minus(at)
+            .unit()
+            .scale(speed.min(goal.dist(at) - BASE * 2.0));
+        // The front of the group moves first, so no one walks through a
+        // member still to move.
+        let mut order: Vec<&Warrior> = group.clone();
+        order.sort_by(|a, b| b.center().dot(step).total_cmp(&a.center().dot(step)));
+        let facing = battlefield::facing_toward(at, goal);
+        found.push(Order::MoveFormation(FormationMove {
+            members: order
+                .iter()
+                .map(|w| MoveOrder {
+                    warrior: w.id,
+                    path: vec![Point::from_v2(w.center().plus(step))],
+                    facing,
+                    double_time: false,
+                    captive_to: None,
+                })
+                .collect(),
+        }));
+    }
+    if warrior.card.range == 0 {
+        return found;
+    }
+    for enemy in enemies {
+        let in_range = |w: &Warrior| {
+            w.card.range > 0
+                && w.center().dist(enemy.center()) <= f64::from(w.card.range) + battlefield::CONTACT
+        };
+        let shooters = group_around(battle, warrior, in_range);
+        if shooters.len() < formation::SMALLEST {
+            continue;
+        }
+        found.push(Order::RangedFormation(RangedFormation {
+            attack: RangedAttack {
+                attacker: warrior.id,
+                targets: vec![enemy.id],
+                point_blank: None,
+                precision: false,
+            },
+            members: shooters
+                .iter()
+                .skip(1)
+                .map(|w| Contribution {
+                    warrior: w.id,
+                    adds: if w.has_attack_type(AttackType::Bow) {
+                        Boost::Damage
+                    } else {
+                        Boost::Attack
+                    },
+                })
+                .collect(),
         }));
     }
     found
+}
+
+/// `warrior` and up to four friends of its faction, ready for an action,
+/// that `fits`, reached from it through base contact among them.
+fn group_around<'a>(
+    battle: &'a Battle,
+    warrior: &'a Warrior,
+    fits: impl Fn(&Warrior) -> bool,
+) -> Vec<&'a Warrior> {
+    let mut group: Vec<&Warrior> = vec![warrior];
+    let mut i = 0;
+    while i < group.len() && group.len() < formation::LARGEST {
+        let at = group[i].center();
+        for friend in battle.army(warrior.seat) {
+            if group.len() < formation::LARGEST
+                && friend.able()
+                && !friend.acted
+                && friend.tokens < 2
+                && friend.card.faction == warrior.card.faction
+                && !group.iter().any(|g| g.id == friend.id)
+                && battlefield::in_contact(at, friend.center())
+                && fits(friend)
+            {
+                group.push(friend);
+            }
+        }
+        i += 1;
+    }
+    group
 }
 
 /// Whether the rules allow `order` now (checked as a player's would be,
@@ -328,6 +488,8 @@ fn legal(battle: &Battle, seat: Seat, order: &Order) -> bool {
         Order::Move(m) => movement::check(battle, seat, m).is_ok(),
         Order::CloseCombat(c) => combat::check_close(battle, seat, c).is_ok(),
         Order::RangedCombat(r) => combat::check_ranged(battle, seat, r).is_ok(),
+        Order::MoveFormation(f) => formation::check_move(battle, seat, f).is_ok(),
+        Order::RangedFormation(f) => formation::check_ranged(battle, seat, f).is_ok(),
         _ => true,
     }
 }
@@ -344,7 +506,15 @@ fn weigh(battle: &Battle, warrior: &Warrior, order: Order) -> Option<(Order, f64
     match order {
         Order::CloseCombat(close) => {
             let plan = combat::check_close(battle, seat, &close).ok()?;
-            let value = if plan.heals {
+            let chance = plan.chances().first().copied().unwrap_or(0.0);
+            let target = battle.warrior(close.target)?;
+            let value = if plan.capture == Some(Capture::Eliminate) {
+                chance * f64::from(target.card.points)
+            } else if plan.capture == Some(Capture::Take) {
+                // A captive neither fights nor holds objectives, but
+                // scores nothing until it is eliminated.
+                chance * f64::from(target.card.points) * 0.4
+            } else if plan.heals {
                 let friend = battle.warrior(close.target)?;
                 plan.chances().first().copied().unwrap_or(0.0) * value_of_click(friend)
             } else {
@@ -368,6 +538,34 @@ fn weigh(battle: &Battle, warrior: &Warrior, order: Order) -> Option<(Order, f64
                 Err(_) => (shot, plan),
             };
             Some((Order::RangedCombat(order), worth(battle, &plan) - push_cost))
+        }
+        Order::RangedFormation(shot) => {
+            let plan = formation::check_ranged(battle, seat, &shot).ok()?;
+            let pushes: f64 = plan
+                .shared
+                .iter()
+                .filter_map(|id| battle.warrior(*id))
+                .filter(|w| w.tokens > 0)
+                .map(value_of_click)
+                .sum();
+            Some((
+                Order::RangedFormation(shot),
+                worth(battle, &plan) - push_cost - pushes,
+            ))
+        }
+        Order::MoveFormation(group) => {
+            formation::check_move(battle, seat, &group).ok()?;
+            let mut value = 0.0;
+            for member in &group.members {
+                let w = battle.warrior(member.warrior)?;
+                let to = member.path.last().map_or(w.center(), |p| p.v2());
+                value +=
+                    position_worth(battle, seat, to) - position_worth(battle, seat, w.center());
+                if w.tokens > 0 {
+                    value -= value_of_click(w);
+                }
+            }
+            Some((Order::MoveFormation(group), value))
         }
         Order::Move(step) => {
             movement::check(battle, seat, &step).ok()?;

@@ -38,6 +38,10 @@ pub struct CloseAttack {
     /// for it) and attacks at the end of the path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surge: Option<Surge>,
+    /// A sword warrior's attempt, at -3, to take the target captive
+    /// instead of damaging it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capture: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,7 +93,31 @@ pub struct AttackPlan {
     /// attack, whose values then come from the new click.
     pub attack_modifiers: i32,
     pub damage_modifiers: i32,
+    /// What a hit does instead of damage: take or eliminate a captive.
+    pub capture: Option<Capture>,
+    /// A ranged combat formation's other members, given the action too.
+    pub shared: Vec<WarriorId>,
 }
+
+/// A close attack that captures rather than damages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Capture {
+    /// A hit makes the target the attacker's captive.
+    Take,
+    /// A captor's attack on its own captive: a hit eliminates it.
+    Eliminate,
+}
+
+/// What a ranged combat formation's members add to the primary
+/// attacker's values (before the rule of 3).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Support {
+    pub attack: i32,
+    pub damage: i32,
+}
+
+/// A capture attempt's penalty, and an attempt to eliminate a captive's.
+const CAPTURE_PENALTY: i32 = -3;
 
 impl AttackPlan {
     /// The chance of a hit against each target (a 12 always hits, a 2
@@ -120,7 +148,8 @@ pub fn hit_chance(attack: u8, defense: u8) -> f64 {
 /// in water, and what the caller adds (hindering terrain).
 fn defense_of(battle: &Battle, target: &Warrior, extra: i32) -> u8 {
     let mut modifiers = extra;
-    if target.card.speed_type == SpeedType::Wave
+    if !target.is_captive()
+        && target.speed_type() == SpeedType::Wave
         && battle.terrain_at(target.center()).any(|f| f.is_water())
     {
         modifiers += 2;
@@ -167,7 +196,16 @@ pub fn check_close(
     if target.id == attacker.id {
         return Err(RuleError::not_allowed("a warrior can never target itself"));
     }
+    if attacker.captive.is_some() || target.is_captive() {
+        return check_eliminating_captive(battle, attacker, target, order);
+    }
     let heals = target.seat == seat;
+    if order.capture && (heals || !attacker.has_attack_type(AttackType::Sword)) {
+        return Err(RuleError::not_allowed(format!(
+            "only a sword warrior captures, and only an opposing warrior; {name} cannot capture {}",
+            target.card.name
+        )));
+    }
     if heals && !attacker.has(Ability::Mender) {
         return Err(RuleError::not_allowed(
             "friendly warriors cannot target each other with damaging attacks",
@@ -207,6 +245,9 @@ pub fn check_close(
     let mut modifiers = 0;
     if !heals && from_rear(at, target) {
         modifiers += 1;
+    }
+    if order.capture {
+        modifiers += CAPTURE_PENALTY;
     }
     let mut helpers: Vec<WarriorId> = Vec::new();
     for id in &order.gang_up {
@@ -263,6 +304,67 @@ pub fn check_close(
         surge: order.surge.clone(),
         attack_modifiers: modifiers,
         damage_modifiers,
+        capture: order.capture.then_some(Capture::Take),
+        shared: Vec::new(),
+    })
+}
+
+/// A close attack by a captor or on a captive: only a captor's attack on
+/// its own captive, to eliminate it, at -3 and with no one ganging up.
+fn check_eliminating_captive(
+    battle: &Battle,
+    attacker: &Warrior,
+    target: &Warrior,
+    order: &CloseAttack,
+) -> Result<AttackPlan, RuleError> {
+    let name = &attacker.card.name;
+    let target_name = &target.card.name;
+    if target.captor != Some(attacker.id) {
+        return Err(RuleError::not_allowed(if target.is_captive() {
+            format!("{target_name} is a captive: only its captor may target it, to eliminate it")
+        } else {
+            format!(
+                "{name} holds a captive: it may only move, or attack its captive to eliminate it"
+            )
+        }));
+    }
+    if !order.gang_up.is_empty() {
+        return Err(RuleError::not_allowed(
+            "no one gangs up on an attempt to eliminate a captive",
+        ));
+    }
+    if order.surge.is_some() || order.capture {
+        return Err(RuleError::not_allowed(format!(
+            "{name} may only attack its captive {target_name} where it stands, to eliminate it"
+        )));
+    }
+    if !battlefield::in_contact(attacker.center(), target.center())
+        || !battlefield::in_front_arc(attacker.center(), attacker.facing, target.center())
+    {
+        return Err(RuleError::not_allowed(format!(
+            "{name}'s front arc must be in base contact with {target_name}"
+        )));
+    }
+    let mut modifiers = CAPTURE_PENALTY;
+    if from_rear(attacker.center(), target) {
+        modifiers += 1;
+    }
+    Ok(AttackPlan {
+        attacker: attacker.id,
+        kind: ActionKind::CloseCombat,
+        against: vec![(
+            target.id,
+            attack_value(attacker, modifiers, Some(AttackType::Sword)),
+            defense_of(battle, target, 0),
+        )],
+        damage: 0,
+        heals: false,
+        gang_up: Vec::new(),
+        surge: None,
+        attack_modifiers: modifiers,
+        damage_modifiers: 0,
+        capture: Some(Capture::Eliminate),
+        shared: Vec::new(),
     })
 }
 
@@ -272,22 +374,44 @@ pub fn check_ranged(
     seat: Seat,
     order: &RangedAttack,
 ) -> Result<AttackPlan, RuleError> {
-    let attacker = ready_for_action(battle, seat, order.attacker)?;
-    let name = &attacker.card.name;
-    let card = &attacker.card;
-    if attacker.has(Ability::Demoralized) {
+    check_ranged_with(battle, seat, order, Support::default())
+}
+
+/// Whether `warrior` may be given a ranged combat action at all.
+pub(super) fn may_shoot(battle: &Battle, warrior: &Warrior) -> Result<(), RuleError> {
+    let name = &warrior.card.name;
+    if warrior.has(Ability::Demoralized) {
         return Err(RuleError::not_allowed(format!(
             "{name} is demoralized and may only be given move actions"
         )));
     }
-    if card.range == 0 {
+    if warrior.captive.is_some() {
+        return Err(RuleError::not_allowed(format!(
+            "{name} holds a captive: it may only move, or attack its captive to eliminate it"
+        )));
+    }
+    if warrior.card.range == 0 {
         return Err(RuleError::not_allowed(format!("{name} has no range")));
     }
-    if battle.opposing_in_contact(attacker).next().is_some() {
+    if battle.opposing_in_contact(warrior).next().is_some() {
         return Err(RuleError::not_allowed(format!(
             "{name} is in base contact with an opposing warrior and cannot make a ranged attack"
         )));
     }
+    Ok(())
+}
+
+/// A ranged combat action with what a formation's members add.
+pub(super) fn check_ranged_with(
+    battle: &Battle,
+    seat: Seat,
+    order: &RangedAttack,
+    support: Support,
+) -> Result<AttackPlan, RuleError> {
+    let attacker = ready_for_action(battle, seat, order.attacker)?;
+    let name = &attacker.card.name;
+    let card = &attacker.card;
+    may_shoot(battle, attacker)?;
     if order.targets.is_empty() || order.targets.len() > usize::from(card.targets) {
         return Err(RuleError::not_allowed(format!(
             "{name} targets 1 to {} warriors with one ranged attack",
@@ -320,6 +444,11 @@ pub fn check_ranged(
                 "friendly warriors cannot target each other with damaging attacks",
             ));
         }
+        if target.is_captive() {
+            return Err(RuleError::not_allowed(format!(
+                "{target_name} is a captive: only its captor may target it, to eliminate it"
+            )));
+        }
         if card.attack_type == Some(AttackType::Wand)
             && target.card.defense_type == DefenseType::MagicImmunity
         {
@@ -349,7 +478,7 @@ pub fn check_ranged(
                 "{target_name} is in base contact with a warrior friendly to {name} (a bow may use precision)"
             )));
         }
-        let mut modifiers = 0;
+        let mut modifiers = support.attack;
         if from_rear(at, target) {
             modifiers += 1;
         }
@@ -374,7 +503,7 @@ pub fn check_ranged(
             "point blank is a bow's, with every target within {half_range}\" (half its range)"
         )));
     }
-    let damage_modifiers = i32::from(order.point_blank == Some(Boost::Damage));
+    let damage_modifiers = i32::from(order.point_blank == Some(Boost::Damage)) + support.damage;
     Ok(AttackPlan {
         attacker: attacker.id,
         kind: ActionKind::RangedCombat,
@@ -386,6 +515,8 @@ pub fn check_ranged(
         // Each target's modifiers differ; only a surge reads these.
         attack_modifiers: 0,
         damage_modifiers,
+        capture: None,
+        shared: Vec::new(),
     })
 }
 
@@ -437,7 +568,7 @@ pub(super) fn resolve_close(work: &mut Work, plan: &AttackPlan) {
     });
     let mut plan = plan.clone();
     if let Some(surge) = &plan.surge {
-        move_along(work, id, &surge.path, surge.facing);
+        move_along(work, id, &surge.path, surge.facing, None);
         work.deal(id, 1, Harm::Pushing);
         let Some(surged) = work.battle.warrior(id).filter(|w| w.on_battlefield()) else {
             return;
@@ -451,7 +582,17 @@ pub(super) fn resolve_close(work: &mut Work, plan: &AttackPlan) {
     }
     let plan = &plan;
     let (critical, hits) = attack_roll(work, plan);
-    if plan.heals {
+    if let Some(capture) = plan.capture {
+        for target in hits {
+            match capture {
+                Capture::Take => take_captive(work, id, target),
+                Capture::Eliminate => {
+                    let credited = work.battle.warrior(id).map(|w| w.seat);
+                    work.eliminate(target, credited);
+                }
+            }
+        }
+    } else if plan.heals {
         for target in hits {
             heal(work, target, 1 + u8::from(critical == Some(Critical::Hit)));
         }
@@ -464,6 +605,15 @@ pub(super) fn resolve_close(work: &mut Work, plan: &AttackPlan) {
     after_attack(work, id, critical);
 }
 
+/// A hit that captures: the target's captive (freeing any captive of its
+/// own: a captive holds no one) with its action tokens removed.
+fn take_captive(work: &mut Work, captor: WarriorId, captive: WarriorId) {
+    if let Some(held) = work.battle.warrior(captive).and_then(|w| w.captive) {
+        work.push(Fact::Freed { captive: held });
+    }
+    work.push(Fact::Captured { captor, captive });
+}
+
 /// Resolves a ranged combat action; damage over several hits waits for
 /// its player to divide it.
 pub(super) fn resolve_ranged(work: &mut Work, plan: &AttackPlan) {
@@ -472,11 +622,27 @@ pub(super) fn resolve_ranged(work: &mut Work, plan: &AttackPlan) {
         warrior: id,
         kind: ActionKind::RangedCombat,
     });
+    if !plan.shared.is_empty() {
+        work.push(Fact::ActionShared {
+            warriors: plan.shared.clone(),
+            kind: ActionKind::RangedCombat,
+        });
+    }
     let (critical, hits) = attack_roll(work, plan);
     let seat = work.battle.warrior(id).map_or(Seat::A, |w| w.seat);
     let is_critical = critical == Some(Critical::Hit);
+    // Only the primary attacker is pushed by a critical miss; every
+    // member takes its action token.
+    let finish_members = |work: &mut Work| {
+        for member in &plan.shared {
+            work.finish_action(*member);
+        }
+    };
     match hits.as_slice() {
-        [] => after_attack(work, id, critical),
+        [] => {
+            after_attack(work, id, critical);
+            finish_members(work);
+        }
         [one] => {
             work.deal(
                 *one,
@@ -484,6 +650,7 @@ pub(super) fn resolve_ranged(work: &mut Work, plan: &AttackPlan) {
                 Harm::Attack { by: id },
             );
             after_attack(work, id, critical);
+            finish_members(work);
         }
         _ if plan.damage == 0 => after_attack(work, id, critical),
         _ => work.push(Fact::SplitAsked {

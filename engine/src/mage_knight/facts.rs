@@ -88,6 +88,12 @@ pub enum Fact {
         warrior: WarriorId,
         kind: ActionKind,
     },
+    /// A formation's other members, given the action its first member
+    /// was given (no action of the turn is spent on them).
+    ActionShared {
+        warriors: Vec<WarriorId>,
+        kind: ActionKind,
+    },
     Moved {
         warrior: WarriorId,
         path: Vec<Point>,
@@ -124,6 +130,15 @@ pub enum Fact {
     },
     TokenGiven {
         warrior: WarriorId,
+    },
+    /// A capture succeeded: the captive's action tokens are removed.
+    Captured {
+        captor: WarriorId,
+        captive: WarriorId,
+    },
+    /// A captive ceases to be one (its captor was eliminated or taken).
+    Freed {
+        captive: WarriorId,
     },
     /// Ranged damage waiting for its attacker's player to divide it.
     SplitAsked {
@@ -224,6 +239,13 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
                 w.acted = true;
             }
         }
+        Fact::ActionShared { warriors, .. } => {
+            for id in warriors {
+                if let Some(w) = battle.warrior_mut(*id) {
+                    w.acted = true;
+                }
+            }
+        }
         Fact::Moved {
             warrior,
             path,
@@ -254,11 +276,17 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
         }
         Fact::Eliminated { warrior, credited } => {
             let mut points = 0;
+            let mut captor = None;
             if let Some(w) = battle.warrior_mut(*warrior) {
                 w.eliminated = true;
                 w.at = None;
                 w.tokens = 0;
                 points = w.card.points;
+                captor = w.captor.take();
+            }
+            // An eliminated captive leaves its captor free of it.
+            if let Some(c) = captor.and_then(|id| battle.warrior_mut(id)) {
+                c.captive = None;
             }
             if let Some(seat) = credited {
                 battle.eliminated_points[seat.index()] += points;
@@ -267,6 +295,21 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
         Fact::TokenGiven { warrior } => {
             if let Some(w) = battle.warrior_mut(*warrior) {
                 w.tokens = (w.tokens + 1).min(2);
+            }
+        }
+        Fact::Captured { captor, captive } => {
+            if let Some(w) = battle.warrior_mut(*captive) {
+                w.captor = Some(*captor);
+                w.tokens = 0;
+            }
+            if let Some(w) = battle.warrior_mut(*captor) {
+                w.captive = Some(*captive);
+            }
+        }
+        Fact::Freed { captive } => {
+            let captor = battle.warrior_mut(*captive).and_then(|w| w.captor.take());
+            if let Some(c) = captor.and_then(|id| battle.warrior_mut(id)) {
+                c.captive = None;
             }
         }
         Fact::SplitAsked { seat, split } => {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::battlefield::{self, Feature};
 use super::dice::Dice;
-use super::warrior::{Ability, AttackType, Click, WarriorCard};
+use super::warrior::{Ability, AttackType, Click, SpeedType, WarriorCard};
 use crate::Seat;
 use crate::fairness::Bytes32;
 use crate::table::Point;
@@ -99,6 +99,12 @@ pub struct Warrior {
     /// Given an action this turn (its tokens stay at the end phase).
     pub acted: bool,
     pub eliminated: bool,
+    /// The warrior holding it captive, if it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captor: Option<WarriorId>,
+    /// The warrior it holds captive, if it is a captor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captive: Option<WarriorId>,
 }
 
 impl Warrior {
@@ -110,17 +116,31 @@ impl Warrior {
             .unwrap_or(&NO_CLICK)
     }
 
+    /// A captive's special abilities are ignored.
     pub fn has(&self, ability: Ability) -> bool {
-        self.click().abilities.contains(&ability)
+        !self.is_captive() && self.click().abilities.contains(&ability)
+    }
+
+    pub fn is_captive(&self) -> bool {
+        self.captor.is_some()
+    }
+
+    /// Its speed type: a captor's is boot, whatever its card says.
+    pub fn speed_type(&self) -> SpeedType {
+        if self.captive.is_some() {
+            SpeedType::Boot
+        } else {
+            self.card.speed_type
+        }
     }
 
     pub fn on_battlefield(&self) -> bool {
         self.at.is_some() && !self.eliminated
     }
 
-    /// On the battlefield and not demoralized.
+    /// On the battlefield, not a captive and not demoralized.
     pub fn able(&self) -> bool {
-        self.on_battlefield() && !self.has(Ability::Demoralized)
+        self.on_battlefield() && !self.is_captive() && !self.has(Ability::Demoralized)
     }
 
     pub fn center(&self) -> V2 {
@@ -285,12 +305,15 @@ impl Battle {
         u8::try_from(held).unwrap_or(u8::MAX)
     }
 
-    /// Opposing warriors on the battlefield in base contact with `warrior`.
+    /// Opposing warriors on the battlefield in base contact with `warrior`
+    /// (a captive is no one's opponent, and has none).
     pub fn opposing_in_contact(&self, warrior: &Warrior) -> impl Iterator<Item = &Warrior> {
         let at = warrior.center();
         let seat = warrior.seat;
-        self.standing()
-            .filter(move |w| w.seat != seat && battlefield::in_contact(w.center(), at))
+        let captive = warrior.is_captive();
+        self.standing().filter(move |w| {
+            !captive && w.seat != seat && !w.is_captive() && battlefield::in_contact(w.center(), at)
+        })
     }
 
     /// Whether the game waits for `seat`'s decision (both players add

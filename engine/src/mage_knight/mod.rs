@@ -7,8 +7,8 @@
 //!
 //! Rooms: [`warrior`] (the cards and dials), [`battlefield`] (geometry and
 //! terrain), [`dice`], [`game`] (the state), [`facts`], [`orders`] (the
-//! flow and execution), [`movement`], [`combat`], [`bots`], [`content`],
-//! [`words`].
+//! flow and execution), [`movement`], [`combat`], [`formation`], [`bots`],
+//! [`content`], [`words`].
 
 pub mod battlefield;
 pub mod bots;
@@ -16,6 +16,7 @@ pub mod combat;
 pub mod content;
 pub mod dice;
 pub mod facts;
+pub mod formation;
 pub mod game;
 pub mod movement;
 pub mod orders;
@@ -78,6 +79,8 @@ pub fn start(setup: Setup) -> Result<Battle, RuleError> {
                 tokens: 0,
                 acted: false,
                 eliminated: false,
+                captor: None,
+                captive: None,
             });
         }
     }

@@ -27,6 +27,10 @@ pub struct MoveOrder {
     /// opposing warriors; a boot warrior is pushed for it).
     #[serde(default)]
     pub double_time: bool,
+    /// Where a captor's captive ends, in base contact with it (none: it
+    /// keeps its place beside the captor, moved as far and the same way).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captive_to: Option<Point>,
 }
 
 /// A move the rules allow, with what its resolution needs.
@@ -38,6 +42,8 @@ pub struct MovePlan {
     pub double_time: bool,
     /// The break away roll fails at or below this (0: no roll needed).
     pub breaks_away_above: u8,
+    /// A captor's captive and where it ends.
+    pub carried: Option<(WarriorId, Point)>,
 }
 
 /// The warrior `seat` may give an action to now, or why not.
@@ -56,6 +62,11 @@ pub(super) fn ready_for_action(
             "{name} is not on the battlefield"
         )));
     }
+    if warrior.is_captive() {
+        return Err(RuleError::not_allowed(format!(
+            "{name} is a captive and cannot be given actions"
+        )));
+    }
     if battle.actions_left == 0 {
         return Err(RuleError::not_allowed("you have no actions left this turn"));
     }
@@ -72,10 +83,29 @@ pub(super) fn ready_for_action(
     Ok(warrior)
 }
 
+/// Its speed value: a captor's is the lower of its own and its captive's.
+pub(super) fn speed_value(battle: &Battle, warrior: &Warrior) -> u8 {
+    let own = warrior.click().speed;
+    warrior
+        .captive
+        .and_then(|id| battle.warrior(id))
+        .map_or(own, |captive| own.min(captive.click().speed))
+}
+
 /// The speed a move may use: the unmodified speed, doubled for
 /// double-time, halved (rounded up) when it starts in hindering terrain.
 pub(super) fn allowance(battle: &Battle, warrior: &Warrior, double_time: bool) -> u8 {
-    let mut speed = warrior.click().speed;
+    allowance_from(battle, warrior, speed_value(battle, warrior), double_time)
+}
+
+/// [`allowance`] from a given speed value (a movement formation's lowest).
+pub(super) fn allowance_from(
+    battle: &Battle,
+    warrior: &Warrior,
+    speed: u8,
+    double_time: bool,
+) -> u8 {
+    let mut speed = speed;
     if double_time {
         speed = speed.saturating_mul(2);
     }
@@ -86,7 +116,7 @@ pub(super) fn allowance(battle: &Battle, warrior: &Warrior, double_time: bool) -
 }
 
 fn ignores_terrain(warrior: &Warrior) -> bool {
-    warrior.card.speed_type == SpeedType::Wing
+    warrior.speed_type() == SpeedType::Wing
 }
 
 fn starts_hindered(battle: &Battle, warrior: &Warrior) -> bool {
@@ -95,8 +125,7 @@ fn starts_hindered(battle: &Battle, warrior: &Warrior) -> bool {
     }
     let at = warrior.center();
     battle.terrain.iter().any(|f| {
-        f.kind.hinders_movement(warrior.card.speed_type)
-            && battlefield::base_overlaps(&f.shape(), at)
+        f.kind.hinders_movement(warrior.speed_type()) && battlefield::base_overlaps(&f.shape(), at)
     })
 }
 
@@ -125,10 +154,12 @@ pub(super) fn check_path(
         )));
     }
     let flies = ignores_terrain(warrior);
-    let speed_type = warrior.card.speed_type;
+    let speed_type = warrior.speed_type();
+    // A captor drags its captive along: the captive is not in its way.
+    let in_the_way = |w: &&Warrior| w.id != warrior.id && Some(w.id) != warrior.captive;
     let others: Vec<V2> = battle
         .standing()
-        .filter(|w| w.id != warrior.id)
+        .filter(in_the_way)
         .map(Warrior::center)
         .collect();
     // Bases in contact, found once for every segment of the path.
@@ -164,7 +195,7 @@ pub(super) fn check_path(
         }
         if let Some(other) = battle
             .standing()
-            .filter(|w| w.id != warrior.id)
+            .filter(in_the_way)
             .find(|w| battlefield::path_crosses_base(a, b, w.center()))
         {
             return Err(RuleError::not_allowed(format!(
@@ -223,7 +254,7 @@ fn check_hindering_stop(battle: &Battle, warrior: &Warrior, line: &[V2]) -> Resu
     let hindering: Vec<_> = battle
         .terrain
         .iter()
-        .filter(|f| f.kind.hinders_movement(warrior.card.speed_type))
+        .filter(|f| f.kind.hinders_movement(warrior.speed_type()))
         .map(|f| (f.name.as_str(), f.shape()))
         .collect();
     if hindering.is_empty() {
@@ -275,13 +306,21 @@ fn check_hindering_stop(battle: &Battle, warrior: &Warrior, line: &[V2]) -> Resu
 /// Checks a move action.
 pub fn check(battle: &Battle, seat: Seat, order: &MoveOrder) -> Result<MovePlan, RuleError> {
     let warrior = ready_for_action(battle, seat, order.warrior)?;
+    check_move(battle, warrior, order, speed_value(battle, warrior))
+}
+
+/// Checks one warrior's move at `speed` (its own speed value, or a
+/// movement formation's lowest).
+pub(super) fn check_move(
+    battle: &Battle,
+    warrior: &Warrior,
+    order: &MoveOrder,
+    speed: u8,
+) -> Result<MovePlan, RuleError> {
     let name = &warrior.card.name;
     let engaged = battle.opposing_in_contact(warrior).next().is_some();
     if order.double_time {
-        if !matches!(
-            warrior.card.speed_type,
-            SpeedType::Boot | SpeedType::Horseshoe
-        ) {
+        if !matches!(warrior.speed_type(), SpeedType::Boot | SpeedType::Horseshoe) {
             return Err(RuleError::not_allowed(format!(
                 "only boot and horseshoe warriors use double-time; {name} cannot"
             )));
@@ -292,10 +331,11 @@ pub fn check(battle: &Battle, seat: Seat, order: &MoveOrder) -> Result<MovePlan,
             )));
         }
     }
-    let speed = allowance(battle, warrior, order.double_time);
+    let speed = allowance_from(battle, warrior, speed, order.double_time);
     check_path(battle, warrior, &order.path, speed)?;
+    let carried = carried(battle, warrior, order)?;
     let breaks_away_above = if engaged {
-        match warrior.card.speed_type {
+        match warrior.speed_type() {
             SpeedType::Horseshoe | SpeedType::Wing => 1,
             SpeedType::Boot | SpeedType::Wave => 3,
         }
@@ -308,59 +348,152 @@ pub fn check(battle: &Battle, seat: Seat, order: &MoveOrder) -> Result<MovePlan,
         facing: order.facing % 360,
         double_time: order.double_time,
         breaks_away_above,
+        carried,
     })
 }
 
+/// Where a captor's captive ends: in base contact with it before and
+/// after the move, on the battlefield, on no other base and in no
+/// terrain that blocks a boot warrior (a captive's speed type is
+/// ignored). Its way there is the captor's.
+fn carried(
+    battle: &Battle,
+    warrior: &Warrior,
+    order: &MoveOrder,
+) -> Result<Option<(WarriorId, Point)>, RuleError> {
+    let name = &warrior.card.name;
+    let Some(captive) = warrior.captive.and_then(|id| battle.warrior(id)) else {
+        return match order.captive_to {
+            Some(_) => Err(RuleError::not_allowed(format!(
+                "{name} holds no captive to move"
+            ))),
+            None => Ok(None),
+        };
+    };
+    let captive_name = &captive.card.name;
+    let Some(end) = order.path.last().map(|p| p.v2()) else {
+        return match order.captive_to {
+            Some(_) => Err(RuleError::not_allowed(format!(
+                "{captive_name} moves only when its captor {name} does"
+            ))),
+            None => Ok(None),
+        };
+    };
+    if !battlefield::in_contact(warrior.center(), captive.center()) {
+        return Err(RuleError::not_allowed(format!(
+            "{name} must be in base contact with its captive {captive_name} to move with it"
+        )));
+    }
+    let to = order
+        .captive_to
+        .unwrap_or_else(|| Point::from_v2(captive.center().plus(end.minus(warrior.center()))));
+    let at = to.v2();
+    if !battlefield::in_contact(end, at) || battlefield::overlapping(end, at) {
+        return Err(RuleError::not_allowed(format!(
+            "{captive_name} must end in base contact with its captor {name}"
+        )));
+    }
+    if !battlefield::on_battlefield(at) {
+        return Err(RuleError::not_allowed(format!(
+            "{captive_name}'s base must end on the battlefield"
+        )));
+    }
+    if battle
+        .standing()
+        .filter(|w| w.id != warrior.id && w.id != captive.id)
+        .any(|w| battlefield::overlapping(at, w.center()))
+    {
+        return Err(RuleError::not_allowed(format!(
+            "{captive_name}'s base would overlap another warrior's"
+        )));
+    }
+    if let Some(feature) = battle.terrain.iter().find(|f| {
+        f.kind.blocks_movement(SpeedType::Boot) && battlefield::base_overlaps(&f.shape(), at)
+    }) {
+        return Err(RuleError::not_allowed(format!(
+            "{captive_name} cannot end in {}",
+            feature.name
+        )));
+    }
+    Ok(Some((captive.id, to)))
+}
+
 pub(super) fn resolve(work: &mut Work, plan: &MovePlan) {
-    let id = plan.warrior;
     work.push(Fact::ActionGiven {
-        warrior: id,
+        warrior: plan.warrior,
         kind: ActionKind::Move,
     });
+    if break_away(work, plan) {
+        travel(work, plan);
+    }
+    work.finish_action(plan.warrior);
+}
+
+/// The break away roll, if the warrior needs one: whether it may move.
+/// A warrior that fails still turns (a horseshoe warrior does not); a
+/// horseshoe warrior that breaks away deals 1 damage to each opposing
+/// warrior in contact with its rear arc.
+pub(super) fn break_away(work: &mut Work, plan: &MovePlan) -> bool {
+    let id = plan.warrior;
+    if plan.breaks_away_above == 0 {
+        return true;
+    }
     let Some(warrior) = work.battle.warrior(id).cloned() else {
-        return;
+        return false;
     };
-    if plan.breaks_away_above > 0 {
-        let die = work
-            .roll(RollFor::BreakAway { warrior: id }, 1)
-            .first()
-            .copied()
-            .unwrap_or(1);
-        if die <= plan.breaks_away_above {
-            if warrior.card.speed_type != SpeedType::Horseshoe && plan.facing != warrior.facing {
-                work.push(Fact::Turned {
-                    warrior: id,
-                    facing: plan.facing,
-                });
-            }
-            work.finish_action(id);
-            return;
+    let die = work
+        .roll(RollFor::BreakAway { warrior: id }, 1)
+        .first()
+        .copied()
+        .unwrap_or(1);
+    let speed_type = warrior.speed_type();
+    if die <= plan.breaks_away_above {
+        if speed_type != SpeedType::Horseshoe && plan.facing != warrior.facing {
+            work.push(Fact::Turned {
+                warrior: id,
+                facing: plan.facing,
+            });
         }
-        if warrior.card.speed_type == SpeedType::Horseshoe {
-            let behind: Vec<WarriorId> = work
-                .battle
-                .opposing_in_contact(&warrior)
-                .filter(|o| {
-                    !battlefield::in_front_arc(warrior.center(), warrior.facing, o.center())
-                })
-                .map(|o| o.id)
-                .collect();
-            for other in behind {
-                work.deal(other, 1, Harm::ShakeOff { by: id });
-            }
+        return false;
+    }
+    if speed_type == SpeedType::Horseshoe {
+        let behind: Vec<WarriorId> = work
+            .battle
+            .opposing_in_contact(&warrior)
+            .filter(|o| !battlefield::in_front_arc(warrior.center(), warrior.facing, o.center()))
+            .map(|o| o.id)
+            .collect();
+        for other in behind {
+            work.deal(other, 1, Harm::ShakeOff { by: id });
         }
     }
-    move_along(work, id, &plan.path, plan.facing);
-    if plan.double_time && warrior.card.speed_type == SpeedType::Boot {
+    true
+}
+
+/// The move itself once the warrior may make it: along its path with its
+/// captive, then double-time's push for a boot warrior.
+pub(super) fn travel(work: &mut Work, plan: &MovePlan) {
+    let id = plan.warrior;
+    move_along(work, id, &plan.path, plan.facing, plan.carried);
+    let boot = work
+        .battle
+        .warrior(id)
+        .is_some_and(|w| w.speed_type() == SpeedType::Boot);
+    if plan.double_time && boot {
         work.deal(id, 1, Harm::Pushing);
     }
-    work.finish_action(id);
 }
 
 /// Moves the warrior (or turns it, for an empty path), then gives the
 /// free spins: each opposing warrior it ends in base contact with, whose
 /// front arc touches no opposing warrior, turns to face it.
-pub(super) fn move_along(work: &mut Work, id: WarriorId, path: &[Point], facing: u16) {
+pub(super) fn move_along(
+    work: &mut Work,
+    id: WarriorId,
+    path: &[Point],
+    facing: u16,
+    carried: Option<(WarriorId, Point)>,
+) {
     if path.is_empty() {
         if work.battle.warrior(id).is_some_and(|w| w.facing != facing) {
             work.push(Fact::Turned {
@@ -375,6 +508,14 @@ pub(super) fn move_along(work: &mut Work, id: WarriorId, path: &[Point], facing:
         path: path.to_vec(),
         facing,
     });
+    if let Some((captive, to)) = carried {
+        let facing = work.battle.warrior(captive).map_or(0, |w| w.facing);
+        work.push(Fact::Moved {
+            warrior: captive,
+            path: vec![to],
+            facing,
+        });
+    }
     let Some(mover) = work.battle.warrior(id).cloned() else {
         return;
     };

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::battlefield;
 use super::combat::{self, CloseAttack, RangedAttack};
 use super::facts::{Fact, Harm, Placement, RollFor, apply};
+use super::formation::{self, FormationMove, RangedFormation};
 use super::game::{Battle, EndReason, Outcome, Stage, WarriorId};
 use super::movement::{self, MoveOrder};
 use crate::fairness::Bytes32;
@@ -38,6 +39,10 @@ pub enum Order {
     Move(MoveOrder),
     CloseCombat(CloseAttack),
     RangedCombat(RangedAttack),
+    /// A move action shared by a movement formation's members.
+    MoveFormation(FormationMove),
+    /// A ranged combat action shared by a ranged combat formation.
+    RangedFormation(RangedFormation),
     /// Divides a ranged attack's damage among the targets it hit, in the
     /// order they were hit.
     SplitDamage {
@@ -87,7 +92,8 @@ impl Work {
         let Some(w) = self.battle.warrior(warrior) else {
             return;
         };
-        if !w.on_battlefield() {
+        // A captive never takes damage.
+        if !w.on_battlefield() || w.is_captive() {
             return;
         }
         let armour = u8::from(
@@ -114,8 +120,16 @@ impl Work {
                     .filter(|s| *s != seat),
                 Harm::Pushing => None,
             };
-            self.push(Fact::Eliminated { warrior, credited });
+            self.eliminate(warrior, credited);
         }
+    }
+
+    /// Eliminates a warrior: a captive it held is freed.
+    pub fn eliminate(&mut self, warrior: WarriorId, credited: Option<Seat>) {
+        if let Some(captive) = self.battle.warrior(warrior).and_then(|w| w.captive) {
+            self.push(Fact::Freed { captive });
+        }
+        self.push(Fact::Eliminated { warrior, credited });
     }
 
     /// The end of an action: the warrior's action token, and pushing
@@ -204,6 +218,14 @@ fn obey(work: &mut Work, seat: Seat, order: &Order) -> Result<(), RuleError> {
         }
         (Order::RangedCombat(order), Stage::Acting { .. }) => {
             let plan = combat::check_ranged(&work.battle, seat, order)?;
+            combat::resolve_ranged(work, &plan);
+        }
+        (Order::MoveFormation(order), Stage::Acting { .. }) => {
+            let plans = formation::check_move(&work.battle, seat, order)?;
+            formation::resolve_move(work, &plans);
+        }
+        (Order::RangedFormation(order), Stage::Acting { .. }) => {
+            let plan = formation::check_ranged(&work.battle, seat, order)?;
             combat::resolve_ranged(work, &plan);
         }
         (Order::SplitDamage { shares }, Stage::SplittingDamage { split, .. }) => {
@@ -393,6 +415,22 @@ fn roll_for_first_player(work: &mut Work) {
 fn end_turn(work: &mut Work, seat: Seat) {
     for player in Seat::BOTH {
         if !work.battle.out[player.index()] && !work.battle.has_able(player) {
+            // Its warriors leave the game: the captives they held are
+            // freed, and its own captives leave their captors.
+            let links: Vec<WarriorId> = work
+                .battle
+                .warriors
+                .iter()
+                .filter(|w| w.on_battlefield())
+                .filter_map(|w| match (w.seat == player, w.captor, w.captive) {
+                    (true, Some(_), _) => Some(w.id),
+                    (true, None, Some(held)) => Some(held),
+                    _ => None,
+                })
+                .collect();
+            for captive in links {
+                work.push(Fact::Freed { captive });
+            }
             work.push(Fact::PlayerEliminated { seat: player });
         }
     }

@@ -56,10 +56,46 @@ pub fn order(battle: &Battle, order: &Order) -> String {
             } else {
                 ""
             };
+            let held = battle
+                .warrior(c.target)
+                .is_some_and(|t| t.captor == Some(c.attacker));
+            let aim = if held {
+                " to eliminate its captive (-3)"
+            } else if c.capture {
+                " to capture it (-3)"
+            } else {
+                ""
+            };
             format!(
-                "{} attacks {} in close combat{surge}{helpers}",
+                "{} attacks {} in close combat{aim}{surge}{helpers}",
                 name(battle, c.attacker),
                 name(battle, c.target)
+            )
+        }
+        Order::MoveFormation(f) => {
+            let ids: Vec<WarriorId> = f.members.iter().map(|m| m.warrior).collect();
+            format!("Move {} together in a formation", names(battle, &ids))
+        }
+        Order::RangedFormation(f) => {
+            let parts: Vec<String> = f
+                .members
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{} {}",
+                        name(battle, m.warrior),
+                        match m.adds {
+                            super::combat::Boost::Attack => "+2 attack",
+                            super::combat::Boost::Damage => "+1 damage",
+                        }
+                    )
+                })
+                .collect();
+            format!(
+                "{} leads a formation's shot at {} ({})",
+                name(battle, f.attack.attacker),
+                names(battle, &f.attack.targets),
+                parts.join(", ")
             )
         }
         Order::RangedCombat(r) => format!(
@@ -185,6 +221,18 @@ pub fn fact(battle: &Battle, fact: &Fact) -> Option<String> {
             ))
         ),
         Fact::TokenGiven { .. } => return None,
+        Fact::ActionShared { warriors, .. } => {
+            format!(
+                "{} share the action in a formation",
+                names(battle, warriors)
+            )
+        }
+        Fact::Captured { captor, captive } => format!(
+            "{} took {} captive",
+            name(battle, *captor),
+            name(battle, *captive)
+        ),
+        Fact::Freed { captive } => format!("{} was freed", name(battle, *captive)),
         Fact::SplitAsked { seat, split } => format!(
             "{} divides {} damage among {}",
             seat.label(),

@@ -6,6 +6,7 @@
 //! act live in `crate::hosted`; a seat always comes from the session.
 
 mod board;
+mod forms;
 
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
@@ -13,13 +14,8 @@ use soulstone_engine::Seat;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::bots::suggestions;
-use soulstone_engine::mage_knight::combat::{Boost, CloseAttack, RangedAttack};
-use soulstone_engine::mage_knight::movement::MoveOrder;
-use soulstone_engine::mage_knight::{
-    Battle, MageKnight, Order, Stage, WarriorId, hidden_from_players, words,
-};
+use soulstone_engine::mage_knight::{Battle, MageKnight, Stage, hidden_from_players, words};
 use soulstone_engine::system::TableGame;
-use soulstone_engine::table::{Point, milli};
 
 use super::{form_field, now};
 use crate::hosted::{self, ArmyPractice, HostedError, Submitted};
@@ -116,6 +112,8 @@ struct WarriorLine {
     damage: String,
     tokens: u8,
     at: String,
+    /// Whom it holds captive, or who holds it.
+    held: String,
     ready: bool,
 }
 
@@ -175,9 +173,15 @@ fn warrior_lines(battle: &Battle, seat: Option<Seat>) -> Vec<WarriorLine> {
                 damage: format!("{} of {}", w.damage, w.card.clicks()),
                 tokens: w.tokens,
                 at,
+                held: match (w.captor, w.captive) {
+                    (Some(captor), _) => format!("captive of #{}", captor.0),
+                    (None, Some(captive)) => format!("holds #{} captive", captive.0),
+                    (None, None) => String::new(),
+                },
                 ready: Some(w.seat) == seat
                     && matches!(battle.stage, Stage::Acting { .. })
                     && w.on_battlefield()
+                    && !w.is_captive()
                     && !w.acted
                     && w.tokens < 2
                     && battle.actions_left > 0,
@@ -295,136 +299,6 @@ async fn game_page(
     render_page(&ctx, &page)
 }
 
-/// The order a form sends: a listed choice (JSON), a move to a point
-/// (bending through others), an attack, the entropy for the dice, or the
-/// end of the action phase.
-fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
-    let field = |name: &str| form_field(fields, name).trim();
-    match field("kind") {
-        "choice" => serde_json::from_str(field("order"))
-            .map_err(|_| "That choice could not be read: reload the page.".to_owned()),
-        "end_actions" => Ok(Order::EndActions),
-        "contribute" => {
-            let typed = field("entropy");
-            let entropy = if typed.is_empty() {
-                Bytes32(rand::random())
-            } else {
-                Bytes32::digest_of(typed)
-            };
-            Ok(Order::Contribute { entropy })
-        }
-        "move" => {
-            let number = |name: &str, label: &str| {
-                field(name)
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite() && (0.0..=36.0).contains(v))
-                    .ok_or_else(|| format!("{label} is a number of inches from 0 to 36."))
-            };
-            let warrior = field("warrior")
-                .parse::<u16>()
-                .map_err(|_| "Choose the warrior to move.".to_owned())?;
-            let x = number("x", "Across")?;
-            let y = number("y", "Up")?;
-            let facing = field("facing")
-                .parse::<u16>()
-                .ok()
-                .filter(|f| *f < 360)
-                .ok_or("The facing is a whole number of degrees from 0 to 359.")?;
-            let mut path = bends(field("via"))?;
-            path.push(Point {
-                x: milli(x),
-                y: milli(y),
-            });
-            Ok(Order::Move(MoveOrder {
-                warrior: WarriorId(warrior),
-                path,
-                facing,
-                double_time: field("double_time") == "on",
-            }))
-        }
-        "attack" => attack_from_form(fields),
-        _ => Err("The form does not say what to do: reload the page.".into()),
-    }
-}
-
-/// The bends of a path as typed: points "x, y" separated by semicolons.
-fn bends(typed: &str) -> Result<Vec<Point>, String> {
-    let problem = || {
-        "Bend the path through points written as across, up (in inches), separated by semicolons: 12, 8; 14, 10.".to_owned()
-    };
-    typed
-        .split(';')
-        .map(str::trim)
-        .filter(|point| !point.is_empty())
-        .map(|point| {
-            let (x, y) = point.split_once(',').ok_or_else(problem)?;
-            let inches = |v: &str| {
-                v.trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite() && (0.0..=36.0).contains(v))
-                    .ok_or_else(problem)
-            };
-            Ok(Point {
-                x: milli(inches(x)?),
-                y: milli(inches(y)?),
-            })
-        })
-        .collect()
-}
-
-/// A close or ranged attack as the attack form writes it: the attacker,
-/// its targets (one for close combat), the friends ganging up, a bow's
-/// point blank bonus and precision.
-fn attack_from_form(fields: &[(String, String)]) -> Result<Order, String> {
-    let ids = |name: &str| -> Result<Vec<WarriorId>, String> {
-        fields
-            .iter()
-            .filter(|(k, _)| k == name)
-            .map(|(_, v)| {
-                v.trim()
-                    .parse::<u16>()
-                    .map(WarriorId)
-                    .map_err(|_| "That warrior could not be read: reload the page.".to_owned())
-            })
-            .collect()
-    };
-    let attacker = form_field(fields, "attacker")
-        .trim()
-        .parse::<u16>()
-        .map(WarriorId)
-        .map_err(|_| "Choose the attacking warrior.".to_owned())?;
-    let targets = ids("target")?;
-    if targets.is_empty() {
-        return Err("Tick the warrior or warriors to attack.".into());
-    }
-    match form_field(fields, "style").trim() {
-        "close" => {
-            let [target] = targets[..] else {
-                return Err("A close combat attack has one target.".into());
-            };
-            Ok(Order::CloseCombat(CloseAttack {
-                attacker,
-                target,
-                gang_up: ids("helper")?,
-                surge: None,
-            }))
-        }
-        "ranged" => Ok(Order::RangedCombat(RangedAttack {
-            attacker,
-            targets,
-            point_blank: match form_field(fields, "point_blank").trim() {
-                "attack" => Some(Boost::Attack),
-                "damage" => Some(Boost::Damage),
-                _ => None,
-            },
-            precision: form_field(fields, "precision") == "on",
-        })),
-        _ => Err("Choose close or ranged combat.".into()),
-    }
-}
-
 #[post("/mk/games/{id}/order")]
 async fn post_order(
     user: CurrentUser,
@@ -436,8 +310,8 @@ async fn post_order(
     let here = format!("/mk/games/{id}");
     let fields = form.0;
     let (version, key) = super::version_and_key(&fields)?;
-    let order = match order_from_form(&fields) {
-        Ok(order) => order,
+    let asked = match forms::asked_by_form(&fields) {
+        Ok(asked) => asked,
         Err(problem) => {
             return Ok(redirect_with_flash(
                 &state,
@@ -456,6 +330,11 @@ async fn post_order(
     }
     let submitted = state
         .with_db(move |conn| {
+            // A formation following its leader needs the warriors' places.
+            let order = match asked {
+                forms::Asked::Order(order) => order,
+                follow => follow.into_order(&hosted::load::<MageKnight>(conn, id)?.state),
+            };
             Ok(hosted::submit::<MageKnight>(
                 conn,
                 id,
@@ -514,75 +393,4 @@ async fn log_download(
         &format!("mage-knight-{id}.json"),
         json,
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn fields(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect()
-    }
-
-    #[test]
-    fn the_attack_form_writes_close_and_ranged_attacks() {
-        let close = attack_from_form(&fields(&[
-            ("attacker", "2"),
-            ("style", "close"),
-            ("target", "7"),
-            ("helper", "3"),
-        ]));
-        assert_eq!(
-            close,
-            Ok(Order::CloseCombat(CloseAttack {
-                attacker: WarriorId(2),
-                target: WarriorId(7),
-                gang_up: vec![WarriorId(3)],
-                surge: None,
-            }))
-        );
-        let shot = attack_from_form(&fields(&[
-            ("attacker", "1"),
-            ("style", "ranged"),
-            ("target", "7"),
-            ("target", "8"),
-            ("point_blank", "damage"),
-        ]));
-        assert_eq!(
-            shot,
-            Ok(Order::RangedCombat(RangedAttack {
-                attacker: WarriorId(1),
-                targets: vec![WarriorId(7), WarriorId(8)],
-                point_blank: Some(Boost::Damage),
-                precision: false,
-            }))
-        );
-        let two = attack_from_form(&fields(&[
-            ("attacker", "1"),
-            ("style", "close"),
-            ("target", "7"),
-            ("target", "8"),
-        ]));
-        assert_eq!(two, Err("A close combat attack has one target.".into()));
-        let none = attack_from_form(&fields(&[("attacker", "1"), ("style", "close")]));
-        assert!(none.is_err());
-    }
-
-    #[test]
-    fn a_path_bends_through_typed_points() {
-        let point = |x: f64, y: f64| Point {
-            x: milli(x),
-            y: milli(y),
-        };
-        assert_eq!(
-            bends("12, 8; 14,10.5"),
-            Ok(vec![point(12.0, 8.0), point(14.0, 10.5)])
-        );
-        assert_eq!(bends("  "), Ok(Vec::new()));
-        assert!(bends("12").is_err());
-        assert!(bends("40, 1").is_err(), "off the battlefield");
-    }
 }
