@@ -13,7 +13,7 @@ use soulstone_engine::mage_knight::formation::{
 };
 use soulstone_engine::mage_knight::game::WarriorId;
 use soulstone_engine::mage_knight::movement::MoveOrder;
-use soulstone_engine::mage_knight::warrior::WarriorCard;
+use soulstone_engine::mage_knight::warrior::{SpeedType, WarriorCard};
 use soulstone_engine::mage_knight::{Order, bots};
 use soulstone_engine::table::Point;
 
@@ -86,6 +86,37 @@ fn a_movement_formation_moves_together_at_its_slowest_speed_for_one_action() {
 }
 
 #[test]
+fn a_movement_formation_double_times_together_and_its_boot_members_are_pushed() {
+    let mut rider = soldier("Rider");
+    rider.speed_type = SpeedType::Horseshoe;
+    let mut battle = scenario(row([soldier("Left"), rider, soldier("Right")]), far_foe());
+    let double = |dy: f64| {
+        let mut order = shift(&[W0, W1, W2], 0.0, dy, 90);
+        if let Order::MoveFormation(f) = &mut order {
+            for member in &mut f.members {
+                member.double_time = true;
+            }
+        }
+        order
+    };
+    refused(&mut battle, double(17.0), "may move 16\"");
+    order(&mut battle, Seat::A, double(16.0)).unwrap();
+    let damage: Vec<u8> = battle.warriors.iter().take(3).map(|w| w.damage).collect();
+    assert_eq!(
+        damage,
+        vec![1, 0, 1],
+        "boots are pushed, the horseshoe is not"
+    );
+    assert!(
+        battle
+            .warriors
+            .iter()
+            .take(3)
+            .all(|w| w.at.is_some_and(|p| p.v2().y > 25.9))
+    );
+}
+
+#[test]
 fn a_formation_is_three_to_five_grouped_warriors_of_one_faction_and_ends_grouped() {
     let mut battle = scenario(
         row([soldier("Left"), soldier("Middle"), soldier("Right")]),
@@ -132,7 +163,11 @@ fn a_formation_is_three_to_five_grouped_warriors_of_one_faction_and_ends_grouped
     if let Order::MoveFormation(f) = &mut hurried {
         f.members[0].double_time = true;
     }
-    refused(&mut battle, hurried, "without double-time");
+    refused(
+        &mut battle,
+        hurried,
+        "every member uses double-time, or none",
+    );
 
     let mut apart = scenario(
         row([soldier("Left"), soldier("Middle"), soldier("Right")]),

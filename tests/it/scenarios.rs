@@ -335,6 +335,7 @@ fn the_engine_uses_nothing_impure() {
             "mage_knight/battlefield.rs",
             "mage_knight/bots.rs",
             "mage_knight/combat.rs",
+            "mage_knight/formation.rs",
             "mage_knight/movement.rs",
             "mage_knight/orders.rs",
         ];

@@ -289,11 +289,7 @@ pub fn check_close(
     Ok(AttackPlan {
         attacker: attacker.id,
         kind: ActionKind::CloseCombat,
-        against: vec![(
-            target.id,
-            attack_value(attacker, modifiers, Some(AttackType::Sword)),
-            defense_of(battle, target, 0),
-        )],
+        against: vec![close_against(battle, attacker, target, modifiers)],
         damage: if heals {
             1
         } else {
@@ -307,6 +303,21 @@ pub fn check_close(
         capture: order.capture.then_some(Capture::Take),
         shared: Vec::new(),
     })
+}
+
+/// A close attack's target with the attack value against it (a sword's
+/// bonus added) and its defense value.
+fn close_against(
+    battle: &Battle,
+    attacker: &Warrior,
+    target: &Warrior,
+    modifiers: i32,
+) -> (WarriorId, u8, u8) {
+    (
+        target.id,
+        attack_value(attacker, modifiers, Some(AttackType::Sword)),
+        defense_of(battle, target, 0),
+    )
 }
 
 /// A close attack by a captor or on a captive: only a captor's attack on
@@ -352,11 +363,7 @@ fn check_eliminating_captive(
     Ok(AttackPlan {
         attacker: attacker.id,
         kind: ActionKind::CloseCombat,
-        against: vec![(
-            target.id,
-            attack_value(attacker, modifiers, Some(AttackType::Sword)),
-            defense_of(battle, target, 0),
-        )],
+        against: vec![close_against(battle, attacker, target, modifiers)],
         damage: 0,
         heals: false,
         gang_up: Vec::new(),

@@ -133,7 +133,9 @@ pub fn grouped(centers: &[V2]) -> bool {
 
 /// Checks a movement formation's move: each member moves in turn, at the
 /// lowest member's speed value, past the members already moved, and the
-/// formation ends grouped. Double-time is not a formation's.
+/// formation ends grouped. With double-time, every member uses it (each
+/// a boot or horseshoe warrior away from opposing warriors), doubling
+/// that speed; each boot member is pushed for it.
 pub fn check_move(
     battle: &Battle,
     seat: Seat,
@@ -141,9 +143,10 @@ pub fn check_move(
 ) -> Result<Vec<MovePlan>, RuleError> {
     let ids: Vec<WarriorId> = order.members.iter().map(|m| m.warrior).collect();
     let found = members(battle, seat, &ids)?;
-    if order.members.iter().any(|m| m.double_time) {
+    let hurried = order.members.iter().filter(|m| m.double_time).count();
+    if hurried != 0 && hurried != order.members.len() {
         return Err(RuleError::not_allowed(
-            "a movement formation moves at its speed, without double-time",
+            "in a movement formation every member uses double-time, or none does",
         ));
     }
     let speed = found

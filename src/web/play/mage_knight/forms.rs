@@ -34,7 +34,7 @@ impl Asked {
 }
 
 /// A movement formation in which each member takes its leader's path,
-/// shifted to start where it stands, and its facing; the front of the
+/// shifted to start where it stands, its facing and its double-time; the front of the
 /// formation moves first, so no one walks through a member still to
 /// move (the first to move is the one given the action).
 fn follow_leader(battle: &Battle, leader: MoveOrder, members: &[WarriorId]) -> Order {
@@ -59,7 +59,8 @@ fn follow_leader(battle: &Battle, leader: MoveOrder, members: &[WarriorId]) -> O
                     warrior: id,
                     path,
                     facing: leader.facing,
-                    double_time: false,
+                    // Double-time is the whole formation's or no one's.
+                    double_time: leader.double_time,
                     captive_to: None,
                 },
             )
