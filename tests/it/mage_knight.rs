@@ -8,7 +8,7 @@ use soulstone::content::shipped_mage_knight;
 use soulstone_engine::Seat;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::mage_knight::battlefield::{self, Feature, Outline, TerrainKind};
+use soulstone_engine::mage_knight::battlefield::{self, Elevation, Feature, Outline, TerrainKind};
 use soulstone_engine::mage_knight::facts::{ActionKind, Fact};
 use soulstone_engine::mage_knight::game::Battle;
 use soulstone_engine::mage_knight::warrior::WarriorCard;
@@ -17,7 +17,7 @@ use soulstone_engine::system::TableGame;
 use soulstone_engine::table::{Point, milli};
 
 /// A game between two of the shipped armies (by seed), on a battlefield
-/// with a wood, a boulder and a pond.
+/// with a wood, a boulder, a pond and a hill.
 pub fn set_up(seed: u64) -> Setup {
     let roster = shipped_mage_knight().expect("the shipped Mage Knight content loads");
     let lists = roster.armies();
@@ -33,6 +33,10 @@ pub fn set_up(seed: u64) -> Setup {
             feature("the Wood", TerrainKind::Hindering, 10.0, 20.0, 3.0),
             feature("the Boulder", TerrainKind::Blocking, 26.0, 15.0, 2.0),
             feature("the Pond", TerrainKind::ShallowWater, 22.0, 26.0, 2.0),
+            Feature {
+                elevation: Elevation::Elevated,
+                ..feature("the Hill", TerrainKind::Clear, 29.0, 24.0, 2.5)
+            },
         ],
     }
 }
@@ -45,6 +49,7 @@ pub(crate) fn feature(name: &str, kind: TerrainKind, x: f64, y: f64, radius: f64
             center: at(x, y),
             radius: milli(radius),
         },
+        elevation: Default::default(),
     }
 }
 

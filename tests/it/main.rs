@@ -30,6 +30,7 @@ mod live_streams;
 mod log_proof;
 mod mage_knight;
 mod mage_knight_captives;
+mod mage_knight_elevated;
 mod mage_knight_formations;
 mod mage_knight_rules;
 mod onboarding;

@@ -35,6 +35,8 @@ pub const MAX_WAYPOINTS: usize = 8;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TerrainKind {
+    /// Open ground: a feature only when it is raised (a hill).
+    Clear,
     Hindering,
     /// Clear for movement, hindering for lines of fire.
     Concealing,
@@ -87,12 +89,37 @@ pub enum Outline {
     Polygon { points: Vec<Point> },
 }
 
+/// How high a feature stands: every elevated feature is at the same
+/// level above the battlefield.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "level", rename_all = "snake_case")]
+pub enum Elevation {
+    #[default]
+    Ground,
+    /// Gradual slopes up to a flat top.
+    Elevated,
+    /// Cliffs or walls: warriors move onto or off it only at its access
+    /// points (at least one).
+    Abrupt { access: Vec<Point> },
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Feature {
     pub name: String,
     pub kind: TerrainKind,
     pub outline: Outline,
+    #[serde(default, skip_serializing_if = "Elevation::is_ground")]
+    pub elevation: Elevation,
 }
+
+impl Elevation {
+    pub fn is_ground(&self) -> bool {
+        *self == Elevation::Ground
+    }
+}
+
+/// How near an access point a path must cross an abrupt feature's edge.
+pub const ACCESS_REACH: f64 = BASE_RADIUS;
 
 impl Feature {
     pub fn shape(&self) -> Shape {
@@ -110,6 +137,51 @@ impl Feature {
     /// Whether a warrior whose center dot is at `at` occupies it.
     pub fn occupied_from(&self, at: V2) -> bool {
         self.shape().signed_distance(at) < 0.0
+    }
+
+    pub fn is_elevated(&self) -> bool {
+        !self.elevation.is_ground()
+    }
+
+    /// Why the feature cannot be on a battlefield, if it cannot: only
+    /// clear, hindering and blocking terrain is raised, and abrupt
+    /// terrain needs an access point on its edge.
+    pub fn problem(&self) -> Option<String> {
+        let raisable = matches!(
+            self.kind,
+            TerrainKind::Clear | TerrainKind::Hindering | TerrainKind::Blocking
+        );
+        if self.is_elevated() && !raisable {
+            return Some(format!(
+                "{}: only clear, hindering and blocking terrain can be elevated",
+                self.name
+            ));
+        }
+        if !self.is_elevated() && self.kind == TerrainKind::Clear {
+            return Some(format!(
+                "{}: clear terrain is a feature only when elevated",
+                self.name
+            ));
+        }
+        if let Elevation::Abrupt { access } = &self.elevation {
+            let shape = self.shape();
+            if access.is_empty() {
+                return Some(format!(
+                    "{}: abrupt elevated terrain needs at least one access point",
+                    self.name
+                ));
+            }
+            if access
+                .iter()
+                .any(|p| shape.signed_distance(p.v2()).abs() > ACCESS_REACH)
+            {
+                return Some(format!(
+                    "{}: an access point lies on the feature's edge",
+                    self.name
+                ));
+            }
+        }
+        None
     }
 
     pub fn is_water(&self) -> bool {
@@ -276,6 +348,7 @@ pub fn seeded_terrain(seed: u64) -> Vec<Feature> {
                 center: Point::from_v2(center),
                 radius: crate::table::milli(radius),
             },
+            elevation: Elevation::Ground,
         });
     }
     features

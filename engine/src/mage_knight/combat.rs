@@ -502,7 +502,11 @@ pub(super) fn check_ranged_with(
                 modifiers,
                 card.attack_type.filter(|t| t.is_ranged()),
             ),
-            defense_of(battle, target, i32::from(fire.hindered)),
+            defense_of(
+                battle,
+                target,
+                i32::from(fire.hindered) + i32::from(fire.height),
+            ),
         ));
     }
     if order.point_blank.is_some() && (!bow || !all_close) {
@@ -531,17 +535,36 @@ pub(super) fn check_ranged_with(
 pub struct Fire {
     /// The hindering terrain modifier applies.
     pub hindered: bool,
+    /// The height advantage modifier applies: a target on elevated
+    /// terrain, an attacker not.
+    pub height: bool,
 }
 
 /// The line of fire from `attacker` to `target`, or why it is blocked.
+/// On the ground, every other base and blocking terrain block it, and any
+/// elevated feature it crosses. With the attacker or the target raised,
+/// only bases on their elevated features block it, and low hindering
+/// terrain counts only where one of them stands in it.
 pub fn line_of_fire(
     battle: &Battle,
     attacker: &Warrior,
     target: &Warrior,
 ) -> Result<Fire, RuleError> {
     let (a, b) = (attacker.center(), target.center());
+    let (high_a, high_b) = (battle.elevation_at(a), battle.elevation_at(b));
+    let raised = high_a.is_some() || high_b.is_some();
+    let in_the_way = |w: &Warrior| {
+        if !raised {
+            return true;
+        }
+        let level = battle.elevation_at(w.center());
+        level.is_some() && (level == high_a || level == high_b)
+    };
     if let Some(other) = battle.standing().find(|w| {
-        w.id != attacker.id && w.id != target.id && battlefield::fire_crosses_base(a, b, w.center())
+        w.id != attacker.id
+            && w.id != target.id
+            && in_the_way(w)
+            && battlefield::fire_crosses_base(a, b, w.center())
     }) {
         return Err(RuleError::not_allowed(format!(
             "{}'s base blocks the line of fire to {}",
@@ -549,21 +572,30 @@ pub fn line_of_fire(
         )));
     }
     let mut hindered = false;
-    for feature in battle.terrain.iter() {
+    for (i, feature) in battle.terrain.iter().enumerate() {
         let shape = feature.shape();
-        if feature.kind.blocks_fire() && battlefield::segment_enters(&shape, a, b) {
+        let crosses = battlefield::segment_enters(&shape, a, b);
+        let theirs = Some(i) == high_a || Some(i) == high_b;
+        if crosses && (feature.kind.blocks_fire() || (feature.is_elevated() && !theirs)) {
             return Err(RuleError::not_allowed(format!(
                 "{} blocks the line of fire to {}",
                 feature.name, target.card.name
             )));
         }
-        if feature.kind.hinders_fire()
-            && (battlefield::fire_enters_beyond_attacker(&shape, a, b) || feature.occupied_from(b))
-        {
-            hindered = true;
+        if feature.kind.hinders_fire() {
+            let beyond = battlefield::fire_enters_beyond_attacker(&shape, a, b);
+            let under_target = feature.occupied_from(b);
+            hindered |= if raised && !feature.is_elevated() {
+                under_target || (beyond && feature.occupied_from(a))
+            } else {
+                beyond || under_target
+            };
         }
     }
-    Ok(Fire { hindered })
+    Ok(Fire {
+        hindered,
+        height: high_b.is_some() && high_a.is_none(),
+    })
 }
 
 /// Resolves a close combat action (with its surge first, if any).

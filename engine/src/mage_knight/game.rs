@@ -333,4 +333,12 @@ impl Battle {
     pub fn terrain_at(&self, at: V2) -> impl Iterator<Item = &Feature> {
         self.terrain.iter().filter(move |f| f.occupied_from(at))
     }
+
+    /// The elevated feature (its place in the terrain list) a center dot
+    /// at `at` stands on, if any.
+    pub fn elevation_at(&self, at: V2) -> Option<usize> {
+        self.terrain
+            .iter()
+            .position(|f| f.is_elevated() && f.occupied_from(at))
+    }
 }

@@ -62,6 +62,9 @@ pub fn start(setup: Setup) -> Result<Battle, RuleError> {
     if setup.terrain.len() > 16 {
         return Err(RuleError::invalid("at most 16 terrain features"));
     }
+    if let Some(problem) = setup.terrain.iter().find_map(battlefield::Feature::problem) {
+        return Err(RuleError::invalid(problem));
+    }
     let mut warriors = Vec::new();
     for (seat, army) in Seat::BOTH.into_iter().zip(&setup.armies) {
         for card in &army.warriors {

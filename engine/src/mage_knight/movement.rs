@@ -245,6 +245,72 @@ pub(super) fn check_path(
     if !flies && !warrior.has(Ability::Surefooted) {
         check_hindering_stop(battle, warrior, &line)?;
     }
+    if !flies {
+        check_elevated(battle, warrior, &line)?;
+    }
+    Ok(())
+}
+
+/// How far past the edge of an elevated feature a path may end and still
+/// have stopped "as soon as" the warrior occupied it (ours: players aim
+/// by hand).
+pub const ELEVATED_STOP_SLACK: f64 = 0.25;
+
+/// A warrior must end its move as soon as it occupies an elevated
+/// feature it was not on; it moves onto or off abrupt elevated terrain
+/// only at an access point.
+fn check_elevated(battle: &Battle, warrior: &Warrior, line: &[V2]) -> Result<(), RuleError> {
+    let raised: Vec<_> = battle
+        .terrain
+        .iter()
+        .filter(|f| f.is_elevated())
+        .map(|f| (f, f.shape()))
+        .collect();
+    if raised.is_empty() {
+        return Ok(());
+    }
+    let name = &warrior.card.name;
+    let total = battlefield::path_length(line);
+    let mut walked = 0.0;
+    let at_access = |feature: &battlefield::Feature, point: V2| match &feature.elevation {
+        battlefield::Elevation::Abrupt { access } => access
+            .iter()
+            .any(|p| p.v2().dist(point) <= battlefield::ACCESS_REACH),
+        _ => true,
+    };
+    for pair in line.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let length = a.dist(b);
+        for (feature, shape) in &raised {
+            for (from, to) in shape.swept_overlap(a, b, TOUCH) {
+                // Where the center crosses the feature's edge on this
+                // segment (not where the segment merely starts or ends).
+                if from > 1e-9 {
+                    let edge = a.lerp(b, from);
+                    if !at_access(feature, edge) {
+                        return Err(RuleError::not_allowed(format!(
+                            "{name} may move onto {} (abrupt elevated terrain) only at an access point",
+                            feature.name
+                        )));
+                    }
+                    let left = total - (walked + length * from);
+                    if left > ELEVATED_STOP_SLACK {
+                        return Err(RuleError::not_allowed(format!(
+                            "{name} must stop as soon as it occupies {} (elevated terrain): at its edge, near ({:.1}, {:.1})",
+                            feature.name, edge.x, edge.y
+                        )));
+                    }
+                }
+                if to < 1.0 - 1e-9 && !at_access(feature, a.lerp(b, to)) {
+                    return Err(RuleError::not_allowed(format!(
+                        "{name} may move off {} (abrupt elevated terrain) only at an access point",
+                        feature.name
+                    )));
+                }
+            }
+        }
+        walked += length;
+    }
     Ok(())
 }
 

@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use soulstone_engine::Seat;
 use soulstone_engine::mage_knight::Battle;
 use soulstone_engine::mage_knight::battlefield::{
-    BASE_RADIUS, DEPLOYMENT_DEPTH, DEPLOYMENT_MARGIN, FRONT_ARC_HALF, OBJECTIVE, Outline, SIZE,
-    TerrainKind,
+    BASE_RADIUS, DEPLOYMENT_DEPTH, DEPLOYMENT_MARGIN, Elevation, FRONT_ARC_HALF, OBJECTIVE,
+    Outline, SIZE, TerrainKind,
 };
 use soulstone_engine::table::inches;
 
@@ -36,6 +36,7 @@ fn seat_colour(seat: Seat) -> &'static str {
 
 fn terrain_style(kind: TerrainKind) -> (&'static str, &'static str) {
     match kind {
+        TerrainKind::Clear => ("#e9dcc0", "clear"),
         TerrainKind::Hindering => ("#9ae6b4", "hindering"),
         TerrainKind::Concealing => ("#c6f6d5", "concealing"),
         TerrainKind::Blocking => ("#718096", "blocking"),
@@ -70,12 +71,18 @@ pub fn svg(battle: &Battle) -> String {
     }
     for feature in battle.terrain.iter() {
         let (fill, kind) = terrain_style(feature.kind);
-        let label = format!("{} ({kind})", feature.name);
+        let label = match &feature.elevation {
+            Elevation::Ground => format!("{} ({kind})", feature.name),
+            Elevation::Elevated => format!("{} ({kind}, elevated)", feature.name),
+            Elevation::Abrupt { .. } => format!("{} ({kind}, abrupt elevated)", feature.name),
+        };
+        // A raised feature's edge is drawn heavy.
+        let edge = if feature.is_elevated() { 3 } else { 1 };
         let (cx, cy) = match &feature.outline {
             Outline::Circle { center, radius } => {
                 let _ = write!(
                     out,
-                    r##"<circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="#4a5568"><title>{}</title></circle>"##,
+                    r##"<circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="#4a5568" stroke-width="{edge}"><title>{}</title></circle>"##,
                     px(inches(center.x)),
                     py(inches(center.y)),
                     px(inches(*radius)),
@@ -90,7 +97,7 @@ pub fn svg(battle: &Battle) -> String {
                     .collect();
                 let _ = write!(
                     out,
-                    r##"<polygon points="{}" fill="{fill}" stroke="#4a5568"><title>{}</title></polygon>"##,
+                    r##"<polygon points="{}" fill="{fill}" stroke="#4a5568" stroke-width="{edge}"><title>{}</title></polygon>"##,
                     list.join(" "),
                     escape(&label)
                 );
@@ -101,6 +108,18 @@ pub fn svg(battle: &Battle) -> String {
                 )
             }
         };
+        // An abrupt feature's access points, over it.
+        if let Elevation::Abrupt { access } = &feature.elevation {
+            for point in access {
+                let _ = write!(
+                    out,
+                    r##"<circle cx="{}" cy="{}" r="4" fill="#fff" stroke="#1a202c" stroke-width="2"><title>{}: an access point</title></circle>"##,
+                    px(inches(point.x)),
+                    py(inches(point.y)),
+                    escape(&feature.name)
+                );
+            }
+        }
         let _ = write!(
             out,
             r##"<text x="{cx}" y="{cy}" font-size="10" text-anchor="middle" fill="#1a202c">{}</text>"##,
@@ -178,4 +197,52 @@ pub fn svg(battle: &Battle) -> String {
     }
     out.push_str("</svg>");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use soulstone_engine::fairness::Bytes32;
+    use soulstone_engine::mage_knight::battlefield::Feature;
+    use soulstone_engine::mage_knight::{Setup, start};
+    use soulstone_engine::table::{Point, milli};
+
+    #[test]
+    fn raised_terrain_is_named_and_its_access_points_marked() {
+        let roster = crate::content::mage_knight_roster().expect("shipped content");
+        let army = roster.field(&roster.armies()[0]).expect("a ready army");
+        let point = |x: f64, y: f64| Point {
+            x: milli(x),
+            y: milli(y),
+        };
+        let plateau = Feature {
+            name: "the Plateau".into(),
+            kind: TerrainKind::Clear,
+            outline: Outline::Circle {
+                center: point(18.0, 18.0),
+                radius: milli(3.0),
+            },
+            elevation: Elevation::Abrupt {
+                access: vec![point(15.0, 18.0)],
+            },
+        };
+        let battle = start(Setup {
+            seed: Bytes32::default(),
+            build_total: 300,
+            rounds: 12,
+            armies: [army.clone(), army],
+            terrain: vec![plateau],
+        })
+        .expect("starts");
+        let drawn = svg(&battle);
+        assert!(
+            drawn.contains("the Plateau (clear, abrupt elevated)"),
+            "{drawn}"
+        );
+        assert!(drawn.contains("the Plateau: an access point"));
+        assert!(
+            drawn.contains(r#"stroke-width="3""#),
+            "a raised edge is heavy"
+        );
+    }
 }
