@@ -157,6 +157,7 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
                     ..
                 } => "movement formation",
                 Fact::ActionShared { .. } => "ranged combat formation",
+                Fact::LevelChanged { soaring: true, .. } => "took off",
                 _ => continue,
             };
             *seen.entry(kind).or_insert(0) += 1;
@@ -193,7 +194,7 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
     assert!(!reasons.is_empty());
     // Shooters rarely stay grouped in range of a foe in these games: the
     // ranged combat formation is offered in `mage_knight_formations`.
-    for kind in ["captured", "movement formation"] {
+    for kind in ["captured", "movement formation", "took off"] {
         assert!(
             seen.contains_key(kind),
             "no {kind} in the bot games: {seen:?}"

@@ -37,6 +37,7 @@ fn walk(warrior: WarriorId, x: f64, y: f64, captive_to: Option<(f64, f64)>) -> O
         facing: 90,
         double_time: false,
         captive_to: captive_to.map(|(x, y)| at(x, y)),
+        change_level: false,
     })
 }
 

@@ -59,6 +59,7 @@ fn walk(warrior: WarriorId, x: f64, y: f64) -> Order {
         facing: 0,
         double_time: false,
         captive_to: None,
+        change_level: false,
     })
 }
 

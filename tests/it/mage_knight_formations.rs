@@ -48,6 +48,7 @@ fn shift(members: &[WarriorId], dx: f64, dy: f64, facing: u16) -> Order {
                     facing,
                     double_time: false,
                     captive_to: None,
+                    change_level: false,
                 }
             })
             .collect(),
@@ -141,6 +142,7 @@ fn a_formation_is_three_to_five_grouped_warriors_of_one_faction_and_ends_grouped
                 facing: 90,
                 double_time: false,
                 captive_to: None,
+                change_level: false,
             },
             MoveOrder {
                 warrior: W1,
@@ -148,6 +150,7 @@ fn a_formation_is_three_to_five_grouped_warriors_of_one_faction_and_ends_grouped
                 facing: 90,
                 double_time: false,
                 captive_to: None,
+                change_level: false,
             },
             MoveOrder {
                 warrior: W2,
@@ -155,6 +158,7 @@ fn a_formation_is_three_to_five_grouped_warriors_of_one_faction_and_ends_grouped
                 facing: 90,
                 double_time: false,
                 captive_to: None,
+                change_level: false,
             },
         ],
     });

@@ -227,6 +227,7 @@ fn a_second_token_pushes_and_two_tokens_forbid_an_action() {
         facing: 90,
         double_time: false,
         captive_to: None,
+        change_level: false,
     });
     let facts = order(&mut battle, Seat::A, walk.clone()).unwrap();
     assert_eq!(damage(&facts), vec![(W0, 1, Harm::Pushing)]);
@@ -251,6 +252,7 @@ fn a_move_is_limited_by_speed_bases_and_blocking_terrain() {
             facing: 90,
             double_time: false,
             captive_to: None,
+            change_level: false,
         })
     };
     refused(&mut battle, walk(10.0, 19.0), "may move 8\"");
@@ -271,6 +273,7 @@ fn a_move_is_limited_by_speed_bases_and_blocking_terrain() {
         facing: 0,
         double_time: false,
         captive_to: None,
+        change_level: false,
     });
     order(&mut battle, Seat::A, around).unwrap();
     assert_eq!(battle.warriors[0].at, Some(at(16.5, 11.0)));
@@ -295,6 +298,7 @@ fn hindering_terrain_halves_speed_and_stops_a_warrior_entering_it() {
         facing: 90,
         double_time: false,
         captive_to: None,
+        change_level: false,
     });
     refused(
         &mut battle,
@@ -307,6 +311,7 @@ fn hindering_terrain_halves_speed_and_stops_a_warrior_entering_it() {
         facing: 90,
         double_time: false,
         captive_to: None,
+        change_level: false,
     });
     order(&mut battle, Seat::A, into).unwrap();
     // Next turn, starting in it: half of 8.
@@ -318,6 +323,7 @@ fn hindering_terrain_halves_speed_and_stops_a_warrior_entering_it() {
         facing: 90,
         double_time: false,
         captive_to: None,
+        change_level: false,
     });
     refused(&mut battle, far, "may move 4\"");
 }
@@ -335,6 +341,7 @@ fn breaking_away_fails_on_one_to_three_and_the_warrior_only_turns() {
         facing: 270,
         double_time: false,
         captive_to: None,
+        change_level: false,
     });
     order(&mut battle, Seat::A, away.clone()).unwrap();
     assert_eq!(battle.warriors[0].at, Some(at(10.0, 10.0)), "it stays");
@@ -360,6 +367,7 @@ fn ending_in_contact_gives_the_opponent_a_free_spin() {
         facing: 90,
         double_time: false,
         captive_to: None,
+        change_level: false,
     });
     order(&mut battle, Seat::A, up).unwrap();
     assert_eq!(battle.warriors[1].facing, 270, "the foe turns to face it");
@@ -736,6 +744,7 @@ fn move_to(warrior: WarriorId, x: f64, y: f64, double_time: bool) -> Order {
         facing: 90,
         double_time,
         captive_to: None,
+        change_level: false,
     })
 }
 
@@ -761,6 +770,7 @@ fn a_horseshoe_breaks_away_unless_it_rolls_a_one_and_shakes_off_those_behind() {
         facing: 0,
         double_time: false,
         captive_to: None,
+        change_level: false,
     });
     // A 2 would hold a boot warrior; the rider breaks away, and only the
     // warrior outside its front arc takes shake off damage.

@@ -182,6 +182,7 @@ fn deploy(battle: &Battle, seat: Seat, rng: &mut RandomStream) -> Order {
             warrior: w.id,
             at: Point::from_v2(at),
             facing,
+            soaring: false,
         })
         .collect();
     Order::Deploy { placements }
@@ -201,7 +202,7 @@ fn act(battle: &Battle, seat: Seat, style: Style, rng: &mut RandomStream) -> Ord
                 let Some(w) = pick(&ready, rng) else { break };
                 let mut orders = candidates(battle, w);
                 rng.shuffle(&mut orders);
-                // The rarer orders (formations, captures) are few among
+                // The rarer orders (formations, captures, taking off) are few among
                 // the moves: tried first one time in three, so random
                 // games reach their rules.
                 if rng.below(3) == 0 {
@@ -235,6 +236,7 @@ fn is_rare(order: &Order) -> bool {
     match order {
         Order::MoveFormation(_) | Order::RangedFormation(_) => true,
         Order::CloseCombat(close) => close.capture,
+        Order::Move(step) => step.change_level,
         _ => false,
     }
 }
@@ -320,6 +322,17 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
             }));
         }
     }
+    if warrior.speed_type() == super::warrior::SpeedType::Wing {
+        // Take off, or land, where it stands.
+        found.push(Order::Move(MoveOrder {
+            warrior: warrior.id,
+            path: Vec::new(),
+            facing: warrior.facing,
+            double_time: false,
+            captive_to: None,
+            change_level: true,
+        }));
+    }
     if let Some(captive) = warrior.captive {
         found.push(Order::CloseCombat(CloseAttack {
             attacker: warrior.id,
@@ -368,6 +381,7 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
             facing,
             double_time: false,
             captive_to: None,
+            change_level: false,
         }));
     }
     found.extend(formation_candidates(battle, warrior, &enemies));
@@ -412,6 +426,7 @@ fn formation_candidates(battle: &Battle, warrior: &Warrior, enemies: &[&Warrior]
                     facing,
                     double_time: false,
                     captive_to: None,
+                    change_level: false,
                 })
                 .collect(),
         }));

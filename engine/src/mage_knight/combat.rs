@@ -148,6 +148,10 @@ pub fn hit_chance(attack: u8, defense: u8) -> f64 {
 /// in water, and what the caller adds (hindering terrain).
 fn defense_of(battle: &Battle, target: &Warrior, extra: i32) -> u8 {
     let mut modifiers = extra;
+    // At soaring level: the height advantage modifier, always.
+    if target.soaring {
+        modifiers += 1;
+    }
     if !target.is_captive()
         && target.speed_type() == SpeedType::Wave
         && battle.terrain_at(target.center()).any(|f| f.is_water())
@@ -200,6 +204,17 @@ pub fn check_close(
         return check_eliminating_captive(battle, attacker, target, order);
     }
     let heals = target.seat == seat;
+    if attacker.soaring != target.soaring {
+        return Err(RuleError::not_allowed(format!(
+            "{name} and {} are not at one level: close combat is between warriors on the ground or between warriors soaring",
+            target.card.name
+        )));
+    }
+    if order.capture && (attacker.soaring || target.soaring) {
+        return Err(RuleError::not_allowed(
+            "captures are made on the ground, not at soaring level",
+        ));
+    }
     if order.capture && (heals || !attacker.has_attack_type(AttackType::Sword)) {
         return Err(RuleError::not_allowed(format!(
             "only a sword warrior captures, and only an opposing warrior; {name} cannot capture {}",
@@ -254,6 +269,7 @@ pub fn check_close(
         let helper = battle
             .warrior(*id)
             .filter(|w| w.seat == seat && w.able() && w.id != attacker.id)
+            .filter(|w| w.soaring == target.soaring)
             .ok_or_else(|| RuleError::not_allowed(format!("warrior {} cannot gang up", id.0)))?;
         let helper_name = &helper.card.name;
         if heals {
@@ -476,10 +492,12 @@ pub(super) fn check_ranged_with(
                 "the line of fire to {target_name} does not pass through {name}'s front arc"
             )));
         }
-        let fire = line_of_fire(battle, attacker, target)?;
-        let engaged_with_friend = battle
-            .army(seat)
-            .any(|f| f.on_battlefield() && battlefield::in_contact(f.center(), target.center()));
+        let fire = fire_to(battle, attacker, target)?;
+        let engaged_with_friend = battle.army(seat).any(|f| {
+            f.on_battlefield()
+                && f.soaring == target.soaring
+                && battlefield::in_contact(f.center(), target.center())
+        });
         if engaged_with_friend && !order.precision {
             return Err(RuleError::not_allowed(format!(
                 "{target_name} is in base contact with a warrior friendly to {name} (a bow may use precision)"
@@ -540,8 +558,20 @@ pub struct Fire {
     pub height: bool,
 }
 
+/// The line of fire to a target at soaring level meets no terrain and no
+/// base; to one on the ground, see [`line_of_fire`].
+pub fn fire_to(battle: &Battle, attacker: &Warrior, target: &Warrior) -> Result<Fire, RuleError> {
+    if target.soaring {
+        return Ok(Fire {
+            hindered: false,
+            height: false,
+        });
+    }
+    line_of_fire(battle, attacker, target)
+}
+
 /// The line of fire from `attacker` to `target`, or why it is blocked.
-/// On the ground, every other base and blocking terrain block it, and any
+/// No soaring warrior's base is in the way. On the ground, every other base and blocking terrain block it, and any
 /// elevated feature it crosses. With the attacker or the target raised,
 /// only bases on their elevated features block it, and low hindering
 /// terrain counts only where one of them stands in it.
@@ -552,8 +582,12 @@ pub fn line_of_fire(
 ) -> Result<Fire, RuleError> {
     let (a, b) = (attacker.center(), target.center());
     let (high_a, high_b) = (battle.elevation_at(a), battle.elevation_at(b));
-    let raised = high_a.is_some() || high_b.is_some();
+    // A soaring attacker shoots from above the elevated terrain.
+    let raised = high_a.is_some() || high_b.is_some() || attacker.soaring;
     let in_the_way = |w: &Warrior| {
+        if w.soaring {
+            return false;
+        }
         if !raised {
             return true;
         }
@@ -575,7 +609,7 @@ pub fn line_of_fire(
     for (i, feature) in battle.terrain.iter().enumerate() {
         let shape = feature.shape();
         let crosses = battlefield::segment_enters(&shape, a, b);
-        let theirs = Some(i) == high_a || Some(i) == high_b;
+        let theirs = Some(i) == high_a || Some(i) == high_b || attacker.soaring;
         if crosses && (feature.kind.blocks_fire() || (feature.is_elevated() && !theirs)) {
             return Err(RuleError::not_allowed(format!(
                 "{} blocks the line of fire to {}",
@@ -594,7 +628,7 @@ pub fn line_of_fire(
     }
     Ok(Fire {
         hindered,
-        height: high_b.is_some() && high_a.is_none(),
+        height: high_b.is_some() && high_a.is_none() && !attacker.soaring,
     })
 }
 

@@ -52,6 +52,9 @@ pub struct Placement {
     pub warrior: WarriorId,
     pub at: Point,
     pub facing: u16,
+    /// A wing warrior may be deployed at soaring level.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub soaring: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,6 +101,11 @@ pub enum Fact {
         warrior: WarriorId,
         path: Vec<Point>,
         facing: u16,
+    },
+    /// A wing warrior takes off to soaring level, or lands.
+    LevelChanged {
+        warrior: WarriorId,
+        soaring: bool,
     },
     /// A change of facing only (a failed break away, a free spin).
     Turned {
@@ -219,6 +227,7 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
                 if let Some(w) = battle.warrior_mut(placement.warrior) {
                     w.at = Some(placement.at);
                     w.facing = placement.facing;
+                    w.soaring = placement.soaring;
                 }
             }
             if battle.first == Some(*seat) {
@@ -259,6 +268,11 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
         Fact::Turned { warrior, facing } => {
             if let Some(w) = battle.warrior_mut(*warrior) {
                 w.facing = *facing;
+            }
+        }
+        Fact::LevelChanged { warrior, soaring } => {
+            if let Some(w) = battle.warrior_mut(*warrior) {
+                w.soaring = *soaring;
             }
         }
         Fact::Attacked { .. } => {}

@@ -83,6 +83,12 @@ fn members<'a>(
     let mut found: Vec<&Warrior> = Vec::new();
     for id in ids {
         let warrior = movement::ready_for_action(battle, seat, *id)?;
+        if warrior.soaring {
+            return Err(RuleError::not_allowed(format!(
+                "{} is at soaring level: soaring warriors are never members of a formation",
+                warrior.card.name
+            )));
+        }
         if found.iter().any(|w| w.id == *id) {
             return Err(RuleError::not_allowed(format!(
                 "{} is named twice in the formation",
@@ -143,6 +149,11 @@ pub fn check_move(
 ) -> Result<Vec<MovePlan>, RuleError> {
     let ids: Vec<WarriorId> = order.members.iter().map(|m| m.warrior).collect();
     let found = members(battle, seat, &ids)?;
+    if order.members.iter().any(|m| m.change_level) {
+        return Err(RuleError::not_allowed(
+            "no member of a formation takes off: soaring warriors are never members",
+        ));
+    }
     let hurried = order.members.iter().filter(|m| m.double_time).count();
     if hurried != 0 && hurried != order.members.len() {
         return Err(RuleError::not_allowed(
@@ -270,7 +281,7 @@ pub fn check_ranged(
                 target.card.name
             )));
         }
-        combat::line_of_fire(battle, member, target)?;
+        combat::fire_to(battle, member, target)?;
         match part.adds {
             Boost::Attack => support.attack += 2,
             Boost::Damage if member.has_attack_type(AttackType::Bow) => support.damage += 1,

@@ -105,6 +105,10 @@ pub struct Warrior {
     /// The warrior it holds captive, if it is a captor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captive: Option<WarriorId>,
+    /// At soaring level, above elevated terrain (a wing warrior on its
+    /// flight stand).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub soaring: bool,
 }
 
 impl Warrior {
@@ -311,8 +315,14 @@ impl Battle {
         let at = warrior.center();
         let seat = warrior.seat;
         let captive = warrior.is_captive();
+        let soaring = warrior.soaring;
+        // Base contact is between warriors at one level only.
         self.standing().filter(move |w| {
-            !captive && w.seat != seat && !w.is_captive() && battlefield::in_contact(w.center(), at)
+            !captive
+                && w.seat != seat
+                && !w.is_captive()
+                && w.soaring == soaring
+                && battlefield::in_contact(w.center(), at)
         })
     }
 

@@ -84,6 +84,7 @@ pub fn start(setup: Setup) -> Result<Battle, RuleError> {
                 eliminated: false,
                 captor: None,
                 captive: None,
+                soaring: false,
             });
         }
     }

@@ -31,6 +31,10 @@ pub struct MoveOrder {
     /// keeps its place beside the captor, moved as far and the same way).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captive_to: Option<Point>,
+    /// A wing warrior takes off to soaring level or lands, at half its
+    /// unmodified speed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub change_level: bool,
 }
 
 /// A move the rules allow, with what its resolution needs.
@@ -44,6 +48,8 @@ pub struct MovePlan {
     pub breaks_away_above: u8,
     /// A captor's captive and where it ends.
     pub carried: Option<(WarriorId, Point)>,
+    /// It takes off or lands.
+    pub change_level: bool,
 }
 
 /// The warrior `seat` may give an action to now, or why not.
@@ -155,9 +161,16 @@ pub(super) fn check_path(
     }
     let flies = ignores_terrain(warrior);
     let speed_type = warrior.speed_type();
-    // A captor drags its captive along: the captive is not in its way.
-    let in_the_way = |w: &&Warrior| w.id != warrior.id && Some(w.id) != warrior.captive;
+    // A captor drags its captive along: the captive is not in its way;
+    // nor is a soaring warrior's base, except where the move ends.
     let others: Vec<V2> = battle
+        .standing()
+        .filter(|w| w.id != warrior.id && Some(w.id) != warrior.captive)
+        .map(Warrior::center)
+        .collect();
+    let in_the_way =
+        |w: &&Warrior| w.id != warrior.id && Some(w.id) != warrior.captive && !w.soaring;
+    let grounded: Vec<V2> = battle
         .standing()
         .filter(in_the_way)
         .map(Warrior::center)
@@ -166,11 +179,11 @@ pub(super) fn check_path(
     let touching: Vec<(V2, V2)> = if flies {
         Vec::new()
     } else {
-        others
+        grounded
             .iter()
             .enumerate()
             .flat_map(|(i, p)| {
-                others[i + 1..]
+                grounded[i + 1..]
                     .iter()
                     .filter(|q| battlefield::in_contact(*p, **q))
                     .map(|q| (*p, *q))
@@ -397,8 +410,39 @@ pub(super) fn check_move(
             )));
         }
     }
+    let speed = if order.change_level {
+        check_level_change(warrior, order)?;
+        speed.div_ceil(2)
+    } else {
+        speed
+    };
     let speed = allowance_from(battle, warrior, speed, order.double_time);
     check_path(battle, warrior, &order.path, speed)?;
+    let end = order.path.last().map_or(warrior.center(), |p| p.v2());
+    if warrior.soaring != order.change_level {
+        if let Some(objective) = battle
+            .objectives
+            .iter()
+            .find(|o| battlefield::touches_objective(end, o.at.v2()))
+        {
+            let at = objective.at.v2();
+            return Err(RuleError::not_allowed(format!(
+                "{name} at soaring level cannot end in base contact with the objective at ({:.1}, {:.1})",
+                at.x, at.y
+            )));
+        }
+    } else if warrior.soaring {
+        // Landing: the ground's terrain matters where it lands.
+        if let Some(feature) = battle.terrain.iter().find(|f| {
+            f.kind.blocks_movement(warrior.speed_type())
+                && battlefield::base_overlaps(&f.shape(), end)
+        }) {
+            return Err(RuleError::not_allowed(format!(
+                "{name} cannot land in {}",
+                feature.name
+            )));
+        }
+    }
     let carried = carried(battle, warrior, order)?;
     let breaks_away_above = if engaged {
         match warrior.speed_type() {
@@ -415,7 +459,24 @@ pub(super) fn check_move(
         double_time: order.double_time,
         breaks_away_above,
         carried,
+        change_level: order.change_level,
     })
+}
+
+/// Only a wing warrior changes level, with a move action of its own.
+fn check_level_change(warrior: &Warrior, order: &MoveOrder) -> Result<(), RuleError> {
+    let name = &warrior.card.name;
+    if warrior.speed_type() != SpeedType::Wing {
+        return Err(RuleError::not_allowed(format!(
+            "only a wing warrior soars; {name} cannot take off or land"
+        )));
+    }
+    if order.double_time {
+        return Err(RuleError::not_allowed(
+            "a warrior takes off or lands without double-time",
+        ));
+    }
+    Ok(())
 }
 
 /// Where a captor's captive ends: in base contact with it before and
@@ -540,6 +601,13 @@ pub(super) fn break_away(work: &mut Work, plan: &MovePlan) -> bool {
 /// captive, then double-time's push for a boot warrior.
 pub(super) fn travel(work: &mut Work, plan: &MovePlan) {
     let id = plan.warrior;
+    if plan.change_level {
+        let soaring = work.battle.warrior(id).is_some_and(|w| !w.soaring);
+        work.push(Fact::LevelChanged {
+            warrior: id,
+            soaring,
+        });
+    }
     move_along(work, id, &plan.path, plan.facing, plan.carried);
     let boot = work
         .battle

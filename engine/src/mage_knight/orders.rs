@@ -332,10 +332,16 @@ fn check_deployment(
         let speed = battle
             .warrior(p.warrior)
             .map_or(super::warrior::SpeedType::Boot, |w| w.card.speed_type);
-        if battle
-            .terrain
-            .iter()
-            .any(|f| f.kind.blocks_movement(speed) && battlefield::base_overlaps(&f.shape(), at))
+        if p.soaring && speed != super::warrior::SpeedType::Wing {
+            return Err(RuleError::not_allowed(format!(
+                "only a wing warrior is deployed at soaring level; {name} cannot be"
+            )));
+        }
+        // A soaring warrior does not interact with terrain.
+        if !p.soaring
+            && battle.terrain.iter().any(|f| {
+                f.kind.blocks_movement(speed) && battlefield::base_overlaps(&f.shape(), at)
+            })
         {
             return Err(RuleError::not_allowed(format!(
                 "{name} cannot stand in blocking terrain"
@@ -480,9 +486,11 @@ fn check_objectives(work: &mut Work) {
                 let touching: Vec<Seat> = Seat::BOTH
                     .into_iter()
                     .filter(|s| {
-                        work.battle
-                            .army(*s)
-                            .any(|w| w.able() && battlefield::touches_objective(w.center(), token))
+                        work.battle.army(*s).any(|w| {
+                            w.able()
+                                && !w.soaring
+                                && battlefield::touches_objective(w.center(), token)
+                        })
                     })
                     .collect();
                 match touching.as_slice() {

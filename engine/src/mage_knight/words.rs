@@ -38,8 +38,13 @@ pub fn order(battle: &Battle, order: &Order) -> String {
                 .path
                 .last()
                 .map_or_else(|| "where it stands".into(), |p| spot(*p));
+            let level = match (m.change_level, battle.warrior(m.warrior)) {
+                (true, Some(w)) if w.soaring => " (landing)",
+                (true, _) => " (taking off)",
+                _ => "",
+            };
             format!(
-                "Move {} to {to}, facing {}°{}",
+                "Move {} to {to}, facing {}°{}{level}",
                 name(battle, m.warrior),
                 m.facing,
                 if m.double_time { " (double-time)" } else { "" }
@@ -163,6 +168,15 @@ pub fn fact(battle: &Battle, fact: &Fact) -> Option<String> {
             "{} moved to {}, facing {facing}°",
             name(battle, *warrior),
             path.last().map_or_else(String::new, |p| spot(*p))
+        ),
+        Fact::LevelChanged { warrior, soaring } => format!(
+            "{} {}",
+            name(battle, *warrior),
+            if *soaring {
+                "took off to soaring level"
+            } else {
+                "landed"
+            }
         ),
         Fact::Turned { warrior, facing } => {
             format!("{} turned to face {facing}°", name(battle, *warrior))

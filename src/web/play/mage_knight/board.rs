@@ -159,6 +159,15 @@ pub fn svg(battle: &Battle) -> String {
         let (x2, y2) = point(end);
         let click = warrior.click();
         let tokens = "●".repeat(usize::from(warrior.tokens));
+        // A soaring warrior's flight stand: a dashed ring around its base.
+        if warrior.soaring {
+            let _ = write!(
+                out,
+                r##"<circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="{colour}" stroke-width="1.5" stroke-dasharray="3 2"><title>{} is at soaring level</title></circle>"##,
+                r + 4.0,
+                escape(&warrior.card.name)
+            );
+        }
         let _ = write!(
             out,
             r##"<g class="mk-warrior"><title>{} ({}): speed {}, attack {}, defense {}, damage {}; {} damage taken of {}; {} action tokens</title><circle cx="{cx}" cy="{cy}" r="{r}" fill="white" stroke="{colour}" stroke-width="2"/><path d="M {cx} {cy} L {x1} {y1} A {r} {r} 0 0 0 {x2} {y2} Z" fill="{colour}" fill-opacity="0.45"/><text x="{cx}" y="{}" font-size="10" text-anchor="middle" font-weight="bold">{}</text><text x="{cx}" y="{}" font-size="8" text-anchor="middle">{}/{}/{}/{}{}</text></g>"##,

@@ -62,6 +62,7 @@ fn follow_leader(battle: &Battle, leader: MoveOrder, members: &[WarriorId]) -> O
                     // Double-time is the whole formation's or no one's.
                     double_time: leader.double_time,
                     captive_to: None,
+                    change_level: false,
                 },
             )
         })
@@ -145,6 +146,7 @@ fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
                 facing,
                 double_time: field("double_time") == "on",
                 captive_to: None,
+                change_level: field("change_level") == "on",
             }))
         }
         "attack" => attack_from_form(fields),
@@ -430,6 +432,7 @@ mod tests {
             facing: 90,
             double_time: false,
             captive_to: None,
+            change_level: false,
         };
         let order = Asked::FollowLeader {
             leader,

@@ -160,7 +160,15 @@ fn warrior_lines(battle: &Battle, seat: Option<Seat>) -> Vec<WarriorLine> {
                         "not deployed".into()
                     }
                 },
-                |p| format!("({:.1}, {:.1}) facing {}°", p.v2().x, p.v2().y, w.facing),
+                |p| {
+                    format!(
+                        "({:.1}, {:.1}) facing {}°{}",
+                        p.v2().x,
+                        p.v2().y,
+                        w.facing,
+                        if w.soaring { ", soaring" } else { "" }
+                    )
+                },
             );
             WarriorLine {
                 id: w.id.0,
