@@ -271,7 +271,10 @@ async fn clients_holding_idle_connections_cannot_starve_the_others(backend: Back
     eprintln!("idle connections: one address holds {held} of 1,000");
     assert!(held <= share, "{held}");
     drop((attack, reopened));
-    std::thread::sleep(Duration::from_millis(300));
+    // The server notices a thousand closed connections in its own time:
+    // on a loaded host 300 ms was once too short, and the first of the
+    // eight addresses found the reserve still full.
+    std::thread::sleep(Duration::from_millis(1_000));
 
     let mut spread = BTreeMap::new();
     let mut crowd = Vec::new();

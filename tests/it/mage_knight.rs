@@ -33,15 +33,31 @@ pub fn set_up(seed: u64) -> Setup {
             feature("the Wood", TerrainKind::Hindering, 10.0, 20.0, 3.0),
             feature("the Boulder", TerrainKind::Blocking, 26.0, 15.0, 2.0),
             feature("the Pond", TerrainKind::ShallowWater, 22.0, 26.0, 2.0),
-            Feature {
-                elevation: Elevation::Elevated,
-                ..feature("the Hill", TerrainKind::Clear, 29.0, 24.0, 2.5)
-            },
+            raised(
+                "the Hill",
+                TerrainKind::Clear,
+                29.0,
+                24.0,
+                2.5,
+                Elevation::Elevated,
+            ),
         ],
     }
 }
 
 pub(crate) fn feature(name: &str, kind: TerrainKind, x: f64, y: f64, radius: f64) -> Feature {
+    raised(name, kind, x, y, radius, Elevation::Ground)
+}
+
+/// A round feature at `elevation`.
+pub(crate) fn raised(
+    name: &str,
+    kind: TerrainKind,
+    x: f64,
+    y: f64,
+    radius: f64,
+    elevation: Elevation,
+) -> Feature {
     Feature {
         name: name.into(),
         kind,
@@ -49,7 +65,7 @@ pub(crate) fn feature(name: &str, kind: TerrainKind, x: f64, y: f64, radius: f64
             center: at(x, y),
             radius: milli(radius),
         },
-        elevation: Default::default(),
+        elevation,
     }
 }
 

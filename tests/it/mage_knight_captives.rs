@@ -13,7 +13,9 @@ use soulstone_engine::mage_knight::warrior::{SpeedType, WarriorCard};
 use soulstone_engine::mage_knight::{Order, battlefield};
 
 use super::mage_knight::at;
-use super::mage_knight_rules::{against, archer, next_roll, order, refused, scenario, soldier};
+use super::mage_knight_rules::{
+    against, archer, fresh_turn, next_roll, order, refused, scenario, soldier,
+};
 
 const CAPTOR: WarriorId = WarriorId(0);
 const ARCHER: WarriorId = WarriorId(1);
@@ -63,17 +65,6 @@ fn face_off() -> Battle {
             (soldier("Far Foe"), at(30.0, 30.0), 270),
         ],
     )
-}
-
-/// A's next turn, as far as these scenarios need it: every warrior
-/// without an action given or a token, three actions to give.
-fn fresh_turn(battle: &mut Battle) {
-    for w in &mut battle.warriors {
-        w.acted = false;
-        w.tokens = 0;
-    }
-    battle.actions_left = 3;
-    battle.stage = Stage::Acting { seat: Seat::A };
 }
 
 fn captured() -> Battle {

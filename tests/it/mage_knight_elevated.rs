@@ -7,34 +7,14 @@ use std::sync::Arc;
 
 use soulstone_engine::Seat;
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::mage_knight::battlefield::{Elevation, Feature, Outline, TerrainKind};
+use soulstone_engine::mage_knight::battlefield::{Elevation, Feature, TerrainKind};
 use soulstone_engine::mage_knight::combat::RangedAttack;
 use soulstone_engine::mage_knight::game::{Battle, WarriorId};
 use soulstone_engine::mage_knight::movement::MoveOrder;
 use soulstone_engine::mage_knight::{self as mk, Order, Setup};
-use soulstone_engine::table::milli;
 
-use super::mage_knight::at;
-use super::mage_knight_rules::{against, archer, order, refused, scenario, soldier};
-
-fn raised(
-    name: &str,
-    kind: TerrainKind,
-    x: f64,
-    y: f64,
-    radius: f64,
-    elevation: Elevation,
-) -> Feature {
-    Feature {
-        name: name.into(),
-        kind,
-        outline: Outline::Circle {
-            center: at(x, y),
-            radius: milli(radius),
-        },
-        elevation,
-    }
-}
+use super::mage_knight::{at, raised};
+use super::mage_knight_rules::{against, archer, fresh_turn, order, refused, scenario, soldier};
 
 fn hill(x: f64, y: f64, radius: f64) -> Feature {
     raised(
@@ -70,14 +50,6 @@ fn shoot(target: WarriorId) -> Order {
         point_blank: None,
         precision: false,
     })
-}
-
-fn fresh_turn(battle: &mut Battle) {
-    for w in &mut battle.warriors {
-        w.acted = false;
-        w.tokens = 0;
-    }
-    battle.actions_left = 3;
 }
 
 #[test]

@@ -939,3 +939,14 @@ fn surge_moves_into_contact_pushes_the_attacker_and_then_attacks_with_its_new_cl
     );
     refused(&mut battle, surge_to(10.0, 10.5), "cannot surge");
 }
+
+/// Seat A's next turn, as far as a scenario needs it: every warrior
+/// without an action given or a token, three actions to give.
+pub(crate) fn fresh_turn(battle: &mut Battle) {
+    for w in &mut battle.warriors {
+        w.acted = false;
+        w.tokens = 0;
+    }
+    battle.actions_left = 3;
+    battle.stage = Stage::Acting { seat: Seat::A };
+}

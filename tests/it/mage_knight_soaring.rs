@@ -6,17 +6,16 @@ use std::sync::Arc;
 
 use soulstone_engine::Seat;
 use soulstone_engine::mage_knight::Order;
-use soulstone_engine::mage_knight::battlefield::{Elevation, Feature, Outline, TerrainKind};
+use soulstone_engine::mage_knight::battlefield::{Elevation, TerrainKind};
 use soulstone_engine::mage_knight::combat::{CloseAttack, RangedAttack};
 use soulstone_engine::mage_knight::facts::{Fact, Placement};
 use soulstone_engine::mage_knight::formation::FormationMove;
-use soulstone_engine::mage_knight::game::{Battle, Objective, Stage, WarriorId};
+use soulstone_engine::mage_knight::game::{Objective, Stage, WarriorId};
 use soulstone_engine::mage_knight::movement::MoveOrder;
 use soulstone_engine::mage_knight::warrior::{SpeedType, WarriorCard};
-use soulstone_engine::table::milli;
 
-use super::mage_knight::at;
-use super::mage_knight_rules::{against, archer, order, refused, scenario, soldier};
+use super::mage_knight::{at, raised};
+use super::mage_knight_rules::{against, archer, fresh_turn, order, refused, scenario, soldier};
 
 const W0: WarriorId = WarriorId(0);
 const W1: WarriorId = WarriorId(1);
@@ -47,33 +46,6 @@ fn shoot(attacker: WarriorId, target: WarriorId) -> Order {
     })
 }
 
-fn fresh_turn(battle: &mut Battle) {
-    for w in &mut battle.warriors {
-        w.acted = false;
-        w.tokens = 0;
-    }
-    battle.actions_left = 3;
-}
-
-fn ground(
-    name: &str,
-    kind: TerrainKind,
-    x: f64,
-    y: f64,
-    radius: f64,
-    elevation: Elevation,
-) -> Feature {
-    Feature {
-        name: name.into(),
-        kind,
-        outline: Outline::Circle {
-            center: at(x, y),
-            radius: milli(radius),
-        },
-        elevation,
-    }
-}
-
 #[test]
 fn a_wing_warrior_takes_off_and_lands_at_half_its_speed() {
     let mut battle = scenario(
@@ -100,6 +72,23 @@ fn a_wing_warrior_takes_off_and_lands_at_half_its_speed() {
     assert!(battle.warriors[0].soaring, "it stays up while it moves");
     fresh_turn(&mut battle);
     refused(&mut battle, fly(W0, 10.0, 26.5, true), "may move 4\"");
+    // Soaring, it may hang over a boulder; it may not land on one.
+    battle.terrain = Arc::new(vec![raised(
+        "the Boulder",
+        TerrainKind::Blocking,
+        10.0,
+        30.0,
+        1.5,
+        Elevation::Ground,
+    )]);
+    let mut over = battle.clone();
+    order(&mut over, Seat::A, fly(W0, 10.0, 29.0, false)).unwrap();
+    fresh_turn(&mut over);
+    refused(
+        &mut over,
+        fly(W0, 10.0, 30.0, true),
+        "cannot end its move in the Boulder",
+    );
     order(&mut battle, Seat::A, fly(W0, 10.0, 26.0, true)).unwrap();
     assert!(!battle.warriors[0].soaring, "landed");
 }
@@ -141,7 +130,7 @@ fn a_soaring_warrior_holds_no_objective_and_touches_only_soaring_warriors() {
 
 #[test]
 fn a_soaring_target_gains_height_and_no_base_or_terrain_stands_in_its_way() {
-    let wood = ground(
+    let wood = raised(
         "the Wood",
         TerrainKind::Hindering,
         16.0,
@@ -189,7 +178,7 @@ fn a_soaring_target_gains_height_and_no_base_or_terrain_stands_in_its_way() {
         vec![(winged(archer("Hawk")), at(10.0, 10.0), 0)],
         vec![(soldier("Foe"), at(18.0, 10.0), 180)],
     );
-    perched.terrain = Arc::new(vec![ground(
+    perched.terrain = Arc::new(vec![raised(
         "the Hill",
         TerrainKind::Clear,
         18.0,

@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::battlefield;
+use super::capture;
+pub use super::capture::Capture;
 use super::facts::{ActionKind, Critical, Fact, Harm, RollFor};
 use super::game::{Battle, PendingSplit, Warrior, WarriorId};
 use super::movement::{allowance, check_path, move_along, ready_for_action};
@@ -99,15 +101,6 @@ pub struct AttackPlan {
     pub shared: Vec<WarriorId>,
 }
 
-/// A close attack that captures rather than damages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Capture {
-    /// A hit makes the target the attacker's captive.
-    Take,
-    /// A captor's attack on its own captive: a hit eliminates it.
-    Eliminate,
-}
-
 /// What a ranged combat formation's members add to the primary
 /// attacker's values (before the rule of 3).
 #[derive(Debug, Clone, Copy, Default)]
@@ -115,9 +108,6 @@ pub struct Support {
     pub attack: i32,
     pub damage: i32,
 }
-
-/// A capture attempt's penalty, and an attempt to eliminate a captive's.
-const CAPTURE_PENALTY: i32 = -3;
 
 impl AttackPlan {
     /// The chance of a hit against each target (a 12 always hits, a 2
@@ -146,7 +136,7 @@ pub fn hit_chance(attack: u8, defense: u8) -> f64 {
 
 /// The target's defense value against this attack: +2 for a wave warrior
 /// in water, and what the caller adds (hindering terrain).
-fn defense_of(battle: &Battle, target: &Warrior, extra: i32) -> u8 {
+pub(super) fn defense_of(battle: &Battle, target: &Warrior, extra: i32) -> u8 {
     let mut modifiers = extra;
     // At soaring level: the height advantage modifier, always.
     if target.soaring {
@@ -161,7 +151,7 @@ fn defense_of(battle: &Battle, target: &Warrior, extra: i32) -> u8 {
     modified(target.click().defense, modifiers)
 }
 
-fn attack_value(attacker: &Warrior, modifiers: i32, kind: Option<AttackType>) -> u8 {
+pub(super) fn attack_value(attacker: &Warrior, modifiers: i32, kind: Option<AttackType>) -> u8 {
     let bonus = if kind.is_some() && attacker.card.attack_type == kind {
         attacker.card.attack_bonus
     } else {
@@ -170,7 +160,7 @@ fn attack_value(attacker: &Warrior, modifiers: i32, kind: Option<AttackType>) ->
     modified(attacker.click().attack, modifiers).saturating_add(bonus)
 }
 
-fn from_rear(attacker: V2, target: &Warrior) -> bool {
+pub(super) fn from_rear(attacker: V2, target: &Warrior) -> bool {
     !battlefield::in_front_arc(target.center(), target.facing, attacker)
 }
 
@@ -201,7 +191,7 @@ pub fn check_close(
         return Err(RuleError::not_allowed("a warrior can never target itself"));
     }
     if attacker.captive.is_some() || target.is_captive() {
-        return check_eliminating_captive(battle, attacker, target, order);
+        return capture::check_eliminating_captive(battle, attacker, target, order);
     }
     let heals = target.seat == seat;
     if attacker.soaring != target.soaring {
@@ -245,6 +235,7 @@ pub fn check_close(
             attacker,
             &surge.path,
             allowance(battle, attacker, false),
+            attacker.soaring,
         )?;
         at = surge.path.last().map_or(at, |p| p.v2());
         facing = surge.facing % 360;
@@ -262,7 +253,7 @@ pub fn check_close(
         modifiers += 1;
     }
     if order.capture {
-        modifiers += CAPTURE_PENALTY;
+        modifiers += capture::PENALTY;
     }
     let mut helpers: Vec<WarriorId> = Vec::new();
     for id in &order.gang_up {
@@ -323,7 +314,7 @@ pub fn check_close(
 
 /// A close attack's target with the attack value against it (a sword's
 /// bonus added) and its defense value.
-fn close_against(
+pub(super) fn close_against(
     battle: &Battle,
     attacker: &Warrior,
     target: &Warrior,
@@ -334,61 +325,6 @@ fn close_against(
         attack_value(attacker, modifiers, Some(AttackType::Sword)),
         defense_of(battle, target, 0),
     )
-}
-
-/// A close attack by a captor or on a captive: only a captor's attack on
-/// its own captive, to eliminate it, at -3 and with no one ganging up.
-fn check_eliminating_captive(
-    battle: &Battle,
-    attacker: &Warrior,
-    target: &Warrior,
-    order: &CloseAttack,
-) -> Result<AttackPlan, RuleError> {
-    let name = &attacker.card.name;
-    let target_name = &target.card.name;
-    if target.captor != Some(attacker.id) {
-        return Err(RuleError::not_allowed(if target.is_captive() {
-            format!("{target_name} is a captive: only its captor may target it, to eliminate it")
-        } else {
-            format!(
-                "{name} holds a captive: it may only move, or attack its captive to eliminate it"
-            )
-        }));
-    }
-    if !order.gang_up.is_empty() {
-        return Err(RuleError::not_allowed(
-            "no one gangs up on an attempt to eliminate a captive",
-        ));
-    }
-    if order.surge.is_some() || order.capture {
-        return Err(RuleError::not_allowed(format!(
-            "{name} may only attack its captive {target_name} where it stands, to eliminate it"
-        )));
-    }
-    if !battlefield::in_contact(attacker.center(), target.center())
-        || !battlefield::in_front_arc(attacker.center(), attacker.facing, target.center())
-    {
-        return Err(RuleError::not_allowed(format!(
-            "{name}'s front arc must be in base contact with {target_name}"
-        )));
-    }
-    let mut modifiers = CAPTURE_PENALTY;
-    if from_rear(attacker.center(), target) {
-        modifiers += 1;
-    }
-    Ok(AttackPlan {
-        attacker: attacker.id,
-        kind: ActionKind::CloseCombat,
-        against: vec![close_against(battle, attacker, target, modifiers)],
-        damage: 0,
-        heals: false,
-        gang_up: Vec::new(),
-        surge: None,
-        attack_modifiers: modifiers,
-        damage_modifiers: 0,
-        capture: Some(Capture::Eliminate),
-        shared: Vec::new(),
-    })
 }
 
 /// Checks a ranged combat action.
@@ -658,7 +594,7 @@ pub(super) fn resolve_close(work: &mut Work, plan: &AttackPlan) {
     if let Some(capture) = plan.capture {
         for target in hits {
             match capture {
-                Capture::Take => take_captive(work, id, target),
+                Capture::Take => capture::take_captive(work, id, target),
                 Capture::Eliminate => {
                     let credited = work.battle.warrior(id).map(|w| w.seat);
                     work.eliminate(target, credited);
@@ -676,15 +612,6 @@ pub(super) fn resolve_close(work: &mut Work, plan: &AttackPlan) {
         }
     }
     after_attack(work, id, critical);
-}
-
-/// A hit that captures: the target's captive (freeing any captive of its
-/// own: a captive holds no one) with its action tokens removed.
-fn take_captive(work: &mut Work, captor: WarriorId, captive: WarriorId) {
-    if let Some(held) = work.battle.warrior(captive).and_then(|w| w.captive) {
-        work.push(Fact::Freed { captive: held });
-    }
-    work.push(Fact::Captured { captor, captive });
 }
 
 /// Resolves a ranged combat action; damage over several hits waits for

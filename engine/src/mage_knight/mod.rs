@@ -7,11 +7,12 @@
 //!
 //! Rooms: [`warrior`] (the cards and dials), [`battlefield`] (geometry and
 //! terrain), [`dice`], [`game`] (the state), [`facts`], [`orders`] (the
-//! flow and execution), [`movement`], [`combat`], [`formation`], [`bots`],
+//! flow and execution), [`movement`], [`combat`] (with capturing), [`formation`], [`bots`],
 //! [`content`], [`words`].
 
 pub mod battlefield;
 pub mod bots;
+mod capture;
 pub mod combat;
 pub mod content;
 pub mod dice;

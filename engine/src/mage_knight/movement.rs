@@ -137,12 +137,13 @@ fn starts_hindered(battle: &Battle, warrior: &Warrior) -> bool {
 
 /// Checks a movement path from the warrior's place through `points`
 /// within `speed` inches: what it crosses, where it must stop, where it
-/// ends.
+/// ends (over any terrain, if it ends at soaring level).
 pub(super) fn check_path(
     battle: &Battle,
     warrior: &Warrior,
     points: &[Point],
     speed: u8,
+    ends_soaring: bool,
 ) -> Result<(), RuleError> {
     let name = &warrior.card.name;
     if points.len() > MAX_WAYPOINTS {
@@ -245,11 +246,11 @@ pub(super) fn check_path(
             "{name}'s base would overlap another warrior's"
         )));
     }
-    if let Some(feature) = battle
-        .terrain
-        .iter()
-        .find(|f| f.kind.blocks_movement(speed_type) && battlefield::base_overlaps(&f.shape(), end))
-    {
+    if let Some(feature) = battle.terrain.iter().find(|f| {
+        !ends_soaring
+            && f.kind.blocks_movement(speed_type)
+            && battlefield::base_overlaps(&f.shape(), end)
+    }) {
         return Err(RuleError::not_allowed(format!(
             "{name} cannot end its move in {}",
             feature.name
@@ -417,31 +418,19 @@ pub(super) fn check_move(
         speed
     };
     let speed = allowance_from(battle, warrior, speed, order.double_time);
-    check_path(battle, warrior, &order.path, speed)?;
+    let ends_soaring = warrior.soaring != order.change_level;
+    check_path(battle, warrior, &order.path, speed, ends_soaring)?;
     let end = order.path.last().map_or(warrior.center(), |p| p.v2());
-    if warrior.soaring != order.change_level {
-        if let Some(objective) = battle
-            .objectives
-            .iter()
-            .find(|o| battlefield::touches_objective(end, o.at.v2()))
-        {
-            let at = objective.at.v2();
-            return Err(RuleError::not_allowed(format!(
-                "{name} at soaring level cannot end in base contact with the objective at ({:.1}, {:.1})",
-                at.x, at.y
-            )));
-        }
-    } else if warrior.soaring {
-        // Landing: the ground's terrain matters where it lands.
-        if let Some(feature) = battle.terrain.iter().find(|f| {
-            f.kind.blocks_movement(warrior.speed_type())
-                && battlefield::base_overlaps(&f.shape(), end)
-        }) {
-            return Err(RuleError::not_allowed(format!(
-                "{name} cannot land in {}",
-                feature.name
-            )));
-        }
+    if let Some(objective) = battle
+        .objectives
+        .iter()
+        .find(|o| ends_soaring && battlefield::touches_objective(end, o.at.v2()))
+    {
+        let at = objective.at.v2();
+        return Err(RuleError::not_allowed(format!(
+            "{name} at soaring level cannot end in base contact with the objective at ({:.1}, {:.1})",
+            at.x, at.y
+        )));
     }
     let carried = carried(battle, warrior, order)?;
     let breaks_away_above = if engaged {
