@@ -9,7 +9,7 @@ use soulstone_random::RandomStream;
 use super::battlefield::{self, BASE, SIZE};
 use super::combat::{self, AttackPlan, Boost, Capture, CloseAttack, RangedAttack, Surge};
 use super::facts::Placement;
-use super::formation::{self, Contribution, FormationMove, RangedFormation};
+use super::formation::{self, Contribution, RangedFormation};
 use super::game::{Battle, Stage, Warrior, WarriorId};
 use super::movement::{self, MoveOrder};
 use super::orders::{Order, objective_spot};
@@ -412,24 +412,18 @@ fn formation_candidates(battle: &Battle, warrior: &Warrior, enemies: &[&Warrior]
             .minus(at)
             .unit()
             .scale(speed.min(goal.dist(at) - BASE * 2.0));
-        // The front of the group moves first, so no one walks through a
-        // member still to move.
-        let mut order: Vec<&Warrior> = group.clone();
-        order.sort_by(|a, b| b.center().dot(step).total_cmp(&a.center().dot(step)));
-        let facing = battlefield::facing_toward(at, goal);
-        found.push(Order::MoveFormation(FormationMove {
-            members: order
-                .iter()
-                .map(|w| MoveOrder {
-                    warrior: w.id,
-                    path: vec![Point::from_v2(w.center().plus(step))],
-                    facing,
-                    double_time: false,
-                    captive_to: None,
-                    change_level: false,
-                })
-                .collect(),
-        }));
+        let leader = MoveOrder {
+            warrior: warrior.id,
+            path: vec![Point::from_v2(at.plus(step))],
+            facing: battlefield::facing_toward(at, goal),
+            double_time: false,
+            captive_to: None,
+            change_level: false,
+        };
+        let members: Vec<WarriorId> = group.iter().map(|w| w.id).collect();
+        found.push(Order::MoveFormation(formation::following(
+            battle, leader, &members,
+        )));
     }
     if warrior.card.range == 0 {
         return found;

@@ -13,6 +13,7 @@ use super::game::{Battle, Warrior, WarriorId};
 use super::movement::{self, MoveOrder, MovePlan};
 use super::orders::Work;
 use super::warrior::AttackType;
+use crate::table::Point;
 use crate::table::geometry::V2;
 use crate::{RuleError, Seat};
 
@@ -194,8 +195,48 @@ pub fn check_move(
     Ok(plans)
 }
 
+/// A movement formation in which each member takes its leader's path,
+/// shifted to start where it stands, its facing and its double-time; the
+/// front of the formation moves first, so no one walks through a member still to
+/// move (the first to move is the one given the action).
+pub fn following(battle: &Battle, leader: MoveOrder, members: &[WarriorId]) -> FormationMove {
+    let start = battle
+        .warrior(leader.warrior)
+        .map(|w| w.center())
+        .unwrap_or_default();
+    let end = leader.path.last().map_or(start, |p| p.v2());
+    let shift = end.minus(start);
+    let mut moving: Vec<(f64, MoveOrder)> = std::iter::once(leader.warrior)
+        .chain(members.iter().copied().filter(|m| *m != leader.warrior))
+        .map(|id| {
+            let at = battle.warrior(id).map(|w| w.center()).unwrap_or_default();
+            let path = leader
+                .path
+                .iter()
+                .map(|p| Point::from_v2(at.plus(p.v2().minus(start))))
+                .collect();
+            (
+                at.dot(shift),
+                MoveOrder {
+                    warrior: id,
+                    path,
+                    facing: leader.facing,
+                    // Double-time is the whole formation's or no one's.
+                    double_time: leader.double_time,
+                    captive_to: None,
+                    change_level: false,
+                },
+            )
+        })
+        .collect();
+    moving.sort_by(|a, b| b.0.total_cmp(&a.0));
+    FormationMove {
+        members: moving.into_iter().map(|(_, m)| m).collect(),
+    }
+}
+
 /// Where a move leaves its warrior (and its captive).
-fn plan_ends(battle: &Battle, plan: &MovePlan) -> Vec<(WarriorId, crate::table::Point, u16)> {
+fn plan_ends(battle: &Battle, plan: &MovePlan) -> Vec<(WarriorId, Point, u16)> {
     let mut ends = Vec::new();
     if let Some(w) = battle.warrior(plan.warrior) {
         let to = plan.path.last().copied().or(w.at);

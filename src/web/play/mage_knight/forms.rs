@@ -4,7 +4,7 @@
 
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::combat::{Boost, CloseAttack, RangedAttack};
-use soulstone_engine::mage_knight::formation::{Contribution, FormationMove, RangedFormation};
+use soulstone_engine::mage_knight::formation::{self, Contribution, RangedFormation};
 use soulstone_engine::mage_knight::movement::MoveOrder;
 use soulstone_engine::mage_knight::{Battle, Order, WarriorId};
 use soulstone_engine::table::{Point, milli};
@@ -28,49 +28,11 @@ impl Asked {
     pub(super) fn into_order(self, battle: &Battle) -> Order {
         match self {
             Asked::Order(order) => order,
-            Asked::FollowLeader { leader, members } => follow_leader(battle, leader, &members),
+            Asked::FollowLeader { leader, members } => {
+                Order::MoveFormation(formation::following(battle, leader, &members))
+            }
         }
     }
-}
-
-/// A movement formation in which each member takes its leader's path,
-/// shifted to start where it stands, its facing and its double-time; the front of the
-/// formation moves first, so no one walks through a member still to
-/// move (the first to move is the one given the action).
-fn follow_leader(battle: &Battle, leader: MoveOrder, members: &[WarriorId]) -> Order {
-    let start = battle
-        .warrior(leader.warrior)
-        .map(|w| w.center())
-        .unwrap_or_default();
-    let end = leader.path.last().map_or(start, |p| p.v2());
-    let shift = end.minus(start);
-    let mut moving: Vec<(f64, MoveOrder)> = std::iter::once(leader.warrior)
-        .chain(members.iter().copied().filter(|m| *m != leader.warrior))
-        .map(|id| {
-            let at = battle.warrior(id).map(|w| w.center()).unwrap_or_default();
-            let path = leader
-                .path
-                .iter()
-                .map(|p| Point::from_v2(at.plus(p.v2().minus(start))))
-                .collect();
-            (
-                at.dot(shift),
-                MoveOrder {
-                    warrior: id,
-                    path,
-                    facing: leader.facing,
-                    // Double-time is the whole formation's or no one's.
-                    double_time: leader.double_time,
-                    captive_to: None,
-                    change_level: false,
-                },
-            )
-        })
-        .collect();
-    moving.sort_by(|a, b| b.0.total_cmp(&a.0));
-    Order::MoveFormation(FormationMove {
-        members: moving.into_iter().map(|(_, m)| m).collect(),
-    })
 }
 
 /// The warriors a form names under `name`.
