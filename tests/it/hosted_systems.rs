@@ -205,6 +205,7 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
     };
     let mut moved_badly = false;
     let mut attacked_badly = false;
+    let mut bombarded = false;
     for _ in 0..600 {
         let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
         if page.contains("The game is over") {
@@ -256,6 +257,64 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
                 .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
                 .await;
             assert_eq!(now_at, battle.version, "a refused attack changes nothing");
+            continue;
+        }
+        if !bombarded && page.contains("Bombard: tokens") {
+            // Too far, then in reach: the first is refused with the rule
+            // and changes nothing, the second puts a token on the board.
+            let game = app
+                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap())
+                .await;
+            let battle = game.state;
+            let mortar = battle
+                .warriors
+                .iter()
+                .find(|w| {
+                    w.seat == soulstone_engine::Seat::A
+                        && w.card.name == "Cinder Mortar"
+                        && !w.acted
+                })
+                .expect("the page offers a ready bombardier");
+            let spot = |inches: f64| {
+                let p = mortar.center().plus(
+                    soulstone_engine::mage_knight::battlefield::facing_vector(mortar.facing)
+                        .scale(inches),
+                );
+                format!("{:.2}, {:.2}", p.x.clamp(0.0, 36.0), p.y.clamp(0.0, 36.0))
+            };
+            for (at, refused) in [(spot(20.0), true), (spot(8.0), false)] {
+                let fields = order(
+                    &page,
+                    vec![
+                        ("kind", "bombard".into()),
+                        ("attacker", mortar.id.0.to_string()),
+                        ("spots", at),
+                    ],
+                );
+                let refs: Vec<(&str, &str)> =
+                    fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                let sent = browser
+                    .post_form(&format!("/mk/games/{id}/order"), &refs)
+                    .await;
+                assert_eq!(sent.status().as_u16(), 303);
+                let (_, after) = browser.get_text(&format!("/mk/games/{id}")).await;
+                let now_at = app
+                    .with_conn(move |conn| {
+                        hosted::load::<MageKnight>(conn, id).unwrap().state.version
+                    })
+                    .await;
+                if refused {
+                    assert!(after.contains("beyond twice Cinder Mortar"), "{after}");
+                    assert_eq!(
+                        now_at, battle.version,
+                        "a refused bombardment changes nothing"
+                    );
+                } else {
+                    assert!(now_at > battle.version, "the bombardment was made");
+                    assert!(after.contains("mk-bombardment"), "the token is drawn");
+                }
+            }
+            bombarded = true;
             continue;
         }
         if !moved_badly && page.contains("Move a warrior to a point") {
@@ -313,6 +372,7 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
     }
     assert!(moved_badly, "the free move form was offered");
     assert!(attacked_badly, "the attack form was offered");
+    assert!(bombarded, "the bombardment form was offered");
     let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
     assert!(page.contains("The game is over"), "{page}");
     assert!(page.contains("in objectives"), "{page}");

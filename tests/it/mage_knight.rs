@@ -137,6 +137,20 @@ fn play(setup: Setup, levels: [BotKind; 2], seed: u64) -> (Battle, FinishedLog) 
                     "a captive stays in base contact with its captor"
                 );
             }
+            let pending = battle
+                .bombardments
+                .iter()
+                .filter(|b| b.attacker == w.id)
+                .collect::<Vec<_>>();
+            if let [one] = pending.as_slice() {
+                let tokens = w.card.bombardment.as_ref().map_or(0, |t| t.tokens);
+                assert!(
+                    (1..=usize::from(tokens)).contains(&one.tokens.len()) && one.seat == w.seat,
+                    "a bombardment places its card's tokens, for its own player"
+                );
+            } else {
+                assert!(pending.is_empty(), "one waiting bombardment per warrior");
+            }
             if let Some(captive) = w.captive {
                 assert_eq!(
                     battle.warrior(captive).and_then(|c| c.captor),
@@ -156,7 +170,7 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
     let mut reasons = std::collections::BTreeMap::new();
     // What the games did, so the test shows the bots reach the rules.
     let mut seen = std::collections::BTreeMap::new();
-    for seed in 0..24 {
+    for seed in 0..36 {
         let levels = match seed % 3 {
             0 => [BotKind::Random, BotKind::Random],
             1 => [BotKind::Greedy, BotKind::Random],
@@ -174,6 +188,8 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
                 } => "movement formation",
                 Fact::ActionShared { .. } => "ranged combat formation",
                 Fact::LevelChanged { soaring: true, .. } => "took off",
+                Fact::BombardmentLanded { drift: None, .. } => "bombardment landed",
+                Fact::BombardmentLanded { .. } => "bombardment drifted",
                 _ => continue,
             };
             *seen.entry(kind).or_insert(0) += 1;
@@ -210,7 +226,13 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
     assert!(!reasons.is_empty());
     // Shooters rarely stay grouped in range of a foe in these games: the
     // ranged combat formation is offered in `mage_knight_formations`.
-    for kind in ["captured", "movement formation", "took off"] {
+    for kind in [
+        "captured",
+        "movement formation",
+        "took off",
+        "bombardment landed",
+        "bombardment drifted",
+    ] {
         assert!(
             seen.contains_key(kind),
             "no {kind} in the bot games: {seen:?}"

@@ -44,6 +44,7 @@ pub(crate) fn card(name: &str, attack_type: Option<&str>, dial: Vec<Click>) -> W
         targets: 1,
         ranged_damage: 0,
         attack_bonus: 0,
+        bombardment: None,
         dial,
     }
 }

@@ -29,6 +29,7 @@ mod layers;
 mod live_streams;
 mod log_proof;
 mod mage_knight;
+mod mage_knight_bombardment;
 mod mage_knight_captives;
 mod mage_knight_elevated;
 mod mage_knight_formations;

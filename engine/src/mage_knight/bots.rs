@@ -7,13 +7,14 @@
 use soulstone_random::RandomStream;
 
 use super::battlefield::{self, BASE, SIZE};
+use super::bombardment::{self, Bombard, PlacedToken};
 use super::combat::{self, AttackPlan, Boost, Capture, CloseAttack, RangedAttack, Surge};
 use super::facts::Placement;
 use super::formation::{self, Contribution, RangedFormation};
 use super::game::{Battle, Stage, Warrior, WarriorId};
 use super::movement::{self, MoveOrder};
 use super::orders::{Order, objective_spot};
-use super::warrior::AttackType;
+use super::warrior::{Ability, AttackType};
 use crate::Seat;
 use crate::fairness::Bytes32;
 use crate::table::geometry::V2;
@@ -297,6 +298,14 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
                 capture: false,
             }));
         }
+        if warrior.has(Ability::Bombardment)
+            && enemy.center().dist(at) <= 2.0 * f64::from(warrior.card.range)
+        {
+            found.push(Order::Bombard(Bombard {
+                attacker: warrior.id,
+                spots: enemy.at.into_iter().collect(),
+            }));
+        }
         if warrior.card.range > 0
             && enemy.center().dist(at) <= f64::from(warrior.card.range) + battlefield::CONTACT
         {
@@ -499,6 +508,7 @@ fn legal(battle: &Battle, seat: Seat, order: &Order) -> bool {
         Order::RangedCombat(r) => combat::check_ranged(battle, seat, r).is_ok(),
         Order::MoveFormation(f) => formation::check_move(battle, seat, f).is_ok(),
         Order::RangedFormation(f) => formation::check_ranged(battle, seat, f).is_ok(),
+        Order::Bombard(b) => bombardment::check(battle, seat, b).is_ok(),
         _ => true,
     }
 }
@@ -583,8 +593,33 @@ fn weigh(battle: &Battle, warrior: &Warrior, order: Order) -> Option<(Order, f64
                 position_worth(battle, seat, to) - position_worth(battle, seat, warrior.center());
             Some((Order::Move(step), value - push_cost))
         }
+        Order::Bombard(shell) => {
+            let tokens = bombardment::check(battle, seat, &shell).ok()?;
+            let value = bombard_worth(battle, warrior, &tokens)?;
+            Some((Order::Bombard(shell), value - push_cost))
+        }
         other => Some((other, 0.0)),
     }
+}
+
+/// A bombardment's worth if the warriors stood still: each token's chance
+/// to land, by the damage expected on the warriors under it (friends
+/// count against). Halved, as they move before it falls.
+fn bombard_worth(battle: &Battle, warrior: &Warrior, tokens: &[PlacedToken]) -> Option<f64> {
+    let token = warrior.card.bombardment.as_ref()?;
+    let (attack, damage, _) = bombardment::values(warrior)?;
+    let mut value = 0.0;
+    for placed in tokens {
+        let lands = combat::hit_chance(attack, token.landing);
+        for w in battle.standing().filter(|w| !w.soaring && !w.is_captive()) {
+            if bombardment::in_area(placed.at.v2(), token.radius, w.center()) {
+                let hit = combat::hit_chance(attack, w.click().defense);
+                let harm = lands * hit * f64::from(damage) * value_of_click(w);
+                value += if w.seat == warrior.seat { -harm } else { harm };
+            }
+        }
+    }
+    Some(value * 0.5)
 }
 
 /// Where a base touches `target` coming straight from `from`.

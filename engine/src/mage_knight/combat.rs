@@ -516,7 +516,25 @@ pub fn line_of_fire(
     attacker: &Warrior,
     target: &Warrior,
 ) -> Result<Fire, RuleError> {
-    let (a, b) = (attacker.center(), target.center());
+    line_to(
+        battle,
+        attacker,
+        target.center(),
+        Some(target.id),
+        &target.card.name,
+    )
+}
+
+/// The line of fire from `attacker` to a ground spot `b` (a warrior's
+/// center, `target`, or a bombardment token's), named `aim` in refusals.
+pub(super) fn line_to(
+    battle: &Battle,
+    attacker: &Warrior,
+    b: V2,
+    target: Option<WarriorId>,
+    aim: &str,
+) -> Result<Fire, RuleError> {
+    let a = attacker.center();
     let (high_a, high_b) = (battle.elevation_at(a), battle.elevation_at(b));
     // A soaring attacker shoots from above the elevated terrain.
     let raised = high_a.is_some() || high_b.is_some() || attacker.soaring;
@@ -532,13 +550,15 @@ pub fn line_of_fire(
     };
     if let Some(other) = battle.standing().find(|w| {
         w.id != attacker.id
-            && w.id != target.id
+            && Some(w.id) != target
+            // A base standing on a token's spot is under the shot, not in its way.
+            && (target.is_some() || w.center().dist(b) > battlefield::BASE_RADIUS)
             && in_the_way(w)
             && battlefield::fire_crosses_base(a, b, w.center())
     }) {
         return Err(RuleError::not_allowed(format!(
             "{}'s base blocks the line of fire to {}",
-            other.card.name, target.card.name
+            other.card.name, aim
         )));
     }
     let mut hindered = false;
@@ -549,7 +569,7 @@ pub fn line_of_fire(
         if crosses && (feature.kind.blocks_fire() || (feature.is_elevated() && !theirs)) {
             return Err(RuleError::not_allowed(format!(
                 "{} blocks the line of fire to {}",
-                feature.name, target.card.name
+                feature.name, aim
             )));
         }
         if feature.kind.hinders_fire() {
@@ -708,7 +728,10 @@ pub(super) fn split_damage(
 }
 
 /// The attack roll against every target: (critical, hits).
-fn attack_roll(work: &mut Work, plan: &AttackPlan) -> (Option<Critical>, Vec<WarriorId>) {
+pub(super) fn attack_roll(
+    work: &mut Work,
+    plan: &AttackPlan,
+) -> (Option<Critical>, Vec<WarriorId>) {
     let dice = work.roll(
         RollFor::Attack {
             attacker: plan.attacker,

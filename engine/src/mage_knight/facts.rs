@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bombardment::{Bombardment, Drift, PlacedToken};
 use super::game::{Battle, Objective, Outcome, Stage, WarriorId};
 use crate::Seat;
 use crate::fairness::Bytes32;
@@ -20,6 +21,14 @@ pub enum RollFor {
         warrior: WarriorId,
     },
     Attack {
+        attacker: WarriorId,
+    },
+    /// The one roll against every bombardment token of an attack.
+    Bombardment {
+        attacker: WarriorId,
+    },
+    /// The direction a missed bombardment token drifts.
+    Drift {
         attacker: WarriorId,
     },
 }
@@ -147,6 +156,27 @@ pub enum Fact {
     /// A captive ceases to be one (its captor was eliminated or taken).
     Freed {
         captive: WarriorId,
+    },
+    /// Bombardment tokens placed, to be resolved at the start of the
+    /// player's next turn.
+    Bombarded {
+        attacker: WarriorId,
+        seat: Seat,
+        tokens: Vec<PlacedToken>,
+    },
+    /// The roll against one bombardment token: where it landed.
+    BombardmentLanded {
+        attacker: WarriorId,
+        token: u8,
+        result: u8,
+        landing: u8,
+        /// The line of fire to it was blocked (-2 to the result).
+        blocked: bool,
+        drift: Option<Drift>,
+    },
+    /// A bombardment's tokens leave the battlefield.
+    BombardmentResolved {
+        attacker: WarriorId,
     },
     /// Ranged damage waiting for its attacker's player to divide it.
     SplitAsked {
@@ -325,6 +355,33 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
             if let Some(c) = captor.and_then(|id| battle.warrior_mut(id)) {
                 c.captive = None;
             }
+        }
+        Fact::Bombarded {
+            attacker,
+            seat,
+            tokens,
+        } => battle.bombardments.push(Bombardment {
+            attacker: *attacker,
+            seat: *seat,
+            tokens: tokens.clone(),
+        }),
+        Fact::BombardmentLanded {
+            attacker,
+            token,
+            drift,
+            ..
+        } => {
+            let placed = battle
+                .bombardments
+                .iter_mut()
+                .find(|b| b.attacker == *attacker)
+                .and_then(|b| b.tokens.get_mut(usize::from(*token)));
+            if let (Some(placed), Some(drift)) = (placed, drift) {
+                placed.at = drift.to;
+            }
+        }
+        Fact::BombardmentResolved { attacker } => {
+            battle.bombardments.retain(|b| b.attacker != *attacker);
         }
         Fact::SplitAsked { seat, split } => {
             battle.stage = Stage::SplittingDamage {

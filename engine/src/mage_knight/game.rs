@@ -264,6 +264,9 @@ pub struct Battle {
     pub eliminated_points: [u16; 2],
     /// Players removed from the game for having no able warriors.
     pub out: [bool; 2],
+    /// Bombardment attacks waiting for their player's next turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bombardments: Vec<super::bombardment::Bombardment>,
     pub outcome: Option<Outcome>,
 }
 

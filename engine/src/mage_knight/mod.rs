@@ -7,10 +7,12 @@
 //!
 //! Rooms: [`warrior`] (the cards and dials), [`battlefield`] (geometry and
 //! terrain), [`dice`], [`game`] (the state), [`facts`], [`orders`] (the
-//! flow and execution), [`movement`], [`combat`] (with capturing), [`formation`], [`bots`],
+//! flow and execution), [`movement`], [`combat`] (with capturing),
+//! [`bombardment`], [`formation`], [`bots`],
 //! [`content`], [`words`].
 
 pub mod battlefield;
+pub mod bombardment;
 pub mod bots;
 mod capture;
 pub mod combat;
@@ -106,6 +108,7 @@ pub fn start(setup: Setup) -> Result<Battle, RuleError> {
         actions_left: 0,
         eliminated_points: [0, 0],
         out: [false, false],
+        bombardments: Vec::new(),
         outcome: None,
     })
 }

@@ -1,7 +1,8 @@
 //! What players send, and the game's flow between their decisions: the
 //! setup with dice, deployment, and each turn's phases (the command phase
-//! holds nothing in this slice, the action phase is the player's, the end
-//! phase checks objectives, clears action tokens and may end the game).
+//! resolves last turn's bombardments, the action phase is the player's,
+//! the end phase checks objectives, clears action tokens and may end the
+//! game).
 //!
 //! [`execute`] works on a copy: each fact is applied as it is made, so a
 //! later step sees the earlier ones, and a refused order leaves the game
@@ -10,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::battlefield;
+use super::bombardment::{self, Bombard};
 use super::combat::{self, CloseAttack, RangedAttack};
 use super::facts::{Fact, Harm, Placement, RollFor, apply};
 use super::formation::{self, FormationMove, RangedFormation};
@@ -43,6 +45,8 @@ pub enum Order {
     MoveFormation(FormationMove),
     /// A ranged combat action shared by a ranged combat formation.
     RangedFormation(RangedFormation),
+    /// A ranged combat action placing bombardment tokens.
+    Bombard(Bombard),
     /// Divides a ranged attack's damage among the targets it hit, in the
     /// order they were hit.
     SplitDamage {
@@ -228,6 +232,10 @@ fn obey(work: &mut Work, seat: Seat, order: &Order) -> Result<(), RuleError> {
             let plan = formation::check_ranged(&work.battle, seat, order)?;
             combat::resolve_ranged(work, &plan);
         }
+        (Order::Bombard(order), Stage::Acting { .. }) => {
+            let tokens = bombardment::check(&work.battle, seat, order)?;
+            bombardment::place(work, order.attacker, tokens);
+        }
         (Order::SplitDamage { shares }, Stage::SplittingDamage { split, .. }) => {
             combat::split_damage(work, split, shares)?;
         }
@@ -372,11 +380,7 @@ fn advance(work: &mut Work) {
                 if battle.first != Some(seat) && battle.army(seat).all(|w| w.at.is_some()) =>
             {
                 let first = battle.first.unwrap_or(Seat::A);
-                let actions = battle.action_total();
-                work.push(Fact::TurnBegan {
-                    seat: first,
-                    actions,
-                });
+                begin_turn(work, first);
             }
             Stage::Acting { seat } if battle.actions_left == 0 => {
                 if !work
@@ -417,8 +421,51 @@ fn roll_for_first_player(work: &mut Work) {
     });
 }
 
+/// The start of `seat`'s turn: its command phase resolves the
+/// bombardments it made last turn, which may end the game.
+fn begin_turn(work: &mut Work, seat: Seat) {
+    let actions = work.battle.action_total();
+    work.push(Fact::TurnBegan { seat, actions });
+    if work.battle.bombardments.iter().any(|b| b.seat == seat) {
+        bombardment::resolve_due(work, seat);
+        if standing(&work.battle) < 2 {
+            remove_players_without_able(work);
+            end_game(work, EndReason::LastArmyStanding);
+        }
+    }
+}
+
+fn standing(battle: &Battle) -> usize {
+    Seat::BOTH
+        .into_iter()
+        .filter(|s| battle.has_able(*s))
+        .count()
+}
+
 /// The end of `seat`'s action phase and its end phase.
 fn end_turn(work: &mut Work, seat: Seat) {
+    remove_players_without_able(work);
+    check_objectives(work);
+    let idle: Vec<WarriorId> = work
+        .battle
+        .army(seat)
+        .filter(|w| w.tokens > 0 && !w.acted)
+        .map(|w| w.id)
+        .collect();
+    if !idle.is_empty() {
+        work.push(Fact::TokensCleared { warriors: idle });
+    }
+    if standing(&work.battle) < 2 {
+        end_game(work, EndReason::LastArmyStanding);
+    } else if work.battle.turn >= u16::from(work.battle.rounds) * 2 {
+        end_game(work, EndReason::RoundsPlayed);
+    } else {
+        begin_turn(work, seat.other());
+    }
+}
+
+/// A player left without able warriors leaves the game.
+fn remove_players_without_able(work: &mut Work) {
     for player in Seat::BOTH {
         if !work.battle.out[player.index()] && !work.battle.has_able(player) {
             // Its warriors leave the game: the captives they held are
@@ -439,31 +486,6 @@ fn end_turn(work: &mut Work, seat: Seat) {
             }
             work.push(Fact::PlayerEliminated { seat: player });
         }
-    }
-    check_objectives(work);
-    let idle: Vec<WarriorId> = work
-        .battle
-        .army(seat)
-        .filter(|w| w.tokens > 0 && !w.acted)
-        .map(|w| w.id)
-        .collect();
-    if !idle.is_empty() {
-        work.push(Fact::TokensCleared { warriors: idle });
-    }
-    let standing = Seat::BOTH
-        .into_iter()
-        .filter(|s| work.battle.has_able(*s))
-        .count();
-    if standing < 2 {
-        end_game(work, EndReason::LastArmyStanding);
-    } else if work.battle.turn >= u16::from(work.battle.rounds) * 2 {
-        end_game(work, EndReason::RoundsPlayed);
-    } else {
-        let actions = work.battle.action_total();
-        work.push(Fact::TurnBegan {
-            seat: seat.other(),
-            actions,
-        });
     }
 }
 

@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bombardment::BombardmentToken;
+
 /// How a warrior moves (its speed type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -80,6 +82,9 @@ pub enum Ability {
     /// with its front arc heals that warrior of 1 damage (2 on a critical
     /// hit) if the attack result reaches its defense value.
     Mender,
+    /// May make bombardment attacks with the tokens on its card; once it
+    /// no longer shows, a waiting attack uses the tokens' own values.
+    Bombardment,
 }
 
 /// One click of a combat dial: the four values in the stat slot and the
@@ -127,6 +132,9 @@ pub struct WarriorCard {
     /// Added to attacks of its attack type; not a modifier.
     #[serde(default)]
     pub attack_bonus: u8,
+    /// What its bombardment tokens show, if its dial has Bombardment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bombardment: Option<BombardmentToken>,
     /// From the starting marker to the last click before the skulls.
     pub dial: Vec<Click>,
 }
@@ -197,12 +205,34 @@ impl WarriorCard {
                 );
             }
         }
+        let mut token_problems = Vec::new();
+        let bombards = self
+            .dial
+            .iter()
+            .any(|c| c.abilities.contains(&Ability::Bombardment));
+        match &self.bombardment {
+            None if bombards => problem(
+                "bombardment",
+                "a dial showing Bombardment needs its tokens: a [bombardment] table".into(),
+            ),
+            Some(_) if !bombards => problem(
+                "bombardment",
+                "bombardment tokens need a click showing Bombardment".into(),
+            ),
+            Some(_) if self.range == 0 => problem(
+                "range",
+                "a bombardment attack is a ranged attack: it needs a range above 0".into(),
+            ),
+            Some(token) => token_problems = token.problems(),
+            None => {}
+        }
         if self.dial.first().is_some_and(|c| c.repair) {
             problem(
                 "dial[0].repair",
                 "the starting marker's click cannot show a repair marker".into(),
             );
         }
+        found.extend(token_problems);
         found
     }
 }

@@ -114,6 +114,15 @@ pub fn order(battle: &Battle, order: &Order) -> String {
             },
             if r.precision { " (precision: -2)" } else { "" }
         ),
+        Order::Bombard(b) => format!(
+            "{} bombards {}",
+            name(battle, b.attacker),
+            b.spots
+                .iter()
+                .map(|p| spot(*p))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
         Order::SplitDamage { shares } => format!(
             "Divide the damage: {}",
             shares
@@ -141,7 +150,9 @@ pub fn fact(battle: &Battle, fact: &Fact) -> Option<String> {
                     name(battle, *warrior),
                     if total >= 4 { "away" } else { "held" }
                 ),
-                RollFor::Attack { .. } => return None,
+                RollFor::Attack { .. } | RollFor::Bombardment { .. } | RollFor::Drift { .. } => {
+                    return None;
+                }
             }
         }
         Fact::FirstPlayer { seat, distances } => format!(
@@ -247,6 +258,43 @@ pub fn fact(battle: &Battle, fact: &Fact) -> Option<String> {
             name(battle, *captive)
         ),
         Fact::Freed { captive } => format!("{} was freed", name(battle, *captive)),
+        Fact::Bombarded {
+            attacker, tokens, ..
+        } => format!(
+            "{} places bombardment tokens at {}; they fall at the start of its player's next turn",
+            name(battle, *attacker),
+            tokens
+                .iter()
+                .map(|t| spot(t.at))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+        Fact::BombardmentLanded {
+            attacker,
+            token,
+            result,
+            landing,
+            blocked,
+            drift,
+        } => {
+            let blocked = if *blocked {
+                " (line of fire blocked: -2)"
+            } else {
+                ""
+            };
+            let fell = match drift {
+                None => "it lands where it was placed".to_owned(),
+                Some(d) => format!("it drifts {}\" (die {}) to {}", d.inches, d.die, spot(d.to)),
+            };
+            format!(
+                "{}'s bombardment token {}: result {result}{blocked} against landing {landing}; {fell}",
+                name(battle, *attacker),
+                token + 1
+            )
+        }
+        Fact::BombardmentResolved { attacker } => {
+            format!("{}'s bombardment is over", name(battle, *attacker))
+        }
         Fact::SplitAsked { seat, split } => format!(
             "{} divides {} damage among {}",
             seat.label(),

@@ -143,6 +143,29 @@ pub fn svg(battle: &Battle) -> String {
             i + 1
         );
     }
+    // Bombardment tokens waiting to fall: the area of effect, and the
+    // arrow along the line of fire they were placed on.
+    for bombardment in &battle.bombardments {
+        let Some(by) = battle.warrior(bombardment.attacker) else {
+            continue;
+        };
+        let radius = by.card.bombardment.as_ref().map_or(1, |t| t.radius);
+        let colour = seat_colour(bombardment.seat);
+        for token in &bombardment.tokens {
+            let (cx, cy) = (px(inches(token.at.x)), py(inches(token.at.y)));
+            let r = px(f64::from(radius));
+            let rad = f64::from(token.heading).to_radians();
+            let (tx, ty) = (cx + r * rad.cos(), cy - r * rad.sin());
+            let _ = write!(
+                out,
+                r##"<g class="mk-bombardment"><title>{}'s bombardment token: it falls at the start of {}'s next turn</title><circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}" fill-opacity="0.12" stroke="{colour}" stroke-width="1.5" stroke-dasharray="6 3"/><line x1="{cx}" y1="{cy}" x2="{tx}" y2="{ty}" stroke="{colour}" stroke-width="2"/><text x="{cx}" y="{}" font-size="9" text-anchor="middle" fill="{colour}">B#{}</text></g>"##,
+                escape(&by.card.name),
+                bombardment.seat.label(),
+                cy + 3.0,
+                by.id.0
+            );
+        }
+    }
     for warrior in battle.standing() {
         let at = warrior.center();
         let (cx, cy) = (px(at.x), py(at.y));

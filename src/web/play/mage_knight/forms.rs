@@ -3,6 +3,7 @@
 //! rules allow the order is the engine's to say.
 
 use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::mage_knight::bombardment::Bombard;
 use soulstone_engine::mage_knight::combat::{Boost, CloseAttack, RangedAttack};
 use soulstone_engine::mage_knight::formation::{self, Contribution, RangedFormation};
 use soulstone_engine::mage_knight::movement::MoveOrder;
@@ -112,14 +113,26 @@ fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
             }))
         }
         "attack" => attack_from_form(fields),
+        "bombard" => {
+            let attacker = field("attacker")
+                .parse::<u16>()
+                .map(WarriorId)
+                .map_err(|_| "Choose the warrior to bombard with.".to_owned())?;
+            let spots = bends(field("spots"))?;
+            if spots.is_empty() {
+                return Err("Write where the token goes: across, up (in inches).".into());
+            }
+            Ok(Order::Bombard(Bombard { attacker, spots }))
+        }
         _ => Err("The form does not say what to do: reload the page.".into()),
     }
 }
 
-/// The bends of a path as typed: points "x, y" separated by semicolons.
+/// Points as typed (a path's bends, bombardment tokens): "x, y"
+/// separated by semicolons.
 fn bends(typed: &str) -> Result<Vec<Point>, String> {
     let problem = || {
-        "Bend the path through points written as across, up (in inches), separated by semicolons: 12, 8; 14, 10.".to_owned()
+        "Write points as across, up (in inches), separated by semicolons: 12, 8; 14, 10.".to_owned()
     };
     typed
         .split(';')

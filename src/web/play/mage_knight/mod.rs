@@ -13,6 +13,7 @@ use askama::Template;
 use soulstone_engine::Seat;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::mage_knight::bombardment;
 use soulstone_engine::mage_knight::bots::suggestions;
 use soulstone_engine::mage_knight::{Battle, MageKnight, Stage, hidden_from_players, words};
 use soulstone_engine::system::TableGame;
@@ -137,6 +138,9 @@ struct GamePage {
     /// Friendly warriors on the battlefield without action tokens, who may
     /// gang up.
     helpers: Vec<WarriorLine>,
+    /// Ready warriors whose dial shows Bombardment now, with how many
+    /// tokens each places.
+    bombardiers: Vec<(WarriorLine, u8)>,
     can_end_actions: bool,
     contributing: bool,
     warriors: Vec<WarriorLine>,
@@ -233,7 +237,18 @@ async fn game_page(
         _ => Vec::new(),
     };
     let warriors = warrior_lines(&battle, seat);
-    let movable = warriors.iter().filter(|w| w.ready).cloned().collect();
+    let movable: Vec<WarriorLine> = warriors.iter().filter(|w| w.ready).cloned().collect();
+    let bombardiers = match seat {
+        Some(seat) if your_decision => movable
+            .iter()
+            .filter_map(|line| {
+                let id = soulstone_engine::mage_knight::WarriorId(line.id);
+                let (_, token) = bombardment::may_bombard(&battle, seat, id).ok()?;
+                Some((line.clone(), token.tokens))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let standing = |w: &&WarriorLine| {
         battle
             .warrior(soulstone_engine::mage_knight::WarriorId(w.id))
@@ -291,6 +306,7 @@ async fn game_page(
         movable,
         targets,
         helpers,
+        bombardiers,
         can_end_actions: your_decision && matches!(battle.stage, Stage::Acting { .. }),
         contributing: your_decision && battle.stage == Stage::Contributing,
         warriors,
