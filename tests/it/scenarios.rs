@@ -333,6 +333,7 @@ fn the_engine_uses_nothing_impure() {
             "bot/search.rs",
             "preview.rs",
             "mage_knight/battlefield.rs",
+            "mage_knight/bombardment.rs",
             "mage_knight/bots.rs",
             "mage_knight/combat.rs",
             "mage_knight/formation.rs",
