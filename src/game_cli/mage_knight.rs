@@ -7,10 +7,10 @@ use std::path::Path;
 use soulstone_engine::Seat;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::mage_knight::battlefield::seeded_terrain;
 use soulstone_engine::mage_knight::content::{ArmyList, Roster};
 use soulstone_engine::mage_knight::facts::Fact;
 use soulstone_engine::mage_knight::game::{Battle, STANDARD_ROUNDS};
+use soulstone_engine::mage_knight::placing::laid_before;
 use soulstone_engine::mage_knight::{Army, FinishedLog, MageKnight, Setup, verify};
 use soulstone_engine::system::TableGame;
 
@@ -77,12 +77,13 @@ pub fn play(
     let (b, b_total) = army(&roster, &names[1])?;
     let mut seed_bytes = [0u8; 32];
     seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let armies = [a, b];
     let setup = Setup {
         seed: Bytes32(seed_bytes),
         build_total: a_total.max(b_total),
         rounds: STANDARD_ROUNDS,
-        armies: [a, b],
-        terrain: seeded_terrain(seed),
+        terrain: laid_before(&armies, seed),
+        armies,
     };
     print_out(&format!(
         "{} ({} points) against {} ({} points), build total {}, {} rounds; terrain: {}",
@@ -92,12 +93,16 @@ pub fn play(
         setup.armies[1].points(),
         setup.build_total,
         setup.rounds,
-        setup
-            .terrain
-            .iter()
-            .map(|f| f.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        if setup.terrain.is_empty() {
+            "placed by the players from their pile".to_owned()
+        } else {
+            setup
+                .terrain
+                .iter()
+                .map(|f| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
     ));
     let mut battle = MageKnight::start(setup.clone()).map_err(|e| e.to_string())?;
     let mut facts = Vec::new();

@@ -6,9 +6,9 @@
 use chrono::NaiveDateTime;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::mage_knight::battlefield::seeded_terrain;
 use soulstone_engine::mage_knight::content::{ArmyList, Roster};
 use soulstone_engine::mage_knight::game::STANDARD_ROUNDS;
+use soulstone_engine::mage_knight::placing::laid_before;
 use soulstone_engine::mage_knight::{Army, MageKnight, Setup};
 
 use super::store::{Creation, create, create_practice};
@@ -74,8 +74,8 @@ fn battle_for(
         build_total: build_total
             .unwrap_or_else(|| armies[0].build_total.max(armies[1].build_total)),
         rounds: STANDARD_ROUNDS,
+        terrain: laid_before(&fielded, u64::from_le_bytes(terrain_seed)),
         armies: fielded,
-        terrain: seeded_terrain(u64::from_le_bytes(terrain_seed)),
     })
 }
 

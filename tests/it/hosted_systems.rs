@@ -206,6 +206,7 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
     let mut moved_badly = false;
     let mut attacked_badly = false;
     let mut bombarded = false;
+    let mut placed_badly = false;
     for _ in 0..600 {
         let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
         if page.contains("The game is over") {
@@ -257,6 +258,35 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
                 .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
                 .await;
             assert_eq!(now_at, battle.version, "a refused attack changes nothing");
+            continue;
+        }
+        if !placed_badly && page.contains("Place a feature from the pile") {
+            // A feature against the edge: refused with the rule, nothing
+            // changes; the choices then place the pile.
+            placed_badly = true;
+            let before = app
+                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
+                .await;
+            let fields = order(
+                &page,
+                vec![
+                    ("kind", "place_terrain".into()),
+                    ("feature", "0".into()),
+                    ("x", "1".into()),
+                    ("y", "18".into()),
+                ],
+            );
+            let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let sent = browser
+                .post_form(&format!("/mk/games/{id}/order"), &refs)
+                .await;
+            assert_eq!(sent.status().as_u16(), 303);
+            let (_, after) = browser.get_text(&format!("/mk/games/{id}")).await;
+            assert!(after.contains("from the battlefield"), "{after}");
+            let now_at = app
+                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
+                .await;
+            assert_eq!(now_at, before, "a refused placement changes nothing");
             continue;
         }
         if !bombarded && page.contains("Bombard: tokens") {
@@ -373,6 +403,7 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
     assert!(moved_badly, "the free move form was offered");
     assert!(attacked_badly, "the attack form was offered");
     assert!(bombarded, "the bombardment form was offered");
+    assert!(placed_badly, "the terrain form was offered");
     let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
     assert!(page.contains("The game is over"), "{page}");
     assert!(page.contains("in objectives"), "{page}");

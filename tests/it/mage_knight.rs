@@ -190,6 +190,7 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
                 Fact::LevelChanged { soaring: true, .. } => "took off",
                 Fact::BombardmentLanded { drift: None, .. } => "bombardment landed",
                 Fact::BombardmentLanded { .. } => "bombardment drifted",
+                Fact::TerrainPlaced { .. } => "terrain placed",
                 _ => continue,
             };
             *seen.entry(kind).or_insert(0) += 1;
@@ -232,6 +233,7 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
         "took off",
         "bombardment landed",
         "bombardment drifted",
+        "terrain placed",
     ] {
         assert!(
             seen.contains_key(kind),

@@ -127,10 +127,12 @@ fn abrupt_terrain_is_climbed_and_left_only_at_an_access_point() {
             mk::Army {
                 name: "A".into(),
                 warriors: vec![soldier("A")],
+                terrain: Vec::new(),
             },
             mk::Army {
                 name: "B".into(),
                 warriors: vec![soldier("B")],
+                terrain: Vec::new(),
             },
         ],
         terrain: vec![feature],

@@ -93,10 +93,12 @@ pub(crate) fn scenario(
             mk::Army {
                 name: "A".into(),
                 warriors: a.iter().map(|(c, ..)| c.clone()).collect(),
+                terrain: Vec::new(),
             },
             mk::Army {
                 name: "B".into(),
                 warriors: b.iter().map(|(c, ..)| c.clone()).collect(),
+                terrain: Vec::new(),
             },
         ],
         terrain: Vec::new(),

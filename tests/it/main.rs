@@ -33,6 +33,7 @@ mod mage_knight_bombardment;
 mod mage_knight_captives;
 mod mage_knight_elevated;
 mod mage_knight_formations;
+mod mage_knight_placing;
 mod mage_knight_rules;
 mod mage_knight_soaring;
 mod onboarding;

@@ -32,7 +32,7 @@ pub const DEPLOYMENT_MARGIN: f64 = 8.0;
 pub const MAX_WAYPOINTS: usize = 8;
 
 /// A terrain feature's type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TerrainKind {
     /// Open ground: a feature only when it is raised (a hill).
@@ -50,6 +50,18 @@ pub enum TerrainKind {
 }
 
 impl TerrainKind {
+    pub fn words(self) -> &'static str {
+        match self {
+            TerrainKind::Clear => "clear",
+            TerrainKind::Hindering => "hindering",
+            TerrainKind::Concealing => "concealing",
+            TerrainKind::Blocking => "blocking",
+            TerrainKind::Chasm => "chasm",
+            TerrainKind::ShallowWater => "shallow water",
+            TerrainKind::DeepWater => "deep water",
+        }
+    }
+
     fn is_water(self) -> bool {
         matches!(self, TerrainKind::ShallowWater | TerrainKind::DeepWater)
     }

@@ -14,6 +14,7 @@ use super::formation::{self, Contribution, RangedFormation};
 use super::game::{Battle, Stage, Warrior, WarriorId};
 use super::movement::{self, MoveOrder};
 use super::orders::{Order, objective_spot};
+use super::placing::{self, PlaceTerrain};
 use super::warrior::{Ability, AttackType};
 use crate::Seat;
 use crate::fairness::Bytes32;
@@ -41,6 +42,7 @@ pub fn order(battle: &Battle, seat: Seat, style: Style, seed: u64) -> Option<Ord
             entropy: Bytes32::digest_of(&format!("mk-bot-{seed}")),
         },
         Stage::PlacingObjective { .. } => place_objective(battle, seat, &mut rng),
+        Stage::PlacingTerrain { .. } => place_terrain(battle, &mut rng),
         Stage::Deploying { .. } => deploy(battle, seat, &mut rng),
         Stage::SplittingDamage { split, .. } => {
             let mut shares = vec![0u8; split.hits.len()];
@@ -93,6 +95,30 @@ pub fn suggestions(battle: &Battle, seat: Seat, limit: usize) -> Vec<Order> {
                 .take(limit)
                 .collect()
         }
+        Stage::PlacingTerrain { .. } => {
+            // Each feature near the middle, and a third and two thirds of
+            // the way out through the places it fits.
+            let mut found: Vec<Order> = (0..battle.pile.len())
+                .filter_map(|i| u8::try_from(i).ok())
+                .flat_map(|feature| {
+                    let spots = placing::spots(battle, feature);
+                    let n = spots.len();
+                    let mut picked: Vec<_> = [0, n / 3, 2 * n / 3]
+                        .into_iter()
+                        .filter_map(|k| spots.get(k).copied())
+                        .collect();
+                    picked.dedup();
+                    picked
+                        .into_iter()
+                        .map(move |at| Order::PlaceTerrain(PlaceTerrain { feature, at }))
+                })
+                .take(limit)
+                .collect();
+            if found.is_empty() {
+                found.push(Order::PassTerrain);
+            }
+            found
+        }
         Stage::SplittingDamage { split, .. } => {
             let mut all_on: Vec<Order> = (0..split.hits.len())
                 .map(|i| {
@@ -118,6 +144,21 @@ fn nearest_to_end(battle: &Battle, hits: &[WarriorId]) -> usize {
                 .map_or(u8::MAX, |w| w.card.clicks().saturating_sub(w.damage))
         })
         .unwrap_or(0)
+}
+
+/// Any feature of the pile, anywhere it fits; a pass if none fits.
+fn place_terrain(battle: &Battle, rng: &mut RandomStream) -> Order {
+    let mut features: Vec<u8> = (0..battle.pile.len())
+        .filter_map(|i| u8::try_from(i).ok())
+        .collect();
+    rng.shuffle(&mut features);
+    for feature in features {
+        let spots = placing::spots(battle, feature);
+        if let Some(at) = pick(&spots, rng) {
+            return Order::PlaceTerrain(PlaceTerrain { feature, at: *at });
+        }
+    }
+    Order::PassTerrain
 }
 
 fn place_objective(battle: &Battle, seat: Seat, rng: &mut RandomStream) -> Order {

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::game::Army;
+use super::placing::{MAX_BROUGHT, TerrainPiece};
 use super::warrior::WarriorCard;
 use crate::content::{ContentError, line_of_field, parse_toml};
 
@@ -27,6 +28,9 @@ pub struct ArmyList {
     pub name: String,
     pub build_total: u16,
     pub warriors: Vec<String>,
+    /// The terrain features it brings to the pile (up to four).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<TerrainPiece>,
 }
 
 /// Every warrior by name, and the ready armies.
@@ -66,9 +70,13 @@ impl Roster {
                     .ok_or_else(|| format!("no warrior is called {name}"))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        if let Some((_, problem)) = list.terrain.iter().find_map(TerrainPiece::problem) {
+            return Err(problem);
+        }
         let army = Army {
             name: list.name.clone(),
             warriors,
+            terrain: list.terrain.iter().map(TerrainPiece::feature).collect(),
         };
         match army.problem(list.build_total) {
             Some(problem) => Err(problem),
@@ -85,6 +93,24 @@ impl Roster {
                 "build_total",
                 "a build total is a multiple of 100 points".to_owned(),
             ))
+        } else if list.terrain.len() > MAX_BROUGHT {
+            Some((
+                "terrain",
+                format!("an army brings at most {MAX_BROUGHT} terrain features"),
+            ))
+        } else if let Some((i, (field, problem))) = list
+            .terrain
+            .iter()
+            .enumerate()
+            .find_map(|(i, piece)| piece.problem().map(|p| (i, p)))
+        {
+            let field = format!("terrain[{i}].{field}");
+            return Err(ContentError {
+                file: file.to_owned(),
+                line: line_of_field(text, &field),
+                field,
+                message: problem,
+            });
         } else {
             self.field(&list).err().map(|p| ("warriors", p))
         };

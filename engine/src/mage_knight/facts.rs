@@ -4,8 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::battlefield::Feature;
 use super::bombardment::{Bombardment, Drift, PlacedToken};
 use super::game::{Battle, Objective, Outcome, Stage, WarriorId};
+use super::placing;
 use crate::Seat;
 use crate::fairness::Bytes32;
 use crate::table::Point;
@@ -85,6 +87,16 @@ pub enum Fact {
     ObjectivePlaced {
         seat: Seat,
         at: Point,
+    },
+    /// A feature taken from the pile (by its number there) and placed.
+    TerrainPlaced {
+        seat: Seat,
+        from_pile: u8,
+        feature: Feature,
+    },
+    /// No feature left in the pile fits anywhere: the placing ends.
+    TerrainPassed {
+        seat: Seat,
     },
     Deployed {
         seat: Seat,
@@ -247,10 +259,24 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
             battle.stage = if battle.objectives.len() < 3 {
                 Stage::PlacingObjective { seat: seat.other() }
             } else {
-                Stage::Deploying {
-                    seat: battle.first.unwrap_or(Seat::A),
-                }
+                placing::next(battle, None)
             };
+        }
+        Fact::TerrainPlaced {
+            seat,
+            from_pile,
+            feature,
+        } => {
+            if usize::from(*from_pile) < battle.pile.len() {
+                battle.pile.remove(usize::from(*from_pile));
+            }
+            std::sync::Arc::make_mut(&mut battle.terrain).push(feature.clone());
+            battle.placed_terrain += 1;
+            battle.stage = placing::next(battle, Some(*seat));
+        }
+        Fact::TerrainPassed { .. } => {
+            battle.pile.clear();
+            battle.stage = placing::next(battle, None);
         }
         Fact::Deployed { seat, placements } => {
             for placement in placements {

@@ -42,6 +42,10 @@ pub const STANDARD_BUILD_TOTAL: u16 = 300;
 pub struct Army {
     pub name: String,
     pub warriors: Vec<WarriorCard>,
+    /// The terrain features it brings to the pile (up to four), placed by
+    /// the players after the objectives.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<Feature>,
 }
 
 impl Army {
@@ -60,6 +64,17 @@ impl Army {
                 self.name,
                 self.points()
             ));
+        }
+        if self.terrain.len() > super::placing::MAX_BROUGHT {
+            return Some(format!(
+                "the army {} brings {} terrain features: at most {}",
+                self.name,
+                self.terrain.len(),
+                super::placing::MAX_BROUGHT
+            ));
+        }
+        if let Some(problem) = self.terrain.iter().find_map(Feature::problem) {
+            return Some(problem);
         }
         let mut seen = std::collections::BTreeSet::new();
         for warrior in self.warriors.iter().filter(|w| w.unique) {
@@ -182,6 +197,10 @@ pub enum Stage {
     PlacingObjective {
         seat: Seat,
     },
+    /// `seat` takes a feature from the pile and places it.
+    PlacingTerrain {
+        seat: Seat,
+    },
     /// `seat` deploys its army.
     Deploying {
         seat: Seat,
@@ -264,6 +283,12 @@ pub struct Battle {
     pub eliminated_points: [u16; 2],
     /// Players removed from the game for having no able warriors.
     pub out: [bool; 2],
+    /// The features the players brought and have not placed yet.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pile: Vec<Feature>,
+    /// How many features the players placed from the pile.
+    #[serde(default)]
+    pub placed_terrain: u8,
     /// Bombardment attacks waiting for their player's next turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bombardments: Vec<super::bombardment::Bombardment>,
@@ -335,6 +360,7 @@ impl Battle {
         match &self.stage {
             Stage::Contributing => self.dice.contributions[seat.index()].is_none(),
             Stage::PlacingObjective { seat: s }
+            | Stage::PlacingTerrain { seat: s }
             | Stage::Deploying { seat: s }
             | Stage::Acting { seat: s }
             | Stage::SplittingDamage { seat: s, .. } => *s == seat,

@@ -8,7 +8,8 @@
 //! Rooms: [`warrior`] (the cards and dials), [`battlefield`] (geometry and
 //! terrain), [`dice`], [`game`] (the state), [`facts`], [`orders`] (the
 //! flow and execution), [`movement`], [`combat`] (with capturing),
-//! [`bombardment`], [`formation`], [`bots`],
+//! [`bombardment`], [`formation`], [`placing`] (terrain placed by the
+//! players), [`bots`],
 //! [`content`], [`words`].
 
 pub mod battlefield;
@@ -23,6 +24,7 @@ pub mod formation;
 pub mod game;
 pub mod movement;
 pub mod orders;
+pub mod placing;
 mod table_game;
 pub mod warrior;
 pub mod words;
@@ -108,6 +110,12 @@ pub fn start(setup: Setup) -> Result<Battle, RuleError> {
         actions_left: 0,
         eliminated_points: [0, 0],
         out: [false, false],
+        pile: setup
+            .armies
+            .iter()
+            .flat_map(|a| a.terrain.iter().cloned())
+            .collect(),
+        placed_terrain: 0,
         bombardments: Vec::new(),
         outcome: None,
     })

@@ -17,6 +17,7 @@ use super::facts::{Fact, Harm, Placement, RollFor, apply};
 use super::formation::{self, FormationMove, RangedFormation};
 use super::game::{Battle, EndReason, Outcome, Stage, WarriorId};
 use super::movement::{self, MoveOrder};
+use super::placing::{self, PlaceTerrain};
 use crate::fairness::Bytes32;
 use crate::table::geometry::V2;
 use crate::table::{Milli, Point, inches, milli};
@@ -34,6 +35,10 @@ pub enum Order {
     PlaceObjective {
         x: Milli,
     },
+    /// Takes a feature from the pile and places it.
+    PlaceTerrain(PlaceTerrain),
+    /// Places no more terrain: nothing left in the pile fits.
+    PassTerrain,
     /// Places every warrior of the player's army.
     Deploy {
         placements: Vec<Placement>,
@@ -205,6 +210,22 @@ fn obey(work: &mut Work, seat: Seat, order: &Order) -> Result<(), RuleError> {
             let at = objective_spot(&work.battle, seat, *x)?;
             work.push(Fact::ObjectivePlaced { seat, at });
         }
+        (Order::PlaceTerrain(order), Stage::PlacingTerrain { .. }) => {
+            let feature = placing::check(&work.battle, order)?;
+            work.push(Fact::TerrainPlaced {
+                seat,
+                from_pile: order.feature,
+                feature,
+            });
+        }
+        (Order::PassTerrain, Stage::PlacingTerrain { .. }) => {
+            if placing::any_fits(&work.battle) {
+                return Err(RuleError::not_allowed(
+                    "a feature in the pile still fits on the battlefield: place one",
+                ));
+            }
+            work.push(Fact::TerrainPassed { seat });
+        }
         (Order::Deploy { placements }, Stage::Deploying { .. }) => {
             check_deployment(&work.battle, seat, placements)?;
             work.push(Fact::Deployed {
@@ -257,6 +278,9 @@ pub fn asking(stage: &Stage) -> String {
     match stage {
         Stage::Contributing => "each player's entropy for the dice".into(),
         Stage::PlacingObjective { seat } => format!("{}'s objective token", seat.label()),
+        Stage::PlacingTerrain { seat } => {
+            format!("{}'s terrain feature from the pile", seat.label())
+        }
         Stage::Deploying { seat } => format!("{}'s deployment", seat.label()),
         Stage::Acting { seat } => format!("{}'s actions", seat.label()),
         Stage::SplittingDamage { seat, .. } => {

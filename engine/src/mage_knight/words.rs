@@ -29,6 +29,15 @@ pub fn order(battle: &Battle, order: &Order) -> String {
     match order {
         Order::Contribute { .. } => "Add your entropy to the dice".into(),
         Order::PlaceObjective { x } => format!("Place your objective {:.1}\" across", inches(*x)),
+        Order::PlaceTerrain(p) => format!(
+            "Place {} at {}",
+            battle
+                .pile
+                .get(usize::from(p.feature))
+                .map_or("a feature", |f| f.name.as_str()),
+            spot(p.at)
+        ),
+        Order::PassTerrain => "Place no more terrain: nothing left in the pile fits".into(),
         Order::Deploy { placements } => format!(
             "Deploy your {} warriors in two rows across your deployment area",
             placements.len()
@@ -164,6 +173,17 @@ pub fn fact(battle: &Battle, fact: &Fact) -> Option<String> {
         Fact::ObjectivePlaced { seat, at } => {
             format!("{} placed its objective at {}", seat.label(), spot(*at))
         }
+        Fact::TerrainPlaced { seat, feature, .. } => format!(
+            "{} placed {} ({}) at {}",
+            seat.label(),
+            feature.name,
+            feature.kind.words(),
+            spot(Point::from_v2(feature.shape().bounding_circle().0))
+        ),
+        Fact::TerrainPassed { seat } => format!(
+            "{}: nothing left in the pile fits; the terrain is placed",
+            seat.label()
+        ),
         Fact::Deployed { seat, placements } => {
             format!("{} deployed {} warriors", seat.label(), placements.len())
         }

@@ -35,15 +35,16 @@ fn seat_colour(seat: Seat) -> &'static str {
 }
 
 fn terrain_style(kind: TerrainKind) -> (&'static str, &'static str) {
-    match kind {
-        TerrainKind::Clear => ("#e9dcc0", "clear"),
-        TerrainKind::Hindering => ("#9ae6b4", "hindering"),
-        TerrainKind::Concealing => ("#c6f6d5", "concealing"),
-        TerrainKind::Blocking => ("#718096", "blocking"),
-        TerrainKind::Chasm => ("#2d3748", "chasm"),
-        TerrainKind::ShallowWater => ("#90cdf4", "shallow water"),
-        TerrainKind::DeepWater => ("#3182ce", "deep water"),
-    }
+    let fill = match kind {
+        TerrainKind::Clear => "#e9dcc0",
+        TerrainKind::Hindering => "#9ae6b4",
+        TerrainKind::Concealing => "#c6f6d5",
+        TerrainKind::Blocking => "#718096",
+        TerrainKind::Chasm => "#2d3748",
+        TerrainKind::ShallowWater => "#90cdf4",
+        TerrainKind::DeepWater => "#3182ce",
+    };
+    (fill, kind.words())
 }
 
 pub fn svg(battle: &Battle) -> String {

@@ -7,6 +7,7 @@ use soulstone_engine::mage_knight::bombardment::Bombard;
 use soulstone_engine::mage_knight::combat::{Boost, CloseAttack, RangedAttack};
 use soulstone_engine::mage_knight::formation::{self, Contribution, RangedFormation};
 use soulstone_engine::mage_knight::movement::MoveOrder;
+use soulstone_engine::mage_knight::placing::PlaceTerrain;
 use soulstone_engine::mage_knight::{Battle, Order, WarriorId};
 use soulstone_engine::table::{Point, milli};
 
@@ -67,6 +68,14 @@ pub(super) fn asked_by_form(fields: &[(String, String)]) -> Result<Asked, String
 
 fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
     let field = |name: &str| form_field(fields, name).trim();
+    // A point's coordinate, in inches on the battlefield.
+    let number = |name: &str, label: &str| {
+        field(name)
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && (0.0..=36.0).contains(v))
+            .ok_or_else(|| format!("{label} is a number of inches from 0 to 36."))
+    };
     match field("kind") {
         "choice" => serde_json::from_str(field("order"))
             .map_err(|_| "That choice could not be read: reload the page.".to_owned()),
@@ -81,13 +90,6 @@ fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
             Ok(Order::Contribute { entropy })
         }
         "move" => {
-            let number = |name: &str, label: &str| {
-                field(name)
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite() && (0.0..=36.0).contains(v))
-                    .ok_or_else(|| format!("{label} is a number of inches from 0 to 36."))
-            };
             let warrior = field("warrior")
                 .parse::<u16>()
                 .map_err(|_| "Choose the warrior to move.".to_owned())?;
@@ -113,6 +115,16 @@ fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
             }))
         }
         "attack" => attack_from_form(fields),
+        "place_terrain" => {
+            let feature = field("feature")
+                .parse::<u8>()
+                .map_err(|_| "Choose the feature to place.".to_owned())?;
+            let at = Point {
+                x: milli(number("x", "Across")?),
+                y: milli(number("y", "Up")?),
+            };
+            Ok(Order::PlaceTerrain(PlaceTerrain { feature, at }))
+        }
         "bombard" => {
             let attacker = field("attacker")
                 .parse::<u16>()

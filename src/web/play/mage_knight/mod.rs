@@ -138,6 +138,8 @@ struct GamePage {
     /// Friendly warriors on the battlefield without action tokens, who may
     /// gang up.
     helpers: Vec<WarriorLine>,
+    /// The pile's features (number, words) while the player places one.
+    pile: Vec<(usize, String)>,
     /// Ready warriors whose dial shows Bombardment now, with how many
     /// tokens each places.
     bombardiers: Vec<(WarriorLine, u8)>,
@@ -238,6 +240,27 @@ async fn game_page(
     };
     let warriors = warrior_lines(&battle, seat);
     let movable: Vec<WarriorLine> = warriors.iter().filter(|w| w.ready).cloned().collect();
+    let pile = if your_decision && matches!(battle.stage, Stage::PlacingTerrain { .. }) {
+        battle
+            .pile
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let (_, radius) = f.shape().bounding_circle();
+                (
+                    i,
+                    format!(
+                        "{} ({}, {:.1}\" across)",
+                        f.name,
+                        f.kind.words(),
+                        radius * 2.0
+                    ),
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let bombardiers = match seat {
         Some(seat) if your_decision => movable
             .iter()
@@ -307,6 +330,7 @@ async fn game_page(
         targets,
         helpers,
         bombardiers,
+        pile,
         can_end_actions: your_decision && matches!(battle.stage, Stage::Acting { .. }),
         contributing: your_decision && battle.stage == Stage::Contributing,
         warriors,

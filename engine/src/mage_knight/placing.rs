@@ -1,0 +1,293 @@
+//! Terrain placed by the players (rulebook 128, 134–139). Each player
+//! brings up to four features to one pile; once the objective tokens are
+//! down, the player after the first player takes any feature from the
+//! pile and places it, then the other, in turn, until four are placed or
+//! the pile is empty. Each goes at least 3" from every other feature,
+//! every objective token, every battlefield edge and the far edge of each
+//! deployment area. A player none of whose pile fits anywhere passes, and
+//! the placing ends.
+
+use serde::{Deserialize, Serialize};
+
+use super::battlefield::{
+    DEPLOYMENT_DEPTH, DEPLOYMENT_MARGIN, Elevation, Feature, OBJECTIVE, Outline, SIZE, TerrainKind,
+};
+use super::game::Battle;
+use crate::table::geometry::{Shape, V2, distance_to_segment, polygon_edges, segment_distance};
+use crate::table::{Point, milli};
+use crate::{RuleError, Seat};
+
+/// The most features a player brings to the pile, and the most placed.
+pub const MAX_BROUGHT: usize = 4;
+pub const MAX_PLACED: u8 = 4;
+/// How far a placed feature stays from everything else, in inches.
+pub const GAP: f64 = 3.0;
+/// How much nearer than [`GAP`] a typed point may put it: points are typed
+/// by hand on a grid of thousandths.
+const SLACK: f64 = 0.02;
+
+/// Takes feature number `feature` from the pile and places it with its
+/// centre at `at`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceTerrain {
+    pub feature: u8,
+    pub at: Point,
+}
+
+/// A feature an army file brings: round, `across` inches wide.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainPiece {
+    pub name: String,
+    pub kind: TerrainKind,
+    /// Its diameter, in inches (2 to 10).
+    pub across: u8,
+    /// A hill or a raised wood: elevated terrain (clear, hindering or
+    /// blocking).
+    #[serde(default)]
+    pub elevated: bool,
+}
+
+impl TerrainPiece {
+    /// The feature, centred on the battlefield's corner until placed.
+    pub fn feature(&self) -> Feature {
+        Feature {
+            name: self.name.clone(),
+            kind: self.kind,
+            outline: Outline::Circle {
+                center: Point { x: 0, y: 0 },
+                radius: milli(f64::from(self.across) / 2.0),
+            },
+            elevation: if self.elevated {
+                Elevation::Elevated
+            } else {
+                Elevation::Ground
+            },
+        }
+    }
+
+    /// What is wrong with it, and in which field.
+    pub fn problem(&self) -> Option<(&'static str, String)> {
+        if !(2..=10).contains(&self.across) {
+            return Some((
+                "across",
+                format!("{}: a terrain feature is 2 to 10 inches across", self.name),
+            ));
+        }
+        self.feature().problem().map(|p| ("kind", p))
+    }
+}
+
+/// The terrain on the battlefield before the players place any: none when
+/// either army brings features to the pile (the players place them), else
+/// the seeded features standing in for a pile.
+pub fn laid_before(armies: &[super::game::Army; 2], seed: u64) -> Vec<Feature> {
+    if armies.iter().any(|a| !a.terrain.is_empty()) {
+        Vec::new()
+    } else {
+        super::battlefield::seeded_terrain(seed)
+    }
+}
+
+/// Where a shape's centre is: a circle's, or a polygon's bounding circle's.
+fn centre(feature: &Feature) -> V2 {
+    feature.shape().bounding_circle().0
+}
+
+/// The feature moved whole (with its access points) so its centre is at
+/// `at`.
+pub fn moved_to(feature: &Feature, at: Point) -> Feature {
+    let offset = at.v2().minus(centre(feature));
+    let shift = |p: &Point| Point::from_v2(p.v2().plus(offset));
+    let outline = match &feature.outline {
+        Outline::Circle { radius, .. } => Outline::Circle {
+            center: at,
+            radius: *radius,
+        },
+        Outline::Polygon { points } => Outline::Polygon {
+            points: points.iter().map(shift).collect(),
+        },
+    };
+    let elevation = match &feature.elevation {
+        Elevation::Abrupt { access } => Elevation::Abrupt {
+            access: access.iter().map(shift).collect(),
+        },
+        other => other.clone(),
+    };
+    Feature {
+        name: feature.name.clone(),
+        kind: feature.kind,
+        outline,
+        elevation,
+    }
+}
+
+/// The gap between two shapes (0 where they touch or overlap).
+pub fn gap(a: &Shape, b: &Shape) -> f64 {
+    match (a, b) {
+        (Shape::Circle { center, radius }, other) | (other, Shape::Circle { center, radius }) => {
+            other.gap_to_disc(*center, *radius).max(0.0)
+        }
+        (Shape::Polygon { points: p }, Shape::Polygon { points: q }) => {
+            if p.iter().any(|v| b.signed_distance(*v) <= 0.0)
+                || q.iter().any(|v| a.signed_distance(*v) <= 0.0)
+            {
+                return 0.0;
+            }
+            polygon_edges(p)
+                .flat_map(|(a1, a2)| polygon_edges(q).map(move |(b1, b2)| (a1, a2, b1, b2)))
+                .map(|(a1, a2, b1, b2)| segment_distance(a1, a2, b1, b2))
+                .fold(f64::INFINITY, f64::min)
+        }
+    }
+}
+
+/// The gap between a shape and the segment `p`–`q`.
+fn gap_to_segment(shape: &Shape, p: V2, q: V2) -> f64 {
+    match shape {
+        Shape::Circle { center, radius } => (distance_to_segment(*center, p, q) - radius).max(0.0),
+        Shape::Polygon { points } => polygon_edges(points)
+            .map(|(a, b)| segment_distance(a, b, p, q))
+            .fold(f64::INFINITY, f64::min),
+    }
+}
+
+/// How far a shape comes to the battlefield's edges: the least of its
+/// four gaps (negative when it hangs over one).
+fn gap_to_edges(shape: &Shape) -> f64 {
+    let (low, high) = match shape {
+        Shape::Circle { center, radius } => (
+            V2::new(center.x - radius, center.y - radius),
+            V2::new(center.x + radius, center.y + radius),
+        ),
+        Shape::Polygon { points } => points.iter().fold(
+            (V2::new(f64::MAX, f64::MAX), V2::new(f64::MIN, f64::MIN)),
+            |(lo, hi), p| {
+                (
+                    V2::new(lo.x.min(p.x), lo.y.min(p.y)),
+                    V2::new(hi.x.max(p.x), hi.y.max(p.y)),
+                )
+            },
+        ),
+    };
+    low.x.min(low.y).min(SIZE - high.x).min(SIZE - high.y)
+}
+
+/// The far edge of `seat`'s deployment area.
+fn far_edge(seat: Seat) -> (V2, V2) {
+    let y = match seat {
+        Seat::A => DEPLOYMENT_DEPTH,
+        Seat::B => SIZE - DEPLOYMENT_DEPTH,
+    };
+    (
+        V2::new(DEPLOYMENT_MARGIN, y),
+        V2::new(SIZE - DEPLOYMENT_MARGIN, y),
+    )
+}
+
+/// Why `feature` cannot stand where it is, if it cannot.
+fn misplaced(battle: &Battle, feature: &Feature) -> Option<String> {
+    let shape = feature.shape();
+    let name = &feature.name;
+    let near = |gap: f64| gap < GAP - SLACK;
+    let edges = gap_to_edges(&shape);
+    if near(edges) {
+        return Some(format!(
+            "{name} would be {:.1}\" from the battlefield's edge: terrain goes at least 3\" from every edge",
+            edges.max(0.0)
+        ));
+    }
+    for seat in Seat::BOTH {
+        let (p, q) = far_edge(seat);
+        let g = gap_to_segment(&shape, p, q);
+        if near(g) {
+            return Some(format!(
+                "{name} would be {g:.1}\" from the far edge of {}'s deployment area: terrain goes at least 3\" from it",
+                seat.label()
+            ));
+        }
+    }
+    for (i, objective) in battle.objectives.iter().enumerate() {
+        let g = shape
+            .gap_to_disc(objective.at.v2(), OBJECTIVE / 2.0)
+            .max(0.0);
+        if near(g) {
+            return Some(format!(
+                "{name} would be {g:.1}\" from objective {}: terrain goes at least 3\" from every objective token",
+                i + 1
+            ));
+        }
+    }
+    for other in battle.terrain.iter() {
+        let g = gap(&shape, &other.shape());
+        if near(g) {
+            return Some(format!(
+                "{name} would be {g:.1}\" from {}: terrain goes at least 3\" from every other feature",
+                other.name
+            ));
+        }
+    }
+    None
+}
+
+/// Checks a placement: the feature where it would stand.
+pub fn check(battle: &Battle, order: &PlaceTerrain) -> Result<Feature, RuleError> {
+    let Some(feature) = battle.pile.get(usize::from(order.feature)) else {
+        return Err(RuleError::invalid(format!(
+            "the pile holds {} features: there is no feature {}",
+            battle.pile.len(),
+            order.feature + 1
+        )));
+    };
+    let placed = moved_to(feature, order.at);
+    match misplaced(battle, &placed) {
+        Some(problem) => Err(RuleError::not_allowed(problem)),
+        None => Ok(placed),
+    }
+}
+
+/// Where feature `index` of the pile may go, on a grid of whole inches,
+/// from the battlefield's centre out.
+pub fn spots(battle: &Battle, index: u8) -> Vec<Point> {
+    let Some(feature) = battle.pile.get(usize::from(index)) else {
+        return Vec::new();
+    };
+    let middle = V2::new(SIZE / 2.0, SIZE / 2.0);
+    let mut found: Vec<Point> = (3..=33)
+        .flat_map(|x| (3..=33).map(move |y| V2::new(f64::from(x), f64::from(y))))
+        .map(Point::from_v2)
+        .filter(|at| misplaced(battle, &moved_to(feature, *at)).is_none())
+        .collect();
+    found.sort_by(|a, b| a.v2().dist(middle).total_cmp(&b.v2().dist(middle)));
+    found
+}
+
+/// Whether any feature left in the pile fits anywhere (on the grid of
+/// [`spots`]): if none does, the player may pass and the placing ends.
+pub fn any_fits(battle: &Battle) -> bool {
+    battle.pile.iter().any(|feature| {
+        (3..=33).any(|x| {
+            (3..=33).any(|y| {
+                let at = Point::from_v2(V2::new(f64::from(x), f64::from(y)));
+                misplaced(battle, &moved_to(feature, at)).is_none()
+            })
+        })
+    })
+}
+
+/// The stage after the objective tokens or a placement: the next player's
+/// placement, or the first player's deployment.
+pub fn next(battle: &Battle, placed_by: Option<Seat>) -> super::game::Stage {
+    use super::game::Stage;
+    let first = battle.first.unwrap_or(Seat::A);
+    let done = battle.placed_terrain >= MAX_PLACED || battle.pile.is_empty();
+    match placed_by {
+        _ if done => Stage::Deploying { seat: first },
+        // The player after the first player places first.
+        None => Stage::PlacingTerrain {
+            seat: first.other(),
+        },
+        Some(seat) => Stage::PlacingTerrain { seat: seat.other() },
+    }
+}
