@@ -97,24 +97,25 @@ fn encounters(c: &mut Criterion) {
     });
     group.finish();
 
-    // Mage Knight: the three ready 300-point armies in turn, on seeded
-    // terrain, twelve rounds, through the game-system boundary.
+    // Mage Knight: the three ready 300-point armies in turn, placing the
+    // terrain they bring, twelve rounds, through the game-system boundary.
     let roster = soulstone::content::shipped_mage_knight().expect("Mage Knight content");
     let lists = roster.armies();
     let mk_setups: Vec<mk::Setup> = (0..16u64)
         .map(|seed| {
             let n = lists.len() as u64;
+            let armies = [
+                roster.field(&lists[(seed % n) as usize]).expect("legal"),
+                roster
+                    .field(&lists[((seed + 1) % n) as usize])
+                    .expect("legal"),
+            ];
             mk::Setup {
                 seed: Bytes32::digest_of(&seed.to_string()),
                 build_total: 300,
                 rounds: mk::game::STANDARD_ROUNDS,
-                armies: [
-                    roster.field(&lists[(seed % n) as usize]).expect("legal"),
-                    roster
-                        .field(&lists[((seed + 1) % n) as usize])
-                        .expect("legal"),
-                ],
-                terrain: mk::battlefield::seeded_terrain(seed),
+                terrain: mk::placing::laid_before(&armies, seed),
+                armies,
             }
         })
         .collect();

@@ -114,7 +114,12 @@ fn the_player_after_the_first_places_first_and_they_alternate_up_to_four() {
     let centre = battle.objectives[0].at.v2();
     assert_eq!((centre.x, centre.y), (18.0, 18.0));
 
-    refused(&mut battle, first, place(0, 10.0, 18.0), "decision, not yours");
+    refused(
+        &mut battle,
+        first,
+        place(0, 10.0, 18.0),
+        "decision, not yours",
+    );
     refused(
         &mut battle,
         second,

@@ -152,6 +152,21 @@ fn place_terrain(battle: &Battle, rng: &mut RandomStream) -> Order {
         .filter_map(|i| u8::try_from(i).ok())
         .collect();
     rng.shuffle(&mut features);
+    // A few spots at random first: scanning the whole grid costs a
+    // thousand checks, most games need it only when the battlefield is full.
+    for _ in 0..24 {
+        let Some(feature) = features.first().copied() else {
+            break;
+        };
+        let at = Point::from_v2(V2::new(
+            f64::from(3 + rng.below(31)),
+            f64::from(3 + rng.below(31)),
+        ));
+        let order = PlaceTerrain { feature, at };
+        if placing::check(battle, &order).is_ok() {
+            return Order::PlaceTerrain(order);
+        }
+    }
     for feature in features {
         let spots = placing::spots(battle, feature);
         if let Some(at) = pick(&spots, rng) {
