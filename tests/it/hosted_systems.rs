@@ -238,55 +238,28 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
             };
             attacked_badly = true;
             let (attacker, target) = (ready.id.0.to_string(), far.id.0.to_string());
-            let fields = order(
-                &page,
-                vec![
-                    ("kind", "attack".into()),
-                    ("attacker", attacker),
-                    ("style", "close".into()),
-                    ("target", target),
-                ],
-            );
-            let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            let sent = browser
-                .post_form(&format!("/mk/games/{id}/order"), &refs)
-                .await;
-            assert_eq!(sent.status().as_u16(), 303);
-            let (_, after) = browser.get_text(&format!("/mk/games/{id}")).await;
-            assert!(after.contains("must be in base contact with"), "{after}");
-            let now_at = app
-                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
-                .await;
-            assert_eq!(now_at, battle.version, "a refused attack changes nothing");
+            let fields = vec![
+                ("kind", "attack".into()),
+                ("attacker", attacker),
+                ("style", "close".into()),
+                ("target", target),
+            ];
+            let sent = from_page(&app, &browser, id, &page, fields).await;
+            sent.refused_with("must be in base contact with");
             continue;
         }
         if !placed_badly && page.contains("Place a feature from the pile") {
             // A feature against the edge: refused with the rule, nothing
             // changes; the choices then place the pile.
             placed_badly = true;
-            let before = app
-                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
-                .await;
-            let fields = order(
-                &page,
-                vec![
-                    ("kind", "place_terrain".into()),
-                    ("feature", "0".into()),
-                    ("x", "1".into()),
-                    ("y", "18".into()),
-                ],
-            );
-            let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            let sent = browser
-                .post_form(&format!("/mk/games/{id}/order"), &refs)
-                .await;
-            assert_eq!(sent.status().as_u16(), 303);
-            let (_, after) = browser.get_text(&format!("/mk/games/{id}")).await;
-            assert!(after.contains("from the battlefield"), "{after}");
-            let now_at = app
-                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
-                .await;
-            assert_eq!(now_at, before, "a refused placement changes nothing");
+            let fields = vec![
+                ("kind", "place_terrain".into()),
+                ("feature", "0".into()),
+                ("x", "1".into()),
+                ("y", "18".into()),
+            ];
+            let sent = from_page(&app, &browser, id, &page, fields).await;
+            sent.refused_with("from the battlefield");
             continue;
         }
         if !bombarded && page.contains("Bombard: tokens") {
@@ -313,35 +286,17 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
                 format!("{:.2}, {:.2}", p.x.clamp(0.0, 36.0), p.y.clamp(0.0, 36.0))
             };
             for (at, refused) in [(spot(20.0), true), (spot(8.0), false)] {
-                let fields = order(
-                    &page,
-                    vec![
-                        ("kind", "bombard".into()),
-                        ("attacker", mortar.id.0.to_string()),
-                        ("spots", at),
-                    ],
-                );
-                let refs: Vec<(&str, &str)> =
-                    fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                let sent = browser
-                    .post_form(&format!("/mk/games/{id}/order"), &refs)
-                    .await;
-                assert_eq!(sent.status().as_u16(), 303);
-                let (_, after) = browser.get_text(&format!("/mk/games/{id}")).await;
-                let now_at = app
-                    .with_conn(move |conn| {
-                        hosted::load::<MageKnight>(conn, id).unwrap().state.version
-                    })
-                    .await;
+                let fields = vec![
+                    ("kind", "bombard".into()),
+                    ("attacker", mortar.id.0.to_string()),
+                    ("spots", at),
+                ];
+                let sent = from_page(&app, &browser, id, &page, fields).await;
                 if refused {
-                    assert!(after.contains("beyond twice Cinder Mortar"), "{after}");
-                    assert_eq!(
-                        now_at, battle.version,
-                        "a refused bombardment changes nothing"
-                    );
+                    sent.refused_with("beyond twice Cinder Mortar");
                 } else {
-                    assert!(now_at > battle.version, "the bombardment was made");
-                    assert!(after.contains("mk-bombardment"), "the token is drawn");
+                    assert!(sent.after > sent.before, "the bombardment was made");
+                    assert!(sent.page.contains("mk-bombardment"), "the token is drawn");
                 }
             }
             bombarded = true;
@@ -349,33 +304,15 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
         }
         if !moved_badly && page.contains("Move a warrior to a point") {
             moved_badly = true;
-            let before = app
-                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
-                .await;
-            let fields = order(
-                &page,
-                vec![
-                    ("kind", "move".into()),
-                    ("warrior", "0".into()),
-                    ("x", "40".into()),
-                    ("y", "3".into()),
-                    ("facing", "90".into()),
-                ],
-            );
-            let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            let sent = browser
-                .post_form(&format!("/mk/games/{id}/order"), &refs)
-                .await;
-            assert_eq!(sent.status().as_u16(), 303);
-            let (_, after) = browser.get_text(&format!("/mk/games/{id}")).await;
-            assert!(
-                after.contains("Across is a number of inches from 0 to 36."),
-                "{after}"
-            );
-            let now_at = app
-                .with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
-                .await;
-            assert_eq!(now_at, before, "a refused order changes nothing");
+            let fields = vec![
+                ("kind", "move".into()),
+                ("warrior", "0".into()),
+                ("x", "40".into()),
+                ("y", "3".into()),
+                ("facing", "90".into()),
+            ];
+            let sent = from_page(&app, &browser, id, &page, fields).await;
+            sent.refused_with("Across is a number of inches from 0 to 36.");
             continue;
         }
         let fields = if let Some(choice) = extract_input_value(&page, "order") {
@@ -416,6 +353,57 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
         page.contains(&format!("/mk/games/{id}")),
         "the game is listed with its own page"
     );
+}
+
+/// An order sent from the Mage Knight page's forms: the page after it,
+/// and the game's version before and after.
+struct FromPage {
+    page: String,
+    before: u64,
+    after: u64,
+}
+
+impl FromPage {
+    /// The page names why the order was refused, and the game is as it was.
+    fn refused_with(&self, reason: &str) {
+        assert!(self.page.contains(reason), "{reason:?} in {}", self.page);
+        assert_eq!(self.after, self.before, "a refused order changes nothing");
+    }
+}
+
+async fn from_page(
+    app: &crate::support::TestApp,
+    browser: &crate::support::TestClient,
+    id: i64,
+    page: &str,
+    fields: Vec<(&'static str, String)>,
+) -> FromPage {
+    use crate::support::extract_input_value;
+    use soulstone_engine::mage_knight::MageKnight;
+    let version = || async {
+        app.with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
+            .await
+    };
+    let before = version().await;
+    let mut all = vec![
+        (
+            "version",
+            extract_input_value(page, "version").expect("a version"),
+        ),
+        ("key", extract_input_value(page, "key").expect("a key")),
+    ];
+    all.extend(fields);
+    let refs: Vec<(&str, &str)> = all.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let sent = browser
+        .post_form(&format!("/mk/games/{id}/order"), &refs)
+        .await;
+    assert_eq!(sent.status().as_u16(), 303, "{refs:?}");
+    let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
+    FromPage {
+        page,
+        before,
+        after: version().await,
+    }
 }
 
 both_backends!(a_mage_knight_digital_round_is_played_with_armies_and_reports_its_result);

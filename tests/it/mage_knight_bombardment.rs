@@ -66,6 +66,17 @@ fn mortar() -> WarriorCard {
     c
 }
 
+/// A wall across the line from (10, 10) to (10, 22).
+fn wall_between() -> std::sync::Arc<Vec<soulstone_engine::mage_knight::battlefield::Feature>> {
+    std::sync::Arc::new(vec![feature(
+        "Wall",
+        TerrainKind::Blocking,
+        10.0,
+        16.0,
+        1.0,
+    )])
+}
+
 fn bombard(x: f64, y: f64) -> Order {
     Order::Bombard(Bombard {
         attacker: W0,
@@ -238,13 +249,7 @@ fn a_line_of_fire_blocked_when_it_falls_costs_two() {
         vec![(mortar(), at(10.0, 10.0), 90)],
         vec![(soldier("Behind the wall"), at(10.0, 22.0), 270)],
     );
-    battle.terrain = std::sync::Arc::new(vec![feature(
-        "Wall",
-        TerrainKind::Blocking,
-        10.0,
-        16.0,
-        1.0,
-    )]);
+    battle.terrain = wall_between();
     // The wall does not stop the tokens being placed...
     order(&mut battle, Seat::A, bombard(10.0, 22.0)).unwrap();
     // ...but 3 + 3 + 9 - 2 = 13 misses 14, and the token drifts 2" straight
@@ -266,13 +271,7 @@ fn a_bombardier_no_longer_showing_bombardment_falls_back_on_its_token() {
         ],
         vec![(soldier("Target"), at(10.0, 22.0), 270)],
     );
-    battle.terrain = std::sync::Arc::new(vec![feature(
-        "Wall",
-        TerrainKind::Blocking,
-        10.0,
-        16.0,
-        1.0,
-    )]);
+    battle.terrain = wall_between();
     order(&mut battle, Seat::A, bombard(10.0, 22.0)).unwrap();
     order(&mut battle, Seat::A, Order::EndActions).unwrap();
     // In B's turn the mortar is knocked down to its demoralized click.

@@ -120,31 +120,18 @@ fn the_player_after_the_first_places_first_and_they_alternate_up_to_four() {
         place(0, 10.0, 18.0),
         "decision, not yours",
     );
-    refused(
-        &mut battle,
-        second,
-        place(6, 10.0, 18.0),
-        "there is no feature 7",
-    );
-    refused(
-        &mut battle,
-        second,
-        place(0, 4.0, 18.0),
-        "from the battlefield's edge",
-    );
-    refused(
-        &mut battle,
-        second,
-        place(0, 18.0, 7.0),
-        "from the far edge of Player A's deployment area",
-    );
-    refused(
-        &mut battle,
-        second,
-        place(0, 18.0, 22.0),
-        "from objective 1",
-    );
-    refused(&mut battle, second, Order::PassTerrain, "still fits");
+    for (order, because) in [
+        (place(6, 10.0, 18.0), "there is no feature 7"),
+        (place(0, 4.0, 18.0), "from the battlefield's edge"),
+        (
+            place(0, 18.0, 7.0),
+            "from the far edge of Player A's deployment area",
+        ),
+        (place(0, 18.0, 22.0), "from objective 1"),
+        (Order::PassTerrain, "still fits"),
+    ] {
+        refused(&mut battle, second, order, because);
+    }
 
     // The Wood (4" across) 5" clear of the centre token's edge.
     send(&mut battle, second, place(0, 18.0 - 0.75 - 3.0 - 2.0, 18.0)).unwrap();
