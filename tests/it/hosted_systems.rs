@@ -196,13 +196,7 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
         "no one sees the seed"
     );
 
-    let order = |page: &str, fields: Vec<(&'static str, String)>| {
-        let version = extract_input_value(page, "version").expect("a version");
-        let key = extract_input_value(page, "key").expect("a key");
-        let mut all = vec![("version", version), ("key", key)];
-        all.extend(fields);
-        all
-    };
+    let order = with_version_and_key;
     let mut moved_badly = false;
     let mut attacked_badly = false;
     let mut bombarded = false;
@@ -371,6 +365,20 @@ impl FromPage {
     }
 }
 
+/// A Mage Knight page's form fields with the version and key it was
+/// rendered with.
+fn with_version_and_key(
+    page: &str,
+    fields: Vec<(&'static str, String)>,
+) -> Vec<(&'static str, String)> {
+    use crate::support::extract_input_value;
+    let version = extract_input_value(page, "version").expect("a version");
+    let key = extract_input_value(page, "key").expect("a key");
+    let mut all = vec![("version", version), ("key", key)];
+    all.extend(fields);
+    all
+}
+
 async fn from_page(
     app: &crate::support::TestApp,
     browser: &crate::support::TestClient,
@@ -378,21 +386,13 @@ async fn from_page(
     page: &str,
     fields: Vec<(&'static str, String)>,
 ) -> FromPage {
-    use crate::support::extract_input_value;
     use soulstone_engine::mage_knight::MageKnight;
     let version = || async {
         app.with_conn(move |conn| hosted::load::<MageKnight>(conn, id).unwrap().state.version)
             .await
     };
     let before = version().await;
-    let mut all = vec![
-        (
-            "version",
-            extract_input_value(page, "version").expect("a version"),
-        ),
-        ("key", extract_input_value(page, "key").expect("a key")),
-    ];
-    all.extend(fields);
+    let all = with_version_and_key(page, fields);
     let refs: Vec<(&str, &str)> = all.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let sent = browser
         .post_form(&format!("/mk/games/{id}/order"), &refs)

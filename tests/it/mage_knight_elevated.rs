@@ -13,7 +13,7 @@ use soulstone_engine::mage_knight::game::{Battle, WarriorId};
 use soulstone_engine::mage_knight::movement::MoveOrder;
 use soulstone_engine::mage_knight::{self as mk, Order, Setup};
 
-use super::mage_knight::{at, raised};
+use super::mage_knight::{at, feature, raised};
 use super::mage_knight_rules::{against, archer, fresh_turn, order, refused, scenario, soldier};
 
 fn hill(x: f64, y: f64, radius: f64) -> Feature {
@@ -173,16 +173,14 @@ fn an_elevated_feature_blocks_a_line_of_fire_between_warriors_off_it() {
     );
 }
 
+/// Low hindering terrain across the line from (10, 10) to (22, 10).
+pub(crate) fn low_wood() -> Feature {
+    feature("the Wood", TerrainKind::Hindering, 16.0, 10.0, 0.8)
+}
+
 #[test]
 fn a_raised_archer_shoots_over_bases_and_low_terrain_and_a_raised_target_gains_height() {
-    let wood = raised(
-        "the Wood",
-        TerrainKind::Hindering,
-        16.0,
-        10.0,
-        0.8,
-        Elevation::Ground,
-    );
+    let wood = low_wood();
     let field = |archer_on_hill: bool| {
         let mut terrain = vec![wood.clone()];
         if archer_on_hill {

@@ -14,7 +14,8 @@ use soulstone_engine::mage_knight::game::{Objective, Stage, WarriorId};
 use soulstone_engine::mage_knight::movement::MoveOrder;
 use soulstone_engine::mage_knight::warrior::{SpeedType, WarriorCard};
 
-use super::mage_knight::{at, raised};
+use super::mage_knight::{at, feature, raised};
+use super::mage_knight_elevated::low_wood;
 use super::mage_knight_rules::{against, archer, fresh_turn, order, refused, scenario, soldier};
 
 const W0: WarriorId = WarriorId(0);
@@ -73,13 +74,12 @@ fn a_wing_warrior_takes_off_and_lands_at_half_its_speed() {
     fresh_turn(&mut battle);
     refused(&mut battle, fly(W0, 10.0, 26.5, true), "may move 4\"");
     // Soaring, it may hang over a boulder; it may not land on one.
-    battle.terrain = Arc::new(vec![raised(
+    battle.terrain = Arc::new(vec![feature(
         "the Boulder",
         TerrainKind::Blocking,
         10.0,
         30.0,
         1.5,
-        Elevation::Ground,
     )]);
     let mut over = battle.clone();
     order(&mut over, Seat::A, fly(W0, 10.0, 29.0, false)).unwrap();
@@ -130,14 +130,7 @@ fn a_soaring_warrior_holds_no_objective_and_touches_only_soaring_warriors() {
 
 #[test]
 fn a_soaring_target_gains_height_and_no_base_or_terrain_stands_in_its_way() {
-    let wood = raised(
-        "the Wood",
-        TerrainKind::Hindering,
-        16.0,
-        10.0,
-        0.8,
-        Elevation::Ground,
-    );
+    let wood = low_wood();
     let field = |soaring: bool| {
         let mut battle = scenario(
             vec![

@@ -158,10 +158,9 @@ fn place_terrain(battle: &Battle, rng: &mut RandomStream) -> Order {
         let Some(feature) = features.first().copied() else {
             break;
         };
-        let at = Point::from_v2(V2::new(
-            f64::from(3 + rng.below(31)),
-            f64::from(3 + rng.below(31)),
-        ));
+        let span = u32::from(placing::GRID.end() - placing::GRID.start()) + 1;
+        let mut inch = || f64::from(u32::from(*placing::GRID.start()) + rng.below(span));
+        let at = Point::from_v2(V2::new(inch(), inch()));
         let order = PlaceTerrain { feature, at };
         if placing::check(battle, &order).is_ok() {
             return Order::PlaceTerrain(order);

@@ -254,9 +254,7 @@ pub fn spots(battle: &Battle, index: u8) -> Vec<Point> {
         return Vec::new();
     };
     let middle = V2::new(SIZE / 2.0, SIZE / 2.0);
-    let mut found: Vec<Point> = (3..=33)
-        .flat_map(|x| (3..=33).map(move |y| V2::new(f64::from(x), f64::from(y))))
-        .map(Point::from_v2)
+    let mut found: Vec<Point> = grid()
         .filter(|at| misplaced(battle, &moved_to(feature, *at)).is_none())
         .collect();
     found.sort_by(|a, b| a.v2().dist(middle).total_cmp(&b.v2().dist(middle)));
@@ -266,14 +264,18 @@ pub fn spots(battle: &Battle, index: u8) -> Vec<Point> {
 /// Whether any feature left in the pile fits anywhere (on the grid of
 /// [`spots`]): if none does, the player may pass and the placing ends.
 pub fn any_fits(battle: &Battle) -> bool {
-    battle.pile.iter().any(|feature| {
-        (3..=33).any(|x| {
-            (3..=33).any(|y| {
-                let at = Point::from_v2(V2::new(f64::from(x), f64::from(y)));
-                misplaced(battle, &moved_to(feature, at)).is_none()
-            })
-        })
-    })
+    battle
+        .pile
+        .iter()
+        .any(|feature| grid().any(|at| misplaced(battle, &moved_to(feature, at)).is_none()))
+}
+
+/// The whole inches a feature's centre may stand on: none nearer an edge
+/// than the gap every feature keeps from it.
+pub const GRID: std::ops::RangeInclusive<u16> = 3..=33;
+
+fn grid() -> impl Iterator<Item = Point> {
+    GRID.flat_map(|x| GRID.map(move |y| Point::from_v2(V2::new(f64::from(x), f64::from(y)))))
 }
 
 /// The stage after the objective tokens or a placement: the next player's
