@@ -66,6 +66,7 @@ pub(crate) fn raised(
             radius: milli(radius),
         },
         elevation,
+        construction: None,
     }
 }
 
@@ -191,6 +192,8 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
                 Fact::BombardmentLanded { drift: None, .. } => "bombardment landed",
                 Fact::BombardmentLanded { .. } => "bombardment drifted",
                 Fact::TerrainPlaced { .. } => "terrain placed",
+                Fact::TerrainAttacked { .. } => "constructed terrain attacked",
+                Fact::DomainsRevealed { .. } => "domains revealed",
                 _ => continue,
             };
             *seen.entry(kind).or_insert(0) += 1;
@@ -234,6 +237,8 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
         "bombardment landed",
         "bombardment drifted",
         "terrain placed",
+        "constructed terrain attacked",
+        "domains revealed",
     ] {
         assert!(
             seen.contains_key(kind),

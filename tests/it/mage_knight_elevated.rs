@@ -128,11 +128,13 @@ fn abrupt_terrain_is_climbed_and_left_only_at_an_access_point() {
                 name: "A".into(),
                 warriors: vec![soldier("A")],
                 terrain: Vec::new(),
+                domains: Vec::new(),
             },
             mk::Army {
                 name: "B".into(),
                 warriors: vec![soldier("B")],
                 terrain: Vec::new(),
+                domains: Vec::new(),
             },
         ],
         terrain: vec![feature],

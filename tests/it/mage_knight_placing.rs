@@ -21,6 +21,7 @@ fn piece(name: &str, kind: TerrainKind, across: u8) -> Feature {
         kind,
         across,
         elevated: false,
+        construction: None,
     }
     .feature()
 }
@@ -30,6 +31,7 @@ fn army(name: &str, terrain: Vec<Feature>) -> mk::Army {
         name: name.into(),
         warriors: vec![soldier("Soldier"), soldier("Soldier")],
         terrain,
+        domains: Vec::new(),
     }
 }
 

@@ -94,11 +94,13 @@ pub(crate) fn scenario(
                 name: "A".into(),
                 warriors: a.iter().map(|(c, ..)| c.clone()).collect(),
                 terrain: Vec::new(),
+                domains: Vec::new(),
             },
             mk::Army {
                 name: "B".into(),
                 warriors: b.iter().map(|(c, ..)| c.clone()).collect(),
                 terrain: Vec::new(),
+                domains: Vec::new(),
             },
         ],
         terrain: Vec::new(),

@@ -31,6 +31,8 @@ mod log_proof;
 mod mage_knight;
 mod mage_knight_bombardment;
 mod mage_knight_captives;
+mod mage_knight_constructed;
+mod mage_knight_domains;
 mod mage_knight_elevated;
 mod mage_knight_formations;
 mod mage_knight_placing;

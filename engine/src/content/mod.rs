@@ -263,6 +263,21 @@ pub(crate) fn line_of_field(text: &str, field: &str) -> Option<usize> {
             .skip(from + 1)
             .find(|(_, line)| line.trim() == header)
             .map_or(lines.len(), |(number, _)| number);
+        // A subtable of the entry (`[terrain.construction]`), then its key.
+        if let Some((sub, inner)) = rest.split_once('.')
+            && !sub.contains('[')
+        {
+            let sub_header = format!("[{name}.{sub}]");
+            if let Some(start) = (from..end).find(|n| lines[*n].trim() == sub_header) {
+                let inner = inner.split(['.', '[']).next().unwrap_or(inner);
+                return Some(
+                    (start..end)
+                        .find(|n| is_key(lines[*n], inner))
+                        .unwrap_or(start)
+                        + 1,
+                );
+            }
+        }
         return Some((from..end).find(|n| is_key(lines[*n], key)).unwrap_or(from) + 1);
     }
     let key = key.split('[').next().unwrap_or(key);

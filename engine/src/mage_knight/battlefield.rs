@@ -122,6 +122,10 @@ pub struct Feature {
     pub outline: Outline,
     #[serde(default, skip_serializing_if = "Elevation::is_ground")]
     pub elevation: Elevation,
+    /// Built from a constructed terrain card: it can be attacked and
+    /// eliminated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub construction: Option<super::constructed::Construction>,
 }
 
 impl Elevation {
@@ -361,6 +365,7 @@ pub fn seeded_terrain(seed: u64) -> Vec<Feature> {
                 radius: crate::table::milli(radius),
             },
             elevation: Elevation::Ground,
+            construction: None,
         });
     }
     features

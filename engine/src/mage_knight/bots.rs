@@ -9,6 +9,8 @@ use soulstone_random::RandomStream;
 use super::battlefield::{self, BASE, SIZE};
 use super::bombardment::{self, Bombard, PlacedToken};
 use super::combat::{self, AttackPlan, Boost, Capture, CloseAttack, RangedAttack, Surge};
+use super::constructed::{self, TerrainAttack};
+use super::domains::ChooseDomain;
 use super::facts::Placement;
 use super::formation::{self, Contribution, RangedFormation};
 use super::game::{Battle, Stage, Warrior, WarriorId};
@@ -43,6 +45,14 @@ pub fn order(battle: &Battle, seat: Seat, style: Style, seed: u64) -> Option<Ord
         },
         Stage::PlacingObjective { .. } => place_objective(battle, seat, &mut rng),
         Stage::PlacingTerrain { .. } => place_terrain(battle, &mut rng),
+        // Any of its own domains: none is known to be worth more.
+        Stage::ChoosingDomains => {
+            let deck = battle.domain_decks[seat.index()].len();
+            let domain = rng.below(u32::try_from(deck).unwrap_or(1).max(1));
+            Order::ChooseDomain(ChooseDomain {
+                domain: u8::try_from(domain).unwrap_or(0),
+            })
+        }
         Stage::Deploying { .. } => deploy(battle, seat, &mut rng),
         Stage::SplittingDamage { split, .. } => {
             let mut shares = vec![0u8; split.hits.len()];
@@ -95,6 +105,11 @@ pub fn suggestions(battle: &Battle, seat: Seat, limit: usize) -> Vec<Order> {
                 .take(limit)
                 .collect()
         }
+        Stage::ChoosingDomains => (0..battle.domain_decks[seat.index()].len())
+            .filter_map(|i| u8::try_from(i).ok())
+            .map(|domain| Order::ChooseDomain(ChooseDomain { domain }))
+            .take(limit)
+            .collect(),
         Stage::PlacingTerrain { .. } => {
             // Each feature near the middle, and a third and two thirds of
             // the way out through the places it fits.
@@ -114,7 +129,8 @@ pub fn suggestions(battle: &Battle, seat: Seat, limit: usize) -> Vec<Order> {
                 })
                 .take(limit)
                 .collect();
-            if found.is_empty() {
+            // The second piece of a constructed pair may always be declined.
+            if found.is_empty() || battle.second_constructed {
                 found.push(Order::PassTerrain);
             }
             found
@@ -290,7 +306,7 @@ fn act(battle: &Battle, seat: Seat, style: Style, rng: &mut RandomStream) -> Ord
 
 fn is_rare(order: &Order) -> bool {
     match order {
-        Order::MoveFormation(_) | Order::RangedFormation(_) => true,
+        Order::MoveFormation(_) | Order::RangedFormation(_) | Order::AttackTerrain(_) => true,
         Order::CloseCombat(close) => close.capture,
         Order::Move(step) => step.change_level,
         _ => false,
@@ -449,7 +465,36 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
         }));
     }
     found.extend(formation_candidates(battle, warrior, &enemies));
+    found.extend(terrain_candidates(battle, warrior));
     found
+}
+
+/// Attacks on the constructed features near enough to reach, not yet
+/// checked.
+fn terrain_candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
+    let at = warrior.center();
+    let reach = f64::from(warrior.card.range);
+    battle
+        .terrain
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.construction.is_some())
+        .filter_map(|(i, f)| Some((u8::try_from(i).ok()?, f.shape().gap_to_disc(at, 0.0))))
+        .flat_map(|(feature, gap)| {
+            let close = gap <= BASE / 2.0 + battlefield::CONTACT;
+            let ranged = reach > 0.0 && gap <= reach;
+            [(close, false), (ranged, true)]
+                .into_iter()
+                .filter(|(near, _)| *near)
+                .map(move |(_, ranged)| {
+                    Order::AttackTerrain(TerrainAttack {
+                        attacker: warrior.id,
+                        feature,
+                        ranged,
+                    })
+                })
+        })
+        .collect()
 }
 
 /// Formations `warrior` could lead: its group of friends of one faction
@@ -564,6 +609,7 @@ fn legal(battle: &Battle, seat: Seat, order: &Order) -> bool {
         Order::MoveFormation(f) => formation::check_move(battle, seat, f).is_ok(),
         Order::RangedFormation(f) => formation::check_ranged(battle, seat, f).is_ok(),
         Order::Bombard(b) => bombardment::check(battle, seat, b).is_ok(),
+        Order::AttackTerrain(t) => constructed::check(battle, seat, t).is_ok(),
         _ => true,
     }
 }
@@ -647,6 +693,20 @@ fn weigh(battle: &Battle, warrior: &Warrior, order: Order) -> Option<(Order, f64
             let value =
                 position_worth(battle, seat, to) - position_worth(battle, seat, warrior.center());
             Some((Order::Move(step), value - push_cost))
+        }
+        Order::AttackTerrain(attack) => {
+            let plan = constructed::check(battle, seat, &attack).ok()?;
+            let chance = combat::hit_chance(plan.attack, plan.defense);
+            let structure = battle
+                .terrain
+                .get(usize::from(attack.feature))?
+                .construction?
+                .structure;
+            let left = structure.saturating_sub(battle.structure_damage(attack.feature));
+            // Opening a line of fire or a way through is worth a little;
+            // a blow that leaves the feature standing is soon repaired.
+            let value = if plan.damage >= left { 4.0 } else { 0.5 };
+            Some((Order::AttackTerrain(attack), chance * value - push_cost))
         }
         Order::Bombard(shell) => {
             let tokens = bombardment::check(battle, seat, &shell).ok()?;

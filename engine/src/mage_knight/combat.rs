@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::battlefield;
 use super::capture;
 pub use super::capture::Capture;
+use super::constructed;
 use super::facts::{ActionKind, Critical, Fact, Harm, RollFor};
 use super::game::{Battle, PendingSplit, Warrior, WarriorId};
 use super::movement::{allowance, check_path, move_along, ready_for_action};
@@ -459,7 +460,9 @@ pub(super) fn check_ranged_with(
             defense_of(
                 battle,
                 target,
-                i32::from(fire.hindered) + i32::from(fire.height),
+                i32::from(fire.hindered)
+                    + i32::from(fire.height)
+                    + i32::from(constructed::fortification(battle, at, target)),
             ),
         ));
     }
@@ -765,7 +768,7 @@ pub(super) fn attack_roll(
 }
 
 /// A critical miss pushes the attacker; then its action token.
-fn after_attack(work: &mut Work, attacker: WarriorId, critical: Option<Critical>) {
+pub(super) fn after_attack(work: &mut Work, attacker: WarriorId, critical: Option<Critical>) {
     if critical == Some(Critical::Miss) {
         work.deal(attacker, 1, Harm::Pushing);
     }

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::domains::DomainCard;
 use super::game::Army;
 use super::placing::{MAX_BROUGHT, TerrainPiece};
 use super::warrior::WarriorCard;
@@ -31,6 +32,10 @@ pub struct ArmyList {
     /// The terrain features it brings to the pile (up to four).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<TerrainPiece>,
+    /// The domain cards it brings (up to four); its player chooses one
+    /// when both armies bring some.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<DomainCard>,
 }
 
 /// Every warrior by name, and the ready armies.
@@ -77,6 +82,7 @@ impl Roster {
             name: list.name.clone(),
             warriors,
             terrain: list.terrain.iter().map(TerrainPiece::feature).collect(),
+            domains: list.domains.clone(),
         };
         match army.problem(list.build_total) {
             Some(problem) => Err(problem),
@@ -88,16 +94,52 @@ impl Roster {
     /// against these warriors: its problem names the file, line and field.
     pub fn read_army(&self, file: &str, text: &str) -> Result<ArmyList, ContentError> {
         let list: ArmyList = parse_toml(file, text)?;
+        let constructed = list
+            .terrain
+            .iter()
+            .filter(|t| t.construction.is_some())
+            .count();
         let problem = if list.build_total == 0 || !list.build_total.is_multiple_of(100) {
             Some((
                 "build_total",
                 "a build total is a multiple of 100 points".to_owned(),
             ))
-        } else if list.terrain.len() > MAX_BROUGHT {
+        } else if constructed > super::constructed::MAX_BROUGHT {
             Some((
                 "terrain",
-                format!("an army brings at most {MAX_BROUGHT} terrain features"),
+                format!(
+                    "an army brings at most {} constructed terrain features",
+                    super::constructed::MAX_BROUGHT
+                ),
             ))
+        } else if list.terrain.len() - constructed > MAX_BROUGHT {
+            Some((
+                "terrain",
+                format!(
+                    "an army brings at most {MAX_BROUGHT} terrain features, beside constructed terrain"
+                ),
+            ))
+        } else if list.domains.len() > super::domains::MAX_BROUGHT {
+            Some((
+                "domains",
+                format!(
+                    "an army brings at most {} domain cards",
+                    super::domains::MAX_BROUGHT
+                ),
+            ))
+        } else if let Some((i, (field, problem))) = list
+            .domains
+            .iter()
+            .enumerate()
+            .find_map(|(i, domain)| domain.problem().map(|p| (i, p)))
+        {
+            let field = format!("domains[{i}].{field}");
+            return Err(ContentError {
+                file: file.to_owned(),
+                line: line_of_field(text, &field),
+                field,
+                message: problem,
+            });
         } else if let Some((i, (field, problem))) = list
             .terrain
             .iter()

@@ -98,6 +98,20 @@ pub enum Fact {
     TerrainPassed {
         seat: Seat,
     },
+    /// A player chose its domain (secret until both are revealed).
+    DomainChosen {
+        seat: Seat,
+        domain: u8,
+    },
+    /// Both domains revealed: those in play after cancelling.
+    DomainsRevealed {
+        chosen: [String; 2],
+        in_play: Vec<super::domains::DomainCard>,
+    },
+    /// The player places no second constructed feature this turn.
+    SecondPieceDeclined {
+        seat: Seat,
+    },
     Deployed {
         seat: Seat,
         placements: Vec<Placement>,
@@ -213,6 +227,28 @@ pub enum Fact {
     TokensCleared {
         warriors: Vec<WarriorId>,
     },
+    /// A close or ranged attack on constructed feature `feature`.
+    TerrainAttacked {
+        attacker: WarriorId,
+        feature: u8,
+        name: String,
+        roll: u8,
+        attack: u8,
+        defense: u8,
+        hit: bool,
+        critical: Option<Critical>,
+    },
+    TerrainDamaged {
+        feature: u8,
+        name: String,
+        amount: u8,
+    },
+    /// A constructed feature took its structural points this turn and
+    /// leaves the battlefield.
+    TerrainEliminated {
+        feature: u8,
+        name: String,
+    },
     GameEnded {
         outcome: Outcome,
     },
@@ -271,7 +307,29 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
                 battle.pile.remove(usize::from(*from_pile));
             }
             std::sync::Arc::make_mut(&mut battle.terrain).push(feature.clone());
-            battle.placed_terrain += 1;
+            if battle.second_constructed {
+                // The second of a constructed pair counts with the first.
+                battle.second_constructed = false;
+            } else {
+                battle.placed_terrain += 1;
+                battle.second_constructed = feature.construction.is_some()
+                    && battle.pile.iter().any(|f| f.construction.is_some());
+            }
+            battle.stage = placing::next(battle, Some(*seat));
+        }
+        Fact::DomainChosen { seat, domain } => {
+            battle.domain_choice[seat.index()] = Some(*domain);
+        }
+        Fact::DomainsRevealed { in_play, .. } => {
+            super::domains::take_effect(battle, in_play);
+            battle.domains = in_play.clone();
+            battle.domain_decks = [Vec::new(), Vec::new()];
+            battle.stage = Stage::Deploying {
+                seat: battle.first.unwrap_or(Seat::A),
+            };
+        }
+        Fact::SecondPieceDeclined { seat } => {
+            battle.second_constructed = false;
             battle.stage = placing::next(battle, Some(*seat));
         }
         Fact::TerrainPassed { .. } => {
@@ -292,6 +350,8 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
         }
         Fact::TurnBegan { seat, actions } => {
             battle.turn += 1;
+            // Structural damage counts within one player's turn.
+            battle.structure_damage.clear();
             battle.actions_left = *actions;
             battle.stage = Stage::Acting { seat: *seat };
             for w in battle.warriors.iter_mut().filter(|w| w.seat == *seat) {
@@ -446,6 +506,25 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
                     w.tokens = 0;
                 }
             }
+        }
+        Fact::TerrainAttacked { .. } => {}
+        Fact::TerrainDamaged {
+            feature, amount, ..
+        } => {
+            let taken = battle.structure_damage.entry(*feature).or_insert(0);
+            *taken = taken.saturating_add(*amount);
+        }
+        Fact::TerrainEliminated { feature, .. } => {
+            let terrain = std::sync::Arc::make_mut(&mut battle.terrain);
+            if usize::from(*feature) < terrain.len() {
+                terrain.remove(usize::from(*feature));
+            }
+            // The features after it move up one place.
+            battle.structure_damage = std::mem::take(&mut battle.structure_damage)
+                .into_iter()
+                .filter(|(i, _)| i != feature)
+                .map(|(i, d)| (if i > *feature { i - 1 } else { i }, d))
+                .collect();
         }
         Fact::GameEnded { outcome } => {
             battle.outcome = Some(outcome.clone());

@@ -46,6 +46,10 @@ pub struct Army {
     /// the players after the objectives.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<Feature>,
+    /// The domain cards it brings, one of which its player chooses when
+    /// both armies bring some.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<super::domains::DomainCard>,
 }
 
 impl Army {
@@ -65,15 +69,38 @@ impl Army {
                 self.points()
             ));
         }
-        if self.terrain.len() > super::placing::MAX_BROUGHT {
+        let constructed = self
+            .terrain
+            .iter()
+            .filter(|f| f.construction.is_some())
+            .count();
+        if self.terrain.len() - constructed > super::placing::MAX_BROUGHT {
             return Some(format!(
-                "the army {} brings {} terrain features: at most {}",
+                "the army {} brings {} terrain features: at most {}, beside constructed terrain",
                 self.name,
-                self.terrain.len(),
+                self.terrain.len() - constructed,
                 super::placing::MAX_BROUGHT
             ));
         }
+        if constructed > super::constructed::MAX_BROUGHT {
+            return Some(format!(
+                "the army {} brings {constructed} constructed terrain features: at most {}",
+                self.name,
+                super::constructed::MAX_BROUGHT
+            ));
+        }
         if let Some(problem) = self.terrain.iter().find_map(Feature::problem) {
+            return Some(problem);
+        }
+        if self.domains.len() > super::domains::MAX_BROUGHT {
+            return Some(format!(
+                "the army {} brings {} domain cards: at most {}",
+                self.name,
+                self.domains.len(),
+                super::domains::MAX_BROUGHT
+            ));
+        }
+        if let Some((_, problem)) = self.domains.iter().find_map(|d| d.problem()) {
             return Some(problem);
         }
         let mut seen = std::collections::BTreeSet::new();
@@ -201,6 +228,8 @@ pub enum Stage {
     PlacingTerrain {
         seat: Seat,
     },
+    /// Both players choose a domain card, secretly.
+    ChoosingDomains,
     /// `seat` deploys its army.
     Deploying {
         seat: Seat,
@@ -289,13 +318,43 @@ pub struct Battle {
     /// How many features the players placed from the pile.
     #[serde(default)]
     pub placed_terrain: u8,
+    /// The player placing terrain placed one constructed feature this
+    /// turn and may place a second.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub second_constructed: bool,
+    /// Damage dealt to constructed features (by their place in `terrain`)
+    /// this player turn; a feature eliminated leaves, the rest stay.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub structure_damage: std::collections::BTreeMap<u8, u8>,
+    /// Each player's domain cards, until the domains are revealed.
+    #[serde(default, skip_serializing_if = "no_decks")]
+    pub domain_decks: [Vec<super::domains::DomainCard>; 2],
+    /// Each player's secret choice among its domain cards.
+    #[serde(default, skip_serializing_if = "no_choices")]
+    pub domain_choice: [Option<u8>; 2],
+    /// The domains in play, once revealed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<super::domains::DomainCard>,
     /// Bombardment attacks waiting for their player's next turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bombardments: Vec<super::bombardment::Bombardment>,
     pub outcome: Option<Outcome>,
 }
 
+fn no_decks(decks: &[Vec<super::domains::DomainCard>; 2]) -> bool {
+    decks.iter().all(Vec::is_empty)
+}
+
+fn no_choices(choices: &[Option<u8>; 2]) -> bool {
+    choices.iter().all(Option::is_none)
+}
+
 impl Battle {
+    /// Damage constructed feature `index` took this player turn.
+    pub fn structure_damage(&self, index: u8) -> u8 {
+        self.structure_damage.get(&index).copied().unwrap_or(0)
+    }
+
     pub fn warrior(&self, id: WarriorId) -> Option<&Warrior> {
         self.warriors.get(usize::from(id.0))
     }
@@ -359,6 +418,7 @@ impl Battle {
     pub fn waits_for(&self, seat: Seat) -> bool {
         match &self.stage {
             Stage::Contributing => self.dice.contributions[seat.index()].is_none(),
+            Stage::ChoosingDomains => self.domain_choice[seat.index()].is_none(),
             Stage::PlacingObjective { seat: s }
             | Stage::PlacingTerrain { seat: s }
             | Stage::Deploying { seat: s }

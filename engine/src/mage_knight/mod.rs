@@ -9,7 +9,7 @@
 //! terrain), [`dice`], [`game`] (the state), [`facts`], [`orders`] (the
 //! flow and execution), [`movement`], [`combat`] (with capturing),
 //! [`bombardment`], [`formation`], [`placing`] (terrain placed by the
-//! players), [`bots`],
+//! players), [`constructed`] (terrain that can be attacked), [`bots`],
 //! [`content`], [`words`].
 
 pub mod battlefield;
@@ -17,8 +17,10 @@ pub mod bombardment;
 pub mod bots;
 mod capture;
 pub mod combat;
+pub mod constructed;
 pub mod content;
 pub mod dice;
+pub mod domains;
 pub mod facts;
 pub mod formation;
 pub mod game;
@@ -116,6 +118,11 @@ pub fn start(setup: Setup) -> Result<Battle, RuleError> {
             .flat_map(|a| a.terrain.iter().cloned())
             .collect(),
         placed_terrain: 0,
+        second_constructed: false,
+        domain_decks: setup.armies.each_ref().map(|a| a.domains.clone()),
+        domain_choice: [None, None],
+        domains: Vec::new(),
+        structure_damage: Default::default(),
         bombardments: Vec::new(),
         outcome: None,
     })
@@ -135,7 +142,7 @@ pub struct BattleView {
 pub fn view(battle: &Battle, seat: Option<Seat>) -> BattleView {
     BattleView {
         seat,
-        battle: hidden_from_players(battle),
+        battle: hidden_from(battle, seat),
         asking: orders::asking(&battle.stage),
         your_decision: seat.is_some_and(|s| battle.waits_for(s)),
     }
@@ -143,9 +150,19 @@ pub fn view(battle: &Battle, seat: Option<Seat>) -> BattleView {
 
 /// The game without what no player may know yet.
 pub fn hidden_from_players(battle: &Battle) -> Battle {
+    hidden_from(battle, None)
+}
+
+/// The game as `seat` may see it: also without the other player's domain
+/// cards and choice until they are revealed.
+pub fn hidden_from(battle: &Battle, seat: Option<Seat>) -> Battle {
     let mut seen = battle.clone();
     if !battle.dice.revealed {
         seen.dice.seed = crate::fairness::Bytes32::default();
+    }
+    for other in Seat::BOTH.into_iter().filter(|s| Some(*s) != seat) {
+        seen.domain_decks[other.index()].clear();
+        seen.domain_choice[other.index()] = None;
     }
     seen
 }

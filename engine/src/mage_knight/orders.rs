@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use super::battlefield;
 use super::bombardment::{self, Bombard};
 use super::combat::{self, CloseAttack, RangedAttack};
+use super::constructed::{self, TerrainAttack};
+use super::domains::{self, ChooseDomain};
 use super::facts::{Fact, Harm, Placement, RollFor, apply};
 use super::formation::{self, FormationMove, RangedFormation};
 use super::game::{Battle, EndReason, Outcome, Stage, WarriorId};
@@ -37,8 +39,11 @@ pub enum Order {
     },
     /// Takes a feature from the pile and places it.
     PlaceTerrain(PlaceTerrain),
-    /// Places no more terrain: nothing left in the pile fits.
+    /// Places no more terrain: nothing left in the pile fits. After a
+    /// constructed feature, places no second one this turn.
     PassTerrain,
+    /// Chooses the player's domain, secretly.
+    ChooseDomain(ChooseDomain),
     /// Places every warrior of the player's army.
     Deploy {
         placements: Vec<Placement>,
@@ -52,6 +57,8 @@ pub enum Order {
     RangedFormation(RangedFormation),
     /// A ranged combat action placing bombardment tokens.
     Bombard(Bombard),
+    /// A close or ranged combat action against constructed terrain.
+    AttackTerrain(TerrainAttack),
     /// Divides a ranged attack's damage among the targets it hit, in the
     /// order they were hit.
     SplitDamage {
@@ -218,6 +225,9 @@ fn obey(work: &mut Work, seat: Seat, order: &Order) -> Result<(), RuleError> {
                 feature,
             });
         }
+        (Order::PassTerrain, Stage::PlacingTerrain { .. }) if work.battle.second_constructed => {
+            work.push(Fact::SecondPieceDeclined { seat });
+        }
         (Order::PassTerrain, Stage::PlacingTerrain { .. }) => {
             if placing::any_fits(&work.battle) {
                 return Err(RuleError::not_allowed(
@@ -225,6 +235,13 @@ fn obey(work: &mut Work, seat: Seat, order: &Order) -> Result<(), RuleError> {
                 ));
             }
             work.push(Fact::TerrainPassed { seat });
+        }
+        (Order::ChooseDomain(choice), Stage::ChoosingDomains) => {
+            domains::check(&work.battle, seat, choice)?;
+            work.push(Fact::DomainChosen {
+                seat,
+                domain: choice.domain,
+            });
         }
         (Order::Deploy { placements }, Stage::Deploying { .. }) => {
             check_deployment(&work.battle, seat, placements)?;
@@ -257,6 +274,10 @@ fn obey(work: &mut Work, seat: Seat, order: &Order) -> Result<(), RuleError> {
             let tokens = bombardment::check(&work.battle, seat, order)?;
             bombardment::place(work, order.attacker, tokens);
         }
+        (Order::AttackTerrain(order), Stage::Acting { .. }) => {
+            let plan = constructed::check(&work.battle, seat, order)?;
+            constructed::resolve(work, &plan);
+        }
         (Order::SplitDamage { shares }, Stage::SplittingDamage { split, .. }) => {
             combat::split_damage(work, split, shares)?;
         }
@@ -281,6 +302,7 @@ pub fn asking(stage: &Stage) -> String {
         Stage::PlacingTerrain { seat } => {
             format!("{}'s terrain feature from the pile", seat.label())
         }
+        Stage::ChoosingDomains => "each player's domain, chosen secretly".into(),
         Stage::Deploying { seat } => format!("{}'s deployment", seat.label()),
         Stage::Acting { seat } => format!("{}'s actions", seat.label()),
         Stage::SplittingDamage { seat, .. } => {
@@ -400,6 +422,11 @@ fn advance(work: &mut Work) {
             Stage::Contributing if battle.dice.contributions.iter().all(Option::is_some) => {
                 roll_for_first_player(work);
             }
+            Stage::ChoosingDomains if battle.domain_choice.iter().all(Option::is_some) => {
+                if !reveal_domains(work) {
+                    return;
+                }
+            }
             Stage::Deploying { seat }
                 if battle.first != Some(seat) && battle.army(seat).all(|w| w.at.is_some()) =>
             {
@@ -447,6 +474,25 @@ fn roll_for_first_player(work: &mut Work) {
 
 /// The start of `seat`'s turn: its command phase resolves the
 /// bombardments it made last turn, which may end the game.
+/// Both chosen domains revealed, and those not cancelled put in play
+/// (false if a choice names no card, which `domains::check` prevents).
+fn reveal_domains(work: &mut Work) -> bool {
+    let battle = &work.battle;
+    let chosen = Seat::BOTH.map(|seat| {
+        battle.domain_choice[seat.index()]
+            .and_then(|i| battle.domain_decks[seat.index()].get(usize::from(i)))
+    });
+    let [Some(a), Some(b)] = chosen else {
+        return false;
+    };
+    let fact = Fact::DomainsRevealed {
+        chosen: [a.name.clone(), b.name.clone()],
+        in_play: domains::in_play([a, b]),
+    };
+    work.push(fact);
+    true
+}
+
 fn begin_turn(work: &mut Work, seat: Seat) {
     let actions = work.battle.action_total();
     work.push(Fact::TurnBegan { seat, actions });

@@ -5,13 +5,16 @@
 //! the pile is empty. Each goes at least 3" from every other feature,
 //! every objective token, every battlefield edge and the far edge of each
 //! deployment area. A player none of whose pile fits anywhere passes, and
-//! the placing ends.
+//! the placing ends. A player who places a constructed feature may place
+//! a second one in the same turn (the pair counts as one feature), or
+//! pass to place none (see [`super::constructed`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::battlefield::{
     DEPLOYMENT_DEPTH, DEPLOYMENT_MARGIN, Elevation, Feature, OBJECTIVE, Outline, SIZE, TerrainKind,
 };
+use super::constructed::Construction;
 use super::game::Battle;
 use crate::table::geometry::{Shape, V2, distance_to_segment, polygon_edges, segment_distance};
 use crate::table::{Point, milli};
@@ -47,6 +50,10 @@ pub struct TerrainPiece {
     /// blocking).
     #[serde(default)]
     pub elevated: bool,
+    /// A constructed terrain card's values: a feature that can be
+    /// attacked and eliminated (brought beside the other four).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub construction: Option<Construction>,
 }
 
 impl TerrainPiece {
@@ -64,16 +71,21 @@ impl TerrainPiece {
             } else {
                 Elevation::Ground
             },
+            construction: self.construction,
         }
     }
 
-    /// What is wrong with it, and in which field.
+    /// What is wrong with it, and in which field (a construction's
+    /// fields are named inside it: `construction.defense`).
     pub fn problem(&self) -> Option<(&'static str, String)> {
         if !(2..=10).contains(&self.across) {
             return Some((
                 "across",
                 format!("{}: a terrain feature is 2 to 10 inches across", self.name),
             ));
+        }
+        if let Some((field, problem)) = self.construction.as_ref().and_then(Construction::problem) {
+            return Some((field, format!("{}: {problem}", self.name)));
         }
         self.feature().problem().map(|p| ("kind", p))
     }
@@ -120,6 +132,7 @@ pub fn moved_to(feature: &Feature, at: Point) -> Feature {
         kind: feature.kind,
         outline,
         elevation,
+        construction: feature.construction,
     }
 }
 
@@ -219,7 +232,10 @@ fn misplaced(battle: &Battle, feature: &Feature) -> Option<String> {
             ));
         }
     }
-    for other in battle.terrain.iter() {
+    // Constructed terrain may stand near other constructed terrain.
+    let both_constructed =
+        |other: &Feature| feature.construction.is_some() && other.construction.is_some();
+    for other in battle.terrain.iter().filter(|o| !both_constructed(o)) {
         let g = gap(&shape, &other.shape());
         if near(g) {
             return Some(format!(
@@ -240,6 +256,12 @@ pub fn check(battle: &Battle, order: &PlaceTerrain) -> Result<Feature, RuleError
             order.feature + 1
         )));
     };
+    if battle.second_constructed && feature.construction.is_none() {
+        return Err(RuleError::not_allowed(format!(
+            "{} is not constructed terrain: the second piece placed in a turn is constructed terrain (or pass to place none)",
+            feature.name
+        )));
+    }
     let placed = moved_to(feature, order.at);
     match misplaced(battle, &placed) {
         Some(problem) => Err(RuleError::not_allowed(problem)),
@@ -253,6 +275,9 @@ pub fn spots(battle: &Battle, index: u8) -> Vec<Point> {
     let Some(feature) = battle.pile.get(usize::from(index)) else {
         return Vec::new();
     };
+    if battle.second_constructed && feature.construction.is_none() {
+        return Vec::new();
+    }
     let middle = V2::new(SIZE / 2.0, SIZE / 2.0);
     let mut found: Vec<Point> = grid()
         .filter(|at| misplaced(battle, &moved_to(feature, *at)).is_none())
@@ -264,10 +289,17 @@ pub fn spots(battle: &Battle, index: u8) -> Vec<Point> {
 /// Whether any feature left in the pile fits anywhere (on the grid of
 /// [`spots`]): if none does, the player may pass and the placing ends.
 pub fn any_fits(battle: &Battle) -> bool {
+    placeable(battle)
+        .any(|feature| grid().any(|at| misplaced(battle, &moved_to(feature, at)).is_none()))
+}
+
+/// The features of the pile that may be placed now: any, or only
+/// constructed terrain as the second piece of a turn.
+fn placeable(battle: &Battle) -> impl Iterator<Item = &Feature> {
     battle
         .pile
         .iter()
-        .any(|feature| grid().any(|at| misplaced(battle, &moved_to(feature, at)).is_none()))
+        .filter(|f| !battle.second_constructed || f.construction.is_some())
 }
 
 /// The whole inches a feature's centre may stand on: none nearer an edge
@@ -279,13 +311,15 @@ fn grid() -> impl Iterator<Item = Point> {
 }
 
 /// The stage after the objective tokens or a placement: the next player's
-/// placement, or the first player's deployment.
+/// placement, or the first player's deployment. The second piece of a
+/// constructed pair is the same player's.
 pub fn next(battle: &Battle, placed_by: Option<Seat>) -> super::game::Stage {
     use super::game::Stage;
     let first = battle.first.unwrap_or(Seat::A);
     let done = battle.placed_terrain >= MAX_PLACED || battle.pile.is_empty();
     match placed_by {
-        _ if done => Stage::Deploying { seat: first },
+        Some(seat) if battle.second_constructed => Stage::PlacingTerrain { seat },
+        _ if done => super::domains::after_terrain(battle),
         // The player after the first player places first.
         None => Stage::PlacingTerrain {
             seat: first.other(),

@@ -8,7 +8,7 @@ use super::dice;
 use super::facts::Fact;
 use super::game::{Battle, Setup, Stage};
 use super::orders::{Order, Submission};
-use super::{BattleView, hidden_from_players};
+use super::{BattleView, hidden_from};
 use crate::bot::BotKind;
 use crate::fairness::{self, Bytes32};
 use crate::forced::StandingAnswers;
@@ -149,7 +149,7 @@ impl TableGame for MageKnight {
             BotKind::Random => Style::Random,
             _ => Style::Greedy,
         };
-        bots::order(&hidden_from_players(state), seat, style, seed)
+        bots::order(&hidden_from(state, Some(seat)), seat, style, seed)
     }
 
     fn bot_thinks_long(_: &Battle, _: Seat, _: BotKind) -> bool {

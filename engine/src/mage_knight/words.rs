@@ -1,6 +1,7 @@
 //! Mage Knight in words: an order as a player reads it before sending it,
 //! and each fact as a line of the game's log, with its numbers.
 
+use super::battlefield::Feature;
 use super::facts::{Critical, Fact, Harm, RollFor};
 use super::game::{Battle, WarriorId};
 use super::orders::Order;
@@ -24,6 +25,25 @@ fn names(battle: &Battle, ids: &[WarriorId]) -> String {
         .join(" and ")
 }
 
+/// A constructed feature's card, and the damage it took this turn.
+pub fn construction(feature: &Feature, taken: u8) -> Option<String> {
+    let c = feature.construction?;
+    let fortified = if c.fortification > 0 {
+        format!(", fortification +{}", c.fortification)
+    } else {
+        String::new()
+    };
+    let taken = if taken > 0 {
+        format!(" ({taken} taken this turn)")
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "constructed: defense {}, structure {}{taken}{fortified}",
+        c.defense, c.structure
+    ))
+}
+
 /// What sending `order` does, in words.
 pub fn order(battle: &Battle, order: &Order) -> String {
     match order {
@@ -37,7 +57,22 @@ pub fn order(battle: &Battle, order: &Order) -> String {
                 .map_or("a feature", |f| f.name.as_str()),
             spot(p.at)
         ),
+        Order::PassTerrain if battle.second_constructed => {
+            "Place no second constructed feature this turn".into()
+        }
         Order::PassTerrain => "Place no more terrain: nothing left in the pile fits".into(),
+        Order::ChooseDomain(choice) => {
+            // A player sees only its own cards (`hidden_from`).
+            let deck = battle
+                .domain_decks
+                .iter()
+                .find(|deck| !deck.is_empty())
+                .and_then(|deck| deck.get(usize::from(choice.domain)));
+            match deck {
+                Some(card) => format!("Choose the domain {}: {}", card.name, card.text),
+                None => format!("Choose domain {}", choice.domain + 1),
+            }
+        }
         Order::Deploy { placements } => format!(
             "Deploy your {} warriors in two rows across your deployment area",
             placements.len()
@@ -132,6 +167,15 @@ pub fn order(battle: &Battle, order: &Order) -> String {
                 .collect::<Vec<_>>()
                 .join(" and ")
         ),
+        Order::AttackTerrain(t) => format!(
+            "{} attacks {} ({})",
+            name(battle, t.attacker),
+            battle
+                .terrain
+                .get(usize::from(t.feature))
+                .map_or("a feature", |f| f.name.as_str()),
+            if t.ranged { "ranged" } else { "close combat" }
+        ),
         Order::SplitDamage { shares } => format!(
             "Divide the damage: {}",
             shares
@@ -184,6 +228,50 @@ pub fn fact(battle: &Battle, fact: &Fact) -> Option<String> {
             "{}: nothing left in the pile fits; the terrain is placed",
             seat.label()
         ),
+        // Which card stays secret until both are revealed.
+        Fact::DomainChosen { seat, .. } => format!("{} chose a domain", seat.label()),
+        Fact::DomainsRevealed { chosen, in_play } => {
+            let kept: Vec<&str> = in_play.iter().map(|d| d.name.as_str()).collect();
+            format!(
+                "Domains revealed: {} (A) and {} (B); in play: {}",
+                chosen[0],
+                chosen[1],
+                if kept.is_empty() {
+                    "none, each cancelled".to_owned()
+                } else {
+                    kept.join(" and ")
+                }
+            )
+        }
+        Fact::SecondPieceDeclined { seat } => {
+            format!("{} places no second constructed feature", seat.label())
+        }
+        Fact::TerrainAttacked {
+            attacker,
+            name: feature,
+            roll,
+            attack,
+            defense,
+            hit,
+            critical,
+            ..
+        } => format!(
+            "{} attacks {feature}: {roll} + attack {attack} = {} against its defense {defense}: {}",
+            name(battle, *attacker),
+            u16::from(*roll) + u16::from(*attack),
+            match (critical, hit) {
+                (Some(Critical::Hit), _) => "a critical hit",
+                (Some(Critical::Miss), _) => "a critical miss",
+                (None, true) => "a hit",
+                (None, false) => "a miss",
+            }
+        ),
+        Fact::TerrainDamaged { name, amount, .. } => {
+            format!("{name} takes {amount} structural damage")
+        }
+        Fact::TerrainEliminated { name, .. } => {
+            format!("{name} is eliminated and leaves the battlefield")
+        }
         Fact::Deployed { seat, placements } => {
             format!("{} deployed {} warriors", seat.label(), placements.len())
         }

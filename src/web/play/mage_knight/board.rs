@@ -6,11 +6,11 @@
 use std::fmt::Write as _;
 
 use soulstone_engine::Seat;
-use soulstone_engine::mage_knight::Battle;
 use soulstone_engine::mage_knight::battlefield::{
     BASE_RADIUS, DEPLOYMENT_DEPTH, DEPLOYMENT_MARGIN, Elevation, FRONT_ARC_HALF, OBJECTIVE,
     Outline, SIZE, TerrainKind,
 };
+use soulstone_engine::mage_knight::{Battle, words};
 use soulstone_engine::table::inches;
 
 /// Pixels per inch of the drawing (it scales with the page).
@@ -70,12 +70,18 @@ pub fn svg(battle: &Battle) -> String {
             seat.label()
         );
     }
-    for feature in battle.terrain.iter() {
+    for (index, feature) in battle.terrain.iter().enumerate() {
         let (fill, kind) = terrain_style(feature.kind);
+        let taken = u8::try_from(index).map_or(0, |i| battle.structure_damage(i));
+        let built = words::construction(feature, taken)
+            .map(|w| format!("; {w}"))
+            .unwrap_or_default();
         let label = match &feature.elevation {
-            Elevation::Ground => format!("{} ({kind})", feature.name),
-            Elevation::Elevated => format!("{} ({kind}, elevated)", feature.name),
-            Elevation::Abrupt { .. } => format!("{} ({kind}, abrupt elevated)", feature.name),
+            Elevation::Ground => format!("{} ({kind}{built})", feature.name),
+            Elevation::Elevated => format!("{} ({kind}, elevated{built})", feature.name),
+            Elevation::Abrupt { .. } => {
+                format!("{} ({kind}, abrupt elevated{built})", feature.name)
+            }
         };
         // A raised feature's edge is drawn heavy.
         let edge = if feature.is_elevated() { 3 } else { 1 };
@@ -121,10 +127,21 @@ pub fn svg(battle: &Battle) -> String {
                 );
             }
         }
+        // On the board, a constructed feature shows what is left of it.
+        let shown = match feature.construction {
+            Some(c) => format!(
+                "{} (def {}, {}/{} left)",
+                feature.name,
+                c.defense,
+                c.structure.saturating_sub(taken),
+                c.structure
+            ),
+            None => label,
+        };
         let _ = write!(
             out,
             r##"<text x="{cx}" y="{cy}" font-size="10" text-anchor="middle" fill="#1a202c">{}</text>"##,
-            escape(&label)
+            escape(&shown)
         );
     }
     for (i, objective) in battle.objectives.iter().enumerate() {
@@ -258,6 +275,7 @@ mod tests {
             elevation: Elevation::Abrupt {
                 access: vec![point(15.0, 18.0)],
             },
+            construction: None,
         };
         let battle = start(Setup {
             seed: Bytes32::default(),

@@ -5,6 +5,7 @@
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::bombardment::Bombard;
 use soulstone_engine::mage_knight::combat::{Boost, CloseAttack, RangedAttack};
+use soulstone_engine::mage_knight::constructed::TerrainAttack;
 use soulstone_engine::mage_knight::formation::{self, Contribution, RangedFormation};
 use soulstone_engine::mage_knight::movement::MoveOrder;
 use soulstone_engine::mage_knight::placing::PlaceTerrain;
@@ -124,6 +125,20 @@ fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
                 y: milli(number("y", "Up")?),
             };
             Ok(Order::PlaceTerrain(PlaceTerrain { feature, at }))
+        }
+        "attack_terrain" => {
+            let attacker = field("attacker")
+                .parse::<u16>()
+                .map(WarriorId)
+                .map_err(|_| "Choose the attacking warrior.".to_owned())?;
+            let feature = field("feature")
+                .parse::<u8>()
+                .map_err(|_| "Choose the constructed feature to attack.".to_owned())?;
+            Ok(Order::AttackTerrain(TerrainAttack {
+                attacker,
+                feature,
+                ranged: field("style") == "ranged",
+            }))
         }
         "bombard" => {
             let attacker = field("attacker")

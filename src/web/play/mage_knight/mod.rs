@@ -15,7 +15,7 @@ use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::bombardment;
 use soulstone_engine::mage_knight::bots::suggestions;
-use soulstone_engine::mage_knight::{Battle, MageKnight, Stage, hidden_from_players, words};
+use soulstone_engine::mage_knight::{Battle, MageKnight, Stage, hidden_from, words};
 use soulstone_engine::system::TableGame;
 
 use super::{form_field, now};
@@ -140,6 +140,15 @@ struct GamePage {
     helpers: Vec<WarriorLine>,
     /// The pile's features (number, words) while the player places one.
     pile: Vec<(usize, String)>,
+    /// Placing the second of a constructed pair: only constructed
+    /// terrain, or none.
+    second_constructed: bool,
+    /// Constructed features on the battlefield (number, words), which a
+    /// warrior may attack.
+    structures: Vec<(usize, String)>,
+    /// The domains in play, or the viewer's own choice before they are
+    /// revealed, in words.
+    domains: Vec<String>,
     /// Ready warriors whose dial shows Bombardment now, with how many
     /// tokens each places.
     bombardiers: Vec<(WarriorLine, u8)>,
@@ -150,6 +159,28 @@ struct GamePage {
     over: bool,
     /// How a spectator watches (live or delayed).
     watching: Option<String>,
+}
+
+/// The domains in play once revealed; before, the viewer's own chosen
+/// card (its view holds no other).
+fn domain_lines(battle: &Battle, seat: Option<Seat>) -> Vec<String> {
+    if !battle.domains.is_empty() {
+        return battle
+            .domains
+            .iter()
+            .map(|d| format!("In play: {}. {}", d.name, d.text))
+            .collect();
+    }
+    seat.and_then(|s| {
+        let chosen = battle.domain_choice[s.index()]?;
+        let card = battle.domain_decks[s.index()].get(usize::from(chosen))?;
+        Some(format!(
+            "You chose {}: it is revealed once your opponent has chosen. {}",
+            card.name, card.text
+        ))
+    })
+    .into_iter()
+    .collect()
 }
 
 fn warrior_lines(battle: &Battle, seat: Option<Seat>) -> Vec<WarriorLine> {
@@ -225,8 +256,9 @@ async fn game_page(
         })
         .await?;
     let seat = account.and_then(|a| game.seat_of(a));
-    // The page shows what the seat may see: never the dice's seed.
-    let battle = hidden_from_players(&game.state);
+    // The page shows what the seat may see: never the dice's seed, nor
+    // the other player's domain cards before they are revealed.
+    let battle = hidden_from(&game.state, seat);
     let your_decision = seat.is_some_and(|s| battle.waits_for(s));
     let choices = match seat {
         Some(s) if your_decision => suggestions(&battle, s, 12)
@@ -247,10 +279,13 @@ async fn game_page(
             .enumerate()
             .map(|(i, f)| {
                 let (_, radius) = f.shape().bounding_circle();
+                let built = words::construction(f, 0)
+                    .map(|w| format!("; {w}"))
+                    .unwrap_or_default();
                 (
                     i,
                     format!(
-                        "{} ({}, {:.1}\" across)",
+                        "{} ({}, {:.1}\" across{built})",
                         f.name,
                         f.kind.words(),
                         radius * 2.0
@@ -260,6 +295,19 @@ async fn game_page(
             .collect()
     } else {
         Vec::new()
+    };
+    let structures = if movable.is_empty() {
+        Vec::new()
+    } else {
+        battle
+            .terrain
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                let taken = battle.structure_damage(u8::try_from(i).ok()?);
+                Some((i, format!("{}, {}", f.name, words::construction(f, taken)?)))
+            })
+            .collect()
     };
     let bombardiers = match seat {
         Some(seat) if your_decision => movable
@@ -331,6 +379,9 @@ async fn game_page(
         helpers,
         bombardiers,
         pile,
+        second_constructed: battle.second_constructed,
+        structures,
+        domains: domain_lines(&battle, seat),
         can_end_actions: your_decision && matches!(battle.stage, Stage::Acting { .. }),
         contributing: your_decision && battle.stage == Stage::Contributing,
         warriors,
