@@ -201,10 +201,22 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
     let mut attacked_badly = false;
     let mut bombarded = false;
     let mut placed_badly = false;
+    let mut chose_domain = false;
+    let mut domains_shown = false;
     for _ in 0..600 {
         let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
+        domains_shown |= page.contains("<h2>Domains</h2>") && page.contains("In play: ");
         if page.contains("The game is over") {
             break;
+        }
+        if page.contains("Choose the domain") {
+            // Only the player's own cards are offered; the bot's army's
+            // cards (any other shipped army's) are nowhere on the page.
+            chose_domain = true;
+            assert!(page.contains("Choose the domain Clear Skies"), "{page}");
+            for theirs in ["Grave Chill", "Spring Thaw", "Overgrowth"] {
+                assert!(!page.contains(theirs), "{theirs} shown before the reveal");
+            }
         }
         if !attacked_badly && page.contains("<legend>Attack</legend>") {
             // A close attack on a warrior out of contact, from the attack
@@ -335,6 +347,14 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
     assert!(attacked_badly, "the attack form was offered");
     assert!(bombarded, "the bombardment form was offered");
     assert!(placed_badly, "the terrain form was offered");
+    assert!(
+        chose_domain,
+        "both armies bring domains: the player chose one"
+    );
+    assert!(
+        domains_shown,
+        "the domains in play are listed once revealed"
+    );
     let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
     assert!(page.contains("The game is over"), "{page}");
     assert!(page.contains("in objectives"), "{page}");

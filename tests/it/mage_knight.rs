@@ -194,6 +194,8 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
                 Fact::TerrainPlaced { .. } => "terrain placed",
                 Fact::TerrainAttacked { .. } => "constructed terrain attacked",
                 Fact::DomainsRevealed { .. } => "domains revealed",
+                Fact::ItemDropped { .. } => "item dropped",
+                Fact::ItemPickedUp { .. } => "item picked up",
                 _ => continue,
             };
             *seen.entry(kind).or_insert(0) += 1;
@@ -239,6 +241,8 @@ fn bot_games_end_keep_their_invariants_and_every_roll_verifies() {
         "terrain placed",
         "constructed terrain attacked",
         "domains revealed",
+        "item dropped",
+        "item picked up",
     ] {
         assert!(
             seen.contains_key(kind),
@@ -336,7 +340,8 @@ fn the_command_line_plays_and_verifies_a_mage_knight_game() {
     ]);
     assert!(ok, "{said}");
     assert!(
-        said.contains("Thornwake Wardens (264 points) against Ashen Court Procession"),
+        // 264 in warriors and 30 in items.
+        said.contains("Thornwake Wardens (294 points) against Ashen Court Procession"),
         "{said}"
     );
     assert!(said.contains("final: "), "{said}");

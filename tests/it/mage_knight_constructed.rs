@@ -275,6 +275,7 @@ fn start_with_piles(piles: [Vec<Feature>; 2]) -> Battle {
         warriors: vec![soldier("Soldier")],
         terrain,
         domains: Vec::new(),
+        items: Vec::new(),
     };
     let mut battle = mk::start(Setup {
         seed: Bytes32::digest_of("constructed"),

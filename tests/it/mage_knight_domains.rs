@@ -67,6 +67,7 @@ fn to_domains(decks: [Vec<DomainCard>; 2]) -> Battle {
         warriors: vec![soldier("Soldier"), archer("Archer")],
         terrain: Vec::new(),
         domains,
+        items: Vec::new(),
     };
     let mut battle = mk::start(Setup {
         seed: Bytes32::digest_of("domains"),

@@ -32,6 +32,7 @@ fn army(name: &str, terrain: Vec<Feature>) -> mk::Army {
         warriors: vec![soldier("Soldier"), soldier("Soldier")],
         terrain,
         domains: Vec::new(),
+        items: Vec::new(),
     }
 }
 

@@ -44,6 +44,7 @@ pub(crate) fn card(name: &str, attack_type: Option<&str>, dial: Vec<Click>) -> W
         targets: 1,
         ranged_damage: 0,
         attack_bonus: 0,
+        item_slots: 0,
         bombardment: None,
         dial,
     }
@@ -95,12 +96,14 @@ pub(crate) fn scenario(
                 warriors: a.iter().map(|(c, ..)| c.clone()).collect(),
                 terrain: Vec::new(),
                 domains: Vec::new(),
+                items: Vec::new(),
             },
             mk::Army {
                 name: "B".into(),
                 warriors: b.iter().map(|(c, ..)| c.clone()).collect(),
                 terrain: Vec::new(),
                 domains: Vec::new(),
+                items: Vec::new(),
             },
         ],
         terrain: Vec::new(),

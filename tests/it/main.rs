@@ -35,6 +35,7 @@ mod mage_knight_constructed;
 mod mage_knight_domains;
 mod mage_knight_elevated;
 mod mage_knight_formations;
+mod mage_knight_items;
 mod mage_knight_placing;
 mod mage_knight_rules;
 mod mage_knight_soaring;

@@ -14,6 +14,7 @@ use super::domains::ChooseDomain;
 use super::facts::Placement;
 use super::formation::{self, Contribution, RangedFormation};
 use super::game::{Battle, Stage, Warrior, WarriorId};
+use super::items::{self, PickUpItem};
 use super::movement::{self, MoveOrder};
 use super::orders::{Order, objective_spot};
 use super::placing::{self, PlaceTerrain};
@@ -306,7 +307,10 @@ fn act(battle: &Battle, seat: Seat, style: Style, rng: &mut RandomStream) -> Ord
 
 fn is_rare(order: &Order) -> bool {
     match order {
-        Order::MoveFormation(_) | Order::RangedFormation(_) | Order::AttackTerrain(_) => true,
+        Order::MoveFormation(_)
+        | Order::RangedFormation(_)
+        | Order::AttackTerrain(_)
+        | Order::PickUpItem(_) => true,
         Order::CloseCombat(close) => close.capture,
         Order::Move(step) => step.change_level,
         _ => false,
@@ -466,6 +470,37 @@ fn candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
     }
     found.extend(formation_candidates(battle, warrior, &enemies));
     found.extend(terrain_candidates(battle, warrior));
+    found.extend(item_candidates(battle, warrior));
+    found
+}
+
+/// Picking up a dropped item in reach, or moving into contact with one
+/// within its speed; not yet checked.
+fn item_candidates(battle: &Battle, warrior: &Warrior) -> Vec<Order> {
+    let at = warrior.center();
+    let touch = BASE / 2.0 + items::TOKEN_RADIUS;
+    let mut found = Vec::new();
+    for (i, loose) in battle.loose_items.iter().enumerate() {
+        let Ok(item) = u8::try_from(i) else { break };
+        let spot = loose.at.v2();
+        let gap = at.dist(spot);
+        if gap <= touch + battlefield::CONTACT {
+            found.push(Order::PickUpItem(PickUpItem {
+                warrior: warrior.id,
+                item,
+            }));
+        } else if gap <= f64::from(warrior.click().speed) + touch {
+            let to = spot.minus(spot.minus(at).unit().scale(touch));
+            found.push(Order::Move(MoveOrder {
+                warrior: warrior.id,
+                path: vec![Point::from_v2(to)],
+                facing: battlefield::facing_toward(to, spot),
+                double_time: false,
+                captive_to: None,
+                change_level: false,
+            }));
+        }
+    }
     found
 }
 
@@ -610,6 +645,7 @@ fn legal(battle: &Battle, seat: Seat, order: &Order) -> bool {
         Order::RangedFormation(f) => formation::check_ranged(battle, seat, f).is_ok(),
         Order::Bombard(b) => bombardment::check(battle, seat, b).is_ok(),
         Order::AttackTerrain(t) => constructed::check(battle, seat, t).is_ok(),
+        Order::PickUpItem(p) => items::check_pick_up(battle, seat, p).is_ok(),
         _ => true,
     }
 }
@@ -693,6 +729,15 @@ fn weigh(battle: &Battle, warrior: &Warrior, order: Order) -> Option<(Order, f64
             let value =
                 position_worth(battle, seat, to) - position_worth(battle, seat, warrior.center());
             Some((Order::Move(step), value - push_cost))
+        }
+        Order::PickUpItem(pick) => {
+            items::check_pick_up(battle, seat, &pick).ok()?;
+            let item = &battle.loose_items.get(usize::from(pick.item))?.item;
+            // Its points, as a guess at what it adds to the wielder.
+            Some((
+                Order::PickUpItem(pick),
+                f64::from(item.points) / 2.0 - push_cost,
+            ))
         }
         Order::AttackTerrain(attack) => {
             let plan = constructed::check(battle, seat, &attack).ok()?;

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::domains::DomainCard;
 use super::game::Army;
+use super::items::{ItemCard, Wielded, may_wield};
 use super::placing::{MAX_BROUGHT, TerrainPiece};
 use super::warrior::WarriorCard;
 use crate::content::{ContentError, line_of_field, parse_toml};
@@ -18,7 +19,20 @@ use crate::content::{ContentError, line_of_field, parse_toml};
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WarriorFile {
+    #[serde(default)]
     pub warriors: Vec<WarriorCard>,
+    /// Item cards, for warriors with item slots.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<ItemCard>,
+}
+
+/// An item an army list gives a warrior: the item's name, and the name of
+/// the warrior wielding it (the first of that name able to).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ItemChoice {
+    pub item: String,
+    pub wielder: String,
 }
 
 /// A ready army: a name, its build total and its warriors by name (a name
@@ -32,6 +46,9 @@ pub struct ArmyList {
     /// The terrain features it brings to the pile (up to four).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<TerrainPiece>,
+    /// Its items and their wielders.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<ItemChoice>,
     /// The domain cards it brings (up to four); its player chooses one
     /// when both armies bring some.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -42,6 +59,7 @@ pub struct ArmyList {
 #[derive(Debug, Clone, Default)]
 pub struct Roster {
     warriors: BTreeMap<String, WarriorCard>,
+    items: BTreeMap<String, ItemCard>,
     armies: Vec<ArmyList>,
 }
 
@@ -52,6 +70,10 @@ impl Roster {
 
     pub fn warriors(&self) -> impl Iterator<Item = &WarriorCard> {
         self.warriors.values()
+    }
+
+    pub fn items(&self) -> impl Iterator<Item = &ItemCard> {
+        self.items.values()
     }
 
     pub fn armies(&self) -> &[ArmyList] {
@@ -78,8 +100,10 @@ impl Roster {
         if let Some((_, problem)) = list.terrain.iter().find_map(TerrainPiece::problem) {
             return Err(problem);
         }
+        let items = self.wield(&warriors, &list.items)?;
         let army = Army {
             name: list.name.clone(),
+            items,
             warriors,
             terrain: list.terrain.iter().map(TerrainPiece::feature).collect(),
             domains: list.domains.clone(),
@@ -88,6 +112,43 @@ impl Roster {
             Some(problem) => Err(problem),
             None => Ok(army),
         }
+    }
+
+    /// Each listed item given to the first warrior of its wielder's name
+    /// that may wield it.
+    fn wield(
+        &self,
+        warriors: &[WarriorCard],
+        choices: &[ItemChoice],
+    ) -> Result<Vec<Wielded>, String> {
+        let mut held: Vec<Vec<ItemCard>> = vec![Vec::new(); warriors.len()];
+        let mut wielded = Vec::new();
+        for choice in choices {
+            let item = self
+                .items
+                .get(&choice.item)
+                .ok_or_else(|| format!("no item is called {}", choice.item))?;
+            let mut why = format!("no warrior in the army is called {}", choice.wielder);
+            let found = warriors.iter().enumerate().find(|(i, card)| {
+                card.name == choice.wielder
+                    && match may_wield(card, &held[*i], item) {
+                        Ok(()) => true,
+                        Err(problem) => {
+                            why = problem;
+                            false
+                        }
+                    }
+            });
+            let Some((index, _)) = found else {
+                return Err(why);
+            };
+            held[index].push(item.clone());
+            wielded.push(Wielded {
+                item: item.clone(),
+                wielder: u16::try_from(index).unwrap_or(u16::MAX),
+            });
+        }
+        Ok(wielded)
     }
 
     /// An army file (a ready army's, or one a player wrote), checked
@@ -205,6 +266,28 @@ impl Roster {
                 }
                 origin.insert(card.name.clone(), file.to_owned());
                 roster.warriors.insert(card.name.clone(), card);
+            }
+            for (i, item) in parsed.items.into_iter().enumerate() {
+                let problem = item.problem().or_else(|| {
+                    origin.get(&item.name).map(|first| {
+                        (
+                            "name",
+                            format!("{} is already defined in {first}", item.name),
+                        )
+                    })
+                });
+                if let Some((field, message)) = problem {
+                    let field = format!("items[{i}].{field}");
+                    errors.push(ContentError {
+                        file: file.to_owned(),
+                        line: line_of_field(text, &field),
+                        field,
+                        message,
+                    });
+                    continue;
+                }
+                origin.insert(item.name.clone(), file.to_owned());
+                roster.items.insert(item.name.clone(), item);
             }
         }
         for (file, text) in army_files {

@@ -130,25 +130,34 @@ pub fn in_play(chosen: [&DomainCard; 2]) -> Vec<DomainCard> {
     kept
 }
 
+/// A range or speed effect on one card.
+fn change_card(card: &mut super::warrior::WarriorCard, effect: &DomainEffect) {
+    match effect {
+        DomainEffect::Range { by } if card.range > 0 => {
+            card.range = card.range.saturating_add_signed(*by).max(1);
+        }
+        DomainEffect::Speed { speed_type, by } if card.speed_type == *speed_type => {
+            for click in card.dial.iter_mut().filter(|c| c.speed > 0) {
+                click.speed = click.speed.saturating_add_signed(*by).max(1);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Puts the domains' effects on the warriors and terrain.
 pub fn take_effect(battle: &mut Battle, domains: &[DomainCard]) {
     for effect in domains.iter().flat_map(|d| d.effects.iter()) {
         match effect {
-            DomainEffect::Range { by } => {
-                for w in battle.warriors.iter_mut().filter(|w| w.card.range > 0) {
-                    let card = Arc::make_mut(&mut w.card);
-                    card.range = card.range.saturating_add_signed(*by).max(1);
-                }
-            }
-            DomainEffect::Speed { speed_type, by } => {
-                for w in battle
-                    .warriors
-                    .iter_mut()
-                    .filter(|w| w.card.speed_type == *speed_type)
-                {
-                    let card = Arc::make_mut(&mut w.card);
-                    for click in card.dial.iter_mut().filter(|c| c.speed > 0) {
-                        click.speed = click.speed.saturating_add_signed(*by).max(1);
+            DomainEffect::Range { .. } | DomainEffect::Speed { .. } => {
+                for w in &mut battle.warriors {
+                    // A wielder's own card changes; its items go back on it.
+                    match &mut w.bare {
+                        Some(bare) => {
+                            change_card(Arc::make_mut(bare), effect);
+                            super::items::rearm(w);
+                        }
+                        None => change_card(Arc::make_mut(&mut w.card), effect),
                     }
                 }
             }

@@ -55,6 +55,8 @@ pub enum ActionKind {
     Move,
     CloseCombat,
     RangedCombat,
+    /// Picking up an item.
+    Special,
 }
 
 /// One placed warrior of a deployment.
@@ -97,6 +99,20 @@ pub enum Fact {
     /// No feature left in the pile fits anywhere: the placing ends.
     TerrainPassed {
         seat: Seat,
+    },
+    /// A wielder dropped its item number `item`, its token put at `at`
+    /// (at the start of its turn, or as it was eliminated).
+    ItemDropped {
+        warrior: WarriorId,
+        item: u8,
+        name: String,
+        at: Point,
+    },
+    /// A warrior picked up dropped item number `item`.
+    ItemPickedUp {
+        warrior: WarriorId,
+        item: u8,
+        name: String,
     },
     /// A player chose its domain (secret until both are revealed).
     DomainChosen {
@@ -316,6 +332,14 @@ pub fn apply(battle: &mut Battle, fact: &Fact) {
                     && battle.pile.iter().any(|f| f.construction.is_some());
             }
             battle.stage = placing::next(battle, Some(*seat));
+        }
+        Fact::ItemDropped {
+            warrior, item, at, ..
+        } => {
+            super::items::apply_drop(battle, *warrior, *item, *at);
+        }
+        Fact::ItemPickedUp { warrior, item, .. } => {
+            super::items::apply_pick_up(battle, *warrior, *item);
         }
         Fact::DomainChosen { seat, domain } => {
             battle.domain_choice[seat.index()] = Some(*domain);

@@ -46,6 +46,10 @@ pub struct Army {
     /// the players after the objectives.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<Feature>,
+    /// Its items, each with the warrior (by place in `warriors`) that
+    /// wields it from deployment.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<super::items::Wielded>,
     /// The domain cards it brings, one of which its player chooses when
     /// both armies bring some.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -53,8 +57,10 @@ pub struct Army {
 }
 
 impl Army {
+    /// Its warriors' points and its items'.
     pub fn points(&self) -> u16 {
-        self.warriors.iter().map(|w| w.points).sum()
+        self.warriors.iter().map(|w| w.points).sum::<u16>()
+            + self.items.iter().map(|i| i.item.points).sum::<u16>()
     }
 
     /// Why this army cannot be fielded at `build_total`, if it cannot.
@@ -91,6 +97,9 @@ impl Army {
         }
         if let Some(problem) = self.terrain.iter().find_map(Feature::problem) {
             return Some(problem);
+        }
+        if let Some(problem) = super::items::army_problem(&self.warriors, &self.items) {
+            return Some(format!("the army {}: {problem}", self.name));
         }
         if self.domains.len() > super::domains::MAX_BROUGHT {
             return Some(format!(
@@ -151,6 +160,12 @@ pub struct Warrior {
     /// flight stand).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub soaring: bool,
+    /// The items it wields; `card` has them on it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<super::items::ItemCard>,
+    /// Its card without items, once it has wielded one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bare: Option<Arc<WarriorCard>>,
 }
 
 impl Warrior {
@@ -326,6 +341,9 @@ pub struct Battle {
     /// this player turn; a feature eliminated leaves, the rest stay.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub structure_damage: std::collections::BTreeMap<u8, u8>,
+    /// Items dropped on the battlefield.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loose_items: Vec<super::items::LooseItem>,
     /// Each player's domain cards, until the domains are revealed.
     #[serde(default, skip_serializing_if = "no_decks")]
     pub domain_decks: [Vec<super::domains::DomainCard>; 2],

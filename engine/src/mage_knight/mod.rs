@@ -24,6 +24,7 @@ pub mod domains;
 pub mod facts;
 pub mod formation;
 pub mod game;
+pub mod items;
 pub mod movement;
 pub mod orders;
 pub mod placing;
@@ -92,8 +93,21 @@ pub fn start(setup: Setup) -> Result<Battle, RuleError> {
                 captor: None,
                 captive: None,
                 soaring: false,
+                items: Vec::new(),
+                bare: None,
             });
         }
+    }
+    // Each item in its wielder's slot from deployment.
+    let mut first = 0;
+    for army in &setup.armies {
+        for wielded in &army.items {
+            if let Some(w) = warriors.get_mut(first + usize::from(wielded.wielder)) {
+                w.items.push(wielded.item.clone());
+                items::rearm(w);
+            }
+        }
+        first += army.warriors.len();
     }
     Ok(Battle {
         version: 0,
@@ -119,6 +133,7 @@ pub fn start(setup: Setup) -> Result<Battle, RuleError> {
             .collect(),
         placed_terrain: 0,
         second_constructed: false,
+        loose_items: Vec::new(),
         domain_decks: setup.armies.each_ref().map(|a| a.domains.clone()),
         domain_choice: [None, None],
         domains: Vec::new(),

@@ -18,6 +18,7 @@ use super::domains::{self, ChooseDomain};
 use super::facts::{Fact, Harm, Placement, RollFor, apply};
 use super::formation::{self, FormationMove, RangedFormation};
 use super::game::{Battle, EndReason, Outcome, Stage, WarriorId};
+use super::items::{self, DropItem, PickUpItem};
 use super::movement::{self, MoveOrder};
 use super::placing::{self, PlaceTerrain};
 use crate::fairness::Bytes32;
@@ -59,6 +60,10 @@ pub enum Order {
     Bombard(Bombard),
     /// A close or ranged combat action against constructed terrain.
     AttackTerrain(TerrainAttack),
+    /// Drops an item, at the start of the turn (no action).
+    DropItem(DropItem),
+    /// A special action picking up a dropped item.
+    PickUpItem(PickUpItem),
     /// Divides a ranged attack's damage among the targets it hit, in the
     /// order they were hit.
     SplitDamage {
@@ -140,11 +145,13 @@ impl Work {
         }
     }
 
-    /// Eliminates a warrior: a captive it held is freed.
+    /// Eliminates a warrior: a captive it held is freed, and the items
+    /// it wielded are dropped where it stood.
     pub fn eliminate(&mut self, warrior: WarriorId, credited: Option<Seat>) {
         if let Some(captive) = self.battle.warrior(warrior).and_then(|w| w.captive) {
             self.push(Fact::Freed { captive });
         }
+        super::items::drop_all(self, warrior);
         self.push(Fact::Eliminated { warrior, credited });
     }
 
@@ -273,6 +280,19 @@ fn obey(work: &mut Work, seat: Seat, order: &Order) -> Result<(), RuleError> {
         (Order::Bombard(order), Stage::Acting { .. }) => {
             let tokens = bombardment::check(&work.battle, seat, order)?;
             bombardment::place(work, order.attacker, tokens);
+        }
+        (Order::DropItem(order), Stage::Acting { .. }) => {
+            let (name, at) = items::check_drop(&work.battle, seat, order)?;
+            work.push(Fact::ItemDropped {
+                warrior: order.warrior,
+                item: order.item,
+                name,
+                at,
+            });
+        }
+        (Order::PickUpItem(order), Stage::Acting { .. }) => {
+            items::check_pick_up(&work.battle, seat, order)?;
+            items::pick_up(work, order);
         }
         (Order::AttackTerrain(order), Stage::Acting { .. }) => {
             let plan = constructed::check(&work.battle, seat, order)?;

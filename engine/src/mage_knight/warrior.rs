@@ -132,6 +132,9 @@ pub struct WarriorCard {
     /// Added to attacks of its attack type; not a modifier.
     #[serde(default)]
     pub attack_bonus: u8,
+    /// How many items it may wield (slots in its base).
+    #[serde(default)]
+    pub item_slots: u8,
     /// What its bombardment tokens show, if its dial has Bombardment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bombardment: Option<BombardmentToken>,

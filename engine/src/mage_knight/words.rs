@@ -167,6 +167,22 @@ pub fn order(battle: &Battle, order: &Order) -> String {
                 .collect::<Vec<_>>()
                 .join(" and ")
         ),
+        Order::DropItem(d) => format!(
+            "{} drops {}",
+            name(battle, d.warrior),
+            battle
+                .warrior(d.warrior)
+                .and_then(|w| w.items.get(usize::from(d.item)))
+                .map_or("an item", |i| i.name.as_str())
+        ),
+        Order::PickUpItem(p) => format!(
+            "{} picks up {} (a special action)",
+            name(battle, p.warrior),
+            battle
+                .loose_items
+                .get(usize::from(p.item))
+                .map_or("an item", |l| l.item.name.as_str())
+        ),
         Order::AttackTerrain(t) => format!(
             "{} attacks {} ({})",
             name(battle, t.attacker),
@@ -243,6 +259,21 @@ pub fn fact(battle: &Battle, fact: &Fact) -> Option<String> {
                 }
             )
         }
+        Fact::ItemDropped {
+            warrior,
+            name: item,
+            at,
+            ..
+        } => format!(
+            "{} drops {item}; its token lies at {}",
+            name(battle, *warrior),
+            spot(*at)
+        ),
+        Fact::ItemPickedUp {
+            warrior,
+            name: item,
+            ..
+        } => format!("{} picks up and wields {item}", name(battle, *warrior)),
         Fact::SecondPieceDeclined { seat } => {
             format!("{} places no second constructed feature", seat.label())
         }

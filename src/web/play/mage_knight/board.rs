@@ -184,6 +184,23 @@ pub fn svg(battle: &Battle) -> String {
             );
         }
     }
+    // Dropped items: a small diamond each, named.
+    for (i, loose) in battle.loose_items.iter().enumerate() {
+        let (cx, cy) = (px(inches(loose.at.x)), py(inches(loose.at.y)));
+        let r = px(soulstone_engine::mage_knight::items::TOKEN_RADIUS);
+        let _ = write!(
+            out,
+            r##"<g class="mk-item"><title>Item {}: {}, dropped here</title><polygon points="{cx},{} {},{cy} {cx},{} {},{cy}" fill="#d69e2e" stroke="#1a202c" stroke-width="1"/><text x="{cx}" y="{}" font-size="8" text-anchor="middle">{}</text></g>"##,
+            i + 1,
+            escape(&loose.item.name),
+            cy - r,
+            cx + r,
+            cy + r,
+            cx - r,
+            cy + r + 9.0,
+            escape(&loose.item.name)
+        );
+    }
     for warrior in battle.standing() {
         let at = warrior.center();
         let (cx, cy) = (px(at.x), py(at.y));

@@ -7,6 +7,7 @@ use soulstone_engine::mage_knight::bombardment::Bombard;
 use soulstone_engine::mage_knight::combat::{Boost, CloseAttack, RangedAttack};
 use soulstone_engine::mage_knight::constructed::TerrainAttack;
 use soulstone_engine::mage_knight::formation::{self, Contribution, RangedFormation};
+use soulstone_engine::mage_knight::items::{DropItem, PickUpItem};
 use soulstone_engine::mage_knight::movement::MoveOrder;
 use soulstone_engine::mage_knight::placing::PlaceTerrain;
 use soulstone_engine::mage_knight::{Battle, Order, WarriorId};
@@ -125,6 +126,26 @@ fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
                 y: milli(number("y", "Up")?),
             };
             Ok(Order::PlaceTerrain(PlaceTerrain { feature, at }))
+        }
+        "drop_item" => {
+            let (warrior, item) = field("drop")
+                .split_once(':')
+                .and_then(|(w, i)| Some((w.parse::<u16>().ok()?, i.parse::<u8>().ok()?)))
+                .ok_or("Choose the item to drop.")?;
+            Ok(Order::DropItem(DropItem {
+                warrior: WarriorId(warrior),
+                item,
+            }))
+        }
+        "pick_up_item" => {
+            let warrior = field("warrior")
+                .parse::<u16>()
+                .map(WarriorId)
+                .map_err(|_| "Choose the warrior to pick the item up.".to_owned())?;
+            let item = field("item")
+                .parse::<u8>()
+                .map_err(|_| "Choose the item to pick up.".to_owned())?;
+            Ok(Order::PickUpItem(PickUpItem { warrior, item }))
         }
         "attack_terrain" => {
             let attacker = field("attacker")
@@ -357,6 +378,50 @@ mod tests {
             ("support", "3:both"),
         ]));
         assert!(garbled.is_err());
+    }
+
+    #[test]
+    fn item_and_terrain_forms_write_their_orders_and_name_what_is_missing() {
+        let order = |pairs: &[(&str, &str)]| order_from_form(&fields(pairs));
+        assert_eq!(
+            order(&[("kind", "drop_item"), ("drop", "4:1")]),
+            Ok(Order::DropItem(DropItem {
+                warrior: WarriorId(4),
+                item: 1
+            }))
+        );
+        assert_eq!(
+            order(&[("kind", "drop_item"), ("drop", "4")]),
+            Err("Choose the item to drop.".into())
+        );
+        assert_eq!(
+            order(&[("kind", "pick_up_item"), ("warrior", "2"), ("item", "0")]),
+            Ok(Order::PickUpItem(PickUpItem {
+                warrior: WarriorId(2),
+                item: 0
+            }))
+        );
+        assert_eq!(
+            order(&[("kind", "pick_up_item"), ("warrior", "2")]),
+            Err("Choose the item to pick up.".into())
+        );
+        assert_eq!(
+            order(&[
+                ("kind", "attack_terrain"),
+                ("attacker", "3"),
+                ("feature", "1"),
+                ("style", "ranged")
+            ]),
+            Ok(Order::AttackTerrain(TerrainAttack {
+                attacker: WarriorId(3),
+                feature: 1,
+                ranged: true
+            }))
+        );
+        assert_eq!(
+            order(&[("kind", "attack_terrain"), ("attacker", "3")]),
+            Err("Choose the constructed feature to attack.".into())
+        );
     }
 
     #[test]

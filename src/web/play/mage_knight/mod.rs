@@ -149,6 +149,11 @@ struct GamePage {
     /// The domains in play, or the viewer's own choice before they are
     /// revealed, in words.
     domains: Vec<String>,
+    /// Items the player may drop now ("warrior:item", words): at the
+    /// start of its turn, before any action.
+    droppable: Vec<(String, String)>,
+    /// Dropped items on the battlefield (number, words), for a pick-up.
+    loose: Vec<(usize, String)>,
     /// Ready warriors whose dial shows Bombardment now, with how many
     /// tokens each places.
     bombardiers: Vec<(WarriorLine, u8)>,
@@ -207,9 +212,15 @@ fn warrior_lines(battle: &Battle, seat: Option<Seat>) -> Vec<WarriorLine> {
                     )
                 },
             );
+            let wielding = if w.items.is_empty() {
+                String::new()
+            } else {
+                let names: Vec<&str> = w.items.iter().map(|i| i.name.as_str()).collect();
+                format!(" (wielding {})", names.join(", "))
+            };
             WarriorLine {
                 id: w.id.0,
-                name: w.card.name.clone(),
+                name: format!("{}{wielding}", w.card.name),
                 seat: w.seat.label(),
                 values: format!(
                     "{} / {} / {} / {}",
@@ -295,6 +306,35 @@ async fn game_page(
             .collect()
     } else {
         Vec::new()
+    };
+    let droppable = match seat {
+        Some(s) if your_decision && matches!(battle.stage, Stage::Acting { .. }) => battle
+            .army(s)
+            .filter(|w| w.on_battlefield())
+            .flat_map(|w| {
+                w.items.iter().enumerate().map(move |(i, item)| {
+                    (
+                        format!("{}:{i}", w.id.0),
+                        format!("#{} {} drops {}", w.id.0, w.card.name, item.name),
+                    )
+                })
+            })
+            .filter(|_| !battle.army(s).any(|w| w.acted))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let loose = if movable.is_empty() {
+        Vec::new()
+    } else {
+        battle
+            .loose_items
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let at = l.at.v2();
+                (i, format!("{} at ({:.1}, {:.1})", l.item.name, at.x, at.y))
+            })
+            .collect()
     };
     let structures = if movable.is_empty() {
         Vec::new()
@@ -382,6 +422,8 @@ async fn game_page(
         second_constructed: battle.second_constructed,
         structures,
         domains: domain_lines(&battle, seat),
+        droppable,
+        loose,
         can_end_actions: your_decision && matches!(battle.stage, Stage::Acting { .. }),
         contributing: your_decision && battle.stage == Stage::Contributing,
         warriors,
