@@ -5,20 +5,19 @@
 //! Every refused order is checked to change nothing.
 
 use soulstone_engine::Seat;
-use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::combat::CloseAttack;
 use soulstone_engine::mage_knight::content::Roster;
 use soulstone_engine::mage_knight::facts::{ActionKind, Fact};
-use soulstone_engine::mage_knight::game::{Battle, Stage, WarriorId};
+use soulstone_engine::mage_knight::game::{Stage, WarriorId};
 use soulstone_engine::mage_knight::items::{
     DropItem, ItemCard, PickUpItem, Requirement, Wielded, army_problem,
 };
 use soulstone_engine::mage_knight::warrior::{AttackType, WarriorCard};
-use soulstone_engine::mage_knight::{self as mk, Order, Setup};
+use soulstone_engine::mage_knight::{self as mk, Order};
 use soulstone_engine::table::Point;
 
 use super::mage_knight::at;
-use super::mage_knight_rules::{archer, next_roll, order, refused, soldier};
+use super::mage_knight_rules::{archer, next_roll, order, refused, scenario_armed, soldier};
 
 const W0: WarriorId = WarriorId(0);
 const W1: WarriorId = WarriorId(1);
@@ -68,43 +67,14 @@ fn slotted(mut card: WarriorCard, slots: u8) -> WarriorCard {
     card
 }
 
-/// Seat A's action phase, with `a` and `b` placed and `items` wielded in
-/// A's army.
-fn armed(
-    a: Vec<(WarriorCard, Point, u16)>,
-    b: Vec<(WarriorCard, Point, u16)>,
-    items: Vec<Wielded>,
-) -> Battle {
-    let army = |name: &str, cards: &[(WarriorCard, Point, u16)], items| mk::Army {
-        name: name.into(),
-        warriors: cards.iter().map(|(c, ..)| c.clone()).collect(),
-        terrain: Vec::new(),
-        items,
-        domains: Vec::new(),
-    };
-    let mut battle = mk::start(Setup {
-        seed: Bytes32::digest_of("items"),
-        build_total: 300,
-        rounds: 8,
-        armies: [army("A", &a, items), army("B", &b, Vec::new())],
-        terrain: Vec::new(),
-    })
-    .unwrap();
-    for (w, (_, at, facing)) in battle.warriors.iter_mut().zip(a.iter().chain(b.iter())) {
-        w.at = Some(*at);
-        w.facing = *facing;
-    }
-    battle.stage = Stage::Acting { seat: Seat::A };
-    battle.turn = 1;
-    battle.first = Some(Seat::A);
-    battle.actions_left = 3;
-    battle.dice.contributions = [Some(Bytes32::default()), Some(Bytes32::default())];
-    battle
+/// Picks up the first dropped item.
+fn pick(warrior: WarriorId) -> Order {
+    Order::PickUpItem(PickUpItem { warrior, item: 0 })
 }
 
 #[test]
 fn a_wielder_fights_with_its_items_and_they_count_toward_the_build_total() {
-    let battle = armed(
+    let battle = scenario_armed(
         vec![(slotted(soldier("Guard"), 2), at(10.0, 10.0), 90)],
         vec![(soldier("Foe"), at(30.0, 30.0), 270)],
         vec![
@@ -184,7 +154,7 @@ fn an_army_gives_items_only_to_warriors_that_may_wield_them() {
 
 #[test]
 fn an_item_is_dropped_at_the_start_of_the_turn_and_picked_up_by_a_warrior_in_contact() {
-    let mut battle = armed(
+    let mut battle = scenario_armed(
         vec![
             (slotted(soldier("Guard"), 1), at(10.0, 10.0), 90),
             (slotted(soldier("Squire"), 1), at(10.8, 8.6), 90),
@@ -233,7 +203,6 @@ fn an_item_is_dropped_at_the_start_of_the_turn_and_picked_up_by_a_warrior_in_con
     assert!(token.y < 10.0, "behind a guard facing up");
 
     // The squire, behind it, touches the token and picks it up.
-    let pick = |warrior| Order::PickUpItem(PickUpItem { warrior, item: 0 });
     refused(&mut battle, pick(W2), "not yours");
     let facts = order(&mut battle, Seat::A, pick(W1)).unwrap();
     assert!(facts.contains(&Fact::ActionGiven {
@@ -257,7 +226,7 @@ fn an_item_is_dropped_at_the_start_of_the_turn_and_picked_up_by_a_warrior_in_con
 
 #[test]
 fn a_pick_up_needs_contact_a_free_slot_and_the_requirement() {
-    let mut battle = armed(
+    let mut battle = scenario_armed(
         vec![
             (slotted(soldier("Guard"), 1), at(10.0, 10.0), 90),
             (archer("Archer"), at(12.0, 8.75), 90),
@@ -283,7 +252,6 @@ fn a_pick_up_needs_contact_a_free_slot_and_the_requirement() {
     // is no sword.
     let beside = Point::from_v2(token.plus(soulstone_engine::table::geometry::V2::new(1.0, 0.0)));
     battle.warriors[1].at = Some(beside);
-    let pick = |warrior| Order::PickUpItem(PickUpItem { warrior, item: 0 });
     refused(&mut battle, pick(W1), "Archer has no free item slot");
     std::sync::Arc::make_mut(&mut battle.warriors[1].card).item_slots = 1;
     refused(
@@ -309,7 +277,7 @@ fn a_pick_up_needs_contact_a_free_slot_and_the_requirement() {
 #[test]
 fn an_eliminated_wielder_drops_what_it_held_where_it_stood() {
     // Seat A's guard, on its last click, wields a blade; B's foe attacks.
-    let mut battle = armed(
+    let mut battle = scenario_armed(
         vec![(slotted(soldier("Guard"), 1), at(10.0, 11.25), 270)],
         vec![(soldier("Foe"), at(10.0, 10.0), 90)],
         vec![Wielded {

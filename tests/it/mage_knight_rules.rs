@@ -86,6 +86,15 @@ pub(crate) fn scenario(
     a: Vec<(WarriorCard, Point, u16)>,
     b: Vec<(WarriorCard, Point, u16)>,
 ) -> Battle {
+    scenario_armed(a, b, Vec::new())
+}
+
+/// [`scenario`], with `items` wielded in Seat A's army.
+pub(crate) fn scenario_armed(
+    a: Vec<(WarriorCard, Point, u16)>,
+    b: Vec<(WarriorCard, Point, u16)>,
+    items: Vec<mk::items::Wielded>,
+) -> Battle {
     let setup = Setup {
         seed: Bytes32::digest_of("scenario"),
         build_total: 300,
@@ -96,7 +105,7 @@ pub(crate) fn scenario(
                 warriors: a.iter().map(|(c, ..)| c.clone()).collect(),
                 terrain: Vec::new(),
                 domains: Vec::new(),
-                items: Vec::new(),
+                items,
             },
             mk::Army {
                 name: "B".into(),

@@ -160,68 +160,63 @@ impl Roster {
             .iter()
             .filter(|t| t.construction.is_some())
             .count();
+        // The first problem, with the field it is in.
+        let numbered = |table: &str, found: Option<(usize, (&str, String))>| {
+            found.map(|(i, (field, message))| (format!("{table}[{i}].{field}"), message))
+        };
+        let too_many = |field: &str, message: String| Some((field.to_owned(), message));
         let problem = if list.build_total == 0 || !list.build_total.is_multiple_of(100) {
-            Some((
+            too_many(
                 "build_total",
                 "a build total is a multiple of 100 points".to_owned(),
-            ))
+            )
         } else if constructed > super::constructed::MAX_BROUGHT {
-            Some((
+            too_many(
                 "terrain",
                 format!(
                     "an army brings at most {} constructed terrain features",
                     super::constructed::MAX_BROUGHT
                 ),
-            ))
+            )
         } else if list.terrain.len() - constructed > MAX_BROUGHT {
-            Some((
+            too_many(
                 "terrain",
                 format!(
                     "an army brings at most {MAX_BROUGHT} terrain features, beside constructed terrain"
                 ),
-            ))
+            )
         } else if list.domains.len() > super::domains::MAX_BROUGHT {
-            Some((
+            too_many(
                 "domains",
                 format!(
                     "an army brings at most {} domain cards",
                     super::domains::MAX_BROUGHT
                 ),
-            ))
-        } else if let Some((i, (field, problem))) = list
-            .domains
-            .iter()
-            .enumerate()
-            .find_map(|(i, domain)| domain.problem().map(|p| (i, p)))
-        {
-            let field = format!("domains[{i}].{field}");
-            return Err(ContentError {
-                file: file.to_owned(),
-                line: line_of_field(text, &field),
-                field,
-                message: problem,
-            });
-        } else if let Some((i, (field, problem))) = list
-            .terrain
-            .iter()
-            .enumerate()
-            .find_map(|(i, piece)| piece.problem().map(|p| (i, p)))
-        {
-            let field = format!("terrain[{i}].{field}");
-            return Err(ContentError {
-                file: file.to_owned(),
-                line: line_of_field(text, &field),
-                field,
-                message: problem,
-            });
+            )
         } else {
-            self.field(&list).err().map(|p| ("warriors", p))
+            numbered(
+                "domains",
+                list.domains
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, domain)| domain.problem().map(|p| (i, p))),
+            )
+            .or_else(|| {
+                numbered(
+                    "terrain",
+                    list.terrain
+                        .iter()
+                        .enumerate()
+                        .find_map(|(i, piece)| piece.problem().map(|p| (i, p))),
+                )
+            })
+            .or_else(|| self.field(&list).err().map(|p| ("warriors".to_owned(), p)))
         };
         match problem {
             Some((field, message)) => Err(ContentError {
                 file: file.to_owned(),
-                line: line_of_field(text, field),
-                field: field.to_owned(),
+                line: line_of_field(text, &field),
+                field,
                 message,
             }),
             None => Ok(list),
