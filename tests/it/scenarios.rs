@@ -335,6 +335,8 @@ fn the_engine_uses_nothing_impure() {
             "mage_knight/battlefield.rs",
             "mage_knight/bombardment.rs",
             "mage_knight/bots.rs",
+            "mage_knight/bots/candidates.rs",
+            "mage_knight/bots/worth.rs",
             "mage_knight/combat.rs",
             "mage_knight/constructed.rs",
             "mage_knight/formation.rs",
