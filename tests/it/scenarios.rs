@@ -339,6 +339,7 @@ fn the_engine_uses_nothing_impure() {
             "mage_knight/bots/worth.rs",
             "mage_knight/combat.rs",
             "mage_knight/constructed.rs",
+            "mage_knight/fire.rs",
             "mage_knight/formation.rs",
             "mage_knight/items.rs",
             "mage_knight/movement.rs",

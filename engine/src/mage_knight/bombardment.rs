@@ -272,7 +272,8 @@ fn resolve(work: &mut Work, bombardment: &Bombardment) {
         // A line of fire blocked now costs 2 against this token; a warrior
         // gone from the battlefield draws none.
         let blocked = own
-            && combat::line_to(&work.battle, &attacker, placed.at.v2(), None, "the token").is_err();
+            && super::fire::line_to(&work.battle, &attacker, placed.at.v2(), None, "the token")
+                .is_err();
         let result = (roll + attack).saturating_sub(if blocked { 2 } else { 0 });
         let drift = if result >= token.landing {
             None

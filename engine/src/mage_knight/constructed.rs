@@ -15,8 +15,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::battlefield::{self, BASE_RADIUS, CONTACT, Feature};
-use super::combat::{after_attack, attack_value, line_to};
+use super::combat::{after_attack, attack_value};
 use super::facts::{ActionKind, Critical, Fact, RollFor};
+use super::fire::line_to;
 use super::game::{Battle, Warrior, WarriorId};
 use super::movement::ready_for_action;
 use super::orders::Work;

@@ -322,7 +322,7 @@ pub fn check_ranged(
                 target.card.name
             )));
         }
-        combat::fire_to(battle, member, target)?;
+        super::fire::fire_to(battle, member, target)?;
         match part.adds {
             Boost::Attack => support.attack += 2,
             Boost::Damage if member.has_attack_type(AttackType::Bow) => support.damage += 1,

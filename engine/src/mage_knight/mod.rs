@@ -22,6 +22,7 @@ pub mod content;
 pub mod dice;
 pub mod domains;
 pub mod facts;
+pub mod fire;
 pub mod formation;
 pub mod game;
 pub mod items;
