@@ -184,7 +184,7 @@ fn place_terrain(battle: &Battle, rng: &mut RandomStream) -> Order {
         let mut inch = || f64::from(u32::from(*placing::GRID.start()) + rng.below(span));
         let at = Point::from_v2(V2::new(inch(), inch()));
         let order = PlaceTerrain { feature, at };
-        if placing::check(battle, &order).is_ok() {
+        if placing::fits(battle, &order) {
             return Order::PlaceTerrain(order);
         }
     }

@@ -199,26 +199,51 @@ fn far_edge(seat: Seat) -> (V2, V2) {
     )
 }
 
-/// Why `feature` cannot stand where it is, if it cannot.
-fn misplaced(battle: &Battle, feature: &Feature) -> Option<String> {
+/// What a feature would stand too near, and how near (inches).
+enum Clash<'a> {
+    Edge(f64),
+    FarEdge(Seat, f64),
+    Objective(usize, f64),
+    Feature(&'a str, f64),
+}
+
+impl Clash<'_> {
+    /// The refusal, in words: made only when a player is told, not for
+    /// every spot a bot or the page tries.
+    fn words(&self, name: &str) -> String {
+        match self {
+            Clash::Edge(gap) => format!(
+                "{name} would be {:.1}\" from the battlefield's edge: terrain goes at least 3\" from every edge",
+                gap.max(0.0)
+            ),
+            Clash::FarEdge(seat, gap) => format!(
+                "{name} would be {gap:.1}\" from the far edge of {}'s deployment area: terrain goes at least 3\" from it",
+                seat.label()
+            ),
+            Clash::Objective(i, gap) => format!(
+                "{name} would be {gap:.1}\" from objective {}: terrain goes at least 3\" from every objective token",
+                i + 1
+            ),
+            Clash::Feature(other, gap) => format!(
+                "{name} would be {gap:.1}\" from {other}: terrain goes at least 3\" from every other feature"
+            ),
+        }
+    }
+}
+
+/// What `feature` would stand too near where it is, if anything.
+fn misplaced<'a>(battle: &'a Battle, feature: &Feature) -> Option<Clash<'a>> {
     let shape = feature.shape();
-    let name = &feature.name;
     let near = |gap: f64| gap < GAP - SLACK;
     let edges = gap_to_edges(&shape);
     if near(edges) {
-        return Some(format!(
-            "{name} would be {:.1}\" from the battlefield's edge: terrain goes at least 3\" from every edge",
-            edges.max(0.0)
-        ));
+        return Some(Clash::Edge(edges));
     }
     for seat in Seat::BOTH {
         let (p, q) = far_edge(seat);
         let g = gap_to_segment(&shape, p, q);
         if near(g) {
-            return Some(format!(
-                "{name} would be {g:.1}\" from the far edge of {}'s deployment area: terrain goes at least 3\" from it",
-                seat.label()
-            ));
+            return Some(Clash::FarEdge(seat, g));
         }
     }
     for (i, objective) in battle.objectives.iter().enumerate() {
@@ -226,10 +251,7 @@ fn misplaced(battle: &Battle, feature: &Feature) -> Option<String> {
             .gap_to_disc(objective.at.v2(), OBJECTIVE / 2.0)
             .max(0.0);
         if near(g) {
-            return Some(format!(
-                "{name} would be {g:.1}\" from objective {}: terrain goes at least 3\" from every objective token",
-                i + 1
-            ));
+            return Some(Clash::Objective(i, g));
         }
     }
     // Constructed terrain may stand near other constructed terrain.
@@ -238,13 +260,20 @@ fn misplaced(battle: &Battle, feature: &Feature) -> Option<String> {
     for other in battle.terrain.iter().filter(|o| !both_constructed(o)) {
         let g = gap(&shape, &other.shape());
         if near(g) {
-            return Some(format!(
-                "{name} would be {g:.1}\" from {}: terrain goes at least 3\" from every other feature",
-                other.name
-            ));
+            return Some(Clash::Feature(&other.name, g));
         }
     }
     None
+}
+
+/// Whether a placement is allowed, without the words of a refusal (a
+/// bot tries many spots).
+pub fn fits(battle: &Battle, order: &PlaceTerrain) -> bool {
+    battle
+        .pile
+        .get(usize::from(order.feature))
+        .filter(|f| !battle.second_constructed || f.construction.is_some())
+        .is_some_and(|f| misplaced(battle, &moved_to(f, order.at)).is_none())
 }
 
 /// Checks a placement: the feature where it would stand.
@@ -264,7 +293,7 @@ pub fn check(battle: &Battle, order: &PlaceTerrain) -> Result<Feature, RuleError
     }
     let placed = moved_to(feature, order.at);
     match misplaced(battle, &placed) {
-        Some(problem) => Err(RuleError::not_allowed(problem)),
+        Some(clash) => Err(RuleError::not_allowed(clash.words(&placed.name))),
         None => Ok(placed),
     }
 }
