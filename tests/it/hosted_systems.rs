@@ -202,12 +202,29 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
     let mut bombarded = false;
     let mut placed_badly = false;
     let mut chose_domain = false;
+    let mut deployed_badly = false;
     let mut domains_shown = false;
     for _ in 0..600 {
         let (_, page) = browser.get_text(&format!("/mk/games/{id}")).await;
         domains_shown |= page.contains("<h2>Domains</h2>") && page.contains("In play: ");
         if page.contains("The game is over") {
             break;
+        }
+        if !deployed_badly && page.contains("Deploy your warriors where you choose") {
+            // A warrior typed into the middle of the battlefield: refused
+            // with the rule, and nothing changes.
+            deployed_badly = true;
+            assert!(page.contains("name=\"warrior\" value=\"0\""), "{page}");
+            let fields = vec![
+                ("kind", "deploy".into()),
+                ("warrior", "0".into()),
+                ("x", "18".into()),
+                ("y", "18".into()),
+                ("facing", "90".into()),
+            ];
+            let sent = from_page(&app, &browser, id, &page, fields).await;
+            sent.refused_with("must be in your deployment area");
+            continue;
         }
         if page.contains("Choose the domain") {
             // Only the player's own cards are offered; the bot's army's
@@ -351,6 +368,7 @@ async fn a_mage_knight_practice_game_is_played_from_its_page_to_the_end(backend:
         chose_domain,
         "both armies bring domains: the player chose one"
     );
+    assert!(deployed_badly, "the deployment form was offered");
     assert!(
         domains_shown,
         "the domains in play are listed once revealed"

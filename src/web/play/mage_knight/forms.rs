@@ -6,6 +6,7 @@ use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::bombardment::Bombard;
 use soulstone_engine::mage_knight::combat::{Boost, CloseAttack, RangedAttack};
 use soulstone_engine::mage_knight::constructed::TerrainAttack;
+use soulstone_engine::mage_knight::facts::Placement;
 use soulstone_engine::mage_knight::formation::{self, Contribution, RangedFormation};
 use soulstone_engine::mage_knight::items::{DropItem, PickUpItem};
 use soulstone_engine::mage_knight::movement::MoveOrder;
@@ -127,6 +128,7 @@ fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
             };
             Ok(Order::PlaceTerrain(PlaceTerrain { feature, at }))
         }
+        "deploy" => deployment_from_form(fields),
         "drop_item" => {
             let (warrior, item) = field("drop")
                 .split_once(':')
@@ -174,6 +176,55 @@ fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
         }
         _ => Err("The form does not say what to do: reload the page.".into()),
     }
+}
+
+/// A deployment as typed: each warrior's place and facing, in the order
+/// the form lists them, and the wing warriors ticked to soar.
+fn deployment_from_form(fields: &[(String, String)]) -> Result<Order, String> {
+    let all = |name: &str| -> Vec<&str> {
+        fields
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.trim())
+            .collect()
+    };
+    let (warriors, xs, ys, facings) = (all("warrior"), all("x"), all("y"), all("facing"));
+    if warriors.is_empty()
+        || [xs.len(), ys.len(), facings.len()]
+            .iter()
+            .any(|n| *n != warriors.len())
+    {
+        return Err("Give every warrior a place and a facing.".into());
+    }
+    let soaring = ids(fields, "soaring")?;
+    let inches = |v: &str, label: &str| {
+        v.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && (0.0..=36.0).contains(v))
+            .ok_or_else(|| format!("{label} is a number of inches from 0 to 36."))
+    };
+    let mut placements = Vec::new();
+    for (((warrior, x), y), facing) in warriors.iter().zip(&xs).zip(&ys).zip(&facings) {
+        let warrior = warrior
+            .parse::<u16>()
+            .map(WarriorId)
+            .map_err(|_| "That warrior could not be read: reload the page.".to_owned())?;
+        let facing = facing
+            .parse::<u16>()
+            .ok()
+            .filter(|f| *f < 360)
+            .ok_or("The facing is a whole number of degrees from 0 to 359.")?;
+        placements.push(Placement {
+            warrior,
+            at: Point {
+                x: milli(inches(x, "Across")?),
+                y: milli(inches(y, "Up")?),
+            },
+            facing,
+            soaring: soaring.contains(&warrior),
+        });
+    }
+    Ok(Order::Deploy { placements })
 }
 
 /// Points as typed (a path's bends, bombardment tokens): "x, y"
@@ -378,6 +429,52 @@ mod tests {
             ("support", "3:both"),
         ]));
         assert!(garbled.is_err());
+    }
+
+    #[test]
+    fn the_deployment_form_places_each_warrior_and_soars_the_ticked() {
+        let order = order_from_form(&fields(&[
+            ("kind", "deploy"),
+            ("warrior", "0"),
+            ("x", "10"),
+            ("y", "1.5"),
+            ("facing", "90"),
+            ("warrior", "1"),
+            ("x", "12.25"),
+            ("y", "2"),
+            ("facing", "45"),
+            ("soaring", "1"),
+        ]));
+        let Ok(Order::Deploy { placements }) = order else {
+            panic!("a deployment: {order:?}");
+        };
+        assert_eq!(placements.len(), 2);
+        assert_eq!(
+            (placements[1].warrior, placements[1].facing),
+            (WarriorId(1), 45)
+        );
+        assert_eq!(placements[1].at.v2().x, 12.25);
+        assert!(placements[1].soaring && !placements[0].soaring);
+        let short = order_from_form(&fields(&[
+            ("kind", "deploy"),
+            ("warrior", "0"),
+            ("x", "10"),
+        ]));
+        assert_eq!(
+            short,
+            Err("Give every warrior a place and a facing.".into())
+        );
+        let off = order_from_form(&fields(&[
+            ("kind", "deploy"),
+            ("warrior", "0"),
+            ("x", "40"),
+            ("y", "1"),
+            ("facing", "90"),
+        ]));
+        assert_eq!(
+            off,
+            Err("Across is a number of inches from 0 to 36.".into())
+        );
     }
 
     #[test]

@@ -149,6 +149,9 @@ struct GamePage {
     /// The domains in play, or the viewer's own choice before they are
     /// revealed, in words.
     domains: Vec<String>,
+    /// Where each warrior would deploy (the bots' rows), for the player
+    /// to change: (id, name, across, up, facing, a wing warrior).
+    deployment: Vec<(u16, String, String, String, u16, bool)>,
     /// Items the player may drop now ("warrior:item", words): at the
     /// start of its turn, before any action.
     droppable: Vec<(String, String)>,
@@ -307,6 +310,34 @@ async fn game_page(
     } else {
         Vec::new()
     };
+    // The deployment the choices would send, each place open to change.
+    let deployment = match seat {
+        Some(s) if your_decision && matches!(battle.stage, Stage::Deploying { .. }) => {
+            suggestions(&battle, s, 1)
+                .into_iter()
+                .find_map(|order| match order {
+                    soulstone_engine::mage_knight::Order::Deploy { placements } => Some(placements),
+                    _ => None,
+                })
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|p| {
+                    let w = battle.warrior(p.warrior)?;
+                    let at = p.at.v2();
+                    Some((
+                        p.warrior.0,
+                        w.card.name.clone(),
+                        format!("{:.2}", at.x),
+                        format!("{:.2}", at.y),
+                        p.facing,
+                        w.card.speed_type
+                            == soulstone_engine::mage_knight::warrior::SpeedType::Wing,
+                    ))
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     let droppable = match seat {
         Some(s) if your_decision && matches!(battle.stage, Stage::Acting { .. }) => battle
             .army(s)
@@ -424,6 +455,7 @@ async fn game_page(
         domains: domain_lines(&battle, seat),
         droppable,
         loose,
+        deployment,
         can_end_actions: your_decision && matches!(battle.stage, Stage::Acting { .. }),
         contributing: your_decision && battle.stage == Stage::Contributing,
         warriors,
