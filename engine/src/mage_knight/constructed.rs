@@ -343,25 +343,3 @@ pub fn fortification(battle: &Battle, from: V2, target: &Warrior) -> u8 {
         .max()
         .unwrap_or(0)
 }
-
-/// The attacks on constructed terrain `warrior` could be given now, for
-/// the page and the bots.
-pub fn attacks(battle: &Battle, warrior: &Warrior) -> Vec<TerrainAttack> {
-    (0..battle.terrain.len())
-        .filter_map(|i| u8::try_from(i).ok())
-        .filter(|i| {
-            battle
-                .terrain
-                .get(usize::from(*i))
-                .is_some_and(|f| f.construction.is_some())
-        })
-        .flat_map(|feature| {
-            [false, true].map(|ranged| TerrainAttack {
-                attacker: warrior.id,
-                feature,
-                ranged,
-            })
-        })
-        .filter(|order| check(battle, warrior.seat, order).is_ok())
-        .collect()
-}

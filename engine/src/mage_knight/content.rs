@@ -72,10 +72,6 @@ impl Roster {
         self.warriors.values()
     }
 
-    pub fn items(&self) -> impl Iterator<Item = &ItemCard> {
-        self.items.values()
-    }
-
     pub fn armies(&self) -> &[ArmyList] {
         &self.armies
     }
