@@ -734,13 +734,23 @@ pub(crate) fn play_mage_knight_out(
         if MageKnight::is_over(&game.state) {
             return;
         }
-        let (seat, account) = MageKnight::waiting_for(&game.state)
-            .into_iter()
-            .find_map(|seat| match game.seats[seat.index()] {
-                SeatHolder::Account(account) => Some((seat, account)),
-                SeatHolder::Bot(_) => None,
-            })
-            .expect("the game waits for a player whenever it is not over");
+        let waiting = MageKnight::waiting_for(&game.state);
+        let Some((seat, account)) =
+            waiting
+                .iter()
+                .find_map(|seat| match game.seats[seat.index()] {
+                    SeatHolder::Account(account) => Some((*seat, account)),
+                    SeatHolder::Bot(_) => None,
+                })
+        else {
+            // A searching bot: its turn, as the server's threads play it.
+            assert!(
+                game.searching_bot_due(),
+                "the game waits for someone whenever it is not over"
+            );
+            soulstone::hosted::bot_turns::play_searching_bot(conn, id, now()).unwrap();
+            continue;
+        };
         let order = MageKnight::bot_command(&game.state, seat, kind, step).unwrap();
         let made = hosted::submit::<MageKnight>(
             conn,

@@ -99,7 +99,7 @@ fn the_shipped_warriors_cover_three_factions_and_every_army_is_legal() {
 
 /// Plays a game with bots of `levels` and returns it with its log,
 /// checking the invariants after every order.
-fn play(setup: Setup, levels: [BotKind; 2], seed: u64) -> (Battle, FinishedLog) {
+pub fn play(setup: Setup, levels: [BotKind; 2], seed: u64) -> (Battle, FinishedLog) {
     let mut battle = MageKnight::start(setup.clone()).expect("starts");
     let mut facts = Vec::new();
     let mut commands = Vec::new();

@@ -3,8 +3,6 @@
 //! within one turn, and the fortification a warrior behind one gains.
 //! Every refused order is checked to change nothing.
 
-use std::sync::Arc;
-
 use soulstone_engine::Seat;
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::battlefield::{Feature, TerrainKind};
@@ -14,11 +12,11 @@ use soulstone_engine::mage_knight::content::Roster;
 use soulstone_engine::mage_knight::facts::{Critical, Fact, Harm};
 use soulstone_engine::mage_knight::game::{Battle, Stage, WarriorId};
 use soulstone_engine::mage_knight::placing::{PlaceTerrain, TerrainPiece};
-use soulstone_engine::mage_knight::{self as mk, Order, Setup};
+use soulstone_engine::mage_knight::{self as mk, Order};
 
 use super::mage_knight::{at, feature};
 use super::mage_knight_rules::{
-    against, archer, fresh_turn, next_roll, order, refused, scenario, soldier,
+    against, archer, fresh_turn, next_roll, order, refused, scenario, soldier, with_terrain,
 };
 
 const W0: WarriorId = WarriorId(0);
@@ -42,11 +40,6 @@ fn wall(x: f64, y: f64) -> Feature {
         3,
         0,
     )
-}
-
-fn with_terrain(mut battle: Battle, terrain: Vec<Feature>) -> Battle {
-    battle.terrain = Arc::new(terrain);
-    battle
 }
 
 fn hit_terrain(attacker: WarriorId, feature: u8, ranged: bool) -> Order {
@@ -268,23 +261,9 @@ fn a_warrior_behind_a_fortification_adds_it_to_its_defense_against_shots_across_
     assert_eq!(shoot(&mut battle), 15);
 }
 
+/// Placing terrain from these piles, the first player's opponent to place.
 fn start_with_piles(piles: [Vec<Feature>; 2]) -> Battle {
-    let [a, b] = piles;
-    let army = |name: &str, terrain| mk::Army {
-        name: name.into(),
-        warriors: vec![soldier("Soldier")],
-        terrain,
-        domains: Vec::new(),
-        items: Vec::new(),
-    };
-    let mut battle = mk::start(Setup {
-        seed: Bytes32::digest_of("constructed"),
-        build_total: 100,
-        rounds: 4,
-        armies: [army("A", a), army("B", b)],
-        terrain: Vec::new(),
-    })
-    .unwrap();
+    let mut battle = super::mage_knight_placing::start(Vec::new(), piles);
     battle.first = Some(Seat::A);
     battle.stage = Stage::PlacingTerrain { seat: Seat::B };
     battle.dice.contributions = [Some(Bytes32::default()), Some(Bytes32::default())];

@@ -3,18 +3,18 @@
 //! lines of fire over and around raised features, and the height
 //! advantage modifier.
 
-use std::sync::Arc;
-
 use soulstone_engine::Seat;
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::battlefield::{Elevation, Feature, TerrainKind};
 use soulstone_engine::mage_knight::combat::RangedAttack;
-use soulstone_engine::mage_knight::game::{Battle, WarriorId};
+use soulstone_engine::mage_knight::game::WarriorId;
 use soulstone_engine::mage_knight::movement::MoveOrder;
 use soulstone_engine::mage_knight::{self as mk, Order, Setup};
 
 use super::mage_knight::{at, feature, raised};
-use super::mage_knight_rules::{against, archer, fresh_turn, order, refused, scenario, soldier};
+use super::mage_knight_rules::{
+    against, archer, fresh_turn, order, refused, scenario, soldier, with_terrain,
+};
 
 fn hill(x: f64, y: f64, radius: f64) -> Feature {
     raised(
@@ -25,11 +25,6 @@ fn hill(x: f64, y: f64, radius: f64) -> Feature {
         radius,
         Elevation::Elevated,
     )
-}
-
-fn with_terrain(mut battle: Battle, terrain: Vec<Feature>) -> Battle {
-    battle.terrain = Arc::new(terrain);
-    battle
 }
 
 fn walk(warrior: WarriorId, x: f64, y: f64) -> Order {

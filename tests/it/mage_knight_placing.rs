@@ -36,7 +36,8 @@ fn army(name: &str, terrain: Vec<Feature>) -> mk::Army {
     }
 }
 
-fn start(terrain: Vec<Feature>, piles: [Vec<Feature>; 2]) -> Battle {
+/// A game of two soldiers a side, with `terrain` down and these piles to place.
+pub(crate) fn start(terrain: Vec<Feature>, piles: [Vec<Feature>; 2]) -> Battle {
     let [a, b] = piles;
     mk::start(Setup {
         seed: Bytes32::digest_of("placing"),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use soulstone_engine::Seat;
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::mage_knight::battlefield::TerrainKind;
+use soulstone_engine::mage_knight::battlefield::{Feature, TerrainKind};
 use soulstone_engine::mage_knight::combat::{Boost, CloseAttack, RangedAttack};
 use soulstone_engine::mage_knight::facts::{Fact, Harm};
 use soulstone_engine::mage_knight::game::{Battle, EndReason, Stage, WarriorId};
@@ -132,6 +132,12 @@ pub(crate) fn scenario_armed(
 
 /// Sets the dice's seed so that the next roll of `count` dice shows
 /// `wanted`.
+/// `battle` with `terrain` as its battlefield's features.
+pub(crate) fn with_terrain(mut battle: Battle, terrain: Vec<Feature>) -> Battle {
+    battle.terrain = std::sync::Arc::new(terrain);
+    battle
+}
+
 pub(crate) fn next_roll(battle: &mut Battle, wanted: &[u8]) {
     for n in 0..100_000u32 {
         let seed = Bytes32::digest_of(&format!("roll-{n}"));

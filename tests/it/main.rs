@@ -38,6 +38,7 @@ mod mage_knight_formations;
 mod mage_knight_items;
 mod mage_knight_placing;
 mod mage_knight_rules;
+mod mage_knight_search;
 mod mage_knight_soaring;
 mod onboarding;
 mod outage;

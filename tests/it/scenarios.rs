@@ -337,6 +337,7 @@ fn the_engine_uses_nothing_impure() {
             "mage_knight/bots.rs",
             "mage_knight/bots/candidates.rs",
             "mage_knight/bots/worth.rs",
+            "mage_knight/bots/search.rs",
             "mage_knight/combat.rs",
             "mage_knight/constructed.rs",
             "mage_knight/fire.rs",

@@ -6,6 +6,7 @@
 //! [`candidates`], what the greedy bot makes of them in [`worth`].
 
 mod candidates;
+pub mod search;
 mod worth;
 
 use soulstone_random::RandomStream;
@@ -94,23 +95,11 @@ pub fn suggestions(battle: &Battle, seat: Seat, limit: usize) -> Vec<Order> {
             .map(|x| Order::PlaceObjective { x })
             .take(limit)
             .collect(),
-        Stage::Acting { .. } => {
-            let mut found: Vec<(Order, f64)> = battle
-                .army(seat)
-                .filter(|w| movement::ready_for_action(battle, seat, w.id).is_ok())
-                .flat_map(|w| {
-                    candidates(battle, w)
-                        .into_iter()
-                        .filter_map(move |order| weigh(battle, w, order))
-                })
-                .collect();
-            found.sort_by(|a, b| b.1.total_cmp(&a.1));
-            found
-                .into_iter()
-                .map(|(order, _)| order)
-                .take(limit)
-                .collect()
-        }
+        Stage::Acting { .. } => ranked(battle, seat)
+            .into_iter()
+            .map(|(order, _)| order)
+            .take(limit)
+            .collect(),
         Stage::ChoosingDomains => (0..battle.domain_decks[seat.index()].len())
             .filter_map(|i| u8::try_from(i).ok())
             .map(|domain| Order::ChooseDomain(ChooseDomain { domain }))
@@ -156,6 +145,22 @@ pub fn suggestions(battle: &Battle, seat: Seat, limit: usize) -> Vec<Order> {
             .into_iter()
             .collect(),
     }
+}
+
+/// Every order the greedy bot finds for `seat`'s ready warriors, legal
+/// now, with its worth, best first (a tie keeps the warriors' order).
+fn ranked(battle: &Battle, seat: Seat) -> Vec<(Order, f64)> {
+    let mut found: Vec<(Order, f64)> = battle
+        .army(seat)
+        .filter(|w| movement::ready_for_action(battle, seat, w.id).is_ok())
+        .flat_map(|w| {
+            candidates(battle, w)
+                .into_iter()
+                .filter_map(move |order| weigh(battle, w, order))
+        })
+        .collect();
+    found.sort_by(|a, b| b.1.total_cmp(&a.1));
+    found
 }
 
 fn nearest_to_end(battle: &Battle, hits: &[WarriorId]) -> usize {

@@ -111,7 +111,8 @@ impl Roster {
     }
 
     /// Each listed item given to the first warrior of its wielder's name
-    /// that may wield it.
+    /// that may wield it. (`may_wield` here only picks the warrior; the
+    /// army's own check, which any setup meets, judges the whole.)
     fn wield(
         &self,
         warriors: &[WarriorCard],

@@ -52,15 +52,12 @@ impl Requirement {
         if let Some(kind) = self.attack_type
             && card.attack_type != Some(kind)
         {
-            return Some(format!("a {} attack", format!("{kind:?}").to_lowercase()));
+            return Some(format!("a {} attack", kind.word()));
         }
         if let Some(kind) = self.speed_type
             && card.speed_type != kind
         {
-            return Some(format!(
-                "the {} speed type",
-                format!("{kind:?}").to_lowercase()
-            ));
+            return Some(format!("the {} speed type", kind.word()));
         }
         if let Some(faction) = &self.faction
             && &card.faction != faction

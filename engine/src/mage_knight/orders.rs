@@ -73,6 +73,24 @@ pub enum Order {
     EndActions,
 }
 
+impl Order {
+    /// The warrior whose action this is (a formation's: its leader's).
+    pub fn actor(&self) -> Option<WarriorId> {
+        match self {
+            Order::Move(step) => Some(step.warrior),
+            Order::CloseCombat(close) => Some(close.attacker),
+            Order::RangedCombat(shot) => Some(shot.attacker),
+            Order::MoveFormation(group) => group.members.first().map(|m| m.warrior),
+            Order::RangedFormation(group) => Some(group.attack.attacker),
+            Order::Bombard(shell) => Some(shell.attacker),
+            Order::AttackTerrain(attack) => Some(attack.attacker),
+            Order::DropItem(drop) => Some(drop.warrior),
+            Order::PickUpItem(pick) => Some(pick.warrior),
+            _ => None,
+        }
+    }
+}
+
 /// An order as the game executed it: a player's, or the host's ending.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]

@@ -272,7 +272,7 @@ pub fn fits(battle: &Battle, order: &PlaceTerrain) -> bool {
     battle
         .pile
         .get(usize::from(order.feature))
-        .filter(|f| !battle.second_constructed || f.construction.is_some())
+        .filter(|f| placeable_now(battle, f))
         .is_some_and(|f| misplaced(battle, &moved_to(f, order.at)).is_none())
 }
 
@@ -285,7 +285,7 @@ pub fn check(battle: &Battle, order: &PlaceTerrain) -> Result<Feature, RuleError
             order.feature + 1
         )));
     };
-    if battle.second_constructed && feature.construction.is_none() {
+    if !placeable_now(battle, feature) {
         return Err(RuleError::not_allowed(format!(
             "{} is not constructed terrain: the second piece placed in a turn is constructed terrain (or pass to place none)",
             feature.name
@@ -304,7 +304,7 @@ pub fn spots(battle: &Battle, index: u8) -> Vec<Point> {
     let Some(feature) = battle.pile.get(usize::from(index)) else {
         return Vec::new();
     };
-    if battle.second_constructed && feature.construction.is_none() {
+    if !placeable_now(battle, feature) {
         return Vec::new();
     }
     let middle = V2::new(SIZE / 2.0, SIZE / 2.0);
@@ -322,13 +322,15 @@ pub fn any_fits(battle: &Battle) -> bool {
         .any(|feature| grid().any(|at| misplaced(battle, &moved_to(feature, at)).is_none()))
 }
 
-/// The features of the pile that may be placed now: any, or only
-/// constructed terrain as the second piece of a turn.
+/// The features of the pile that may be placed now.
 fn placeable(battle: &Battle) -> impl Iterator<Item = &Feature> {
-    battle
-        .pile
-        .iter()
-        .filter(|f| !battle.second_constructed || f.construction.is_some())
+    battle.pile.iter().filter(|f| placeable_now(battle, f))
+}
+
+/// Whether `feature` may be placed now: any may, but the second piece of
+/// a turn is constructed terrain.
+fn placeable_now(battle: &Battle, feature: &Feature) -> bool {
+    !battle.second_constructed || feature.construction.is_some()
 }
 
 /// The whole inches a feature's centre may stand on: none nearer an edge

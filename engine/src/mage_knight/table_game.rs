@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bots::search::{self, Budget};
 use super::bots::{self, Style};
 use super::dice;
 use super::facts::Fact;
@@ -145,15 +146,19 @@ impl TableGame for MageKnight {
     }
 
     fn bot_command(state: &Battle, seat: Seat, level: BotKind, seed: u64) -> Option<Order> {
-        let style = match level {
-            BotKind::Random => Style::Random,
-            _ => Style::Greedy,
+        let view = hidden_from(state, Some(seat));
+        let budget = match level {
+            BotKind::Random => return bots::order(&view, seat, Style::Random, seed),
+            BotKind::Greedy => return bots::order(&view, seat, Style::Greedy, seed),
+            BotKind::Normal => Budget::NORMAL,
+            BotKind::Hard => Budget::HARD,
         };
-        bots::order(&hidden_from(state, Some(seat)), seat, style, seed)
+        search::search(&view, seat, &budget, seed)
+            .or_else(|| bots::order(&view, seat, Style::Greedy, seed))
     }
 
-    fn bot_thinks_long(_: &Battle, _: Seat, _: BotKind) -> bool {
-        false
+    fn bot_thinks_long(state: &Battle, seat: Seat, level: BotKind) -> bool {
+        level.searches() && search::would_search(state, seat)
     }
 
     fn standing_choice(_: &Battle, _: Seat, _: StandingAnswers) -> Option<Order> {

@@ -35,7 +35,28 @@ pub enum AttackType {
     Wand,
 }
 
+impl SpeedType {
+    /// Its name in a sentence.
+    pub fn word(self) -> &'static str {
+        match self {
+            SpeedType::Boot => "boot",
+            SpeedType::Horseshoe => "horseshoe",
+            SpeedType::Wave => "wave",
+            SpeedType::Wing => "wing",
+        }
+    }
+}
+
 impl AttackType {
+    /// Its name in a sentence.
+    pub fn word(self) -> &'static str {
+        match self {
+            AttackType::Sword => "sword",
+            AttackType::Bow => "bow",
+            AttackType::Wand => "wand",
+        }
+    }
+
     pub fn is_ranged(self) -> bool {
         matches!(self, AttackType::Bow | AttackType::Wand)
     }

@@ -5,6 +5,7 @@ use super::battlefield::Feature;
 use super::facts::{Critical, Fact, Harm, RollFor};
 use super::game::{Battle, WarriorId};
 use super::orders::Order;
+use crate::Seat;
 use crate::table::{Point, inches};
 
 fn name(battle: &Battle, id: WarriorId) -> String {
@@ -44,8 +45,8 @@ pub fn construction(feature: &Feature, taken: u8) -> Option<String> {
     ))
 }
 
-/// What sending `order` does, in words.
-pub fn order(battle: &Battle, order: &Order) -> String {
+/// What sending `order` does, in words, as `seat` (who sends it) reads it.
+pub fn order(battle: &Battle, seat: Seat, order: &Order) -> String {
     match order {
         Order::Contribute { .. } => "Add your entropy to the dice".into(),
         Order::PlaceObjective { x } => format!("Place your objective {:.1}\" across", inches(*x)),
@@ -62,13 +63,8 @@ pub fn order(battle: &Battle, order: &Order) -> String {
         }
         Order::PassTerrain => "Place no more terrain: nothing left in the pile fits".into(),
         Order::ChooseDomain(choice) => {
-            // A player sees only its own cards (`hidden_from`).
-            let deck = battle
-                .domain_decks
-                .iter()
-                .find(|deck| !deck.is_empty())
-                .and_then(|deck| deck.get(usize::from(choice.domain)));
-            match deck {
+            let card = battle.domain_decks[seat.index()].get(usize::from(choice.domain));
+            match card {
                 Some(card) => format!("Choose the domain {}: {}", card.name, card.text),
                 None => format!("Choose domain {}", choice.domain + 1),
             }

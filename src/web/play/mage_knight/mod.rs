@@ -51,16 +51,18 @@ async fn start_practice(
     let roster = crate::content::mage_knight_roster().map_err(AppError::internal)?;
     let army = form_field(&fields, "army").to_owned();
     let bot = match form_field(&fields, "bot") {
-        "" | "easy" => BotKind::Greedy,
-        "random" => BotKind::Random,
-        _ => {
-            return Ok(redirect_with_flash(
-                &state,
-                "/play",
-                FlashLevel::Error,
-                "Choose a Mage Knight opponent: easy or random.",
-            ));
-        }
+        "" => BotKind::Normal,
+        level => match level.parse::<BotKind>() {
+            Ok(kind) => kind,
+            Err(_) => {
+                return Ok(redirect_with_flash(
+                    &state,
+                    "/play",
+                    FlashLevel::Error,
+                    "Choose a Mage Knight opponent: easy, normal, hard or random.",
+                ));
+            }
+        },
     };
     let mut rng = rand::rng();
     let others: Vec<&str> = roster
@@ -84,9 +86,13 @@ async fn start_practice(
         .with_db(move |conn| Ok(hosted::start_army_practice(conn, roster, &request, now())))
         .await?;
     match started {
-        Ok(id) => Ok(HttpResponse::SeeOther()
-            .insert_header(("Location", format!("/mk/games/{id}")))
-            .finish()),
+        Ok(id) => {
+            // The bot may move first; if it searches, it does so there.
+            state.bot_turns.schedule(id);
+            Ok(HttpResponse::SeeOther()
+                .insert_header(("Location", format!("/mk/games/{id}")))
+                .finish())
+        }
         Err(HostedError::Invalid(problem)) => Ok(redirect_with_flash(
             &state,
             "/play",
@@ -269,6 +275,11 @@ async fn game_page(
             Ok((game, facts, watching))
         })
         .await?;
+    // A bot's turn the queue could not take, or one a restart cut short,
+    // is taken up when someone looks.
+    if game.searching_bot_due() {
+        state.bot_turns.schedule(id);
+    }
     let seat = account.and_then(|a| game.seat_of(a));
     // The page shows what the seat may see: never the dice's seed, nor
     // the other player's domain cards before they are revealed.
@@ -278,7 +289,7 @@ async fn game_page(
         Some(s) if your_decision => suggestions(&battle, s, 12)
             .into_iter()
             .map(|order| Choice {
-                words: words::order(&battle, &order),
+                words: words::order(&battle, s, &order),
                 order: serde_json::to_string(&order).unwrap_or_default(),
             })
             .collect(),
@@ -519,8 +530,16 @@ async fn post_order(
             ))
         })
         .await?;
-    if let Ok(Submitted::Applied { version, .. }) = &submitted {
+    if let Ok(Submitted::Applied {
+        version,
+        bot_to_move,
+        ..
+    }) = &submitted
+    {
         state.game_updates.announce_at(id, *version);
+        if *bot_to_move {
+            state.bot_turns.schedule(id);
+        }
     }
     super::back_to_game(&state, here, submitted.map(|_| ()))
 }
@@ -541,12 +560,16 @@ async fn moves(
         .open_stream(super::limits::key_of(account, &address))
         .ok_or(AppError::TooManyRequests)?;
     // Only a Mage Knight game its viewer may watch has notices.
-    state
+    let bot_due = state
         .with_db(move |conn| {
-            hosted::event_games::load_for_viewer::<MageKnight>(conn, id, account, now())?;
-            Ok(())
+            let (game, _) =
+                hosted::event_games::load_for_viewer::<MageKnight>(conn, id, account, now())?;
+            Ok(game.searching_bot_due())
         })
         .await?;
+    if bot_due {
+        state.bot_turns.schedule(id);
+    }
     Ok(super::live::moved_notices(&state, id, slot))
 }
 
