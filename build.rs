@@ -54,10 +54,12 @@ fn edition_files(root: &Path) -> String {
 const EDITIONS: [&str; 2] = ["m4e", "m3e"];
 
 /// Mage Knight's warriors and ready armies: `content/mk/<folder>/*.toml`.
-fn mage_knight(root: &Path, name: &str, folder: &str) -> String {
+/// The TOML files of a game system with a content format of its own
+/// (Mage Knight, 1st edition).
+fn own_room(root: &Path, name: &str, system: &str, folder: &str) -> String {
     let mut files = Vec::new();
     files_below(
-        &root.join("content").join("mk").join(folder),
+        &root.join("content").join(system).join(folder),
         "toml",
         &mut files,
     );
@@ -87,8 +89,10 @@ fn main() {
         + &list("SHIPPED_CARDS", &root, "models", "toml")
         + &list("SHIPPED_CREW_CARDS", &root, "crew-cards", "toml")
         + &list("SHIPPED_CREWS", &root, "crews", "txt")
-        + &mage_knight(&root, "SHIPPED_MK_WARRIORS", "warriors")
-        + &mage_knight(&root, "SHIPPED_MK_ARMIES", "armies");
+        + &own_room(&root, "SHIPPED_MK_WARRIORS", "mk", "warriors")
+        + &own_room(&root, "SHIPPED_MK_ARMIES", "mk", "armies")
+        + &own_room(&root, "SHIPPED_M1E_MODELS", "m1e", "models")
+        + &own_room(&root, "SHIPPED_M1E_CREWS", "m1e", "crews");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     if let Err(e) = std::fs::write(out.join("shipped_content.rs"), code) {
         panic!("cannot write the shipped content list: {e}");

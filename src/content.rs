@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::content::{Catalog, ContentError};
+use soulstone_engine::first_edition::Book;
 use soulstone_engine::mage_knight::content::Roster;
 
 mod shipped {
@@ -41,6 +42,14 @@ pub fn shipped_mage_knight() -> Result<Roster, Vec<ContentError>> {
     Roster::load(
         shipped::SHIPPED_MK_WARRIORS.iter().copied(),
         shipped::SHIPPED_MK_ARMIES.iter().copied(),
+    )
+}
+
+/// The shipped 1st edition models and ready crews, checked.
+pub fn shipped_first_edition() -> Result<Book, Vec<ContentError>> {
+    Book::load(
+        shipped::SHIPPED_M1E_MODELS.iter().copied(),
+        shipped::SHIPPED_M1E_CREWS.iter().copied(),
     )
 }
 
@@ -240,25 +249,55 @@ pub fn load_catalog(dirs: &[&Path]) -> Result<Catalog, Vec<ContentError>> {
     read.load(own, &[], &[])
 }
 
-/// `soulstone content check DIR`: every card loads, and every crew list
-/// under the directory parses and hires legally. One line per problem.
+/// The TOML files under `dir/system/folder`, read; a file that cannot be
+/// read is a problem.
+fn read_room(
+    dir: &Path,
+    system: &str,
+    folder: &str,
+    problems: &mut Vec<String>,
+) -> Vec<(String, String)> {
+    files_below(&dir.join(system).join(folder), "toml")
+        .into_iter()
+        .filter_map(|path| match std::fs::read_to_string(&path) {
+            Ok(text) => Some((path.display().to_string(), text)),
+            Err(e) => {
+                problems.push(format!("{}: cannot be read: {e}", path.display()));
+                None
+            }
+        })
+        .collect()
+}
+
+/// 1st edition's models and crews under `dir/m1e/`, if any: what was
+/// read, in words for `check`'s summary, and each problem into `problems`.
+fn check_first_edition(dir: &Path, problems: &mut Vec<String>) -> String {
+    let models = read_room(dir, "m1e", "models", problems);
+    let crews = read_room(dir, "m1e", "crews", problems);
+    if models.is_empty() && crews.is_empty() {
+        return String::new();
+    }
+    match Book::load(
+        models.iter().map(|(p, t)| (p.as_str(), t.as_str())),
+        crews.iter().map(|(p, t)| (p.as_str(), t.as_str())),
+    ) {
+        Ok(book) => format!(
+            ", {} 1st edition models and {} crews",
+            book.models().count(),
+            book.crews().len()
+        ),
+        Err(errors) => {
+            problems.extend(errors.iter().map(ToString::to_string));
+            String::new()
+        }
+    }
+}
+
 /// Mage Knight's warriors and armies under `dir/mk/`, if any: what was
 /// read, in words for `check`'s summary, and each problem into `problems`.
 fn check_mage_knight(dir: &Path, problems: &mut Vec<String>) -> String {
-    let read = |folder: &str, problems: &mut Vec<String>| -> Vec<(String, String)> {
-        files_below(&dir.join("mk").join(folder), "toml")
-            .into_iter()
-            .filter_map(|path| match std::fs::read_to_string(&path) {
-                Ok(text) => Some((path.display().to_string(), text)),
-                Err(e) => {
-                    problems.push(format!("{}: cannot be read: {e}", path.display()));
-                    None
-                }
-            })
-            .collect()
-    };
-    let warriors = read("warriors", problems);
-    let armies = read("armies", problems);
+    let warriors = read_room(dir, "mk", "warriors", problems);
+    let armies = read_room(dir, "mk", "armies", problems);
     if warriors.is_empty() && armies.is_empty() {
         return String::new();
     }
@@ -308,9 +347,10 @@ pub fn check(dir: &Path) -> Result<String, Vec<String>> {
         }
     }
     let mage_knight = check_mage_knight(dir, &mut problems);
+    let first_edition = check_first_edition(dir, &mut problems);
     if problems.is_empty() {
         Ok(format!(
-            "{}: {} cards, {} crew cards and {lists} crew lists{mage_knight}, no problems",
+            "{}: {} cards, {} crew cards and {lists} crew lists{first_edition}{mage_knight}, no problems",
             dir.display(),
             catalog.len(),
             catalog.crew_cards().count()

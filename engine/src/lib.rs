@@ -20,6 +20,7 @@ mod error;
 pub mod event;
 pub mod fairness;
 pub mod fate;
+pub mod first_edition;
 mod flip;
 pub mod forced;
 mod hidden;

@@ -74,6 +74,7 @@ fn the_shipped_content_checks_clean() {
         said.contains("19 Mage Knight warriors and 3 armies"),
         "{said}"
     );
+    assert!(said.contains("22 1st edition models and 4 crews"), "{said}");
     assert!(shipped().len() >= 10);
 }
 
@@ -448,6 +449,14 @@ fn the_published_schemas_are_current() {
         (
             "docs/crew-card.schema.json",
             soulstone_engine::content::crew_card_schema(),
+        ),
+        (
+            "docs/m1e-model.schema.json",
+            soulstone_engine::first_edition::content::model_file_schema(),
+        ),
+        (
+            "docs/m1e-crew.schema.json",
+            soulstone_engine::first_edition::content::crew_list_schema(),
         ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);

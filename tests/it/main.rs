@@ -18,6 +18,7 @@ mod content_upgrades;
 mod encounter;
 mod engine_props;
 mod events;
+mod first_edition_content;
 mod forced;
 mod foundation;
 mod game_table;

@@ -108,12 +108,19 @@ fn order_from_form(fields: &[(String, String)]) -> Result<Order, String> {
                 x: milli(x),
                 y: milli(y),
             });
+            let captive_to = match (field("captive_x"), field("captive_y")) {
+                ("", "") => None,
+                _ => Some(Point {
+                    x: milli(number("captive_x", "The captive's across")?),
+                    y: milli(number("captive_y", "The captive's up")?),
+                }),
+            };
             Ok(Order::Move(MoveOrder {
                 warrior: WarriorId(warrior),
                 path,
                 facing,
                 double_time: field("double_time") == "on",
-                captive_to: None,
+                captive_to,
                 change_level: field("change_level") == "on",
             }))
         }
@@ -474,6 +481,40 @@ mod tests {
         assert_eq!(
             off,
             Err("Across is a number of inches from 0 to 36.".into())
+        );
+    }
+
+    #[test]
+    fn the_move_form_places_a_captive_only_when_both_inches_are_given() {
+        let order = |pairs: &[(&str, &str)]| order_from_form(&fields(pairs));
+        let moved = [
+            ("kind", "move"),
+            ("warrior", "1"),
+            ("x", "10"),
+            ("y", "12"),
+            ("facing", "90"),
+        ];
+        let captive_to = |pairs: &[(&str, &str)]| match order(pairs) {
+            Ok(Order::Move(m)) => Ok(m.captive_to),
+            Ok(other) => panic!("{other:?}"),
+            Err(problem) => Err(problem),
+        };
+        assert_eq!(captive_to(&moved), Ok(None));
+        let with = |cx: &'static str, cy: &'static str| {
+            let mut pairs = moved.to_vec();
+            pairs.extend([("captive_x", cx), ("captive_y", cy)]);
+            pairs
+        };
+        assert_eq!(
+            captive_to(&with("11", "12.5")),
+            Ok(Some(Point {
+                x: milli(11.0),
+                y: milli(12.5)
+            }))
+        );
+        assert_eq!(
+            captive_to(&with("11", "")),
+            Err("The captive's up is a number of inches from 0 to 36.".into())
         );
     }
 

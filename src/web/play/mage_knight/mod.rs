@@ -139,6 +139,9 @@ struct GamePage {
     choices: Vec<Choice>,
     /// The warriors a free move or attack may be given to.
     movable: Vec<WarriorLine>,
+    /// Whether one of them holds a captive (the move form asks where it
+    /// ends).
+    captor_movable: bool,
     /// Opposing warriors on the battlefield, for a free attack's targets.
     targets: Vec<WarriorLine>,
     /// Friendly warriors on the battlefield without action tokens, who may
@@ -297,6 +300,11 @@ async fn game_page(
     };
     let warriors = warrior_lines(&battle, seat);
     let movable: Vec<WarriorLine> = warriors.iter().filter(|w| w.ready).cloned().collect();
+    let captor_movable = movable.iter().any(|line| {
+        battle
+            .warrior(soulstone_engine::mage_knight::WarriorId(line.id))
+            .is_some_and(|w| w.captive.is_some())
+    });
     let pile = if your_decision && matches!(battle.stage, Stage::PlacingTerrain { .. }) {
         battle
             .pile
@@ -457,6 +465,7 @@ async fn game_page(
         key: hex::encode(rand::random::<[u8; 16]>()),
         choices,
         movable,
+        captor_movable,
         targets,
         helpers,
         bombardiers,
