@@ -7,7 +7,7 @@
 //! cargo bench --bench mk_strength -- LEVEL LEVEL SETUPS
 //!
 //! A level is `random`, `easy`, `normal`, `hard`, or a search of one's
-//! own: `search:ITERATIONS:WIDTH:HORIZON`.
+//! own: `search:ITERATIONS:WIDTH:HORIZON:TURNS`.
 // A measuring tool: a setup that does not start stops it with its reason.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -46,6 +46,7 @@ impl Level {
                 iterations: u32::try_from(n[0]).expect("iterations"),
                 root_width: n[1],
                 horizon: n[2],
+                turns: u16::try_from(n[3]).expect("turns"),
             }),
             name: text.to_owned(),
         }

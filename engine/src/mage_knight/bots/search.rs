@@ -25,23 +25,28 @@ pub struct Budget {
     /// The orders tried (the greedy bot's best first), beside ending the
     /// action phase; the rest are never searched.
     pub root_width: usize,
-    /// Orders a rollout plays at most before it is scored, if the
-    /// opponent's next turn has not ended first.
+    /// Orders a rollout plays at most before it is scored, if its turns
+    /// have not ended first.
     pub horizon: usize,
+    /// Player turns a rollout plays after the one searched: 1 to the end
+    /// of the opponent's answer, 3 to the end of its next answer.
+    pub turns: u16,
 }
 
 impl Budget {
     /// About a tenth of a second a decision (docs/benchmarks.md).
     pub const NORMAL: Budget = Budget {
-        iterations: 128,
+        iterations: 64,
         root_width: 4,
-        horizon: 24,
+        horizon: 60,
+        turns: 3,
     };
-    /// Four times normal's worlds, over more orders (docs/benchmarks.md).
+    /// Four times normal's worlds (docs/benchmarks.md).
     pub const HARD: Budget = Budget {
-        iterations: 512,
-        root_width: 6,
-        horizon: 24,
+        iterations: 256,
+        root_width: 4,
+        horizon: 60,
+        turns: 3,
     };
 }
 
@@ -118,7 +123,12 @@ pub fn search(view: &Battle, seat: Seat, budget: &Budget, seed: u64) -> Option<O
             arms[pick].reward = f64::NEG_INFINITY;
             continue;
         }
-        rollout(&mut world, start_turn, budget.horizon, &mut rng);
+        rollout(
+            &mut world,
+            start_turn + budget.turns,
+            budget.horizon,
+            &mut rng,
+        );
         arms[pick].visits += 1;
         arms[pick].reward += reward(&world, seat);
     }
@@ -167,12 +177,11 @@ fn seed_from(rng: &mut RandomStream) -> Bytes32 {
     Bytes32(key)
 }
 
-/// `world` played on by greedy bots until the turn after `start_turn`
-/// ends (the opponent has answered), the game ends, or `horizon` orders
-/// have been played.
-fn rollout(world: &mut Battle, start_turn: u16, horizon: usize, rng: &mut RandomStream) {
+/// `world` played on by greedy bots until turn `last` ends, the game
+/// ends, or `horizon` orders have been played.
+fn rollout(world: &mut Battle, last: u16, horizon: usize, rng: &mut RandomStream) {
     for _ in 0..horizon {
-        if world.stage == Stage::Over || world.turn > start_turn + 1 {
+        if world.stage == Stage::Over || world.turn > last {
             return;
         }
         let Some(seat) = Seat::BOTH.into_iter().find(|s| world.waits_for(*s)) else {
