@@ -11,7 +11,12 @@
 // A measuring tool: a setup that does not start stops it with its reason.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "common/decision_times.rs"]
+mod decision_times;
+
 use std::time::{Duration, Instant};
+
+use decision_times::print_times;
 
 use soulstone_engine::Seat;
 use soulstone_engine::bot::BotKind;
@@ -116,14 +121,6 @@ fn play(
     battle
 }
 
-fn percentile(times: &mut [Duration], p: usize) -> Duration {
-    if times.is_empty() {
-        return Duration::ZERO;
-    }
-    times.sort_unstable();
-    times[(times.len() * p / 100).min(times.len() - 1)]
-}
-
 fn main() {
     // `cargo bench` adds `--bench` to the arguments.
     let args: Vec<String> = std::env::args()
@@ -190,13 +187,6 @@ fn main() {
         started.elapsed(),
     );
     for (level, times) in [&ours, &theirs].into_iter().zip(&mut times) {
-        let count = times.len();
-        println!(
-            "{} decisions: {count}, median {:.2?}, 95th percentile {:.2?}, max {:.2?}",
-            level.name,
-            percentile(times, 50),
-            percentile(times, 95),
-            percentile(times, 100),
-        );
+        print_times(&level.name, times);
     }
 }

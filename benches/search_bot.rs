@@ -9,7 +9,12 @@
 // A measuring tool: a log that does not read stops it with its reason.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "common/decision_times.rs"]
+mod decision_times;
+
 use std::time::{Duration, Instant};
+
+use decision_times::print_times;
 
 use soulstone_engine::bot::search::Budget;
 use soulstone_engine::bot::{Bot, BotKind};
@@ -105,14 +110,6 @@ fn play(log: &GameLog, levels: [&Level; 2], seed: u64, times: &mut [Vec<Duration
     }
 }
 
-fn percentile(times: &mut [Duration], p: usize) -> Duration {
-    if times.is_empty() {
-        return Duration::ZERO;
-    }
-    times.sort_unstable();
-    times[(times.len() * p / 100).min(times.len() - 1)]
-}
-
 fn main() {
     // `cargo bench` adds `--bench` to the arguments.
     let args: Vec<String> = std::env::args()
@@ -187,13 +184,6 @@ fn main() {
         started.elapsed(),
     );
     for (level, times) in [&ours, &theirs].into_iter().zip(&mut times) {
-        let count = times.len();
-        println!(
-            "{} decisions: {count}, median {:.2?}, 95th percentile {:.2?}, max {:.2?}",
-            level.name,
-            percentile(times, 50),
-            percentile(times, 95),
-            percentile(times, 100),
-        );
+        print_times(&level.name, times);
     }
 }
