@@ -280,7 +280,8 @@ async fn game_page(
         .await?;
     // A bot's turn the queue could not take, or one a restart cut short,
     // is taken up when someone looks.
-    if game.searching_bot_due() {
+    let bot_thinking = game.searching_bot_due();
+    if bot_thinking {
         state.bot_turns.schedule(id);
     }
     let seat = account.and_then(|a| game.seat_of(a));
@@ -441,17 +442,23 @@ async fn game_page(
     let over = MageKnight::is_over(&battle);
     let status = match &battle.outcome {
         Some(outcome) => outcome.words(),
-        None => format!(
-            "Round {} of {}; the game waits for {}{}",
-            battle.round().max(1),
-            battle.rounds,
-            soulstone_engine::mage_knight::orders::asking(&battle.stage),
-            if matches!(battle.stage, Stage::Acting { .. }) {
-                format!(" ({} actions left)", battle.actions_left)
+        None => {
+            format!(
+                "Round {} of {}; the game waits for {}{}",
+                battle.round().max(1),
+                battle.rounds,
+                soulstone_engine::mage_knight::orders::asking(&battle.stage),
+                if matches!(battle.stage, Stage::Acting { .. }) {
+                    format!(" ({} actions left)", battle.actions_left)
+                } else {
+                    String::new()
+                }
+            ) + if bot_thinking {
+                ". The bot is thinking; its answer shows when you look again"
             } else {
-                String::new()
+                ""
             }
-        ),
+        }
     };
     let page = GamePage {
         ctx: ctx.clone(),
