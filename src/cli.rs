@@ -106,13 +106,40 @@ pub enum ContentCommand {
     },
     /// Print the JSON Schema of a stat card file (or, with --edition-file,
     /// of an edition's tokens and markers files; with --crew-card, of a
-    /// crew card), for editors.
+    /// crew card; with --of, of another game system's file), for editors.
     Schema {
-        #[arg(long, conflicts_with = "crew_card")]
+        #[arg(long, conflicts_with_all = ["crew_card", "of"])]
         edition_file: bool,
-        #[arg(long)]
+        #[arg(long, conflicts_with = "of")]
         crew_card: bool,
+        #[arg(long, value_enum)]
+        of: Option<SchemaOf>,
     },
+}
+
+/// The content files of the game systems with formats of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SchemaOf {
+    /// A Mage Knight warrior file (`mk/warriors/*.toml`).
+    MkWarriors,
+    /// A Mage Knight army (`mk/armies/*.toml`).
+    MkArmy,
+    /// A 1st edition model file (`m1e/models/*.toml`).
+    M1eModels,
+    /// A 1st edition crew (`m1e/crews/*.toml`).
+    M1eCrew,
+}
+
+impl SchemaOf {
+    pub fn schema(self) -> serde_json::Value {
+        use soulstone_engine::{first_edition, mage_knight};
+        match self {
+            SchemaOf::MkWarriors => mage_knight::content::warrior_file_schema(),
+            SchemaOf::MkArmy => mage_knight::content::army_list_schema(),
+            SchemaOf::M1eModels => first_edition::content::model_file_schema(),
+            SchemaOf::M1eCrew => first_edition::content::crew_list_schema(),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -235,8 +262,11 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Content(ContentCommand::Schema {
             edition_file,
             crew_card,
+            of,
         })) => {
-            let schema = if *edition_file {
+            let schema = if let Some(of) = of {
+                of.schema()
+            } else if *edition_file {
                 soulstone_engine::content::edition_schema()
             } else if *crew_card {
                 soulstone_engine::content::crew_card_schema()

@@ -451,6 +451,14 @@ fn the_published_schemas_are_current() {
             soulstone_engine::content::crew_card_schema(),
         ),
         (
+            "docs/mk-warriors.schema.json",
+            soulstone_engine::mage_knight::content::warrior_file_schema(),
+        ),
+        (
+            "docs/mk-army.schema.json",
+            soulstone_engine::mage_knight::content::army_list_schema(),
+        ),
+        (
             "docs/m1e-model.schema.json",
             soulstone_engine::first_edition::content::model_file_schema(),
         ),
@@ -469,6 +477,29 @@ fn the_published_schemas_are_current() {
             published == generated,
             "{file} is out of date: run SOULSTONE_WRITE_SCHEMA=1 cargo test schema"
         );
+    }
+}
+
+/// `content schema --of` prints another system's schema, as published.
+#[test]
+fn the_schema_command_prints_each_systems_schema() {
+    for (of, schema) in [
+        (
+            "mk-warriors",
+            soulstone_engine::mage_knight::content::warrior_file_schema(),
+        ),
+        (
+            "m1e-crew",
+            soulstone_engine::first_edition::content::crew_list_schema(),
+        ),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_soulstone"))
+            .args(["content", "schema", "--of", of])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{of}");
+        let printed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(printed, schema, "{of}");
     }
 }
 

@@ -320,6 +320,11 @@ pub fn warrior_file_schema() -> serde_json::Value {
     serde_json::to_value(schemars::schema_for!(WarriorFile)).unwrap_or_default()
 }
 
+/// The JSON schema of an army file.
+pub fn army_list_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(ArmyList)).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
