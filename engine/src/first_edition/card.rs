@@ -124,7 +124,6 @@ pub enum Ability {
     Scout,
     Arachnid,
     PassThrough,
-    SlowToDie,
     Hunter,
     Ruthless,
     ImmuneToInfluence,
@@ -175,8 +174,8 @@ pub enum TriggerEffect {
     PushTarget { inches: u8 },
     /// The attacker discards a card and draws one.
     Surge,
-    /// The target gains this many poison counters (replacing fewer).
-    Poison { counters: u8 },
+    /// The target gains a condition (see [`SpellEffect::Condition`]).
+    Condition { condition: String, value: u8 },
     /// The model heals this many wounds.
     Heal { wounds: u8 },
 }
@@ -217,16 +216,15 @@ pub enum SpellEffect {
     Push {
         inches: i8,
     },
-    /// One fewer general action point on its current or next activation.
-    Slow,
-    /// One more general action point on its current or next activation.
-    Fast,
-    /// No actions, triggers or melee range until its next activation ends.
-    Paralyze,
-    Poison {
-        counters: u8,
+    /// The target gains a condition by its name, with a number where it
+    /// has one (the general action modifiers and counters of the quick
+    /// reference). Conditions are content, as every edition's tokens are;
+    /// the encounter's step gives them their book.
+    Condition {
+        condition: String,
+        value: u8,
     },
-    /// Places a model of this name within 6" of the caster; it is slow.
+    /// Places a model of this name within 6" of the caster.
     Summon {
         model: String,
     },
@@ -405,9 +403,12 @@ impl ModelCard {
                 ));
             }
             for effect in &spell.effects {
-                if let SpellEffect::Damage { damage } = effect
-                    && let Some(problem) = damage.problem()
-                {
+                let problem = match effect {
+                    SpellEffect::Damage { damage } => damage.problem(),
+                    SpellEffect::Condition { condition, .. } => unnamed(condition),
+                    _ => None,
+                };
+                if let Some(problem) = problem {
                     return Some((format!("spells[{i}].effects"), problem));
                 }
             }
@@ -419,9 +420,20 @@ impl ModelCard {
     }
 }
 
+fn unnamed(condition: &str) -> Option<String> {
+    condition
+        .trim()
+        .is_empty()
+        .then(|| "a condition has a name".to_owned())
+}
+
 fn trigger_problem(triggers: &[Trigger], stats: &[TriggerStat]) -> Option<String> {
     triggers.iter().find_map(|t| {
-        if !(1..=3).contains(&t.suits.len()) {
+        if let TriggerEffect::Condition { condition, .. } = &t.does
+            && let Some(problem) = unnamed(condition)
+        {
+            Some(problem)
+        } else if !(1..=3).contains(&t.suits.len()) {
             Some(format!("{} needs one to three suits", t.name))
         } else if !stats.contains(&t.stat) {
             Some(format!(
