@@ -59,11 +59,7 @@ impl Level {
 
     fn order(&self, battle: &mk::Battle, seat: Seat, seed: u64) -> Option<mk::Order> {
         match &self.budget {
-            Some(budget) => {
-                let view = mk::hidden_from(battle, Some(seat));
-                mk::bots::search::search(&view, seat, budget, seed)
-                    .or_else(|| MageKnight::bot_command(battle, seat, BotKind::Greedy, seed))
-            }
+            Some(budget) => mk::bots::search::searched_or_greedy(battle, seat, budget, seed),
             None => MageKnight::bot_command(battle, seat, self.kind, seed),
         }
     }
@@ -92,7 +88,7 @@ fn setups(count: u64) -> Vec<mk::Setup> {
         .collect()
 }
 
-/// The finished battle; each level's decision times (index: level, not seat).
+/// The finished battle; each seat's decision times go in `times` by seat.
 fn play(
     setup: &mk::Setup,
     levels: [&Level; 2],

@@ -323,15 +323,9 @@ impl Bot {
                 from.truncate(usize::from(count));
                 Some(PlayerCommand::DiscardDown { cards: from })
             }
-            Choice::Entropy => {
-                let mut bytes = [0u8; 32];
-                for chunk in bytes.chunks_mut(4) {
-                    chunk.copy_from_slice(&self.rng.next_u32().to_le_bytes());
-                }
-                Some(PlayerCommand::Contribute {
-                    entropy: Bytes32(bytes),
-                })
-            }
+            Choice::Entropy => Some(PlayerCommand::Contribute {
+                entropy: Bytes32(self.rng.next_bytes32()),
+            }),
             Choice::SplitCrew { models } => {
                 let first = models
                     .into_iter()

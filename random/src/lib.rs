@@ -37,6 +37,16 @@ impl RandomStream {
         self.rng.next_u32()
     }
 
+    /// 32 bytes: eight draws of [`Self::next_u32`], little-endian (a key,
+    /// a seed or entropy drawn from this stream).
+    pub fn next_bytes32(&mut self) -> [u8; 32] {
+        let mut bytes = [0u8; 32];
+        for chunk in bytes.chunks_mut(4) {
+            chunk.copy_from_slice(&self.next_u32().to_le_bytes());
+        }
+        bytes
+    }
+
     /// A uniform integer in `0..bound` (`bound` ≥ 1) without modulo bias:
     /// draws that fall in the short final partial range are rejected.
     pub fn below(&mut self, bound: u32) -> u32 {

@@ -96,11 +96,7 @@ impl InfoSet {
         {
             return Err(DealError::CrewsSecret);
         }
-        let mut seed = [0u8; 32];
-        for chunk in seed.chunks_mut(4) {
-            chunk.copy_from_slice(&rng.next_u32().to_le_bytes());
-        }
-        world.fairness.seed = Bytes32(seed);
+        world.fairness.seed = Bytes32(rng.next_bytes32());
         redeal(&mut world.players[opponent.index()], |pool| {
             rng.shuffle(pool)
         });

@@ -148,11 +148,7 @@ pub fn search_known(info: &InfoSet, budget: &Budget, seed: u64) -> Option<Player
 
 /// A fresh stream drawn from `rng`.
 fn stream(rng: &mut RandomStream) -> RandomStream {
-    let mut key = [0u8; 32];
-    for chunk in key.chunks_mut(4) {
-        chunk.copy_from_slice(&rng.next_u32().to_le_bytes());
-    }
-    RandomStream::from_key(key)
+    RandomStream::from_key(rng.next_bytes32())
 }
 
 /// The commands worth searching at `world`'s decision for `seat`: its

@@ -146,15 +146,15 @@ impl TableGame for MageKnight {
     }
 
     fn bot_command(state: &Battle, seat: Seat, level: BotKind, seed: u64) -> Option<Order> {
-        let view = hidden_from(state, Some(seat));
-        let budget = match level {
-            BotKind::Random => return bots::order(&view, seat, Style::Random, seed),
-            BotKind::Greedy => return bots::order(&view, seat, Style::Greedy, seed),
-            BotKind::Normal => Budget::NORMAL,
-            BotKind::Hard => Budget::HARD,
+        let style = match level {
+            BotKind::Random => Style::Random,
+            BotKind::Greedy => Style::Greedy,
+            BotKind::Normal => {
+                return search::searched_or_greedy(state, seat, &Budget::NORMAL, seed);
+            }
+            BotKind::Hard => return search::searched_or_greedy(state, seat, &Budget::HARD, seed),
         };
-        search::search(&view, seat, &budget, seed)
-            .or_else(|| bots::order(&view, seat, Style::Greedy, seed))
+        bots::order(&hidden_from(state, Some(seat)), seat, style, seed)
     }
 
     fn bot_thinks_long(state: &Battle, seat: Seat, level: BotKind) -> bool {

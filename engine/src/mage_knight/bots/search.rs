@@ -5,8 +5,8 @@
 //! revealed, so a world is the seat's view with a seed of the search's
 //! own: the dice fall differently in every world. In each it tries one of
 //! the orders the greedy bot rates best (UCB over the root), plays on with
-//! greedy bots on both sides to the end of the opponent's next turn, and
-//! scores what it finds. The order tried most often wins. Its budget is a
+//! greedy bots on both sides for the budget's player turns, and scores
+//! what it finds. The order tried most often wins. Its budget is a
 //! number of worlds, never a time, so a game replays exactly.
 
 use soulstone_random::RandomStream;
@@ -58,6 +58,14 @@ pub fn would_search(battle: &Battle, seat: Seat) -> bool {
     battle.stage == Stage::Acting { seat }
 }
 
+/// What a searching bot for `seat` sends at `state` (the true game: the
+/// seat's view is taken here): the search's order, or the greedy one
+/// where there is nothing to search.
+pub fn searched_or_greedy(state: &Battle, seat: Seat, budget: &Budget, seed: u64) -> Option<Order> {
+    let view = super::super::hidden_from(state, Some(seat));
+    search(&view, seat, budget, seed).or_else(|| order(&view, seat, Style::Greedy, seed))
+}
+
 /// One order at the root, with what the worlds that tried it gave.
 struct Arm {
     order: Order,
@@ -102,7 +110,8 @@ pub fn search(view: &Battle, seat: Seat, budget: &Budget, seed: u64) -> Option<O
     let start_turn = view.turn;
     for tried in 0..budget.iterations {
         let mut world = view.clone();
-        world.dice.seed = seed_from(&mut rng);
+        // A seed of the search's own for this world's dice.
+        world.dice.seed = Bytes32(rng.next_bytes32());
         // Equal bounds: the earlier (better-rated) arm.
         let Some(pick) = (0..arms.len()).max_by(|&i, &j| {
             arms[i]
@@ -167,15 +176,6 @@ fn root_orders(view: &Battle, seat: Seat, width: usize) -> Vec<Order> {
         .map(|((order, _), _)| order)
         .take(width)
         .collect()
-}
-
-/// A seed of the search's own for a world's dice.
-fn seed_from(rng: &mut RandomStream) -> Bytes32 {
-    let mut key = [0u8; 32];
-    for chunk in key.chunks_mut(4) {
-        chunk.copy_from_slice(&rng.next_u32().to_le_bytes());
-    }
-    Bytes32(key)
 }
 
 /// `world` played on by greedy bots until turn `last` ends, the game
