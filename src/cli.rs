@@ -158,7 +158,9 @@ pub enum GameCommand {
         #[arg(long, num_args = 1)]
         army: Vec<String>,
         /// The edition, m4e or m3e: the crew lists must be of it (default:
-        /// the edition the lists give); mk plays Mage Knight.
+        /// the edition the lists give); m1e plays a 1st edition Scrap
+        /// (--crew: two ready crews' names or crew files; none: the first
+        /// two ready crews); mk plays Mage Knight.
         #[arg(long)]
         edition: Option<String>,
         /// Seeds the setup flips, the server seed and the bots.

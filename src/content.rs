@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::content::{Catalog, ContentError};
-use soulstone_engine::first_edition::Book;
+use soulstone_engine::first_edition::{Book, ConditionBook};
 use soulstone_engine::mage_knight::content::Roster;
 
 mod shipped {
@@ -51,6 +51,14 @@ pub fn shipped_first_edition() -> Result<Book, Vec<ContentError>> {
         shipped::SHIPPED_M1E_MODELS.iter().copied(),
         shipped::SHIPPED_M1E_CREWS.iter().copied(),
     )
+}
+
+/// The shipped 1st edition condition book (`content/m1e/conditions.toml`).
+pub const SHIPPED_M1E_CONDITIONS: &str = include_str!("../content/m1e/conditions.toml");
+
+/// The shipped 1st edition condition book, checked.
+pub fn shipped_first_edition_conditions() -> Result<ConditionBook, Vec<ContentError>> {
+    ConditionBook::load("m1e/conditions.toml", SHIPPED_M1E_CONDITIONS)
 }
 
 /// The shipped Mage Knight roster, read once (the shipped content is
@@ -276,6 +284,12 @@ fn check_first_edition(dir: &Path, problems: &mut Vec<String>) -> String {
     let crews = read_room(dir, "m1e", "crews", problems);
     if models.is_empty() && crews.is_empty() {
         return String::new();
+    }
+    let conditions = dir.join("m1e").join("conditions.toml");
+    if let Ok(text) = std::fs::read_to_string(&conditions)
+        && let Err(errors) = ConditionBook::load(&conditions.display().to_string(), &text)
+    {
+        problems.extend(errors.iter().map(ToString::to_string));
     }
     match Book::load(
         models.iter().map(|(p, t)| (p.as_str(), t.as_str())),

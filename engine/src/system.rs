@@ -22,6 +22,7 @@ use crate::state::NewGame;
 use crate::view::{View, Viewer};
 use crate::{Event, FlowCommand, GameState, PlayerCommand, RuleError, Seat, Submission};
 
+pub use crate::first_edition::FirstEdition;
 pub use crate::mage_knight::MageKnight;
 
 /// A game system's score at some moment, as a host reports it.

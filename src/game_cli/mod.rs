@@ -2,6 +2,7 @@
 //! between the engine's bots, and checking a game log against its seed
 //! (Malifaux here, Mage Knight in [`mage_knight`]).
 
+mod first_edition;
 mod mage_knight;
 
 use std::path::Path;
@@ -68,6 +69,12 @@ pub fn play(request: PlayRequest<'_>) -> Result<(), String> {
     if !armies.is_empty() {
         return Err("--army is for Mage Knight (--edition mk); Malifaux plays --crew".into());
     }
+    if edition == Some("m1e") {
+        if table.is_some() {
+            return Err("1st edition encounters are played on an open table: no --table".into());
+        }
+        return first_edition::play(crews, seed, [kind(0), kind(1)], log_path);
+    }
     let [a, b] = crews else {
         return Err("give exactly two --crew options (player A's first)".into());
     };
@@ -91,7 +98,7 @@ pub fn play(request: PlayRequest<'_>) -> Result<(), String> {
     if let Some(wanted) = edition {
         let wanted: soulstone_engine::Edition =
             serde_json::from_value(serde_json::Value::String(wanted.to_string()))
-                .map_err(|_| format!("unknown edition {wanted:?} (m4e, m3e or mk)"))?;
+                .map_err(|_| format!("unknown edition {wanted:?} (m4e, m3e, m1e or mk)"))?;
         if let Some((name, list)) = lists.iter().flatten().find(|(_, l)| l.edition != wanted) {
             return Err(format!(
                 "{name} is a {} crew list, not {}",
@@ -222,6 +229,11 @@ pub fn verify(path: &Path, key: Option<&str>) -> Result<(), String> {
         && mage_knight::is_mage_knight_log(&json)
     {
         return mage_knight::verify_log(path, json);
+    }
+    if let Ok(json) = serde_json::from_str::<serde_json::Value>(&text)
+        && first_edition::is_first_edition_log(&json)
+    {
+        return first_edition::verify_log(path, json);
     }
     let log = GameLog::from_json(&text).map_err(|e| at(e.to_string()))?;
     let state = log.verify().map_err(|e| at(e.to_string()))?;

@@ -13,7 +13,7 @@
 use serde::Serialize;
 use soulstone_engine::Seat;
 use soulstone_engine::bot::BotKind;
-use soulstone_engine::system::{MageKnight, Malifaux, Score, TableGame, Tally};
+use soulstone_engine::system::{FirstEdition, MageKnight, Malifaux, Score, TableGame, Tally};
 
 /// Commands a conformance game may take before it counts as endless.
 const MAX_COMMANDS: usize = 20_000;
@@ -73,6 +73,17 @@ fn score_adds_up(name: &str, score: &Score) {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn first_edition_plays_to_its_end_through_the_boundary() {
+    for seed in 0..3 {
+        conform::<FirstEdition>(
+            "Malifaux 1st edition",
+            super::first_edition_games::set_up(seed),
+            11 + seed,
+        );
     }
 }
 

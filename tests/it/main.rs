@@ -19,6 +19,7 @@ mod encounter;
 mod engine_props;
 mod events;
 mod first_edition_content;
+mod first_edition_games;
 mod forced;
 mod foundation;
 mod game_table;
