@@ -197,6 +197,7 @@ pub mod brought;
 pub mod clocks;
 mod crews;
 pub mod event_games;
+mod first_edition;
 pub mod invitations;
 pub mod limits;
 mod mage_knight;
@@ -212,6 +213,7 @@ pub use crews::{
     BroughtList, MAX_BROUGHT_LISTS, PairingStart, PracticeRequest, check_brought, start_casual,
     start_for_pairing, start_practice,
 };
+pub use first_edition::{CrewPractice, start_crew_practice};
 pub use mage_knight::{
     ArmyGame, ArmyPractice, check_army, ready_army, start_army_game, start_army_practice,
 };

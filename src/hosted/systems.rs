@@ -6,7 +6,7 @@
 //! `if` in [`plays`].
 
 use chrono::NaiveDateTime;
-use soulstone_engine::system::{MageKnight, Malifaux, TableGame};
+use soulstone_engine::system::{FirstEdition, MageKnight, Malifaux, TableGame};
 
 use super::HostedError;
 use crate::db::DbConnection;
@@ -48,6 +48,9 @@ pub(super) fn plays(id: i64, code: &str) -> Result<Plays, HostedError> {
     }
     if code == MageKnight::CODE {
         return Ok(Plays::of::<MageKnight>());
+    }
+    if code == FirstEdition::CODE {
+        return Ok(Plays::of::<FirstEdition>());
     }
     Err(HostedError::OtherSystem {
         id,

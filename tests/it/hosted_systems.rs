@@ -144,6 +144,120 @@ async fn a_mage_knight_practice_game_is_hosted_to_its_end_through_the_boundary(b
     assert!(MageKnight::is_over(&resigned.state));
 }
 
+both_backends!(a_first_edition_practice_game_is_hosted_to_its_end_through_the_boundary);
+
+/// A 1st edition practice game against the greedy bot is stored, refuses
+/// an unknown crew and a stale command, plays to its end through
+/// `submit` (the host plays the bot's seat), leaves a log whose every
+/// shuffle and card verifies, is never read as another system's game,
+/// and a second one is resigned through the registry.
+async fn a_first_edition_practice_game_is_hosted_to_its_end_through_the_boundary(backend: Backend) {
+    use soulstone::hosted::{CrewPractice, SeatHolder, Submitted, start_crew_practice};
+    use soulstone_engine::Seat;
+    use soulstone_engine::bot::BotKind;
+    use soulstone_engine::fairness::Bytes32;
+    use soulstone_engine::first_edition::{FirstEdition, verify};
+    use soulstone_engine::system::{MageKnight, TableGame};
+
+    let test_db = crate::support::TestDb::create(&backend);
+    let db = test_db.open();
+    let mut conn = db.conn().unwrap();
+    let account = crate::support::app::create_verified_account(
+        &mut conn,
+        "ottoline@example.org",
+        "Ottoline",
+        false,
+    );
+    let book = soulstone::content::shipped_first_edition().unwrap();
+    let conditions = soulstone::content::shipped_first_edition_conditions().unwrap();
+    let request = CrewPractice {
+        account_id: account,
+        crew: "Warden Grice's Watch".into(),
+        bot: BotKind::Greedy,
+        bot_crew: "The Lantern Widow's Mire".into(),
+        seed: Bytes32([5; 32]),
+        time_control_ms: None,
+    };
+    let unknown = CrewPractice {
+        crew: "The Lost Posse".into(),
+        ..request.clone()
+    };
+    let refused = start_crew_practice(&mut conn, &book, &conditions, &unknown, now());
+    assert!(
+        matches!(&refused, Err(HostedError::Invalid(m)) if m.contains("The Lost Posse")),
+        "{refused:?}"
+    );
+    let id = start_crew_practice(&mut conn, &book, &conditions, &request, now()).unwrap();
+    let game = hosted::load::<FirstEdition>(&mut conn, id).unwrap();
+    assert_eq!(game.seat_of(account), Some(Seat::A));
+    assert!(matches!(
+        hosted::load::<MageKnight>(&mut conn, id),
+        Err(HostedError::OtherSystem { stored, .. }) if stored == "malifaux_1e"
+    ));
+    let order = FirstEdition::bot_command(&game.state, Seat::A, BotKind::Greedy, 1).unwrap();
+    let stale = hosted::submit::<FirstEdition>(
+        &mut conn,
+        id,
+        account,
+        game.state.version + 2,
+        "stale",
+        order,
+        now(),
+    );
+    assert!(stale.is_err(), "{stale:?}");
+    assert_eq!(
+        hosted::load::<FirstEdition>(&mut conn, id)
+            .unwrap()
+            .state
+            .version,
+        game.state.version
+    );
+    for step in 0..5_000u64 {
+        let game = hosted::load::<FirstEdition>(&mut conn, id).unwrap();
+        if FirstEdition::is_over(&game.state) {
+            break;
+        }
+        let seat = FirstEdition::waiting_for(&game.state)
+            .into_iter()
+            .find(|s| matches!(game.seats[s.index()], SeatHolder::Account(_)))
+            .expect("the host plays the bot's seat: the game waits for the player");
+        let order = FirstEdition::bot_command(&game.state, seat, BotKind::Greedy, step).unwrap();
+        let made = hosted::submit::<FirstEdition>(
+            &mut conn,
+            id,
+            account,
+            game.state.version,
+            &format!("m{step}"),
+            order,
+            now(),
+        )
+        .unwrap();
+        assert!(matches!(made, Submitted::Applied { .. }), "{made:?}");
+    }
+    let game = hosted::load::<FirstEdition>(&mut conn, id).unwrap();
+    assert_eq!(game.status, HostedStatus::Finished);
+    let result = game.state.result.expect("a result");
+    let log = hosted::finished_log::<FirstEdition>(&mut conn, id).unwrap();
+    assert!(verify(&log).expect("every shuffle and card verifies") > 50);
+    assert!(result.iter().all(|(strategy, _)| *strategy <= 4));
+
+    let second = start_crew_practice(
+        &mut conn,
+        &book,
+        &conditions,
+        &CrewPractice {
+            seed: Bytes32([6; 32]),
+            ..request
+        },
+        now(),
+    )
+    .unwrap();
+    hosted::resign(&mut conn, second, account, now()).unwrap();
+    let resigned = hosted::load::<FirstEdition>(&mut conn, second).unwrap();
+    assert_eq!(resigned.status, HostedStatus::Finished);
+    assert!(FirstEdition::is_over(&resigned.state));
+}
+
 both_backends!(a_mage_knight_practice_game_is_played_from_its_page_to_the_end);
 
 /// The Mage Knight table without scripts: the practice page starts a
