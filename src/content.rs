@@ -79,6 +79,29 @@ pub fn mage_knight_roster() -> Result<&'static Roster, String> {
         .map_err(Clone::clone)
 }
 
+/// The shipped 1st edition book and condition book, read once (checked by
+/// the tests, so a problem here is a broken build).
+pub fn first_edition_content() -> Result<&'static (Book, ConditionBook), String> {
+    static CONTENT: std::sync::OnceLock<Result<(Book, ConditionBook), String>> =
+        std::sync::OnceLock::new();
+    CONTENT
+        .get_or_init(|| {
+            let words = |errors: Vec<ContentError>| {
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            Ok((
+                shipped_first_edition().map_err(words)?,
+                shipped_first_edition_conditions().map_err(words)?,
+            ))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
 /// What the server plays with: the shipped cards, then the cards of the
 /// operator's content directory, if any (a club's own cards). Loads whole
 /// or refuses, with every problem.

@@ -20,6 +20,7 @@ mod engine_props;
 mod events;
 mod first_edition_content;
 mod first_edition_games;
+mod first_edition_hosting;
 mod first_edition_rules;
 mod forced;
 mod foundation;

@@ -161,3 +161,178 @@ pub fn fact(game: &Skirmish, fact: &Fact, viewer: Option<Seat>) -> Option<String
         _ => return None,
     })
 }
+
+/// A command in words, for its button: what it does, with the numbers a
+/// player weighs (distances, Cb against Df, a card's value).
+pub fn order(game: &Skirmish, seat: Seat, order: &super::flow::Order) -> String {
+    use super::actions::Action;
+    use super::flow::Order;
+    let name = |id: &super::skirmish::ModelId| {
+        game.model(*id).map_or_else(
+            || "a model".to_owned(),
+            |m| format!("{} #{}", m.card.name, id.0),
+        )
+    };
+    let active = match &game.stage {
+        Stage::Acting { activation } => game.model(activation.model),
+        _ => None,
+    };
+    match order {
+        Order::Contribute { .. } => "Cut the decks".into(),
+        Order::ChooseStrategy { strategy } => format!("Play {}", strategy.name()),
+        Order::ChooseDeployment { deployment } => format!("Deploy {}", deployment.name()),
+        Order::ChooseSchemes { schemes } if schemes.is_empty() => "No schemes".into(),
+        Order::ChooseSchemes { schemes } => schemes
+            .iter()
+            .map(|p| {
+                let named = p
+                    .model
+                    .map(|m| format!(" ({})", name(&m)))
+                    .unwrap_or_default();
+                let told = if p.announce { ", announced" } else { "" };
+                format!("{}{named}{told}", p.scheme.name())
+            })
+            .collect::<Vec<_>>()
+            .join(" and "),
+        Order::DeployFirst { first: true } => "Deploy first".into(),
+        Order::DeployFirst { first: false } => "Deploy second".into(),
+        Order::Deploy { model, at } => format!(
+            "Deploy {} at ({:.1}, {:.1})",
+            name(model),
+            super::field::inches_of(at.x),
+            super::field::inches_of(at.y)
+        ),
+        Order::Discard { cards } if cards.is_empty() => "Keep every card and draw".into(),
+        Order::Discard { cards } => format!(
+            "Discard {} and draw",
+            cards
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        Order::Reflip { reflip: true } => "Spend a soulstone to flip again".into(),
+        Order::Reflip { reflip: false } => "Keep the flip".into(),
+        Order::Activate { model } => format!("Activate {}", name(model)),
+        Order::EndActivation => "End the activation".into(),
+        Order::Act { action } => match action {
+            Action::Walk { to } => {
+                let far = active
+                    .and_then(|m| m.at)
+                    .map_or(0.0, |from| super::field::between(from, *to));
+                format!(
+                    "Walk {far:.1}\" to ({:.1}, {:.1})",
+                    super::field::inches_of(to.x),
+                    super::field::inches_of(to.y)
+                )
+            }
+            Action::Charge { target, weapon } => {
+                let with = active
+                    .and_then(|m| super::actions::weapon_of(m, *weapon).map(|w| w.2))
+                    .unwrap_or(0);
+                format!("Charge {} (2 AP; Cb {with})", name(target))
+            }
+            Action::Strike {
+                target,
+                weapon,
+                focus,
+            } => {
+                let weapon_name = active
+                    .and_then(|m| weapon.and_then(|i| m.card.weapons.get(usize::from(i))))
+                    .map_or("Bash", |w| w.name.as_str());
+                let cb = active
+                    .and_then(|m| super::actions::weapon_of(m, *weapon).map(|w| w.2))
+                    .unwrap_or(0);
+                let df = game.model(*target).map_or(0, |m| m.card.df);
+                format!(
+                    "{} {} with {weapon_name} (Cb {cb} against Df {df}{})",
+                    if *focus { "Focus and strike" } else { "Strike" },
+                    name(target),
+                    if *focus { "; 2 AP" } else { "" }
+                )
+            }
+            Action::Cast {
+                spell,
+                target,
+                channel,
+            } => {
+                let card = active.and_then(|m| m.card.spells.get(usize::from(*spell)));
+                let (spell_name, cc) = card.map_or(("a spell", 0), |s| (s.name.as_str(), s.cc));
+                format!(
+                    "{}{spell_name} on {} (TN {cc})",
+                    if *channel { "Channel " } else { "Cast " },
+                    name(target)
+                )
+            }
+            Action::DefensiveStance => "Take a defensive stance".into(),
+            Action::Heal => "Spend a soulstone to heal".into(),
+            Action::Interact { pass_to: None } => "Pick up the treasure".into(),
+            Action::Interact { pass_to: Some(m) } => format!("Pass the treasure to {}", name(m)),
+            Action::Pass => "Pass (spend an action point)".into(),
+        },
+        Order::ChangeTotal { cheat, soulstone } => {
+            let mine = match &game.stage {
+                Stage::Dueling { duel, .. } => duel.side(seat).map(|s| s.total()),
+                _ => None,
+            };
+            let total_with = |card: &crate::fate::Card| {
+                mine.zip(match &game.stage {
+                    Stage::Dueling { duel, .. } => duel.side(seat).map(|s| s.card.value()),
+                    _ => None,
+                })
+                .map(|(total, old)| total - i16::from(old) + i16::from(card.value()))
+            };
+            match (cheat, soulstone) {
+                (None, false) => "Pass".into(),
+                (None, true) => "Spend a soulstone for a second card".into(),
+                (Some(card), stone) => format!(
+                    "Cheat with {card}{}{}",
+                    total_with(card)
+                        .map(|t| format!(" (total {t})"))
+                        .unwrap_or_default(),
+                    if *stone { " and spend a soulstone" } else { "" }
+                ),
+            }
+        }
+        Order::Trigger { trigger: None } => "Declare no trigger".into(),
+        Order::Trigger {
+            trigger: Some(name),
+        } => format!("Declare {name}"),
+        Order::Prevent { soulstone: true } => "Spend a soulstone to prevent".into(),
+        Order::Prevent { soulstone: false } => "Take the damage".into(),
+    }
+}
+
+/// The duel under way in words: each side's card, stat and total.
+pub fn duel(game: &Skirmish) -> Option<String> {
+    let Stage::Dueling { duel, .. } = &game.stage else {
+        return None;
+    };
+    let side = |d: &super::duel::Duelist| {
+        let name = game.model(d.model).map_or("", |m| m.card.name.as_str());
+        format!(
+            "{name}: {} + {}{} = {}",
+            d.card,
+            d.stat,
+            d.stone.map(|c| format!(" + {c}")).unwrap_or_default(),
+            d.total()
+        )
+    };
+    let against = match &duel.versus {
+        super::duel::Versus::Model { defender } => side(defender),
+        super::duel::Versus::Number { tn, suit, .. } => format!(
+            "TN {tn}{}",
+            suit.map(|s| format!(" with {}", s.name()))
+                .unwrap_or_default()
+        ),
+    };
+    Some(format!(
+        "{} against {against}: {} winning",
+        side(&duel.actor),
+        if duel.actor_wins() {
+            "the first side is"
+        } else {
+            "the first side is not"
+        }
+    ))
+}

@@ -34,6 +34,7 @@ use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_pa
 use crate::web::session::{CsrfForm, CurrentUser};
 use command::command_from_form;
 
+pub(crate) mod first_edition;
 mod invite;
 pub(crate) mod mage_knight;
 
@@ -56,6 +57,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(post_settings);
     invite::routes(cfg);
     mage_knight::routes(cfg);
+    first_edition::routes(cfg);
 }
 
 impl From<HostedError> for AppError {
@@ -80,11 +82,13 @@ impl From<HostedError> for AppError {
 /// The page of game `id`, played by the system stored as `code` (None for
 /// a system this server has no page for).
 pub(crate) fn game_href(id: i64, code: &str) -> Option<String> {
-    use soulstone_engine::system::{MageKnight, Malifaux, TableGame};
+    use soulstone_engine::system::{FirstEdition, MageKnight, Malifaux, TableGame};
     if code == Malifaux::CODE {
         Some(format!("/games/{id}"))
     } else if code == MageKnight::CODE {
         Some(format!("/mk/games/{id}"))
+    } else if code == FirstEdition::CODE {
+        Some(format!("/m1e/games/{id}"))
     } else {
         None
     }

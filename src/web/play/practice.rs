@@ -37,6 +37,8 @@ struct PracticePage {
     invitations: Vec<crate::hosted::invitations::Invitation>,
     /// Mage Knight's ready armies.
     mk_armies: Vec<String>,
+    /// 1st edition's ready crews.
+    m1e_crews: Vec<String>,
 }
 
 /// What a refused form had chosen, to show it again as it was.
@@ -121,6 +123,7 @@ async fn practice_page_with(
         minutes,
         invitations,
         mk_armies: super::mage_knight::army_names(),
+        m1e_crews: super::first_edition::crew_names(),
     };
     if page.error.is_some() {
         crate::web::forms::render_invalid(&ctx, &page)
