@@ -102,45 +102,26 @@ pub fn play(
         setup.crews[1].pool,
         setup.encounter.name()
     ));
-    let mut game = FirstEdition::start(setup.clone()).map_err(|e| e.to_string())?;
-    let mut facts = Vec::new();
-    let mut commands = Vec::new();
     let mut turns_closed = 0;
-    for step in 0..MAX_ORDERS {
-        if FirstEdition::is_over(&game) {
-            break;
-        }
-        let Some(seat) = FirstEdition::waiting_for(&game).first().copied() else {
-            break;
-        };
-        let order = FirstEdition::bot_command(
-            &game,
-            seat,
-            bots[seat.index()],
-            seed.wrapping_add(step as u64),
-        )
-        .ok_or("the bot found no command")?;
-        let submission = FirstEdition::player_submission(seat, game.version, order);
-        let made = FirstEdition::execute(&mut game, &submission).map_err(|e| e.to_string())?;
-        commands.push((u32::try_from(facts.len()).unwrap_or(u32::MAX), submission));
-        for fact in &made {
-            match fact {
-                Fact::StrategySet { .. }
-                | Fact::DeploymentSet { .. }
-                | Fact::FirstDeployer { .. } => {
-                    if let Some(line) = words::fact(&game, fact, None) {
-                        print_out(&line);
+    let (game, facts, commands) =
+        super::bot_game::<FirstEdition>(setup.clone(), bots, seed, MAX_ORDERS, |game, made| {
+            for fact in made {
+                match fact {
+                    Fact::StrategySet { .. }
+                    | Fact::DeploymentSet { .. }
+                    | Fact::FirstDeployer { .. } => {
+                        if let Some(line) = words::fact(game, fact, None) {
+                            print_out(&line);
+                        }
                     }
+                    Fact::TurnClosed => {
+                        turns_closed += 1;
+                        print_out(&format!("after turn {turns_closed}: {}", score_line(game)));
+                    }
+                    _ => {}
                 }
-                Fact::TurnClosed => {
-                    turns_closed += 1;
-                    print_out(&format!("after turn {turns_closed}: {}", score_line(&game)));
-                }
-                _ => {}
             }
-        }
-        facts.extend(made);
-    }
+        })?;
     let result = game
         .result
         .ok_or("the game did not end within its commands")?;

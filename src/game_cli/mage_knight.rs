@@ -104,48 +104,29 @@ pub fn play(
                 .join(", ")
         }
     ));
-    let mut battle = MageKnight::start(setup.clone()).map_err(|e| e.to_string())?;
-    let mut facts = Vec::new();
-    let mut commands = Vec::new();
-    for step in 0..MAX_ORDERS {
-        if MageKnight::is_over(&battle) {
-            break;
-        }
-        let Some(seat) = MageKnight::waiting_for(&battle).first().copied() else {
-            break;
-        };
-        let order = MageKnight::bot_command(
-            &battle,
-            seat,
-            bots[seat.index()],
-            seed.wrapping_add(step as u64),
-        )
-        .ok_or("the bot found no order")?;
-        let submission = MageKnight::player_submission(seat, battle.version, order);
-        let made = MageKnight::execute(&mut battle, &submission).map_err(|e| e.to_string())?;
-        commands.push((u32::try_from(facts.len()).unwrap_or(u32::MAX), submission));
-        for fact in &made {
-            match fact {
-                Fact::FirstPlayer { seat, distances } => print_out(&format!(
-                    "{} goes first; objectives {}\" and {}\" beyond the deployment areas",
-                    seat.label(),
-                    distances[0],
-                    distances[1]
-                )),
-                Fact::TurnBegan { seat, .. }
-                    if *seat == battle.first.unwrap_or(Seat::A) && battle.round() > 1 =>
-                {
-                    print_out(&format!(
-                        "after round {}: {}",
-                        battle.round() - 1,
-                        score_line(&battle)
-                    ));
+    let (battle, facts, commands) =
+        super::bot_game::<MageKnight>(setup.clone(), bots, seed, MAX_ORDERS, |battle, made| {
+            for fact in made {
+                match fact {
+                    Fact::FirstPlayer { seat, distances } => print_out(&format!(
+                        "{} goes first; objectives {}\" and {}\" beyond the deployment areas",
+                        seat.label(),
+                        distances[0],
+                        distances[1]
+                    )),
+                    Fact::TurnBegan { seat, .. }
+                        if *seat == battle.first.unwrap_or(Seat::A) && battle.round() > 1 =>
+                    {
+                        print_out(&format!(
+                            "after round {}: {}",
+                            battle.round() - 1,
+                            score_line(battle)
+                        ));
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
-        }
-        facts.extend(made);
-    }
+        })?;
     let outcome = battle
         .outcome
         .as_ref()

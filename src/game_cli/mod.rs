@@ -211,6 +211,46 @@ pub fn play(request: PlayRequest<'_>) -> Result<(), String> {
     Ok(())
 }
 
+/// A game of `G` between two bots from `setup`, `each` shown every batch
+/// of facts with the game after it; returns the finished game, its facts
+/// and the commands that made them (by the index of their first fact).
+#[allow(clippy::type_complexity)]
+fn bot_game<G: soulstone_engine::system::TableGame>(
+    setup: G::Setup,
+    bots: [BotKind; 2],
+    seed: u64,
+    most: usize,
+    mut each: impl FnMut(&G::State, &[G::Fact]),
+) -> Result<(G::State, Vec<G::Fact>, Vec<(u32, G::Submission)>), String> {
+    let mut game = G::start(setup).map_err(|e| e.to_string())?;
+    let mut facts = Vec::new();
+    let mut commands = Vec::new();
+    for step in 0..most {
+        if G::is_over(&game) {
+            break;
+        }
+        let Some(seat) = G::waiting_for(&game).first().copied() else {
+            break;
+        };
+        let command = G::bot_command(
+            &game,
+            seat,
+            bots[seat.index()],
+            seed.wrapping_add(step as u64),
+        )
+        .ok_or("the bot found no command")?;
+        let submission = G::player_submission(seat, G::version(&game), command);
+        let made = G::execute(&mut game, &submission).map_err(|e| e.to_string())?;
+        commands.push((u32::try_from(facts.len()).unwrap_or(u32::MAX), submission));
+        each(&game, &made);
+        facts.extend(made);
+    }
+    if !G::is_over(&game) {
+        return Err(format!("the game did not end within {most} commands"));
+    }
+    Ok((game, facts, commands))
+}
+
 /// Writes a game's log as JSON to `path` and says so.
 fn write_log(path: &Path, log: &impl serde::Serialize, facts: usize) -> Result<(), String> {
     let json = serde_json::to_string(log).map_err(|e| e.to_string())?;

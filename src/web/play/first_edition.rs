@@ -19,11 +19,11 @@ use soulstone_engine::first_edition::objectives::{Deployment, Strategy};
 use soulstone_engine::first_edition::{FirstEdition, Skirmish, Stage, field, hidden_from, words};
 use soulstone_engine::table::Point;
 
-use super::{form_field, now};
-use crate::hosted::{self, CrewPractice, HostedError, Submitted};
+use super::{form_field, now, system_pages};
+use crate::hosted::{self, CrewPractice, HostedError};
 use crate::web::AppState;
 use crate::web::error::AppError;
-use crate::web::layout::{FlashLevel, PageContext, download, redirect_with_flash, render_page};
+use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
 
 /// Deployment spots offered as buttons (the form takes any point).
@@ -50,7 +50,6 @@ async fn start_practice(
     state: web::Data<AppState>,
     form: CsrfForm<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    use rand::Rng;
     let fields = form.0;
     let (book, conditions) = crate::content::first_edition_content().map_err(AppError::internal)?;
     let crew = form_field(&fields, "crew").to_owned();
@@ -68,22 +67,14 @@ async fn start_practice(
             }
         },
     };
-    let mut rng = rand::rng();
-    let others: Vec<&str> = book
-        .crews()
-        .iter()
-        .map(|c| c.name.as_str())
-        .filter(|name| *name != crew)
-        .collect();
-    let bot_crew = others
-        .get(rng.random_range(0..others.len().max(1)))
-        .map_or_else(|| crew.clone(), |name| (*name).to_owned());
+    let names: Vec<&str> = book.crews().iter().map(|c| c.name.as_str()).collect();
+    let bot_crew = system_pages::other_than(&names, &crew);
     let request = CrewPractice {
         account_id: user.id(),
         crew,
         bot,
         bot_crew,
-        seed: Bytes32(rng.random()),
+        seed: Bytes32(rand::random()),
         time_control_ms: None,
     };
     let started = state
@@ -496,7 +487,7 @@ async fn post_order(
     let id = path.into_inner();
     let here = format!("/m1e/games/{id}");
     let fields = form.0;
-    let (version, key) = super::version_and_key(&fields)?;
+    let version_and_key = super::version_and_key(&fields)?;
     let order = match order_from_form(&fields) {
         Ok(order) => order,
         Err(problem) => {
@@ -508,30 +499,10 @@ async fn post_order(
             ));
         }
     };
-    let account = user.id();
-    if !state
-        .play_limits
-        .allow_command(&super::limits::key_of(Some(account), ""))
-    {
-        return Err(AppError::TooManyRequests);
-    }
-    let submitted = state
-        .with_db(move |conn| {
-            Ok(hosted::submit::<FirstEdition>(
-                conn,
-                id,
-                account,
-                version,
-                &key,
-                order,
-                now(),
-            ))
-        })
-        .await?;
-    if let Ok(Submitted::Applied { version, .. }) = &submitted {
-        state.game_updates.announce_at(id, *version);
-    }
-    super::back_to_game(&state, here, submitted.map(|_| ()))
+    system_pages::send_command::<FirstEdition>(&state, user.id(), id, version_and_key, here, |_| {
+        Ok(order)
+    })
+    .await
 }
 
 /// Notices that the game moved on, for a page's script.
@@ -542,21 +513,8 @@ async fn moves(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
     let account = user.0.as_ref().map(|u| u.id());
-    let address = crate::web::client::client_address(&req, &state);
-    let slot = state
-        .play_limits
-        .open_stream(super::limits::key_of(account, &address))
-        .ok_or(AppError::TooManyRequests)?;
-    // Only a 1st edition game its viewer may watch has notices.
-    state
-        .with_db(move |conn| {
-            hosted::event_games::load_for_viewer::<FirstEdition>(conn, id, account, now())?;
-            Ok(())
-        })
-        .await?;
-    Ok(super::live::moved_notices(&state, id, slot))
+    system_pages::moved_notices::<FirstEdition>(&req, account, &state, path.into_inner()).await
 }
 
 /// A finished game's log (JSON), for `soulstone game verify`.
@@ -565,14 +523,5 @@ async fn log_download(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
-    let log = state
-        .with_db(move |conn| Ok(hosted::finished_log::<FirstEdition>(conn, id)?))
-        .await?;
-    let json = serde_json::to_string(&log).map_err(|e| AppError::internal(e.to_string()))?;
-    Ok(download(
-        "application/json",
-        &format!("malifaux-1e-{id}.json"),
-        json,
-    ))
+    system_pages::log_download::<FirstEdition>(&state, path.into_inner(), "malifaux-1e").await
 }

@@ -15,6 +15,7 @@ pub mod names;
 mod page;
 mod practice;
 mod preview;
+mod system_pages;
 pub mod words;
 
 use actix_web::{HttpResponse, get, post, web};

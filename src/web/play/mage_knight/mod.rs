@@ -18,11 +18,11 @@ use soulstone_engine::mage_knight::bots::suggestions;
 use soulstone_engine::mage_knight::{Battle, MageKnight, Stage, hidden_from, words};
 use soulstone_engine::system::TableGame;
 
-use super::{form_field, now};
-use crate::hosted::{self, ArmyPractice, HostedError, Submitted};
+use super::{form_field, now, system_pages};
+use crate::hosted::{self, ArmyPractice, HostedError};
 use crate::web::AppState;
 use crate::web::error::AppError;
-use crate::web::layout::{FlashLevel, PageContext, download, redirect_with_flash, render_page};
+use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -46,7 +46,6 @@ async fn start_practice(
     state: web::Data<AppState>,
     form: CsrfForm<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    use rand::Rng;
     let fields = form.0;
     let roster = crate::content::mage_knight_roster().map_err(AppError::internal)?;
     let army = form_field(&fields, "army").to_owned();
@@ -64,22 +63,14 @@ async fn start_practice(
             }
         },
     };
-    let mut rng = rand::rng();
-    let others: Vec<&str> = roster
-        .armies()
-        .iter()
-        .map(|a| a.name.as_str())
-        .filter(|name| *name != army)
-        .collect();
-    let bot_army = others
-        .get(rng.random_range(0..others.len().max(1)))
-        .map_or_else(|| army.clone(), |name| (*name).to_owned());
+    let names: Vec<&str> = roster.armies().iter().map(|a| a.name.as_str()).collect();
+    let bot_army = system_pages::other_than(&names, &army);
     let request = ArmyPractice {
         account_id: user.id(),
         army,
         bot,
         bot_army,
-        seed: Bytes32(rng.random()),
+        seed: Bytes32(rand::random()),
         time_control_ms: None,
     };
     let started = state
@@ -509,7 +500,7 @@ async fn post_order(
     let id = path.into_inner();
     let here = format!("/mk/games/{id}");
     let fields = form.0;
-    let (version, key) = super::version_and_key(&fields)?;
+    let version_and_key = super::version_and_key(&fields)?;
     let asked = match forms::asked_by_form(&fields) {
         Ok(asked) => asked,
         Err(problem) => {
@@ -521,43 +512,21 @@ async fn post_order(
             ));
         }
     };
-    let account = user.id();
-    if !state
-        .play_limits
-        .allow_command(&super::limits::key_of(Some(account), ""))
-    {
-        return Err(AppError::TooManyRequests);
-    }
-    let submitted = state
-        .with_db(move |conn| {
-            // A formation following its leader needs the warriors' places.
-            let order = match asked {
+    // A formation following its leader needs the warriors' places.
+    system_pages::send_command::<MageKnight>(
+        &state,
+        user.id(),
+        id,
+        version_and_key,
+        here,
+        move |conn| {
+            Ok(match asked {
                 forms::Asked::Order(order) => order,
                 follow => follow.into_order(&hosted::load::<MageKnight>(conn, id)?.state),
-            };
-            Ok(hosted::submit::<MageKnight>(
-                conn,
-                id,
-                account,
-                version,
-                &key,
-                order,
-                now(),
-            ))
-        })
-        .await?;
-    if let Ok(Submitted::Applied {
-        version,
-        bot_to_move,
-        ..
-    }) = &submitted
-    {
-        state.game_updates.announce_at(id, *version);
-        if *bot_to_move {
-            state.bot_turns.schedule(id);
-        }
-    }
-    super::back_to_game(&state, here, submitted.map(|_| ()))
+            })
+        },
+    )
+    .await
 }
 
 /// Notices that the game moved on, for the page's script.
@@ -568,25 +537,8 @@ async fn moves(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
     let account = user.0.as_ref().map(|u| u.id());
-    let address = crate::web::client::client_address(&req, &state);
-    let slot = state
-        .play_limits
-        .open_stream(super::limits::key_of(account, &address))
-        .ok_or(AppError::TooManyRequests)?;
-    // Only a Mage Knight game its viewer may watch has notices.
-    let bot_due = state
-        .with_db(move |conn| {
-            let (game, _) =
-                hosted::event_games::load_for_viewer::<MageKnight>(conn, id, account, now())?;
-            Ok(game.searching_bot_due())
-        })
-        .await?;
-    if bot_due {
-        state.bot_turns.schedule(id);
-    }
-    Ok(super::live::moved_notices(&state, id, slot))
+    system_pages::moved_notices::<MageKnight>(&req, account, &state, path.into_inner()).await
 }
 
 /// A finished game's log (JSON), for `soulstone game verify`.
@@ -595,14 +547,5 @@ async fn log_download(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
-    let log = state
-        .with_db(move |conn| Ok(hosted::finished_log::<MageKnight>(conn, id)?))
-        .await?;
-    let json = serde_json::to_string(&log).map_err(|e| AppError::internal(e.to_string()))?;
-    Ok(download(
-        "application/json",
-        &format!("mage-knight-{id}.json"),
-        json,
-    ))
+    system_pages::log_download::<MageKnight>(&state, path.into_inner(), "mage-knight").await
 }
