@@ -12,8 +12,8 @@
 
 use std::fmt::Debug;
 
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::bot::{Bot, BotKind};
 use crate::forced::StandingAnswers;
@@ -24,6 +24,36 @@ use crate::{Event, FlowCommand, GameState, PlayerCommand, RuleError, Seat, Submi
 
 pub use crate::first_edition::FirstEdition;
 pub use crate::mage_knight::MageKnight;
+
+/// A finished game's log for a system that keeps no more than this: what
+/// it started from, every fact, and the commands that made them (by the
+/// index of their first fact). Mage Knight's and the 1st edition's.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FinishedGame<Setup, Fact, Submission> {
+    pub log_format: u32,
+    pub rules_version: u32,
+    pub setup: Setup,
+    pub facts: Vec<Fact>,
+    pub commands: Vec<(u32, Submission)>,
+}
+
+impl<Setup, Fact, Submission> FinishedGame<Setup, Fact, Submission> {
+    /// The log of a game stored under `(log_format, rules_version)`.
+    pub fn new(
+        setup: Setup,
+        facts: Vec<Fact>,
+        commands: Vec<(u32, Submission)>,
+        (log_format, rules_version): (u32, u32),
+    ) -> Self {
+        Self {
+            log_format,
+            rules_version,
+            setup,
+            facts,
+            commands,
+        }
+    }
+}
 
 /// A game system's score at some moment, as a host reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -1,8 +1,6 @@
 //! The 1st edition as a host sees it: [`TableGame`] for [`FirstEdition`],
 //! its finished log, and the check of every shuffle and card in one.
 
-use serde::{Deserialize, Serialize};
-
 use super::bots::{self, Style};
 use super::facts::{Fact, apply};
 use super::flow::{Order, Submission, execute};
@@ -26,15 +24,8 @@ pub const LOG_FORMAT: u32 = 1;
 pub struct FirstEdition;
 
 /// A finished game: what it started from, every fact, and the commands
-/// that made them (by the index of their first fact).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct FinishedLog {
-    pub log_format: u32,
-    pub rules_version: u32,
-    pub setup: Setup,
-    pub facts: Vec<Fact>,
-    pub commands: Vec<(u32, Submission)>,
-}
+/// that made them.
+pub type FinishedLog = crate::system::FinishedGame<Setup, Fact, Submission>;
 
 /// Checks a finished log: the revealed seed matches the game's
 /// commitment, every shuffle is the one the seed and both players' cuts
@@ -224,14 +215,8 @@ impl TableGame for FirstEdition {
         setup: Setup,
         facts: Vec<Fact>,
         commands: Vec<(u32, Submission)>,
-        (log_format, rules_version): (u32, u32),
+        stored_versions: (u32, u32),
     ) -> FinishedLog {
-        FinishedLog {
-            log_format,
-            rules_version,
-            setup,
-            facts,
-            commands,
-        }
+        FinishedLog::new(setup, facts, commands, stored_versions)
     }
 }

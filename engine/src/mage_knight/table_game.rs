@@ -1,8 +1,6 @@
 //! Mage Knight as a host sees it: [`TableGame`] for [`MageKnight`], its
 //! finished log and the check of every roll in one.
 
-use serde::{Deserialize, Serialize};
-
 use super::bots::search::{self, Budget};
 use super::bots::{self, Style};
 use super::dice;
@@ -26,16 +24,9 @@ pub const LOG_FORMAT: u32 = 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MageKnight;
 
-/// A finished game: what it started from, every fact, and the orders that
-/// made them (by the index of their first fact).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct FinishedLog {
-    pub log_format: u32,
-    pub rules_version: u32,
-    pub setup: Setup,
-    pub facts: Vec<Fact>,
-    pub commands: Vec<(u32, Submission)>,
-}
+/// A finished game: what it started from, every fact, and the commands
+/// that made them.
+pub type FinishedLog = crate::system::FinishedGame<Setup, Fact, Submission>;
 
 /// Checks a finished log: the revealed seed matches the commitment the
 /// game started with, every roll is the one the seed and both players'
@@ -179,14 +170,8 @@ impl TableGame for MageKnight {
         setup: Setup,
         facts: Vec<Fact>,
         commands: Vec<(u32, Submission)>,
-        (log_format, rules_version): (u32, u32),
+        stored_versions: (u32, u32),
     ) -> FinishedLog {
-        FinishedLog {
-            log_format,
-            rules_version,
-            setup,
-            facts,
-            commands,
-        }
+        FinishedLog::new(setup, facts, commands, stored_versions)
     }
 }
