@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::card::{Ability, Characteristic, Station, WeaponKind};
+use super::card::{Ability, Station, WeaponKind};
 use super::duel::{Duel, DuelStep, Purpose, Versus};
 use super::field::{self, CONTACT};
 use super::flow::{Run, halted};
@@ -534,11 +534,6 @@ pub fn strike(
 /// Counts as a master or henchman for schemes that name one.
 pub fn leads(model: &Model) -> bool {
     matches!(model.card.station, Station::Master | Station::Henchman)
-}
-
-/// A living model (morale applies to it).
-pub fn living(model: &Model) -> bool {
-    model.card.is_living() && !model.card.is(Characteristic::Construct)
 }
 
 /// The card's band of a damage or healing flip: 0 weak, 1 moderate, 2

@@ -126,7 +126,7 @@ pub enum Fact {
         seat: Seat,
         points: u8,
     },
-    /// The closing phase: stances and summonings end, activations reset.
+    /// The closing phase: stances end, activations reset.
     TurnClosed,
     /// The stage the game waits at now.
     Now {
@@ -195,17 +195,7 @@ pub fn apply(game: &mut Skirmish, fact: &Fact) {
             let stones = &mut game.players[seat.index()].soulstones;
             *stones = stones.saturating_sub(1);
         }
-        Fact::StrategySet {
-            seat,
-            strategy,
-            flip,
-        } => {
-            let player = &mut game.players[seat.index()];
-            player.strategy = *strategy;
-            if flip.is_some() {
-                player.strategy_flip = *flip;
-            }
-        }
+        Fact::StrategySet { seat, strategy, .. } => game.players[seat.index()].strategy = *strategy,
         Fact::DeploymentSet { deployment, flip } => {
             game.deployment = *deployment;
             if flip.is_some() {
@@ -307,7 +297,6 @@ pub fn apply(game: &mut Skirmish, fact: &Fact) {
                 falling_back: false,
                 steeled_against: Vec::new(),
                 carries_treasure: false,
-                summoned: true,
             });
         }
         Fact::SchemePointsScored { seat, points } => {
@@ -317,7 +306,6 @@ pub fn apply(game: &mut Skirmish, fact: &Fact) {
             for m in &mut game.models {
                 m.activated = false;
                 m.defensive = false;
-                m.summoned = false;
             }
         }
         Fact::Now { stage } => game.stage = (**stage).clone(),

@@ -6,8 +6,8 @@
 use super::card::{Ability, Characteristic, ModelCard, WeaponKind};
 use super::skirmish::{Model, ModelId, Skirmish};
 use crate::Seat;
+use crate::table::Point;
 use crate::table::geometry::{V2, distance_to_segment};
-use crate::table::{Point, inches};
 
 /// The table's side, in inches.
 pub const SIZE: f64 = 36.0;
@@ -181,9 +181,4 @@ pub fn between(a: Point, b: Point) -> f64 {
 /// The seat's side of the table: the first to deploy takes the south.
 pub fn side_of(game: &Skirmish, seat: Seat) -> usize {
     usize::from(game.first_deployer.is_some_and(|first| first != seat))
-}
-
-/// A stored coordinate in inches (for words).
-pub fn inches_of(value: crate::table::Milli) -> f64 {
-    inches(value)
 }

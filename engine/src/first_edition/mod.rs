@@ -90,7 +90,6 @@ pub fn start(setup: Setup) -> Result<Skirmish, RuleError> {
                 falling_back: false,
                 steeled_against: Vec::new(),
                 carries_treasure: false,
-                summoned: false,
             });
         }
     }
@@ -105,7 +104,6 @@ pub fn start(setup: Setup) -> Result<Skirmish, RuleError> {
         soulstones: crew.pool,
         shuffles: 0,
         strategy: None,
-        strategy_flip: None,
         schemes: Vec::new(),
         schemes_chosen: false,
         scheme_points_scored: 0,

@@ -605,7 +605,7 @@ pub fn cast(run: &mut Run, activation: Activation, spell: u8, target: ModelId, c
 /// The Terrifying enemy in melee with a living model that it has not yet
 /// stood up to.
 pub fn terror_facing(game: &Skirmish, model: &Model) -> Option<ModelId> {
-    if !actions::living(model) {
+    if !model.card.is_living() {
         return None;
     }
     field::engaging(game, model)

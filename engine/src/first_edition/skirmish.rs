@@ -65,8 +65,6 @@ pub struct Player {
     /// Shuffles of this player's deck so far (each is keyed by its number).
     pub shuffles: u32,
     pub strategy: Option<Strategy>,
-    /// The strategy's flip (a joker lets the player choose).
-    pub strategy_flip: Option<Card>,
     /// Hidden from the other player until announced or the game's end.
     pub schemes: Vec<SchemePick>,
     pub schemes_chosen: bool,
@@ -95,8 +93,6 @@ pub struct Model {
     pub steeled_against: Vec<ModelId>,
     /// Carries the Treasure Hunt marker.
     pub carries_treasure: bool,
-    /// Summoned this turn: it gains the summoning's slowness.
-    pub summoned: bool,
 }
 
 impl Model {

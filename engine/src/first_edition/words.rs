@@ -116,8 +116,8 @@ pub fn fact(game: &Skirmish, fact: &Fact, viewer: Option<Seat>) -> Option<String
         Fact::Placed { model, at } => format!(
             "{} at ({:.1}, {:.1})",
             name(model),
-            super::field::inches_of(at.x),
-            super::field::inches_of(at.y)
+            crate::table::inches(at.x),
+            crate::table::inches(at.y)
         ),
         Fact::TreasurePlaced { at: Some(_) } => {
             "The treasure marker is placed at the centre".into()
@@ -199,8 +199,8 @@ pub fn order(game: &Skirmish, seat: Seat, order: &super::flow::Order) -> String 
         Order::Deploy { model, at } => format!(
             "Deploy {} at ({:.1}, {:.1})",
             name(model),
-            super::field::inches_of(at.x),
-            super::field::inches_of(at.y)
+            crate::table::inches(at.x),
+            crate::table::inches(at.y)
         ),
         Order::Discard { cards } if cards.is_empty() => "Keep every card and draw".into(),
         Order::Discard { cards } => format!(
@@ -222,8 +222,8 @@ pub fn order(game: &Skirmish, seat: Seat, order: &super::flow::Order) -> String 
                     .map_or(0.0, |from| super::field::between(from, *to));
                 format!(
                     "Walk {far:.1}\" to ({:.1}, {:.1})",
-                    super::field::inches_of(to.x),
-                    super::field::inches_of(to.y)
+                    crate::table::inches(to.x),
+                    crate::table::inches(to.y)
                 )
             }
             Action::Charge { target, weapon } => {

@@ -17,7 +17,7 @@ use soulstone_engine::first_edition::bots::choices;
 use soulstone_engine::first_edition::flow::Order;
 use soulstone_engine::first_edition::objectives::{Deployment, Strategy};
 use soulstone_engine::first_edition::{FirstEdition, Skirmish, Stage, field, hidden_from, words};
-use soulstone_engine::table::Point;
+use soulstone_engine::table::{Point, inches};
 
 use super::{form_field, now, system_pages};
 use crate::hosted::{self, CrewPractice, HostedError};
@@ -182,13 +182,7 @@ fn model_lines(game: &Skirmish) -> Vec<ModelLine> {
                 } else {
                     m.at.map_or_else(
                         || "not on the table".into(),
-                        |p| {
-                            format!(
-                                "({:.1}, {:.1})",
-                                field::inches_of(p.x),
-                                field::inches_of(p.y)
-                            )
-                        },
+                        |p| format!("({:.1}, {:.1})", inches(p.x), inches(p.y)),
                     )
                 },
                 activated: m.activated,
@@ -283,8 +277,8 @@ fn board(game: &Skirmish) -> String {
         let _ = write!(
             svg,
             r##"<circle cx="{:.2}" cy="{:.2}" r="0.59" fill="#d4af37" stroke="#5a4a1a" stroke-width="0.08"><title>The treasure</title></circle>"##,
-            field::inches_of(marker.x),
-            flip(field::inches_of(marker.y))
+            inches(marker.x),
+            flip(inches(marker.y))
         );
     }
     let active = match &game.stage {

@@ -34,7 +34,7 @@ async fn a_player_plays_a_first_edition_game_in_the_browser(backend: Backend) {
     use soulstone_engine::bot::BotKind;
     use soulstone_engine::first_edition::bots::choices;
     use soulstone_engine::first_edition::flow::Order;
-    use soulstone_engine::first_edition::{actions::Action, field, hidden_from};
+    use soulstone_engine::first_edition::{actions::Action, hidden_from};
 
     let app = TestApp::spawn(backend.clone()).await;
     let prefix = format!("{}-first-edition", backend.name());
@@ -68,8 +68,18 @@ async fn a_player_plays_a_first_edition_game_in_the_browser(backend: Backend) {
                     panic!("a deployment is offered");
                 };
                 set_value(client, "model", &model.0.to_string()).await;
-                fill(client, "x", &format!("{:.3}", field::inches_of(at.x))).await;
-                fill(client, "y", &format!("{:.3}", field::inches_of(at.y))).await;
+                fill(
+                    client,
+                    "x",
+                    &format!("{:.3}", soulstone_engine::table::inches(at.x)),
+                )
+                .await;
+                fill(
+                    client,
+                    "y",
+                    &format!("{:.3}", soulstone_engine::table::inches(at.y)),
+                )
+                .await;
                 "deploy"
             }
             Stage::Acting { .. } if !used.contains("walk") => {
@@ -81,8 +91,18 @@ async fn a_player_plays_a_first_edition_game_in_the_browser(backend: Backend) {
                 });
                 match walk {
                     Some(to) => {
-                        fill(client, "x", &format!("{:.3}", field::inches_of(to.x))).await;
-                        fill(client, "y", &format!("{:.3}", field::inches_of(to.y))).await;
+                        fill(
+                            client,
+                            "x",
+                            &format!("{:.3}", soulstone_engine::table::inches(to.x)),
+                        )
+                        .await;
+                        fill(
+                            client,
+                            "y",
+                            &format!("{:.3}", soulstone_engine::table::inches(to.y)),
+                        )
+                        .await;
                         "walk"
                     }
                     None => "choice",
