@@ -66,20 +66,15 @@ impl GameSystem {
         matches!(self, Self::Malifaux4 | Self::Malifaux3)
     }
 
-    /// The engine's edition for this system's encounters: the systems whose
-    /// games the engine referees in the browser and whose crew lists it
-    /// reads (4th and 3rd edition Malifaux).
+    /// The engine's edition of the encounters whose crews are written in
+    /// the shared crew-list format (4th and 3rd edition Malifaux); the 1st
+    /// edition and Mage Knight have rooms and list formats of their own.
     pub fn engine_edition(self) -> Option<soulstone_engine::Edition> {
         match self {
             Self::Malifaux4 => Some(soulstone_engine::Edition::Fourth),
             Self::Malifaux3 => Some(soulstone_engine::Edition::Third),
             Self::Malifaux1 | Self::MageKnight => None,
         }
-    }
-
-    /// Whether the engine can referee its games in the browser.
-    pub fn plays_in_browser(self) -> bool {
-        self.engine_edition().is_some() || self == Self::MageKnight
     }
 }
 

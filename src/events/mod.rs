@@ -356,6 +356,18 @@ impl EventView {
     pub fn is_mage_knight(&self) -> bool {
         self.system == GameSystem::MageKnight
     }
+
+    /// A 1st edition event's encounter size: the organiser's choice, else
+    /// by its soulstones (a Brawl above a Scrap's most, 45).
+    pub fn first_edition_size(&self) -> crate::setup::EncounterSize {
+        self.settings
+            .first_edition_size
+            .unwrap_or(if self.event.encounter_size > 45 {
+                crate::setup::EncounterSize::Brawl
+            } else {
+                crate::setup::EncounterSize::Scrap
+            })
+    }
 }
 
 /// What the actor is to this event.

@@ -9,9 +9,7 @@ use super::stored_json::{from_stored_json, to_json};
 use super::{Access, Ctx, EventError, EventView, require_not_finished};
 use crate::db::events::{self as db_events, GameRow, Round};
 use crate::db::{DbConnection, WriteTransaction, audit, pools};
-use crate::setup::{
-    self, EncounterSize, Seat, SeatNames, Setup, SetupRequest, SetupResult, TableSides,
-};
+use crate::setup::{self, Seat, SeatNames, Setup, SetupRequest, SetupResult, TableSides};
 use crate::systems::GameSystem;
 
 /// The setup a table plays: a setup of its own, or the round's shared
@@ -172,7 +170,7 @@ pub fn generate_setup(
                 system: view.system,
                 pool: pool.as_ref(),
                 seed,
-                encounter_size: encounter_size(view),
+                encounter_size: view.first_edition_size(),
             })
         };
         if per_table {
@@ -214,17 +212,6 @@ pub(crate) fn event_pool(
         )),
         None => Ok(None),
     }
-}
-
-/// 1st edition's encounter size for the event's soulstones.
-fn encounter_size(view: &EventView) -> EncounterSize {
-    view.settings
-        .first_edition_size
-        .unwrap_or(if view.event.encounter_size > 45 {
-            EncounterSize::Brawl
-        } else {
-            EncounterSize::Scrap
-        })
 }
 
 /// Makes `setup` the round's scenario for every table, each table flipping

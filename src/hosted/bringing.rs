@@ -1,7 +1,9 @@
 //! What the players of a digital pairing bring to it (Malifaux crew
-//! lists, a Mage Knight army), checked against the event's system and
-//! size, and the game it starts once both are in: a Malifaux encounter on
-//! the table's flipped scenario, or a Mage Knight battle at the event's
+//! lists, a 1st edition crew, a Mage Knight army), checked against the
+//! event's system and size, and the game it starts once both are in: a
+//! Malifaux encounter on the table's flipped scenario, a 1st edition
+//! encounter at the event's soulstones (its setup flipped in the game
+//! from the players' own decks), or a Mage Knight battle at the event's
 //! build total.
 
 use diesel::prelude::*;
@@ -11,7 +13,7 @@ use soulstone_engine::encounter::{GivenScenario, deployment_for};
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::table::measure::Deployment;
 
-use super::event_games::{DigitalState, game_in, require_browser_system, seat_of, state_of};
+use super::event_games::{DigitalState, game_in, limits_of, seat_of, state_of};
 use crate::db::events::{self as db_events, GameRow};
 use crate::db::hosted as db_hosted;
 use crate::db::{DbConnection, WriteTransaction};
@@ -21,7 +23,6 @@ use crate::hosted::brought::{Brought, Content, Limits};
 use crate::hosted::{self, BroughtList};
 use crate::setup::SetupResult;
 use crate::setup::pool::DeploymentKind;
-use crate::systems::GameSystem;
 
 /// A player who declared a faction for the event plays it all event: each
 /// list they bring to an event game must be of that faction.
@@ -29,8 +30,17 @@ fn require_declared_faction(
     conn: &mut DbConnection,
     game: &GameRow,
     seat: &str,
-    lists: &[BroughtList],
+    brought: &Brought,
 ) -> Result<(), EventError> {
+    // (name, faction) of each list brought.
+    let lists: Vec<(&str, &str)> = match brought {
+        Brought::Crews(lists) => lists
+            .iter()
+            .map(|l| (l.name.as_str(), l.list.faction.as_str()))
+            .collect(),
+        Brought::FirstEdition(crew) => vec![(crew.name.as_str(), crew.faction.as_str())],
+        Brought::Army(_) => return Ok(()),
+    };
     let registration = match seat {
         "a" => Some(game.player_a),
         _ => game.player_b,
@@ -46,13 +56,12 @@ fn require_declared_faction(
     };
     match lists
         .iter()
-        .find(|brought| !brought.list.faction.eq_ignore_ascii_case(declared.trim()))
+        .find(|(_, faction)| !faction.eq_ignore_ascii_case(declared.trim()))
     {
-        Some(other) => Err(EventError::Invalid(vec![(
+        Some((name, faction)) => Err(EventError::Invalid(vec![(
             "crew",
             format!(
-                "You declared {declared} for this event: bring {declared} crews ({} is {}).",
-                other.name, other.list.faction
+                "You declared {declared} for this event: bring {declared} crews ({name} is {faction})."
             ),
         )])),
         None => Ok(()),
@@ -82,7 +91,6 @@ pub fn bring(
     ctx: &Ctx<'_>,
 ) -> Result<DigitalState, EventError> {
     let Bringing { brought, seed } = bringing;
-    require_browser_system(view)?;
     check_brought_for(content, view, &brought)?;
     let json = brought
         .to_json()
@@ -111,9 +119,7 @@ pub fn bring(
             }
             DigitalState::Waiting { .. } => {}
         }
-        if let Brought::Crews(lists) = &brought {
-            require_declared_faction(conn, &game, seat, lists)?;
-        }
+        require_declared_faction(conn, &game, seat, &brought)?;
         db_hosted::set_pairing_crews(conn, game.id, seat, &json, ctx.now)?;
         let stored = db_hosted::pairing_crews(conn, game.id)?;
         let find = |side: &str| -> Result<Option<Brought>, EventError> {
@@ -155,9 +161,32 @@ pub fn bring(
                 };
                 hosted::start_army_game(conn, content.roster, &pairing, ctx.now)
             }
+            (Brought::FirstEdition(a), Brought::FirstEdition(b)) => {
+                let Limits::FirstEdition { encounter } = limits_of(view) else {
+                    return Err(EventError::Corrupt(format!(
+                        "pairing {} holds 1st edition crews in a {} event",
+                        game.id, view.system
+                    )));
+                };
+                let pairing = hosted::CrewGame {
+                    pairing_game_id: Some(game.id),
+                    accounts: opening.accounts,
+                    crews: [a, b],
+                    encounter,
+                    seed: opening.seed,
+                    time_control_ms: opening.time_control_ms,
+                };
+                hosted::start_crew_game(
+                    conn,
+                    content.first_edition,
+                    content.first_edition_conditions,
+                    &pairing,
+                    ctx.now,
+                )
+            }
             _ => {
                 return Err(EventError::Corrupt(format!(
-                    "pairing {} holds crews for one player and an army for the other",
+                    "pairing {} holds what two game systems are played with",
                     game.id
                 )));
             }
@@ -178,17 +207,8 @@ fn check_brought_for(
     view: &EventView,
     brought: &Brought,
 ) -> Result<(), EventError> {
-    let limits = match view.system {
-        GameSystem::MageKnight => Limits::MageKnight {
-            build_total: u16::try_from(view.event.encounter_size).ok(),
-        },
-        system => Limits::Malifaux {
-            size: u8::try_from(view.event.encounter_size).ok(),
-            edition: system.engine_edition(),
-        },
-    };
     brought
-        .check(content, limits)
+        .check(content, limits_of(view))
         .map_err(|problem| EventError::Invalid(vec![("crew", problem)]))
 }
 

@@ -1,12 +1,15 @@
 //! What a player brings to a game, by the system that plays it: Malifaux
-//! crew lists (one is hired once both players' are in) or a Mage Knight
-//! army. Stored as JSON (an array of lists or an army's table, so rows
+//! crew lists (one is hired once both players' are in), a 1st edition
+//! crew or a Mage Knight army. Stored as JSON (an array of lists or an army's table, so rows
 //! written before armies existed read as they were), and checked against
 //! the content and the limits of the game it is for.
 
 use serde::{Deserialize, Serialize};
 use soulstone_engine::Edition;
 use soulstone_engine::content::Catalog;
+use soulstone_engine::first_edition::{
+    Book, ConditionBook, CrewList as FirstEditionCrew, Encounter,
+};
 use soulstone_engine::mage_knight::content::{ArmyList, Roster};
 
 use super::{BroughtList, check_army, check_brought};
@@ -16,16 +19,37 @@ use super::{BroughtList, check_army, check_brought};
 pub enum Brought {
     /// Malifaux: crew lists.
     Crews(Vec<BroughtList>),
+    /// Malifaux 1st edition: one crew. Before `Army`, which it would
+    /// otherwise never reach: a crew's table has fields no army has, and
+    /// refuses an army's.
+    FirstEdition(FirstEditionCrew),
     /// Mage Knight: one army.
     Army(ArmyList),
 }
 
 /// The content what players bring is checked against: the Malifaux
-/// catalog and the Mage Knight roster.
+/// catalog, the 1st edition's models and conditions, and the Mage Knight
+/// roster.
 #[derive(Clone, Copy)]
 pub struct Content<'a> {
     pub catalog: &'a Catalog,
+    pub first_edition: &'a Book,
+    pub first_edition_conditions: &'a ConditionBook,
     pub roster: &'a Roster,
+}
+
+impl<'a> Content<'a> {
+    /// The shipped content beside `catalog` (the server's, which may be an
+    /// operator's directory).
+    pub fn shipped(catalog: &'a Catalog) -> Result<Self, String> {
+        let (first_edition, first_edition_conditions) = crate::content::first_edition_content()?;
+        Ok(Self {
+            catalog,
+            first_edition,
+            first_edition_conditions,
+            roster: crate::content::mage_knight_roster()?,
+        })
+    }
 }
 
 /// The game what a player brings is for, with its limits (none: any size
@@ -36,6 +60,11 @@ pub enum Limits {
         size: Option<u8>,
         edition: Option<Edition>,
     },
+    /// A 1st edition encounter: none, the crew's own; else its size and
+    /// soulstones (an event's), at which the crew is hired.
+    FirstEdition {
+        encounter: Option<(Encounter, u8)>,
+    },
     MageKnight {
         build_total: Option<u16>,
     },
@@ -45,7 +74,38 @@ pub enum Limits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BroughtFor {
     Malifaux,
+    FirstEdition,
     MageKnight,
+}
+
+impl BroughtFor {
+    /// The game, as a refusal names it: "a Mage Knight game".
+    pub fn game(self) -> &'static str {
+        match self {
+            Self::Malifaux => "a Malifaux game",
+            Self::FirstEdition => "a Malifaux 1st edition game",
+            Self::MageKnight => "a Mage Knight game",
+        }
+    }
+
+    /// What a player brings to it: "an army".
+    pub fn what_to_bring(self) -> &'static str {
+        match self {
+            Self::Malifaux => "crews",
+            Self::FirstEdition => "a 1st edition crew",
+            Self::MageKnight => "an army",
+        }
+    }
+}
+
+impl Limits {
+    pub fn system(self) -> BroughtFor {
+        match self {
+            Self::Malifaux { .. } => BroughtFor::Malifaux,
+            Self::FirstEdition { .. } => BroughtFor::FirstEdition,
+            Self::MageKnight { .. } => BroughtFor::MageKnight,
+        }
+    }
 }
 
 impl Brought {
@@ -60,6 +120,7 @@ impl Brought {
     pub fn system(&self) -> BroughtFor {
         match self {
             Self::Crews(_) => BroughtFor::Malifaux,
+            Self::FirstEdition(_) => BroughtFor::FirstEdition,
             Self::Army(_) => BroughtFor::MageKnight,
         }
     }
@@ -68,6 +129,7 @@ impl Brought {
     pub fn names(&self) -> Vec<String> {
         match self {
             Self::Crews(lists) => lists.iter().map(|l| l.name.clone()).collect(),
+            Self::FirstEdition(crew) => vec![crew.name.clone()],
             Self::Army(army) => vec![army.name.clone()],
         }
     }
@@ -79,15 +141,17 @@ impl Brought {
             (Self::Crews(lists), Limits::Malifaux { size, edition }) => {
                 check_brought(content.catalog, lists, size, edition)
             }
+            (Self::FirstEdition(crew), Limits::FirstEdition { encounter }) => {
+                super::first_edition::hire_for(content.first_edition, crew, encounter).map(|_| ())
+            }
             (Self::Army(army), Limits::MageKnight { build_total }) => {
                 check_army(content.roster, army, build_total)
             }
-            (Self::Crews(_), Limits::MageKnight { .. }) => {
-                Err("This is a Mage Knight game: bring an army.".into())
-            }
-            (Self::Army(_), Limits::Malifaux { .. }) => {
-                Err("This is a Malifaux game: bring crews.".into())
-            }
+            (_, limits) => Err(format!(
+                "This is {}: bring {}.",
+                limits.system().game(),
+                limits.system().what_to_bring()
+            )),
         }
     }
 }

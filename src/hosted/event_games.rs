@@ -16,7 +16,8 @@ use crate::hosted;
 use crate::systems::GameSystem;
 
 pub use super::bringing::{Bringing, bring};
-pub use super::brought::{Brought, Content};
+pub use super::brought::{Brought, Content, Limits};
+use soulstone_engine::first_edition::Encounter;
 
 /// Where a digital pairing stands, as one of its players (or staff) sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,7 +44,7 @@ pub fn play_round_digitally(
     number: i32,
     ctx: &Ctx<'_>,
 ) -> Result<(usize, usize), EventError> {
-    require_digital_play(view, access)?;
+    require_digital_play(access)?;
     conn.write_transaction(|conn| {
         let round = db_events::list_rounds(conn, view.id())?
             .into_iter()
@@ -74,7 +75,7 @@ pub fn play_game_digitally(
     game_id: i64,
     ctx: &Ctx<'_>,
 ) -> Result<(), EventError> {
-    require_digital_play(view, access)?;
+    require_digital_play(access)?;
     conn.write_transaction(|conn| {
         let game = game_in(conn, view, game_id)?;
         let round = db_events::list_rounds(conn, view.id())?
@@ -100,21 +101,11 @@ pub fn play_game_digitally(
     })
 }
 
-fn require_digital_play(view: &EventView, access: &Access) -> Result<(), EventError> {
+fn require_digital_play(access: &Access) -> Result<(), EventError> {
     if !access.is_staff() {
         return Err(EventError::Forbidden(
             "Only the organisers can have games played in the browser.".into(),
         ));
-    }
-    require_browser_system(view)
-}
-
-pub(super) fn require_browser_system(view: &EventView) -> Result<(), EventError> {
-    if !view.system.plays_in_browser() {
-        return Err(EventError::Conflict(format!(
-            "{} games cannot be played in the browser yet: only Malifaux 4th and 3rd edition and Mage Knight games can.",
-            view.system
-        )));
     }
     Ok(())
 }
@@ -356,10 +347,8 @@ pub fn absence_allowed(
 pub struct InvitableLeague {
     pub event_id: i64,
     pub name: String,
-    /// The league's encounter size: the lists brought must be hired for it.
-    pub encounter_size: Option<u8>,
-    /// The league's edition: the lists brought must be of it.
-    pub edition: Option<soulstone_engine::Edition>,
+    /// What the players bring must be for the league's system and size.
+    pub limits: Limits,
 }
 
 impl InvitableLeague {
@@ -367,9 +356,34 @@ impl InvitableLeague {
         Self {
             event_id: view.id(),
             name: view.event.name.clone(),
-            encounter_size: u8::try_from(view.event.encounter_size).ok(),
-            edition: view.system.engine_edition(),
+            limits: limits_of(view),
         }
+    }
+}
+
+/// What players bring to an event's games must suit: its system, and its
+/// encounter size (Malifaux), encounter and soulstones (1st edition) or
+/// build total (Mage Knight).
+pub fn limits_of(view: &EventView) -> Limits {
+    match view.system {
+        GameSystem::MageKnight => Limits::MageKnight {
+            build_total: u16::try_from(view.event.encounter_size).ok(),
+        },
+        GameSystem::Malifaux1 => Limits::FirstEdition {
+            encounter: u8::try_from(view.event.encounter_size)
+                .ok()
+                .map(|soulstones| {
+                    let size = match view.first_edition_size() {
+                        crate::setup::EncounterSize::Scrap => Encounter::Scrap,
+                        crate::setup::EncounterSize::Brawl => Encounter::Brawl,
+                    };
+                    (size, soulstones)
+                }),
+        },
+        system => Limits::Malifaux {
+            size: u8::try_from(view.event.encounter_size).ok(),
+            edition: system.engine_edition(),
+        },
     }
 }
 
@@ -386,15 +400,14 @@ fn require_league_play(view: &EventView) -> Result<(), EventError> {
             view.event.name
         )));
     }
-    // An invitation carries Malifaux crew lists; a Mage Knight league's
-    // games are its rounds' pairings.
+    // A Mage Knight league's games are its rounds' pairings.
     if view.system == GameSystem::MageKnight {
         return Err(EventError::Conflict(
             "Mage Knight leagues play their rounds' pairings in the browser, not games by invitation."
                 .into(),
         ));
     }
-    require_browser_system(view)
+    Ok(())
 }
 
 /// `account`'s registration as a player of the league, if they play in it.

@@ -1,15 +1,18 @@
-//! 1st edition games as players start them: a ready crew each (from the
-//! shipped book, hired by the quick reference's rules), played through the
-//! same store and moves as the other systems. Its pages are the next step
-//! (docs/first-edition.md).
+//! 1st edition games as players start them: a crew each (a ready one
+//! from the shipped book, or one of their own, hired by the quick
+//! reference's rules), played through the same store and moves as the
+//! other systems: practice against a bot, an event's pairing, or a game by
+//! invitation.
 
 use chrono::NaiveDateTime;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::first_edition::{Book, ConditionBook, FirstEdition, Setup};
+use soulstone_engine::first_edition::{
+    Book, ConditionBook, Crew, CrewList, Encounter, FirstEdition, Setup,
+};
 
-use super::HostedError;
-use super::store::create_practice;
+use super::store::{Creation, create, create_practice};
+use super::{HostedError, HostedKind, SeatHolder};
 use crate::db::DbConnection;
 
 /// A 1st edition practice game: the player in seat A with a ready crew,
@@ -26,25 +29,45 @@ pub struct CrewPractice {
     pub time_control_ms: Option<i64>,
 }
 
-/// The encounter two ready crews make.
+/// A ready crew by its name.
+pub fn ready_crew<'b>(book: &'b Book, name: &str) -> Result<&'b CrewList, HostedError> {
+    book.crews()
+        .iter()
+        .find(|l| l.name == name)
+        .ok_or_else(|| HostedError::Invalid(format!("There is no ready crew called {name}.")))
+}
+
+/// The crew `list` hires, at `encounter` when one is set (an event's size
+/// and soulstones, which the list is hired at whatever its own say), or
+/// why it cannot be hired, with the list's name.
+pub fn hire_for(
+    book: &Book,
+    list: &CrewList,
+    encounter: Option<(Encounter, u8)>,
+) -> Result<Crew, String> {
+    let mut list = list.clone();
+    if let Some((size, soulstones)) = encounter {
+        if list.encounter != size {
+            return Err(format!(
+                "{} is for a {}, and this game is a {size_name} of {soulstones} soulstones: bring a crew for a {size_name}.",
+                list.name,
+                list.encounter.name(),
+                size_name = size.name(),
+            ));
+        }
+        list.soulstones = soulstones;
+    }
+    book.hire(&list)
+        .map_err(|problems| format!("{}: {}", list.name, problems.join("; ")))
+}
+
+/// The encounter two hired crews make.
 fn encounter_for(
     book: &Book,
     conditions: &ConditionBook,
-    crews: [&str; 2],
+    hired: [Crew; 2],
     seed: Bytes32,
 ) -> Result<Setup, HostedError> {
-    let hire = |name: &str| {
-        let list = book
-            .crews()
-            .iter()
-            .find(|l| l.name == name)
-            .ok_or_else(|| {
-                HostedError::Invalid(format!("There is no ready crew called {name}."))
-            })?;
-        book.hire(list)
-            .map_err(|problems| HostedError::Invalid(format!("{name}: {}", problems.join("; "))))
-    };
-    let hired = [hire(crews[0])?, hire(crews[1])?];
     if hired[0].encounter != hired[1].encounter {
         return Err(HostedError::Invalid(format!(
             "{} is for a {} and {} for a {}.",
@@ -72,17 +95,65 @@ pub fn start_crew_practice(
     request: &CrewPractice,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
-    let setup = encounter_for(
-        book,
-        conditions,
-        [&request.crew, &request.bot_crew],
-        request.seed,
-    )?;
+    let hire =
+        |name: &str| hire_for(book, ready_crew(book, name)?, None).map_err(HostedError::Invalid);
+    let hired = [hire(&request.crew)?, hire(&request.bot_crew)?];
+    let setup = encounter_for(book, conditions, hired, request.seed)?;
     create_practice::<FirstEdition>(
         conn,
         request.account_id,
         request.bot,
         request.time_control_ms,
+        setup,
+        now,
+    )
+}
+
+/// A 1st edition game between two accounts: an event pairing's (its
+/// player A in seat A, at the event's encounter) or one by invitation (the
+/// inviter in seat A, at the inviter's encounter).
+#[derive(Debug, Clone, Copy)]
+pub struct CrewGame<'a> {
+    /// The event pairing it decides (none: a casual game).
+    pub pairing_game_id: Option<i64>,
+    pub accounts: [i64; 2],
+    pub crews: [&'a CrewList; 2],
+    /// The event's size and soulstones (none: the first crew's).
+    pub encounter: Option<(Encounter, u8)>,
+    pub seed: Bytes32,
+    pub time_control_ms: Option<i64>,
+}
+
+/// Starts a 1st edition game between two accounts; an event pairing's
+/// reports its end to the event like every system's.
+pub fn start_crew_game(
+    conn: &mut DbConnection,
+    book: &Book,
+    conditions: &ConditionBook,
+    game: &CrewGame<'_>,
+    now: NaiveDateTime,
+) -> Result<i64, HostedError> {
+    // Without an event's, the inviter's crew sets the encounter: the one
+    // accepting is hired at it.
+    let encounter = game
+        .encounter
+        .unwrap_or((game.crews[0].encounter, game.crews[0].soulstones));
+    let hire =
+        |list: &CrewList| hire_for(book, list, Some(encounter)).map_err(HostedError::Invalid);
+    let hired = [hire(game.crews[0])?, hire(game.crews[1])?];
+    let setup = encounter_for(book, conditions, hired, game.seed)?;
+    create::<FirstEdition>(
+        conn,
+        Creation {
+            kind: if game.pairing_game_id.is_some() {
+                HostedKind::Event
+            } else {
+                HostedKind::Casual
+            },
+            pairing_game_id: game.pairing_game_id,
+            seats: game.accounts.map(SeatHolder::Account),
+            time_control_ms: game.time_control_ms,
+        },
         setup,
         now,
     )

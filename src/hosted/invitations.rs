@@ -1,5 +1,5 @@
-//! Games by invitation: a player brings their crews (or a Mage Knight
-//! army) and a clock and gets a link; whoever opens it signed in, brings
+//! Games by invitation: a player brings their crews (or a 1st edition
+//! crew, or a Mage Knight army) and a clock and gets a link; whoever opens it signed in, brings
 //! the same kind and accepts takes the other seat, and the game starts. One taker wins; the inviter may cancel
 //! until then; a link lasts a week. A game may count in an open league both
 //! play in (`event_games` holds the league's rules): its result then
@@ -7,11 +7,12 @@
 
 use chrono::{Duration, NaiveDateTime};
 use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::first_edition::{CrewList, Encounter};
 
 use super::brought::{Brought, BroughtFor, Content, Limits};
 use super::event_games::{self as digital, InvitableLeague};
 use super::{
-    ArmyGame, HostedError, PairingStart, check_brought, start_army_game, start_casual,
+    ArmyGame, CrewGame, HostedError, PairingStart, start_army_game, start_casual, start_crew_game,
     start_for_pairing,
 };
 use crate::db::hosted::{self as db_hosted, InvitationRow, NewInvitation};
@@ -38,6 +39,10 @@ pub struct Invitation {
     /// encounter or a Mage Knight battle): the one accepting brings the
     /// same kind.
     pub game: BroughtFor,
+    /// A 1st edition game's encounter and soulstones, which the one
+    /// accepting hires their crew at (the inviter's crew is secret; the
+    /// size of the game is not).
+    pub first_edition_encounter: Option<(Encounter, u8)>,
 }
 
 /// The league an invitation's game counts in.
@@ -93,7 +98,12 @@ fn shown(
         }),
         None => None,
     };
-    let game = stored_brought(&row)?.system();
+    let brought = stored_brought(&row)?;
+    let first_edition_encounter = match &brought {
+        Brought::FirstEdition(crew) => Some((crew.encounter, crew.soulstones)),
+        _ => None,
+    };
+    let game = brought.system();
     Ok(Invitation {
         id: row.id,
         token: row.token,
@@ -104,6 +114,7 @@ fn shown(
         state,
         league,
         game,
+        first_edition_encounter,
     })
 }
 
@@ -134,6 +145,25 @@ pub fn invite(
     brought
         .check(content, limits_for(brought, league.as_ref()))
         .map_err(HostedError::Invalid)?;
+    // A 1st edition crew is kept at the league's encounter, which the
+    // invitation then shows and the game is played at.
+    let at_league;
+    let brought = match (brought, league.as_ref().map(|l| l.limits)) {
+        (
+            Brought::FirstEdition(crew),
+            Some(Limits::FirstEdition {
+                encounter: Some((size, soulstones)),
+            }),
+        ) => {
+            at_league = Brought::FirstEdition(CrewList {
+                encounter: size,
+                soulstones,
+                ..crew.clone()
+            });
+            &at_league
+        }
+        _ => brought,
+    };
     let json = brought.to_json().map_err(|e| HostedError::Corrupt {
         id: 0,
         reason: format!("invitation lists: {e}"),
@@ -206,15 +236,11 @@ pub fn accept(
         }
         let theirs = stored_brought(&row)?;
         if theirs.system() != brought.system() {
-            return Err(HostedError::Invalid(
-                match theirs.system() {
-                    BroughtFor::Malifaux => "This invitation is to a Malifaux game: bring crews.",
-                    BroughtFor::MageKnight => {
-                        "This invitation is to a Mage Knight game: bring an army."
-                    }
-                }
-                .into(),
-            ));
+            return Err(HostedError::Invalid(format!(
+                "This invitation is to {}: bring {}.",
+                theirs.system().game(),
+                theirs.system().what_to_bring()
+            )));
         }
         if !db_hosted::take_invitation(conn, row.id, account, now)? {
             let why = match shown(conn, row, now)?.state {
@@ -225,34 +251,37 @@ pub fn accept(
             return Err(HostedError::Invalid(why.into()));
         }
         let accounts = [row.inviter_id, account];
-        let game = match (&theirs, brought, row.event_id) {
-            (Brought::Crews(theirs), Brought::Crews(lists), Some(event_id)) => {
+        // A league game: both still play in it, under its cap, and what the
+        // one accepting brings suits it.
+        let league = match row.event_id {
+            Some(event_id) => {
                 let league = digital::check_league_invitation(conn, event_id, row.inviter_id)
                     .map_err(league_refusal)?;
-                check_brought(
-                    content.catalog,
-                    lists,
-                    league.encounter_size,
-                    league.edition,
-                )
-                .map_err(HostedError::Invalid)?;
+                brought
+                    .check(content, league.limits)
+                    .map_err(HostedError::Invalid)?;
                 let pairing =
                     digital::start_league_game(conn, event_id, row.inviter_id, account, now)
                         .map_err(league_refusal)?;
-                start_for_pairing(
-                    conn,
-                    content.catalog,
-                    &PairingStart {
-                        pairing_game_id: pairing,
-                        accounts,
-                        lists: [theirs, lists],
-                        seed,
-                        time_control_ms: row.time_control_ms,
-                        scenario: None,
-                    },
-                    now,
-                )?
+                Some((league, pairing))
             }
+            None => None,
+        };
+        let pairing_game_id = league.as_ref().map(|(_, pairing)| *pairing);
+        let game = match (&theirs, brought, pairing_game_id) {
+            (Brought::Crews(theirs), Brought::Crews(lists), Some(pairing)) => start_for_pairing(
+                conn,
+                content.catalog,
+                &PairingStart {
+                    pairing_game_id: pairing,
+                    accounts,
+                    lists: [theirs, lists],
+                    seed,
+                    time_control_ms: row.time_control_ms,
+                    scenario: None,
+                },
+                now,
+            )?,
             (Brought::Crews(theirs), Brought::Crews(lists), None) => start_casual(
                 conn,
                 content.catalog,
@@ -260,6 +289,23 @@ pub fn accept(
                 [theirs, lists],
                 seed,
                 row.time_control_ms,
+                now,
+            )?,
+            (Brought::FirstEdition(theirs), Brought::FirstEdition(crew), _) => start_crew_game(
+                conn,
+                content.first_edition,
+                content.first_edition_conditions,
+                &CrewGame {
+                    pairing_game_id,
+                    accounts,
+                    crews: [theirs, crew],
+                    encounter: match league.as_ref().map(|(l, _)| l.limits) {
+                        Some(Limits::FirstEdition { encounter }) => encounter,
+                        _ => None,
+                    },
+                    seed,
+                    time_control_ms: row.time_control_ms,
+                },
                 now,
             )?,
             (Brought::Army(theirs), Brought::Army(army), None) => start_army_game(
@@ -287,20 +333,17 @@ pub fn accept(
     })
 }
 
-/// The limits what a player brings is checked against: a Malifaux league's
-/// size and edition; a Mage Knight army's own build total (no league
-/// takes Mage Knight games by invitation: `event_games` refuses it).
+/// The limits what a player brings is checked against: the league's,
+/// else only the system of what they bring (any size).
 fn limits_for(brought: &Brought, league: Option<&InvitableLeague>) -> Limits {
-    match brought {
-        Brought::Crews(_) => Limits::Malifaux {
-            size: league.and_then(|l| l.encounter_size),
-            edition: league.and_then(|l| l.edition),
-        },
-        Brought::Army(_) if league.is_some() => Limits::Malifaux {
+    match (league, brought) {
+        (Some(league), _) => league.limits,
+        (None, Brought::Crews(_)) => Limits::Malifaux {
             size: None,
             edition: None,
         },
-        Brought::Army(_) => Limits::MageKnight { build_total: None },
+        (None, Brought::FirstEdition(_)) => Limits::FirstEdition { encounter: None },
+        (None, Brought::Army(_)) => Limits::MageKnight { build_total: None },
     }
 }
 

@@ -213,7 +213,7 @@ pub use crews::{
     BroughtList, MAX_BROUGHT_LISTS, PairingStart, PracticeRequest, check_brought, start_casual,
     start_for_pairing, start_practice,
 };
-pub use first_edition::{CrewPractice, start_crew_practice};
+pub use first_edition::{CrewGame, CrewPractice, ready_crew, start_crew_game, start_crew_practice};
 pub use mage_knight::{
     ArmyGame, ArmyPractice, check_army, ready_army, start_army_game, start_army_practice,
 };

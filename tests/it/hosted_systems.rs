@@ -117,7 +117,7 @@ async fn a_mage_knight_practice_game_is_hosted_to_its_end_through_the_boundary(b
         game.state
     );
 
-    play_mage_knight_out(&mut conn, id, BotKind::Greedy);
+    play_out::<MageKnight>(&mut conn, id, BotKind::Greedy);
     let game = hosted::load::<MageKnight>(&mut conn, id).unwrap();
     assert_eq!(game.status, HostedStatus::Finished);
     let outcome = game.state.outcome.clone().expect("an outcome");
@@ -595,7 +595,7 @@ async fn a_mage_knight_digital_round_is_played_with_armies_and_reports_its_resul
     drop(notices);
 
     // Both play it out, each for their own seat.
-    app.with_conn(move |conn| play_mage_knight_out(conn, hosted_id, BotKind::Random))
+    app.with_conn(move |conn| play_out::<MageKnight>(conn, hosted_id, BotKind::Random))
         .await;
     let game = app
         .with_conn(move |conn| hosted::load::<MageKnight>(conn, hosted_id).unwrap())
@@ -716,25 +716,24 @@ async fn a_mage_knight_invitation_starts_a_game_between_two_armies(backend: Back
     assert!(game.clocks.is_some(), "the chosen clock runs");
 }
 
-/// Plays Mage Knight game `id` to its end through the host with `kind`'s
-/// orders, one a look, each sent by the account of the first seat the
-/// game waits for (both add entropy at once, but each at the version it
-/// saw; the host plays the bots' seats). Every order must be applied.
-pub(crate) fn play_mage_knight_out(
+/// Plays game `id` of system `G` to its end through the host with
+/// `kind`'s orders, one a look, each sent by the account of the first seat
+/// the game waits for (both may be asked at once, but each answers at the
+/// version it saw; the host plays the bots' seats). Every order must be
+/// applied.
+pub(crate) fn play_out<G: soulstone_engine::system::TableGame + std::fmt::Debug>(
     conn: &mut soulstone::db::DbConnection,
     id: i64,
     kind: soulstone_engine::bot::BotKind,
 ) {
     use soulstone::hosted::{SeatHolder, Submitted};
-    use soulstone_engine::mage_knight::MageKnight;
-    use soulstone_engine::system::TableGame;
 
-    for step in 0..3_000u64 {
-        let game = hosted::load::<MageKnight>(conn, id).unwrap();
-        if MageKnight::is_over(&game.state) {
+    for step in 0..5_000u64 {
+        let game = hosted::load::<G>(conn, id).unwrap();
+        if G::is_over(&game.state) {
             return;
         }
-        let waiting = MageKnight::waiting_for(&game.state);
+        let waiting = G::waiting_for(&game.state);
         let Some((seat, account)) =
             waiting
                 .iter()
@@ -751,12 +750,12 @@ pub(crate) fn play_mage_knight_out(
             soulstone::hosted::bot_turns::play_searching_bot(conn, id, now()).unwrap();
             continue;
         };
-        let order = MageKnight::bot_command(&game.state, seat, kind, step).unwrap();
-        let made = hosted::submit::<MageKnight>(
+        let order = G::bot_command(&game.state, seat, kind, step).unwrap();
+        let made = hosted::submit::<G>(
             conn,
             id,
             account,
-            game.state.version,
+            G::version(&game.state),
             &format!("k{step}{seat:?}"),
             order,
             now(),
@@ -764,5 +763,5 @@ pub(crate) fn play_mage_knight_out(
         .unwrap();
         assert!(matches!(made, Submitted::Applied { .. }), "{made:?}");
     }
-    panic!("game {id} did not end within 3,000 orders");
+    panic!("game {id} did not end within 5,000 orders");
 }

@@ -19,6 +19,7 @@ mod encounter;
 mod engine_props;
 mod events;
 mod first_edition_content;
+mod first_edition_events;
 mod first_edition_games;
 mod first_edition_hosting;
 mod first_edition_rules;

@@ -49,6 +49,12 @@ impl Book {
         })
     }
 
+    /// Reads a crew list a player wrote in the crew file format (whether
+    /// it hires is [`Book::hire`]'s to say).
+    pub fn read_crew(file: &str, text: &str) -> Result<CrewList, ContentError> {
+        parse_toml(file, text)
+    }
+
     /// Reads model files and crew files, (file name, text) each.
     pub fn load<'a>(
         model_files: impl IntoIterator<Item = (&'a str, &'a str)>,

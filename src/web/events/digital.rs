@@ -37,6 +37,12 @@ struct DigitalPage {
     /// The ready armies, by name.
     armies: Vec<String>,
     own_army: String,
+    /// A 1st edition game: the player brings one crew.
+    first_edition: bool,
+    m1e_crews: Vec<String>,
+    own_m1e_crew: String,
+    /// The encounter the crew is hired at.
+    m1e_event_note: String,
 }
 
 fn play_path(id: i64, game: i64) -> String {
@@ -106,8 +112,27 @@ async fn play_page(
         own_list: declared_list.unwrap_or_default(),
         mage_knight: view.system == GameSystem::MageKnight,
         armies: crate::web::play::mage_knight::army_names(),
+        first_edition: view.system == GameSystem::Malifaux1,
+        m1e_crews: crate::web::play::first_edition::crew_names(),
+        own_m1e_crew: String::new(),
+        m1e_event_note: first_edition_note(&view),
     };
     render_page(&ctx, &page)
+}
+
+/// The encounter an event's 1st edition crews are hired at, as the form's
+/// hint says it.
+pub(crate) fn first_edition_note(view: &events::EventView) -> String {
+    match digital::limits_of(view) {
+        digital::Limits::FirstEdition {
+            encounter: Some((size, soulstones)),
+        } => format!(
+            "at {}'s encounter, a {} of {soulstones} soulstones, whatever its own file says",
+            view.event.name,
+            size.name()
+        ),
+        _ => String::new(),
+    }
 }
 
 #[post("/events/{id}/games/{game}/crews")]
@@ -119,7 +144,6 @@ async fn bring_crews(
 ) -> Result<HttpResponse, AppError> {
     let (id, game_id) = path.into_inner();
     let back = play_path(id, game_id);
-    let roster = crate::content::mage_knight_roster().map_err(AppError::internal)?;
     let brought = match brought_of(&form.0) {
         Ok((brought, _)) => brought,
         Err((problem, _)) => {
@@ -140,10 +164,7 @@ async fn bring_crews(
             let (view, access) = events::load(conn, id, actor)?;
             Ok(digital::bring(
                 conn,
-                &digital::Content {
-                    catalog: &catalog,
-                    roster,
-                },
+                &digital::Content::shipped(&catalog).map_err(AppError::internal)?,
                 &view,
                 &access,
                 game_id,

@@ -300,11 +300,9 @@ impl RoundPage {
     }
 
     /// The organisers may still have some of this round played in the
-    /// browser (an edition the engine plays, published, results to come).
+    /// browser (published, results to come).
     fn may_go_digital(&self) -> bool {
-        self.view.system.plays_in_browser()
-            && self.round.status != RoundStatus::Draft
-            && self.movability.movable > 0
+        self.round.status != RoundStatus::Draft && self.movability.movable > 0
     }
 
     fn clock(&self) -> String {
@@ -429,14 +427,13 @@ async fn round_page(
     let view_for_pool = view.clone();
     // Spectators of an event with a delay see no live scores.
     let live_for_all = view.settings.digital.spectator_delay_minutes == 0 || access.is_staff();
-    let wants_movability =
-        access.is_staff() && round.status != RoundStatus::Draft && view.system.plays_in_browser();
+    let wants_movability = access.is_staff() && round.status != RoundStatus::Draft;
     let round_games: Vec<GameRow> = if wants_movability {
         tables.iter().map(|t| t.game.clone()).collect()
     } else {
         Vec::new()
     };
-    let wants_live_key = kept_under.is_some() && view.system.plays_in_browser();
+    let wants_live_key = kept_under.is_some();
     let round_game_ids = ids.clone();
     let (live_key, digital, pool, live, movability) = state
         .with_db(move |conn| {

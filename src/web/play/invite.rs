@@ -37,6 +37,10 @@ struct NewPage {
     /// The ready Mage Knight armies, and an army the player wrote.
     armies: Vec<String>,
     own_army: String,
+    /// The ready 1st edition crews, and a crew the player wrote.
+    m1e_crews: Vec<String>,
+    own_m1e_crew: String,
+    m1e_event_note: String,
     /// Open leagues the player plays in: the game may count in one.
     leagues: Vec<InvitableLeague>,
     /// The league chosen (on a page shown again with an error).
@@ -47,6 +51,22 @@ struct NewPage {
 impl NewPage {
     fn is_chosen(&self, event_id: &i64) -> bool {
         self.league == Some(*event_id)
+    }
+
+    /// The leagues a game of `system` may count in.
+    fn leagues_of(&self, system: BroughtFor) -> Vec<&InvitableLeague> {
+        self.leagues
+            .iter()
+            .filter(|l| l.limits.system() == system)
+            .collect()
+    }
+
+    fn malifaux_leagues(&self) -> Vec<&InvitableLeague> {
+        self.leagues_of(BroughtFor::Malifaux)
+    }
+
+    fn first_edition_leagues(&self) -> Vec<&InvitableLeague> {
+        self.leagues_of(BroughtFor::FirstEdition)
     }
 }
 
@@ -68,6 +88,9 @@ async fn new_page_with(
         own_list: written.own_list,
         armies: super::mage_knight::army_names(),
         own_army: written.own_army,
+        m1e_crews: super::first_edition::crew_names(),
+        own_m1e_crew: written.own_first_edition_crew,
+        m1e_event_note: String::new(),
         leagues,
         league,
         error,
@@ -136,16 +159,12 @@ async fn create(
         Err(error) => return new_page_with(&ctx, &state, &user, Some(error), own, league).await,
     };
     let catalog = std::sync::Arc::clone(&state.catalog);
-    let roster = crate::content::mage_knight_roster().map_err(AppError::internal)?;
     let inviter = user.id();
     let made = state
         .with_db(move |conn| {
             Ok(invitations::invite(
                 conn,
-                &Content {
-                    catalog: &catalog,
-                    roster,
-                },
+                &Content::shipped(&catalog).map_err(AppError::internal)?,
                 inviter,
                 &brought,
                 clock,
@@ -180,6 +199,10 @@ struct InvitationPage {
     own_list: String,
     armies: Vec<String>,
     own_army: String,
+    m1e_crews: Vec<String>,
+    own_m1e_crew: String,
+    /// The encounter the one accepting hires their crew at.
+    m1e_event_note: String,
     error: Option<String>,
 }
 
@@ -204,6 +227,10 @@ impl InvitationPage {
 
     fn mage_knight(&self) -> bool {
         self.invitation.game == BroughtFor::MageKnight
+    }
+
+    fn first_edition(&self) -> bool {
+        self.invitation.game == BroughtFor::FirstEdition
     }
 
     fn state_words(&self) -> &'static str {
@@ -235,11 +262,22 @@ async fn invitation_page_with(
             invitation_path(&invitation.token)
         ),
         mine: invitation.inviter_id == user.id(),
+        m1e_event_note: invitation
+            .first_edition_encounter
+            .map(|(size, soulstones)| {
+                format!(
+                    "at this game's encounter, a {} of {soulstones} soulstones, whatever its own file says",
+                    size.name()
+                )
+            })
+            .unwrap_or_default(),
         invitation,
         crews: crew_options(None),
         own_list: written.own_list,
         armies: super::mage_knight::army_names(),
         own_army: written.own_army,
+        m1e_crews: super::first_edition::crew_names(),
+        own_m1e_crew: written.own_first_edition_crew,
         error,
     };
     if page.error.is_some() {
@@ -285,7 +323,6 @@ async fn accept(
         }
     };
     let catalog = std::sync::Arc::clone(&state.catalog);
-    let roster = crate::content::mage_knight_roster().map_err(AppError::internal)?;
     let account = user.id();
     let seed = soulstone_engine::fairness::Bytes32(rand::rng().random());
     let accepted_token = token.clone();
@@ -293,10 +330,7 @@ async fn accept(
         .with_db(move |conn| {
             Ok(invitations::accept(
                 conn,
-                &Content {
-                    catalog: &catalog,
-                    roster,
-                },
+                &Content::shipped(&catalog).map_err(AppError::internal)?,
                 &accepted_token,
                 account,
                 &brought,

@@ -133,33 +133,64 @@ pub struct CrewOption {
 pub(crate) struct Written {
     pub own_list: String,
     pub own_army: String,
+    pub own_first_edition_crew: String,
 }
 
 /// What a form brings: with `game=mk`, a Mage Knight army (one written in
-/// the army file format, else a ready one by name); otherwise crews
-/// ([`brought_from_form`]). With what the player wrote; on a problem, the
-/// message and that.
+/// the army file format, else a ready one by name); with `game=m1e`, a 1st
+/// edition crew (the same way); otherwise crews ([`brought_from_form`]).
+/// With what the player wrote; on a problem, the message and that.
 pub(crate) fn brought_of(
     fields: &[(String, String)],
 ) -> Result<(Brought, Written), (String, Written)> {
-    if form_field(fields, "game") != "mk" {
-        return match brought_from_form(fields) {
-            Ok((lists, own_list)) => Ok((
-                Brought::Crews(lists),
-                Written {
-                    own_list,
-                    ..Written::default()
-                },
-            )),
-            Err((problem, own_list)) => Err((
-                problem,
-                Written {
-                    own_list,
-                    ..Written::default()
-                },
-            )),
-        };
+    match form_field(fields, "game") {
+        "mk" => army_of(fields),
+        "m1e" => first_edition_crew_of(fields),
+        _ => crews_of(fields),
     }
+}
+
+/// A 1st edition crew from `templates/play/first_edition_crew_fieldset.html`.
+fn first_edition_crew_of(
+    fields: &[(String, String)],
+) -> Result<(Brought, Written), (String, Written)> {
+    let written = Written {
+        own_first_edition_crew: form_field(fields, "m1e_crew_text").trim().replace('\r', ""),
+        ..Written::default()
+    };
+    let crew = if written.own_first_edition_crew.is_empty() {
+        crate::content::first_edition_content().and_then(|(book, _)| {
+            crate::hosted::ready_crew(book, form_field(fields, "m1e_crew").trim())
+                .cloned()
+                .map_err(|e| e.to_string())
+        })
+    } else {
+        soulstone_engine::first_edition::Book::read_crew(
+            "your crew",
+            &written.own_first_edition_crew,
+        )
+        .map_err(|e| e.to_string())
+    };
+    match crew {
+        Ok(crew) => Ok((Brought::FirstEdition(crew), written)),
+        Err(problem) => Err((problem, written)),
+    }
+}
+
+/// Crew lists from `templates/play/crews_fieldset.html`.
+fn crews_of(fields: &[(String, String)]) -> Result<(Brought, Written), (String, Written)> {
+    let written = |own_list| Written {
+        own_list,
+        ..Written::default()
+    };
+    match brought_from_form(fields) {
+        Ok((lists, own_list)) => Ok((Brought::Crews(lists), written(own_list))),
+        Err((problem, own_list)) => Err((problem, written(own_list))),
+    }
+}
+
+/// A Mage Knight army from `templates/play/army_fieldset.html`.
+fn army_of(fields: &[(String, String)]) -> Result<(Brought, Written), (String, Written)> {
     let written = Written {
         own_army: form_field(fields, "army_text").trim().replace('\r', ""),
         ..Written::default()

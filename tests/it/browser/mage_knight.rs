@@ -135,7 +135,11 @@ async fn a_player_plays_a_mage_knight_game_in_the_browser(backend: Backend) {
 
     // The rest through the host, as the page's forms would send it.
     app.with_conn(move |conn| {
-        crate::hosted_systems::play_mage_knight_out(conn, id, BotKind::Random)
+        crate::hosted_systems::play_out::<soulstone_engine::system::MageKnight>(
+            conn,
+            id,
+            BotKind::Random,
+        )
     })
     .await;
     visit(client, &url).await;
