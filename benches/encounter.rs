@@ -1,8 +1,7 @@
-//! Whole encounters (4th edition, and 3rd) played by the engine's bots, from the
-//! setup flips to the final VP, and whole Mage Knight games: games per
-//! second on one core (the goal is 1,000), and how long one command takes
-//! to decide. Figures are in
-//! docs/benchmarks.md.
+//! Whole encounters (4th edition, 3rd and 1st) played by the engine's
+//! bots, from the setup flips to the final VP, and whole Mage Knight games:
+//! games per second on one core (the goal is 1,000), and how long one
+//! command takes to decide. Figures are in docs/benchmarks.md.
 // A benchmark that cannot set up has nothing to measure: it stops.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -12,9 +11,10 @@ mod encounter_setups;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use soulstone_engine::bot::{Bot, BotKind, play_to_end};
 use soulstone_engine::fairness::Bytes32;
+use soulstone_engine::first_edition as m1e;
 use soulstone_engine::mage_knight as mk;
 use soulstone_engine::state::NewGame;
-use soulstone_engine::system::{MageKnight, TableGame};
+use soulstone_engine::system::{FirstEdition, MageKnight, TableGame};
 use soulstone_engine::{GameState, Seat, Submission, execute};
 
 // The allocator the server runs with (src/main.rs), so the games a second
@@ -30,19 +30,42 @@ fn play(setup: &NewGame, seed: u64, kind: BotKind) -> usize {
     facts
 }
 
-fn play_mage_knight(setup: &mk::Setup, seed: u64, kind: BotKind) -> usize {
-    let mut battle = MageKnight::start(setup.clone()).expect("a game");
+/// A whole game of a system played through the game-system boundary.
+fn play_table_game<G: TableGame>(setup: &G::Setup, seed: u64, kind: BotKind) -> usize {
+    let mut game = G::start(setup.clone()).expect("a game");
     let mut facts = 0;
-    while !MageKnight::is_over(&battle) {
-        let seat = MageKnight::waiting_for(&battle)[0];
-        let order = MageKnight::bot_command(&battle, seat, kind, seed.wrapping_add(battle.version))
-            .expect("a bot order");
-        let submission = MageKnight::player_submission(seat, battle.version, order);
-        facts += MageKnight::execute(&mut battle, &submission)
-            .expect("legal")
-            .len();
+    while !G::is_over(&game) {
+        let seat = G::waiting_for(&game)[0];
+        let version = G::version(&game);
+        let order =
+            G::bot_command(&game, seat, kind, seed.wrapping_add(version)).expect("a bot order");
+        let submission = G::player_submission(seat, version, order);
+        facts += G::execute(&mut game, &submission).expect("legal").len();
     }
     facts
+}
+
+/// 1st edition Scraps of the ready crews in turn.
+fn first_edition_setups() -> Vec<m1e::Setup> {
+    let book = soulstone::content::shipped_first_edition().expect("1st edition content");
+    let conditions =
+        soulstone::content::shipped_first_edition_conditions().expect("1st edition conditions");
+    let lists = book.crews();
+    (0..16usize)
+        .map(|seed| {
+            let crews = [seed, seed + 1].map(|i| {
+                book.hire(&lists[i % lists.len()])
+                    .expect("a ready crew hires")
+            });
+            m1e::Setup {
+                encounter: crews[0].encounter,
+                crews,
+                summonable: book.models().cloned().collect(),
+                conditions: conditions.clone(),
+                seed: Bytes32::digest_of(&format!("m1e bench {seed}")),
+            }
+        })
+        .collect()
 }
 
 fn encounters(c: &mut Criterion) {
@@ -55,13 +78,27 @@ fn encounters(c: &mut Criterion) {
         .ok()
         .and_then(|n| n.parse::<u64>().ok())
     {
-        let setups = match std::env::var("SOULSTONE_BENCH_EDITION").as_deref() {
-            Ok("m3e") => encounter_setups::setups_of("m3e", 16, |seed| seed + 1),
-            _ => setups,
-        };
         let started = std::time::Instant::now();
-        for game in 0..games {
-            play(&setups[game as usize % setups.len()], game, BotKind::Random);
+        match std::env::var("SOULSTONE_BENCH_EDITION").as_deref() {
+            Ok("m1e") => {
+                let m1e = first_edition_setups();
+                for game in 0..games {
+                    play_table_game::<FirstEdition>(
+                        &m1e[game as usize % m1e.len()],
+                        game,
+                        BotKind::Random,
+                    );
+                }
+            }
+            edition => {
+                let setups = match edition {
+                    Ok("m3e") => encounter_setups::setups_of("m3e", 16, |seed| seed + 1),
+                    _ => setups,
+                };
+                for game in 0..games {
+                    play(&setups[game as usize % setups.len()], game, BotKind::Random);
+                }
+            }
         }
         eprintln!("{games} games in {:?}", started.elapsed());
         return;
@@ -130,7 +167,36 @@ fn encounters(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 next += 1;
-                play_mage_knight(&mk_setups[next as usize % mk_setups.len()], next, kind)
+                play_table_game::<MageKnight>(
+                    &mk_setups[next as usize % mk_setups.len()],
+                    next,
+                    kind,
+                )
+            })
+        });
+    }
+    group.finish();
+
+    // 1st edition Scraps: the four ready 35-soulstone crews in turn, six
+    // turns or more, through the game-system boundary
+    // (SOULSTONE_BENCH_EDITION=m1e for a fixed count of them).
+    let m1e_setups = first_edition_setups();
+    let mut group = c.benchmark_group("engine_m1e_encounter");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(1));
+    for (name, kind) in [
+        ("random_bots", BotKind::Random),
+        ("greedy_bots", BotKind::Greedy),
+    ] {
+        let mut next = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                next += 1;
+                play_table_game::<FirstEdition>(
+                    &m1e_setups[next as usize % m1e_setups.len()],
+                    next,
+                    kind,
+                )
             })
         });
     }

@@ -396,7 +396,7 @@ fn pair(file: &std::path::Path) -> Result<(), String> {
 }
 
 fn run_scenario(file: &std::path::Path, expect: bool) -> Result<(), String> {
-    use soulstone_engine::scenario::{FileFormat, ScenarioFile};
+    use soulstone_engine::scenario::{FileFormat, ScenarioContent, ScenarioFile};
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let format = FileFormat::from_extension(file.extension().and_then(|e| e.to_str()));
@@ -404,8 +404,14 @@ fn run_scenario(file: &std::path::Path, expect: bool) -> Result<(), String> {
         ScenarioFile::parse(&text, format).map_err(|e| format!("{}: {e}", file.display()))?;
     // Models may name stat cards from the shipped content.
     let catalog = crate::content::load_shipped_for_cli()?;
+    let (first_edition, first_edition_conditions) = crate::content::first_edition_content()?;
+    let content = ScenarioContent {
+        catalog: &catalog,
+        first_edition,
+        first_edition_conditions,
+    };
     let report = scenario
-        .run(expect, &catalog)
+        .run(expect, content)
         .map_err(|e| format!("{}: {e}", file.display()))?;
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
     print_out(&json);

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use soulstone_engine::scenario::{FileFormat, Scenario, ScenarioFile};
+use soulstone_engine::scenario::{FileFormat, Scenario, ScenarioContent, ScenarioFile};
 
 /// Every scenario file, game and table alike.
 fn scenario_files() -> Vec<PathBuf> {
@@ -39,7 +39,13 @@ fn every_scenario_file_meets_its_expectations() {
         "expected the rulebook examples under tests/scenarios, found {} game and {table_files} table files",
         files.len() - table_files
     );
-    let catalog = crate::support::shipped_content();
+    let (first_edition, first_edition_conditions) =
+        soulstone::content::first_edition_content().unwrap();
+    let content = ScenarioContent {
+        catalog: crate::support::shipped_content(),
+        first_edition,
+        first_edition_conditions,
+    };
     let mut failures = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
@@ -59,7 +65,7 @@ fn every_scenario_file_meets_its_expectations() {
             path.display()
         );
         let report = scenario
-            .run(true, catalog)
+            .run(true, content)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         if !report.failures().is_empty() {
             failures.push(format!(
@@ -96,12 +102,12 @@ fn a_flow_command_sent_by_a_player_is_a_scenario_error() {
 }
 
 #[test]
-fn both_editions_have_worked_examples() {
+fn every_malifaux_edition_has_worked_examples() {
     let files: Vec<PathBuf> = scenario_files()
         .into_iter()
         .filter(|f| !f.components().any(|c| c.as_os_str() == "table"))
         .collect();
-    for edition in ["m4e", "m3e"] {
+    for edition in ["m4e", "m3e", "m1e"] {
         assert!(
             files
                 .iter()
@@ -125,6 +131,52 @@ fn a_wrong_expectation_is_reported() {
         .unwrap();
     assert_eq!(run.failures.len(), 1, "{:?}", run.failures);
     assert!(run.failures[0].contains("raises"), "{:?}", run.failures);
+}
+
+/// A 1st edition file is held to its expectations and its refusals: a
+/// wrong wound count, a step that should be refused but is not, and a
+/// model listed out of place are each reported.
+#[test]
+fn a_first_edition_scenario_is_held_to_what_it_says() {
+    use soulstone_engine::first_edition::scenario::Scenario as FirstEditionScenario;
+
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/m1e/hard-to-kill.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let (book, conditions) = soulstone::content::first_edition_content().unwrap();
+    let check = |text: &str| {
+        FirstEditionScenario::from_toml(text)
+            .unwrap()
+            .check(book, conditions)
+    };
+    assert!(check(&text).unwrap().failures.is_empty());
+
+    let wrong = text.replace("wounds_left = 1, killed", "wounds_left = 2, killed");
+    let failures = check(&wrong).unwrap().failures;
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].contains("wounds_left is 1, expected 2"),
+        "{failures:?}"
+    );
+
+    // A prevention the rules take is not a refusal.
+    let not_refused = text.replace(
+        "order = { order = \"prevent\", soulstone = false }",
+        "order = { order = \"prevent\", soulstone = false }\nrefused = \"anything\"",
+    );
+    let failures = check(&not_refused).unwrap().failures;
+    assert!(
+        failures
+            .iter()
+            .any(|f| f.contains("was allowed, but the file expects it refused")),
+        "{failures:?}"
+    );
+
+    let out_of_place = text.replacen("id = 0", "id = 5", 1);
+    let error = check(&out_of_place).unwrap_err();
+    assert!(
+        error.to_string().contains("a model's id is its place"),
+        "{error}"
+    );
 }
 
 /// Setup flips decide what the file leaves out and must agree with what it
@@ -351,6 +403,7 @@ fn the_engine_uses_nothing_impure() {
             "first_edition/field.rs",
             "first_edition/objectives.rs",
             "first_edition/shifts.rs",
+            "first_edition/scenario.rs",
         ];
         let computes_in_floats =
             path.starts_with(&table) || measures_the_table.iter().any(|file| path.ends_with(file));
@@ -384,7 +437,10 @@ fn the_coverage_table_names_every_scenario_file() {
         .skip(1)
         .step_by(2)
         .filter(|s| {
-            (s.starts_with("m4e/") || s.starts_with("m3e/") || s.starts_with("table/"))
+            (s.starts_with("m4e/")
+                || s.starts_with("m3e/")
+                || s.starts_with("m1e/")
+                || s.starts_with("table/"))
                 && (s.ends_with(".toml") || s.ends_with(".json"))
         })
         .map(String::from)
@@ -476,8 +532,10 @@ fn the_coverage_summary_counts_the_rows() {
     let doc = std::fs::read_to_string(root.join("docs/scenarios.md")).unwrap();
     let cells =
         |line: &str| -> Vec<String> { line.split('|').map(|c| c.trim().to_string()).collect() };
-    for book in ["4E", "3E"] {
-        let mut counted = [0usize; 4];
+    for book in ["4E", "3E", "1E"] {
+        // The 1st edition counts rules, with a fifth status: played by the
+        // engine without a file yet.
+        let mut counted = [0usize; 5];
         for line in doc
             .lines()
             .filter(|l| l.starts_with(&format!("| {book} |")))
@@ -495,9 +553,10 @@ fn the_coverage_summary_counts_the_rows() {
                 continue;
             }
             let status = row[5].as_str();
-            let index = ["encoded", "partial", "not built", "n/a"]
+            let index = ["encoded", "partial", "not built", "n/a", "played"]
                 .iter()
                 .position(|s| status.starts_with(s))
+                .filter(|i| *i < 4 || book == "1E")
                 .unwrap_or_else(|| panic!("{book}: a row with no status: {line}"));
             counted[index] += 1;
             for file in row[4].split('`').skip(1).step_by(2) {
@@ -507,7 +566,7 @@ fn the_coverage_summary_counts_the_rows() {
                 );
             }
             assert_eq!(
-                index == 2 || index == 3,
+                index >= 2,
                 row[4] == "—",
                 "{book}: a row's file and its status disagree: {line}"
             );
@@ -521,15 +580,18 @@ fn the_coverage_summary_counts_the_rows() {
             .skip(3)
             .filter_map(|c| c.trim_matches('*').parse().ok())
             .collect();
+        let mut expected = vec![
+            counted.iter().sum(),
+            counted[0],
+            counted[1],
+            counted[2],
+            counted[3],
+        ];
+        if book == "1E" {
+            expected.push(counted[4]);
+        }
         assert_eq!(
-            numbers,
-            vec![
-                counted.iter().sum(),
-                counted[0],
-                counted[1],
-                counted[2],
-                counted[3]
-            ],
+            numbers, expected,
             "{book}: the summary's all row (examples, encoded, partial, not built, n/a) is not the rows' count"
         );
     }

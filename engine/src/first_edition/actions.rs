@@ -137,67 +137,93 @@ fn left_behind(game: &Skirmish, model: &Model, to: V2) -> Vec<ModelId> {
         .collect()
 }
 
+/// How [`check`] words a refusal: in full for a player's order, not at all
+/// when a bot only asks whether an action is allowed (thousands of times a
+/// game, where wording every refusal was half the bots' time).
+trait Words {
+    fn say(words: impl FnOnce() -> String) -> Self;
+}
+
+impl Words for String {
+    fn say(words: impl FnOnce() -> String) -> Self {
+        words()
+    }
+}
+
+impl Words for () {
+    fn say(_: impl FnOnce() -> String) -> Self {}
+}
+
 /// Why the active model may not take `action` now, or what it spends.
-fn check(game: &Skirmish, activation: &Activation, action: &Action) -> Result<Pays, String> {
+fn check<E: Words>(game: &Skirmish, activation: &Activation, action: &Action) -> Result<Pays, E> {
     let model = game
         .model(activation.model)
-        .ok_or_else(|| "no such model".to_owned())?;
+        .ok_or_else(|| E::say(|| "no such model".into()))?;
     let general = |cost: u8| {
         if activation.general_ap >= cost {
             Ok(Pays::General(cost))
         } else {
-            Err(format!(
-                "{} has {} action point(s) left, and this takes {cost}",
-                model.card.name, activation.general_ap
-            ))
+            Err(E::say(|| {
+                format!(
+                    "{} has {} action point(s) left, and this takes {cost}",
+                    model.card.name, activation.general_ap
+                )
+            }))
         }
     };
     let engaged = field::engaging(game, model).next().is_some();
-    let target_of = |id: ModelId| -> Result<&Model, String> {
+    let target_of = |id: ModelId| -> Result<&Model, E> {
         let target = game
             .model(id)
             .filter(|t| t.on_table())
-            .ok_or_else(|| "the target is not on the table".to_owned())?;
+            .ok_or_else(|| E::say(|| "the target is not on the table".into()))?;
         if target.id == model.id {
-            return Err("a model does not attack itself".into());
+            return Err(E::say(|| "a model does not attack itself".into()));
         }
         Ok(target)
     };
     if model.carries_treasure && matches!(action, Action::Charge { .. }) {
-        return Err("a model carrying the treasure may only walk".into());
+        return Err(E::say(|| {
+            "a model carrying the treasure may only walk".into()
+        }));
     }
     match action {
         Action::Walk { to } => {
-            let from = field::at(model).ok_or("not on the table")?;
+            let from = field::at(model).ok_or_else(|| E::say(|| "not on the table".into()))?;
             let to = to.v2();
             let distance = from.dist(to);
             let most = speed(model, false);
             if distance > most + 1e-6 {
-                return Err(format!(
-                    "{} walks at most {most}\" and this is {distance:.1}\"",
-                    model.card.name
-                ));
+                return Err(E::say(|| {
+                    format!(
+                        "{} walks at most {most}\" and this is {distance:.1}\"",
+                        model.card.name
+                    )
+                }));
             }
             if let Some(problem) = field::placement_problem(game, model, to) {
-                return Err(problem);
+                return Err(E::say(|| problem));
             }
             if let Some(block) = field::blocking(game, model, from, to) {
                 let name = game.model(block).map_or("", |m| m.card.name.as_str());
-                return Err(format!("{name} is in the way"));
+                return Err(E::say(|| format!("{name} is in the way")));
             }
             general(1)
         }
         Action::Charge { target, weapon } => {
             let target = target_of(*target)?;
-            let (kind, ..) = weapon_of(model, *weapon).ok_or("no such weapon")?;
+            let (kind, ..) =
+                weapon_of(model, *weapon).ok_or_else(|| E::say(|| "no such weapon".into()))?;
             if kind != WeaponKind::Melee {
-                return Err("a charge ends with a melee strike".into());
+                return Err(E::say(|| "a charge ends with a melee strike".into()));
             }
             if engaged {
-                return Err(format!("{} is already in melee", model.card.name));
+                return Err(E::say(|| {
+                    format!("{} is already in melee", model.card.name)
+                }));
             }
             if target.seat == model.seat {
-                return Err("a charge targets an enemy".into());
+                return Err(E::say(|| "a charge targets an enemy".into()));
             }
             general(2)
         }
@@ -207,19 +233,24 @@ fn check(game: &Skirmish, activation: &Activation, action: &Action) -> Result<Pa
             focus,
         } => {
             let target = target_of(*target)?;
-            let (kind, reach, ..) = weapon_of(model, *weapon).ok_or("no such weapon")?;
+            let (kind, reach, ..) =
+                weapon_of(model, *weapon).ok_or_else(|| E::say(|| "no such weapon".into()))?;
             let gap = field::gap(model, target).unwrap_or(f64::MAX);
             if gap > reach + CONTACT {
-                return Err(format!(
-                    "{} is {gap:.1}\" away, beyond the weapon's {reach}\"",
-                    target.card.name
-                ));
+                return Err(E::say(|| {
+                    format!(
+                        "{} is {gap:.1}\" away, beyond the weapon's {reach}\"",
+                        target.card.name
+                    )
+                }));
             }
             if kind == WeaponKind::Ranged && engaged {
-                return Err("a model in melee may not make ranged strikes".into());
+                return Err(E::say(|| {
+                    "a model in melee may not make ranged strikes".into()
+                }));
             }
             if target.seat == model.seat {
-                return Err("a strike targets an enemy".into());
+                return Err(E::say(|| "a strike targets an enemy".into()));
             }
             if *focus {
                 return general(2);
@@ -239,29 +270,33 @@ fn check(game: &Skirmish, activation: &Activation, action: &Action) -> Result<Pa
                 .card
                 .spells
                 .get(usize::from(*spell))
-                .ok_or("no such spell")?;
+                .ok_or_else(|| E::say(|| "no such spell".into()))?;
             let target = game
                 .model(*target)
                 .filter(|t| t.on_table())
-                .ok_or("the target is not on the table")?;
+                .ok_or_else(|| E::say(|| "the target is not on the table".into()))?;
             if card.rg == 0 && target.id != model.id {
-                return Err(format!("{} targets its caster only", card.name));
+                return Err(E::say(|| format!("{} targets its caster only", card.name)));
             }
             let gap = field::gap(model, target).unwrap_or(f64::MAX);
             if target.id != model.id && gap > f64::from(card.rg) + CONTACT {
-                return Err(format!(
-                    "{} is {gap:.1}\" away, beyond {}'s {}\"",
-                    target.card.name, card.name, card.rg
-                ));
+                return Err(E::say(|| {
+                    format!(
+                        "{} is {gap:.1}\" away, beyond {}'s {}\"",
+                        target.card.name, card.name, card.rg
+                    )
+                }));
             }
             if *channel {
                 if card.ap != 1 {
-                    return Err("only a (1) spell may be channelled".into());
+                    return Err(E::say(|| "only a (1) spell may be channelled".into()));
                 }
                 return general(2);
             }
             match card.ap {
-                0 if activation.zero_cast => Err("a (0) spell was cast this activation".into()),
+                0 if activation.zero_cast => {
+                    Err(E::say(|| "a (0) spell was cast this activation".into()))
+                }
                 0 => Ok(Pays::ZeroCast),
                 1 if activation.extra_cast > 0 => Ok(Pays::ExtraCast),
                 cost => general(cost),
@@ -269,48 +304,57 @@ fn check(game: &Skirmish, activation: &Activation, action: &Action) -> Result<Pa
         }
         Action::DefensiveStance => {
             if activation.actions > 0 {
-                return Err("defensive stance must be the activation's first action".into());
+                return Err(E::say(|| {
+                    "defensive stance must be the activation's first action".into()
+                }));
             }
             general(1)
         }
         Action::Heal => {
             if !model.card.uses_soulstones() {
-                return Err(format!("{} does not use soulstones", model.card.name));
+                return Err(E::say(|| {
+                    format!("{} does not use soulstones", model.card.name)
+                }));
             }
             if game.player(model.seat).soulstones == 0 {
-                return Err("the crew has no soulstones left".into());
+                return Err(E::say(|| "the crew has no soulstones left".into()));
             }
             if model.wounds_left >= model.card.wd {
-                return Err(format!("{} is not wounded", model.card.name));
+                return Err(E::say(|| format!("{} is not wounded", model.card.name)));
             }
             general(1)
         }
         Action::Interact { pass_to } => {
             match pass_to {
                 None => {
-                    let marker = game.treasure.ok_or("there is no loose marker to pick up")?;
-                    let at = field::at(model).ok_or("not on the table")?;
+                    let marker = game
+                        .treasure
+                        .ok_or_else(|| E::say(|| "there is no loose marker to pick up".into()))?;
+                    let at =
+                        field::at(model).ok_or_else(|| E::say(|| "not on the table".into()))?;
                     if at.dist(marker.v2()) > field::radius(&model.card) + MARKER_RADIUS + CONTACT {
-                        return Err("the marker is not in base contact".into());
+                        return Err(E::say(|| "the marker is not in base contact".into()));
                     }
                     if game.player(model.seat).strategy
                         != Some(super::objectives::Strategy::TreasureHunt)
                         && game.player(model.seat.other()).strategy
                             != Some(super::objectives::Strategy::TreasureHunt)
                     {
-                        return Err("no one hunts treasure".into());
+                        return Err(E::say(|| "no one hunts treasure".into()));
                     }
                 }
                 Some(friend) => {
                     if !model.carries_treasure {
-                        return Err(format!("{} carries no marker", model.card.name));
+                        return Err(E::say(|| format!("{} carries no marker", model.card.name)));
                     }
                     let friend = game
                         .model(*friend)
                         .filter(|f| f.on_table() && f.seat == model.seat && f.id != model.id)
-                        .ok_or("the marker passes to a friendly model")?;
+                        .ok_or_else(|| E::say(|| "the marker passes to a friendly model".into()))?;
                     if field::gap(model, friend).unwrap_or(f64::MAX) > CONTACT {
-                        return Err(format!("{} is not in base contact", friend.card.name));
+                        return Err(E::say(|| {
+                            format!("{} is not in base contact", friend.card.name)
+                        }));
                     }
                 }
             }
@@ -322,12 +366,12 @@ fn check(game: &Skirmish, activation: &Activation, action: &Action) -> Result<Pa
 
 /// The active model may take `action` now.
 pub fn allowed(game: &Skirmish, activation: &Activation, action: &Action) -> bool {
-    check(game, activation, action).is_ok()
+    check::<()>(game, activation, action).is_ok()
 }
 
 /// Spends the action's points and starts it.
 pub fn take(run: &mut Run, mut activation: Activation, action: &Action) -> Result<(), RuleError> {
-    let pays = check(run.game, &activation, action).map_err(RuleError::invalid)?;
+    let pays = check::<String>(run.game, &activation, action).map_err(RuleError::not_allowed)?;
     match pays {
         Pays::General(cost) => activation.general_ap -= cost,
         Pays::ExtraMelee => activation.extra_melee -= 1,

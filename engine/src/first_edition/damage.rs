@@ -14,7 +14,7 @@ use crate::fate::Card;
 use crate::{RuleError, Seat};
 
 fn refuse<T>(message: impl Into<String>) -> Result<T, RuleError> {
-    Err(RuleError::invalid(message.into()))
+    Err(RuleError::not_allowed(message.into()))
 }
 
 /// The seat that flips (and may cheat) a damage flip: the source's.

@@ -108,13 +108,13 @@ pub fn execute(game: &mut Skirmish, submission: &Submission) -> Result<Vec<Fact>
         Submission::Player { version, .. } | Submission::EndNow { version } => *version,
     };
     if version != game.version {
-        return Err(RuleError::invalid(format!(
-            "the game has moved on (version {}, not {version})",
-            game.version
-        )));
+        return Err(RuleError::StaleVersion {
+            made_for: version,
+            current: game.version,
+        });
     }
     if game.is_over() {
-        return Err(RuleError::invalid("the game is over"));
+        return Err(RuleError::GameOver);
     }
     let mut work = game.clone();
     let mut run = Run {
@@ -124,7 +124,7 @@ pub fn execute(game: &mut Skirmish, submission: &Submission) -> Result<Vec<Fact>
     match submission {
         Submission::Player { seat, order, .. } => {
             if !waits_for(run.game, *seat) {
-                return Err(RuleError::invalid("the game is not waiting for you"));
+                return Err(RuleError::not_allowed("the game is not waiting for you"));
             }
             run.order(*seat, order)?;
         }
@@ -177,7 +177,7 @@ pub struct Run<'a> {
 }
 
 fn refuse<T>(message: impl Into<String>) -> Result<T, RuleError> {
-    Err(RuleError::invalid(message.into()))
+    Err(RuleError::not_allowed(message.into()))
 }
 
 impl Run<'_> {
@@ -603,32 +603,12 @@ impl Run<'_> {
             self.next_activation(seat.other());
             return Ok(());
         }
-        let activation = self.action_points(&model);
+        let activation = action_points(self.game, &model);
         if let Some(terror) = resolve::terror_facing(self.game, &model) {
             return resolve::morale(self, Some(activation), id, terror, None);
         }
         self.now(Stage::Acting { activation });
         Ok(())
-    }
-
-    fn action_points(&self, model: &Model) -> Activation {
-        use super::card::Ability;
-        let change: i16 = model
-            .conditions
-            .iter()
-            .filter_map(|(name, _)| self.game.conditions.rule(name))
-            .map(|r| i16::from(r.general_ap))
-            .sum();
-        let general = (i16::from(GENERAL_AP) + change).clamp(0, 4);
-        Activation {
-            model: model.id,
-            general_ap: u8::try_from(general).unwrap_or(0),
-            extra_melee: u8::from(model.card.has(&Ability::MeleeExpert)),
-            extra_ranged: u8::from(model.card.has(&Ability::RangedExpert)),
-            extra_cast: u8::from(model.card.has(&Ability::CastingExpert)),
-            actions: 0,
-            zero_cast: false,
-        }
     }
 
     /// The model's conditions that last to the end of an activation end.
@@ -729,5 +709,27 @@ fn order_name(order: &Order) -> &'static str {
         Order::ChangeTotal { .. } => "Changing a total",
         Order::Trigger { .. } => "Declaring a trigger",
         Order::Prevent { .. } => "Preventing damage",
+    }
+}
+
+/// The action points `model` starts an activation with: the general ones
+/// its conditions change, and the experts' extra ones.
+pub(crate) fn action_points(game: &Skirmish, model: &Model) -> Activation {
+    use super::card::Ability;
+    let change: i16 = model
+        .conditions
+        .iter()
+        .filter_map(|(name, _)| game.conditions.rule(name))
+        .map(|r| i16::from(r.general_ap))
+        .sum();
+    let general = (i16::from(GENERAL_AP) + change).clamp(0, 4);
+    Activation {
+        model: model.id,
+        general_ap: u8::try_from(general).unwrap_or(0),
+        extra_melee: u8::from(model.card.has(&Ability::MeleeExpert)),
+        extra_ranged: u8::from(model.card.has(&Ability::RangedExpert)),
+        extra_cast: u8::from(model.card.has(&Ability::CastingExpert)),
+        actions: 0,
+        zero_cast: false,
     }
 }

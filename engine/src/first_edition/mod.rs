@@ -18,6 +18,7 @@ pub mod field;
 pub mod flow;
 pub mod objectives;
 mod resolve;
+pub mod scenario;
 mod shifts;
 pub mod skirmish;
 mod table_game;

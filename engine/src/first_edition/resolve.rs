@@ -22,7 +22,7 @@ use crate::{RuleError, Seat};
 pub const HARMLESS_TN: i16 = 13;
 
 fn refuse<T>(message: impl Into<String>) -> Result<T, RuleError> {
-    Err(RuleError::invalid(message.into()))
+    Err(RuleError::not_allowed(message.into()))
 }
 
 /// One side of a duel, before its flip.

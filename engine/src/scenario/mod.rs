@@ -660,6 +660,17 @@ impl FileFormat {
 pub enum ScenarioFile {
     Game(Box<Scenario>),
     Table(Box<super::table::scenario::TableScenario>),
+    /// A 1st edition table and orders (`edition = "m1e"`).
+    FirstEdition(Box<crate::first_edition::scenario::Scenario>),
+}
+
+/// The content scenario files name cards from: the Malifaux catalog and
+/// the 1st edition's book and conditions.
+#[derive(Clone, Copy)]
+pub struct ScenarioContent<'a> {
+    pub catalog: &'a Catalog,
+    pub first_edition: &'a crate::first_edition::Book,
+    pub first_edition_conditions: &'a crate::first_edition::ConditionBook,
 }
 
 /// What running a scenario file gave.
@@ -668,6 +679,7 @@ pub enum ScenarioFile {
 pub enum ScenarioReport {
     Game(Box<Run>),
     Table(super::table::scenario::TableRun),
+    FirstEdition(Box<crate::first_edition::scenario::Run>),
 }
 
 impl ScenarioReport {
@@ -675,24 +687,45 @@ impl ScenarioReport {
         match self {
             ScenarioReport::Game(run) => &run.failures,
             ScenarioReport::Table(run) => &run.failures,
+            ScenarioReport::FirstEdition(run) => &run.failures,
         }
     }
 }
 
 impl ScenarioFile {
-    /// Reads either kind: a file with `checks` is a table scenario.
+    /// Reads any kind: a file with `checks` is a table scenario, one of
+    /// `edition = "m1e"` a 1st edition one.
     pub fn parse(text: &str, format: FileFormat) -> Result<Self, String> {
         use super::table::scenario::TableScenario;
-        let has_checks = match format {
-            FileFormat::Toml => toml::from_str::<toml::Table>(text)
-                .map_err(|e| ScenarioError::Parse(e.to_string()).to_string())?
-                .contains_key("checks"),
-            FileFormat::Json => serde_json::from_str::<Value>(text)
-                .map_err(|e| ScenarioError::Parse(e.to_string()).to_string())?
-                .get("checks")
-                .is_some(),
+        use crate::first_edition::scenario::Scenario as FirstEditionScenario;
+        let (has_checks, first_edition) = match format {
+            FileFormat::Toml => {
+                let table = toml::from_str::<toml::Table>(text)
+                    .map_err(|e| ScenarioError::Parse(e.to_string()).to_string())?;
+                (
+                    table.contains_key("checks"),
+                    table.get("edition").and_then(toml::Value::as_str) == Some("m1e"),
+                )
+            }
+            FileFormat::Json => {
+                let value = serde_json::from_str::<Value>(text)
+                    .map_err(|e| ScenarioError::Parse(e.to_string()).to_string())?;
+                (
+                    value.get("checks").is_some(),
+                    value.get("edition").and_then(Value::as_str) == Some("m1e"),
+                )
+            }
         };
         let error = |e: &dyn std::fmt::Display| e.to_string();
+        if first_edition {
+            let scenario = match format {
+                FileFormat::Toml => FirstEditionScenario::from_toml(text),
+                FileFormat::Json => FirstEditionScenario::from_json(text),
+            };
+            return Ok(ScenarioFile::FirstEdition(Box::new(
+                scenario.map_err(|e| error(&e))?,
+            )));
+        }
         Ok(match (has_checks, format) {
             (true, FileFormat::Toml) => ScenarioFile::Table(Box::new(
                 TableScenario::from_toml(text).map_err(|e| error(&e))?,
@@ -717,19 +750,24 @@ impl ScenarioFile {
                 scenario.expect.is_some() || !scenario.hiring.is_empty()
             }
             ScenarioFile::Table(scenario) => !scenario.checks.is_empty(),
+            ScenarioFile::FirstEdition(scenario) => scenario.expect.is_some(),
         }
     }
 
     /// Runs the file; with `expect`, a game scenario's expectations are
     /// checked too. Failures are in the report, not errors.
-    /// `catalog`: the game content (its tokens, and the cards models name).
-    pub fn run(&self, expect: bool, catalog: &Catalog) -> Result<ScenarioReport, String> {
+    /// `content`: the game content (its tokens, and the cards models name).
+    pub fn run(
+        &self,
+        expect: bool,
+        content: ScenarioContent<'_>,
+    ) -> Result<ScenarioReport, String> {
         match self {
             ScenarioFile::Game(scenario) => {
                 let run = if expect {
-                    scenario.check(catalog)
+                    scenario.check(content.catalog)
                 } else {
-                    scenario.run(catalog)
+                    scenario.run(content.catalog)
                 };
                 Ok(ScenarioReport::Game(Box::new(
                     run.map_err(|e| e.to_string())?,
@@ -738,6 +776,17 @@ impl ScenarioFile {
             ScenarioFile::Table(scenario) => Ok(ScenarioReport::Table(
                 scenario.check().map_err(|e| e.to_string())?,
             )),
+            ScenarioFile::FirstEdition(scenario) => {
+                let (book, conditions) = (content.first_edition, content.first_edition_conditions);
+                let run = if expect {
+                    scenario.check(book, conditions)
+                } else {
+                    scenario.run(book, conditions)
+                };
+                Ok(ScenarioReport::FirstEdition(Box::new(
+                    run.map_err(|e| e.to_string())?,
+                )))
+            }
         }
     }
 }
