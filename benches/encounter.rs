@@ -45,6 +45,27 @@ fn play_table_game<G: TableGame>(setup: &G::Setup, seed: u64, kind: BotKind) -> 
     facts
 }
 
+/// Whole games of a system between random bots and between greedy bots,
+/// through the game-system boundary.
+fn bench_games<G: TableGame>(c: &mut Criterion, group: &str, setups: &[G::Setup]) {
+    let mut group = c.benchmark_group(group);
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(1));
+    for (name, kind) in [
+        ("random_bots", BotKind::Random),
+        ("greedy_bots", BotKind::Greedy),
+    ] {
+        let mut next = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                next += 1;
+                play_table_game::<G>(&setups[next as usize % setups.len()], next, kind)
+            })
+        });
+    }
+    group.finish();
+}
+
 /// 1st edition Scraps of the ready crews in turn.
 fn first_edition_setups() -> Vec<m1e::Setup> {
     let book = soulstone::content::shipped_first_edition().expect("1st edition content");
@@ -156,51 +177,12 @@ fn encounters(c: &mut Criterion) {
             }
         })
         .collect();
-    let mut group = c.benchmark_group("engine_mk_game");
-    group.sample_size(20);
-    group.throughput(Throughput::Elements(1));
-    for (name, kind) in [
-        ("random_bots", BotKind::Random),
-        ("greedy_bots", BotKind::Greedy),
-    ] {
-        let mut next = 0u64;
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                next += 1;
-                play_table_game::<MageKnight>(
-                    &mk_setups[next as usize % mk_setups.len()],
-                    next,
-                    kind,
-                )
-            })
-        });
-    }
-    group.finish();
+    bench_games::<MageKnight>(c, "engine_mk_game", &mk_setups);
 
     // 1st edition Scraps: the four ready 35-soulstone crews in turn, six
     // turns or more, through the game-system boundary
     // (SOULSTONE_BENCH_EDITION=m1e for a fixed count of them).
-    let m1e_setups = first_edition_setups();
-    let mut group = c.benchmark_group("engine_m1e_encounter");
-    group.sample_size(20);
-    group.throughput(Throughput::Elements(1));
-    for (name, kind) in [
-        ("random_bots", BotKind::Random),
-        ("greedy_bots", BotKind::Greedy),
-    ] {
-        let mut next = 0u64;
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                next += 1;
-                play_table_game::<FirstEdition>(
-                    &m1e_setups[next as usize % m1e_setups.len()],
-                    next,
-                    kind,
-                )
-            })
-        });
-    }
-    group.finish();
+    bench_games::<FirstEdition>(c, "engine_m1e_encounter", &first_edition_setups());
 
     // One command, decided and applied, at points a hosted game would see:
     // the commands of a whole random game, replayed one at a time.

@@ -171,12 +171,7 @@ pub fn start_casual(
     let setup = encounter_for(catalog, lists, seed, None)?;
     create::<Malifaux>(
         conn,
-        Creation {
-            kind: HostedKind::Casual,
-            pairing_game_id: None,
-            seats: accounts.map(SeatHolder::Account),
-            time_control_ms,
-        },
+        Creation::between(accounts, None, time_control_ms),
         setup,
         now,
     )

@@ -11,8 +11,8 @@ use soulstone_engine::first_edition::{
     Book, ConditionBook, Crew, CrewList, Encounter, FirstEdition, Setup,
 };
 
+use super::HostedError;
 use super::store::{Creation, create, create_practice};
-use super::{HostedError, HostedKind, SeatHolder};
 use crate::db::DbConnection;
 
 /// A 1st edition practice game: the player in seat A with a ready crew,
@@ -144,16 +144,7 @@ pub fn start_crew_game(
     let setup = encounter_for(book, conditions, hired, game.seed)?;
     create::<FirstEdition>(
         conn,
-        Creation {
-            kind: if game.pairing_game_id.is_some() {
-                HostedKind::Event
-            } else {
-                HostedKind::Casual
-            },
-            pairing_game_id: game.pairing_game_id,
-            seats: game.accounts.map(SeatHolder::Account),
-            time_control_ms: game.time_control_ms,
-        },
+        Creation::between(game.accounts, game.pairing_game_id, game.time_control_ms),
         setup,
         now,
     )

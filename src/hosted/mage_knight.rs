@@ -11,8 +11,8 @@ use soulstone_engine::mage_knight::game::STANDARD_ROUNDS;
 use soulstone_engine::mage_knight::placing::laid_before;
 use soulstone_engine::mage_knight::{Army, MageKnight, Setup};
 
+use super::HostedError;
 use super::store::{Creation, create, create_practice};
-use super::{HostedError, HostedKind, SeatHolder};
 use crate::db::DbConnection;
 
 /// A Mage Knight practice game: the player in seat A with a ready army,
@@ -128,16 +128,7 @@ pub fn start_army_game(
     let setup = battle_for(roster, game.armies, game.build_total, game.seed)?;
     create::<MageKnight>(
         conn,
-        Creation {
-            kind: if game.pairing_game_id.is_some() {
-                HostedKind::Event
-            } else {
-                HostedKind::Casual
-            },
-            pairing_game_id: game.pairing_game_id,
-            seats: game.accounts.map(SeatHolder::Account),
-            time_control_ms: game.time_control_ms,
-        },
+        Creation::between(game.accounts, game.pairing_game_id, game.time_control_ms),
         setup,
         now,
     )

@@ -25,6 +25,27 @@ pub(super) struct Creation {
     pub time_control_ms: Option<i64>,
 }
 
+impl Creation {
+    /// A game between two accounts: an event pairing's when it decides
+    /// one, else a casual one.
+    pub(super) fn between(
+        accounts: [i64; 2],
+        pairing_game_id: Option<i64>,
+        time_control_ms: Option<i64>,
+    ) -> Self {
+        Self {
+            kind: if pairing_game_id.is_some() {
+                HostedKind::Event
+            } else {
+                HostedKind::Casual
+            },
+            pairing_game_id,
+            seats: accounts.map(SeatHolder::Account),
+            time_control_ms,
+        }
+    }
+}
+
 /// Stores a new game of system `G` from `setup`, and lets its bots play
 /// until it waits for a player. Its id.
 pub(super) fn create<G: TableGame>(

@@ -171,7 +171,8 @@ fn check<E: Words>(game: &Skirmish, activation: &Activation, action: &Action) ->
             }))
         }
     };
-    let engaged = field::engaging(game, model).next().is_some();
+    // Asked only by the actions it bars: it measures every enemy.
+    let engaged = || field::engaging(game, model).next().is_some();
     let target_of = |id: ModelId| -> Result<&Model, E> {
         let target = game
             .model(id)
@@ -201,8 +202,8 @@ fn check<E: Words>(game: &Skirmish, activation: &Activation, action: &Action) ->
                     )
                 }));
             }
-            if let Some(problem) = field::placement_problem(game, model, to) {
-                return Err(E::say(|| problem));
+            if let Some(problem) = field::misplaced(game, model, to) {
+                return Err(E::say(|| problem.to_string()));
             }
             if let Some(block) = field::blocking(game, model, from, to) {
                 let name = game.model(block).map_or("", |m| m.card.name.as_str());
@@ -217,7 +218,7 @@ fn check<E: Words>(game: &Skirmish, activation: &Activation, action: &Action) ->
             if kind != WeaponKind::Melee {
                 return Err(E::say(|| "a charge ends with a melee strike".into()));
             }
-            if engaged {
+            if engaged() {
                 return Err(E::say(|| {
                     format!("{} is already in melee", model.card.name)
                 }));
@@ -244,7 +245,7 @@ fn check<E: Words>(game: &Skirmish, activation: &Activation, action: &Action) ->
                     )
                 }));
             }
-            if kind == WeaponKind::Ranged && engaged {
+            if kind == WeaponKind::Ranged && engaged() {
                 return Err(E::say(|| {
                     "a model in melee may not make ranged strikes".into()
                 }));

@@ -69,18 +69,41 @@ pub fn passes_over_models(card: &ModelCard) -> bool {
         || card.is(Characteristic::Spirit)
 }
 
+/// Why a model may not end where it would: worded only when read.
+#[derive(Debug, Clone, Copy)]
+pub enum Misplaced<'a> {
+    OffTable,
+    Overlaps(&'a Model),
+}
+
+impl std::fmt::Display for Misplaced<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::OffTable => f.write_str("the whole base must stay on the table"),
+            Self::Overlaps(other) => write!(f, "its base would overlap {}'s", other.card.name),
+        }
+    }
+}
+
 /// Why `model` may not end at `to` (its base off the table or on another).
-pub fn placement_problem(game: &Skirmish, model: &Model, to: V2) -> Option<String> {
+pub fn misplaced<'a>(game: &'a Skirmish, model: &Model, to: V2) -> Option<Misplaced<'a>> {
     let r = radius(&model.card);
     if !on_table(to, r) {
-        return Some("the whole base must stay on the table".into());
+        return Some(Misplaced::OffTable);
     }
-    let other = game.models.iter().find(|o| {
-        o.id != model.id
-            && o.on_table()
-            && at(o).is_some_and(|p| p.dist(to) < r + radius(&o.card) - CONTACT)
-    })?;
-    Some(format!("its base would overlap {}'s", other.card.name))
+    game.models
+        .iter()
+        .find(|o| {
+            o.id != model.id
+                && o.on_table()
+                && at(o).is_some_and(|p| p.dist(to) < r + radius(&o.card) - CONTACT)
+        })
+        .map(Misplaced::Overlaps)
+}
+
+/// [`misplaced`], in words.
+pub fn placement_problem(game: &Skirmish, model: &Model, to: V2) -> Option<String> {
+    misplaced(game, model, to).map(|m| m.to_string())
 }
 
 /// The first model a straight move from `from` to `to` would pass through.
@@ -136,9 +159,7 @@ pub fn straight_move(
     let mut travelled = reach;
     while travelled > 0.0 {
         let spot = from.plus(direction.scale(travelled));
-        if placement_problem(game, model, spot).is_none()
-            && blocking(game, model, from, spot).is_none()
-        {
+        if misplaced(game, model, spot).is_none() && blocking(game, model, from, spot).is_none() {
             return spot;
         }
         travelled -= 0.125;

@@ -19,7 +19,7 @@ use super::{Book, ConditionBook, Setup, start};
 use crate::Seat;
 use crate::fairness::Bytes32;
 use crate::fate::Card;
-use crate::scenario::{MAX_SCENARIO_BYTES, MAX_STEPS, ScenarioError, matches};
+use crate::scenario::{MAX_SCENARIO_BYTES, MAX_STEPS, Patterns, ScenarioError, unmet_patterns};
 use crate::table::{Point, milli};
 
 /// A 1st edition scenario file.
@@ -473,45 +473,23 @@ fn lay_out_player(game: &mut Skirmish, seat: Seat, spec: &PlayerSpec) -> Result<
 }
 
 fn expectations_unmet(expect: &Expect, run: &Run) -> Vec<String> {
-    let mut failures = Vec::new();
     let facts: Vec<Value> = run
         .facts
         .iter()
         .map(|f| serde_json::to_value(f).unwrap_or(Value::Null))
         .collect();
-    let mut position = 0;
-    for (number, pattern) in expect.facts.iter().enumerate() {
-        match facts[position..]
-            .iter()
-            .position(|fact| matches(pattern, fact, "").is_ok())
-        {
-            Some(offset) => position += offset + 1,
-            None => {
-                let closest = facts[position..]
-                    .iter()
-                    .filter(|f| f.get("fact") == pattern.get("fact"))
-                    .filter_map(|f| matches(pattern, f, "fact").err())
-                    .next()
-                    .unwrap_or_else(|| "no fact of that kind follows".into());
-                failures.push(format!(
-                    "expected fact #{} {pattern} was not found in order: {closest}",
-                    number + 1
-                ));
-                break;
-            }
-        }
-    }
-    for pattern in &expect.never {
-        if let Some(fact) = facts.iter().find(|f| matches(pattern, f, "").is_ok()) {
-            failures.push(format!("{fact} happened, which {pattern} says must not"));
-        }
-    }
-    if let Some(pattern) = &expect.state {
-        let state = serde_json::to_value(&run.final_state).unwrap_or(Value::Null);
-        if let Err(message) = matches(pattern, &state, "state") {
-            failures.push(message);
-        }
-    }
+    let state = serde_json::to_value(&run.final_state).unwrap_or(Value::Null);
+    let mut failures = unmet_patterns(
+        Patterns {
+            kind: "fact",
+            noun: "fact",
+            in_order: &expect.facts,
+            never: &expect.never,
+            state: expect.state.as_ref(),
+        },
+        &facts,
+        &state,
+    );
     if let Some(seats) = &expect.waiting_for
         && &run.waiting_for != seats
     {

@@ -538,45 +538,23 @@ pub fn error_code(error: &RuleError) -> String {
 }
 
 fn check_expectations(expect: &Expect, run: &Run) -> Vec<String> {
-    let mut failures = Vec::new();
     let events: Vec<Value> = run
         .events
         .iter()
         .map(|e| serde_json::to_value(e).unwrap_or(Value::Null))
         .collect();
-    let mut position = 0;
-    for (number, pattern) in expect.events.iter().enumerate() {
-        match events[position..]
-            .iter()
-            .position(|event| matches(pattern, event, "").is_ok())
-        {
-            Some(offset) => position += offset + 1,
-            None => {
-                let closest = events[position..]
-                    .iter()
-                    .filter(|e| e.get("type") == pattern.get("type"))
-                    .filter_map(|e| matches(pattern, e, "event").err())
-                    .next()
-                    .unwrap_or_else(|| "no event of that type follows".into());
-                failures.push(format!(
-                    "expected event #{} {pattern} was not found in order: {closest}",
-                    number + 1
-                ));
-                break;
-            }
-        }
-    }
-    for pattern in &expect.never {
-        if let Some(event) = events.iter().find(|e| matches(pattern, e, "").is_ok()) {
-            failures.push(format!("{event} happened, which {pattern} says must not"));
-        }
-    }
-    if let Some(pattern) = &expect.state {
-        let state = serde_json::to_value(&run.final_state).unwrap_or(Value::Null);
-        if let Err(message) = matches(pattern, &state, "state") {
-            failures.push(message);
-        }
-    }
+    let state = serde_json::to_value(&run.final_state).unwrap_or(Value::Null);
+    let mut failures = unmet_patterns(
+        Patterns {
+            kind: "type",
+            noun: "event",
+            in_order: &expect.events,
+            never: &expect.never,
+            state: expect.state.as_ref(),
+        },
+        &events,
+        &state,
+    );
     if let Some(seats) = &expect.waiting_for {
         let waiting = pending(&run.final_state).seats();
         if &waiting != seats {
@@ -584,6 +562,69 @@ fn check_expectations(expect: &Expect, run: &Run) -> Vec<String> {
                 "expected the game to wait for {seats:?}, but it waits for {waiting:?}"
             ));
         }
+    }
+    failures
+}
+
+/// What a scenario expects of the records a run made and its final state:
+/// every edition's files say it the same way.
+pub(crate) struct Patterns<'a> {
+    /// The field naming a record's kind ("type" for events, "fact").
+    pub kind: &'a str,
+    /// What a record is called in a failure ("event", "fact").
+    pub noun: &'a str,
+    /// Records that must come, in this order (others may come between).
+    pub in_order: &'a [Value],
+    /// Records that must not come.
+    pub never: &'a [Value],
+    pub state: Option<&'a Value>,
+}
+
+/// The failures of `records` and `state` to meet `patterns`.
+pub(crate) fn unmet_patterns(
+    patterns: Patterns<'_>,
+    records: &[Value],
+    state: &Value,
+) -> Vec<String> {
+    let Patterns {
+        kind,
+        noun,
+        in_order,
+        never,
+        state: state_pattern,
+    } = patterns;
+    let mut failures = Vec::new();
+    let mut position = 0;
+    for (number, pattern) in in_order.iter().enumerate() {
+        match records[position..]
+            .iter()
+            .position(|record| matches(pattern, record, "").is_ok())
+        {
+            Some(offset) => position += offset + 1,
+            None => {
+                let closest = records[position..]
+                    .iter()
+                    .filter(|r| r.get(kind) == pattern.get(kind))
+                    .filter_map(|r| matches(pattern, r, noun).err())
+                    .next()
+                    .unwrap_or_else(|| format!("no {noun} of that kind follows"));
+                failures.push(format!(
+                    "expected {noun} #{} {pattern} was not found in order: {closest}",
+                    number + 1
+                ));
+                break;
+            }
+        }
+    }
+    for pattern in never {
+        if let Some(record) = records.iter().find(|r| matches(pattern, r, "").is_ok()) {
+            failures.push(format!("{record} happened, which {pattern} says must not"));
+        }
+    }
+    if let Some(pattern) = state_pattern
+        && let Err(message) = matches(pattern, state, "state")
+    {
+        failures.push(message);
     }
     failures
 }
