@@ -1,6 +1,7 @@
 //! What a player brings to a game, by the system that plays it: Malifaux
 //! crew lists (one is hired once both players' are in), a 1st edition
-//! crew or a Mage Knight army. Stored as JSON (an array of lists or an army's table, so rows
+//! crew or a Mage Knight army. Stored as JSON (an array of lists, or a
+//! crew's or an army's table, so rows
 //! written before armies existed read as they were), and checked against
 //! the content and the limits of the game it is for.
 
@@ -19,9 +20,8 @@ use super::{BroughtList, check_army, check_brought};
 pub enum Brought {
     /// Malifaux: crew lists.
     Crews(Vec<BroughtList>),
-    /// Malifaux 1st edition: one crew. Before `Army`, which it would
-    /// otherwise never reach: a crew's table has fields no army has, and
-    /// refuses an army's.
+    /// Malifaux 1st edition: one crew (its table refuses fields it does
+    /// not know, so an army's is never read as a crew).
     FirstEdition(FirstEditionCrew),
     /// Mage Knight: one army.
     Army(ArmyList),

@@ -72,9 +72,18 @@ async fn a_first_edition_digital_round_is_played_with_crews_and_reports_its_resu
         async move {
             let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
             let sent = browser.post_form(&bring, &refs).await;
-            assert_eq!(location(&sent), play);
+            // Shown again with the reason and what was written.
+            assert_eq!(sent.status().as_u16(), 422);
+            let shown = sent.text().await.unwrap();
+            assert!(shown.contains(reason), "{reason}: {shown}");
+            if let Some((_, text)) = fields.iter().find(|(k, _)| k.ends_with("_text")) {
+                let first_line = text.lines().next().unwrap_or_default();
+                assert!(
+                    shown.contains(&crate::support::html_escaped(first_line)),
+                    "what was written is kept: {shown}"
+                );
+            }
             let (_, page) = browser.get_text(&play).await;
-            assert!(page.contains(reason), "{reason}: {page}");
             assert!(!page.contains("You brought"), "nothing was kept: {page}");
         }
     };

@@ -11,7 +11,7 @@ use crate::systems::GameSystem;
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
-use crate::web::play::{CrewOption, brought_of, crew_options};
+use crate::web::play::{CrewOption, Written, brought_of, crew_options};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -43,6 +43,9 @@ struct DigitalPage {
     own_m1e_crew: String,
     /// The encounter the crew is hired at.
     m1e_event_note: String,
+    /// Why what the player sent was refused (the page shows it again, with
+    /// what they wrote).
+    error: Option<String>,
 }
 
 fn play_path(id: i64, game: i64) -> String {
@@ -58,6 +61,19 @@ async fn play_page(
 ) -> Result<HttpResponse, AppError> {
     let (id, game_id) = path.into_inner();
     let actor = actor_of(user.0.as_deref());
+    page_with(&ctx, &state, actor, (id, game_id), None, Written::default()).await
+}
+
+/// The pairing's page; with `error`, shown again after a refusal, with
+/// what the player wrote.
+async fn page_with(
+    ctx: &PageContext,
+    state: &web::Data<AppState>,
+    actor: Option<crate::events::Actor>,
+    (id, game_id): (i64, i64),
+    error: Option<String>,
+    written: Written,
+) -> Result<HttpResponse, AppError> {
     let (view, access, game, state_now, names) = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
@@ -68,10 +84,15 @@ async fn play_page(
         .await?;
     let (brought, mine) = match state_now {
         DigitalState::NotDigital => return Err(AppError::NotFound),
+        // Once the game has started, a refusal is told on the game's page.
         DigitalState::Started { hosted_game_id } => {
-            return Ok(HttpResponse::SeeOther()
-                .insert_header(("Location", format!("/games/{hosted_game_id}")))
-                .finish());
+            let game_page = format!("/games/{hosted_game_id}");
+            return Ok(match error {
+                Some(error) => redirect_with_flash(state, &game_page, FlashLevel::Error, error),
+                None => HttpResponse::SeeOther()
+                    .insert_header(("Location", game_page))
+                    .finish(),
+            });
         }
         DigitalState::Waiting { brought, mine } => (brought, mine),
     };
@@ -88,6 +109,12 @@ async fn play_page(
         .and_then(|r| r.army_list.clone())
         .filter(|list| !list.trim().is_empty());
     let mut crews = crew_options(view.system.engine_edition());
+    // What the player wrote before a refusal comes back first.
+    let declared_list = [&written.own_list, &written.own_army]
+        .into_iter()
+        .find(|text| !text.is_empty())
+        .cloned()
+        .or(declared_list);
     if declared_list.is_some() {
         for crew in &mut crews {
             crew.ticked = false;
@@ -114,10 +141,15 @@ async fn play_page(
         armies: crate::web::play::mage_knight::army_names(),
         first_edition: view.system == GameSystem::Malifaux1,
         m1e_crews: crate::web::play::first_edition::crew_names(),
-        own_m1e_crew: String::new(),
+        own_m1e_crew: written.own_first_edition_crew,
         m1e_event_note: first_edition_note(&view),
+        error,
     };
-    render_page(&ctx, &page)
+    if page.error.is_some() {
+        crate::web::forms::render_invalid(ctx, &page)
+    } else {
+        render_page(ctx, &page)
+    }
 }
 
 /// The encounter an event's 1st edition crews are hired at, as the form's
@@ -137,6 +169,7 @@ pub(crate) fn first_edition_note(view: &events::EventView) -> String {
 
 #[post("/events/{id}/games/{game}/crews")]
 async fn bring_crews(
+    ctx: PageContext,
     user: CurrentUser,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
@@ -144,18 +177,13 @@ async fn bring_crews(
 ) -> Result<HttpResponse, AppError> {
     let (id, game_id) = path.into_inner();
     let back = play_path(id, game_id);
-    let brought = match brought_of(&form.0) {
-        Ok((brought, _)) => brought,
-        Err((problem, _)) => {
-            return Ok(redirect_with_flash(
-                &state,
-                &back,
-                FlashLevel::Error,
-                problem,
-            ));
+    let actor = actor_of(Some(&user));
+    let (brought, written) = match brought_of(&form.0) {
+        Ok(read) => read,
+        Err((problem, written)) => {
+            return page_with(&ctx, &state, actor, (id, game_id), Some(problem), written).await;
         }
     };
-    let actor = actor_of(Some(&user));
     let (now, base_url) = ctx_of(&state);
     let catalog = std::sync::Arc::clone(&state.catalog);
     let seed = soulstone_engine::fairness::Bytes32(rand::random());
@@ -189,7 +217,20 @@ async fn bring_crews(
             FlashLevel::Success,
             "What you brought is in. The game starts when your opponent's is.",
         ),
-        Err(err @ (EventError::Invalid(_) | EventError::Conflict(_))) => {
+        // Bad input comes back on the page, with what was written; a
+        // conflict (the game started, or is played at a table) is news.
+        Err(err @ EventError::Invalid(_)) => {
+            return page_with(
+                &ctx,
+                &state,
+                actor,
+                (id, game_id),
+                Some(err.for_people()),
+                written,
+            )
+            .await;
+        }
+        Err(err @ EventError::Conflict(_)) => {
             redirect_with_flash(&state, &back, FlashLevel::Error, err.for_people())
         }
         Err(err) => return Err(err.into()),

@@ -71,3 +71,12 @@ macro_rules! both_backends {
         )*
     };
 }
+
+/// `text` as the pages' templates escape it.
+pub fn html_escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&#34;")
+        .replace('\'', "&#39;")
+}
