@@ -66,25 +66,9 @@ async fn a_first_edition_digital_round_is_played_with_crews_and_reports_its_resu
         "{page}"
     );
     let refused_with = |reason: &'static str, fields: Vec<(&'static str, String)>| {
-        let browser = &browsers[0];
-        let bring = bring.clone();
-        let play = play.clone();
+        let (browser, bring, play) = (&browsers[0], bring.clone(), play.clone());
         async move {
-            let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            let sent = browser.post_form(&bring, &refs).await;
-            // Shown again with the reason and what was written.
-            assert_eq!(sent.status().as_u16(), 422);
-            let shown = sent.text().await.unwrap();
-            assert!(shown.contains(reason), "{reason}: {shown}");
-            if let Some((_, text)) = fields.iter().find(|(k, _)| k.ends_with("_text")) {
-                let first_line = text.lines().next().unwrap_or_default();
-                assert!(
-                    shown.contains(&crate::support::html_escaped(first_line)),
-                    "what was written is kept: {shown}"
-                );
-            }
-            let (_, page) = browser.get_text(&play).await;
-            assert!(!page.contains("You brought"), "nothing was kept: {page}");
+            crate::support::refused_when_brought(browser, (&bring, &play), reason, &fields).await;
         }
     };
     refused_with(

@@ -20,7 +20,7 @@ pub use app::{
     location,
 };
 pub use db::{Backend, TestDb};
-pub use rounds::{PublishedRound, published_round};
+pub use rounds::{PublishedRound, published_round, refused_when_brought};
 
 /// The shipped content (cards and tokens), loaded once for every test.
 pub fn shipped_content() -> &'static soulstone_engine::content::Catalog {

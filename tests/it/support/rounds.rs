@@ -72,3 +72,28 @@ pub async fn published_round(app: &TestApp, body: serde_json::Value, flip: bool)
         apis,
     }
 }
+
+/// What a player brings to digital pairing `bring` is refused: the page
+/// `play` comes back (422) with `reason` and the text they wrote, and
+/// nothing is kept.
+pub async fn refused_when_brought(
+    browser: &TestClient,
+    (bring, play): (&str, &str),
+    reason: &str,
+    fields: &[(&str, String)],
+) {
+    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let sent = browser.post_form(bring, &refs).await;
+    assert_eq!(sent.status().as_u16(), 422);
+    let shown = sent.text().await.unwrap();
+    assert!(shown.contains(reason), "{reason}: {shown}");
+    if let Some((_, text)) = fields.iter().find(|(k, _)| k.ends_with("_text")) {
+        let first_line = text.lines().next().unwrap_or_default();
+        assert!(
+            shown.contains(&super::html_escaped(first_line)),
+            "what was written is kept: {shown}"
+        );
+    }
+    let (_, page) = browser.get_text(play).await;
+    assert!(!page.contains("You brought"), "nothing was kept: {page}");
+}
