@@ -7,6 +7,8 @@
 
 #[path = "common/encounter_setups.rs"]
 mod encounter_setups;
+#[path = "common/first_edition_setups.rs"]
+mod first_edition_setups;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use soulstone_engine::bot::{Bot, BotKind, play_to_end};
@@ -68,25 +70,7 @@ fn bench_games<G: TableGame>(c: &mut Criterion, group: &str, setups: &[G::Setup]
 
 /// 1st edition Scraps of the ready crews in turn.
 fn first_edition_setups() -> Vec<m1e::Setup> {
-    let book = soulstone::content::shipped_first_edition().expect("1st edition content");
-    let conditions =
-        soulstone::content::shipped_first_edition_conditions().expect("1st edition conditions");
-    let lists = book.crews();
-    (0..16usize)
-        .map(|seed| {
-            let crews = [seed, seed + 1].map(|i| {
-                book.hire(&lists[i % lists.len()])
-                    .expect("a ready crew hires")
-            });
-            m1e::Setup {
-                encounter: crews[0].encounter,
-                crews,
-                summonable: book.models().cloned().collect(),
-                conditions: conditions.clone(),
-                seed: Bytes32::digest_of(&format!("m1e bench {seed}")),
-            }
-        })
-        .collect()
+    first_edition_setups::setups(16, "m1e bench")
 }
 
 fn encounters(c: &mut Criterion) {

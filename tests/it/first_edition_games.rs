@@ -36,7 +36,7 @@ pub fn set_up(seed: u64) -> Setup {
 
 /// Plays a game with the given bots, checking the invariants after every
 /// command; returns the finished log and the game.
-fn play(setup: Setup, bots: [BotKind; 2], seed: u64) -> (FinishedLog, Skirmish) {
+pub fn play(setup: Setup, bots: [BotKind; 2], seed: u64) -> (FinishedLog, Skirmish) {
     let pools = setup.crews.each_ref().map(|c| c.pool);
     let mut game = first_edition::start(setup.clone()).expect("the setup starts");
     let mut facts: Vec<Fact> = Vec::new();
@@ -129,7 +129,7 @@ fn secrets_hold(game: &Skirmish, seat: Seat) {
     assert_eq!(view.game.seed, Bytes32::default(), "the seed stays secret");
 }
 
-fn check_finished(log: &FinishedLog, game: &Skirmish) {
+pub fn check_finished(log: &FinishedLog, game: &Skirmish) {
     let result = game.result.expect("a finished game has its result");
     let wiped = Seat::BOTH
         .iter()

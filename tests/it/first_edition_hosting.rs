@@ -300,3 +300,115 @@ fn extract_select_first(page: &str, name: &str) -> String {
         .unwrap_or_default()
         .to_owned()
 }
+
+both_backends!(a_normal_first_edition_bot_searches_on_the_bot_threads);
+
+/// The practice page offers the searching levels for the 1st edition.
+/// A player's command that leaves the normal bot a searched decision (a
+/// model to activate, or its model's action) is answered with the bot
+/// still to move: the request never searches. The next look at the game
+/// page hands the game to the bot threads, whose replies are stored
+/// without another request from the player.
+async fn a_normal_first_edition_bot_searches_on_the_bot_threads(backend: Backend) {
+    use crate::support::{TestApp, id_after, location};
+    use soulstone::hosted::Submitted;
+    use soulstone_engine::Seat;
+    use soulstone_engine::bot::BotKind;
+    use soulstone_engine::first_edition::FirstEdition;
+    use soulstone_engine::system::TableGame;
+
+    let app = TestApp::spawn(backend).await;
+    let (account, browser) = app.user("ottoline@example.org", "Ottoline").await;
+    let (_, page) = browser.get_text("/play").await;
+    let form = &page[page
+        .find("/play/m1e/practice")
+        .expect("the 1st edition form")..];
+    assert!(
+        form.contains("value=\"normal\" selected") && form.contains("value=\"hard\""),
+        "{form}"
+    );
+    let started = browser
+        .post_form(
+            "/play/m1e/practice",
+            &[("crew", "Warden Grice's Watch"), ("bot", "normal")],
+        )
+        .await;
+    assert_eq!(started.status().as_u16(), 303);
+    let id = id_after(&location(&started), "/m1e/games/");
+    let load = || async {
+        app.with_conn(move |conn| hosted::load::<FirstEdition>(conn, id).unwrap())
+            .await
+    };
+    let patience = std::time::Instant::now();
+    let mut left_to_the_threads = 0;
+    let mut last_answer = 0;
+    for n in 0..3_000u64 {
+        let game = load().await;
+        if FirstEdition::is_over(&game.state) {
+            break;
+        }
+        let players_turn = FirstEdition::waiting_for(&game.state).contains(&Seat::A);
+        if players_turn && left_to_the_threads >= 3 {
+            // The last decision handed over was taken on the threads.
+            assert!(game.state.version > last_answer);
+            break;
+        }
+        if !players_turn {
+            // The bot's turn, on its threads: a liveness bound, not a
+            // speed target.
+            assert!(
+                patience.elapsed() < std::time::Duration::from_secs(120),
+                "the bot never replied at version {}",
+                game.state.version
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            continue;
+        }
+        let order = FirstEdition::bot_command(&game.state, Seat::A, BotKind::Greedy, n)
+            .expect("the player can move");
+        let version = game.state.version;
+        let submitted = app
+            .with_conn(move |conn| {
+                hosted::submit::<FirstEdition>(
+                    conn,
+                    id,
+                    account,
+                    version,
+                    &format!("m1e-{n}"),
+                    order,
+                    now(),
+                )
+            })
+            .await
+            .expect("a legal order");
+        let Submitted::Applied {
+            version: answered,
+            bot_to_move,
+            ..
+        } = submitted
+        else {
+            panic!("a new key is applied");
+        };
+        if !bot_to_move {
+            continue;
+        }
+        // The answer left the bot's decision undone, and nothing has told
+        // the bot threads: the game still waits for it.
+        let after = load().await;
+        assert_eq!(after.state.version, answered);
+        last_answer = answered;
+        assert!(FirstEdition::bot_thinks_long(
+            &after.state,
+            Seat::B,
+            BotKind::Normal
+        ));
+        // A look at the page hands it over; the reply comes on its own.
+        let (status, _) = browser.get_text(&format!("/m1e/games/{id}")).await;
+        assert_eq!(status, 200);
+        left_to_the_threads += 1;
+    }
+    assert!(
+        left_to_the_threads >= 3,
+        "the normal bot searched off the request path {left_to_the_threads} times"
+    );
+}

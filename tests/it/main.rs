@@ -23,6 +23,7 @@ mod first_edition_events;
 mod first_edition_games;
 mod first_edition_hosting;
 mod first_edition_rules;
+mod first_edition_search;
 mod forced;
 mod foundation;
 mod game_table;

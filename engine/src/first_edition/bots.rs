@@ -380,7 +380,7 @@ fn objective_point(game: &Skirmish, model: &Model) -> V2 {
 }
 
 /// Rules of thumb; `None` leaves the choice to chance.
-fn greedy(game: &Skirmish, seat: Seat) -> Option<Order> {
+pub(crate) fn greedy(game: &Skirmish, seat: Seat) -> Option<Order> {
     match &game.stage {
         Stage::ChoosingStrategy { .. } => Some(Order::ChooseStrategy {
             strategy: Strategy::Slaughter,

@@ -19,6 +19,7 @@ pub mod flow;
 pub mod objectives;
 mod resolve;
 pub mod scenario;
+pub mod search;
 mod shifts;
 pub mod skirmish;
 mod table_game;

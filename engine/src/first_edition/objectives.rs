@@ -274,11 +274,11 @@ pub fn schemes_problem(game: &Skirmish, seat: Seat, picks: &[SchemePick]) -> Opt
 }
 
 /// Counts for strategies and schemes: on the table and not insignificant.
-fn counts(model: &Model) -> bool {
+pub(crate) fn counts(model: &Model) -> bool {
     model.on_table() && !model.card.is(Characteristic::Insignificant)
 }
 
-fn in_zone(game: &Skirmish, zone_of: Seat, model: &Model) -> bool {
+pub(crate) fn in_zone(game: &Skirmish, zone_of: Seat, model: &Model) -> bool {
     let (Some(deployment), Some(p)) = (game.deployment, field::at(model)) else {
         return false;
     };
@@ -371,7 +371,7 @@ pub fn strategy_points(game: &Skirmish, seat: Seat) -> u8 {
 /// The Claim Jump area: 6" square at the table's centre.
 pub const CLAIM_HALF: f64 = 3.0;
 
-fn in_claim(model: &Model, completely: bool) -> bool {
+pub(crate) fn in_claim(model: &Model, completely: bool) -> bool {
     let Some(p) = field::at(model) else {
         return false;
     };

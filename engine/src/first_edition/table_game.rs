@@ -4,6 +4,7 @@
 use super::bots::{self, Style};
 use super::facts::{Fact, apply};
 use super::flow::{Order, Submission, execute};
+use super::search::{self, Budget};
 use super::skirmish::{Setup, Skirmish};
 use super::{SkirmishView, hidden_from};
 use crate::bot::BotKind;
@@ -186,15 +187,17 @@ impl TableGame for FirstEdition {
     fn bot_command(state: &Skirmish, seat: Seat, level: BotKind, seed: u64) -> Option<Order> {
         let style = match level {
             BotKind::Random => Style::Random,
-            // The searching levels play greedily until a search exists
-            // for this edition.
-            BotKind::Greedy | BotKind::Normal | BotKind::Hard => Style::Greedy,
+            BotKind::Greedy => Style::Greedy,
+            BotKind::Normal => {
+                return search::searched_or_greedy(state, seat, &Budget::NORMAL, seed);
+            }
+            BotKind::Hard => return search::searched_or_greedy(state, seat, &Budget::HARD, seed),
         };
         bots::order(&hidden_from(state, Some(seat)), seat, style, seed)
     }
 
-    fn bot_thinks_long(_: &Skirmish, _: Seat, _: BotKind) -> bool {
-        false
+    fn bot_thinks_long(state: &Skirmish, seat: Seat, level: BotKind) -> bool {
+        level.searches() && search::would_search(state, seat)
     }
 
     fn standing_choice(_: &Skirmish, _: Seat, _: StandingAnswers) -> Option<Order> {

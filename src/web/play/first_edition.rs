@@ -54,7 +54,7 @@ async fn start_practice(
     let (book, conditions) = crate::content::first_edition_content().map_err(AppError::internal)?;
     let crew = form_field(&fields, "crew").to_owned();
     let bot = match form_field(&fields, "bot") {
-        "" => BotKind::Greedy,
+        "" => BotKind::Normal,
         level => match level.parse::<BotKind>() {
             Ok(kind) => kind,
             Err(_) => {
@@ -62,7 +62,7 @@ async fn start_practice(
                     &state,
                     "/play",
                     FlashLevel::Error,
-                    "Choose a 1st edition opponent: easy or random.",
+                    "Choose a 1st edition opponent: easy, normal, hard or random.",
                 ));
             }
         },
@@ -89,9 +89,13 @@ async fn start_practice(
         })
         .await?;
     match started {
-        Ok(id) => Ok(HttpResponse::SeeOther()
-            .insert_header(("Location", format!("/m1e/games/{id}")))
-            .finish()),
+        Ok(id) => {
+            // The bot may move first; if it searches, it does so there.
+            state.bot_turns.schedule(id);
+            Ok(HttpResponse::SeeOther()
+                .insert_header(("Location", format!("/m1e/games/{id}")))
+                .finish())
+        }
         Err(HostedError::Invalid(problem)) => Ok(redirect_with_flash(
             &state,
             "/play",
@@ -330,6 +334,11 @@ async fn game_page(
             Ok((game, facts, watching))
         })
         .await?;
+    // A bot's turn the queue could not take, or one a restart cut short,
+    // is taken up when someone looks.
+    if game.searching_bot_due() {
+        state.bot_turns.schedule(id);
+    }
     let seat = account.and_then(|a| game.seat_of(a));
     // Only what the seat may see: no deck's order, no other hand, no
     // unannounced scheme of the other player's, no seed.

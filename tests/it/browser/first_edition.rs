@@ -45,6 +45,15 @@ async fn a_player_plays_a_first_edition_game_in_the_browser(backend: Backend) {
     let client = &session;
     sign_in(client, &app, "grice@example.org").await;
     visit(client, &app.url("/play")).await;
+    // The easy level: the rest of the game is played through the host
+    // below, which a normal bot would leave to its threads.
+    client
+        .execute(
+            "document.getElementById('f-m1e-bot').value = 'easy';",
+            vec![],
+        )
+        .await
+        .expect("the 1st edition opponent is chosen");
     click_button(client, "Start a 1st edition game").await;
     let url = client.current_url().await.unwrap().to_string();
     let id: i64 = url.rsplit('/').next().unwrap().parse().unwrap();
