@@ -7,7 +7,7 @@
 use soulstone_engine::Seat;
 use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
-use soulstone_engine::first_edition::flow::Submission;
+use soulstone_engine::first_edition::flow::{Order, Submission};
 use soulstone_engine::first_edition::objectives::{Scheme, SchemePick};
 use soulstone_engine::first_edition::{self, FirstEdition, Skirmish, Stage};
 use soulstone_engine::system::TableGame;
@@ -122,6 +122,48 @@ fn the_searching_bot_chooses_alike_whatever_it_cannot_see() {
         Seat::A,
         BotKind::Hard
     ));
+}
+
+/// The schemes are weighed too, inside the request (both players choose
+/// at once): the same choice whatever the other player's cards, and a
+/// legal one.
+#[test]
+fn the_searching_bot_weighs_its_schemes_from_what_it_may_see() {
+    let mut game = first_edition::start(set_up(7)).expect("starts");
+    for step in 0..200u64 {
+        if game.stage == Stage::ChoosingSchemes {
+            break;
+        }
+        let seat = FirstEdition::waiting_for(&game)[0];
+        let order = FirstEdition::bot_command(&game, seat, BotKind::Greedy, step).expect("moves");
+        let submission = FirstEdition::player_submission(seat, game.version, order);
+        FirstEdition::execute(&mut game, &submission).expect("a legal order");
+    }
+    assert_eq!(game.stage, Stage::ChoosingSchemes);
+    for (n, seat) in Seat::BOTH.into_iter().enumerate() {
+        assert!(!FirstEdition::bot_thinks_long(&game, seat, BotKind::Hard));
+        let chosen = FirstEdition::bot_command(&game, seat, BotKind::Normal, 5).expect("chooses");
+        assert!(matches!(chosen, Order::ChooseSchemes { .. }), "{chosen:?}");
+        let mut other = game.clone();
+        other.seed = Bytes32::digest_of(&format!("another seed {n}"));
+        for player in &mut other.players {
+            player.deck.reverse();
+        }
+        let theirs = &mut other.players[seat.other().index()];
+        let swapped = theirs.hand.len().min(theirs.deck.len());
+        for i in 0..swapped {
+            std::mem::swap(&mut theirs.hand[i], &mut theirs.deck[i]);
+        }
+        assert_eq!(
+            FirstEdition::bot_command(&other, seat, BotKind::Normal, 5).as_ref(),
+            Some(&chosen),
+            "{seat:?}: the schemes do not depend on hidden cards"
+        );
+        let mut tried = game.clone();
+        let submission = FirstEdition::player_submission(seat, tried.version, chosen.clone());
+        FirstEdition::execute(&mut tried, &submission)
+            .unwrap_or_else(|e| panic!("{chosen:?} was refused: {e}"));
+    }
 }
 
 #[test]

@@ -17,6 +17,9 @@
 //!
 //! The opponent's unannounced schemes are not guessed: they score only at
 //! the game's end, and leaving them out weighs every root order alike.
+//!
+//! Its own schemes are chosen from the same worlds, played whole
+//! ([`choose_schemes`]).
 
 use soulstone_random::RandomStream;
 
@@ -25,7 +28,7 @@ use super::bots::{self, Style};
 use super::card::Characteristic;
 use super::field;
 use super::flow::{self, Order, Submission};
-use super::objectives::{self, Strategy};
+use super::objectives::{self, Scheme, SchemePick, Strategy};
 
 use super::skirmish::{Model, Skirmish, Stage};
 use super::{card::Station, hidden_from};
@@ -67,10 +70,11 @@ impl Budget {
     };
 }
 
-/// Whether [`search`] weighs `seat`'s decision now: which model to
-/// activate, and what an activated model of its own does. The rest (setup,
-/// deployment, discards, cheating and triggers in a duel) is played
-/// greedily.
+/// Whether [`search`] weighs `seat`'s decision now on the bot threads:
+/// which model to activate, and what an activated model of its own does.
+/// The schemes are weighed too, but quickly and in the request (both
+/// players choose at once); the rest (deployment, discards, cheating and
+/// triggers in a duel) is played greedily.
 pub fn would_search(game: &Skirmish, seat: Seat) -> bool {
     match &game.stage {
         Stage::Activating { seat: deciding } => *deciding == seat,
@@ -123,6 +127,9 @@ impl Arm {
 /// there is nothing to weigh (not its decision, or a single order): the
 /// caller then plays greedily. `view` must be the seat's view of the game.
 pub fn search(view: &Skirmish, seat: Seat, budget: &Budget, seed: u64) -> Option<Order> {
+    if view.stage == Stage::ChoosingSchemes && view.waits_for(seat) {
+        return choose_schemes(view, seat, budget, seed);
+    }
     if !would_search(view, seat) {
         return None;
     }
@@ -179,6 +186,66 @@ pub fn search(view: &Skirmish, seat: Seat, budget: &Budget, seed: u64) -> Option
                 .then(j.cmp(i))
         })
         .map(|(_, arm)| arm.order)
+}
+
+/// The schemes `seat` should choose: each legal set weighed by the VP its
+/// schemes gave at the end of whole games played out from worlds dealt
+/// from the view. Every scheme is tried at once in each world (the
+/// greedy play does not read them), so a few dozen games weigh them all;
+/// a set is worth the sum of its schemes. Both players choose at once,
+/// so this is quick enough to stay in the request that reaches it.
+fn choose_schemes(view: &Skirmish, seat: Seat, budget: &Budget, seed: u64) -> Option<Order> {
+    let sets: Vec<Vec<SchemePick>> = bots::choices(view, seat)
+        .into_iter()
+        .filter_map(|order| match order {
+            Order::ChooseSchemes { schemes } => Some(schemes),
+            _ => None,
+        })
+        .collect();
+    let mut picks: Vec<SchemePick> = sets.iter().flatten().cloned().collect();
+    picks.sort_by_key(|p| (p.scheme as u8, p.model, p.announce));
+    picks.dedup();
+    if picks.is_empty() {
+        return None;
+    }
+    let mut rng = RandomStream::from_seed_and_label(seed, "soulstone/m1e-schemes");
+    let mut scored = vec![0u32; picks.len()];
+    let games = (budget.iterations / 2).max(1);
+    for _ in 0..games {
+        let mut world = deal(view, seat, &mut rng);
+        let none = Submission::Player {
+            seat,
+            version: world.version,
+            order: Order::ChooseSchemes {
+                schemes: Vec::new(),
+            },
+        };
+        flow::execute(&mut world, &none).ok()?;
+        world.players[seat.index()].schemes = picks.clone();
+        rollout(&mut world, u8::MAX, budget.horizon * 2, &mut rng);
+        let kidnapped = world.player(seat).scheme_points_scored;
+        for (pick, total) in picks.iter().zip(&mut scored) {
+            *total += u32::from(match pick.scheme {
+                // Scored when the named model is killed in melee, which
+                // every pick of it in the world counted at once.
+                Scheme::Kidnap => 2 * u8::from(kidnapped > 0),
+                _ => objectives::scheme_points(&world, seat, pick),
+            });
+        }
+    }
+    let worth = |set: &Vec<SchemePick>| -> u32 {
+        set.iter()
+            .filter_map(|pick| picks.iter().position(|p| p == pick))
+            .map(|i| scored[i])
+            .sum()
+    };
+    // The most VP; at equal worth, the earlier (smaller) set.
+    let best = sets
+        .iter()
+        .enumerate()
+        .max_by(|(i, a), (j, b)| worth(a).cmp(&worth(b)).then(j.cmp(i)))
+        .map(|(_, set)| set.clone())?;
+    Some(Order::ChooseSchemes { schemes: best })
 }
 
 /// One world consistent with `view` (the seat's view), dealt with `rng`.
