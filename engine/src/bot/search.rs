@@ -64,13 +64,21 @@ struct Arm {
 }
 
 impl Arm {
-    /// Upper confidence bound: an arm seldom tried is tried again. Only
-    /// `sqrt` and an integer logarithm, which round alike everywhere.
+    /// Upper confidence bound: an arm seldom tried is tried again.
     fn bound(&self) -> f64 {
-        let mean = self.reward / f64::from(self.visits);
-        let log = f64::from(self.available.max(1).ilog2() + 1);
-        mean + 0.7 * (log / f64::from(self.visits)).sqrt()
+        upper_bound(self.reward, self.visits, self.available, 0.7)
     }
+}
+
+/// UCB1's bound for a root order tried `visits` times (at least once) of
+/// `tries`, with `reward` in all: its mean reward plus `exploration` times
+/// the square root of the tries' logarithm over its visits. Only `sqrt`
+/// and an integer logarithm, which round alike everywhere. Every system's
+/// searching bot weighs its root with it.
+pub(crate) fn upper_bound(reward: f64, visits: u32, tries: u32, exploration: f64) -> f64 {
+    let mean = reward / f64::from(visits);
+    let log = f64::from(tries.max(1).ilog2() + 1);
+    mean + exploration * (log / f64::from(visits)).sqrt()
 }
 
 /// The command `seat` should send at `state`, found by searching with

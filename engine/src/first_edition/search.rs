@@ -33,6 +33,7 @@ use super::objectives::{self, Scheme, SchemePick, Strategy};
 use super::skirmish::{Model, Skirmish, Stage};
 use super::{card::Station, hidden_from};
 use crate::Seat;
+use crate::bot::search::upper_bound;
 use crate::fairness::Bytes32;
 use crate::fate::Card;
 
@@ -108,8 +109,7 @@ struct Arm {
 }
 
 impl Arm {
-    /// Upper confidence bound over `total` tries of the root. Only `sqrt`
-    /// and an integer logarithm, which round alike everywhere.
+    /// Upper confidence bound over `total` tries of the root.
     fn bound(&self, total: u32) -> f64 {
         if self.refused {
             return f64::NEG_INFINITY;
@@ -117,9 +117,7 @@ impl Arm {
         if self.visits == 0 {
             return f64::INFINITY;
         }
-        let mean = self.reward / f64::from(self.visits);
-        let log = f64::from(total.max(1).ilog2() + 1);
-        mean + 0.3 * (log / f64::from(self.visits)).sqrt()
+        upper_bound(self.reward, self.visits, total, 0.3)
     }
 }
 

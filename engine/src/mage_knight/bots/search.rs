@@ -15,6 +15,7 @@ use super::super::game::{Battle, Stage};
 use super::super::orders::{self, Order, Submission};
 use super::{Style, order, ranked};
 use crate::Seat;
+use crate::bot::search::upper_bound;
 use crate::fairness::Bytes32;
 
 /// How much a search may do for one decision.
@@ -74,15 +75,12 @@ struct Arm {
 }
 
 impl Arm {
-    /// Upper confidence bound over `total` tries of the root. Only `sqrt`
-    /// and an integer logarithm, which round alike everywhere.
+    /// Upper confidence bound over `total` tries of the root.
     fn bound(&self, total: u32) -> f64 {
         if self.visits == 0 {
             return f64::INFINITY;
         }
-        let mean = self.reward / f64::from(self.visits);
-        let log = f64::from(total.max(1).ilog2() + 1);
-        mean + 0.7 * (log / f64::from(self.visits)).sqrt()
+        upper_bound(self.reward, self.visits, total, 0.7)
     }
 }
 
