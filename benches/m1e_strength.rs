@@ -15,49 +15,30 @@
 mod decision_times;
 #[path = "common/first_edition_setups.rs"]
 mod first_edition_setups;
+#[path = "common/levels.rs"]
+mod levels;
 
 use std::time::{Duration, Instant};
 
 use decision_times::print_times;
 
 use soulstone_engine::Seat;
-use soulstone_engine::bot::BotKind;
 use soulstone_engine::first_edition::search::{Budget, searched_or_greedy};
 use soulstone_engine::first_edition::{self as m1e, flow::Order};
 use soulstone_engine::system::{FirstEdition, TableGame};
 
-struct Level {
-    kind: BotKind,
-    budget: Option<Budget>,
-    name: String,
+type Level = levels::Level<Budget>;
+
+fn level(text: &str) -> Level {
+    Level::parse(text, |n| Budget {
+        iterations: u32::try_from(n[0]).expect("iterations"),
+        root_width: n[1],
+        horizon: n[2],
+        turns: u8::try_from(n[3]).expect("turns"),
+    })
 }
 
 impl Level {
-    fn parse(text: &str) -> Level {
-        let Some(numbers) = text.strip_prefix("search:") else {
-            let kind = text.parse::<BotKind>().expect("a level");
-            return Level {
-                kind,
-                budget: None,
-                name: kind.level_name().to_owned(),
-            };
-        };
-        let n: Vec<usize> = numbers
-            .split(':')
-            .map(|n| n.parse().expect("a number"))
-            .collect();
-        Level {
-            kind: BotKind::Normal,
-            budget: Some(Budget {
-                iterations: u32::try_from(n[0]).expect("iterations"),
-                root_width: n[1],
-                horizon: n[2],
-                turns: u8::try_from(n[3]).expect("turns"),
-            }),
-            name: text.to_owned(),
-        }
-    }
-
     fn order(&self, game: &m1e::Skirmish, seat: Seat, seed: u64) -> Option<Order> {
         match &self.budget {
             Some(budget) => searched_or_greedy(game, seat, budget, seed),
@@ -104,7 +85,7 @@ fn main() {
         .filter(|arg| arg != "--bench")
         .collect();
     let usage = "usage: m1e_strength LEVEL LEVEL SETUPS";
-    let [ours, theirs] = [0, 1].map(|i| Level::parse(args.get(i).expect(usage)));
+    let [ours, theirs] = [0, 1].map(|i| level(args.get(i).expect(usage)));
     let count: usize = args.get(2).expect(usage).parse().expect(usage);
     let (mut wins, mut draws, mut losses, mut games) = (0u32, 0u32, 0u32, 0u32);
     let mut vp = [[0u32; 2]; 2];

@@ -13,50 +13,30 @@
 
 #[path = "common/decision_times.rs"]
 mod decision_times;
+#[path = "common/levels.rs"]
+mod levels;
 
 use std::time::{Duration, Instant};
 
 use decision_times::print_times;
 
 use soulstone_engine::Seat;
-use soulstone_engine::bot::BotKind;
 use soulstone_engine::fairness::Bytes32;
 use soulstone_engine::mage_knight::{self as mk, bots::search::Budget};
 use soulstone_engine::system::{MageKnight, TableGame};
 
-#[derive(Clone)]
-struct Level {
-    kind: BotKind,
-    budget: Option<Budget>,
-    name: String,
+type Level = levels::Level<Budget>;
+
+fn level(text: &str) -> Level {
+    Level::parse(text, |n| Budget {
+        iterations: u32::try_from(n[0]).expect("iterations"),
+        root_width: n[1],
+        horizon: n[2],
+        turns: u16::try_from(n[3]).expect("turns"),
+    })
 }
 
 impl Level {
-    fn parse(text: &str) -> Level {
-        let Some(numbers) = text.strip_prefix("search:") else {
-            let kind = text.parse::<BotKind>().expect("a level");
-            return Level {
-                kind,
-                budget: None,
-                name: kind.level_name().to_owned(),
-            };
-        };
-        let n: Vec<usize> = numbers
-            .split(':')
-            .map(|n| n.parse().expect("a number"))
-            .collect();
-        Level {
-            kind: BotKind::Normal,
-            budget: Some(Budget {
-                iterations: u32::try_from(n[0]).expect("iterations"),
-                root_width: n[1],
-                horizon: n[2],
-                turns: u16::try_from(n[3]).expect("turns"),
-            }),
-            name: text.to_owned(),
-        }
-    }
-
     fn order(&self, battle: &mk::Battle, seat: Seat, seed: u64) -> Option<mk::Order> {
         match &self.budget {
             Some(budget) => mk::bots::search::searched_or_greedy(battle, seat, budget, seed),
@@ -124,7 +104,7 @@ fn main() {
         .filter(|arg| arg != "--bench")
         .collect();
     let usage = "usage: mk_strength LEVEL LEVEL SETUPS";
-    let [ours, theirs] = [0, 1].map(|i| Level::parse(args.get(i).expect(usage)));
+    let [ours, theirs] = [0, 1].map(|i| level(args.get(i).expect(usage)));
     let count: u64 = args.get(2).expect(usage).parse().expect(usage);
     let (mut wins, mut draws, mut losses, mut games) = (0u32, 0u32, 0u32, 0u32);
     let (mut our_objectives, mut their_objectives) = (0u32, 0u32);

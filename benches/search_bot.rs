@@ -11,13 +11,15 @@
 
 #[path = "common/decision_times.rs"]
 mod decision_times;
+#[path = "common/levels.rs"]
+mod levels;
 
 use std::time::{Duration, Instant};
 
 use decision_times::print_times;
 
+use soulstone_engine::bot::Bot;
 use soulstone_engine::bot::search::Budget;
-use soulstone_engine::bot::{Bot, BotKind};
 use soulstone_engine::log::GameLog;
 use soulstone_engine::{GameState, Seat, Submission};
 
@@ -29,40 +31,18 @@ struct Outcome {
 }
 
 /// A level, or a search of one's own: `search:ITERATIONS:WIDTH:VARIANTS:HORIZON`.
-#[derive(Clone)]
-struct Level {
-    kind: BotKind,
-    budget: Option<Budget>,
-    name: String,
+type Level = levels::Level<Budget>;
+
+fn level(text: &str) -> Level {
+    Level::parse(text, |n| Budget {
+        iterations: u32::try_from(n[0]).expect("iterations"),
+        root_width: n[1],
+        variants: n[2],
+        horizon: n[3],
+    })
 }
 
 impl Level {
-    fn parse(text: &str) -> Level {
-        let Some(numbers) = text.strip_prefix("search:") else {
-            let kind = text.parse::<BotKind>().expect("a level");
-            return Level {
-                kind,
-                budget: None,
-                name: kind.level_name().to_owned(),
-            };
-        };
-        let n: Vec<usize> = numbers
-            .split(':')
-            .map(|n| n.parse().expect("a number"))
-            .collect();
-        let budget = Budget {
-            iterations: u32::try_from(n[0]).expect("iterations"),
-            root_width: n[1],
-            variants: n[2],
-            horizon: n[3],
-        };
-        Level {
-            kind: BotKind::Normal,
-            budget: Some(budget),
-            name: text.to_owned(),
-        }
-    }
-
     fn bot(&self, seat: Seat, seed: u64) -> Bot {
         let bot = Bot::new(self.kind, seat, seed);
         match &self.budget {
@@ -118,7 +98,7 @@ fn main() {
         .collect();
     let [ours, theirs] = [0, 1].map(|i| {
         args.get(i)
-            .map(|text| Level::parse(text))
+            .map(|text| level(text))
             .expect("usage: bot_match LEVEL LEVEL LOG...")
     });
     let logs: Vec<GameLog> = args[2..]
