@@ -16,6 +16,7 @@ pub mod chess_clock;
 pub mod cli;
 pub mod config;
 pub mod content;
+pub mod crews;
 pub mod db;
 pub mod events;
 pub mod game_cli;

@@ -5,9 +5,11 @@ pub mod accounts;
 pub mod admin;
 pub mod api;
 pub mod assets;
+pub mod card_pages;
 pub mod client;
 pub mod connections;
 pub mod control_characters;
+pub mod crew_builder;
 pub mod error;
 pub mod error_page;
 pub mod events;
@@ -281,6 +283,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(setup::routes)
         .configure(play::routes)
         .configure(rankings::routes)
+        .configure(card_pages::routes)
+        .configure(crew_builder::routes)
         .service(
             web::scope("/api/v1")
                 .configure(api::routes)

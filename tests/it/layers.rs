@@ -15,8 +15,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // into the events (never the other way), the events send mail.
     ("hosting and rankings", &["hosted", "rankings"]),
     (
-        "events, pools and accounts",
-        &["events", "pools", "accounts"],
+        "events, pools, accounts and crews",
+        &["events", "pools", "accounts", "crews"],
     ),
     ("mail", &["mail"]),
     ("db", &["db"]),

@@ -15,6 +15,7 @@ mod conformance;
 mod connections;
 mod content;
 mod content_upgrades;
+mod crew_builder;
 mod encounter;
 mod engine_props;
 mod events;

@@ -64,6 +64,14 @@ pub struct HiredCrew {
     pub upgrades: Vec<HiredUpgrade>,
 }
 
+/// A list as written: what its crew costs and the rules it breaks (none
+/// for a crew that hires).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Appraisal {
+    pub crew: HiredCrew,
+    pub errors: Vec<HiringError>,
+}
+
 /// A rule of hiring a list breaks, naming the model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{model}: {rule}")]
@@ -199,6 +207,18 @@ impl CrewList {
 
     /// Checks the list against its edition's hiring rules.
     pub fn hire(&self, catalog: &Catalog) -> Result<HiredCrew, Vec<HiringError>> {
+        let appraisal = self.appraise(catalog);
+        if appraisal.errors.is_empty() {
+            Ok(appraisal.crew)
+        } else {
+            Err(appraisal.errors)
+        }
+    }
+
+    /// What the list costs as written and every hiring rule it breaks: the
+    /// crew builder shows both while a list is being written, and
+    /// [`CrewList::hire`] takes the crew only when nothing is broken.
+    pub fn appraise(&self, catalog: &Catalog) -> Appraisal {
         let hiring = &self.edition.rules().content.hiring;
         let mut errors = Vec::new();
         let mut fail = |model: &str, rule: String| {
@@ -209,10 +229,19 @@ impl CrewList {
         };
         let find = |name: &str| catalog.card(self.edition, name);
         let Some(leader) = find(&self.leader) else {
-            return Err(vec![HiringError {
-                model: self.leader.clone(),
-                rule: "no such card in this edition's content".into(),
-            }]);
+            return Appraisal {
+                crew: HiredCrew {
+                    spent: 0,
+                    pool: 0,
+                    costs: Vec::new(),
+                    crew_card: None,
+                    upgrades: Vec::new(),
+                },
+                errors: vec![HiringError {
+                    model: self.leader.clone(),
+                    rule: "no such card in this edition's content".into(),
+                }],
+            };
         };
         if !leader.factions.contains(&self.faction) {
             fail(
@@ -321,17 +350,18 @@ impl CrewList {
                 ),
             );
         }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
         let spent = u8::try_from(spent).unwrap_or(u8::MAX);
-        Ok(HiredCrew {
+        let crew = HiredCrew {
             spent,
-            pool: (self.size - spent).min(hiring.max_leftover_pool),
+            pool: self
+                .size
+                .saturating_sub(spent)
+                .min(hiring.max_leftover_pool),
             costs,
             crew_card: leader.crew_card.clone(),
             upgrades,
-        })
+        };
+        Appraisal { crew, errors }
     }
 
     /// Where the edition requires it, the leader's totems are all hired, as

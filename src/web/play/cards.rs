@@ -5,6 +5,7 @@
 //! content's words where the content has the card.
 
 use soulstone_engine::content::Catalog;
+use soulstone_engine::content::card::StatCard;
 use soulstone_engine::duel::{ActionKind, DamageProfile, Stat, Suits};
 use soulstone_engine::fate::Suit;
 use soulstone_engine::model::{Model, ModelCard};
@@ -14,8 +15,9 @@ use soulstone_engine::{Edition, GameState};
 use super::names::Names;
 
 pub struct StatCardView {
-    /// The model's id in the game (its card's anchor, `card-<id>`).
-    pub id: u16,
+    /// The model's id in a game (its card's anchor, `card-<id>`); none for
+    /// a card shown outside a game.
+    pub id: Option<u16>,
     pub name: String,
     pub short: String,
     /// "yours", "enemy", "Player B's".
@@ -143,7 +145,7 @@ pub fn of_model(
         }
     };
     StatCardView {
-        id: model.id.0,
+        id: Some(model.id.0),
         name: names.name(model.id),
         short: names.short(model.id),
         side: names.side(model.id).to_string(),
@@ -171,6 +173,28 @@ pub fn of_model(
     }
 }
 
+/// A card as printed, outside any game: the card pages and the crew
+/// builder show it so.
+pub fn of_card(content: &StatCard) -> StatCardView {
+    let card = content.model_card();
+    let mut stats = stats_of(&card, content.edition);
+    stats.insert(0, ("Health", content.health.to_string()));
+    StatCardView {
+        id: None,
+        name: content.full_name(),
+        short: String::new(),
+        side: content.factions.join(", "),
+        side_class: "",
+        kind: kind_line(&card, Some(content)),
+        stats,
+        actions: actions_of(&card, Some(content)),
+        abilities: abilities_of(&card, Some(content)),
+        upgrades: Vec::new(),
+        tokens: String::new(),
+        status: String::new(),
+    }
+}
+
 fn stats_of(card: &ModelCard, edition: Edition) -> Vec<(&'static str, String)> {
     let speed = match edition.rules().content.speed {
         SpeedStat::Mv => "Mv",
@@ -189,10 +213,7 @@ fn stats_of(card: &ModelCard, edition: Edition) -> Vec<(&'static str, String)> {
     stats
 }
 
-fn kind_line(
-    card: &ModelCard,
-    content: Option<&soulstone_engine::content::card::StatCard>,
-) -> String {
+fn kind_line(card: &ModelCard, content: Option<&StatCard>) -> String {
     let mut parts: Vec<String> = Vec::new();
     if let Some(content) = content {
         let station = format!("{:?}", content.station);
@@ -224,10 +245,7 @@ fn kind_line(
     parts.join(" · ")
 }
 
-fn actions_of(
-    card: &ModelCard,
-    content: Option<&soulstone_engine::content::card::StatCard>,
-) -> Vec<ActionLine> {
+fn actions_of(card: &ModelCard, content: Option<&StatCard>) -> Vec<ActionLine> {
     card.actions
         .iter()
         .map(|action| {
@@ -308,10 +326,7 @@ fn actions_of(
         .collect()
 }
 
-fn abilities_of(
-    card: &ModelCard,
-    content: Option<&soulstone_engine::content::card::StatCard>,
-) -> Vec<(String, String)> {
+fn abilities_of(card: &ModelCard, content: Option<&StatCard>) -> Vec<(String, String)> {
     match content {
         // The content's abilities include those only described in words.
         Some(content) => content

@@ -5,7 +5,7 @@
 
 pub mod api;
 mod board;
-mod cards;
+pub mod cards;
 pub mod command;
 mod duel_panel;
 mod forms;

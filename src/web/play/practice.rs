@@ -137,8 +137,29 @@ pub(super) async fn practice_page(
     ctx: PageContext,
     user: CurrentUser,
     state: web::Data<AppState>,
+    query: web::Query<PracticeQuery>,
 ) -> Result<HttpResponse, AppError> {
-    practice_page_with(ctx, &user, &state, None, None).await
+    // A list handed over by the crew builder (as JSON: an address holds no
+    // line break) fills in the own-list box.
+    let chosen = query
+        .into_inner()
+        .list
+        .and_then(|json| {
+            serde_json::from_str::<soulstone_engine::content::crew::CrewList>(&json).ok()
+        })
+        .map(|list| Chosen {
+            crews: Vec::new(),
+            own_list: list.to_text(),
+            bot: DEFAULT_LEVEL.to_owned(),
+            minutes: String::new(),
+        });
+    practice_page_with(ctx, &user, &state, None, chosen).await
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+pub(super) struct PracticeQuery {
+    #[serde(default)]
+    list: Option<String>,
 }
 
 #[post("/play/practice")]

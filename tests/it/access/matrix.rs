@@ -462,6 +462,17 @@ pub(super) const MATRIX: &[Case] = &[
     // No cut has been made in the fixture: the bracket is not found, and
     // a cut at a stale version is refused (staff see why in a flash).
     case(Get, "/rankings", ALL_200),
+    case(Get, "/cards", ALL_200),
+    case(Get, "/cards?system=m3e", ALL_200),
+    case(Get, "/cards/m4e/brann-cole", ALL_200),
+    case(Get, "/crews/build?system=m4e", ALL_200),
+    // A pasted list anyone may read into the builder (nothing is stored).
+    with_body(
+        Post,
+        "/crews/build",
+        "import=Edition%3A+m4e%0AFaction%3A+Guild%0ALeader%3A+Odessa+Vane%2C+Lamplighter+Marshal%0ASize%3A+50%0A",
+        ALL_200,
+    ),
     case(Get, "/rankings.csv?system=m4e", ALL_200),
     case(Get, "/rankings.json?system=mk&region=North", ALL_200),
     case(Get, "/players/{player}", ALL_200),

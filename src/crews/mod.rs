@@ -1,0 +1,4 @@
+//! Crew lists as players write them: the crew builder's steps over the
+//! content, with every hiring rule the engine's own (`CrewList::appraise`).
+
+pub mod builder;

@@ -1,0 +1,339 @@
+//! The crew builder page: one form, submitted by GET, that carries the
+//! list's text from step to step, so a list being written is an address
+//! one can keep or share, and every step works without scripts. What a
+//! step may do is `crate::crews::builder`'s; the costs and the rules
+//! broken are the engine's.
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use serde::Deserialize;
+use soulstone_engine::content::crew::CrewList;
+
+use crate::crews::builder::{self, Request, Step, Written};
+use crate::systems::GameSystem;
+use crate::web::AppState;
+use crate::web::card_pages::{CARD_SYSTEMS, card_edition, card_href, station_words};
+use crate::web::error::AppError;
+use crate::web::forms::render_invalid;
+use crate::web::layout::{PageContext, render_page};
+use crate::web::session::CsrfForm;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(builder_page).service(import_list);
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct BuildQuery {
+    #[serde(default)]
+    system: Option<String>,
+    #[serde(default)]
+    faction: Option<String>,
+    #[serde(default)]
+    leader: Option<String>,
+    #[serde(default)]
+    size: Option<String>,
+    /// The list as the last step left it, as JSON.
+    #[serde(default)]
+    list: Option<String>,
+    /// A card to hire (its full name).
+    #[serde(default)]
+    add: Option<String>,
+    /// The list's `n`th model to take out.
+    #[serde(default)]
+    remove: Option<String>,
+    /// The buy button, with the upgrade and the model (0: the leader) it
+    /// is bought for.
+    #[serde(default)]
+    buy: Option<String>,
+    #[serde(default)]
+    upgrade: Option<String>,
+    #[serde(default)]
+    upgrade_on: Option<String>,
+    /// The list's `n`th upgrade (0-based) to give back.
+    #[serde(default)]
+    give_back: Option<String>,
+}
+
+impl BuildQuery {
+    /// The step the pressed button asks for, if any.
+    fn step(&self) -> Result<Option<Step>, String> {
+        let given = |field: &Option<String>| {
+            field
+                .as_deref()
+                .map(str::trim)
+                .filter(|value| !value.is_empty())
+                .map(str::to_string)
+        };
+        let number = |value: String, what: &str| {
+            value
+                .parse::<usize>()
+                .map_err(|_| format!("That {what} is not in the list."))
+        };
+        if let Some(name) = given(&self.add) {
+            return Ok(Some(Step::Add(name)));
+        }
+        if let Some(n) = given(&self.remove) {
+            return Ok(Some(Step::Remove(number(n, "model")?)));
+        }
+        if given(&self.buy).is_some() {
+            let upgrade = given(&self.upgrade).ok_or("Choose an upgrade to buy.")?;
+            let on = number(given(&self.upgrade_on).unwrap_or_default(), "model")?;
+            return Ok(Some(Step::Buy { on, upgrade }));
+        }
+        if let Some(n) = given(&self.give_back) {
+            return Ok(Some(Step::GiveBack(number(n, "upgrade")?)));
+        }
+        Ok(None)
+    }
+}
+
+struct ListRow {
+    /// 0 for the leader, else the model's place in the list (1-based).
+    number: usize,
+    name: String,
+    href: String,
+    cost: String,
+    upgrades: Vec<UpgradeRow>,
+}
+
+/// An upgrade bought for a model of the list.
+struct UpgradeRow {
+    /// Its place among the list's upgrades (0-based), to give it back.
+    index: usize,
+    name: String,
+    cost: String,
+}
+
+struct OfferRow {
+    name: String,
+    href: String,
+    station: String,
+    cost: String,
+    /// The rules hiring it would break, in words; empty when it may.
+    breaks: String,
+}
+
+#[derive(Template)]
+#[template(path = "crews/build.html")]
+struct BuilderPage {
+    ctx: PageContext,
+    system: GameSystem,
+    systems: &'static [GameSystem],
+    factions: Vec<String>,
+    leaders: Vec<String>,
+    faction: String,
+    leader: String,
+    size: u8,
+    rows: Vec<ListRow>,
+    spent: u8,
+    pool: u8,
+    /// The hiring rules the list breaks, each naming the model.
+    broken: Vec<String>,
+    offers: Vec<OfferRow>,
+    /// Upgrades the list may buy (none in the 4th edition): name and cost.
+    for_sale: Vec<(String, String)>,
+    /// The models an upgrade may be bought for: 0 the leader, then each.
+    holders: Vec<(usize, String)>,
+    /// The list in its plain-text form, to copy or save.
+    text: String,
+    /// The list as JSON, which the form carries to the next step.
+    carried: String,
+    /// What of the submission was refused.
+    refused: Vec<String>,
+    /// Pasted text that could not be read, shown again to be mended.
+    import: String,
+    /// The practice page with this list filled in.
+    practice_href: String,
+}
+
+#[get("/crews/build")]
+async fn builder_page(
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    query: web::Query<BuildQuery>,
+) -> Result<HttpResponse, AppError> {
+    let query = query.into_inner();
+    let mut refused = Vec::new();
+    // The carried list travels as JSON: an address may hold no line break.
+    let carried = match query.list.as_deref().filter(|l| !l.trim().is_empty()) {
+        None => None,
+        Some(json) => match serde_json::from_str::<CrewList>(json) {
+            Ok(list) => Some(list),
+            Err(_) => {
+                refused
+                    .push("The list this page carried could not be read; it starts again.".into());
+                None
+            }
+        },
+    };
+    let code = query
+        .system
+        .as_deref()
+        .or(carried.as_ref().map(|list| list.edition.code()));
+    let (_, edition) = card_edition(code)?;
+    let step = query.step().unwrap_or_else(|problem| {
+        refused.push(problem);
+        None
+    });
+    let request = Request {
+        carried,
+        import: None,
+        faction: query.faction.as_deref(),
+        leader: query.leader.as_deref(),
+        size: query.size.as_deref(),
+        step,
+    };
+    render_builder(&ctx, &state, edition, &request, refused)
+}
+
+#[derive(Debug, Deserialize)]
+struct ImportForm {
+    #[serde(default)]
+    import: String,
+}
+
+/// A pasted list, sent by POST since it spans lines.
+#[post("/crews/build")]
+async fn import_list(
+    ctx: PageContext,
+    state: web::Data<AppState>,
+    form: CsrfForm<ImportForm>,
+) -> Result<HttpResponse, AppError> {
+    let request = Request {
+        import: Some(&form.0.import),
+        ..Request::default()
+    };
+    let (_, edition) = card_edition(None)?;
+    render_builder(&ctx, &state, edition, &request, Vec::new())
+}
+
+/// The builder's page after one submission.
+fn render_builder(
+    ctx: &PageContext,
+    state: &AppState,
+    edition: soulstone_engine::Edition,
+    request: &Request<'_>,
+    mut refused: Vec<String>,
+) -> Result<HttpResponse, AppError> {
+    let catalog = &state.catalog;
+    let Written {
+        list,
+        refused: refused_steps,
+        unread,
+    } = builder::write(catalog, edition, request).ok_or_else(|| {
+        AppError::bad_request(format!("This site has no {} cards.", edition.name()))
+    })?;
+    refused.extend(refused_steps);
+    let system = CARD_SYSTEMS
+        .into_iter()
+        .find(|s| s.engine_edition() == Some(list.edition))
+        .unwrap_or(CARD_SYSTEMS[0]);
+    let appraisal = list.appraise(catalog);
+    let upgrades_on = |n: usize| {
+        list.upgrades
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.on == n)
+            .map(|(index, u)| UpgradeRow {
+                index,
+                name: u.upgrade.clone(),
+                cost: appraisal
+                    .crew
+                    .upgrades
+                    .iter()
+                    .find(|hired| hired.on == n && hired.upgrade == u.upgrade)
+                    .map_or_else(|| "?".to_string(), |hired| hired.cost.to_string()),
+            })
+            .collect::<Vec<_>>()
+    };
+    let cost_of = |name: &str, skip: usize| {
+        appraisal
+            .crew
+            .costs
+            .iter()
+            .filter(|(hired, _)| hired == name)
+            .nth(skip)
+            .map_or_else(|| "?".to_string(), |(_, cost)| cost.to_string())
+    };
+    let mut rows = vec![ListRow {
+        number: 0,
+        name: list.leader.clone(),
+        href: card_href(list.edition, &list.leader),
+        cost: "leader".to_string(),
+        upgrades: upgrades_on(0),
+    }];
+    for (index, model) in list.models.iter().enumerate() {
+        // The nth copy of a name costs what the appraisal's nth entry says.
+        let before = list.models[..index].iter().filter(|m| *m == model).count();
+        rows.push(ListRow {
+            number: index + 1,
+            name: model.clone(),
+            href: card_href(list.edition, model),
+            cost: cost_of(model, before),
+            upgrades: upgrades_on(index + 1),
+        });
+    }
+    let offers = builder::offers(catalog, &list)
+        .into_iter()
+        .map(|offer| OfferRow {
+            name: offer.card.full_name(),
+            href: card_href(list.edition, &offer.card.full_name()),
+            station: station_words(offer.card),
+            cost: offer
+                .cost
+                .map_or_else(|| "–".to_string(), |c| c.to_string()),
+            breaks: offer
+                .breaks
+                .iter()
+                .map(|b| b.rule.clone())
+                .collect::<Vec<_>>()
+                .join("; "),
+        })
+        .collect();
+    let text = list.to_text();
+    let carried = serde_json::to_string(&list).unwrap_or_default();
+    let practice_href = format!(
+        "/play?{}",
+        serde_urlencoded::to_string([("list", carried.as_str())]).unwrap_or_default()
+    );
+    let page = BuilderPage {
+        ctx: ctx.clone(),
+        system,
+        systems: &CARD_SYSTEMS,
+        factions: builder::factions(catalog, list.edition),
+        leaders: builder::leaders(catalog, list.edition, &list.faction)
+            .into_iter()
+            .map(|card| card.full_name())
+            .collect(),
+        faction: list.faction.clone(),
+        leader: list.leader.clone(),
+        size: list.size,
+        rows,
+        spent: appraisal.crew.spent,
+        pool: appraisal.crew.pool,
+        broken: appraisal.errors.iter().map(ToString::to_string).collect(),
+        offers,
+        for_sale: builder::upgrades_for_sale(catalog, &list)
+            .into_iter()
+            .map(|u| {
+                let cost = u.cost.map_or_else(|| "–".to_string(), |c| c.to_string());
+                (u.name.clone(), cost)
+            })
+            .collect(),
+        holders: std::iter::once(&list.leader)
+            .chain(&list.models)
+            .enumerate()
+            .map(|(n, name)| (n, name.clone()))
+            .collect(),
+        refused,
+        import: unread.unwrap_or_default(),
+        text,
+        carried,
+        practice_href,
+    };
+    if page.refused.is_empty() {
+        render_page(ctx, &page)
+    } else {
+        render_invalid(ctx, &page)
+    }
+}

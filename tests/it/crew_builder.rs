@@ -1,0 +1,256 @@
+//! The card pages and the crew builder, through HTTP as a browser without
+//! scripts uses them: every shipped card has a page with its actions and
+//! abilities; every shipped crew can be written step by step in the
+//! builder to the same list and cost the engine gives it; a broken hiring
+//! rule is named; a refused step changes nothing; pasted text that cannot
+//! be read comes back to be mended; and the builder hands its list to the
+//! practice page.
+
+use soulstone_engine::Edition;
+use soulstone_engine::content::crew::CrewList;
+
+use crate::support::{Backend, TestApp, TestClient, html_escaped, shipped_content};
+
+both_backends!(
+    every_shipped_card_has_a_page,
+    every_shipped_crew_is_written_step_by_step,
+    a_broken_rule_is_named_and_a_refused_step_changes_nothing,
+);
+
+/// `text` as it was before the templates escaped it.
+fn unescaped(text: &str) -> String {
+    text.replace("&#34;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// The list the builder's form carries to its next step.
+fn carried(html: &str) -> CrewList {
+    let marker = "name=\"list\" value=\"";
+    let start = html.find(marker).expect("the carried list") + marker.len();
+    let end = html[start..].find('"').expect("its end");
+    serde_json::from_str(&unescaped(&html[start..start + end])).expect("the carried JSON")
+}
+
+/// One step of the builder: the carried list and the fields a button sends.
+async fn step(client: &TestClient, list: &CrewList, fields: &[(&str, &str)]) -> (u16, String) {
+    let json = serde_json::to_string(list).expect("JSON");
+    let mut all = vec![("list", json.as_str())];
+    all.extend_from_slice(fields);
+    let query = serde_urlencoded::to_string(&all).expect("a query");
+    client.get_text(&format!("/crews/build?{query}")).await
+}
+
+async fn every_shipped_card_has_a_page(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let visitor = app.new_client();
+    for edition in [Edition::Fourth, Edition::Third] {
+        let (status, index) = visitor
+            .get_text(&format!("/cards?system={}", edition.code()))
+            .await;
+        assert_eq!(status, 200);
+        let cards: Vec<_> = shipped_content()
+            .cards()
+            .filter(|card| card.edition == edition)
+            .collect();
+        assert!(cards.len() >= 10, "{} cards", cards.len());
+        for card in cards {
+            let name = card.full_name();
+            let link_end = format!("\">{}</a>", html_escaped(&name));
+            let at = index
+                .find(&link_end)
+                .unwrap_or_else(|| panic!("{name} is listed"));
+            let href_start = index[..at].rfind("href=\"").expect("its link") + "href=\"".len();
+            let href = unescaped(&index[href_start..at]);
+            assert!(
+                href.starts_with(&format!("/cards/{}/", edition.code())),
+                "{href}"
+            );
+            let (status, page) = visitor.get_text(&href).await;
+            assert_eq!(status, 200, "{href}");
+            assert!(page.contains(&html_escaped(&name)), "{href} names the card");
+            for action in &card.actions {
+                assert!(
+                    page.contains(&html_escaped(&action.name)),
+                    "{href} shows {}",
+                    action.name
+                );
+            }
+            for ability in &card.abilities {
+                assert!(
+                    page.contains(&html_escaped(&ability.name)),
+                    "{href} shows {}",
+                    ability.name
+                );
+            }
+        }
+    }
+    let (status, page) = visitor.get_text("/cards?system=m1e").await;
+    assert_eq!(status, 400);
+    assert!(page.contains("4th and 3rd editions"), "{page}");
+    assert_eq!(visitor.get_text("/cards?system=chess").await.0, 400);
+    assert_eq!(visitor.get_text("/cards/m4e/nobody-at-all").await.0, 404);
+    assert_eq!(visitor.get_text("/cards/chess/brann-cole").await.0, 404);
+}
+
+async fn every_shipped_crew_is_written_step_by_step(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (_, player) = app.user("builder@example.org", "Builder").await;
+    let catalog = shipped_content();
+    let shipped = soulstone::content::shipped_crews();
+    assert!(shipped.len() >= 8);
+    for (path, text) in shipped {
+        let wanted = CrewList::parse(text).expect("a shipped list");
+        let hired = wanted.hire(catalog).expect("a shipped list hires");
+        let size = wanted.size.to_string();
+        let query = serde_urlencoded::to_string([
+            ("system", wanted.edition.code()),
+            ("faction", wanted.faction.as_str()),
+            ("leader", wanted.leader.as_str()),
+            ("size", size.as_str()),
+        ])
+        .expect("a query");
+        let (status, mut html) = player.get_text(&format!("/crews/build?{query}")).await;
+        assert_eq!(status, 200, "{path}");
+        let mut list = carried(&html);
+        assert_eq!(list.leader, wanted.leader);
+        for model in &wanted.models {
+            let (status, next) = step(&player, &list, &[("add", model)]).await;
+            assert_eq!(status, 200, "{path}: hiring {model}");
+            html = next;
+            list = carried(&html);
+        }
+        for bought in &wanted.upgrades {
+            let on = bought.on.to_string();
+            let fields = [
+                ("buy", "1"),
+                ("upgrade", bought.upgrade.as_str()),
+                ("upgrade_on", on.as_str()),
+            ];
+            let (status, next) = step(&player, &list, &fields).await;
+            assert_eq!(status, 200, "{path}: buying {}", bought.upgrade);
+            html = next;
+            list = carried(&html);
+        }
+        assert_eq!(list, wanted, "{path}");
+        assert!(html.contains("This crew hires legally."), "{path}");
+        assert!(
+            html.contains(&format!(
+                "<strong>{} of {}</strong>",
+                hired.spent, wanted.size
+            )),
+            "{path}: spends {}",
+            hired.spent
+        );
+        assert!(
+            html.contains(&html_escaped(&wanted.to_text())),
+            "{path}: the list's text"
+        );
+        // The builder hands the list to the practice page's own-list box.
+        let marker = "href=\"/play?";
+        let start = html.find(marker).expect("the practice link") + "href=\"".len();
+        let end = start + html[start..].find('"').expect("its end");
+        let (status, practice) = player.get_text(&unescaped(&html[start..end])).await;
+        assert_eq!(status, 200);
+        assert!(
+            practice.contains(&html_escaped(&wanted.to_text())),
+            "{path}: the practice page holds the list"
+        );
+    }
+}
+
+async fn a_broken_rule_is_named_and_a_refused_step_changes_nothing(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let visitor = app.new_client();
+    let catalog = shipped_content();
+    let (status, html) = visitor
+        .get_text("/crews/build?system=m4e&faction=Guild")
+        .await;
+    assert_eq!(status, 200);
+    let start = carried(&html);
+    assert_eq!(start.faction, "Guild");
+
+    // Another faction's model may be written down; the rule it breaks is named.
+    let outsider = catalog
+        .cards()
+        .find(|c| c.edition == Edition::Fourth && !c.factions.iter().any(|f| f == "Guild"))
+        .filter(|c| c.cost.is_some())
+        .map(|c| c.full_name())
+        .expect("a card of another faction");
+    let (status, html) = step(&visitor, &start, &[("add", &outsider)]).await;
+    assert_eq!(status, 200);
+    assert!(html.contains("not a model of Guild"), "{html}");
+    assert!(!html.contains("This crew hires legally."));
+    assert!(!html.contains("Play it in a practice game"));
+    let with_outsider = carried(&html);
+    assert_eq!(with_outsider.models, vec![outsider.clone()]);
+
+    // Taken out again, the list is as it was.
+    let (status, html) = step(&visitor, &with_outsider, &[("remove", "1")]).await;
+    assert_eq!(status, 200);
+    assert_eq!(carried(&html), start);
+
+    // Refused steps: a card no edition has, a model not in the list, a size
+    // out of range, a faction with no cards. Each says why, with 422, and
+    // the list carried on is unchanged.
+    for fields in [
+        vec![("add", "Nobody At All")],
+        vec![("remove", "7")],
+        vec![("remove", "first")],
+        vec![("size", "5")],
+        vec![("faction", "Nobody's Own")],
+        vec![("give_back", "0")],
+        vec![("buy", "1")],
+    ] {
+        let (status, html) = step(&visitor, &start, &fields).await;
+        assert_eq!(status, 422, "{fields:?}");
+        assert!(html.contains("flash-error"), "{fields:?}");
+        assert_eq!(carried(&html), start, "{fields:?} changed nothing");
+    }
+
+    // Over the encounter's size: the total and the rule say so.
+    let mut list = start.clone();
+    list.size = 10;
+    let minion = catalog
+        .cards()
+        .find(|c| {
+            c.edition == Edition::Fourth
+                && c.factions.iter().any(|f| f == "Guild")
+                && c.cost.is_some_and(|cost| cost >= 4)
+                && c.model_limit() >= 3
+        })
+        .map(|c| c.full_name())
+        .expect("a Guild minion");
+    for _ in 0..3 {
+        let (_, html) = step(&visitor, &list, &[("add", &minion)]).await;
+        list = carried(&html);
+    }
+    let (_, html) = step(&visitor, &list, &[]).await;
+    assert!(html.contains("more than the 10 allowed"), "{html}");
+
+    // Pasted text that cannot be read comes back with the reason.
+    let pasted = "Edition: m4e\nFaction: Guild\nThis line is nonsense\n";
+    let response = visitor
+        .post_form("/crews/build", &[("import", pasted)])
+        .await;
+    assert_eq!(response.status().as_u16(), 422);
+    let html = response.text().await.expect("body");
+    assert!(html.contains("The pasted list was not read"), "{html}");
+    assert!(
+        html.contains(&html_escaped(pasted.trim_end())),
+        "the text is kept"
+    );
+
+    // A readable one replaces the list, in its own edition.
+    let (_, text) = soulstone::content::shipped_crews()
+        .iter()
+        .find(|(path, _)| path.contains("m3e"))
+        .expect("a 3rd edition list");
+    let response = visitor.post_form("/crews/build", &[("import", text)]).await;
+    assert_eq!(response.status().as_u16(), 200);
+    let html = response.text().await.expect("body");
+    assert_eq!(carried(&html), CrewList::parse(text).expect("parses"));
+    assert!(html.contains("Malifaux 3rd edition"));
+}
