@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod crews;
 pub mod events;
 pub mod hosted;
 pub mod introspect;

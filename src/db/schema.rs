@@ -372,6 +372,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    saved_crews (id) {
+        id -> BigInt,
+        account_id -> BigInt,
+        name -> Text,
+        edition -> Text,
+        list_text -> Text,
+        saved_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     served_heartbeat (id) {
         id -> Integer,
         served_at -> Timestamp,
@@ -471,6 +482,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     hosted_game_commands,
     hosted_game_submissions,
     play_settings,
+    saved_crews,
     served_heartbeat,
     digital_pairings,
     pairing_crews,

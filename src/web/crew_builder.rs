@@ -22,6 +22,47 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(builder_page).service(import_list);
 }
 
+/// The builder's address with `list` carried (as JSON: an address holds
+/// no line break).
+pub fn builder_href(list: &CrewList) -> String {
+    let json = serde_json::to_string(list).unwrap_or_default();
+    format!(
+        "/crews/build?{}",
+        serde_urlencoded::to_string([("list", json.as_str())]).unwrap_or_default()
+    )
+}
+
+/// The practice page with `list` in its own-list box.
+pub fn practice_href(list: &CrewList) -> String {
+    let json = serde_json::to_string(list).unwrap_or_default();
+    format!(
+        "/play?{}",
+        serde_urlencoded::to_string([("list", json.as_str())]).unwrap_or_default()
+    )
+}
+
+/// A list carried in an address: JSON, since an address may hold no line
+/// break (the plain-text form is all lines).
+pub fn list_from_json(json: &str) -> Option<CrewList> {
+    serde_json::from_str(json).ok()
+}
+
+/// The invitation page with `list` as the crew brought.
+pub fn invite_href(list: &CrewList) -> String {
+    let json = serde_json::to_string(list).unwrap_or_default();
+    format!(
+        "/play/invite?{}",
+        serde_urlencoded::to_string([("list", json.as_str())]).unwrap_or_default()
+    )
+}
+
+/// The save form as the player filled it in (kept on a refusal).
+#[derive(Debug, Clone, Default)]
+pub struct Saving {
+    pub name: String,
+    pub replace: bool,
+}
+
 #[derive(Debug, Default, Deserialize)]
 struct BuildQuery {
     #[serde(default)]
@@ -144,6 +185,8 @@ struct BuilderPage {
     import: String,
     /// The practice page with this list filled in.
     practice_href: String,
+    /// The save form (for a signed-in player).
+    saving: Saving,
 }
 
 #[get("/crews/build")]
@@ -157,9 +200,9 @@ async fn builder_page(
     // The carried list travels as JSON: an address may hold no line break.
     let carried = match query.list.as_deref().filter(|l| !l.trim().is_empty()) {
         None => None,
-        Some(json) => match serde_json::from_str::<CrewList>(json) {
-            Ok(list) => Some(list),
-            Err(_) => {
+        Some(json) => match list_from_json(json) {
+            Some(list) => Some(list),
+            None => {
                 refused
                     .push("The list this page carried could not be read; it starts again.".into());
                 None
@@ -183,7 +226,7 @@ async fn builder_page(
         size: query.size.as_deref(),
         step,
     };
-    render_builder(&ctx, &state, edition, &request, refused)
+    render_builder(&ctx, &state, edition, &request, refused, Saving::default())
 }
 
 #[derive(Debug, Deserialize)]
@@ -204,16 +247,24 @@ async fn import_list(
         ..Request::default()
     };
     let (_, edition) = card_edition(None)?;
-    render_builder(&ctx, &state, edition, &request, Vec::new())
+    render_builder(
+        &ctx,
+        &state,
+        edition,
+        &request,
+        Vec::new(),
+        Saving::default(),
+    )
 }
 
 /// The builder's page after one submission.
-fn render_builder(
+pub fn render_builder(
     ctx: &PageContext,
     state: &AppState,
     edition: soulstone_engine::Edition,
     request: &Request<'_>,
     mut refused: Vec<String>,
+    saving: Saving,
 ) -> Result<HttpResponse, AppError> {
     let catalog = &state.catalog;
     let Written {
@@ -292,10 +343,7 @@ fn render_builder(
         .collect();
     let text = list.to_text();
     let carried = serde_json::to_string(&list).unwrap_or_default();
-    let practice_href = format!(
-        "/play?{}",
-        serde_urlencoded::to_string([("list", carried.as_str())]).unwrap_or_default()
-    );
+    let practice_href = practice_href(&list);
     let page = BuilderPage {
         ctx: ctx.clone(),
         system,
@@ -330,6 +378,7 @@ fn render_builder(
         text,
         carried,
         practice_href,
+        saving,
     };
     if page.refused.is_empty() {
         render_page(ctx, &page)

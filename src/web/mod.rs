@@ -22,6 +22,7 @@ pub mod play;
 pub mod pools;
 pub mod rankings;
 mod request_log;
+pub mod saved_crews;
 pub mod session;
 pub mod setup;
 pub mod tls;
@@ -285,6 +286,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(rankings::routes)
         .configure(card_pages::routes)
         .configure(crew_builder::routes)
+        .configure(saved_crews::routes)
         .service(
             web::scope("/api/v1")
                 .configure(api::routes)

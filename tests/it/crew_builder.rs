@@ -15,6 +15,8 @@ both_backends!(
     every_shipped_card_has_a_page,
     every_shipped_crew_is_written_step_by_step,
     a_broken_rule_is_named_and_a_refused_step_changes_nothing,
+    saved_lists_are_kept_declared_and_deleted,
+    the_saved_list_limit_holds_under_concurrency,
 );
 
 /// `text` as it was before the templates escaped it.
@@ -158,6 +160,19 @@ async fn every_shipped_crew_is_written_step_by_step(backend: Backend) {
             practice.contains(&html_escaped(&wanted.to_text())),
             "{path}: the practice page holds the list"
         );
+        // And to an invitation, as the one crew brought.
+        let invite = unescaped(&html[start..end]).replacen("/play?", "/play/invite?", 1);
+        let (status, page) = player.get_text(&invite).await;
+        assert_eq!(status, 200);
+        assert!(
+            page.contains(&html_escaped(&wanted.to_text())),
+            "{path}: the invitation page holds the list"
+        );
+        let ticked = page.match_indices("name=\"crew\"").any(|(at, _)| {
+            let tag = &page[at..];
+            tag[..tag.find('>').unwrap_or(tag.len())].contains("checked")
+        });
+        assert!(!ticked, "{path}: no ready crew ticked besides");
     }
 }
 
@@ -253,4 +268,170 @@ async fn a_broken_rule_is_named_and_a_refused_step_changes_nothing(backend: Back
     let html = response.text().await.expect("body");
     assert_eq!(carried(&html), CrewList::parse(text).expect("parses"));
     assert!(html.contains("Malifaux 3rd edition"));
+}
+
+/// Saves the builder's `list` as `name` through the page's form.
+async fn save(
+    client: &TestClient,
+    list: &CrewList,
+    name: &str,
+    replace: bool,
+) -> reqwest::Response {
+    let json = serde_json::to_string(list).expect("JSON");
+    let mut fields = vec![("list", json.as_str()), ("name", name)];
+    if replace {
+        fields.push(("replace", "1"));
+    }
+    client.post_form("/crews", &fields).await
+}
+
+/// The shipped Lamplighters, as the builder carries them.
+fn lamplighters() -> CrewList {
+    soulstone::content::shipped_crews()
+        .iter()
+        .find(|(path, _)| path.ends_with("lamplighters-50.txt"))
+        .map(|(_, text)| CrewList::parse(text).expect("parses"))
+        .expect("the shipped Lamplighters")
+}
+
+async fn saved_lists_are_kept_declared_and_deleted(backend: Backend) {
+    use serde_json::json;
+
+    use crate::events::{create_event, event_body, set_status};
+
+    let app = TestApp::spawn(backend).await;
+    let (keeper, player) = app.user("keeper@example.org", "Keeper").await;
+    let (_, other) = app.user("other@example.org", "Other").await;
+    let list = lamplighters();
+
+    let response = save(&player, &list, "  Lamps  ", false).await;
+    assert_eq!(response.status().as_u16(), 303);
+    assert_eq!(crate::support::location(&response), "/crews");
+    let (status, page) = player.get_text("/crews").await;
+    assert_eq!(status, 200);
+    assert!(page.contains(">Lamps<"), "the name is kept trimmed");
+    assert!(page.contains(&html_escaped(&list.leader)));
+    let (_, others) = other.get_text("/crews").await;
+    assert!(
+        !others.contains(">Lamps<"),
+        "another player does not see it"
+    );
+
+    // The same name again is refused unless replacing is ticked; the
+    // builder comes back with the list and the name as written.
+    let mut smaller = list.clone();
+    smaller.models.pop();
+    let response = save(&player, &smaller, "Lamps", false).await;
+    assert_eq!(response.status().as_u16(), 422);
+    let html = response.text().await.expect("body");
+    assert!(html.contains("already keep a list called"), "{html}");
+    assert_eq!(carried(&html), smaller);
+    assert!(html.contains("value=\"Lamps\""));
+    let response = save(&player, &list, "", false).await;
+    assert_eq!(response.status().as_u16(), 422);
+    assert!(
+        response
+            .text()
+            .await
+            .expect("body")
+            .contains("Give the list a name")
+    );
+    let response = save(&player, &smaller, "Lamps", true).await;
+    assert_eq!(response.status().as_u16(), 303);
+
+    let saved = app
+        .with_conn(move |conn| {
+            soulstone::crews::saved::saved_of(conn, keeper, None).expect("saved lists")
+        })
+        .await;
+    assert_eq!(saved.len(), 1);
+    assert_eq!(saved[0].list, smaller, "replaced");
+    let id = saved[0].id;
+
+    // Declared for an event: the saved list takes the text's place.
+    let api = app.api_client("keeper@example.org").await;
+    let event = create_event(&api, event_body("Saved list cup")).await;
+    set_status(&api, event, "registration").await;
+    let (code, entry) = api
+        .post(&format!("/events/{event}/register"), json!({}))
+        .await;
+    assert_eq!(code, 201, "{entry}");
+    let reg = entry["id"].as_i64().expect("an entry");
+    let (_, page) = player.get_text(&format!("/events/{event}")).await;
+    assert!(page.contains(&format!("<option value=\"{id}\">Lamps</option>")));
+    let id_text = id.to_string();
+    let response = player
+        .post_form(
+            &format!("/events/{event}/players/{reg}/declare"),
+            &[("faction", ""), ("army_list", ""), ("saved_crew", &id_text)],
+        )
+        .await;
+    assert_eq!(response.status().as_u16(), 303);
+    let (_, page) = player.get_text(&format!("/events/{event}")).await;
+    assert!(
+        page.contains(&html_escaped(smaller.to_text().trim_end())),
+        "the declared list is the saved one"
+    );
+    // Another player cannot declare it, see it or delete it.
+    let delete = format!("/crews/{id}/delete");
+    assert_eq!(other.get_text(&delete).await.0, 404);
+    assert_eq!(other.post_form(&delete, &[]).await.status().as_u16(), 404);
+
+    // Deleting asks first, then deletes.
+    let (status, confirm) = player.get_text(&delete).await;
+    assert_eq!(status, 200);
+    assert!(confirm.contains("Delete the list"));
+    assert_eq!(player.post_form(&delete, &[]).await.status().as_u16(), 303);
+    let (_, page) = player.get_text("/crews").await;
+    assert!(!page.contains(">Lamps<"));
+    assert_eq!(player.get_text(&delete).await.0, 404);
+}
+
+/// The most lists an account keeps holds when saves arrive together.
+async fn the_saved_list_limit_holds_under_concurrency(backend: Backend) {
+    use soulstone::crews::saved::{MAX_SAVED_CREWS, save as save_list};
+
+    let app = TestApp::spawn(backend).await;
+    let (account, player) = app.user("many@example.org", "Many").await;
+    let list = lamplighters();
+    let kept = list.clone();
+    app.with_conn(move |conn| {
+        for n in 1..MAX_SAVED_CREWS {
+            save_list(
+                conn,
+                account,
+                &format!("List {n}"),
+                &kept,
+                false,
+                chrono::Utc::now().naive_utc(),
+            )
+            .expect("saved");
+        }
+    })
+    .await;
+    let saves = (0..6).map(|n| {
+        let (player, list) = (&player, &list);
+        async move {
+            save(player, list, &format!("Late {n}"), false)
+                .await
+                .status()
+                .as_u16()
+        }
+    });
+    let statuses = futures_util::future::join_all(saves).await;
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 303).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.iter().all(|s| *s == 303 || *s == 422),
+        "{statuses:?}"
+    );
+    let count = app
+        .with_conn(move |conn| {
+            soulstone::db::crews::count_saved_crews(conn, account).expect("count")
+        })
+        .await;
+    assert_eq!(count, MAX_SAVED_CREWS);
 }

@@ -268,6 +268,8 @@ struct ShowPage {
     closed_reason: Option<String>,
     my_registration: Option<Registration>,
     factions: &'static [&'static str],
+    /// The player's kept crew lists of the event's edition: id and name.
+    saved_crews: Vec<(i64, String)>,
 }
 
 impl ShowPage {
@@ -303,10 +305,21 @@ async fn show(
     path: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let actor = actor_of(user.0.as_deref());
+    let account = user.0.as_ref().map(|u| u.id());
     let id = path.into_inner();
-    let (view, access, data, (staff, invited), pool) = state
+    let (view, access, data, (staff, invited), (pool, saved_crews)) = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
+            // The player's kept lists of the event's edition, to declare one.
+            let saved_crews = match (account, &access.registration, view.system.engine_edition()) {
+                (Some(account), Some(_), Some(edition)) => {
+                    crate::crews::saved::saved_of(conn, account, Some(edition))?
+                        .into_iter()
+                        .map(|crew| (crew.id, crew.name))
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
             let data = EventData::load(conn, id)?;
             let staff = events::reads::staff_of(conn, id)?;
             // Whom the organisers invited and who has not answered yet.
@@ -320,7 +333,7 @@ async fn show(
                 Some(pool_id) => pools::name_of(conn, pool_id)?,
                 None => None,
             };
-            Ok((view, access, data, staff, pool))
+            Ok((view, access, data, staff, (pool, saved_crews)))
         })
         .await?;
     let now = chrono::Utc::now().naive_utc();
@@ -426,6 +439,7 @@ async fn show(
         pool,
         my_registration,
         factions: registration::MALIFAUX_FACTIONS,
+        saved_crews,
     };
     render_page(&ctx, &page)
 }

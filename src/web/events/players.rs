@@ -350,6 +350,9 @@ struct DeclareForm {
     army_list: String,
     #[serde(default)]
     army_points: String,
+    /// One of the player's saved crew lists, taking the text's place.
+    #[serde(default)]
+    saved_crew: String,
     #[serde(default)]
     back: String,
 }
@@ -368,11 +371,26 @@ async fn declare(
     } else {
         event_path(id)
     };
-    let input = DeclarationInput {
+    let mut input = DeclarationInput {
         faction: form.faction,
         army_list: form.army_list,
         army_points: form.army_points,
     };
+    if !form.saved_crew.trim().is_empty() {
+        let saved_id: i64 = form
+            .saved_crew
+            .trim()
+            .parse()
+            .map_err(|_| AppError::bad_request("No such saved list."))?;
+        let account = user.id();
+        let crew = state
+            .with_db(move |conn| Ok(crate::crews::saved::saved(conn, account, saved_id)?))
+            .await?;
+        input.army_list = crew.list.to_text();
+        if input.faction.trim().is_empty() {
+            input.faction = crew.list.faction;
+        }
+    }
     act(
         &state,
         &user,

@@ -82,9 +82,16 @@ async fn new_page_with(
     let leagues = state
         .with_db(move |conn| Ok(digital::leagues_to_invite_in(conn, account)?))
         .await?;
+    let mut crews = crew_options(None);
+    if error.is_none() && !written.own_list.is_empty() {
+        // A list handed over is the one brought, not the first ready crew too.
+        for crew in &mut crews {
+            crew.ticked = false;
+        }
+    }
     let page = NewPage {
         ctx: ctx.clone(),
-        crews: crew_options(None),
+        crews,
         own_list: written.own_list,
         armies: super::mage_knight::army_names(),
         own_army: written.own_army,
@@ -106,6 +113,8 @@ async fn new_page_with(
 struct NewQuery {
     /// A league to preselect (the league's page links here with it).
     league: Option<i64>,
+    /// A crew list handed over by the builder or the saved lists (JSON).
+    list: Option<String>,
 }
 
 #[get("/play/invite")]
@@ -115,7 +124,17 @@ async fn new_page(
     state: web::Data<AppState>,
     query: web::Query<NewQuery>,
 ) -> Result<HttpResponse, AppError> {
-    new_page_with(&ctx, &state, &user, None, Written::default(), query.league).await
+    let query = query.into_inner();
+    let written = Written {
+        own_list: query
+            .list
+            .as_deref()
+            .and_then(crate::web::crew_builder::list_from_json)
+            .map(|list| list.to_text())
+            .unwrap_or_default(),
+        ..Written::default()
+    };
+    new_page_with(&ctx, &state, &user, None, written, query.league).await
 }
 
 /// The league field: empty for a casual game; anything else not a league's

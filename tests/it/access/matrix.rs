@@ -466,6 +466,25 @@ pub(super) const MATRIX: &[Case] = &[
     case(Get, "/cards?system=m3e", ALL_200),
     case(Get, "/cards/m4e/brann-cole", ALL_200),
     case(Get, "/crews/build?system=m4e", ALL_200),
+    case(Get, "/crews", SIGNED_IN_200),
+    // Saving a list: the form's list is JSON; a signed-in player keeps it.
+    with_body(
+        Post,
+        "/crews",
+        "name=Matrix&replace=1&list=%7B%22edition%22%3A%22m4e%22%2C%22faction%22%3A%22Guild%22%2C%22leader%22%3A%22Odessa+Vane%2C+Lamplighter+Marshal%22%2C%22size%22%3A50%2C%22models%22%3A%5B%5D%7D",
+        [303; 6],
+    ),
+    // Another player's list, or none, is not found.
+    case(
+        Get,
+        "/crews/{missing}/delete",
+        [303, 404, 404, 404, 404, 404],
+    ),
+    case(
+        Post,
+        "/crews/{missing}/delete",
+        [303, 404, 404, 404, 404, 404],
+    ),
     // A pasted list anyone may read into the builder (nothing is stored).
     with_body(
         Post,

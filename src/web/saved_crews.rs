@@ -1,0 +1,212 @@
+//! The crew lists a player keeps: saved from the builder, listed on
+//! `/crews`, opened in the builder again, handed to a practice game, and
+//! deleted after a confirmation. The rules are `crate::crews::saved`'s.
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use serde::Deserialize;
+use soulstone_engine::content::crew::CrewList;
+
+use crate::crews::saved::{self, SavedCrewError};
+use crate::web::AppState;
+use crate::web::card_pages::card_edition;
+use crate::web::crew_builder::{Saving, builder_href, invite_href, practice_href, render_builder};
+use crate::web::error::AppError;
+use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::session::{CsrfForm, CurrentUser};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(saved_page)
+        .service(save_crew)
+        .service(delete_page)
+        .service(delete_crew);
+}
+
+impl From<SavedCrewError> for AppError {
+    fn from(error: SavedCrewError) -> Self {
+        match error {
+            SavedCrewError::Invalid(why) => AppError::BadRequest(why),
+            SavedCrewError::NameTaken(_) | SavedCrewError::Full => {
+                AppError::Conflict(error.to_string())
+            }
+            SavedCrewError::NotFound => AppError::NotFound,
+            SavedCrewError::Db(db) => db.into(),
+        }
+    }
+}
+
+fn now() -> chrono::NaiveDateTime {
+    chrono::Utc::now().naive_utc()
+}
+
+struct SavedRow {
+    id: i64,
+    name: String,
+    edition: &'static str,
+    leader: String,
+    /// "42 of 50", or the first rule it breaks.
+    standing: String,
+    hires: bool,
+    builder_href: String,
+    practice_href: String,
+    invite_href: String,
+    saved_at: String,
+}
+
+#[derive(Template)]
+#[template(path = "crews/saved.html")]
+struct SavedPage {
+    ctx: PageContext,
+    rows: Vec<SavedRow>,
+    max: i64,
+}
+
+#[get("/crews")]
+async fn saved_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    let account = user.id();
+    let kept = state
+        .with_db(move |conn| Ok(saved::saved_of(conn, account, None)?))
+        .await?;
+    let rows = kept
+        .into_iter()
+        .map(|crew| {
+            let appraisal = crew.list.appraise(&state.catalog);
+            let hires = appraisal.errors.is_empty();
+            SavedRow {
+                id: crew.id,
+                edition: crew.list.edition.name(),
+                leader: crew.list.leader.clone(),
+                standing: match appraisal.errors.first() {
+                    None => format!("{} of {}", appraisal.crew.spent, crew.list.size),
+                    Some(broken) => broken.to_string(),
+                },
+                hires,
+                builder_href: builder_href(&crew.list),
+                practice_href: practice_href(&crew.list),
+                invite_href: invite_href(&crew.list),
+                saved_at: crew.saved_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+                name: crew.name,
+            }
+        })
+        .collect();
+    render_page(
+        &ctx,
+        &SavedPage {
+            ctx: ctx.clone(),
+            rows,
+            max: saved::MAX_SAVED_CREWS,
+        },
+    )
+}
+
+#[derive(Debug, Deserialize)]
+struct SaveForm {
+    /// The builder's list, as JSON.
+    list: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    replace: Option<String>,
+}
+
+/// Saves the builder's list. A refusal shows the builder again with the
+/// list, the name and the reason, so nothing written is lost.
+#[post("/crews")]
+async fn save_crew(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    form: CsrfForm<SaveForm>,
+) -> Result<HttpResponse, AppError> {
+    let form = form.0;
+    let list: CrewList = serde_json::from_str(&form.list)
+        .map_err(|_| AppError::bad_request("The list to save could not be read."))?;
+    let account = user.id();
+    let replace = form.replace.is_some();
+    let (name, to_save) = (form.name.clone(), list.clone());
+    let saved = state
+        .with_db(move |conn| Ok(saved::save(conn, account, &name, &to_save, replace, now())))
+        .await?;
+    match saved {
+        Ok(_) => Ok(redirect_with_flash(
+            &state,
+            "/crews",
+            FlashLevel::Success,
+            format!("Saved \"{}\".", form.name.trim()),
+        )),
+        Err(SavedCrewError::Db(db)) => Err(db.into()),
+        Err(refused) => {
+            let (_, edition) = card_edition(Some(list.edition.code()))?;
+            let request = crate::crews::builder::Request {
+                carried: Some(list),
+                ..Default::default()
+            };
+            let saving = Saving {
+                name: form.name,
+                replace,
+            };
+            render_builder(
+                &ctx,
+                &state,
+                edition,
+                &request,
+                vec![refused.to_string()],
+                saving,
+            )
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "crews/delete.html")]
+struct DeletePage {
+    ctx: PageContext,
+    id: i64,
+    name: String,
+    leader: String,
+}
+
+#[get("/crews/{id}/delete")]
+async fn delete_page(
+    ctx: PageContext,
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let (account, id) = (user.id(), path.into_inner());
+    let crew = state
+        .with_db(move |conn| Ok(saved::saved(conn, account, id)?))
+        .await?;
+    render_page(
+        &ctx,
+        &DeletePage {
+            ctx: ctx.clone(),
+            id: crew.id,
+            name: crew.name,
+            leader: crew.list.leader,
+        },
+    )
+}
+
+#[post("/crews/{id}/delete")]
+async fn delete_crew(
+    user: CurrentUser,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    _form: CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    let (account, id) = (user.id(), path.into_inner());
+    state
+        .with_db(move |conn| Ok(saved::delete(conn, account, id)?))
+        .await?;
+    Ok(redirect_with_flash(
+        &state,
+        "/crews",
+        FlashLevel::Success,
+        "The list was deleted.",
+    ))
+}
