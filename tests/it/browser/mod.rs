@@ -13,6 +13,7 @@ use serde_json::json;
 
 use crate::support::{Backend, PASSWORD, TestApp};
 
+mod crews;
 mod first_edition;
 mod mage_knight;
 mod organiser;
