@@ -153,7 +153,7 @@ pub fn set_admin(conn: &mut DbConnection, id: i64, is_admin: bool) -> Result<(),
 }
 
 /// Deletes an account by anonymising it: results it played stay, with no
-/// personal data left, and every session ends.
+/// personal data left (its kept crew lists go), and every session ends.
 pub fn anonymise_account(
     conn: &mut DbConnection,
     id: i64,
@@ -179,6 +179,11 @@ pub fn anonymise_account(
             .execute(conn)?;
         diesel::delete(email_tokens::table.filter(email_tokens::account_id.eq(id)))
             .execute(conn)?;
+        // Kept crew lists are the player's own writing, named by them.
+        diesel::delete(
+            super::schema::saved_crews::table.filter(super::schema::saved_crews::account_id.eq(id)),
+        )
+        .execute(conn)?;
         Ok(())
     })
 }

@@ -434,4 +434,18 @@ async fn the_saved_list_limit_holds_under_concurrency(backend: Backend) {
         })
         .await;
     assert_eq!(count, MAX_SAVED_CREWS);
+
+    // A deleted account keeps none.
+    let count = app
+        .with_conn(move |conn| {
+            soulstone::db::accounts::anonymise_account(
+                conn,
+                account,
+                chrono::Utc::now().naive_utc(),
+            )
+            .expect("deleted");
+            soulstone::db::crews::count_saved_crews(conn, account).expect("count")
+        })
+        .await;
+    assert_eq!(count, 0);
 }
