@@ -1,6 +1,6 @@
 //! The card pages: every stat card this instance plays with (shipped and
-//! the operator's), listed by faction and shown as the game page shows a
-//! model's card.
+//! the operator's) of the three Malifaux editions, listed by faction and
+//! shown as the game page shows a model's card.
 
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
@@ -14,34 +14,53 @@ use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{PageContext, render_page};
 use crate::web::play::cards::{self as stat_cards, StatCardView};
+use crate::web::play::first_edition_cards;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(card_index).service(card_page);
 }
 
-/// The editions whose cards are written in the shared stat-card format.
-pub const CARD_SYSTEMS: [GameSystem; 2] = [GameSystem::Malifaux4, GameSystem::Malifaux3];
+/// The systems whose cards have pages: the two editions in the shared
+/// stat-card format, and the 1st edition's own.
+pub const CARD_SYSTEMS: [GameSystem; 3] = [
+    GameSystem::Malifaux4,
+    GameSystem::Malifaux3,
+    GameSystem::Malifaux1,
+];
 
-/// The edition a `system` query or path names, or why not.
-pub fn card_edition(code: Option<&str>) -> Result<(GameSystem, Edition), AppError> {
+/// The system a `system` query or path names, or why its cards have no
+/// pages.
+fn card_system(code: Option<&str>) -> Result<GameSystem, AppError> {
     let system = match code.map(str::trim) {
         None | Some("") => CARD_SYSTEMS[0],
         Some(code) => code
             .parse::<GameSystem>()
             .map_err(|error| AppError::bad_request(error.to_string()))?,
     };
-    let edition = system.engine_edition().ok_or_else(|| {
-        AppError::bad_request(format!(
-            "Card pages cover the 4th and 3rd editions; {} cards are not shown yet.",
+    if CARD_SYSTEMS.contains(&system) {
+        Ok(system)
+    } else {
+        Err(AppError::bad_request(format!(
+            "Card pages cover the three Malifaux editions; {} cards are not shown yet.",
             system.name()
-        ))
-    })?;
-    Ok((system, edition))
+        )))
+    }
+}
+
+/// The 1st edition's cards, or why they could not be read.
+fn first_edition_book() -> Result<&'static soulstone_engine::first_edition::Book, AppError> {
+    crate::content::first_edition_content()
+        .map(|(book, _)| book)
+        .map_err(|problem| AppError::Internal(problem.clone()))
 }
 
 /// A card's address on this site, from its full name.
 pub fn card_href(edition: Edition, full_name: &str) -> String {
-    format!("/cards/{}/{}", edition.code(), slug::slugify(full_name))
+    system_card_href(edition.code(), full_name)
+}
+
+fn system_card_href(code: &str, full_name: &str) -> String {
+    format!("/cards/{code}/{}", slug::slugify(full_name))
 }
 
 /// The station as a player reads it, with the model limit.
@@ -117,17 +136,20 @@ async fn card_index(
     state: web::Data<AppState>,
     query: web::Query<IndexQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let (system, edition) = card_edition(query.system.as_deref())?;
-    let factions = factions(&state.catalog, edition)
-        .into_iter()
-        .map(|faction| FactionCards {
-            cards: cards_of(&state.catalog, edition, &faction)
-                .into_iter()
-                .map(CardRow::of)
-                .collect(),
-            faction,
-        })
-        .collect();
+    let system = card_system(query.system.as_deref())?;
+    let factions = match system.engine_edition() {
+        Some(edition) => factions(&state.catalog, edition)
+            .into_iter()
+            .map(|faction| FactionCards {
+                cards: cards_of(&state.catalog, edition, &faction)
+                    .into_iter()
+                    .map(CardRow::of)
+                    .collect(),
+                faction,
+            })
+            .collect(),
+        None => first_edition_rows(first_edition_book()?),
+    };
     render_page(
         &ctx,
         &CardIndexPage {
@@ -147,8 +169,9 @@ struct CardPage {
     card: StatCardView,
     /// The card's first faction, which the builder link opens with.
     faction: String,
-    /// Where the crew builder opens with this card's faction.
-    builder_href: String,
+    /// Where the crew builder opens with this card's faction (none for the
+    /// 1st edition, whose crews the builder does not write yet).
+    builder_href: Option<String>,
 }
 
 #[get("/cards/{system}/{slug}")]
@@ -158,26 +181,81 @@ async fn card_page(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, AppError> {
     let (system_code, slug) = path.into_inner();
-    let (system, edition) = card_edition(Some(&system_code)).map_err(|_| AppError::NotFound)?;
-    let card = state
-        .catalog
-        .cards()
-        .find(|card| card.edition == edition && slug::slugify(card.full_name()) == slug)
-        .ok_or(AppError::NotFound)?;
-    let faction = card.factions.first().cloned().unwrap_or_default();
-    let builder_href = format!(
-        "/crews/build?{}",
-        serde_urlencoded::to_string([("system", system.code()), ("faction", &faction)])
-            .unwrap_or_default()
-    );
+    let system = card_system(Some(&system_code)).map_err(|_| AppError::NotFound)?;
+    let (card, faction, builder_href) = match system.engine_edition() {
+        Some(edition) => {
+            let card = state
+                .catalog
+                .cards()
+                .find(|card| card.edition == edition && slug::slugify(card.full_name()) == slug)
+                .ok_or(AppError::NotFound)?;
+            let faction = card.factions.first().cloned().unwrap_or_default();
+            let builder_href = format!(
+                "/crews/build?{}",
+                serde_urlencoded::to_string([("system", system.code()), ("faction", &faction)])
+                    .unwrap_or_default()
+            );
+            (stat_cards::of_card(card), faction, Some(builder_href))
+        }
+        None => {
+            let card = first_edition_book()?
+                .models()
+                .find(|card| slug::slugify(&card.name) == slug)
+                .ok_or(AppError::NotFound)?;
+            (
+                first_edition_cards::of_card(card),
+                card.faction.clone(),
+                None,
+            )
+        }
+    };
     render_page(
         &ctx,
         &CardPage {
             ctx: ctx.clone(),
             system,
-            card: stat_cards::of_card(card),
+            card,
             faction,
             builder_href,
         },
     )
+}
+
+/// The 1st edition's models by faction, masters first.
+fn first_edition_rows(book: &soulstone_engine::first_edition::Book) -> Vec<FactionCards> {
+    use soulstone_engine::first_edition::card::Station as M1Station;
+    let rank = |station: M1Station| match station {
+        M1Station::Master => 0,
+        M1Station::Totem => 1,
+        M1Station::Henchman => 2,
+        M1Station::Minion => 3,
+    };
+    let mut factions: Vec<String> = book.models().map(|card| card.faction.clone()).collect();
+    factions.sort();
+    factions.dedup();
+    factions
+        .into_iter()
+        .map(|faction| {
+            let mut cards: Vec<_> = book.models().filter(|c| c.faction == faction).collect();
+            cards.sort_by_key(|c| (rank(c.station), c.name.clone()));
+            FactionCards {
+                cards: cards
+                    .into_iter()
+                    .map(|card| CardRow {
+                        name: card.name.clone(),
+                        href: system_card_href(GameSystem::Malifaux1.code(), &card.name),
+                        station: format!("{:?}", card.station),
+                        cost: card.cost.map_or_else(|| "–".to_string(), |c| c.to_string()),
+                        keywords: card
+                            .characteristics
+                            .iter()
+                            .map(|c| format!("{c:?}"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })
+                    .collect(),
+                faction,
+            }
+        })
+        .collect()
 }

@@ -12,7 +12,7 @@ use soulstone_engine::content::crew::CrewList;
 use crate::crews::builder::{self, Request, Step, Written};
 use crate::systems::GameSystem;
 use crate::web::AppState;
-use crate::web::card_pages::{CARD_SYSTEMS, card_edition, card_href, station_words};
+use crate::web::card_pages::{card_href, station_words};
 use crate::web::error::AppError;
 use crate::web::forms::render_invalid;
 use crate::web::layout::{PageContext, render_page};
@@ -39,6 +39,27 @@ pub fn practice_href(list: &CrewList) -> String {
         "/play?{}",
         serde_urlencoded::to_string([("list", json.as_str())]).unwrap_or_default()
     )
+}
+
+/// The editions the builder writes lists of: those in the shared list
+/// format.
+pub const LIST_SYSTEMS: [GameSystem; 2] = [GameSystem::Malifaux4, GameSystem::Malifaux3];
+
+/// The edition a `system` field names, or why the builder does not write
+/// its lists.
+pub fn list_edition(code: Option<&str>) -> Result<soulstone_engine::Edition, AppError> {
+    let system = match code.map(str::trim) {
+        None | Some("") => LIST_SYSTEMS[0],
+        Some(code) => code
+            .parse::<GameSystem>()
+            .map_err(|error| AppError::bad_request(error.to_string()))?,
+    };
+    system.engine_edition().ok_or_else(|| {
+        AppError::bad_request(format!(
+            "The crew builder writes 4th and 3rd edition lists; {} crews are brought on the practice and invitation pages.",
+            system.name()
+        ))
+    })
 }
 
 /// A list carried in an address: JSON, since an address may hold no line
@@ -213,7 +234,7 @@ async fn builder_page(
         .system
         .as_deref()
         .or(carried.as_ref().map(|list| list.edition.code()));
-    let (_, edition) = card_edition(code)?;
+    let edition = list_edition(code)?;
     let step = query.step().unwrap_or_else(|problem| {
         refused.push(problem);
         None
@@ -246,7 +267,7 @@ async fn import_list(
         import: Some(&form.0.import),
         ..Request::default()
     };
-    let (_, edition) = card_edition(None)?;
+    let edition = list_edition(None)?;
     render_builder(
         &ctx,
         &state,
@@ -275,10 +296,10 @@ pub fn render_builder(
         AppError::bad_request(format!("This site has no {} cards.", edition.name()))
     })?;
     refused.extend(refused_steps);
-    let system = CARD_SYSTEMS
+    let system = LIST_SYSTEMS
         .into_iter()
         .find(|s| s.engine_edition() == Some(list.edition))
-        .unwrap_or(CARD_SYSTEMS[0]);
+        .unwrap_or(LIST_SYSTEMS[0]);
     let appraisal = list.appraise(catalog);
     let upgrades_on = |n: usize| {
         list.upgrades
@@ -347,7 +368,7 @@ pub fn render_builder(
     let page = BuilderPage {
         ctx: ctx.clone(),
         system,
-        systems: &CARD_SYSTEMS,
+        systems: &LIST_SYSTEMS,
         factions: builder::factions(catalog, list.edition),
         leaders: builder::leaders(catalog, list.edition, &list.faction)
             .into_iter()

@@ -9,7 +9,6 @@ use soulstone_engine::content::crew::CrewList;
 
 use crate::crews::saved::{self, SavedCrewError};
 use crate::web::AppState;
-use crate::web::card_pages::card_edition;
 use crate::web::crew_builder::{Saving, builder_href, invite_href, practice_href, render_builder};
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
@@ -140,7 +139,7 @@ async fn save_crew(
         )),
         Err(SavedCrewError::Db(db)) => Err(db.into()),
         Err(refused) => {
-            let (_, edition) = card_edition(Some(list.edition.code()))?;
+            let edition = list.edition;
             let request = crate::crews::builder::Request {
                 carried: Some(list),
                 ..Default::default()

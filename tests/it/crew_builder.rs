@@ -28,6 +28,16 @@ fn unescaped(text: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// Where the index's link named `name` leads.
+fn link_to(index: &str, name: &str) -> String {
+    let link_end = format!("\">{}</a>", html_escaped(name));
+    let at = index
+        .find(&link_end)
+        .unwrap_or_else(|| panic!("{name} is listed"));
+    let start = index[..at].rfind("href=\"").expect("its link") + "href=\"".len();
+    unescaped(&index[start..at])
+}
+
 /// The list the builder's form carries to its next step.
 fn carried(html: &str) -> CrewList {
     let marker = "name=\"list\" value=\"";
@@ -60,12 +70,7 @@ async fn every_shipped_card_has_a_page(backend: Backend) {
         assert!(cards.len() >= 10, "{} cards", cards.len());
         for card in cards {
             let name = card.full_name();
-            let link_end = format!("\">{}</a>", html_escaped(&name));
-            let at = index
-                .find(&link_end)
-                .unwrap_or_else(|| panic!("{name} is listed"));
-            let href_start = index[..at].rfind("href=\"").expect("its link") + "href=\"".len();
-            let href = unescaped(&index[href_start..at]);
+            let href = link_to(&index, &name);
             assert!(
                 href.starts_with(&format!("/cards/{}/", edition.code())),
                 "{href}"
@@ -89,9 +94,36 @@ async fn every_shipped_card_has_a_page(backend: Backend) {
             }
         }
     }
-    let (status, page) = visitor.get_text("/cards?system=m1e").await;
+    // The 1st edition's models, with their weapons, spells and abilities.
+    let (status, index) = visitor.get_text("/cards?system=m1e").await;
+    assert_eq!(status, 200);
+    let (book, _) = soulstone::content::first_edition_content().expect("1st edition content");
+    assert!(book.models().count() >= 10);
+    for card in book.models() {
+        let href = link_to(&index, &card.name);
+        assert!(href.starts_with("/cards/m1e/"), "{href}");
+        let (status, page) = visitor.get_text(&href).await;
+        assert_eq!(status, 200, "{href}");
+        let names = card
+            .weapons
+            .iter()
+            .map(|w| w.name.clone())
+            .chain(card.spells.iter().map(|s| s.name.clone()))
+            .chain(
+                card.abilities
+                    .iter()
+                    .map(|a| soulstone_engine::first_edition::words::ability(a).0),
+            );
+        for name in std::iter::once(card.name.clone()).chain(names) {
+            assert!(page.contains(&html_escaped(&name)), "{href} shows {name}");
+        }
+    }
+    let (status, page) = visitor.get_text("/cards?system=mk").await;
     assert_eq!(status, 400);
-    assert!(page.contains("4th and 3rd editions"), "{page}");
+    assert!(page.contains("three Malifaux editions"), "{page}");
+    let (status, page) = visitor.get_text("/crews/build?system=m1e").await;
+    assert_eq!(status, 400);
+    assert!(page.contains("writes 4th and 3rd edition lists"), "{page}");
     assert_eq!(visitor.get_text("/cards?system=chess").await.0, 400);
     assert_eq!(visitor.get_text("/cards/m4e/nobody-at-all").await.0, 404);
     assert_eq!(visitor.get_text("/cards/chess/brann-cole").await.0, 404);

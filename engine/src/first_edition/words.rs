@@ -336,3 +336,85 @@ pub fn duel(game: &Skirmish) -> Option<String> {
         }
     ))
 }
+
+/// An ability as a card prints it (with its number) and what it does, in
+/// our words; an ability the engine does not play yet says so.
+pub fn ability(ability: &super::card::Ability) -> (String, &'static str) {
+    use super::card::Ability as A;
+    match ability {
+        A::Armor { value } => (
+            format!("Armor +{value}"),
+            "Damage it takes is reduced by this much, to no less than 1.",
+        ),
+        A::Bulletproof { value } => (
+            format!("Bulletproof +{value}"),
+            "Damage from ranged attacks is reduced by this much, to no less than 1.",
+        ),
+        A::MagicResistant { value } => (
+            format!("Magic Resistant +{value}"),
+            "Damage from spells is reduced by this much, to no less than 1.",
+        ),
+        A::HardToKill => (
+            "Hard to Kill".into(),
+            "With 2 or more wounds left, a hit that would kill it leaves it at 1.",
+        ),
+        A::HardToWound { value } => (
+            format!("Hard to Wound {value}"),
+            "Damage flips against it take this many negative twists.",
+        ),
+        A::Terrifying { value } => (
+            format!("Terrifying {value}"),
+            "A living enemy in melee with it must win a morale duel of this number when it activates (the checks after its actions and before a charge are not played yet).",
+        ),
+        A::Regeneration { value } => (
+            format!("Regeneration {value}"),
+            "Heals this many wounds as its activation starts.",
+        ),
+        A::MeleeExpert => (
+            "Melee Expert".into(),
+            "An extra action point each activation, for melee strikes only.",
+        ),
+        A::RangedExpert => (
+            "Ranged Expert".into(),
+            "An extra action point each activation, for ranged strikes only.",
+        ),
+        A::CastingExpert => (
+            "Casting Expert".into(),
+            "An extra action point each activation, for casting spells only.",
+        ),
+        A::Fly => (
+            "Fly".into(),
+            "Moves over other models (terrain is not played yet).",
+        ),
+        A::Float => (
+            "Float".into(),
+            "Moves over other models (terrain is not played yet).",
+        ),
+        A::Scout => (
+            "Scout".into(),
+            "Deploys ahead of its crew (not played yet: it waits for terrain and deployment choices).",
+        ),
+        A::Arachnid => (
+            "Arachnid".into(),
+            "Climbs without slowing (not played yet: it waits for terrain).",
+        ),
+        A::PassThrough => (
+            "Pass Through".into(),
+            "Moves through other models (terrain is not played yet).",
+        ),
+        A::Hunter => (
+            "Hunter".into(),
+            "Ignores the movement penalties of rough ground (not played yet: it waits for terrain).",
+        ),
+        A::Ruthless => ("Ruthless".into(), "Ignores Harmless when it attacks."),
+        A::ImmuneToInfluence => (
+            "Immune to Influence".into(),
+            "Unaffected by enemy spells resisted with Willpower.",
+        ),
+        A::Harmless => (
+            "Harmless".into(),
+            "An enemy must win a Willpower duel of 13 before attacking it, or its action fails.",
+        ),
+        A::UseSoulstones => ("Use Soulstones".into(), "May spend its crew's soulstones."),
+    }
+}

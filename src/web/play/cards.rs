@@ -56,7 +56,7 @@ pub struct TriggerLine {
     pub text: String,
 }
 
-fn suit_word(suit: Suit) -> &'static str {
+pub fn suit_word(suit: Suit) -> &'static str {
     match suit {
         Suit::Rams => "Rams",
         Suit::Masks => "Masks",

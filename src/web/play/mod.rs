@@ -8,6 +8,7 @@ mod board;
 pub mod cards;
 pub mod command;
 mod duel_panel;
+pub mod first_edition_cards;
 mod forms;
 pub mod limits;
 pub mod live;
