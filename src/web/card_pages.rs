@@ -1,6 +1,6 @@
 //! The card pages: every stat card this instance plays with (shipped and
-//! the operator's) of the three Malifaux editions, listed by faction and
-//! shown as the game page shows a model's card.
+//! the operator's), listed by faction: a Malifaux card shown as the game
+//! page shows a model's card, a Mage Knight warrior with its dial.
 
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
@@ -21,30 +21,28 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 }
 
 /// The systems whose cards have pages: the two editions in the shared
-/// stat-card format, and the 1st edition's own.
-pub const CARD_SYSTEMS: [GameSystem; 3] = [
+/// stat-card format, the 1st edition's own, and Mage Knight's warriors.
+pub const CARD_SYSTEMS: [GameSystem; 4] = [
     GameSystem::Malifaux4,
     GameSystem::Malifaux3,
     GameSystem::Malifaux1,
+    GameSystem::MageKnight,
 ];
 
-/// The system a `system` query or path names, or why its cards have no
-/// pages.
+/// The system a `system` query or path names.
 fn card_system(code: Option<&str>) -> Result<GameSystem, AppError> {
-    let system = match code.map(str::trim) {
-        None | Some("") => CARD_SYSTEMS[0],
+    match code.map(str::trim) {
+        None | Some("") => Ok(CARD_SYSTEMS[0]),
         Some(code) => code
             .parse::<GameSystem>()
-            .map_err(|error| AppError::bad_request(error.to_string()))?,
-    };
-    if CARD_SYSTEMS.contains(&system) {
-        Ok(system)
-    } else {
-        Err(AppError::bad_request(format!(
-            "Card pages cover the three Malifaux editions; {} cards are not shown yet.",
-            system.name()
-        )))
+            .map_err(|error| AppError::bad_request(error.to_string())),
     }
+}
+
+/// Mage Knight's warriors, or why they could not be read.
+fn mage_knight_roster() -> Result<&'static soulstone_engine::mage_knight::content::Roster, AppError>
+{
+    crate::content::mage_knight_roster().map_err(|problem| AppError::Internal(problem.clone()))
 }
 
 /// The 1st edition's cards, or why they could not be read.
@@ -148,6 +146,7 @@ async fn card_index(
                 faction,
             })
             .collect(),
+        None if system == GameSystem::MageKnight => warrior_rows(mage_knight_roster()?),
         None => first_edition_rows(first_edition_book()?),
     };
     render_page(
@@ -196,6 +195,19 @@ async fn card_page(
                     .unwrap_or_default()
             );
             (stat_cards::of_card(card), faction, Some(builder_href))
+        }
+        None if system == GameSystem::MageKnight => {
+            let warrior = mage_knight_roster()?
+                .warriors()
+                .find(|w| slug::slugify(&w.name) == slug)
+                .ok_or(AppError::NotFound)?;
+            return render_page(
+                &ctx,
+                &WarriorPage {
+                    ctx: ctx.clone(),
+                    warrior: WarriorView::of(warrior),
+                },
+            );
         }
         None => {
             let card = first_edition_book()?
@@ -258,4 +270,129 @@ fn first_edition_rows(book: &soulstone_engine::first_edition::Book) -> Vec<Facti
             }
         })
         .collect()
+}
+
+/// Mage Knight's warriors by faction, by name.
+fn warrior_rows(roster: &soulstone_engine::mage_knight::content::Roster) -> Vec<FactionCards> {
+    let mut factions: Vec<String> = roster.warriors().map(|w| w.faction.clone()).collect();
+    factions.sort();
+    factions.dedup();
+    factions
+        .into_iter()
+        .map(|faction| {
+            let mut warriors: Vec<_> = roster.warriors().filter(|w| w.faction == faction).collect();
+            warriors.sort_by(|a, b| a.name.cmp(&b.name));
+            FactionCards {
+                cards: warriors
+                    .into_iter()
+                    .map(|w| CardRow {
+                        name: w.name.clone(),
+                        href: system_card_href(GameSystem::MageKnight.code(), &w.name),
+                        station: WarriorView::types_of(w),
+                        cost: w.points.to_string(),
+                        keywords: if w.unique {
+                            "Unique".into()
+                        } else {
+                            String::new()
+                        },
+                    })
+                    .collect(),
+                faction,
+            }
+        })
+        .collect()
+}
+
+/// A Mage Knight warrior as printed: its base and its dial, click by click.
+pub struct WarriorView {
+    pub name: String,
+    pub faction: String,
+    /// "Unique · 45 points".
+    pub summary: String,
+    /// "boot, sword".
+    pub types: String,
+    /// Range, targets, damage, items: what the base shows besides.
+    pub base: Vec<(&'static str, String)>,
+    pub clicks: Vec<ClickRow>,
+}
+
+pub struct ClickRow {
+    pub number: usize,
+    pub speed: u8,
+    pub attack: u8,
+    pub defense: u8,
+    pub damage: u8,
+    pub abilities: String,
+}
+
+impl WarriorView {
+    fn types_of(warrior: &soulstone_engine::mage_knight::warrior::WarriorCard) -> String {
+        let mut types = vec![warrior.speed_type.word()];
+        if let Some(attack) = warrior.attack_type {
+            types.push(attack.word());
+        }
+        types.join(", ")
+    }
+
+    fn of(warrior: &soulstone_engine::mage_knight::warrior::WarriorCard) -> Self {
+        use soulstone_engine::mage_knight::warrior::{DamageType, DefenseType};
+        let mut base = Vec::new();
+        if warrior.range > 0 {
+            base.push(("Range", format!("{}\"", warrior.range)));
+            base.push(("Targets", warrior.targets.to_string()));
+        }
+        if warrior.ranged_damage > 0 {
+            base.push(("Ranged damage", warrior.ranged_damage.to_string()));
+        }
+        if warrior.attack_bonus > 0 {
+            base.push(("Attack bonus", format!("+{}", warrior.attack_bonus)));
+        }
+        if warrior.item_slots > 0 {
+            base.push(("Item slots", warrior.item_slots.to_string()));
+        }
+        if warrior.defense_type == DefenseType::MagicImmunity {
+            base.push(("Defense", "magic immunity".into()));
+        }
+        if warrior.damage_type == DamageType::Golem {
+            base.push(("Damage", "golem".into()));
+        }
+        let mut summary = Vec::new();
+        if warrior.unique {
+            summary.push("Unique".to_string());
+        }
+        summary.push(format!("{} points", warrior.points));
+        Self {
+            name: warrior.name.clone(),
+            faction: warrior.faction.clone(),
+            summary: summary.join(" · "),
+            types: Self::types_of(warrior),
+            base,
+            clicks: warrior
+                .dial
+                .iter()
+                .enumerate()
+                .map(|(index, click)| ClickRow {
+                    number: index + 1,
+                    speed: click.speed,
+                    attack: click.attack,
+                    defense: click.defense,
+                    damage: click.damage,
+                    abilities: click
+                        .abilities
+                        .iter()
+                        .map(|a| a.name())
+                        .chain(click.repair.then_some("repair marker"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "cards/warrior.html")]
+struct WarriorPage {
+    ctx: PageContext,
+    warrior: WarriorView,
 }

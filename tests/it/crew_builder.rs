@@ -118,9 +118,27 @@ async fn every_shipped_card_has_a_page(backend: Backend) {
             assert!(page.contains(&html_escaped(&name)), "{href} shows {name}");
         }
     }
-    let (status, page) = visitor.get_text("/cards?system=mk").await;
-    assert_eq!(status, 400);
-    assert!(page.contains("three Malifaux editions"), "{page}");
+    // Mage Knight's warriors, with their dials click by click.
+    let (status, index) = visitor.get_text("/cards?system=mk").await;
+    assert_eq!(status, 200);
+    let roster = soulstone::content::mage_knight_roster().expect("Mage Knight content");
+    assert!(roster.warriors().count() >= 10);
+    for warrior in roster.warriors() {
+        let href = link_to(&index, &warrior.name);
+        assert!(href.starts_with("/cards/mk/"), "{href}");
+        let (status, page) = visitor.get_text(&href).await;
+        assert_eq!(status, 200, "{href}");
+        assert!(page.contains(&html_escaped(&warrior.name)), "{href}");
+        let rows = page.matches("<tr><td>").count();
+        assert_eq!(rows, warrior.dial.len(), "{href}: a row per click");
+        for ability in warrior.dial.iter().flat_map(|click| &click.abilities) {
+            assert!(
+                page.contains(ability.name()),
+                "{href} shows {}",
+                ability.name()
+            );
+        }
+    }
     let (status, page) = visitor.get_text("/crews/build?system=m1e").await;
     assert_eq!(status, 400);
     assert!(page.contains("writes 4th and 3rd edition lists"), "{page}");

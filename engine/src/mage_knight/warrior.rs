@@ -47,6 +47,20 @@ impl SpeedType {
     }
 }
 
+impl Ability {
+    /// The ability's name as a dial shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ability::Demoralized => "Demoralized",
+            Ability::Armoured => "Armoured",
+            Ability::Fury => "Fury",
+            Ability::Surefooted => "Surefooted",
+            Ability::Mender => "Mender",
+            Ability::Bombardment => "Bombardment",
+        }
+    }
+}
+
 impl AttackType {
     /// Its name in a sentence.
     pub fn word(self) -> &'static str {
