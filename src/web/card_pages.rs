@@ -233,6 +233,24 @@ async fn card_page(
     )
 }
 
+/// Rows grouped by faction (alphabetical), each faction's in `key` order.
+fn by_faction<K: Ord>(rows: impl IntoIterator<Item = (String, K, CardRow)>) -> Vec<FactionCards> {
+    let mut groups: std::collections::BTreeMap<String, Vec<(K, CardRow)>> = Default::default();
+    for (faction, key, row) in rows {
+        groups.entry(faction).or_default().push((key, row));
+    }
+    groups
+        .into_iter()
+        .map(|(faction, mut rows)| {
+            rows.sort_by(|a, b| a.0.cmp(&b.0));
+            FactionCards {
+                faction,
+                cards: rows.into_iter().map(|(_, row)| row).collect(),
+            }
+        })
+        .collect()
+}
+
 /// The 1st edition's models by faction, masters first.
 fn first_edition_rows(book: &soulstone_engine::first_edition::Book) -> Vec<FactionCards> {
     use soulstone_engine::first_edition::card::Station as M1Station;
@@ -242,65 +260,43 @@ fn first_edition_rows(book: &soulstone_engine::first_edition::Book) -> Vec<Facti
         M1Station::Henchman => 2,
         M1Station::Minion => 3,
     };
-    let mut factions: Vec<String> = book.models().map(|card| card.faction.clone()).collect();
-    factions.sort();
-    factions.dedup();
-    factions
-        .into_iter()
-        .map(|faction| {
-            let mut cards: Vec<_> = book.models().filter(|c| c.faction == faction).collect();
-            cards.sort_by_key(|c| (rank(c.station), c.name.clone()));
-            FactionCards {
-                cards: cards
-                    .into_iter()
-                    .map(|card| CardRow {
-                        name: card.name.clone(),
-                        href: system_card_href(GameSystem::Malifaux1.code(), &card.name),
-                        station: format!("{:?}", card.station),
-                        cost: card.cost.map_or_else(|| "–".to_string(), |c| c.to_string()),
-                        keywords: card
-                            .characteristics
-                            .iter()
-                            .map(|c| format!("{c:?}"))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    })
-                    .collect(),
-                faction,
-            }
-        })
-        .collect()
+    by_faction(book.models().map(|card| {
+        let row = CardRow {
+            name: card.name.clone(),
+            href: system_card_href(GameSystem::Malifaux1.code(), &card.name),
+            station: format!("{:?}", card.station),
+            cost: card.cost.map_or_else(|| "–".to_string(), |c| c.to_string()),
+            keywords: card
+                .characteristics
+                .iter()
+                .map(|c| format!("{c:?}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        (
+            card.faction.clone(),
+            (rank(card.station), card.name.clone()),
+            row,
+        )
+    }))
 }
 
 /// Mage Knight's warriors by faction, by name.
 fn warrior_rows(roster: &soulstone_engine::mage_knight::content::Roster) -> Vec<FactionCards> {
-    let mut factions: Vec<String> = roster.warriors().map(|w| w.faction.clone()).collect();
-    factions.sort();
-    factions.dedup();
-    factions
-        .into_iter()
-        .map(|faction| {
-            let mut warriors: Vec<_> = roster.warriors().filter(|w| w.faction == faction).collect();
-            warriors.sort_by(|a, b| a.name.cmp(&b.name));
-            FactionCards {
-                cards: warriors
-                    .into_iter()
-                    .map(|w| CardRow {
-                        name: w.name.clone(),
-                        href: system_card_href(GameSystem::MageKnight.code(), &w.name),
-                        station: WarriorView::types_of(w),
-                        cost: w.points.to_string(),
-                        keywords: if w.unique {
-                            "Unique".into()
-                        } else {
-                            String::new()
-                        },
-                    })
-                    .collect(),
-                faction,
-            }
-        })
-        .collect()
+    by_faction(roster.warriors().map(|w| {
+        let row = CardRow {
+            name: w.name.clone(),
+            href: system_card_href(GameSystem::MageKnight.code(), &w.name),
+            station: WarriorView::types_of(w),
+            cost: w.points.to_string(),
+            keywords: if w.unique {
+                "Unique".into()
+            } else {
+                String::new()
+            },
+        };
+        (w.faction.clone(), w.name.clone(), row)
+    }))
 }
 
 /// A Mage Knight warrior as printed: its base and its dial, click by click.

@@ -22,23 +22,27 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(builder_page).service(import_list);
 }
 
-/// The builder's address with `list` carried (as JSON: an address holds
-/// no line break).
-pub fn builder_href(list: &CrewList) -> String {
+/// `page` with `list` carried in its address, as JSON: an address holds no
+/// line break, and the plain-text form is all lines.
+fn with_list(page: &str, list: &CrewList) -> String {
     let json = serde_json::to_string(list).unwrap_or_default();
-    format!(
-        "/crews/build?{}",
-        serde_urlencoded::to_string([("list", json.as_str())]).unwrap_or_default()
-    )
+    let query = serde_urlencoded::to_string([("list", json.as_str())]).unwrap_or_default();
+    format!("{page}?{query}")
+}
+
+/// The builder, carrying on with `list`.
+pub fn builder_href(list: &CrewList) -> String {
+    with_list("/crews/build", list)
 }
 
 /// The practice page with `list` in its own-list box.
 pub fn practice_href(list: &CrewList) -> String {
-    let json = serde_json::to_string(list).unwrap_or_default();
-    format!(
-        "/play?{}",
-        serde_urlencoded::to_string([("list", json.as_str())]).unwrap_or_default()
-    )
+    with_list("/play", list)
+}
+
+/// The invitation page with `list` as the crew brought.
+pub fn invite_href(list: &CrewList) -> String {
+    with_list("/play/invite", list)
 }
 
 /// The editions the builder writes lists of: those in the shared list
@@ -66,15 +70,6 @@ pub fn list_edition(code: Option<&str>) -> Result<soulstone_engine::Edition, App
 /// break (the plain-text form is all lines).
 pub fn list_from_json(json: &str) -> Option<CrewList> {
     serde_json::from_str(json).ok()
-}
-
-/// The invitation page with `list` as the crew brought.
-pub fn invite_href(list: &CrewList) -> String {
-    let json = serde_json::to_string(list).unwrap_or_default();
-    format!(
-        "/play/invite?{}",
-        serde_urlencoded::to_string([("list", json.as_str())]).unwrap_or_default()
-    )
 }
 
 /// The save form as the player filled it in (kept on a refusal).
