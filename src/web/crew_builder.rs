@@ -7,7 +7,7 @@
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
-use soulstone_engine::content::crew::CrewList;
+use soulstone_engine::content::crew::{CrewList, MAX_LIST_MODELS};
 
 use crate::crews::builder::{self, Request, Step, Written};
 use crate::systems::GameSystem;
@@ -68,8 +68,12 @@ pub fn list_edition(code: Option<&str>) -> Result<soulstone_engine::Edition, App
 
 /// A list carried in an address: JSON, since an address may hold no line
 /// break (the plain-text form is all lines).
+/// A list longer than the plain-text form allows is not read: each step
+/// appraises the list once for every card on offer.
 pub fn list_from_json(json: &str) -> Option<CrewList> {
-    serde_json::from_str(json).ok()
+    serde_json::from_str::<CrewList>(json).ok().filter(|list| {
+        list.models.len() <= MAX_LIST_MODELS && list.upgrades.len() <= MAX_LIST_MODELS
+    })
 }
 
 /// The save form as the player filled it in (kept on a refusal).

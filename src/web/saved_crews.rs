@@ -5,11 +5,12 @@
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
-use soulstone_engine::content::crew::CrewList;
 
 use crate::crews::saved::{self, SavedCrewError};
 use crate::web::AppState;
-use crate::web::crew_builder::{Saving, builder_href, invite_href, practice_href, render_builder};
+use crate::web::crew_builder::{
+    Saving, builder_href, invite_href, list_from_json, practice_href, render_builder,
+};
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
 use crate::web::session::{CsrfForm, CurrentUser};
@@ -122,8 +123,8 @@ async fn save_crew(
     form: CsrfForm<SaveForm>,
 ) -> Result<HttpResponse, AppError> {
     let form = form.0;
-    let list: CrewList = serde_json::from_str(&form.list)
-        .map_err(|_| AppError::bad_request("The list to save could not be read."))?;
+    let list = list_from_json(&form.list)
+        .ok_or_else(|| AppError::bad_request("The list to save could not be read."))?;
     let account = user.id();
     let replace = form.replace.is_some();
     let (name, to_save) = (form.name.clone(), list.clone());

@@ -275,6 +275,14 @@ async fn a_broken_rule_is_named_and_a_refused_step_changes_nothing(backend: Back
         assert_eq!(carried(&html), start, "{fields:?} changed nothing");
     }
 
+    // A carried list longer than any list may be is not read.
+    let mut long = start.clone();
+    long.models = vec!["Wick Boy".to_string(); 41];
+    let (status, html) = step(&visitor, &long, &[]).await;
+    assert_eq!(status, 422);
+    assert!(html.contains("could not be read"), "{html}");
+    assert_eq!(carried(&html).models, Vec::<String>::new());
+
     // Over the encounter's size: the total and the rule say so.
     let mut list = start.clone();
     list.size = 10;
