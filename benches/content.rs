@@ -15,8 +15,14 @@ use soulstone_engine::content::crew::CrewList;
 fn content(c: &mut Criterion) {
     let tokens = soulstone::content::shipped_edition_files();
     let cards = soulstone::content::shipped_cards();
+    let crew_cards = soulstone::content::shipped_crew_cards();
     let load = || {
-        Catalog::load(tokens.iter().copied(), cards.iter().copied()).expect("shipped content loads")
+        Catalog::load_with_crew_cards(
+            tokens.iter().copied(),
+            cards.iter().copied(),
+            crew_cards.iter().copied(),
+        )
+        .expect("shipped content loads")
     };
     let catalog = load();
     assert!(catalog.len() >= 30);
