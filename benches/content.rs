@@ -32,10 +32,11 @@ fn content(c: &mut Criterion) {
 
     let pack = pack_of(200, cards);
     let load_pack = || {
-        Catalog::load(
+        Catalog::load_with_crew_cards(
             tokens.iter().copied(),
             pack.iter()
                 .map(|(path, text)| (path.as_str(), text.as_str())),
+            crew_cards.iter().copied(),
         )
         .expect("the pack loads")
     };
@@ -57,7 +58,8 @@ fn content(c: &mut Criterion) {
 
 /// A pack of `size` cards as an organiser might upload: the shipped cards
 /// again and again, each copy under a name of its own (what summons and
-/// totems name stays the shipped cards', which the pack holds too).
+/// totems name stays the shipped cards', which the pack holds too; a
+/// copied master brings no crew card).
 fn pack_of(size: usize, cards: &[(&str, &str)]) -> Vec<(String, String)> {
     let mut pack: Vec<(String, String)> = cards
         .iter()
@@ -77,7 +79,12 @@ fn pack_of(size: usize, cards: &[(&str, &str)]) -> Vec<(String, String)> {
                 text.find("\nname = \"").expect("a name") + 1
             };
             let end = line + text[line..].find("\"\n").expect("the name's end");
-            let renamed = format!("{} {copy}{}", &text[..end], &text[end..]);
+            // A copy brings no crew card: each crew card is its one master's.
+            let renamed: String = format!("{} {copy}{}", &text[..end], &text[end..])
+                .lines()
+                .filter(|line| !line.starts_with("crew_card = "))
+                .flat_map(|line| [line, "\n"])
+                .collect();
             pack.push((format!("pack/{copy}/{path}"), renamed));
         }
     }
