@@ -251,6 +251,12 @@ pub fn write(catalog: &Catalog, edition: Edition, request: &Request<'_>) -> Opti
             }
         }
     }
+    // A list of another edition means the edition was just changed: the
+    // form's faction and leader were the old edition's, so they give way.
+    let switched = request
+        .carried
+        .as_ref()
+        .is_some_and(|list| list.edition != edition);
     let carried = request
         .carried
         .clone()
@@ -259,7 +265,11 @@ pub fn write(catalog: &Catalog, edition: Edition, request: &Request<'_>) -> Opti
         Some(list) => list,
         None => new_list(catalog, edition)?,
     };
-    if let Some(faction) = request.faction.map(str::trim).filter(|f| !f.is_empty()) {
+    if let Some(faction) = request
+        .faction
+        .map(str::trim)
+        .filter(|f| !f.is_empty() && !switched)
+    {
         let leader = request.leader.map(str::trim).filter(|l| !l.is_empty());
         if let Err(problem) = choose_leader(catalog, &mut list, faction, leader) {
             refused.push(problem);
@@ -421,6 +431,24 @@ mod tests {
         assert_eq!(list.leader, theirs);
         assert!(choose_leader(&catalog, &mut list, "Nobody's", None).is_err());
         assert!(choose_size(&mut list, 3).is_err());
+    }
+
+    /// Changing the edition starts a list of the new edition, whatever the
+    /// form still held of the old one.
+    #[test]
+    fn changing_the_edition_starts_anew() {
+        let catalog = catalog();
+        let fourth = lamplighters(&catalog);
+        let request = Request {
+            carried: Some(fourth.clone()),
+            faction: Some("A faction only the old edition has"),
+            leader: Some(&fourth.leader),
+            ..Request::default()
+        };
+        let written = write(&catalog, Edition::Third, &request).expect("3rd edition cards");
+        assert!(written.refused.is_empty(), "{:?}", written.refused);
+        assert_eq!(written.list.edition, Edition::Third);
+        assert!(written.list.models.is_empty());
     }
 
     proptest::proptest! {
