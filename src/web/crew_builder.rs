@@ -207,6 +207,8 @@ struct BuilderPage {
     practice_href: String,
     /// The save form (for a signed-in player).
     saving: Saving,
+    /// Sign-in that comes back to this list (for a visitor).
+    signin_href: String,
 }
 
 #[get("/crews/build")]
@@ -399,6 +401,11 @@ pub fn render_builder(
         carried,
         practice_href,
         saving,
+        signin_href: format!(
+            "/signin?{}",
+            serde_urlencoded::to_string([("next", builder_href(&list).as_str())])
+                .unwrap_or_default()
+        ),
     };
     if page.refused.is_empty() {
         render_page(ctx, &page)

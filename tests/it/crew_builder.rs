@@ -251,6 +251,21 @@ async fn a_broken_rule_is_named_and_a_refused_step_changes_nothing(backend: Back
     assert!(!html.contains("Play it in a practice game"));
     let with_outsider = carried(&html);
     assert_eq!(with_outsider.models, vec![outsider.clone()]);
+    // A visitor's way to sign in comes back to the list.
+    let marker = "href=\"/signin?";
+    let from = html.find(marker).expect("a sign-in link") + marker.len();
+    let to = from + html[from..].find('"').expect("its end");
+    let query: Vec<(String, String)> =
+        serde_urlencoded::from_str(&unescaped(&html[from..to])).expect("a query");
+    let next = &query.iter().find(|(k, _)| k == "next").expect("next").1;
+    let back: Vec<(String, String)> =
+        serde_urlencoded::from_str(next.strip_prefix("/crews/build?").expect("to the builder"))
+            .expect("the builder's query");
+    let list = &back.iter().find(|(k, _)| k == "list").expect("the list").1;
+    assert_eq!(
+        serde_json::from_str::<CrewList>(list).expect("JSON"),
+        with_outsider
+    );
 
     // Taken out again, the list is as it was.
     let (status, html) = step(&visitor, &with_outsider, &[("remove", "1")]).await;
