@@ -173,8 +173,7 @@ pub fn of_model(
     }
 }
 
-/// A card as printed, outside any game: the card pages and the crew
-/// builder show it so.
+/// A card as printed, outside any game, as the card pages show it.
 pub fn of_card(content: &StatCard) -> StatCardView {
     let card = content.model_card();
     let mut stats = stats_of(&card, content.edition);
