@@ -221,10 +221,13 @@ fn main() {
         let id = hosted::start_casual(
             &mut conn,
             &catalog,
-            [ids[0], ids[1]],
-            [a, b],
-            soulstone_engine::fairness::Bytes32(seed),
-            None,
+            &hosted::CasualStart {
+                accounts: [ids[0], ids[1]],
+                lists: [a, b],
+                seed: soulstone_engine::fairness::Bytes32(seed),
+                time_control_ms: None,
+                content: &Default::default(),
+            },
             now,
         )
         .unwrap();

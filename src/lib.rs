@@ -22,6 +22,7 @@ pub mod events;
 pub mod game_cli;
 pub mod hosted;
 pub mod mail;
+pub mod packs;
 pub mod pools;
 pub mod rankings;
 pub mod setup;

@@ -38,10 +38,27 @@ pub struct GameLog {
     /// plays through the rules again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<LoggedCommand>,
+    /// The hashes of the content the game was made from (none in logs of
+    /// games made before they were recorded). The setup holds every card
+    /// played, so the log replays without that content; the hashes say
+    /// which version of the server's cards and of a content pack it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<ContentHashes>,
     /// The server's signature over [`GameLog::chain`]: a log cut short or
     /// edited after it was sealed no longer matches it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seal: Option<Seal>,
+}
+
+/// The SHA-256 hashes (hex) of the content a game was made from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentHashes {
+    /// The server's own content: every shipped file and the operator's.
+    pub server: String,
+    /// The content pack version on top, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pack: Option<String>,
 }
 
 /// A command the game executed, and the index of the first fact it made.
@@ -107,6 +124,7 @@ impl GameLog {
             setup,
             facts: Vec::new(),
             commands: Vec::new(),
+            content: None,
             seal: None,
         }
     }
@@ -122,6 +140,8 @@ impl GameLog {
             facts: Vec<Value>,
             #[serde(default)]
             commands: Vec<LoggedCommand>,
+            #[serde(default)]
+            content: Option<ContentHashes>,
             #[serde(default)]
             seal: Option<Seal>,
         }
@@ -151,6 +171,7 @@ impl GameLog {
             setup: raw.setup,
             facts,
             commands: raw.commands,
+            content: raw.content,
             seal: raw.seal,
         })
     }
@@ -315,6 +336,10 @@ impl GameLog {
         }
         for command in &self.commands {
             link(b"command", canonical(command));
+        }
+        // Only when recorded: the chains of logs from before stay the same.
+        if let Some(content) = &self.content {
+            link(b"content", canonical(content));
         }
         head
     }

@@ -328,6 +328,7 @@ impl TableGame for Malifaux {
             setup,
             facts,
             commands,
+            content: None,
             seal: None,
         }
     }

@@ -43,6 +43,11 @@ pub struct HostedGameRow {
     pub turn: Option<i32>,
     /// The game system whose rules play it (`TableGame::CODE`).
     pub table_game: String,
+    /// The hash of the server's content it was made from (none: made
+    /// before games recorded it).
+    pub content_hash: Option<String>,
+    /// The hash of the content pack version it was made with, if any.
+    pub pack_hash: Option<String>,
 }
 
 impl HostedGameRow {
@@ -89,6 +94,8 @@ pub struct NewHostedGame<'a> {
     pub clock_since: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub content_hash: Option<&'a str>,
+    pub pack_hash: Option<&'a str>,
 }
 
 pub fn insert_game(conn: &mut DbConnection, game: &NewHostedGame<'_>) -> Result<i64, DbError> {

@@ -9,6 +9,7 @@ pub mod hosted;
 pub mod introspect;
 pub mod listen;
 pub mod mail;
+pub mod packs;
 pub mod pools;
 pub mod rankings;
 pub mod rounds;

@@ -167,6 +167,7 @@ diesel::table! {
         updated_at -> Timestamp,
         finished_at -> Nullable<Timestamp>,
         data_revision -> BigInt,
+        content_pack_id -> Nullable<BigInt>,
     }
 }
 
@@ -323,6 +324,22 @@ diesel::table! {
         turn -> Nullable<Integer>,
         clock_deadline -> Nullable<Timestamp>,
         table_game -> Text,
+        content_hash -> Nullable<Text>,
+        pack_hash -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    content_packs (id) {
+        id -> BigInt,
+        event_id -> Nullable<BigInt>,
+        uploaded_by -> Nullable<BigInt>,
+        name -> Text,
+        hash -> Text,
+        files -> Text,
+        cards -> Integer,
+        crew_cards -> Integer,
+        created_at -> Timestamp,
     }
 }
 
@@ -483,6 +500,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     hosted_game_submissions,
     play_settings,
     saved_crews,
+    content_packs,
     served_heartbeat,
     digital_pairings,
     pairing_crews,

@@ -7,7 +7,6 @@
 //! build total.
 
 use diesel::prelude::*;
-use soulstone_engine::content::Catalog;
 use soulstone_engine::encounter::objectives::SeasonScheme;
 use soulstone_engine::encounter::{GivenScenario, deployment_for};
 use soulstone_engine::fairness::Bytes32;
@@ -145,7 +144,7 @@ pub fn bring(
         };
         let started = match (&a, &b) {
             (Brought::Crews(a), Brought::Crews(b)) => {
-                start_crews(conn, content.catalog, &game, &opening, [a, b], ctx)
+                start_crews(conn, content, &game, &opening, [a, b], ctx)
             }
             (Brought::Army(a), Brought::Army(b)) => {
                 let build_total = u16::try_from(view.event.encounter_size).map_err(|_| {
@@ -158,6 +157,7 @@ pub fn bring(
                     build_total: Some(build_total),
                     seed: opening.seed,
                     time_control_ms: opening.time_control_ms,
+                    content: content.stamp,
                 };
                 hosted::start_army_game(conn, content.roster, &pairing, ctx.now)
             }
@@ -175,6 +175,7 @@ pub fn bring(
                     encounter,
                     seed: opening.seed,
                     time_control_ms: opening.time_control_ms,
+                    content: content.stamp,
                 };
                 hosted::start_crew_game(
                     conn,
@@ -241,7 +242,7 @@ struct Opening {
 /// there is one.
 fn start_crews(
     conn: &mut DbConnection,
-    catalog: &Catalog,
+    content: &Content<'_>,
     game: &GameRow,
     opening: &Opening,
     lists: [&[BroughtList]; 2],
@@ -267,8 +268,9 @@ fn start_crews(
         seed: opening.seed,
         time_control_ms: opening.time_control_ms,
         scenario: scenario.as_ref(),
+        content: content.stamp,
     };
-    hosted::start_for_pairing(conn, catalog, &start, ctx.now)
+    hosted::start_for_pairing(conn, content.catalog, &start, ctx.now)
 }
 
 /// The scenario a table's game plays: the round's flips (the table's own

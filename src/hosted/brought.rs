@@ -36,15 +36,22 @@ pub struct Content<'a> {
     pub first_edition: &'a Book,
     pub first_edition_conditions: &'a ConditionBook,
     pub roster: &'a Roster,
+    /// The hashes of this content, which the games made from it record.
+    pub stamp: &'a crate::content::ContentStamp,
 }
 
 impl<'a> Content<'a> {
     /// The shipped content beside `catalog` (the server's, which may be an
-    /// operator's directory).
-    pub fn shipped(catalog: &'a Catalog) -> Result<Self, String> {
+    /// operator's directory or have an event's pack on top), named by
+    /// `stamp`.
+    pub fn shipped(
+        catalog: &'a Catalog,
+        stamp: &'a crate::content::ContentStamp,
+    ) -> Result<Self, String> {
         let (first_edition, first_edition_conditions) = crate::content::first_edition_content()?;
         Ok(Self {
             catalog,
+            stamp,
             first_edition,
             first_edition_conditions,
             roster: crate::content::mage_knight_roster()?,

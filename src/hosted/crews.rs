@@ -14,6 +14,7 @@ use soulstone_engine::system::Malifaux;
 
 use super::store::{Creation, create, create_practice};
 use super::{HostedError, HostedKind, SeatHolder};
+use crate::content::ContentStamp;
 use crate::db::DbConnection;
 
 /// A crew list a player brings, under a name of their choosing.
@@ -81,6 +82,8 @@ pub struct PracticeRequest {
     pub seed: Bytes32,
     /// Each player's time for the game (none: untimed).
     pub time_control_ms: Option<i64>,
+    /// The hashes of the content `catalog` is.
+    pub content: ContentStamp,
 }
 
 /// The encounter two players' brought lists make, from `seed`.
@@ -122,6 +125,7 @@ pub fn start_practice(
         request.account_id,
         request.bot,
         request.time_control_ms,
+        &request.content,
         setup,
         now,
     )
@@ -142,6 +146,7 @@ pub fn start_for_pairing(
         seed,
         time_control_ms,
         scenario,
+        content,
     } = *pairing;
     let setup = encounter_for(catalog, lists, seed, scenario)?;
     let seats = accounts.map(SeatHolder::Account);
@@ -152,26 +157,35 @@ pub fn start_for_pairing(
             pairing_game_id: Some(pairing_game_id),
             seats,
             time_control_ms,
+            content,
         },
         setup,
         now,
     )
 }
 
-/// A game between two accounts, outside any event.
+/// A game between two accounts, outside any event: the inviter in seat A.
+#[derive(Debug, Clone, Copy)]
+pub struct CasualStart<'a> {
+    pub accounts: [i64; 2],
+    pub lists: [&'a [BroughtList]; 2],
+    pub seed: Bytes32,
+    pub time_control_ms: Option<i64>,
+    /// The hashes of the content the catalog is.
+    pub content: &'a ContentStamp,
+}
+
+/// Starts a game between two accounts, outside any event.
 pub fn start_casual(
     conn: &mut DbConnection,
     catalog: &Catalog,
-    accounts: [i64; 2],
-    lists: [&[BroughtList]; 2],
-    seed: Bytes32,
-    time_control_ms: Option<i64>,
+    game: &CasualStart<'_>,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
-    let setup = encounter_for(catalog, lists, seed, None)?;
+    let setup = encounter_for(catalog, game.lists, game.seed, None)?;
     create::<Malifaux>(
         conn,
-        Creation::between(accounts, None, time_control_ms),
+        Creation::between(game.accounts, None, game.time_control_ms, game.content),
         setup,
         now,
     )
@@ -187,4 +201,6 @@ pub struct PairingStart<'a> {
     pub time_control_ms: Option<i64>,
     /// The round's scenario for this table (none: the game flips its own).
     pub scenario: Option<&'a GivenScenario>,
+    /// The hashes of the content the catalog is.
+    pub content: &'a ContentStamp,
 }

@@ -13,6 +13,7 @@ use soulstone_engine::first_edition::{
 
 use super::HostedError;
 use super::store::{Creation, create, create_practice};
+use crate::content::ContentStamp;
 use crate::db::DbConnection;
 
 /// A 1st edition practice game: the player in seat A with a ready crew,
@@ -27,6 +28,8 @@ pub struct CrewPractice {
     /// The server seed (random for a real game).
     pub seed: Bytes32,
     pub time_control_ms: Option<i64>,
+    /// The hashes of the server's content.
+    pub content: ContentStamp,
 }
 
 /// A ready crew by its name.
@@ -104,6 +107,7 @@ pub fn start_crew_practice(
         request.account_id,
         request.bot,
         request.time_control_ms,
+        &request.content,
         setup,
         now,
     )
@@ -122,6 +126,8 @@ pub struct CrewGame<'a> {
     pub encounter: Option<(Encounter, u8)>,
     pub seed: Bytes32,
     pub time_control_ms: Option<i64>,
+    /// The hashes of the server's content.
+    pub content: &'a ContentStamp,
 }
 
 /// Starts a 1st edition game between two accounts; an event pairing's
@@ -144,7 +150,12 @@ pub fn start_crew_game(
     let setup = encounter_for(book, conditions, hired, game.seed)?;
     create::<FirstEdition>(
         conn,
-        Creation::between(game.accounts, game.pairing_game_id, game.time_control_ms),
+        Creation::between(
+            game.accounts,
+            game.pairing_game_id,
+            game.time_control_ms,
+            game.content,
+        ),
         setup,
         now,
     )

@@ -12,8 +12,8 @@ use soulstone_engine::first_edition::{CrewList, Encounter};
 use super::brought::{Brought, BroughtFor, Content, Limits};
 use super::event_games::{self as digital, InvitableLeague};
 use super::{
-    ArmyGame, CrewGame, HostedError, PairingStart, start_army_game, start_casual, start_crew_game,
-    start_for_pairing,
+    ArmyGame, CasualStart, CrewGame, HostedError, PairingStart, start_army_game, start_casual,
+    start_crew_game, start_for_pairing,
 };
 use crate::db::hosted::{self as db_hosted, InvitationRow, NewInvitation};
 use crate::db::{DbConnection, WriteTransaction, accounts};
@@ -279,16 +279,20 @@ pub fn accept(
                     seed,
                     time_control_ms: row.time_control_ms,
                     scenario: None,
+                    content: content.stamp,
                 },
                 now,
             )?,
             (Brought::Crews(theirs), Brought::Crews(lists), None) => start_casual(
                 conn,
                 content.catalog,
-                accounts,
-                [theirs, lists],
-                seed,
-                row.time_control_ms,
+                &CasualStart {
+                    accounts,
+                    lists: [theirs, lists],
+                    seed,
+                    time_control_ms: row.time_control_ms,
+                    content: content.stamp,
+                },
                 now,
             )?,
             (Brought::FirstEdition(theirs), Brought::FirstEdition(crew), _) => start_crew_game(
@@ -305,6 +309,7 @@ pub fn accept(
                     },
                     seed,
                     time_control_ms: row.time_control_ms,
+                    content: content.stamp,
                 },
                 now,
             )?,
@@ -318,6 +323,7 @@ pub fn accept(
                     build_total: None,
                     seed,
                     time_control_ms: row.time_control_ms,
+                    content: content.stamp,
                 },
                 now,
             )?,

@@ -13,6 +13,7 @@ use soulstone_engine::mage_knight::{Army, MageKnight, Setup};
 
 use super::HostedError;
 use super::store::{Creation, create, create_practice};
+use crate::content::ContentStamp;
 use crate::db::DbConnection;
 
 /// A Mage Knight practice game: the player in seat A with a ready army,
@@ -27,6 +28,8 @@ pub struct ArmyPractice {
     /// The server seed (random for a real game); the terrain comes from it.
     pub seed: Bytes32,
     pub time_control_ms: Option<i64>,
+    /// The hashes of the server's content.
+    pub content: ContentStamp,
 }
 
 /// A ready army by its name.
@@ -97,6 +100,7 @@ pub fn start_army_practice(
         request.account_id,
         request.bot,
         request.time_control_ms,
+        &request.content,
         setup,
         now,
     )
@@ -115,6 +119,8 @@ pub struct ArmyGame<'a> {
     pub build_total: Option<u16>,
     pub seed: Bytes32,
     pub time_control_ms: Option<i64>,
+    /// The hashes of the server's content.
+    pub content: &'a ContentStamp,
 }
 
 /// Starts a game between two accounts; an event pairing's reports its end
@@ -128,7 +134,12 @@ pub fn start_army_game(
     let setup = battle_for(roster, game.armies, game.build_total, game.seed)?;
     create::<MageKnight>(
         conn,
-        Creation::between(game.accounts, game.pairing_game_id, game.time_control_ms),
+        Creation::between(
+            game.accounts,
+            game.pairing_game_id,
+            game.time_control_ms,
+            game.content,
+        ),
         setup,
         now,
     )

@@ -210,8 +210,8 @@ mod systems;
 
 pub use clocks::ChessClocks;
 pub use crews::{
-    BroughtList, MAX_BROUGHT_LISTS, PairingStart, PracticeRequest, check_brought, start_casual,
-    start_for_pairing, start_practice,
+    BroughtList, CasualStart, MAX_BROUGHT_LISTS, PairingStart, PracticeRequest, check_brought,
+    start_casual, start_for_pairing, start_practice,
 };
 pub use first_edition::{CrewGame, CrewPractice, ready_crew, start_crew_game, start_crew_practice};
 pub use mage_knight::{
@@ -222,7 +222,9 @@ pub use play_on::{
     Forced, apply_standing_answers, forced_for, set_standing_answers, standing_answers,
 };
 use report::Stop;
-pub use store::{DelayedFacts, facts_after, facts_written_by, finished_log, load, load_as_of};
+pub use store::{
+    DelayedFacts, facts_after, facts_written_by, finished_log, load, load_as_of, recorded_content,
+};
 
 fn seat_code(seat: Seat) -> &'static str {
     match seat {

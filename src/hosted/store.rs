@@ -14,24 +14,28 @@ use super::{
     EndedBy, HostedError, HostedGame, HostedKind, HostedStatus, SNAPSHOT_EVERY, SeatHolder, Stop,
     corrupt,
 };
+use crate::content::ContentStamp;
 use crate::db::hosted::{self as db_hosted, HostedGameRow, NewFact, NewHostedGame};
 use crate::db::{DbConnection, WriteTransaction};
 
 /// What a new game is, besides its setup.
-pub(super) struct Creation {
+pub(super) struct Creation<'a> {
     pub kind: HostedKind,
     pub pairing_game_id: Option<i64>,
     pub seats: [SeatHolder; 2],
     pub time_control_ms: Option<i64>,
+    /// The hashes of the content the setup was made from.
+    pub content: &'a ContentStamp,
 }
 
-impl Creation {
+impl<'a> Creation<'a> {
     /// A game between two accounts: an event pairing's when it decides
     /// one, else a casual one.
     pub(super) fn between(
         accounts: [i64; 2],
         pairing_game_id: Option<i64>,
         time_control_ms: Option<i64>,
+        content: &'a ContentStamp,
     ) -> Self {
         Self {
             kind: if pairing_game_id.is_some() {
@@ -42,6 +46,7 @@ impl Creation {
             pairing_game_id,
             seats: accounts.map(SeatHolder::Account),
             time_control_ms,
+            content,
         }
     }
 }
@@ -50,7 +55,7 @@ impl Creation {
 /// until it waits for a player. Its id.
 pub(super) fn create<G: TableGame>(
     conn: &mut DbConnection,
-    creation: Creation,
+    creation: Creation<'_>,
     setup: G::Setup,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
@@ -59,6 +64,7 @@ pub(super) fn create<G: TableGame>(
         pairing_game_id,
         seats,
         time_control_ms,
+        content,
     } = creation;
     let mut state = G::start(setup.clone()).map_err(|e| HostedError::Invalid(e.to_string()))?;
     let setup_json = serde_json::to_string(&setup).map_err(|e| HostedError::Corrupt {
@@ -95,6 +101,8 @@ pub(super) fn create<G: TableGame>(
                 clock_since: time_control_ms.map(|_| now),
                 created_at: now,
                 updated_at: now,
+                content_hash: Some(&content.content_hash),
+                pack_hash: content.pack_hash.as_deref(),
             },
         )?;
         let mut made = Made::default();
@@ -122,6 +130,7 @@ pub(super) fn create_practice<G: TableGame>(
     account_id: i64,
     bot: BotKind,
     time_control_ms: Option<i64>,
+    content: &ContentStamp,
     setup: G::Setup,
     now: NaiveDateTime,
 ) -> Result<i64, HostedError> {
@@ -134,6 +143,7 @@ pub(super) fn create_practice<G: TableGame>(
                 pairing_game_id: None,
                 seats: [SeatHolder::Account(account_id), SeatHolder::Bot(bot)],
                 time_control_ms,
+                content,
             },
             setup,
             now,
@@ -355,6 +365,21 @@ pub fn finished_log<G: TableGame>(conn: &mut DbConnection, id: i64) -> Result<G:
         u32::try_from(row.rules_version).unwrap_or_default(),
     );
     Ok(G::finished_log(setup, facts, commands, versions))
+}
+
+/// The hashes of the content game `id` was made from, as its log records
+/// them (none for a game made before they were kept).
+pub fn recorded_content(
+    conn: &mut DbConnection,
+    id: i64,
+) -> Result<Option<soulstone_engine::log::ContentHashes>, HostedError> {
+    let row = db_hosted::find_game(conn, id)?.ok_or(HostedError::NotFound)?;
+    Ok(row
+        .content_hash
+        .map(|server| soulstone_engine::log::ContentHashes {
+            server,
+            pack: row.pack_hash,
+        }))
 }
 
 /// What `store` needs to know of the game besides its new state.

@@ -13,6 +13,7 @@ use crate::systems::GameSystem;
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{PageContext, render_page};
+use crate::web::packs::{EventCardsView, PageCards};
 use crate::web::play::cards::{self as stat_cards, StatCardView};
 use crate::web::play::first_edition_cards;
 
@@ -117,6 +118,23 @@ pub struct FactionCards {
 struct IndexQuery {
     #[serde(default)]
     system: Option<String>,
+    /// With this event's cards (its pinned pack on top).
+    #[serde(default)]
+    event: Option<i64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct CardQuery {
+    #[serde(default)]
+    event: Option<i64>,
+}
+
+/// `href` in the context of event `event`, if any.
+fn in_event(href: String, event: Option<i64>) -> String {
+    match event {
+        Some(id) => format!("{href}?event={id}"),
+        None => href,
+    }
 }
 
 #[derive(Template)]
@@ -126,6 +144,7 @@ struct CardIndexPage {
     system: GameSystem,
     systems: &'static [GameSystem],
     factions: Vec<FactionCards>,
+    event: Option<EventCardsView>,
 }
 
 #[get("/cards")]
@@ -135,13 +154,21 @@ async fn card_index(
     query: web::Query<IndexQuery>,
 ) -> Result<HttpResponse, AppError> {
     let system = card_system(query.system.as_deref())?;
+    let cards = PageCards::of(&state, &ctx, query.event).await?;
+    let event = cards.event_id();
     let factions = match system.engine_edition() {
-        Some(edition) => factions(&state.catalog, edition)
+        Some(edition) => factions(&cards.catalog, edition)
             .into_iter()
             .map(|faction| FactionCards {
-                cards: cards_of(&state.catalog, edition, &faction)
+                cards: cards_of(&cards.catalog, edition, &faction)
                     .into_iter()
-                    .map(CardRow::of)
+                    .map(|card| {
+                        let row = CardRow::of(card);
+                        CardRow {
+                            href: in_event(row.href.clone(), event),
+                            ..row
+                        }
+                    })
                     .collect(),
                 faction,
             })
@@ -156,6 +183,7 @@ async fn card_index(
             system,
             systems: &CARD_SYSTEMS,
             factions,
+            event: cards.event,
         },
     )
 }
@@ -178,21 +206,27 @@ async fn card_page(
     ctx: PageContext,
     state: web::Data<AppState>,
     path: web::Path<(String, String)>,
+    query: web::Query<CardQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (system_code, slug) = path.into_inner();
     let system = card_system(Some(&system_code)).map_err(|_| AppError::NotFound)?;
+    let cards = PageCards::of(&state, &ctx, query.event).await?;
     let (card, faction, builder_href) = match system.engine_edition() {
         Some(edition) => {
-            let card = state
+            let card = cards
                 .catalog
                 .cards()
                 .find(|card| card.edition == edition && slug::slugify(card.full_name()) == slug)
                 .ok_or(AppError::NotFound)?;
             let faction = card.factions.first().cloned().unwrap_or_default();
+            let event = cards.event_id().map(|id| id.to_string());
+            let mut fields = vec![("system", system.code()), ("faction", faction.as_str())];
+            if let Some(event) = &event {
+                fields.push(("event", event.as_str()));
+            }
             let builder_href = format!(
                 "/crews/build?{}",
-                serde_urlencoded::to_string([("system", system.code()), ("faction", &faction)])
-                    .unwrap_or_default()
+                serde_urlencoded::to_string(fields).unwrap_or_default()
             );
             (stat_cards::of_card(card), faction, Some(builder_href))
         }

@@ -16,33 +16,40 @@ use crate::web::card_pages::{card_href, station_words};
 use crate::web::error::AppError;
 use crate::web::forms::render_invalid;
 use crate::web::layout::{PageContext, render_page};
+use crate::web::packs::{EventCardsView, PageCards};
 use crate::web::session::CsrfForm;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(builder_page).service(import_list);
 }
 
-/// `page` with `list` carried in its address, as JSON: an address holds no
-/// line break, and the plain-text form is all lines.
-fn with_list(page: &str, list: &CrewList) -> String {
+/// `page` with `list` carried in its address, as JSON (an address holds no
+/// line break, and the plain-text form is all lines), and the event whose
+/// cards it uses, if any.
+fn with_list(page: &str, list: &CrewList, event: Option<i64>) -> String {
     let json = serde_json::to_string(list).unwrap_or_default();
-    let query = serde_urlencoded::to_string([("list", json.as_str())]).unwrap_or_default();
+    let event = event.map(|id| id.to_string());
+    let mut fields = vec![("list", json.as_str())];
+    if let Some(event) = &event {
+        fields.push(("event", event.as_str()));
+    }
+    let query = serde_urlencoded::to_string(fields).unwrap_or_default();
     format!("{page}?{query}")
 }
 
 /// The builder, carrying on with `list`.
 pub fn builder_href(list: &CrewList) -> String {
-    with_list("/crews/build", list)
+    with_list("/crews/build", list, None)
 }
 
 /// The practice page with `list` in its own-list box.
 pub fn practice_href(list: &CrewList) -> String {
-    with_list("/play", list)
+    with_list("/play", list, None)
 }
 
 /// The invitation page with `list` as the crew brought.
 pub fn invite_href(list: &CrewList) -> String {
-    with_list("/play/invite", list)
+    with_list("/play/invite", list, None)
 }
 
 /// The editions the builder writes lists of: those in the shared list
@@ -113,6 +120,9 @@ struct BuildQuery {
     /// The list's `n`th upgrade (0-based) to give back.
     #[serde(default)]
     give_back: Option<String>,
+    /// Write with this event's cards.
+    #[serde(default)]
+    event: Option<i64>,
 }
 
 impl BuildQuery {
@@ -209,6 +219,8 @@ struct BuilderPage {
     saving: Saving,
     /// Sign-in that comes back to this list (for a visitor).
     signin_href: String,
+    /// The event whose cards the list is written with, if any.
+    event: Option<EventCardsView>,
 }
 
 #[get("/crews/build")]
@@ -248,13 +260,16 @@ async fn builder_page(
         size: query.size.as_deref(),
         step,
     };
-    render_builder(&ctx, &state, edition, &request, refused, Saving::default())
+    let cards = PageCards::of(&state, &ctx, query.event).await?;
+    render_builder(&ctx, &cards, edition, &request, refused, Saving::default())
 }
 
 #[derive(Debug, Deserialize)]
 struct ImportForm {
     #[serde(default)]
     import: String,
+    #[serde(default)]
+    event: Option<i64>,
 }
 
 /// A pasted list, sent by POST since it spans lines.
@@ -269,9 +284,10 @@ async fn import_list(
         ..Request::default()
     };
     let edition = list_edition(None)?;
+    let cards = PageCards::of(&state, &ctx, form.0.event).await?;
     render_builder(
         &ctx,
-        &state,
+        &cards,
         edition,
         &request,
         Vec::new(),
@@ -282,13 +298,19 @@ async fn import_list(
 /// The builder's page after one submission.
 pub fn render_builder(
     ctx: &PageContext,
-    state: &AppState,
+    cards: &PageCards,
     edition: soulstone_engine::Edition,
     request: &Request<'_>,
     mut refused: Vec<String>,
     saving: Saving,
 ) -> Result<HttpResponse, AppError> {
-    let catalog = &state.catalog;
+    let catalog = &cards.catalog;
+    let event = cards.event_id();
+    // A card's page shows the event's pack cards too.
+    let card_href = |edition, name: &str| match event {
+        Some(id) => format!("{}?event={id}", card_href(edition, name)),
+        None => card_href(edition, name),
+    };
     let Written {
         list,
         refused: refused_steps,
@@ -365,7 +387,7 @@ pub fn render_builder(
         .collect();
     let text = list.to_text();
     let carried = serde_json::to_string(&list).unwrap_or_default();
-    let practice_href = practice_href(&list);
+    let practice_href = with_list("/play", &list, event);
     let page = BuilderPage {
         ctx: ctx.clone(),
         system,
@@ -403,9 +425,13 @@ pub fn render_builder(
         saving,
         signin_href: format!(
             "/signin?{}",
-            serde_urlencoded::to_string([("next", builder_href(&list).as_str())])
-                .unwrap_or_default()
+            serde_urlencoded::to_string([(
+                "next",
+                with_list("/crews/build", &list, event).as_str()
+            )])
+            .unwrap_or_default()
         ),
+        event: cards.event.clone(),
     };
     if page.refused.is_empty() {
         render_page(ctx, &page)

@@ -206,6 +206,21 @@ impl From<crate::pools::PoolError> for AppError {
     }
 }
 
+impl From<crate::packs::PackError> for AppError {
+    fn from(err: crate::packs::PackError) -> Self {
+        use crate::packs::PackError;
+        match err {
+            PackError::NotFound => AppError::NotFound,
+            PackError::Forbidden(m) => AppError::Forbidden(m),
+            PackError::Refused(m) => AppError::Conflict(m),
+            PackError::Invalid(_) => AppError::BadRequest(err.to_string()),
+            PackError::Event(event) => event.into(),
+            PackError::Db(db) => db.into(),
+            PackError::Corrupt(_) => AppError::internal(err),
+        }
+    }
+}
+
 impl From<crate::accounts::AccountError> for AppError {
     fn from(err: crate::accounts::AccountError) -> Self {
         match err {

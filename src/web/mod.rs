@@ -17,6 +17,7 @@ pub mod forms;
 pub mod health;
 pub mod home;
 pub mod layout;
+pub mod packs;
 pub mod page_cache;
 pub mod play;
 pub mod pools;
@@ -26,6 +27,7 @@ pub mod saved_crews;
 pub mod session;
 pub mod setup;
 pub mod tls;
+pub mod upload;
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -65,6 +67,8 @@ pub struct AppState {
     pub public_pages: Arc<page_cache::PublicPageCache>,
     /// The stat cards this instance plays with (shipped plus the operator's).
     pub catalog: Arc<soulstone_engine::content::Catalog>,
+    /// The same with the hash that names it, and with content packs on top.
+    pub content: Arc<crate::content::ServerContent>,
     /// Wakes the live streams of a game whose log grew.
     pub game_updates: play::live::GameUpdates,
     /// The threads that play searching bots' turns.
@@ -95,6 +99,9 @@ impl AppState {
                 updates.announce_at(id, version);
             })
         };
+        // The shipped cards, which the tests keep loading cleanly; the
+        // server replaces them with the operator's set (`with_content`).
+        let content = crate::content::ServerContent::shipped();
         Self {
             cookie_key: derive_cookie_key(secret),
             tokens: TokenSigner::new(secret),
@@ -111,9 +118,8 @@ impl AppState {
             ),
             event_data: Arc::default(),
             public_pages: Arc::default(),
-            // The shipped cards, which the tests keep loading cleanly; the
-            // server replaces them with the operator's set (`with_catalog`).
-            catalog: Arc::new(crate::content::load_for_server(None).unwrap_or_default()),
+            catalog: Arc::clone(&content.catalog),
+            content: Arc::new(content),
             game_updates,
             bot_turns: Arc::new(bot_turns),
             play_limits: Arc::new(play::limits::PlayLimits::new(commands_per_second)),
@@ -124,8 +130,9 @@ impl AppState {
     }
 
     /// The game content this instance plays with.
-    pub fn with_catalog(mut self, catalog: soulstone_engine::content::Catalog) -> Self {
-        self.catalog = Arc::new(catalog);
+    pub fn with_content(mut self, content: crate::content::ServerContent) -> Self {
+        self.catalog = Arc::clone(&content.catalog);
+        self.content = Arc::new(content);
         self
     }
 
@@ -287,6 +294,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(card_pages::routes)
         .configure(crew_builder::routes)
         .configure(saved_crews::routes)
+        .configure(packs::routes)
         .service(
             web::scope("/api/v1")
                 .configure(api::routes)
@@ -519,9 +527,9 @@ pub enum ServeError {
 /// Opens the database, migrates, and serves until SIGTERM (graceful) or SIGINT.
 pub fn serve(settings: Settings) -> Result<(), ServeError> {
     // Content first: a server with a wrong card does not start at all.
-    let catalog = crate::content::load_for_server(settings.content_dir.as_deref())
+    let content = crate::content::ServerContent::load(settings.content_dir.as_deref())
         .map_err(|errors| ServeError::Content(errors.iter().map(ToString::to_string).collect()))?;
-    tracing::info!(cards = catalog.len(), "game content loaded");
+    tracing::info!(cards = content.catalog.len(), hash = %content.hash, "game content loaded");
     // Start-up work may block: no executor is running yet.
     let db = Db::open(&settings.database_url, settings.db_pool_size)?;
     tracing::info!(database = %settings.database_url, "database ready");
@@ -551,7 +559,7 @@ pub fn serve(settings: Settings) -> Result<(), ServeError> {
         }
         tracing::warn!(%error, "could not note that this instance serves");
     }
-    let state = AppState::new(db, settings).with_catalog(catalog);
+    let state = AppState::new(db, settings).with_content(content);
     actix_web::rt::System::new().block_on(async move {
         tracing::info!(%address, "serving");
         state.start_background_tasks()?;

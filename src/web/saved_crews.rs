@@ -13,6 +13,7 @@ use crate::web::crew_builder::{
 };
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
+use crate::web::packs::PageCards;
 use crate::web::session::{CsrfForm, CurrentUser};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -111,6 +112,9 @@ struct SaveForm {
     name: String,
     #[serde(default)]
     replace: Option<String>,
+    /// The event whose cards the builder wrote with.
+    #[serde(default)]
+    event: Option<i64>,
 }
 
 /// Saves the builder's list. A refusal shows the builder again with the
@@ -149,9 +153,10 @@ async fn save_crew(
                 name: form.name,
                 replace,
             };
+            let cards = PageCards::of(&state, &ctx, form.event).await?;
             render_builder(
                 &ctx,
-                &state,
+                &cards,
                 edition,
                 &request,
                 vec![refused.to_string()],

@@ -241,7 +241,7 @@ pub async fn session_middleware(
     Ok(response)
 }
 
-fn request_session(req: &HttpRequest) -> Option<RequestSession> {
+pub(crate) fn request_session(req: &HttpRequest) -> Option<RequestSession> {
     req.extensions().get::<RequestSession>().cloned()
 }
 

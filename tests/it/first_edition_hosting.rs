@@ -34,6 +34,7 @@ async fn a_first_edition_practice_game_is_hosted_to_its_end_through_the_boundary
     let book = soulstone::content::shipped_first_edition().unwrap();
     let conditions = soulstone::content::shipped_first_edition_conditions().unwrap();
     let request = CrewPractice {
+        content: Default::default(),
         account_id: account,
         crew: "Warden Grice's Watch".into(),
         bot: BotKind::Greedy,

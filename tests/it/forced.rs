@@ -270,6 +270,7 @@ async fn standing_answers_are_kept_and_the_game_takes_them(backend: Backend) {
         list: CrewList::parse(shipped[i].1).unwrap(),
     };
     let request = PracticeRequest {
+        content: Default::default(),
         account_id: account,
         lists: vec![list(0)],
         bot: BotKind::Random,

@@ -72,6 +72,7 @@ pub(crate) fn practice(backend: &Backend, seed: u8) -> (TestDb, Db, i64, i64) {
     let account = create_verified_account(&mut conn, "player@example.org", "Player", false);
     let catalog = load_for_server(None).unwrap();
     let request = PracticeRequest {
+        content: Default::default(),
         account_id: account,
         lists: lists(&[0, 1]),
         bot: BotKind::Random,
@@ -254,6 +255,7 @@ async fn a_whole_practice_game_played_through_submit_ends_and_replays(backend: B
             .map(|(_, fact)| fact)
             .collect(),
         commands: Vec::new(),
+        content: None,
         seal: None,
     };
     assert_eq!(log.replay().unwrap(), game.state);
@@ -1474,6 +1476,7 @@ async fn clocks_run_for_the_player_waited_for_and_end_the_game_at_zero(backend: 
     let catalog = load_for_server(None).unwrap();
     let start = now();
     let request = PracticeRequest {
+        content: Default::default(),
         account_id: account,
         lists: lists(&[0]),
         bot: BotKind::Random,

@@ -76,6 +76,7 @@ async fn a_mage_knight_practice_game_is_hosted_to_its_end_through_the_boundary(b
     );
     let roster = soulstone::content::shipped_mage_knight().unwrap();
     let request = ArmyPractice {
+        content: Default::default(),
         account_id: account,
         army: "Brasshold Vanguard".into(),
         bot: BotKind::Greedy,

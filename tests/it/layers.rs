@@ -15,8 +15,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // into the events (never the other way), the events send mail.
     ("hosting and rankings", &["hosted", "rankings"]),
     (
-        "events, pools, accounts and crews",
-        &["events", "pools", "accounts", "crews"],
+        "events, pools, accounts, crews and packs",
+        &["events", "pools", "accounts", "crews", "packs"],
     ),
     ("mail", &["mail"]),
     ("db", &["db"]),

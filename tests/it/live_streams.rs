@@ -95,13 +95,16 @@ fn prepare_games_counted(db: &TestDb, games: usize) -> Vec<(i64, [String; 3])> {
             let game = hosted::start_casual(
                 &mut conn,
                 catalog,
-                [ids[0], ids[1]],
-                [
-                    std::slice::from_ref(&lists[g % lists.len()]),
-                    std::slice::from_ref(&lists[(g + 1) % lists.len()]),
-                ],
-                soulstone_engine::fairness::Bytes32(seed),
-                None,
+                &hosted::CasualStart {
+                    accounts: [ids[0], ids[1]],
+                    lists: [
+                        std::slice::from_ref(&lists[g % lists.len()]),
+                        std::slice::from_ref(&lists[(g + 1) % lists.len()]),
+                    ],
+                    seed: soulstone_engine::fairness::Bytes32(seed),
+                    time_control_ms: None,
+                    content: &Default::default(),
+                },
                 now,
             )
             .unwrap();

@@ -176,6 +176,31 @@ fn an_edited_log_no_longer_matches_its_seal() {
     assert!(refused.contains("edited or cut short"), "{refused}");
 }
 
+/// The content hashes a log records are sealed with it: a log without
+/// them chains as before, and a pack hash changed after sealing breaks it.
+#[test]
+fn the_content_hashes_are_sealed_with_the_log() {
+    use soulstone_engine::log::ContentHashes;
+    let mut log = logged_game();
+    let without = log.chain();
+    log.content = Some(ContentHashes {
+        server: "ab".repeat(32),
+        pack: Some("cd".repeat(32)),
+    });
+    assert_ne!(log.chain(), without, "the hashes are in the chain");
+    let signer = LogSigner::from_secret(b"a server secret of thirty-two bytes");
+    signer.seal(&mut log);
+    let read_back = GameLog::from_json(&serde_json::to_string(&log).unwrap()).expect("reads back");
+    assert_eq!(read_back.content, log.content);
+    assert!(check_seal(&read_back, None).is_ok());
+    let mut edited = read_back;
+    if let Some(content) = &mut edited.content {
+        content.pack = Some("ef".repeat(32));
+    }
+    let refused = check_seal(&edited, None).unwrap_err();
+    assert!(refused.contains("edited or cut short"), "{refused}");
+}
+
 /// `soulstone game play --log` keeps the commands, and `soulstone game
 /// verify` plays them again; a number changed in the file is named at its
 /// fact, and a key that is not the seal's is refused.

@@ -49,6 +49,7 @@ mod mage_knight_search;
 mod mage_knight_soaring;
 mod onboarding;
 mod outage;
+mod packs;
 mod playoffs;
 mod preview;
 mod rankings;

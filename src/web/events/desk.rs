@@ -131,12 +131,15 @@ async fn players_page(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let actor = actor_of(Some(&user));
-    let (view, data, may_change) = state
+    let content = std::sync::Arc::clone(&state.content);
+    let (view, data, may_change, cards) = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
             access.require_staff()?;
             let may_change = events::may_still_change(&view, &access);
-            Ok((view, EventData::load(conn, id)?, may_change))
+            // Lists are checked against the event's cards, its pack's too.
+            let cards = crate::packs::event_cards(conn, &content, id, actor)?;
+            Ok((view, EventData::load(conn, id)?, may_change, cards))
         })
         .await?;
     let desk = desk.into_inner();
@@ -165,7 +168,7 @@ async fn players_page(
             view.system
                 .engine_edition()
                 .is_some()
-                .then(|| (r.id, registration::list_problems(&state.catalog, list)))
+                .then(|| (r.id, registration::list_problems(&cards.catalog, list)))
         })
         .collect();
     let full = registration::is_full(&view, registered);

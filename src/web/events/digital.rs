@@ -185,14 +185,17 @@ async fn bring_crews(
         }
     };
     let (now, base_url) = ctx_of(&state);
-    let catalog = std::sync::Arc::clone(&state.catalog);
+    let content = std::sync::Arc::clone(&state.content);
     let seed = soulstone_engine::fairness::Bytes32(rand::random());
     let outcome = state
         .with_db(move |conn| {
             let (view, access) = events::load(conn, id, actor)?;
+            // The event's cards: its pinned pack's models hire too.
+            let cards = crate::packs::event_cards(conn, &content, id, actor)?;
             Ok(digital::bring(
                 conn,
-                &digital::Content::shipped(&catalog).map_err(AppError::internal)?,
+                &digital::Content::shipped(&cards.catalog, &cards.stamp)
+                    .map_err(AppError::internal)?,
                 &view,
                 &access,
                 game_id,

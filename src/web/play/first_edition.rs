@@ -76,6 +76,7 @@ async fn start_practice(
         bot_crew,
         seed: Bytes32(rand::random()),
         time_control_ms: None,
+        content: state.content.stamp(),
     };
     let started = state
         .with_db(move |conn| {

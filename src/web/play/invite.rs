@@ -177,13 +177,14 @@ async fn create(
         Ok(clock) => clock,
         Err(error) => return new_page_with(&ctx, &state, &user, Some(error), own, league).await,
     };
-    let catalog = std::sync::Arc::clone(&state.catalog);
+    let content = std::sync::Arc::clone(&state.content);
     let inviter = user.id();
     let made = state
         .with_db(move |conn| {
             Ok(invitations::invite(
                 conn,
-                &Content::shipped(&catalog).map_err(AppError::internal)?,
+                &Content::shipped(&content.catalog, &content.stamp())
+                    .map_err(AppError::internal)?,
                 inviter,
                 &brought,
                 clock,
@@ -341,7 +342,7 @@ async fn accept(
             return invitation_page_with(&ctx, &state, &user, token, Some(error), own).await;
         }
     };
-    let catalog = std::sync::Arc::clone(&state.catalog);
+    let content = std::sync::Arc::clone(&state.content);
     let account = user.id();
     let seed = soulstone_engine::fairness::Bytes32(rand::rng().random());
     let accepted_token = token.clone();
@@ -349,7 +350,8 @@ async fn accept(
         .with_db(move |conn| {
             Ok(invitations::accept(
                 conn,
-                &Content::shipped(&catalog).map_err(AppError::internal)?,
+                &Content::shipped(&content.catalog, &content.stamp())
+                    .map_err(AppError::internal)?,
                 &accepted_token,
                 account,
                 &brought,

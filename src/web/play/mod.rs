@@ -342,7 +342,11 @@ async fn log_download(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let mut log = state
-        .with_db(move |conn| Ok(hosted::finished_log::<Malifaux>(conn, id)?))
+        .with_db(move |conn| {
+            let mut log = hosted::finished_log::<Malifaux>(conn, id)?;
+            log.content = hosted::recorded_content(conn, id)?;
+            Ok(log)
+        })
         .await?;
     state.log_signer.seal(&mut log);
     let json = serde_json::to_string(&log).map_err(AppError::internal)?;
@@ -368,6 +372,8 @@ struct VerifyPage {
     commands: Result<String, String>,
     /// The log's seal, made as it is downloaded.
     signing_key: String,
+    /// The hashes of the content it was made from, if recorded.
+    content: Option<soulstone_engine::log::ContentHashes>,
 }
 
 /// Replays a finished game's log and checks every card drawn or revealed
@@ -380,7 +386,11 @@ async fn verify_page(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let log = state
-        .with_db(move |conn| Ok(hosted::finished_log::<Malifaux>(conn, id)?))
+        .with_db(move |conn| {
+            let mut log = hosted::finished_log::<Malifaux>(conn, id)?;
+            log.content = hosted::recorded_content(conn, id)?;
+            Ok(log)
+        })
         .await?;
     let cuts = log
         .facts
@@ -410,6 +420,7 @@ async fn verify_page(
         outcome,
         commands,
         signing_key: state.log_signer.public_key_hex(),
+        content: log.content.clone(),
     };
     render_page(&ctx, &page)
 }

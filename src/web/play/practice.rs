@@ -11,7 +11,9 @@ use super::{
 use crate::hosted::{self, BroughtList, HostedError, PracticeRequest};
 use crate::web::AppState;
 use crate::web::error::AppError;
+use crate::web::events::actor_of;
 use crate::web::layout::{PageContext, render_page};
+use crate::web::packs::{EventCardsView, event_cards};
 use crate::web::session::{CsrfForm, CurrentUser};
 
 pub struct GameLine {
@@ -39,6 +41,20 @@ struct PracticePage {
     mk_armies: Vec<String>,
     /// 1st edition's ready crews.
     m1e_crews: Vec<String>,
+    /// The event whose cards the Malifaux game is made with, if asked for.
+    event: Option<EventCardsView>,
+}
+
+/// The event a form asks for (`event`), if any.
+fn event_field(fields: &[(String, String)]) -> Result<Option<i64>, AppError> {
+    match fields.iter().find(|(key, _)| key == "event") {
+        Some((_, value)) if !value.trim().is_empty() => value
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| AppError::bad_request("No such event.")),
+        _ => Ok(None),
+    }
 }
 
 /// What a refused form had chosen, to show it again as it was.
@@ -80,7 +96,14 @@ async fn practice_page_with(
     state: &web::Data<AppState>,
     error: Option<String>,
     chosen: Option<Chosen>,
+    event: Option<i64>,
 ) -> Result<HttpResponse, AppError> {
+    let event = match event {
+        Some(id) => Some(EventCardsView::of(
+            &event_cards(state, actor_of(Some(user)), id).await?,
+        )),
+        None => None,
+    };
     let account = user.id();
     let (rows, invitations) = state
         .with_db(move |conn| {
@@ -124,6 +147,7 @@ async fn practice_page_with(
         invitations,
         mk_armies: super::mage_knight::army_names(),
         m1e_crews: super::first_edition::crew_names(),
+        event,
     };
     if page.error.is_some() {
         crate::web::forms::render_invalid(&ctx, &page)
@@ -141,9 +165,10 @@ pub(super) async fn practice_page(
 ) -> Result<HttpResponse, AppError> {
     // A list handed over by the crew builder (as JSON: an address holds no
     // line break) fills in the own-list box.
+    let query = query.into_inner();
     let chosen = query
-        .into_inner()
         .list
+        .clone()
         .and_then(|json| {
             serde_json::from_str::<soulstone_engine::content::crew::CrewList>(&json).ok()
         })
@@ -153,13 +178,16 @@ pub(super) async fn practice_page(
             bot: DEFAULT_LEVEL.to_owned(),
             minutes: String::new(),
         });
-    practice_page_with(ctx, &user, &state, None, chosen).await
+    practice_page_with(ctx, &user, &state, None, chosen, query.event).await
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
 pub(super) struct PracticeQuery {
     #[serde(default)]
     list: Option<String>,
+    /// Practise with this event's cards.
+    #[serde(default)]
+    event: Option<i64>,
 }
 
 #[post("/play/practice")]
@@ -171,18 +199,19 @@ pub(super) async fn start_practice(
 ) -> Result<HttpResponse, AppError> {
     use rand::Rng;
     let fields = form.0;
+    let event = event_field(&fields)?;
     let (lists, own) = match brought_from_form(&fields) {
         Ok(read) => read,
         Err((error, own)) => {
             let chosen = Chosen::from_form(&fields, own);
-            return practice_page_with(ctx, &user, &state, Some(error), Some(chosen)).await;
+            return practice_page_with(ctx, &user, &state, Some(error), Some(chosen), event).await;
         }
     };
     let time_control_ms = match time_control_ms(&fields) {
         Ok(clock) => clock,
         Err(error) => {
             let chosen = Chosen::from_form(&fields, own);
-            return practice_page_with(ctx, &user, &state, Some(error), Some(chosen)).await;
+            return practice_page_with(ctx, &user, &state, Some(error), Some(chosen), event).await;
         }
     };
     let shipped = shipped_lists();
@@ -198,7 +227,8 @@ pub(super) async fn start_practice(
             Err(_) => {
                 let error = "Choose an opponent: easy, normal, hard or random.".to_owned();
                 let chosen = Chosen::from_form(&fields, own);
-                return practice_page_with(ctx, &user, &state, Some(error), Some(chosen)).await;
+                return practice_page_with(ctx, &user, &state, Some(error), Some(chosen), event)
+                    .await;
             }
         },
     };
@@ -225,8 +255,19 @@ pub(super) async fn start_practice(
         }],
         seed: soulstone_engine::fairness::Bytes32(rng.random()),
         time_control_ms,
+        content: state.content.stamp(),
     };
-    let catalog = std::sync::Arc::clone(&state.catalog);
+    let (catalog, request) = match event {
+        Some(id) => {
+            let cards = event_cards(&state, actor_of(Some(&user)), id).await?;
+            let request = PracticeRequest {
+                content: cards.stamp,
+                ..request
+            };
+            (cards.catalog, request)
+        }
+        None => (std::sync::Arc::clone(&state.catalog), request),
+    };
     let started = state
         .with_db(move |conn| Ok(hosted::start_practice(conn, &catalog, &request, now())))
         .await?;
@@ -240,7 +281,7 @@ pub(super) async fn start_practice(
         }
         Err(HostedError::Invalid(problem)) => {
             let chosen = Chosen::from_form(&fields, own);
-            practice_page_with(ctx, &user, &state, Some(problem), Some(chosen)).await
+            practice_page_with(ctx, &user, &state, Some(problem), Some(chosen), event).await
         }
         Err(other) => Err(other.into()),
     }

@@ -492,6 +492,24 @@ pub(super) const MATRIX: &[Case] = &[
         "import=Edition%3A+m4e%0AFaction%3A+Guild%0ALeader%3A+Odessa+Vane%2C+Lamplighter+Marshal%0ASize%3A+50%0A",
         ALL_200,
     ),
+    // An event's cards: its organiser's page; the pack's cards for anyone
+    // who may see the event.
+    case(Get, "/events/{event}/pack", [303, 403, 403, 403, 200, 200]),
+    // The fixture's event has begun its rounds: its cards no longer change.
+    with_body(
+        Post,
+        "/events/{event}/pack/pin",
+        "pack=",
+        [303, 403, 403, 403, 422, 422],
+    ),
+    // An upload is refused before it is read unless the sender may upload
+    // (a form that is not an upload is refused as unreadable).
+    case(Post, "/events/{event}/pack", [303, 403, 403, 403, 400, 400]),
+    case(Get, "/admin/packs", ADMIN_ONLY_200),
+    case(Post, "/admin/packs", [303, 403, 403, 403, 403, 400]),
+    case(Get, "/cards?event={event}", ALL_200),
+    case(Get, "/crews/build?event={event}", ALL_200),
+    case(Get, "/play?event={event}", SIGNED_IN_200),
     case(Get, "/rankings.csv?system=m4e", ALL_200),
     case(Get, "/rankings.json?system=mk&region=North", ALL_200),
     case(Get, "/players/{player}", ALL_200),

@@ -194,6 +194,7 @@ async fn fixture(app: &TestApp, visitors: &[Visitor]) -> Fixture {
                 list: soulstone_engine::content::crew::CrewList::parse(shipped.1).unwrap(),
             };
             let request = soulstone::hosted::PracticeRequest {
+                content: Default::default(),
                 account_id: player,
                 lists: vec![list.clone()],
                 bot: soulstone_engine::bot::BotKind::Random,

@@ -335,6 +335,7 @@ pub fn start_practice_against(
         practice.edition
     );
     let request = hosted::PracticeRequest {
+        content: Default::default(),
         account_id: account,
         lists: vec![lists[0].clone()],
         bot: practice.bot,

@@ -72,6 +72,7 @@ async fn start_practice(
         bot_army,
         seed: Bytes32(rand::random()),
         time_control_ms: None,
+        content: state.content.stamp(),
     };
     let started = state
         .with_db(move |conn| Ok(hosted::start_army_practice(conn, roster, &request, now())))

@@ -5,7 +5,13 @@
 //! `<dir>/<edition>/crew-cards/*.toml` for crew cards and
 //! `<dir>/<edition>/crews/*.txt` for crew lists.
 
+pub mod pack;
+
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use sha2::{Digest, Sha256};
 
 use soulstone_engine::content::crew::CrewList;
 use soulstone_engine::content::{Catalog, ContentError};
@@ -54,7 +60,7 @@ pub fn shipped_first_edition() -> Result<Book, Vec<ContentError>> {
 }
 
 /// The shipped 1st edition condition book (`content/m1e/conditions.toml`).
-pub const SHIPPED_M1E_CONDITIONS: &str = include_str!("../content/m1e/conditions.toml");
+pub const SHIPPED_M1E_CONDITIONS: &str = include_str!("../../content/m1e/conditions.toml");
 
 /// The shipped 1st edition condition book, checked.
 pub fn shipped_first_edition_conditions() -> Result<ConditionBook, Vec<ContentError>> {
@@ -117,27 +123,139 @@ pub fn load_shipped_for_cli() -> Result<Catalog, String> {
 }
 
 pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError>> {
-    let mut read = ContentFiles::default();
-    if let Some(dir) = extra {
-        if !dir.is_dir() {
-            return Err(vec![ContentError {
-                file: dir.display().to_string(),
-                line: None,
-                field: String::new(),
-                message: "the content directory does not exist".into(),
-            }]);
+    ServerContent::load(extra).map(|content| (*content.catalog).clone())
+}
+
+/// The content this server plays with: the shipped files and the
+/// operator's, the hash that names them, and the catalogs with a content
+/// pack on top, kept by the pack's hash (a pack's version never changes).
+pub struct ServerContent {
+    operator: ContentFiles,
+    pub catalog: Arc<Catalog>,
+    /// A SHA-256 over every shipped file of every game system and the
+    /// operator's: a game's log records it with its pack's.
+    pub hash: String,
+    with_packs: Mutex<HashMap<String, Arc<Catalog>>>,
+}
+
+/// What a game was made from: the hash of the server's content and of the
+/// content pack version, if any (a game's record keeps both).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContentStamp {
+    pub content_hash: String,
+    pub pack_hash: Option<String>,
+}
+
+/// How many catalogs with a pack one instance keeps (an event's pinned
+/// pack is asked for on every page of it).
+const PACK_CATALOGS_KEPT: usize = 32;
+
+impl ServerContent {
+    /// The shipped content and the operator's directory, if any; refused
+    /// whole, with every problem.
+    pub fn load(extra: Option<&Path>) -> Result<Self, Vec<ContentError>> {
+        let mut operator = ContentFiles::default();
+        if let Some(dir) = extra {
+            if !dir.is_dir() {
+                return Err(vec![ContentError {
+                    file: dir.display().to_string(),
+                    line: None,
+                    field: String::new(),
+                    message: "the content directory does not exist".into(),
+                }]);
+            }
+            operator.add_dir(dir);
         }
-        read.add_dir(dir);
+        if !operator.unreadable.is_empty() {
+            return Err(operator.unreadable);
+        }
+        let catalog = operator.clone().load(
+            shipped_edition_files(),
+            shipped_cards(),
+            shipped_crew_cards(),
+        )?;
+        let hash = operator.hash();
+        Ok(Self {
+            operator,
+            catalog: Arc::new(catalog),
+            hash,
+            with_packs: Mutex::default(),
+        })
     }
-    read.load(
-        shipped_edition_files(),
-        shipped_cards(),
-        shipped_crew_cards(),
-    )
+
+    /// The shipped content alone (which the tests keep loading cleanly).
+    pub fn shipped() -> Self {
+        Self::load(None).unwrap_or_else(|_| Self {
+            operator: ContentFiles::default(),
+            catalog: Arc::default(),
+            hash: String::new(),
+            with_packs: Mutex::default(),
+        })
+    }
+
+    /// The stamp of a game made from the server's own cards.
+    pub fn stamp(&self) -> ContentStamp {
+        ContentStamp {
+            content_hash: self.hash.clone(),
+            pack_hash: None,
+        }
+    }
+
+    /// The stamp of a game made with pack version `pack_hash` on top.
+    pub fn stamp_with(&self, pack_hash: &str) -> ContentStamp {
+        ContentStamp {
+            content_hash: self.hash.clone(),
+            pack_hash: Some(pack_hash.to_owned()),
+        }
+    }
+
+    /// This server's catalog with `pack` on top: its cards beside the
+    /// others, refused whole with every problem (a card of the pack named
+    /// like one already here is one).
+    pub fn with_pack(&self, pack: &pack::PackFiles) -> Result<Catalog, Vec<ContentError>> {
+        let mut files = self.operator.clone();
+        files.cards.extend(pack.cards.iter().cloned());
+        files.crew_cards.extend(pack.crew_cards.iter().cloned());
+        files.load(
+            shipped_edition_files(),
+            shipped_cards(),
+            shipped_crew_cards(),
+        )
+    }
+
+    /// The catalog with the pack of version `hash` on top, built once per
+    /// instance; `files` is asked for only when it is not kept.
+    pub fn catalog_with(
+        &self,
+        hash: &str,
+        files: impl FnOnce() -> Option<pack::PackFiles>,
+    ) -> Result<Arc<Catalog>, String> {
+        let kept = |catalogs: &HashMap<String, Arc<Catalog>>| catalogs.get(hash).cloned();
+        if let Some(catalog) = self.with_packs.lock().ok().as_ref().and_then(|c| kept(c)) {
+            return Ok(catalog);
+        }
+        let pack = files().ok_or_else(|| format!("the content pack {hash} cannot be read"))?;
+        let catalog = Arc::new(self.with_pack(&pack).map_err(|errors| {
+            // It was checked when it was uploaded: only a change to the
+            // shipped or the operator's cards since can make it wrong.
+            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            format!(
+                "the content pack {hash} no longer loads: {}",
+                lines.join("; ")
+            )
+        })?);
+        if let Ok(mut catalogs) = self.with_packs.lock() {
+            if catalogs.len() >= PACK_CATALOGS_KEPT {
+                catalogs.clear();
+            }
+            catalogs.insert(hash.to_owned(), Arc::clone(&catalog));
+        }
+        Ok(catalog)
+    }
 }
 
 /// Content files read from directories, and the ones that could not be read.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct ContentFiles {
     /// Each edition's own files (`tokens.toml`, `markers.toml`).
     edition_files: Vec<(String, String)>,
@@ -199,6 +317,39 @@ impl ContentFiles {
                 message: format!("cannot be read: {e}"),
             }),
         }
+    }
+
+    /// The hash of every shipped file of every game system, then these.
+    fn hash(&self) -> String {
+        let mut hasher = Sha256::new();
+        let rooms: [&[(&str, &str)]; 9] = [
+            shipped_edition_files(),
+            shipped_cards(),
+            shipped_crew_cards(),
+            shipped_crews(),
+            shipped::SHIPPED_MK_WARRIORS,
+            shipped::SHIPPED_MK_ARMIES,
+            shipped::SHIPPED_M1E_MODELS,
+            shipped::SHIPPED_M1E_CREWS,
+            &[("m1e/conditions.toml", SHIPPED_M1E_CONDITIONS)],
+        ];
+        let mut add = |path: &str, text: &str| {
+            for part in [path, text] {
+                hasher.update((part.len() as u64).to_be_bytes());
+                hasher.update(part.as_bytes());
+            }
+        };
+        for room in rooms {
+            for (path, text) in room {
+                add(path, text);
+            }
+        }
+        for room in [&self.edition_files, &self.cards, &self.crew_cards] {
+            for (path, text) in room {
+                add(path, text);
+            }
+        }
+        hex::encode(hasher.finalize())
     }
 
     /// The catalog of the embedded edition files and cards, then the files
