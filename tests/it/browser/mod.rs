@@ -17,6 +17,7 @@ mod crews;
 mod first_edition;
 mod mage_knight;
 mod organiser;
+mod packs;
 mod play;
 mod players;
 mod venue_day;
