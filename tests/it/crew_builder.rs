@@ -17,6 +17,7 @@ both_backends!(
     a_broken_rule_is_named_and_a_refused_step_changes_nothing,
     saved_lists_are_kept_declared_and_deleted,
     the_saved_list_limit_holds_under_concurrency,
+    a_saved_list_is_brought_to_a_practice_game_and_an_invitation,
 );
 
 /// `text` as it was before the templates escaped it.
@@ -521,4 +522,77 @@ async fn the_saved_list_limit_holds_under_concurrency(backend: Backend) {
         })
         .await;
     assert_eq!(count, 0);
+}
+
+/// The practice and invitation forms offer the player's own lists beside
+/// the shipped ones; another player's list is not theirs to bring.
+async fn a_saved_list_is_brought_to_a_practice_game_and_an_invitation(backend: Backend) {
+    use soulstone::crews::saved::save as save_list;
+
+    let app = TestApp::spawn(backend).await;
+    let (account, player) = app.user("keeper@example.org", "Keeper").await;
+    let (_, other) = app.user("other@example.org", "Other").await;
+    let list = lamplighters();
+    let kept = list.clone();
+    let id = app
+        .with_conn(move |conn| {
+            save_list(
+                conn,
+                account,
+                "Night watch",
+                &kept,
+                false,
+                chrono::Utc::now().naive_utc(),
+            )
+            .expect("saved")
+        })
+        .await;
+    let value = format!("saved:{id}");
+    for page in ["/play", "/play/invite"] {
+        let (status, html) = player.get_text(page).await;
+        assert_eq!(status, 200);
+        assert!(
+            html.contains(&format!("value=\"{value}\"")) && html.contains("Night watch"),
+            "{page} offers the saved list"
+        );
+        let (_, theirs) = other.get_text(page).await;
+        assert!(
+            !theirs.contains("Night watch"),
+            "{page} is the player's own"
+        );
+    }
+    // Another player cannot bring it.
+    let refused = other
+        .post_form("/play/practice", &[("crew", &value), ("bot", "random")])
+        .await;
+    assert_eq!(refused.status().as_u16(), 422);
+    assert!(
+        refused
+            .text()
+            .await
+            .expect("page")
+            .contains("You keep no such list.")
+    );
+    let started = player
+        .post_form("/play/practice", &[("crew", &value), ("bot", "random")])
+        .await;
+    assert_eq!(started.status().as_u16(), 303);
+    let game: i64 = crate::support::location(&started)
+        .trim_start_matches("/games/")
+        .parse()
+        .expect("a game");
+    let setup = app
+        .with_conn(move |conn| {
+            soulstone::db::hosted::find_game(conn, game)
+                .expect("read")
+                .expect("the game")
+                .setup
+        })
+        .await;
+    assert!(
+        setup.contains("Night watch"),
+        "the list is brought under its name"
+    );
+    let invited = player.post_form("/play/invite", &[("crew", &value)]).await;
+    assert_eq!(invited.status().as_u16(), 303, "an invitation takes it too");
 }

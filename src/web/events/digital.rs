@@ -11,7 +11,7 @@ use crate::systems::GameSystem;
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::layout::{FlashLevel, PageContext, redirect_with_flash, render_page};
-use crate::web::play::{CrewOption, Written, brought_of, crew_options};
+use crate::web::play::{CrewOption, Written, brought_of, crew_options, saved_lists};
 use crate::web::session::{CsrfForm, CurrentUser, MaybeUser};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -108,7 +108,8 @@ async fn page_with(
         .filter(|_| plays)
         .and_then(|r| r.army_list.clone())
         .filter(|list| !list.trim().is_empty());
-    let mut crews = crew_options(view.system.engine_edition());
+    let saved = saved_lists(state, actor.map(|a| a.account_id)).await?;
+    let mut crews = crew_options(view.system.engine_edition(), &saved);
     // What the player wrote before a refusal comes back first.
     let declared_list = [&written.own_list, &written.own_army]
         .into_iter()
@@ -178,7 +179,8 @@ async fn bring_crews(
     let (id, game_id) = path.into_inner();
     let back = play_path(id, game_id);
     let actor = actor_of(Some(&user));
-    let (brought, written) = match brought_of(&form.0) {
+    let saved = saved_lists(&state, actor.map(|a| a.account_id)).await?;
+    let (brought, written) = match brought_of(&form.0, &saved) {
         Ok(read) => read,
         Err((problem, written)) => {
             return page_with(&ctx, &state, actor, (id, game_id), Some(problem), written).await;

@@ -82,7 +82,8 @@ async fn new_page_with(
     let leagues = state
         .with_db(move |conn| Ok(digital::leagues_to_invite_in(conn, account)?))
         .await?;
-    let mut crews = crew_options(None);
+    let saved = super::saved_lists(state, Some(account)).await?;
+    let mut crews = crew_options(None, &saved);
     if error.is_none() && !written.own_list.is_empty() {
         // A list handed over is the one brought, not the first ready crew too.
         for crew in &mut crews {
@@ -163,7 +164,8 @@ async fn create(
     let fields = form.0;
     let chosen = league_from_form(&fields);
     let league = chosen.clone().ok().flatten();
-    let (brought, own) = match brought_of(&fields) {
+    let saved = super::saved_lists(&state, Some(user.id())).await?;
+    let (brought, own) = match brought_of(&fields, &saved) {
         Ok(read) => read,
         Err((error, own)) => {
             return new_page_with(&ctx, &state, &user, Some(error), own, league).await;
@@ -271,6 +273,7 @@ async fn invitation_page_with(
     error: Option<String>,
     written: Written,
 ) -> Result<HttpResponse, AppError> {
+    let saved = super::saved_lists(state, Some(user.id())).await?;
     let invitation = state
         .with_db(move |conn| Ok(invitations::find(conn, &token, now())?))
         .await?;
@@ -292,7 +295,7 @@ async fn invitation_page_with(
             })
             .unwrap_or_default(),
         invitation,
-        crews: crew_options(None),
+        crews: crew_options(None, &saved),
         own_list: written.own_list,
         armies: super::mage_knight::army_names(),
         own_army: written.own_army,
@@ -336,7 +339,8 @@ async fn accept(
     use rand::Rng;
     let token = path.into_inner();
     let fields = form.0;
-    let (brought, own) = match brought_of(&fields) {
+    let saved = super::saved_lists(&state, Some(user.id())).await?;
+    let (brought, own) = match brought_of(&fields, &saved) {
         Ok(read) => read,
         Err((error, own)) => {
             return invitation_page_with(&ctx, &state, &user, token, Some(error), own).await;

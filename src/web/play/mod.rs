@@ -26,6 +26,7 @@ use soulstone_engine::forced::StandingAnswers;
 use soulstone_engine::system::Malifaux;
 use soulstone_engine::{Seat, Viewer};
 
+use crate::crews::saved::SavedCrew;
 use crate::hosted::brought::Brought;
 use crate::hosted::event_games::Watching;
 use crate::hosted::{self, BroughtList, HostedError, Submitted};
@@ -143,12 +144,30 @@ pub(crate) struct Written {
 /// With what the player wrote; on a problem, the message and that.
 pub(crate) fn brought_of(
     fields: &[(String, String)],
+    saved: &[SavedCrew],
 ) -> Result<(Brought, Written), (String, Written)> {
     match form_field(fields, "game") {
         "mk" => army_of(fields),
         "m1e" => first_edition_crew_of(fields),
-        _ => crews_of(fields),
+        _ => crews_of(fields, saved),
     }
+}
+
+/// What a crew option's value is for a list kept on the account.
+const SAVED_PREFIX: &str = "saved:";
+
+/// The lists `account` keeps, to offer beside the shipped ones (none for
+/// a visitor).
+pub(crate) async fn saved_lists(
+    state: &web::Data<AppState>,
+    account: Option<i64>,
+) -> Result<Vec<SavedCrew>, AppError> {
+    let Some(account) = account else {
+        return Ok(Vec::new());
+    };
+    state
+        .with_db(move |conn| Ok(crate::crews::saved::saved_of(conn, account, None)?))
+        .await
 }
 
 /// A 1st edition crew from `templates/play/first_edition_crew_fieldset.html`.
@@ -179,12 +198,15 @@ fn first_edition_crew_of(
 }
 
 /// Crew lists from `templates/play/crews_fieldset.html`.
-fn crews_of(fields: &[(String, String)]) -> Result<(Brought, Written), (String, Written)> {
+fn crews_of(
+    fields: &[(String, String)],
+    saved: &[SavedCrew],
+) -> Result<(Brought, Written), (String, Written)> {
     let written = |own_list| Written {
         own_list,
         ..Written::default()
     };
-    match brought_from_form(fields) {
+    match brought_from_form(fields, saved) {
         Ok((lists, own_list)) => Ok((Brought::Crews(lists), written(own_list))),
         Err((problem, own_list)) => Err((problem, written(own_list))),
     }
@@ -218,6 +240,7 @@ fn army_of(fields: &[(String, String)]) -> Result<(Brought, Written), (String, W
 
 pub(crate) fn brought_from_form(
     fields: &[(String, String)],
+    saved: &[SavedCrew],
 ) -> Result<(Vec<BroughtList>, String), (String, String)> {
     let shipped = shipped_lists();
     let own = fields
@@ -228,6 +251,16 @@ pub(crate) fn brought_from_form(
     let mut lists: Vec<BroughtList> = Vec::new();
     for (key, value) in fields {
         if key != "crew" {
+            continue;
+        }
+        if let Some(id) = value.strip_prefix(SAVED_PREFIX) {
+            let Some(kept) = saved.iter().find(|c| c.id.to_string() == id) else {
+                return Err(("You keep no such list.".to_string(), own));
+            };
+            lists.push(BroughtList {
+                name: kept.name.clone(),
+                list: kept.list.clone(),
+            });
             continue;
         }
         let Some((path, list)) = shipped.iter().find(|(path, _)| list_name(path) == *value) else {
@@ -292,8 +325,24 @@ pub(super) fn time_control_ms(fields: &[(String, String)]) -> Result<Option<i64>
 /// The shipped lists as the crews fieldset offers them.
 /// The shipped crews to choose from: of `edition` only, when it is given
 /// (an event's).
-pub(crate) fn crew_options(edition: Option<soulstone_engine::Edition>) -> Vec<CrewOption> {
-    shipped_lists()
+pub(crate) fn crew_options(
+    edition: Option<soulstone_engine::Edition>,
+    saved: &[SavedCrew],
+) -> Vec<CrewOption> {
+    let described = |list: &CrewList| {
+        format!(
+            "{}, {} models{}, {}",
+            list.faction,
+            list.models.len() + 1,
+            match list.upgrades.len() {
+                0 => String::new(),
+                1 => ", 1 upgrade".to_string(),
+                n => format!(", {n} upgrades"),
+            },
+            list.edition.name()
+        )
+    };
+    let shipped = shipped_lists()
         .into_iter()
         .filter(|(_, list)| edition.is_none_or(|e| list.edition == e))
         .enumerate()
@@ -301,20 +350,23 @@ pub(crate) fn crew_options(edition: Option<soulstone_engine::Edition>) -> Vec<Cr
             // The first is ticked, so the form starts ready to play.
             ticked: index == 0,
             value: list_name(path),
+            label: format!("{} ({})", list.leader, described(&list)),
+        });
+    // The player's own lists come after, by the names they gave them.
+    let kept = saved
+        .iter()
+        .filter(|crew| edition.is_none_or(|e| crew.list.edition == e))
+        .map(|crew| CrewOption {
+            ticked: false,
+            value: format!("{SAVED_PREFIX}{}", crew.id),
             label: format!(
-                "{} ({}, {} models{}, {})",
-                list.leader,
-                list.faction,
-                list.models.len() + 1,
-                match list.upgrades.len() {
-                    0 => String::new(),
-                    1 => ", 1 upgrade".to_string(),
-                    n => format!(", {n} upgrades"),
-                },
-                list.edition.name()
+                "Your list \u{201c}{}\u{201d} ({}, {})",
+                crew.name,
+                crew.list.leader,
+                described(&crew.list)
             ),
-        })
-        .collect()
+        });
+    shipped.chain(kept).collect()
 }
 
 pub(super) fn watching_note(watching: Watching, viewer: Viewer) -> Option<String> {
@@ -718,7 +770,7 @@ mod tests {
     /// with one leader differ at least in the upgrades they buy.
     #[test]
     fn every_shipped_crew_has_a_label_of_its_own() {
-        let options = super::crew_options(None);
+        let options = super::crew_options(None, &[]);
         let mut labels: Vec<&str> = options.iter().map(|o| o.label.as_str()).collect();
         assert!(labels.iter().any(|l| l.contains("upgrades")), "{labels:?}");
         labels.sort_unstable();

@@ -126,7 +126,8 @@ async fn practice_page_with(
             },
         })
         .collect();
-    let mut crews = crew_options(None);
+    let saved = super::saved_lists(state, Some(account)).await?;
+    let mut crews = crew_options(None, &saved);
     let (own_list, bot, minutes) = match chosen {
         None => (String::new(), DEFAULT_LEVEL.to_owned(), String::new()),
         Some(chosen) => {
@@ -200,7 +201,8 @@ pub(super) async fn start_practice(
     use rand::Rng;
     let fields = form.0;
     let event = event_field(&fields)?;
-    let (lists, own) = match brought_from_form(&fields) {
+    let saved = super::saved_lists(&state, Some(user.id())).await?;
+    let (lists, own) = match brought_from_form(&fields, &saved) {
         Ok(read) => read,
         Err((error, own)) => {
             let chosen = Chosen::from_form(&fields, own);
