@@ -246,7 +246,11 @@ pub fn run(cli: Cli) -> ExitCode {
             return finish(crate::game_cli::verify(log, key.as_deref()));
         }
         Some(Command::Scenario(ScenarioCommand::Run { file, expect })) => {
-            return finish(run_scenario(file, *expect));
+            return finish(run_scenario(
+                file,
+                *expect,
+                cli.settings.content_dir.as_deref(),
+            ));
         }
         Some(Command::Content(ContentCommand::Check { dir })) => {
             return finish(match crate::content::check(dir) {
@@ -395,15 +399,27 @@ fn pair(file: &std::path::Path) -> Result<(), String> {
     Ok(())
 }
 
-fn run_scenario(file: &std::path::Path, expect: bool) -> Result<(), String> {
+fn run_scenario(
+    file: &std::path::Path,
+    expect: bool,
+    content_dir: Option<&std::path::Path>,
+) -> Result<(), String> {
     use soulstone_engine::scenario::{FileFormat, ScenarioContent, ScenarioFile};
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let format = FileFormat::from_extension(file.extension().and_then(|e| e.to_str()));
     let scenario =
         ScenarioFile::parse(&text, format).map_err(|e| format!("{}: {e}", file.display()))?;
-    // Models may name stat cards from the shipped content.
-    let catalog = crate::content::load_shipped_for_cli()?;
+    // Models may name stat cards from the shipped content, and from the
+    // operator's (`--content-dir`): a club checks its own cards with
+    // scenarios of its own.
+    let catalog = match content_dir {
+        None => crate::content::load_shipped_for_cli()?,
+        Some(dir) => crate::content::load_for_server(Some(dir)).map_err(|errors| {
+            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            format!("the content has problems:\n  {}", lines.join("\n  "))
+        })?,
+    };
     let (first_edition, first_edition_conditions) = crate::content::first_edition_content()?;
     let content = ScenarioContent {
         catalog: &catalog,
