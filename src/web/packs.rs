@@ -126,6 +126,25 @@ struct Refusal {
     name: String,
 }
 
+impl Refusal {
+    fn refuses(&self) -> bool {
+        self.error.is_some() || !self.problems.is_empty()
+    }
+}
+
+/// A pack page, answered 422 when it shows a refusal.
+fn shown<T: Template>(
+    ctx: &PageContext,
+    page: &T,
+    refused: bool,
+) -> Result<HttpResponse, AppError> {
+    if refused {
+        crate::web::forms::render_invalid(ctx, page)
+    } else {
+        render_page(ctx, page)
+    }
+}
+
 #[derive(Template)]
 #[template(path = "packs/event.html")]
 struct EventPackPage {
@@ -162,7 +181,7 @@ async fn event_page_with(
     let packs = state
         .with_db(move |conn| Ok(packs::event_packs(conn, event, actor)?))
         .await?;
-    let refused = refusal.error.is_some() || !refusal.problems.is_empty();
+    let refused = refusal.refuses();
     let page = EventPackPage {
         ctx: ctx.clone(),
         event_id: event,
@@ -171,11 +190,7 @@ async fn event_page_with(
         max_files: MAX_PACK_FILES,
         max_mib: MAX_PACK_BYTES / 1024 / 1024,
     };
-    if refused {
-        crate::web::forms::render_invalid(&ctx, &page)
-    } else {
-        render_page(&ctx, &page)
-    }
+    shown(&ctx, &page, refused)
 }
 
 #[get("/events/{id}/pack")]
@@ -347,7 +362,7 @@ async fn site_page_with(
     let versions = state
         .with_db(move |conn| Ok(packs::site_packs(conn, actor)?))
         .await?;
-    let refused = refusal.error.is_some() || !refusal.problems.is_empty();
+    let refused = refusal.refuses();
     let page = SitePacksPage {
         ctx: ctx.clone(),
         versions,
@@ -355,11 +370,7 @@ async fn site_page_with(
         max_files: MAX_PACK_FILES,
         max_mib: MAX_PACK_BYTES / 1024 / 1024,
     };
-    if refused {
-        crate::web::forms::render_invalid(&ctx, &page)
-    } else {
-        render_page(&ctx, &page)
-    }
+    shown(&ctx, &page, refused)
 }
 
 #[get("/admin/packs")]

@@ -64,6 +64,30 @@ fn actor(account_id: i64) -> Actor {
     }
 }
 
+/// Uploads `files` for `event` as `owner` through the service.
+async fn upload_for(
+    app: &TestApp,
+    content: &std::sync::Arc<soulstone::content::ServerContent>,
+    event: i64,
+    owner: i64,
+    name: &'static str,
+    files: PackFiles,
+) -> Result<packs::Uploaded, PackError> {
+    let content = std::sync::Arc::clone(content);
+    app.with_conn(move |conn| {
+        packs::upload(
+            conn,
+            &content,
+            PackScope::Event(event),
+            actor(owner),
+            name,
+            &files,
+            chrono::Utc::now().naive_utc(),
+        )
+    })
+    .await
+}
+
 async fn pack_rows(app: &TestApp) -> i64 {
     app.with_conn(|conn| {
         use diesel::prelude::*;
@@ -88,20 +112,7 @@ async fn a_pack_with_a_problem_is_refused_whole_and_a_fixed_one_is_pinned(backen
         &watchman("\"five\""),
     )])
     .expect("the files are read");
-    let shared = std::sync::Arc::clone(&content);
-    let refused = app
-        .with_conn(move |conn| {
-            packs::upload(
-                conn,
-                &shared,
-                PackScope::Event(event),
-                actor(owner),
-                "Harbour",
-                &broken,
-                chrono::Utc::now().naive_utc(),
-            )
-        })
-        .await;
+    let refused = upload_for(&app, &content, event, owner, "Harbour", broken).await;
     let Err(PackError::Invalid(problems)) = refused else {
         panic!("refused as invalid: {refused:?}");
     };
@@ -117,20 +128,7 @@ async fn a_pack_with_a_problem_is_refused_whole_and_a_fixed_one_is_pinned(backen
         &watchman("5").replace("Harbour Watchman", "Lamplighter"),
     )])
     .expect("read");
-    let shared = std::sync::Arc::clone(&content);
-    let refused = app
-        .with_conn(move |conn| {
-            packs::upload(
-                conn,
-                &shared,
-                PackScope::Event(event),
-                actor(owner),
-                "Clash",
-                &clash,
-                chrono::Utc::now().naive_utc(),
-            )
-        })
-        .await;
+    let refused = upload_for(&app, &content, event, owner, "Clash", clash).await;
     assert!(
         matches!(&refused, Err(PackError::Invalid(p)) if p[0].file == "clash.toml"),
         "{refused:?}"
@@ -205,20 +203,7 @@ async fn only_the_organiser_changes_the_cards_and_not_once_rounds_begin(backend:
     let content = std::sync::Arc::new(soulstone::content::ServerContent::shipped());
     let files = PackFiles::read(vec![upload_of("w.toml", &watchman("5"))]).expect("read");
 
-    let shared = std::sync::Arc::clone(&content);
-    let by_other = app
-        .with_conn(move |conn| {
-            packs::upload(
-                conn,
-                &shared,
-                PackScope::Event(event),
-                actor(other),
-                "Mine",
-                &files,
-                chrono::Utc::now().naive_utc(),
-            )
-        })
-        .await;
+    let by_other = upload_for(&app, &content, event, other, "Mine", files).await;
     assert!(
         matches!(by_other, Err(PackError::Forbidden(_))),
         "{by_other:?}"
