@@ -108,9 +108,6 @@ pub fn first_edition_content() -> Result<&'static (Book, ConditionBook), String>
         .map_err(Clone::clone)
 }
 
-/// What the server plays with: the shipped cards, then the cards of the
-/// operator's content directory, if any (a club's own cards). Loads whole
-/// or refuses, with every problem.
 /// The shipped content for a command-line tool, its problems as one message.
 pub fn load_shipped_for_cli() -> Result<Catalog, String> {
     load_for_server(None).map_err(|errors| {
@@ -122,8 +119,12 @@ pub fn load_shipped_for_cli() -> Result<Catalog, String> {
     })
 }
 
+/// What the server plays with: the shipped cards, then the cards of the
+/// operator's content directory, if any (a club's own cards). Loads whole
+/// or refuses, with every problem.
 pub fn load_for_server(extra: Option<&Path>) -> Result<Catalog, Vec<ContentError>> {
-    ServerContent::load(extra).map(|content| (*content.catalog).clone())
+    ServerContent::load(extra)
+        .map(|content| Arc::try_unwrap(content.catalog).unwrap_or_else(|kept| (*kept).clone()))
 }
 
 /// The content this server plays with: the shipped files and the
