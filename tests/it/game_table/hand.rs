@@ -227,6 +227,14 @@ pub(super) async fn act(
                     0 => through_the_api(app, game, command, tally).await,
                     drags => mode + drags,
                 }
+            } else if path
+                .iter()
+                .any(|w| on_another_base(&game.state, way_inches(w)))
+            {
+                // The path passes over a friend (the rules allow it): a
+                // click there is on that model, so a player would lay the
+                // path round it; this one is sent as the engine chose it.
+                through_the_api(app, game, command, tally).await
             } else {
                 tally.kinds.insert("walk-path");
                 for waypoint in path {
@@ -509,6 +517,18 @@ fn enemy_near(
         })
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, at)| at)
+}
+
+/// Whether `point` lies on the base of a model in play other than the
+/// acting one.
+fn on_another_base(state: &soulstone_engine::GameState, point: (f64, f64)) -> bool {
+    let acting = state.acting_model();
+    state
+        .models
+        .iter()
+        .filter(|m| m.in_play() && Some(m.id) != acting)
+        .filter_map(|m| Some((point_inches(m.placement?.at), m.card.base.radius())))
+        .any(|(at, radius)| (at.0 - point.0).hypot(at.1 - point.1) <= radius + 0.05)
 }
 
 /// After a model was dragged before its activation: whether its move went
