@@ -50,6 +50,9 @@ pub struct SavedCrew {
     pub name: String,
     pub list: CrewList,
     pub saved_at: NaiveDateTime,
+    /// The event whose cards (its pinned pack) the list was written with;
+    /// none for the server's own cards.
+    pub event: Option<i64>,
 }
 
 impl SavedCrew {
@@ -66,6 +69,7 @@ impl SavedCrew {
             name: row.name,
             list,
             saved_at: row.saved_at,
+            event: row.event_id,
         })
     }
 }
@@ -84,14 +88,16 @@ pub fn checked_name(name: &str) -> Result<String, SavedCrewError> {
     Ok(name.to_string())
 }
 
-/// Keeps `list` on `account` under `name`. A list the rules would not
-/// hire may be kept (a draft); an existing name is written over only when
-/// `replace` says so. Returns the list's id.
+/// Keeps `list` on `account` under `name`, written with the cards of
+/// `event` (none: the server's). A list the rules would not hire may be
+/// kept (a draft); an existing name is written over only when `replace`
+/// says so. Returns the list's id.
 pub fn save(
     conn: &mut DbConnection,
     account: i64,
     name: &str,
     list: &CrewList,
+    event: Option<i64>,
     replace: bool,
     now: NaiveDateTime,
 ) -> Result<i64, SavedCrewError> {
@@ -108,6 +114,7 @@ pub fn save(
             edition: list.edition.code(),
             list_text: &text,
             saved_at: now,
+            event,
         };
         match db_crews::saved_crew_named(conn, account, &name)? {
             Some(id) if replace => {

@@ -15,6 +15,7 @@ pub struct SavedCrewRow {
     pub edition: String,
     pub list_text: String,
     pub saved_at: NaiveDateTime,
+    pub event_id: Option<i64>,
 }
 
 /// Takes the account's row for this write transaction, so that a rule that
@@ -89,6 +90,8 @@ pub struct NewSavedCrew<'a> {
     pub edition: &'a str,
     pub list_text: &'a str,
     pub saved_at: NaiveDateTime,
+    /// The event whose cards the list was written with.
+    pub event: Option<i64>,
 }
 
 pub fn insert_saved_crew(conn: &mut DbConnection, new: &NewSavedCrew<'_>) -> Result<i64, DbError> {
@@ -99,6 +102,7 @@ pub fn insert_saved_crew(conn: &mut DbConnection, new: &NewSavedCrew<'_>) -> Res
             saved_crews::edition.eq(new.edition),
             saved_crews::list_text.eq(new.list_text),
             saved_crews::saved_at.eq(new.saved_at),
+            saved_crews::event_id.eq(new.event),
         ))
         .returning(saved_crews::id)
         .get_result(conn)?)
@@ -119,6 +123,7 @@ pub fn replace_saved_crew(
         saved_crews::edition.eq(new.edition),
         saved_crews::list_text.eq(new.list_text),
         saved_crews::saved_at.eq(new.saved_at),
+        saved_crews::event_id.eq(new.event),
     ))
     .execute(conn)?;
     Ok(())

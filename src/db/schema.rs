@@ -396,6 +396,7 @@ diesel::table! {
         edition -> Text,
         list_text -> Text,
         saved_at -> Timestamp,
+        event_id -> Nullable<BigInt>,
     }
 }
 

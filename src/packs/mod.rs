@@ -308,6 +308,27 @@ pub fn event_cards(
     })
 }
 
+/// The cards a game that may count in league `league` is played with: the
+/// league's (its pinned pack on top of the server's), or the server's for a
+/// casual game, or when the league is gone (the invitation then refuses
+/// the game by the league's own rule).
+pub fn league_cards(
+    conn: &mut DbConnection,
+    content: &ServerContent,
+    league: Option<i64>,
+    actor: Actor,
+) -> Result<(Arc<Catalog>, ContentStamp), PackError> {
+    let server = || (Arc::clone(&content.catalog), content.stamp());
+    let Some(league) = league else {
+        return Ok(server());
+    };
+    match event_cards(conn, content, league, Some(actor)) {
+        Ok(cards) => Ok((cards.catalog, cards.stamp)),
+        Err(PackError::NotFound | PackError::Event(EventError::NotFound)) => Ok(server()),
+        Err(other) => Err(other),
+    }
+}
+
 /// The catalog with `pinned` on top (none: the server's) and its stamp.
 fn event_content(
     conn: &mut DbConnection,

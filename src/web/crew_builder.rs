@@ -37,14 +37,15 @@ fn with_list(page: &str, list: &CrewList, event: Option<i64>) -> String {
     format!("{page}?{query}")
 }
 
-/// The builder, carrying on with `list`.
-pub fn builder_href(list: &CrewList) -> String {
-    with_list("/crews/build", list, None)
+/// The builder, carrying on with `list`, with `event`'s cards when given.
+pub fn builder_href(list: &CrewList, event: Option<i64>) -> String {
+    with_list("/crews/build", list, event)
 }
 
-/// The practice page with `list` in its own-list box.
-pub fn practice_href(list: &CrewList) -> String {
-    with_list("/play", list, None)
+/// The practice page with `list` in its own-list box, in `event`'s
+/// context when given (its cards).
+pub fn practice_href(list: &CrewList, event: Option<i64>) -> String {
+    with_list("/play", list, event)
 }
 
 /// The invitation page with `list` as the crew brought.

@@ -44,6 +44,8 @@ struct SavedRow {
     id: i64,
     name: String,
     edition: &'static str,
+    /// The event whose cards the list was written with: its id and name.
+    cards: Option<(i64, String)>,
     leader: String,
     /// "42 of 50", or the first rule it breaks.
     standing: String,
@@ -72,13 +74,25 @@ async fn saved_page(
     let kept = state
         .with_db(move |conn| Ok(saved::saved_of(conn, account, None)?))
         .await?;
+    // A list written with an event's cards is appraised with them.
+    let mut events = std::collections::BTreeMap::new();
+    for event in kept.iter().filter_map(|crew| crew.event) {
+        if let std::collections::btree_map::Entry::Vacant(slot) = events.entry(event) {
+            slot.insert(PageCards::of(&state, &ctx, Some(event)).await?);
+        }
+    }
     let rows = kept
         .into_iter()
         .map(|crew| {
-            let appraisal = crew.list.appraise(&state.catalog);
+            let cards = crew.event.and_then(|id| events.get(&id));
+            let catalog = cards.map_or(&state.catalog, |cards| &cards.catalog);
+            let appraisal = crew.list.appraise(catalog);
             let hires = appraisal.errors.is_empty();
             SavedRow {
                 id: crew.id,
+                cards: cards
+                    .and_then(|c| c.event.as_ref())
+                    .map(|e| (e.id, e.name.clone())),
                 edition: crew.list.edition.name(),
                 leader: crew.list.leader.clone(),
                 standing: match appraisal.errors.first() {
@@ -86,8 +100,8 @@ async fn saved_page(
                     Some(broken) => broken.to_string(),
                 },
                 hires,
-                builder_href: builder_href(&crew.list),
-                practice_href: practice_href(&crew.list),
+                builder_href: builder_href(&crew.list, crew.event),
+                practice_href: practice_href(&crew.list, crew.event),
                 invite_href: invite_href(&crew.list),
                 saved_at: crew.saved_at.format("%Y-%m-%d %H:%M UTC").to_string(),
                 name: crew.name,
@@ -129,11 +143,23 @@ async fn save_crew(
     let form = form.0;
     let list = list_from_json(&form.list)
         .ok_or_else(|| AppError::bad_request("The list to save could not be read."))?;
+    // The event's cards, which also checks the event may be seen.
+    let cards = PageCards::of(&state, &ctx, form.event).await?;
     let account = user.id();
     let replace = form.replace.is_some();
-    let (name, to_save) = (form.name.clone(), list.clone());
+    let (name, to_save, event) = (form.name.clone(), list.clone(), cards.event_id());
     let saved = state
-        .with_db(move |conn| Ok(saved::save(conn, account, &name, &to_save, replace, now())))
+        .with_db(move |conn| {
+            Ok(saved::save(
+                conn,
+                account,
+                &name,
+                &to_save,
+                event,
+                replace,
+                now(),
+            ))
+        })
         .await?;
     match saved {
         Ok(_) => Ok(redirect_with_flash(
@@ -153,7 +179,6 @@ async fn save_crew(
                 name: form.name,
                 replace,
             };
-            let cards = PageCards::of(&state, &ctx, form.event).await?;
             render_builder(
                 &ctx,
                 &cards,

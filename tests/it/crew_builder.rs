@@ -476,6 +476,7 @@ async fn the_saved_list_limit_holds_under_concurrency(backend: Backend) {
                 account,
                 &format!("List {n}"),
                 &kept,
+                None,
                 false,
                 chrono::Utc::now().naive_utc(),
             )
@@ -541,6 +542,7 @@ async fn a_saved_list_is_brought_to_a_practice_game_and_an_invitation(backend: B
                 account,
                 "Night watch",
                 &kept,
+                None,
                 false,
                 chrono::Utc::now().naive_utc(),
             )

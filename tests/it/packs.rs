@@ -4,7 +4,8 @@
 //! pinned for the event; only the organiser uploads and pins, and not once
 //! the rounds have begun; a practice game in the event's context hires a
 //! model of the pack, and the game's log records the hashes it was made
-//! with.
+//! with; a list saved from the event's builder, and a league's game by
+//! invitation, use the event's cards too.
 
 use serde_json::json;
 use soulstone::content::pack::{PackFiles, Upload};
@@ -18,6 +19,7 @@ both_backends!(
     a_pack_with_a_problem_is_refused_whole_and_a_fixed_one_is_pinned,
     only_the_organiser_changes_the_cards_and_not_once_rounds_begin,
     a_practice_game_for_the_event_hires_a_pack_model_and_records_the_hashes,
+    a_saved_list_and_a_league_invitation_play_with_the_event_cards,
 );
 
 /// A Guild minion of the pack's own (`df` given as `df_value`).
@@ -384,4 +386,105 @@ async fn a_practice_game_for_the_event_hires_a_pack_model_and_records_the_hashes
         setup.contains("Harbour Watchman"),
         "the pack's model is one of the player's offered crew"
     );
+}
+
+/// A list with a pack's model, saved from an event's builder, is kept with
+/// the event: the saved lists page appraises it with the event's cards and
+/// sends it to practice in the event's context. A league's invitation with
+/// that list is made and accepted with the league's cards, and the game
+/// records the pack's hash.
+async fn a_saved_list_and_a_league_invitation_play_with_the_event_cards(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_account("to@example.org", "TO", false).await;
+    let organiser = app.signed_in_client("to@example.org").await;
+    let api = app.api_client("to@example.org").await;
+    let mut body = event_body("Harbour League");
+    body["format"] = json!("league");
+    body["league_mode"] = json!("open");
+    let event = create_event(&api, body).await;
+    set_status(&api, event, "registration").await;
+    let pinned = upload(
+        &organiser,
+        &format!("/events/{event}/pack"),
+        "Harbour",
+        "w.toml",
+        &watchman("5"),
+    )
+    .await;
+    assert_eq!(pinned.status().as_u16(), 303);
+    let (_, ana) = app.user("ana@example.org", "Ana Inviter").await;
+    let (_, ben) = app.user("ben@example.org", "Ben Guest").await;
+    for email in ["ana@example.org", "ben@example.org"] {
+        let (code, entry) = app
+            .api_client(email)
+            .await
+            .post(&format!("/events/{event}/register"), json!({}))
+            .await;
+        assert_eq!(code, 201, "{entry}");
+    }
+    set_status(&api, event, "running").await;
+
+    let text = "Edition: m4e\nFaction: Guild\nLeader: Odessa Vane, Lamplighter Marshal\nSize: 50\n- Wickling\n- Harbour Watchman\n- Lamplighter x3\n";
+    let list = soulstone_engine::content::crew::CrewList::parse(text).expect("a list");
+    let list_json = serde_json::to_string(&list).expect("json");
+    let event_text = event.to_string();
+    let saved = ana
+        .post_form(
+            "/crews",
+            &[
+                ("list", list_json.as_str()),
+                ("name", "Harbour patrol"),
+                ("event", &event_text),
+            ],
+        )
+        .await;
+    assert_eq!(saved.status().as_u16(), 303);
+    let (_, page) = ana.get_text("/crews").await;
+    assert!(
+        page.contains(&format!(
+            "<a href=\"/events/{event}\">Harbour League</a>'s cards"
+        )),
+        "{page}"
+    );
+    assert!(
+        !page.contains("crew-broken"),
+        "hired with the event's cards: {page}"
+    );
+    assert!(page.contains(&format!("event={event}")), "{page}");
+
+    // The league's invitation hires the pack's model; so does accepting it.
+    let made = ana
+        .post_form(
+            "/play/invite",
+            &[("own_list", text), ("league", &event_text)],
+        )
+        .await;
+    let status = made.status().as_u16();
+    if status != 303 {
+        let page = made.text().await.unwrap_or_default();
+        let at = page.find("flash-error").unwrap_or(0);
+        panic!("{status}: {}", &page[at..(at + 400).min(page.len())]);
+    }
+    let link = location(&made);
+    let accepted = ben
+        .post_form(&format!("{link}/accept"), &[("crew", "tidewright-50")])
+        .await;
+    assert_eq!(accepted.status().as_u16(), 303);
+    let game: i64 = location(&accepted)
+        .trim_start_matches("/games/")
+        .parse()
+        .expect("a game");
+    let (pack_hash, setup) = app
+        .with_conn(move |conn| {
+            let row = soulstone::db::hosted::find_game(conn, game)
+                .expect("read")
+                .expect("the game");
+            (row.pack_hash, row.setup)
+        })
+        .await;
+    let expected = PackFiles::read(vec![upload_of("w.toml", &watchman("5"))])
+        .expect("read")
+        .hash();
+    assert_eq!(pack_hash.as_deref(), Some(expected.as_str()));
+    assert!(setup.contains("Harbour Watchman"), "{setup}");
 }

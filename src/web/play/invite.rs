@@ -181,12 +181,14 @@ async fn create(
     };
     let content = std::sync::Arc::clone(&state.content);
     let inviter = user.id();
+    let actor = crate::events::Actor::of(&user.account);
     let made = state
         .with_db(move |conn| {
+            // A league game is played with the league's cards.
+            let (catalog, stamp) = crate::packs::league_cards(conn, &content, league, actor)?;
             Ok(invitations::invite(
                 conn,
-                &Content::shipped(&content.catalog, &content.stamp())
-                    .map_err(AppError::internal)?,
+                &Content::shipped(&catalog, &stamp).map_err(AppError::internal)?,
                 inviter,
                 &brought,
                 clock,
@@ -350,12 +352,21 @@ async fn accept(
     let account = user.id();
     let seed = soulstone_engine::fairness::Bytes32(rand::rng().random());
     let accepted_token = token.clone();
+    let actor = crate::events::Actor::of(&user.account);
     let started = state
         .with_db(move |conn| {
+            // A league game is played with the league's cards, both crews.
+            let league = match invitations::find(conn, &accepted_token, now()) {
+                Ok(invitation) => invitation.league.map(|l| l.event_id),
+                // `accept` says the link is unknown, as it says for any
+                // link it cannot take.
+                Err(HostedError::NotFound) => None,
+                Err(other) => return Err(other.into()),
+            };
+            let (catalog, stamp) = crate::packs::league_cards(conn, &content, league, actor)?;
             Ok(invitations::accept(
                 conn,
-                &Content::shipped(&content.catalog, &content.stamp())
-                    .map_err(AppError::internal)?,
+                &Content::shipped(&catalog, &stamp).map_err(AppError::internal)?,
                 &accepted_token,
                 account,
                 &brought,

@@ -1,0 +1,1 @@
+ALTER TABLE saved_crews DROP COLUMN event_id;
