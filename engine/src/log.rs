@@ -21,7 +21,7 @@ pub const LOG_FORMAT: u32 = 2;
 /// Raised whenever the same commands can give different facts (a rule
 /// changed). Old games keep replaying from their facts; the number says
 /// which rules adjudicated them.
-pub const RULES_VERSION: u32 = 16;
+pub const RULES_VERSION: u32 = 17;
 
 /// Facts one stored game may hold.
 pub const MAX_FACTS: usize = 200_000;

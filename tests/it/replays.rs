@@ -34,7 +34,7 @@ pub(crate) struct Golden {
 
 /// Name, edition, seed, and whether the game is played on a table with
 /// actions (which nest procedures and push models).
-const RECORDINGS: [(&str, Edition, u64, bool); 34] = [
+const RECORDINGS: [(&str, Edition, u64, bool); 36] = [
     ("m4e-random-1", Edition::Fourth, 11, false),
     ("m4e-random-2", Edition::Fourth, 12, false),
     ("m3e-random-1", Edition::Third, 21, false),
@@ -109,6 +109,10 @@ const RECORDINGS: [(&str, Edition, u64, bool); 34] = [
     // upgrades at hiring.
     ("m3e-table-v16", Edition::Third, 191, true),
     ("m4e-table-v16", Edition::Fourth, 192, true),
+    // Rules version 17: a 3rd edition action a trigger generated declares
+    // no triggers; the starter crews of every faction.
+    ("m3e-table-v17", Edition::Third, 201, true),
+    ("m4e-table-v17", Edition::Fourth, 202, true),
 ];
 
 fn folder() -> PathBuf {

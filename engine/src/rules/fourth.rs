@@ -36,6 +36,7 @@ pub(super) const RULES: Rules = Rules {
         moves_end_off_strategy_markers: true,
         tracks_activation_damage_and_kill_markers: false,
         friendly_simple_duels_relent: true,
+        generated_by_trigger_declares_triggers: true,
     },
     encounter: EncounterRules {
         turns: 4,

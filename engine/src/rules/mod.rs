@@ -101,6 +101,9 @@ pub struct ActionRules {
     /// 4th edition: a model in a friendly simple duel it did not declare
     /// may relent.
     pub friendly_simple_duels_relent: bool,
+    /// Whether an action a trigger generated may declare triggers of its
+    /// own: yes in 4th edition (M4E line 1032), no in 3rd (M3E line 1625).
+    pub generated_by_trigger_declares_triggers: bool,
 }
 
 impl Edition {

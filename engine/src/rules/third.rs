@@ -36,6 +36,7 @@ pub(super) const RULES: Rules = Rules {
         moves_end_off_strategy_markers: false,
         tracks_activation_damage_and_kill_markers: true,
         friendly_simple_duels_relent: false,
+        generated_by_trigger_declares_triggers: false,
     },
     encounter: EncounterRules {
         turns: 5,

@@ -288,6 +288,10 @@ pub struct QueuedAction {
     /// when it comes to be declared (Ash on the Wind's melee action).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub of_kind: Option<crate::duel::ActionKind>,
+    /// A declared trigger generated it (not the action's own effect): in
+    /// 3rd edition it then declares no triggers.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_trigger: bool,
 }
 
 /// The general actions a controlled model may be made to declare in
@@ -314,6 +318,7 @@ impl QueuedAction {
             controller: action.controller,
             from_charge: false,
             of_kind: None,
+            by_trigger: false,
         }
     }
 

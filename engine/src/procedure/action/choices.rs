@@ -115,7 +115,8 @@ impl Sim<'_> {
 
     /// The pounce on `enemy`: the action again against it is queued (or
     /// ignored, for an additional action), then the acting model's player
-    /// places it touching `enemy`.
+    /// places it touching `enemy`. A pounce is a trigger's, so the action
+    /// again is one a trigger generated.
     fn pounce_on(&mut self, action: &ActionInProgress, enemy: ModelId) -> Result<(), RuleError> {
         if action.slot == crate::event::ActionSlot::Additional {
             self.emit(Event::AdditionalActionIgnored {
@@ -124,7 +125,10 @@ impl Sim<'_> {
             })?;
         } else {
             self.emit(Event::ActionQueued {
-                queued: QueuedAction::again(action, Some(enemy), None),
+                queued: QueuedAction {
+                    by_trigger: true,
+                    ..QueuedAction::again(action, Some(enemy), None)
+                },
             })?;
         }
         let seat = self.decider(action)?;

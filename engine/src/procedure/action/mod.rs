@@ -34,6 +34,34 @@ impl Sim<'_> {
         request: &ActionRequest,
         slot: crate::event::ActionSlot,
     ) -> Result<(), RuleError> {
+        self.take_action_with(request, slot, true)
+    }
+
+    /// Declares the additional action `queued` stood for: as any other,
+    /// except that in 3rd edition one a trigger generated declares no
+    /// triggers.
+    pub(super) fn take_generated_action(
+        &mut self,
+        request: &ActionRequest,
+        slot: crate::event::ActionSlot,
+        queued: &crate::state::QueuedAction,
+    ) -> Result<(), RuleError> {
+        let may_declare_triggers = !queued.by_trigger
+            || self
+                .state
+                .edition
+                .rules()
+                .actions
+                .generated_by_trigger_declares_triggers;
+        self.take_action_with(request, slot, may_declare_triggers)
+    }
+
+    fn take_action_with(
+        &mut self,
+        request: &ActionRequest,
+        slot: crate::event::ActionSlot,
+        may_declare_triggers: bool,
+    ) -> Result<(), RuleError> {
         let mut spec = match declaration(&self.state, request)? {
             Declaration::Duel(spec) => spec,
             Declaration::OutOfRange(reason) => {
@@ -44,6 +72,9 @@ impl Sim<'_> {
         if slot == crate::event::ActionSlot::Strike {
             spec.triggers.clear();
             spec.resist_triggers.clear();
+        }
+        if !may_declare_triggers {
+            spec.triggers.clear();
         }
         let spec = Arc::new(spec);
         self.declare_and_pay(request, slot)?;

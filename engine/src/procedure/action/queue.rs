@@ -30,16 +30,18 @@ impl Sim<'_> {
                     .collect::<Vec<_>>()
             })
             .unwrap_or_default();
+        // Each with whether a declared trigger generated it.
         let generating = own
             .iter()
-            .chain(triggers)
-            .filter(|effect| effect.generates_action());
+            .map(|effect| (effect, false))
+            .chain(triggers.iter().map(|effect| (effect, true)))
+            .filter(|(effect, _)| effect.generates_action());
         // Control passes down: a controlled action's generated actions are
         // controlled by the same crew (Chains of Control).
         let controller = action
             .controller
             .or_else(|| self.state.model(action.actor).map(|m| m.owner));
-        for effect in generating {
+        for (effect, by_trigger) in generating {
             if action.slot == crate::event::ActionSlot::Additional {
                 self.emit(Event::AdditionalActionIgnored {
                     model: action.actor,
@@ -68,6 +70,7 @@ impl Sim<'_> {
                         controller,
                         from_charge: false,
                         of_kind: None,
+                        by_trigger: false,
                     }
                 }
                 // Its model may declare an action of the kind, named once
@@ -83,8 +86,13 @@ impl Sim<'_> {
                     controller: action.controller,
                     from_charge: false,
                     of_kind: Some(*kind),
+                    by_trigger: false,
                 },
                 _ => continue,
+            };
+            let queued = QueuedAction {
+                by_trigger,
+                ..queued
             };
             self.emit(Event::ActionQueued { queued })?;
         }
@@ -191,7 +199,8 @@ impl Sim<'_> {
             };
             match duel_for(&self.state, &request) {
                 Ok(_) => {
-                    self.take_action(&request, crate::event::ActionSlot::Additional)?;
+                    let slot = crate::event::ActionSlot::Additional;
+                    self.take_generated_action(&request, slot, &next)?;
                     return Ok(true);
                 }
                 Err(reason) => self.emit(Event::QueuedActionDropped {
@@ -492,7 +501,7 @@ impl Sim<'_> {
         } else {
             crate::event::ActionSlot::Additional
         };
-        self.take_action(&request, slot)
+        self.take_generated_action(&request, slot, &next)
     }
 
     /// Why a queued action cannot be declared, before its duel is built.

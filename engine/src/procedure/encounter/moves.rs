@@ -260,6 +260,7 @@ impl Sim<'_> {
                     controller,
                     from_charge: true,
                     of_kind: None,
+                    by_trigger: false,
                 },
             })?;
         }
