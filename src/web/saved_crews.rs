@@ -78,13 +78,22 @@ async fn saved_page(
     let mut events = std::collections::BTreeMap::new();
     for event in kept.iter().filter_map(|crew| crew.event) {
         if let std::collections::btree_map::Entry::Vacant(slot) = events.entry(event) {
-            slot.insert(PageCards::of(&state, &ctx, Some(event)).await?);
+            match PageCards::of(&state, &ctx, Some(event)).await {
+                Ok(cards) => {
+                    slot.insert(cards);
+                }
+                // An event the reader may no longer see: the list is
+                // appraised with the server's cards.
+                Err(AppError::NotFound | AppError::Forbidden(_)) => {}
+                Err(other) => return Err(other),
+            }
         }
     }
     let rows = kept
         .into_iter()
         .map(|crew| {
             let cards = crew.event.and_then(|id| events.get(&id));
+            let event = cards.and_then(PageCards::event_id);
             let catalog = cards.map_or(&state.catalog, |cards| &cards.catalog);
             let appraisal = crew.list.appraise(catalog);
             let hires = appraisal.errors.is_empty();
@@ -100,8 +109,8 @@ async fn saved_page(
                     Some(broken) => broken.to_string(),
                 },
                 hires,
-                builder_href: builder_href(&crew.list, crew.event),
-                practice_href: practice_href(&crew.list, crew.event),
+                builder_href: builder_href(&crew.list, event),
+                practice_href: practice_href(&crew.list, event),
                 invite_href: invite_href(&crew.list),
                 saved_at: crew.saved_at.format("%Y-%m-%d %H:%M UTC").to_string(),
                 name: crew.name,

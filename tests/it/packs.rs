@@ -451,6 +451,13 @@ async fn a_saved_list_and_a_league_invitation_play_with_the_event_cards(backend:
         "hired with the event's cards: {page}"
     );
     assert!(page.contains(&format!("event={event}")), "{page}");
+    // Offered to bring, it says its cards may be an event's.
+    let (_, form) = ana.get_text("/play/invite").await;
+    assert!(
+        form.contains("Harbour patrol\u{201d} (Odessa Vane, Lamplighter Marshal")
+            && form.contains("written with an event"),
+        "{form}"
+    );
 
     // The league's invitation hires the pack's model; so does accepting it.
     let made = ana
@@ -474,17 +481,21 @@ async fn a_saved_list_and_a_league_invitation_play_with_the_event_cards(backend:
         .trim_start_matches("/games/")
         .parse()
         .expect("a game");
-    let (pack_hash, setup) = app
-        .with_conn(move |conn| {
-            let row = soulstone::db::hosted::find_game(conn, game)
-                .expect("read")
-                .expect("the game");
-            (row.pack_hash, row.setup)
-        })
-        .await;
+    let (pack_hash, setup) = pack_and_setup(&app, game).await;
     let expected = PackFiles::read(vec![upload_of("w.toml", &watchman("5"))])
         .expect("read")
         .hash();
     assert_eq!(pack_hash.as_deref(), Some(expected.as_str()));
     assert!(setup.contains("Harbour Watchman"), "{setup}");
+}
+
+/// The pack version hosted game `game` recorded, and its setup.
+pub(crate) async fn pack_and_setup(app: &TestApp, game: i64) -> (Option<String>, String) {
+    app.with_conn(move |conn| {
+        let row = soulstone::db::hosted::find_game(conn, game)
+            .expect("read")
+            .expect("the game");
+        (row.pack_hash, row.setup)
+    })
+    .await
 }

@@ -360,10 +360,17 @@ pub(crate) fn crew_options(
             ticked: false,
             value: format!("{SAVED_PREFIX}{}", crew.id),
             label: format!(
-                "Your list \u{201c}{}\u{201d} ({}, {})",
+                "Your list \u{201c}{}\u{201d} ({}, {}){}",
                 crew.name,
                 crew.list.leader,
-                described(&crew.list)
+                described(&crew.list),
+                // Its cards may be a pack's: it hires in that event's
+                // context (its Practice link on /crews opens it).
+                if crew.event.is_some() {
+                    ", written with an event's cards"
+                } else {
+                    ""
+                }
             ),
         });
     shipped.chain(kept).collect()

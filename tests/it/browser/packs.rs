@@ -105,14 +105,7 @@ async fn an_organiser_loads_a_pack_and_a_player_practises_with_it(backend: Backe
         .trim_start_matches("/games/")
         .parse()
         .unwrap_or_else(|_| panic!("a game's page: {url}"));
-    let (pack_hash, setup) = app
-        .with_conn(move |conn| {
-            let row = soulstone::db::hosted::find_game(conn, game)
-                .expect("read")
-                .expect("the game");
-            (row.pack_hash, row.setup)
-        })
-        .await;
+    let (pack_hash, setup) = crate::packs::pack_and_setup(&app, game).await;
     assert!(pack_hash.is_some(), "the game records the pack's version");
     let offered = setup.matches("\"name\":\"Harbour Watchman\"").count();
     assert_eq!(offered, 2, "both Watchmen are in the player's crew");
